@@ -1,0 +1,15 @@
+export {
+  INITIAL_EVENTS_END_ANNOTATION,
+  type KubeList,
+  type KubeObject,
+  type ListMeta,
+  type ListOptions,
+  type ObjectMeta,
+  type OwnerReference,
+  type ResourceVersionMatch,
+  type Status,
+  type StatusCause,
+  type StatusDetails,
+  type WatchEvent,
+  type WatchEventType,
+} from "./types.js";

@@ -1,0 +1,27 @@
+import type { KubeList, ListOptions, WatchEvent } from "@informer-ts/apimachinery";
+
+/**
+ * An open watch (`watch.Interface`). Iterate it to receive events; iteration ends normally when the server
+ * ends the stream, and throws on a transport or decode error. ERROR events arrive as events.
+ *
+ * Iteration is pull-based: a consumer that stops reading applies back-pressure to the server (which is how
+ * a slow client gets its watch closed by the apiserver's dispatcher).
+ */
+export interface Watch<T> extends AsyncIterable<WatchEvent<T>> {
+  /** Closes the watch; a pending or later iteration ends. Idempotent. */
+  stop(): void;
+}
+
+/**
+ * Lists and watches one resource (`cache.ListerWatcher`). `signal` cancels the request. Failures reject with
+ * a `StatusError` (apimachinery) when the server answered, or with the transport error.
+ *
+ * Implemented by `@informer-ts/client` (`listWatchFor`, over HTTP) and structurally by
+ * `@informer-ts/sim-apiserver` (in-process, under virtual time).
+ */
+export interface ListerWatcher<T> {
+  list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<T>>;
+  watch(options: ListOptions, signal?: AbortSignal): Promise<Watch<T>>;
+  /** `IsWatchListSemanticsUnSupported`: true disables watch-list for this source (F26). */
+  readonly watchListSemanticsUnsupported?: boolean;
+}

@@ -1,0 +1,191 @@
+import { type Clock, checkTickerPeriod, sleepOn, type Ticker, type Timer } from "./clock.js";
+
+interface Entry {
+  due: number;
+  seq: number;
+  fn: () => void;
+  /** For tickers: the period to re-arm with after firing. */
+  period?: number;
+  cancelled: boolean;
+}
+
+/** Lets every pending promise continuation (and `process.nextTick` callback) run. */
+export function settle(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * A {@link Clock} whose time only moves when the test says so (`testingclock.FakeClock`).
+ *
+ * Time starts at `start` (default 2026-01-01T00:00:00Z) and advances with {@link FakeClock.step},
+ * {@link FakeClock.advanceTo} or {@link FakeClock.runUntilIdle}. Due timers run in time order; timers due at
+ * the same instant run in creation order. Between two timers the clock yields to the event loop so that
+ * promise continuations triggered by the first timer settle (and may create or cancel timers) before the
+ * next one runs. Nothing ever happens in real time: the same sequence of calls always produces the same
+ * sequence of callbacks.
+ *
+ * An exception thrown by a timer callback does not stop the clock; the first one is re-thrown from the
+ * `step` / `advanceTo` / `runUntilIdle` call that ran it, after time has reached its target.
+ */
+export class FakeClock implements Clock {
+  private current: number;
+  private seq = 0;
+  private readonly heap: Entry[] = [];
+
+  constructor(start: number = Date.UTC(2026, 0, 1)) {
+    this.current = start;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  since(t: number): number {
+    return this.current - t;
+  }
+
+  afterFunc(ms: number, fn: () => void): Timer {
+    let entry = this.push(ms, fn);
+    return {
+      stop: () => {
+        const wasActive = !entry.cancelled && this.heap.includes(entry);
+        entry.cancelled = true;
+        return wasActive;
+      },
+      reset: (next: number) => {
+        const wasActive = !entry.cancelled && this.heap.includes(entry);
+        entry.cancelled = true;
+        entry = this.push(next, fn);
+        return wasActive;
+      },
+    };
+  }
+
+  newTicker(ms: number, fn: () => void): Ticker {
+    checkTickerPeriod(ms);
+    const entry = this.push(ms, fn);
+    entry.period = ms;
+    return {
+      stop: () => {
+        entry.cancelled = true;
+      },
+    };
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return sleepOn(this, ms, signal);
+  }
+
+  /** The number of timers and tickers that have not fired (tickers count while running). */
+  pendingTimers(): number {
+    return this.heap.filter((e) => !e.cancelled).length;
+  }
+
+  /** The due time of the earliest pending timer, or undefined when none is pending. */
+  nextDue(): number | undefined {
+    this.dropCancelledHead();
+    return this.heap[0]?.due;
+  }
+
+  /** Advances time by `ms`, running every timer that becomes due on the way. */
+  async step(ms: number): Promise<void> {
+    if (!(ms >= 0)) throw new RangeError(`FakeClock.step needs a non-negative duration, got ${ms}`);
+    await this.advanceTo(this.current + ms);
+  }
+
+  /** Advances time to `t` (not before now), running every timer due at or before `t`. */
+  async advanceTo(t: number): Promise<void> {
+    let firstError: unknown;
+    let failed = false;
+    await settle();
+    for (;;) {
+      this.dropCancelledHead();
+      const head = this.heap[0];
+      if (head === undefined || head.due > t) break;
+      this.pop();
+      this.current = Math.max(this.current, head.due);
+      if (head.period !== undefined) {
+        head.due += head.period;
+        head.seq = this.seq++;
+        this.insert(head);
+      }
+      try {
+        head.fn();
+      } catch (err) {
+        if (!failed) {
+          failed = true;
+          firstError = err;
+        }
+      }
+      await settle();
+    }
+    this.current = Math.max(this.current, t);
+    await settle();
+    if (failed) throw firstError;
+  }
+
+  /**
+   * Repeatedly jumps to the next pending timer and runs it until no timer is pending. Tickers never go idle,
+   * so the run stops with an error after `maxTimers` callbacks (default 100 000) to expose a livelock.
+   */
+  async runUntilIdle(maxTimers = 100_000): Promise<void> {
+    let ran = 0;
+    await settle();
+    for (;;) {
+      const due = this.nextDue();
+      if (due === undefined) return;
+      if (ran++ >= maxTimers) {
+        throw new Error(`FakeClock.runUntilIdle: still busy after ${maxTimers} timers (a ticker or a timer loop?)`);
+      }
+      await this.advanceTo(due);
+    }
+  }
+
+  private push(ms: number, fn: () => void): Entry {
+    const entry: Entry = { due: this.current + Math.max(0, ms), seq: this.seq++, fn, cancelled: false };
+    this.insert(entry);
+    return entry;
+  }
+
+  private dropCancelledHead(): void {
+    while (this.heap.length > 0 && this.heap[0]!.cancelled) this.pop();
+  }
+
+  // A binary min-heap ordered by (due, seq).
+  private less(a: Entry, b: Entry): boolean {
+    return a.due < b.due || (a.due === b.due && a.seq < b.seq);
+  }
+
+  private insert(entry: Entry): void {
+    const h = this.heap;
+    h.push(entry);
+    let i = h.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(h[i]!, h[parent]!)) break;
+      [h[i], h[parent]] = [h[parent]!, h[i]!];
+      i = parent;
+    }
+  }
+
+  private pop(): Entry | undefined {
+    const h = this.heap;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length > 0 && last !== undefined) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && this.less(h[l]!, h[m]!)) m = l;
+        if (r < h.length && this.less(h[r]!, h[m]!)) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m]!, h[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}

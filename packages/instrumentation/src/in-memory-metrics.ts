@@ -1,0 +1,143 @@
+import {
+  type Counter,
+  type Gauge,
+  type Histogram,
+  type HistogramOpts,
+  type Labels,
+  type MetricOpts,
+  type MetricsProvider,
+  seriesKey,
+} from "./metrics.js";
+
+/** What an {@link InMemoryMetrics} histogram series holds. */
+export interface HistogramSnapshot {
+  count: number;
+  sum: number;
+  /** Cumulative counts per upper bound, in bucket order (as Prometheus exposes them). */
+  buckets: { le: number; count: number }[];
+  /** Every observed value in order, for exact assertions in tests. */
+  values: number[];
+}
+
+type Kind = "counter" | "gauge" | "histogram";
+
+interface Family {
+  kind: Kind;
+  opts: MetricOpts | HistogramOpts;
+  series: Map<string, { labels: Labels; value: number; hist?: HistogramSnapshot }>;
+}
+
+/**
+ * A {@link MetricsProvider} that keeps every series in memory and lets tests read exact values. Asking for a
+ * name already registered with another kind, or with other label names, throws: that is a bug in the caller.
+ */
+export class InMemoryMetrics implements MetricsProvider {
+  private readonly families = new Map<string, Family>();
+
+  counter(opts: MetricOpts): Counter {
+    const f = this.family("counter", opts);
+    return {
+      inc: (labels, value = 1) => {
+        if (value < 0) throw new RangeError(`counter ${opts.name} cannot decrease (inc by ${value})`);
+        this.cell(f, labels).value += value;
+      },
+    };
+  }
+
+  gauge(opts: MetricOpts): Gauge {
+    const f = this.family("gauge", opts);
+    return {
+      set: (value, labels) => {
+        this.cell(f, labels).value = value;
+      },
+      inc: (labels, value = 1) => {
+        this.cell(f, labels).value += value;
+      },
+      dec: (labels, value = 1) => {
+        this.cell(f, labels).value -= value;
+      },
+    };
+  }
+
+  histogram(opts: HistogramOpts): Histogram {
+    const f = this.family("histogram", opts);
+    return {
+      observe: (value, labels) => {
+        const cell = this.cell(f, labels);
+        cell.hist ??= {
+          count: 0,
+          sum: 0,
+          buckets: opts.buckets.map((le) => ({ le, count: 0 })),
+          values: [],
+        };
+        cell.hist.count++;
+        cell.hist.sum += value;
+        cell.hist.values.push(value);
+        for (const b of cell.hist.buckets) if (value <= b.le) b.count++;
+      },
+    };
+  }
+
+  /** The value of a counter or gauge series; 0 when the series was never touched. */
+  value(name: string, labels?: Labels): number {
+    return this.families.get(name)?.series.get(seriesKey(labels))?.value ?? 0;
+  }
+
+  /** A histogram series; an empty snapshot when never observed. */
+  histogramValue(name: string, labels?: Labels): HistogramSnapshot {
+    const f = this.families.get(name);
+    const hist = f?.series.get(seriesKey(labels))?.hist;
+    if (hist !== undefined) return hist;
+    const buckets = f !== undefined && "buckets" in f.opts ? f.opts.buckets : [];
+    return { count: 0, sum: 0, buckets: buckets.map((le) => ({ le, count: 0 })), values: [] };
+  }
+
+  /** Names of every registered metric family. */
+  names(): string[] {
+    return [...this.families.keys()].sort();
+  }
+
+  /** The options a family was registered with (to check names, labels and buckets). */
+  describe(name: string): MetricOpts | HistogramOpts | undefined {
+    return this.families.get(name)?.opts;
+  }
+
+  /** Every series of a family with its labels and value (histograms: the count). */
+  series(name: string): { labels: Labels; value: number }[] {
+    const f = this.families.get(name);
+    if (f === undefined) return [];
+    return [...f.series.values()].map((s) => ({ labels: s.labels, value: s.hist?.count ?? s.value }));
+  }
+
+  private family(kind: Kind, opts: MetricOpts | HistogramOpts): Family {
+    const existing = this.families.get(opts.name);
+    if (existing !== undefined) {
+      const sameLabels =
+        JSON.stringify([...(existing.opts.labelNames ?? [])]) === JSON.stringify([...(opts.labelNames ?? [])]);
+      if (existing.kind !== kind || !sameLabels) {
+        throw new Error(
+          `metric ${opts.name} already registered as a ${existing.kind} with labels [${existing.opts.labelNames ?? []}]`,
+        );
+      }
+      return existing;
+    }
+    const f: Family = { kind, opts, series: new Map() };
+    this.families.set(opts.name, f);
+    return f;
+  }
+
+  private cell(f: Family, labels: Labels | undefined) {
+    const expected = f.opts.labelNames ?? [];
+    const given = labels === undefined ? [] : Object.keys(labels);
+    if (given.length !== expected.length || !expected.every((n) => labels?.[n] !== undefined)) {
+      throw new Error(`metric ${f.opts.name} expects labels [${expected}], got [${given}]`);
+    }
+    const key = seriesKey(labels);
+    let cell = f.series.get(key);
+    if (cell === undefined) {
+      cell = { labels: { ...labels }, value: 0 };
+      f.series.set(key, cell);
+    }
+    return cell;
+  }
+}

@@ -1,0 +1,17 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const packages = fileURLToPath(new URL("./packages/", import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests run against the TypeScript sources of sibling packages, not their build output.
+    alias: [{ find: /^@informer-ts\/([a-z-]+)$/, replacement: `${packages}$1/src/index.ts` }],
+  },
+  test: {
+    include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+  },
+});
