@@ -64,7 +64,7 @@ export interface Store<T> extends ReflectorStore<T>, BookmarkStore {
 
 /** `cache.Indexer`: a {@link Store} with secondary indexes. */
 export interface Indexer<T> extends Store<T> {
-  /** Keys of objects sharing any index value with `obj` under `indexName`. Throws for an unknown index. */
+  /** Objects sharing any index value with `obj` under `indexName`. Throws for an unknown index. */
   index(indexName: string, obj: T): T[];
   /** Keys in bucket `value` of `indexName`, sorted. Throws for an unknown index. */
   indexKeys(indexName: string, value: string): string[];
