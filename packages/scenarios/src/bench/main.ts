@@ -1,0 +1,21 @@
+import { type BenchResult, writeResult } from "./report.js";
+
+/** Each benchmark module registers here: name → runner. */
+const benches: Record<string, () => Promise<BenchResult | BenchResult[]>> = {};
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const names = wanted.length > 0 ? wanted : Object.keys(benches);
+  const unknown = names.filter((n) => benches[n] === undefined);
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown benchmark(s): ${unknown.join(", ")}; known: ${Object.keys(benches).join(", ")}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  for (const name of names) {
+    const out = await benches[name]!();
+    for (const r of Array.isArray(out) ? out : [out]) process.stdout.write(writeResult(r) + "\n");
+  }
+}
+
+await main();
