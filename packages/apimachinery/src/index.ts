@@ -47,6 +47,46 @@ export {
   suggestsClientDelay,
 } from "./errors.js";
 export {
+  andSelectors,
+  DEFAULT_FIELD_SELECTOR_FIELDS,
+  escapeValue,
+  type FieldRequirement,
+  type FieldSelector,
+  type Fields,
+  type FieldTransformFunc,
+  fieldSelectorFromSet,
+  fieldsEverything,
+  fieldsNothing,
+  objectFieldSet,
+  oneTermEqualSelector,
+  oneTermNotEqualSelector,
+  parseAndTransformFieldSelector,
+  parseFieldSelector,
+  unescapeValue,
+  validateFieldSelectorFields,
+} from "./fields.js";
+export {
+  everything,
+  type LabelSelector,
+  type Labels,
+  labelSelectorAsSelector,
+  type MetaV1LabelSelector,
+  type MetaV1LabelSelectorRequirement,
+  matchesNothing,
+  newRequirement,
+  nothing,
+  type Operator,
+  Operators,
+  parseLabelSelector,
+  type Requirement,
+  requirementMatches,
+  requirementString,
+  selectorFromSet,
+} from "./labels.js";
+export { metaOf, nameOf, namespaceOf, resourceVersionOf, shallowCopyObject } from "./meta.js";
+export { parseResourceVersion, resourceVersionMetricValue } from "./resource-version.js";
+export { SelectorParseError } from "./selector-parse-error.js";
+export {
   INITIAL_EVENTS_END_ANNOTATION,
   type KubeList,
   type KubeObject,
@@ -61,3 +101,18 @@ export {
   type WatchEvent,
   type WatchEventType,
 } from "./types.js";
+export {
+  DNS1123_LABEL_MAX_LENGTH,
+  DNS1123_SUBDOMAIN_MAX_LENGTH,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+  LABEL_VALUE_MAX_LENGTH,
+  nameIsDNSLabel,
+  nameIsDNSSubdomain,
+  type ValidateNameFunc,
+  type ValidateObjectMetaOptions,
+  validateLabels,
+  validateObjectMetaName,
+} from "./validation.js";
