@@ -1,3 +1,7 @@
+export * from "./exports-informer.js";
+export * from "./exports-fifo.js";
+export * from "./exports-reflector.js";
+export * from "./exports-store.js";
 export type { ListerWatcher, Watch } from "./listwatch.js";
 export {
   type BookmarkStore,

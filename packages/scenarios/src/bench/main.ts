@@ -1,7 +1,11 @@
+import { runCacheFifo } from "./cache-fifo.js";
+import { runCacheStore } from "./cache-store.js";
 import { type BenchResult, writeResult } from "./report.js";
 
 /** Each benchmark module registers here: name → runner. */
-const benches: Record<string, () => Promise<BenchResult | BenchResult[]>> = {};
+const benches: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
+  cache: async () => [await runCacheStore(), await runCacheFifo()],
+};
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);

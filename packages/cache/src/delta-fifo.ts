@@ -1,0 +1,339 @@
+import type { Clock } from "@informer-ts/clock";
+import { type Delta, type Deltas, DeltaType } from "./delta.js";
+import { Deque, type KeyListerGetter, type PopProcessFunc, type Queue, type TransformingStore } from "./fifo.js";
+import { asError, computeKey, FIFOCore, type Taken } from "./internal/fifo-core.js";
+import { describeValue } from "./internal/meta-accessor.js";
+import { metaNamespaceKeyFunc } from "./keys.js";
+import { type DeletedFinalStateUnknownLike, KeyError, type KeyFunc } from "./store.js";
+import type { TransformFunc } from "./store-impl.js";
+import { DeletedFinalStateUnknown, isDeletedFinalStateUnknown } from "./tombstone.js";
+
+/** Options of {@link DeltaFIFO} (`cache.DeltaFIFOOptions`). */
+export interface DeltaFIFOOptions<T> {
+  /** Name for the sync checker and events. Default `"DeltaFIFO"`. */
+  readonly name?: string;
+  /** Key of queued objects. Default {@link metaNamespaceKeyFunc}; tombstones and Deltas are unwrapped first. */
+  readonly keyFunction?: KeyFunc;
+  /**
+   * The consumer's store. With it, `delete` of an object the store knows is queued, `replace` queues
+   * tombstones for known keys missing from the list, and `resync` works. Without it, `resync` is a no-op.
+   */
+  readonly knownObjects?: KeyListerGetter<T>;
+  /**
+   * Queue relist items as `Replaced` instead of `Sync` (informers set it; the default `false` is client-go's
+   * backwards-compatible zero value).
+   */
+  readonly emitDeltaTypeReplaced?: boolean;
+  /** Applied to each incoming object except tombstones and `Sync` deltas (D7). Must be idempotent. */
+  readonly transformer?: TransformFunc<T>;
+  /** Clock for the slow-processing trace. Default `realClock`. */
+  readonly clock?: Clock;
+}
+
+/**
+ * The per-key merging queue of client-go before 1.33 (`cache.DeltaFIFO`; still public API, selected with
+ * `newQueueFIFO({ inOrderInformers: false })`). Each key has one queue slot holding all its pending
+ * {@link Deltas}, oldest first (D1): a new key goes to the tail, a key already queued keeps its position, and
+ * `pop` hands out every delta of the head key at once.
+ *
+ * - add / update (D4) append `Added` / `Updated`. delete (D5) appends `Deleted` unless the key is neither
+ *   queued nor (with `knownObjects`) known, in which case it is dropped.
+ * - Only two consecutive `Deleted` deltas are merged (D6, `dedupDeltas`): the older is kept unless it is a
+ *   tombstone.
+ * - The transformer (D7) runs on every object except tombstones and `Sync` deltas, also on `Deleted` and
+ *   relist items.
+ * - `replace(list)` (D8): `Replaced` (or `Sync`) per item; then `Deleted(DeletedFinalStateUnknown)` for each
+ *   queued key missing from the list, carrying its newest queued object; then, with `knownObjects`, for each
+ *   known key missing from the list and with nothing queued, carrying the known object. The first replace
+ *   sets the initial population to the number of distinct list keys plus those deletions.
+ * - `resync()` (D9) queues `Sync(knownObj)` for each known key with nothing queued.
+ * - Sync (D11): once populated and the initial population has been popped **and processed**.
+ *
+ * Pops are served one at a time; the callback always runs under the queue's lock: mutations made meanwhile
+ * (also from inside an async callback) are validated at once and applied in order after it settles.
+ *
+ * Differences from client-go: the initial-population count is decremented **after** the callback settles
+ * (client-go decrements before processing, so its sync signal can fire while the last initial item is still
+ * being applied; this is the deliberate fix listed in the docs). Mutations are all-or-nothing (Go may queue
+ * part of a replace before an error). Step 2 of replace visits keys in queue order (Go: map order). Lookup
+ * failures are `knownObjectLookup` events, not log lines. The queue shrinks after draining.
+ */
+export class DeltaFIFO<T> extends FIFOCore implements Queue<T>, TransformingStore<T> {
+  private readonly items = new Map<string, Delta<T>[]>();
+  private readonly queue = new Deque<string>(16);
+  private readonly keyFunc: KeyFunc;
+  private readonly knownObjects: KeyListerGetter<T> | undefined;
+  private readonly emitDeltaTypeReplaced: boolean;
+  private readonly transform: TransformFunc<T> | undefined;
+
+  /** @throws TypeError for a key function or transformer that is not a function. */
+  constructor(options: DeltaFIFOOptions<T> = {}) {
+    super(options.name !== undefined && options.name !== "" ? options.name : "DeltaFIFO", options.clock);
+    const keyFunc = options.keyFunction ?? metaNamespaceKeyFunc;
+    if (typeof keyFunc !== "function") {
+      throw new TypeError(`DeltaFIFO keyFunction is not a function: ${describeValue(keyFunc)}`);
+    }
+    if (options.transformer !== undefined && typeof options.transformer !== "function") {
+      throw new TypeError(`DeltaFIFO transformer is not a function: ${describeValue(options.transformer)}`);
+    }
+    this.keyFunc = keyFunc;
+    this.knownObjects = options.knownObjects;
+    this.emitDeltaTypeReplaced = options.emitDeltaTypeReplaced === true;
+    this.transform = options.transformer;
+  }
+
+  /** Number of queued keys. Not in client-go (for statistics and tests). */
+  get length(): number {
+    return this.queue.length;
+  }
+
+  /** The configured transformer (`TransformingStore`). */
+  transformer(): TransformFunc<T> | undefined {
+    return this.transform;
+  }
+
+  /**
+   * The key of `obj` (`DeltaFIFO.KeyOf`, D3): a {@link Deltas} list is keyed by its newest object, a tombstone by
+   * its `key`, anything else by the key function.
+   *
+   * @throws KeyError for an empty Deltas list or when the key function fails.
+   */
+  keyOf(obj: unknown): string {
+    let target = obj;
+    if (Array.isArray(target)) {
+      if (target.length === 0) throw new KeyError("0 length Deltas object; can't get key", obj);
+      target = (target[target.length - 1] as Delta<T>).object;
+    }
+    if (isDeletedFinalStateUnknown(target)) return target.key;
+    return computeKey(this.keyFunc, target);
+  }
+
+  /** Appends `Added(obj)` (D4). @throws KeyError / the transformer's error. */
+  add(obj: T): void {
+    this.enqueueAddOrUpdate("add", DeltaType.Added, obj);
+  }
+
+  /** Appends `Updated(obj)` (D4). @throws KeyError / the transformer's error. */
+  update(obj: T): void {
+    this.enqueueAddOrUpdate("update", DeltaType.Updated, obj);
+  }
+
+  /**
+   * Appends `Deleted(obj)` unless the key is neither queued nor known (D5); marks the queue populated either
+   * way. @throws KeyError / the transformer's error.
+   */
+  delete(obj: T | DeletedFinalStateUnknownLike<T>): void {
+    const id = this.keyOf(obj);
+    const tombstone = isDeletedFinalStateUnknown(obj);
+    if (!this.isLocked) {
+      this.markPopulated();
+      if (this.dropsDelete(id)) return;
+      const stored = this.transform !== undefined && !tombstone ? this.applyTransform(obj as T) : obj;
+      this.append(id, DeltaType.Deleted, stored as T);
+      return;
+    }
+    // Deferred: transform now so that errors reach the caller; decide about dropping when applied.
+    const stored = this.transform !== undefined && !tombstone ? this.applyTransform(obj as T) : obj;
+    this.mutate("delete", () => {
+      this.markPopulated();
+      if (this.dropsDelete(id)) return;
+      this.append(id, DeltaType.Deleted, stored as T);
+    });
+  }
+
+  /**
+   * Queues a relist (D8): `Replaced` (or `Sync` without `emitDeltaTypeReplaced`) for each item, then
+   * tombstones for queued keys and for known keys missing from `list`. The resource version is ignored. On
+   * the first populate, the initial population becomes the number of distinct keys in `list` plus the
+   * tombstones queued.
+   *
+   * @throws KeyError or the transformer's error; nothing is queued then.
+   */
+  replace(list: readonly T[], _resourceVersion: string): void {
+    const keys = new Array<string>(list.length);
+    for (let i = 0; i < list.length; i++) keys[i] = this.keyOf(list[i]);
+    const objects = new Array<T>(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i] as T;
+      objects[i] = this.transform !== undefined ? this.applyTransform(item) : item;
+    }
+    const action = this.emitDeltaTypeReplaced ? DeltaType.Replaced : DeltaType.Sync;
+    this.mutate("replace", () => {
+      const listed = new Set<string>();
+      for (let i = 0; i < objects.length; i++) {
+        const key = keys[i] as string;
+        listed.add(key);
+        this.append(key, action, objects[i] as T);
+      }
+      let queuedDeletions = 0;
+      // Step 2: queued keys missing from the list (issue 115658: not only known keys).
+      for (const [key, deltas] of this.items) {
+        if (listed.has(key)) continue;
+        let deleted = (deltas[deltas.length - 1] as Delta<T>).object as unknown;
+        if (isDeletedFinalStateUnknown<T>(deleted)) deleted = deleted.obj;
+        queuedDeletions++;
+        this.append(key, DeltaType.Deleted, new DeletedFinalStateUnknown<T>(key, deleted as T | undefined));
+      }
+      // Step 3: known keys missing from the list, with nothing queued.
+      const known = this.knownObjects;
+      if (known !== undefined) {
+        for (const key of known.listKeys()) {
+          if (listed.has(key)) continue;
+          if ((this.items.get(key)?.length ?? 0) > 0) continue;
+          const obj = this.lookupKnown(known, key, "replace");
+          queuedDeletions++;
+          this.append(key, DeltaType.Deleted, new DeletedFinalStateUnknown<T>(key, obj));
+        }
+      }
+      // Step 4.
+      if (!this.populated) {
+        this.populated = true;
+        this.initialPopulationCount = listed.size + queuedDeletions;
+        this.checkSynced();
+      }
+    });
+  }
+
+  /**
+   * Queues `Sync(knownObj)`, untransformed, for each known key with nothing queued (D9). A no-op without
+   * `knownObjects`. Does not mark the queue populated.
+   *
+   * @throws KeyError when a known object has no key (nothing after it is queued).
+   */
+  resync(): void {
+    const known = this.knownObjects;
+    if (known === undefined) return;
+    this.mutate("resync", () => {
+      for (const key of known.listKeys()) {
+        const obj = this.lookupKnown(known, key, "resync");
+        if (obj === undefined) continue;
+        const id = this.keyOf(obj);
+        if ((this.items.get(id)?.length ?? 0) > 0) continue;
+        this.append(id, DeltaType.Sync, obj);
+      }
+    });
+  }
+
+  /**
+   * Waits for a queued key, removes it with all its deltas and calls `process(deltas, isInInitialList)` under
+   * the queue's lock (D10). `isInInitialList` is true while the queue has not synced. The initial-population
+   * count drops after `process` settles. Resolves with the deltas; rejects with `ErrFIFOClosed` once closed
+   * and empty (D12), or with `process`'s error (nothing is requeued).
+   */
+  pop(process: PopProcessFunc<T>): Promise<Deltas<T>> {
+    return this.schedule(() => {
+      const isInInitialList = !this.hasSynced();
+      const id = this.queue.shift() as string;
+      const deltas = this.items.get(id) ?? [];
+      this.items.delete(id);
+      return {
+        result: deltas,
+        unlock: false,
+        depth: this.queue.length,
+        batchSize: 1,
+        firstKey: () => id,
+        run: () => process(deltas, isInInitialList),
+        after: () => {
+          if (this.initialPopulationCount > 0) {
+            this.initialPopulationCount--;
+            this.checkSynced();
+          }
+        },
+      } satisfies Taken<Deltas<T>>;
+    });
+  }
+
+  protected queuedCount(): number {
+    return this.queue.length;
+  }
+
+  private enqueueAddOrUpdate(operation: string, type: "Added" | "Updated", obj: T): void {
+    let id: string;
+    let stored: T;
+    try {
+      id = this.keyOf(obj);
+      stored = this.transform !== undefined && !isDeletedFinalStateUnknown(obj) ? this.applyTransform(obj) : obj;
+    } catch (err) {
+      // client-go marks the queue populated before it computes the key.
+      this.mutate(operation, () => this.markPopulated());
+      throw err;
+    }
+    if (!this.isLocked) {
+      this.markPopulated();
+      this.append(id, type, stored);
+      return;
+    }
+    this.mutate(operation, () => {
+      this.markPopulated();
+      this.append(id, type, stored);
+    });
+  }
+
+  private markPopulated(): void {
+    this.populated = true;
+    this.checkSynced();
+  }
+
+  private dropsDelete(id: string): boolean {
+    if (this.items.has(id)) return false;
+    const known = this.knownObjects;
+    if (known === undefined) return true;
+    try {
+      return known.getByKey(id) === undefined;
+    } catch {
+      // A lookup error is not "does not exist": the delete is queued.
+      return false;
+    }
+  }
+
+  /** `queueActionLocked` after the key and transform are known: append, dedup, enqueue a new key, wake. */
+  private append(id: string, type: DeltaType, obj: unknown): void {
+    const delta = { type, object: obj } as Delta<T>;
+    const existing = this.items.get(id);
+    if (existing === undefined) {
+      this.items.set(id, [delta]);
+      this.queue.push(id);
+    } else {
+      existing.push(delta);
+      dedupDeltas(existing);
+    }
+    this.wake();
+  }
+
+  private applyTransform(obj: T): T {
+    try {
+      return (this.transform as TransformFunc<T>)(obj);
+    } catch (err) {
+      throw asError(err, "transforming object");
+    }
+  }
+
+  private lookupKnown(known: KeyListerGetter<T>, key: string, operation: "replace" | "resync"): T | undefined {
+    let obj: T | undefined;
+    try {
+      obj = known.getByKey(key);
+    } catch (error) {
+      this.events.emit({ type: "knownObjectLookup", fifo: this.fifoName, operation, key, reason: "error", error });
+      return undefined;
+    }
+    if (obj === undefined) {
+      this.events.emit({ type: "knownObjectLookup", fifo: this.fifoName, operation, key, reason: "missing" });
+    }
+    return obj;
+  }
+}
+
+/**
+ * Merges the last two deltas when both are `Deleted` (D6, `dedupDeltas`), in place: the older one is kept
+ * unless it is a tombstone, in which case the newer one is kept. Nothing else is ever merged.
+ */
+export function dedupDeltas<T>(deltas: Delta<T>[]): Delta<T>[] {
+  const n = deltas.length;
+  if (n < 2) return deltas;
+  const a = deltas[n - 1] as Delta<T>;
+  const b = deltas[n - 2] as Delta<T>;
+  if (a.type !== DeltaType.Deleted || b.type !== DeltaType.Deleted) return deltas;
+  deltas[n - 2] = isDeletedFinalStateUnknown(b.object) ? a : b;
+  deltas.length = n - 1;
+  return deltas;
+}

@@ -1,0 +1,525 @@
+import { type Clock, realClock } from "@informer-ts/clock";
+import { EventStream } from "@informer-ts/instrumentation";
+import { type DoneChecker, SingleFileTracker } from "./synctrack.js";
+import type { DeletedFinalStateUnknown } from "./tombstone.js";
+
+/** `initialBufferSize`: the listener buffer's starting (and minimum) capacity, in notifications (I1). */
+export const initialBufferSize = 1024;
+
+/** How long a listener pauses after a handler error before delivering the next notification (I11). */
+export const handlerErrorBackoffMs = 1000;
+
+/**
+ * The callbacks an informer delivers to (`cache.ResourceEventHandler`). Structurally identical to the
+ * `ResourceEventHandler` of `controller.ts`; repeated here so the listener does not depend on the controller.
+ *
+ * A callback may return a promise: the listener then waits for it before delivering the next notification to
+ * the same handler (other handlers are not held up), and a rejection is handled like a throw.
+ */
+export interface ListenerHandler<T> {
+  onAdd(obj: T, isInInitialList: boolean): unknown;
+  onUpdate(oldObj: T, newObj: T): unknown;
+  onDelete(obj: T | DeletedFinalStateUnknown<T>): unknown;
+}
+
+/**
+ * One notification queued for a handler (client-go's `addNotification`, `updateNotification`,
+ * `deleteNotification`).
+ */
+export type Notification<T> =
+  | { readonly type: "add"; readonly newObj: T; readonly isInInitialList: boolean }
+  | { readonly type: "update"; readonly oldObj: T; readonly newObj: T }
+  | { readonly type: "delete"; readonly oldObj: T | DeletedFinalStateUnknown<T> };
+
+/** What {@link HandlerErrorCallback} is told about a failed delivery. */
+export interface HandlerErrorInfo<T> {
+  /** The handler's name (option `handlerName`, else its class or function name). */
+  readonly handlerName: string;
+  /** The notification whose callback threw or rejected. It is skipped, not retried. */
+  readonly notification: Notification<T>;
+}
+
+/** Decides what happens to an error thrown (or a rejection returned) by a handler callback. */
+export type HandlerErrorCallback<T> = (error: unknown, info: HandlerErrorInfo<T>) => void;
+
+/** Events a listener publishes about its handler. */
+export type ListenerEvent =
+  | {
+      readonly type: "handlerError";
+      readonly handlerName: string;
+      readonly notification: "add" | "update" | "delete";
+      readonly error: unknown;
+    }
+  | {
+      /** A handler call took ≥ 100 ms (on the clock) while more than `initialBufferSize` notifications waited. */
+      readonly type: "slowHandler";
+      readonly handlerName: string;
+      readonly durationMs: number;
+      readonly pendingNotifications: number;
+    };
+
+/** Where a listener publishes its {@link ListenerEvent}s: any `EventStream` whose event type includes them. */
+export interface ListenerEventSink {
+  emit(event: ListenerEvent): void;
+  /** Whether anyone listens; when not, handler errors become process warnings instead. */
+  readonly observed: boolean;
+}
+
+/** A snapshot of a listener's delivery statistics. */
+export interface ListenerStats {
+  readonly handlerName: string;
+  /** Notifications buffered and not yet handed to the handler (the one being handled is not counted). */
+  readonly pendingNotifications: number;
+  /** The largest `pendingNotifications` ever observed. */
+  readonly highWaterMark: number;
+  /** Current buffer capacity in slots (grows by doubling, shrinks back as it drains). */
+  readonly bufferCapacity: number;
+  /** Callbacks that returned (or whose promise resolved). */
+  readonly delivered: number;
+  /** Callbacks that threw or rejected. */
+  readonly errors: number;
+  /** Whether a callback is running now. */
+  readonly inFlight: boolean;
+  readonly synced: boolean;
+  readonly stopped: boolean;
+}
+
+/**
+ * The handle returned by `addEventHandler` (`cache.ResourceEventHandlerRegistration`). Give it back to the same
+ * informer's `removeEventHandler`.
+ */
+export interface ResourceEventHandlerRegistration {
+  /**
+   * True once the informer has synced **and** this handler has returned from every `onAdd` of the initial list
+   * (I12). Controllers should wait on this, not only on the informer's `hasSynced`.
+   */
+  hasSynced(): boolean;
+  /** The same condition as a {@link DoneChecker}. */
+  hasSyncedChecker(): DoneChecker;
+  readonly handlerName: string;
+  /** Delivery statistics of this handler. */
+  stats(): ListenerStats;
+  /**
+   * Resolves once the handler has been removed (or the informer stopped) and its in-flight callback, if any,
+   * has returned (client-go's `ShutdownChan`).
+   */
+  shutdownDone(): Promise<void>;
+}
+
+/** Options of {@link ProcessorListener}. */
+export interface ProcessorListenerOptions<T> {
+  /** Clock for resync bookkeeping and the pause after a handler error. Default `realClock`. */
+  readonly clock?: Clock;
+  /** Name used in events, stats and the sync checker's name. Default: the handler's class or function name. */
+  readonly handlerName?: string;
+  /** The resync period asked for, after the 1 s minimum (ms). Default 0. */
+  readonly requestedResyncPeriod?: number;
+  /** The effective resync period (`determineResyncPeriod`), in ms. Default 0 (never). */
+  readonly resyncPeriod?: number;
+  /** The informer's "has synced"; the registration is synced only after it. Default: already synced. */
+  readonly upstreamHasSynced?: DoneChecker;
+  /** Starting and minimum buffer capacity. Default {@link initialBufferSize}. */
+  readonly initialBufferSize?: number;
+  /**
+   * Called with every error a handler callback throws or rejects with; the notification is then skipped and the
+   * listener pauses {@link handlerErrorBackoffMs} before the next one. Default: publish a `handlerError` event on
+   * `events` (or, when nobody subscribes, a process warning). An error thrown by this callback is itself
+   * reported as a process warning.
+   */
+  readonly onHandlerError?: HandlerErrorCallback<T>;
+  /**
+   * client-go's default `ReallyCrash = true`: after reporting a handler error, crash the host process (the error
+   * is re-thrown as an uncaught exception) and stop delivering. Default false: report and skip.
+   */
+  readonly crashOnHandlerError?: boolean;
+  /** How to crash when `crashOnHandlerError` is set. Default: throw `error` from a microtask. For tests. */
+  readonly crash?: (error: unknown) => void;
+  /** Where `handlerError` and `slowHandler` events go. Default: a stream owned by the listener. */
+  readonly events?: ListenerEventSink;
+}
+
+/**
+ * A growable, shrinkable FIFO ring of notifications. Popped slots are cleared so delivered objects can be
+ * collected; capacity doubles when full and halves whenever occupancy falls to a quarter, never below the
+ * initial capacity (client-go's `RingGrowing` never shrinks).
+ */
+class NotificationRing<T> {
+  private buf: (T | undefined)[];
+  private head = 0;
+  private count = 0;
+
+  constructor(private readonly minCapacity: number) {
+    this.buf = new Array<T | undefined>(minCapacity);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  get capacity(): number {
+    return this.buf.length;
+  }
+
+  push(item: T): void {
+    if (this.count === this.buf.length) this.resize(this.buf.length * 2);
+    this.buf[(this.head + this.count) % this.buf.length] = item;
+    this.count++;
+  }
+
+  shift(): T | undefined {
+    if (this.count === 0) return undefined;
+    const item = this.buf[this.head];
+    this.buf[this.head] = undefined;
+    this.head = (this.head + 1) % this.buf.length;
+    this.count--;
+    if (this.buf.length > this.minCapacity && this.count <= this.buf.length / 4) {
+      this.resize(Math.max(this.minCapacity, this.buf.length / 2));
+    }
+    return item;
+  }
+
+  clear(): void {
+    this.buf = new Array<T | undefined>(this.minCapacity);
+    this.head = 0;
+    this.count = 0;
+  }
+
+  private resize(capacity: number): void {
+    const next = new Array<T | undefined>(capacity);
+    for (let i = 0; i < this.count; i++) next[i] = this.buf[(this.head + i) % this.buf.length];
+    this.buf = next;
+    this.head = 0;
+  }
+}
+
+const ALREADY_SYNCED: DoneChecker = {
+  name: () => "always synced",
+  done: () => Promise.resolve(),
+  isDone: () => true,
+};
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
+let anonymousHandlers = 0;
+
+/** client-go `nameForHandler`: the handler's constructor name, else a numbered placeholder. */
+function nameForHandler(handler: object): string {
+  const ctor = (handler as { constructor?: { name?: unknown } }).constructor;
+  const name = ctor !== undefined && ctor !== Object ? ctor.name : undefined;
+  if (typeof name === "string" && name !== "") return name;
+  anonymousHandlers++;
+  return `handler#${anonymousHandlers}`;
+}
+
+type State = "created" | "running" | "stopped";
+
+/**
+ * Relays notifications from a `sharedProcessor` to one handler (`processorListener`, I10): `add()` appends to an
+ * unbounded buffer in one synchronous step (it never blocks or fails), and one async loop per listener takes
+ * notifications in order and calls the handler **sequentially**: the next callback starts only after the
+ * previous one returned (or its promise settled). Different listeners run independently: a slow or failing
+ * handler never delays the producer or another handler.
+ *
+ * Notifications added before {@link ProcessorListener.run} are buffered and delivered once it starts. After
+ * {@link ProcessorListener.stop} (handler removed or informer stopped) buffered notifications are dropped, later
+ * `add`s are ignored, and only the in-flight callback, if any, completes.
+ *
+ * Per-registration sync (I12): every `add` notification with `isInInitialList` counts as started in a
+ * {@link SingleFileTracker}, and as finished once its `onAdd` returned; the registration is synced when the
+ * upstream checker (the informer) is done and nothing is outstanding.
+ *
+ * Handler errors (I11): a throw or a rejected promise is passed to `onHandlerError` (default: a `handlerError`
+ * event), the notification is skipped, and the listener waits 1 s on the clock before the next delivery.
+ *
+ * Differences from client-go: one async loop instead of the `pop`/`run`/`watchSynced` goroutines; the buffer
+ * shrinks when it drains and exposes a pending count and high-water mark; a handler error is reported and
+ * skipped by default (client-go panics the process unless `ReallyCrash` is turned off; see
+ * `crashOnHandlerError`); an initial-list `onAdd` that fails still counts as finished for `hasSynced` (client-go
+ * never finishes it, so such a registration would never sync); callbacks may be async.
+ */
+export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
+  readonly handlerName: string;
+  /** Resync period as requested (after the 1 s minimum), in ms. */
+  readonly requestedResyncPeriod: number;
+  /** Effective resync period in ms; 0 = never. */
+  resyncPeriod: number;
+  /** Earliest time (clock ms) of this listener's next resync. */
+  nextResync = 0;
+  readonly events: ListenerEventSink;
+
+  private readonly handler: ListenerHandler<T>;
+  private readonly clock: Clock;
+  private readonly tracker: SingleFileTracker;
+  private readonly upstream: DoneChecker;
+  private readonly pending: NotificationRing<Notification<T>>;
+  private readonly minCapacity: number;
+  private readonly onHandlerError: HandlerErrorCallback<T> | undefined;
+  private readonly crashOnHandlerError: boolean;
+  private readonly crash: (error: unknown) => void;
+  private state: State = "created";
+  private wake: (() => void) | undefined;
+  private readonly stopController = new AbortController();
+  private loopDone: Promise<void> | undefined;
+  private highWater = 0;
+  private deliveredCount = 0;
+  private errorCount = 0;
+  private running = false;
+
+  constructor(handler: ListenerHandler<T>, options: ProcessorListenerOptions<T> = {}) {
+    if (typeof handler !== "object" || handler === null) {
+      throw new TypeError(`event handler must be an object with onAdd/onUpdate/onDelete, got ${String(handler)}`);
+    }
+    for (const m of ["onAdd", "onUpdate", "onDelete"] as const) {
+      if (typeof handler[m] !== "function") {
+        throw new TypeError(`event handler has no ${m} function (use resourceEventHandlerFuncs to build one)`);
+      }
+    }
+    this.handler = handler;
+    this.handlerName = options.handlerName ?? nameForHandler(handler);
+    this.clock = options.clock ?? realClock;
+    this.requestedResyncPeriod = options.requestedResyncPeriod ?? 0;
+    this.resyncPeriod = options.resyncPeriod ?? 0;
+    this.upstream = options.upstreamHasSynced ?? ALREADY_SYNCED;
+    this.tracker = new SingleFileTracker(`${this.upstream.name()} + event handler ${this.handlerName}`);
+    const capacity = options.initialBufferSize ?? initialBufferSize;
+    if (!Number.isInteger(capacity) || capacity < 1) {
+      throw new RangeError(`initialBufferSize must be a positive integer, got ${capacity}`);
+    }
+    this.minCapacity = capacity;
+    this.pending = new NotificationRing(capacity);
+    this.onHandlerError = options.onHandlerError;
+    this.crashOnHandlerError = options.crashOnHandlerError ?? false;
+    this.crash =
+      options.crash ??
+      ((error) =>
+        queueMicrotask(() => {
+          throw error;
+        }));
+    this.events = options.events ?? new EventStream<ListenerEvent>();
+    this.determineNextResync(this.clock.now());
+    // Bound, so `registration.hasSynced` can be passed around as a function (e.g. to waitForCacheSync).
+    this.hasSynced = this.hasSynced.bind(this);
+  }
+
+  // ---- registration -------------------------------------------------------------------------------------
+
+  hasSynced(): boolean {
+    return this.tracker.hasSynced();
+  }
+
+  hasSyncedChecker(): DoneChecker {
+    return this.tracker;
+  }
+
+  stats(): ListenerStats {
+    return {
+      handlerName: this.handlerName,
+      pendingNotifications: this.pending.size,
+      highWaterMark: this.highWater,
+      bufferCapacity: this.pending.capacity,
+      delivered: this.deliveredCount,
+      errors: this.errorCount,
+      inFlight: this.running,
+      synced: this.tracker.hasSynced(),
+      stopped: this.state === "stopped",
+    };
+  }
+
+  shutdownDone(): Promise<void> {
+    if (this.loopDone !== undefined) return this.loopDone;
+    if (this.state === "stopped") return Promise.resolve();
+    // Not started yet: completes when stopped, or when the started loop ends.
+    return new Promise<void>((resolve) => {
+      this.stopController.signal.addEventListener(
+        "abort",
+        () => {
+          resolve(this.loopDone ?? Promise.resolve());
+        },
+        { once: true },
+      );
+    });
+  }
+
+  // ---- processor side -----------------------------------------------------------------------------------
+
+  /** Buffered notifications not yet handed to the handler. */
+  get pendingNotifications(): number {
+    return this.pending.size;
+  }
+
+  /** The largest number of buffered notifications seen so far. */
+  get highWaterMark(): number {
+    return this.highWater;
+  }
+
+  get isStopped(): boolean {
+    return this.state === "stopped";
+  }
+
+  /**
+   * Queues `notification` for delivery; one synchronous step that never blocks. Ignored once stopped. An initial
+   * list `add` is counted by the sync tracker before it is queued.
+   */
+  add(notification: Notification<T>): void {
+    if (this.state === "stopped") return;
+    if (notification.type === "add" && notification.isInInitialList) this.tracker.start();
+    this.pending.push(notification);
+    if (this.pending.size > this.highWater) this.highWater = this.pending.size;
+    const wake = this.wake;
+    if (wake !== undefined) {
+      this.wake = undefined;
+      wake();
+    }
+  }
+
+  /** Starts the delivery loop (idempotent; a no-op once stopped). */
+  run(): void {
+    if (this.state !== "created") return;
+    this.state = "running";
+    this.loopDone = this.loop();
+  }
+
+  /**
+   * Watches the upstream checker and tells the tracker once it is done (client-go `watchSynced`). Call after the
+   * initial list has been added. When upstream is already done this takes effect synchronously.
+   */
+  watchSynced(): void {
+    if (this.state === "stopped") return;
+    if (this.upstream.isDone()) {
+      this.tracker.upstreamHasSynced();
+      return;
+    }
+    void this.upstream.done().then(() => {
+      if (this.state !== "stopped") this.tracker.upstreamHasSynced();
+    });
+  }
+
+  /** Stops delivery: drops buffered notifications; the in-flight callback, if any, completes. Idempotent. */
+  stop(): void {
+    if (this.state === "stopped") return;
+    this.state = "stopped";
+    this.pending.clear();
+    this.stopController.abort();
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  /** `shouldResync(now)`: whether this listener is due a resync at `now`; always false for period 0. */
+  shouldResync(now: number): boolean {
+    if (this.resyncPeriod === 0) return false;
+    return now >= this.nextResync;
+  }
+
+  determineNextResync(now: number): void {
+    this.nextResync = now + this.resyncPeriod;
+  }
+
+  setResyncPeriod(resyncPeriod: number): void {
+    this.resyncPeriod = resyncPeriod;
+  }
+
+  // ---- delivery -----------------------------------------------------------------------------------------
+
+  private async loop(): Promise<void> {
+    let pauseAfterError = false;
+    while (this.state === "running") {
+      if (this.pending.size === 0) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
+        continue;
+      }
+      if (pauseAfterError) {
+        pauseAfterError = false;
+        try {
+          await this.clock.sleep(handlerErrorBackoffMs, this.stopController.signal);
+        } catch {
+          break; // stopped while pausing
+        }
+        continue;
+      }
+      const notification = this.pending.shift() as Notification<T>;
+      const failed = await this.deliver(notification);
+      if (failed && this.crashOnHandlerError) {
+        this.stop();
+        break;
+      }
+      pauseAfterError = failed;
+      // Yield between notifications so that other listeners and the producer interleave with a busy handler.
+      await undefined;
+    }
+  }
+
+  /** Calls the handler for one notification. Returns true when the callback threw or rejected. */
+  private async deliver(n: Notification<T>): Promise<boolean> {
+    const tracePending = this.pending.size > this.minCapacity ? this.pending.size : 0;
+    const started = tracePending > 0 ? this.clock.now() : 0;
+    this.running = true;
+    try {
+      let result: unknown;
+      switch (n.type) {
+        case "add":
+          result = this.handler.onAdd(n.newObj, n.isInInitialList);
+          break;
+        case "update":
+          result = this.handler.onUpdate(n.oldObj, n.newObj);
+          break;
+        case "delete":
+          result = this.handler.onDelete(n.oldObj);
+          break;
+      }
+      if (isThenable(result)) await result;
+      this.deliveredCount++;
+      return false;
+    } catch (error) {
+      this.errorCount++;
+      this.reportError(error, n);
+      return true;
+    } finally {
+      this.running = false;
+      if (n.type === "add" && n.isInInitialList) this.tracker.finished();
+      if (tracePending > 0) {
+        const durationMs = this.clock.since(started);
+        if (durationMs >= 100) {
+          this.events.emit({
+            type: "slowHandler",
+            handlerName: this.handlerName,
+            durationMs,
+            pendingNotifications: tracePending,
+          });
+        }
+      }
+    }
+  }
+
+  private reportError(error: unknown, notification: Notification<T>): void {
+    if (this.onHandlerError !== undefined) {
+      try {
+        this.onHandlerError(error, { handlerName: this.handlerName, notification });
+      } catch (callbackError) {
+        warn(`onHandlerError of event handler ${this.handlerName} threw: ${describeError(callbackError)}`);
+      }
+    } else if (this.events.observed) {
+      this.events.emit({ type: "handlerError", handlerName: this.handlerName, notification: notification.type, error });
+    } else {
+      warn(`event handler ${this.handlerName} failed on ${notification.type} (skipped): ${describeError(error)}`);
+    }
+    if (this.crashOnHandlerError) this.crash(error);
+  }
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
+  return String(error);
+}
+
+function warn(message: string): void {
+  globalThis.process?.emitWarning?.(message, "InformerHandlerWarning");
+}

@@ -1,0 +1,70 @@
+import {
+  failureStatus,
+  isInternalError,
+  newForbidden,
+  newTooManyRequests,
+  StatusError,
+} from "@informer-ts/apimachinery";
+import { describe, expect, it } from "vitest";
+import {
+  errorInfo,
+  isConnectionRefused,
+  isProbableEOF,
+  isWatchErrorRetriable,
+  VeryShortWatchError,
+  watchIterationError,
+} from "./reflector-errors.js";
+
+const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+describe("reflector error classification", () => {
+  it("F12: connection refused is found through cause chains and AggregateError; 429 is retriable", () => {
+    expect(isConnectionRefused(withCode("connect ECONNREFUSED", "ECONNREFUSED"))).toBe(true);
+    expect(isConnectionRefused(new TypeError("fetch failed", { cause: withCode("x", "ECONNREFUSED") }))).toBe(true);
+    expect(isConnectionRefused(new AggregateError([withCode("a", "ETIMEDOUT"), withCode("b", "ECONNREFUSED")]))).toBe(
+      true,
+    );
+    expect(isConnectionRefused(withCode("reset", "ECONNRESET"))).toBe(false);
+    expect(isWatchErrorRetriable(newTooManyRequests("busy", 1))).toBe(true);
+    expect(isWatchErrorRetriable(newForbidden({ group: "", resource: "pods" }, "", "no"))).toBe(false);
+    expect(isConnectionRefused(undefined)).toBe(false);
+  });
+
+  it("probable EOF: resets, premature closes, timeouts and EOF messages", () => {
+    expect(isProbableEOF(withCode("read ECONNRESET", "ECONNRESET"))).toBe(true);
+    expect(isProbableEOF(withCode("other side closed", "UND_ERR_SOCKET"))).toBe(true);
+    expect(isProbableEOF(new Error("unexpected EOF"))).toBe(true);
+    expect(isProbableEOF(Object.assign(new Error("t"), { name: "TimeoutError" }))).toBe(true);
+    expect(isProbableEOF(new SyntaxError("Unexpected token } in JSON"))).toBe(false);
+  });
+
+  it("watch iteration errors map like client-go's StreamWatcher", () => {
+    const status = new StatusError(failureStatus(410, "Expired", "old"));
+    expect(watchIterationError(status)).toBe(status);
+    expect(watchIterationError(withCode("socket hang up", "ECONNRESET"))).toBeUndefined();
+    const decode = watchIterationError(new SyntaxError("Unexpected end of JSON input"));
+    expect(isInternalError(decode)).toBe(true);
+    expect(decode?.message).toBe(
+      "Internal error occurred: unable to decode an event from the watch stream: Unexpected end of JSON input",
+    );
+  });
+
+  it("errorInfo keeps HTTP code, reason, retry-after; errno for transport errors; never throws", () => {
+    expect(errorInfo(newTooManyRequests("busy", 3))).toEqual({
+      message: "busy",
+      name: "StatusError",
+      code: 429,
+      reason: "TooManyRequests",
+      retryAfterSeconds: 3,
+    });
+    expect(errorInfo(new TypeError("fetch failed", { cause: withCode("x", "ECONNREFUSED") }))).toMatchObject({
+      errno: "ECONNREFUSED",
+      name: "TypeError",
+    });
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    expect(errorInfo(circular).message).toBe("[object Object]");
+    expect(errorInfo("plain").message).toBe("plain");
+    expect(new VeryShortWatchError("r").name).toBe("VeryShortWatchError");
+  });
+});

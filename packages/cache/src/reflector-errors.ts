@@ -1,0 +1,183 @@
+import {
+  isExpired,
+  isResourceVersionTooLarge,
+  isTooManyRequests,
+  newInternalError,
+  type StatusError,
+  statusOf,
+} from "@informer-ts/apimachinery";
+
+/**
+ * A watch whose stream closed in under one second without delivering a single counted event
+ * (`cache.VeryShortWatchError`, F17). The reflector treats it as a failure: back off, then relist.
+ */
+export class VeryShortWatchError extends Error {
+  override readonly name = "VeryShortWatchError";
+  constructor(readonly reflectorName: string) {
+    super(
+      `very short watch: ${reflectorName}: Unexpected watch close - watch lasted less than a second and no items received`,
+    );
+  }
+}
+
+/**
+ * The watch-list did not deliver its `k8s.io/initial-events-end` bookmark within
+ * `ReflectorOptions.initialEventsEndTimeout` (not in client-go, which waits forever: kubernetes#140890). The
+ * reflector falls back to LIST.
+ */
+export class InitialEventsEndTimeoutError extends Error {
+  override readonly name = "InitialEventsEndTimeoutError";
+  constructor(
+    readonly reflectorName: string,
+    readonly waitedMs: number,
+  ) {
+    super(
+      `${reflectorName}: no initial-events-end bookmark after ${waitedMs} ms of watch-list; falling back to LIST ` +
+        "(the server or a proxy probably ignores sendInitialEvents)",
+    );
+  }
+}
+
+/** `isExpiredError` (F10): HTTP 410 with reason `Expired` or `Gone`. */
+export function isExpiredError(err: unknown): boolean {
+  return isExpired(err);
+}
+
+/** `isTooLargeResourceVersionError` (F11), including the legacy message match. */
+export function isTooLargeResourceVersionError(err: unknown): boolean {
+  return isResourceVersionTooLarge(err);
+}
+
+function errorCode(err: unknown): unknown {
+  return typeof err === "object" && err !== null ? (err as { code?: unknown }).code : undefined;
+}
+
+/** Walks `err`, its `cause` chain and `AggregateError.errors`, depth-limited, stopping when `test` matches. */
+function someError(err: unknown, test: (e: unknown) => boolean, depth = 0): boolean {
+  if (err === undefined || err === null || depth > 8) return false;
+  if (test(err)) return true;
+  if (typeof err !== "object") return false;
+  const e = err as { cause?: unknown; errors?: unknown };
+  if (someError(e.cause, test, depth + 1)) return true;
+  if (Array.isArray(e.errors)) return e.errors.some((inner) => someError(inner, test, depth + 1));
+  return false;
+}
+
+/**
+ * `utilnet.IsConnectionRefused` for Node: an error (or any error in its `cause` chain or `AggregateError`) with
+ * code `ECONNREFUSED`, as produced by `net`, `http` and undici (`fetch failed` wraps it in `cause`).
+ */
+export function isConnectionRefused(err: unknown): boolean {
+  return someError(err, (e) => errorCode(e) === "ECONNREFUSED");
+}
+
+const PROBABLE_EOF_CODES = new Set([
+  "ECONNRESET",
+  "EPIPE",
+  "ECONNABORTED",
+  "ERR_STREAM_PREMATURE_CLOSE",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "UND_ERR_ABORTED",
+  "ETIMEDOUT",
+  "UND_ERR_BODY_TIMEOUT",
+]);
+const PROBABLE_EOF_MESSAGES = [
+  "EOF",
+  "connection reset by peer",
+  "use of closed network connection",
+  "broken pipe",
+  "http2: server sent GOAWAY",
+  "other side closed",
+  "socket hang up",
+  "terminated",
+];
+
+/**
+ * `net.IsProbableEOF` (plus timeouts) for Node: the error says the connection ended or timed out rather than that
+ * the server sent something wrong. client-go's stream watcher closes the result channel silently on such errors,
+ * so the reflector sees a normal end of the watch.
+ */
+export function isProbableEOF(err: unknown): boolean {
+  return someError(err, (e) => {
+    const code = errorCode(e);
+    if (typeof code === "string" && PROBABLE_EOF_CODES.has(code)) return true;
+    const name = typeof e === "object" && e !== null ? (e as { name?: unknown }).name : undefined;
+    if (name === "TimeoutError") return true;
+    const message = e instanceof Error ? e.message : typeof e === "string" ? e : "";
+    return PROBABLE_EOF_MESSAGES.some((m) => message === m || message.includes(m));
+  });
+}
+
+/**
+ * `isWatchErrorRetriable` (F12): connection refused or 429. The reflector backs off and re-watches from the
+ * same resource version, without relisting.
+ */
+export function isWatchErrorRetriable(err: unknown): boolean {
+  return isConnectionRefused(err) || isTooManyRequests(err);
+}
+
+/**
+ * What a thrown watch iteration means, mirroring client-go's `StreamWatcher`: a `StatusError` is a watch error as
+ * is; a probable EOF, reset or timeout ends the stream normally (`undefined`); anything else (e.g. an undecodable
+ * line) becomes a 500 `InternalError` "unable to decode an event from the watch stream".
+ */
+export function watchIterationError(err: unknown): StatusError | Error | undefined {
+  if (statusOf(err) !== undefined) return err as StatusError;
+  if (isProbableEOF(err)) return undefined;
+  const message = err instanceof Error ? err.message : String(err);
+  const wrapped = newInternalError(`unable to decode an event from the watch stream: ${message}`);
+  wrapped.cause = err;
+  return wrapped;
+}
+
+/** Machine-readable summary of an error, as kept in the reflector status and events. */
+export interface ReflectorErrorInfo {
+  /** The error message. */
+  readonly message: string;
+  /** HTTP status code when the server answered (403, 410, 429, 500…). */
+  readonly code?: number;
+  /** `metav1.StatusReason` when the server answered (`Forbidden`, `Expired`, `TooManyRequests`…). */
+  readonly reason?: string;
+  /** Node/transport error code (`ECONNREFUSED`…) when there was no HTTP answer. */
+  readonly errno?: string;
+  /** Seconds the server asked the client to wait, when it did. */
+  readonly retryAfterSeconds?: number;
+  /** Error class name (`StatusError`, `VeryShortWatchError`, `TypeError`…). */
+  readonly name: string;
+}
+
+/** Builds a {@link ReflectorErrorInfo} from any thrown value (never throws). */
+export function errorInfo(err: unknown): ReflectorErrorInfo {
+  const status = statusOf(err);
+  const name = err instanceof Error ? err.name : typeof err;
+  let message: string;
+  if (err instanceof Error) message = err.message;
+  else if (typeof err === "string") message = err;
+  else {
+    try {
+      message = JSON.stringify(err) ?? String(err);
+    } catch {
+      message = String(err);
+    }
+  }
+  const info: { -readonly [K in keyof ReflectorErrorInfo]: ReflectorErrorInfo[K] } = { message, name };
+  if (status !== undefined) {
+    if (status.code !== undefined) info.code = status.code;
+    if (status.reason !== undefined && status.reason !== "") info.reason = status.reason;
+    const ra = status.details?.retryAfterSeconds;
+    if (ra !== undefined && ra > 0) info.retryAfterSeconds = ra;
+  } else {
+    let errno: string | undefined;
+    someError(err, (e) => {
+      const c = errorCode(e);
+      if (typeof c === "string") {
+        errno = c;
+        return true;
+      }
+      return false;
+    });
+    if (errno !== undefined) info.errno = errno;
+  }
+  return info;
+}

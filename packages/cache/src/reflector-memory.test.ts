@@ -1,0 +1,109 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import type { KubeList, KubeObject, ListOptions, WatchEvent } from "@informer-ts/apimachinery";
+import { INITIAL_EVENTS_END_ANNOTATION } from "@informer-ts/apimachinery";
+import { FakeClock, settle } from "@informer-ts/clock";
+import { describe, expect, it } from "vitest";
+import { metaNamespaceKeyFunc } from "./keys.js";
+import type { ListerWatcher } from "./listwatch.js";
+import { Reflector } from "./reflector.js";
+import { silentLogger } from "./reflector-logger.js";
+import { newStore } from "./store-impl.js";
+import { FakeWatch } from "./testing/fake-controller-source.js";
+
+/** A full GC function: `global.gc` when exposed, else V8's, enabled at run time (no child process needed). */
+function gcFunction(): () => void {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (exposed !== undefined) return exposed;
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+}
+
+async function collect(): Promise<void> {
+  const gc = gcFunction();
+  // WeakRef targets stay alive until the end of the job that created or dereferenced them.
+  for (let i = 0; i < 3; i++) {
+    await settle();
+    gc();
+  }
+}
+
+function item(i: number): KubeObject {
+  return { metadata: { name: `o${i}`, namespace: "ns", resourceVersion: String(i + 1) }, data: { v: "x".repeat(100) } };
+}
+
+describe("memory (§4, principle 5): nothing keeps a response alive once its objects are stored", () => {
+  it("LIST: no page, list body or original item is reachable after the sync", async () => {
+    const clock = new FakeClock();
+    const pageRefs: WeakRef<object>[] = [];
+    const itemRefs: WeakRef<object>[] = [];
+    const lw: ListerWatcher<KubeObject> = {
+      async list(o: ListOptions): Promise<KubeList<KubeObject>> {
+        const offset = Number(o.continue ?? "0");
+        const items = Array.from({ length: 10 }, (_, j) => item(offset + j));
+        const page: KubeList<KubeObject> = { metadata: { resourceVersion: "50" }, items };
+        if (offset + 10 < 30) page.metadata.continue = String(offset + 10);
+        pageRefs.push(new WeakRef(page), new WeakRef(items));
+        for (const it of items) itemRefs.push(new WeakRef(it));
+        return page;
+      },
+      async watch() {
+        return new FakeWatch<KubeObject>();
+      },
+    };
+    const store = newStore<KubeObject>(metaNamespaceKeyFunc);
+    const r = new Reflector(lw, undefined, store, {
+      clock,
+      logger: silentLogger,
+      name: "mem",
+      useWatchList: false,
+      watchListPageSize: 10,
+    });
+    const sub = r.run();
+    await settle();
+    expect(store.size).toBe(30);
+    await collect();
+    expect(pageRefs).toHaveLength(6);
+    expect(pageRefs.filter((w) => w.deref() !== undefined)).toHaveLength(0);
+    expect(itemRefs.filter((w) => w.deref() !== undefined)).toHaveLength(0);
+    expect(store.size).toBe(30);
+    sub.unsubscribe();
+    await r.whenStopped();
+  });
+
+  it("watch-list: the event wrappers and the end bookmark are released after the sync", async () => {
+    const clock = new FakeClock();
+    const eventRefs: WeakRef<object>[] = [];
+    const w = new FakeWatch<KubeObject>();
+    const lw: ListerWatcher<KubeObject> = {
+      list: async () => ({ metadata: {}, items: [] }),
+      watch: async () => w,
+    };
+    const store = newStore<KubeObject>(metaNamespaceKeyFunc);
+    const r = new Reflector(lw, undefined, store, { clock, logger: silentLogger, name: "mem-wl", useWatchList: true });
+    const sub = r.run();
+    await settle();
+    const pushAdded = (i: number) => {
+      const e: WatchEvent<KubeObject> = { type: "ADDED", object: item(i) };
+      eventRefs.push(new WeakRef(e));
+      w.push(e);
+    };
+    for (let i = 0; i < 20; i++) pushAdded(i);
+    const pushBookmark = () => {
+      const bookmark: WatchEvent<KubeObject> = {
+        type: "BOOKMARK",
+        object: { metadata: { resourceVersion: "21", annotations: { [INITIAL_EVENTS_END_ANNOTATION]: "true" } } },
+      };
+      eventRefs.push(new WeakRef(bookmark), new WeakRef(bookmark.object as object));
+      w.push(bookmark);
+    };
+    pushBookmark();
+    await settle();
+    expect(store.size).toBe(20);
+    await collect();
+    const alive = eventRefs.flatMap((ref, i) => (ref.deref() === undefined ? [] : [i]));
+    expect(alive).toEqual([]);
+    sub.unsubscribe();
+    await r.whenStopped();
+  });
+});

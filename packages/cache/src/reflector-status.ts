@@ -1,0 +1,286 @@
+import type { Clock } from "@informer-ts/clock";
+import { EventStream } from "@informer-ts/instrumentation";
+import { BehaviorSubject, Observable, skip } from "rxjs";
+import type { ReflectorErrorInfo } from "./reflector-errors.js";
+
+/**
+ * What a reflector is doing right now.
+ * - `idle`: constructed, never run;
+ * - `listing`: a LIST (possibly paginated) is in flight;
+ * - `watch-listing`: a watch-list (`sendInitialEvents`) is priming the cache;
+ * - `watching`: a watch is being opened or is streaming events;
+ * - `backing-off`: waiting before the next attempt;
+ * - `stopped`: its run was stopped (it may be run again).
+ */
+export type ReflectorPhase = "idle" | "listing" | "watch-listing" | "watching" | "backing-off" | "stopped";
+
+/** Why the reflector had to list (or watch-list) again. */
+export type RelistCause =
+  /** The watch ended with HTTP 410 (Expired/Gone). */
+  | "expired"
+  /** A watch request was refused with "too large resource version". */
+  | "too-large"
+  /** The watch ended with a 500 that `maxInternalErrorRetryDuration` did not allow to retry in place. */
+  | "internal-error"
+  /** The watch closed within 1 s without any event (F17). */
+  | "very-short"
+  /** The store's `resync()` threw (F20). */
+  | "resync-error"
+  /** A watch request failed, or the watch ended, with any other error (403, 401, transport…). */
+  | "watch-error"
+  /** The previous LIST (or its store replace) failed. */
+  | "list-error";
+
+/** Why a watch was re-opened without a relist. */
+export type RewatchCause =
+  /** The server ended the stream cleanly after ≥ 1 s or ≥ 1 event (timeout, F16). */
+  | "closed"
+  /** 429 TooManyRequests, after a backoff (F12, F18). */
+  | "too-many-requests"
+  /** Connection refused, after a backoff (F12). */
+  | "connection-refused"
+  /** 500 within `maxInternalErrorRetryDuration` (F18, F19). */
+  | "internal-error"
+  /** Nothing arrived for the liveness deadline (`watchLiveness`; not in client-go). */
+  | "inactive";
+
+/** Counters since the reflector was created. */
+export interface ReflectorCounts {
+  /** LIST operations started (a paginated LIST counts once; the in-call retry with RV "" counts again). */
+  readonly lists: number;
+  /** Watch-list requests (`sendInitialEvents=true`). */
+  readonly watchLists: number;
+  /** Plain watch requests (continuing after a list or watch-list). */
+  readonly watches: number;
+  /** Watch-list attempts that ended in the LIST fallback (F5, F24). */
+  readonly watchListFallbacks: number;
+  readonly relists: Readonly<Record<RelistCause, number>>;
+  readonly rewatches: Readonly<Record<RewatchCause, number>>;
+  /** Backoff waits (between ListAndWatch runs and before retriable re-watches). */
+  readonly backoffs: number;
+  /** Watch events applied to a store (temporary watch-list store included). */
+  readonly events: number;
+  readonly bookmarks: number;
+  /** Watch events skipped: wrong type or GVK, Table, missing metadata, unknown event type (edge case 30). */
+  readonly skippedObjects: number;
+  /** Store resyncs performed (F20). */
+  readonly resyncs: number;
+  /** Errors recorded (each also in `lastError` and on the event stream). */
+  readonly errors: number;
+}
+
+/** Where an error happened. */
+export type ReflectorErrorPhase = "list" | "watch" | "watch-list" | "store" | "resync" | "handler" | "consistency";
+
+/** The last error, with when and where it happened. */
+export interface ReflectorErrorRecord extends ReflectorErrorInfo {
+  readonly during: ReflectorErrorPhase;
+  /** Clock time (ms). */
+  readonly time: number;
+}
+
+/**
+ * A snapshot of a reflector's state: "why isn't it synced?" answered by data. A 403 shows as
+ * `lastError: { code: 403, reason: "Forbidden", during: "list" }`, not as a sync timeout.
+ */
+export interface ReflectorStatus {
+  readonly name: string;
+  readonly typeDescription: string;
+  readonly phase: ReflectorPhase;
+  /** True once a LIST or watch-list has replaced the store's contents at least once. */
+  readonly hasSynced: boolean;
+  readonly lastSyncResourceVersion: string;
+  /** True after an Expired / too-large answer: the next list or watch-list uses RV "" (consistent read). */
+  readonly resourceVersionUnavailable: boolean;
+  readonly lastError?: ReflectorErrorRecord;
+  /** Clock time (ms) of the last watch event (any type). */
+  readonly lastEventTime?: number;
+  /** Clock time (ms) of the last successful store replace. */
+  readonly lastSyncTime?: number;
+  /** While `phase === "backing-off"`: when the wait ends (clock ms). */
+  readonly backoffUntil?: number;
+  readonly counts: ReflectorCounts;
+}
+
+/** Reason a watch stream ended. */
+export type WatchEndReason =
+  | "closed"
+  | "error"
+  | "very-short"
+  | "stopped"
+  | "resync-error"
+  | "inactive"
+  | "initial-events-timeout";
+
+/** Why a watch event was skipped (edge case 30). */
+export type SkipReason = "unexpected-type" | "unexpected-gvk" | "table" | "no-metadata" | "unknown-event-type";
+
+/** Events a reflector publishes about its list/watch cycle; every event carries `reflector` and `time`. */
+export type ReflectorEvent = (
+  | { readonly type: "started" }
+  | { readonly type: "stopped" }
+  | { readonly type: "list-start"; readonly resourceVersion: string }
+  | {
+      readonly type: "list-done";
+      readonly resourceVersion: string;
+      readonly items: number;
+      readonly paginated: boolean;
+      readonly durationMs: number;
+    }
+  | { readonly type: "watch-list-start"; readonly resourceVersion: string; readonly timeoutSeconds: number }
+  | {
+      readonly type: "watch-list-done";
+      readonly resourceVersion: string;
+      readonly items: number;
+      readonly durationMs: number;
+    }
+  | { readonly type: "watch-list-fallback"; readonly error: ReflectorErrorInfo }
+  | { readonly type: "watch-start"; readonly resourceVersion: string; readonly timeoutSeconds: number }
+  | {
+      readonly type: "watch-end";
+      readonly reason: WatchEndReason;
+      readonly events: number;
+      readonly durationMs: number;
+      readonly error?: ReflectorErrorInfo;
+    }
+  | { readonly type: "rewatch"; readonly cause: RewatchCause }
+  | { readonly type: "relist"; readonly cause: RelistCause }
+  | { readonly type: "backoff"; readonly delayMs: number; readonly reason: string }
+  | { readonly type: "error"; readonly during: ReflectorErrorPhase; readonly error: ReflectorErrorInfo }
+  | { readonly type: "resync" }
+  | { readonly type: "bookmark"; readonly resourceVersion: string; readonly initialEventsEnd: boolean }
+  | { readonly type: "skipped-object"; readonly reason: SkipReason; readonly eventType: string }
+  | { readonly type: "initial-events-end-warning"; readonly message: string }
+  | { readonly type: "consistency-mismatch"; readonly resourceVersion: string; readonly detail: string }
+) & { readonly reflector: string; readonly time: number };
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Distributes `Omit` over the event union. */
+type EventBody<E> = E extends unknown ? Omit<E, "reflector" | "time"> : never;
+
+const RELIST_CAUSES: readonly RelistCause[] = [
+  "expired",
+  "too-large",
+  "internal-error",
+  "very-short",
+  "resync-error",
+  "watch-error",
+  "list-error",
+];
+const REWATCH_CAUSES: readonly RewatchCause[] = [
+  "closed",
+  "too-many-requests",
+  "connection-refused",
+  "internal-error",
+  "inactive",
+];
+
+function zeroRecord<K extends string>(keys: readonly K[]): Record<K, number> {
+  const r = {} as Record<K, number>;
+  for (const k of keys) r[k] = 0;
+  return r;
+}
+
+/**
+ * Keeps a reflector's status and publishes it (internal to the reflector). Counters are plain fields updated on
+ * the hot path; `status$` re-emits only on lifecycle changes (phase, sync, error, RV after a list), while
+ * `snapshot()` is always current.
+ */
+export class ReflectorStatusTracker {
+  readonly events = new EventStream<ReflectorEvent>();
+  phase: ReflectorPhase = "idle";
+  hasSynced = false;
+  lastError: ReflectorErrorRecord | undefined;
+  lastEventTime: number | undefined;
+  lastSyncTime: number | undefined;
+  backoffUntil: number | undefined;
+  readonly counts: Mutable<Omit<ReflectorCounts, "relists" | "rewatches">> = {
+    lists: 0,
+    watchLists: 0,
+    watches: 0,
+    watchListFallbacks: 0,
+    backoffs: 0,
+    events: 0,
+    bookmarks: 0,
+    skippedObjects: 0,
+    resyncs: 0,
+    errors: 0,
+  };
+  readonly relists: Record<RelistCause, number> = zeroRecord(RELIST_CAUSES);
+  readonly rewatches: Record<RewatchCause, number> = zeroRecord(REWATCH_CAUSES);
+  private readonly subject: BehaviorSubject<ReflectorStatus>;
+  readonly status$: Observable<ReflectorStatus>;
+
+  constructor(
+    readonly name: string,
+    readonly typeDescription: string,
+    private readonly clock: Clock,
+    private readonly rv: () => { lastSyncResourceVersion: string; unavailable: boolean },
+  ) {
+    this.subject = new BehaviorSubject<ReflectorStatus>(this.snapshot());
+    // A subscriber first gets an exact snapshot, then every published change.
+    this.status$ = new Observable<ReflectorStatus>((subscriber) => {
+      subscriber.next(this.snapshot());
+      return this.subject.pipe(skip(1)).subscribe(subscriber);
+    });
+  }
+
+  snapshot(): ReflectorStatus {
+    const { lastSyncResourceVersion, unavailable } = this.rv();
+    const s: Mutable<ReflectorStatus> = {
+      name: this.name,
+      typeDescription: this.typeDescription,
+      phase: this.phase,
+      hasSynced: this.hasSynced,
+      lastSyncResourceVersion,
+      resourceVersionUnavailable: unavailable,
+      counts: { ...this.counts, relists: { ...this.relists }, rewatches: { ...this.rewatches } },
+    };
+    if (this.lastError !== undefined) s.lastError = this.lastError;
+    if (this.lastEventTime !== undefined) s.lastEventTime = this.lastEventTime;
+    if (this.lastSyncTime !== undefined) s.lastSyncTime = this.lastSyncTime;
+    if (this.backoffUntil !== undefined) s.backoffUntil = this.backoffUntil;
+    return s;
+  }
+
+  /** Re-publishes the status (on lifecycle changes only). */
+  publish(): void {
+    if (this.subject.observed && !this.subject.closed) this.subject.next(this.snapshot());
+  }
+
+  setPhase(phase: ReflectorPhase): void {
+    if (phase !== "backing-off") this.backoffUntil = undefined;
+    if (this.phase === phase) return;
+    this.phase = phase;
+    this.publish();
+  }
+
+  emit(event: EventBody<ReflectorEvent>): void {
+    if (!this.events.observed) return;
+    this.events.emit({ ...event, reflector: this.name, time: this.clock.now() } as ReflectorEvent);
+  }
+
+  recordError(during: ReflectorErrorPhase, info: ReflectorErrorInfo): void {
+    this.counts.errors++;
+    this.lastError = { ...info, during, time: this.clock.now() };
+    this.emit({ type: "error", during, error: info });
+    this.publish();
+  }
+
+  recordRelist(cause: RelistCause): void {
+    this.relists[cause]++;
+    this.emit({ type: "relist", cause });
+  }
+
+  recordRewatch(cause: RewatchCause): void {
+    this.rewatches[cause]++;
+    this.emit({ type: "rewatch", cause });
+  }
+
+  /** Completes the streams (the reflector is gone for good). */
+  complete(): void {
+    this.subject.complete();
+    this.events.complete();
+  }
+}

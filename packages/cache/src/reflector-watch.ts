@@ -1,0 +1,399 @@
+import {
+  fromStatus,
+  INITIAL_EVENTS_END_ANNOTATION,
+  type KubeObject,
+  metaOf,
+  type Status,
+  type WatchEvent,
+} from "@informer-ts/apimachinery";
+import type { Clock, Ticker } from "@informer-ts/clock";
+import type { Watch } from "./listwatch.js";
+import { errorInfo, VeryShortWatchError, watchIterationError } from "./reflector-errors.js";
+import { type ReflectorLogger, safeLog } from "./reflector-logger.js";
+import { VERY_SHORT_WATCH_MS } from "./reflector-options.js";
+import type { ReflectorStatusTracker, SkipReason, WatchEndReason } from "./reflector-status.js";
+import type { BookmarkStore, ReflectorStore } from "./store.js";
+
+/** `schema.GroupVersionKind` as a Kubernetes object spells it. */
+export interface GroupVersionKind {
+  /** `group/version`, or `version` for the core group ("v1"). */
+  readonly apiVersion: string;
+  readonly kind: string;
+}
+
+/** `GroupVersionKind.String()`: `apps/v1, Kind=Deployment`, `/v1, Kind=Pod` for the core group. */
+export function gvkString(gvk: GroupVersionKind): string {
+  const slash = gvk.apiVersion.indexOf("/");
+  const group = slash >= 0 ? gvk.apiVersion.slice(0, slash) : "";
+  const version = slash >= 0 ? gvk.apiVersion.slice(slash + 1) : gvk.apiVersion;
+  return `${group}/${version}, Kind=${gvk.kind}`;
+}
+
+const TABLE_API_VERSIONS = new Set(["meta.k8s.io/v1", "meta.k8s.io/v1beta1"]);
+
+/** `isUnsupportedTableObject`: a `Table` of `meta.k8s.io/v1` or `v1beta1` (kubernetes#132926). */
+export function isUnsupportedTableObject(obj: unknown): boolean {
+  if (typeof obj !== "object" || obj === null) return false;
+  const o = obj as KubeObject;
+  return o.kind === "Table" && typeof o.apiVersion === "string" && TABLE_API_VERSIONS.has(o.apiVersion);
+}
+
+/** Go's `time.Duration.String()` for whole milliseconds ("1s", "1.5s", "2m0s", "250ms"). */
+export function formatGoDuration(ms: number): string {
+  if (ms === 0) return "0s";
+  if (ms < 1000) return `${ms}ms`;
+  const totalSeconds = ms / 1000;
+  const hours = Math.floor(totalSeconds / 3600);
+  const minutes = Math.floor((totalSeconds - hours * 3600) / 60);
+  const seconds = totalSeconds - hours * 3600 - minutes * 60;
+  const secText = `${Number.isInteger(seconds) ? seconds : Number(seconds.toFixed(3))}s`;
+  if (hours > 0) return `${hours}h${minutes}m${secText}`;
+  if (minutes > 0) return `${minutes}m${secText}`;
+  return secText;
+}
+
+/** Why {@link handleAnyWatch} was told to give up on a watch from outside the stream. */
+export type WatchInterrupt =
+  | { readonly reason: "stopped" }
+  | { readonly reason: "resync-error"; readonly error: unknown }
+  | { readonly reason: "inactive" }
+  | { readonly reason: "initial-events-timeout" };
+
+/**
+ * A one-shot interruption of the current watch: the first `fire` wins and is delivered to whoever waits (a
+ * single waiter slot, so a long watch never piles up promise reactions).
+ */
+export class WatchInterrupter {
+  private fired: WatchInterrupt | undefined;
+  private waiter: ((i: WatchInterrupt) => void) | undefined;
+
+  get interrupt(): WatchInterrupt | undefined {
+    return this.fired;
+  }
+
+  fire(interrupt: WatchInterrupt): void {
+    if (this.fired !== undefined) return;
+    this.fired = interrupt;
+    const w = this.waiter;
+    this.waiter = undefined;
+    w?.(interrupt);
+  }
+
+  /** Resolves with `p`'s value, or with the interrupt if one fires first. `p`'s late rejection is swallowed. */
+  race<V>(p: Promise<V>): Promise<{ value: V } | { interrupt: WatchInterrupt }> {
+    if (this.fired !== undefined) {
+      p.catch(() => {});
+      return Promise.resolve({ interrupt: this.fired });
+    }
+    return new Promise((resolve, reject) => {
+      let done = false;
+      this.waiter = (interrupt) => {
+        if (done) return;
+        done = true;
+        resolve({ interrupt });
+      };
+      p.then(
+        (value) => {
+          if (done) return;
+          done = true;
+          this.waiter = undefined;
+          resolve({ value });
+        },
+        (err: unknown) => {
+          if (done) return;
+          done = true;
+          this.waiter = undefined;
+          reject(err);
+        },
+      );
+    });
+  }
+}
+
+/** What the event loop needs from its reflector. */
+export interface WatchHandlerContext {
+  readonly name: string;
+  readonly typeDescription: string;
+  readonly expectedGVK: GroupVersionKind | undefined;
+  readonly clock: Clock;
+  readonly logger: ReflectorLogger;
+  readonly status: ReflectorStatusTracker;
+  /** Called on every BOOKMARK (the liveness check uses it to know the server sends bookmarks). */
+  readonly onBookmark?: () => void;
+}
+
+/** The result of {@link handleAnyWatch}. */
+export interface WatchResult {
+  /** True if the `k8s.io/initial-events-end` bookmark was received. */
+  readonly initialEventsEnd: boolean;
+  /** Counted events (skipped objects excluded). */
+  readonly events: number;
+  readonly end: WatchEndReason | "initial-events-end";
+  /** Set when `end` is `error`, `very-short` or `resync-error`. */
+  readonly error?: unknown;
+}
+
+function isBookmarkStore(store: unknown): store is BookmarkStore {
+  return typeof (store as { bookmark?: unknown }).bookmark === "function";
+}
+
+function isStatus(obj: unknown): obj is Status {
+  return typeof obj === "object" && obj !== null && (obj as { kind?: unknown }).kind === "Status";
+}
+
+/**
+ * Bookmark warning ticker of a watch-list (F25): every 10 s, warn if the initial-events-end bookmark has not
+ * arrived (`newInitialEventsEndBookmarkTicker`).
+ */
+export class InitialEventsEndBookmarkTicker {
+  private ticker: Ticker | undefined;
+  private lastEventObserveTime: number | undefined;
+
+  constructor(
+    private readonly ctx: WatchHandlerContext,
+    private readonly watchStart: number,
+    private readonly tickIntervalMs = 10_000,
+  ) {}
+
+  start(): void {
+    this.ticker = this.ctx.clock.newTicker(this.tickIntervalMs, () => this.warnIfExpired());
+  }
+
+  observeLastEventTimeStamp(t: number): void {
+    this.lastEventObserveTime = t;
+  }
+
+  /** The warning due now, or undefined (`produceWarningIfExpired`). */
+  produceWarningIfExpired(): string | undefined {
+    const clock = this.ctx.clock;
+    if (this.lastEventObserveTime === undefined) {
+      return `${this.ctx.name}: awaiting required bookmark event for initial events stream, no events received for ${formatGoDuration(clock.since(this.watchStart))}`;
+    }
+    const elapsed = clock.now() - this.lastEventObserveTime;
+    if (elapsed < this.tickIntervalMs) return undefined;
+    return `${this.ctx.name}: hasn't received required bookmark event marking the end of initial events stream, received last event ${formatGoDuration(elapsed)} ago`;
+  }
+
+  private warnIfExpired(): void {
+    const message = this.produceWarningIfExpired();
+    if (message === undefined) return;
+    safeLog(this.ctx.logger, "warn", "event bookmark expired", { err: message });
+    this.ctx.status.emit({ type: "initial-events-end-warning", message });
+  }
+
+  stop(): void {
+    this.ticker?.stop();
+    this.ticker = undefined;
+  }
+}
+
+/** The arguments of {@link handleAnyWatch}. */
+export interface HandleWatchArgs<T> {
+  readonly start: number;
+  readonly watch: Watch<T>;
+  readonly store: ReflectorStore<T>;
+  /** `(rv, eventReceivedBesidesAdded)` after every counted event (F15). */
+  readonly setLastSyncResourceVersion: (rv: string, eventReceivedBesidesAdded: boolean) => void;
+  /** Return (leaving the watch open) as soon as the initial-events-end bookmark is processed (watch-list). */
+  readonly exitOnInitialEventsEndBookmark: boolean;
+  readonly interrupter: WatchInterrupter;
+  /** Told the clock time of every counted event (for the liveness check). */
+  readonly onEvent?: (now: number) => void;
+}
+
+/**
+ * Consumes one watch stream into `store` (`handleAnyWatch`, F14–F17, F23, F25): ERROR events end the watch with
+ * the decoded Status error; objects of the wrong GVK, `Table` objects and objects without metadata are skipped
+ * and not counted; ADDED/MODIFIED/DELETED go to `add`/`update`/`delete` and BOOKMARK to `bookmark(rv)` when the
+ * store has it; store failures are logged, never fatal. After each counted event the RV is handed to
+ * `setLastSyncResourceVersion` with whether any non-ADDED event was seen. The watch is always stopped on return,
+ * except when it returns at the initial-events-end bookmark in watch-list mode, where the caller keeps using it.
+ *
+ * A stream that ends within 1 s with no counted event is a {@link VeryShortWatchError}.
+ */
+export async function handleAnyWatch<T>(ctx: WatchHandlerContext, args: HandleWatchArgs<T>): Promise<WatchResult> {
+  const { watch: w, store, interrupter, exitOnInitialEventsEndBookmark } = args;
+  const clock = ctx.clock;
+  const status = ctx.status;
+  let initialEventsEnd = false;
+  let eventReceivedBesidesAdded = false;
+  let eventCount = 0;
+  let stopWatcher = true;
+  const ticker = exitOnInitialEventsEndBookmark ? new InitialEventsEndBookmarkTicker(ctx, args.start) : undefined;
+  ticker?.start();
+  const bookmarkStore = isBookmarkStore(store) ? store : undefined;
+  let iterator: AsyncIterator<WatchEvent<T>> | undefined;
+
+  const interrupted = (i: WatchInterrupt): WatchResult => {
+    if (i.reason === "resync-error")
+      return { initialEventsEnd, events: eventCount, end: "resync-error", error: i.error };
+    return { initialEventsEnd, events: eventCount, end: i.reason };
+  };
+
+  try {
+    iterator = w[Symbol.asyncIterator]();
+    for (;;) {
+      if (interrupter.interrupt !== undefined) return interrupted(interrupter.interrupt);
+      let next: IteratorResult<WatchEvent<T>>;
+      try {
+        const raced = await interrupter.race(iterator.next());
+        if ("interrupt" in raced) return interrupted(raced.interrupt);
+        next = raced.value;
+      } catch (err) {
+        const mapped = watchIterationError(err);
+        if (mapped === undefined) {
+          safeLog(ctx.logger, "debug", "watch stream ended with a connection error", {
+            reflector: ctx.name,
+            err: errorInfo(err).message,
+          });
+          break;
+        }
+        return { initialEventsEnd, events: eventCount, end: "error", error: mapped };
+      }
+      if (next.done === true) break;
+      const event = next.value as WatchEvent<unknown>;
+      if (event === null || typeof event !== "object") continue;
+      if (event.type === "ERROR") {
+        const obj: unknown = event.object;
+        const error = isStatus(obj)
+          ? fromStatus(obj)
+          : new Error(`unexpected object in a watch ERROR event: ${JSON.stringify(obj)?.slice(0, 200)}`);
+        return { initialEventsEnd, events: eventCount, end: "error", error };
+      }
+      const obj = event.object;
+      const skip = skipReason(ctx, obj);
+      if (skip !== undefined) {
+        status.counts.skippedObjects++;
+        status.emit({ type: "skipped-object", reason: skip, eventType: event.type });
+        safeLog(ctx.logger, "error", skipMessage(skip), {
+          reflector: ctx.name,
+          expected: ctx.expectedGVK,
+          actual: describeKind(obj),
+        });
+        continue;
+      }
+      const meta = metaOf(obj)!;
+      const rv = typeof meta.resourceVersion === "string" ? meta.resourceVersion : "";
+      const now = clock.now();
+      switch (event.type) {
+        case "ADDED":
+          storeOp(ctx, "add", () => store.add(obj as T), obj);
+          break;
+        case "MODIFIED":
+          eventReceivedBesidesAdded = true;
+          storeOp(ctx, "update", () => store.update(obj as T), obj);
+          break;
+        case "DELETED":
+          eventReceivedBesidesAdded = true;
+          storeOp(ctx, "delete", () => store.delete(obj as T), obj);
+          break;
+        case "BOOKMARK": {
+          eventReceivedBesidesAdded = true;
+          const end = meta.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === "true";
+          if (end) initialEventsEnd = true;
+          status.counts.bookmarks++;
+          ctx.onBookmark?.();
+          if (status.events.observed) status.emit({ type: "bookmark", resourceVersion: rv, initialEventsEnd: end });
+          if (bookmarkStore !== undefined) storeOp(ctx, "bookmark", () => bookmarkStore.bookmark(rv), obj);
+          break;
+        }
+        default: {
+          const type = String((event as { type: unknown }).type);
+          status.counts.skippedObjects++;
+          status.emit({ type: "skipped-object", reason: "unknown-event-type", eventType: type });
+          safeLog(ctx.logger, "error", "Unknown watch event", { reflector: ctx.name, event: type });
+        }
+      }
+      // Past any synthetic ADDED events once something else was seen (F15).
+      args.setLastSyncResourceVersion(rv, eventReceivedBesidesAdded);
+      eventCount++;
+      status.counts.events++;
+      status.lastEventTime = now;
+      args.onEvent?.(now);
+      if (exitOnInitialEventsEndBookmark && initialEventsEnd) {
+        stopWatcher = false;
+        safeLog(
+          ctx.logger,
+          "debug",
+          "Exiting watch because received the bookmark that marks the end of initial events",
+          {
+            reflector: ctx.name,
+            totalItems: eventCount,
+            duration: clock.since(args.start),
+          },
+        );
+        return { initialEventsEnd, events: eventCount, end: "initial-events-end" };
+      }
+      ticker?.observeLastEventTimeStamp(now);
+    }
+  } finally {
+    ticker?.stop();
+    if (stopWatcher) stopQuietly(w);
+  }
+
+  if (clock.since(args.start) < VERY_SHORT_WATCH_MS && eventCount === 0) {
+    return { initialEventsEnd, events: 0, end: "very-short", error: new VeryShortWatchError(ctx.name) };
+  }
+  safeLog(ctx.logger, "debug", "Watch close", {
+    reflector: ctx.name,
+    type: ctx.typeDescription,
+    totalItems: eventCount,
+  });
+  return { initialEventsEnd, events: eventCount, end: "closed" };
+}
+
+/** Stops a watch, ignoring anything it throws. */
+export function stopQuietly(w: { stop(): void }): void {
+  try {
+    w.stop();
+  } catch {
+    // A watch that fails to stop is already as stopped as it gets.
+  }
+}
+
+function skipReason(ctx: WatchHandlerContext, obj: unknown): SkipReason | undefined {
+  if (typeof obj !== "object" || obj === null) return "unexpected-type";
+  const gvk = ctx.expectedGVK;
+  if (gvk !== undefined) {
+    const o = obj as KubeObject;
+    if (o.apiVersion !== gvk.apiVersion || o.kind !== gvk.kind) return "unexpected-gvk";
+  }
+  if (isUnsupportedTableObject(obj)) return "table";
+  if (metaOf(obj) === undefined) return "no-metadata";
+  return undefined;
+}
+
+function skipMessage(reason: SkipReason): string {
+  switch (reason) {
+    case "unexpected-type":
+      return "Unexpected watch event object type";
+    case "unexpected-gvk":
+      return "Unexpected watch event object gvk";
+    case "table":
+      return "Unsupported watch event object gvk";
+    case "no-metadata":
+      return "Unable to understand watch event";
+    default:
+      return "Unknown watch event";
+  }
+}
+
+function describeKind(obj: unknown): string {
+  if (typeof obj !== "object" || obj === null) return typeof obj;
+  const o = obj as KubeObject;
+  return `${String(o.apiVersion)}, Kind=${String(o.kind)}`;
+}
+
+function storeOp(ctx: WatchHandlerContext, op: string, fn: () => void, obj: unknown): void {
+  try {
+    fn();
+  } catch (err) {
+    const info = errorInfo(err);
+    ctx.status.recordError("store", info);
+    safeLog(ctx.logger, "error", `Unable to ${op} watch event object to store`, {
+      reflector: ctx.name,
+      err: info.message,
+      object: describeKind(obj),
+    });
+  }
+}
