@@ -56,9 +56,11 @@ export {
   isExpiredError,
   isProbableEOF,
   isTooLargeResourceVersionError,
+  isTruncatedWatchStream,
   isWatchErrorRetriable,
   type ReflectorErrorInfo,
   VeryShortWatchError,
+  watchIterationError,
 } from "./reflector-errors.js";
 export { consoleLogger, type LogLevel, type ReflectorLogger, silentLogger } from "./reflector-logger.js";
 export {

@@ -1,5 +1,5 @@
-export * from "./exports-informer.js";
 export * from "./exports-fifo.js";
+export * from "./exports-informer.js";
 export * from "./exports-reflector.js";
 export * from "./exports-store.js";
 export type { ListerWatcher, Watch } from "./listwatch.js";

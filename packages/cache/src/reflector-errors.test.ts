@@ -42,6 +42,16 @@ describe("reflector error classification", () => {
     const status = new StatusError(failureStatus(410, "Expired", "old"));
     expect(watchIterationError(status)).toBe(status);
     expect(watchIterationError(withCode("socket hang up", "ECONNRESET"))).toBeUndefined();
+    const truncated = Object.assign(new Error("watch stream: truncated at byte offset 10 (5 bytes): …"), {
+      name: "WatchDecodeError",
+      kind: "truncated",
+    });
+    expect(watchIterationError(truncated)).toBeUndefined();
+    const malformed = Object.assign(new Error("watch stream: malformed-json at byte offset 0"), {
+      name: "WatchDecodeError",
+      kind: "malformed-json",
+    });
+    expect(isInternalError(watchIterationError(malformed))).toBe(true);
     const decode = watchIterationError(new SyntaxError("Unexpected end of JSON input"));
     expect(isInternalError(decode)).toBe(true);
     expect(decode?.message).toBe(

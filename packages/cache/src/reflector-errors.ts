@@ -118,13 +118,23 @@ export function isWatchErrorRetriable(err: unknown): boolean {
 }
 
 /**
+ * A stream that ended in the middle of a line (`@informer-ts/client`'s `WatchDecodeError` of kind `truncated`,
+ * matched structurally): client-go's decoder sees `io.ErrUnexpectedEOF` there and ends the watch normally.
+ */
+export function isTruncatedWatchStream(err: unknown): boolean {
+  if (typeof err !== "object" || err === null) return false;
+  const e = err as { name?: unknown; kind?: unknown };
+  return e.name === "WatchDecodeError" && e.kind === "truncated";
+}
+
+/**
  * What a thrown watch iteration means, mirroring client-go's `StreamWatcher`: a `StatusError` is a watch error as
- * is; a probable EOF, reset or timeout ends the stream normally (`undefined`); anything else (e.g. an undecodable
- * line) becomes a 500 `InternalError` "unable to decode an event from the watch stream".
+ * is; a truncated last line, a probable EOF, a reset or a timeout ends the stream normally (`undefined`); anything
+ * else (e.g. an undecodable line) becomes a 500 `InternalError` "unable to decode an event from the watch stream".
  */
 export function watchIterationError(err: unknown): StatusError | Error | undefined {
   if (statusOf(err) !== undefined) return err as StatusError;
-  if (isProbableEOF(err)) return undefined;
+  if (isTruncatedWatchStream(err) || isProbableEOF(err)) return undefined;
   const message = err instanceof Error ? err.message : String(err);
   const wrapped = newInternalError(`unable to decode an event from the watch stream: ${message}`);
   wrapped.cause = err;

@@ -170,7 +170,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const relists = Object.fromEntries(Object.entries(counts?.relists ?? {}).filter(([, n]) => n > 0));
   const max = Math.max(0, ...perSecond);
   out("  changes per second:");
-  perSecond.forEach((n, i) => out(`    ${String(i).padStart(3)}s ${bar(n, max)} ${n}`));
+  for (const [i, n] of perSecond.entries()) out(`    ${String(i).padStart(3)}s ${bar(n ?? 0, max)} ${n ?? 0}`);
   out(
     `  handler calls: ${calls.adds} adds, ${calls.updates} updates, ${calls.deletes} deletes; ` +
       `lists ${counts?.lists ?? 0}, watch-lists ${counts?.watchLists ?? 0}, watches ${counts?.watches ?? 0}, ` +
