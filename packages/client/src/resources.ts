@@ -1,0 +1,205 @@
+import type { ListOptions } from "@informer-ts/apimachinery";
+
+/**
+ * One API resource (`schema.GroupVersionResource` plus the kind and scope that `RESTMapper` would supply).
+ * `group` is `""` for the core API (`/api/v1`).
+ */
+export interface ResourceDescriptor {
+  readonly group: string;
+  readonly version: string;
+  /** Plural, lower-case resource name: `configmaps`. */
+  readonly resource: string;
+  /** Kind of one object: `ConfigMap`. */
+  readonly kind: string;
+  /** Whether objects live in namespaces. */
+  readonly namespaced: boolean;
+}
+
+/** `apiVersion` of a resource's objects: `v1`, `apps/v1`. */
+export function apiVersionOf(r: ResourceDescriptor): string {
+  return r.group === "" ? r.version : `${r.group}/${r.version}`;
+}
+
+/** The resource's `group/resource` for error messages: `configmaps`, `deployments.apps`. */
+export function groupResourceOf(r: ResourceDescriptor): { group: string; resource: string } {
+  return { group: r.group, resource: r.resource };
+}
+
+const core = (resource: string, kind: string, namespaced = true): ResourceDescriptor => ({
+  group: "",
+  version: "v1",
+  resource,
+  kind,
+  namespaced,
+});
+
+/** Descriptors of the built-in resources informer-ts uses most. */
+export const builtinResources = {
+  configmaps: core("configmaps", "ConfigMap"),
+  secrets: core("secrets", "Secret"),
+  pods: core("pods", "Pod"),
+  services: core("services", "Service"),
+  events: core("events", "Event"),
+  nodes: core("nodes", "Node", false),
+  namespaces: core("namespaces", "Namespace", false),
+  deployments: { group: "apps", version: "v1", resource: "deployments", kind: "Deployment", namespaced: true },
+  statefulsets: { group: "apps", version: "v1", resource: "statefulsets", kind: "StatefulSet", namespaced: true },
+  leases: { group: "coordination.k8s.io", version: "v1", resource: "leases", kind: "Lease", namespaced: true },
+} as const satisfies Record<string, ResourceDescriptor>;
+
+/** Names of {@link builtinResources}. */
+export type BuiltinResourceName = keyof typeof builtinResources;
+
+/**
+ * A descriptor for a custom resource (or any resource not in {@link builtinResources}). `namespaced` defaults
+ * to true. Throws {@link RequestConstructionError} when a field is not usable in a URL.
+ */
+export function customResource(spec: {
+  group: string;
+  version: string;
+  resource: string;
+  kind: string;
+  namespaced?: boolean;
+}): ResourceDescriptor {
+  for (const [field, value] of [
+    ["version", spec.version],
+    ["resource", spec.resource],
+    ["kind", spec.kind],
+  ] as const) {
+    if (value === "") throw new RequestConstructionError(`custom resource: ${field} may not be empty`);
+  }
+  checkSegment("resource", spec.resource);
+  checkSegment("version", spec.version);
+  if (spec.group !== "") checkSegment("group", spec.group);
+  return {
+    group: spec.group,
+    version: spec.version,
+    resource: spec.resource,
+    kind: spec.kind,
+    namespaced: spec.namespaced ?? true,
+  };
+}
+
+/**
+ * A request could not be built (`rest.RequestConstructionError`): an invalid name, namespace or resource, or a
+ * namespaced operation without a namespace. Nothing was sent.
+ */
+export class RequestConstructionError extends Error {
+  override readonly name = "RequestConstructionError";
+}
+
+/** `IsValidPathSegmentName`: why `name` cannot be a path segment, or `[]`. */
+export function isValidPathSegmentName(name: string): string[] {
+  if (name === "." || name === "..") return [`may not be '${name}'`];
+  const errs: string[] = [];
+  for (const bad of ["/", "%"]) if (name.includes(bad)) errs.push(`may not contain '${bad}'`);
+  return errs;
+}
+
+function checkSegment(what: string, value: string): void {
+  const msgs = isValidPathSegmentName(value);
+  if (msgs.length > 0) {
+    throw new RequestConstructionError(`invalid ${what} ${JSON.stringify(value)}: ${msgs.join(", ")}`);
+  }
+}
+
+/** Where a request goes: the resource, and optionally a namespace, a name and a subresource. */
+export interface ResourceLocation {
+  /** Namespace; for a namespaced resource `undefined` (or "") means all namespaces (list/watch only). */
+  readonly namespace?: string;
+  readonly name?: string;
+  readonly subresource?: string;
+}
+
+/**
+ * The path of a resource request below the server's base path, as client-go's `Request.URL()` builds it:
+ * `/api/v1[/namespaces/<ns>]/<resource>[/<name>[/<subresource>]]` or `/apis/<group>/<version>/…`.
+ * The namespace is ignored for cluster-scoped resources. Throws {@link RequestConstructionError} for names
+ * that are not valid path segments, or a subresource without a name.
+ */
+export function resourcePath(r: ResourceDescriptor, loc: ResourceLocation = {}): string {
+  checkSegment("resource", r.resource);
+  let p = r.group === "" ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
+  if (r.namespaced && loc.namespace !== undefined && loc.namespace !== "") {
+    checkSegment("namespace", loc.namespace);
+    p += `/namespaces/${encodeURIComponent(loc.namespace)}`;
+  }
+  p += `/${r.resource}`;
+  if (loc.name !== undefined) {
+    if (loc.name === "") throw new RequestConstructionError("resource name may not be empty");
+    checkSegment("resource name", loc.name);
+    p += `/${encodeURIComponent(loc.name)}`;
+  }
+  if (loc.subresource !== undefined && loc.subresource !== "") {
+    if (loc.name === undefined) throw new RequestConstructionError("a subresource needs a resource name");
+    for (const s of loc.subresource.split("/")) checkSegment("subresource", s);
+    p += `/${loc.subresource}`;
+  }
+  return p;
+}
+
+/**
+ * Go's `time.Duration.String()` for whole seconds: `45s`, `5m0s`, `1h0m0s`. client-go sends a watch's or
+ * list's `timeoutSeconds` a second time as the `timeout` query parameter in this form.
+ */
+export function goDurationSeconds(seconds: number): string {
+  const s = Math.trunc(seconds);
+  if (s === 0) return "0s";
+  const sign = s < 0 ? "-" : "";
+  let rest = Math.abs(s);
+  const h = Math.floor(rest / 3600);
+  rest -= h * 3600;
+  const m = Math.floor(rest / 60);
+  const sec = rest - m * 60;
+  if (h > 0) return `${sign}${h}h${m}m${sec}s`;
+  if (m > 0) return `${sign}${m}m${sec}s`;
+  return `${sign}${sec}s`;
+}
+
+/**
+ * Query parameters of a list or watch (`metav1.ListOptions` through the parameter codec): only fields that are
+ * set (and non-empty / non-zero, like Go's `omitempty`), plus `watch=true` for a watch and `timeout=<duration>`
+ * when `timeoutSeconds` is set, as the typed clients do. Keys come out sorted, as Go's `url.Values.Encode`.
+ */
+export function listOptionsQuery(options: ListOptions, watch: boolean): URLSearchParams {
+  const entries: [string, string][] = [];
+  const add = (k: string, v: string | number | boolean | undefined) => {
+    if (v === undefined || v === "" || v === 0 || v === false) return;
+    entries.push([k, String(v)]);
+  };
+  add("allowWatchBookmarks", options.allowWatchBookmarks);
+  add("continue", options.continue);
+  add("fieldSelector", options.fieldSelector);
+  add("labelSelector", options.labelSelector);
+  add("limit", options.limit);
+  add("resourceVersion", options.resourceVersion);
+  add("resourceVersionMatch", options.resourceVersionMatch);
+  // sendInitialEvents is a *bool in Go: an explicit false is sent.
+  if (options.sendInitialEvents !== undefined) entries.push(["sendInitialEvents", String(options.sendInitialEvents)]);
+  // timeoutSeconds is an *int64 (sent when set, even 0); `timeout` only when it is non-zero.
+  if (options.timeoutSeconds !== undefined) {
+    if (options.timeoutSeconds !== 0) entries.push(["timeout", goDurationSeconds(options.timeoutSeconds)]);
+    entries.push(["timeoutSeconds", String(options.timeoutSeconds)]);
+  }
+  if (watch) entries.push(["watch", "true"]);
+  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return new URLSearchParams(entries);
+}
+
+/**
+ * The full URL of a request: the server's base URL (keeping its path prefix) + {@link resourcePath} + query.
+ */
+export function resourceURL(
+  server: string | URL,
+  r: ResourceDescriptor,
+  loc: ResourceLocation = {},
+  query?: URLSearchParams,
+): URL {
+  const base = new URL(server);
+  const prefix = base.pathname.replace(/\/+$/, "");
+  const url = new URL(base.origin);
+  url.pathname = prefix + resourcePath(r, loc);
+  const q = query?.toString() ?? "";
+  url.search = q === "" ? "" : `?${q}`;
+  return url;
+}

@@ -1,0 +1,135 @@
+import type { KubeObject, WatchEvent } from "@informer-ts/apimachinery";
+import type { Watch } from "@informer-ts/cache";
+import { decodeWatchStream, type WatchDecoderOptions } from "./watch-decoder.js";
+
+/** A response body a {@link StreamWatcher} reads: chunks, and a way to abort it. */
+export interface WatchBody extends AsyncIterable<Uint8Array | string> {
+  /** Aborts the body (and its connection). Called at most once, when the watch stops early. */
+  destroy(): void;
+}
+
+/** How a {@link StreamWatcher} ended, for accounting. */
+export interface StreamWatcherResult {
+  /** Events delivered to the consumer. */
+  readonly events: number;
+  /** `stop()` was called (or the signal aborted) before the server ended the stream. */
+  readonly stopped: boolean;
+  /** The error iteration threw, if any. */
+  readonly error?: unknown;
+}
+
+/** Options of {@link StreamWatcher}. */
+export interface StreamWatcherOptions extends WatchDecoderOptions {
+  /** Aborting it stops the watch, like {@link StreamWatcher.stop}. */
+  readonly signal?: AbortSignal;
+  /** Called once when the watch is finished (ended, failed or stopped). Must not throw. */
+  readonly onDone?: (result: StreamWatcherResult) => void;
+}
+
+/**
+ * A {@link Watch} over a streaming response body (`watch.StreamWatcher`): iterating it decodes events with
+ * {@link decodeWatchStream}, one pull at a time, so a consumer that stops reading stops reading the socket.
+ *
+ * - The server ending the stream ends iteration normally.
+ * - A transport or decode error is thrown from iteration (then the body is released).
+ * - `stop()` (or the signal) aborts the body: a pending `next()` resolves as done, and any error the abort
+ *   causes is swallowed. Breaking out of `for await` also releases the body.
+ * - The watch can be iterated once; asking for a second iterator returns the same one.
+ */
+export class StreamWatcher<T = KubeObject> implements Watch<T> {
+  private stopped = false;
+  private started = false;
+  private finished = false;
+  private events = 0;
+  private iterator: AsyncGenerator<WatchEvent<T>, void, undefined> | undefined;
+  private readonly onAbort = () => this.stop();
+
+  constructor(
+    private readonly body: WatchBody,
+    private readonly options: StreamWatcherOptions = {},
+  ) {
+    const signal = options.signal;
+    if (signal?.aborted) this.stop();
+    else signal?.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  /** Whether the watch has stopped or ended. */
+  get done(): boolean {
+    return this.stopped || this.finished;
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (!this.finished) {
+      try {
+        this.body.destroy();
+      } catch {
+        // Destroying an already-failed body must not throw into the caller.
+      }
+    }
+    // Never iterated: nothing will run the generator's cleanup, so finish here.
+    if (!this.started) this.finish(undefined);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
+    this.iterator ??= this.run();
+    return this.iterator;
+  }
+
+  private async *run(): AsyncGenerator<WatchEvent<T>, void, undefined> {
+    if (this.stopped) return;
+    this.started = true;
+    let error: unknown;
+    try {
+      for await (const event of decodeWatchStream<T>(this.body, this.options)) {
+        if (this.stopped) return;
+        this.events++;
+        yield event;
+        if (this.stopped) return;
+      }
+    } catch (err) {
+      // An error caused by stop() destroying the body is not the server's.
+      if (this.stopped) return;
+      error = err;
+      throw err;
+    } finally {
+      if (!this.finished && !this.stopped) {
+        // The consumer broke out of the loop, or iteration failed: release the connection.
+        try {
+          this.body.destroy();
+        } catch {
+          // ignore
+        }
+      }
+      this.finish(error);
+    }
+  }
+
+  private finish(error: unknown): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.options.signal?.removeEventListener("abort", this.onAbort);
+    const result: StreamWatcherResult =
+      error === undefined
+        ? { events: this.events, stopped: this.stopped }
+        : {
+            events: this.events,
+            stopped: this.stopped,
+            error,
+          };
+    try {
+      this.options.onDone?.(result);
+    } catch {
+      // Accounting must never break the watch.
+    }
+  }
+}
+
+/** `watch.NewEmptyWatch`: a watch that has already ended (iteration yields nothing). */
+export function emptyWatch<T = KubeObject>(): Watch<T> {
+  return {
+    stop() {},
+    async *[Symbol.asyncIterator]() {},
+  };
+}
