@@ -1,0 +1,230 @@
+import { describe, expect, it } from "vitest";
+import { FakeClock, settle } from "./fake-clock.js";
+
+describe("FakeClock", () => {
+  it("starts at the given time (default 2026-01-01T00:00:00Z) and only moves when told", async () => {
+    expect(new FakeClock().now()).toBe(Date.UTC(2026, 0, 1));
+    const clock = new FakeClock(1000);
+    expect(clock.now()).toBe(1000);
+    await settle();
+    expect(clock.now()).toBe(1000);
+    await clock.step(250);
+    expect(clock.now()).toBe(1250);
+    expect(clock.since(1000)).toBe(250);
+    await clock.advanceTo(2000);
+    expect(clock.now()).toBe(2000);
+    await clock.advanceTo(1500); // never backwards
+    expect(clock.now()).toBe(2000);
+  });
+
+  it("runs due timers in time order, each at its own due time", async () => {
+    const clock = new FakeClock(0);
+    const fired: [string, number][] = [];
+    clock.afterFunc(30, () => fired.push(["c", clock.now()]));
+    clock.afterFunc(10, () => fired.push(["a", clock.now()]));
+    clock.afterFunc(20, () => fired.push(["b", clock.now()]));
+    clock.afterFunc(40, () => fired.push(["d", clock.now()]));
+    await clock.step(35);
+    expect(fired).toEqual([
+      ["a", 10],
+      ["b", 20],
+      ["c", 30],
+    ]);
+    expect(clock.now()).toBe(35);
+    expect(clock.pendingTimers()).toBe(1);
+  });
+
+  it("runs timers due at the same time in creation order, including ones created while running", async () => {
+    const clock = new FakeClock(0);
+    const fired: string[] = [];
+    clock.afterFunc(10, () => {
+      fired.push("first");
+      clock.afterFunc(0, () => fired.push("created-by-first"));
+    });
+    clock.afterFunc(10, () => fired.push("second"));
+    clock.afterFunc(10, () => fired.push("third"));
+    await clock.step(10);
+    expect(fired).toEqual(["first", "second", "third", "created-by-first"]);
+  });
+
+  it("lets promise continuations settle between two timers", async () => {
+    const clock = new FakeClock(0);
+    const fired: string[] = [];
+    let cancelSecond = () => {};
+    const gate = new Promise<void>((resolve) => clock.afterFunc(10, resolve));
+    void gate.then(async () => {
+      await Promise.resolve();
+      fired.push("continuation");
+      cancelSecond();
+    });
+    const second = clock.afterFunc(10, () => fired.push("second"));
+    cancelSecond = () => second.stop();
+    await clock.step(10);
+    expect(fired).toEqual(["continuation"]);
+  });
+
+  it("a delay ≤ 0 never fires synchronously, only when the clock runs timers", async () => {
+    const clock = new FakeClock(0);
+    let fired = 0;
+    clock.afterFunc(0, () => fired++);
+    clock.afterFunc(-5, () => fired++);
+    expect(fired).toBe(0);
+    await clock.step(0);
+    expect(fired).toBe(2);
+    expect(clock.now()).toBe(0);
+  });
+
+  it("stop cancels a pending timer and reports whether it was pending", async () => {
+    const clock = new FakeClock(0);
+    let fired = 0;
+    const t = clock.afterFunc(10, () => fired++);
+    expect(clock.pendingTimers()).toBe(1);
+    expect(t.stop()).toBe(true);
+    expect(t.stop()).toBe(false);
+    expect(clock.pendingTimers()).toBe(0);
+    await clock.step(20);
+    expect(fired).toBe(0);
+    const u = clock.afterFunc(5, () => fired++);
+    await clock.step(5);
+    expect(fired).toBe(1);
+    expect(u.stop()).toBe(false); // already fired
+  });
+
+  it("reset re-arms from the current time, whether or not the timer fired", async () => {
+    const clock = new FakeClock(0);
+    const fired: number[] = [];
+    const t = clock.afterFunc(10, () => fired.push(clock.now()));
+    await clock.step(5);
+    expect(t.reset(10)).toBe(true); // now due at 15
+    await clock.step(9);
+    expect(fired).toEqual([]);
+    await clock.step(1);
+    expect(fired).toEqual([15]);
+    expect(t.reset(5)).toBe(false); // had fired: re-armed anyway
+    await clock.step(5);
+    expect(fired).toEqual([15, 20]);
+    t.reset(5);
+    expect(t.stop()).toBe(true);
+    await clock.step(10);
+    expect(fired).toEqual([15, 20]);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("tickers fire every period until stopped and count as pending while running", async () => {
+    const clock = new FakeClock(0);
+    const ticks: number[] = [];
+    const ticker = clock.newTicker(100, () => ticks.push(clock.now()));
+    expect(clock.pendingTimers()).toBe(1);
+    await clock.step(350);
+    expect(ticks).toEqual([100, 200, 300]);
+    ticker.stop();
+    ticker.stop(); // idempotent
+    expect(clock.pendingTimers()).toBe(0);
+    await clock.step(1000);
+    expect(ticks).toEqual([100, 200, 300]);
+    expect(() => clock.newTicker(0, () => {})).toThrow(RangeError);
+    expect(() => clock.newTicker(Number.NaN, () => {})).toThrow(RangeError);
+  });
+
+  it("a ticker stopped from its own callback does not fire again", async () => {
+    const clock = new FakeClock(0);
+    let n = 0;
+    const ticker = clock.newTicker(10, () => {
+      if (++n === 2) ticker.stop();
+    });
+    await clock.step(100);
+    expect(n).toBe(2);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("runUntilIdle jumps from timer to timer until none is pending", async () => {
+    const clock = new FakeClock(0);
+    const fired: number[] = [];
+    clock.afterFunc(1000, () => {
+      fired.push(clock.now());
+      clock.afterFunc(5000, () => fired.push(clock.now()));
+    });
+    await clock.runUntilIdle();
+    expect(fired).toEqual([1000, 6000]);
+    expect(clock.now()).toBe(6000);
+    expect(clock.nextDue()).toBeUndefined();
+  });
+
+  it("runUntilIdle reports a livelock when a ticker never stops", async () => {
+    const clock = new FakeClock(0);
+    const ticker = clock.newTicker(1, () => {});
+    await expect(clock.runUntilIdle(50)).rejects.toThrow(/still busy after 50 timers/);
+    ticker.stop();
+  });
+
+  it("sleep resolves after the duration; an abort rejects with the reason and releases the timer", async () => {
+    const clock = new FakeClock(0);
+    let woke = -1;
+    const s = clock.sleep(100).then(() => {
+      woke = clock.now();
+    });
+    await clock.step(99);
+    expect(woke).toBe(-1);
+    await clock.step(1);
+    await s;
+    expect(woke).toBe(100);
+
+    const ac = new AbortController();
+    const aborted = clock.sleep(100, ac.signal);
+    expect(clock.pendingTimers()).toBe(1);
+    ac.abort(new Error("cancelled"));
+    await expect(aborted).rejects.toThrow("cancelled");
+    expect(clock.pendingTimers()).toBe(0);
+
+    await expect(clock.sleep(10, ac.signal)).rejects.toThrow("cancelled");
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("a sleep that completes is not affected by a later abort", async () => {
+    const clock = new FakeClock(0);
+    const ac = new AbortController();
+    const s = clock.sleep(10, ac.signal);
+    await clock.step(10);
+    ac.abort();
+    await expect(s).resolves.toBeUndefined();
+  });
+
+  it("an exception in a timer does not stop the clock; the first one is rethrown after reaching the target", async () => {
+    const clock = new FakeClock(0);
+    const fired: number[] = [];
+    clock.afterFunc(10, () => {
+      throw new Error("first");
+    });
+    clock.afterFunc(20, () => {
+      throw new Error("second");
+    });
+    clock.afterFunc(30, () => fired.push(clock.now()));
+    await expect(clock.step(50)).rejects.toThrow("first");
+    expect(fired).toEqual([30]);
+    expect(clock.now()).toBe(50);
+  });
+
+  it("nextDue skips stopped timers; step rejects a negative duration", async () => {
+    const clock = new FakeClock(0);
+    const a = clock.afterFunc(10, () => {});
+    clock.afterFunc(20, () => {});
+    a.stop();
+    expect(clock.nextDue()).toBe(20);
+    await expect(clock.step(-1)).rejects.toThrow(RangeError);
+  });
+
+  it("many timers stay ordered (heap property across random insertions)", async () => {
+    const clock = new FakeClock(0);
+    const fired: number[] = [];
+    let x = 7;
+    const dues: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      const due = x % 1000;
+      dues.push(due);
+      clock.afterFunc(due, () => fired.push(clock.now()));
+    }
+    await clock.runUntilIdle();
+    expect(fired).toEqual([...dues].sort((a, b) => a - b));
+  });
+});

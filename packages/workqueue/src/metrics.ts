@@ -1,0 +1,199 @@
+import type { Clock } from "@informer-ts/clock";
+import {
+  type Counter,
+  exponentialBuckets,
+  type Gauge,
+  type Histogram,
+  type HistogramOpts,
+  type Labels,
+  type MetricOpts,
+  type MetricsProvider,
+  noopMetrics,
+} from "@informer-ts/instrumentation";
+
+/** Buckets of both workqueue histograms: `ExponentialBuckets(10e-9, 10, 10)`, i.e. 10 ns … 10 s. */
+const durationBuckets: readonly number[] = exponentialBuckets(10e-9, 10, 10);
+
+/**
+ * The seven workqueue metrics with the names, help texts, label and buckets that component-base registers
+ * (`metrics/prometheus/workqueue`). Help texts carry the `[BETA] ` prefix that component-base adds to every
+ * BETA metric, so a scrape of informer-ts reads like a scrape of kube-controller-manager. Every series has
+ * the single label `name` (the queue name); durations are in seconds.
+ */
+export const workqueueMetrics = {
+  /** Gauge: items added and not yet handed out (dirty-while-processing items count). */
+  depth: {
+    name: "workqueue_depth",
+    help: "[BETA] Current depth of workqueue",
+    labelNames: ["name"],
+  },
+  /** Counter: adds that were not deduplicated. */
+  adds: {
+    name: "workqueue_adds_total",
+    help: "[BETA] Total number of adds handled by workqueue",
+    labelNames: ["name"],
+  },
+  /** Histogram: seconds from an item's first non-deduplicated add to its `get`. */
+  latency: {
+    name: "workqueue_queue_duration_seconds",
+    help: "[BETA] How long in seconds an item stays in workqueue before being requested.",
+    labelNames: ["name"],
+    buckets: durationBuckets,
+  },
+  /** Histogram: seconds from `get` to `done`. */
+  workDuration: {
+    name: "workqueue_work_duration_seconds",
+    help: "[BETA] How long in seconds processing an item from workqueue takes.",
+    labelNames: ["name"],
+    buckets: durationBuckets,
+  },
+  /** Gauge, set every 500 ms: the summed age of every in-flight item. */
+  unfinishedWork: {
+    name: "workqueue_unfinished_work_seconds",
+    help:
+      "[BETA] How many seconds of work has done that is in progress and hasn't been observed by work_duration. " +
+      "Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate " +
+      "at which this increases.",
+    labelNames: ["name"],
+  },
+  /** Gauge, set every 500 ms: the age of the oldest in-flight item. */
+  longestRunningProcessor: {
+    name: "workqueue_longest_running_processor_seconds",
+    help: "[BETA] How many seconds has the longest running processor for workqueue been running.",
+    labelNames: ["name"],
+  },
+  /** Counter: every `addAfter` call (and so every `addRateLimited`) on a queue that was not shutting down. */
+  retries: {
+    name: "workqueue_retries_total",
+    help: "[BETA] Total number of retries handled by workqueue",
+    labelNames: ["name"],
+  },
+} as const satisfies Record<string, MetricOpts | HistogramOpts>;
+
+let globalMetricsProvider: MetricsProvider = noopMetrics;
+let globalProviderSet = false;
+
+/**
+ * Sets the provider used by every queue created afterwards without an explicit `metricsProvider`
+ * (`workqueue.SetProvider`). Only the first call has an effect, as in client-go; later calls are ignored.
+ *
+ * Prefer passing `metricsProvider` to each queue: a process-wide provider is shared by every test in the
+ * same worker.
+ */
+export function setProvider(provider: MetricsProvider): void {
+  if (globalProviderSet) return;
+  globalProviderSet = true;
+  globalMetricsProvider = provider;
+}
+
+/** The provider a queue uses when its config names none. */
+export function resolveProvider(provider: MetricsProvider | undefined): MetricsProvider {
+  return provider ?? globalMetricsProvider;
+}
+
+/**
+ * What a queue reports about its items (client-go's unexported `queueMetrics`). Every method runs inside the
+ * queue's synchronous turn.
+ */
+export interface QueueMetrics<T> {
+  add(item: T): void;
+  get(item: T): void;
+  done(item: T): void;
+  updateUnfinishedWork(): void;
+}
+
+/** `defaultQueueMetrics`: the six queue metrics of one named queue, with per-item timestamps. */
+class DefaultQueueMetrics<T> implements QueueMetrics<T> {
+  private readonly labels: Labels;
+  private readonly depth: Gauge;
+  private readonly adds: Counter;
+  private readonly latency: Histogram;
+  private readonly workDuration: Histogram;
+  private readonly unfinishedWorkSeconds: Gauge;
+  private readonly longestRunningProcessor: Gauge;
+  /** First non-deduplicated add time of each queued item. */
+  private readonly addTimes = new Map<T, number>();
+  /** `get` time of each in-flight item. */
+  private readonly processingStartTimes = new Map<T, number>();
+
+  constructor(
+    provider: MetricsProvider,
+    name: string,
+    private readonly clock: Clock,
+  ) {
+    this.labels = Object.freeze({ name });
+    this.depth = provider.gauge(workqueueMetrics.depth);
+    this.adds = provider.counter(workqueueMetrics.adds);
+    this.latency = provider.histogram(workqueueMetrics.latency);
+    this.workDuration = provider.histogram(workqueueMetrics.workDuration);
+    this.unfinishedWorkSeconds = provider.gauge(workqueueMetrics.unfinishedWork);
+    this.longestRunningProcessor = provider.gauge(workqueueMetrics.longestRunningProcessor);
+  }
+
+  add(item: T): void {
+    this.adds.inc(this.labels);
+    this.depth.inc(this.labels);
+    if (!this.addTimes.has(item)) this.addTimes.set(item, this.clock.now());
+  }
+
+  get(item: T): void {
+    this.depth.dec(this.labels);
+    const now = this.clock.now();
+    this.processingStartTimes.set(item, now);
+    const added = this.addTimes.get(item);
+    if (added !== undefined) {
+      this.latency.observe(seconds(now - added), this.labels);
+      this.addTimes.delete(item);
+    }
+  }
+
+  done(item: T): void {
+    const started = this.processingStartTimes.get(item);
+    if (started !== undefined) {
+      this.workDuration.observe(seconds(this.clock.since(started)), this.labels);
+      this.processingStartTimes.delete(item);
+    }
+  }
+
+  updateUnfinishedWork(): void {
+    let total = 0;
+    let oldest = 0;
+    for (const started of this.processingStartTimes.values()) {
+      const age = seconds(this.clock.since(started));
+      total += age;
+      if (age > oldest) oldest = age;
+    }
+    this.unfinishedWorkSeconds.set(total, this.labels);
+    this.longestRunningProcessor.set(oldest, this.labels);
+  }
+}
+
+function seconds(ms: number): number {
+  return ms / 1000;
+}
+
+/**
+ * The metrics of a queue named `name` (`newQueueMetrics`), or `undefined` — record nothing — when the name
+ * is empty or the provider is {@link noopMetrics}. A queue only runs its unfinished-work ticker when this
+ * returns metrics.
+ */
+export function newQueueMetrics<T>(provider: MetricsProvider, name: string, clock: Clock): QueueMetrics<T> | undefined {
+  if (name.length === 0 || provider === noopMetrics) return undefined;
+  return new DefaultQueueMetrics<T>(provider, name, clock);
+}
+
+/** Counts `addAfter` calls (`retryMetrics`). */
+export interface RetryMetrics {
+  retry(): void;
+}
+
+/**
+ * The retries counter of a queue named `name` (`newRetryMetrics`), or `undefined` for an unnamed queue. With
+ * {@link noopMetrics} the counter records nothing.
+ */
+export function newRetryMetrics(name: string, provider: MetricsProvider): RetryMetrics | undefined {
+  if (name.length === 0) return undefined;
+  const labels: Labels = Object.freeze({ name });
+  const retries = provider.counter(workqueueMetrics.retries);
+  return { retry: () => retries.inc(labels) };
+}

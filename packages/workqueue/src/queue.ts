@@ -1,0 +1,335 @@
+import { type Clock, realClock, type Ticker } from "@informer-ts/clock";
+import type { MetricsProvider } from "@informer-ts/instrumentation";
+import { Deque } from "./internal/deque.js";
+import { newQueueMetrics, type QueueMetrics, resolveProvider } from "./metrics.js";
+
+/**
+ * What {@link TypedInterface.get} resolves to, shaped like Go's `(item, shutdown)` pair:
+ * `[item, false]` hands out an item (call `done(item)` when finished); `[undefined, true]` means the queue
+ * is shut down and empty, so the worker should stop.
+ *
+ * ```ts
+ * const [item, shutdown] = await queue.get();
+ * if (shutdown) return;
+ * ```
+ */
+export type GetResult<T> = readonly [item: T, shutdown: false] | readonly [item: undefined, shutdown: true];
+
+/**
+ * A work queue (`workqueue.TypedInterface[T]`): a deduplicating FIFO where every item is processed by at most
+ * one worker at a time.
+ *
+ * Items are compared with SameValueZero (JavaScript `Set`/`Map` identity), the counterpart of Go's
+ * `comparable` map keys: strings and numbers compare by value, objects by reference. Typical items are
+ * string keys such as `namespace/name`.
+ */
+export interface TypedInterface<T> {
+  /** Marks `item` as needing processing (W2). Ignored once the queue is shutting down. */
+  add(item: T): void;
+  /** Number of items waiting to be handed out (W7); excludes in-flight and dirty-while-processing items. */
+  len(): number;
+  /**
+   * Resolves with the next item, waiting while the queue is empty (W3). Several callers may wait at once;
+   * they are served in call order. Resolves `[undefined, true]` once the queue is shut down and empty.
+   * An aborted `signal` withdraws the wait and rejects with `signal.reason`; no item is consumed.
+   */
+  get(signal?: AbortSignal): Promise<GetResult<T>>;
+  /**
+   * The synchronous fast path of {@link TypedInterface.get}: the next item if one is queued (it is then in
+   * flight, exactly as after `get`), else `undefined` — whether the queue is empty or shut down. Not in
+   * client-go. Do not use it with a queue whose items can themselves be `undefined`.
+   */
+  tryGet(): T | undefined;
+  /** Marks `item` as finished (W4); an item re-added while in flight goes back to the queue. */
+  done(item: T): void;
+  /** Stops accepting items and releases waiting `get` callers (W5). Queued items are still handed out. */
+  shutDown(): void;
+  /** Like `shutDown`, then resolves once in-flight work has finished (W6; see {@link DrainSemantics}). */
+  shutDownWithDrain(): Promise<void>;
+  /** Whether `shutDown` or `shutDownWithDrain` has been called. */
+  shuttingDown(): boolean;
+}
+
+/**
+ * The storage order of a {@link Queue} (`workqueue.Queue[T]`): called only from the queue's own synchronous
+ * turns. Every item in it is dirty and not in flight. The default, {@link defaultQueue}, is a FIFO.
+ */
+export interface QueueStorage<T> {
+  /** An item already queued was added again (a priority queue could move it). */
+  touch(item: T): void;
+  /** Adds a new item. */
+  push(item: T): void;
+  /** Number of items stored. */
+  len(): number;
+  /** Removes and returns the next item; only called when `len() > 0`. */
+  pop(): T;
+}
+
+class FifoStorage<T> implements QueueStorage<T> {
+  readonly deque = new Deque<T>();
+  touch(_item: T): void {}
+  push(item: T): void {
+    this.deque.push(item);
+  }
+  len(): number {
+    return this.deque.length;
+  }
+  pop(): T {
+    return this.deque.shift() as T;
+  }
+}
+
+/**
+ * The default {@link QueueStorage} (`workqueue.DefaultQueue`): a FIFO ring buffer that clears popped slots
+ * and shrinks after a burst, so it never keeps a handed-out item or a burst-sized array alive.
+ */
+export function defaultQueue<T>(): QueueStorage<T> {
+  return new FifoStorage<T>();
+}
+
+/**
+ * How {@link Queue.shutDownWithDrain} decides that the queue is drained.
+ *
+ * - `"client-go"` (default, client-go v1.36): it resolves as soon as **no item is in flight**, even if items
+ *   are still queued (workers keep receiving them afterwards). `done(x)` for an `x` that is not in flight but
+ *   dirty pushes `x` again, which can put `x` in the queue twice and hand it to two workers (upstream quirk).
+ * - `"pr141079"` (kubernetes/kubernetes PR 141079, open): it resolves once the queue is empty **and** nothing
+ *   is in flight, and `done(x)` for an `x` that is not in flight is ignored.
+ *
+ * In both modes every concurrent `shutDownWithDrain` caller is released, and a later `shutDown()` ends the
+ * wait at once. If a worker never calls `done`, the drain never resolves.
+ */
+export type DrainSemantics = "client-go" | "pr141079";
+
+/** Options of {@link Queue} (`workqueue.TypedQueueConfig`). */
+export interface QueueConfig<T> {
+  /** The queue name: the `name` label of its metrics. Unnamed queues record no metrics. Default `""`. */
+  readonly name?: string;
+  /** Where metrics go. Default: the provider given to {@link setProvider}, else no metrics. */
+  readonly metricsProvider?: MetricsProvider;
+  /** Source of time for metrics and their ticker. Default `realClock`. */
+  readonly clock?: Clock;
+  /** Storage order. Default {@link defaultQueue} (FIFO). */
+  readonly queue?: QueueStorage<T>;
+  /** See {@link DrainSemantics}. Default `"client-go"`. */
+  readonly drainSemantics?: DrainSemantics;
+  /**
+   * Period of the unfinished-work gauges update, in ms (client-go's unexported
+   * `defaultUnfinishedWorkUpdatePeriod`). Default 500.
+   */
+  readonly unfinishedWorkUpdatePeriod?: number;
+}
+
+interface Waiter<T> {
+  resolve(result: GetResult<T>): void;
+  reject(reason: unknown): void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  /** Set once the waiter has been answered or withdrawn, so it is skipped if still in the deque. */
+  settled: boolean;
+}
+
+const SHUTDOWN: GetResult<never> = Object.freeze([undefined, true] as const);
+const SHUTDOWN_PROMISE: Promise<GetResult<never>> = Promise.resolve(SHUTDOWN);
+
+/** client-go's `defaultUnfinishedWorkUpdatePeriod`. */
+export const defaultUnfinishedWorkUpdatePeriod = 500;
+
+/**
+ * The work queue (`workqueue.Typed[T]`, built by `NewTypedWithConfig`).
+ *
+ * State (W1): a `queue` (storage order), a `dirty` set (items that need processing) and a `processing` set
+ * (items handed out and not yet done). Invariant, true between any two calls: every queued item is dirty and
+ * not in flight. Guarantees (W8): an item is never handed to two workers at once; adding an item N times
+ * before it is handed out gives one processing; adding it while in flight gives exactly one more processing
+ * after `done`.
+ *
+ * Each method is one synchronous turn (Go's mutex section). `get` resolves at once when an item is queued;
+ * otherwise the caller waits, and an item that arrives later is handed directly to the longest-waiting
+ * caller (Go's `cond.Signal`), so waiters are served in FIFO order and nobody can take an item out from
+ * under a waiter.
+ *
+ * Metrics (W9, §2a) are recorded when the queue has a `name` and a provider other than `noopMetrics`; only
+ * then does it run the 500 ms unfinished-work ticker on its clock, which both shutdown methods stop.
+ *
+ * Differences from client-go: `get` returns a promise and takes an optional `AbortSignal`; `tryGet` is an
+ * added synchronous fast path; `shutDownWithDrain` returns a promise, releases every concurrent caller (Go
+ * signals only one), and can follow PR 141079 via `drainSemantics`; the metrics provider is an
+ * `@informer-ts/instrumentation` `MetricsProvider` rather than client-go's per-metric factory interface.
+ */
+export class Queue<T> implements TypedInterface<T> {
+  private readonly storage: QueueStorage<T>;
+  /** The default FIFO's deque, used directly on the hot path; undefined with custom storage. */
+  private readonly fifo: Deque<T> | undefined;
+  private readonly dirty = new Set<T>();
+  private readonly processing = new Set<T>();
+  private waiters = new Deque<Waiter<T>>();
+  /** Aborted waiters still in `waiters`. */
+  private withdrawn = 0;
+  private drainWaiters: (() => void)[] = [];
+  private isShuttingDown = false;
+  private drain = false;
+  private readonly strictDrain: boolean;
+  private readonly metrics: QueueMetrics<T> | undefined;
+  private ticker: Ticker | undefined;
+
+  constructor(config: QueueConfig<T> = {}) {
+    const clock = config.clock ?? realClock;
+    this.storage = config.queue ?? new FifoStorage<T>();
+    this.fifo = this.storage instanceof FifoStorage ? (this.storage.deque as Deque<T>) : undefined;
+    this.strictDrain = (config.drainSemantics ?? "client-go") === "pr141079";
+    if (config.drainSemantics !== undefined && config.drainSemantics !== "client-go" && !this.strictDrain) {
+      throw new RangeError(`drainSemantics must be "client-go" or "pr141079", got ${String(config.drainSemantics)}`);
+    }
+    this.metrics = newQueueMetrics<T>(resolveProvider(config.metricsProvider), config.name ?? "", clock);
+    if (this.metrics !== undefined) {
+      const metrics = this.metrics;
+      this.ticker = clock.newTicker(config.unfinishedWorkUpdatePeriod ?? defaultUnfinishedWorkUpdatePeriod, () => {
+        if (!this.isShuttingDown) metrics.updateUnfinishedWork();
+      });
+    }
+  }
+
+  add(item: T): void {
+    if (this.isShuttingDown) return;
+    if (this.dirty.has(item)) {
+      // Already waiting to be processed: let a custom storage reorder it, but count nothing.
+      if (this.fifo === undefined && !this.processing.has(item)) this.storage.touch(item);
+      return;
+    }
+    this.metrics?.add(item);
+    this.dirty.add(item);
+    if (this.processing.has(item)) return; // re-queued by done()
+    this.push(item);
+  }
+
+  len(): number {
+    return this.fifo !== undefined ? this.fifo.length : this.storage.len();
+  }
+
+  get(signal?: AbortSignal): Promise<GetResult<T>> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.len() > 0) return Promise.resolve([this.pop(), false] as const);
+    if (this.isShuttingDown) return SHUTDOWN_PROMISE;
+    return new Promise<GetResult<T>>((resolve, reject) => {
+      const waiter: Waiter<T> = { resolve, reject, signal, onAbort: undefined, settled: false };
+      if (signal !== undefined) {
+        waiter.onAbort = () => {
+          if (waiter.settled) return;
+          waiter.settled = true;
+          this.withdrawn++;
+          // Withdrawn waiters stay in the deque until served; compact when they are the majority.
+          if (this.withdrawn * 2 > this.waiters.length) this.compactWaiters();
+          reject(signal.reason);
+        };
+        signal.addEventListener("abort", waiter.onAbort, { once: true });
+      }
+      this.waiters.push(waiter);
+    });
+  }
+
+  tryGet(): T | undefined {
+    return this.len() > 0 ? this.pop() : undefined;
+  }
+
+  done(item: T): void {
+    if (this.strictDrain && !this.processing.has(item)) return; // PR 141079: ignore a spurious done
+    this.metrics?.done(item);
+    this.processing.delete(item);
+    if (this.dirty.has(item)) this.push(item);
+    // Go signals the condition here; a drain waiter re-checks whether anything is still in flight.
+    if (this.drainWaiters.length > 0) this.releaseDrainWaitersIfDrained();
+  }
+
+  shutDown(): void {
+    this.stopTicker();
+    this.drain = false;
+    this.isShuttingDown = true;
+    this.releaseGetWaiters();
+    this.releaseDrainWaitersIfDrained();
+  }
+
+  shutDownWithDrain(): Promise<void> {
+    this.stopTicker();
+    this.drain = true;
+    this.isShuttingDown = true;
+    this.releaseGetWaiters();
+    if (this.isDrained()) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.drainWaiters.push(resolve);
+    });
+  }
+
+  shuttingDown(): boolean {
+    return this.isShuttingDown;
+  }
+
+  /** Queues a dirty item and hands it out at once if a `get` caller is waiting. */
+  private push(item: T): void {
+    if (this.fifo !== undefined) this.fifo.push(item);
+    else this.storage.push(item);
+    if (this.waiters.length > 0) this.serveWaiters();
+  }
+
+  /** The `Get` bookkeeping for one item: pop, count, move from dirty to processing. Needs `len() > 0`. */
+  private pop(): T {
+    const item = this.fifo !== undefined ? (this.fifo.shift() as T) : this.storage.pop();
+    this.metrics?.get(item);
+    this.processing.add(item);
+    this.dirty.delete(item);
+    return item;
+  }
+
+  private compactWaiters(): void {
+    const live = new Deque<Waiter<T>>();
+    for (let w = this.waiters.shift(); w !== undefined; w = this.waiters.shift()) if (!w.settled) live.push(w);
+    this.waiters = live;
+    this.withdrawn = 0;
+  }
+
+  private serveWaiters(): void {
+    while (this.waiters.length > 0 && this.len() > 0) {
+      const waiter = this.waiters.shift()!;
+      if (waiter.settled) {
+        this.withdrawn--;
+        continue;
+      }
+      this.settle(waiter);
+      waiter.resolve([this.pop(), false]);
+    }
+  }
+
+  private releaseGetWaiters(): void {
+    // Waiters exist only while the queue is empty, so every one of them learns about the shutdown.
+    while (this.waiters.length > 0) {
+      const waiter = this.waiters.shift()!;
+      if (waiter.settled) continue;
+      this.settle(waiter);
+      waiter.resolve(SHUTDOWN);
+    }
+    this.withdrawn = 0;
+  }
+
+  private settle(waiter: Waiter<T>): void {
+    waiter.settled = true;
+    if (waiter.onAbort !== undefined) waiter.signal?.removeEventListener("abort", waiter.onAbort);
+  }
+
+  private isDrained(): boolean {
+    if (!this.drain) return true;
+    if (this.processing.size !== 0) return false;
+    return !this.strictDrain || this.len() === 0;
+  }
+
+  private releaseDrainWaitersIfDrained(): void {
+    if (this.drainWaiters.length === 0 || !this.isDrained()) return;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private stopTicker(): void {
+    this.ticker?.stop();
+    this.ticker = undefined;
+  }
+}
