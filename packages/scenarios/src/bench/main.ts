@@ -1,9 +1,11 @@
 import { runCacheFifo } from "./cache-fifo.js";
 import { runCacheStore } from "./cache-store.js";
 import { type BenchResult, writeResult } from "./report.js";
+import { runWorkqueue } from "./workqueue.js";
 
 /** Each benchmark module registers here: name → runner. */
 const benches: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
+  workqueue: runWorkqueue,
   cache: async () => [await runCacheStore(), await runCacheFifo()],
 };
 
