@@ -469,7 +469,8 @@ export class Reflector<T> implements ReflectorInfo {
    * One list-and-watch cycle (`ListAndWatchWithContext`, F5): prime the store (watch-list, falling back to LIST
    * within the same call on any error), then watch until the watch loop gives up. Resolves when stopped or
    * when the watch ended in a way that requires a relist; rejects with the error that made it give up early
-   * (a failed LIST or store replace, or a non-retriable watch request error).
+   * (a failed LIST or store replace, or a non-retriable watch request error). {@link Reflector.run} calls it in a
+   * loop; do not call it while the reflector runs.
    */
   async listAndWatch(signal: AbortSignal): Promise<void> {
     safeLog(this.logger, "debug", "Listing and watching", { type: this.typeDescription, reflector: this.name });

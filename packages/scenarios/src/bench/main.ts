@@ -1,11 +1,13 @@
 import { runCacheFifo } from "./cache-fifo.js";
 import { runCacheStore } from "./cache-store.js";
+import { runReflector } from "./reflector.js";
 import { type BenchResult, writeResult } from "./report.js";
 import { runWorkqueue } from "./workqueue.js";
 
 /** Each benchmark module registers here: name → runner. */
 const benches: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
   workqueue: runWorkqueue,
+  reflector: runReflector,
   cache: async () => [await runCacheStore(), await runCacheFifo()],
 };
 
