@@ -377,7 +377,7 @@ describe("Queue: get, tryGet and waiting workers", () => {
     })();
     for (let o = q.tryGet(); o !== undefined; o = q.tryGet()) q.done(o);
     const deque = (q as unknown as { fifo: Deque<object> }).fifo;
-    expect(deque.capacity).toBeLessThanOrEqual(32);
+    expect(deque.capacity).toBeLessThanOrEqual(2048); // shrunk from 16384 (it keeps up to ~1024 slots)
     await collectGarbage();
     expect(refs.filter((r) => r.deref() !== undefined).length).toBe(0);
   });
@@ -456,6 +456,11 @@ describe("Queue: drain semantics (W6, edge case 38)", () => {
     // The quirk: both entries are handed out, so two workers hold x at once.
     expect(await q.get()).toEqual(["x", false]);
     expect(await q.get()).toEqual(["x", false]);
+    // client-go's processing set holds x once: the first done empties it, so a drain resolves at once.
+    q.done("x");
+    await q.shutDownWithDrain();
+    q.done("x"); // the second worker's done is a no-op
+    expect(q.len()).toBe(0);
   });
 
   it("W4 edge 38 pr141079: done for an item that is not in flight is ignored", async () => {
@@ -492,5 +497,15 @@ describe("Deque", () => {
     d.clear();
     expect(d.length).toBe(0);
     expect(d.shift()).toBeUndefined();
+  });
+
+  it("W1 grows for a burst and shrinks back once drained (never below 1024 slots after growing)", () => {
+    const d = new Deque<number>();
+    expect(d.capacity).toBe(16);
+    for (let i = 0; i < 100_000; i++) d.push(i);
+    expect(d.capacity).toBe(131_072);
+    for (let i = 0; i < 100_000; i++) expect(d.shift()).toBe(i);
+    expect(d.capacity).toBeLessThanOrEqual(2048);
+    expect(d.capacity).toBeGreaterThanOrEqual(1024);
   });
 });

@@ -65,6 +65,10 @@ export interface QueueStorage<T> {
   pop(): T;
 }
 
+/**
+ * The FIFO behind {@link defaultQueue}. A {@link Queue} given one uses its own built-in FIFO instead; this
+ * class serves code that wraps the default order in a custom storage.
+ */
 class FifoStorage<T> implements QueueStorage<T> {
   readonly deque = new Deque<T>();
   touch(_item: T): void {}
@@ -109,7 +113,7 @@ export interface QueueConfig<T> {
   readonly metricsProvider?: MetricsProvider;
   /** Source of time for metrics and their ticker. Default `realClock`. */
   readonly clock?: Clock;
-  /** Storage order. Default {@link defaultQueue} (FIFO). */
+  /** Storage order. Default {@link defaultQueue} (FIFO); passing `defaultQueue()` is the same as leaving it out. */
   readonly queue?: QueueStorage<T>;
   /** See {@link DrainSemantics}. Default `"client-go"`. */
   readonly drainSemantics?: DrainSemantics;
@@ -128,6 +132,19 @@ interface Waiter<T> {
   /** Set once the waiter has been answered or withdrawn, so it is skipped if still in the deque. */
   settled: boolean;
 }
+
+/** State bits of an item known to the queue: in the dirty set, in the processing set, or both. */
+const DIRTY = 1;
+const PROCESSING = 2;
+
+/** One item known to the queue (dirty, in flight, or both) and its state bits. */
+interface Entry<T> {
+  item: T | undefined;
+  bits: number;
+}
+
+/** Released entries kept for reuse (their `item` cleared), so a busy queue allocates almost nothing. */
+const ENTRY_POOL_MAX = 1024;
 
 const SHUTDOWN: GetResult<never> = Object.freeze([undefined, true] as const);
 const SHUTDOWN_PROMISE: Promise<GetResult<never>> = Promise.resolve(SHUTDOWN);
@@ -158,11 +175,27 @@ export const defaultUnfinishedWorkUpdatePeriod = 500;
  * `@informer-ts/instrumentation` `MetricsProvider` rather than client-go's per-metric factory interface.
  */
 export class Queue<T> implements TypedInterface<T> {
-  private readonly storage: QueueStorage<T>;
-  /** The default FIFO's deque, used directly on the hot path; undefined with custom storage. */
-  private readonly fifo: Deque<T> | undefined;
-  private readonly dirty = new Set<T>();
-  private readonly processing = new Set<T>();
+  /** A custom storage; undefined for the default FIFO. */
+  private readonly storage: QueueStorage<T> | undefined;
+  /**
+   * The default FIFO: it holds the items' entries, so a hand-out updates the state without a map lookup.
+   * Undefined with a custom storage (which holds items).
+   */
+  private readonly fifo: Deque<Entry<T>> | undefined;
+  /**
+   * client-go's `dirty` and `processing` sets as one map item → entry with DIRTY | PROCESSING bits: one hash
+   * lookup answers both membership questions. An item in neither set has no entry.
+   */
+  private readonly state = new Map<T, Entry<T>>();
+  /** Size of the processing set. */
+  private inFlight = 0;
+  /**
+   * Extra queue entries created by the `done` quirk (an item queued twice). While there are none, every
+   * popped item is dirty and not in flight, and `pop` can skip reading its state.
+   */
+  private duplicates = 0;
+  /** Released entries (item cleared) reused by `add`, up to {@link ENTRY_POOL_MAX}. */
+  private readonly entryPool: Entry<T>[] = [];
   private waiters = new Deque<Waiter<T>>();
   /** Aborted waiters still in `waiters`. */
   private withdrawn = 0;
@@ -175,8 +208,9 @@ export class Queue<T> implements TypedInterface<T> {
 
   constructor(config: QueueConfig<T> = {}) {
     const clock = config.clock ?? realClock;
-    this.storage = config.queue ?? new FifoStorage<T>();
-    this.fifo = this.storage instanceof FifoStorage ? (this.storage.deque as Deque<T>) : undefined;
+    const custom = config.queue !== undefined && !(config.queue instanceof FifoStorage);
+    this.storage = custom ? config.queue : undefined;
+    this.fifo = custom ? undefined : new Deque<Entry<T>>();
     this.strictDrain = (config.drainSemantics ?? "client-go") === "pr141079";
     if (config.drainSemantics !== undefined && config.drainSemantics !== "client-go" && !this.strictDrain) {
       throw new RangeError(`drainSemantics must be "client-go" or "pr141079", got ${String(config.drainSemantics)}`);
@@ -192,19 +226,31 @@ export class Queue<T> implements TypedInterface<T> {
 
   add(item: T): void {
     if (this.isShuttingDown) return;
-    if (this.dirty.has(item)) {
-      // Already waiting to be processed: let a custom storage reorder it, but count nothing.
-      if (this.fifo === undefined && !this.processing.has(item)) this.storage.touch(item);
+    const e = this.state.get(item);
+    if (e === undefined) {
+      this.metrics?.add(item);
+      let entry = this.entryPool.pop();
+      if (entry === undefined) entry = { item, bits: DIRTY };
+      else {
+        entry.item = item;
+        entry.bits = DIRTY;
+      }
+      this.state.set(item, entry);
+      this.push(entry);
       return;
     }
+    if ((e.bits & DIRTY) !== 0) {
+      // Already waiting to be processed: let a custom storage reorder it, but count nothing.
+      if (this.storage !== undefined && e.bits === DIRTY) this.storage.touch(item);
+      return;
+    }
+    // In flight and not dirty: mark it dirty; done() re-queues it.
     this.metrics?.add(item);
-    this.dirty.add(item);
-    if (this.processing.has(item)) return; // re-queued by done()
-    this.push(item);
+    e.bits = PROCESSING | DIRTY;
   }
 
   len(): number {
-    return this.fifo !== undefined ? this.fifo.length : this.storage.len();
+    return this.fifo !== undefined ? this.fifo.length : this.storage!.len();
   }
 
   get(signal?: AbortSignal): Promise<GetResult<T>> {
@@ -229,14 +275,32 @@ export class Queue<T> implements TypedInterface<T> {
   }
 
   tryGet(): T | undefined {
-    return this.len() > 0 ? this.pop() : undefined;
+    if (this.fifo !== undefined ? this.fifo.length === 0 : this.storage!.len() === 0) return undefined;
+    return this.pop();
   }
 
   done(item: T): void {
-    if (this.strictDrain && !this.processing.has(item)) return; // PR 141079: ignore a spurious done
+    const e = this.state.get(item);
+    if (this.strictDrain && (e === undefined || (e.bits & PROCESSING) === 0)) return; // PR 141079: ignore it
     this.metrics?.done(item);
-    this.processing.delete(item);
-    if (this.dirty.has(item)) this.push(item);
+    if (e !== undefined) {
+      const bits = e.bits;
+      if ((bits & PROCESSING) !== 0) this.inFlight--;
+      if ((bits & DIRTY) === 0) {
+        this.state.delete(item);
+        if (this.duplicates === 0 && this.entryPool.length < ENTRY_POOL_MAX) {
+          // Only when no stale entry can still sit in the queue (the quirk's duplicates point to entries).
+          e.item = undefined;
+          e.bits = 0;
+          this.entryPool.push(e);
+        }
+      } else {
+        e.bits = DIRTY;
+        // Not in flight but dirty means it is queued already: client-go queues it a second time.
+        if ((bits & PROCESSING) === 0) this.duplicates++;
+        this.push(e);
+      }
+    }
     // Go signals the condition here; a drain waiter re-checks whether anything is still in flight.
     if (this.drainWaiters.length > 0) this.releaseDrainWaitersIfDrained();
   }
@@ -265,18 +329,36 @@ export class Queue<T> implements TypedInterface<T> {
   }
 
   /** Queues a dirty item and hands it out at once if a `get` caller is waiting. */
-  private push(item: T): void {
-    if (this.fifo !== undefined) this.fifo.push(item);
-    else this.storage.push(item);
+  private push(entry: Entry<T>): void {
+    if (this.fifo !== undefined) this.fifo.push(entry);
+    else this.storage!.push(entry.item as T);
     if (this.waiters.length > 0) this.serveWaiters();
   }
 
   /** The `Get` bookkeeping for one item: pop, count, move from dirty to processing. Needs `len() > 0`. */
   private pop(): T {
-    const item = this.fifo !== undefined ? (this.fifo.shift() as T) : this.storage.pop();
+    let entry: Entry<T> | undefined;
+    let item: T;
+    if (this.fifo !== undefined) {
+      entry = this.fifo.shift()!;
+      item = entry.item as T;
+    } else {
+      item = this.storage!.pop();
+    }
     this.metrics?.get(item);
-    this.processing.add(item);
-    this.dirty.delete(item);
+    if (this.duplicates === 0) {
+      // Invariant: a queued item is dirty, not in flight, and queued once, as its current entry.
+      (entry ?? this.state.get(item)!).bits = PROCESSING;
+      this.inFlight++;
+      return item;
+    }
+    // Slow path while the done() quirk has left duplicate entries: read the item's current state.
+    const current = this.state.get(item);
+    const bits = current?.bits ?? 0;
+    if (current === undefined || (bits & PROCESSING) !== 0) this.duplicates--; // a leftover duplicate entry
+    if ((bits & PROCESSING) === 0) this.inFlight++;
+    if (current === undefined) this.state.set(item, { item, bits: PROCESSING });
+    else current.bits = PROCESSING;
     return item;
   }
 
@@ -317,7 +399,7 @@ export class Queue<T> implements TypedInterface<T> {
 
   private isDrained(): boolean {
     if (!this.drain) return true;
-    if (this.processing.size !== 0) return false;
+    if (this.inFlight !== 0) return false;
     return !this.strictDrain || this.len() === 0;
   }
 

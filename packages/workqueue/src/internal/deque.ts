@@ -1,16 +1,22 @@
-/** Smallest ring capacity; the ring never shrinks below it. A power of two. */
+/** Initial ring capacity. A power of two. */
 const MIN_CAPACITY = 16;
+/**
+ * The ring only shrinks while larger than this (a power of two): a queue that cycles through bursts of up to
+ * a thousand items keeps one 8 KiB array instead of reallocating it on every burst.
+ */
+const SHRINK_FLOOR = 1024;
 
 /**
  * A FIFO ring buffer that releases what it no longer holds.
  *
  * The capacity is a power of two so that positions wrap with a mask. A popped slot is overwritten with
  * `undefined` at once, so the deque never keeps a popped item reachable (client-go zeroes popped slots for
- * the same reason). The ring doubles when full and halves when it is at most a quarter full, so a burst of a
- * million items does not pin a million-slot array after it drains.
+ * the same reason). The ring doubles when full and, above 1024 slots, halves when it is at most a quarter
+ * full, so a burst of a million items does not pin a million-slot array after it drains.
  */
 export class Deque<T> {
   private ring: (T | undefined)[];
+  /** `ring.length - 1`; the ring length is a power of two. */
   private mask: number;
   private head = 0;
   private size = 0;
@@ -32,7 +38,7 @@ export class Deque<T> {
 
   /** Appends `item` at the tail. */
   push(item: T): void {
-    if (this.size === this.ring.length) this.resize(this.ring.length * 2);
+    if (this.size > this.mask) this.resize((this.mask + 1) * 2);
     this.ring[(this.head + this.size) & this.mask] = item;
     this.size++;
   }
@@ -44,9 +50,7 @@ export class Deque<T> {
     this.ring[this.head] = undefined;
     this.head = (this.head + 1) & this.mask;
     this.size--;
-    if (this.ring.length > MIN_CAPACITY && this.size <= this.ring.length >>> 2) {
-      this.resize(this.ring.length >>> 1);
-    }
+    if (this.mask >= SHRINK_FLOOR && this.size <= (this.mask + 1) >>> 2) this.resize((this.mask + 1) >>> 1);
     return item;
   }
 
