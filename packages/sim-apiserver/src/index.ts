@@ -1,1 +1,2 @@
-export {};
+// Public surface of @informer-ts/sim-apiserver.
+export * from "./http/index.js";

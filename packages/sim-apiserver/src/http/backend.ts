@@ -1,0 +1,84 @@
+import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
+import type { ServedResource } from "./discovery.js";
+import type { WatchSource } from "./watch-server.js";
+
+/** Per-request context handed to the backend: cancellation and who is asking. */
+export interface BackendRequestContext {
+  /** Aborted when the client disconnects (or the server stops). */
+  readonly signal: AbortSignal;
+  /** Authenticated user name (for accounting/logs). */
+  readonly user: string;
+  /** `User-Agent`, for accounting. */
+  readonly userAgent: string;
+  /** Query parameters of writes (`dryRun`, `fieldManager`, `fieldValidation`). */
+  readonly dryRun?: boolean;
+  readonly fieldManager?: string;
+}
+
+/** Preconditions of a delete (`DeleteOptions.preconditions`). */
+export interface DeletePreconditions {
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+}
+
+/**
+ * A fault the backend wants the HTTP layer to apply to one request before it reaches storage (decided per request,
+ * so the engine's fault schedule stays the single source of truth).
+ */
+export type HttpFault =
+  | { readonly type: "apf-429"; readonly retryAfterSeconds: number }
+  | { readonly type: "status"; readonly error: unknown }
+  | { readonly type: "truncate-watch"; readonly afterEvents: number }
+  | { readonly type: "drop-connection" };
+
+/** What a request looks like to the fault hook. */
+export interface HttpRequestDescriptor {
+  readonly verb: string;
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly userAgent: string;
+}
+
+/**
+ * Everything the HTTP face needs from the simulated server's engine. `server.ts` is written against this port;
+ * `engine-backend.ts` implements it on the engine's `SimApiServer`. Every method throws a `StatusError` for an API
+ * error (404, 409, 410, 422, 429, 504 …); anything else thrown becomes a 500.
+ */
+export interface ApiBackend {
+  /** Currently served resources (discovery, OpenAPI, routing). */
+  resources(): readonly ServedResource[];
+  list(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<KubeList>;
+  get(
+    r: ServedResource,
+    namespace: string,
+    name: string,
+    opts: { readonly resourceVersion?: string },
+    ctx: BackendRequestContext,
+  ): Promise<KubeObject>;
+  create(r: ServedResource, namespace: string, obj: KubeObject, ctx: BackendRequestContext): Promise<KubeObject>;
+  update(
+    r: ServedResource,
+    namespace: string,
+    name: string,
+    obj: KubeObject,
+    ctx: BackendRequestContext,
+  ): Promise<KubeObject>;
+  /** Deletes and returns the last state of the object. */
+  delete(
+    r: ServedResource,
+    namespace: string,
+    name: string,
+    preconditions: DeletePreconditions | undefined,
+    ctx: BackendRequestContext,
+  ): Promise<KubeObject>;
+  /**
+   * Starts a watch. Errors detected before streaming (429 cache not ready, 400 bad RV, 422) are thrown; errors after
+   * that arrive as ERROR events.
+   */
+  watch(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<WatchSource>;
+  /** Fault hook consulted for every resource request before it is served; `undefined` = no fault. */
+  faultFor?(req: HttpRequestDescriptor): HttpFault | undefined;
+}

@@ -1,0 +1,101 @@
+import { parseArgs } from "node:util";
+
+/** The parsed command line of `pnpm apiserver` (`node packages/sim-apiserver/dist/main.js`). */
+export interface ApiserverFlags {
+  readonly host: string;
+  readonly port: number;
+  readonly seed?: string;
+  readonly tls: boolean;
+  readonly tokens: readonly string[];
+  readonly clientCertAuth: boolean;
+  readonly kubeconfigOut?: string;
+  readonly watchList: boolean;
+  readonly httpLog: boolean;
+  readonly minRequestTimeoutSeconds: number;
+  readonly randSeed?: number;
+  /** `--fault <json>` (repeatable): fault specs handed to the engine's fault injector. */
+  readonly faults: readonly unknown[];
+  readonly help: boolean;
+}
+
+/** Usage text of the `apiserver` command. */
+export const USAGE = `Usage: pnpm apiserver [flags]
+
+Starts the simulated kube-apiserver in the foreground and prints "listening on <url>" when ready.
+
+  --port <p>                 port to listen on (default 0 = any free port)
+  --host <addr>              address to bind (default 127.0.0.1)
+  --seed <file>              load objects from a JSON or YAML file (a List, an array, or multi-doc YAML)
+  --tls                      serve HTTPS with a freshly generated CA and serving certificate
+  --token <t>                require "Authorization: Bearer <t>" (repeatable)
+  --client-cert-auth         accept client certificates signed by the generated CA (with --tls)
+  --kubeconfig-out <file>    write a kubeconfig for this server (CA, token or client certificate)
+  --no-watch-list            emulate a server with the WatchList feature gate off (sendInitialEvents -> 422)
+  --min-request-timeout <s>  default watch timeout is random in [s, 2s) (default 1800)
+  --rand-seed <n>            seed for the server's random choices (watch timeouts, jitter)
+  --fault <json>             inject a fault, e.g. '{"type":"apf-429","every":3}' (repeatable; see docs)
+  --http-log                 write one JSON line per request to stderr
+  -h, --help                 show this help
+`;
+
+function int(name: string, v: string | undefined, def: number): number {
+  if (v === undefined) return def;
+  if (!/^[0-9]+$/.test(v)) throw new Error(`--${name}: expected a non-negative integer, got ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+/**
+ * Parses the `apiserver` command line. Throws an Error naming the bad flag (unknown flags, bad integers, bad
+ * `--fault` JSON, `--client-cert-auth` without `--tls`).
+ */
+export function parseApiserverFlags(argv: readonly string[]): ApiserverFlags {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      seed: { type: "string" },
+      tls: { type: "boolean" },
+      token: { type: "string", multiple: true },
+      "client-cert-auth": { type: "boolean" },
+      "kubeconfig-out": { type: "string" },
+      "no-watch-list": { type: "boolean" },
+      "min-request-timeout": { type: "string" },
+      "rand-seed": { type: "string" },
+      fault: { type: "string", multiple: true },
+      "http-log": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const port = int("port", values.port, 0);
+  if (port > 65535) throw new Error(`--port: ${port} is not a valid port`);
+  const faults = (values.fault ?? []).map((f) => {
+    try {
+      return JSON.parse(f) as unknown;
+    } catch (err) {
+      throw new Error(
+        `--fault: invalid JSON ${JSON.stringify(f)}: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  });
+  if (values["client-cert-auth"] === true && values.tls !== true) {
+    throw new Error("--client-cert-auth needs --tls");
+  }
+  return {
+    host: values.host ?? "127.0.0.1",
+    port,
+    ...(values.seed !== undefined && { seed: values.seed }),
+    tls: values.tls === true,
+    tokens: values.token ?? [],
+    clientCertAuth: values["client-cert-auth"] === true,
+    ...(values["kubeconfig-out"] !== undefined && { kubeconfigOut: values["kubeconfig-out"] }),
+    watchList: values["no-watch-list"] !== true,
+    httpLog: values["http-log"] === true,
+    minRequestTimeoutSeconds: int("min-request-timeout", values["min-request-timeout"], 1800),
+    ...(values["rand-seed"] !== undefined && { randSeed: int("rand-seed", values["rand-seed"], 0) }),
+    faults,
+    help: values.help === true,
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * One served resource as discovery and OpenAPI describe it (`metav1.APIResource` plus its group/version).
+ */
+export interface ServedResource {
+  readonly group: string;
+  readonly version: string;
+  /** Plural resource name, e.g. `configmaps`. */
+  readonly resource: string;
+  readonly kind: string;
+  readonly singularName: string;
+  readonly namespaced: boolean;
+  readonly shortNames?: readonly string[];
+  readonly verbs: readonly string[];
+}
+
+/** The verbs the simulator serves for every resource. */
+export const DEFAULT_VERBS: readonly string[] = Object.freeze([
+  "create",
+  "delete",
+  "get",
+  "list",
+  "patch",
+  "update",
+  "watch",
+]);
+
+/** The version the simulated server reports (`/version`): v1.34, the behaviour baseline of the simulator. */
+export const SIM_VERSION_INFO = Object.freeze({
+  major: "1",
+  minor: "34",
+  emulationMajor: "1",
+  emulationMinor: "34",
+  minCompatibilityMajor: "1",
+  minCompatibilityMinor: "33",
+  gitVersion: "v1.34.0-informer-ts-sim",
+  gitCommit: "0000000000000000000000000000000000000000",
+  gitTreeState: "clean",
+  buildDate: "2026-01-01T00:00:00Z",
+  goVersion: "go1.24.0",
+  compiler: "gc",
+  platform: "linux/amd64",
+});
+
+/** `groupVersion` string: `v1` for the core group, `<group>/<version>` otherwise. */
+export function groupVersionString(group: string, version: string): string {
+  return group === "" ? version : `${group}/${version}`;
+}
+
+/** `GET /api`: `APIVersions` with the core version(s). */
+export function apiVersions(resources: readonly ServedResource[], serverAddress: string): unknown {
+  const versions = [...new Set(resources.filter((r) => r.group === "").map((r) => r.version))];
+  if (versions.length === 0) versions.push("v1");
+  return {
+    kind: "APIVersions",
+    versions,
+    serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress }],
+  };
+}
+
+/** `GET /apis`: `APIGroupList` with every non-core group of `resources` (versions sorted, first preferred). */
+export function apiGroupList(resources: readonly ServedResource[]): unknown {
+  const groups = new Map<string, Set<string>>();
+  for (const r of resources) {
+    if (r.group === "") continue;
+    let vs = groups.get(r.group);
+    if (vs === undefined) {
+      vs = new Set();
+      groups.set(r.group, vs);
+    }
+    vs.add(r.version);
+  }
+  return {
+    kind: "APIGroupList",
+    apiVersion: "v1",
+    groups: [...groups.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, vs]) => apiGroupOf(name, [...vs].sort(compareKubeVersions))),
+  };
+}
+
+function apiGroupOf(name: string, versions: readonly string[]) {
+  const gvs = versions.map((version) => ({ groupVersion: `${name}/${version}`, version }));
+  return { name, versions: gvs, preferredVersion: gvs[0] };
+}
+
+/** `GET /apis/<group>`: `APIGroup`, or `undefined` when no resource is served in the group. */
+export function apiGroup(resources: readonly ServedResource[], group: string): unknown {
+  const vs = [...new Set(resources.filter((r) => r.group === group && group !== "").map((r) => r.version))];
+  if (vs.length === 0) return undefined;
+  return { kind: "APIGroup", apiVersion: "v1", ...apiGroupOf(group, vs.sort(compareKubeVersions)) };
+}
+
+/**
+ * `GET /api/v1` or `/apis/<group>/<version>`: `APIResourceList`, or `undefined` when nothing is served there.
+ * Resources are sorted by name.
+ */
+export function apiResourceList(resources: readonly ServedResource[], group: string, version: string): unknown {
+  const rs = resources.filter((r) => r.group === group && r.version === version);
+  if (rs.length === 0) return undefined;
+  const body: Record<string, unknown> = { kind: "APIResourceList" };
+  if (group !== "") body.apiVersion = "v1";
+  body.groupVersion = groupVersionString(group, version);
+  body.resources = [...rs]
+    .sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0))
+    .map((r) => ({
+      name: r.resource,
+      singularName: r.singularName,
+      namespaced: r.namespaced,
+      kind: r.kind,
+      verbs: [...r.verbs],
+      ...(r.shortNames !== undefined && r.shortNames.length > 0 && { shortNames: [...r.shortNames] }),
+      storageVersionHash: storageVersionHash(r),
+    }));
+  return body;
+}
+
+// A stable short hash for storageVersionHash (clients only compare it for equality).
+function storageVersionHash(r: ServedResource): string {
+  let h = 0x811c9dc5;
+  const s = `${r.group}/${r.version}/${r.kind}`;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return Buffer.from(h.toString(16).padStart(8, "0")).toString("base64").slice(0, 11);
+}
+
+/**
+ * Kubernetes version ordering (`version.CompareKubeAwareVersionStrings`): GA before beta before alpha, higher
+ * major first, then higher minor; anything else after, alphabetically.
+ */
+export function compareKubeVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (m === null) return undefined;
+    const stage = m[2] === undefined ? 2 : m[2] === "beta" ? 1 : 0;
+    return { major: Number(m[1]), stage, minor: m[3] === undefined ? 0 : Number(m[3]) };
+  };
+  const pa = parse(a);
+  const pb = parse(b);
+  if (pa === undefined && pb === undefined) return a < b ? -1 : a > b ? 1 : 0;
+  if (pa === undefined) return 1;
+  if (pb === undefined) return -1;
+  if (pa.stage !== pb.stage) return pb.stage - pa.stage;
+  if (pa.major !== pb.major) return pb.major - pa.major;
+  return pb.minor - pa.minor;
+}

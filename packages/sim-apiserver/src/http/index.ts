@@ -1,0 +1,77 @@
+// Public surface of the HTTP(S) face of the simulated apiserver. Re-exported by the package index.
+export type { AuthOptions, UserInfo } from "./auth.js";
+export { authenticate, authRequired } from "./auth.js";
+export type {
+  ApiBackend,
+  BackendRequestContext,
+  DeletePreconditions,
+  HttpFault,
+  HttpRequestDescriptor,
+} from "./backend.js";
+export { decodeObject, type ExpectedKind, MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
+export { type ApiserverFlags, parseApiserverFlags, USAGE as APISERVER_USAGE } from "./cli-flags.js";
+export {
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  compareKubeVersions,
+  DEFAULT_VERBS,
+  groupVersionString,
+  type ServedResource,
+  SIM_VERSION_INFO,
+} from "./discovery.js";
+export { type KubeconfigOptions, renderKubeconfig, writeKubeconfig } from "./kubeconfig.js";
+export { CONFIGMAPS, MemoryBackend } from "./memory-backend.js";
+export { negotiateOutput, type OutputMediaType } from "./negotiation.js";
+export { buildOpenApiV3, type OpenApiV3, openApiV3GroupVersionDoc, openApiV3PathKey } from "./openapi.js";
+export { applyPatch, jsonPatch, mergePatch, type PatchType, patchTypeOf } from "./patch.js";
+export {
+  type DecodedListOptions,
+  decodeListOptions,
+  type ListQuery,
+  type ListQueryContext,
+  listOptionsFromQuery,
+  parseQueryBool,
+  parseQueryInt64,
+  setListOptionsDefaults,
+  validateListOptions,
+  type WriteQuery,
+  writeOptionsFromQuery,
+} from "./query.js";
+export { parseRequestInfo, type RequestInfo } from "./request-info.js";
+export { type HttpServerStats, handleResourceRequest, type ResourceHandlerConfig, verbOf } from "./resource-handler.js";
+export {
+  genericMethodNotAllowed,
+  genericNotFound,
+  orderedStatus,
+  statusForError,
+  writeApfTooManyRequests,
+  writeJson,
+  writeStatus,
+} from "./responsewriters.js";
+export { loadSeedFile, parseSeed } from "./seed.js";
+export {
+  type AdminHandler,
+  type HttpLogLine,
+  type MetricsRenderer,
+  SimHttpServer,
+  type SimHttpServerOptions,
+} from "./server.js";
+export {
+  asPartialObjectMetadata,
+  configMapTablePrinter,
+  defaultTablePrinter,
+  humanDuration,
+  type IncludeObjectPolicy,
+  listToTable,
+  objectToTable,
+  type Table,
+  type TableColumnDefinition,
+  type TableOptions,
+  type TablePrinter,
+  type TableRow,
+  tablePrinterFor,
+} from "./table.js";
+export { type CertKeyPair, type GeneratePkiOptions, generatePki, type SimPki } from "./tls.js";
+export { serveWatch, type WatchEndReason, type WatchServeOptions, type WatchSource } from "./watch-server.js";

@@ -1,0 +1,436 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  isConflict,
+  isNotFound,
+  type KubeList,
+  type KubeObject,
+  newBadRequest,
+  newInvalid,
+  type Status,
+} from "@informer-ts/apimachinery";
+import type { Rand } from "@informer-ts/clock";
+import { parse as parseYaml } from "yaml";
+import type { ApiBackend, BackendRequestContext, DeletePreconditions, HttpFault } from "./backend.js";
+import { decodeObject, readBody } from "./body.js";
+import type { ServedResource } from "./discovery.js";
+import { negotiateOutput, type OutputMediaType } from "./negotiation.js";
+import { applyPatch, patchTypeOf } from "./patch.js";
+import { listOptionsFromQuery, writeOptionsFromQuery } from "./query.js";
+import type { RequestInfo } from "./request-info.js";
+import type { RequestMetrics } from "./request-metrics.js";
+import { genericMethodNotAllowed, genericNotFound, writeJson, writeStatus } from "./responsewriters.js";
+import {
+  asPartialObjectMetadata,
+  type IncludeObjectPolicy,
+  listToTable,
+  objectToTable,
+  tablePrinterFor,
+} from "./table.js";
+import { serveWatch, type WatchEndReason } from "./watch-server.js";
+
+/** Live counters of the HTTP face (read them from `SimHttpServer.stats`). */
+export interface HttpServerStats {
+  /** Watch responses currently streaming. */
+  openWatches: number;
+  /** Watch responses currently waiting for the client to drain the socket. */
+  blockedWatches: number;
+  /** Times any watch writer had to wait for `drain`. */
+  backpressureWaits: number;
+  /** Watch events written, and their bytes. */
+  watchEvents: number;
+  watchBytes: number;
+}
+
+/** Settings of the resource handlers (a slice of the server's options). */
+export interface ResourceHandlerConfig {
+  readonly backend: ApiBackend;
+  readonly watchListEnabled: boolean;
+  readonly maxRequestBodyBytes: number;
+  /** `--min-request-timeout` in seconds: watches without `timeoutSeconds` get a random timeout in [min, 2·min). */
+  readonly minRequestTimeoutSeconds: number;
+  readonly rand: Rand;
+  readonly now: () => number;
+  /** Called when a watch response ends, with the request's context. */
+  readonly onWatchEnd?: (reason: WatchEndReason, ctx: BackendRequestContext) => void;
+  /** Watch stream statistics sink. */
+  readonly stats?: HttpServerStats;
+  /** `apiserver_longrunning_requests` bookkeeping. */
+  readonly requestMetrics?: RequestMetrics;
+}
+
+/** The Kubernetes verb of a resource request, as `RequestInfo.Verb` would name it. */
+export function verbOf(method: string, info: RequestInfo, watchParam: boolean): string {
+  if (info.legacyWatch) return "watch";
+  const collection = info.name === "";
+  switch (method) {
+    case "GET":
+    case "HEAD":
+      return collection ? (watchParam ? "watch" : "list") : "get";
+    case "POST":
+      return "create";
+    case "PUT":
+      return "update";
+    case "PATCH":
+      return "patch";
+    case "DELETE":
+      return collection ? "deletecollection" : "delete";
+    default:
+      return "";
+  }
+}
+
+function includeObjectOf(query: URLSearchParams): IncludeObjectPolicy | undefined {
+  const v = query.get("includeObject");
+  if (v === null || v === "") return undefined;
+  if (v === "None" || v === "Metadata" || v === "Object") return v;
+  throw newBadRequest(`unrecognized includeObject value: ${JSON.stringify(v)}`);
+}
+
+/** Responses for single objects always carry `kind`/`apiVersion` (items of built-in lists do not). */
+function withTypeMeta(obj: KubeObject, r: ServedResource): KubeObject {
+  if (typeof obj.kind === "string" && typeof obj.apiVersion === "string") return obj;
+  const { kind: _k, apiVersion: _a, ...rest } = obj;
+  return { kind: r.kind, apiVersion: r.group === "" ? r.version : `${r.group}/${r.version}`, ...rest };
+}
+
+function transformObject(
+  raw: KubeObject,
+  r: ServedResource,
+  out: OutputMediaType,
+  query: URLSearchParams,
+  now: number,
+): unknown {
+  const obj = withTypeMeta(raw, r);
+  if (out.kind === "table") {
+    const includeObject = includeObjectOf(query);
+    return objectToTable(obj, tablePrinterFor(r.group, r.resource), {
+      apiVersion: out.apiVersion,
+      ...(includeObject !== undefined && { includeObject }),
+      now,
+    });
+  }
+  if (out.kind === "partial") return asPartialObjectMetadata(obj, out.apiVersion);
+  return obj;
+}
+
+function transformList(
+  list: KubeList,
+  r: ServedResource,
+  out: OutputMediaType,
+  query: URLSearchParams,
+  now: number,
+): unknown {
+  if (out.kind === "table") {
+    const includeObject = includeObjectOf(query);
+    return listToTable(list, tablePrinterFor(r.group, r.resource), {
+      apiVersion: out.apiVersion,
+      ...(includeObject !== undefined && { includeObject }),
+      now,
+    });
+  }
+  if (out.kind === "partial") {
+    return {
+      kind: "PartialObjectMetadataList",
+      apiVersion: out.apiVersion,
+      metadata: list.metadata,
+      items: list.items.map((o) => asPartialObjectMetadata(o, out.apiVersion)),
+    };
+  }
+  return list;
+}
+
+function parseBodyText(contentType: string | undefined): (text: string) => unknown {
+  const t = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  if (t === "application/yaml" || t === "application/x-yaml" || t === "text/yaml") return (s) => parseYaml(s);
+  return (s) => JSON.parse(s);
+}
+
+function metaOf(obj: KubeObject): Record<string, unknown> {
+  if (typeof obj.metadata !== "object" || obj.metadata === null) obj.metadata = {};
+  return obj.metadata as Record<string, unknown>;
+}
+
+/** `rest.EnsureObjectNamespaceMatchesRequestNamespace`: fills an empty namespace, rejects a different one. */
+function ensureNamespace(obj: KubeObject, r: ServedResource, namespace: string): void {
+  const meta = metaOf(obj);
+  const objNs = typeof meta.namespace === "string" ? meta.namespace : "";
+  if (!r.namespaced) {
+    if (objNs !== "") delete meta.namespace;
+    return;
+  }
+  if (objNs === "") meta.namespace = namespace;
+  else if (objNs !== namespace) {
+    throw newBadRequest("the namespace of the provided object does not match the namespace sent on the request");
+  }
+}
+
+function successStatus(r: ServedResource, obj: KubeObject): Status {
+  const meta = obj.metadata ?? {};
+  const details: NonNullable<Status["details"]> = { name: meta.name ?? "" };
+  if (r.group !== "") details.group = r.group;
+  details.kind = r.resource;
+  if (meta.uid !== undefined) details.uid = meta.uid;
+  return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details };
+}
+
+/** Kinds whose registry returns the deleted object instead of a Status (`ReturnDeletedObject`). */
+const RETURNS_DELETED_OBJECT = new Set(["/pods"]);
+
+/**
+ * Serves one resource request (`/api/...`, `/apis/...`) against the backend: routing by method and path shape, query
+ * decoding, body decoding, output negotiation and watch streaming. Writes exactly one response (or one stream); every
+ * error becomes a Status response.
+ */
+export async function handleResourceRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: RequestInfo,
+  query: URLSearchParams,
+  ctx: BackendRequestContext,
+  cfg: ResourceHandlerConfig,
+  fault: HttpFault | undefined,
+): Promise<void> {
+  const backend = cfg.backend;
+  const method = (req.method ?? "GET").toUpperCase();
+  const r = backend
+    .resources()
+    .find((x) => x.group === info.apiGroup && x.version === info.apiVersion && x.resource === info.resource);
+  // `/api/v1/namespaces/<ns>` addresses the namespace object itself; its "namespace" is not a scope.
+  const namespace = r?.resource === "namespaces" && info.parts.length <= 2 ? "" : info.namespace;
+  if (r === undefined || info.subresource !== "" || info.parts.length > 3) throw genericNotFound();
+  if (!r.namespaced && namespace !== "") throw genericNotFound();
+  const collection = info.name === "";
+  if (r.namespaced && namespace === "" && !collection) throw genericNotFound();
+
+  if (info.legacyWatch) {
+    if (method !== "GET") throw genericMethodNotAllowed();
+    return listOrWatch(res, r, namespace, info, query, ctx, cfg, true, fault, req.headers.accept);
+  }
+  if (collection) {
+    if (method === "GET")
+      return listOrWatch(res, r, namespace, info, query, ctx, cfg, false, fault, req.headers.accept);
+    if (method === "POST" && (namespace !== "" || !r.namespaced))
+      return create(req, res, r, namespace, query, ctx, cfg);
+    throw genericMethodNotAllowed();
+  }
+  switch (method) {
+    case "GET": {
+      const rv = query.get("resourceVersion") ?? "";
+      const obj = await backend.get(r, namespace, info.name, rv === "" ? {} : { resourceVersion: rv }, ctx);
+      const out = negotiateOutput(req.headers.accept, false);
+      writeJson(res, 200, transformObject(obj, r, out, query, cfg.now()));
+      return;
+    }
+    case "PUT":
+      return update(req, res, r, namespace, info.name, query, ctx, cfg);
+    case "PATCH":
+      return patch(req, res, r, namespace, info.name, query, ctx, cfg);
+    case "DELETE":
+      return remove(req, res, r, namespace, info.name, ctx, cfg);
+    default:
+      throw genericMethodNotAllowed();
+  }
+}
+
+async function listOrWatch(
+  res: ServerResponse,
+  r: ServedResource,
+  namespace: string,
+  info: RequestInfo,
+  query: URLSearchParams,
+  ctx: BackendRequestContext,
+  cfg: ResourceHandlerConfig,
+  forceWatch: boolean,
+  fault: HttpFault | undefined,
+  accept: string | undefined,
+): Promise<void> {
+  const lq = listOptionsFromQuery(query, {
+    watchListEnabled: cfg.watchListEnabled,
+    ...(info.name !== "" && { name: info.name }),
+  });
+  if (!(lq.watch || forceWatch)) {
+    const list = await cfg.backend.list(r, namespace, lq.options, ctx);
+    writeJson(res, 200, transformList(list, r, negotiateOutput(accept, true), query, cfg.now()));
+    return;
+  }
+  const options = { ...lq.options };
+  if (options.timeoutSeconds === undefined || options.timeoutSeconds === 0) {
+    // handleWatch: no timeoutSeconds → minRequestTimeout·(1+rand), i.e. [30 min, 60 min) by default.
+    options.timeoutSeconds = Math.floor(cfg.minRequestTimeoutSeconds * (1 + cfg.rand.float()));
+  }
+  const includeObject = includeObjectOf(query);
+  const source = await cfg.backend.watch(r, namespace, options, ctx);
+  const stats = cfg.stats;
+  if (stats !== undefined) stats.openWatches++;
+  cfg.requestMetrics?.watchStarted(r.resource);
+  // Not awaited: the request's async frames complete now, and only the stream's callbacks stay alive per watch.
+  void serveWatch(res, source, {
+    output: negotiateOutput(accept, false),
+    printer: tablePrinterFor(r.group, r.resource),
+    ...(includeObject !== undefined && { includeObject }),
+    now: cfg.now,
+    ...(fault?.type === "truncate-watch" && { truncateAfterEvents: fault.afterEvents }),
+    ...(stats !== undefined && {
+      onEvent: (_e, bytes) => {
+        stats.watchEvents++;
+        stats.watchBytes += bytes;
+      },
+      onBlocked: (b) => {
+        stats.blockedWatches += b ? 1 : -1;
+        if (b) stats.backpressureWaits++;
+      },
+    }),
+  }).then((reason) => {
+    cfg.requestMetrics?.watchEnded(r.resource);
+    if (stats !== undefined) stats.openWatches--;
+    cfg.onWatchEnd?.(reason, ctx);
+  });
+}
+
+async function create(
+  req: IncomingMessage,
+  res: ServerResponse,
+  r: ServedResource,
+  namespace: string,
+  query: URLSearchParams,
+  ctx: BackendRequestContext,
+  cfg: ResourceHandlerConfig,
+): Promise<void> {
+  const body = await readBody(req, cfg.maxRequestBodyBytes);
+  const obj = decodeObject(body, r, parseBodyText(req.headers["content-type"]));
+  ensureNamespace(obj, r, namespace);
+  const w = writeOptionsFromQuery(query);
+  const created = w.dryRun ? obj : await cfg.backend.create(r, namespace, obj, withWrite(ctx, w));
+  writeJson(res, 201, transformObject(created, r, negotiateOutput(req.headers.accept, false), query, cfg.now()));
+}
+
+function withWrite(ctx: BackendRequestContext, w: ReturnType<typeof writeOptionsFromQuery>): BackendRequestContext {
+  return {
+    ...ctx,
+    dryRun: w.dryRun,
+    ...(w.fieldManager !== undefined && { fieldManager: w.fieldManager }),
+  };
+}
+
+async function update(
+  req: IncomingMessage,
+  res: ServerResponse,
+  r: ServedResource,
+  namespace: string,
+  name: string,
+  query: URLSearchParams,
+  ctx: BackendRequestContext,
+  cfg: ResourceHandlerConfig,
+): Promise<void> {
+  const body = await readBody(req, cfg.maxRequestBodyBytes);
+  const obj = decodeObject(body, r, parseBodyText(req.headers["content-type"]));
+  const meta = metaOf(obj);
+  const objName = typeof meta.name === "string" ? meta.name : "";
+  if (objName === "") meta.name = name;
+  else if (objName !== name) {
+    throw newBadRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
+  }
+  ensureNamespace(obj, r, namespace);
+  const w = writeOptionsFromQuery(query);
+  const updated = w.dryRun ? obj : await cfg.backend.update(r, namespace, name, obj, withWrite(ctx, w));
+  writeJson(res, 200, transformObject(updated, r, negotiateOutput(req.headers.accept, false), query, cfg.now()));
+}
+
+const MAX_PATCH_ATTEMPTS = 5;
+
+async function patch(
+  req: IncomingMessage,
+  res: ServerResponse,
+  r: ServedResource,
+  namespace: string,
+  name: string,
+  query: URLSearchParams,
+  ctx: BackendRequestContext,
+  cfg: ResourceHandlerConfig,
+): Promise<void> {
+  const type = patchTypeOf(req.headers["content-type"]);
+  const w = writeOptionsFromQuery(query);
+  if (type === "application/apply-patch+yaml" && (w.fieldManager ?? "") === "") {
+    throw newInvalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", [
+      { type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" },
+    ]);
+  }
+  const text = (await readBody(req, cfg.maxRequestBodyBytes)).toString("utf8");
+  const wctx = withWrite(ctx, w);
+  for (let attempt = 1; ; attempt++) {
+    let current: KubeObject | undefined;
+    try {
+      current = await cfg.backend.get(r, namespace, name, {}, ctx);
+    } catch (err) {
+      // Server-side apply creates a missing object; every other patch type needs one.
+      if (!(type === "application/apply-patch+yaml" && isNotFound(err))) throw err;
+    }
+    const base: KubeObject = current ?? {
+      apiVersion: r.group === "" ? r.version : `${r.group}/${r.version}`,
+      kind: r.kind,
+      metadata: { name, ...(r.namespaced && { namespace }) },
+    };
+    const patched = applyPatch(type, base, text);
+    if (typeof patched !== "object" || patched === null || Array.isArray(patched)) {
+      throw newBadRequest("the patched object is not a JSON object");
+    }
+    const obj = patched as KubeObject;
+    const meta = metaOf(obj);
+    meta.name = name;
+    ensureNamespace(obj, r, namespace);
+    const pinned = typeof meta.resourceVersion === "string" && meta.resourceVersion !== base.metadata?.resourceVersion;
+    if (!pinned && current !== undefined) meta.resourceVersion = current.metadata?.resourceVersion;
+    try {
+      let result: KubeObject;
+      if (w.dryRun) result = obj;
+      else if (current === undefined) {
+        delete meta.resourceVersion;
+        result = await cfg.backend.create(r, namespace, obj, wctx);
+      } else result = await cfg.backend.update(r, namespace, name, obj, wctx);
+      writeJson(res, 200, transformObject(result, r, negotiateOutput(req.headers.accept, false), query, cfg.now()));
+      return;
+    } catch (err) {
+      // Like the patcher's GuaranteedUpdate: re-read and re-apply on a conflict the client did not ask for.
+      if (!isConflict(err) || pinned || attempt >= MAX_PATCH_ATTEMPTS) throw err;
+    }
+  }
+}
+
+async function remove(
+  req: IncomingMessage,
+  res: ServerResponse,
+  r: ServedResource,
+  namespace: string,
+  name: string,
+  ctx: BackendRequestContext,
+  cfg: ResourceHandlerConfig,
+): Promise<void> {
+  const body = await readBody(req, cfg.maxRequestBodyBytes);
+  let preconditions: DeletePreconditions | undefined;
+  if (body.length > 0) {
+    let opts: unknown;
+    try {
+      opts = JSON.parse(body.toString("utf8"));
+    } catch (err) {
+      throw newBadRequest(
+        `the object provided is unrecognized (must be of type DeleteOptions): ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+    const p = (opts as { preconditions?: unknown } | null)?.preconditions;
+    if (typeof p === "object" && p !== null) {
+      const { uid, resourceVersion } = p as { uid?: unknown; resourceVersion?: unknown };
+      preconditions = {
+        ...(typeof uid === "string" && { uid }),
+        ...(typeof resourceVersion === "string" && { resourceVersion }),
+      };
+    }
+  }
+  const deleted = await cfg.backend.delete(r, namespace, name, preconditions, ctx);
+  if (RETURNS_DELETED_OBJECT.has(`${r.group}/${r.resource}`)) {
+    writeJson(res, 200, withTypeMeta(deleted, r));
+    return;
+  }
+  writeJson(res, 200, successStatus(r, deleted));
+}
+
+export { writeStatus };

@@ -1,0 +1,142 @@
+import type { ServerResponse } from "node:http";
+import { newInternalError, type Status, StatusError, statusOf } from "@informer-ts/apimachinery";
+
+/**
+ * A Status in kube-apiserver's field order (kind, apiVersion, metadata, status, message, reason, details, code),
+ * with absent fields omitted, ready for `JSON.stringify`.
+ */
+export function orderedStatus(s: Status): Status {
+  const out: Status = { kind: "Status", apiVersion: "v1", metadata: s.metadata ?? {} };
+  if (s.status !== undefined) out.status = s.status;
+  if (s.message !== undefined) out.message = s.message;
+  if (s.reason !== undefined && s.reason !== "") out.reason = s.reason;
+  if (s.details !== undefined) {
+    const d = s.details;
+    const details: NonNullable<Status["details"]> = {};
+    if (d.name !== undefined && d.name !== "") details.name = d.name;
+    if (d.group !== undefined && d.group !== "") details.group = d.group;
+    if (d.kind !== undefined && d.kind !== "") details.kind = d.kind;
+    if (d.uid !== undefined && d.uid !== "") details.uid = d.uid;
+    if (d.causes !== undefined && d.causes.length > 0) details.causes = d.causes;
+    if (d.retryAfterSeconds !== undefined && d.retryAfterSeconds !== 0) details.retryAfterSeconds = d.retryAfterSeconds;
+    out.details = details;
+  }
+  if (s.code !== undefined && s.code !== 0) out.code = s.code;
+  return out;
+}
+
+/** Headers every API response carries, like kube-apiserver's (`Cache-Control: no-cache, private`). */
+export function commonHeaders(res: ServerResponse): void {
+  if (!res.headersSent) res.setHeader("Cache-Control", "no-cache, private");
+}
+
+/**
+ * Writes `body` as `application/json` with a trailing newline (Go's `json.Encoder`), with `Content-Length`.
+ * Does nothing if the response already started.
+ */
+export function writeJson(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent || res.writableEnded) return;
+  const text = JSON.stringify(body) + "\n";
+  commonHeaders(res);
+  res.writeHead(code, {
+    ...headers,
+    "Content-Type": "application/json",
+    "Content-Length": String(Buffer.byteLength(text)),
+  });
+  res.end(text);
+}
+
+/**
+ * Turns anything thrown by a handler into a Status (`responsewriters.ErrorNegotiated`): a StatusError's own Status,
+ * else 500 `Internal error occurred: <message>`.
+ */
+export function statusForError(err: unknown): Status {
+  const s = statusOf(err);
+  if (s !== undefined) return s;
+  const msg = err instanceof Error ? err.message : String(err);
+  return newInternalError(msg).status;
+}
+
+/**
+ * Writes an error response: the Status as JSON with HTTP code `status.code` (500 when absent), and
+ * `Retry-After: <n>` whenever `details.retryAfterSeconds > 0` (`responsewriters.ErrorNegotiated`).
+ */
+export function writeStatus(res: ServerResponse, err: unknown): void {
+  const status = orderedStatus(statusForError(err));
+  const headers: Record<string, string> = {};
+  const retry = status.details?.retryAfterSeconds;
+  if (retry !== undefined && retry > 0) headers["Retry-After"] = String(retry);
+  writeJson(res, status.code !== undefined && status.code > 0 ? status.code : 500, status, headers);
+}
+
+/**
+ * The API Priority and Fairness rejection (`priority-and-fairness.go` `tooManyRequests`): 429, `Retry-After`,
+ * `text/plain` body `Too many requests, please try again later.` — not a Status.
+ */
+export function writeApfTooManyRequests(res: ServerResponse, retryAfterSeconds: number): void {
+  if (res.headersSent || res.writableEnded) return;
+  const text = "Too many requests, please try again later.\n";
+  res.writeHead(429, {
+    "Retry-After": String(retryAfterSeconds),
+    "Content-Type": "text/plain; charset=utf-8",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Length": String(Buffer.byteLength(text)),
+  });
+  res.end(text);
+}
+
+/** Go's `http.NotFound` (paths outside every API prefix): 404 `text/plain` `404 page not found`. */
+export function writePlainNotFound(res: ServerResponse): void {
+  if (res.headersSent || res.writableEnded) return;
+  const text = "404 page not found\n";
+  res.writeHead(404, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Length": String(Buffer.byteLength(text)),
+  });
+  res.end(text);
+}
+
+/** Plain-text 200 (health endpoints answer `ok`). */
+export function writeText(res: ServerResponse, code: number, text: string, contentType = "text/plain; charset=utf-8") {
+  if (res.headersSent || res.writableEnded) return;
+  res.writeHead(code, {
+    "Content-Type": contentType,
+    "X-Content-Type-Options": "nosniff",
+    "Content-Length": String(Buffer.byteLength(text)),
+  });
+  res.end(text);
+}
+
+/** 404 with kube-apiserver's generic body for an unknown path under a served API prefix. */
+export function genericNotFound(): StatusError {
+  return new StatusError({
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message: "the server could not find the requested resource",
+    reason: "NotFound",
+    details: {},
+    code: 404,
+  });
+}
+
+/** 405 with kube-apiserver's generic body (go-restful matched the path but not the method). */
+export function genericMethodNotAllowed(): StatusError {
+  return new StatusError({
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message: "the server does not allow this method on the requested resource",
+    reason: "MethodNotAllowed",
+    details: {},
+    code: 405,
+  });
+}

@@ -1,0 +1,447 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo, Socket } from "node:net";
+import type { Writable } from "node:stream";
+import { newUnauthorized } from "@informer-ts/apimachinery";
+import { type Clock, mathRand, type Rand, realClock } from "@informer-ts/clock";
+import type { MetricsProvider } from "@informer-ts/instrumentation";
+import { type AuthOptions, authenticate } from "./auth.js";
+import type { ApiBackend, BackendRequestContext, HttpFault } from "./backend.js";
+import { MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, SIM_VERSION_INFO } from "./discovery.js";
+import { buildOpenApiV3 } from "./openapi.js";
+import { parseQueryBool } from "./query.js";
+import { parseRequestInfo, type RequestInfo } from "./request-info.js";
+import { RequestMetrics } from "./request-metrics.js";
+import { type HttpServerStats, handleResourceRequest, type ResourceHandlerConfig, verbOf } from "./resource-handler.js";
+import {
+  genericMethodNotAllowed,
+  genericNotFound,
+  writeApfTooManyRequests,
+  writeJson,
+  writePlainNotFound,
+  writeStatus,
+  writeText,
+} from "./responsewriters.js";
+import type { SimPki } from "./tls.js";
+import type { WatchEndReason } from "./watch-server.js";
+
+/** Something that renders Prometheus text (an `@informer-ts/instrumentation` `PromMetrics`). */
+export interface MetricsRenderer {
+  render(): Promise<string>;
+  readonly contentType: string;
+}
+
+/**
+ * The `/_sim/...` admin API: a handler that gets the sub-path (`faults`, `compact`, …), the method and the parsed
+ * JSON body, and returns a JSON-able result (or throws a StatusError). See `admin.ts`.
+ */
+export type AdminHandler = (
+  path: string,
+  method: string,
+  body: unknown,
+  query: URLSearchParams,
+) => Promise<{ status?: number; body: unknown }>;
+
+/** Options of {@link SimHttpServer}. */
+export interface SimHttpServerOptions {
+  readonly backend: ApiBackend;
+  /** Listen address (default `127.0.0.1`). */
+  readonly host?: string;
+  /** Port (default 0 = any free port). */
+  readonly port?: number;
+  /** Serve HTTPS with this PKI (serving cert; client certs signed by its CA are accepted when auth allows). */
+  readonly tls?: SimPki;
+  /** Authentication (default: none, every request allowed). */
+  readonly auth?: AuthOptions;
+  /** The server's WatchList feature gate (default true, as v1.34). Off → `sendInitialEvents` gets the real 422. */
+  readonly watchListEnabled?: boolean;
+  /** `--min-request-timeout` seconds (default 1800): default watch timeout is random in [min, 2·min). */
+  readonly minRequestTimeoutSeconds?: number;
+  /** `--max-resource-write-bytes` (default 3 MiB): larger bodies get 413. */
+  readonly maxRequestBodyBytes?: number;
+  readonly clock?: Clock;
+  readonly rand?: Rand;
+  /** Renders `/metrics`. Without it `/metrics` is 404. */
+  readonly metrics?: MetricsRenderer;
+  /** Where the HTTP layer records `apiserver_request_total`, `apiserver_request_duration_seconds` and
+   * `apiserver_longrunning_requests` (default: nowhere). */
+  readonly metricsProvider?: MetricsProvider;
+  /** Serves `/_sim/*`. Without it those paths are 404. */
+  readonly admin?: AdminHandler;
+  /** httplog: one JSON line per finished request (`{"verb":…,"uri":…,"code":…,"latencyMs":…}`). */
+  readonly log?: Writable;
+}
+
+/** One httplog line. */
+export interface HttpLogLine {
+  readonly ts: string;
+  readonly verb: string;
+  readonly method: string;
+  readonly uri: string;
+  readonly code: number;
+  readonly user: string;
+  readonly userAgent: string;
+  readonly latencyMs: number;
+  readonly watchEnd?: WatchEndReason;
+}
+
+/**
+ * The HTTP(S) face of the simulated kube-apiserver: discovery (`/api`, `/apis`, group versions, `/version`),
+ * OpenAPI v3 stubs, health endpoints, `/metrics`, the `/_sim` admin API and every resource request (list, get,
+ * watch with chunked NDJSON, create, update, patch, delete) served from an {@link ApiBackend}. Errors are written as
+ * exact Kubernetes Status bodies. Binds `127.0.0.1` by default.
+ *
+ * Differences from kube-apiserver: JSON only (no protobuf/CBOR/YAML output), no aggregated discovery, no
+ * authorization (an authenticated user may do everything), minimal OpenAPI, no websocket watches.
+ */
+export class SimHttpServer {
+  readonly server: Server;
+  private readonly opts: SimHttpServerOptions;
+  private readonly clock: Clock;
+  private readonly rand: Rand;
+  private readonly sockets = new Set<Socket>();
+  private readonly inflight = new Set<RequestRecord>();
+  private readonly handlerConfig: ResourceHandlerConfig;
+  private address: AddressInfo | undefined;
+  /** Live counters: open/blocked watches, back-pressure waits, events and bytes written. */
+  readonly stats: HttpServerStats = {
+    openWatches: 0,
+    blockedWatches: 0,
+    backpressureWaits: 0,
+    watchEvents: 0,
+    watchBytes: 0,
+  };
+  private closing = false;
+  private readonly requestMetrics: RequestMetrics | undefined;
+
+  constructor(opts: SimHttpServerOptions) {
+    this.opts = opts;
+    this.clock = opts.clock ?? realClock;
+    this.rand = opts.rand ?? mathRand;
+    this.requestMetrics = opts.metricsProvider === undefined ? undefined : new RequestMetrics(opts.metricsProvider);
+    this.handlerConfig = {
+      backend: opts.backend,
+      watchListEnabled: opts.watchListEnabled ?? true,
+      maxRequestBodyBytes: opts.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES,
+      minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
+      rand: this.rand,
+      now: () => this.clock.now(),
+      onWatchEnd: (reason, ctx) => {
+        if (ctx instanceof RequestRecord) ctx.watchEnd = reason;
+      },
+      stats: this.stats,
+      ...(this.requestMetrics !== undefined && { requestMetrics: this.requestMetrics }),
+    };
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      this.handle(req, res).catch((err: unknown) => {
+        // handle() catches everything itself; this is the last line of defence against an unhandled rejection.
+        if (!res.headersSent) writeStatus(res, err);
+        else res.destroy();
+      });
+    };
+    this.server =
+      opts.tls === undefined
+        ? createHttpServer(handler)
+        : createHttpsServer(
+            {
+              key: opts.tls.serving.key,
+              cert: opts.tls.serving.cert,
+              ca: opts.tls.ca.cert,
+              requestCert: opts.auth?.clientCertificates === true,
+              rejectUnauthorized: false,
+            },
+            handler,
+          );
+    // Watches are long-lived: no request or header timeouts from Node's defaults.
+    this.server.requestTimeout = 0;
+    this.server.headersTimeout = 60_000;
+    this.server.keepAliveTimeout = 60_000;
+    this.server.on(opts.tls === undefined ? "connection" : "secureConnection", (s: Socket) => {
+      this.sockets.add(s);
+      s.once("close", () => this.sockets.delete(s));
+    });
+    this.server.on("clientError", (_err, socket) => {
+      if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+      else socket.destroy();
+    });
+  }
+
+  /** Starts listening; resolves with the URL (`http://127.0.0.1:<port>`). */
+  async start(): Promise<string> {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      this.server.once("error", onError);
+      this.server.listen(this.opts.port ?? 0, this.opts.host ?? "127.0.0.1", () => {
+        this.server.off("error", onError);
+        resolve();
+      });
+    });
+    this.address = this.server.address() as AddressInfo;
+    return this.url;
+  }
+
+  /** The bound port (after {@link start}). */
+  get port(): number {
+    if (this.address === undefined) throw new Error("SimHttpServer: not started");
+    return this.address.port;
+  }
+
+  /** `http(s)://<host>:<port>` (after {@link start}); IPv6 hosts are bracketed. */
+  get url(): string {
+    if (this.address === undefined) throw new Error("SimHttpServer: not started");
+    const host = this.address.family === "IPv6" ? `[${this.address.address}]` : this.address.address;
+    return `${this.opts.tls === undefined ? "http" : "https"}://${host}:${this.address.port}`;
+  }
+
+  /** Number of open client connections (watches included). */
+  get connections(): number {
+    return this.sockets.size;
+  }
+
+  /**
+   * Stops accepting connections, aborts in-flight requests (watches end), closes idle and open sockets, and resolves
+   * when the listener is closed. Idempotent.
+   */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    for (const rec of this.inflight) rec.abort();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+
+  private log(line: HttpLogLine): void {
+    const out = this.opts.log;
+    if (out === undefined || out.writableEnded) return;
+    out.write(JSON.stringify(line) + "\n");
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rec = new RequestRecord(
+      this.clock.now(),
+      (req.method ?? "GET").toUpperCase(),
+      req.headers["user-agent"] ?? "",
+    );
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://sim.invalid");
+    } catch {
+      writeStatus(res, genericNotFound());
+      return;
+    }
+    const info = parseRequestInfo(url.pathname);
+    rec.describe(info, parseQueryBool(url.searchParams.get("watch")));
+    this.inflight.add(rec);
+    res.once("close", () => this.finish(rec, req, res));
+    try {
+      const u = authenticate(req, info.path, this.opts.auth);
+      if (u === undefined) {
+        writeStatus(res, newUnauthorized());
+        return;
+      }
+      rec.user = u.name;
+      if (!info.isResourceRequest) {
+        await this.handleNonResource(req, res, info, url);
+        return;
+      }
+      const fault = this.faultFor(rec, info);
+      if (fault?.type === "apf-429") {
+        writeApfTooManyRequests(res, fault.retryAfterSeconds);
+        return;
+      }
+      if (fault?.type === "status") {
+        writeStatus(res, fault.error);
+        return;
+      }
+      if (fault?.type === "drop-connection") {
+        req.socket.destroy();
+        return;
+      }
+      await handleResourceRequest(req, res, info, url.searchParams, rec, this.handlerConfig, fault);
+    } catch (err) {
+      if (!res.headersSent) writeStatus(res, err);
+      else if (!res.writableEnded) res.destroy();
+    }
+  }
+
+  /** Request finished (or its connection closed): cancel its context, record metrics and the httplog line. */
+  private finish(rec: RequestRecord, req: IncomingMessage, res: ServerResponse): void {
+    rec.abort();
+    this.inflight.delete(rec);
+    const now = this.clock.now();
+    if (this.requestMetrics !== undefined && rec.isResource) {
+      this.requestMetrics.observe(
+        rec.verb,
+        rec.group,
+        rec.version,
+        rec.resource,
+        res.statusCode,
+        (now - rec.start) / 1000,
+        rec.verb === "watch",
+      );
+    }
+    if (this.opts.log !== undefined) {
+      this.log({
+        ts: new Date(now).toISOString(),
+        verb: rec.verb,
+        method: rec.method,
+        uri: req.url ?? "",
+        code: res.statusCode,
+        user: rec.user,
+        userAgent: rec.userAgent,
+        latencyMs: now - rec.start,
+        ...(rec.watchEnd !== undefined && { watchEnd: rec.watchEnd }),
+      });
+    }
+  }
+
+  private faultFor(rec: RequestRecord, info: RequestInfo): HttpFault | undefined {
+    const hook = this.opts.backend.faultFor;
+    if (hook === undefined) return undefined;
+    return hook.call(this.opts.backend, {
+      verb: rec.verb,
+      group: info.apiGroup,
+      version: info.apiVersion,
+      resource: info.resource,
+      namespace: info.namespace,
+      name: info.name,
+      userAgent: rec.userAgent,
+    });
+  }
+
+  private async handleNonResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, url: URL) {
+    const method = (req.method ?? "GET").toUpperCase();
+    const path = info.path;
+    if (path.startsWith("/_sim/") && this.opts.admin !== undefined) {
+      await this.handleAdmin(req, res, path.slice("/_sim/".length), method, url.searchParams);
+      return;
+    }
+    const resources = this.opts.backend.resources();
+    const segs = path.split("/").filter((s) => s !== "");
+    const isGet = method === "GET" || method === "HEAD";
+    const apiPath = segs[0] === "api" || segs[0] === "apis";
+    if (!isGet && apiPath) throw genericMethodNotAllowed();
+    if (segs[0] === "api" && segs.length === 1) {
+      writeJson(res, 200, apiVersions(resources, req.headers.host ?? `127.0.0.1:${this.port}`));
+      return;
+    }
+    if (segs[0] === "api" && segs.length === 2) {
+      const body = apiResourceList(resources, "", segs[1]!);
+      if (body === undefined) throw genericNotFound();
+      writeJson(res, 200, body);
+      return;
+    }
+    if (segs[0] === "apis" && segs.length === 1) {
+      writeJson(res, 200, apiGroupList(resources));
+      return;
+    }
+    if (segs[0] === "apis" && segs.length === 2) {
+      const body = apiGroup(resources, segs[1]!);
+      if (body === undefined) throw genericNotFound();
+      writeJson(res, 200, body);
+      return;
+    }
+    if (segs[0] === "apis" && segs.length === 3) {
+      const body = apiResourceList(resources, segs[1]!, segs[2]!);
+      if (body === undefined) throw genericNotFound();
+      writeJson(res, 200, body);
+      return;
+    }
+    if (apiPath) throw genericNotFound();
+    if (!isGet) {
+      writePlainNotFound(res);
+      return;
+    }
+    switch (path) {
+      case "/version":
+        writeJson(res, 200, SIM_VERSION_INFO);
+        return;
+      case "/healthz":
+      case "/readyz":
+      case "/livez":
+        writeText(res, 200, "ok");
+        return;
+      case "/metrics":
+        if (this.opts.metrics === undefined) break;
+        writeText(res, 200, await this.opts.metrics.render(), this.opts.metrics.contentType);
+        return;
+      case "/openapi/v3":
+        writeJson(res, 200, buildOpenApiV3(resources).index);
+        return;
+      default:
+        if (path.startsWith("/openapi/v3/")) {
+          const doc = buildOpenApiV3(resources).docs.get(path.slice("/openapi/v3/".length));
+          if (doc === undefined) break;
+          writeText(res, 200, doc, "application/json");
+          return;
+        }
+    }
+    writePlainNotFound(res);
+  }
+
+  private async handleAdmin(
+    req: IncomingMessage,
+    res: ServerResponse,
+    sub: string,
+    method: string,
+    q: URLSearchParams,
+  ) {
+    const text = (await readBody(req, 1024 * 1024)).toString("utf8");
+    let body: unknown;
+    if (text.trim() !== "") {
+      try {
+        body = JSON.parse(text);
+      } catch (err) {
+        writeJson(res, 400, { error: `invalid JSON body: ${err instanceof Error ? err.message : String(err)}` });
+        return;
+      }
+    }
+    const out = await this.opts.admin!(sub, method, body, q);
+    writeJson(res, out.status ?? 200, out.body);
+  }
+}
+
+/**
+ * One request's context: what the backend sees (`BackendRequestContext`, with a cancellation signal created on
+ * first use) and what the httplog and metrics need when it ends. Kept small: an idle watch holds one.
+ */
+class RequestRecord implements BackendRequestContext {
+  user = "";
+  verb = "";
+  group = "";
+  version = "";
+  resource = "";
+  isResource = false;
+  watchEnd: WatchEndReason | undefined;
+  private controller: AbortController | undefined;
+  private aborted = false;
+
+  constructor(
+    readonly start: number,
+    readonly method: string,
+    readonly userAgent: string,
+  ) {}
+
+  describe(info: RequestInfo, watchParam: boolean): void {
+    this.isResource = info.isResourceRequest;
+    this.verb = info.isResourceRequest ? verbOf(this.method, info, watchParam) : this.method.toLowerCase();
+    this.group = info.apiGroup;
+    this.version = info.apiVersion;
+    this.resource = info.resource;
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  abort(): void {
+    this.aborted = true;
+    this.controller?.abort();
+  }
+}

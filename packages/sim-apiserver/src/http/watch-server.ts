@@ -1,0 +1,166 @@
+import type { ServerResponse } from "node:http";
+import type { KubeObject, WatchEvent } from "@informer-ts/apimachinery";
+import type { OutputMediaType } from "./negotiation.js";
+import { asPartialObjectMetadata, type IncludeObjectPolicy, objectToTable, type TablePrinter } from "./table.js";
+
+/** The event source a watch response drains: the engine's watch, seen as an async iterator. */
+export interface WatchSource {
+  /** Next event; `done` when the engine closed the watch (timeout, slow-watcher kill, re-initialization). */
+  next(): Promise<IteratorResult<WatchEvent>>;
+  /** Stops the engine watch (client went away). Idempotent; a pending `next()` must then settle with `done`. */
+  stop(): void;
+}
+
+/** How {@link serveWatch} encodes and frames events. */
+export interface WatchServeOptions {
+  readonly output: OutputMediaType;
+  readonly printer: TablePrinter;
+  readonly includeObject?: IncludeObjectPolicy;
+  /** Current time for Table `Age` cells. */
+  readonly now: () => number;
+  /**
+   * Fault: after this many events, write the first half of the next event's line and end the response (the
+   * chunked body ends cleanly after a partial JSON line).
+   */
+  readonly truncateAfterEvents?: number;
+  /** Called once per event written (bytes of the line). */
+  readonly onEvent?: (event: WatchEvent, bytes: number) => void;
+  /** Called with true when the writer starts waiting for `drain` (socket full), false when it resumes. */
+  readonly onBlocked?: (blocked: boolean) => void;
+}
+
+/** Why {@link serveWatch} ended. */
+export type WatchEndReason = "engine-closed" | "client-gone" | "truncated" | "write-error";
+
+// Serialized JSON lines by event, so an event object shared by many watchers is encoded once (kube-apiserver's
+// CacheableObject does the same). Weak: a line lives only as long as the engine keeps the event.
+const jsonLines = new WeakMap<object, string>();
+
+function encodeEvent(ev: WatchEvent, opts: WatchServeOptions, first: boolean): string {
+  const out = opts.output;
+  if (ev.type === "ERROR" || out.kind === "json") {
+    let line = jsonLines.get(ev);
+    if (line === undefined) {
+      line = JSON.stringify(ev) + "\n";
+      jsonLines.set(ev, line);
+    }
+    return line;
+  }
+  let object: unknown = ev.object;
+  if (out.kind === "table") {
+    object = objectToTable(ev.object as KubeObject, opts.printer, {
+      apiVersion: out.apiVersion,
+      noHeaders: !first,
+      ...(opts.includeObject !== undefined && { includeObject: opts.includeObject }),
+      now: opts.now(),
+    });
+  } else if (out.kind === "partial") {
+    object = asPartialObjectMetadata(ev.object as KubeObject, out.apiVersion);
+  }
+  return JSON.stringify({ type: ev.type, object }) + "\n";
+}
+
+/**
+ * Streams a watch (`WatchServer.HandleHTTP`): `200`, `Content-Type: application/json`, chunked, headers flushed at
+ * once, then one JSON event plus `\n` per event. Honours back-pressure: when the socket buffer is full it stops
+ * pulling events until `drain`, so a slow client leaves the engine's per-watcher buffers full and the engine's
+ * dispatcher closes the watch, exactly as kube-apiserver's would. Ends the body cleanly when the engine closes the
+ * watch; stops the engine watch when the client disconnects. In Table mode only the first event carries
+ * `columnDefinitions`; ERROR events are written as the plain Status.
+ *
+ * The pump is callback-driven (no suspended async frames per idle watch); the returned promise settles when the
+ * stream is over and never rejects.
+ */
+export function serveWatch(res: ServerResponse, source: WatchSource, opts: WatchServeOptions): Promise<WatchEndReason> {
+  return new Promise<WatchEndReason>((resolve) => {
+    let finished = false;
+    let blocked = false;
+    let first = true;
+    let written = 0;
+    let corked = false;
+    const uncork = () => {
+      corked = false;
+      if (!res.destroyed) res.uncork();
+    };
+    const finish = (reason: WatchEndReason) => {
+      if (finished) return;
+      finished = true;
+      res.off("close", onClose);
+      res.off("drain", onDrain);
+      if (blocked) {
+        blocked = false;
+        opts.onBlocked?.(false);
+      }
+      if (reason !== "engine-closed") source.stop();
+      resolve(reason);
+    };
+    const onClose = () => finish("client-gone");
+    const onDrain = () => {
+      if (finished) return;
+      blocked = false;
+      opts.onBlocked?.(false);
+      pull();
+    };
+    const onResult = (r: IteratorResult<WatchEvent>) => {
+      if (finished) return;
+      if (res.destroyed) {
+        finish("client-gone");
+        return;
+      }
+      if (r.done === true) {
+        finish("engine-closed");
+        if (corked) uncork();
+        res.end();
+        return;
+      }
+      let line: string;
+      try {
+        line = encodeEvent(r.value, opts, first);
+      } catch {
+        finish("write-error");
+        res.destroy();
+        return;
+      }
+      first = false;
+      if (opts.truncateAfterEvents !== undefined && written >= opts.truncateAfterEvents) {
+        res.write(line.slice(0, Math.max(1, Math.floor(line.length / 2))));
+        finish("truncated");
+        if (corked) uncork();
+        res.end();
+        return;
+      }
+      written++;
+      // Coalesce the events that are ready in this turn into one socket write (like the apiserver's flush when its
+      // result channel is empty).
+      if (!corked) {
+        corked = true;
+        res.cork();
+        process.nextTick(uncork);
+      }
+      const ok = res.write(line);
+      opts.onEvent?.(r.value, Buffer.byteLength(line));
+      if (ok) {
+        pull();
+      } else {
+        blocked = true;
+        opts.onBlocked?.(true);
+        res.once("drain", onDrain);
+      }
+    };
+    const onError = () => onResult({ done: true, value: undefined });
+    const pull = () => {
+      let p: Promise<IteratorResult<WatchEvent>>;
+      try {
+        p = source.next();
+      } catch {
+        onError();
+        return;
+      }
+      p.then(onResult, onError);
+    };
+    res.once("close", onClose);
+    res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-cache, private" });
+    res.flushHeaders();
+    pull();
+  });
+}

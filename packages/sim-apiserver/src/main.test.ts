@@ -1,0 +1,148 @@
+// The `pnpm apiserver` command, run as its built JS (node dist/main.js) the way users run it.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { fetchRaw } from "./http/http-client.test-util.js";
+
+const pkg = dirname(dirname(fileURLToPath(import.meta.url)));
+const repo = dirname(dirname(pkg));
+const mainJs = join(pkg, "dist", "main.js");
+
+beforeAll(() => {
+  // Build (incremental) so the test runs the current sources' JS.
+  execFileSync(join(repo, "node_modules", ".bin", "tsc"), ["-b", join(pkg, "tsconfig.json")], { stdio: "inherit" });
+}, 180_000);
+
+interface Started {
+  readonly child: ChildProcess;
+  readonly firstLine: string;
+  readonly url: string;
+  stderr(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+function start(args: string[]): Promise<Started> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [mainJs, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    child.stderr!.setEncoding("utf8").on("data", (c: string) => {
+      err += c;
+    });
+    child.stdout!.setEncoding("utf8").on("data", (c: string) => {
+      out += c;
+      const nl = out.indexOf("\n");
+      if (nl >= 0) {
+        const firstLine = out.slice(0, nl + 1);
+        resolve({
+          child,
+          firstLine,
+          url: firstLine.replace(/^listening on /, "").trim(),
+          stderr: () => err,
+          stop: async (signal = "SIGTERM") => {
+            child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`exited ${code} before listening: ${err}`)));
+  });
+}
+
+function runToExit(args: string[]): { code: number; stdout: string; stderr: string } {
+  try {
+    const stdout = execFileSync(process.execPath, [mainJs, ...args], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    return { code: 0, stdout, stderr: "" };
+  } catch (e) {
+    const err = e as { status: number; stdout: string; stderr: string };
+    return { code: err.status, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+describe("apiserver command", () => {
+  it("prints exactly `listening on http://127.0.0.1:<port>`, serves, and exits 0 on SIGTERM and SIGINT", async () => {
+    for (const sig of ["SIGTERM", "SIGINT"] as const) {
+      const s = await start(["--port", "0"]);
+      expect(s.firstLine).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+      expect((await fetchRaw(`${s.url}/healthz`)).text).toBe("ok");
+      expect(await s.stop(sig)).toBe(0);
+    }
+  });
+
+  it("--seed loads multi-document YAML (a List included); the objects are served", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "apiserver-seed-"));
+    const seed = join(dir, "seed.yaml");
+    writeFileSync(
+      seed,
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: '1'}\n---\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b, namespace: other}\n",
+    );
+    const s = await start(["--seed", seed]);
+    try {
+      const all = (await fetchRaw(`${s.url}/api/v1/configmaps`)).json as {
+        items: Array<{ metadata: { name: string; namespace: string } }>;
+      };
+      expect(all.items.map((i) => `${i.metadata.namespace}/${i.metadata.name}`)).toEqual(["default/a", "other/b"]);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  });
+
+  it("--tls --token --kubeconfig-out: https URL, 401 without the token, a kubeconfig that works", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "apiserver-tls-"));
+    const kc = join(dir, "kubeconfig");
+    const s = await start(["--tls", "--token", "t0ken", "--kubeconfig-out", kc]);
+    try {
+      expect(s.firstLine).toMatch(/^listening on https:\/\/127\.0\.0\.1:\d+\n$/);
+      const cfg = parse(readFileSync(kc, "utf8"));
+      const cluster = cfg.clusters[0].cluster;
+      expect(cluster.server).toBe(s.url);
+      const ca = Buffer.from(cluster["certificate-authority-data"], "base64").toString();
+      expect(cfg.users[0].user.token).toBe("t0ken");
+      expect((await fetchRaw(`${s.url}/api/v1/namespaces/default/configmaps`, { ca })).status).toBe(401);
+      const ok = await fetchRaw(`${s.url}/api/v1/namespaces/default/configmaps`, {
+        ca,
+        headers: { authorization: "Bearer t0ken" },
+      });
+      expect(ok.status).toBe(200);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  });
+
+  it("--fault injects HTTP faults; /_sim/faults shows and clears them", async () => {
+    const s = await start(["--fault", '{"type":"apf-429","verbs":["list"],"count":1,"retryAfterSeconds":2}']);
+    try {
+      const r = await fetchRaw(`${s.url}/api/v1/namespaces/default/configmaps`);
+      expect(r.status).toBe(429);
+      expect(r.headers["retry-after"]).toBe("2");
+      expect((await fetchRaw(`${s.url}/api/v1/namespaces/default/configmaps`)).status).toBe(200);
+      expect((await fetchRaw(`${s.url}/_sim/faults`)).json).toMatchObject({
+        faults: [{ id: 1, matched: 2, fired: 1 }],
+      });
+      expect((await fetchRaw(`${s.url}/_sim/faults`, { method: "DELETE" })).json).toEqual({ removed: 1 });
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it("bad flags and bad seed files exit 2 with a message naming the problem", () => {
+    const bad = runToExit(["--port", "nope"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--port: expected a non-negative integer, got "nope"');
+    const dir = mkdtempSync(join(tmpdir(), "apiserver-badseed-"));
+    const seed = join(dir, "s.json");
+    writeFileSync(seed, '[{"apiVersion":"v1","kind":"Gizmo","metadata":{"name":"g"}}]');
+    const badSeed = runToExit(["--seed", seed]);
+    expect(badSeed.code).toBe(2);
+    expect(badSeed.stderr).toContain("seed object 1 (v1 Gizmo /g): kind is not served");
+  });
+});

@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// `pnpm apiserver`: the simulated kube-apiserver in the foreground. Prints exactly one line
+// `listening on <url>` when ready; exits 0 on SIGINT/SIGTERM, 2 on bad flags or seed files.
+import { realClock, seededRand } from "@informer-ts/clock";
+import { createCliBackend } from "./http/cli-backend.js";
+import {
+  APISERVER_USAGE,
+  generatePki,
+  loadSeedFile,
+  parseApiserverFlags,
+  SimHttpServer,
+  writeKubeconfig,
+} from "./http/index.js";
+
+async function main(argv: readonly string[]): Promise<number> {
+  let flags: ReturnType<typeof parseApiserverFlags>;
+  try {
+    flags = parseApiserverFlags(argv);
+  } catch (err) {
+    process.stderr.write(`apiserver: ${err instanceof Error ? err.message : String(err)}\n${APISERVER_USAGE}`);
+    return 2;
+  }
+  if (flags.help) {
+    process.stdout.write(APISERVER_USAGE);
+    return 0;
+  }
+  const rand = flags.randSeed === undefined ? undefined : seededRand(flags.randSeed);
+  let cli: Awaited<ReturnType<typeof createCliBackend>>;
+  try {
+    cli = await createCliBackend(flags, { clock: realClock, ...(rand !== undefined && { rand }) });
+    if (flags.seed !== undefined) await cli.seed(loadSeedFile(flags.seed));
+  } catch (err) {
+    process.stderr.write(`apiserver: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+  const pki = flags.tls ? generatePki() : undefined;
+  const server = new SimHttpServer({
+    backend: cli.backend,
+    host: flags.host,
+    port: flags.port,
+    ...(pki !== undefined && { tls: pki }),
+    ...((flags.tokens.length > 0 || flags.clientCertAuth) && {
+      auth: { tokens: flags.tokens, clientCertificates: flags.clientCertAuth },
+    }),
+    watchListEnabled: flags.watchList,
+    minRequestTimeoutSeconds: flags.minRequestTimeoutSeconds,
+    clock: realClock,
+    ...(rand !== undefined && { rand }),
+    metrics: cli.metrics,
+    metricsProvider: cli.metrics,
+    admin: cli.admin,
+    ...(flags.httpLog && { log: process.stderr }),
+  });
+  let url: string;
+  try {
+    url = await server.start();
+  } catch (err) {
+    process.stderr.write(`apiserver: cannot listen: ${err instanceof Error ? err.message : String(err)}\n`);
+    await cli.stop();
+    return 1;
+  }
+  if (flags.kubeconfigOut !== undefined) {
+    const first = flags.tokens[0];
+    writeKubeconfig(flags.kubeconfigOut, {
+      server: url,
+      ...(pki !== undefined && { ca: pki.ca.cert }),
+      ...(first !== undefined && { token: first }),
+      ...(first === undefined &&
+        flags.clientCertAuth &&
+        pki !== undefined && {
+          clientCert: pki.client.cert,
+          clientKey: pki.client.key,
+        }),
+    });
+  }
+  process.stdout.write(`listening on ${url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await server.close();
+  await cli.stop();
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`apiserver: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

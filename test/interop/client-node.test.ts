@@ -1,0 +1,134 @@
+// @kubernetes/client-node 1.4 against the simulated apiserver: CoreV1Api list/create, Watch, and ListWatch (the
+// client's informer) seeing add/update/delete; over plain HTTP and over HTTPS via the generated kubeconfig.
+// The package is imported lazily (it costs ~0.5 s and ~75 MB).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configMap, type SimHandle, startSim } from "./sim.js";
+
+type ClientNode = typeof import("@kubernetes/client-node");
+
+let k8s: ClientNode;
+let importError: string | undefined;
+
+beforeAll(async () => {
+  try {
+    k8s = await import("@kubernetes/client-node");
+  } catch (err) {
+    importError = err instanceof Error ? err.message : String(err);
+  }
+});
+
+function requireClientNode(ctx: { skip: (note?: string) => void }) {
+  if (importError === undefined) return;
+  const msg = `interop test skipped: @kubernetes/client-node cannot be imported: ${importError}`;
+  if ((process.env.INTEROP_REQUIRED ?? process.env.CI ?? "") !== "") throw new Error(msg);
+  console.warn(msg);
+  ctx.skip(msg);
+}
+
+function kubeConfig(sim: SimHandle) {
+  const kc = new k8s.KubeConfig();
+  kc.loadFromFile(sim.kubeconfig);
+  return kc;
+}
+
+async function informerRoundTrip(sim: SimHandle) {
+  const kc = kubeConfig(sim);
+  const api = kc.makeApiClient(k8s.CoreV1Api);
+  const path = "/api/v1/namespaces/default/configmaps";
+  const seen: string[] = [];
+  const errors: unknown[] = [];
+  const lw = new k8s.ListWatch<import("@kubernetes/client-node").V1ConfigMap>(
+    path,
+    new k8s.Watch(kc),
+    () => api.listNamespacedConfigMap({ namespace: "default" }),
+    false,
+  );
+  lw.on("add", (o) => seen.push(`add:${o.metadata?.name}`));
+  lw.on("update", (o) => seen.push(`update:${o.metadata?.name}:${o.data?.v}`));
+  lw.on("delete", (o) => seen.push(`delete:${o.metadata?.name}`));
+  lw.on("error", (e) => errors.push(e));
+  const watchesBefore = sim.server.stats.openWatches;
+  await lw.start();
+  try {
+    await expect.poll(() => seen).toContain("add:cn-existing");
+    await expect.poll(() => sim.server.stats.openWatches).toBe(watchesBefore + 1);
+    await api.createNamespacedConfigMap({
+      namespace: "default",
+      body: { metadata: { name: "cn-new" }, data: { v: "1" } },
+    });
+    await expect.poll(() => seen).toContain("add:cn-new");
+    await api.replaceNamespacedConfigMap({
+      name: "cn-new",
+      namespace: "default",
+      body: { metadata: { name: "cn-new" }, data: { v: "2" } },
+    });
+    await expect.poll(() => seen).toContain("update:cn-new:2");
+    await api.deleteNamespacedConfigMap({ name: "cn-new", namespace: "default" });
+    await expect.poll(() => seen).toContain("delete:cn-new");
+    expect(lw.list("default").map((o) => o.metadata?.name)).toEqual(["cn-existing"]);
+    expect(errors).toEqual([]);
+  } finally {
+    await lw.stop();
+  }
+  await expect.poll(() => sim.server.stats.openWatches).toBe(watchesBefore);
+}
+
+describe("interop: @kubernetes/client-node", () => {
+  let sim: SimHandle;
+  beforeAll(async () => {
+    sim = await startSim();
+    await sim.create(configMap("cn-existing"));
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  it("CoreV1Api list returns the typed list with its resourceVersion", async (ctx) => {
+    requireClientNode(ctx);
+    const api = kubeConfig(sim).makeApiClient(k8s.CoreV1Api);
+    const list = await api.listNamespacedConfigMap({ namespace: "default" });
+    expect(list.items.map((i) => i.metadata?.name)).toEqual(["cn-existing"]);
+    expect(list.metadata?.resourceVersion).toMatch(/^\d+$/);
+  });
+
+  it("Watch receives ADDED for an object created after the watch started", async (ctx) => {
+    requireClientNode(ctx);
+    const kc = kubeConfig(sim);
+    const api = kc.makeApiClient(k8s.CoreV1Api);
+    const rv = (await api.listNamespacedConfigMap({ namespace: "default" })).metadata?.resourceVersion ?? "";
+    const events: string[] = [];
+    const before = sim.server.stats.openWatches;
+    const req = await new k8s.Watch(kc).watch(
+      "/api/v1/namespaces/default/configmaps",
+      { resourceVersion: rv },
+      (type: string, obj: { metadata?: { name?: string } }) => events.push(`${type}:${obj.metadata?.name}`),
+      () => {},
+    );
+    try {
+      await expect.poll(() => sim.server.stats.openWatches).toBe(before + 1);
+      await sim.create(configMap("cn-watched"));
+      await expect.poll(() => events).toEqual(["ADDED:cn-watched"]);
+    } finally {
+      req.abort();
+    }
+    await api.deleteNamespacedConfigMap({ name: "cn-watched", namespace: "default" });
+  });
+
+  it("ListWatch (informer) sees add, update, delete", async (ctx) => {
+    requireClientNode(ctx);
+    await informerRoundTrip(sim);
+  });
+});
+
+describe("interop: @kubernetes/client-node over HTTPS", () => {
+  it("ListWatch through the generated kubeconfig (token + CA)", async (ctx) => {
+    requireClientNode(ctx);
+    const sim = await startSim({ tls: true, token: "cn-token" });
+    try {
+      await sim.create(configMap("cn-existing"));
+      await informerRoundTrip(sim);
+    } finally {
+      await sim.close();
+    }
+  });
+});

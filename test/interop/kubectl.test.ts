@@ -1,0 +1,152 @@
+// kubectl against the simulated apiserver: discovery, Table output, create -f (OpenAPI v3 field-validation
+// probe), apply, get -w streaming, delete, and HTTPS with a generated kubeconfig (token and client certificate).
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run, spawnStreaming } from "./run.js";
+import { configMap, type SimHandle, startSim } from "./sim.js";
+import { checkKubectl, freshDir, kubectlBin, requireTool } from "./tools.js";
+
+const kubectl = checkKubectl();
+
+describe("interop: kubectl", () => {
+  let sim: SimHandle;
+  let dir: string;
+  const k = (args: string[], timeoutMs = 60_000) =>
+    run(kubectlBin(), [`--server=${sim.url}`, "--cache-dir", join(dir, "cache"), ...args], {
+      env: { KUBECONFIG: join(dir, "no-kubeconfig") },
+      timeoutMs,
+    });
+
+  beforeAll(async () => {
+    if (!kubectl.ok) return;
+    sim = await startSim();
+    dir = freshDir("kubectl");
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  it("kubectl get configmaps prints the server's Table (NAME DATA AGE)", async (ctx) => {
+    requireTool(kubectl, ctx);
+    await sim.create(configMap("cm-get", { a: "1", b: "2" }));
+    const r = await k(["get", "configmaps"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^NAME\s+DATA\s+AGE$/m);
+    expect(r.stdout).toMatch(/^cm-get\s+2\s+\S+$/m);
+  });
+
+  it("kubectl create -f with default validation (OpenAPI v3 probe) and with --validate=false", async (ctx) => {
+    requireTool(kubectl, ctx);
+    const f1 = join(dir, "cm1.yaml");
+    const f2 = join(dir, "cm2.yaml");
+    writeFileSync(f1, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-create\ndata:\n  x: "1"\n');
+    writeFileSync(f2, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-noval\ndata:\n  y: "2"\n');
+    const a = await k(["create", "-f", f1]);
+    expect(a.stderr).toBe("");
+    expect(a.stdout.trim()).toBe("configmap/cm-create created");
+    const b = await k(["create", "-f", f2, "--validate=false"]);
+    expect(b.stdout.trim()).toBe("configmap/cm-noval created");
+    const again = await k(["create", "-f", f1]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('configmaps "cm-create" already exists');
+    const got = await k(["get", "configmap", "cm-create", "-o", "json"]);
+    expect(JSON.parse(got.stdout)).toMatchObject({
+      kind: "ConfigMap",
+      metadata: { name: "cm-create" },
+      data: { x: "1" },
+    });
+  });
+
+  it("kubectl apply -f creates, then patches", async (ctx) => {
+    requireTool(kubectl, ctx);
+    const f = join(dir, "apply.yaml");
+    writeFileSync(f, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-apply\ndata:\n  v: "1"\n');
+    const a = await k(["apply", "-f", f]);
+    expect(a.stderr).toBe("");
+    expect(a.stdout.trim()).toBe("configmap/cm-apply created");
+    writeFileSync(f, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-apply\ndata:\n  v: "2"\n');
+    const b = await k(["apply", "-f", f]);
+    expect(b.stderr).toBe("");
+    expect(b.stdout.trim()).toBe("configmap/cm-apply configured");
+    const got = JSON.parse((await k(["get", "cm", "cm-apply", "-o", "json"])).stdout);
+    expect(got.data).toEqual({ v: "2" });
+  });
+
+  it("kubectl get -w prints existing rows, then streamed changes", async (ctx) => {
+    requireTool(kubectl, ctx);
+    await sim.create(configMap("cm-w1"));
+    const w = spawnStreaming(
+      kubectlBin(),
+      [`--server=${sim.url}`, "--cache-dir", join(dir, "cache"), "get", "configmaps", "-w"],
+      { KUBECONFIG: join(dir, "no-kubeconfig") },
+    );
+    try {
+      await w.waitForLine(/^NAME\s+DATA\s+AGE/);
+      await w.waitForLine(/^cm-w1\s+1\s/);
+      await sim.create(configMap("cm-w2", { a: "1", b: "2", c: "3" }));
+      await w.waitForLine(/^cm-w2\s+3\s/);
+    } finally {
+      await w.kill();
+    }
+  });
+
+  it("kubectl delete removes the object; a second get is NotFound", async (ctx) => {
+    requireTool(kubectl, ctx);
+    await sim.create(configMap("cm-del"));
+    const d = await k(["delete", "configmap", "cm-del"]);
+    expect(d.stdout.trim()).toBe('configmap "cm-del" deleted');
+    const g = await k(["get", "configmap", "cm-del"]);
+    expect(g.code).toBe(1);
+    expect(g.stderr.trim()).toBe('Error from server (NotFound): configmaps "cm-del" not found');
+  });
+});
+
+describe("interop: kubectl over HTTPS with a generated kubeconfig", () => {
+  it("bearer token", async (ctx) => {
+    requireTool(kubectl, ctx);
+    const sim = await startSim({ tls: true, token: "interop-token" });
+    try {
+      await sim.create(configMap("cm-tls"));
+      const cache = join(sim.dir, "cache");
+      const r = await run(kubectlBin(), ["--kubeconfig", sim.kubeconfig, "--cache-dir", cache, "get", "configmaps"]);
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toMatch(/^cm-tls\s+1\s/m);
+      const bad = await run(kubectlBin(), [
+        "--kubeconfig",
+        sim.kubeconfig,
+        "--cache-dir",
+        join(sim.dir, "cache2"),
+        "--token",
+        "wrong",
+        "get",
+        "configmaps",
+      ]);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toMatch(/Unauthorized|must be logged in/);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it("client certificate", async (ctx) => {
+    requireTool(kubectl, ctx);
+    const sim = await startSim({ tls: true, clientCert: true });
+    try {
+      await sim.create(configMap("cm-x509"));
+      const r = await run(kubectlBin(), [
+        "--kubeconfig",
+        sim.kubeconfig,
+        "--cache-dir",
+        join(sim.dir, "c"),
+        "get",
+        "cm",
+      ]);
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toMatch(/^cm-x509\s+1\s/m);
+    } finally {
+      await sim.close();
+    }
+  });
+});

@@ -1,0 +1,101 @@
+// The Python `kubernetes` client (Debian python3-kubernetes via /usr/bin/python3) against the simulated apiserver:
+// list + watch over plain HTTP (it sends `watch=True`, capitalised), and over HTTPS via the generated kubeconfig.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run } from "./run.js";
+import { configMap, type SimHandle, startSim } from "./sim.js";
+import { checkPythonKubernetes, pythonBin, requireTool } from "./tools.js";
+
+const python = checkPythonKubernetes();
+
+// Lists, then watches from the list's RV (timeout_seconds bounds the stream), printing one line per event and
+// stopping after the object the test creates once the watch is open (seen in the server's stats).
+const LIST_WATCH = `
+import json, sys
+from kubernetes import client, config, watch
+mode, target = sys.argv[1], sys.argv[2]
+if mode == "host":
+    cfg = client.Configuration(); cfg.host = target
+    api = client.CoreV1Api(client.ApiClient(cfg))
+else:
+    config.load_kube_config(config_file=target)
+    api = client.CoreV1Api()
+lst = api.list_namespaced_config_map("default")
+print(json.dumps({"list": [i.metadata.name for i in lst.items], "rv": lst.metadata.resource_version}), flush=True)
+w = watch.Watch()
+for ev in w.stream(api.list_namespaced_config_map, "default", resource_version=lst.metadata.resource_version, timeout_seconds=30):
+    print(json.dumps({"type": ev["type"], "name": ev["object"].metadata.name, "rv": ev["object"].metadata.resource_version}), flush=True)
+    if ev["object"].metadata.name == "py-added":
+        w.stop()
+print(json.dumps({"done": True}), flush=True)
+`;
+
+/** Runs the script and creates `py-added` through the API as soon as the script's watch is open. */
+async function listWatch(sim: SimHandle, mode: string, target: string) {
+  const before = sim.server.stats.openWatches;
+  const p = run(pythonBin(), ["-c", LIST_WATCH, mode, target], { timeoutMs: 60_000 });
+  await expect.poll(() => sim.server.stats.openWatches, { timeout: 30_000 }).toBe(before + 1);
+  await sim.create(configMap("py-added", { a: "b" }));
+  return p;
+}
+
+function lines(stdout: string): Array<Record<string, unknown>> {
+  return stdout
+    .trim()
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l));
+}
+
+describe("interop: python kubernetes client", () => {
+  let sim: SimHandle;
+  beforeAll(async () => {
+    if (!python.ok) return;
+    sim = await startSim();
+    await sim.create(configMap("py-a"));
+    await sim.create(configMap("py-b"));
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  it("list + watch (watch=True) sees the objects and a streamed ADDED", async (ctx) => {
+    requireTool(python, ctx);
+    const r = await listWatch(sim, "host", sim.url);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    expect(out[0]).toMatchObject({ list: ["py-a", "py-b"] });
+    expect(out).toContainEqual(expect.objectContaining({ type: "ADDED", name: "py-added" }));
+    expect(out.at(-1)).toEqual({ done: true });
+  });
+});
+
+describe("interop: python kubernetes client over HTTPS", () => {
+  it("load_kube_config with token + CA", async (ctx) => {
+    requireTool(python, ctx);
+    const sim = await startSim({ tls: true, token: "py-token" });
+    try {
+      await sim.create(configMap("py-tls"));
+      const r = await listWatch(sim, "kubeconfig", sim.kubeconfig);
+      expect(r.stderr).toBe("");
+      const out = lines(r.stdout);
+      expect(out[0]).toMatchObject({ list: ["py-tls"] });
+      expect(out).toContainEqual(expect.objectContaining({ type: "ADDED", name: "py-added" }));
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it("load_kube_config with a client certificate", async (ctx) => {
+    requireTool(python, ctx);
+    const sim = await startSim({ tls: true, clientCert: true });
+    try {
+      await sim.create(configMap("py-x509"));
+      const r = await listWatch(sim, "kubeconfig", sim.kubeconfig);
+      expect(r.stderr).toBe("");
+      expect(lines(r.stdout)[0]).toMatchObject({ list: ["py-x509"] });
+    } finally {
+      await sim.close();
+    }
+  });
+});
