@@ -1,0 +1,668 @@
+import {
+  INITIAL_EVENTS_END_ANNOTATION,
+  type KubeList,
+  type KubeObject,
+  type ListOptions,
+  newBadRequest,
+  newResourceExpired,
+  newTooLargeResourceVersion,
+  newTooManyRequests,
+  objectFieldSet,
+  parseResourceVersion,
+  type StatusError,
+  type WatchEvent,
+} from "@informer-ts/apimachinery";
+import { type Clock, jitter, type Rand, type Timer } from "@informer-ts/clock";
+import { CacheWatcher, FixedWatch, type InitialSource, type WatchCloseReason } from "./cache-watcher.js";
+import { decodeContinue, encodeContinue } from "./continue-token.js";
+import { CacheEvent, EventHistory } from "./event-history.js";
+import { apiVersionOf, groupResourceString, type SimResource } from "./resources.js";
+import type { Selection } from "./selection.js";
+import { SortedKeyMap } from "./sorted-keys.js";
+import { type MvccStorage, paginate, prefixOf, type StorageEvent, type StoragePage } from "./storage.js";
+import { TimeBudget } from "./time-budget.js";
+
+/** Where a read was served from (the accounting label). */
+export type ServedFrom = "cache" | "storage";
+
+/** Cacher tuning; every field has kube-apiserver's value as the default (see the engine options). */
+export interface CacherConfig {
+  readonly bookmarkFrequencyMs: number;
+  readonly blockTimeoutMs: number;
+  readonly eventFreshMs: number;
+  readonly historyLowerBound: number;
+  readonly historyUpperBound: number;
+  /** Delay between a storage change and the watch cache seeing it (0 = synchronous). */
+  readonly cacheLagMs: number;
+  readonly dispatchBudgetMs: number;
+  readonly budgetRefreshMsPerSecond: number;
+}
+
+/** What the cacher reports to the engine. */
+export interface CacherHooks {
+  onWatcherTerminated(resource: SimResource, message: string): void;
+  onWatcherCountChanged(resource: SimResource, delta: number): void;
+  onEventsDispatched(resource: SimResource, deliveries: number): void;
+  /** Bookmark policy (fault injection): "on", "no-periodic" (no periodic bookmarks), "off" (none at all). */
+  bookmarkMode(): "on" | "no-periodic" | "off";
+}
+
+/** Result of a list. */
+export interface CacherListResult {
+  readonly list: KubeList;
+  readonly servedFrom: ServedFrom;
+}
+
+const INCONSISTENT_CONTINUE_MESSAGE =
+  "The provided continue parameter is too old to display a consistent list result. You can start a new list " +
+  "without the continue parameter, or use the continue token in this response to retrieve the remainder of the " +
+  "results. Continuing with the provided token results in an inconsistent list - objects that were created, " +
+  "modified, or deleted between the time the first chunk was returned and now may show up in the list.";
+
+interface FreshWaiter {
+  readonly rv: number;
+  readonly resolve: () => void;
+  readonly timer: Timer;
+}
+
+type Incoming = CacheEvent | { readonly progress: number };
+
+/**
+ * The watch cache of one resource (kube-apiserver's `Cacher` + `watchCache`): the current state in key order, its
+ * resourceVersion, the event history ring, the watchers and the dispatcher that feeds them with a shared time budget,
+ * bookmark scheduling, freshness waits (consistent reads, "not older than") with the 3 s block timeout, and readiness
+ * (429 while re-initializing).
+ */
+export class Cacher {
+  private readonly state = new SortedKeyMap<KubeObject>();
+  private readonly history: EventHistory;
+  private cacheRV = 0;
+  private lastDispatchedRV = 0;
+  private ready = true;
+  private pendingSince = 0;
+  private readyTimer: Timer | undefined;
+  private readonly watchers = new Set<CacheWatcher>();
+  private readonly byTrigger = new Map<string, Set<CacheWatcher>>();
+  private readonly untriggered = new Set<CacheWatcher>();
+  private readonly deadlines = new Map<CacheWatcher, Timer>();
+  private readonly incoming: Incoming[] = [];
+  private incomingHead = 0;
+  private dispatching = false;
+  private paused: { blocked: Map<CacheWatcher, WatchEvent>; timer: Timer; start: number; timeout: number } | undefined;
+  private readonly budget: TimeBudget;
+  private waiters: FreshWaiter[] = [];
+  private bookmarkTimer: Timer | undefined;
+  private bookmarkTimerAt = Number.POSITIVE_INFINITY;
+  private nextWatcherId = 1;
+  private stopped = false;
+  /** Watchers closed for unresponsiveness since start. */
+  terminatedWatchers = 0;
+
+  constructor(
+    readonly resource: SimResource,
+    private readonly storage: MvccStorage,
+    private readonly clock: Clock,
+    private readonly rand: Rand,
+    private readonly cfg: CacherConfig,
+    private readonly hooks: CacherHooks,
+  ) {
+    this.history = new EventHistory(cfg.historyLowerBound, cfg.historyUpperBound, cfg.eventFreshMs);
+    this.budget = new TimeBudget(clock, cfg.dispatchBudgetMs, cfg.budgetRefreshMsPerSecond);
+    this.relist();
+  }
+
+  /** The watch cache's resourceVersion. */
+  get resourceVersion(): number {
+    return this.cacheRV;
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  get watcherCount(): number {
+    return this.watchers.size;
+  }
+
+  /** Ring buffer capacity and fill, for tests and metrics. */
+  get historyStats(): { readonly capacity: number; readonly size: number; readonly oldestRV: number } {
+    return { capacity: this.history.cap, size: this.history.size, oldestRV: this.history.oldestRV() };
+  }
+
+  /** Remaining dispatch budget (ms). */
+  get dispatchBudget(): number {
+    return this.budget.available();
+  }
+
+  private relist(): void {
+    this.state.clear();
+    for (const [k, o] of this.storage.snapshot(this.resource)) this.state.set(k, o);
+    this.cacheRV = this.storage.currentRevision;
+    this.lastDispatchedRV = this.cacheRV;
+    this.history.reset(this.cacheRV);
+    this.incoming.length = 0;
+    this.incomingHead = 0;
+  }
+
+  // ---- input from storage -------------------------------------------------------------------------------------
+
+  private deliver(fn: () => void): void {
+    if (this.cfg.cacheLagMs <= 0) fn();
+    else this.clock.afterFunc(this.cfg.cacheLagMs, fn);
+  }
+
+  /** A committed change of this resource (the cacher's etcd watch). */
+  onStorageEvent(ev: StorageEvent): void {
+    this.deliver(() => {
+      if (this.stopped || !this.ready) return;
+      if (ev.type === "DELETED") this.state.delete(ev.key);
+      else this.state.set(ev.key, ev.object);
+      this.cacheRV = ev.rev;
+      const ce = new CacheEvent(ev, this.clock.now());
+      this.history.add(ce);
+      this.incoming.push(ce);
+      this.wakeWaiters();
+      this.dispatch();
+    });
+  }
+
+  /** A progress notification: storage is at `rev` and nothing of this resource changed up to it. */
+  onProgress(rev: number): void {
+    this.deliver(() => {
+      if (this.stopped || !this.ready || rev <= this.cacheRV) return;
+      this.cacheRV = rev;
+      this.incoming.push({ progress: rev });
+      this.wakeWaiters();
+      this.dispatch();
+    });
+  }
+
+  // ---- freshness ----------------------------------------------------------------------------------------------
+
+  private wakeWaiters(): void {
+    if (this.waiters.length === 0) return;
+    const still: FreshWaiter[] = [];
+    for (const w of this.waiters) {
+      if (this.cacheRV >= w.rv) {
+        w.timer.stop();
+        w.resolve();
+      } else still.push(w);
+    }
+    this.waiters = still;
+  }
+
+  /**
+   * Waits until the cache is at `rv` or newer (`waitUntilFreshAndBlock`), asking storage for a progress notification
+   * when `rv` is already committed. Rejects after the block timeout (3 s) with 504 `Too large resource version`
+   * (`Retry-After: 1`).
+   */
+  waitFresh(rv: number): Promise<void> {
+    if (this.cacheRV >= rv) return Promise.resolve();
+    if (rv <= this.storage.currentRevision) this.onProgress(this.storage.currentRevision);
+    if (this.cacheRV >= rv) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = this.clock.afterFunc(this.cfg.blockTimeoutMs, () => {
+        this.waiters = this.waiters.filter((w) => w.timer !== timer);
+        reject(newTooLargeResourceVersion(rv, this.cacheRV, 1));
+      });
+      this.waiters.push({ rv, resolve, timer });
+    });
+  }
+
+  // ---- lists and gets -----------------------------------------------------------------------------------------
+
+  private retryAfterUnready(): number {
+    const downtimeS = (this.clock.now() - this.pendingSince) / 1000;
+    return Math.min(30, Math.max(1, Math.round(Math.exp(0.06 * downtimeS))));
+  }
+
+  private notReady(): StatusError {
+    return newTooManyRequests("storage is (re)initializing", this.retryAfterUnready());
+  }
+
+  private toList(page: StoragePage, prefix: string, sel: Selection, tokenRV: number): KubeList {
+    const r = this.resource;
+    const items = r.custom === true ? page.items : page.items.map(stripTypeMeta);
+    const metadata: KubeList["metadata"] = { resourceVersion: String(page.rev) };
+    if (page.lastKey !== undefined) {
+      metadata.continue = encodeContinue(page.lastKey, prefix, tokenRV);
+      if (sel.empty) metadata.remainingItemCount = page.remaining;
+    }
+    return { kind: `${r.kind}List`, apiVersion: apiVersionOf(r), metadata, items };
+  }
+
+  private fromCache(prefix: string, fromKey: string | undefined, limit: number, sel: Selection): CacherListResult {
+    const page = paginate(
+      this.state,
+      { prefix, ...(fromKey !== undefined && { fromKey }), limit, predicate: sel.matches },
+      this.cacheRV,
+      (k) => this.state.get(k),
+      false,
+    );
+    return { list: this.toList(page, prefix, sel, this.cacheRV), servedFrom: "cache" };
+  }
+
+  private fromStorage(
+    prefix: string,
+    fromKey: string | undefined,
+    rev: number,
+    limit: number,
+    sel: Selection,
+  ): CacherListResult {
+    const page = this.storage.list(this.resource, {
+      prefix,
+      ...(fromKey !== undefined && { fromKey }),
+      rev,
+      limit,
+      predicate: sel.matches,
+    });
+    return { list: this.toList(page, prefix, sel, page.rev), servedFrom: "storage" };
+  }
+
+  /** An exact-RV read (legacy exact with limit, `Exact`, or a continuation): cache when it is at `rv`, else storage. */
+  private async exact(
+    prefix: string,
+    fromKey: string | undefined,
+    rv: number,
+    limit: number,
+    sel: Selection,
+    continuation: boolean,
+  ): Promise<CacherListResult> {
+    if (rv > this.cacheRV && this.ready) await this.waitFresh(rv);
+    if (rv === this.cacheRV && this.ready) return this.fromCache(prefix, fromKey, limit, sel);
+    try {
+      return this.fromStorage(prefix, fromKey, rv, limit, sel);
+    } catch (err) {
+      if (continuation && (err as StatusError).code === 410 && fromKey !== undefined) {
+        const e = newResourceExpired(INCONSISTENT_CONTINUE_MESSAGE);
+        e.status.metadata.continue = encodeContinue(fromKey.slice(0, -1), prefix, -1).replace(/=+$/, "");
+        throw e;
+      }
+      throw err;
+    }
+  }
+
+  /** LIST per the table of reference/apiserver.md §3.2 (L1–L6). */
+  async list(namespace: string, opts: ListOptions, sel: Selection): Promise<CacherListResult> {
+    const rvStr = opts.resourceVersion ?? "";
+    const rv = Number(parseResourceVersion(rvStr));
+    const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : 0;
+    const prefix = prefixOf(this.resource, namespace);
+    const match = opts.resourceVersionMatch;
+    if (opts.continue !== undefined && opts.continue !== "") {
+      if (rvStr !== "" && rvStr !== "0") {
+        throw newBadRequest("specifying resource version is not allowed when using continue");
+      }
+      const tok = decodeContinue(opts.continue, prefix);
+      if (tok.rv === -1) {
+        // Inconsistent continuation: a consistent read from the start key.
+        if (!this.ready) return this.fromStorage(prefix, tok.fromKey, 0, limit, sel);
+        await this.consistentWait();
+        return this.fromCache(prefix, tok.fromKey, limit, sel);
+      }
+      return this.exact(prefix, tok.fromKey, tok.rv, limit, sel, true);
+    }
+    if (!this.ready) {
+      if (limit > 0 && sel.empty && rvStr === "") return this.fromStorage(prefix, undefined, 0, limit, sel);
+      if (rv > 0 && limit > 0 && match !== "NotOlderThan") return this.exact(prefix, undefined, rv, limit, sel, false);
+      throw this.notReady();
+    }
+    if (rvStr === "") {
+      // L1/L2: consistent read from the cache; storage when the cache does not catch up in time.
+      if (!(await this.consistentWait())) return this.fromStorage(prefix, undefined, 0, limit, sel);
+      return this.fromCache(prefix, undefined, limit, sel);
+    }
+    if (rv === 0) return this.fromCache(prefix, undefined, 0, sel); // L3: limit ignored
+    if (match === "NotOlderThan" || (match === undefined && limit === 0)) {
+      await this.waitFresh(rv); // L4
+      return this.fromCache(prefix, undefined, match === "NotOlderThan" ? limit : 0, sel);
+    }
+    return this.exact(prefix, undefined, rv, limit, sel, false); // L5
+  }
+
+  /** Consistent read wait: true when the cache reached storage's current revision within the block timeout. */
+  private async consistentWait(): Promise<boolean> {
+    try {
+      await this.waitFresh(this.storage.currentRevision);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** GET with RV "0" (cache, no wait) or RV=N (cache after waiting); RV unset is served by storage directly. */
+  async get(
+    namespace: string,
+    name: string,
+    rvStr: string,
+  ): Promise<{ object: KubeObject | undefined; servedFrom: ServedFrom }> {
+    const rv = Number(parseResourceVersion(rvStr));
+    const key = this.resource.namespaced ? `${namespace}/${name}` : name;
+    if (rvStr === "" || !this.ready)
+      return { object: this.storage.get(this.resource, namespace, name), servedFrom: "storage" };
+    if (rv > 0) await this.waitFresh(rv);
+    return { object: this.state.get(key), servedFrom: "cache" };
+  }
+
+  // ---- watches ------------------------------------------------------------------------------------------------
+
+  private chanSize(triggerValue: string | undefined): number {
+    const max = triggerValue !== undefined ? 10 : this.resource.trigger !== undefined ? 1000 : 100;
+    return Math.min(max, Math.max(10, Math.ceil(this.history.cap / 75)));
+  }
+
+  private snapshotItems(namespace: string): KubeObject[] {
+    const prefix = prefixOf(this.resource, namespace);
+    const [lo, hi] = this.state.prefixRange(prefix);
+    const keys = this.state.keys();
+    const out = new Array<KubeObject>(hi - lo);
+    for (let i = lo; i < hi; i++) out[i - lo] = this.state.get(keys[i]!)!;
+    return out;
+  }
+
+  private errorWatch(err: unknown): FixedWatch {
+    const status = (err as StatusError).status;
+    return new FixedWatch([{ type: "ERROR", object: status }]);
+  }
+
+  /**
+   * WATCH per reference/apiserver.md §4.2 (W1–W6; W8 is the 429 thrown here). `opts` must already be defaulted and
+   * validated, with `timeoutSeconds` set. Errors found after the RV was accepted come back as a watch with one
+   * ERROR event.
+   */
+  async watch(namespace: string, opts: ListOptions, sel: Selection): Promise<CacheWatcher | FixedWatch> {
+    if (!this.ready) throw this.notReady();
+    const rvStr = opts.resourceVersion ?? "";
+    const rv = Number(parseResourceVersion(rvStr));
+    const sie = opts.sendInitialEvents;
+    let initial: InitialSource = { kind: "none" };
+    let startRV: number;
+    let bookmarkAfterRV: number | undefined;
+    if (sie === true) {
+      if (rvStr === "" || rv > 0) {
+        try {
+          await this.waitFresh(rvStr === "" ? this.storage.currentRevision : rv);
+        } catch (err) {
+          return this.errorWatch(err);
+        }
+      }
+      if (!this.ready) return this.errorWatch(this.notReady());
+      initial = { kind: "snapshot", items: this.snapshotItems(namespace) };
+      startRV = this.cacheRV;
+      bookmarkAfterRV = this.cacheRV;
+    } else if (sie === undefined && rv === 0) {
+      // Legacy RV ""/"0" on a server without WatchList: current cache state, not a consistent read, no end marker.
+      initial = { kind: "snapshot", items: this.snapshotItems(namespace) };
+      startRV = this.cacheRV;
+    } else if (rv === 0) {
+      startRV = this.cacheRV; // W5: start now, no initial events
+    } else {
+      const oldest = this.history.oldestRV();
+      if (rv < oldest - 1) {
+        return this.errorWatch(newResourceExpired(`too old resource version: ${rv} (${oldest - 1})`));
+      }
+      initial = { kind: "history", history: this.history, from: this.history.firstAfter(rv), to: this.history.end };
+      startRV = Math.max(rv, this.cacheRV);
+    }
+    const trigger = this.resource.trigger;
+    const triggerValue = trigger === undefined ? undefined : sel.fields.requiresExactMatch(trigger);
+    const w = new CacheWatcher({
+      id: this.nextWatcherId++,
+      matches: namespace === "" ? sel.matches : (o) => o.metadata?.namespace === namespace && sel.matches(o),
+      startRV,
+      allowBookmarks: opts.allowWatchBookmarks === true,
+      chanSize: this.chanSize(triggerValue),
+      initial,
+      bookmarkAfterRV: opts.allowWatchBookmarks === true ? bookmarkAfterRV : undefined,
+      onRoom: (x) => this.onRoom(x),
+      onClose: (x, reason) => this.onWatcherClosed(x, reason),
+      triggerValue,
+      description: `key: "/${this.resource.resource}${namespace === "" ? "" : `/${namespace}`}", labels: "${sel.labels.toString()}", fields: "${sel.fields.toString()}"`,
+    });
+    this.register(w, opts.timeoutSeconds);
+    return w;
+  }
+
+  private register(w: CacheWatcher, timeoutSeconds: number | undefined): void {
+    this.watchers.add(w);
+    if (w.triggerValue !== undefined) {
+      let set = this.byTrigger.get(w.triggerValue);
+      if (set === undefined) this.byTrigger.set(w.triggerValue, (set = new Set()));
+      set.add(w);
+    } else this.untriggered.add(w);
+    this.hooks.onWatcherCountChanged(this.resource, 1);
+    if (timeoutSeconds !== undefined && timeoutSeconds > 0) {
+      w.deadline = this.clock.now() + timeoutSeconds * 1000;
+      this.deadlines.set(
+        w,
+        this.clock.afterFunc(timeoutSeconds * 1000, () => w.close("timeout", false)),
+      );
+    }
+    if (w.allowBookmarks) {
+      w.nextBookmarkAt = w.bookmarkAfterRV !== undefined ? this.clock.now() : this.nextBookmarkTime(w);
+      this.scheduleBookmarks();
+    }
+  }
+
+  private onWatcherClosed(w: CacheWatcher, _reason: WatchCloseReason): void {
+    if (!this.watchers.delete(w)) return;
+    if (w.triggerValue !== undefined) {
+      const set = this.byTrigger.get(w.triggerValue);
+      set?.delete(w);
+      if (set?.size === 0) this.byTrigger.delete(w.triggerValue);
+    } else this.untriggered.delete(w);
+    this.deadlines.get(w)?.stop();
+    this.deadlines.delete(w);
+    this.hooks.onWatcherCountChanged(this.resource, -1);
+    if (this.paused?.blocked.delete(w) === true) this.maybeResume();
+  }
+
+  // ---- dispatch -----------------------------------------------------------------------------------------------
+
+  private candidates(ce: CacheEvent): Iterable<CacheWatcher> {
+    const trigger = this.resource.trigger;
+    if (trigger === undefined || this.byTrigger.size === 0) return this.untriggered;
+    const out = new Set<CacheWatcher>(this.untriggered);
+    for (const o of [ce.ev.object, ce.ev.prevObject]) {
+      if (o === undefined) continue;
+      const v = objectFieldSet(o, [trigger])[trigger] ?? "";
+      const set = this.byTrigger.get(v);
+      if (set !== undefined) for (const w of set) out.add(w);
+    }
+    return out;
+  }
+
+  private dispatch(): void {
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      while (this.paused === undefined && this.incomingHead < this.incoming.length) {
+        const item = this.incoming[this.incomingHead++]!;
+        if (this.incomingHead === this.incoming.length) {
+          this.incoming.length = 0;
+          this.incomingHead = 0;
+        }
+        if (!(item instanceof CacheEvent)) {
+          this.lastDispatchedRV = item.progress;
+          continue;
+        }
+        this.lastDispatchedRV = item.rev;
+        let deliveries = 0;
+        let blocked: Map<CacheWatcher, WatchEvent> | undefined;
+        for (const w of this.candidates(item)) {
+          const e = w.convert(item);
+          if (e === undefined) continue;
+          deliveries++;
+          if (!w.tryAdd(e, item.rev)) (blocked ??= new Map()).set(w, e);
+        }
+        if (deliveries > 0) this.hooks.onEventsDispatched(this.resource, deliveries);
+        if (blocked !== undefined) this.block(blocked);
+      }
+    } finally {
+      this.dispatching = false;
+    }
+  }
+
+  // Some watchers' input is full: wait for them with whatever budget is left, then close the ones still full.
+  private block(blocked: Map<CacheWatcher, WatchEvent>): void {
+    const timeout = this.budget.takeAvailable();
+    if (timeout <= 0) {
+      for (const w of blocked.keys()) this.terminate(w);
+      return;
+    }
+    const timer = this.clock.afterFunc(timeout, () => {
+      const p = this.paused;
+      if (p === undefined || p.timer !== timer) return;
+      this.paused = undefined;
+      for (const w of p.blocked.keys()) this.terminate(w);
+      this.dispatch();
+    });
+    this.paused = { blocked, timer, start: this.clock.now(), timeout };
+  }
+
+  private onRoom(w: CacheWatcher): void {
+    const p = this.paused;
+    if (p === undefined) return;
+    const e = p.blocked.get(w);
+    if (e === undefined) return;
+    // Delivering may free more room and re-enter; remove first.
+    p.blocked.delete(w);
+    if (!w.tryAdd(e, Number(e.object.metadata?.resourceVersion ?? 0))) p.blocked.set(w, e);
+    this.maybeResume();
+  }
+
+  private maybeResume(): void {
+    const p = this.paused;
+    if (p === undefined || p.blocked.size > 0) return;
+    p.timer.stop();
+    this.paused = undefined;
+    this.budget.returnUnused(p.timeout - (this.clock.now() - p.start));
+    this.dispatch();
+  }
+
+  private terminate(w: CacheWatcher): void {
+    if (w.isClosed) return;
+    const graceful = w.holdsEndBookmark;
+    this.terminatedWatchers++;
+    this.hooks.onWatcherTerminated(
+      this.resource,
+      `Forcing ${groupResourceString(this.resource)} watcher close due to unresponsiveness: ${w.description}. len(c.input) = ${w.inputLength}, len(c.result) = ${w.resultLength}, graceful = ${graceful}`,
+    );
+    w.close("terminated-unresponsive", graceful);
+  }
+
+  // ---- bookmarks ----------------------------------------------------------------------------------------------
+
+  private nextBookmarkTime(w: CacheWatcher): number | undefined {
+    const now = this.clock.now();
+    let t = now + this.cfg.bookmarkFrequencyMs;
+    if (Number.isFinite(w.deadline)) {
+      const pre = w.deadline - 2000;
+      if (pre < t) t = pre;
+      if (t < now) return undefined;
+    }
+    return t;
+  }
+
+  private scheduleBookmarks(): void {
+    let due = Number.POSITIVE_INFINITY;
+    for (const w of this.watchers)
+      if (w.allowBookmarks && w.nextBookmarkAt !== undefined && w.nextBookmarkAt < due) due = w.nextBookmarkAt;
+    if (!Number.isFinite(due)) return;
+    // The dispatcher's bookmark tick runs about every second (1 s, jittered by up to 25 %).
+    const at = Math.max(due, this.clock.now() + jitter(1000, 0.25, this.rand));
+    if (this.bookmarkTimer !== undefined && this.bookmarkTimerAt <= at) return;
+    this.bookmarkTimer?.stop();
+    this.bookmarkTimerAt = at;
+    this.bookmarkTimer = this.clock.afterFunc(at - this.clock.now(), () => {
+      this.bookmarkTimer = undefined;
+      this.bookmarkTimerAt = Number.POSITIVE_INFINITY;
+      this.bookmarkTick();
+      this.scheduleBookmarks();
+    });
+  }
+
+  private bookmarkEvent(rv: number, endOfInitialEvents: boolean): WatchEvent {
+    const r = this.resource;
+    const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
+    if (endOfInitialEvents) metadata.annotations = { [INITIAL_EVENTS_END_ANNOTATION]: "true" };
+    return { type: "BOOKMARK", object: { kind: r.kind, apiVersion: apiVersionOf(r), metadata } };
+  }
+
+  private bookmarkTick(): void {
+    const mode = this.hooks.bookmarkMode();
+    const now = this.clock.now();
+    const rv = this.lastDispatchedRV;
+    let periodic: WatchEvent | undefined;
+    for (const w of this.watchers) {
+      if (!w.allowBookmarks || w.nextBookmarkAt === undefined || w.nextBookmarkAt > now) continue;
+      if (w.bookmarkAfterRV !== undefined && !w.endBookmarkSent && !w.holdsEndBookmark) {
+        // A watch-list watcher waiting for its end marker is considered on every tick until it got it.
+        if (mode !== "off" && rv >= w.bookmarkAfterRV) {
+          if (w.tryAddBookmark(this.bookmarkEvent(Math.max(rv, w.bookmarkAfterRV), true), rv, true)) {
+            w.nextBookmarkAt = this.nextBookmarkTime(w);
+          }
+        }
+        continue;
+      }
+      if (mode === "on" && rv > w.lastRV) {
+        periodic ??= this.bookmarkEvent(rv, false);
+        w.tryAddBookmark(periodic, rv, false);
+      }
+      w.nextBookmarkAt = this.nextBookmarkTime(w);
+    }
+  }
+
+  // ---- lifecycle and faults -----------------------------------------------------------------------------------
+
+  /** Closes matching watchers as a dropped connection would (in-process iteration throws `failure` if given). */
+  dropWatchers(filter: (w: CacheWatcher) => boolean, failure?: Error): number {
+    let n = 0;
+    for (const w of [...this.watchers]) {
+      if (!filter(w)) continue;
+      w.close("dropped", false, failure);
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Re-initializes the cache as after a broken etcd watch: every watcher is closed, the history is emptied, the
+   * cache is pending (429 for watches) for `downtimeMs`, then relists from storage.
+   */
+  reinitialize(downtimeMs = 0): void {
+    for (const w of [...this.watchers]) w.close("cache-reinitialized", false);
+    this.readyTimer?.stop();
+    this.ready = false;
+    this.pendingSince = this.clock.now();
+    const finish = () => {
+      this.readyTimer = undefined;
+      this.relist();
+      this.ready = true;
+      this.wakeWaiters();
+    };
+    if (downtimeMs <= 0) finish();
+    else this.readyTimer = this.clock.afterFunc(downtimeMs, finish);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const w of [...this.watchers]) w.close("server-stopped", false);
+    this.bookmarkTimer?.stop();
+    this.readyTimer?.stop();
+    this.paused?.timer.stop();
+    this.paused = undefined;
+    for (const w of this.waiters) w.timer.stop();
+    this.waiters = [];
+  }
+
+  /** Open watchers (tests, admin). */
+  openWatchers(): readonly CacheWatcher[] {
+    return [...this.watchers];
+  }
+}
+
+function stripTypeMeta(o: KubeObject): KubeObject {
+  const { kind: _k, apiVersion: _a, ...rest } = o;
+  return rest;
+}

@@ -1,0 +1,23 @@
+// The engine of the simulated apiserver: storage, watch caches, list/watch semantics, faults, accounting.
+export { type AccountingRow, CacheMetrics, RequestAccounting, type RequestRecord } from "./accounting.js";
+export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cache-watcher.js";
+export { Cacher, type CacherConfig, type ServedFrom } from "./cacher.js";
+export { type ContinueToken, decodeContinue, encodeContinue } from "./continue-token.js";
+export { EVENT_FRESH_DURATION_MS, EventHistory, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
+export { apiVersionOf, BUILTIN_RESOURCES, fieldLabelsOf, groupResourceString, type SimResource } from "./resources.js";
+export { parseSelection, type Selection } from "./selection.js";
+export {
+  type BookmarkMode,
+  type InProcessListerWatcher,
+  type LatencyRule,
+  type ListerWatcherScope,
+  type RequestContext,
+  type ResourceRef,
+  SimApiServer,
+  type SimApiServerOptions,
+  SimConnectionError,
+  SimTruncatedWatchError,
+  type SimWatch,
+} from "./sim-apiserver.js";
+export { keyOf, MvccStorage, prefixOf, type StorageEvent, type StorageListener } from "./storage.js";
+export { BUDGET_REFRESH_MS_PER_SECOND, MAX_DISPATCH_BUDGET_MS, TimeBudget } from "./time-budget.js";

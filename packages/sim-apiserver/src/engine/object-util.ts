@@ -1,0 +1,36 @@
+import type { KubeObject } from "@informer-ts/apimachinery";
+
+/** Deep-freezes a JSON value in place and returns it. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+  return value;
+}
+
+/** Structural equality of JSON values (key order ignored, `undefined` members ignored). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
+  }
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const ka = Object.keys(ra).filter((k) => ra[k] !== undefined);
+  const kb = Object.keys(rb).filter((k) => rb[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.hasOwn(rb, k) && jsonEqual(ra[k], rb[k]));
+}
+
+/** A copy of `obj` with `metadata.resourceVersion` replaced (shallow except metadata). */
+export function withResourceVersion(obj: KubeObject, rv: number): KubeObject {
+  return deepFreeze({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(rv) } });
+}
+
+/** RFC 3339 with second precision, as `metav1.Time` serializes. */
+export function rfc3339Seconds(ms: number): string {
+  return `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+}

@@ -1,0 +1,103 @@
+import type { ServedResource } from "../http/discovery.js";
+import { DEFAULT_VERBS } from "../http/discovery.js";
+
+/**
+ * A resource the engine stores and serves: what discovery needs ({@link ServedResource}) plus the parts of the
+ * registry that change list/watch behaviour.
+ */
+export interface SimResource extends ServedResource {
+  /**
+   * Field labels beyond `metadata.name`/`metadata.namespace` that field selectors may use (pods: `spec.nodeName`,
+   * …). A selector on any other field is a 400.
+   */
+  readonly fieldLabels?: readonly string[];
+  /**
+   * The field the registry indexes watchers by (kube's "trigger"): `metadata.name` for configmaps, secrets and
+   * nodes, `spec.nodeName` for pods. It decides the per-watcher channel size (§5.3 of reference/apiserver.md).
+   */
+  readonly trigger?: string;
+  /** DELETE answers with the deleted object (pods) instead of a `Status` (configmaps…). */
+  readonly returnDeletedObject?: boolean;
+  /** Custom resources: list items keep `kind`/`apiVersion` (built-in typed lists drop them). */
+  readonly custom?: boolean;
+}
+
+function builtin(
+  group: string,
+  resource: string,
+  kind: string,
+  namespaced: boolean,
+  extra: Partial<Omit<SimResource, "group" | "resource" | "kind" | "namespaced">> = {},
+): SimResource {
+  return {
+    group,
+    version: "v1",
+    resource,
+    kind,
+    singularName: kind.toLowerCase(),
+    namespaced,
+    verbs: DEFAULT_VERBS,
+    ...extra,
+  };
+}
+
+/** The built-in resources of issue #4: core/v1, apps/v1 and coordination.k8s.io/v1. */
+export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
+  builtin("", "configmaps", "ConfigMap", true, { shortNames: ["cm"], trigger: "metadata.name" }),
+  builtin("", "secrets", "Secret", true, { trigger: "metadata.name", fieldLabels: ["type"] }),
+  builtin("", "pods", "Pod", true, {
+    shortNames: ["po"],
+    trigger: "spec.nodeName",
+    fieldLabels: [
+      "spec.nodeName",
+      "spec.restartPolicy",
+      "spec.schedulerName",
+      "spec.serviceAccountName",
+      "status.phase",
+      "status.podIP",
+      "status.nominatedNodeName",
+    ],
+    returnDeletedObject: true,
+  }),
+  builtin("", "nodes", "Node", false, {
+    shortNames: ["no"],
+    trigger: "metadata.name",
+    fieldLabels: ["spec.unschedulable"],
+  }),
+  builtin("", "namespaces", "Namespace", false, { shortNames: ["ns"], fieldLabels: ["status.phase"] }),
+  builtin("", "events", "Event", true, {
+    shortNames: ["ev"],
+    fieldLabels: [
+      "involvedObject.kind",
+      "involvedObject.namespace",
+      "involvedObject.name",
+      "involvedObject.uid",
+      "involvedObject.apiVersion",
+      "involvedObject.resourceVersion",
+      "involvedObject.fieldPath",
+      "reason",
+      "reportingComponent",
+      "source",
+      "type",
+    ],
+  }),
+  builtin("", "services", "Service", true, { shortNames: ["svc"] }),
+  builtin("apps", "statefulsets", "StatefulSet", true, { shortNames: ["sts"] }),
+  builtin("apps", "deployments", "Deployment", true, { shortNames: ["deploy"] }),
+  builtin("coordination.k8s.io", "leases", "Lease", true),
+]);
+
+/** `v1` or `<group>/<version>`. */
+export function apiVersionOf(r: ServedResource): string {
+  return r.group === "" ? r.version : `${r.group}/${r.version}`;
+}
+
+/** `configmaps`, `deployments.apps`: how kube names a resource in messages and metrics. */
+export function groupResourceString(r: ServedResource): string {
+  return r.group === "" ? r.resource : `${r.resource}.${r.group}`;
+}
+
+/** The field labels a resource's field selectors may use. */
+export function fieldLabelsOf(r: SimResource): readonly string[] {
+  return ["metadata.name", "metadata.namespace", ...(r.fieldLabels ?? [])];
+}

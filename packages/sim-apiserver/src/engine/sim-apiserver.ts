@@ -1,0 +1,646 @@
+import {
+  type FieldError,
+  type KubeList,
+  type KubeObject,
+  type ListOptions,
+  newInvalid,
+  newNotFound,
+  newTooManyRequests,
+  StatusError,
+  type WatchEvent,
+} from "@informer-ts/apimachinery";
+import { type Clock, mathRand, type Rand, realClock, type Timer } from "@informer-ts/clock";
+import { type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
+import type { HttpFault, HttpRequestDescriptor } from "../http/backend.js";
+import { HttpFaultInjector } from "../http/http-faults.js";
+import { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "../http/query.js";
+import { CacheMetrics, RequestAccounting } from "./accounting.js";
+import type { CacheWatcher, WatchCloseReason } from "./cache-watcher.js";
+import { Cacher, type CacherConfig, type ServedFrom } from "./cacher.js";
+import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
+import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
+import { parseSelection } from "./selection.js";
+import { MvccStorage, type StorageEvent } from "./storage.js";
+import { BUDGET_REFRESH_MS_PER_SECOND, MAX_DISPATCH_BUDGET_MS } from "./time-budget.js";
+
+/** Options of {@link SimApiServer}. Every default is kube-apiserver v1.34's value. */
+export interface SimApiServerOptions {
+  /** Time source (default real time). Tests pass a `FakeClock`. */
+  readonly clock?: Clock;
+  /** Randomness (uids, generated names, jitter, watch timeouts); default `Math.random`. */
+  readonly rand?: Rand;
+  /** Served resources (default {@link BUILTIN_RESOURCES}); more can be added with {@link SimApiServer.register}. */
+  readonly resources?: readonly SimResource[];
+  /** The WatchList feature gate (default true). Off: `sendInitialEvents` is rejected with the real 422. */
+  readonly watchList?: boolean;
+  /** Revision of the empty store (default 1). */
+  readonly initialResourceVersion?: number;
+  /** Bookmark period (default 60 s). */
+  readonly bookmarkFrequencyMs?: number;
+  /** How long reads wait for the cache to be fresh enough (default 3 s). */
+  readonly blockTimeoutMs?: number;
+  /** Ring buffer freshness window (default 75 s). */
+  readonly eventFreshMs?: number;
+  /** Ring buffer bounds (default 100 and 102 400). */
+  readonly historyLowerBound?: number;
+  readonly historyUpperBound?: number;
+  /** Delay between a commit and the watch caches seeing it (default 0: caches are never behind). */
+  readonly cacheLagMs?: number;
+  /** etcd progress-notify interval: idle caches catch up with the global RV this often (default 5 s; 0 = never). */
+  readonly progressNotifyIntervalMs?: number;
+  /** Periodic compaction to the revision seen at the previous tick (default 5 min; 0 = only {@link compact}). */
+  readonly compactionIntervalMs?: number;
+  /** `--min-request-timeout` (default 1800 s): watches without `timeoutSeconds` end in [min, 2·min). */
+  readonly minRequestTimeoutSeconds?: number;
+  /** Dispatch budget for blocked watchers (default 100 ms, refilled at 50 ms/s). */
+  readonly dispatchBudgetMs?: number;
+  readonly budgetRefreshMsPerSecond?: number;
+  /** Metrics registry (default none). */
+  readonly metrics?: MetricsProvider;
+  /** Log lines (klog-style: watcher terminations, cache re-initializations). */
+  readonly log?: (line: string) => void;
+  /** User agent recorded for in-process requests without one (default `informer-ts-inprocess`). */
+  readonly defaultUserAgent?: string;
+}
+
+/** Who asks, for accounting and fault matching. */
+export interface RequestContext {
+  readonly userAgent?: string;
+  readonly signal?: AbortSignal;
+  /**
+   * Set by the engine: where a read was served from. The HTTP face reads it to record the request once, with bytes.
+   */
+  servedFrom?: ServedFrom;
+}
+
+/** A resource given by object or by name: `configmaps`, `deployments.apps`, `leases.coordination.k8s.io`. */
+export type ResourceRef = SimResource | string;
+
+/** An open watch on the engine: async-iterable in-process, and pullable by the HTTP face. */
+export interface SimWatch extends AsyncIterable<WatchEvent> {
+  next(): Promise<IteratorResult<WatchEvent>>;
+  stop(): void;
+}
+
+/** Scope of an in-process {@link SimApiServer.listerWatcher}. */
+export interface ListerWatcherScope {
+  readonly namespace?: string;
+  readonly labelSelector?: string;
+  readonly fieldSelector?: string;
+  readonly userAgent?: string;
+}
+
+/** The in-process list/watch source (structurally `@informer-ts/cache`'s `ListerWatcher`). */
+export interface InProcessListerWatcher {
+  list(options: ListOptions, signal?: AbortSignal): Promise<KubeList>;
+  watch(options: ListOptions, signal?: AbortSignal): Promise<SimWatch>;
+}
+
+/** Which bookmarks the server sends (fault injection). */
+export type BookmarkMode = "on" | "no-periodic" | "off";
+
+/** Engine-level latency rule: requests matching it take `ms` longer (on the engine's clock). */
+export interface LatencyRule {
+  readonly ms: number;
+  readonly verbs?: readonly string[];
+  readonly resource?: string;
+}
+
+/** A connection-level failure of an in-process request or watch (what a reset TCP connection looks like). */
+export class SimConnectionError extends Error {
+  override readonly name = "SimConnectionError";
+  readonly code = "ECONNRESET";
+}
+
+/** An in-process watch cut in the middle of a line (the in-process face of the `truncate-watch` fault). */
+export class SimTruncatedWatchError extends Error {
+  override readonly name = "SimTruncatedWatchError";
+}
+
+function toDecoded(opts: ListOptions, watch: boolean): DecodedListOptions {
+  return {
+    watch,
+    labelSelector: opts.labelSelector ?? "",
+    fieldSelector: opts.fieldSelector ?? "",
+    resourceVersion: opts.resourceVersion ?? "",
+    resourceVersionMatch: opts.resourceVersionMatch ?? "",
+    limit: opts.limit ?? 0,
+    continue: opts.continue ?? "",
+    timeoutSeconds: opts.timeoutSeconds,
+    allowWatchBookmarks: opts.allowWatchBookmarks === true,
+    sendInitialEvents: opts.sendInitialEvents,
+  };
+}
+
+/**
+ * The simulated kube-apiserver's engine: MVCC storage with one global resourceVersion, a watch cache per resource
+ * (ring buffer, dispatcher with the shared time budget, bookmarks, freshness waits, readiness), list/get/watch per
+ * the tables of reference/apiserver.md, writes, request accounting and fault injection. The HTTP face
+ * (`SimHttpServer` + `EngineBackend`) and in-process callers ({@link listerWatcher}) use the same methods, so the
+ * semantics are identical with and without sockets; under a `FakeClock` everything is deterministic.
+ */
+export class SimApiServer {
+  readonly clock: Clock;
+  readonly rand: Rand;
+  readonly storage: MvccStorage;
+  readonly accounting: RequestAccounting;
+  /** Request faults (429, error statuses, truncated watches, dropped connections), shared with the HTTP face. */
+  readonly faults: HttpFaultInjector;
+  readonly watchListEnabled: boolean;
+  readonly minRequestTimeoutSeconds: number;
+  private readonly cfg: CacherConfig;
+  private readonly byName = new Map<string, SimResource>();
+  private readonly cachers = new Map<SimResource, Cacher>();
+  private readonly cacheMetrics: CacheMetrics;
+  private readonly log: ((line: string) => void) | undefined;
+  private readonly defaultUserAgent: string;
+  private readonly progressIntervalMs: number;
+  private progressTimer: Timer | undefined;
+  private readonly compactionIntervalMs: number;
+  private compactionTimer: Timer | undefined;
+  private lastObservedRevision = 0;
+  private writesSinceCompaction = false;
+  private bookmarks: BookmarkMode = "on";
+  private latencyRules: LatencyRule[] = [];
+  private stopped = false;
+
+  constructor(opts: SimApiServerOptions = {}) {
+    this.clock = opts.clock ?? realClock;
+    this.rand = opts.rand ?? mathRand;
+    this.storage = new MvccStorage(this.clock, this.rand, opts.initialResourceVersion ?? 1);
+    this.accounting = new RequestAccounting(opts.metrics ?? noopMetrics);
+    this.cacheMetrics = new CacheMetrics(opts.metrics ?? noopMetrics);
+    this.faults = new HttpFaultInjector(this.rand);
+    this.watchListEnabled = opts.watchList ?? true;
+    this.minRequestTimeoutSeconds = opts.minRequestTimeoutSeconds ?? 1800;
+    this.log = opts.log;
+    this.defaultUserAgent = opts.defaultUserAgent ?? "informer-ts-inprocess";
+    this.progressIntervalMs = opts.progressNotifyIntervalMs ?? 5000;
+    this.compactionIntervalMs = opts.compactionIntervalMs ?? 5 * 60_000;
+    this.cfg = {
+      bookmarkFrequencyMs: opts.bookmarkFrequencyMs ?? 60_000,
+      blockTimeoutMs: opts.blockTimeoutMs ?? 3000,
+      eventFreshMs: opts.eventFreshMs ?? EVENT_FRESH_DURATION_MS,
+      historyLowerBound: opts.historyLowerBound ?? HISTORY_LOWER_BOUND,
+      historyUpperBound: opts.historyUpperBound ?? HISTORY_UPPER_BOUND,
+      cacheLagMs: opts.cacheLagMs ?? 0,
+      dispatchBudgetMs: opts.dispatchBudgetMs ?? MAX_DISPATCH_BUDGET_MS,
+      budgetRefreshMsPerSecond: opts.budgetRefreshMsPerSecond ?? BUDGET_REFRESH_MS_PER_SECOND,
+    };
+    this.storage.subscribe({
+      onEvent: (ev) => this.onStorageEvent(ev),
+      onRevision: () => this.armProgress(),
+    });
+    for (const r of opts.resources ?? BUILTIN_RESOURCES) this.register(r);
+  }
+
+  // ---- resources ----------------------------------------------------------------------------------------------
+
+  /** Adds a resource (a custom resource, typically); its watch cache starts empty and ready. */
+  register(r: SimResource): SimResource {
+    const name = groupResourceString(r);
+    if (this.byName.has(name)) throw new Error(`resource ${name} is already registered`);
+    this.byName.set(name, r);
+    this.cachers.set(
+      r,
+      new Cacher(r, this.storage, this.clock, this.rand, this.cfg, {
+        onWatcherTerminated: (res, message) => {
+          this.cacheMetrics.terminatedWatchers.inc({ group: res.group, resource: res.resource });
+          this.log?.(message);
+        },
+        onWatcherCountChanged: (res, delta) =>
+          this.cacheMetrics.registeredWatchers.inc({ group: res.group, resource: res.resource }, delta),
+        onEventsDispatched: (res, n) =>
+          this.cacheMetrics.dispatchedEvents.inc({ group: res.group, resource: res.resource }, n),
+        bookmarkMode: () => this.bookmarks,
+      }),
+    );
+    return r;
+  }
+
+  /** Every served resource. */
+  resources(): readonly SimResource[] {
+    return [...this.byName.values()];
+  }
+
+  /** Looks a resource up; throws 404 naming it when it is not served. */
+  resource(ref: ResourceRef): SimResource {
+    if (typeof ref !== "string") {
+      if (this.cachers.has(ref)) return ref;
+      ref = groupResourceString(ref);
+    }
+    const r = this.byName.get(ref);
+    if (r === undefined) {
+      throw new StatusError({
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        message: `the server could not find the requested resource (${ref})`,
+        reason: "NotFound",
+        details: {},
+        code: 404,
+      });
+    }
+    return r;
+  }
+
+  /** The watch cache of a resource (for tests, metrics and the admin API). */
+  cacher(ref: ResourceRef): Cacher {
+    return this.cachers.get(this.resource(ref))!;
+  }
+
+  /** The global resourceVersion (etcd's current revision). */
+  get currentResourceVersion(): number {
+    return this.storage.currentRevision;
+  }
+
+  // ---- background: progress notify and compaction -------------------------------------------------------------
+
+  private onStorageEvent(ev: StorageEvent): void {
+    this.cachers.get(ev.resource)?.onStorageEvent(ev);
+    this.writesSinceCompaction = true;
+    this.armCompaction();
+    this.armProgress();
+  }
+
+  // Idle caches fall behind the global RV when other resources change; etcd's progress notifications (every 5 s)
+  // bring them forward. The timer only runs while some cache is behind, so an idle server has no pending timers.
+  private armProgress(): void {
+    if (this.progressIntervalMs <= 0 || this.progressTimer !== undefined || this.stopped) return;
+    this.progressTimer = this.clock.afterFunc(this.progressIntervalMs, () => {
+      this.progressTimer = undefined;
+      const rev = this.storage.currentRevision;
+      for (const c of this.cachers.values()) if (c.resourceVersion < rev) c.onProgress(rev);
+    });
+  }
+
+  private armCompaction(): void {
+    if (this.compactionIntervalMs <= 0 || this.compactionTimer !== undefined || this.stopped) return;
+    this.compactionTimer = this.clock.afterFunc(this.compactionIntervalMs, () => {
+      this.compactionTimer = undefined;
+      if (this.lastObservedRevision > 0) this.storage.compact(this.lastObservedRevision);
+      this.lastObservedRevision = this.storage.currentRevision;
+      if (this.writesSinceCompaction) {
+        this.writesSinceCompaction = false;
+        this.armCompaction();
+      }
+    });
+  }
+
+  // ---- faults -------------------------------------------------------------------------------------------------
+
+  /** Compacts storage history below `rev` (default: now). Lists/continues older than that get 410. */
+  compact(rev?: number): number {
+    return this.storage.compact(rev);
+  }
+
+  /**
+   * Re-initializes watch caches (all, or one resource) as after their etcd watch broke: every watcher is closed, the
+   * history is emptied (older RVs now get 410), and for `downtimeMs` watches get 429.
+   */
+  reinitializeCache(ref?: ResourceRef, downtimeMs = 0): void {
+    const targets = ref === undefined ? [...this.cachers.values()] : [this.cacher(ref)];
+    for (const c of targets) {
+      this.log?.(`cacher (${groupResourceString(c.resource)}): re-initializing, ${c.watcherCount} watchers closed`);
+      c.reinitialize(downtimeMs);
+    }
+  }
+
+  /**
+   * Closes open watches (all, or of one resource) the way a dropped connection does. In-process iteration ends, or
+   * throws {@link SimConnectionError} with `asError`. Returns how many were closed.
+   */
+  dropWatches(ref?: ResourceRef, asError = false): number {
+    const targets = ref === undefined ? [...this.cachers.values()] : [this.cacher(ref)];
+    let n = 0;
+    for (const c of targets) {
+      n += c.dropWatchers(() => true, asError ? new SimConnectionError("watch connection dropped (fault)") : undefined);
+    }
+    return n;
+  }
+
+  /** Bookmark fault: "no-periodic" stops periodic bookmarks, "off" also the watch-list end marker. */
+  setBookmarkMode(mode: BookmarkMode): void {
+    this.bookmarks = mode;
+  }
+
+  get bookmarkMode(): BookmarkMode {
+    return this.bookmarks;
+  }
+
+  /** Adds request latency (engine clock); returns a function that removes the rule. */
+  addLatency(rule: LatencyRule): () => void {
+    if (!(rule.ms >= 0)) throw new Error(`latency: ms must be ≥ 0, got ${rule.ms}`);
+    this.latencyRules.push(rule);
+    return () => {
+      this.latencyRules = this.latencyRules.filter((r) => r !== rule);
+    };
+  }
+
+  private async latency(verb: string, r: SimResource): Promise<void> {
+    let ms = 0;
+    for (const rule of this.latencyRules) {
+      if (rule.verbs !== undefined && !rule.verbs.includes(verb)) continue;
+      if (rule.resource !== undefined && rule.resource !== r.resource) continue;
+      ms += rule.ms;
+    }
+    if (ms > 0) await this.clock.sleep(ms);
+  }
+
+  /** The request fault for an HTTP request (the HTTP face applies it). */
+  faultFor(req: HttpRequestDescriptor): HttpFault | undefined {
+    return this.faults.faultFor(req);
+  }
+
+  // ---- requests -----------------------------------------------------------------------------------------------
+
+  private async serve<T>(
+    verb: string,
+    r: SimResource,
+    namespace: string,
+    ctx: RequestContext | undefined,
+    inProcess: boolean,
+    fn: () => Promise<T> | T,
+  ): Promise<T> {
+    const start = this.clock.now();
+    const userAgent = ctx?.userAgent ?? this.defaultUserAgent;
+    let code = 200;
+    const local: RequestContext = ctx ?? {};
+    try {
+      if (inProcess) {
+        const fault = this.faults.faultFor({
+          verb,
+          group: r.group,
+          version: r.version,
+          resource: r.resource,
+          namespace,
+          name: "",
+          userAgent,
+        });
+        if (fault !== undefined && fault.type !== "truncate-watch") throw inProcessFault(fault);
+      }
+      await this.latency(verb, r);
+      const out = await fn();
+      if (verb === "create") code = 201;
+      return out;
+    } catch (err) {
+      code = err instanceof StatusError ? err.code : err instanceof SimConnectionError ? 0 : 500;
+      throw err;
+    } finally {
+      if (inProcess) {
+        this.accounting.record({
+          verb,
+          group: r.group,
+          version: r.version,
+          resource: r.resource,
+          userAgent,
+          code,
+          servedFrom: local.servedFrom ?? "",
+          latencyMs: this.clock.now() - start,
+          bytes: 0,
+        });
+      }
+    }
+  }
+
+  private selection(r: SimResource, opts: ListOptions) {
+    return parseSelection(r, opts.labelSelector, opts.fieldSelector);
+  }
+
+  private validated(opts: ListOptions, watch: boolean): ListOptions {
+    const d = toDecoded(opts, watch);
+    setListOptionsDefaults(d, this.watchListEnabled);
+    const errs: FieldError[] = validateListOptions(d, this.watchListEnabled);
+    if (errs.length > 0) throw newInvalid({ group: "meta.k8s.io", kind: "ListOptions" }, "", errs);
+    const out: ListOptions = { ...opts };
+    if (d.sendInitialEvents !== undefined) out.sendInitialEvents = d.sendInitialEvents;
+    if (d.resourceVersionMatch !== "") out.resourceVersionMatch = d.resourceVersionMatch as "NotOlderThan" | "Exact";
+    return out;
+  }
+
+  /**
+   * LIST. `opts` are validated as kube-apiserver does (422 matrix, 400 for bad RVs/selectors/continue tokens).
+   * `inProcess` (default true) applies request faults and records the request; the HTTP face passes false because it
+   * does both itself.
+   */
+  list(
+    ref: ResourceRef,
+    namespace: string,
+    opts: ListOptions = {},
+    ctx?: RequestContext,
+    inProcess = true,
+  ): Promise<KubeList> {
+    const r = this.resource(ref);
+    const local = ctx ?? {};
+    return this.serve("list", r, namespace, local, inProcess, async () => {
+      const v = this.validated(opts, false);
+      const res = await this.cachers.get(r)!.list(namespace, v, this.selection(r, v));
+      local.servedFrom = res.servedFrom;
+      return res.list;
+    });
+  }
+
+  /** GET one object (RV unset: storage; "0": cache; N: cache once fresh). 404 when absent. */
+  get(
+    ref: ResourceRef,
+    namespace: string,
+    name: string,
+    opts: { readonly resourceVersion?: string } = {},
+    ctx?: RequestContext,
+    inProcess = true,
+  ): Promise<KubeObject> {
+    const r = this.resource(ref);
+    const local = ctx ?? {};
+    return this.serve("get", r, namespace, local, inProcess, async () => {
+      const res = await this.cachers.get(r)!.get(namespace, name, opts.resourceVersion ?? "");
+      local.servedFrom = res.servedFrom;
+      if (res.object === undefined) throw newNotFound({ group: r.group, resource: r.resource }, name);
+      return res.object;
+    });
+  }
+
+  create(
+    ref: ResourceRef,
+    namespace: string,
+    obj: KubeObject,
+    ctx?: RequestContext,
+    inProcess = true,
+  ): Promise<KubeObject> {
+    const r = this.resource(ref);
+    return this.serve("create", r, namespace, ctx, inProcess, () => this.storage.create(r, namespace, obj));
+  }
+
+  update(
+    ref: ResourceRef,
+    namespace: string,
+    name: string,
+    obj: KubeObject,
+    ctx?: RequestContext,
+    inProcess = true,
+  ): Promise<KubeObject> {
+    const r = this.resource(ref);
+    return this.serve("update", r, namespace, ctx, inProcess, () => this.storage.update(r, namespace, name, obj));
+  }
+
+  delete(
+    ref: ResourceRef,
+    namespace: string,
+    name: string,
+    preconditions?: { readonly uid?: string; readonly resourceVersion?: string },
+    ctx?: RequestContext,
+    inProcess = true,
+  ): Promise<KubeObject> {
+    const r = this.resource(ref);
+    return this.serve("delete", r, namespace, ctx, inProcess, () =>
+      this.storage.delete(r, namespace, name, preconditions),
+    );
+  }
+
+  /**
+   * WATCH. Errors before the stream starts (400, 422, 429 while the cache initializes) reject; later ones (410 too
+   * old, 504 too large for watch-list) arrive as one ERROR event. Without `timeoutSeconds` the watch ends after a
+   * random time in [min-request-timeout, 2×).
+   */
+  watch(
+    ref: ResourceRef,
+    namespace: string,
+    opts: ListOptions = {},
+    ctx?: RequestContext,
+    inProcess = true,
+  ): Promise<SimWatch> {
+    const r = this.resource(ref);
+    const local = ctx ?? {};
+    return this.serve("watch", r, namespace, local, inProcess, async () => {
+      const v = this.validated(opts, true);
+      if (v.timeoutSeconds === undefined || v.timeoutSeconds <= 0) {
+        v.timeoutSeconds = Math.floor(this.minRequestTimeoutSeconds * (1 + this.rand.float()));
+      }
+      local.servedFrom = "cache";
+      const w = await this.cachers.get(r)!.watch(namespace, v, this.selection(r, v));
+      if (ctx?.signal !== undefined) {
+        if (ctx.signal.aborted) w.stop();
+        else ctx.signal.addEventListener("abort", () => w.stop(), { once: true });
+      }
+      if (inProcess) {
+        const fault = this.faults.faultFor({
+          verb: "watch",
+          group: r.group,
+          version: r.version,
+          resource: r.resource,
+          namespace,
+          name: "",
+          userAgent: ctx?.userAgent ?? this.defaultUserAgent,
+        });
+        if (fault?.type === "truncate-watch") return new TruncatingWatch(w, fault.afterEvents);
+      }
+      return w;
+    });
+  }
+
+  /**
+   * The in-process `ListerWatcher` of a resource: the same engine calls as over HTTP, without sockets. Use it with
+   * `@informer-ts/cache`'s reflector and informers under a `FakeClock`.
+   */
+  listerWatcher(ref: ResourceRef, scope: ListerWatcherScope = {}): InProcessListerWatcher {
+    const r = this.resource(ref);
+    const ns = r.namespaced ? (scope.namespace ?? "") : "";
+    const merge = (o: ListOptions): ListOptions => ({
+      ...o,
+      ...(scope.labelSelector !== undefined && { labelSelector: scope.labelSelector }),
+      ...(scope.fieldSelector !== undefined && { fieldSelector: scope.fieldSelector }),
+    });
+    const ctxOf = (signal?: AbortSignal): RequestContext => ({
+      ...(scope.userAgent !== undefined && { userAgent: scope.userAgent }),
+      ...(signal !== undefined && { signal }),
+    });
+    return {
+      list: (o, signal) => this.list(r, ns, merge(o), ctxOf(signal)),
+      watch: (o, signal) => this.watch(r, ns, merge(o), ctxOf(signal)),
+    };
+  }
+
+  /** Open watchers of a resource (tests, admin). */
+  watchers(ref: ResourceRef): readonly CacheWatcher[] {
+    return this.cacher(ref).openWatchers();
+  }
+
+  /** Stops timers and closes every watch. */
+  stop(): void {
+    this.stopped = true;
+    this.progressTimer?.stop();
+    this.compactionTimer?.stop();
+    for (const c of this.cachers.values()) c.stop();
+  }
+
+  /** A summary for the admin API and logs. */
+  state(): Record<string, unknown> {
+    const caches: Record<string, unknown> = {};
+    for (const c of this.cachers.values()) {
+      caches[groupResourceString(c.resource)] = {
+        resourceVersion: c.resourceVersion,
+        ready: c.isReady,
+        watchers: c.watcherCount,
+        terminatedWatchers: c.terminatedWatchers,
+        objects: this.storage.count(c.resource),
+        history: c.historyStats,
+      };
+    }
+    return {
+      resourceVersion: this.storage.currentRevision,
+      compactedResourceVersion: this.storage.compactedRevision,
+      bookmarks: this.bookmarks,
+      caches,
+    };
+  }
+}
+
+/** The reason an in-process watch ended, for callers that want it. */
+export type { WatchCloseReason };
+
+function inProcessFault(f: HttpFault): Error {
+  switch (f.type) {
+    case "apf-429":
+      return newTooManyRequests("Too many requests, please try again later.", f.retryAfterSeconds);
+    case "status":
+      return f.error instanceof Error ? f.error : new Error(String(f.error));
+    case "drop-connection":
+      return new SimConnectionError("connection dropped (fault)");
+    default:
+      return new Error(`unexpected fault ${f.type}`);
+  }
+}
+
+/** Delivers `afterEvents` events, then fails as a watch cut mid-line would. */
+class TruncatingWatch implements SimWatch {
+  private n = 0;
+
+  constructor(
+    private readonly inner: SimWatch,
+    private readonly afterEvents: number,
+  ) {}
+
+  async next(): Promise<IteratorResult<WatchEvent>> {
+    if (this.n >= this.afterEvents) {
+      this.inner.stop();
+      throw new SimTruncatedWatchError("watch stream ended in the middle of an event (truncated line)");
+    }
+    const r = await this.inner.next();
+    if (r.done !== true) this.n++;
+    return r;
+  }
+
+  stop(): void {
+    this.inner.stop();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
+    return {
+      next: () => this.next(),
+      return: () => {
+        this.stop();
+        return Promise.resolve({ done: true, value: undefined });
+      },
+    };
+  }
+}
