@@ -427,7 +427,10 @@ export class Cacher {
     this.watchers.add(w);
     if (w.triggerValue !== undefined) {
       let set = this.byTrigger.get(w.triggerValue);
-      if (set === undefined) this.byTrigger.set(w.triggerValue, (set = new Set()));
+      if (set === undefined) {
+        set = new Set();
+        this.byTrigger.set(w.triggerValue, set);
+      }
       set.add(w);
     } else this.untriggered.add(w);
     this.hooks.onWatcherCountChanged(this.resource, 1);
@@ -493,7 +496,9 @@ export class Cacher {
           const e = w.convert(item);
           if (e === undefined) continue;
           deliveries++;
-          if (!w.tryAdd(e, item.rev)) (blocked ??= new Map()).set(w, e);
+          if (w.tryAdd(e, item.rev)) continue;
+          blocked ??= new Map();
+          blocked.set(w, e);
         }
         if (deliveries > 0) this.hooks.onEventsDispatched(this.resource, deliveries);
         if (blocked !== undefined) this.block(blocked);
