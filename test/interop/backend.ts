@@ -1,8 +1,8 @@
-// The backend the interop servers use. Today: the HTTP package's in-memory test backend (configmaps only).
-// TODO(lead): switch to the engine (`engineBackend(new SimApiServer(...))`) once both are wired in index.ts.
+// The backend the interop servers use: the real engine behind its HTTP adapter, on real time.
+import { SimApiServer } from "../../packages/sim-apiserver/src/engine/sim-apiserver.js";
 import type { ApiBackend } from "../../packages/sim-apiserver/src/http/backend.js";
-import { MemoryBackend } from "../../packages/sim-apiserver/src/http/memory-backend.js";
+import { EngineBackend } from "../../packages/sim-apiserver/src/http/engine-backend.js";
 
 export function createTestBackend(): ApiBackend {
-  return new MemoryBackend();
+  return new EngineBackend(new SimApiServer());
 }

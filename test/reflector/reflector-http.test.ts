@@ -28,17 +28,18 @@ import {
 import { builtinResources, KubeClient, listWatchFor } from "@informer-ts/client";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { WatchSource } from "../../packages/sim-apiserver/src/http/watch-server.js";
 import {
   type ApiBackend,
   type BackendRequestContext,
   type DeletePreconditions,
+  EngineBackend,
   type HttpFault,
   type HttpRequestDescriptor,
-  MemoryBackend,
   type ServedResource,
+  SimApiServer,
   SimHttpServer,
-} from "../../packages/sim-apiserver/src/http/index.js";
-import type { WatchSource } from "../../packages/sim-apiserver/src/http/watch-server.js";
+} from "../../packages/sim-apiserver/src/index.js";
 
 const { configmaps } = builtinResources;
 
@@ -117,7 +118,13 @@ class InjectableSource implements WatchSource {
 
 /** The in-memory backend plus fault scripts: per-request HTTP faults, request errors, and injected watch events. */
 class FaultyBackend implements ApiBackend {
-  readonly inner = new MemoryBackend();
+  // The engine on the test's FakeClock (the same clock as the reflector): watch timeouts, bookmarks and freshness
+  // waits happen in virtual time while the bytes travel over a real socket.
+  readonly inner: EngineBackend;
+
+  constructor(clock: FakeClock, watchList: boolean) {
+    this.inner = new EngineBackend(new SimApiServer({ clock, rand: seededRand(5), watchList }));
+  }
   readonly requests: { verb: string; opts: ListOptions }[] = [];
 
   watchRequests(): { verb: string; opts: ListOptions }[] {
@@ -309,6 +316,7 @@ afterEach(async () => {
   }
   running = [];
   await ioUntil(() => sim.stats.openWatches === 0, "the server to see every watch closed");
+  backend.inner.engine.stop();
   expect(clock.pendingTimers()).toBe(0);
   await client.close();
   await sim.close();
@@ -319,7 +327,7 @@ afterAll(async () => {
 });
 
 async function startServer(options: { watchListEnabled?: boolean } = {}): Promise<void> {
-  backend = new FaultyBackend();
+  backend = new FaultyBackend(clock, options.watchListEnabled ?? true);
   sim = new SimHttpServer({ backend, clock, rand: seededRand(9), ...options });
   const url = await sim.start();
   client = new KubeClient({ server: url, qps: -1 }, { clock, rateLimiter: null, maxRetries: 0 });
@@ -336,6 +344,9 @@ describe("reflector over HTTP against the simulated apiserver", () => {
     await startServer();
     const store = watchedStore();
     const r = reflectorFor(store);
+    // The initial events stream at once; the end bookmark comes with the cacher's next bookmark tick (≤ 1.25 s).
+    await ioUntil(() => sim.stats.openWatches === 1 && store.size === 0, "the watch-list stream");
+    await clock.step(1300);
     await store.until(() => store.size === 20);
     expect(backend.watchRequests().map((q) => q.opts)).toEqual([
       expect.objectContaining({
@@ -382,8 +393,8 @@ describe("reflector over HTTP against the simulated apiserver", () => {
     await client.create(configmaps, cm("c"));
     await store.until(() => store.getByKey("default/c") !== undefined);
     expect(store.getByKey("default/a")).toBeDefined();
-    // No relist: the watch was re-opened from the RV of "a" (the in-memory backend keeps no history, so "b" only
-    // comes back with the next relist; the engine backend replays it).
+    // No relist: the watch was re-opened from the RV of "a"; the engine's history replays "b".
+    await store.until(() => store.getByKey("default/b") !== undefined);
     expect(r.status().counts.lists).toBe(1);
     expect(r.status().counts.relists["internal-error"]).toBe(0);
     expect(backend.watchRequests().at(-1)!.opts.resourceVersion).toBe(
@@ -465,11 +476,13 @@ describe("reflector over HTTP against the simulated apiserver", () => {
     const r = reflectorFor(store, { useWatchList: false, rand: { float: () => 0 } });
     await store.until(() => store.size === 20);
     await newWatchOpen(0);
+    // A write to another resource moves the global RV; a bookmark carries it to the ConfigMap watcher.
+    await client.create(builtinResources.secrets, { metadata: { name: "s", namespace: "default" } });
     const rv = Number(await serverRV());
     const bookmarked = nextEvent(r, (e) => e.type === "bookmark");
-    backend.bookmark(String(rv + 100));
+    backend.bookmark(String(rv));
     await bookmarked;
-    expect(r.lastSyncResourceVersion()).toBe(String(rv + 100));
+    expect(r.lastSyncResourceVersion()).toBe(String(rv));
     expect(store.size).toBe(20);
     backend.closeNextWatchesAtOnce = 1;
     const relist = nextEvent(r, (e) => e.type === "relist");

@@ -1,20 +1,19 @@
 // End-to-end against the simulated apiserver's HTTPS face: kubeconfig written by the sim, loaded by
 // loadClientConfig, then list / watch through KubeClient and listWatchFor.
 //
-// NOTE: imported from the sim's HTTP public surface by path because `@informer-ts/sim-apiserver`'s index does not
-// re-export it yet; switch to `from "@informer-ts/sim-apiserver"` once it does (test-only dependency).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isUnauthorized, type KubeObject, type WatchEvent } from "@informer-ts/apimachinery";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  EngineBackend,
   generatePki,
-  MemoryBackend,
+  SimApiServer,
   SimHttpServer,
   type SimPki,
   writeKubeconfig,
-} from "../../sim-apiserver/src/http/index.js";
+} from "../../sim-apiserver/src/index.js";
 import { loadClientConfig } from "./kubeconfig.js";
 import { listWatchFor } from "./listwatch.js";
 import { builtinResources } from "./resources.js";
@@ -31,7 +30,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "informer-ts-client-sim-"));
   pki = generatePki();
   sim = new SimHttpServer({
-    backend: new MemoryBackend(),
+    backend: new EngineBackend(new SimApiServer()),
     tls: pki,
     auth: { tokens: ["sim-token"], clientCertificates: true },
   });

@@ -27,7 +27,11 @@ async function main(argv: readonly string[]): Promise<number> {
   const rand = flags.randSeed === undefined ? undefined : seededRand(flags.randSeed);
   let cli: Awaited<ReturnType<typeof createCliBackend>>;
   try {
-    cli = await createCliBackend(flags, { clock: realClock, ...(rand !== undefined && { rand }) });
+    cli = await createCliBackend(flags, {
+      clock: realClock,
+      ...(rand !== undefined && { rand }),
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
     if (flags.seed !== undefined) await cli.seed(loadSeedFile(flags.seed));
   } catch (err) {
     process.stderr.write(`apiserver: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -47,7 +51,6 @@ async function main(argv: readonly string[]): Promise<number> {
     clock: realClock,
     ...(rand !== undefined && { rand }),
     metrics: cli.metrics,
-    metricsProvider: cli.metrics,
     admin: cli.admin,
     ...(flags.httpLog && { log: process.stderr }),
   });

@@ -13,6 +13,23 @@ export interface BackendRequestContext {
   /** Query parameters of writes (`dryRun`, `fieldManager`, `fieldValidation`). */
   readonly dryRun?: boolean;
   readonly fieldManager?: string;
+  /** Set by the backend: where a read was served from (the accounting's `served_from`). */
+  servedFrom?: "cache" | "storage";
+}
+
+/** A finished resource request as the HTTP face saw it (for the backend's accounting). */
+export interface CompletedRequest {
+  readonly verb: string;
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly userAgent: string;
+  readonly code: number;
+  /** Where the backend said it served the read from ("" for writes and rejected requests). */
+  readonly servedFrom: "cache" | "storage" | "";
+  readonly latencyMs: number;
+  /** Bytes written to the socket for this response, headers included. */
+  readonly bytes: number;
 }
 
 /** Preconditions of a delete (`DeleteOptions.preconditions`). */
@@ -79,6 +96,8 @@ export interface ApiBackend {
    * that arrive as ERROR events.
    */
   watch(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<WatchSource>;
+  /** Called once per finished resource request (after the response ended or the client went away). */
+  recordRequest?(rec: CompletedRequest): void;
   /** Fault hook consulted for every resource request before it is served; `undefined` = no fault. */
   faultFor?(req: HttpRequestDescriptor): HttpFault | undefined;
 }

@@ -2,85 +2,173 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { MetricsProvider } from "@informer-ts/instrumentation";
 import { PromMetrics } from "@informer-ts/instrumentation";
+import { type BookmarkMode, type LatencyRule, SimApiServer } from "../engine/sim-apiserver.js";
 import { createAdminHandler } from "./admin.js";
 import type { ApiBackend } from "./backend.js";
 import type { ApiserverFlags } from "./cli-flags.js";
-import { DEFAULT_VERBS, type ServedResource } from "./discovery.js";
-import { HttpFaultInjector, parseHttpFaultRule } from "./http-faults.js";
-import { MemoryBackend } from "./memory-backend.js";
+import { groupVersionString } from "./discovery.js";
+import { EngineBackend } from "./engine-backend.js";
+import { parseHttpFaultRule } from "./http-faults.js";
 import type { AdminHandler, MetricsRenderer } from "./server.js";
 
 /** What `main.ts` runs: a backend, how to seed it, the admin API, metrics, and how to stop it. */
 export interface CliBackend {
   readonly backend: ApiBackend;
+  readonly engine: SimApiServer;
   /** Creates the objects in order; throws an Error naming the first object that could not be created. */
   seed(objects: readonly KubeObject[]): Promise<void>;
   readonly admin: AdminHandler;
-  /** Renders `/metrics`; the same registry receives the HTTP layer's request metrics. */
+  /** Renders `/metrics` (the engine's accounting and watch-cache metrics). */
   readonly metrics: MetricsRenderer & MetricsProvider;
   stop(): Promise<void>;
 }
 
-const served = (
-  group: string,
-  resource: string,
-  kind: string,
-  namespaced: boolean,
-  shortNames: string[] = [],
-): ServedResource => ({
-  group,
-  version: "v1",
-  resource,
-  kind,
-  singularName: kind.toLowerCase(),
-  namespaced,
-  shortNames,
-  verbs: DEFAULT_VERBS,
-});
+const BOOKMARK_MODES: readonly BookmarkMode[] = ["on", "no-periodic", "off"];
 
-/** Resources the command serves with the in-memory backend. */
-export const CLI_RESOURCES: readonly ServedResource[] = [
-  served("", "configmaps", "ConfigMap", true, ["cm"]),
-  served("", "secrets", "Secret", true),
-  served("", "namespaces", "Namespace", false, ["ns"]),
-  served("", "pods", "Pod", true, ["po"]),
-  served("", "services", "Service", true, ["svc"]),
-  served("apps", "deployments", "Deployment", true, ["deploy"]),
-];
-
-function apiVersionOf(r: ServedResource): string {
-  return r.group === "" ? r.version : `${r.group}/${r.version}`;
+function record(body: unknown, what: string): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== "object" || Array.isArray(body)) throw new Error(`${what}: expected a JSON object`);
+  return body as Record<string, unknown>;
 }
 
 /**
- * Builds the backend of the `apiserver` command from its flags, with HTTP-level faults from `--fault` and the
- * `/_sim` admin API.
+ * Engine faults over the admin API (`/_sim/engine-faults`):
+ * `{"type":"latency","ms":200,"verbs":["list"],"resource":"configmaps"}`, `{"type":"bookmarks","mode":"off"}`,
+ * `{"type":"drop-watches","resource":"configmaps","asError":false}` (one-shot).
+ */
+function engineFaults(engine: SimApiServer) {
+  const latency = new Map<number, { rule: LatencyRule; remove: () => void }>();
+  let nextId = 1;
+  return {
+    list: () => ({
+      latency: [...latency.entries()].map(([id, l]) => ({ id, ...l.rule })),
+      bookmarks: engine.bookmarkMode,
+    }),
+    add(body: unknown) {
+      const b = record(body, "engine fault");
+      switch (b.type) {
+        case "latency": {
+          if (typeof b.ms !== "number" || !(b.ms >= 0))
+            throw new Error(`latency: ms must be a number ≥ 0, got ${JSON.stringify(b.ms)}`);
+          if (b.verbs !== undefined && !(Array.isArray(b.verbs) && b.verbs.every((v) => typeof v === "string"))) {
+            throw new Error("latency: verbs must be an array of strings");
+          }
+          if (b.resource !== undefined && typeof b.resource !== "string")
+            throw new Error("latency: resource must be a string");
+          const rule: LatencyRule = {
+            ms: b.ms,
+            ...(b.verbs !== undefined && { verbs: b.verbs as string[] }),
+            ...(b.resource !== undefined && { resource: b.resource as string }),
+          };
+          const id = nextId++;
+          latency.set(id, { rule, remove: engine.addLatency(rule) });
+          return { id };
+        }
+        case "bookmarks": {
+          if (!BOOKMARK_MODES.includes(b.mode as BookmarkMode)) {
+            throw new Error(
+              `bookmarks: mode must be one of ${BOOKMARK_MODES.join(", ")}, got ${JSON.stringify(b.mode)}`,
+            );
+          }
+          engine.setBookmarkMode(b.mode as BookmarkMode);
+          return { bookmarks: b.mode };
+        }
+        case "drop-watches": {
+          if (b.resource !== undefined && typeof b.resource !== "string")
+            throw new Error("drop-watches: resource must be a string");
+          return { dropped: engine.dropWatches(b.resource as string | undefined, b.asError === true) };
+        }
+        default:
+          throw new Error(
+            `engine fault: type must be one of latency, bookmarks, drop-watches, got ${JSON.stringify(b.type)}`,
+          );
+      }
+    },
+    clear(id?: string) {
+      if (id !== undefined) {
+        if (!/^\d+$/.test(id)) throw new Error(`id must be an integer, got ${JSON.stringify(id)}`);
+        const l = latency.get(Number(id));
+        l?.remove();
+        return { removed: latency.delete(Number(id)) ? 1 : 0 };
+      }
+      for (const l of latency.values()) l.remove();
+      const removed = latency.size;
+      latency.clear();
+      engine.setBookmarkMode("on");
+      return { removed };
+    },
+  };
+}
+
+/**
+ * Builds the `apiserver` command's backend: the {@link SimApiServer} engine behind an {@link EngineBackend}, request
+ * faults from `--fault`, and the `/_sim` admin API (faults, engine faults, compact, reinit, accounting, state).
  */
 export async function createCliBackend(
   flags: ApiserverFlags,
-  deps: { readonly clock: Clock; readonly rand?: Rand },
+  deps: { readonly clock: Clock; readonly rand?: Rand; readonly log?: (line: string) => void },
 ): Promise<CliBackend> {
-  const faults = new HttpFaultInjector(deps.rand);
-  for (const f of flags.faults) faults.add(parseHttpFaultRule(f));
-  const backend = new MemoryBackend(CLI_RESOURCES, faults);
+  const metrics = new PromMetrics();
+  const engine = new SimApiServer({
+    clock: deps.clock,
+    ...(deps.rand !== undefined && { rand: deps.rand }),
+    watchList: flags.watchList,
+    minRequestTimeoutSeconds: flags.minRequestTimeoutSeconds,
+    metrics,
+    ...(deps.log !== undefined && { log: deps.log }),
+  });
+  for (const f of flags.faults) engine.faults.add(parseHttpFaultRule(f));
+  const backend = new EngineBackend(engine);
+  const admin = createAdminHandler(engine.faults, {
+    compact(body) {
+      const b = record(body, "compact");
+      const rv = b.resourceVersion;
+      if (rv !== undefined && !(typeof rv === "string" && /^\d+$/.test(rv)) && !(typeof rv === "number" && rv >= 0)) {
+        throw new Error(`compact: resourceVersion must be a decimal string, got ${JSON.stringify(rv)}`);
+      }
+      const compacted = engine.compact(rv === undefined ? undefined : Number(rv));
+      return { compactedResourceVersion: String(compacted), resourceVersion: String(engine.currentResourceVersion) };
+    },
+    reinit(body) {
+      const b = record(body, "reinit");
+      if (b.resource !== undefined && typeof b.resource !== "string")
+        throw new Error("reinit: resource must be a string");
+      if (b.downtimeMs !== undefined && !(typeof b.downtimeMs === "number" && b.downtimeMs >= 0)) {
+        throw new Error("reinit: downtimeMs must be a number ≥ 0");
+      }
+      engine.reinitializeCache(b.resource as string | undefined, (b.downtimeMs as number | undefined) ?? 0);
+      return { reinitialized: b.resource ?? "all" };
+    },
+    accounting: () => ({ requests: engine.accounting.rows() }),
+    resetAccounting: () => {
+      engine.accounting.reset();
+      return {};
+    },
+    engineFaults: engineFaults(engine),
+    state: () => engine.state(),
+  });
   return {
     backend,
-    metrics: new PromMetrics(),
-    admin: createAdminHandler(faults),
+    engine,
+    metrics,
+    admin,
     async seed(objects) {
       for (const [i, obj] of objects.entries()) {
-        const r = CLI_RESOURCES.find((x) => apiVersionOf(x) === obj.apiVersion && x.kind === obj.kind);
+        const r = engine
+          .resources()
+          .find((x) => groupVersionString(x.group, x.version) === obj.apiVersion && x.kind === obj.kind);
         const what = `seed object ${i + 1} (${obj.apiVersion} ${obj.kind} ${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""})`;
         if (r === undefined) throw new Error(`${what}: kind is not served`);
         const ns = r.namespaced ? (obj.metadata?.namespace ?? "default") : "";
-        const copy: KubeObject = { ...obj, metadata: { ...obj.metadata, ...(r.namespaced && { namespace: ns }) } };
         try {
-          await backend.create(r, ns, copy);
+          await engine.create(r, ns, obj, { userAgent: "apiserver-seed" });
         } catch (err) {
           throw new Error(`${what}: ${err instanceof Error ? err.message : String(err)}`);
         }
       }
     },
-    async stop() {},
+    async stop() {
+      engine.stop();
+    },
   };
 }

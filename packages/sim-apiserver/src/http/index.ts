@@ -9,6 +9,7 @@ export type {
   HttpRequestDescriptor,
 } from "./backend.js";
 export { decodeObject, type ExpectedKind, MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
+export { type CliBackend, createCliBackend } from "./cli-backend.js";
 export { type ApiserverFlags, parseApiserverFlags, USAGE as APISERVER_USAGE } from "./cli-flags.js";
 export {
   apiGroup,
@@ -21,6 +22,7 @@ export {
   type ServedResource,
   SIM_VERSION_INFO,
 } from "./discovery.js";
+export { EngineBackend } from "./engine-backend.js";
 export { type KubeconfigOptions, renderKubeconfig, writeKubeconfig } from "./kubeconfig.js";
 export { CONFIGMAPS, MemoryBackend } from "./memory-backend.js";
 export { negotiateOutput, type OutputMediaType } from "./negotiation.js";

@@ -224,6 +224,7 @@ export class SimHttpServer {
       (req.method ?? "GET").toUpperCase(),
       req.headers["user-agent"] ?? "",
     );
+    rec.startBytes = req.socket.bytesWritten;
     let url: URL;
     try {
       url = new URL(req.url ?? "/", "http://sim.invalid");
@@ -281,6 +282,19 @@ export class SimHttpServer {
         (now - rec.start) / 1000,
         rec.verb === "watch",
       );
+    }
+    if (rec.isResource && this.opts.backend.recordRequest !== undefined) {
+      this.opts.backend.recordRequest({
+        verb: rec.verb,
+        group: rec.group,
+        version: rec.version,
+        resource: rec.resource,
+        userAgent: rec.userAgent,
+        code: res.statusCode,
+        servedFrom: rec.servedFrom ?? "",
+        latencyMs: now - rec.start,
+        bytes: req.socket.bytesWritten - rec.startBytes,
+      });
     }
     if (this.opts.log !== undefined) {
       this.log({
@@ -415,6 +429,9 @@ class RequestRecord implements BackendRequestContext {
   resource = "";
   isResource = false;
   watchEnd: WatchEndReason | undefined;
+  servedFrom: "cache" | "storage" | undefined = undefined;
+  /** Socket bytes written before this request (keep-alive sockets carry several requests). */
+  startBytes = 0;
   private controller: AbortController | undefined;
   private aborted = false;
 
