@@ -82,6 +82,8 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
   private readonly onClose: (w: CacheWatcher, reason: WatchCloseReason) => void;
   /** Events handed to the consumer. */
   delivered = 0;
+  /** Fault "a watcher that stops reading": the consumer side gets nothing until resumed (see {@link setStalled}). */
+  private stalled = false;
 
   constructor(init: CacheWatcherInit) {
     this.id = init.id;
@@ -130,6 +132,22 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
 
   matches(o: KubeObject): boolean {
     return this.matchesFn(o);
+  }
+
+  /** Whether the consumer side is stalled by {@link setStalled}. */
+  get isStalled(): boolean {
+    return this.stalled;
+  }
+
+  /**
+   * Fault injection: a stalled watcher's consumer receives nothing (its `next()` stays pending), so `result` and then
+   * `input` fill up and the dispatcher's budget closes it like a client that stopped reading. Closing a stalled
+   * watcher is never graceful (nothing would drain it). Resuming delivers what is buffered.
+   */
+  setStalled(on: boolean): void {
+    if (this.stalled === on) return;
+    this.stalled = on;
+    if (!on && (!this.closed || this.draining)) this.pump();
   }
 
   /** The event this watcher would get for a cache event, or undefined (filtered, or not after the start RV). */
@@ -219,7 +237,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
   private wake(): void {
     const w = this.waiter;
     if (w === undefined) return;
-    if (this.resultLength > 0) {
+    if (this.resultLength > 0 && !this.stalled) {
       this.waiter = this.waiterReject = undefined;
       w({ done: false, value: this.shiftResult() });
     } else if (this.closed && !this.draining) {
@@ -243,13 +261,13 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
 
   /** Consumer side: the next event; `done` once the watch is closed (and, if graceful, drained). */
   next(): Promise<IteratorResult<WatchEvent>> {
-    if (this.resultLength > 0) {
+    if (this.resultLength > 0 && !this.stalled) {
       const value = this.shiftResult();
       if (!this.closed || this.draining) this.pump();
       return Promise.resolve({ done: false, value });
     }
     if (!this.closed || this.draining) this.pump();
-    if (this.resultLength > 0) return this.next();
+    if (this.resultLength > 0 && !this.stalled) return this.next();
     if (this.closed && !this.draining) {
       if (this.failure !== undefined) return Promise.reject(this.failure);
       return Promise.resolve({ done: true, value: undefined });
@@ -275,7 +293,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
     this.closed = true;
     this.closeReason = reason;
     this.failure = failure;
-    if (graceful && (this.resultLength > 0 || this.inputLength > 0 || this.initializing)) {
+    if (graceful && !this.stalled && (this.resultLength > 0 || this.inputLength > 0 || this.initializing)) {
       this.draining = true;
       this.onClose(this, reason);
       this.pump();

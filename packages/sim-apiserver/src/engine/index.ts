@@ -18,6 +18,8 @@ export {
   SimConnectionError,
   SimTruncatedWatchError,
   type SimWatch,
+  type WatcherInfo,
+  type WatcherSelector,
 } from "./sim-apiserver.js";
 export { keyOf, MvccStorage, prefixOf, type StorageEvent, type StorageListener } from "./storage.js";
 export { BUDGET_REFRESH_MS_PER_SECOND, MAX_DISPATCH_BUDGET_MS, TimeBudget } from "./time-budget.js";

@@ -15,7 +15,7 @@ import type { HttpFault, HttpRequestDescriptor } from "../http/backend.js";
 import { HttpFaultInjector } from "../http/http-faults.js";
 import { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "../http/query.js";
 import { CacheMetrics, RequestAccounting } from "./accounting.js";
-import type { CacheWatcher, WatchCloseReason } from "./cache-watcher.js";
+import { CacheWatcher, type WatchCloseReason } from "./cache-watcher.js";
 import { Cacher, type CacherConfig, type ServedFrom } from "./cacher.js";
 import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
@@ -106,6 +106,30 @@ export interface LatencyRule {
   readonly resource?: string;
 }
 
+/**
+ * Which open watchers a watcher fault applies to; every given field must match (absent = any).
+ */
+export interface WatcherSelector {
+  /** Only watchers of this resource. */
+  readonly resource?: ResourceRef;
+  /** Only watchers whose request's User-Agent contains this. */
+  readonly userAgent?: string;
+  /** Only these watcher ids (ids are per resource, see {@link SimApiServer.watcherInfo}). */
+  readonly ids?: readonly number[];
+}
+
+/** One open watcher, as the admin API shows it. */
+export interface WatcherInfo {
+  readonly resource: string;
+  readonly id: number;
+  readonly userAgent: string;
+  readonly description: string;
+  readonly stalled: boolean;
+  readonly inputLength: number;
+  readonly resultLength: number;
+  readonly delivered: number;
+}
+
 /** A connection-level failure of an in-process request or watch (what a reset TCP connection looks like). */
 export class SimConnectionError extends Error {
   override readonly name = "SimConnectionError";
@@ -162,6 +186,8 @@ export class SimApiServer {
   private writesSinceCompaction = false;
   private bookmarks: BookmarkMode = "on";
   private latencyRules: LatencyRule[] = [];
+  private stallRules: WatcherSelector[] = [];
+  private readonly watcherUserAgents = new WeakMap<CacheWatcher, string>();
   private stopped = false;
 
   constructor(opts: SimApiServerOptions = {}) {
@@ -348,6 +374,71 @@ export class SimApiServer {
     if (ms > 0) await this.clock.sleep(ms);
   }
 
+  private selected(sel: WatcherSelector): Array<[SimResource, CacheWatcher]> {
+    const targets = sel.resource === undefined ? [...this.cachers.values()] : [this.cacher(sel.resource)];
+    const out: Array<[SimResource, CacheWatcher]> = [];
+    for (const c of targets) {
+      for (const w of c.openWatchers()) if (this.watcherMatches(c.resource, w, sel)) out.push([c.resource, w]);
+    }
+    return out;
+  }
+
+  private watcherMatches(r: SimResource, w: CacheWatcher, sel: WatcherSelector): boolean {
+    if (sel.resource !== undefined && this.resource(sel.resource) !== r) return false;
+    if (sel.ids !== undefined && !sel.ids.includes(w.id)) return false;
+    if (sel.userAgent !== undefined && !(this.watcherUserAgents.get(w) ?? "").includes(sel.userAgent)) return false;
+    return true;
+  }
+
+  /**
+   * Fault "a watcher that stops reading": the matching open watchers stop draining their result buffer (their
+   * consumer, in-process or the HTTP stream, receives nothing), so under churn their buffers fill and the dispatcher's
+   * time budget closes them, exactly as for a client that stopped reading. With `future`, watchers opened later that
+   * match are stalled too, until {@link resumeWatchers}. Returns how many open watchers were stalled.
+   */
+  stallWatchers(sel: WatcherSelector = {}, future = false): number {
+    if (sel.resource !== undefined) this.resource(sel.resource);
+    if (future) this.stallRules.push(sel);
+    let n = 0;
+    for (const [, w] of this.selected(sel)) {
+      if (!w.isStalled) n++;
+      w.setStalled(true);
+    }
+    return n;
+  }
+
+  /** Undoes {@link stallWatchers}: removes every stall rule and resumes the matching stalled watchers. */
+  resumeWatchers(sel: WatcherSelector = {}): number {
+    this.stallRules = [];
+    let n = 0;
+    for (const [, w] of this.selected(sel)) {
+      if (w.isStalled) n++;
+      w.setStalled(false);
+    }
+    return n;
+  }
+
+  /** Every open watcher (all resources, or one), with its id, user agent and buffer fill. */
+  watcherInfo(ref?: ResourceRef): WatcherInfo[] {
+    return this.selected(ref === undefined ? {} : { resource: ref }).map(([r, w]) => ({
+      resource: groupResourceString(r),
+      id: w.id,
+      userAgent: this.watcherUserAgents.get(w) ?? "",
+      description: w.description,
+      stalled: w.isStalled,
+      inputLength: w.inputLength,
+      resultLength: w.resultLength,
+      delivered: w.delivered,
+    }));
+  }
+
+  // A new watch: remember who opened it (watcher faults select by user agent) and apply future stall rules.
+  private watchOpened(r: SimResource, w: unknown, userAgent: string): void {
+    if (!(w instanceof CacheWatcher)) return;
+    this.watcherUserAgents.set(w, userAgent);
+    if (this.stallRules.some((sel) => this.watcherMatches(r, w, sel))) w.setStalled(true);
+  }
+
   /** The request fault for an HTTP request (the HTTP face applies it). */
   faultFor(req: HttpRequestDescriptor): HttpFault | undefined {
     return this.faults.faultFor(req);
@@ -518,6 +609,7 @@ export class SimApiServer {
       }
       local.servedFrom = "cache";
       const w = await this.cachers.get(r)!.watch(namespace, v, this.selection(r, v));
+      this.watchOpened(r, w, ctx?.userAgent ?? this.defaultUserAgent);
       if (ctx?.signal !== undefined) {
         if (ctx.signal.aborted) w.stop();
         else ctx.signal.addEventListener("abort", () => w.stop(), { once: true });
