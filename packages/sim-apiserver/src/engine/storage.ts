@@ -200,7 +200,9 @@ export class MvccStorage {
         suffix += GENERATE_NAME_ALPHABET[Math.floor(this.rand.float() * GENERATE_NAME_ALPHABET.length)];
       meta.name = meta.generateName + suffix;
     }
+    // EnsureObjectNamespaceMatchesRequestNamespace: cluster-scoped objects lose a namespace given in the body.
     if (r.namespaced) meta.namespace = namespace;
+    else delete meta.namespace;
     const candidate: KubeObject = { ...src, apiVersion: apiVersionOf(r), kind: r.kind, metadata: meta };
     this.validate(r, candidate);
     const key = keyOf(r, namespace, meta.name as string);
@@ -244,6 +246,7 @@ export class MvccStorage {
       creationTimestamp: cm.creationTimestamp,
     };
     if (r.namespaced) meta.namespace = namespace;
+    else delete meta.namespace;
     if (cm.generation !== undefined) {
       meta.generation = jsonEqual(src.spec, current.spec) ? cm.generation : cm.generation + 1;
     } else delete meta.generation;
