@@ -1,4 +1,4 @@
-import type { KubeObject, WatchEvent } from "@informer-ts/apimachinery";
+import { INITIAL_EVENTS_END_ANNOTATION, type KubeObject, type WatchEvent } from "@informer-ts/apimachinery";
 import type { CacheEvent, EventHistory } from "./event-history.js";
 import { withResourceVersion } from "./object-util.js";
 
@@ -26,6 +26,12 @@ export interface CacheWatcherInit {
   readonly matches: (o: KubeObject) => boolean;
   /** Events with RV ≤ this are not forwarded from the dispatcher. */
   readonly startRV: number;
+  /**
+   * The RV the watcher's process loop compares bookmarks against before initial events raise it (upstream's
+   * `processInterval(…, requiredResourceVersion)`: the requested RV, 0 for legacy/"0" watches, etcd's current RV for
+   * consistent ones). Default {@link startRV}.
+   */
+  readonly processRV?: number;
   readonly allowBookmarks: boolean;
   readonly chanSize: number;
   readonly initial: InitialSource;
@@ -55,8 +61,13 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
   readonly bookmarkAfterRV: number | undefined;
   readonly triggerValue: string | undefined;
   readonly description: string;
-  /** RV of the last event accepted into the pipeline (bookmarks are sent only past it). */
+  /** RV of the last event accepted into `input` (informational). */
   lastRV: number;
+  /**
+   * Upstream's `process(ctx, resourceVersion)` floor: the requested RV raised by every initial event produced.
+   * A periodic bookmark reaches the consumer only when its RV is above it; the init-end bookmark when at or above it.
+   */
+  processRV: number;
   /** When the next periodic bookmark is due (clock ms); undefined = none scheduled. */
   nextBookmarkAt: number | undefined;
   /** Clock ms of the watch deadline (timeoutSeconds). */
@@ -90,6 +101,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
     this.matchesFn = init.matches;
     this.startRV = init.startRV;
     this.lastRV = init.startRV;
+    this.processRV = init.processRV ?? init.startRV;
     this.allowBookmarks = init.allowBookmarks;
     this.chanSize = init.chanSize;
     this.initial = init.initial;
@@ -181,7 +193,10 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
     if (s.kind === "snapshot") {
       while (this.initialPos < s.items.length) {
         const o = s.items[this.initialPos++]!;
-        if (this.matchesFn(o)) return { type: "ADDED", object: o };
+        if (this.matchesFn(o)) {
+          this.raiseProcessRV(Number(o.metadata?.resourceVersion ?? 0));
+          return { type: "ADDED", object: o };
+        }
       }
       return undefined;
     }
@@ -192,10 +207,28 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
         if (ce === undefined) return "invalidated";
         this.initialPos++;
         const e = ce.forWatcher(this.matchesFn, withResourceVersion);
-        if (e !== undefined) return e;
+        if (e !== undefined) {
+          this.raiseProcessRV(ce.rev);
+          return e;
+        }
       }
     }
     return undefined;
+  }
+
+  private raiseProcessRV(rv: number): void {
+    if (rv > this.processRV) this.processRV = rv;
+  }
+
+  /** Upstream's `process` filter for bookmarks taken from `input` (events were filtered by the dispatcher). */
+  private passes(e: WatchEvent): boolean {
+    if (e.type !== "BOOKMARK") return true;
+    const rv = Number((e.object as KubeObject).metadata?.resourceVersion ?? 0);
+    const isEnd = (e.object as KubeObject).metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === "true";
+    if (rv > this.processRV || (isEnd && rv === this.processRV)) return true;
+    // An init-end bookmark behind the initial events' RVs is dropped; the cacher offers it again on a later tick.
+    if (isEnd) this.endBookmarkQueued = false;
+    return false;
   }
 
   // The watcher's process loop: initial events first, then `input`, into `result` while it has room.
@@ -205,6 +238,9 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
       if (this.initializing) {
         const e = this.nextInitial();
         if (e === "invalidated") {
+          // The unread part of the history was overwritten: end silently (upstream logs "couldn't retrieve watch
+          // event to serve"); what is already in `result` is still delivered.
+          this.initial = { kind: "none" };
           this.close("interval-invalidated", false);
           return;
         }
@@ -217,7 +253,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
         this.input.splice(0, this.inputHead);
         this.inputHead = 0;
       }
-      this.pushResult(e);
+      if (this.passes(e)) this.pushResult(e);
       freed = true;
     }
     if (this.inputLength === 0 && this.inputHead > 0) {
@@ -284,9 +320,12 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
   }
 
   /**
-   * Ends the watch. Not graceful: buffered events are dropped and the consumer sees the end at once (what a client
-   * sees when kube-apiserver closes a watch). Graceful: buffered and initial events are delivered first. `failure`
-   * makes in-process iteration throw it (a connection reset) instead of ending.
+   * Ends the watch. Graceful: buffered and remaining initial events are delivered first (a watch-list watcher
+   * holding its init-end bookmark). Not graceful: `input` and the remaining initial events are dropped; after a
+   * server-side close (unresponsive, interval invalidated, cache re-initialized) what `result` already holds is
+   * still delivered, as the consumer of a closed Go channel reads what is buffered; otherwise (timeout, client stop,
+   * dropped connection, stalled consumer) the consumer sees the end at once. `failure` makes in-process iteration
+   * throw it (a connection reset) instead of ending.
    */
   close(reason: WatchCloseReason, graceful: boolean, failure?: Error): void {
     if (this.closed) return;
@@ -297,6 +336,17 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
       this.draining = true;
       this.onClose(this, reason);
       this.pump();
+      return;
+    }
+    if (!this.stalled && this.resultLength > 0 && KEEPS_RESULT.has(reason)) {
+      // A server-side close stops the process loop and closes `result` behind what it already holds: the consumer
+      // still reads those events, then the end.
+      this.input.length = 0;
+      this.inputHead = 0;
+      this.initial = { kind: "none" };
+      this.draining = true;
+      this.onClose(this, reason);
+      this.wake();
       return;
     }
     this.dropBuffers();
@@ -326,6 +376,13 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
     };
   }
 }
+
+/** Server-side closes after which events already in `result` still reach the consumer. */
+const KEEPS_RESULT: ReadonlySet<WatchCloseReason> = new Set([
+  "terminated-unresponsive",
+  "interval-invalidated",
+  "cache-reinitialized",
+]);
 
 /**
  * A watch that delivers fixed events (one ERROR, usually) and ends: kube-apiserver's `newErrWatcher` for errors found

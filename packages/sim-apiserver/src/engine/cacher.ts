@@ -213,7 +213,8 @@ export class Cacher {
 
   private retryAfterUnready(): number {
     const downtimeS = (this.clock.now() - this.pendingSince) / 1000;
-    return Math.min(30, Math.max(1, Math.round(Math.exp(0.06 * downtimeS))));
+    // calculateRetryAfterForUnreadyCache truncates (Go int conversion).
+    return Math.floor(Math.min(30, Math.max(1, Math.exp(0.06 * downtimeS))));
   }
 
   private notReady(): StatusError {
@@ -348,7 +349,8 @@ export class Cacher {
 
   private chanSize(triggerValue: string | undefined): number {
     const max = triggerValue !== undefined ? 10 : this.resource.trigger !== undefined ? 1000 : 100;
-    return Math.min(max, Math.max(10, Math.ceil(this.history.cap / 75)));
+    // About one second of history: capacity / eventFreshDuration in seconds (suggestedWatchChannelSize).
+    return Math.min(max, Math.max(10, Math.ceil(this.history.cap / (this.cfg.eventFreshMs / 1000))));
   }
 
   private snapshotItems(namespace: string): KubeObject[] {
@@ -378,10 +380,13 @@ export class Cacher {
     let initial: InitialSource = { kind: "none" };
     let startRV: number;
     let bookmarkAfterRV: number | undefined;
+    // getWatchCacheResourceVersion: the requested RV, 0 for the legacy case, etcd's current RV for RV "" otherwise.
+    // It is also the floor the watcher's process loop compares bookmarks against.
+    const requiredRV = rvStr !== "" || sie === undefined ? rv : this.storage.currentRevision;
     if (sie === true) {
       if (rvStr === "" || rv > 0) {
         try {
-          await this.waitFresh(rvStr === "" ? this.storage.currentRevision : rv);
+          await this.waitFresh(requiredRV);
         } catch (err) {
           return this.errorWatch(err);
         }
@@ -389,13 +394,15 @@ export class Cacher {
       if (!this.ready) return this.errorWatch(this.notReady());
       initial = { kind: "snapshot", items: this.snapshotItems(namespace) };
       startRV = this.cacheRV;
-      bookmarkAfterRV = this.cacheRV;
+      // getBookmarkAfterResourceVersionLockedFunc: RV "" → the required RV, "0" → the cache's RV, N → N.
+      bookmarkAfterRV = rvStr === "" ? requiredRV : rv > 0 ? rv : this.cacheRV;
     } else if (sie === undefined && rv === 0) {
       // Legacy RV ""/"0" on a server without WatchList: current cache state, not a consistent read, no end marker.
       initial = { kind: "snapshot", items: this.snapshotItems(namespace) };
       startRV = this.cacheRV;
     } else if (rv === 0) {
-      startRV = this.cacheRV; // W5: start now, no initial events
+      // W5 (RV "0") and RV "" without initial events: start now (RV "": at etcd's current RV, no wait).
+      startRV = Math.max(this.cacheRV, requiredRV);
     } else {
       const oldest = this.history.oldestRV();
       if (rv < oldest - 1) {
@@ -410,6 +417,7 @@ export class Cacher {
       id: this.nextWatcherId++,
       matches: namespace === "" ? sel.matches : (o) => o.metadata?.namespace === namespace && sel.matches(o),
       startRV,
+      processRV: requiredRV,
       allowBookmarks: opts.allowWatchBookmarks === true,
       chanSize: this.chanSize(triggerValue),
       initial,
@@ -610,7 +618,9 @@ export class Cacher {
         }
         continue;
       }
-      if (mode === "on" && rv > w.lastRV) {
+      // Offered without blocking; the watcher forwards it only when its RV is past the watch's start (upstream
+      // `process`), so a watch whose resource never moved gets none.
+      if (mode === "on") {
         periodic ??= this.bookmarkEvent(rv, false);
         w.tryAddBookmark(periodic, rv, false);
       }
