@@ -12,43 +12,111 @@ export interface ContinueToken {
   readonly start: string;
 }
 
+/** Go's `encoding/json` escapes these even inside strings (HTML safety, JS line separators). */
+function goJsonEscape(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** Encodes the token that resumes after `lastKey` (a full key under `prefix`). */
 export function encodeContinue(lastKey: string, prefix: string, rv: number): string {
   const start = `${lastKey.slice(prefix.length)}\u0000`;
-  return Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv, start })).toString("base64url");
+  return Buffer.from(goJsonEscape(JSON.stringify({ v: "meta.k8s.io/v1", rv, start }))).toString("base64url");
 }
 
-function invalid(detail?: string): never {
-  throw newBadRequest(`invalid continue token: continue key is not valid${detail === undefined ? "" : `: ${detail}`}`);
+const INVALID = "invalid continue token: continue key is not valid";
+
+function invalid(detail: string): never {
+  throw newBadRequest(`${INVALID}: ${detail}`);
 }
 
 /**
- * Decodes a token for a request whose key prefix is `prefix`; returns the absolute start key and the RV.
+ * `base64.RawURLEncoding.DecodeString`: the URL alphabet without padding; CR and LF are skipped. Errors name the
+ * byte offset as Go's `CorruptInputError` does.
+ */
+function decodeRawUrlBase64(s: string): Buffer {
+  let inQuantum = 0;
+  let kept = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === "\n" || c === "\r") continue;
+    if (!/[A-Za-z0-9_-]/.test(c)) invalid(`illegal base64 data at input byte ${i}`);
+    kept += c;
+    inQuantum = (inQuantum + 1) % 4;
+  }
+  if (inQuantum === 1) invalid(`illegal base64 data at input byte ${s.length - 1}`);
+  return Buffer.from(kept, "base64url");
+}
+
+/** Go's `json.Unmarshal` message for the common ways a token's JSON is malformed. */
+function goJsonSyntaxError(text: string, err: unknown): string {
+  const first = text.trimStart()[0];
+  if (first === undefined) return "unexpected end of JSON input";
+  if (!/[{["\-0-9tfn]/.test(first)) return `invalid character '${first}' looking for beginning of value`;
+  return err instanceof Error ? err.message : String(err);
+}
+
+function goJsonKind(v: unknown): string {
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "object") return "object";
+  if (typeof v === "boolean") return "bool";
+  return typeof v; // "string" | "number"
+}
+
+/** The first `json: cannot unmarshal …` error decoding `value` into Go's `continueToken` struct, if any. */
+function goTypeError(value: unknown): string | undefined {
+  if (value === null) return undefined; // null into a struct is a no-op
+  if (typeof value !== "object" || Array.isArray(value)) {
+    return `json: cannot unmarshal ${goJsonKind(value)} into Go value of type storage.continueToken`;
+  }
+  const fields: Record<string, "string" | "int64"> = { v: "string", rv: "int64", start: "string" };
+  for (const [k, v] of Object.entries(value)) {
+    const want = fields[k];
+    if (want === undefined || v === null) continue;
+    const ok = want === "string" ? typeof v === "string" : typeof v === "number" && Number.isInteger(v);
+    if (ok) continue;
+    const what = typeof v === "number" ? `number ${v}` : goJsonKind(v);
+    return `json: cannot unmarshal ${what} into Go struct field continueToken.${k} of type ${want}`;
+  }
+  return undefined;
+}
+
+/**
+ * Decodes a token for a request whose key prefix is `prefix` (`storage.DecodeContinue`); returns the absolute start
+ * key and the RV. A start key with a leading `/` is accepted (it is cleaned away), as upstream.
  *
- * @throws {StatusError} 400 `invalid continue token: continue key is not valid…` for anything malformed, a zero RV,
- *   an empty start key, a start key that would escape the prefix (`..`, `//`) or an unknown token version.
+ * @throws {StatusError} 400 `invalid continue token: continue key is not valid…` with upstream's detail: bad base64
+ *   (`illegal base64 data at input byte N`), bad JSON, an unknown version (`server does not recognize this encoded
+ *   version X`), a zero RV (`incorrect encoded start resourceVersion (version meta.k8s.io/v1)`), an empty start key
+ *   (`encoded start key empty`) or a start key that is not in clean path form (`..`, `.`, `//`, trailing `/`).
  */
 export function decodeContinue(token: string, prefix: string): { readonly fromKey: string; readonly rv: number } {
-  if (!/^[A-Za-z0-9_-]*$/.test(token) || token.length % 4 === 1) invalid("illegal base64 data");
+  const text = decodeRawUrlBase64(token).toString("utf8");
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
+    parsed = JSON.parse(text);
   } catch (err) {
-    invalid(err instanceof Error ? err.message : String(err));
+    invalid(goJsonSyntaxError(text, err));
   }
-  if (typeof parsed !== "object" || parsed === null) invalid("not a JSON object");
-  const t = parsed as { v?: unknown; rv?: unknown; start?: unknown };
-  if (t.v !== "meta.k8s.io/v1") invalid(`server does not recognize this encoded version ${JSON.stringify(t.v)}`);
-  if (typeof t.rv !== "number" || !Number.isInteger(t.rv) || t.rv === 0) {
-    throw newBadRequest(
-      "invalid continue token: continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
-    );
+  const typeError = goTypeError(parsed);
+  if (typeError !== undefined) invalid(typeError);
+  const t = (parsed ?? {}) as { v?: string | null; rv?: number | null; start?: string | null };
+  const version = t.v ?? "";
+  if (version !== "meta.k8s.io/v1") {
+    throw newBadRequest(`${INVALID}: server does not recognize this encoded version ${version}`);
   }
-  if (typeof t.start !== "string" || t.start === "") {
-    throw newBadRequest("invalid continue token: continue key is not valid: encoded start key empty");
-  }
-  // Path traversal guard: the start key must already be in clean form (no "..", ".", empty segments).
-  const segments = t.start.split("/");
-  if (t.start.startsWith("/") || segments.some((s) => s === "" || s === "." || s === "..")) invalid(t.start);
-  return { fromKey: prefix + t.start, rv: t.rv };
+  const rv = t.rv ?? 0;
+  if (rv === 0) invalid("incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
+  const start = t.start ?? "";
+  if (start === "") invalid("encoded start key empty");
+  // Path traversal guard (path.Clean must not change "/" + start): no empty, "." or ".." segments.
+  const rooted = start.startsWith("/") ? start : `/${start}`;
+  if (
+    rooted !== "/" &&
+    rooted
+      .slice(1)
+      .split("/")
+      .some((s) => s === "" || s === "." || s === "..")
+  )
+    invalid(start);
+  return { fromKey: prefix + rooted.slice(1), rv };
 }
