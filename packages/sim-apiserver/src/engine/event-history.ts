@@ -51,7 +51,7 @@ export class CacheEvent {
 /**
  * The watch cache's event history: a ring buffer that starts at 100 slots, doubles (up to 102 400) while its oldest
  * event is younger than 75 s when it fills, halves (down to 100) when the event a quarter of the capacity from the
- * end is already older than that, and otherwise drops its oldest event. Positions are absolute (they only grow), so
+ * end is more than 75 s old, and otherwise drops its oldest event. Positions are absolute (they only grow), so
  * a watcher reading an interval lazily can tell when the part it has not read yet was overwritten.
  */
 export class EventHistory {
@@ -132,7 +132,7 @@ export class EventHistory {
         this.resize(Math.min(this.upperBound, this.capacity * 2));
       } else if (this.capacity > this.lowerBound) {
         const quarter = this.at(this.endIndex - Math.floor(this.capacity / 4));
-        if (quarter !== undefined && now - quarter.time >= this.freshMs) {
+        if (quarter !== undefined && now - quarter.time > this.freshMs) {
           this.resize(Math.max(this.lowerBound, Math.floor(this.capacity / 2)));
         }
       }
