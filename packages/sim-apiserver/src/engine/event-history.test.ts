@@ -164,7 +164,7 @@ describe("EventHistory: positions and the oldest deliverable RV", () => {
     });
     const ok = await first(oldest - 1);
     expect(ok?.type).toBe("ADDED");
-    expect(ok?.object.metadata?.name).toBe("c2");
+    expect((ok?.object as KubeObject | undefined)?.metadata?.name).toBe("c2");
     sim.stop();
   });
 });
