@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `pnpm apiserver`: the simulated kube-apiserver in the foreground. Prints exactly one line
 // `listening on <url>` when ready; exits 0 on SIGINT/SIGTERM, 2 on bad flags or seed files.
+import { createWriteStream, type WriteStream } from "node:fs";
 import { realClock, seededRand } from "@informer-ts/clock";
 import { createCliBackend } from "./http/cli-backend.js";
 import {
@@ -26,11 +27,17 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const rand = flags.randSeed === undefined ? undefined : seededRand(flags.randSeed);
   let cli: Awaited<ReturnType<typeof createCliBackend>>;
+  let audit: WriteStream | undefined;
   try {
+    if (flags.auditLog !== undefined && flags.auditLog !== "-") {
+      audit = await openAppend(flags.auditLog);
+    }
+    const auditOut = audit ?? (flags.auditLog === "-" ? process.stderr : undefined);
     cli = await createCliBackend(flags, {
       clock: realClock,
       ...(rand !== undefined && { rand }),
       log: (line) => process.stderr.write(`${line}\n`),
+      ...(auditOut !== undefined && { auditLog: (line: string) => auditOut.write(`${line}\n`) }),
     });
     if (flags.seed !== undefined) await cli.seed(loadSeedFile(flags.seed));
   } catch (err) {
@@ -84,7 +91,17 @@ async function main(argv: readonly string[]): Promise<number> {
   });
   await server.close();
   await cli.stop();
+  if (audit !== undefined) await new Promise<void>((resolve) => audit.end(resolve));
   return 0;
+}
+
+/** Opens a file for appending; rejects (naming the file) when it cannot be opened. */
+function openAppend(path: string): Promise<WriteStream> {
+  return new Promise((resolve, reject) => {
+    const s = createWriteStream(path, { flags: "a" });
+    s.once("open", () => resolve(s));
+    s.once("error", (err) => reject(new Error(`--audit-log ${path}: ${err.message}`)));
+  });
 }
 
 main(process.argv.slice(2)).then(

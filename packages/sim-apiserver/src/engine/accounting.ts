@@ -22,6 +22,82 @@ export interface RequestRecord {
   readonly latencyMs: number;
   /** Response bytes (0 in-process: nothing is serialized). */
   readonly bytes: number;
+  /** Who asked (the authenticated user over HTTP; absent in-process). */
+  readonly user?: string;
+  /** Namespace and name the request addressed ("" = none). */
+  readonly namespace?: string;
+  readonly name?: string;
+  /** Request URI (path and query) over HTTP. */
+  readonly requestURI?: string;
+  /** When the request was received (engine/server clock ms), for audit timestamps. */
+  readonly receivedAt?: number;
+  /** `PATCH` with `application/apply-patch+yaml` (reported as verb `APPLY` in metrics, like kube-apiserver). */
+  readonly apply?: boolean;
+}
+
+/**
+ * The verb label of `apiserver_request_total` for a Kubernetes verb, as kube-apiserver's `cleanVerb` reports it:
+ * `LIST`, `WATCH`, `GET`, `POST` (create), `PUT` (update), `PATCH` (`APPLY` for server-side apply), `DELETE`.
+ */
+export function metricsVerb(verb: string, apply = false): string {
+  switch (verb) {
+    case "list":
+      return "LIST";
+    case "watch":
+      return "WATCH";
+    case "get":
+      return "GET";
+    case "create":
+      return "POST";
+    case "update":
+      return "PUT";
+    case "patch":
+      return apply ? "APPLY" : "PATCH";
+    case "delete":
+    case "deletecollection":
+      return "DELETE";
+    default:
+      return verb.toUpperCase();
+  }
+}
+
+/**
+ * One audit-style JSON line (`audit.k8s.io/v1` `Event` at level `Metadata`, stage `ResponseComplete`) for a finished
+ * request, with the simulator's accounting fields as annotations (`sim.informer-ts.dev/served-from`, `…/latency-ms`,
+ * `…/bytes`). Timestamps are RFC 3339 with microseconds, like kube-apiserver's.
+ */
+export function auditLine(r: RequestRecord, seq: number): string {
+  const received = r.receivedAt ?? 0;
+  const objectRef: Record<string, string> = { resource: r.resource };
+  if (r.namespace !== undefined && r.namespace !== "") objectRef.namespace = r.namespace;
+  if (r.name !== undefined && r.name !== "") objectRef.name = r.name;
+  if (r.group !== "") objectRef.apiGroup = r.group;
+  objectRef.apiVersion = r.version;
+  return JSON.stringify({
+    kind: "Event",
+    apiVersion: "audit.k8s.io/v1",
+    level: "Metadata",
+    auditID: `sim-${seq}`,
+    stage: "ResponseComplete",
+    requestURI: r.requestURI ?? "",
+    verb: r.verb,
+    user: { username: r.user ?? "system:inprocess" },
+    userAgent: r.userAgent,
+    objectRef,
+    responseStatus: { metadata: {}, code: r.code },
+    requestReceivedTimestamp: microTime(received),
+    stageTimestamp: microTime(received + r.latencyMs),
+    annotations: {
+      "sim.informer-ts.dev/served-from": r.servedFrom,
+      "sim.informer-ts.dev/latency-ms": String(r.latencyMs),
+      "sim.informer-ts.dev/bytes": String(r.bytes),
+    },
+  });
+}
+
+function microTime(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 23)}000Z`;
 }
 
 /** Aggregated counters of one (verb, resource, user agent, code, served-from) series. */
@@ -43,15 +119,23 @@ const SEP = "\u0000";
  * Request accounting: every request counted by verb, resource, user agent, response code and where it was served
  * from, with latency and bytes. Readable programmatically ({@link rows}, {@link count}) and exported as Prometheus
  * metrics with kube-apiserver's names (`apiserver_request_total`, `apiserver_request_duration_seconds`,
- * `apiserver_response_sizes`) plus `served_from` and `user_agent` labels (simulator additions).
+ * `apiserver_response_sizes`) plus `served_from` and `user_agent` labels (simulator additions). The `verb` label is
+ * kube-apiserver's metrics verb ({@link metricsVerb}: `LIST`, `WATCH`, `POST` …); {@link rows} keep the Kubernetes
+ * verb (`list`, `watch`, `create` …). Optional sinks receive one audit-style JSON line per request
+ * ({@link auditLog}, see {@link auditLine}).
+ *
+ * Differences from kube-apiserver: `apiserver_request_total` also counts watches when they end (kube counts them
+ * too, with their duration excluded from the latency histogram; here the latency histogram includes them), and
+ * `served_from`/`user_agent` labels do not exist upstream.
  */
 export class RequestAccounting {
   private readonly series = new Map<string, AccountingRow>();
   private readonly total: Counter;
   private readonly duration: Histogram;
   private readonly sizes: Histogram;
-  /** Optional sink for one JSON line per request (httplog / audit style). */
-  log: ((line: string) => void) | undefined;
+  /** Optional sink for one audit-style JSON line per request ({@link auditLine}). */
+  auditLog: ((line: string) => void) | undefined;
+  private auditSeq = 0;
 
   constructor(metrics: MetricsProvider = noopMetrics) {
     const labelNames = ["verb", "group", "version", "resource", "code", "served_from", "user_agent"];
@@ -94,11 +178,16 @@ export class RequestAccounting {
     row.count++;
     row.latencyMsSum += r.latencyMs;
     row.bytes += r.bytes;
-    const base = { verb: r.verb, group: r.group, version: r.version, resource: r.resource };
+    const base = {
+      verb: metricsVerb(r.verb, r.apply === true),
+      group: r.group,
+      version: r.version,
+      resource: r.resource,
+    };
     this.total.inc({ ...base, code: String(r.code), served_from: r.servedFrom, user_agent: r.userAgent });
     this.duration.observe(r.latencyMs / 1000, { ...base, served_from: r.servedFrom });
     if (r.bytes > 0) this.sizes.observe(r.bytes, base);
-    this.log?.(JSON.stringify({ kind: "Event", stage: "ResponseComplete", ...r }));
+    if (this.auditLog !== undefined) this.auditLog(auditLine(r, ++this.auditSeq));
   }
 
   /** Snapshot of every series. */

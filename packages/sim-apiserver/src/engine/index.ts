@@ -1,5 +1,12 @@
 // The engine of the simulated apiserver: storage, watch caches, list/watch semantics, faults, accounting.
-export { type AccountingRow, CacheMetrics, RequestAccounting, type RequestRecord } from "./accounting.js";
+export {
+  type AccountingRow,
+  auditLine,
+  CacheMetrics,
+  metricsVerb,
+  RequestAccounting,
+  type RequestRecord,
+} from "./accounting.js";
 export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cache-watcher.js";
 export { Cacher, type CacherConfig, type ServedFrom } from "./cacher.js";
 export { type ContinueToken, decodeContinue, encodeContinue } from "./continue-token.js";

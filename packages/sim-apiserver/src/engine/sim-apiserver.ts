@@ -490,6 +490,8 @@ export class SimApiServer {
           servedFrom: local.servedFrom ?? "",
           latencyMs: this.clock.now() - start,
           bytes: 0,
+          namespace,
+          receivedAt: start,
         });
       }
     }

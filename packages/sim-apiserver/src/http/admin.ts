@@ -10,6 +10,8 @@ export interface AdminHooks {
   compact?(body: unknown): unknown | Promise<unknown>;
   /** `POST /_sim/reinit`: re-initialize watch caches (body e.g. `{"resource":"configmaps"}`): all watchers closed. */
   reinit?(body: unknown): unknown | Promise<unknown>;
+  /** `GET /_sim/watchers`: open watchers (id, resource, user agent, stalled, buffer fill), to pick fault targets. */
+  watchers?(): unknown | Promise<unknown>;
   /** `GET /_sim/accounting`: request accounting snapshot. */
   accounting?(): unknown | Promise<unknown>;
   /** `DELETE /_sim/accounting`: reset the accounting counters. */
@@ -42,6 +44,7 @@ const methodNotAllowed = (method: string, path: string) => ({
  * | `POST /_sim/compact`, `POST /_sim/reinit` | engine compaction / watch-cache re-initialization |
  * | `GET`/`DELETE /_sim/accounting` | engine request accounting / reset |
  * | `GET`/`POST`/`DELETE /_sim/engine-faults` | engine (storage-level) faults |
+ * | `GET /_sim/watchers` | open watchers with ids and user agents (targets for `stall-watchers`) |
  * | `GET /_sim/state` | engine state summary |
  *
  * Engine endpoints answer 404 when the backend does not provide the hook. Bad input answers 400 `{"error":…}`.
@@ -55,6 +58,7 @@ export function createAdminHandler(faults: HttpFaultInjector, hooks: AdminHooks 
           const endpoints = ["faults"];
           if (hooks.compact) endpoints.push("compact");
           if (hooks.reinit) endpoints.push("reinit");
+          if (hooks.watchers) endpoints.push("watchers");
           if (hooks.accounting) endpoints.push("accounting");
           if (hooks.engineFaults) endpoints.push("engine-faults");
           if (hooks.state) endpoints.push("state");
@@ -88,6 +92,10 @@ export function createAdminHandler(faults: HttpFaultInjector, hooks: AdminHooks 
           if (method === "POST") return { status: 201, body: hooks.engineFaults.add(body) ?? {} };
           if (method === "DELETE") return { body: hooks.engineFaults.clear(query.get("id") ?? undefined) ?? {} };
           return methodNotAllowed(method, p);
+        case "watchers":
+          if (!hooks.watchers) return notFound(p);
+          if (method !== "GET") return methodNotAllowed(method, p);
+          return { body: (await hooks.watchers()) ?? {} };
         case "state":
           if (!hooks.state) return notFound(p);
           return { body: (await hooks.state()) ?? {} };

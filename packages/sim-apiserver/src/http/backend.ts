@@ -30,6 +30,16 @@ export interface CompletedRequest {
   readonly latencyMs: number;
   /** Bytes written to the socket for this response, headers included. */
   readonly bytes: number;
+  /** Authenticated user name. */
+  readonly user?: string;
+  readonly namespace?: string;
+  readonly name?: string;
+  /** Path and query of the request. */
+  readonly requestURI?: string;
+  /** Server clock ms when the request arrived. */
+  readonly receivedAt?: number;
+  /** A server-side apply PATCH (`application/apply-patch+yaml`). */
+  readonly apply?: boolean;
 }
 
 /** Preconditions of a delete (`DeleteOptions.preconditions`). */

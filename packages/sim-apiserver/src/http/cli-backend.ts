@@ -2,11 +2,12 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { MetricsProvider } from "@informer-ts/instrumentation";
 import { PromMetrics } from "@informer-ts/instrumentation";
-import { type BookmarkMode, type LatencyRule, SimApiServer } from "../engine/sim-apiserver.js";
+import type { SimResource } from "../engine/resources.js";
+import { type BookmarkMode, type LatencyRule, SimApiServer, type WatcherSelector } from "../engine/sim-apiserver.js";
 import { createAdminHandler } from "./admin.js";
 import type { ApiBackend } from "./backend.js";
 import type { ApiserverFlags } from "./cli-flags.js";
-import { groupVersionString } from "./discovery.js";
+import { DEFAULT_VERBS, groupVersionString } from "./discovery.js";
 import { EngineBackend } from "./engine-backend.js";
 import { parseHttpFaultRule } from "./http-faults.js";
 import type { AdminHandler, MetricsRenderer } from "./server.js";
@@ -15,7 +16,10 @@ import type { AdminHandler, MetricsRenderer } from "./server.js";
 export interface CliBackend {
   readonly backend: ApiBackend;
   readonly engine: SimApiServer;
-  /** Creates the objects in order; throws an Error naming the first object that could not be created. */
+  /**
+   * Creates the objects in order; a `CustomResourceDefinition` registers its custom resource (served from then on).
+   * Throws an Error naming the first object that could not be created.
+   */
   seed(objects: readonly KubeObject[]): Promise<void>;
   readonly admin: AdminHandler;
   /** Renders `/metrics` (the engine's accounting and watch-cache metrics). */
@@ -31,10 +35,59 @@ function record(body: unknown, what: string): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/** The fault types handled by the engine (everything else given to `--fault` is an HTTP fault rule). */
+export const ENGINE_FAULT_TYPES: readonly string[] = [
+  "latency",
+  "bookmarks",
+  "drop-watches",
+  "stall-watchers",
+  "resume-watchers",
+  "compact",
+  "reinit",
+];
+
+function watcherSelector(b: Record<string, unknown>, what: string): WatcherSelector {
+  if (b.resource !== undefined && typeof b.resource !== "string") throw new Error(`${what}: resource must be a string`);
+  if (b.userAgent !== undefined && typeof b.userAgent !== "string")
+    throw new Error(`${what}: userAgent must be a string`);
+  if (b.ids !== undefined && !(Array.isArray(b.ids) && b.ids.every((x) => Number.isInteger(x) && x >= 0))) {
+    throw new Error(`${what}: ids must be an array of watcher ids (integers)`);
+  }
+  return {
+    ...(b.resource !== undefined && { resource: b.resource as string }),
+    ...(b.userAgent !== undefined && { userAgent: b.userAgent as string }),
+    ...(b.ids !== undefined && { ids: b.ids as number[] }),
+  };
+}
+
+function compactRequest(engine: SimApiServer, body: unknown) {
+  const b = record(body, "compact");
+  const rv = b.resourceVersion;
+  if (rv !== undefined && !(typeof rv === "string" && /^\d+$/.test(rv)) && !(typeof rv === "number" && rv >= 0)) {
+    throw new Error(`compact: resourceVersion must be a decimal string, got ${JSON.stringify(rv)}`);
+  }
+  const compacted = engine.compact(rv === undefined ? undefined : Number(rv));
+  return { compactedResourceVersion: String(compacted), resourceVersion: String(engine.currentResourceVersion) };
+}
+
+function reinitRequest(engine: SimApiServer, body: unknown) {
+  const b = record(body, "reinit");
+  if (b.resource !== undefined && typeof b.resource !== "string") throw new Error("reinit: resource must be a string");
+  if (b.downtimeMs !== undefined && !(typeof b.downtimeMs === "number" && b.downtimeMs >= 0)) {
+    throw new Error("reinit: downtimeMs must be a number ≥ 0");
+  }
+  engine.reinitializeCache(b.resource as string | undefined, (b.downtimeMs as number | undefined) ?? 0);
+  return { reinitialized: b.resource ?? "all" };
+}
+
 /**
- * Engine faults over the admin API (`/_sim/engine-faults`):
- * `{"type":"latency","ms":200,"verbs":["list"],"resource":"configmaps"}`, `{"type":"bookmarks","mode":"off"}`,
- * `{"type":"drop-watches","resource":"configmaps","asError":false}` (one-shot).
+ * Engine faults over the admin API (`POST /_sim/engine-faults`) and `--fault`:
+ * `{"type":"latency","ms":200,"verbs":["list"],"resource":"configmaps"}` (until cleared),
+ * `{"type":"bookmarks","mode":"off"|"no-periodic"|"on"}`,
+ * `{"type":"drop-watches","resource":"configmaps","asError":false}` (one-shot),
+ * `{"type":"stall-watchers","resource":"configmaps","userAgent":"slow","ids":[3],"future":true}` (a watcher that
+ * stops reading; `future` also stalls matching watchers opened later), `{"type":"resume-watchers"}`,
+ * `{"type":"compact","resourceVersion":"123"}`, `{"type":"reinit","resource":"configmaps","downtimeMs":2000}`.
  */
 function engineFaults(engine: SimApiServer) {
   const latency = new Map<number, { rule: LatencyRule; remove: () => void }>();
@@ -78,9 +131,17 @@ function engineFaults(engine: SimApiServer) {
             throw new Error("drop-watches: resource must be a string");
           return { dropped: engine.dropWatches(b.resource as string | undefined, b.asError === true) };
         }
+        case "stall-watchers":
+          return { stalled: engine.stallWatchers(watcherSelector(b, "stall-watchers"), b.future === true) };
+        case "resume-watchers":
+          return { resumed: engine.resumeWatchers(watcherSelector(b, "resume-watchers")) };
+        case "compact":
+          return compactRequest(engine, { ...b, type: undefined });
+        case "reinit":
+          return reinitRequest(engine, { ...b, type: undefined });
         default:
           throw new Error(
-            `engine fault: type must be one of latency, bookmarks, drop-watches, got ${JSON.stringify(b.type)}`,
+            `engine fault: type must be one of ${ENGINE_FAULT_TYPES.join(", ")}, got ${JSON.stringify(b.type)}`,
           );
       }
     },
@@ -95,8 +156,45 @@ function engineFaults(engine: SimApiServer) {
       const removed = latency.size;
       latency.clear();
       engine.setBookmarkMode("on");
+      engine.resumeWatchers();
       return { removed };
     },
+  };
+}
+
+/**
+ * The resource a `CustomResourceDefinition` (apiextensions.k8s.io/v1) declares: its group, the first served version,
+ * plural/singular/kind/shortNames and scope. Throws an Error naming the missing field.
+ */
+export function resourceFromCrd(crd: KubeObject): SimResource {
+  const spec = (crd as { spec?: Record<string, unknown> }).spec;
+  if (typeof spec !== "object" || spec === null) throw new Error("CustomResourceDefinition: spec is required");
+  const group = spec.group;
+  if (typeof group !== "string" || group === "") throw new Error("CustomResourceDefinition: spec.group is required");
+  const names = spec.names as Record<string, unknown> | undefined;
+  const plural = names?.plural;
+  const kind = names?.kind;
+  if (typeof plural !== "string" || plural === "" || typeof kind !== "string" || kind === "") {
+    throw new Error("CustomResourceDefinition: spec.names.plural and spec.names.kind are required");
+  }
+  const versions = Array.isArray(spec.versions) ? (spec.versions as Array<Record<string, unknown>>) : [];
+  const served = versions.find((v) => v.served !== false && typeof v.name === "string");
+  if (served === undefined) throw new Error("CustomResourceDefinition: spec.versions needs a served version");
+  const scope = spec.scope ?? "Namespaced";
+  if (scope !== "Namespaced" && scope !== "Cluster") {
+    throw new Error(`CustomResourceDefinition: spec.scope must be Namespaced or Cluster, got ${JSON.stringify(scope)}`);
+  }
+  const shortNames = Array.isArray(names?.shortNames) ? (names.shortNames as string[]) : undefined;
+  return {
+    group,
+    version: served.name as string,
+    resource: plural,
+    kind,
+    singularName: typeof names?.singular === "string" ? names.singular : kind.toLowerCase(),
+    namespaced: scope === "Namespaced",
+    verbs: DEFAULT_VERBS,
+    ...(shortNames !== undefined && { shortNames }),
+    custom: true,
   };
 }
 
@@ -106,7 +204,14 @@ function engineFaults(engine: SimApiServer) {
  */
 export async function createCliBackend(
   flags: ApiserverFlags,
-  deps: { readonly clock: Clock; readonly rand?: Rand; readonly log?: (line: string) => void },
+  deps: {
+    readonly clock: Clock;
+    readonly rand?: Rand;
+    /** klog-style engine lines (watcher terminations, cache re-initializations). */
+    readonly log?: (line: string) => void;
+    /** One audit-style JSON line per request. */
+    readonly auditLog?: (line: string) => void;
+  },
 ): Promise<CliBackend> {
   const metrics = new PromMetrics();
   const engine = new SimApiServer({
@@ -117,34 +222,28 @@ export async function createCliBackend(
     metrics,
     ...(deps.log !== undefined && { log: deps.log }),
   });
-  for (const f of flags.faults) engine.faults.add(parseHttpFaultRule(f));
+  if (deps.auditLog !== undefined) engine.accounting.auditLog = deps.auditLog;
   const backend = new EngineBackend(engine);
+  const ef = engineFaults(engine);
+  for (const [i, f] of flags.faults.entries()) {
+    const type = (f as { type?: unknown } | null)?.type;
+    try {
+      if (typeof type === "string" && ENGINE_FAULT_TYPES.includes(type)) ef.add(f);
+      else engine.faults.add(parseHttpFaultRule(f));
+    } catch (err) {
+      throw new Error(`--fault #${i + 1}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
   const admin = createAdminHandler(engine.faults, {
-    compact(body) {
-      const b = record(body, "compact");
-      const rv = b.resourceVersion;
-      if (rv !== undefined && !(typeof rv === "string" && /^\d+$/.test(rv)) && !(typeof rv === "number" && rv >= 0)) {
-        throw new Error(`compact: resourceVersion must be a decimal string, got ${JSON.stringify(rv)}`);
-      }
-      const compacted = engine.compact(rv === undefined ? undefined : Number(rv));
-      return { compactedResourceVersion: String(compacted), resourceVersion: String(engine.currentResourceVersion) };
-    },
-    reinit(body) {
-      const b = record(body, "reinit");
-      if (b.resource !== undefined && typeof b.resource !== "string")
-        throw new Error("reinit: resource must be a string");
-      if (b.downtimeMs !== undefined && !(typeof b.downtimeMs === "number" && b.downtimeMs >= 0)) {
-        throw new Error("reinit: downtimeMs must be a number ≥ 0");
-      }
-      engine.reinitializeCache(b.resource as string | undefined, (b.downtimeMs as number | undefined) ?? 0);
-      return { reinitialized: b.resource ?? "all" };
-    },
+    compact: (body) => compactRequest(engine, body),
+    reinit: (body) => reinitRequest(engine, body),
+    watchers: () => ({ watchers: engine.watcherInfo() }),
     accounting: () => ({ requests: engine.accounting.rows() }),
     resetAccounting: () => {
       engine.accounting.reset();
       return {};
     },
-    engineFaults: engineFaults(engine),
+    engineFaults: ef,
     state: () => engine.state(),
   });
   return {
@@ -158,6 +257,14 @@ export async function createCliBackend(
           .resources()
           .find((x) => groupVersionString(x.group, x.version) === obj.apiVersion && x.kind === obj.kind);
         const what = `seed object ${i + 1} (${obj.apiVersion} ${obj.kind} ${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""})`;
+        if (obj.apiVersion === "apiextensions.k8s.io/v1" && obj.kind === "CustomResourceDefinition") {
+          try {
+            engine.register(resourceFromCrd(obj));
+          } catch (err) {
+            throw new Error(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+          }
+          continue;
+        }
         if (r === undefined) throw new Error(`${what}: kind is not served`);
         const ns = r.namespaced ? (obj.metadata?.namespace ?? "default") : "";
         try {

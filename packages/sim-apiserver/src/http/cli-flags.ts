@@ -11,6 +11,8 @@ export interface ApiserverFlags {
   readonly kubeconfigOut?: string;
   readonly watchList: boolean;
   readonly httpLog: boolean;
+  /** `--audit-log <file>`: one audit-style JSON line per request, appended to the file (`-` = stderr). */
+  readonly auditLog?: string;
   readonly minRequestTimeoutSeconds: number;
   readonly randSeed?: number;
   /** `--fault <json>` (repeatable): fault specs handed to the engine's fault injector. */
@@ -25,7 +27,8 @@ Starts the simulated kube-apiserver in the foreground and prints "listening on <
 
   --port <p>                 port to listen on (default 0 = any free port)
   --host <addr>              address to bind (default 127.0.0.1)
-  --seed <file>              load objects from a JSON or YAML file (a List, an array, or multi-doc YAML)
+  --seed <file>              load objects from a JSON or YAML file (a List, an array, or multi-doc YAML);
+                             CustomResourceDefinitions in it register their custom resources
   --tls                      serve HTTPS with a freshly generated CA and serving certificate
   --token <t>                require "Authorization: Bearer <t>" (repeatable)
   --client-cert-auth         accept client certificates signed by the generated CA (with --tls)
@@ -33,8 +36,13 @@ Starts the simulated kube-apiserver in the foreground and prints "listening on <
   --no-watch-list            emulate a server with the WatchList feature gate off (sendInitialEvents -> 422)
   --min-request-timeout <s>  default watch timeout is random in [s, 2s) (default 1800)
   --rand-seed <n>            seed for the server's random choices (watch timeouts, jitter)
-  --fault <json>             inject a fault, e.g. '{"type":"apf-429","every":3}' (repeatable; see docs)
-  --http-log                 write one JSON line per request to stderr
+  --fault <json>             inject a fault at start (repeatable; see docs/sim-apiserver-http.md), e.g.
+                             '{"type":"apf-429","every":3}', '{"type":"status","code":500}',
+                             '{"type":"truncate-watch","afterEvents":2}', '{"type":"drop-connection"}',
+                             '{"type":"latency","ms":200}', '{"type":"bookmarks","mode":"off"}',
+                             '{"type":"stall-watchers","userAgent":"slow","future":true}'
+  --http-log                 write one httplog-style JSON line per request to stderr
+  --audit-log <file>         append one audit-style JSON line per request to <file> ("-" = stderr)
   -h, --help                 show this help
 `;
 
@@ -66,6 +74,7 @@ export function parseApiserverFlags(argv: readonly string[]): ApiserverFlags {
       "rand-seed": { type: "string" },
       fault: { type: "string", multiple: true },
       "http-log": { type: "boolean" },
+      "audit-log": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -93,6 +102,7 @@ export function parseApiserverFlags(argv: readonly string[]): ApiserverFlags {
     ...(values["kubeconfig-out"] !== undefined && { kubeconfigOut: values["kubeconfig-out"] }),
     watchList: values["no-watch-list"] !== true,
     httpLog: values["http-log"] === true,
+    ...(values["audit-log"] !== undefined && { auditLog: values["audit-log"] }),
     minRequestTimeoutSeconds: int("min-request-timeout", values["min-request-timeout"], 1800),
     ...(values["rand-seed"] !== undefined && { randSeed: int("rand-seed", values["rand-seed"], 0) }),
     faults,

@@ -24,7 +24,6 @@ export {
 } from "./discovery.js";
 export { EngineBackend } from "./engine-backend.js";
 export { type KubeconfigOptions, renderKubeconfig, writeKubeconfig } from "./kubeconfig.js";
-export { CONFIGMAPS, MemoryBackend } from "./memory-backend.js";
 export { negotiateOutput, type OutputMediaType } from "./negotiation.js";
 export { buildOpenApiV3, type OpenApiV3, openApiV3GroupVersionDoc, openApiV3PathKey } from "./openapi.js";
 export { applyPatch, jsonPatch, mergePatch, type PatchType, patchTypeOf } from "./patch.js";

@@ -294,6 +294,12 @@ export class SimHttpServer {
         servedFrom: rec.servedFrom ?? "",
         latencyMs: now - rec.start,
         bytes: req.socket.bytesWritten - rec.startBytes,
+        user: rec.user,
+        namespace: rec.namespace,
+        name: rec.name,
+        requestURI: req.url ?? "",
+        receivedAt: rec.start,
+        apply: rec.verb === "patch" && (req.headers["content-type"] ?? "").startsWith("application/apply-patch+yaml"),
       });
     }
     if (this.opts.log !== undefined) {
@@ -427,6 +433,8 @@ class RequestRecord implements BackendRequestContext {
   group = "";
   version = "";
   resource = "";
+  namespace = "";
+  name = "";
   isResource = false;
   watchEnd: WatchEndReason | undefined;
   servedFrom: "cache" | "storage" | undefined = undefined;
@@ -447,6 +455,8 @@ class RequestRecord implements BackendRequestContext {
     this.group = info.apiGroup;
     this.version = info.apiVersion;
     this.resource = info.resource;
+    this.namespace = info.namespace;
+    this.name = info.name;
   }
 
   get signal(): AbortSignal {
