@@ -192,6 +192,25 @@ describe("CacheWatcher bookmarks", () => {
     ]);
   });
 
+  it("a waiting consumer gets neither a bookmark at the process RV nor anything while stalled", async () => {
+    const { w } = watcher({ startRV: 10, processRV: 10 });
+    const p = w.next();
+    w.tryAddBookmark(bookmark(10), 10, false);
+    w.tryAddBookmark(bookmark(11), 11, false);
+    expect(label((await p).value as WatchEvent)).toBe("BOOKMARK:@11");
+    w.setStalled(true);
+    let got: IteratorResult<WatchEvent> | undefined;
+    void w.next().then((r) => {
+      got = r;
+    });
+    w.tryAdd(ev("ADDED", "a", 12), 12);
+    await Promise.resolve();
+    expect([got, w.resultLength]).toEqual([undefined, 1]);
+    w.setStalled(false);
+    await Promise.resolve();
+    expect(label(got!.value as WatchEvent)).toBe("ADDED:a@12");
+  });
+
   it("initial events raise the process RV (legacy RV=0 watch: the floor starts at 0)", async () => {
     const { w } = watcher({ startRV: 20, processRV: 0, initial: snapshot(3) });
     expect(w.processRV).toBe(0);

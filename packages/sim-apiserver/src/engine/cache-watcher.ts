@@ -172,9 +172,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
   tryAdd(e: WatchEvent, rv: number): boolean {
     if (this.closed) return true;
     if (this.inputLength >= this.chanSize) return false;
-    this.input.push(e);
-    if (rv > this.lastRV) this.lastRV = rv;
-    this.pump();
+    this.enqueue(e, rv);
     return true;
   }
 
@@ -182,10 +180,25 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
   tryAddBookmark(e: WatchEvent, rv: number, endOfInitialEvents: boolean): boolean {
     if (this.closed || this.inputLength >= this.chanSize) return false;
     if (endOfInitialEvents) this.endBookmarkQueued = true;
-    this.input.push(e);
-    if (rv > this.lastRV) this.lastRV = rv;
-    this.pump();
+    this.enqueue(e, rv);
     return true;
+  }
+
+  private enqueue(e: WatchEvent, rv: number): void {
+    if (rv > this.lastRV) this.lastRV = rv;
+    const w = this.waiter;
+    if (w !== undefined && !this.stalled && this.inputLength === 0 && this.resultLength === 0 && !this.initializing) {
+      // The consumer is waiting and nothing is buffered: hand the event over without going through the buffers
+      // (same order and accounting as input → result → consumer, without allocating their backing stores).
+      if (!this.passes(e)) return; // a bookmark not past the process RV is dropped, as on the buffered path
+      this.waiter = this.waiterReject = undefined;
+      if (e.type === "BOOKMARK" && this.endBookmarkQueued && !this.endBookmarkSent) this.endBookmarkSent = true;
+      this.delivered++;
+      w({ done: false, value: e });
+      return;
+    }
+    this.input.push(e);
+    this.pump();
   }
 
   private nextInitial(): WatchEvent | undefined | "invalidated" {

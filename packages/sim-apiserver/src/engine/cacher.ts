@@ -577,6 +577,14 @@ export class Cacher {
     return t;
   }
 
+  // After a tick served the watcher: its next slot must lie ahead. Upstream's ticks fall at arbitrary sub-second
+  // phases, so the pre-deadline slot (deadline − 2 s) is never served twice; under a fake clock the tick can land
+  // exactly on it.
+  private nextAfterTick(w: CacheWatcher, now: number): number | undefined {
+    const t = this.nextBookmarkTime(w);
+    return t !== undefined && t > now ? t : undefined;
+  }
+
   private scheduleBookmarks(): void {
     let due = Number.POSITIVE_INFINITY;
     for (const w of this.watchers)
@@ -613,7 +621,7 @@ export class Cacher {
         // A watch-list watcher waiting for its end marker is considered on every tick until it got it.
         if (mode !== "off" && rv >= w.bookmarkAfterRV) {
           if (w.tryAddBookmark(this.bookmarkEvent(Math.max(rv, w.bookmarkAfterRV), true), rv, true)) {
-            w.nextBookmarkAt = this.nextBookmarkTime(w);
+            w.nextBookmarkAt = this.nextAfterTick(w, now);
           }
         }
         continue;
@@ -624,7 +632,7 @@ export class Cacher {
         periodic ??= this.bookmarkEvent(rv, false);
         w.tryAddBookmark(periodic, rv, false);
       }
-      w.nextBookmarkAt = this.nextBookmarkTime(w);
+      w.nextBookmarkAt = this.nextAfterTick(w, now);
     }
   }
 
