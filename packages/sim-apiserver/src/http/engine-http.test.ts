@@ -1,0 +1,403 @@
+// The HTTP face on the real engine (issue #4 items 4 and 7): every built-in resource and a custom resource served
+// end to end with discovery, the exact Status bodies and headers of the reference's Status table, health endpoints,
+// and request accounting (programmatic, /metrics, audit and httplog lines). Virtual time: a FakeClock drives the
+// engine, so the 3 s freshness wait before a 504 is stepped, not slept.
+import { FakeClock, settle } from "@informer-ts/clock";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILTIN_RESOURCES, type SimResource } from "../engine/resources.js";
+import { configMap, type EngineServer, startEngineServer } from "./engine-server.test-util.js";
+import { fetchRaw, openStream, type RawResponse, type RequestOptions } from "./http-client.test-util.js";
+
+const json = { "content-type": "application/json" };
+const CM = "/api/v1/namespaces/default/configmaps";
+
+const WIDGETS: SimResource = {
+  group: "example.com",
+  version: "v1alpha1",
+  resource: "widgets",
+  kind: "Widget",
+  singularName: "widget",
+  namespaced: true,
+  shortNames: ["wg"],
+  verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
+  custom: true,
+};
+
+function collectionPath(r: SimResource, ns = "default"): string {
+  const gv = r.group === "" ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
+  return r.namespaced ? `${gv}/namespaces/${ns}/${r.resource}` : `${gv}/${r.resource}`;
+}
+
+function apiVersion(r: SimResource): string {
+  return r.group === "" ? r.version : `${r.group}/${r.version}`;
+}
+
+/** Keeps stepping virtual time until the request settles (the engine waits on the FakeClock). */
+async function withTime(clock: FakeClock, p: Promise<RawResponse>): Promise<RawResponse> {
+  let done = false;
+  void p.finally(() => {
+    done = true;
+  });
+  for (let i = 0; i < 50 && !done; i++) {
+    await settle();
+    if (!done) await clock.step(250);
+  }
+  return p;
+}
+
+let s: EngineServer;
+let clock: FakeClock;
+
+beforeAll(async () => {
+  clock = new FakeClock();
+  s = await startEngineServer(clock);
+  s.engine.register(WIDGETS);
+});
+afterAll(async () => {
+  await s.close();
+});
+
+describe("resource set (item 4): every built-in resource and a custom resource registered at start", () => {
+  const all = [...BUILTIN_RESOURCES, WIDGETS];
+
+  it("the built-ins are exactly core/v1 configmaps, secrets, pods, nodes, namespaces, events, services; apps/v1 statefulsets, deployments; coordination.k8s.io/v1 leases", () => {
+    expect(BUILTIN_RESOURCES.map((r) => `${apiVersion(r)}/${r.resource}`).sort()).toEqual([
+      "apps/v1/deployments",
+      "apps/v1/statefulsets",
+      "coordination.k8s.io/v1/leases",
+      "v1/configmaps",
+      "v1/events",
+      "v1/namespaces",
+      "v1/nodes",
+      "v1/pods",
+      "v1/secrets",
+      "v1/services",
+    ]);
+  });
+
+  it.each(all.map((r) => [r.resource, r] as const))(
+    "%s: discovery, create, get, list, watch event, delete",
+    async (_n, r) => {
+      const gvDoc = (await fetchRaw(`${s.url}${r.group === "" ? "/api/v1" : `/apis/${r.group}/${r.version}`}`))
+        .json as {
+        kind: string;
+        groupVersion: string;
+        resources: Array<Record<string, unknown>>;
+      };
+      expect(gvDoc.kind).toBe("APIResourceList");
+      expect(gvDoc.groupVersion).toBe(apiVersion(r));
+      expect(gvDoc.resources).toContainEqual(
+        expect.objectContaining({
+          name: r.resource,
+          kind: r.kind,
+          namespaced: r.namespaced,
+          singularName: r.singularName,
+        }),
+      );
+      if (r.group !== "") {
+        const groups = (await fetchRaw(`${s.url}/apis`)).json as { groups: Array<{ name: string }> };
+        expect(groups.groups.map((g) => g.name)).toContain(r.group);
+      }
+      const name = `${r.resource.slice(0, 5)}-one`;
+      const path = collectionPath(r);
+      const w = await openStream(`${s.url}${path}?watch=true&timeoutSeconds=60`);
+      expect(w.status).toBe(200);
+      const created = await fetchRaw(`${s.url}${path}`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ apiVersion: apiVersion(r), kind: r.kind, metadata: { name } }),
+      });
+      expect(created.status).toBe(201);
+      expect(created.json).toMatchObject({
+        kind: r.kind,
+        apiVersion: apiVersion(r),
+        metadata: { name, ...(r.namespaced && { namespace: "default" }), uid: expect.any(String) },
+      });
+      const ev = await w.nextEvent();
+      expect(ev).toMatchObject({ type: "ADDED", object: { kind: r.kind, metadata: { name } } });
+      w.close();
+      const got = await fetchRaw(`${s.url}${path}/${name}`);
+      expect(got.status).toBe(200);
+      const list = (await fetchRaw(`${s.url}${path}`)).json as { kind: string; items: Array<Record<string, unknown>> };
+      expect(list.kind).toBe(`${r.kind}List`);
+      const item = list.items.find((i) => (i.metadata as { name: string }).name === name);
+      // Built-in typed lists drop kind/apiVersion from items; custom resources keep them (§7.2).
+      if (r.custom === true) expect(item).toMatchObject({ kind: r.kind, apiVersion: apiVersion(r) });
+      else expect(item).not.toHaveProperty("kind");
+      const del = await fetchRaw(`${s.url}${path}/${name}`, { method: "DELETE" });
+      expect(del.status).toBe(200);
+      if (r.returnDeletedObject === true) expect(del.json).toMatchObject({ kind: r.kind, metadata: { name } });
+      else {
+        expect(del.json).toEqual({
+          kind: "Status",
+          apiVersion: "v1",
+          metadata: {},
+          status: "Success",
+          details: {
+            name,
+            ...(r.group !== "" && { group: r.group }),
+            kind: r.resource,
+            uid: (created.json as { metadata: { uid: string } }).metadata.uid,
+          },
+        });
+      }
+      expect((await fetchRaw(`${s.url}${path}/${name}`)).status).toBe(404);
+    },
+  );
+});
+
+describe("discovery and non-resource endpoints", () => {
+  it("/version, /api, /apis, /healthz, /readyz, /livez, /openapi/v3 on the engine", async () => {
+    expect((await fetchRaw(`${s.url}/version`)).json).toMatchObject({
+      major: "1",
+      minor: "34",
+      gitVersion: expect.stringMatching(/^v1\.34\.0/),
+    });
+    const api = (await fetchRaw(`${s.url}/api`)).json as { kind: string; versions: string[] };
+    expect(api).toMatchObject({ kind: "APIVersions", versions: ["v1"] });
+    const apis = (await fetchRaw(`${s.url}/apis`)).json as {
+      groups: Array<{ name: string; preferredVersion: unknown }>;
+    };
+    expect(apis.groups.map((g) => g.name).sort()).toEqual(["apps", "coordination.k8s.io", "example.com"]);
+    expect((await fetchRaw(`${s.url}/apis/apps`)).json).toMatchObject({
+      kind: "APIGroup",
+      name: "apps",
+      preferredVersion: { groupVersion: "apps/v1", version: "v1" },
+    });
+    for (const p of ["/healthz", "/readyz", "/livez"]) {
+      const r = await fetchRaw(`${s.url}${p}`);
+      expect([r.status, r.text, r.headers["content-type"]]).toEqual([200, "ok", "text/plain; charset=utf-8"]);
+    }
+    const idx = (await fetchRaw(`${s.url}/openapi/v3`)).json as { paths: Record<string, unknown> };
+    expect(Object.keys(idx.paths).sort()).toEqual([
+      "api/v1",
+      "apis/apps/v1",
+      "apis/coordination.k8s.io/v1",
+      "apis/example.com/v1alpha1",
+    ]);
+  });
+
+  it("binds 127.0.0.1 by default", () => {
+    expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+});
+
+function status(code: number, reason: string, message: string, details?: unknown) {
+  return {
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message,
+    reason,
+    ...(details !== undefined && { details }),
+    code,
+  };
+}
+
+async function expectStatus(r: RawResponse, code: number, body: unknown, retryAfter?: string) {
+  expect(r.status).toBe(code);
+  expect(r.headers["content-type"]).toBe("application/json");
+  expect(r.json).toEqual(body);
+  expect(Object.keys(r.json as object)).toEqual(Object.keys(body as object));
+  expect(r.headers["retry-after"]).toBe(retryAfter);
+}
+
+describe("Status table (reference §7.5) on the engine: exact bodies and headers", () => {
+  const req = (path: string, o?: RequestOptions) => fetchRaw(`${s.url}${path}`, o);
+
+  it("404 NotFound with details.kind = resource", async () => {
+    await expectStatus(
+      await req(`${CM}/missing`),
+      404,
+      status(404, "NotFound", 'configmaps "missing" not found', { name: "missing", kind: "configmaps" }),
+    );
+    await expectStatus(
+      await req("/apis/apps/v1/namespaces/default/deployments/missing"),
+      404,
+      status(404, "NotFound", 'deployments.apps "missing" not found', {
+        name: "missing",
+        group: "apps",
+        kind: "deployments",
+      }),
+    );
+  });
+
+  it("409 AlreadyExists and 409 Conflict (stale resourceVersion)", async () => {
+    const body = JSON.stringify(configMap("dup"));
+    expect((await req(CM, { method: "POST", headers: json, body })).status).toBe(201);
+    await expectStatus(
+      await req(CM, { method: "POST", headers: json, body }),
+      409,
+      status(409, "AlreadyExists", 'configmaps "dup" already exists', { name: "dup", kind: "configmaps" }),
+    );
+    const stale = { ...configMap("dup", { v: "2" }), metadata: { name: "dup", resourceVersion: "1" } };
+    await expectStatus(
+      await req(`${CM}/dup`, { method: "PUT", headers: json, body: JSON.stringify(stale) }),
+      409,
+      status(
+        409,
+        "Conflict",
+        'Operation cannot be fulfilled on configmaps "dup": the object has been modified; please apply your changes to the latest version and try again',
+        { name: "dup", kind: "configmaps" },
+      ),
+    );
+  });
+
+  it("410 Expired: list at a compacted resourceVersion; watch from a too-old RV gets the ERROR event", async () => {
+    await s.engine.create("configmaps", "default", configMap("old"));
+    const oldRV = s.engine.currentResourceVersion;
+    await s.engine.create("configmaps", "default", configMap("newer"));
+    const compact = await req("/_sim/compact", { method: "POST", headers: json, body: "{}" });
+    expect(compact.status).toBe(200);
+    await expectStatus(
+      await req(`${CM}?resourceVersion=${oldRV}&resourceVersionMatch=Exact`),
+      410,
+      status(410, "Expired", "The resourceVersion for the provided list is too old."),
+    );
+    s.engine.reinitializeCache("configmaps");
+    const w = await openStream(`${s.url}${CM}?watch=true&resourceVersion=${oldRV}`);
+    expect(w.status).toBe(200);
+    const ev = await w.nextEvent();
+    expect(ev).toEqual({
+      type: "ERROR",
+      object: status(
+        410,
+        "Expired",
+        expect.stringMatching(/^too old resource version: \d+ \(\d+\)$/) as unknown as string,
+      ),
+    });
+    expect(await w.ended).toBe(true);
+  });
+
+  it("429 TooManyRequests with Retry-After while the watch cache re-initializes", async () => {
+    s.engine.reinitializeCache("secrets", 5000);
+    const r = await req("/api/v1/namespaces/default/secrets?watch=true");
+    await expectStatus(
+      r,
+      429,
+      status(429, "TooManyRequests", "storage is (re)initializing", { retryAfterSeconds: expect.any(Number) }),
+      String((r.json as { details: { retryAfterSeconds: number } }).details.retryAfterSeconds),
+    );
+    await clock.step(5000);
+    await settle();
+    const ok = await openStream(`${s.url}/api/v1/namespaces/default/secrets?watch=true`);
+    expect(ok.status).toBe(200);
+    ok.close();
+  });
+
+  it("500 InternalError from an injected fault", async () => {
+    const add = await req("/_sim/faults", {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({
+        type: "status",
+        code: 500,
+        message: "etcdserver: leader changed",
+        resource: "leases",
+        count: 1,
+      }),
+    });
+    expect(add.status).toBe(201);
+    await expectStatus(
+      await req("/apis/coordination.k8s.io/v1/namespaces/default/leases"),
+      500,
+      status(500, "InternalError", "Internal error occurred: etcdserver: leader changed", {
+        causes: [{ message: "etcdserver: leader changed" }],
+      }),
+    );
+    expect((await req("/apis/coordination.k8s.io/v1/namespaces/default/leases")).status).toBe(200);
+  });
+
+  it("504 Timeout 'Too large resource version' with Retry-After: 1 after the 3 s freshness wait", async () => {
+    const current = s.engine.currentResourceVersion;
+    const future = current + 1000;
+    const r = await withTime(clock, req(`${CM}?resourceVersion=${future}&resourceVersionMatch=NotOlderThan`));
+    await expectStatus(
+      r,
+      504,
+      status(504, "Timeout", `Timeout: Too large resource version: ${future}, current: ${current}`, {
+        causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
+        retryAfterSeconds: 1,
+      }),
+      "1",
+    );
+  });
+});
+
+describe("accounting (item 7): programmatic, /metrics, audit and httplog lines", () => {
+  it("each request is counted once by verb, resource, user agent, code and served-from, with latency and bytes", async () => {
+    const ua = { "user-agent": "acct-test/1.0" };
+    await fetchRaw(`${s.url}/api/v1/namespaces/acct/configmaps`, { headers: ua });
+    await fetchRaw(`${s.url}/api/v1/namespaces/acct/configmaps?resourceVersion=0`, { headers: ua });
+    await fetchRaw(`${s.url}/api/v1/namespaces/acct/configmaps/nope`, { headers: ua });
+    await fetchRaw(`${s.url}/api/v1/namespaces/acct/configmaps`, {
+      method: "POST",
+      headers: { ...ua, ...json },
+      body: JSON.stringify(configMap("a", {}, "acct")),
+    });
+    const rows = s.engine.accounting.rows().filter((r) => r.userAgent === "acct-test/1.0");
+    const key = (r: (typeof rows)[number]) => `${r.verb} ${r.resource} ${r.code} ${r.servedFrom} ${r.count}`;
+    expect(rows.map(key).sort()).toEqual([
+      "create configmaps 201  1",
+      "get configmaps 404 storage 1",
+      // RV unset is a consistent read served from the watch cache (KEP-2340, on by default since 1.31).
+      "list configmaps 200 cache 2",
+    ]);
+    for (const r of rows) expect(r.bytes).toBeGreaterThan(100);
+    expect(s.engine.accounting.count({ userAgent: "acct-test/1.0", servedFrom: "cache" })).toBe(2);
+
+    const adm = (await fetchRaw(`${s.url}/_sim/accounting`)).json as {
+      requests: Array<{ userAgent: string; count: number }>;
+    };
+    const mine = adm.requests.filter((r) => r.userAgent === "acct-test/1.0");
+    expect(mine.reduce((n, r) => n + r.count, 0)).toBe(4);
+
+    const metrics = await fetchRaw(`${s.url}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers["content-type"]).toMatch(/^text\/plain/);
+    const lines = metrics.text.split("\n").filter((l) => l.includes('user_agent="acct-test/1.0"'));
+    const total = lines.filter((l) => l.startsWith("apiserver_request_total{"));
+    expect(total).toHaveLength(3);
+    expect(total).toContainEqual(expect.stringMatching(/verb="LIST".*code="200".*served_from="cache".* 2$/));
+    expect(total).toContainEqual(expect.stringMatching(/verb="GET".*code="404".*served_from="storage".* 1$/));
+    expect(total).toContainEqual(expect.stringMatching(/verb="POST".*code="201".*served_from="".* 1$/));
+    expect(metrics.text).toMatch(
+      /^apiserver_request_duration_seconds_count\{verb="LIST",.*served_from="cache"\} \d+$/m,
+    );
+    expect(metrics.text).toMatch(/^apiserver_response_sizes_count\{verb="LIST",.*resource="configmaps"\} \d+$/m);
+
+    const audit = s.auditLines.map((l) => JSON.parse(l)).filter((e) => e.userAgent === "acct-test/1.0");
+    expect(audit).toHaveLength(4);
+    expect(audit[3]).toMatchObject({
+      kind: "Event",
+      apiVersion: "audit.k8s.io/v1",
+      level: "Metadata",
+      stage: "ResponseComplete",
+      verb: "create",
+      requestURI: "/api/v1/namespaces/acct/configmaps",
+      user: { username: "system:anonymous" },
+      objectRef: { resource: "configmaps", namespace: "acct", apiVersion: "v1" },
+      responseStatus: { code: 201 },
+      requestReceivedTimestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+      annotations: { "sim.informer-ts.dev/served-from": "" },
+    });
+    const httplog = s.httpLogLines.map((l) => JSON.parse(l)).filter((e) => e.userAgent === "acct-test/1.0");
+    expect(httplog.map((e) => `${e.verb} ${e.code}`)).toEqual(["list 200", "list 200", "get 404", "create 201"]);
+  });
+
+  it("a watch is counted when it ends, served from the cache, with the bytes it streamed", async () => {
+    const ua = { "user-agent": "acct-watch/1.0" };
+    const w = await openStream(`${s.url}/api/v1/namespaces/acctw/configmaps?watch=true&timeoutSeconds=60`, {
+      headers: ua,
+    });
+    await s.engine.create("configmaps", "acctw", configMap("x", {}, "acctw"));
+    expect(await w.nextEvent()).toMatchObject({ type: "ADDED" });
+    expect(s.engine.accounting.count({ userAgent: "acct-watch/1.0" })).toBe(0);
+    w.close();
+    await expect.poll(() => s.engine.accounting.count({ userAgent: "acct-watch/1.0" })).toBe(1);
+    const row = s.engine.accounting.rows().find((r) => r.userAgent === "acct-watch/1.0")!;
+    expect(row).toMatchObject({ verb: "watch", code: 200, servedFrom: "cache" });
+    expect(row.bytes).toBeGreaterThan(100);
+  });
+});
