@@ -62,6 +62,16 @@ function uidOf(obj: unknown): string {
   return typeof uid === "string" ? uid : "";
 }
 
+/**
+ * The item without its TypeMeta (`apiVersion`, `kind`): a LIST of a built-in type leaves them out of the items
+ * while watch events carry them, and client-go compares decoded objects, where that difference does not exist.
+ */
+function withoutTypeMeta<T>(item: T): T {
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return item;
+  const { apiVersion: _a, kind: _k, ...rest } = item as Record<string, unknown>;
+  return rest as T;
+}
+
 function byUid<T>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => {
     const ua = uidOf(a);
@@ -73,7 +83,7 @@ function byUid<T>(items: readonly T[]): T[] {
 /**
  * The watch-list data consistency check (`checkWatchListDataConsistencyIfRequested`, F30): LISTs at exactly
  * `resourceVersion` (retrying every second until it succeeds or `signal` aborts), applies the transformer to the
- * listed items, sorts both sides by UID and compares them.
+ * listed items, sorts both sides by UID and compares them, ignoring each item's `apiVersion`/`kind`.
  *
  * Differences from client-go: a mismatch is reported through `onMismatch` (the reflector turns it into an
  * event, a status error and an error log line) instead of a panic, and a sync RV of "" is skipped like "0"
@@ -100,7 +110,7 @@ export async function checkWatchListDataConsistency<T>(args: ConsistencyCheckArg
       reflector: args.identity,
     },
   );
-  const retrieved = byUid(args.retrieveItems());
+  const retrieved = byUid(args.retrieveItems().map(withoutTypeMeta));
   let list: KubeList<T> | undefined;
   for (;;) {
     if (args.signal.aborted) return;
@@ -121,7 +131,7 @@ export async function checkWatchListDataConsistency<T>(args: ConsistencyCheckArg
     }
   }
   const transform = args.transformer;
-  const listed = byUid(list.items.map((item) => (transform === undefined ? item : transform(item))));
+  const listed = byUid(list.items.map((item) => withoutTypeMeta(transform === undefined ? item : transform(item))));
   const diff = firstDifference(listed, retrieved);
   if (diff === undefined) return;
   const detail = `data inconsistency detected for ${args.identity}: watch-list and LIST at RV ${rv} differ at ${diff} (${listed.length} listed, ${retrieved.length} streamed)`;

@@ -118,13 +118,14 @@ export function isWatchErrorRetriable(err: unknown): boolean {
 }
 
 /**
- * A stream that ended in the middle of a line (`@informer-ts/client`'s `WatchDecodeError` of kind `truncated`,
- * matched structurally): client-go's decoder sees `io.ErrUnexpectedEOF` there and ends the watch normally.
+ * A stream that ended in the middle of a line, matched structurally: `@informer-ts/client`'s `WatchDecodeError` of
+ * kind `truncated` (over HTTP) or `@informer-ts/sim-apiserver`'s `SimTruncatedWatchError` (its in-process face of
+ * the same fault). client-go's decoder sees `io.ErrUnexpectedEOF` there and ends the watch normally.
  */
 export function isTruncatedWatchStream(err: unknown): boolean {
   if (typeof err !== "object" || err === null) return false;
   const e = err as { name?: unknown; kind?: unknown };
-  return e.name === "WatchDecodeError" && e.kind === "truncated";
+  return (e.name === "WatchDecodeError" && e.kind === "truncated") || e.name === "SimTruncatedWatchError";
 }
 
 /**
