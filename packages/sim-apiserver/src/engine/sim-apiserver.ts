@@ -71,6 +71,11 @@ export interface RequestContext {
    * Set by the engine: where a read was served from. The HTTP face reads it to record the request once, with bytes.
    */
   servedFrom?: ServedFrom;
+  /**
+   * Set by the engine: the in-process `truncate-watch` fault chosen for this request (the fault rules are consulted
+   * once per request, so `count`/`every` hold).
+   */
+  truncateAfterEvents?: number;
 }
 
 /** A resource given by object or by name: `configmaps`, `deployments.apps`, `leases.coordination.k8s.io`. */
@@ -469,7 +474,8 @@ export class SimApiServer {
           name: "",
           userAgent,
         });
-        if (fault !== undefined && fault.type !== "truncate-watch") throw inProcessFault(fault);
+        if (fault?.type === "truncate-watch") local.truncateAfterEvents = fault.afterEvents;
+        else if (fault !== undefined) throw inProcessFault(fault);
       }
       await this.latency(verb, r);
       const out = await fn();
@@ -616,18 +622,8 @@ export class SimApiServer {
         if (ctx.signal.aborted) w.stop();
         else ctx.signal.addEventListener("abort", () => w.stop(), { once: true });
       }
-      if (inProcess) {
-        const fault = this.faults.faultFor({
-          verb: "watch",
-          group: r.group,
-          version: r.version,
-          resource: r.resource,
-          namespace,
-          name: "",
-          userAgent: ctx?.userAgent ?? this.defaultUserAgent,
-        });
-        if (fault?.type === "truncate-watch") return new TruncatingWatch(w, fault.afterEvents);
-      }
+      if (inProcess && local.truncateAfterEvents !== undefined)
+        return new TruncatingWatch(w, local.truncateAfterEvents);
       return w;
     });
   }
