@@ -1,3 +1,4 @@
+import { runApiserver } from "./apiserver.js";
 import { runCacheFifo } from "./cache-fifo.js";
 import { runCacheStore } from "./cache-store.js";
 import { runReflector } from "./reflector.js";
@@ -9,6 +10,7 @@ const benches: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
   workqueue: runWorkqueue,
   reflector: runReflector,
   cache: async () => [await runCacheStore(), await runCacheFifo()],
+  apiserver: runApiserver,
 };
 
 async function main(): Promise<void> {

@@ -1,0 +1,697 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { availableParallelism } from "node:os";
+import type { KubeObject, ListOptions } from "@informer-ts/apimachinery";
+import {
+  EngineBackend,
+  type RequestContext,
+  SimApiServer,
+  SimHttpServer,
+  type SimWatch,
+} from "@informer-ts/sim-apiserver";
+import { type BenchResult, type BenchRow, forceGc, heapUsed } from "./report.js";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sizes. Every one can be lowered (or raised) through the environment for quick runs, e.g.
+//   BENCH_APISERVER_WATCHES=2000 BENCH_APISERVER_MAX_WATCHES=4000 BENCH_APISERVER_LIST=10000 \
+//   node --expose-gc packages/scenarios/dist/bench/main.js apiserver
+
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+const SIZES = {
+  /** Idle HTTP watches held for the first heap figure (and the bare node:http baseline). */
+  watches: envInt("BENCH_APISERVER_WATCHES", 10_000),
+  /** Cap of the "as many as the machine allows" ramp (it also stops below the fd limit, or on errors). */
+  maxWatches: envInt("BENCH_APISERVER_MAX_WATCHES", 50_000),
+  /** Watches added per ramp step. */
+  rampStep: envInt("BENCH_APISERVER_RAMP_STEP", 5_000),
+  /** Idle in-process watches for the engine-only heap figure. */
+  inProcessWatches: envInt("BENCH_APISERVER_INPROCESS_WATCHES", 10_000),
+  /** Watchers of the delivery-throughput runs. */
+  watchers: envInt("BENCH_APISERVER_WATCHERS", 1_000),
+  /** Writes of the in-process throughput run (each is one event per watcher). */
+  writes: envInt("BENCH_APISERVER_WRITES", 2_000),
+  /** Writes of the HTTP throughput run. */
+  httpWrites: envInt("BENCH_APISERVER_HTTP_WRITES", 1_000),
+  /** Objects listed. */
+  listObjects: envInt("BENCH_APISERVER_LIST", 100_000),
+  /** Page size of the paginated (legacy exact) list. */
+  pageSize: envInt("BENCH_APISERVER_PAGE", 500),
+  /** Timed repetitions (best one reported) after one warm-up. */
+  reps: envInt("BENCH_APISERVER_REPS", 3),
+};
+
+/** File descriptors a process keeps for itself beyond its sockets (stdio, epoll, IPC, pipes, the bench files). */
+const FD_RESERVE = 256;
+
+const KiB = 1024;
+const MiB = 1024 * 1024;
+const fmtInt = (n: number) => Math.round(n).toLocaleString("en-US");
+const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
+
+function elapsedMs(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Polls `cond` (every `everyMs`, or every event-loop turn when 0) until it holds or `timeoutMs` passed. */
+async function until(cond: () => boolean | Promise<boolean>, timeoutMs: number, everyMs = 20): Promise<boolean> {
+  const start = performance.now();
+  while (!(await cond())) {
+    if (performance.now() - start > timeoutMs) return false;
+    await (everyMs === 0 ? tick() : sleep(everyMs));
+  }
+  return true;
+}
+
+/** The soft RLIMIT_NOFILE of this process (Linux `/proc/self/limits`); undefined where it cannot be read. */
+function fdLimit(): number | undefined {
+  try {
+    const line = readFileSync("/proc/self/limits", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("Max open files"));
+    const soft = line?.split(/\s{2,}/)[1];
+    const n = Number(soft);
+    return Number.isFinite(n) ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function configMap(name: string, namespace: string, i: number): KubeObject {
+  return {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name, namespace, labels: { app: `app-${i % 50}`, tier: i % 2 === 0 ? "frontend" : "backend" } },
+    data: { "settings.yaml": `id: ${i}\n${"x".repeat(200)}`, "extra.txt": String(i).padStart(64, "0") },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Client side: a child process (no dependencies) that opens raw HTTP watches and counts the lines it receives, and
+// runs LISTs (time to last byte, bytes). Keeping it out of this process keeps its sockets and buffers out of the
+// heap being measured, and its CPU out of this event loop (both processes still share the machine's cores).
+
+const CLIENT = `
+const http = require("node:http");
+const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+const live = new Set();
+let events = 0, opened = 0, failures = 0, nextLocal = 0;
+const errors = {};
+const fail = (code) => { failures++; errors[code] = (errors[code] || 0) + 1; };
+function openOne(url, localAddresses) {
+  return new Promise((resolve) => {
+    const opts = { agent };
+    if (localAddresses > 1) opts.localAddress = "127.0.0." + (1 + (nextLocal++ % localAddresses));
+    let done = false;
+    const req = http.request(url, opts, (res) => {
+      if (res.statusCode !== 200) { fail("HTTP " + res.statusCode); res.resume(); live.delete(req); done = true; resolve(); return; }
+      opened++;
+      res.on("data", (c) => { let i = -1; while ((i = c.indexOf(10, i + 1)) !== -1) events++; });
+      res.on("error", () => {});
+      res.on("close", () => { live.delete(req); });
+      done = true;
+      resolve();
+    });
+    req.on("error", (e) => { live.delete(req); if (!done) { fail(e.code || e.message); done = true; resolve(); } });
+    live.add(req);
+    req.end();
+  });
+}
+function getAll(url, pageSize) {
+  // GET, following metadata.continue (read from the head of the body: metadata precedes items) when paginating.
+  return new Promise((resolve) => {
+    const start = process.hrtime.bigint();
+    let bytes = 0, pages = 0;
+    const one = (u) => {
+      http.get(u, { agent }, (res) => {
+        let head = "";
+        res.on("data", (c) => { bytes += c.length; if (head.length < 4096) head += c.toString("utf8", 0, Math.min(c.length, 4096)); });
+        res.on("end", () => {
+          pages++;
+          if (res.statusCode !== 200) { resolve({ error: "HTTP " + res.statusCode + ": " + head.slice(0, 300) }); return; }
+          const m = pageSize > 0 ? /"continue":"([^"]*)"/.exec(head) : null;
+          if (m && m[1] !== "") { one(url.split("?")[0] + "?limit=" + pageSize + "&continue=" + encodeURIComponent(m[1])); return; }
+          resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, bytes, pages });
+        });
+      }).on("error", (e) => resolve({ error: e.code || e.message }));
+    };
+    one(url);
+  });
+}
+process.on("message", async (m) => {
+  if (m.cmd === "open") {
+    const before = opened, failedBefore = failures;
+    let next = 0;
+    const worker = async () => { while (next < m.count) { next++; await openOne(m.url, m.localAddresses); } };
+    await Promise.all(Array.from({ length: m.concurrency }, worker));
+    process.send({ cmd: "opened", opened: opened - before, failures: failures - failedBefore, live: live.size, errors });
+  } else if (m.cmd === "count") {
+    process.send({ cmd: "count", events, live: live.size, failures, errors });
+  } else if (m.cmd === "list") {
+    process.send({ cmd: "list", result: await getAll(m.url, m.pageSize) });
+  } else if (m.cmd === "close") {
+    for (const r of live) r.destroy();
+    live.clear();
+    process.send({ cmd: "closed" });
+  } else if (m.cmd === "exit") {
+    process.exit(0);
+  }
+});
+process.send({ cmd: "ready" });
+`;
+
+interface ClientMsg {
+  readonly cmd: string;
+  readonly opened?: number;
+  readonly failures?: number;
+  readonly live?: number;
+  readonly events?: number;
+  readonly errors?: Record<string, number>;
+  readonly result?: { ms?: number; bytes?: number; pages?: number; error?: string };
+}
+
+/** The watching/listing client process. Requests are answered in order, one reply per request. */
+class Client {
+  private readonly child: ChildProcess;
+  private readonly waiting: Array<{ cmd: string; resolve: (m: ClientMsg) => void }> = [];
+  private readonly readyP: Promise<ClientMsg>;
+
+  constructor() {
+    this.child = spawn(process.execPath, ["-e", CLIENT], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    this.readyP = this.expect("ready");
+    this.child.on("message", (m: ClientMsg) => {
+      const i = this.waiting.findIndex((w) => w.cmd === m.cmd);
+      if (i >= 0) this.waiting.splice(i, 1)[0]!.resolve(m);
+    });
+  }
+
+  private expect(reply: string): Promise<ClientMsg> {
+    return new Promise((resolve) => this.waiting.push({ cmd: reply, resolve }));
+  }
+
+  private ask(msg: Record<string, unknown>, reply: string): Promise<ClientMsg> {
+    const p = this.expect(reply);
+    this.child.send(msg);
+    return p;
+  }
+
+  ready(): Promise<ClientMsg> {
+    return this.readyP;
+  }
+  /** Opens `count` more watches (`concurrency` connects in flight), spread over `localAddresses` source IPs. */
+  open(url: string, count: number, localAddresses = 1, concurrency = 200): Promise<ClientMsg> {
+    return this.ask({ cmd: "open", url, count, concurrency, localAddresses }, "opened");
+  }
+  count(): Promise<ClientMsg> {
+    return this.ask({ cmd: "count" }, "count");
+  }
+  list(url: string, pageSize = 0): Promise<ClientMsg> {
+    return this.ask({ cmd: "list", url, pageSize }, "list");
+  }
+  close(): Promise<ClientMsg> {
+    return this.ask({ cmd: "close" }, "closed");
+  }
+  exit(): void {
+    this.child.send({ cmd: "exit" });
+  }
+}
+
+/** The naive baseline: a bare node:http server holding each request open as a chunked 200 (no engine, no encoding). */
+async function bareServer(): Promise<{ url: string; open: () => number; close: () => Promise<void> }> {
+  const held = new Set<ServerResponse>();
+  const srv = createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.flushHeaders();
+    held.add(res);
+    res.on("close", () => held.delete(res));
+  });
+  srv.requestTimeout = 0;
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  const port = (srv.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    open: () => held.size,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const res of held) res.destroy();
+        srv.close(() => r());
+      }),
+  };
+}
+
+/** An engine with real time and no background compaction, plus its HTTP face on a free loopback port. */
+async function startSim(): Promise<{
+  engine: SimApiServer;
+  server: SimHttpServer;
+  url: string;
+  stop(): Promise<void>;
+}> {
+  const engine = new SimApiServer({ compactionIntervalMs: 0 });
+  const server = new SimHttpServer({ backend: new EngineBackend(engine) });
+  const url = await server.start();
+  return {
+    engine,
+    server,
+    url,
+    async stop() {
+      await server.close();
+      engine.stop();
+    },
+  };
+}
+
+const NS = "default";
+const WATCH_PATH = `/api/v1/namespaces/${NS}/configmaps`;
+
+// ---------------------------------------------------------------------------------------------------------------
+// 1. Idle watches held: heap per watch, in-process and over HTTP, then a ramp to as many as the machine allows.
+
+interface HeldResult {
+  readonly rows: BenchRow[];
+  readonly meta: Record<string, string | number | boolean>;
+}
+
+async function heldWatches(): Promise<HeldResult> {
+  const rows: BenchRow[] = [];
+  const meta: Record<string, string | number | boolean> = {};
+  const n = SIZES.watches;
+
+  // Engine only: idle in-process watches (CacheWatcher + its deadline timer).
+  {
+    const engine = new SimApiServer({ compactionIntervalMs: 0 });
+    const rv = String(engine.currentResourceVersion);
+    const m = SIZES.inProcessWatches;
+    const h0 = heapUsed();
+    const watches: SimWatch[] = [];
+    for (let i = 0; i < m; i++) {
+      watches.push(await engine.watch("configmaps", NS, { resourceVersion: rv, allowWatchBookmarks: true }));
+    }
+    const per = (heapUsed() - h0) / m;
+    rows.push({
+      case: `heap per idle in-process watch (${fmtInt(m)} held, engine only)`,
+      value: per,
+      unit: "B/watch",
+      goal: "≤ 4 KiB",
+      met: per <= 4 * KiB,
+    });
+    for (const w of watches) w.stop();
+    engine.stop();
+  }
+
+  // Baseline: a bare node:http server holding the same number of chunked responses, same client.
+  const bare = await bareServer();
+  const bc = new Client();
+  await bc.ready();
+  const b0 = heapUsed();
+  await bc.open(bare.url, n);
+  const bareOk = await until(() => bare.open() >= n, 60_000);
+  const bPer = (heapUsed() - b0) / n;
+  await bc.close();
+  await until(() => bare.open() === 0, 30_000);
+  bc.exit();
+  await bare.close();
+
+  // The simulated apiserver: N idle watches (RV = now, bookmarks on, as an informer asks), then more.
+  const sim = await startSim();
+  const { engine, server } = sim;
+  const rv = engine.currentResourceVersion;
+  const url = `${sim.url}${WATCH_PATH}?watch=true&resourceVersion=${rv}&allowWatchBookmarks=true`;
+  const client = new Client();
+  await client.ready();
+  const h0 = heapUsed();
+  let t0 = process.hrtime.bigint();
+  const first = await client.open(url, n);
+  const ok = await until(() => server.stats.openWatches >= n, 60_000);
+  const openMs = elapsedMs(t0);
+  const per = (heapUsed() - h0) / n;
+  rows.push({
+    case: `heap per idle HTTP watch (${fmtInt(n)} held, server process)`,
+    value: per,
+    unit: "B/watch",
+    baseline: bareOk ? bPer : undefined,
+    ratioLabel: "ours/bare node:http",
+    ratio: bareOk ? per / bPer : undefined,
+    goal: "≤ 4 KiB",
+    met: ok && per <= 4 * KiB,
+    note: ok
+      ? `opened in ${(openMs / 1000).toFixed(1)} s`
+      : `only ${server.stats.openWatches} opened (${first.failures} failures: ${JSON.stringify(first.errors)})`,
+  });
+
+  // Ramp: add watches in steps until the cap, the fd limit (server and client each hold one socket per watch) or
+  // the first failures.
+  const limit = fdLimit();
+  const fdBound = limit === undefined ? Number.POSITIVE_INFINITY : limit - FD_RESERVE;
+  const target = Math.min(SIZES.maxWatches, fdBound);
+  let stopReason =
+    target === SIZES.maxWatches
+      ? `cap BENCH_APISERVER_MAX_WATCHES=${SIZES.maxWatches}`
+      : `fd limit: RLIMIT_NOFILE=${limit} per process, minus ${FD_RESERVE} kept for other files`;
+  t0 = process.hrtime.bigint();
+  let held = server.stats.openWatches;
+  while (ok && held < target && SIZES.rampStep > 0) {
+    const step = Math.min(SIZES.rampStep, target - held);
+    // Loopback allows ~28k connections per (source IP, destination) pair: spread the sockets over source IPs.
+    const localAddresses = held + step > 25_000 ? 8 : 1;
+    const r = await client.open(url, step, localAddresses);
+    await until(() => server.stats.openWatches >= held + step, 30_000);
+    const now = server.stats.openWatches;
+    if ((r.failures ?? 0) > 0 || now < held + step) {
+      stopReason = `errors at ${fmtInt(now)}: ${r.failures ?? 0} failed opens ${JSON.stringify(r.errors ?? {})}`;
+      held = now;
+      break;
+    }
+    held = now;
+    if (elapsedMs(t0) > 120_000) {
+      stopReason = "time budget of the ramp (120 s)";
+      break;
+    }
+  }
+  if (held > n) {
+    const perMax = (heapUsed() - h0) / held;
+    rows.push({
+      case: `heap per idle HTTP watch (${fmtInt(held)} held: as many as the machine allows)`,
+      value: perMax,
+      unit: "B/watch",
+      goal: "≤ 4 KiB",
+      met: perMax <= 4 * KiB,
+      note: `stopped by ${stopReason}; ramp from ${fmtInt(n)} took ${(elapsedMs(t0) / 1000).toFixed(1)} s`,
+    });
+  }
+  meta.maxWatchesHeld = held;
+  meta.maxWatchesStoppedBy = stopReason;
+  meta.rlimitNofile = limit ?? "unknown";
+  meta.watchConnections = sim.server.connections;
+  await client.close();
+  await until(() => server.stats.openWatches === 0, 60_000);
+  client.exit();
+  await sim.stop();
+  return { rows, meta };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 2. Event delivery throughput to N watchers: in-process (two consumer styles) and over HTTP.
+
+type Consumer = (w: SimWatch, count: () => void) => void;
+
+/** The usual consumer: `for await` over the watch. */
+const forAwaitConsumer: Consumer = (w, count) => {
+  void (async () => {
+    for await (const _event of w) count();
+  })();
+};
+
+/** The cheapest consumer the engine offers: `next()` with a `then` callback, no async frame per watcher. */
+const thenConsumer: Consumer = (w, count) => {
+  const onResult = (r: IteratorResult<unknown>): void => {
+    if (r.done === true) return;
+    count();
+    w.next().then(onResult, () => {});
+  };
+  w.next().then(onResult, () => {});
+};
+
+async function inProcessThroughput(consumer: Consumer): Promise<{ perSec: number; note: string }> {
+  const engine = new SimApiServer({ compactionIntervalMs: 0 });
+  await engine.create("configmaps", NS, configMap("hot", NS, 0));
+  const rv = String(engine.currentResourceVersion);
+  const watchers = SIZES.watchers;
+  const writes = SIZES.writes;
+  const watches: SimWatch[] = [];
+  let delivered = 0;
+  const count = () => {
+    delivered++;
+  };
+  for (let i = 0; i < watchers; i++) {
+    const w = await engine.watch("configmaps", NS, { resourceVersion: rv });
+    watches.push(w);
+    consumer(w, count);
+  }
+  const objects = Array.from({ length: writes }, (_, i) => configMap("hot", NS, i + 1));
+  forceGc();
+  const expected = watchers * writes;
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < writes; i++) {
+    await engine.update("configmaps", NS, "hot", objects[i]!);
+    // Let timers and I/O run now and then (the dispatcher's budget timer is a real timer).
+    if (i % 100 === 99) await tick();
+  }
+  const complete = await until(() => delivered >= expected, 60_000, 0);
+  const ms = elapsedMs(start);
+  const terminated = engine.cacher("configmaps").terminatedWatchers;
+  for (const w of watches) w.stop();
+  engine.stop();
+  return {
+    perSec: delivered / (ms / 1000),
+    note:
+      `${fmtInt(delivered)} of ${fmtInt(expected)} in ${(ms / 1000).toFixed(2)} s` +
+      (complete ? "" : " (incomplete)") +
+      (terminated > 0 ? `, ${terminated} watchers closed as unresponsive` : ""),
+  };
+}
+
+async function httpThroughput(): Promise<{ perSec: number; note: string }> {
+  const sim = await startSim();
+  const { engine, server } = sim;
+  await engine.create("configmaps", NS, configMap("hot", NS, 0));
+  const rv = engine.currentResourceVersion;
+  const watchers = SIZES.watchers;
+  const writes = SIZES.httpWrites;
+  const client = new Client();
+  await client.ready();
+  await client.open(`${sim.url}${WATCH_PATH}?watch=true&resourceVersion=${rv}`, watchers);
+  await until(() => server.stats.openWatches >= watchers, 60_000);
+  const before = server.stats.watchEvents;
+  const objects = Array.from({ length: writes }, (_, i) => configMap("hot", NS, i + 1));
+  forceGc();
+  const expected = watchers * writes;
+  // Pace the writer on what the server has written: at most `window` writes ahead of the slowest part of the pipe,
+  // so the engine's per-watcher buffers (10 events at this history size) do not overflow and close watchers.
+  const window = 4;
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < writes; i++) {
+    if (server.stats.watchEvents - before < (i - window) * watchers) {
+      await until(() => server.stats.watchEvents - before >= (i - window) * watchers, 30_000, 0);
+    }
+    await engine.update("configmaps", NS, "hot", objects[i]!);
+  }
+  let received = 0;
+  const complete = await until(async () => {
+    received = (await client.count()).events ?? 0;
+    return received >= expected;
+  }, 60_000);
+  const ms = elapsedMs(start);
+  const terminated = engine.cacher("configmaps").terminatedWatchers;
+  const bytes = server.stats.watchBytes;
+  await client.close();
+  await until(() => server.stats.openWatches === 0, 30_000);
+  client.exit();
+  await sim.stop();
+  return {
+    perSec: received / (ms / 1000),
+    note:
+      `${fmtInt(received)} of ${fmtInt(expected)} lines in ${(ms / 1000).toFixed(2)} s, ${mib(bytes)} written` +
+      (complete ? "" : " (incomplete)") +
+      (terminated > 0 ? `, ${terminated} watchers closed as unresponsive` : ""),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 3. LIST of many objects: from the watch cache (RV=0) vs from storage (Exact RV, legacy exact RV with pagination).
+
+interface ListCase {
+  readonly label: string;
+  readonly opts: () => ListOptions;
+  readonly query: () => string;
+  readonly paginate: boolean;
+}
+
+async function listBench(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const n = SIZES.listObjects;
+  const sim = await startSim();
+  const { engine } = sim;
+  const namespaces = 100;
+  const tCreate = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) {
+    const ns = `ns-${i % namespaces}`;
+    await engine.create("configmaps", ns, configMap(`config-${i}`, ns, i));
+  }
+  const createMs = elapsedMs(tCreate);
+  const rvN = engine.currentResourceVersion;
+  // One more write, so the watch cache is past rvN and an exact read at rvN has to go to storage.
+  await engine.update("configmaps", "ns-0", "config-0", configMap("config-0", "ns-0", -1));
+  const page = SIZES.pageSize;
+  const cases: ListCase[] = [
+    { label: "RV=0", opts: () => ({ resourceVersion: "0" }), query: () => "resourceVersion=0", paginate: false },
+    { label: 'RV="" (consistent)', opts: () => ({}), query: () => "", paginate: false },
+    {
+      label: `RV=${rvN} Exact`,
+      opts: () => ({ resourceVersion: String(rvN), resourceVersionMatch: "Exact" }),
+      query: () => `resourceVersion=${rvN}&resourceVersionMatch=Exact`,
+      paginate: false,
+    },
+    {
+      label: `RV=${rvN} legacy exact, limit=${page}, every page`,
+      opts: () => ({ resourceVersion: String(rvN), limit: page }),
+      query: () => `resourceVersion=${rvN}&limit=${page}`,
+      paginate: true,
+    },
+  ];
+
+  // In-process: the engine call (items are the stored objects: no encoding), best of REPS after a warm-up.
+  const inProc: Record<string, number> = {};
+  for (const c of cases) {
+    let best = Number.POSITIVE_INFINITY;
+    let servedFrom = "";
+    let items = 0;
+    let pages = 0;
+    let bytes = 0;
+    for (let r = 0; r <= SIZES.reps; r++) {
+      const ctx: RequestContext = { userAgent: "bench" };
+      const start = process.hrtime.bigint();
+      let list = await engine.list("configmaps", "", c.opts(), ctx);
+      let got = list.items.length;
+      let p = 1;
+      while (c.paginate && list.metadata.continue !== undefined && list.metadata.continue !== "") {
+        list = await engine.list("configmaps", "", { limit: page, continue: list.metadata.continue }, ctx);
+        got += list.items.length;
+        p++;
+      }
+      const ms = elapsedMs(start);
+      if (r > 0) best = Math.min(best, ms);
+      servedFrom = ctx.servedFrom ?? "?";
+      items = got;
+      pages = p;
+      if (r === 0 && !c.paginate) bytes = Buffer.byteLength(JSON.stringify(list));
+    }
+    inProc[c.label] = best;
+    const base = inProc["RV=0"]!;
+    rows.push({
+      case: `list ${fmtInt(n)} in-process, ${c.label} → ${servedFrom}`,
+      value: best,
+      unit: "ms",
+      ...(c.label !== "RV=0" && { baseline: base, ratioLabel: "this/RV=0", ratio: best / base }),
+      note: `${fmtInt(items)} items${pages > 1 ? ` in ${pages} pages` : ""}${bytes > 0 ? `, ${mib(bytes)} as JSON (not timed)` : ""}`,
+    });
+    await tick();
+  }
+
+  // Over HTTP: the child process GETs (following continue tokens when paginating); time to last byte.
+  const client = new Client();
+  await client.ready();
+  const overHttp: Record<string, number> = {};
+  for (const c of cases) {
+    let best = Number.POSITIVE_INFINITY;
+    let bytes = 0;
+    let pages = 0;
+    let error: string | undefined;
+    const q = c.query();
+    const url = `${sim.url}/api/v1/configmaps${q === "" ? "" : `?${q}`}`;
+    const rowKey = (row: { userAgent: string; code: number; servedFrom: string }) =>
+      `${row.userAgent}|${row.code}|${row.servedFrom}`;
+    const listRows = () => engine.accounting.rows().filter((row) => row.verb === "list");
+    const before = new Map(listRows().map((row) => [rowKey(row), row.count] as const));
+    for (let r = 0; r <= SIZES.reps && error === undefined; r++) {
+      const res = (await client.list(url, c.paginate ? page : 0)).result ?? {};
+      if (res.error !== undefined) error = res.error;
+      else if (r > 0) best = Math.min(best, res.ms ?? Number.POSITIVE_INFINITY);
+      bytes = res.bytes ?? 0;
+      pages = res.pages ?? 0;
+    }
+    // Where the server says it served them from (its request accounting, by served_from).
+    const from = listRows()
+      .filter((row) => row.count > (before.get(rowKey(row)) ?? 0))
+      .map((row) => row.servedFrom)
+      .join("+");
+    overHttp[c.label] = best;
+    const base = overHttp["RV=0"]!;
+    rows.push({
+      case: `list ${fmtInt(n)} over HTTP, ${c.label} → ${from || "?"}`,
+      value: error === undefined ? best : Number.NaN,
+      unit: "ms",
+      ...(c.label !== "RV=0" && error === undefined && { baseline: base, ratioLabel: "this/RV=0", ratio: best / base }),
+      note: error ?? `${mib(bytes)} received${pages > 1 ? ` in ${pages} pages` : ""}, time to last byte`,
+    });
+  }
+  client.exit();
+  await sim.stop();
+  rows.push({
+    case: `create ${fmtInt(n)} ConfigMaps in-process (setup of the list cases)`,
+    value: n / (createMs / 1000),
+    unit: "objects/s",
+  });
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * The simulated apiserver's benchmark (issue 4): idle watches held (heap per watch, in-process and over HTTP, with a
+ * bare node:http server as baseline, then as many HTTP watches as the machine allows), events delivered per second
+ * to many watchers (in-process with two consumer styles, and over HTTP), and a LIST of many objects served from the
+ * watch cache vs from storage, in-process and over HTTP. HTTP clients run in a child process; the server-side heap
+ * is measured after `global.gc()` (run with `--expose-gc`). Prints numbers; asserts nothing about timing.
+ */
+export async function runApiserver(): Promise<BenchResult> {
+  const gcExposed = forceGc();
+  const started = process.hrtime.bigint();
+  const held = await heldWatches();
+  const rows: BenchRow[] = [...held.rows];
+
+  const fa = await inProcessThroughput(forAwaitConsumer);
+  rows.push({
+    case: `events delivered to ${fmtInt(SIZES.watchers)} in-process watchers (for await)`,
+    value: fa.perSec,
+    unit: "events/s",
+    goal: "≥ 1M events/s",
+    met: fa.perSec >= 1_000_000,
+    note: fa.note,
+  });
+  const th = await inProcessThroughput(thenConsumer);
+  rows.push({
+    case: `events delivered to ${fmtInt(SIZES.watchers)} in-process watchers (next().then)`,
+    value: th.perSec,
+    unit: "events/s",
+    goal: "≥ 1M events/s",
+    met: th.perSec >= 1_000_000,
+    note: th.note,
+  });
+  const http = await httpThroughput();
+  rows.push({
+    case: `events delivered to ${fmtInt(SIZES.watchers)} HTTP watchers (lines counted by a child-process client)`,
+    value: http.perSec,
+    unit: "events/s",
+    note: http.note,
+  });
+
+  if (SIZES.listObjects > 0) rows.push(...(await listBench()));
+
+  return {
+    name: "apiserver",
+    rows,
+    meta: {
+      node: process.version,
+      gcExposed,
+      cores: availableParallelism(),
+      ...held.meta,
+      watchers: SIZES.watchers,
+      writes: SIZES.writes,
+      httpWrites: SIZES.httpWrites,
+      listObjects: SIZES.listObjects,
+      totalSeconds: Math.round(elapsedMs(started) / 1000),
+      note: "one machine, shared cores: timings are noisy; heap figures are the server process after forced GC",
+    },
+  };
+}
