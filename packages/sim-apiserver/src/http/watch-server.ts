@@ -158,7 +158,8 @@ export function serveWatch(res: ServerResponse, source: WatchSource, opts: Watch
       }
       p.then(onResult, onError);
     };
-    res.once("close", onClose);
+    // `on`, not `once`: `finish` removes it, and `once` would keep a bound wrapper and its state object per idle watch.
+    res.on("close", onClose);
     res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-cache, private" });
     res.flushHeaders();
     pull();
