@@ -260,7 +260,13 @@ export class Cacher {
     return { list: this.toList(page, prefix, sel, page.rev), servedFrom: "storage" };
   }
 
-  /** An exact-RV read (legacy exact with limit, `Exact`, or a continuation): cache when it is at `rv`, else storage. */
+  /**
+   * An exact-RV read (L5: legacy exact with limit or `Exact`; L6: a continuation pinned to its first page's RV): waits
+   * while the cache is behind `rv` (3 s, then 504 with Retry-After), serves from the cache when it is exactly at `rv`,
+   * else from storage at revision `rv` (410 below compaction; a continuation's 410 carries the inconsistent token).
+   * While the cache is not ready: storage when the cache had already passed `rv` or the request is a paged list
+   * without selectors, else 429.
+   */
   private async exact(
     prefix: string,
     fromKey: string | undefined,
@@ -269,56 +275,72 @@ export class Cacher {
     sel: Selection,
     continuation: boolean,
   ): Promise<CacherListResult> {
-    if (rv > this.cacheRV && this.ready) await this.waitFresh(rv);
+    if (!this.ready) {
+      if (rv > this.cacheRV && !(limit > 0 && sel.empty)) throw this.notReady();
+    } else if (rv > this.cacheRV) await this.waitFresh(rv);
     if (rv === this.cacheRV && this.ready) return this.fromCache(prefix, fromKey, limit, sel);
     try {
       return this.fromStorage(prefix, fromKey, rv, limit, sel);
     } catch (err) {
       if (continuation && (err as StatusError).code === 410 && fromKey !== undefined) {
         const e = newResourceExpired(INCONSISTENT_CONTINUE_MESSAGE);
-        e.status.metadata.continue = encodeContinue(fromKey.slice(0, -1), prefix, -1).replace(/=+$/, "");
+        e.status.metadata.continue = encodeContinue(fromKey.slice(0, -1), prefix, -1);
         throw e;
       }
       throw err;
     }
   }
 
+  /**
+   * A consistent read (L1/L2, and L6 with an inconsistent token): from the cache once it caught up with storage's
+   * current revision, from storage when it does not within the block timeout. Cache not ready: storage for a paged
+   * list without selectors, else 429.
+   */
+  private async consistent(
+    prefix: string,
+    fromKey: string | undefined,
+    limit: number,
+    sel: Selection,
+  ): Promise<CacherListResult> {
+    if (!this.ready) {
+      if (limit > 0 && sel.empty) return this.fromStorage(prefix, fromKey, 0, limit, sel);
+      throw this.notReady();
+    }
+    if (!(await this.consistentWait())) return this.fromStorage(prefix, fromKey, 0, limit, sel);
+    return this.fromCache(prefix, fromKey, limit, sel);
+  }
+
   /** LIST per the table of reference/apiserver.md §3.2 (L1–L6). */
   async list(namespace: string, opts: ListOptions, sel: Selection): Promise<CacherListResult> {
     const rvStr = opts.resourceVersion ?? "";
-    const rv = Number(parseResourceVersion(rvStr));
     const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : 0;
     const prefix = prefixOf(this.resource, namespace);
     const match = opts.resourceVersionMatch;
     if (opts.continue !== undefined && opts.continue !== "") {
+      // storage.ValidateListOptions: the token is decoded before the RV is looked at.
+      const tok = decodeContinue(opts.continue, prefix);
       if (rvStr !== "" && rvStr !== "0") {
         throw newBadRequest("specifying resource version is not allowed when using continue");
       }
-      const tok = decodeContinue(opts.continue, prefix);
-      if (tok.rv === -1) {
-        // Inconsistent continuation: a consistent read from the start key.
-        if (!this.ready) return this.fromStorage(prefix, tok.fromKey, 0, limit, sel);
-        await this.consistentWait();
-        return this.fromCache(prefix, tok.fromKey, limit, sel);
-      }
-      return this.exact(prefix, tok.fromKey, tok.rv, limit, sel, true);
+      if (tok.rv > 0) return this.exact(prefix, tok.fromKey, tok.rv, limit, sel, true);
+      return this.consistent(prefix, tok.fromKey, limit, sel); // rv -1: continue at the latest revision
     }
+    const rv = Number(parseResourceVersion(rvStr));
+    if (match === "Exact" || (match === undefined && limit > 0 && rv > 0)) {
+      return this.exact(prefix, undefined, rv, limit, sel, false); // L5
+    }
+    if (rvStr === "") return this.consistent(prefix, undefined, limit, sel); // L1/L2
     if (!this.ready) {
-      if (limit > 0 && sel.empty && rvStr === "") return this.fromStorage(prefix, undefined, 0, limit, sel);
-      if (rv > 0 && limit > 0 && match !== "NotOlderThan") return this.exact(prefix, undefined, rv, limit, sel, false);
-      throw this.notReady();
-    }
-    if (rvStr === "") {
-      // L1/L2: consistent read from the cache; storage when the cache does not catch up in time.
-      if (!(await this.consistentWait())) return this.fromStorage(prefix, undefined, 0, limit, sel);
-      return this.fromCache(prefix, undefined, limit, sel);
+      // ResilientWatchCacheInitialization: a paged list without selectors goes to storage (which serves "not older
+      // than N" at its current revision, or 504 without Retry-After when N is in its future); anything else is 429.
+      if (!(limit > 0 && sel.empty)) throw this.notReady();
+      const current = this.storage.currentRevision;
+      if (rv > current) throw newTooLargeResourceVersion(rv, current, 0);
+      return this.fromStorage(prefix, undefined, 0, limit, sel);
     }
     if (rv === 0) return this.fromCache(prefix, undefined, 0, sel); // L3: limit ignored
-    if (match === "NotOlderThan" || (match === undefined && limit === 0)) {
-      await this.waitFresh(rv); // L4
-      return this.fromCache(prefix, undefined, match === "NotOlderThan" ? limit : 0, sel);
-    }
-    return this.exact(prefix, undefined, rv, limit, sel, false); // L5
+    await this.waitFresh(rv); // L4
+    return this.fromCache(prefix, undefined, match === "NotOlderThan" ? limit : 0, sel);
   }
 
   /** Consistent read wait: true when the cache reached storage's current revision within the block timeout. */
@@ -331,7 +353,11 @@ export class Cacher {
     }
   }
 
-  /** GET with RV "0" (cache, no wait) or RV=N (cache after waiting); RV unset is served by storage directly. */
+  /**
+   * GET (L7–L9): RV unset → storage; "0" → cache, no wait; N → cache once fresh (504 with Retry-After after 3 s).
+   * While the cache is not ready every GET goes to storage, which answers an RV in its future with 504 (no
+   * Retry-After).
+   */
   async get(
     namespace: string,
     name: string,
@@ -339,8 +365,11 @@ export class Cacher {
   ): Promise<{ object: KubeObject | undefined; servedFrom: ServedFrom }> {
     const rv = Number(parseResourceVersion(rvStr));
     const key = this.resource.namespaced ? `${namespace}/${name}` : name;
-    if (rvStr === "" || !this.ready)
+    if (rvStr === "" || !this.ready) {
+      const current = this.storage.currentRevision;
+      if (rv > current) throw newTooLargeResourceVersion(rv, current, 0);
       return { object: this.storage.get(this.resource, namespace, name), servedFrom: "storage" };
+    }
     if (rv > 0) await this.waitFresh(rv);
     return { object: this.state.get(key), servedFrom: "cache" };
   }

@@ -1,0 +1,549 @@
+// LIST and GET through the engine, row by row of reference/apiserver.md §3.2 (L1–L9), with paging and continue tokens
+// (§3.2 paging details, §6, §7.3), readiness (§5.7) and the validation matrix of §2. Everything runs in virtual time:
+// `cacheLagMs` makes the watch cache trail storage so that freshness waits, the 3 s block timeout and the storage
+// fallback can be observed. Each request is also checked in the request accounting (served from cache or storage).
+import { type KubeList, type KubeObject, type ListOptions, type Status, StatusError } from "@informer-ts/apimachinery";
+import { FakeClock, seededRand } from "@informer-ts/clock";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_VERBS } from "../http/discovery.js";
+import { orderedStatus } from "../http/responsewriters.js";
+import { decodeContinue, encodeContinue } from "./continue-token.js";
+import { VALIDATION_CASES } from "./list-cases.test-util.js";
+import { SimApiServer, type SimApiServerOptions } from "./sim-apiserver.js";
+
+const NS = "ns";
+const SEED = ["a", "b", "c", "d", "e"];
+
+/**
+ * An engine on a FakeClock with no background timers, seeded with configmaps a–e in "ns" (RVs 2–6) and x in
+ * "other" (RV 7).
+ */
+async function setup(opts: Partial<SimApiServerOptions> = {}) {
+  const clock = new FakeClock();
+  const sim = new SimApiServer({
+    clock,
+    rand: seededRand(1),
+    progressNotifyIntervalMs: 0,
+    compactionIntervalMs: 0,
+    ...opts,
+  });
+  for (const name of SEED) await sim.create("configmaps", NS, cm(name, "v1"));
+  await sim.create("configmaps", "other", cm("x", "v1"));
+  await clock.step(opts.cacheLagMs ?? 0); // let a lagging cache catch up with the seed
+  return { clock, sim };
+}
+
+const cm = (name: string, v: string, labels: Record<string, string> = {}): KubeObject => ({
+  metadata: { name, labels },
+  data: { v },
+});
+
+interface Served<T> {
+  readonly value?: T;
+  readonly status?: Status;
+  /** From the request accounting: exactly one record per request. */
+  readonly servedFrom: string;
+  readonly code: number;
+}
+
+/** Runs one request and reads back its single accounting record; a StatusError becomes `status` (wire form). */
+async function served<T>(sim: SimApiServer, request: () => Promise<T>): Promise<Served<T>> {
+  sim.accounting.reset();
+  let value: T | undefined;
+  let status: Status | undefined;
+  try {
+    value = await request();
+  } catch (err) {
+    if (!(err instanceof StatusError)) throw err;
+    status = orderedStatus(err.status);
+  }
+  const rows = sim.accounting.rows();
+  expect(rows).toHaveLength(1);
+  const { servedFrom, code } = rows[0]!;
+  return { ...(value !== undefined && { value }), ...(status !== undefined && { status }), servedFrom, code };
+}
+
+const list = (sim: SimApiServer, opts: ListOptions, ns = NS) => served(sim, () => sim.list("configmaps", ns, opts));
+const get = (sim: SimApiServer, name: string, resourceVersion?: string) =>
+  served(sim, () => sim.get("configmaps", NS, name, resourceVersion === undefined ? {} : { resourceVersion }));
+
+/** A request left running while virtual time moves. */
+function pending<T>(p: Promise<T>) {
+  const state: { done: boolean; value?: T } = { done: false };
+  void p.then((v) => {
+    state.done = true;
+    state.value = v;
+  });
+  return state;
+}
+
+/** `name@rv=v` of each item, for compact assertions on contents and versions. */
+const items = (l: KubeList | undefined) =>
+  (l?.items ?? []).map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}=${(o.data as { v: string }).v}`);
+const namesOf = (l: KubeList | undefined) => (l?.items ?? []).map((o) => o.metadata?.name);
+
+function status(code: number, reason: string, message: string, details?: Status["details"]): Status {
+  return {
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message,
+    reason,
+    ...(details !== undefined && { details }),
+    code,
+  };
+}
+const tooLarge = (rv: number, current: number, retryAfterSeconds?: number) =>
+  status(504, "Timeout", `Timeout: Too large resource version: ${rv}, current: ${current}`, {
+    causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
+    ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+  });
+const LIST_TOO_OLD = status(410, "Expired", "The resourceVersion for the provided list is too old.");
+const INCONSISTENT_CONTINUE =
+  "The provided continue parameter is too old to display a consistent list result. You can start a new list " +
+  "without the continue parameter, or use the continue token in this response to retrieve the remainder of the " +
+  "results. Continuing with the provided token results in an inconsistent list - objects that were created, " +
+  "modified, or deleted between the time the first chunk was returned and now may show up in the list.";
+
+describe("L1: RV unset, no limit (consistent read)", () => {
+  it("L1: cache in sync → from the cache at the current global RV", async () => {
+    const { sim } = await setup();
+    const r = await list(sim, {});
+    expect(r).toMatchObject({ servedFrom: "cache", code: 200 });
+    expect(r.value?.metadata).toEqual({ resourceVersion: "7" });
+    expect(items(r.value)).toEqual(["a@2=v1", "b@3=v1", "c@4=v1", "d@5=v1", "e@6=v1"]);
+  });
+
+  it("L1: cache behind → waits until it caught up, then serves from it (newest write included)", async () => {
+    const { sim, clock } = await setup({ cacheLagMs: 1000 });
+    await sim.create("configmaps", NS, cm("f", "v1")); // RV 8, the cache sees it 1 s later
+    const p = pending(list(sim, {}));
+    await clock.step(999);
+    expect(p.done).toBe(false);
+    await clock.step(1);
+    expect(p.value).toMatchObject({ servedFrom: "cache", code: 200 });
+    expect(p.value?.value?.metadata.resourceVersion).toBe("8");
+    expect(namesOf(p.value?.value)).toEqual([...SEED, "f"]);
+  });
+
+  it("L1: cache behind by more than the 3 s block timeout → falls back to storage after 3 s", async () => {
+    const { sim, clock } = await setup({ cacheLagMs: 5000 });
+    await sim.create("configmaps", NS, cm("f", "v1"));
+    const p = pending(list(sim, {}));
+    await clock.step(2999);
+    expect(p.done).toBe(false);
+    await clock.step(1);
+    expect(p.value).toMatchObject({ servedFrom: "storage", code: 200 });
+    expect(p.value?.value?.metadata).toEqual({ resourceVersion: "8" });
+    expect(namesOf(p.value?.value)).toEqual([...SEED, "f"]);
+  });
+
+  it("L1: an idle cache behind the global RV (another resource changed) is brought forward by a progress request", async () => {
+    const { sim } = await setup();
+    await sim.create("namespaces", "", { metadata: { name: "team" } }); // RV 8: nothing for configmaps
+    expect(sim.cacher("configmaps").resourceVersion).toBe(7);
+    const r = await list(sim, {});
+    expect([r.servedFrom, r.value?.metadata.resourceVersion]).toEqual(["cache", "8"]);
+  });
+});
+
+describe("L2: RV unset, limit=n (consistent, paged)", () => {
+  it("L2: pages from the cache with a continue token at the cache RV and remainingItemCount; the last page has neither", async () => {
+    const { sim } = await setup();
+    const p1 = await list(sim, { limit: 2 });
+    expect(p1.servedFrom).toBe("cache");
+    expect(namesOf(p1.value)).toEqual(["a", "b"]);
+    expect(p1.value?.metadata).toEqual({
+      resourceVersion: "7",
+      continue: encodeContinue("ns/b", "ns/", 7),
+      remainingItemCount: 3,
+    });
+    const p2 = await list(sim, { limit: 2, continue: p1.value?.metadata.continue });
+    expect([namesOf(p2.value), p2.value?.metadata.remainingItemCount, p2.servedFrom]).toEqual([["c", "d"], 1, "cache"]);
+    const p3 = await list(sim, { limit: 2, continue: p2.value?.metadata.continue });
+    expect(namesOf(p3.value)).toEqual(["e"]);
+    expect(p3.value?.metadata).toEqual({ resourceVersion: "7" });
+  });
+
+  it("L2: with a selector pages carry continue but no remainingItemCount, and may come back short (even empty)", async () => {
+    const { sim } = await setup();
+    await sim.update("configmaps", NS, "a", cm("a", "v2", { pick: "yes" })); // RV 8
+    await sim.update("configmaps", NS, "d", cm("d", "v2", { pick: "yes" })); // RV 9
+    const p1 = await list(sim, { limit: 2, labelSelector: "pick=yes" });
+    expect(namesOf(p1.value)).toEqual(["a", "d"]);
+    expect(p1.value?.metadata.remainingItemCount).toBeUndefined();
+    expect(decodeContinue(p1.value?.metadata.continue ?? "", "ns/")).toEqual({ fromKey: "ns/d\u0000", rv: 9 });
+    const p2 = await list(sim, { limit: 2, labelSelector: "pick=yes", continue: p1.value?.metadata.continue });
+    expect(p2.value?.items).toEqual([]);
+    expect(p2.value?.metadata).toEqual({ resourceVersion: "9" });
+  });
+
+  it("L2: all namespaces: keys sort by namespace, then name", async () => {
+    const { sim } = await setup();
+    const r = await list(sim, { limit: 5 }, "");
+    expect(r.value?.items.map((o) => `${o.metadata?.namespace}/${o.metadata?.name}`)).toEqual([
+      "ns/a",
+      "ns/b",
+      "ns/c",
+      "ns/d",
+      "ns/e",
+    ]);
+    expect(r.value?.metadata.remainingItemCount).toBe(1);
+  });
+});
+
+describe("L3: RV=0 (any, from the cache, no wait)", () => {
+  it.each([{ resourceVersion: "0" }, { resourceVersion: "0", resourceVersionMatch: "NotOlderThan" as const }])(
+    "L3: %o ignores limit: full list, no continue, no remainingItemCount",
+    async (opts) => {
+      const { sim } = await setup();
+      const r = await list(sim, { ...opts, limit: 2 });
+      expect(r.servedFrom).toBe("cache");
+      expect(namesOf(r.value)).toEqual(SEED);
+      expect(r.value?.metadata).toEqual({ resourceVersion: "7" });
+    },
+  );
+
+  it("L3: does not wait for a lagging cache: the answer may be older than the last write", async () => {
+    const { sim, clock } = await setup({ cacheLagMs: 1000 });
+    await sim.create("configmaps", NS, cm("f", "v1")); // RV 8
+    const r = await list(sim, { resourceVersion: "0" });
+    expect([r.servedFrom, r.value?.metadata.resourceVersion, namesOf(r.value)]).toEqual(["cache", "7", SEED]);
+    await clock.step(1000);
+    expect(namesOf((await list(sim, { resourceVersion: "0" })).value)).toEqual([...SEED, "f"]);
+  });
+});
+
+describe("L4: RV=N without limit, or NotOlderThan", () => {
+  it("L4: N the cache already has → from the cache at the cache RV (≥ N)", async () => {
+    const { sim } = await setup();
+    const r = await list(sim, { resourceVersion: "3" });
+    expect([r.servedFrom, r.value?.metadata.resourceVersion, namesOf(r.value)]).toEqual(["cache", "7", SEED]);
+  });
+
+  it("L4: NotOlderThan honours limit (continue token at the cache RV)", async () => {
+    const { sim } = await setup();
+    const r = await list(sim, { resourceVersion: "3", resourceVersionMatch: "NotOlderThan", limit: 4 });
+    expect(namesOf(r.value)).toEqual(["a", "b", "c", "d"]);
+    expect(r.value?.metadata).toEqual({
+      resourceVersion: "7",
+      continue: encodeContinue("ns/d", "ns/", 7),
+      remainingItemCount: 1,
+    });
+  });
+
+  it("L4: N committed but not yet in the cache → waits for the cache", async () => {
+    const { sim, clock } = await setup({ cacheLagMs: 2000 });
+    await sim.create("configmaps", NS, cm("f", "v1")); // RV 8
+    const p = pending(list(sim, { resourceVersion: "8" }));
+    await clock.step(1999);
+    expect(p.done).toBe(false);
+    await clock.step(1);
+    expect(p.value).toMatchObject({ servedFrom: "cache", code: 200 });
+    expect(namesOf(p.value?.value)).toEqual([...SEED, "f"]);
+  });
+
+  it("L4: N beyond anything committed → 3 s block, then 504 Too large resource version with Retry-After 1", async () => {
+    const { sim, clock } = await setup();
+    const p = pending(list(sim, { resourceVersion: "100" }));
+    await clock.step(2999);
+    expect(p.done).toBe(false);
+    await clock.step(1);
+    expect(p.value).toEqual({ status: tooLarge(100, 7, 1), servedFrom: "", code: 504 });
+  });
+});
+
+describe("L5: RV=N with limit (legacy exact) or resourceVersionMatch=Exact", () => {
+  /** Seeded, then a modified (RV 8), b deleted (RV 9), f created (RV 10). */
+  async function withHistory() {
+    const env = await setup();
+    await env.sim.update("configmaps", NS, "a", cm("a", "v2"));
+    await env.sim.delete("configmaps", NS, "b");
+    await env.sim.create("configmaps", NS, cm("f", "v1"));
+    return env;
+  }
+
+  it.each([
+    { what: "legacy exact (limit)", opts: { resourceVersion: "5", limit: 10 } },
+    { what: "Exact without limit", opts: { resourceVersion: "5", resourceVersionMatch: "Exact" as const } },
+  ])("L5: $what at an older revision → from storage, the list exactly as it was at N", async ({ opts }) => {
+    const { sim } = await withHistory();
+    const r = await list(sim, opts);
+    expect(r.servedFrom).toBe("storage");
+    expect(r.value?.metadata).toEqual({ resourceVersion: "5" });
+    expect(items(r.value)).toEqual(["a@2=v1", "b@3=v1", "c@4=v1", "d@5=v1"]);
+  });
+
+  it("L5: pages at N carry a continue token pinned to N", async () => {
+    const { sim } = await withHistory();
+    const r = await list(sim, { resourceVersion: "5", limit: 3 });
+    expect(r.value?.metadata).toEqual({
+      resourceVersion: "5",
+      continue: encodeContinue("ns/c", "ns/", 5),
+      remainingItemCount: 1,
+    });
+  });
+
+  it("L5: N equal to the cache RV → from the cache", async () => {
+    const { sim } = await withHistory();
+    const r = await list(sim, { resourceVersion: "10", resourceVersionMatch: "Exact" });
+    expect([r.servedFrom, r.value?.metadata.resourceVersion, namesOf(r.value)]).toEqual([
+      "cache",
+      "10",
+      ["a", "c", "d", "e", "f"],
+    ]);
+  });
+
+  it("L5: N below the compaction point → 410 The resourceVersion for the provided list is too old.", async () => {
+    const { sim } = await withHistory();
+    sim.compact(8);
+    expect(await list(sim, { resourceVersion: "5", limit: 10 })).toEqual({
+      status: LIST_TOO_OLD,
+      servedFrom: "",
+      code: 410,
+    });
+    expect((await list(sim, { resourceVersion: "8", resourceVersionMatch: "Exact" })).servedFrom).toBe("storage");
+  });
+
+  it("L5: N above the current revision → 3 s block, then 504 with Retry-After 1", async () => {
+    const { sim, clock } = await withHistory();
+    const p = pending(list(sim, { resourceVersion: "11", resourceVersionMatch: "Exact" }));
+    await clock.step(2999);
+    expect(p.done).toBe(false);
+    await clock.step(1);
+    expect(p.value).toEqual({ status: tooLarge(11, 10, 1), servedFrom: "", code: 504 });
+  });
+});
+
+describe("L6: continue", () => {
+  /** Page 1 (a, b) at RV 7, then c modified (8), d deleted (9), f created (10). */
+  async function firstPageThenWrites() {
+    const env = await setup();
+    const p1 = await list(env.sim, { limit: 2 });
+    await env.sim.update("configmaps", NS, "c", cm("c", "v2"));
+    await env.sim.delete("configmaps", NS, "d");
+    await env.sim.create("configmaps", NS, cm("f", "v1"));
+    return { ...env, token: p1.value?.metadata.continue as string };
+  }
+
+  it("L6: continuation pins the first page's RV: later pages show the state at that RV (from storage)", async () => {
+    const { sim, token } = await firstPageThenWrites();
+    const p2 = await list(sim, { limit: 2, continue: token });
+    expect(p2.servedFrom).toBe("storage");
+    expect(items(p2.value)).toEqual(["c@4=v1", "d@5=v1"]);
+    expect(p2.value?.metadata).toEqual({
+      resourceVersion: "7",
+      continue: encodeContinue("ns/d", "ns/", 7),
+      remainingItemCount: 1,
+    });
+    const p3 = await list(sim, { limit: 2, continue: p2.value?.metadata.continue, resourceVersion: "0" });
+    expect([items(p3.value), p3.value?.metadata]).toEqual([["e@6=v1"], { resourceVersion: "7" }]);
+  });
+
+  it("L6: a continuation at the cache's own RV is served from the cache", async () => {
+    const { sim } = await setup();
+    const p1 = await list(sim, { limit: 4 });
+    const p2 = await list(sim, { limit: 4, continue: p1.value?.metadata.continue });
+    expect([p2.servedFrom, namesOf(p2.value)]).toEqual(["cache", ["e"]]);
+  });
+
+  it("L6: compacted past the token's RV → 410 with the inconsistent-continue token in metadata.continue", async () => {
+    const { sim, token } = await firstPageThenWrites();
+    sim.compact(); // compacts at 10, RV 11
+    const r = await list(sim, { limit: 2, continue: token });
+    const inconsistent = encodeContinue("ns/b", "ns/", -1);
+    expect(r).toEqual({
+      status: {
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: { continue: inconsistent },
+        status: "Failure",
+        message: INCONSISTENT_CONTINUE,
+        reason: "Expired",
+        code: 410,
+      },
+      servedFrom: "",
+      code: 410,
+    });
+    // Following it continues after b at the latest revision: a consistent read from the cache.
+    const rest = await list(sim, { limit: 2, continue: inconsistent });
+    expect(rest.servedFrom).toBe("cache");
+    expect(items(rest.value)).toEqual(["c@8=v2", "e@6=v1"]);
+    expect(rest.value?.metadata).toEqual({
+      resourceVersion: "11",
+      continue: encodeContinue("ns/e", "ns/", 11),
+      remainingItemCount: 1,
+    });
+  });
+
+  it("L6: an inconsistent continuation while the cache lags beyond 3 s falls back to storage", async () => {
+    const { sim, clock } = await setup({ cacheLagMs: 5000 });
+    await sim.create("configmaps", NS, cm("bb", "v1"));
+    const p = pending(list(sim, { continue: encodeContinue("ns/b", "ns/", -1) }));
+    await clock.step(3000);
+    expect(p.value?.servedFrom).toBe("storage");
+    expect(namesOf(p.value?.value)).toEqual(["bb", "c", "d", "e"]);
+  });
+});
+
+describe("L7–L9: GET", () => {
+  it("L7: RV unset → storage, always the latest state", async () => {
+    const { sim } = await setup({ cacheLagMs: 1000 });
+    await sim.update("configmaps", NS, "a", cm("a", "v2"));
+    const r = await get(sim, "a");
+    expect([r.servedFrom, r.value?.metadata?.resourceVersion, r.code]).toEqual(["storage", "8", 200]);
+  });
+
+  it("L7: absent → 404 with the real body", async () => {
+    const { sim } = await setup();
+    expect(await get(sim, "nope")).toEqual({
+      status: status(404, "NotFound", 'configmaps "nope" not found', { name: "nope", kind: "configmaps" }),
+      servedFrom: "storage",
+      code: 404,
+    });
+  });
+
+  it("L8: RV=0 → the cache without waiting (may be stale; 404 for what it has not seen yet)", async () => {
+    const { sim } = await setup({ cacheLagMs: 1000 });
+    await sim.update("configmaps", NS, "a", cm("a", "v2"));
+    await sim.create("configmaps", NS, cm("f", "v1"));
+    const a = await get(sim, "a", "0");
+    expect([a.servedFrom, a.value?.metadata?.resourceVersion]).toEqual(["cache", "2"]);
+    const f = await get(sim, "f", "0");
+    expect([f.servedFrom, f.code, f.status?.message]).toEqual(["cache", 404, 'configmaps "f" not found']);
+  });
+
+  it("L9: RV=N → waits until the cache has N, then the cache", async () => {
+    const { sim, clock } = await setup({ cacheLagMs: 1000 });
+    await sim.update("configmaps", NS, "a", cm("a", "v2")); // RV 8
+    const p = pending(get(sim, "a", "8"));
+    await clock.step(999);
+    expect(p.done).toBe(false);
+    await clock.step(1);
+    expect([p.value?.servedFrom, p.value?.value?.metadata?.resourceVersion]).toEqual(["cache", "8"]);
+  });
+
+  it("L9: RV=N beyond the current revision → 3 s block, then 504 with Retry-After 1", async () => {
+    const { sim, clock } = await setup();
+    const p = pending(get(sim, "a", "50"));
+    await clock.step(3000);
+    expect(p.value).toEqual({ status: tooLarge(50, 7, 1), servedFrom: "", code: 504 });
+  });
+});
+
+describe("cache not ready (re-initializing): 429 or storage", () => {
+  async function notReady() {
+    const env = await setup();
+    env.sim.reinitializeCache("configmaps", 60_000);
+    return env;
+  }
+  const unready = (retryAfterSeconds: number) =>
+    status(429, "TooManyRequests", "storage is (re)initializing", { retryAfterSeconds });
+
+  it.each([
+    { what: "L1 (no limit)", opts: {} },
+    { what: "L3 without limit", opts: { resourceVersion: "0" } },
+    { what: "L2 with a label selector", opts: { limit: 2, labelSelector: "app=x" } },
+    {
+      what: "L4 with a field selector",
+      opts: {
+        resourceVersion: "3",
+        resourceVersionMatch: "NotOlderThan" as const,
+        limit: 2,
+        fieldSelector: "metadata.name=a",
+      },
+    },
+  ])("429 with Retry-After for $what", async ({ opts }) => {
+    const { sim } = await notReady();
+    expect(await list(sim, opts)).toEqual({ status: unready(1), servedFrom: "", code: 429 });
+  });
+
+  it("Retry-After grows with the downtime: clamp(exp(0.06 × seconds), 1, 30), truncated", async () => {
+    const { sim, clock } = await notReady();
+    await clock.step(30_000);
+    expect((await list(sim, {})).status).toEqual(unready(6)); // exp(1.8) = 6.05
+  });
+
+  it.each([
+    { what: "L2", opts: { limit: 2 }, rv: "7" },
+    {
+      what: "L3 with limit (the reflector's first list): limit honoured",
+      opts: { limit: 2, resourceVersion: "0" },
+      rv: "7",
+    },
+    {
+      what: "L4 NotOlderThan",
+      opts: { limit: 2, resourceVersion: "4", resourceVersionMatch: "NotOlderThan" as const },
+      rv: "7",
+    },
+    { what: "L5 legacy exact", opts: { limit: 2, resourceVersion: "5" }, rv: "5" },
+  ])("paged list without selectors → storage: $what", async ({ opts, rv }) => {
+    const { sim } = await notReady();
+    const r = await list(sim, opts);
+    expect([r.servedFrom, namesOf(r.value), r.value?.metadata.resourceVersion]).toEqual(["storage", ["a", "b"], rv]);
+    expect(r.value?.metadata.continue).toBe(encodeContinue("ns/b", "ns/", Number(rv)));
+  });
+
+  it("storage answers an RV in its future with 504 without Retry-After", async () => {
+    const { sim } = await notReady();
+    const r = await list(sim, { limit: 2, resourceVersion: "50", resourceVersionMatch: "NotOlderThan" });
+    expect(r.status).toEqual(tooLarge(50, 7));
+    expect((await get(sim, "a", "50")).status).toEqual(tooLarge(50, 7));
+  });
+
+  it("GET with any RV → storage", async () => {
+    const { sim } = await notReady();
+    for (const rv of [undefined, "0", "3"]) expect((await get(sim, "a", rv)).servedFrom).toBe("storage");
+  });
+
+  it("back to the cache once re-initialized", async () => {
+    const { sim, clock } = await notReady();
+    await clock.step(60_000);
+    const r = await list(sim, {});
+    expect([r.servedFrom, r.value?.metadata.resourceVersion]).toEqual(["cache", "7"]);
+  });
+});
+
+describe("list wire format (§7.2)", () => {
+  it("built-in lists: Kind + List, items without kind/apiVersion, items always an array", async () => {
+    const { sim } = await setup();
+    const l = (await list(sim, {})).value!;
+    expect([l.kind, l.apiVersion]).toEqual(["ConfigMapList", "v1"]);
+    for (const o of l.items) expect([o.kind, o.apiVersion]).toEqual([undefined, undefined]);
+    const empty = (await list(sim, {}, "nothing-here")).value!;
+    expect(empty.items).toEqual([]);
+  });
+
+  it("custom resources keep kind/apiVersion on items", async () => {
+    const { sim } = await setup();
+    sim.register({
+      group: "example.com",
+      version: "v1",
+      resource: "widgets",
+      kind: "Widget",
+      singularName: "widget",
+      namespaced: true,
+      verbs: DEFAULT_VERBS,
+      custom: true,
+    });
+    await sim.create("widgets.example.com", NS, { metadata: { name: "w" } });
+    const l = await sim.list("widgets.example.com", NS);
+    expect([l.kind, l.apiVersion, l.items[0]?.kind, l.items[0]?.apiVersion]).toEqual([
+      "WidgetList",
+      "example.com/v1",
+      "Widget",
+      "example.com/v1",
+    ]);
+  });
+});
+
+describe("§2 validation (422 matrix and 400s)", () => {
+  it.each(VALIDATION_CASES)("$what", async ({ watch, watchList, options, status: want }) => {
+    const { sim } = await setup({ ...(watchList !== undefined && { watchList }) });
+    const r = await served<unknown>(sim, () =>
+      watch ? sim.watch("configmaps", NS, options) : sim.list("configmaps", NS, options),
+    );
+    expect(r).toEqual({ status: want, servedFrom: "", code: want.code });
+  });
+});
