@@ -1,6 +1,8 @@
 // The `pnpm apiserver` command, run as its built JS (node dist/main.js) the way users run it.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -134,6 +136,113 @@ describe("apiserver command", () => {
     }
   });
 
+  it("--port <p> binds exactly that port on 127.0.0.1", async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", () => r()));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const s = await start(["--port", String(port)]);
+    try {
+      expect(s.firstLine).toBe(`listening on http://127.0.0.1:${port}\n`);
+      expect((await fetchRaw(`${s.url}/readyz`)).text).toBe("ok");
+    } finally {
+      expect(await s.stop("SIGINT")).toBe(0);
+    }
+  });
+
+  it("--seed registers the custom resources of CustomResourceDefinitions and serves their objects", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "apiserver-crd-"));
+    const seed = join(dir, "seed.yaml");
+    writeFileSync(
+      seed,
+      [
+        "apiVersion: apiextensions.k8s.io/v1",
+        "kind: CustomResourceDefinition",
+        "metadata: {name: widgets.example.com}",
+        "spec:",
+        "  group: example.com",
+        "  scope: Namespaced",
+        "  names: {plural: widgets, singular: widget, kind: Widget, shortNames: [wg]}",
+        "  versions: [{name: v1, served: true, storage: true}]",
+        "---",
+        "apiVersion: example.com/v1",
+        "kind: Widget",
+        "metadata: {name: w1}",
+        "spec: {size: 3}",
+        "",
+      ].join("\n"),
+    );
+    const s = await start(["--seed", seed]);
+    try {
+      const rl = (await fetchRaw(`${s.url}/apis/example.com/v1`)).json;
+      expect(rl).toMatchObject({
+        kind: "APIResourceList",
+        groupVersion: "example.com/v1",
+        resources: [{ name: "widgets", kind: "Widget", namespaced: true, shortNames: ["wg"] }],
+      });
+      const list = (await fetchRaw(`${s.url}/apis/example.com/v1/namespaces/default/widgets`)).json;
+      expect(list).toMatchObject({
+        kind: "WidgetList",
+        items: [{ apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w1" }, spec: { size: 3 } }],
+      });
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  });
+
+  it("engine faults from --fault at start; --http-log and --audit-log write one JSON line per request; /metrics", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "apiserver-logs-"));
+    const auditFile = join(dir, "audit.jsonl");
+    const s = await start([
+      "--fault",
+      '{"type":"bookmarks","mode":"off"}',
+      "--fault",
+      '{"type":"latency","ms":1,"verbs":["get"]}',
+      "--fault",
+      '{"type":"stall-watchers","userAgent":"never-reads","future":true}',
+      "--http-log",
+      "--audit-log",
+      auditFile,
+    ]);
+    try {
+      expect((await fetchRaw(`${s.url}/_sim/engine-faults`)).json).toEqual({
+        latency: [{ id: 1, ms: 1, verbs: ["get"] }],
+        bookmarks: "off",
+      });
+      const r = await fetchRaw(`${s.url}/api/v1/namespaces/default/configmaps`, {
+        headers: { "user-agent": "main-test/1" },
+      });
+      expect(r.status).toBe(200);
+      const metrics = (await fetchRaw(`${s.url}/metrics`)).text;
+      expect(metrics).toMatch(
+        /^apiserver_request_total\{verb="LIST",group="",version="v1",resource="configmaps",code="200",served_from="cache",user_agent="main-test\/1"\} 1$/m,
+      );
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+    const audit = readFileSync(auditFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(audit).toContainEqual(
+      expect.objectContaining({
+        kind: "Event",
+        apiVersion: "audit.k8s.io/v1",
+        verb: "list",
+        userAgent: "main-test/1",
+        responseStatus: { metadata: {}, code: 200 },
+      }),
+    );
+    const httplog = s
+      .stderr()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l));
+    expect(httplog).toContainEqual(
+      expect.objectContaining({ verb: "list", code: 200, userAgent: "main-test/1", method: "GET" }),
+    );
+  });
+
   it("bad flags and bad seed files exit 2 with a message naming the problem", () => {
     const bad = runToExit(["--port", "nope"]);
     expect(bad.code).toBe(2);
@@ -144,5 +253,16 @@ describe("apiserver command", () => {
     const badSeed = runToExit(["--seed", seed]);
     expect(badSeed.code).toBe(2);
     expect(badSeed.stderr).toContain("seed object 1 (v1 Gizmo /g): kind is not served");
+    const badFault = runToExit(["--fault", '{"type":"stall-watchers","ids":"x"}']);
+    expect(badFault.code).toBe(2);
+    expect(badFault.stderr).toContain("--fault #1: stall-watchers: ids must be an array of watcher ids (integers)");
+    const badCrd = join(dir, "crd.json");
+    writeFileSync(
+      badCrd,
+      '[{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"x"},"spec":{"group":"g.io","names":{"plural":"xs"}}}]',
+    );
+    const crd = runToExit(["--seed", badCrd]);
+    expect(crd.code).toBe(2);
+    expect(crd.stderr).toContain("spec.names.plural and spec.names.kind are required");
   });
 });
