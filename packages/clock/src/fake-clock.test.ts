@@ -227,4 +227,34 @@ describe("FakeClock", () => {
     await clock.runUntilIdle();
     expect(fired).toEqual([...dues].sort((a, b) => a - b));
   });
+
+  it("cancelling most of many timers keeps the survivors' order and counts (heap compaction)", async () => {
+    const clock = new FakeClock(0);
+    const fired: number[] = [];
+    let x = 11;
+    const next = () => {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      return x;
+    };
+    const timers = Array.from({ length: 2000 }, (_, id) => {
+      const due = next() % 5000;
+      return { id, due, timer: clock.afterFunc(due, () => fired.push(id)) };
+    });
+    const survivors = timers.filter(() => next() % 10 < 3);
+    const cancelled = timers.filter((t) => !survivors.includes(t));
+    for (const t of cancelled) expect(t.timer.stop()).toBe(true);
+    for (const t of cancelled.slice(0, 50)) expect(t.timer.stop()).toBe(false);
+    expect(clock.pendingTimers()).toBe(survivors.length);
+    // Re-arming a cancelled timer makes it pending again; reset reports it was not pending.
+    const revived = cancelled[0]!;
+    expect(revived.timer.reset(revived.due)).toBe(false);
+    expect(clock.pendingTimers()).toBe(survivors.length + 1);
+    await clock.runUntilIdle();
+    const expected = [...survivors, revived].sort((a, b) => a.due - b.due || a.id - b.id).map((t) => t.id);
+    // The revived timer was created last, so among timers due at the same time it runs last.
+    expect(fired.filter((id) => id !== revived.id)).toEqual(expected.filter((id) => id !== revived.id));
+    expect(fired).toContain(revived.id);
+    expect(clock.pendingTimers()).toBe(0);
+    expect(survivors.every((t) => !t.timer.stop())).toBe(true);
+  });
 });

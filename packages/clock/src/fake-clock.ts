@@ -7,6 +7,8 @@ interface Entry {
   /** For tickers: the period to re-arm with after firing. */
   period?: number;
   cancelled: boolean;
+  /** In the heap (not yet fired, or a ticker re-armed); cancelled entries stay until they surface or a compaction. */
+  inHeap: boolean;
 }
 
 /** Lets every pending promise continuation (and `process.nextTick` callback) run. */
@@ -30,7 +32,9 @@ export function settle(): Promise<void> {
 export class FakeClock implements Clock {
   private current: number;
   private seq = 0;
-  private readonly heap: Entry[] = [];
+  private heap: Entry[] = [];
+  /** Cancelled entries still in the heap, so counting and compaction need no scan. */
+  private cancelledInHeap = 0;
 
   constructor(start: number = Date.UTC(2026, 0, 1)) {
     this.current = start;
@@ -47,14 +51,9 @@ export class FakeClock implements Clock {
   afterFunc(ms: number, fn: () => void): Timer {
     let entry = this.push(ms, fn);
     return {
-      stop: () => {
-        const wasActive = !entry.cancelled && this.heap.includes(entry);
-        entry.cancelled = true;
-        return wasActive;
-      },
+      stop: () => this.cancel(entry),
       reset: (next: number) => {
-        const wasActive = !entry.cancelled && this.heap.includes(entry);
-        entry.cancelled = true;
+        const wasActive = this.cancel(entry);
         entry = this.push(next, fn);
         return wasActive;
       },
@@ -67,7 +66,7 @@ export class FakeClock implements Clock {
     entry.period = ms;
     return {
       stop: () => {
-        entry.cancelled = true;
+        this.cancel(entry);
       },
     };
   }
@@ -78,7 +77,7 @@ export class FakeClock implements Clock {
 
   /** The number of timers and tickers that have not fired (tickers count while running). */
   pendingTimers(): number {
-    return this.heap.filter((e) => !e.cancelled).length;
+    return this.heap.length - this.cancelledInHeap;
   }
 
   /** The due time of the earliest pending timer, or undefined when none is pending. */
@@ -142,13 +141,45 @@ export class FakeClock implements Clock {
   }
 
   private push(ms: number, fn: () => void): Entry {
-    const entry: Entry = { due: this.current + Math.max(0, ms), seq: this.seq++, fn, cancelled: false };
+    const entry: Entry = {
+      due: this.current + Math.max(0, ms),
+      seq: this.seq++,
+      fn,
+      cancelled: false,
+      inHeap: false,
+    };
     this.insert(entry);
     return entry;
   }
 
+  /**
+   * Cancels an entry in O(1) (amortized): it stays in the heap, marked, until it reaches the head or until
+   * cancelled entries are more than half of the heap, when the heap is rebuilt without them. True when the entry
+   * was still pending.
+   */
+  private cancel(entry: Entry): boolean {
+    if (entry.cancelled) return false;
+    entry.cancelled = true;
+    if (!entry.inHeap) return false;
+    this.cancelledInHeap++;
+    if (this.cancelledInHeap > 64 && this.cancelledInHeap * 2 > this.heap.length) {
+      const live: Entry[] = [];
+      for (const e of this.heap) {
+        if (e.cancelled) e.inHeap = false;
+        else live.push(e);
+      }
+      // A sorted array is a valid binary min-heap.
+      this.heap = live.sort((a, b) => a.due - b.due || a.seq - b.seq);
+      this.cancelledInHeap = 0;
+    }
+    return true;
+  }
+
   private dropCancelledHead(): void {
-    while (this.heap.length > 0 && this.heap[0]!.cancelled) this.pop();
+    while (this.heap.length > 0 && this.heap[0]!.cancelled) {
+      this.pop();
+      this.cancelledInHeap--;
+    }
   }
 
   // A binary min-heap ordered by (due, seq).
@@ -158,6 +189,7 @@ export class FakeClock implements Clock {
 
   private insert(entry: Entry): void {
     const h = this.heap;
+    entry.inHeap = true;
     h.push(entry);
     let i = h.length - 1;
     while (i > 0) {
@@ -171,6 +203,7 @@ export class FakeClock implements Clock {
   private pop(): Entry | undefined {
     const h = this.heap;
     const top = h[0];
+    if (top !== undefined) top.inHeap = false;
     const last = h.pop();
     if (h.length > 0 && last !== undefined) {
       h[0] = last;
