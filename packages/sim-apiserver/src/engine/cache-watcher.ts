@@ -206,6 +206,9 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
     if (s.kind === "snapshot") {
       while (this.initialPos < s.items.length) {
         const o = s.items[this.initialPos++]!;
+        // Past the last item the snapshot is not needed: let it go rather than pin every object it lists (and their
+        // replaced versions) for the rest of the watch.
+        if (this.initialPos === s.items.length) this.initial = { kind: "none" };
         if (this.matchesFn(o)) {
           this.raiseProcessRV(Number(o.metadata?.resourceVersion ?? 0));
           return { type: "ADDED", object: o };
