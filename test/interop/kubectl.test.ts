@@ -103,6 +103,61 @@ describe("interop: kubectl", () => {
   });
 });
 
+describe("interop: kubectl on other resources of the engine", () => {
+  it("kubectl get leases / deployments / a custom resource registered at start (discovery of groups and CRs)", async (ctx) => {
+    requireTool(kubectl, ctx);
+    const sim = await startSim();
+    const dir = freshDir("kubectl-res");
+    try {
+      sim.engine.register({
+        group: "example.com",
+        version: "v1",
+        resource: "widgets",
+        kind: "Widget",
+        singularName: "widget",
+        namespaced: true,
+        shortNames: ["wg"],
+        verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
+        custom: true,
+      });
+      await sim.engine.create("leases.coordination.k8s.io", "default", {
+        apiVersion: "coordination.k8s.io/v1",
+        kind: "Lease",
+        metadata: { name: "leader" },
+      });
+      await sim.engine.create("deployments.apps", "default", {
+        apiVersion: "apps/v1",
+        kind: "Deployment",
+        metadata: { name: "web" },
+      });
+      await sim.engine.create("widgets.example.com", "default", {
+        apiVersion: "example.com/v1",
+        kind: "Widget",
+        metadata: { name: "w1" },
+      });
+      const k = (args: string[]) =>
+        run(kubectlBin(), [`--server=${sim.url}`, "--cache-dir", join(dir, "cache"), ...args], {
+          env: { KUBECONFIG: join(dir, "none") },
+        });
+      for (const [what, name] of [
+        ["leases", "leader"],
+        ["deployments", "web"],
+        ["widgets", "w1"],
+        ["wg", "w1"],
+      ] as const) {
+        const r = await k(["get", what, "-o", "name"]);
+        expect(r.stderr).toBe("");
+        expect(r.stdout.trim()).toMatch(new RegExp(`^[a-z0-9.]+/${name}$`));
+      }
+      const d = await k(["delete", "widget", "w1"]);
+      expect(d.stdout.trim()).toBe('widget.example.com "w1" deleted');
+      expect(sim.engine.storage.count(sim.engine.resource("widgets.example.com"))).toBe(0);
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
 describe("interop: kubectl over HTTPS with a generated kubeconfig", () => {
   it("bearer token", async (ctx) => {
     requireTool(kubectl, ctx);

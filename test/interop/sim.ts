@@ -2,6 +2,7 @@
 // token and/or client certificates, and writes a kubeconfig for it.
 import { join } from "node:path";
 import type { KubeObject } from "@informer-ts/apimachinery";
+import type { SimApiServer } from "../../packages/sim-apiserver/src/engine/sim-apiserver.js";
 import { fetchRaw } from "../../packages/sim-apiserver/src/http/http-client.test-util.js";
 import { writeKubeconfig } from "../../packages/sim-apiserver/src/http/kubeconfig.js";
 import { SimHttpServer } from "../../packages/sim-apiserver/src/http/server.js";
@@ -11,6 +12,8 @@ import { freshDir } from "./tools.js";
 
 export interface SimHandle {
   readonly url: string;
+  /** The engine behind the HTTP face (register custom resources, create objects, inject faults). */
+  readonly engine: SimApiServer;
   readonly server: SimHttpServer;
   readonly pki: SimPki | undefined;
   /** A kubeconfig for this server (token if configured, else client cert if configured, else none). */
@@ -29,8 +32,9 @@ export interface SimOptions {
 
 export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
   const pki = opts.tls === true ? generatePki() : undefined;
+  const backend = createTestBackend();
   const server = new SimHttpServer({
-    backend: createTestBackend(),
+    backend,
     ...(pki !== undefined && { tls: pki }),
     ...((opts.token !== undefined || opts.clientCert === true) && {
       auth: {
@@ -56,6 +60,7 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
   const auth: Record<string, string> = opts.token !== undefined ? { authorization: `Bearer ${opts.token}` } : {};
   return {
     url,
+    engine: backend.engine,
     server,
     pki,
     kubeconfig,
@@ -77,7 +82,10 @@ export async function startSim(opts: SimOptions = {}): Promise<SimHandle> {
       if (r.status !== 201) throw new Error(`create failed: ${r.status} ${r.text}`);
       return r.json as KubeObject;
     },
-    close: () => server.close(),
+    async close() {
+      await server.close();
+      backend.engine.stop();
+    },
   };
 }
 
