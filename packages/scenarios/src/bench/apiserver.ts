@@ -35,6 +35,10 @@ const SIZES = {
   rampStep: envInt("BENCH_APISERVER_RAMP_STEP", 5_000),
   /** Idle in-process watches for the engine-only heap figure. */
   inProcessWatches: envInt("BENCH_APISERVER_INPROCESS_WATCHES", 10_000),
+  /** Objects in the initial list of the RV=0 watches whose heap is measured after that list was consumed. */
+  initialObjects: envInt("BENCH_APISERVER_INITIAL_OBJECTS", 10_000),
+  /** RV=0 watches held for that figure. */
+  initialWatches: envInt("BENCH_APISERVER_INITIAL_WATCHES", 200),
   /** Watchers of the delivery-throughput runs. */
   watchers: envInt("BENCH_APISERVER_WATCHERS", 1_000),
   /** Writes of the in-process throughput run (each is one event per watcher). */
@@ -306,6 +310,34 @@ async function heldWatches(): Promise<HeldResult> {
       met: per <= 4 * KiB,
     });
     for (const w of watches) w.stop();
+    engine.stop();
+  }
+
+  // RV=0 watches after their initial list was consumed: what a watch keeps of the snapshot it was started with.
+  if (SIZES.initialObjects > 0 && SIZES.initialWatches > 0) {
+    const engine = new SimApiServer({ compactionIntervalMs: 0 });
+    for (let i = 0; i < SIZES.initialObjects; i++) {
+      await engine.create("configmaps", NS, configMap(`config-${i}`, NS, i));
+    }
+    const consumed = async (): Promise<SimWatch> => {
+      const w = await engine.watch("configmaps", NS, { resourceVersion: "0" });
+      for (let i = 0; i < SIZES.initialObjects; i++) await w.next();
+      return w;
+    };
+    const warm = await consumed(); // compiles the code paths before the heap baseline
+    const h0 = heapUsed();
+    const watches: SimWatch[] = [];
+    for (let i = 0; i < SIZES.initialWatches; i++) watches.push(await consumed());
+    const per = (heapUsed() - h0) / SIZES.initialWatches;
+    rows.push({
+      case: `heap per in-process RV=0 watch after its ${fmtInt(SIZES.initialObjects)}-object initial list (${fmtInt(SIZES.initialWatches)} held)`,
+      value: per,
+      unit: "B/watch",
+      goal: "≤ 4 KiB",
+      met: per <= 4 * KiB,
+      note: `a watch that kept its snapshot would hold ≥ ${fmtInt(8 * SIZES.initialObjects)} B more`,
+    });
+    for (const w of [warm, ...watches]) w.stop();
     engine.stop();
   }
 
