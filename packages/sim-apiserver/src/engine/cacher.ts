@@ -79,6 +79,8 @@ export class Cacher {
   private cacheRV = 0;
   private lastDispatchedRV = 0;
   private ready = true;
+  /** Bumped by every re-initialization: a watch whose wait spanned one is not registered (upstream's generation). */
+  private generation = 0;
   private pendingSince = 0;
   private readyTimer: Timer | undefined;
   private readonly watchers = new Set<CacheWatcher>();
@@ -154,7 +156,8 @@ export class Cacher {
   /** A committed change of this resource (the cacher's etcd watch). */
   onStorageEvent(ev: StorageEvent): void {
     this.deliver(() => {
-      if (this.stopped || !this.ready) return;
+      // Not ready: the relist will see it. Not newer than the cache: a relist already did (lagged delivery).
+      if (this.stopped || !this.ready || ev.rev <= this.cacheRV) return;
       if (ev.type === "DELETED") this.state.delete(ev.key);
       else this.state.set(ev.key, ev.object);
       this.cacheRV = ev.rev;
@@ -406,6 +409,7 @@ export class Cacher {
     const rvStr = opts.resourceVersion ?? "";
     const rv = Number(parseResourceVersion(rvStr));
     const sie = opts.sendInitialEvents;
+    const generation = this.generation;
     let initial: InitialSource = { kind: "none" };
     let startRV: number;
     let bookmarkAfterRV: number | undefined;
@@ -420,7 +424,9 @@ export class Cacher {
           return this.errorWatch(err);
         }
       }
-      if (!this.ready) return this.errorWatch(this.notReady());
+      // The cache went unready (or was re-initialized) while this watch waited: kube-apiserver does not register it
+      // and answers with a watch that is closed at once (no events, no ERROR).
+      if (!this.ready || this.generation !== generation) return new FixedWatch([]);
       initial = { kind: "snapshot", items: this.snapshotItems(namespace) };
       startRV = this.cacheRV;
       // getBookmarkAfterResourceVersionLockedFunc: RV "" → the required RV, "0" → the cache's RV, N → N.
@@ -686,6 +692,7 @@ export class Cacher {
     for (const w of [...this.watchers]) w.close("cache-reinitialized", false);
     this.readyTimer?.stop();
     this.ready = false;
+    this.generation++;
     this.pendingSince = this.clock.now();
     const finish = () => {
       this.readyTimer = undefined;

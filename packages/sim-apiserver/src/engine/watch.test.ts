@@ -574,6 +574,29 @@ describe("W8 and cache re-initialization (§5.7)", () => {
   });
 });
 
+describe("W8: re-initialization during a freshness wait", () => {
+  it("a watch-list still waiting for the cache is answered with a watch that ends at once (no events, no ERROR)", async () => {
+    const { clock, engine } = setup({ cacheLagMs: 500 });
+    await seed(engine, ["a"]);
+    await engine.create("secrets", "default", { apiVersion: "v1", kind: "Secret", metadata: { name: "s" } });
+    const p = engine.watch("configmaps", "default", { allowWatchBookmarks: true, timeoutSeconds: 3600 });
+    await settle();
+    engine.reinitializeCache("configmaps");
+    expect(engine.cacher("configmaps").resourceVersion).toBe(3);
+    const w = collect(clock, await p);
+    await w.done;
+    expect([w.seen, w.state.error]).toEqual([[], undefined]);
+    expect(engine.watchers("configmaps")).toEqual([]);
+    // The lagged event that arrives after the relist is not applied twice; the cache does not go back.
+    await clock.step(1000);
+    expect(engine.cacher("configmaps").resourceVersion).toBe(3);
+    expect(engine.cacher("configmaps").historyStats.size).toBe(0);
+    const again = await open(clock, engine, { resourceVersion: "0" });
+    expect(again.seen).toEqual(["ADDED a@2"]);
+    engine.stop();
+  });
+});
+
 describe("watch faults", () => {
   it("dropWatches ends every watch (in-process iteration ends, or throws SimConnectionError with asError)", async () => {
     const { clock, engine } = setup();
