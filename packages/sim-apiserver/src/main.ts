@@ -58,6 +58,7 @@ async function main(argv: readonly string[]): Promise<number> {
     clock: realClock,
     ...(rand !== undefined && { rand }),
     metrics: cli.metrics,
+    metricsProvider: cli.metrics,
     admin: cli.admin,
     ...(flags.httpLog && { log: process.stderr }),
   });

@@ -73,6 +73,8 @@ describe("faults through /_sim (item 6)", () => {
     const c = await admin("engine-faults", { type: "compact" });
     // Compaction writes etcd's compact key, so it bumps the global revision itself.
     expect(c.json).toEqual({ compactedResourceVersion: String(head), resourceVersion: String(head + 1) });
+    // With ListFromCacheSnapshot (1.34) the watch cache could still serve it: empty its history too.
+    await admin("engine-faults", { type: "reinit", resource: "configmaps" });
     const r = await fetchRaw(`${s.url}${CM}?resourceVersion=${old}&resourceVersionMatch=Exact`);
     expect(r.status).toBe(410);
     expect(r.json).toMatchObject({

@@ -250,12 +250,13 @@ describe("Status table (reference §7.5) on the engine: exact bodies and headers
     await s.engine.create("configmaps", "default", configMap("newer"));
     const compact = await req("/_sim/compact", { method: "POST", headers: json, body: "{}" });
     expect(compact.status).toBe(200);
+    // Empty the watch cache's history too, or ListFromCacheSnapshot (1.34) would serve the exact RV from the cache.
+    s.engine.reinitializeCache("configmaps");
     await expectStatus(
       await req(`${CM}?resourceVersion=${oldRV}&resourceVersionMatch=Exact`),
       410,
       status(410, "Expired", "The resourceVersion for the provided list is too old."),
     );
-    s.engine.reinitializeCache("configmaps");
     const w = await openStream(`${s.url}${CM}?watch=true&resourceVersion=${oldRV}`);
     expect(w.status).toBe(200);
     const ev = await w.nextEvent();
@@ -394,6 +395,10 @@ describe("accounting (item 7): programmatic, /metrics, audit and httplog lines",
     await s.engine.create("configmaps", "acctw", configMap("x", {}, "acctw"));
     expect(await w.nextEvent()).toMatchObject({ type: "ADDED" });
     expect(s.engine.accounting.count({ userAgent: "acct-watch/1.0" })).toBe(0);
+    // One registry for the engine's accounting and the HTTP face's long-running gauge.
+    expect((await fetchRaw(`${s.url}/metrics`)).text).toMatch(
+      /^apiserver_longrunning_requests\{verb="WATCH",resource="configmaps"\} [1-9]\d*$/m,
+    );
     w.close();
     await expect.poll(() => s.engine.accounting.count({ userAgent: "acct-watch/1.0" })).toBe(1);
     const row = s.engine.accounting.rows().find((r) => r.userAgent === "acct-watch/1.0")!;

@@ -46,6 +46,7 @@ export async function startEngineServer(
     clock,
     rand: seededRand(12),
     metrics: cli.metrics,
+    metricsProvider: cli.metrics,
     admin: cli.admin,
     watchListEnabled: f.watchList,
     log: new Writable({

@@ -1,53 +1,21 @@
-import type { Counter, Gauge, Histogram, MetricsProvider } from "@informer-ts/instrumentation";
-
-/** Buckets of `apiserver_request_duration_seconds` (a subset of upstream's). */
-const DURATION_BUCKETS = [
-  0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60,
-];
+import type { Gauge, MetricsProvider } from "@informer-ts/instrumentation";
 
 /**
- * The request metrics kube-apiserver's handler chain records (`pkg/endpoints/metrics`), with a subset of its labels:
- * `apiserver_request_total{verb,group,version,resource,code}`, `apiserver_request_duration_seconds{verb,resource}`
- * (non-long-running requests) and `apiserver_longrunning_requests{verb,resource}` (open watches). Verbs are
- * upper-case as upstream reports them (`LIST`, `WATCH`, `GET`, `POST`…).
+ * The one request metric the HTTP face records itself: `apiserver_longrunning_requests{verb,resource}` (watches
+ * currently streaming), as kube-apiserver's handler chain does. Request counters, latency and sizes
+ * (`apiserver_request_total` with `served_from`, `apiserver_request_duration_seconds`, `apiserver_response_sizes`)
+ * are the backend's accounting (the engine's `RequestAccounting`), so each request is counted exactly once and the
+ * HTTP face and the engine can share one metrics registry.
  */
 export class RequestMetrics {
-  private readonly total: Counter;
-  private readonly duration: Histogram;
   private readonly longRunning: Gauge;
 
   constructor(provider: MetricsProvider) {
-    this.total = provider.counter({
-      name: "apiserver_request_total",
-      help: "Counter of apiserver requests broken out for each verb, group, version, resource and HTTP response code.",
-      labelNames: ["verb", "group", "version", "resource", "code"],
-    });
-    this.duration = provider.histogram({
-      name: "apiserver_request_duration_seconds",
-      help: "Response latency distribution in seconds for each verb and resource (long-running requests excluded).",
-      labelNames: ["verb", "resource"],
-      buckets: DURATION_BUCKETS,
-    });
     this.longRunning = provider.gauge({
       name: "apiserver_longrunning_requests",
       help: "Gauge of all active long-running apiserver requests (watches) by verb and resource.",
       labelNames: ["verb", "resource"],
     });
-  }
-
-  /** A finished request. `seconds` is ignored for long-running requests. */
-  observe(
-    verb: string,
-    group: string,
-    version: string,
-    resource: string,
-    code: number,
-    seconds: number,
-    longRunning: boolean,
-  ) {
-    const v = verb.toUpperCase();
-    this.total.inc({ verb: v, group, version, resource, code: String(code) });
-    if (!longRunning) this.duration.observe(seconds, { verb: v, resource });
   }
 
   watchStarted(resource: string): void {

@@ -64,8 +64,9 @@ export interface SimHttpServerOptions {
   readonly rand?: Rand;
   /** Renders `/metrics`. Without it `/metrics` is 404. */
   readonly metrics?: MetricsRenderer;
-  /** Where the HTTP layer records `apiserver_request_total`, `apiserver_request_duration_seconds` and
-   * `apiserver_longrunning_requests` (default: nowhere). */
+  /** Where the HTTP layer records `apiserver_longrunning_requests` (open watches; default: nowhere). Request
+   * counters, latency and sizes are recorded once per request by the backend's accounting
+   * ({@link ApiBackend.recordRequest}); the same provider may be shared with the engine. */
   readonly metricsProvider?: MetricsProvider;
   /** Serves `/_sim/*`. Without it those paths are 404. */
   readonly admin?: AdminHandler;
@@ -272,17 +273,6 @@ export class SimHttpServer {
     rec.abort();
     this.inflight.delete(rec);
     const now = this.clock.now();
-    if (this.requestMetrics !== undefined && rec.isResource) {
-      this.requestMetrics.observe(
-        rec.verb,
-        rec.group,
-        rec.version,
-        rec.resource,
-        res.statusCode,
-        (now - rec.start) / 1000,
-        rec.verb === "watch",
-      );
-    }
     if (rec.isResource && this.opts.backend.recordRequest !== undefined) {
       this.opts.backend.recordRequest({
         verb: rec.verb,
