@@ -124,6 +124,8 @@ const tooLarge = (rv: number, current: number) =>
     retryAfterSeconds: 1,
   });
 const names = (l: KubeList) => l.items.map((o) => o.metadata?.name);
+/** A watch-cache history of 4 events: older revisions fall out of the cache's reach quickly. */
+const SHORT_HISTORY = { historyLowerBound: 4, historyUpperBound: 4 };
 
 describe("L1/L2: RV unset (consistent reads) over HTTP", () => {
   it("L1: §7.2 wire format: kind, apiVersion, metadata, items; items without kind/apiVersion; from the cache", async () => {
@@ -211,31 +213,36 @@ describe("L3/L4: RV=0 and RV=N (not older than) over HTTP", () => {
 
 describe("L5/L6: exact reads and continuations over HTTP", () => {
   /** a modified (RV 8), b deleted (9). */
-  async function withHistory() {
-    const s = await start();
+  async function withHistory(opts: Partial<SimApiServerOptions> = {}) {
+    const s = await start(opts);
     await s.engine.update("configmaps", "ns", "a", { metadata: { name: "a" }, data: { v: "v2" } });
     await s.engine.delete("configmaps", "ns", "b");
     return s;
   }
 
-  it.each(["resourceVersion=5&limit=10", "resourceVersion=5&resourceVersionMatch=Exact"])(
-    "L5: %s → from storage exactly as at RV 5",
-    async (query) => {
-      const s = await withHistory();
-      const { list, servedFrom } = await listed(s, query);
-      expect(servedFrom).toBe("storage");
-      expect(list.metadata).toEqual({ resourceVersion: "5" });
-      expect(list.items.map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`)).toEqual([
-        "a@2",
-        "b@3",
-        "c@4",
-        "d@5",
-      ]);
-    },
-  );
+  it.each(
+    [true, false].flatMap((listFromCacheSnapshot) =>
+      ["resourceVersion=5&limit=10", "resourceVersion=5&resourceVersionMatch=Exact"].map((query) => ({
+        query,
+        listFromCacheSnapshot,
+        from: listFromCacheSnapshot ? "cache" : "storage",
+      })),
+    ),
+  )("L5: $query (ListFromCacheSnapshot $listFromCacheSnapshot) → from the $from, exactly as at RV 5", async (c) => {
+    const s = await withHistory({ listFromCacheSnapshot: c.listFromCacheSnapshot });
+    const { list, servedFrom } = await listed(s, c.query);
+    expect(servedFrom).toBe(c.from);
+    expect(list.metadata).toEqual({ resourceVersion: "5" });
+    expect(list.items.map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`)).toEqual([
+      "a@2",
+      "b@3",
+      "c@4",
+      "d@5",
+    ]);
+  });
 
-  it("L5: below the compaction point → 410 with the exact body (no details)", async () => {
-    const s = await withHistory();
+  it("L5: out of the cache's history and below the compaction point → 410 with the exact body (no details)", async () => {
+    const s = await withHistory(SHORT_HISTORY);
     s.engine.compact(8);
     expectStatus(
       await s.get(CM, "resourceVersion=5&limit=10"),
@@ -243,16 +250,20 @@ describe("L5/L6: exact reads and continuations over HTTP", () => {
     );
   });
 
-  it("L6: the next page is pinned to the first page's RV; after compaction → 410 with the inconsistent token", async () => {
-    const s = await start();
+  it("L6: the next page is pinned to the first page's RV; once out of reach → 410 with the inconsistent token", async () => {
+    const s = await start(SHORT_HISTORY);
     const p1 = await listed(s, "limit=2");
     await s.engine.update("configmaps", "ns", "c", { metadata: { name: "c" }, data: { v: "v2" } });
     const p2 = await listed(s, listQuery({ limit: 2, continue: p1.list.metadata.continue }));
     expect([p2.servedFrom, p2.list.metadata.resourceVersion, p2.list.items[0]?.metadata?.resourceVersion]).toEqual([
-      "storage",
+      "cache",
       "7",
       "4",
     ]);
+    // Three more writes push RV 7 out of the 4-event history; compaction removes it from storage.
+    for (const v of ["v2", "v3", "v4"]) {
+      await s.engine.update("configmaps", "ns", "e", { metadata: { name: "e" }, data: { v } });
+    }
     s.engine.compact();
     const expired = await s.get(CM, listQuery({ limit: 2, continue: p1.list.metadata.continue }));
     expectStatus(expired, {

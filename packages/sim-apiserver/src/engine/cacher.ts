@@ -36,6 +36,12 @@ export interface CacherConfig {
   readonly cacheLagMs: number;
   readonly dispatchBudgetMs: number;
   readonly budgetRefreshMsPerSecond: number;
+  /**
+   * The `ListFromCacheSnapshot` gate (beta, on in v1.34; default true): exact-RV lists and continuations are served
+   * from the cache's state at that RV, rebuilt from the event history, while the history covers it. Off (≤ v1.33):
+   * every exact-RV list and every continuation goes to storage.
+   */
+  readonly listFromCacheSnapshot?: boolean;
 }
 
 /** What the cacher reports to the engine. */
@@ -278,10 +284,15 @@ export class Cacher {
     sel: Selection,
     continuation: boolean,
   ): Promise<CacherListResult> {
-    if (!this.ready) {
-      if (rv > this.cacheRV && !(limit > 0 && sel.empty)) throw this.notReady();
-    } else if (rv > this.cacheRV) await this.waitFresh(rv);
-    if (rv === this.cacheRV && this.ready) return this.fromCache(prefix, fromKey, limit, sel);
+    if (this.cfg.listFromCacheSnapshot !== false) {
+      if (!this.ready) {
+        if (rv > this.cacheRV && !(limit > 0 && sel.empty)) throw this.notReady();
+      } else {
+        if (rv > this.cacheRV) await this.waitFresh(rv);
+        const page = this.ready ? this.snapshotPage(prefix, fromKey, rv, limit, sel) : undefined;
+        if (page !== undefined) return { list: this.toList(page, prefix, sel, rv), servedFrom: "cache" };
+      }
+    }
     try {
       return this.fromStorage(prefix, fromKey, rv, limit, sel);
     } catch (err) {
@@ -292,6 +303,36 @@ export class Cacher {
       }
       throw err;
     }
+  }
+
+  /**
+   * One page of the cache's state at `rv` (ListFromCacheSnapshot), or undefined when the history no longer reaches
+   * back to `rv`: the current state with every event after `rv` undone (newest first, so the oldest change of a key
+   * decides; its previous object is the state at `rv`).
+   */
+  private snapshotPage(
+    prefix: string,
+    fromKey: string | undefined,
+    rv: number,
+    limit: number,
+    sel: Selection,
+  ): StoragePage | undefined {
+    if (rv > this.cacheRV || rv < this.history.snapshotFloor()) return undefined;
+    const undo = new Map<string, KubeObject | undefined>();
+    for (let p = this.history.end - 1; p >= this.history.start; p--) {
+      const e = this.history.at(p)!;
+      if (e.rev <= rv) break;
+      undo.set(e.ev.key, e.ev.prevObject);
+    }
+    let index: SortedKeyMap<unknown> = this.state;
+    const gone = [...undo.keys()].filter((k) => !this.state.has(k));
+    if (gone.length > 0) {
+      index = new SortedKeyMap<true>();
+      for (const k of [...this.state.keys(), ...gone]) (index as SortedKeyMap<true>).set(k, true);
+    }
+    const objectAt = (k: string) => (undo.has(k) ? undo.get(k) : this.state.get(k));
+    const opts = { prefix, ...(fromKey !== undefined && { fromKey }), limit, predicate: sel.matches };
+    return paginate(index, opts, rv, objectAt, undo.size > 0);
   }
 
   /**
@@ -326,7 +367,9 @@ export class Cacher {
         throw newBadRequest("specifying resource version is not allowed when using continue");
       }
       if (tok.rv > 0) return this.exact(prefix, tok.fromKey, tok.rv, limit, sel, true);
-      return this.consistent(prefix, tok.fromKey, limit, sel); // rv -1: continue at the latest revision
+      // rv -1: continue at the latest revision (storage only, without ListFromCacheSnapshot).
+      if (this.cfg.listFromCacheSnapshot === false) return this.fromStorage(prefix, tok.fromKey, 0, limit, sel);
+      return this.consistent(prefix, tok.fromKey, limit, sel);
     }
     const rv = Number(parseResourceVersion(rvStr));
     if (match === "Exact" || (match === undefined && limit > 0 && rv > 0)) {

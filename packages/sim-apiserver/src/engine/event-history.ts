@@ -112,6 +112,15 @@ export class EventHistory {
     return this.at(this.startIndex)?.rev ?? this.listRV + 1;
   }
 
+  /**
+   * Lowest RV whose state can be rebuilt from the history (the oldest snapshot `ListFromCacheSnapshot` keeps): the
+   * list RV until an event has been dropped, then the RV of the oldest event kept.
+   */
+  snapshotFloor(): number {
+    if (!this.removedSinceRelist) return this.listRV;
+    return this.at(this.startIndex)?.rev ?? this.listRV;
+  }
+
   /** Absolute position of the first event with RV > `rv`. */
   firstAfter(rv: number): number {
     let lo = this.startIndex;

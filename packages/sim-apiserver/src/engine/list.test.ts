@@ -4,6 +4,7 @@
 // fallback can be observed. Each request is also checked in the request accounting (served from cache or storage).
 import { type KubeList, type KubeObject, type ListOptions, type Status, StatusError } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_VERBS } from "../http/discovery.js";
 import { orderedStatus } from "../http/responsewriters.js";
@@ -254,59 +255,73 @@ describe("L4: RV=N without limit, or NotOlderThan", () => {
   });
 });
 
+/** ListFromCacheSnapshot on (v1.34, the default) serves exact reads from the cache; off (≤ v1.33) from storage. */
+const GATES = [
+  { gate: "ListFromCacheSnapshot on", listFromCacheSnapshot: true, from: "cache" },
+  { gate: "ListFromCacheSnapshot off", listFromCacheSnapshot: false, from: "storage" },
+];
+/** A watch-cache history of 4 events: older revisions fall out of the cache's reach quickly. */
+const SHORT_HISTORY = { historyLowerBound: 4, historyUpperBound: 4 };
+
 describe("L5: RV=N with limit (legacy exact) or resourceVersionMatch=Exact", () => {
   /** Seeded, then a modified (RV 8), b deleted (RV 9), f created (RV 10). */
-  async function withHistory() {
-    const env = await setup();
+  async function withHistory(opts: Partial<SimApiServerOptions> = {}) {
+    const env = await setup(opts);
     await env.sim.update("configmaps", NS, "a", cm("a", "v2"));
     await env.sim.delete("configmaps", NS, "b");
     await env.sim.create("configmaps", NS, cm("f", "v1"));
     return env;
   }
+  const AT_5 = ["a@2=v1", "b@3=v1", "c@4=v1", "d@5=v1"];
 
-  it.each([
-    { what: "legacy exact (limit)", opts: { resourceVersion: "5", limit: 10 } },
-    { what: "Exact without limit", opts: { resourceVersion: "5", resourceVersionMatch: "Exact" as const } },
-  ])("L5: $what at an older revision → from storage, the list exactly as it was at N", async ({ opts }) => {
-    const { sim } = await withHistory();
-    const r = await list(sim, opts);
-    expect(r.servedFrom).toBe("storage");
+  it.each(
+    GATES.flatMap((g) => [
+      { ...g, what: "legacy exact (limit)", opts: { resourceVersion: "5", limit: 10 } },
+      { ...g, what: "Exact without limit", opts: { resourceVersion: "5", resourceVersionMatch: "Exact" as const } },
+    ]),
+  )("L5: $what at an older revision, $gate → from the $from, the list exactly as it was at N", async (c) => {
+    const { sim } = await withHistory({ listFromCacheSnapshot: c.listFromCacheSnapshot });
+    const r = await list(sim, c.opts);
+    expect(r.servedFrom).toBe(c.from);
     expect(r.value?.metadata).toEqual({ resourceVersion: "5" });
-    expect(items(r.value)).toEqual(["a@2=v1", "b@3=v1", "c@4=v1", "d@5=v1"]);
+    expect(items(r.value)).toEqual(AT_5);
   });
 
-  it("L5: pages at N carry a continue token pinned to N", async () => {
-    const { sim } = await withHistory();
+  it.each(GATES)("L5: pages at N carry a continue token pinned to N ($gate)", async (c) => {
+    const { sim } = await withHistory({ listFromCacheSnapshot: c.listFromCacheSnapshot });
     const r = await list(sim, { resourceVersion: "5", limit: 3 });
-    expect(r.value?.metadata).toEqual({
-      resourceVersion: "5",
-      continue: encodeContinue("ns/c", "ns/", 5),
-      remainingItemCount: 1,
-    });
+    expect([r.servedFrom, r.value?.metadata]).toEqual([
+      c.from,
+      { resourceVersion: "5", continue: encodeContinue("ns/c", "ns/", 5), remainingItemCount: 1 },
+    ]);
   });
 
-  it("L5: N equal to the cache RV → from the cache", async () => {
-    const { sim } = await withHistory();
+  it.each(GATES)("L5: N equal to the cache RV, $gate → from the $from", async (c) => {
+    const { sim } = await withHistory({ listFromCacheSnapshot: c.listFromCacheSnapshot });
     const r = await list(sim, { resourceVersion: "10", resourceVersionMatch: "Exact" });
     expect([r.servedFrom, r.value?.metadata.resourceVersion, namesOf(r.value)]).toEqual([
-      "cache",
+      c.from,
       "10",
       ["a", "c", "d", "e", "f"],
     ]);
   });
 
-  it("L5: N below the compaction point → 410 The resourceVersion for the provided list is too old.", async () => {
-    const { sim } = await withHistory();
+  it("L5: N older than the cache's history → storage at N; below the compaction point → 410", async () => {
+    const { sim } = await withHistory(SHORT_HISTORY); // the cache keeps RVs 7–10
+    const r = await list(sim, { resourceVersion: "5", limit: 10 });
+    expect([r.servedFrom, items(r.value)]).toEqual(["storage", AT_5]);
     sim.compact(8);
     expect(await list(sim, { resourceVersion: "5", limit: 10 })).toEqual({
       status: LIST_TOO_OLD,
       servedFrom: "",
       code: 410,
     });
-    expect((await list(sim, { resourceVersion: "8", resourceVersionMatch: "Exact" })).servedFrom).toBe("storage");
+    // Compaction does not touch the cache: RV 8 is still rebuilt from its history.
+    const at8 = await list(sim, { resourceVersion: "8", resourceVersionMatch: "Exact" });
+    expect([at8.servedFrom, items(at8.value)]).toEqual(["cache", ["a@8=v2", "b@3=v1", "c@4=v1", "d@5=v1", "e@6=v1"]]);
   });
 
-  it("L5: N above the current revision → 3 s block, then 504 with Retry-After 1", async () => {
+  it("L5: N above the current revision → 3 s block, then 504 with Retry-After 1 (ListFromCacheSnapshot on)", async () => {
     const { sim, clock } = await withHistory();
     const p = pending(list(sim, { resourceVersion: "11", resourceVersionMatch: "Exact" }));
     await clock.step(2999);
@@ -314,43 +329,56 @@ describe("L5: RV=N with limit (legacy exact) or resourceVersionMatch=Exact", () 
     await clock.step(1);
     expect(p.value).toEqual({ status: tooLarge(11, 10, 1), servedFrom: "", code: 504 });
   });
+
+  it("L5: N above the current revision with ListFromCacheSnapshot off → storage's 504 at once, no Retry-After", async () => {
+    const { sim } = await withHistory({ listFromCacheSnapshot: false });
+    expect(await list(sim, { resourceVersion: "11", limit: 5 })).toEqual({
+      status: tooLarge(11, 10),
+      servedFrom: "",
+      code: 504,
+    });
+  });
 });
 
 describe("L6: continue", () => {
-  /** Page 1 (a, b) at RV 7, then c modified (8), d deleted (9), f created (10). */
-  async function firstPageThenWrites() {
-    const env = await setup();
+  /** Page 1 (a, b) at RV 7, then c modified (8), d deleted (9), f created (10), g created (11). */
+  async function firstPageThenWrites(opts: Partial<SimApiServerOptions> = {}) {
+    const env = await setup(opts);
     const p1 = await list(env.sim, { limit: 2 });
     await env.sim.update("configmaps", NS, "c", cm("c", "v2"));
     await env.sim.delete("configmaps", NS, "d");
     await env.sim.create("configmaps", NS, cm("f", "v1"));
+    await env.sim.create("configmaps", NS, cm("g", "v1"));
     return { ...env, token: p1.value?.metadata.continue as string };
   }
 
-  it("L6: continuation pins the first page's RV: later pages show the state at that RV (from storage)", async () => {
+  it.each(GATES)(
+    "L6: continuation pins the first page's RV: later pages show the state at it ($gate → $from)",
+    async (c) => {
+      const { sim, token } = await firstPageThenWrites({ listFromCacheSnapshot: c.listFromCacheSnapshot });
+      const p2 = await list(sim, { limit: 2, continue: token });
+      expect(p2.servedFrom).toBe(c.from);
+      expect(items(p2.value)).toEqual(["c@4=v1", "d@5=v1"]);
+      expect(p2.value?.metadata).toEqual({
+        resourceVersion: "7",
+        continue: encodeContinue("ns/d", "ns/", 7),
+        remainingItemCount: 1,
+      });
+      const p3 = await list(sim, { limit: 2, continue: p2.value?.metadata.continue, resourceVersion: "0" });
+      expect([items(p3.value), p3.value?.metadata]).toEqual([["e@6=v1"], { resourceVersion: "7" }]);
+    },
+  );
+
+  it("L6: storage compaction alone does not expire a continuation the cache's history still covers", async () => {
     const { sim, token } = await firstPageThenWrites();
+    sim.compact();
     const p2 = await list(sim, { limit: 2, continue: token });
-    expect(p2.servedFrom).toBe("storage");
-    expect(items(p2.value)).toEqual(["c@4=v1", "d@5=v1"]);
-    expect(p2.value?.metadata).toEqual({
-      resourceVersion: "7",
-      continue: encodeContinue("ns/d", "ns/", 7),
-      remainingItemCount: 1,
-    });
-    const p3 = await list(sim, { limit: 2, continue: p2.value?.metadata.continue, resourceVersion: "0" });
-    expect([items(p3.value), p3.value?.metadata]).toEqual([["e@6=v1"], { resourceVersion: "7" }]);
+    expect([p2.servedFrom, p2.code, namesOf(p2.value)]).toEqual(["cache", 200, ["c", "d"]]);
   });
 
-  it("L6: a continuation at the cache's own RV is served from the cache", async () => {
-    const { sim } = await setup();
-    const p1 = await list(sim, { limit: 4 });
-    const p2 = await list(sim, { limit: 4, continue: p1.value?.metadata.continue });
-    expect([p2.servedFrom, namesOf(p2.value)]).toEqual(["cache", ["e"]]);
-  });
-
-  it("L6: compacted past the token's RV → 410 with the inconsistent-continue token in metadata.continue", async () => {
-    const { sim, token } = await firstPageThenWrites();
-    sim.compact(); // compacts at 10, RV 11
+  it("L6: compacted and out of the cache's history → 410 with the inconsistent-continue token in metadata.continue", async () => {
+    const { sim, token } = await firstPageThenWrites(SHORT_HISTORY);
+    sim.compact(); // compacts at 11, RV 12
     const r = await list(sim, { limit: 2, continue: token });
     const inconsistent = encodeContinue("ns/b", "ns/", -1);
     expect(r).toEqual({
@@ -371,10 +399,23 @@ describe("L6: continue", () => {
     expect(rest.servedFrom).toBe("cache");
     expect(items(rest.value)).toEqual(["c@8=v2", "e@6=v1"]);
     expect(rest.value?.metadata).toEqual({
-      resourceVersion: "11",
-      continue: encodeContinue("ns/e", "ns/", 11),
-      remainingItemCount: 1,
+      resourceVersion: "12",
+      continue: encodeContinue("ns/e", "ns/", 12),
+      remainingItemCount: 2,
     });
+  });
+
+  it("L6: an inconsistent continuation is read from storage with ListFromCacheSnapshot off", async () => {
+    const { sim } = await setup({ listFromCacheSnapshot: false });
+    const r = await list(sim, { limit: 2, continue: encodeContinue("ns/b", "ns/", -1) });
+    expect([r.servedFrom, namesOf(r.value), r.value?.metadata.resourceVersion]).toEqual(["storage", ["c", "d"], "7"]);
+  });
+
+  it("L6: a continuation at the cache's own RV is served from the cache", async () => {
+    const { sim } = await setup();
+    const p1 = await list(sim, { limit: 4 });
+    const p2 = await list(sim, { limit: 4, continue: p1.value?.metadata.continue });
+    expect([p2.servedFrom, namesOf(p2.value)]).toEqual(["cache", ["e"]]);
   });
 
   it("L6: an inconsistent continuation while the cache lags beyond 3 s falls back to storage", async () => {
@@ -384,6 +425,42 @@ describe("L6: continue", () => {
     await clock.step(3000);
     expect(p.value?.servedFrom).toBe("storage");
     expect(namesOf(p.value?.value)).toEqual(["bb", "c", "d", "e"]);
+  });
+});
+
+describe("L5/L6: cache snapshots agree with storage (model-based)", () => {
+  const op = fc.record({
+    kind: fc.constantFrom("create", "update", "delete"),
+    name: fc.constantFrom("p", "q", "r", "s"),
+    v: fc.constantFrom("1", "2", "3"),
+  });
+
+  it("every exact read the cache can rebuild equals storage's list at that revision", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 30 }), fc.constantFrom(4, 8, 100), async (ops, bound) => {
+        const { sim } = await setup({ historyLowerBound: bound, historyUpperBound: bound });
+        for (const o of ops) {
+          const exists = sim.storage.get(sim.resource("configmaps"), NS, o.name) !== undefined;
+          if (o.kind === "delete" && exists) await sim.delete("configmaps", NS, o.name);
+          else if (o.kind !== "delete" && exists) await sim.update("configmaps", NS, o.name, cm(o.name, o.v));
+          else if (o.kind === "create" && !exists) await sim.create("configmaps", NS, cm(o.name, o.v));
+        }
+        const floor = sim.cacher("configmaps").historyStats.oldestRV - 1;
+        for (let rv = 1; rv <= sim.currentResourceVersion; rv++) {
+          const r = await list(sim, { resourceVersion: String(rv), limit: 3 });
+          const want = sim.storage.list(sim.resource("configmaps"), {
+            prefix: "ns/",
+            rev: rv,
+            limit: 3,
+            predicate: () => true,
+          });
+          expect(items(r.value)).toEqual(items({ metadata: {}, items: want.items }));
+          expect(r.value?.metadata.remainingItemCount).toBe(want.lastKey === undefined ? undefined : want.remaining);
+          if (rv > floor) expect(r.servedFrom).toBe("cache");
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 

@@ -44,6 +44,11 @@ export interface SimApiServerOptions {
   /** Ring buffer bounds (default 100 and 102 400). */
   readonly historyLowerBound?: number;
   readonly historyUpperBound?: number;
+  /**
+   * The `ListFromCacheSnapshot` feature gate (default true, as v1.34): exact-RV lists and continuations are served from
+   * the watch cache while its event history covers the RV. False reproduces v1.33 and older: always from storage.
+   */
+  readonly listFromCacheSnapshot?: boolean;
   /** Delay between a commit and the watch caches seeing it (default 0: caches are never behind). */
   readonly cacheLagMs?: number;
   /** etcd progress-notify interval: idle caches catch up with the global RV this often (default 5 s; 0 = never). */
@@ -215,6 +220,7 @@ export class SimApiServer {
       historyLowerBound: opts.historyLowerBound ?? HISTORY_LOWER_BOUND,
       historyUpperBound: opts.historyUpperBound ?? HISTORY_UPPER_BOUND,
       cacheLagMs: opts.cacheLagMs ?? 0,
+      listFromCacheSnapshot: opts.listFromCacheSnapshot ?? true,
       dispatchBudgetMs: opts.dispatchBudgetMs ?? MAX_DISPATCH_BUDGET_MS,
       budgetRefreshMsPerSecond: opts.budgetRefreshMsPerSecond ?? BUDGET_REFRESH_MS_PER_SECOND,
     };
