@@ -1,15 +1,17 @@
 // Public surface of the HTTP(S) face of the simulated apiserver. Re-exported by the package index.
+export { type AdminHooks, createAdminHandler } from "./admin.js";
 export type { AuthOptions, UserInfo } from "./auth.js";
 export { authenticate, authRequired } from "./auth.js";
 export type {
   ApiBackend,
   BackendRequestContext,
+  CompletedRequest,
   DeletePreconditions,
   HttpFault,
   HttpRequestDescriptor,
 } from "./backend.js";
 export { decodeObject, type ExpectedKind, MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
-export { type CliBackend, createCliBackend } from "./cli-backend.js";
+export { type CliBackend, createCliBackend, ENGINE_FAULT_TYPES, resourceFromCrd } from "./cli-backend.js";
 export { type ApiserverFlags, parseApiserverFlags, USAGE as APISERVER_USAGE } from "./cli-flags.js";
 export {
   apiGroup,
@@ -23,6 +25,7 @@ export {
   SIM_VERSION_INFO,
 } from "./discovery.js";
 export { EngineBackend } from "./engine-backend.js";
+export { HttpFaultInjector, type HttpFaultRule, type HttpFaultState, parseHttpFaultRule } from "./http-faults.js";
 export { type KubeconfigOptions, renderKubeconfig, writeKubeconfig } from "./kubeconfig.js";
 export { negotiateOutput, type OutputMediaType } from "./negotiation.js";
 export { buildOpenApiV3, type OpenApiV3, openApiV3GroupVersionDoc, openApiV3PathKey } from "./openapi.js";
