@@ -270,6 +270,20 @@ describe("watch-list (W2–W5) and legacy defaulting", () => {
     engine.stop();
   });
 
+  it('RV="" with sendInitialEvents=false starts at etcd\'s current RV, without waiting for the cache', async () => {
+    const { clock, engine } = setup({ cacheLagMs: 500 });
+    await seed(engine, ["a"]); // committed at RV 2; the cache sees it 500 ms later
+    const w = await open(clock, engine, {
+      resourceVersionMatch: "NotOlderThan",
+      sendInitialEvents: false,
+      allowWatchBookmarks: true,
+    });
+    await seed(engine, ["b"]);
+    await clock.step(1000);
+    expect(w.seen).toEqual(["ADDED b@3"]);
+    engine.stop();
+  });
+
   it.each([
     { rv: "", bookmarks: true, want: ["ADDED a@2", "BOOKMARK@2 end"] },
     { rv: "0", bookmarks: true, want: ["ADDED a@2", "BOOKMARK@2 end"] },
@@ -553,13 +567,14 @@ describe("W8 and cache re-initialization (§5.7)", () => {
     expect(engine.watchers("configmaps")).toEqual([]);
     // Retry-After = floor(clamp(exp(0.06·downtime_s), 1, 30)).
     const retryAfter: number[] = [];
-    for (const t of [0, 30, 20, 9]) {
+    for (const t of [0, 10, 20, 20, 9]) {
       await clock.step(t * 1000);
       const err = await watchError(engine, { resourceVersion: String(rv) });
       expect([err.code, err.reason, err.message]).toEqual([429, "TooManyRequests", "storage is (re)initializing"]);
       retryAfter.push(err.details?.retryAfterSeconds ?? -1);
     }
-    expect(retryAfter).toEqual([1, 6, 20, 30]);
+    // At 10 s: exp(0.6) = 1.82 → 1 (truncated, not rounded).
+    expect(retryAfter).toEqual([1, 1, 6, 20, 30]);
     // Writes during the downtime are in storage; the cache relists them when it is ready again.
     await seed(engine, ["b"]);
     await clock.step(1000);
