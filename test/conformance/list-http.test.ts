@@ -2,12 +2,18 @@
 // against SimHttpServer + EngineBackend, asserting status codes, exact Status bodies in kube-apiserver's key order
 // (§7.5), Retry-After headers, the list wire format (§7.2) and the served-from label in /metrics. The engine runs on a
 // FakeClock (virtual time for the 3 s freshness waits and cache lag); sockets are real.
-import type { KubeList, Status } from "@informer-ts/apimachinery";
+import { failureStatus as failure, type KubeList, type Status } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import { PromMetrics } from "@informer-ts/instrumentation";
 import { afterEach, describe, expect, it } from "vitest";
 import { encodeContinue } from "../../packages/sim-apiserver/src/engine/continue-token.js";
-import { listQuery, VALIDATION_CASES } from "../../packages/sim-apiserver/src/engine/list-cases.test-util.js";
+import {
+  INCONSISTENT_CONTINUE_MESSAGE,
+  LIST_TOO_OLD,
+  listQuery,
+  tooLargeStatus,
+  VALIDATION_CASES,
+} from "../../packages/sim-apiserver/src/engine/list-cases.test-util.js";
 import { SimApiServer, type SimApiServerOptions } from "../../packages/sim-apiserver/src/engine/sim-apiserver.js";
 import { DEFAULT_VERBS } from "../../packages/sim-apiserver/src/http/discovery.js";
 import { EngineBackend } from "../../packages/sim-apiserver/src/http/engine-backend.js";
@@ -106,23 +112,6 @@ function expectStatus(r: RawResponse, status: Status, retryAfter?: string): void
   expect(r.headers["retry-after"]).toBe(retryAfter);
 }
 
-function failure(code: number, reason: string, message: string, details?: Status["details"]): Status {
-  return {
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Failure",
-    message,
-    reason,
-    ...(details !== undefined && { details }),
-    code,
-  };
-}
-const tooLarge = (rv: number, current: number) =>
-  failure(504, "Timeout", `Timeout: Too large resource version: ${rv}, current: ${current}`, {
-    causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
-    retryAfterSeconds: 1,
-  });
 const names = (l: KubeList) => l.items.map((o) => o.metadata?.name);
 /** A watch-cache history of 4 events: older revisions fall out of the cache's reach quickly. */
 const SHORT_HISTORY = { historyLowerBound: 4, historyUpperBound: 4 };
@@ -206,7 +195,7 @@ describe("L3/L4: RV=0 and RV=N (not older than) over HTTP", () => {
   it("L4: an RV beyond the current one → 504 after 3 s with Retry-After: 1 and the exact Status body", async () => {
     const s = await start();
     const { res, servedFrom } = await blockedFor(s, 3000, 1, CM, "resourceVersion=100");
-    expectStatus(res, tooLarge(100, 7), "1");
+    expectStatus(res, tooLargeStatus(100, 7, 1), "1");
     expect(servedFrom).toBe("");
   });
 });
@@ -244,10 +233,7 @@ describe("L5/L6: exact reads and continuations over HTTP", () => {
   it("L5: out of the cache's history and below the compaction point → 410 with the exact body (no details)", async () => {
     const s = await withHistory(SHORT_HISTORY);
     s.engine.compact(8);
-    expectStatus(
-      await s.get(CM, "resourceVersion=5&limit=10"),
-      failure(410, "Expired", "The resourceVersion for the provided list is too old."),
-    );
+    expectStatus(await s.get(CM, "resourceVersion=5&limit=10"), LIST_TOO_OLD);
   });
 
   it("L6: the next page is pinned to the first page's RV; once out of reach → 410 with the inconsistent token", async () => {
@@ -271,11 +257,7 @@ describe("L5/L6: exact reads and continuations over HTTP", () => {
       apiVersion: "v1",
       metadata: { continue: encodeContinue("ns/b", "ns/", -1) },
       status: "Failure",
-      message:
-        "The provided continue parameter is too old to display a consistent list result. You can start a new list " +
-        "without the continue parameter, or use the continue token in this response to retrieve the remainder of " +
-        "the results. Continuing with the provided token results in an inconsistent list - objects that were " +
-        "created, modified, or deleted between the time the first chunk was returned and now may show up in the list.",
+      message: INCONSISTENT_CONTINUE_MESSAGE,
       reason: "Expired",
       code: 410,
     });
@@ -308,7 +290,7 @@ describe("L7–L9: GET over HTTP", () => {
     const fresh = await blockedFor(s, 1000, 3, `${CM}/a`, "resourceVersion=8");
     expect([(fresh.res.json as { data: unknown }).data, fresh.servedFrom]).toEqual([{ v: "v2" }, "cache"]);
     const late = await blockedFor(s, 3000, 1, `${CM}/a`, "resourceVersion=50");
-    expectStatus(late.res, tooLarge(50, 8), "1");
+    expectStatus(late.res, tooLargeStatus(50, 8, 1), "1");
   });
 });
 

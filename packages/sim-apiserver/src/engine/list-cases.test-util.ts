@@ -2,11 +2,33 @@
 // the HTTP conformance tests (test/conformance/list-http.test.ts). Expected bodies are in wire form: what
 // kube-apiserver writes (empty `details.name`/`details.group` omitted), so in-process errors are compared after
 // `orderedStatus`.
-import type { ListOptions, Status } from "@informer-ts/apimachinery";
+import { failureStatus, type ListOptions, type Status } from "@informer-ts/apimachinery";
 import { encodeContinue } from "./continue-token.js";
 
 /** A syntactically valid continue token (namespace "ns", rv 5). */
 export const SOME_CONTINUE = encodeContinue("ns/a", "ns/", 5);
+
+/** 504 `Too large resource version` (wire form); the watch cache adds `retryAfterSeconds: 1`, storage does not. */
+export function tooLargeStatus(rv: number, current: number, retryAfterSeconds?: number): Status {
+  return failureStatus(504, "Timeout", `Timeout: Too large resource version: ${rv}, current: ${current}`, {
+    causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
+    ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+  });
+}
+
+/** 410 for a list below the compaction point (no details). */
+export const LIST_TOO_OLD: Status = failureStatus(
+  410,
+  "Expired",
+  "The resourceVersion for the provided list is too old.",
+);
+
+/** The 410 message of a continuation whose RV is gone; the Status carries the rv -1 token in `metadata.continue`. */
+export const INCONSISTENT_CONTINUE_MESSAGE =
+  "The provided continue parameter is too old to display a consistent list result. You can start a new list " +
+  "without the continue parameter, or use the continue token in this response to retrieve the remainder of the " +
+  "results. Continuing with the provided token results in an inconsistent list - objects that were created, " +
+  "modified, or deleted between the time the first chunk was returned and now may show up in the list.";
 
 /** One rejected list or watch request and the Status kube-apiserver answers with. */
 export interface ValidationCase {

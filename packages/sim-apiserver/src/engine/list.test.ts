@@ -2,14 +2,26 @@
 // (§3.2 paging details, §6, §7.3), readiness (§5.7) and the validation matrix of §2. Everything runs in virtual time:
 // `cacheLagMs` makes the watch cache trail storage so that freshness waits, the 3 s block timeout and the storage
 // fallback can be observed. Each request is also checked in the request accounting (served from cache or storage).
-import { type KubeList, type KubeObject, type ListOptions, type Status, StatusError } from "@informer-ts/apimachinery";
+import {
+  type KubeList,
+  type KubeObject,
+  type ListOptions,
+  type Status,
+  StatusError,
+  failureStatus as status,
+} from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_VERBS } from "../http/discovery.js";
 import { orderedStatus } from "../http/responsewriters.js";
 import { decodeContinue, encodeContinue } from "./continue-token.js";
-import { VALIDATION_CASES } from "./list-cases.test-util.js";
+import {
+  INCONSISTENT_CONTINUE_MESSAGE,
+  LIST_TOO_OLD,
+  tooLargeStatus as tooLarge,
+  VALIDATION_CASES,
+} from "./list-cases.test-util.js";
 import { SimApiServer, type SimApiServerOptions } from "./sim-apiserver.js";
 
 const NS = "ns";
@@ -82,30 +94,6 @@ function pending<T>(p: Promise<T>) {
 const items = (l: KubeList | undefined) =>
   (l?.items ?? []).map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}=${(o.data as { v: string }).v}`);
 const namesOf = (l: KubeList | undefined) => (l?.items ?? []).map((o) => o.metadata?.name);
-
-function status(code: number, reason: string, message: string, details?: Status["details"]): Status {
-  return {
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Failure",
-    message,
-    reason,
-    ...(details !== undefined && { details }),
-    code,
-  };
-}
-const tooLarge = (rv: number, current: number, retryAfterSeconds?: number) =>
-  status(504, "Timeout", `Timeout: Too large resource version: ${rv}, current: ${current}`, {
-    causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
-    ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
-  });
-const LIST_TOO_OLD = status(410, "Expired", "The resourceVersion for the provided list is too old.");
-const INCONSISTENT_CONTINUE =
-  "The provided continue parameter is too old to display a consistent list result. You can start a new list " +
-  "without the continue parameter, or use the continue token in this response to retrieve the remainder of the " +
-  "results. Continuing with the provided token results in an inconsistent list - objects that were created, " +
-  "modified, or deleted between the time the first chunk was returned and now may show up in the list.";
 
 describe("L1: RV unset, no limit (consistent read)", () => {
   it("L1: cache in sync → from the cache at the current global RV", async () => {
@@ -387,7 +375,7 @@ describe("L6: continue", () => {
         apiVersion: "v1",
         metadata: { continue: inconsistent },
         status: "Failure",
-        message: INCONSISTENT_CONTINUE,
+        message: INCONSISTENT_CONTINUE_MESSAGE,
         reason: "Expired",
         code: 410,
       },
