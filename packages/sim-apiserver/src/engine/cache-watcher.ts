@@ -41,6 +41,8 @@ export interface CacheWatcherInit {
   readonly onRoom: (w: CacheWatcher) => void;
   /** Called once when the watcher is closed. */
   readonly onClose: (w: CacheWatcher, reason: WatchCloseReason) => void;
+  /** Called once when the last initial event was moved to `result` (not for watches without initial events). */
+  readonly onInitialized?: (w: CacheWatcher, initialEvents: number) => void;
   /** Trigger value of the watch's field selector (for dispatch bucketing), if any. */
   readonly triggerValue: string | undefined;
   readonly description: string;
@@ -91,6 +93,9 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
   private waiterReject: ((e: Error) => void) | undefined;
   private readonly onRoom: (w: CacheWatcher) => void;
   private readonly onClose: (w: CacheWatcher, reason: WatchCloseReason) => void;
+  private readonly onInitialized: ((w: CacheWatcher, initialEvents: number) => void) | undefined;
+  /** Initial events produced so far. */
+  private initialCount = 0;
   /** Events handed to the consumer. */
   delivered = 0;
   /** Fault "a watcher that stops reading": the consumer side gets nothing until resumed (see {@link setStalled}). */
@@ -108,6 +113,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
     this.bookmarkAfterRV = init.bookmarkAfterRV;
     this.onRoom = init.onRoom;
     this.onClose = init.onClose;
+    this.onInitialized = init.onInitialized;
     this.triggerValue = init.triggerValue;
     this.description = init.description;
   }
@@ -211,6 +217,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
         if (this.initialPos === s.items.length) this.initial = { kind: "none" };
         if (this.matchesFn(o)) {
           this.raiseProcessRV(Number(o.metadata?.resourceVersion ?? 0));
+          this.initialCount++;
           return { type: "ADDED", object: o };
         }
       }
@@ -225,6 +232,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
         const e = ce.forWatcher(this.matchesFn, withResourceVersion);
         if (e !== undefined) {
           this.raiseProcessRV(ce.rev);
+          this.initialCount++;
           return e;
         }
       }
@@ -261,6 +269,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
           return;
         }
         if (e !== undefined) this.pushResult(e);
+        if (!this.initializing && !this.closed) this.onInitialized?.(this, this.initialCount);
         continue;
       }
       if (this.inputLength === 0) break;

@@ -51,6 +51,8 @@ export interface CacherHooks {
   onEventsDispatched(resource: SimResource, deliveries: number): void;
   /** Bookmark policy (fault injection): "on", "no-periodic" (no periodic bookmarks), "off" (none at all). */
   bookmarkMode(): "on" | "no-periodic" | "off";
+  /** klog-style lines other than terminations (slow initial events). */
+  log?(message: string): void;
 }
 
 /** Result of a list. */
@@ -72,6 +74,9 @@ interface FreshWaiter {
 }
 
 type Incoming = CacheEvent | { readonly progress: number };
+
+/** `initProcessThreshold`: initial events handed over slower than this are logged. */
+const INIT_PROCESS_THRESHOLD_MS = 500;
 
 /**
  * The watch cache of one resource (kube-apiserver's `Cacher` + `watchCache`): the current state in key order, its
@@ -453,6 +458,7 @@ export class Cacher {
     const rv = Number(parseResourceVersion(rvStr));
     const sie = opts.sendInitialEvents;
     const generation = this.generation;
+    const started = this.clock.now();
     let initial: InitialSource = { kind: "none" };
     let startRV: number;
     let bookmarkAfterRV: number | undefined;
@@ -502,6 +508,7 @@ export class Cacher {
       bookmarkAfterRV: opts.allowWatchBookmarks === true ? bookmarkAfterRV : undefined,
       onRoom: (x) => this.onRoom(x),
       onClose: (x, reason) => this.onWatcherClosed(x, reason),
+      onInitialized: (x, n) => this.onInitialized(x, n, started),
       triggerValue,
       description: `key: "/${this.resource.resource}${namespace === "" ? "" : `/${namespace}`}", labels: "${sel.labels.toString()}", fields: "${sel.fields.toString()}"`,
     });
@@ -531,6 +538,16 @@ export class Cacher {
       w.nextBookmarkAt = w.bookmarkAfterRV !== undefined ? this.clock.now() : this.nextBookmarkTime(w);
       this.scheduleBookmarks();
     }
+  }
+
+  // cacheWatcher.processInterval: initial events that took longer than 500 ms to hand over are logged.
+  private onInitialized(w: CacheWatcher, n: number, started: number): void {
+    const ms = this.clock.now() - started;
+    if (ms <= INIT_PROCESS_THRESHOLD_MS) return;
+    const took = ms >= 1000 ? `${ms / 1000}s` : `${ms}ms`;
+    this.hooks.log?.(
+      `processing ${n} initEvents of ${groupResourceString(this.resource)} (${w.description}) took ${took}`,
+    );
   }
 
   private onWatcherClosed(w: CacheWatcher, _reason: WatchCloseReason): void {

@@ -62,7 +62,7 @@ export interface SimApiServerOptions {
   readonly budgetRefreshMsPerSecond?: number;
   /** Metrics registry (default none). */
   readonly metrics?: MetricsProvider;
-  /** Log lines (klog-style: watcher terminations, cache re-initializations). */
+  /** Log lines (klog-style: watcher terminations, slow initial events, cache re-initializations). */
   readonly log?: (line: string) => void;
   /** User agent recorded for in-process requests without one (default `informer-ts-inprocess`). */
   readonly defaultUserAgent?: string;
@@ -250,6 +250,7 @@ export class SimApiServer {
         onEventsDispatched: (res, n) =>
           this.cacheMetrics.dispatchedEvents.inc({ group: res.group, resource: res.resource }, n),
         bookmarkMode: () => this.bookmarks,
+        log: (message) => this.log?.(message),
       }),
     );
     return r;

@@ -612,6 +612,29 @@ describe("W8: re-initialization during a freshness wait", () => {
   });
 });
 
+describe("initial events log", () => {
+  it("initial events handed over in more than 500 ms are logged (initProcessThreshold); faster ones are not", async () => {
+    const logs: string[] = [];
+    const { clock, engine } = setup({ log: (l) => logs.push(l) });
+    await seed(
+      engine,
+      Array.from({ length: 30 }, (_, i) => `c${String(i).padStart(2, "0")}`),
+    );
+    const fast = await engine.watch("configmaps", "default", { resourceVersion: "0", labelSelector: "a!=b" });
+    for (let i = 0; i < 30; i++) await fast.next();
+    const slow = await engine.watch("configmaps", "default", { resourceVersion: "0" });
+    for (let i = 0; i < 30; i++) {
+      await slow.next();
+      await clock.step(100);
+    }
+    // result holds 10: the 30th initial event went in when the 20th was read, at 1.9 s (reads every 100 ms).
+    expect(logs).toEqual([
+      'processing 30 initEvents of configmaps (key: "/configmaps/default", labels: "", fields: "") took 1.9s',
+    ]);
+    engine.stop();
+  });
+});
+
 describe("watch faults", () => {
   it("dropWatches ends every watch (in-process iteration ends, or throws SimConnectionError with asError)", async () => {
     const { clock, engine } = setup();
