@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { fetchRaw } from "./http/http-client.test-util.js";
+import { fetchRaw, openStream } from "./http/http-client.test-util.js";
 
 const pkg = dirname(dirname(fileURLToPath(import.meta.url)));
 const repo = dirname(dirname(pkg));
@@ -134,6 +134,16 @@ describe("apiserver command", () => {
     } finally {
       await s.stop();
     }
+  });
+
+  it("SIGTERM with an open watch: the watch body ends cleanly and the process exits 0", async () => {
+    const s = await start([]);
+    const w = await openStream(`${s.url}/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=600`);
+    expect(w.status).toBe(200);
+    const code = await s.stop("SIGTERM");
+    expect(code).toBe(0);
+    expect(await w.ended).toBe(true);
+    expect(await w.nextLine()).toBeUndefined();
   });
 
   it("--port <p> binds exactly that port on 127.0.0.1", async () => {

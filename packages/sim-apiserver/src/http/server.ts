@@ -113,7 +113,7 @@ export class SimHttpServer {
     watchEvents: 0,
     watchBytes: 0,
   };
-  private closing = false;
+  private closePromise: Promise<void> | undefined;
   private readonly requestMetrics: RequestMetrics | undefined;
 
   constructor(opts: SimHttpServerOptions) {
@@ -201,15 +201,32 @@ export class SimHttpServer {
   }
 
   /**
-   * Stops accepting connections, aborts in-flight requests (watches end), closes idle and open sockets, and resolves
-   * when the listener is closed. Idempotent.
+   * Stops accepting connections and shuts down like kube-apiserver's graceful termination: in-flight requests are
+   * cancelled, so open watches end their bodies cleanly (the final chunk is written); then every connection is
+   * closed — gently (flush, then FIN) where its response is complete, at once where a request is still unanswered.
+   * A connection whose client does not read is dropped after 1 s of inactivity. Resolves when the listener is
+   * closed. Idempotent.
    */
-  async close(): Promise<void> {
-    if (this.closing) return;
-    this.closing = true;
-    for (const rec of this.inflight) rec.abort();
+  close(): Promise<void> {
+    this.closePromise ??= this.shutdown();
+    return this.closePromise;
+  }
+
+  private async shutdown(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    for (const s of this.sockets) s.destroy();
+    for (const rec of this.inflight) rec.abort();
+    // One turn for aborted watches to see their engine watch end and write the last chunk.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const unanswered = new Set<Socket>();
+    for (const rec of this.inflight) if (rec.socket !== undefined && !rec.answered) unanswered.add(rec.socket);
+    for (const s of this.sockets) {
+      if (unanswered.has(s)) {
+        s.destroy();
+        continue;
+      }
+      s.setTimeout(1000, () => s.destroy());
+      s.end();
+    }
     await closed;
   }
 
@@ -226,6 +243,8 @@ export class SimHttpServer {
       req.headers["user-agent"] ?? "",
     );
     rec.startBytes = req.socket.bytesWritten;
+    rec.socket = req.socket;
+    rec.response = res;
     let url: URL;
     try {
       url = new URL(req.url ?? "/", "http://sim.invalid");
@@ -430,6 +449,8 @@ class RequestRecord implements BackendRequestContext {
   servedFrom: "cache" | "storage" | undefined = undefined;
   /** Socket bytes written before this request (keep-alive sockets carry several requests). */
   startBytes = 0;
+  socket: Socket | undefined;
+  response: ServerResponse | undefined;
   private controller: AbortController | undefined;
   private aborted = false;
 
@@ -447,6 +468,11 @@ class RequestRecord implements BackendRequestContext {
     this.resource = info.resource;
     this.namespace = info.namespace;
     this.name = info.name;
+  }
+
+  /** Whether the response has been completely written (a finished watch body included). */
+  get answered(): boolean {
+    return this.response?.writableEnded === true;
   }
 
   get signal(): AbortSignal {
