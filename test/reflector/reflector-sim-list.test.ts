@@ -1,10 +1,14 @@
-// The reflector's list path (client-go.md §1E F2–F11, F21, F26, F28, F29; §1F P1–P3; §3 edge cases 21, 26, 27)
+// The reflector's list path (client-go.md §1E F2–F11, F21, F26, F28, F29; §1F P1–P6; §3 edge cases 21, 26, 27)
 // against the in-process simulated apiserver, everything on one FakeClock.
-import { newGone, newResourceExpired } from "@informer-ts/apimachinery";
+import { type KubeObject, newGone, newResourceExpired } from "@informer-ts/apimachinery";
 import {
+  ListWatch,
+  newFilteredListWatch,
+  newListPager,
   RecordingStore,
   Reflector,
   type ReflectorMetricsProvider,
+  type ReflectorOptions,
   reflectorMetricsProvider,
   setReflectorMetricsProvider,
   silentLogger,
@@ -15,18 +19,14 @@ import {
   fixedRand,
   flush,
   isWatchList,
+  listOnly,
   type SimScenario,
-  type SimScenarioOptions,
   scenarios,
   syncedScenario,
 } from "./sim-harness.js";
 
 const sc = scenarios();
 afterEach(() => sc.stopAll());
-
-const listOnly = (extra: SimScenarioOptions["reflector"] = {}): SimScenarioOptions => ({
-  reflector: { useWatchList: false, ...extra },
-});
 
 /** Ends the open watch at once (0 events, 0 s): a VeryShortWatchError, so the reflector backs off and relists. */
 async function forceVeryShortRelist(s: SimScenario): Promise<void> {
@@ -43,7 +43,7 @@ async function forceRelist(s: SimScenario): Promise<void> {
 }
 
 /** Runs a LIST 500 storm of `n` failures with jitter 0.5 and returns the backoff delays the reflector used. */
-async function listStorm(n: number, extra: SimScenarioOptions["reflector"] = {}): Promise<SimScenario> {
+async function listStorm(n: number, extra: ReflectorOptions<KubeObject> = {}): Promise<SimScenario> {
   const s = sc.make(listOnly({ rand: fixedRand(0.5), ...extra }));
   await s.seed(3);
   s.sim.faults.add({ type: "status", code: 500, verbs: ["list"], count: n, message: "etcdserver: request timed out" });
@@ -422,5 +422,94 @@ describe("reflector list path against the sim-apiserver", () => {
     }
     expect(got).toHaveLength(10);
     expect(s.status().lastError).toMatchObject({ code: 503, reason: "ServiceUnavailable" });
+  });
+});
+
+describe("pager and ListWatch against the sim-apiserver (§1F)", () => {
+  it("P1: pager defaults are page size 500, buffer 10, full list if expired; a large consistent LIST comes in 500-item pages", async () => {
+    const s = sc.make({ noReflector: true });
+    await s.seed(1201);
+    const pager = newListPager<KubeObject>((o, sig) => s.lw.list(o, sig));
+    expect([pager.pageSize, pager.pageBufferSize, pager.fullListIfExpired]).toEqual([500, 10, true]);
+    const { list, paginated } = await pager.list({});
+    expect(paginated).toBe(true);
+    expect(list.items).toHaveLength(1201);
+    expect(list.metadata.resourceVersion).toBe(s.serverRV);
+    expect(s.lw.lists().map((r) => [r.opts.limit, r.opts.continue !== undefined])).toEqual([
+      [500, false],
+      [500, true],
+      [500, true],
+    ]);
+  });
+
+  it("P4: eachListItem streams with a bounded page buffer and stops fetching as soon as fn throws", async () => {
+    const s = sc.make({ noReflector: true });
+    await s.seed(40);
+    const pager = newListPager<KubeObject>((o, sig) => s.lw.list(o, sig));
+    pager.pageSize = 2;
+    pager.pageBufferSize = 1;
+    const seen: string[] = [];
+    const err = await pager
+      .eachListItem({}, (item) => {
+        seen.push(item.metadata?.name ?? "");
+        if (seen.length === 3) throw new Error("stop here");
+      })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ message: "stop here" });
+    expect(seen).toEqual(["cm-00", "cm-01", "cm-02"]);
+    await flush();
+    // 2 pages consumed, at most 1 buffered and 1 in flight: far from the 20 pages of the whole list.
+    expect(s.lw.lists().length).toBeLessThanOrEqual(4);
+    const all: string[] = [];
+    await pager.eachListItem({}, (item) => {
+      all.push(item.metadata?.name ?? "");
+    });
+    expect(all).toHaveLength(40);
+  });
+
+  it("P5: the reflector stores detached copies, never the server's own objects", async () => {
+    const s = await syncedScenario(sc.make, listOnly());
+    const r = s.sim.resource("configmaps");
+    const server = s.sim.storage.get(r, "default", "cm-00")!;
+    const stored = s.recording.items.get("default/cm-00")!;
+    expect(stored).toEqual(expect.objectContaining({ data: server.data }));
+    expect(stored).not.toBe(server);
+    expect(stored.metadata).not.toBe(server.metadata);
+    (stored.metadata as { labels?: Record<string, string> }).labels = { mutated: "by-client" };
+    expect(s.sim.storage.get(r, "default", "cm-00")!.metadata?.labels).toBeUndefined();
+  });
+
+  it("P6: a ListWatch of functions with an options modifier (label selector) feeds a reflector only the selected objects", async () => {
+    const s = sc.make({ noReflector: true });
+    for (const [name, team] of [
+      ["a", "x"],
+      ["b", "y"],
+      ["c", "x"],
+    ] as const) {
+      await s.sim.create("configmaps", "default", { metadata: { name, namespace: "default", labels: { team } } });
+    }
+    const lw = newFilteredListWatch(
+      new ListWatch<KubeObject>({ listFunc: (o, sig) => s.lw.list(o, sig), watchFunc: (o, sig) => s.lw.watch(o, sig) }),
+      (o) => {
+        o.labelSelector = "team=x";
+      },
+    );
+    const store = new RecordingStore();
+    const r = new Reflector(lw, CONFIGMAP_TYPE, store, { clock: s.clock, logger: silentLogger, useWatchList: false });
+    const sub = r.run();
+    s.onStop(async () => {
+      sub.unsubscribe();
+      await r.whenStopped();
+    });
+    await s.until(() => s.lw.openWatches === 1, "sync");
+    await s.sim.create("configmaps", "default", {
+      metadata: { name: "d", namespace: "default", labels: { team: "x" } },
+    });
+    await s.sim.create("configmaps", "default", {
+      metadata: { name: "e", namespace: "default", labels: { team: "y" } },
+    });
+    await flush();
+    expect(store.keys()).toEqual(["default/a", "default/c", "default/d"]);
+    expect(s.lw.requests.every((q) => q.opts.labelSelector === "team=x")).toBe(true);
   });
 });

@@ -14,19 +14,15 @@ import {
   CONFIGMAP_TYPE,
   fixedRand,
   flush,
+  listOnly,
   NS,
   type SimScenario,
-  type SimScenarioOptions,
   scenarios,
   syncedScenario,
 } from "./sim-harness.js";
 
 const sc = scenarios();
 afterEach(() => sc.stopAll());
-
-const listOnly = (extra: SimScenarioOptions["reflector"] = {}): SimScenarioOptions => ({
-  reflector: { useWatchList: false, ...extra },
-});
 
 const rvOf = (o: KubeObject | undefined) => o?.metadata?.resourceVersion;
 

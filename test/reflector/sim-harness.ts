@@ -395,6 +395,11 @@ export function scenarios(): { make(opts?: SimScenarioOptions): SimScenario; sto
   };
 }
 
+/** Scenario options of a LIST + WATCH reflector (watch-list off) with extra reflector options. */
+export const listOnly = (extra: SimScenarioOptions["reflector"] = {}): SimScenarioOptions => ({
+  reflector: { useWatchList: false, ...extra },
+});
+
 /** A scenario with `seed` ConfigMaps whose reflector has run until its first sync. */
 export async function syncedScenario(
   make: (opts?: SimScenarioOptions) => SimScenario,
