@@ -1,7 +1,7 @@
 // The reflector's watch-list path (client-go.md §1E F22–F25, F30; §3 edge case 28), the truncated watch line, and
 // the beyond-client-go options (bounded wait for the end bookmark, liveness deadline, resume from a persisted RV)
 // against the in-process simulated apiserver, everything on one FakeClock.
-import { type KubeObject, newResourceExpired } from "@informer-ts/apimachinery";
+import { type KubeObject, newInternalError, newResourceExpired } from "@informer-ts/apimachinery";
 import { afterEach, describe, expect, it } from "vitest";
 import { flush, isWatchList, NS, type SimScenario, scenarios, syncedScenario } from "./sim-harness.js";
 
@@ -100,6 +100,30 @@ describe("reflector watch-list path against the sim-apiserver", () => {
     s.sim.setBookmarkMode("on");
     await s.until(() => s.status().hasSynced, "sync");
     await s.converged();
+  });
+
+  it("F24: a watch-list that closes at once (very short) or ends with a 500 falls back to LIST within the same run", async () => {
+    const s = sc.make();
+    await started(s, 0); // nothing to stream: the stream is idle until the end bookmark tick
+    expect(s.sim.dropWatches()).toBe(1);
+    await s.until(() => s.status().hasSynced, "LIST fallback");
+    expect(s.lw.requests.map((r) => (isWatchList(r) ? "watch-list" : r.verb))).toEqual(["watch-list", "list", "watch"]);
+    expect(s.lw.lists()[0]!.at).toBe(s.lw.requests[0]!.at); // no backoff before the fallback
+    expect(s.status()).toMatchObject({
+      lastError: { name: "VeryShortWatchError", during: "watch-list" },
+      counts: { watchListFallbacks: 1, backoffs: 0 },
+    });
+
+    const e = sc.make();
+    e.sim.setBookmarkMode("off");
+    await started(e);
+    e.lw.sendError(newInternalError("etcd cluster is unavailable").status);
+    await e.until(() => e.status().hasSynced, "LIST fallback");
+    expect(e.status()).toMatchObject({
+      lastError: { code: 500, during: "watch-list" },
+      counts: { watchListFallbacks: 1 },
+    });
+    expect(e.lw.lists()).toHaveLength(1);
   });
 
   it("F25: while the end bookmark is missing, a warning every 10 s says so", async () => {
