@@ -196,7 +196,7 @@ describe("L3/L4: RV=0 and RV=N (not older than) over HTTP", () => {
     const s = await start();
     const { res, servedFrom } = await blockedFor(s, 3000, 1, CM, "resourceVersion=100");
     expectStatus(res, tooLargeStatus(100, 7, 1), "1");
-    expect(servedFrom).toBe("");
+    expect(servedFrom).toBe("cache");
   });
 });
 

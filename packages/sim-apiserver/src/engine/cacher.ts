@@ -55,6 +55,21 @@ export interface CacherHooks {
   log?(message: string): void;
 }
 
+const answeredErrors = new WeakMap<object, ServedFrom>();
+
+/**
+ * Where a failed read was answered, if it got that far: "cache" for the watch cache's 504 after the freshness wait,
+ * "storage" for storage's 410/504. Undefined for errors raised before either was asked (validation, 429).
+ */
+export function servedFromOfError(err: unknown): ServedFrom | undefined {
+  return typeof err === "object" && err !== null ? answeredErrors.get(err) : undefined;
+}
+
+function answeredBy<E>(err: E, from: ServedFrom): E {
+  if (typeof err === "object" && err !== null) answeredErrors.set(err, from);
+  return err;
+}
+
 /** Result of a list. */
 export interface CacherListResult {
   readonly list: KubeList;
@@ -217,7 +232,7 @@ export class Cacher {
     return new Promise((resolve, reject) => {
       const timer = this.clock.afterFunc(this.cfg.blockTimeoutMs, () => {
         this.waiters = this.waiters.filter((w) => w.timer !== timer);
-        reject(newTooLargeResourceVersion(rv, this.cacheRV, 1));
+        reject(answeredBy(newTooLargeResourceVersion(rv, this.cacheRV, 1), "cache"));
       });
       this.waiters.push({ rv, resolve, timer });
     });
@@ -264,13 +279,18 @@ export class Cacher {
     limit: number,
     sel: Selection,
   ): CacherListResult {
-    const page = this.storage.list(this.resource, {
-      prefix,
-      ...(fromKey !== undefined && { fromKey }),
-      rev,
-      limit,
-      predicate: sel.matches,
-    });
+    let page: StoragePage;
+    try {
+      page = this.storage.list(this.resource, {
+        prefix,
+        ...(fromKey !== undefined && { fromKey }),
+        rev,
+        limit,
+        predicate: sel.matches,
+      });
+    } catch (err) {
+      throw answeredBy(err, "storage");
+    }
     return { list: this.toList(page, prefix, sel, page.rev), servedFrom: "storage" };
   }
 
@@ -304,7 +324,7 @@ export class Cacher {
       if (continuation && (err as StatusError).code === 410 && fromKey !== undefined) {
         const e = newResourceExpired(INCONSISTENT_CONTINUE_MESSAGE);
         e.status.metadata.continue = encodeContinue(fromKey.slice(0, -1), prefix, -1);
-        throw e;
+        throw answeredBy(e, "storage");
       }
       throw err;
     }
@@ -337,7 +357,9 @@ export class Cacher {
     }
     const objectAt = (k: string) => (undo.has(k) ? undo.get(k) : this.state.get(k));
     const opts = { prefix, ...(fromKey !== undefined && { fromKey }), limit, predicate: sel.matches };
-    return paginate(index, opts, rv, objectAt, undo.size > 0);
+    // Only keys created after `rv` (undone to nothing) make the remaining count differ from the key count.
+    const someAbsent = [...undo.values()].some((o) => o === undefined);
+    return paginate(index, opts, rv, objectAt, someAbsent);
   }
 
   /**
@@ -386,7 +408,7 @@ export class Cacher {
       // than N" at its current revision, or 504 without Retry-After when N is in its future); anything else is 429.
       if (!(limit > 0 && sel.empty)) throw this.notReady();
       const current = this.storage.currentRevision;
-      if (rv > current) throw newTooLargeResourceVersion(rv, current, 0);
+      if (rv > current) throw answeredBy(newTooLargeResourceVersion(rv, current, 0), "storage");
       return this.fromStorage(prefix, undefined, 0, limit, sel);
     }
     if (rv === 0) return this.fromCache(prefix, undefined, 0, sel); // L3: limit ignored
@@ -418,7 +440,7 @@ export class Cacher {
     const key = this.resource.namespaced ? `${namespace}/${name}` : name;
     if (rvStr === "" || !this.ready) {
       const current = this.storage.currentRevision;
-      if (rv > current) throw newTooLargeResourceVersion(rv, current, 0);
+      if (rv > current) throw answeredBy(newTooLargeResourceVersion(rv, current, 0), "storage");
       return { object: this.storage.get(this.resource, namespace, name), servedFrom: "storage" };
     }
     if (rv > 0) await this.waitFresh(rv);

@@ -1,7 +1,9 @@
 // LIST and GET through the engine, row by row of reference/apiserver.md §3.2 (L1–L9), with paging and continue tokens
 // (§3.2 paging details, §6, §7.3), readiness (§5.7) and the validation matrix of §2. Everything runs in virtual time:
 // `cacheLagMs` makes the watch cache trail storage so that freshness waits, the 3 s block timeout and the storage
-// fallback can be observed. Each request is also checked in the request accounting (served from cache or storage).
+// fallback can be observed. Each request is also checked in the request accounting: served from cache or storage, and
+// for errors where they were answered ("cache" for the 504 after the freshness wait, "storage" for storage's 410/504,
+// "" for validation errors and 429s).
 import {
   type KubeList,
   type KubeObject,
@@ -239,7 +241,7 @@ describe("L4: RV=N without limit, or NotOlderThan", () => {
     await clock.step(2999);
     expect(p.done).toBe(false);
     await clock.step(1);
-    expect(p.value).toEqual({ status: tooLarge(100, 7, 1), servedFrom: "", code: 504 });
+    expect(p.value).toEqual({ status: tooLarge(100, 7, 1), servedFrom: "cache", code: 504 });
   });
 });
 
@@ -301,7 +303,7 @@ describe("L5: RV=N with limit (legacy exact) or resourceVersionMatch=Exact", () 
     sim.compact(8);
     expect(await list(sim, { resourceVersion: "5", limit: 10 })).toEqual({
       status: LIST_TOO_OLD,
-      servedFrom: "",
+      servedFrom: "storage",
       code: 410,
     });
     // Compaction does not touch the cache: RV 8 is still rebuilt from its history.
@@ -315,14 +317,14 @@ describe("L5: RV=N with limit (legacy exact) or resourceVersionMatch=Exact", () 
     await clock.step(2999);
     expect(p.done).toBe(false);
     await clock.step(1);
-    expect(p.value).toEqual({ status: tooLarge(11, 10, 1), servedFrom: "", code: 504 });
+    expect(p.value).toEqual({ status: tooLarge(11, 10, 1), servedFrom: "cache", code: 504 });
   });
 
   it("L5: N above the current revision with ListFromCacheSnapshot off → storage's 504 at once, no Retry-After", async () => {
     const { sim } = await withHistory({ listFromCacheSnapshot: false });
     expect(await list(sim, { resourceVersion: "11", limit: 5 })).toEqual({
       status: tooLarge(11, 10),
-      servedFrom: "",
+      servedFrom: "storage",
       code: 504,
     });
   });
@@ -379,7 +381,7 @@ describe("L6: continue", () => {
         reason: "Expired",
         code: 410,
       },
-      servedFrom: "",
+      servedFrom: "storage",
       code: 410,
     });
     // Following it continues after b at the latest revision: a consistent read from the cache.
@@ -493,7 +495,7 @@ describe("L7–L9: GET", () => {
     const { sim, clock } = await setup();
     const p = pending(get(sim, "a", "50"));
     await clock.step(3000);
-    expect(p.value).toEqual({ status: tooLarge(50, 7, 1), servedFrom: "", code: 504 });
+    expect(p.value).toEqual({ status: tooLarge(50, 7, 1), servedFrom: "cache", code: 504 });
   });
 });
 
@@ -553,8 +555,9 @@ describe("cache not ready (re-initializing): 429 or storage", () => {
   it("storage answers an RV in its future with 504 without Retry-After", async () => {
     const { sim } = await notReady();
     const r = await list(sim, { limit: 2, resourceVersion: "50", resourceVersionMatch: "NotOlderThan" });
-    expect(r.status).toEqual(tooLarge(50, 7));
-    expect((await get(sim, "a", "50")).status).toEqual(tooLarge(50, 7));
+    expect([r.status, r.servedFrom]).toEqual([tooLarge(50, 7), "storage"]);
+    const g = await get(sim, "a", "50");
+    expect([g.status, g.servedFrom]).toEqual([tooLarge(50, 7), "storage"]);
   });
 
   it("GET with any RV → storage", async () => {

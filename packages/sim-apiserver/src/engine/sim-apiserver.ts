@@ -16,7 +16,7 @@ import { HttpFaultInjector } from "../http/http-faults.js";
 import { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "../http/query.js";
 import { CacheMetrics, RequestAccounting } from "./accounting.js";
 import { CacheWatcher, type WatchCloseReason } from "./cache-watcher.js";
-import { Cacher, type CacherConfig, type ServedFrom } from "./cacher.js";
+import { Cacher, type CacherConfig, type ServedFrom, servedFromOfError } from "./cacher.js";
 import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
 import { parseSelection } from "./selection.js";
@@ -510,6 +510,13 @@ export class SimApiServer {
     }
   }
 
+  /** Records where a failed read was answered (cache or storage), then rethrows. */
+  private answered(ctx: RequestContext, err: unknown): never {
+    const from = servedFromOfError(err);
+    if (from !== undefined) ctx.servedFrom = from;
+    throw err;
+  }
+
   private selection(r: SimResource, opts: ListOptions) {
     return parseSelection(r, opts.labelSelector, opts.fieldSelector);
   }
@@ -541,7 +548,10 @@ export class SimApiServer {
     const local = ctx ?? {};
     return this.serve("list", r, namespace, local, inProcess, async () => {
       const v = this.validated(opts, false);
-      const res = await this.cachers.get(r)!.list(namespace, v, this.selection(r, v));
+      const res = await this.cachers
+        .get(r)!
+        .list(namespace, v, this.selection(r, v))
+        .catch((err: unknown) => this.answered(local, err));
       local.servedFrom = res.servedFrom;
       return res.list;
     });
@@ -559,7 +569,10 @@ export class SimApiServer {
     const r = this.resource(ref);
     const local = ctx ?? {};
     return this.serve("get", r, namespace, local, inProcess, async () => {
-      const res = await this.cachers.get(r)!.get(namespace, name, opts.resourceVersion ?? "");
+      const res = await this.cachers
+        .get(r)!
+        .get(namespace, name, opts.resourceVersion ?? "")
+        .catch((err: unknown) => this.answered(local, err));
       local.servedFrom = res.servedFrom;
       if (res.object === undefined) throw newNotFound({ group: r.group, resource: r.resource }, name);
       return res.object;
