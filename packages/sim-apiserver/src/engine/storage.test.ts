@@ -179,10 +179,27 @@ describe("MvccStorage: create", () => {
     ]);
   });
 
-  it("400 when the body already carries a resourceVersion", () => {
+  it("a non-zero resourceVersion in the body → 500 without reason (etcd's plain error), as kube-apiserver", () => {
     const { storage } = setup();
-    const s = statusOf(() => storage.create(configmaps, "default", { metadata: { name: "a", resourceVersion: "5" } }));
-    expect([s.code, s.message]).toEqual([400, "resourceVersion should not be set on objects to be created"]);
+    expect(
+      statusOf(() => storage.create(configmaps, "default", { metadata: { name: "a", resourceVersion: "5" } })),
+    ).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: "resourceVersion should not be set on objects to be created",
+      reason: "",
+      code: 500,
+    });
+    expect(storage.currentRevision).toBe(1);
+  });
+
+  it.each(["0", "-1", "abc"])("a resourceVersion %j that does not parse as non-zero is replaced", (rv) => {
+    const { storage } = setup();
+    expect(
+      storage.create(configmaps, "default", { metadata: { name: "a", resourceVersion: rv } }).metadata,
+    ).toMatchObject({ resourceVersion: "2" });
   });
 
   const SUBDOMAIN =

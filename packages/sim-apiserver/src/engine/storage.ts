@@ -1,4 +1,5 @@
 import {
+  failureStatus,
   type KubeObject,
   nameIsDNSLabel,
   nameIsDNSSubdomain,
@@ -9,6 +10,7 @@ import {
   newNotFound,
   newResourceExpired,
   newTooLargeResourceVersion,
+  StatusError,
   validateObjectMetaName,
 } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
@@ -187,8 +189,16 @@ export class MvccStorage {
     this.checkNamespace(r, namespace, input);
     const src = structuredClone(input) as KubeObject;
     const meta = { ...src.metadata };
-    if (meta.resourceVersion !== undefined && meta.resourceVersion !== "") {
-      throw newBadRequest("resourceVersion should not be set on objects to be created");
+    // etcd3 store.Create: a resourceVersion that parses as a non-zero uint64 is refused with a plain error, which the
+    // handler turns into a 500 without reason; anything else ("0", "-1", garbage) is silently replaced.
+    const givenRV = meta.resourceVersion;
+    if (
+      typeof givenRV === "string" &&
+      /^[0-9]+$/.test(givenRV) &&
+      BigInt(givenRV) > 0n &&
+      BigInt(givenRV) < 2n ** 64n
+    ) {
+      throw new StatusError(failureStatus(500, "", "resourceVersion should not be set on objects to be created"));
     }
     if (
       (meta.name === undefined || meta.name === "") &&
