@@ -31,6 +31,12 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     if (flags.auditLog !== undefined && flags.auditLog !== "-") {
       audit = await openAppend(flags.auditLog);
+      const file = flags.auditLog;
+      let reported = false;
+      audit.on("error", (err) => {
+        if (!reported) process.stderr.write(`apiserver: --audit-log ${file}: ${err.message} (audit lines dropped)\n`);
+        reported = true;
+      });
     }
     const auditOut = audit ?? (flags.auditLog === "-" ? process.stderr : undefined);
     cli = await createCliBackend(flags, {

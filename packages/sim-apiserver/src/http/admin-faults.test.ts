@@ -61,8 +61,12 @@ describe("faults through /_sim (item 6)", () => {
 
   it("drop-connection (HTTP fault) resets the socket of the matching request", async () => {
     await admin("faults", { type: "drop-connection", verbs: ["list"], count: 1 });
-    await expect(fetchRaw(`${s.url}${CM}`)).rejects.toThrow(/socket hang up|ECONNRESET/);
-    expect((await fetchRaw(`${s.url}${CM}`)).status).toBe(200);
+    const ua = { "user-agent": "dropped-client" };
+    await expect(fetchRaw(`${s.url}${CM}`, { headers: ua })).rejects.toThrow(/socket hang up|ECONNRESET/);
+    expect((await fetchRaw(`${s.url}${CM}`, { headers: ua })).status).toBe(200);
+    // No status line went out: the accounting records code 0, not a fictitious 200.
+    await expect.poll(() => s.engine.accounting.count({ userAgent: "dropped-client", code: 0 })).toBe(1);
+    expect(s.engine.accounting.count({ userAgent: "dropped-client", code: 200 })).toBe(1);
   });
 
   it("compact (engine-faults and /_sim/compact) forces 410 for older resourceVersions", async () => {

@@ -292,6 +292,16 @@ export class SimHttpServer {
     rec.abort();
     this.inflight.delete(rec);
     const now = this.clock.now();
+    // No status line went out (dropped connection, client gone before the answer): recorded as code 0.
+    const code = res.headersSent ? res.statusCode : 0;
+    try {
+      this.record(rec, req, code, now);
+    } catch {
+      // Accounting and logging sinks must never take the server down (they run in a socket event handler).
+    }
+  }
+
+  private record(rec: RequestRecord, req: IncomingMessage, code: number, now: number): void {
     if (rec.isResource && this.opts.backend.recordRequest !== undefined) {
       this.opts.backend.recordRequest({
         verb: rec.verb,
@@ -299,7 +309,7 @@ export class SimHttpServer {
         version: rec.version,
         resource: rec.resource,
         userAgent: rec.userAgent,
-        code: res.statusCode,
+        code,
         servedFrom: rec.servedFrom ?? "",
         latencyMs: now - rec.start,
         bytes: req.socket.bytesWritten - rec.startBytes,
@@ -317,7 +327,7 @@ export class SimHttpServer {
         verb: rec.verb,
         method: rec.method,
         uri: req.url ?? "",
-        code: res.statusCode,
+        code,
         user: rec.user,
         userAgent: rec.userAgent,
         latencyMs: now - rec.start,
