@@ -154,6 +154,41 @@ describe("KubeClient against the simulated apiserver, authenticated from a kubec
     }
   });
 
+  it("a reflector over HTTPS with a client certificate syncs by watch-list and follows writes", async () => {
+    const c = await clientFrom("reflector-cert.kubeconfig", {
+      server: servers.https.url,
+      ca: pki.ca.cert,
+      clientCert: pki.client.cert,
+      clientKey: pki.client.key,
+    });
+    const store = new RecordingStore();
+    const r = new Reflector(listWatchFor(c, configmaps, { namespace: "default" }), undefined, store, {
+      clock,
+      rand: { float: () => 0 },
+      logger: silentLogger,
+      name: "https-cert",
+    });
+    const run = r.run();
+    const io = async (cond: () => boolean) => {
+      for (let i = 0; i < 20_000 && !cond(); i++) await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(cond()).toBe(true);
+    };
+    try {
+      await io(() => r.status().phase === "watch-listing" && engine.watchers("configmaps").length === 1);
+      await clock.step(1300); // the end bookmark comes with the cache's next bookmark tick
+      await io(() => r.status().hasSynced);
+      await c.create(configmaps, cm("via-reflector"));
+      await io(() => store.items.has("default/via-reflector"));
+      const truth = engine.storage.snapshot(engine.resource("configmaps")).map(([, o]) => o.metadata?.name);
+      expect([...store.items.values()].map((o) => o.metadata?.name).sort()).toEqual(truth.sort());
+      expect(r.status()).toMatchObject({ phase: "watching", counts: { watchLists: 1, lists: 0 } });
+    } finally {
+      run.unsubscribe();
+      await r.whenStopped();
+      await c.close();
+    }
+  });
+
   it("a wrong token shows in the reflector's status as the last error: code 401, reason Unauthorized (not a sync timeout)", async () => {
     const c = await clientFrom("reflector-wrong.kubeconfig", {
       server: servers.https.url,

@@ -47,6 +47,11 @@ describe("reflector error classification", () => {
       kind: "truncated",
     });
     expect(watchIterationError(truncated)).toBeUndefined();
+    // The sim-apiserver's in-process face of the same fault (matched by name, as cache cannot import it).
+    const simTruncated = Object.assign(new Error("watch stream ended in the middle of an event (truncated line)"), {
+      name: "SimTruncatedWatchError",
+    });
+    expect(watchIterationError(simTruncated)).toBeUndefined();
     const malformed = Object.assign(new Error("watch stream: malformed-json at byte offset 0"), {
       name: "WatchDecodeError",
       kind: "malformed-json",

@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { metaNamespaceKeyFunc } from "./keys.js";
 import type { ListerWatcher, Watch } from "./listwatch.js";
 import { Reflector, type ReflectorOptions } from "./reflector.js";
+import { checkWatchListDataConsistency } from "./reflector-data-consistency-detector.js";
 import { InitialEventsEndTimeoutError } from "./reflector-errors.js";
 import { silentLogger } from "./reflector-logger.js";
 import type { ReflectorEvent } from "./reflector-status.js";
@@ -739,6 +740,27 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
       await r.whenStopped();
       expect(clock.pendingTimers()).toBe(0);
     }
+  });
+
+  it("F30: the detector ignores item apiVersion/kind (LIST items of built-ins have none, watch objects have them)", async () => {
+    const clock = new FakeClock();
+    const details: string[] = [];
+    const streamed = [{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", uid: "1", resourceVersion: "5" } }];
+    const run = (listed: Pod[]) =>
+      checkWatchListDataConsistency<Pod>({
+        identity: "d",
+        resourceVersion: "5",
+        list: async () => ({ metadata: { resourceVersion: "5" }, items: listed }),
+        retrieveItems: () => streamed,
+        clock,
+        logger: silentLogger,
+        signal: new AbortController().signal,
+        onMismatch: (d) => details.push(d),
+      });
+    await run([{ metadata: { name: "a", uid: "1", resourceVersion: "5" } }]);
+    expect(details).toEqual([]);
+    await run([{ metadata: { name: "a", uid: "1", resourceVersion: "4" } }]);
+    expect(details).toHaveLength(1);
   });
 
   it("resume from a persisted RV (beyond client-go): the first watch-list asks for data at least that new", async () => {
