@@ -173,8 +173,14 @@ function successStatus(r: ServedResource, obj: KubeObject): Status {
   return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details };
 }
 
-/** Kinds whose registry returns the deleted object instead of a Status (`ReturnDeletedObject`). */
-const RETURNS_DELETED_OBJECT = new Set(["/pods"]);
+/**
+ * Whether DELETE answers with the deleted object instead of a Status (the registry's `ReturnDeletedObject`): the
+ * resource's own `returnDeletedObject` flag (engine resources carry it), else pods only.
+ */
+function returnsDeletedObject(r: ServedResource): boolean {
+  const flag = (r as { readonly returnDeletedObject?: boolean }).returnDeletedObject;
+  return flag ?? (r.group === "" && r.resource === "pods");
+}
 
 /**
  * Serves one resource request (`/api/...`, `/apis/...`) against the backend: routing by method and path shape, query
@@ -426,7 +432,7 @@ async function remove(
     }
   }
   const deleted = await cfg.backend.delete(r, namespace, name, preconditions, ctx);
-  if (RETURNS_DELETED_OBJECT.has(`${r.group}/${r.resource}`)) {
+  if (returnsDeletedObject(r)) {
     writeJson(res, 200, withTypeMeta(deleted, r));
     return;
   }
