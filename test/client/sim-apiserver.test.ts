@@ -62,6 +62,12 @@ async function clientFrom(file: string, opts: KubeconfigOptions): Promise<KubeCl
   return new KubeClient(cfg, { clock, rateLimiter: null, maxRetries: 0 });
 }
 
+/** Lets sockets make progress until `cond` holds (bounded in event-loop turns, never a timed wait). */
+async function ioUntil(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 100_000 && !cond(); i++) await new Promise<void>((resolve) => setImmediate(resolve));
+  expect(cond()).toBe(true);
+}
+
 async function nextOf<T>(it: AsyncIterator<T>): Promise<T> {
   const r = await it.next();
   if (r.done === true) throw new Error("watch ended early");
@@ -169,16 +175,12 @@ describe("KubeClient against the simulated apiserver, authenticated from a kubec
       name: "https-cert",
     });
     const run = r.run();
-    const io = async (cond: () => boolean) => {
-      for (let i = 0; i < 20_000 && !cond(); i++) await new Promise<void>((resolve) => setImmediate(resolve));
-      expect(cond()).toBe(true);
-    };
     try {
-      await io(() => r.status().phase === "watch-listing" && engine.watchers("configmaps").length === 1);
+      await ioUntil(() => r.status().phase === "watch-listing" && engine.watchers("configmaps").length === 1);
       await clock.step(1300); // the end bookmark comes with the cache's next bookmark tick
-      await io(() => r.status().hasSynced);
+      await ioUntil(() => r.status().hasSynced);
       await c.create(configmaps, cm("via-reflector"));
-      await io(() => store.items.has("default/via-reflector"));
+      await ioUntil(() => store.items.has("default/via-reflector"));
       const truth = engine.storage.snapshot(engine.resource("configmaps")).map(([, o]) => o.metadata?.name);
       expect([...store.items.values()].map((o) => o.metadata?.name).sort()).toEqual(truth.sort());
       expect(r.status()).toMatchObject({ phase: "watching", counts: { watchLists: 1, lists: 0 } });
@@ -206,9 +208,7 @@ describe("KubeClient against the simulated apiserver, authenticated from a kubec
     const run = r.run();
     try {
       // watch-list → 401 → LIST fallback → 401 → backoff.
-      for (let i = 0; i < 20_000 && r.status().phase !== "backing-off"; i++) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
+      await ioUntil(() => r.status().phase === "backing-off");
       expect(r.status()).toMatchObject({
         phase: "backing-off",
         hasSynced: false,

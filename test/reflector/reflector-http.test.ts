@@ -95,7 +95,7 @@ function nextEvent(r: Reflector<KubeObject>, pred: (e: ReflectorEvent) => boolea
 
 /** Lets sockets make progress until `cond` holds (bounded; I/O completes between event-loop turns). */
 async function ioUntil(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 20_000 && !cond(); i++) await new Promise<void>((resolve) => setImmediate(resolve));
+  for (let i = 0; i < 100_000 && !cond(); i++) await new Promise<void>((resolve) => setImmediate(resolve));
   if (!cond()) throw new Error(`timed out waiting for ${what}`);
 }
 

@@ -152,7 +152,32 @@ describe("reflector watch path against the sim-apiserver", () => {
     await s.converged();
   });
 
-  it("F15 / 24: a watch from RV '' keeps lastSyncRV during the synthetic ADDED events and takes the first BOOKMARK's", async () => {
+  it("F15: after every event lastSyncRV is that event's RV, and a ResourceVersionUpdater store is told (no order check)", async () => {
+    const s = await syncedScenario(sc.make, listOnly());
+    const from = s.recording.calls.length;
+    const rvs: string[] = [];
+    for (const write of [() => s.create("n"), () => s.update("n", "2"), () => s.remove("n")]) {
+      await write();
+      await flush();
+      rvs.push(s.serverRV);
+      expect(s.r.lastSyncResourceVersion()).toBe(s.serverRV);
+    }
+    expect(
+      s.recording.calls
+        .slice(from)
+        .filter((c) => c.op === "updateResourceVersion")
+        .map((c) => c.resourceVersion),
+    ).toEqual(rvs);
+    // An older RV on the stream is taken as is (see 22).
+    s.lw.sendEvent({
+      type: "BOOKMARK",
+      object: { apiVersion: "v1", kind: "ConfigMap", metadata: { resourceVersion: "3" } },
+    });
+    await flush();
+    expect(s.r.lastSyncResourceVersion()).toBe("3");
+  });
+
+  it("24: a watch from RV '' keeps lastSyncRV during the synthetic ADDED events and takes the first BOOKMARK's", async () => {
     // A LIST answer without a resourceVersion (some aggregated servers) leaves lastSyncRV at "", so the reflector
     // watches from ""; the server defaults that to initial events + the end bookmark.
     const s = sc.make(listOnly());

@@ -190,7 +190,7 @@ describe("reflector watch-list path against the sim-apiserver", () => {
     await old.converged();
   });
 
-  it("truncated watch line (engine fault): the stream ends like an unexpected EOF, re-watch from the last RV with no relist", async () => {
+  it("F16 (truncated watch line, engine fault): the stream ends like an unexpected EOF, re-watch from the last RV with no relist", async () => {
     const s = await syncedScenario(sc.make, { reflector: { useWatchList: false } });
     s.sim.faults.add({ type: "truncate-watch", verbs: ["watch"], count: 1, afterEvents: 1 });
     await s.clock.step(300_000); // the server ends the first watch; the re-watch carries the fault
