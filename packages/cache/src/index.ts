@@ -1,8 +1,27 @@
-export * from "./exports-fifo.js";
-export * from "./exports-informer.js";
-export * from "./exports-reflector.js";
-export * from "./exports-store.js";
-export type { ListerWatcher, Watch } from "./listwatch.js";
+// Public API of @informer-ts/cache: named re-exports only, grouped by concept.
+
+// Object keys and names
+
+export { indexFuncToKeyFuncAdapter, metaNamespaceIndexFunc, NamespaceIndex } from "./index-funcs.js";
+export {
+  deletionHandlingMetaNamespaceKeyFunc,
+  type ExplicitKey,
+  explicitKey,
+  metaNamespaceKeyFunc,
+  splitMetaNamespaceKey,
+} from "./keys.js";
+export {
+  deletionHandlingObjectToName,
+  metaObjectToName,
+  newObjectName,
+  ObjectName,
+  objectToName,
+  parseObjectName,
+} from "./object-names.js";
+export { DeletedFinalStateUnknown, isDeletedFinalStateUnknown } from "./tombstone.js";
+
+// Store, indexer, thread-safe store, transactions
+
 export {
   type BookmarkStore,
   type DeletedFinalStateUnknownLike,
@@ -16,3 +35,256 @@ export {
   type ResourceVersionUpdater,
   type Store,
 } from "./store.js";
+export {
+  newIndexer,
+  newStore,
+  type StoreOptions,
+  type StoreWithTransactions,
+  type TransformFunc,
+} from "./store-impl.js";
+export {
+  type InformerMetricLabels,
+  newThreadSafeStore,
+  type StoreMetricsOptions,
+  type ThreadSafeStore,
+  type ThreadSafeStoreOptions,
+} from "./thread-safe-store.js";
+export {
+  type ThreadSafeStoreTransaction,
+  type Transaction,
+  TransactionError,
+  type TransactionStore,
+  type TransactionType,
+} from "./transaction.js";
+
+// Mutation detector
+
+export {
+  firstDifferencePath,
+  MutationDetectedError,
+  type MutationDetector,
+  type MutationDetectorEvent,
+  type MutationDetectorMode,
+  type MutationDetectorOptions,
+  type MutationReport,
+  mutationDetectionEnabledFromEnv,
+  newCacheMutationDetector,
+  type ObjectMutation,
+} from "./mutation-detector.js";
+
+// Deltas and FIFOs (Queue, DeltaFIFO, RealFIFO)
+
+export {
+  type BookmarkInfo,
+  type Delta,
+  type Deltas,
+  DeltaType,
+  isDelta,
+  newest,
+  oldest,
+  type ReplacedAllInfo,
+  type SyncAllInfo,
+} from "./delta.js";
+export { DeltaFIFO, type DeltaFIFOOptions, dedupDeltas } from "./delta-fifo.js";
+export {
+  ErrFIFOClosed,
+  FIFOClosedError,
+  isFIFOClosedError,
+  type KeyListerGetter,
+  type PopProcessFunc,
+  type ProcessBatchFunc,
+  type Queue,
+  type QueueWithBatch,
+  type TransformingStore,
+} from "./fifo.js";
+export type { FIFOEvent } from "./internal/fifo-core.js";
+export {
+  defaultBatchSize,
+  type FIFOMetricsOptions,
+  informerProcessingLatencyBuckets,
+  RealFIFO,
+  type RealFIFOOptions,
+} from "./the-real-fifo.js";
+
+// Controller: processDeltas and resource event handlers
+
+export {
+  FilteringResourceEventHandler,
+  type FilteringResourceEventHandlerOptions,
+  newQueueFIFO,
+  type ProcessLoopOptions,
+  processDeltas,
+  processDeltasInBatch,
+  processLoop,
+  type QueueFIFOOptions,
+  type ResourceEventHandler,
+  ResourceEventHandlerDetailedFuncs,
+  type ResourceEventHandlerDetailedFuncsOptions,
+  ResourceEventHandlerFuncs,
+  type ResourceEventHandlerFuncsOptions,
+} from "./controller.js";
+
+// ListerWatcher and pager
+
+export type { ListerWatcher, Watch } from "./listwatch.js";
+export {
+  type ListFunc,
+  ListWatch,
+  type ListWatchFuncs,
+  newFilteredListWatch,
+  newListWatchWithFieldSelector,
+  toListWatcherWithWatchListSemantics,
+  type WatchFunc,
+} from "./listwatch-funcs.js";
+export {
+  DEFAULT_PAGE_BUFFER_SIZE,
+  DEFAULT_PAGE_SIZE,
+  type ListPageFunc,
+  ListPager,
+  newListPager,
+  type PagedListResult,
+} from "./pager.js";
+
+// Reflector: backoff, errors, logging, metrics, status stream
+
+export {
+  type Backoff,
+  type BackoffResetMode,
+  DEFAULT_BACKOFF_INIT_MS,
+  DEFAULT_BACKOFF_MAX_MS,
+  DEFAULT_BACKOFF_RESET_MS,
+  type DelayFunc,
+  defaultReflectorBackoff,
+  delayFunc,
+  delayWithReset,
+  gapResetDelayFunc,
+} from "./backoff.js";
+export {
+  DEFAULT_EXPECTED_TYPE_NAME,
+  DEFAULT_MIN_WATCH_TIMEOUT_MS,
+  defaultWatchErrorHandler,
+  extractListWithAlloc,
+  newNamedReflector,
+  newNamespaceKeyedIndexerAndReflector,
+  newReflector,
+  newReflectorWithOptions,
+  Reflector,
+  type ReflectorInfo,
+  type ReflectorOptions,
+  VERY_SHORT_WATCH_MS,
+  type WatchErrorHandler,
+  type WatchLivenessOptions,
+} from "./reflector.js";
+export {
+  type ConsistencyCheckArgs,
+  checkWatchListDataConsistency,
+  isDataConsistencyDetectionForWatchListEnabled,
+} from "./reflector-data-consistency-detector.js";
+export {
+  errorInfo,
+  InitialEventsEndTimeoutError,
+  isConnectionRefused,
+  isExpiredError,
+  isProbableEOF,
+  isTooLargeResourceVersionError,
+  isTruncatedWatchStream,
+  isWatchErrorRetriable,
+  type ReflectorErrorInfo,
+  VeryShortWatchError,
+  watchIterationError,
+} from "./reflector-errors.js";
+export { consoleLogger, type LogLevel, type ReflectorLogger, silentLogger } from "./reflector-logger.js";
+export {
+  type CounterMetric,
+  type GaugeMetric,
+  noopReflectorMetricsProvider,
+  type ReflectorMetricsProvider,
+  reflectorMetricsProvider,
+  type SummaryMetric,
+  setReflectorMetricsProvider,
+} from "./reflector-metrics.js";
+export type {
+  ReflectorCounts,
+  ReflectorErrorPhase,
+  ReflectorErrorRecord,
+  ReflectorEvent,
+  ReflectorPhase,
+  ReflectorStatus,
+  RelistCause,
+  RewatchCause,
+  SkipReason,
+  WatchEndReason,
+} from "./reflector-status.js";
+export { type GroupVersionKind, gvkString, isUnsupportedTableObject } from "./reflector-watch.js";
+export { newRetryWithDeadline, type RetryWithDeadline } from "./retry-with-deadline.js";
+
+// Shared informers: listeners, processor, informer, factory, sync tracking
+
+export {
+  type InformerResource,
+  type ListerWatcherFor,
+  type ListerWatcherScope,
+  type NewInformerFunc,
+  newSharedInformerFactory,
+  newSharedInformerFactoryWithOptions,
+  resourceKey,
+  SharedInformerFactory,
+  type SharedInformerFactoryConfig,
+  type SharedInformerOption,
+  type SyncResult,
+  syncResultAsError,
+  type TweakListOptionsFunc,
+  withCustomResyncConfig,
+  withInformerName,
+  withInformerOptions,
+  withNamespace,
+  withTransform,
+  withTweakListOptions,
+} from "./informer-factory.js";
+export {
+  type HandlerErrorCallback,
+  type HandlerErrorInfo,
+  handlerErrorBackoffMs,
+  initialBufferSize,
+  type ListenerEvent,
+  type ListenerEventSink,
+  type ListenerHandler,
+  type ListenerStats,
+  type Notification,
+  ProcessorListener,
+  type ProcessorListenerOptions,
+  type ResourceEventHandlerRegistration,
+} from "./processor-listener.js";
+export {
+  type HandlerOptions,
+  type InformerFifoMode,
+  type InformerReflectorOptions,
+  newSharedIndexInformer,
+  newSharedInformer,
+  type SharedIndexInformer,
+  type SharedIndexInformerOptions,
+  type SharedInformer,
+  type SharedInformerEvent,
+  type SharedInformerStatus,
+  shutDownEventHandler,
+} from "./shared-informer.js";
+export { determineResyncPeriod, minimumResyncPeriod, SharedProcessor } from "./shared-processor.js";
+export { AsyncTracker, type DoneChecker, DoneLatch, SingleFileTracker, SyncTrackerError } from "./synctrack.js";
+export {
+  type InformerSynced,
+  syncedPollPeriod,
+  type WaitForCacheSyncOptions,
+  waitFor,
+  waitForCacheSync,
+} from "./wait-for-cache-sync.js";
+
+// Test doubles (client-go tools/cache/testing)
+
+export {
+  FakeControllerSource,
+  type FakeControllerSourceOptions,
+  FakeWatch,
+  type FakeWatchListSupport,
+} from "./testing/fake-controller-source.js";
+export { type RecordedCall, RecordingStore } from "./testing/recording-store.js";
+export { runUntilSettled } from "./testing/run-until-settled.js";
