@@ -55,8 +55,12 @@ function excerptOf(text: string): string {
   return text.length > WATCH_DECODE_EXCERPT_CHARS ? text.slice(0, WATCH_DECODE_EXCERPT_CHARS) : text;
 }
 
-function isBlank(line: Uint8Array): boolean {
-  for (const b of line) if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) return false;
+/** Whether `buf[from, to)` holds only JSON whitespace. */
+function isBlank(buf: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const b = buf[i];
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) return false;
+  }
   return true;
 }
 
@@ -72,10 +76,20 @@ function jsonErrorDetail(err: unknown): string {
   return "invalid JSON";
 }
 
-/** Decodes one complete line; `undefined` for a blank line. Throws {@link WatchDecodeError}. */
-function decodeLine<T>(line: Buffer, offset: number, atEnd: boolean): WatchEvent<T> | undefined {
-  if (isBlank(line)) return undefined;
-  const text = line.toString("utf8");
+/**
+ * Decodes one complete line, `buf[from, to)` (a range, so no Buffer view is made per line); `undefined` for a
+ * blank line. Throws {@link WatchDecodeError}.
+ */
+function decodeLine<T>(
+  buf: Buffer,
+  from: number,
+  to: number,
+  offset: number,
+  atEnd: boolean,
+): WatchEvent<T> | undefined {
+  if (isBlank(buf, from, to)) return undefined;
+  const text = buf.toString("utf8", from, to);
+  const lineBytes = to - from;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -86,20 +100,14 @@ function decodeLine<T>(line: Buffer, offset: number, atEnd: boolean): WatchEvent
         "truncated",
         offset,
         excerptOf(text),
-        line.length,
+        lineBytes,
         `the stream closed inside an event without a trailing newline (${detail})`,
       );
     }
-    throw new WatchDecodeError("malformed-json", offset, excerptOf(text), line.length, detail);
+    throw new WatchDecodeError("malformed-json", offset, excerptOf(text), lineBytes, detail);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new WatchDecodeError(
-      "invalid-event",
-      offset,
-      excerptOf(text),
-      line.length,
-      "a watch event must be an object",
-    );
+    throw new WatchDecodeError("invalid-event", offset, excerptOf(text), lineBytes, "a watch event must be an object");
   }
   const { type, object } = parsed as { type?: unknown; object?: unknown };
   if (typeof type !== "string" || !EVENT_TYPES.has(type)) {
@@ -107,18 +115,12 @@ function decodeLine<T>(line: Buffer, offset: number, atEnd: boolean): WatchEvent
       "invalid-event",
       offset,
       excerptOf(text),
-      line.length,
+      lineBytes,
       `got invalid watch event type: ${JSON.stringify(type) ?? "undefined"}`,
     );
   }
   if (typeof object !== "object" || object === null || Array.isArray(object)) {
-    throw new WatchDecodeError(
-      "invalid-event",
-      offset,
-      excerptOf(text),
-      line.length,
-      `the ${type} event has no object`,
-    );
+    throw new WatchDecodeError("invalid-event", offset, excerptOf(text), lineBytes, `the ${type} event has no object`);
   }
   if (type === "ERROR") {
     // Old servers sent the Status without kind/apiVersion; the decoder knows it is one.
@@ -191,21 +193,21 @@ export async function* decodeWatchStream<T = KubeObject>(
         pendingBytes += part.length;
         break;
       }
-      const part = chunk.subarray(pos, nl);
-      let line: Buffer;
+      const start = lineStart;
+      let event: WatchEvent<T> | undefined;
       if (pending.length === 0) {
-        line = part;
+        event = decodeLine<T>(chunk, pos, nl, start, false);
       } else {
+        const part = chunk.subarray(pos, nl);
         if (pendingBytes + part.length > maxLineBytes) throw tooLong(part);
         pending.push(part);
-        line = Buffer.concat(pending, pendingBytes + part.length);
+        const line = Buffer.concat(pending, pendingBytes + part.length);
         pending = [];
         pendingBytes = 0;
+        event = decodeLine<T>(line, 0, line.length, start, false);
       }
-      const start = lineStart;
       lineStart = chunkOffset + nl + 1;
       pos = nl + 1;
-      const event = decodeLine<T>(line, start, false);
       if (event !== undefined) yield event;
     }
     chunkOffset += chunk.length;
@@ -214,7 +216,7 @@ export async function* decodeWatchStream<T = KubeObject>(
     const line = Buffer.concat(pending, pendingBytes);
     pending = [];
     pendingBytes = 0;
-    const event = decodeLine<T>(line, lineStart, true);
+    const event = decodeLine<T>(line, 0, line.length, lineStart, true);
     if (event !== undefined) yield event;
   }
 }
