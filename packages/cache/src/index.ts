@@ -20,8 +20,17 @@ export {
 } from "./object-names.js";
 export { DeletedFinalStateUnknown, isDeletedFinalStateUnknown } from "./tombstone.js";
 
-// Store, indexer, thread-safe store, transactions
+// Store, indexer, listers, thread-safe store, transactions
 
+export {
+  type AppendFunc,
+  type GenericLister,
+  type GenericNamespaceLister,
+  type LabelSelectorLike,
+  listAll,
+  listAllByNamespace,
+  newGenericLister,
+} from "./listers.js";
 export {
   type BookmarkStore,
   type DeletedFinalStateUnknownLike,
