@@ -70,6 +70,44 @@ describe("interop: python kubernetes client", () => {
   });
 });
 
+// Watches from a resourceVersion the server no longer has: the client retries once, then raises ApiException with
+// the Status' code and "reason: message" — which needs the ERROR event's Status to carry code, reason and message.
+const WATCH_EXPIRED = `
+import json, sys
+from kubernetes import client, watch
+from kubernetes.client.rest import ApiException
+cfg = client.Configuration(); cfg.host = sys.argv[1]
+api = client.CoreV1Api(client.ApiClient(cfg))
+try:
+    for ev in watch.Watch().stream(api.list_namespaced_config_map, "default", resource_version=sys.argv[2]):
+        print(json.dumps({"type": ev["type"]}), flush=True)
+except ApiException as e:
+    print(json.dumps({"status": e.status, "reason": e.reason}), flush=True)
+`;
+
+describe("interop: python kubernetes client and 410", () => {
+  it("a watch from an expired resourceVersion raises ApiException(410, 'Expired: too old resource version: …')", async (ctx) => {
+    requireTool(python, ctx);
+    const sim = await startSim();
+    try {
+      await sim.create(configMap("py-old"));
+      const old = sim.engine.currentResourceVersion;
+      await sim.create(configMap("py-new"));
+      sim.engine.reinitializeCache("configmaps");
+      const r = await run(pythonBin(), ["-c", WATCH_EXPIRED, sim.url, String(old - 1)], { timeoutMs: 60_000 });
+      expect(r.stderr).toBe("");
+      const out = lines(r.stdout);
+      expect(out).toHaveLength(1);
+      expect(out[0]).toEqual({
+        status: 410,
+        reason: expect.stringMatching(/^Expired: too old resource version: \d+ \(\d+\)$/),
+      });
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
 describe("interop: python kubernetes client over HTTPS", () => {
   it("load_kube_config with token + CA", async (ctx) => {
     requireTool(python, ctx);
