@@ -238,6 +238,10 @@ export class SimScenario {
   /** Every reflector event (events$), in order. */
   readonly events: ReflectorEvent[] = [];
   private readonly stops: (() => Promise<void> | void)[] = [];
+  /** Set by `start`: the reflector runs, so the end-of-test check expects its store to equal the server's list. */
+  private running = false;
+  /** Opt out of the end-of-test convergence check (a test whose point is a reflector that cannot sync). */
+  skipFinalConvergence = false;
 
   constructor(opts: SimScenarioOptions = {}) {
     this.clock = new FakeClock();
@@ -301,6 +305,7 @@ export class SimScenario {
 
   /** Starts the reflector (run loop) and lets it make its first requests. */
   async start(): Promise<void> {
+    this.running = true;
     const sub = this.r.run();
     this.stops.unshift(async () => {
       sub.unsubscribe();
@@ -370,8 +375,20 @@ export class SimScenario {
     return this.events.filter((e): e is Extract<ReflectorEvent, { type: K }> => e.type === type);
   }
 
-  /** Stops everything and checks nothing is left running (no timers on the clock). */
+  /**
+   * Stops everything and checks nothing is left running (no timers on the clock). A started reflector must first
+   * have converged: faults cleared, its store ends equal to the server's list.
+   */
   async stop(): Promise<void> {
+    if (this.running && !this.skipFinalConvergence) {
+      this.running = false;
+      this.sim.faults.clear();
+      this.sim.setBookmarkMode("on");
+      this.lw.rewriteEvent = undefined;
+      this.lw.rewriteList = undefined;
+      this.lw.rewriteOptions = undefined;
+      await this.converged();
+    }
     for (const s of this.stops) await s();
     this.stops.length = 0;
     this.sim.stop();
