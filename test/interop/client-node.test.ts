@@ -114,6 +114,33 @@ describe("interop: @kubernetes/client-node", () => {
     await api.deleteNamespacedConfigMap({ name: "cn-watched", namespace: "default" });
   });
 
+  it("Watch from an expired resourceVersion gets the ERROR event with the 410 Status, then done", async (ctx) => {
+    requireClientNode(ctx);
+    await sim.create(configMap("cn-old"));
+    const old = sim.engine.currentResourceVersion;
+    await sim.create(configMap("cn-newer"));
+    sim.engine.reinitializeCache("configmaps");
+    const events: Array<{ type: string; obj: Record<string, unknown> }> = [];
+    const done = new Promise<unknown>((resolve) => {
+      void new k8s.Watch(kubeConfig(sim)).watch(
+        "/api/v1/namespaces/default/configmaps",
+        { resourceVersion: String(old - 1) },
+        (type: string, obj: Record<string, unknown>) => events.push({ type, obj }),
+        (err: unknown) => resolve(err),
+      );
+    });
+    expect(await done).toBeNull();
+    expect(events).toEqual([
+      {
+        type: "ERROR",
+        obj: expect.objectContaining({ kind: "Status", code: 410, reason: "Expired" }),
+      },
+    ]);
+    const api = kubeConfig(sim).makeApiClient(k8s.CoreV1Api);
+    await api.deleteNamespacedConfigMap({ name: "cn-old", namespace: "default" });
+    await api.deleteNamespacedConfigMap({ name: "cn-newer", namespace: "default" });
+  });
+
   it("ListWatch (informer) sees add, update, delete", async (ctx) => {
     requireClientNode(ctx);
     await informerRoundTrip(sim);
