@@ -413,4 +413,29 @@ describe("reflector watch path against the sim-apiserver", () => {
     expect(t.status().counts.skippedObjects).toBe(1);
     await t.converged();
   });
+
+  it("stop: unsubscribing mid-LIST, mid-backoff, mid-watch or mid-watch-list closes the server watch and restarts nothing", async () => {
+    for (const when of ["list", "backoff", "watch", "watch-list"] as const) {
+      const s = sc.make(when === "watch-list" ? {} : listOnly());
+      await s.seed(3);
+      if (when === "list") s.sim.addLatency({ ms: 5000, verbs: ["list"] });
+      if (when === "backoff") s.sim.faults.add({ type: "status", code: 500, verbs: ["list"] });
+      if (when === "watch-list") s.sim.setBookmarkMode("off");
+      const sub = s.r.run();
+      await s.clock.step(when === "backoff" ? 100 : 0);
+      await flush();
+      expect(s.status().phase).toBe(
+        { list: "listing", backoff: "backing-off", watch: "watching", "watch-list": "watch-listing" }[when],
+      );
+      sub.unsubscribe();
+      await s.r.whenStopped();
+      expect(s.status().phase).toBe("stopped");
+      expect(s.sim.watchers("configmaps")).toHaveLength(0);
+      s.skipFinalConvergence = true;
+      const requests = s.lw.requests.length;
+      await s.clock.step(600_000); // nothing restarts (teardown then checks no timer is left once the engine stops)
+      expect(s.lw.requests.length).toBe(requests);
+      expect(s.status().phase).toBe("stopped");
+    }
+  });
 });
