@@ -1,10 +1,9 @@
 import type { Clock } from "@informer-ts/clock";
 import { type Delta, type Deltas, DeltaType } from "./delta.js";
 import { Deque, type KeyListerGetter, type PopProcessFunc, type Queue, type TransformingStore } from "./fifo.js";
-import { asError, computeKey, FIFOCore, type Taken } from "./internal/fifo-core.js";
-import { describeValue } from "./internal/meta-accessor.js";
-import { metaNamespaceKeyFunc } from "./keys.js";
-import { type DeletedFinalStateUnknownLike, KeyError, type KeyFunc } from "./store.js";
+import { FIFOCore, type Taken } from "./internal/fifo-core.js";
+import type { metaNamespaceKeyFunc } from "./keys.js";
+import type { DeletedFinalStateUnknownLike, KeyFunc } from "./store.js";
 import type { TransformFunc } from "./store-impl.js";
 import { DeletedFinalStateUnknown, isDeletedFinalStateUnknown } from "./tombstone.js";
 
@@ -58,38 +57,20 @@ export interface DeltaFIFOOptions<T> {
  * part of a replace before an error). Step 2 of replace visits keys in queue order (Go: map order). Lookup
  * failures are `knownObjectLookup` events, not log lines. The queue shrinks after draining.
  */
-export class DeltaFIFO<T> extends FIFOCore implements Queue<T>, TransformingStore<T> {
+export class DeltaFIFO<T> extends FIFOCore<T> implements Queue<T>, TransformingStore<T> {
   private readonly items = new Map<string, Delta<T>[]>();
   private readonly queue = new Deque<string>(16);
-  private readonly keyFunc: KeyFunc;
-  private readonly knownObjects: KeyListerGetter<T> | undefined;
   private readonly emitDeltaTypeReplaced: boolean;
-  private readonly transform: TransformFunc<T> | undefined;
 
   /** @throws TypeError for a key function or transformer that is not a function. */
   constructor(options: DeltaFIFOOptions<T> = {}) {
-    super(options.name !== undefined && options.name !== "" ? options.name : "DeltaFIFO", options.clock);
-    const keyFunc = options.keyFunction ?? metaNamespaceKeyFunc;
-    if (typeof keyFunc !== "function") {
-      throw new TypeError(`DeltaFIFO keyFunction is not a function: ${describeValue(keyFunc)}`);
-    }
-    if (options.transformer !== undefined && typeof options.transformer !== "function") {
-      throw new TypeError(`DeltaFIFO transformer is not a function: ${describeValue(options.transformer)}`);
-    }
-    this.keyFunc = keyFunc;
-    this.knownObjects = options.knownObjects;
+    super("DeltaFIFO", options);
     this.emitDeltaTypeReplaced = options.emitDeltaTypeReplaced === true;
-    this.transform = options.transformer;
   }
 
   /** Number of queued keys. Not in client-go (for statistics and tests). */
   get length(): number {
     return this.queue.length;
-  }
-
-  /** The configured transformer (`TransformingStore`). */
-  transformer(): TransformFunc<T> | undefined {
-    return this.transform;
   }
 
   /**
@@ -99,13 +80,7 @@ export class DeltaFIFO<T> extends FIFOCore implements Queue<T>, TransformingStor
    * @throws KeyError for an empty Deltas list or when the key function fails.
    */
   keyOf(obj: unknown): string {
-    let target = obj;
-    if (Array.isArray(target)) {
-      if (target.length === 0) throw new KeyError("0 length Deltas object; can't get key", obj);
-      target = (target[target.length - 1] as Delta<T>).object;
-    }
-    if (isDeletedFinalStateUnknown(target)) return target.key;
-    return computeKey(this.keyFunc, target);
+    return this.keyOfQueued(obj, false);
   }
 
   /** Appends `Added(obj)` (D4). @throws KeyError / the transformer's error. */
@@ -152,11 +127,7 @@ export class DeltaFIFO<T> extends FIFOCore implements Queue<T>, TransformingStor
   replace(list: readonly T[], _resourceVersion: string): void {
     const keys = new Array<string>(list.length);
     for (let i = 0; i < list.length; i++) keys[i] = this.keyOf(list[i]);
-    const objects = new Array<T>(list.length);
-    for (let i = 0; i < list.length; i++) {
-      const item = list[i] as T;
-      objects[i] = this.transform !== undefined ? this.applyTransform(item) : item;
-    }
+    const objects = this.transformAll(list);
     const action = this.emitDeltaTypeReplaced ? DeltaType.Replaced : DeltaType.Sync;
     this.mutate("replace", () => {
       const listed = new Set<string>();
@@ -233,12 +204,7 @@ export class DeltaFIFO<T> extends FIFOCore implements Queue<T>, TransformingStor
         batchSize: 1,
         firstKey: () => id,
         run: () => process(deltas, isInInitialList),
-        after: () => {
-          if (this.initialPopulationCount > 0) {
-            this.initialPopulationCount--;
-            this.checkSynced();
-          }
-        },
+        after: () => this.decrementInitialPopulation(1),
       } satisfies Taken<Deltas<T>>;
     });
   }
@@ -248,16 +214,7 @@ export class DeltaFIFO<T> extends FIFOCore implements Queue<T>, TransformingStor
   }
 
   private enqueueAddOrUpdate(operation: string, type: "Added" | "Updated", obj: T): void {
-    let id: string;
-    let stored: T;
-    try {
-      id = this.keyOf(obj);
-      stored = this.transform !== undefined && !isDeletedFinalStateUnknown(obj) ? this.applyTransform(obj) : obj;
-    } catch (err) {
-      // client-go marks the queue populated before it computes the key.
-      this.mutate(operation, () => this.markPopulated());
-      throw err;
-    }
+    const [id, stored] = this.prepareObject(operation, obj);
     if (!this.isLocked) {
       this.markPopulated();
       this.append(id, type, stored);
@@ -267,11 +224,6 @@ export class DeltaFIFO<T> extends FIFOCore implements Queue<T>, TransformingStor
       this.markPopulated();
       this.append(id, type, stored);
     });
-  }
-
-  private markPopulated(): void {
-    this.populated = true;
-    this.checkSynced();
   }
 
   private dropsDelete(id: string): boolean {
@@ -298,28 +250,6 @@ export class DeltaFIFO<T> extends FIFOCore implements Queue<T>, TransformingStor
       dedupDeltas(existing);
     }
     this.wake();
-  }
-
-  private applyTransform(obj: T): T {
-    try {
-      return (this.transform as TransformFunc<T>)(obj);
-    } catch (err) {
-      throw asError(err, "transforming object");
-    }
-  }
-
-  private lookupKnown(known: KeyListerGetter<T>, key: string, operation: "replace" | "resync"): T | undefined {
-    let obj: T | undefined;
-    try {
-      obj = known.getByKey(key);
-    } catch (error) {
-      this.events.emit({ type: "knownObjectLookup", fifo: this.fifoName, operation, key, reason: "error", error });
-      return undefined;
-    }
-    if (obj === undefined) {
-      this.events.emit({ type: "knownObjectLookup", fifo: this.fifoName, operation, key, reason: "missing" });
-    }
-    return obj;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Clock } from "@informer-ts/clock";
 import type { Gauge, Histogram, Labels, MetricsProvider } from "@informer-ts/instrumentation";
-import { type Delta, type Deltas, DeltaType, isDelta } from "./delta.js";
+import { type Delta, type Deltas, DeltaType } from "./delta.js";
 import {
   Deque,
   type KeyListerGetter,
@@ -9,13 +9,13 @@ import {
   type QueueWithBatch,
   type TransformingStore,
 } from "./fifo.js";
-import { asError, computeKey, FIFOCore, type Taken } from "./internal/fifo-core.js";
+import { FIFOCore, type Taken } from "./internal/fifo-core.js";
 import { describeValue } from "./internal/meta-accessor.js";
 import type { InformerMetricLabels } from "./internal/rv-metric.js";
-import { metaNamespaceKeyFunc } from "./keys.js";
-import { type BookmarkStore, type DeletedFinalStateUnknownLike, KeyError, type KeyFunc } from "./store.js";
+import type { metaNamespaceKeyFunc } from "./keys.js";
+import type { BookmarkStore, DeletedFinalStateUnknownLike, KeyFunc } from "./store.js";
 import type { TransformFunc } from "./store-impl.js";
-import { DeletedFinalStateUnknown, isDeletedFinalStateUnknown } from "./tombstone.js";
+import { DeletedFinalStateUnknown } from "./tombstone.js";
 
 /** client-go's `defaultBatchSize`: the most deltas one `popBatch` hands out. */
 export const defaultBatchSize = 1000;
@@ -108,11 +108,8 @@ const batchable: ReadonlySet<string> = new Set([
  * point is reported as a `deferredMutationFailed` event. Lookup failures are `knownObjectLookup` events
  * instead of log lines. `batchSize` is an option. The queue shrinks after draining.
  */
-export class RealFIFO<T> extends FIFOCore implements QueueWithBatch<T>, BookmarkStore, TransformingStore<T> {
+export class RealFIFO<T> extends FIFOCore<T> implements QueueWithBatch<T>, BookmarkStore, TransformingStore<T> {
   private readonly items = new Deque<Delta<T>>(16);
-  private readonly keyFunc: KeyFunc;
-  private readonly knownObjects: KeyListerGetter<T> | undefined;
-  private readonly transform: TransformFunc<T> | undefined;
   private readonly batchSize: number;
   private readonly emitAtomicEvents: boolean;
   private readonly unlockWhileProcessing: boolean;
@@ -123,24 +120,12 @@ export class RealFIFO<T> extends FIFOCore implements QueueWithBatch<T>, Bookmark
   /** What a {@link RealPop} may call back into; one object per queue, so a pop allocates no closures. */
   private readonly hooks: PopHooks = {
     keyOf: (obj) => this.keyOf(obj),
-    decrementInitialPopulation: (n) => {
-      if (this.initialPopulationCount > 0) {
-        this.initialPopulationCount -= n;
-        this.checkSynced();
-      }
-    },
+    decrementInitialPopulation: (n) => this.decrementInitialPopulation(n),
   };
 
   /** @throws Error `coding error: …` for a forbidden option combination (R1); TypeError for a bad option type. */
   constructor(options: RealFIFOOptions<T> = {}) {
-    super(options.name !== undefined && options.name !== "" ? options.name : "RealFIFO", options.clock);
-    const keyFunc = options.keyFunction ?? metaNamespaceKeyFunc;
-    if (typeof keyFunc !== "function") {
-      throw new TypeError(`RealFIFO keyFunction is not a function: ${describeValue(keyFunc)}`);
-    }
-    if (options.transformer !== undefined && typeof options.transformer !== "function") {
-      throw new TypeError(`RealFIFO transformer is not a function: ${describeValue(options.transformer)}`);
-    }
+    super("RealFIFO", options);
     const batchSize = options.batchSize ?? defaultBatchSize;
     if (!Number.isSafeInteger(batchSize) || batchSize < 1) {
       throw new RangeError(`RealFIFO batchSize must be a positive integer, got ${describeValue(batchSize)}`);
@@ -161,9 +146,6 @@ export class RealFIFO<T> extends FIFOCore implements QueueWithBatch<T>, Bookmark
         throw new Error("coding error: emitDeltaTypeBookmark must be false when atomicEvents is false");
       }
     }
-    this.keyFunc = keyFunc;
-    this.knownObjects = options.knownObjects;
-    this.transform = options.transformer;
     this.batchSize = batchSize;
     this.emitAtomicEvents = atomic;
     this.unlockWhileProcessing = options.unlockWhileProcessing === true;
@@ -196,11 +178,6 @@ export class RealFIFO<T> extends FIFOCore implements QueueWithBatch<T>, Bookmark
     return this.items.length;
   }
 
-  /** The configured transformer (`TransformingStore`). */
-  transformer(): TransformFunc<T> | undefined {
-    return this.transform;
-  }
-
   /**
    * The key of `obj` (R3): a {@link Deltas} list is keyed by its newest delta, a {@link Delta} by its object, a
    * {@link DeletedFinalStateUnknown} by its `key`, anything else by the key function.
@@ -208,14 +185,7 @@ export class RealFIFO<T> extends FIFOCore implements QueueWithBatch<T>, Bookmark
    * @throws KeyError for an empty Deltas list or when the key function fails.
    */
   keyOf(obj: unknown): string {
-    let target = obj;
-    if (Array.isArray(target)) {
-      if (target.length === 0) throw new KeyError("0 length Deltas object; can't get key", obj);
-      target = (target[target.length - 1] as Delta<T>).object;
-    }
-    if (isDelta(target)) target = target.object;
-    if (isDeletedFinalStateUnknown(target)) return target.key;
-    return computeKey(this.keyFunc, target);
+    return this.keyOfQueued(obj, true);
   }
 
   /** Queues `Added(obj)` (R2) and marks the queue populated. @throws KeyError / the transformer's error. */
@@ -393,15 +363,7 @@ export class RealFIFO<T> extends FIFOCore implements QueueWithBatch<T>, Bookmark
   }
 
   private enqueueObject(operation: string, type: "Added" | "Updated" | "Deleted", obj: T): void {
-    let stored: T;
-    try {
-      this.keyOf(obj);
-      stored = this.transform !== undefined && !isDeletedFinalStateUnknown(obj) ? this.applyTransform(obj) : obj;
-    } catch (err) {
-      // client-go marks the queue populated before it validates the object.
-      this.mutate(operation, () => this.markPopulated());
-      throw err;
-    }
+    const stored = this.prepareObject(operation, obj)[1];
     if (this.isLocked) {
       this.mutate(operation, () => this.appendEvent(type, stored));
       return;
@@ -413,11 +375,6 @@ export class RealFIFO<T> extends FIFOCore implements QueueWithBatch<T>, Bookmark
     this.markPopulated();
     this.items.push({ type, object: stored } as Delta<T>);
     this.afterEnqueue();
-  }
-
-  private markPopulated(): void {
-    this.populated = true;
-    this.checkSynced();
   }
 
   private populateOnce(): void {
@@ -434,24 +391,6 @@ export class RealFIFO<T> extends FIFOCore implements QueueWithBatch<T>, Bookmark
 
   private setQueuedGauge(): void {
     this.queuedGauge?.set(this.items.length, this.metricLabels);
-  }
-
-  private applyTransform(obj: T): T {
-    try {
-      return (this.transform as TransformFunc<T>)(obj);
-    } catch (err) {
-      throw asError(err, "transforming object");
-    }
-  }
-
-  /** A new array holding the transformed items (or the items themselves): never the caller's array. */
-  private transformAll(list: readonly T[]): T[] {
-    const out = new Array<T>(list.length);
-    for (let i = 0; i < list.length; i++) {
-      const item = list[i] as T;
-      out[i] = this.transform !== undefined ? this.applyTransform(item) : item;
-    }
-    return out;
   }
 
   /** `reconcileReplacement` against the queue and `knownObjects` (R4). Plans first, then appends. */
@@ -480,20 +419,6 @@ export class RealFIFO<T> extends FIFOCore implements QueueWithBatch<T>, Bookmark
     for (const tombstone of deletions) this.items.push({ type: DeltaType.Deleted, object: tombstone });
     for (const obj of objects) this.items.push({ type: DeltaType.Replaced, object: obj });
     this.afterEnqueue();
-  }
-
-  private lookupKnown(known: KeyListerGetter<T>, key: string, operation: "replace" | "resync"): T | undefined {
-    let obj: T | undefined;
-    try {
-      obj = known.getByKey(key);
-    } catch (error) {
-      this.events.emit({ type: "knownObjectLookup", fifo: this.fifoName, operation, key, reason: "error", error });
-      return undefined;
-    }
-    if (obj === undefined) {
-      this.events.emit({ type: "knownObjectLookup", fifo: this.fifoName, operation, key, reason: "missing" });
-    }
-    return obj;
   }
 }
 

@@ -1,8 +1,12 @@
 import { type Clock, realClock } from "@informer-ts/clock";
 import { EventStream } from "@informer-ts/instrumentation";
-import { Deque, ErrFIFOClosed } from "../fifo.js";
+import { type Delta, isDelta } from "../delta.js";
+import { Deque, ErrFIFOClosed, type KeyListerGetter } from "../fifo.js";
+import { metaNamespaceKeyFunc } from "../keys.js";
 import { KeyError, type KeyFunc } from "../store.js";
+import type { TransformFunc } from "../store-impl.js";
 import { type DoneChecker, DoneLatch } from "../synctrack.js";
+import { isDeletedFinalStateUnknown } from "../tombstone.js";
 import { describeValue } from "./meta-accessor.js";
 
 /**
@@ -92,9 +96,19 @@ export function asError(err: unknown, context: string): Error {
   return new Error(`${context}: ${describeValue(err)}`, { cause: err });
 }
 
+/** The options both FIFOs take (each FIFO documents them on its own options type). */
+export interface FIFOCoreOptions<T> {
+  readonly name?: string;
+  readonly keyFunction?: KeyFunc;
+  readonly knownObjects?: KeyListerGetter<T>;
+  readonly transformer?: TransformFunc<T>;
+  readonly clock?: Clock;
+}
+
 /**
- * The machinery both FIFOs share: the sync signal, `close`, the serialised pop turn with its FIFO-ordered
- * waiters, and the "lock" that a process callback holds.
+ * The machinery both FIFOs share: option checks, keys, the transformer, known-object lookups, the
+ * populated / initial-population bookkeeping, the sync signal, `close`, the serialised pop turn with its
+ * FIFO-ordered waiters, and the "lock" that a process callback holds.
  *
  * Locking model (Go mutex → JS turns): every mutation is one synchronous function. While a process callback
  * holds the lock (always for DeltaFIFO and non-atomic RealFIFO; in atomic RealFIFO unless
@@ -103,13 +117,17 @@ export function asError(err: unknown, context: string): Error {
  * settled — exactly where a blocked Go producer would have acquired the mutex. Pops are always served one at
  * a time: the next pop does not start before the previous callback's promise settles.
  */
-export abstract class FIFOCore {
+export abstract class FIFOCore<T> {
   /** Events about this queue (slow processing, failed known-object lookups, failed deferred mutations). */
   readonly events = new EventStream<FIFOEvent>();
   protected closed = false;
   protected populated = false;
   protected initialPopulationCount = 0;
+  protected readonly fifoName: string;
   protected readonly clock: Clock;
+  protected readonly keyFunc: KeyFunc;
+  protected readonly knownObjects: KeyListerGetter<T> | undefined;
+  protected readonly transform: TransformFunc<T> | undefined;
   private readonly latch: DoneLatch;
   private locked = false;
   private deferred: Deque<{ operation: string; apply: () => void }> | undefined;
@@ -117,13 +135,33 @@ export abstract class FIFOCore {
   private busy = false;
   private wakePending = false;
 
-  protected constructor(
-    protected readonly fifoName: string,
-    clock: Clock | undefined,
-  ) {
-    this.clock = clock ?? realClock;
-    this.latch = new DoneLatch(fifoName);
+  /**
+   * @param kind the FIFO's class name: the default name and the subject of option errors.
+   * @throws TypeError for a key function or transformer that is not a function.
+   */
+  protected constructor(kind: string, options: FIFOCoreOptions<T>) {
+    const keyFunc = options.keyFunction ?? metaNamespaceKeyFunc;
+    if (typeof keyFunc !== "function") {
+      throw new TypeError(`${kind} keyFunction is not a function: ${describeValue(keyFunc)}`);
+    }
+    if (options.transformer !== undefined && typeof options.transformer !== "function") {
+      throw new TypeError(`${kind} transformer is not a function: ${describeValue(options.transformer)}`);
+    }
+    this.fifoName = options.name !== undefined && options.name !== "" ? options.name : kind;
+    this.clock = options.clock ?? realClock;
+    this.latch = new DoneLatch(this.fifoName);
+    this.keyFunc = keyFunc;
+    this.knownObjects = options.knownObjects;
+    this.transform = options.transformer;
   }
+
+  /** The configured transformer (`TransformingStore`). */
+  transformer(): TransformFunc<T> | undefined {
+    return this.transform;
+  }
+
+  /** The key of a queued object, a Deltas list or a tombstone (each FIFO documents its own rules). */
+  abstract keyOf(obj: unknown): string;
 
   /** The queue's name (used for the sync checker, events and logs). */
   name(): string {
@@ -153,6 +191,85 @@ export abstract class FIFOCore {
 
   /** Number of queued entries (deltas for RealFIFO, keys for DeltaFIFO). */
   protected abstract queuedCount(): number;
+
+  /**
+   * `keyOf` of both FIFOs: a Deltas list is keyed by its newest delta's object, a tombstone by its `key`,
+   * anything else by the key function. `unwrapDelta` (RealFIFO only) also keys a single {@link Delta} by its
+   * object. @throws KeyError for an empty Deltas list or when the key function fails.
+   */
+  protected keyOfQueued(obj: unknown, unwrapDelta: boolean): string {
+    let target = obj;
+    if (Array.isArray(target)) {
+      if (target.length === 0) throw new KeyError("0 length Deltas object; can't get key", obj);
+      target = (target[target.length - 1] as Delta<T>).object;
+    }
+    if (unwrapDelta && isDelta(target)) target = target.object;
+    if (isDeletedFinalStateUnknown(target)) return target.key;
+    return computeKey(this.keyFunc, target);
+  }
+
+  /**
+   * Validates an object given to add / update / delete: its key, and the object to queue (transformed, unless
+   * it is a tombstone). On failure the queue is still marked populated (client-go sets `populated` before it
+   * validates), after the current callback when one holds the lock, and the error is rethrown.
+   */
+  protected prepareObject(operation: string, obj: T): [key: string, stored: T] {
+    try {
+      const key = this.keyOf(obj);
+      return [key, this.transform !== undefined && !isDeletedFinalStateUnknown(obj) ? this.applyTransform(obj) : obj];
+    } catch (err) {
+      this.mutate(operation, () => this.markPopulated());
+      throw err;
+    }
+  }
+
+  /** Runs the transformer; a non-Error throw is wrapped (see {@link asError}). */
+  protected applyTransform(obj: T): T {
+    try {
+      return (this.transform as TransformFunc<T>)(obj);
+    } catch (err) {
+      throw asError(err, "transforming object");
+    }
+  }
+
+  /** A new array holding the transformed items (or the items themselves): never the caller's array. */
+  protected transformAll(list: readonly T[]): T[] {
+    const out = new Array<T>(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i] as T;
+      out[i] = this.transform !== undefined ? this.applyTransform(item) : item;
+    }
+    return out;
+  }
+
+  /** `knownObjects.getByKey(key)`; a miss or an error is a `knownObjectLookup` event and reads as `undefined`. */
+  protected lookupKnown(known: KeyListerGetter<T>, key: string, operation: "replace" | "resync"): T | undefined {
+    let obj: T | undefined;
+    try {
+      obj = known.getByKey(key);
+    } catch (error) {
+      this.events.emit({ type: "knownObjectLookup", fifo: this.fifoName, operation, key, reason: "error", error });
+      return undefined;
+    }
+    if (obj === undefined) {
+      this.events.emit({ type: "knownObjectLookup", fifo: this.fifoName, operation, key, reason: "missing" });
+    }
+    return obj;
+  }
+
+  /** Sets `populated` (an add/update/delete came) and re-checks the sync condition. */
+  protected markPopulated(): void {
+    this.populated = true;
+    this.checkSynced();
+  }
+
+  /** After `n` popped items were processed: counts them off the initial population, if one remains. */
+  protected decrementInitialPopulation(n: number): void {
+    if (this.initialPopulationCount > 0) {
+      this.initialPopulationCount -= n;
+      this.checkSynced();
+    }
+  }
 
   /** Hook after each processing call: latency metrics and the slow trace. */
   protected observeProcessing(durationMs: number, taken: Taken<unknown>): void {
