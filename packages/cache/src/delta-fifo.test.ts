@@ -4,15 +4,22 @@ import type { Delta } from "./delta.js";
 import { DeltaFIFO, type DeltaFIFOOptions, dedupDeltas } from "./delta-fifo.js";
 import { ErrFIFOClosed } from "./fifo.js";
 import {
+  applyToKnown,
+  d,
   drain,
   emptyKnownObjects,
   type FObj,
+  type HeldPop,
+  holdPop,
   literalListerGetter,
+  markTransformed,
   mkFifoObj,
   newestObj,
+  newGate,
   pop2,
   popOnce,
   testFifoObjectKeyFunc,
+  tomb,
 } from "./internal/fifo.test-util.js";
 import type { FIFOEvent } from "./internal/fifo-core.js";
 import { KeyError } from "./store.js";
@@ -22,8 +29,6 @@ function newDeltaFIFO(extra: Omit<DeltaFIFOOptions<FObj>, "keyFunction"> = {}): 
   return new DeltaFIFO<FObj>({ keyFunction: testFifoObjectKeyFunc, ...extra });
 }
 
-const tomb = (key: string, obj: FObj | undefined) => new DeletedFinalStateUnknown<FObj>(key, obj);
-const d = (type: Delta<FObj>["type"], object: unknown) => ({ type, object }) as Delta<FObj>;
 const knownThree = () => literalListerGetter(() => [mkFifoObj("foo", 5), mkFifoObj("bar", 6), mkFifoObj("baz", 7)]);
 
 describe("DeltaFIFO (ported from delta_fifo_test.go)", () => {
@@ -514,16 +519,13 @@ describe("DeltaFIFO behaviour beyond the upstream tests", () => {
   it("D10: process runs under the lock; mutations made meanwhile are applied in order afterwards", async () => {
     const f = newDeltaFIFO({ knownObjects: literalListerGetter(() => [mkFifoObj("k", 0)]) });
     f.add(mkFifoObj("a", 1));
-    let release!: () => void;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
-    const p = f.pop(() => gate);
+    const gate = newGate();
+    const p = f.pop(() => gate.promise);
     f.add(mkFifoObj("b", 1));
     f.delete(mkFifoObj("k", 2));
     f.replace([mkFifoObj("b", 2)], "5");
     expect(f.length).toBe(0);
-    release();
+    gate.open();
     await p;
     expect(await drain(f)).toEqual([
       [d("Added", mkFifoObj("b", 1)), d("Sync", mkFifoObj("b", 2))],
@@ -603,7 +605,6 @@ interface DConfig {
   transform: boolean;
 }
 
-const dxf = (o: FObj): FObj => ({ name: o.name, val: `t:${String(o.val)}` });
 const isTomb = (o: unknown): o is DeletedFinalStateUnknown<FObj> => o instanceof DeletedFinalStateUnknown;
 
 /** The D-rows over a Map of arrays and a key array. */
@@ -620,7 +621,7 @@ class DeltaFIFOModel {
     private readonly known: Map<string, FObj>,
   ) {}
   private t(o: FObj): FObj {
-    return this.cfg.transform ? dxf(o) : o;
+    return this.cfg.transform ? markTransformed(o) : o;
   }
   private check(): void {
     if (this.populated && this.initial === 0) this.synced = true;
@@ -716,19 +717,6 @@ class DeltaFIFOModel {
   }
 }
 
-function applyPopped(known: Map<string, FObj>, deltas: readonly Delta<FObj>[]): void {
-  for (const x of deltas) {
-    if (x.type === "Deleted") known.delete(isTomb(x.object) ? x.object.key : (x.object as FObj).name);
-    else known.set((x.object as FObj).name, x.object as FObj);
-  }
-}
-
-interface DHeld {
-  release: () => void;
-  done: Promise<unknown>;
-  got?: [Delta<FObj>[], boolean];
-}
-
 describe("model-based: DeltaFIFO vs reference model", () => {
   const cfgArb: fc.Arbitrary<DConfig> = fc.record({
     withKnown: fc.boolean(),
@@ -749,14 +737,14 @@ describe("model-based: DeltaFIFO vs reference model", () => {
         transformer: cfg.transform
           ? (o) => {
               transforms++;
-              return dxf(o);
+              return markTransformed(o);
             }
           : undefined,
       });
       const model = new DeltaFIFOModel(cfg, known);
       let expectedTransforms = 0;
       let closed = false;
-      let held: DHeld | undefined;
+      let held: HeldPop | undefined;
       let heldModel: [Delta<FObj>[], boolean] | undefined;
       const release = async () => {
         if (held === undefined) return;
@@ -811,7 +799,7 @@ describe("model-based: DeltaFIFO vs reference model", () => {
             let got: [Delta<FObj>[], boolean] | undefined;
             await real.pop((x, initial) => {
               got = [[...x], initial];
-              applyPopped(known, x);
+              applyToKnown(known, x);
             });
             expect(got).toEqual(model.take());
             model.finish();
@@ -819,17 +807,7 @@ describe("model-based: DeltaFIFO vs reference model", () => {
           }
           case "hold": {
             if (held !== undefined || model.queue.length === 0) break;
-            let releaseFn!: () => void;
-            const gate = new Promise<void>((r) => {
-              releaseFn = r;
-            });
-            const h: DHeld = { release: () => releaseFn(), done: Promise.resolve() };
-            h.done = real.pop(async (x, initial) => {
-              await gate;
-              h.got = [[...x], initial];
-              applyPopped(known, x);
-            });
-            held = h;
+            held = holdPop(real, (x) => applyToKnown(known, x));
             heldModel = model.take();
             model.locked = true;
             break;

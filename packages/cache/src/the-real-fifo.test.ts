@@ -5,18 +5,27 @@ import { describe, expect, it } from "vitest";
 import { type Delta, type Deltas, DeltaType } from "./delta.js";
 import { ErrFIFOClosed, isFIFOClosedError } from "./fifo.js";
 import {
+  applyToKnown,
   cacheSourceUrl,
+  d,
   drain,
   drainFlat,
   emptyKnownObjects,
   type FObj,
+  type HeldPop,
+  holdPop,
+  keyOfObj,
   literalListerGetter,
+  markTransformed,
   mkFifoObj,
   newestObj,
+  newGate,
+  nextTurn,
   pop2,
   popOnce,
   runGcChild,
   testFifoObjectKeyFunc,
+  tomb,
 } from "./internal/fifo.test-util.js";
 import type { FIFOEvent } from "./internal/fifo-core.js";
 import { metaNamespaceKeyFunc } from "./keys.js";
@@ -34,9 +43,6 @@ function newRealFIFO(known = emptyKnownObjects(), extra: Opts = {}): RealFIFO<FO
 function newAtomicFIFO(extra: Opts = {}): RealFIFO<FObj> {
   return new RealFIFO<FObj>({ keyFunction: testFifoObjectKeyFunc, atomicEvents: true, ...extra });
 }
-
-const tomb = (key: string, obj: FObj | undefined) => new DeletedFinalStateUnknown<FObj>(key, obj);
-const d = (type: Delta<FObj>["type"], object: unknown) => ({ type, object }) as Delta<FObj>;
 
 describe("RealFIFO construction (R1)", () => {
   it("R1: atomicEvents with knownObjects throws", () => {
@@ -813,13 +819,10 @@ describe("RealFIFO behaviour beyond the upstream tests", () => {
   it("async callbacks: pops are served one at a time in call order; the next waits for the promise", async () => {
     const f = newAtomicFIFO();
     const log: string[] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
+    const gate = newGate();
     const p1 = f.pop(async (deltas) => {
       log.push(`start ${newestObj(deltas).name}`);
-      await gate;
+      await gate.promise;
       log.push(`end ${newestObj(deltas).name}`);
     });
     const p2 = f.pop((deltas) => void log.push(`second ${newestObj(deltas).name}`));
@@ -827,9 +830,9 @@ describe("RealFIFO behaviour beyond the upstream tests", () => {
     f.add(mkFifoObj("a", 1));
     f.add(mkFifoObj("b", 1));
     f.add(mkFifoObj("c", 1));
-    await new Promise((r) => setImmediate(r));
+    await nextTurn();
     expect(log).toEqual(["start a"]);
-    release();
+    gate.open();
     await Promise.all([p1, p2, p3]);
     expect(log).toEqual(["start a", "end a", "second b", "third c"]);
   });
@@ -837,20 +840,17 @@ describe("RealFIFO behaviour beyond the upstream tests", () => {
   it("locked callback: mutations are validated at once and applied in order after the callback settles", async () => {
     const f = newRealFIFO(emptyKnownObjects());
     f.add(mkFifoObj("a", 1));
-    let release!: () => void;
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
+    const gate = newGate();
     const lengths: number[] = [];
     const p = f.pop(async () => {
-      await gate;
+      await gate.promise;
       lengths.push(f.length);
     });
     f.add(mkFifoObj("b", 1));
     f.update(mkFifoObj("b", 2));
     expect(() => f.add({ nope: true } as unknown as FObj)).toThrow(KeyError);
     expect(f.length).toBe(0); // deferred
-    release();
+    gate.open();
     await p;
     expect(lengths).toEqual([0]);
     expect(f.length).toBe(2);
@@ -872,25 +872,20 @@ describe("RealFIFO behaviour beyond the upstream tests", () => {
   it("R11: unlockWhileProcessing applies mutations during an async callback while fewer than 2×batchSize are queued", async () => {
     const f = newAtomicFIFO({ unlockWhileProcessing: true, batchSize: 2 });
     f.add(mkFifoObj("a", 1));
-    let release!: () => void;
-    let gate = new Promise<void>((r) => {
-      release = r;
-    });
-    const p = f.pop(() => gate);
+    let gate = newGate();
+    const p = f.pop(() => gate.promise);
     f.add(mkFifoObj("b", 1));
     expect(f.length).toBe(1); // applied at once: the lock is released
-    release();
+    gate.open();
     await p;
     // Queue 5; after the next take 4 remain, which is not < 2 × batchSize, so that callback holds the lock.
     for (const n of ["c", "d", "e", "f"]) f.add(mkFifoObj(n, 1));
     expect(f.length).toBe(5);
-    gate = new Promise<void>((r) => {
-      release = r;
-    });
-    const p2 = f.pop(() => gate); // 4 remain: not < 4, so the lock is held
+    gate = newGate();
+    const p2 = f.pop(() => gate.promise); // 4 remain: not < 4, so the lock is held
     f.add(mkFifoObj("g", 1));
     expect(f.length).toBe(4);
-    release();
+    gate.open();
     await p2;
     expect(f.length).toBe(5);
   });
@@ -1085,8 +1080,6 @@ interface RConfig {
   transform: boolean;
 }
 
-const xf = (o: FObj): FObj => ({ name: o.name, val: `t:${String(o.val)}` });
-
 /** The reference model: the R-rows written directly over a plain array, no deque, no scheduler. */
 class RealFIFOModel {
   items: Delta<FObj>[] = [];
@@ -1100,7 +1093,7 @@ class RealFIFOModel {
     private readonly known: Map<string, FObj>,
   ) {}
   private t(o: FObj): FObj {
-    return this.cfg.transform ? xf(o) : o;
+    return this.cfg.transform ? markTransformed(o) : o;
   }
   private check(): void {
     if (this.populated && this.initial === 0) this.synced = true;
@@ -1198,21 +1191,6 @@ class RealFIFOModel {
   }
 }
 
-function keyOfObj(o: unknown): string {
-  return o instanceof DeletedFinalStateUnknown ? o.key : testFifoObjectKeyFunc(o);
-}
-
-/** The consumer: keeps `known` (the non-atomic FIFO's knownObjects) in step with what was popped. */
-function applyToKnown(known: Map<string, FObj>, deltas: readonly Delta<FObj>[]): void {
-  for (const x of deltas) {
-    if (x.type === "Deleted") known.delete(keyOfObj(x.object));
-    else if (x.type === "ReplacedAll") {
-      known.clear();
-      for (const o of x.object.objects) known.set(o.name, o);
-    } else if (x.type !== "SyncAll" && x.type !== "Bookmark") known.set(x.object.name, x.object);
-  }
-}
-
 /** Half the runs start with a relist (so an initial population exists), then random operations. */
 const opsArb: fc.Arbitrary<ROp[]> = fc
   .tuple(
@@ -1226,12 +1204,6 @@ const opsArb: fc.Arbitrary<ROp[]> = fc
     fc.array(rOpArb, { maxLength: 40, size: "medium" }),
   )
   .map(([first, rest]) => (first === null ? rest : [first, ...rest]));
-
-interface Held {
-  release: () => void;
-  done: Promise<unknown>;
-  got: [Delta<FObj>[], boolean] | undefined;
-}
 
 describe("model-based: RealFIFO vs reference model", () => {
   const cfgArb: fc.Arbitrary<RConfig> = fc
@@ -1257,11 +1229,11 @@ describe("model-based: RealFIFO vs reference model", () => {
         emitDeltaTypeBookmark: cfg.bookmarks,
         batchSize: cfg.batchSize,
         knownObjects: cfg.atomic ? undefined : knownObjects,
-        transformer: cfg.transform ? xf : undefined,
+        transformer: cfg.transform ? markTransformed : undefined,
       });
       const model = new RealFIFOModel(cfg, known);
       let closed = false;
-      let held: Held | undefined;
+      let held: HeldPop | undefined;
       let heldModel: [Delta<FObj>[], boolean] | undefined;
 
       const release = async () => {
@@ -1334,17 +1306,7 @@ describe("model-based: RealFIFO vs reference model", () => {
           }
           case "hold": {
             if (held !== undefined || model.items.length === 0) break;
-            let releaseFn!: () => void;
-            const gate = new Promise<void>((r) => {
-              releaseFn = r;
-            });
-            const h: Held = { release: () => releaseFn(), done: Promise.resolve(), got: undefined };
-            h.done = real.pop(async (x, initial) => {
-              await gate;
-              h.got = [[...x], initial];
-              applyToKnown(known, x);
-            });
-            held = h;
+            held = holdPop(real, (x) => applyToKnown(known, x));
             heldModel = model.takeOne();
             model.locked = !(cfg.unlock && model.items.length < cfg.batchSize * 2);
             break;

@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Delta, Deltas } from "../delta.js";
 import type { KeyListerGetter } from "../fifo.js";
 import { KeyError, type KeyFunc } from "../store.js";
-import { isDeletedFinalStateUnknown } from "../tombstone.js";
+import { DeletedFinalStateUnknown, isDeletedFinalStateUnknown } from "../tombstone.js";
 
 /** client-go's `testFifoObject`: a name (the key) and an arbitrary value. */
 export interface FObj {
@@ -28,6 +28,83 @@ export const testFifoObjectKeyFunc: KeyFunc = (obj) => {
   }
   throw new KeyError(`not a test fifo object: ${String(obj)}`, obj);
 };
+
+/** A tombstone of a test object. */
+export function tomb(key: string, obj: FObj | undefined): DeletedFinalStateUnknown<FObj> {
+  return new DeletedFinalStateUnknown<FObj>(key, obj);
+}
+
+/** A delta literal, as the FIFOs queue it. */
+export function d(type: Delta<FObj>["type"], object: unknown): Delta<FObj> {
+  return { type, object } as Delta<FObj>;
+}
+
+/** The transformer of the model-based tests: a new object whose value is marked `t:`. */
+export function markTransformed(o: FObj): FObj {
+  return { name: o.name, val: `t:${String(o.val)}` };
+}
+
+/** The key of a queued test object or tombstone. */
+export function keyOfObj(o: unknown): string {
+  return isDeletedFinalStateUnknown(o) ? o.key : testFifoObjectKeyFunc(o);
+}
+
+/** The consumer of the model-based tests: keeps `known` (the FIFO's knownObjects) in step with what was popped. */
+export function applyToKnown(known: Map<string, FObj>, deltas: readonly Delta<FObj>[]): void {
+  for (const x of deltas) {
+    if (x.type === "Deleted") known.delete(keyOfObj(x.object));
+    else if (x.type === "ReplacedAll") {
+      known.clear();
+      for (const o of x.object.objects) known.set(o.name, o);
+    } else if (x.type !== "SyncAll" && x.type !== "Bookmark") known.set(x.object.name, x.object);
+  }
+}
+
+/** A promise that stays pending until `open()` is called (holds a pop's callback, and with it the lock). */
+export interface Gate {
+  readonly promise: Promise<void>;
+  open(): void;
+}
+
+export function newGate(): Gate {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+/** Lets pending microtasks and one macrotask turn run (no timer, no virtual time involved). */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A pop whose callback records what it got, then waits until `release()` (model-based tests' "hold"). */
+export interface HeldPop {
+  release(): void;
+  /** The pop's promise. */
+  readonly done: Promise<unknown>;
+  /** The popped deltas (copied) and `isInInitialList`, once the callback ran past the gate. */
+  readonly got: [Delta<FObj>[], boolean] | undefined;
+}
+
+/** Starts a pop that holds the queue until released; `onPopped` sees the deltas once released. */
+export function holdPop(f: Popper<FObj>, onPopped: (deltas: Deltas<FObj>) => void): HeldPop {
+  const gate = newGate();
+  let got: [Delta<FObj>[], boolean] | undefined;
+  const done = f.pop(async (x, initial) => {
+    await gate.promise;
+    got = [[...x], initial];
+    onPopped(x);
+  });
+  return {
+    release: gate.open,
+    done,
+    get got() {
+      return got;
+    },
+  };
+}
 
 /** `literalListerGetter`: known objects listed by a function (called on every lookup). */
 export function literalListerGetter(list: () => readonly FObj[]): KeyListerGetter<FObj> {
