@@ -84,6 +84,14 @@ export {
   selectorFromSet,
 } from "./labels.js";
 export { metaOf, nameOf, namespaceOf, resourceVersionOf, shallowCopyObject } from "./meta.js";
+export {
+  anyErrorInChain,
+  errnoOf,
+  isConnectionRefused,
+  isConnectionReset,
+  isNetworkTimeout,
+  isProbableEOF,
+} from "./net.js";
 export { parseResourceVersion, resourceVersionMetricValue } from "./resource-version.js";
 export { SelectorParseError } from "./selector-parse-error.js";
 export {

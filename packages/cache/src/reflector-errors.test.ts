@@ -11,6 +11,7 @@ import {
   isConnectionRefused,
   isProbableEOF,
   isWatchErrorRetriable,
+  isWatchStreamEnd,
   VeryShortWatchError,
   watchIterationError,
 } from "./reflector-errors.js";
@@ -34,8 +35,17 @@ describe("reflector error classification", () => {
     expect(isProbableEOF(withCode("read ECONNRESET", "ECONNRESET"))).toBe(true);
     expect(isProbableEOF(withCode("other side closed", "UND_ERR_SOCKET"))).toBe(true);
     expect(isProbableEOF(new Error("unexpected EOF"))).toBe(true);
-    expect(isProbableEOF(Object.assign(new Error("t"), { name: "TimeoutError" }))).toBe(true);
     expect(isProbableEOF(new SyntaxError("Unexpected token } in JSON"))).toBe(false);
+  });
+
+  it("a watch stream ends quietly on a probable EOF, a network timeout or an abort (StreamWatcher)", () => {
+    expect(isWatchStreamEnd(withCode("read ECONNRESET", "ECONNRESET"))).toBe(true);
+    expect(isWatchStreamEnd(Object.assign(new Error("t"), { name: "TimeoutError" }))).toBe(true);
+    expect(isWatchStreamEnd(withCode("body timeout", "UND_ERR_BODY_TIMEOUT"))).toBe(true);
+    expect(isWatchStreamEnd(Object.assign(new Error("This operation was aborted"), { name: "AbortError" }))).toBe(true);
+    expect(isWatchStreamEnd(withCode("aborted", "UND_ERR_ABORTED"))).toBe(true);
+    expect(isWatchStreamEnd(new Error('configmaps "EOF-x" not found'))).toBe(false);
+    expect(isWatchStreamEnd(new SyntaxError("Unexpected token } in JSON"))).toBe(false);
   });
 
   it("watch iteration errors map like client-go's StreamWatcher", () => {

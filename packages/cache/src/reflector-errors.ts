@@ -1,5 +1,10 @@
 import {
+  anyErrorInChain,
+  errnoOf,
+  isConnectionRefused,
   isExpired,
+  isNetworkTimeout,
+  isProbableEOF,
   isResourceVersionTooLarge,
   isTooManyRequests,
   newInternalError,
@@ -48,65 +53,23 @@ export function isTooLargeResourceVersionError(err: unknown): boolean {
   return isResourceVersionTooLarge(err);
 }
 
-function errorCode(err: unknown): unknown {
-  return typeof err === "object" && err !== null ? (err as { code?: unknown }).code : undefined;
-}
-
-/** Walks `err`, its `cause` chain and `AggregateError.errors`, depth-limited, stopping when `test` matches. */
-function someError(err: unknown, test: (e: unknown) => boolean, depth = 0): boolean {
-  if (err === undefined || err === null || depth > 8) return false;
-  if (test(err)) return true;
-  if (typeof err !== "object") return false;
-  const e = err as { cause?: unknown; errors?: unknown };
-  if (someError(e.cause, test, depth + 1)) return true;
-  if (Array.isArray(e.errors)) return e.errors.some((inner) => someError(inner, test, depth + 1));
-  return false;
-}
+export { isConnectionRefused, isProbableEOF } from "@informer-ts/apimachinery";
 
 /**
- * `utilnet.IsConnectionRefused` for Node: an error (or any error in its `cause` chain or `AggregateError`) with
- * code `ECONNREFUSED`, as produced by `net`, `http` and undici (`fetch failed` wraps it in `cause`).
+ * How client-go's `StreamWatcher` tells a stream that simply ended from a broken one: `net.IsProbableEOF` or
+ * `net.IsTimeout`, plus an abort of the request (the watch was stopped: upstream's `done` channel is closed then and
+ * nothing is reported).
  */
-export function isConnectionRefused(err: unknown): boolean {
-  return someError(err, (e) => errorCode(e) === "ECONNREFUSED");
-}
-
-const PROBABLE_EOF_CODES = new Set([
-  "ECONNRESET",
-  "EPIPE",
-  "ECONNABORTED",
-  "ERR_STREAM_PREMATURE_CLOSE",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CLOSED",
-  "UND_ERR_ABORTED",
-  "ETIMEDOUT",
-  "UND_ERR_BODY_TIMEOUT",
-]);
-const PROBABLE_EOF_MESSAGES = [
-  "EOF",
-  "connection reset by peer",
-  "use of closed network connection",
-  "broken pipe",
-  "http2: server sent GOAWAY",
-  "other side closed",
-  "socket hang up",
-  "terminated",
-];
-
-/**
- * `net.IsProbableEOF` (plus timeouts) for Node: the error says the connection ended or timed out rather than that
- * the server sent something wrong. client-go's stream watcher closes the result channel silently on such errors,
- * so the reflector sees a normal end of the watch.
- */
-export function isProbableEOF(err: unknown): boolean {
-  return someError(err, (e) => {
-    const code = errorCode(e);
-    if (typeof code === "string" && PROBABLE_EOF_CODES.has(code)) return true;
-    const name = typeof e === "object" && e !== null ? (e as { name?: unknown }).name : undefined;
-    if (name === "TimeoutError") return true;
-    const message = e instanceof Error ? e.message : typeof e === "string" ? e : "";
-    return PROBABLE_EOF_MESSAGES.some((m) => message === m || message.includes(m));
-  });
+export function isWatchStreamEnd(err: unknown): boolean {
+  return (
+    isProbableEOF(err) ||
+    isNetworkTimeout(err) ||
+    anyErrorInChain(err, (e) => {
+      if (typeof e !== "object" || e === null) return false;
+      const x = e as { name?: unknown; code?: unknown };
+      return x.name === "AbortError" || x.code === "UND_ERR_ABORTED" || x.code === "ABORT_ERR";
+    })
+  );
 }
 
 /**
@@ -135,7 +98,7 @@ export function isTruncatedWatchStream(err: unknown): boolean {
  */
 export function watchIterationError(err: unknown): StatusError | Error | undefined {
   if (statusOf(err) !== undefined) return err as StatusError;
-  if (isTruncatedWatchStream(err) || isProbableEOF(err)) return undefined;
+  if (isTruncatedWatchStream(err) || isWatchStreamEnd(err)) return undefined;
   const message = err instanceof Error ? err.message : String(err);
   const wrapped = newInternalError(`unable to decode an event from the watch stream: ${message}`);
   wrapped.cause = err;
@@ -179,15 +142,7 @@ export function errorInfo(err: unknown): ReflectorErrorInfo {
     const ra = status.details?.retryAfterSeconds;
     if (ra !== undefined && ra > 0) info.retryAfterSeconds = ra;
   } else {
-    let errno: string | undefined;
-    someError(err, (e) => {
-      const c = errorCode(e);
-      if (typeof c === "string") {
-        errno = c;
-        return true;
-      }
-      return false;
-    });
+    const errno = errnoOf(err);
     if (errno !== undefined) info.errno = errno;
   }
   return info;

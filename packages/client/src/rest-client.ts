@@ -1,12 +1,11 @@
 import { createGunzip } from "node:zlib";
 import type { KubeList, KubeObject, ListOptions, Status } from "@informer-ts/apimachinery";
-import { fromStatus } from "@informer-ts/apimachinery";
+import { fromStatus, isConnectionReset, isNetworkTimeout, isProbableEOF } from "@informer-ts/apimachinery";
 import type { Watch } from "@informer-ts/cache";
 import { type Clock, realClock } from "@informer-ts/clock";
 import { EventStream, type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
 import type { Dispatcher } from "undici";
 import { type ClientConfig, type PemData, rateLimitOf, validateClientConfig } from "./client-config.js";
-import { isConnectionReset, isProbableEOF, isTimeout } from "./internal/net-errors.js";
 import {
   listOptionsQuery,
   RequestConstructionError,
@@ -321,7 +320,7 @@ export class KubeClient {
       desc: { verb: "GET", group: resource.group, resource: resource.resource },
       signal,
     };
-    const retryable = (err: unknown) => isProbableEOF(err) || isTimeout(err);
+    const retryable = (err: unknown) => isProbableEOF(err) || isNetworkTimeout(err);
     const outcome = await this.execute(spec, true, retryable);
     if (outcome.kind === "exhausted") return emptyWatch<T>();
     const res = outcome.response;
