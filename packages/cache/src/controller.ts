@@ -35,11 +35,41 @@ export interface ResourceEventHandler<T> {
   onDelete(obj: T | DeletedFinalStateUnknown<T>): void;
 }
 
-/** The functions of {@link ResourceEventHandlerFuncs}; each is optional. */
-export interface ResourceEventHandlerFuncsOptions<T> {
-  readonly addFunc?: (obj: T) => void;
+/** The update and delete functions both function-based handlers take; each is optional. */
+interface HandlerFuncsOptions<T, Add> {
+  readonly addFunc?: Add;
   readonly updateFunc?: (oldObj: T, newObj: T) => void;
   readonly deleteFunc?: (obj: T | DeletedFinalStateUnknown<T>) => void;
+}
+
+/** The functions of {@link ResourceEventHandlerFuncs}; each is optional. */
+export interface ResourceEventHandlerFuncsOptions<T> extends HandlerFuncsOptions<T, (obj: T) => void> {}
+
+/** The functions of {@link ResourceEventHandlerDetailedFuncs}; each is optional. */
+export interface ResourceEventHandlerDetailedFuncsOptions<T>
+  extends HandlerFuncsOptions<T, (obj: T, isInInitialList: boolean) => void> {}
+
+/** What both function-based handlers share: the three optional functions, `onUpdate` and `onDelete`. */
+abstract class HandlerFuncs<T, Add> implements ResourceEventHandler<T> {
+  readonly addFunc: Add | undefined;
+  readonly updateFunc: ((oldObj: T, newObj: T) => void) | undefined;
+  readonly deleteFunc: ((obj: T | DeletedFinalStateUnknown<T>) => void) | undefined;
+
+  constructor(funcs: HandlerFuncsOptions<T, Add> = {}) {
+    this.addFunc = funcs.addFunc;
+    this.updateFunc = funcs.updateFunc;
+    this.deleteFunc = funcs.deleteFunc;
+  }
+
+  abstract onAdd(obj: T, isInInitialList: boolean): void;
+
+  onUpdate(oldObj: T, newObj: T): void {
+    this.updateFunc?.(oldObj, newObj);
+  }
+
+  onDelete(obj: T | DeletedFinalStateUnknown<T>): void {
+    this.deleteFunc?.(obj);
+  }
 }
 
 /**
@@ -47,62 +77,27 @@ export interface ResourceEventHandlerFuncsOptions<T> {
  * function skips that notification. `addFunc` does not receive `isInInitialList` (use
  * {@link ResourceEventHandlerDetailedFuncs} for that).
  */
-export class ResourceEventHandlerFuncs<T> implements ResourceEventHandler<T> {
-  readonly addFunc: ((obj: T) => void) | undefined;
-  readonly updateFunc: ((oldObj: T, newObj: T) => void) | undefined;
-  readonly deleteFunc: ((obj: T | DeletedFinalStateUnknown<T>) => void) | undefined;
-
+export class ResourceEventHandlerFuncs<T> extends HandlerFuncs<T, (obj: T) => void> {
   constructor(funcs: ResourceEventHandlerFuncsOptions<T> = {}) {
-    this.addFunc = funcs.addFunc;
-    this.updateFunc = funcs.updateFunc;
-    this.deleteFunc = funcs.deleteFunc;
+    super(funcs);
   }
 
   onAdd(obj: T, _isInInitialList: boolean): void {
     this.addFunc?.(obj);
   }
-
-  onUpdate(oldObj: T, newObj: T): void {
-    this.updateFunc?.(oldObj, newObj);
-  }
-
-  onDelete(obj: T | DeletedFinalStateUnknown<T>): void {
-    this.deleteFunc?.(obj);
-  }
-}
-
-/** The functions of {@link ResourceEventHandlerDetailedFuncs}; each is optional. */
-export interface ResourceEventHandlerDetailedFuncsOptions<T> {
-  readonly addFunc?: (obj: T, isInInitialList: boolean) => void;
-  readonly updateFunc?: (oldObj: T, newObj: T) => void;
-  readonly deleteFunc?: (obj: T | DeletedFinalStateUnknown<T>) => void;
 }
 
 /**
  * Like {@link ResourceEventHandlerFuncs}, but `addFunc` also receives `isInInitialList`
  * (`cache.ResourceEventHandlerDetailedFuncs`, C9).
  */
-export class ResourceEventHandlerDetailedFuncs<T> implements ResourceEventHandler<T> {
-  readonly addFunc: ((obj: T, isInInitialList: boolean) => void) | undefined;
-  readonly updateFunc: ((oldObj: T, newObj: T) => void) | undefined;
-  readonly deleteFunc: ((obj: T | DeletedFinalStateUnknown<T>) => void) | undefined;
-
+export class ResourceEventHandlerDetailedFuncs<T> extends HandlerFuncs<T, (obj: T, isInInitialList: boolean) => void> {
   constructor(funcs: ResourceEventHandlerDetailedFuncsOptions<T> = {}) {
-    this.addFunc = funcs.addFunc;
-    this.updateFunc = funcs.updateFunc;
-    this.deleteFunc = funcs.deleteFunc;
+    super(funcs);
   }
 
   onAdd(obj: T, isInInitialList: boolean): void {
     this.addFunc?.(obj, isInInitialList);
-  }
-
-  onUpdate(oldObj: T, newObj: T): void {
-    this.updateFunc?.(oldObj, newObj);
-  }
-
-  onDelete(obj: T | DeletedFinalStateUnknown<T>): void {
-    this.deleteFunc?.(obj);
   }
 }
 
