@@ -327,6 +327,8 @@ interface ChildResult {
   /** Heap held after the sync and a full GC, above the heap before it: the steady-state cache, bytes. */
   readonly storeHeap: number;
   readonly note?: string;
+  /** Set by the parent: CPU the server process (this one) spent while the child ran, ms. */
+  readonly serverCpuMs?: number;
 }
 
 const CHILD_ENV = "INFORMER_BENCH_REFLECTOR_CHILD";
@@ -636,6 +638,7 @@ function best(runs: readonly ChildResult[]): ChildResult {
     peakRss: min((r) => r.peakRss),
     startRss: min((r) => r.startRss),
     storeHeap: min((r) => r.storeHeap),
+    serverCpuMs: min((r) => r.serverCpuMs ?? Number.NaN),
   };
 }
 
@@ -682,7 +685,10 @@ export async function runReflectorHttp(): Promise<BenchResult> {
   const runs = new Map<HttpVariant, ChildResult[]>();
   const record = async (variant: HttpVariant) => {
     forceGc();
-    const r = await runChild(spec(variant));
+    const cpu = process.cpuUsage();
+    const child = await runChild(spec(variant));
+    const used = process.cpuUsage(cpu);
+    const r: ChildResult = { ...child, serverCpuMs: (used.user + used.system) / 1000 };
     const expected = n;
     if (r.ok && r.count !== expected) {
       runs.set(variant, [
@@ -720,13 +726,14 @@ export async function runReflectorHttp(): Promise<BenchResult> {
   const rw = get("reflector-watch");
   const note = (r: ChildResult, extra?: string) =>
     [r.ok ? undefined : `FAILED: ${r.error}`, r.note, extra].filter((x) => x !== undefined).join("; ") || undefined;
-  const withNote = (row: BenchRow, r: ChildResult): BenchRow => {
-    const text = note(r);
+  const withNote = (extra: string | undefined, row: BenchRow, r: ChildResult): BenchRow => {
+    const text = note(r, extra);
     return text === undefined ? row : { ...row, note: text };
   };
   const goal = (text: string, met: boolean) => ({ goal: text, met });
   const syncRow = (label: string, r: ChildResult, cpu: boolean, g?: { goal: string; met: boolean }): BenchRow =>
     withNote(
+      cpu ? undefined : `server CPU ${Math.round(r.serverCpuMs ?? Number.NaN)} ms`,
       {
         case: `${cpu ? "client CPU during" : "wall time of"} HTTP initial sync, ${label} — ${n} ConfigMaps`,
         value: cpu ? r.cpuMs : r.ms,
@@ -763,6 +770,9 @@ export async function runReflectorHttp(): Promise<BenchResult> {
     const ours = n / ((cpu ? rw.cpuMs : rw.ms) / 1000);
     const raw = n / ((cpu ? fw.cpuMs : fw.ms) / 1000);
     return withNote(
+      cpu
+        ? undefined
+        : `server CPU: ours ${Math.round(rw.serverCpuMs ?? Number.NaN)} ms, raw ${Math.round(fw.serverCpuMs ?? Number.NaN)} ms`,
       {
         case: `watch throughput${cpu ? " per client CPU second" : ""}, ${n} events from the HTTP stream into the store`,
         value: ours,
@@ -816,6 +826,9 @@ export async function runReflectorHttp(): Promise<BenchResult> {
       listPages: "RV=0 is served from the watch cache, which ignores limit: one page",
       timing: "best of reps; shared 2-core machine, noisy",
       clientNodeList: "listConfigMapForAllNamespaces({resourceVersion: '0'})",
+      watchListEnd:
+        "the server sends the initial-events-end bookmark on its ~1 s bookmark tick (as kube-apiserver): (b) pays up to ~1 s of waiting, visible at small N",
+      serverCpu: "CPU of this process (the server) while the child ran, in the wall-time rows",
     },
   };
 }
