@@ -158,6 +158,18 @@ describe("watch stream framing and event JSON (§7.4)", () => {
     });
   });
 
+  it("a deprecated /watch/ path is not defaulted to a watch-list: legacy RV=0 gets ADDED and no end marker", async () => {
+    const sim = await start();
+    const a = await sim.engine.create("configmaps", "default", cm("a"));
+    const legacy = await watch(
+      sim,
+      "/api/v1/watch/namespaces/default/configmaps?resourceVersion=0&allowWatchBookmarks=true&timeoutSeconds=5",
+    );
+    expect(await nextEvent(legacy)).toEqual({ type: "ADDED", object: a });
+    await sim.clock.step(5000); // bookmark ticks pass, the deadline ends the stream: no init-end marker was sent
+    expect(await legacy.nextLine()).toBeUndefined();
+  });
+
   it("W6: WatchList off: legacy RV=0 gets ADDED and no end marker; sendInitialEvents is a 422", async () => {
     const sim = await start({ watchList: false });
     const a = await sim.engine.create("configmaps", "default", cm("a"));

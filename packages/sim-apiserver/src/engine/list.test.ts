@@ -615,3 +615,18 @@ describe("§2 validation (422 matrix and 400s)", () => {
     expect(r).toEqual({ status: want, servedFrom: "", code: want.code });
   });
 });
+
+describe("§2 order of checks", () => {
+  it.each([false, true])(
+    "a bad selector is a 400 before a 422-invalid option is looked at (watch=%s)",
+    async (watch) => {
+      const { sim } = await setup();
+      // resourceVersionMatch without resourceVersion alone would be a 422; the selector fails to decode first.
+      const options = { labelSelector: "a in (b", resourceVersionMatch: "NotOlderThan" as const };
+      const r = await served<unknown>(sim, () =>
+        watch ? sim.watch("configmaps", NS, options) : sim.list("configmaps", NS, options),
+      );
+      expect([r.code, (r.status as { reason?: string } | undefined)?.reason]).toEqual([400, "BadRequest"]);
+    },
+  );
+});

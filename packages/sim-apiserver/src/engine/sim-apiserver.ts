@@ -81,6 +81,12 @@ export interface RequestContext {
    * once per request, so `count`/`every` hold).
    */
   truncateAfterEvents?: number;
+  /**
+   * The request came through a deprecated `/watch/` path without `watch=true`. kube-apiserver decodes, defaults and
+   * validates such a request's options as a list's and only then forces the watch, so the WatchList defaulting
+   * (legacy RV ""/"0" → `sendInitialEvents`) does not apply to it.
+   */
+  readonly legacyWatchPath?: boolean;
 }
 
 /** A resource given by object or by name: `configmaps`, `deployments.apps`, `leases.coordination.k8s.io`. */
@@ -547,10 +553,12 @@ export class SimApiServer {
     const r = this.resource(ref);
     const local = ctx ?? {};
     return this.serve("list", r, namespace, local, inProcess, async () => {
+      // Selectors are parsed while the query is decoded (400) before the options are validated (422).
+      const sel = this.selection(r, opts);
       const v = this.validated(opts, false);
       const res = await this.cachers
         .get(r)!
-        .list(namespace, v, this.selection(r, v))
+        .list(namespace, v, sel)
         .catch((err: unknown) => this.answered(local, err));
       local.servedFrom = res.servedFrom;
       return res.list;
@@ -631,12 +639,13 @@ export class SimApiServer {
     const r = this.resource(ref);
     const local = ctx ?? {};
     return this.serve("watch", r, namespace, local, inProcess, async () => {
-      const v = this.validated(opts, true);
+      const sel = this.selection(r, opts);
+      const v = this.validated(opts, ctx?.legacyWatchPath !== true);
       if (v.timeoutSeconds === undefined || v.timeoutSeconds <= 0) {
         v.timeoutSeconds = Math.floor(this.minRequestTimeoutSeconds * (1 + this.rand.float()));
       }
       local.servedFrom = "cache";
-      const w = await this.cachers.get(r)!.watch(namespace, v, this.selection(r, v));
+      const w = await this.cachers.get(r)!.watch(namespace, v, sel);
       this.watchOpened(r, w, ctx?.userAgent ?? this.defaultUserAgent);
       if (ctx?.signal !== undefined) {
         if (ctx.signal.aborted) w.stop();

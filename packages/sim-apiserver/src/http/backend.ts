@@ -15,6 +15,8 @@ export interface BackendRequestContext {
   readonly fieldManager?: string;
   /** Set by the backend: where a read was served from (the accounting's `served_from`). */
   servedFrom?: "cache" | "storage";
+  /** A watch forced by a deprecated `/watch/` path (its options were decoded as a list's: no WatchList defaulting). */
+  legacyWatchPath?: boolean;
 }
 
 /** A finished resource request as the HTTP face saw it (for the backend's accounting). */

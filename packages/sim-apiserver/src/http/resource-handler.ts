@@ -265,6 +265,7 @@ async function listOrWatch(
     options.timeoutSeconds = Math.floor(cfg.minRequestTimeoutSeconds * (1 + cfg.rand.float()));
   }
   const includeObject = includeObjectOf(query);
+  if (!lq.watch) ctx.legacyWatchPath = true;
   const source = await cfg.backend.watch(r, namespace, options, ctx);
   const stats = cfg.stats;
   if (stats !== undefined) stats.openWatches++;
