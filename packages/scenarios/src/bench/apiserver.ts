@@ -198,15 +198,31 @@ class Client {
       const i = this.waiting.findIndex((w) => w.cmd === m.cmd);
       if (i >= 0) this.waiting.splice(i, 1)[0]!.resolve(m);
     });
+    // A client that dies (or cannot start) answers every pending and later request with an error instead of
+    // leaving the benchmark waiting forever.
+    const gone = (why: string) => {
+      this.failure ??= `client process ${why}`;
+      for (const w of this.waiting.splice(0)) w.resolve(this.failed(w.cmd));
+    };
+    this.child.on("exit", (code, signal) => gone(`exited (${signal ?? code})`));
+    this.child.on("error", (err) => gone(`failed: ${err.message}`));
+  }
+
+  private failure: string | undefined;
+
+  private failed(cmd: string): ClientMsg {
+    const error = this.failure ?? "client process gone";
+    return { cmd, failures: 1, errors: { [error]: 1 }, result: { error } };
   }
 
   private expect(reply: string): Promise<ClientMsg> {
+    if (this.failure !== undefined) return Promise.resolve(this.failed(reply));
     return new Promise((resolve) => this.waiting.push({ cmd: reply, resolve }));
   }
 
   private ask(msg: Record<string, unknown>, reply: string): Promise<ClientMsg> {
     const p = this.expect(reply);
-    this.child.send(msg);
+    if (this.failure === undefined) this.child.send(msg);
     return p;
   }
 
@@ -227,7 +243,7 @@ class Client {
     return this.ask({ cmd: "close" }, "closed");
   }
   exit(): void {
-    this.child.send({ cmd: "exit" });
+    if (this.failure === undefined) this.child.send({ cmd: "exit" });
   }
 }
 
@@ -454,12 +470,14 @@ const thenConsumer: Consumer = (w, count) => {
   w.next().then(onResult, () => {});
 };
 
-async function inProcessThroughput(consumer: Consumer): Promise<{ perSec: number; note: string }> {
+async function inProcessThroughput(
+  consumer: Consumer,
+  writes = SIZES.writes,
+): Promise<{ perSec: number; note: string }> {
   const engine = new SimApiServer({ compactionIntervalMs: 0 });
   await engine.create("configmaps", NS, configMap("hot", NS, 0));
   const rv = String(engine.currentResourceVersion);
   const watchers = SIZES.watchers;
-  const writes = SIZES.writes;
   const watches: SimWatch[] = [];
   let delivered = 0;
   const count = () => {
@@ -722,6 +740,9 @@ export async function runApiserver(): Promise<BenchResult> {
   const held = await heldWatches();
   const rows: BenchRow[] = [...held.rows];
 
+  // Warm-up (not reported): compiles the dispatch and both consumers' paths before the timed runs.
+  await inProcessThroughput(forAwaitConsumer, Math.min(200, SIZES.writes));
+  await inProcessThroughput(thenConsumer, Math.min(200, SIZES.writes));
   const fa = await inProcessThroughput(forAwaitConsumer);
   rows.push({
     case: `events delivered to ${fmtInt(SIZES.watchers)} in-process watchers (for await)`,
