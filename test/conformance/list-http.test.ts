@@ -60,7 +60,6 @@ async function start(opts: Partial<SimApiServerOptions> = {}): Promise<Sim> {
     clock,
     rand: seededRand(4),
     metrics,
-    watchListEnabled: engine.watchListEnabled,
   });
   open.push(server);
   const url = await server.start();

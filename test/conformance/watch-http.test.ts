@@ -37,7 +37,6 @@ async function start(opts: SimApiServerOptions = {}): Promise<Sim> {
     backend: new EngineBackend(engine),
     clock,
     rand: seededRand(6),
-    watchListEnabled: opts.watchList ?? true,
   });
   const url = await server.start();
   const sim: Sim = {

@@ -59,8 +59,6 @@ async function main(argv: readonly string[]): Promise<number> {
     ...((flags.tokens.length > 0 || flags.clientCertAuth) && {
       auth: { tokens: flags.tokens, clientCertificates: flags.clientCertAuth },
     }),
-    watchListEnabled: flags.watchList,
-    minRequestTimeoutSeconds: flags.minRequestTimeoutSeconds,
     clock: realClock,
     ...(rand !== undefined && { rand }),
     metrics: cli.metrics,

@@ -77,6 +77,13 @@ export interface HttpRequestDescriptor {
  * error (404, 409, 410, 422, 429, 504 …); anything else thrown becomes a 500.
  */
 export interface ApiBackend {
+  /**
+   * The server's WatchList feature gate: the HTTP face defaults and validates watch options with it (off →
+   * `sendInitialEvents` gets the real 422).
+   */
+  readonly watchListEnabled: boolean;
+  /** `--min-request-timeout` in seconds: a watch without `timeoutSeconds` ends after a random time in [min, 2·min). */
+  readonly minRequestTimeoutSeconds: number;
   /** Currently served resources (discovery, OpenAPI, routing). */
   resources(): readonly ServedResource[];
   list(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<KubeList>;

@@ -48,7 +48,6 @@ export async function startEngineServer(
     metrics: cli.metrics,
     metricsProvider: cli.metrics,
     admin: cli.admin,
-    watchListEnabled: f.watchList,
     log: new Writable({
       write(chunk: Buffer, _enc, cb) {
         httpLogLines.push(chunk.toString("utf8").trimEnd());

@@ -39,6 +39,8 @@ interface Call {
 
 /** A stub backend recording calls; `events` feeds watches. */
 class StubBackend implements ApiBackend {
+  readonly watchListEnabled = true;
+  readonly minRequestTimeoutSeconds = 1800;
   calls: Call[] = [];
   fault: HttpFault | undefined;
   watchEvents: WatchEvent[] = [];

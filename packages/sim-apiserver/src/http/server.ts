@@ -54,10 +54,6 @@ export interface SimHttpServerOptions {
   readonly tls?: SimPki;
   /** Authentication (default: none, every request allowed). */
   readonly auth?: AuthOptions;
-  /** The server's WatchList feature gate (default true, as v1.34). Off → `sendInitialEvents` gets the real 422. */
-  readonly watchListEnabled?: boolean;
-  /** `--min-request-timeout` seconds (default 1800): default watch timeout is random in [min, 2·min). */
-  readonly minRequestTimeoutSeconds?: number;
   /** `--max-resource-write-bytes` (default 3 MiB): larger bodies get 413. */
   readonly maxRequestBodyBytes?: number;
   readonly clock?: Clock;
@@ -123,9 +119,9 @@ export class SimHttpServer {
     this.requestMetrics = opts.metricsProvider === undefined ? undefined : new RequestMetrics(opts.metricsProvider);
     this.handlerConfig = {
       backend: opts.backend,
-      watchListEnabled: opts.watchListEnabled ?? true,
+      watchListEnabled: opts.backend.watchListEnabled,
       maxRequestBodyBytes: opts.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES,
-      minRequestTimeoutSeconds: opts.minRequestTimeoutSeconds ?? 1800,
+      minRequestTimeoutSeconds: opts.backend.minRequestTimeoutSeconds,
       rand: this.rand,
       now: () => this.clock.now(),
       onWatchEnd: (reason, ctx) => {
