@@ -1,5 +1,6 @@
 import { type Clock, realClock } from "@informer-ts/clock";
 import { EventStream } from "@informer-ts/instrumentation";
+import { isThenable } from "./internal/thenable.js";
 import { type DoneChecker, SingleFileTracker } from "./synctrack.js";
 import type { DeletedFinalStateUnknown } from "./tombstone.js";
 
@@ -197,14 +198,6 @@ const ALREADY_SYNCED: DoneChecker = {
   done: () => Promise.resolve(),
   isDone: () => true,
 };
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === "object" || typeof value === "function") &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === "function"
-  );
-}
 
 let anonymousHandlers = 0;
 

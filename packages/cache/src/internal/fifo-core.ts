@@ -8,6 +8,7 @@ import type { TransformFunc } from "../store-impl.js";
 import { type DoneChecker, DoneLatch } from "../synctrack.js";
 import { isDeletedFinalStateUnknown } from "../tombstone.js";
 import { describeValue } from "./meta-accessor.js";
+import { isThenable } from "./thenable.js";
 
 /**
  * Events a FIFO publishes about itself (client-go logs these; here they are data).
@@ -67,14 +68,6 @@ interface Waiter {
   take(): Taken<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === "object" || typeof value === "function") &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === "function"
-  );
 }
 
 /** Wraps any key-function failure into a {@link KeyError} naming the object. */
