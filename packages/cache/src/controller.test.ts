@@ -13,6 +13,7 @@ import {
 import type { Delta, Deltas } from "./delta.js";
 import { DeltaFIFO } from "./delta-fifo.js";
 import type { Queue } from "./fifo.js";
+import { nextTurn } from "./internal/fifo.test-util.js";
 import { deletionHandlingMetaNamespaceKeyFunc, metaNamespaceKeyFunc } from "./keys.js";
 import type { Store } from "./store.js";
 import { newStore, type StoreWithTransactions } from "./store-impl.js";
@@ -212,6 +213,23 @@ function txnStoreView(m: MockTxnStore): Store<Pod> & TransactionStore<Pod> {
   });
 }
 
+/** `store` seen through the plain `Store` interface only (no `transaction`). */
+function withoutTransactions(plain: Store<Pod>): Store<Pod> {
+  return {
+    add: (o) => plain.add(o),
+    update: (o) => plain.update(o),
+    delete: (o) => plain.delete(o),
+    replace: (l, rv) => plain.replace(l, rv),
+    resync: () => plain.resync(),
+    bookmark: (rv) => plain.bookmark(rv),
+    list: () => plain.list(),
+    listKeys: () => plain.listKeys(),
+    get: (o) => plain.get(o),
+    getByKey: (k) => plain.getByKey(k),
+    lastStoreSyncResourceVersion: () => plain.lastStoreSyncResourceVersion(),
+  };
+}
+
 describe("processDeltasInBatch (C8)", () => {
   const cm1 = pod("testname1", "1");
   const cm2 = pod("testname2", "1");
@@ -326,19 +344,7 @@ describe("processDeltasInBatch (C8)", () => {
 
   it("C8: without transactions each delta is processed alone and errors are aggregated", () => {
     const plain = newPodStore();
-    const noTxn: Store<Pod> = {
-      add: (o) => plain.add(o),
-      update: (o) => plain.update(o),
-      delete: (o) => plain.delete(o),
-      replace: (l, rv) => plain.replace(l, rv),
-      resync: () => plain.resync(),
-      bookmark: (rv) => plain.bookmark(rv),
-      list: () => plain.list(),
-      listKeys: () => plain.listKeys(),
-      get: (o) => plain.get(o),
-      getByKey: (k) => plain.getByKey(k),
-      lastStoreSyncResourceVersion: () => plain.lastStoreSyncResourceVersion(),
-    };
+    const noTxn = withoutTransactions(plain);
     const h = recorder(plain);
     let caught: unknown;
     try {
@@ -416,6 +422,179 @@ describe("event handler helpers (C9, C10)", () => {
     expect(() => new FilteringResourceEventHandler<Pod>({ filterFunc: () => true, handler: {} as never })).toThrow(
       "event handler must be an object with onAdd/onUpdate/onDelete",
     );
+  });
+});
+
+/** Runs `body` and reports every unhandled rejection Node saw meanwhile (and one macrotask turn after). */
+async function unhandledRejectionsDuring(body: () => Promise<void>): Promise<unknown[]> {
+  const seen: unknown[] = [];
+  const listener = (reason: unknown) => void seen.push(reason);
+  process.on("unhandledRejection", listener);
+  try {
+    await body();
+    await nextTurn();
+    await nextTurn();
+  } finally {
+    process.off("unhandledRejection", listener);
+  }
+  return seen;
+}
+
+const rejectLater = (message: string) => Promise.reject(new Error(message));
+
+describe("async handlers: a rejected promise is reported like a throw, never an unhandled rejection", () => {
+  it("C3: processDeltas stays synchronous for synchronous handlers (returns undefined)", () => {
+    const store = newPodStore();
+    expect(processDeltas(recorder(store), store, [dl("Added", pod("a", "1"))], false, keyFunc)).toBeUndefined();
+  });
+
+  it("C3/C4: processDeltas returns a promise that rejects with the handler's rejection; the store was applied first", async () => {
+    const store = newPodStore();
+    const handler: ResourceEventHandler<Pod> = {
+      onAdd: (o) => (o.metadata.name === "bad" ? rejectLater("async add failed") : Promise.resolve()),
+      onUpdate: () => {},
+      onDelete: () => rejectLater("async delete failed"),
+    };
+    const leaked = await unhandledRejectionsDuring(async () => {
+      const ok = processDeltas(handler, store, [dl("Added", pod("good", "1"))], false, keyFunc);
+      await expect(ok).resolves.toBeUndefined();
+      const bad = processDeltas(handler, store, [dl("Added", pod("bad", "1"))], false, keyFunc);
+      await expect(bad).rejects.toThrow("async add failed");
+      expect(store.listKeys().sort()).toEqual(["default/bad", "default/good"]);
+      const del = processDeltas(handler, store, [dl("Deleted", pod("good", "2"))], false, keyFunc);
+      await expect(del).rejects.toThrow("async delete failed");
+      expect(store.listKeys()).toEqual(["default/bad"]);
+    });
+    expect(leaked).toEqual([]);
+  });
+
+  it("C5/C6: every rejection of a ReplacedAll or SyncAll is collected; several become one AggregateError", async () => {
+    const store = newPodStore();
+    store.add(pod("old", "1"));
+    const handler: ResourceEventHandler<Pod> = {
+      onAdd: (o) => rejectLater(`add ${o.metadata.name}`),
+      onUpdate: (_o, n) => rejectLater(`update ${n.metadata.name}`),
+      onDelete: (o) => rejectLater(`delete ${keyFunc(o)}`),
+    };
+    const leaked = await unhandledRejectionsDuring(async () => {
+      const replaced = processDeltas(
+        handler,
+        store,
+        [dl("ReplacedAll", { resourceVersion: "5", objects: [pod("x", "5")] })],
+        false,
+        keyFunc,
+      );
+      const err = await Promise.resolve(replaced).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(AggregateError);
+      expect((err as AggregateError).errors.map((e) => (e as Error).message)).toEqual(["delete default/old", "add x"]);
+      await expect(processDeltas(handler, store, [dl("SyncAll", {})], false, keyFunc)).rejects.toThrow("update x");
+    });
+    expect(leaked).toEqual([]);
+  });
+
+  it("C3: a synchronous throw after a pending rejection reports both, in call order", async () => {
+    const store = newPodStore();
+    const handler: ResourceEventHandler<Pod> = {
+      onAdd: (o) => {
+        if (o.metadata.name === "sync") throw new Error("sync throw");
+        return rejectLater("async reject");
+      },
+      onUpdate: () => {},
+      onDelete: () => {},
+    };
+    const leaked = await unhandledRejectionsDuring(async () => {
+      const r = processDeltas(
+        handler,
+        store,
+        [dl("Added", pod("a", "1")), dl("Added", pod("sync", "1"))],
+        false,
+        keyFunc,
+      );
+      const err = await Promise.resolve(r).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect((err as AggregateError).errors.map((e) => (e as Error).message)).toEqual(["async reject", "sync throw"]);
+    });
+    expect(leaked).toEqual([]);
+  });
+
+  it("C8: processDeltasInBatch reports rejected callbacks, with and without transactions", async () => {
+    const handler = new ResourceEventHandlerFuncs<Pod>({
+      addFunc: (o) => (o.metadata.name === "b" ? rejectLater("batch add b failed") : undefined),
+    });
+    const leaked = await unhandledRejectionsDuring(async () => {
+      const txn = processDeltasInBatch(
+        handler,
+        txnStoreView(new MockTxnStore([])),
+        [dl("Added", pod("a", "1")), dl("Added", pod("b", "1"))],
+        false,
+        keyFunc,
+      );
+      await expect(txn).rejects.toThrow("batch add b failed");
+      const plain = processDeltasInBatch(
+        handler,
+        withoutTransactions(newPodStore()),
+        [dl("Added", pod("a", "1")), dl("Added", pod("b", "1"))],
+        false,
+        keyFunc,
+      );
+      await expect(plain).rejects.toThrow("unexpected error when handling deltas: [batch add b failed]");
+    });
+    expect(leaked).toEqual([]);
+  });
+
+  it("C2: through processLoop a rejection reaches onError like a throw, and the loop goes on", async () => {
+    const fifo = new RealFIFO<Pod>({ atomicEvents: true });
+    const store = newPodStore();
+    const seen: string[] = [];
+    const errors: unknown[] = [];
+    const handler = new ResourceEventHandlerFuncs<Pod>({
+      addFunc: async (o) => {
+        seen.push(o.metadata.name);
+        if (o.metadata.name === "bad") throw new Error("async handler failed");
+      },
+    });
+    for (const n of ["a", "bad", "c"]) fifo.add(pod(n, "1"));
+    fifo.close();
+    const leaked = await unhandledRejectionsDuring(() =>
+      processLoop<Pod>({
+        queue: fifo,
+        process: (deltas, initial) => processDeltas(handler, store, deltas, initial, keyFunc),
+        onError: (e) => errors.push(e),
+      }),
+    );
+    expect(leaked).toEqual([]);
+    expect(seen).toEqual(["a", "bad", "c"]);
+    expect(errors.map((e) => (e as Error).message)).toEqual(["async handler failed"]);
+  });
+
+  it("C10: FilteringResourceEventHandler passes the inner handler's promise on, for every transition", async () => {
+    const inner: ResourceEventHandler<Pod> = {
+      onAdd: (o, i) => rejectLater(`add ${o.metadata.resourceVersion} ${i}`),
+      onUpdate: (o, n) => rejectLater(`update ${o.metadata.resourceVersion}->${n.metadata.resourceVersion}`),
+      onDelete: (o) => rejectLater(`delete ${(o as Pod).metadata.resourceVersion}`),
+    };
+    const h = new FilteringResourceEventHandler<Pod>({
+      filterFunc: (o) => !isDeletedFinalStateUnknown(o) && o.metadata.labels?.app === "web",
+      handler: inner,
+    });
+    const web = (rv: string) => pod("p", rv, { app: "web" });
+    const other = (rv: string) => pod("p", rv, { app: "db" });
+    const leaked = await unhandledRejectionsDuring(async () => {
+      await expect(h.onUpdate(web("1"), web("2"))).rejects.toThrow("update 1->2");
+      await expect(h.onUpdate(other("2"), web("3"))).rejects.toThrow("add 3 false");
+      await expect(h.onUpdate(web("3"), other("4"))).rejects.toThrow("delete 3");
+      expect(h.onUpdate(other("4"), other("5"))).toBeUndefined();
+      await expect(h.onAdd(web("6"), true)).rejects.toThrow("add 6 true");
+      await expect(h.onDelete(web("7"))).rejects.toThrow("delete 7");
+      const store = newPodStore();
+      await expect(processDeltas(h, store, [dl("Added", web("8"))], false, keyFunc)).rejects.toThrow("add 8 false");
+    });
+    expect(leaked).toEqual([]);
   });
 });
 

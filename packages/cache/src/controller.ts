@@ -10,6 +10,7 @@ import {
   type QueueWithBatch,
 } from "./fifo.js";
 import { describeValue } from "./internal/meta-accessor.js";
+import { isThenable } from "./internal/thenable.js";
 import { metaNamespaceKeyFunc } from "./keys.js";
 import type { KeyFunc, Store } from "./store.js";
 import type { TransformFunc } from "./store-impl.js";
@@ -26,34 +27,41 @@ import type { Transaction, TransactionError, TransactionStore } from "./transact
  *   or a resync, where `oldObj` and `newObj` may have the same resource version).
  * - `onDelete(obj)`: `obj` may be a {@link DeletedFinalStateUnknown} whose `obj` is stale or `undefined`.
  *
- * Handlers must not mutate the objects (they are the stored references). Callbacks are called synchronously;
- * a returned promise is not awaited (wrap slow handlers in a shared informer's listener instead).
+ * Handlers must not mutate the objects (they are the stored references). Callbacks are called synchronously.
+ * A callback may return a promise (any other return value is ignored): {@link processDeltas} does not wait for
+ * it before the next callback, but its own result then settles only once every such promise has, and a
+ * rejection is reported exactly like a throw; a shared informer's listener waits for each promise before the
+ * next notification and reports a rejection as a handler error. Wrappers ({@link FilteringResourceEventHandler},
+ * {@link ResourceEventHandlerFuncs}) pass the wrapped callback's result on.
+ *
+ * Differences from client-go: Go handlers cannot be asynchronous; the return type is `unknown` so that
+ * `async` callbacks and arrow functions returning a value both fit.
  */
 export interface ResourceEventHandler<T> {
-  onAdd(obj: T, isInInitialList: boolean): void;
-  onUpdate(oldObj: T, newObj: T): void;
-  onDelete(obj: T | DeletedFinalStateUnknown<T>): void;
+  onAdd(obj: T, isInInitialList: boolean): unknown;
+  onUpdate(oldObj: T, newObj: T): unknown;
+  onDelete(obj: T | DeletedFinalStateUnknown<T>): unknown;
 }
 
 /** The update and delete functions both function-based handlers take; each is optional. */
 interface HandlerFuncsOptions<T, Add> {
   readonly addFunc?: Add;
-  readonly updateFunc?: (oldObj: T, newObj: T) => void;
-  readonly deleteFunc?: (obj: T | DeletedFinalStateUnknown<T>) => void;
+  readonly updateFunc?: (oldObj: T, newObj: T) => unknown;
+  readonly deleteFunc?: (obj: T | DeletedFinalStateUnknown<T>) => unknown;
 }
 
 /** The functions of {@link ResourceEventHandlerFuncs}; each is optional. */
-export interface ResourceEventHandlerFuncsOptions<T> extends HandlerFuncsOptions<T, (obj: T) => void> {}
+export interface ResourceEventHandlerFuncsOptions<T> extends HandlerFuncsOptions<T, (obj: T) => unknown> {}
 
 /** The functions of {@link ResourceEventHandlerDetailedFuncs}; each is optional. */
 export interface ResourceEventHandlerDetailedFuncsOptions<T>
-  extends HandlerFuncsOptions<T, (obj: T, isInInitialList: boolean) => void> {}
+  extends HandlerFuncsOptions<T, (obj: T, isInInitialList: boolean) => unknown> {}
 
 /** What both function-based handlers share: the three optional functions, `onUpdate` and `onDelete`. */
 abstract class HandlerFuncs<T, Add> implements ResourceEventHandler<T> {
   readonly addFunc: Add | undefined;
-  readonly updateFunc: ((oldObj: T, newObj: T) => void) | undefined;
-  readonly deleteFunc: ((obj: T | DeletedFinalStateUnknown<T>) => void) | undefined;
+  readonly updateFunc: ((oldObj: T, newObj: T) => unknown) | undefined;
+  readonly deleteFunc: ((obj: T | DeletedFinalStateUnknown<T>) => unknown) | undefined;
 
   constructor(funcs: HandlerFuncsOptions<T, Add> = {}) {
     this.addFunc = funcs.addFunc;
@@ -61,14 +69,14 @@ abstract class HandlerFuncs<T, Add> implements ResourceEventHandler<T> {
     this.deleteFunc = funcs.deleteFunc;
   }
 
-  abstract onAdd(obj: T, isInInitialList: boolean): void;
+  abstract onAdd(obj: T, isInInitialList: boolean): unknown;
 
-  onUpdate(oldObj: T, newObj: T): void {
-    this.updateFunc?.(oldObj, newObj);
+  onUpdate(oldObj: T, newObj: T): unknown {
+    return this.updateFunc?.(oldObj, newObj);
   }
 
-  onDelete(obj: T | DeletedFinalStateUnknown<T>): void {
-    this.deleteFunc?.(obj);
+  onDelete(obj: T | DeletedFinalStateUnknown<T>): unknown {
+    return this.deleteFunc?.(obj);
   }
 }
 
@@ -77,13 +85,13 @@ abstract class HandlerFuncs<T, Add> implements ResourceEventHandler<T> {
  * function skips that notification. `addFunc` does not receive `isInInitialList` (use
  * {@link ResourceEventHandlerDetailedFuncs} for that).
  */
-export class ResourceEventHandlerFuncs<T> extends HandlerFuncs<T, (obj: T) => void> {
+export class ResourceEventHandlerFuncs<T> extends HandlerFuncs<T, (obj: T) => unknown> {
   constructor(funcs: ResourceEventHandlerFuncsOptions<T> = {}) {
     super(funcs);
   }
 
-  onAdd(obj: T, _isInInitialList: boolean): void {
-    this.addFunc?.(obj);
+  onAdd(obj: T, _isInInitialList: boolean): unknown {
+    return this.addFunc?.(obj);
   }
 }
 
@@ -91,13 +99,16 @@ export class ResourceEventHandlerFuncs<T> extends HandlerFuncs<T, (obj: T) => vo
  * Like {@link ResourceEventHandlerFuncs}, but `addFunc` also receives `isInInitialList`
  * (`cache.ResourceEventHandlerDetailedFuncs`, C9).
  */
-export class ResourceEventHandlerDetailedFuncs<T> extends HandlerFuncs<T, (obj: T, isInInitialList: boolean) => void> {
+export class ResourceEventHandlerDetailedFuncs<T> extends HandlerFuncs<
+  T,
+  (obj: T, isInInitialList: boolean) => unknown
+> {
   constructor(funcs: ResourceEventHandlerDetailedFuncsOptions<T> = {}) {
     super(funcs);
   }
 
-  onAdd(obj: T, isInInitialList: boolean): void {
-    this.addFunc?.(obj, isInInitialList);
+  onAdd(obj: T, isInInitialList: boolean): unknown {
+    return this.addFunc?.(obj, isInInitialList);
   }
 }
 
@@ -111,7 +122,8 @@ export interface FilteringResourceEventHandlerOptions<T> {
 /**
  * Passes on only the notifications whose objects pass `filterFunc` (`cache.FilteringResourceEventHandler`,
  * C10). `onAdd` and `onDelete` are filtered directly. `onUpdate(old, new)` turns into: both pass → `onUpdate`;
- * only the new one → `onAdd(new, false)`; only the old one → `onDelete(old)`; neither → nothing.
+ * only the new one → `onAdd(new, false)`; only the old one → `onDelete(old)`; neither → nothing. Each method
+ * returns what the wrapped callback returned, so a promise (and its rejection) reaches the caller.
  */
 export class FilteringResourceEventHandler<T> implements ResourceEventHandler<T> {
   readonly filterFunc: (obj: T | DeletedFinalStateUnknown<T>) => boolean;
@@ -129,22 +141,22 @@ export class FilteringResourceEventHandler<T> implements ResourceEventHandler<T>
     this.handler = options.handler;
   }
 
-  onAdd(obj: T, isInInitialList: boolean): void {
+  onAdd(obj: T, isInInitialList: boolean): unknown {
     if (!this.filterFunc(obj)) return;
-    this.handler.onAdd(obj, isInInitialList);
+    return this.handler.onAdd(obj, isInInitialList);
   }
 
-  onUpdate(oldObj: T, newObj: T): void {
+  onUpdate(oldObj: T, newObj: T): unknown {
     const newer = this.filterFunc(newObj);
     const older = this.filterFunc(oldObj);
-    if (newer && older) this.handler.onUpdate(oldObj, newObj);
-    else if (newer) this.handler.onAdd(newObj, false);
-    else if (older) this.handler.onDelete(oldObj);
+    if (newer && older) return this.handler.onUpdate(oldObj, newObj);
+    if (newer) return this.handler.onAdd(newObj, false);
+    if (older) return this.handler.onDelete(oldObj);
   }
 
-  onDelete(obj: T | DeletedFinalStateUnknown<T>): void {
+  onDelete(obj: T | DeletedFinalStateUnknown<T>): unknown {
     if (!this.filterFunc(obj)) return;
-    this.handler.onDelete(obj);
+    return this.handler.onDelete(obj);
   }
 }
 
@@ -184,6 +196,50 @@ function existing<T>(store: Store<T>, obj: T): T | undefined {
   }
 }
 
+/** Promises returned by handler callbacks during one processing call (allocated only when there is one). */
+type PendingCallbacks = PromiseLike<unknown>[] | undefined;
+
+/** Adds `result` to `pending` when it is a promise; a plain result costs nothing. */
+function track(pending: PendingCallbacks, result: unknown): PendingCallbacks {
+  if (!isThenable(result)) return pending;
+  if (pending === undefined) return [result];
+  pending.push(result);
+  return pending;
+}
+
+/**
+ * Waits for every pending callback promise, then fails like a throw would have: with the one error, or with an
+ * `AggregateError` (messages joined) when several callbacks failed. `after` are errors caught synchronously
+ * once the pending callbacks had been called (they come last); `combine` replaces the default combination.
+ */
+async function settleCallbacks(
+  pending: readonly PromiseLike<unknown>[],
+  after: readonly unknown[] = [],
+  combine: (errors: unknown[]) => unknown = combineErrors,
+): Promise<void> {
+  const errors: unknown[] = [];
+  for (const r of await Promise.allSettled(pending)) if (r.status === "rejected") errors.push(r.reason);
+  errors.push(...after);
+  if (errors.length > 0) throw combine(errors);
+}
+
+function combineErrors(errors: unknown[]): unknown {
+  if (errors.length === 1) return errors[0];
+  const messages = errors.map((e) => (e instanceof Error ? e.message : describeValue(e)));
+  return new AggregateError(errors, `${errors.length} event handler callbacks failed: [${messages.join("; ")}]`);
+}
+
+/** The end of a processing call: nothing when every callback was synchronous, else {@link settleCallbacks}. */
+function finish(pending: PendingCallbacks): void | Promise<void> {
+  return pending === undefined ? undefined : settleCallbacks(pending);
+}
+
+/** A synchronous failure while callback promises are pending: report them all rather than leave any unhandled. */
+function fail(pending: PendingCallbacks, error: unknown): Promise<void> {
+  if (pending === undefined) throw error;
+  return settleCallbacks(pending, [error]);
+}
+
 /**
  * Applies queued deltas to `clientState` and notifies `handler`, **store first, then the callback**
  * (client-go `processDeltas`, C3–C7). For each delta, in order:
@@ -206,6 +262,13 @@ function existing<T>(store: Store<T>, obj: T): T | undefined {
  * Whether an update is a resync is not decided here: `onUpdate` receives both objects and the shared
  * informer compares their resource versions (I7).
  *
+ * Callbacks returning promises: they are not awaited between callbacks (the next delta is applied at once),
+ * but then the call returns a promise that settles once all of them have, and rejects the way a throw would
+ * have been reported: with the rejection, or an `AggregateError` when several callbacks failed (a synchronous
+ * throw after pending promises joins them, last). Popped through a FIFO, that promise holds the pop until it
+ * settles, and {@link processLoop} hands the rejection to `onError` (an informer: its `processError` event).
+ * With synchronous callbacks only, nothing is allocated and `undefined` is returned.
+ *
  * @throws whatever the store throws (a KeyError, an IndexError, a transformer error) or a callback throws;
  *   an `Error` naming the delta for a malformed `ReplacedAll` / `SyncAll` / `Bookmark` payload or an unknown
  *   type. Deltas before the failing one stay applied.
@@ -216,54 +279,60 @@ export function processDeltas<T>(
   deltas: Deltas<T>,
   isInInitialList: boolean,
   keyFunc: KeyFunc,
-): void {
-  for (const d of deltas) {
-    switch (d.type) {
-      case DeltaType.ReplacedAll: {
-        if (!isReplacedAllInfo(d.object)) {
-          throw new Error(`ReplacedAll did not contain ReplacedAllInfo: ${describeValue(d.object)}`);
+): void | Promise<void> {
+  let pending: PendingCallbacks;
+  try {
+    each: for (const d of deltas) {
+      switch (d.type) {
+        case DeltaType.ReplacedAll: {
+          if (!isReplacedAllInfo(d.object)) {
+            throw new Error(`ReplacedAll did not contain ReplacedAllInfo: ${describeValue(d.object)}`);
+          }
+          pending = processReplacedAllInfo(handler, d.object, clientState, isInInitialList, keyFunc, pending);
+          break;
         }
-        processReplacedAllInfo(handler, d.object, clientState, isInInitialList, keyFunc);
-        break;
-      }
-      case DeltaType.SyncAll: {
-        if (typeof d.object !== "object" || d.object === null) {
-          throw new Error(`SyncAll did not contain SyncAllInfo: ${describeValue(d.object)}`);
+        case DeltaType.SyncAll: {
+          if (typeof d.object !== "object" || d.object === null) {
+            throw new Error(`SyncAll did not contain SyncAllInfo: ${describeValue(d.object)}`);
+          }
+          for (const obj of clientState.list()) pending = track(pending, handler.onUpdate(obj, obj));
+          break each;
         }
-        for (const obj of clientState.list()) handler.onUpdate(obj, obj);
-        return;
-      }
-      case DeltaType.Sync:
-      case DeltaType.Replaced:
-      case DeltaType.Added:
-      case DeltaType.Updated: {
-        const obj = d.object;
-        const old = existing(clientState, obj);
-        if (old !== undefined) {
-          clientState.update(obj);
-          handler.onUpdate(old, obj);
-        } else {
-          clientState.add(obj);
-          handler.onAdd(obj, isInInitialList);
+        case DeltaType.Sync:
+        case DeltaType.Replaced:
+        case DeltaType.Added:
+        case DeltaType.Updated: {
+          const obj = d.object;
+          const old = existing(clientState, obj);
+          if (old !== undefined) {
+            clientState.update(obj);
+            pending = track(pending, handler.onUpdate(old, obj));
+          } else {
+            clientState.add(obj);
+            pending = track(pending, handler.onAdd(obj, isInInitialList));
+          }
+          break;
         }
-        break;
-      }
-      case DeltaType.Deleted: {
-        clientState.delete(d.object);
-        handler.onDelete(d.object);
-        break;
-      }
-      case DeltaType.Bookmark: {
-        if (!isBookmarkInfo(d.object)) {
-          throw new Error(`bookmark delta did not contain BookmarkInfo: ${describeValue(d.object)}`);
+        case DeltaType.Deleted: {
+          clientState.delete(d.object);
+          pending = track(pending, handler.onDelete(d.object));
+          break;
         }
-        clientState.bookmark(d.object.resourceVersion);
-        break;
+        case DeltaType.Bookmark: {
+          if (!isBookmarkInfo(d.object)) {
+            throw new Error(`bookmark delta did not contain BookmarkInfo: ${describeValue(d.object)}`);
+          }
+          clientState.bookmark(d.object.resourceVersion);
+          break;
+        }
+        default:
+          throw new Error(`unknown delta type ${describeValue((d as { type?: unknown }).type)}`);
       }
-      default:
-        throw new Error(`unknown delta type ${describeValue((d as { type?: unknown }).type)}`);
     }
+  } catch (err) {
+    return fail(pending, err);
   }
+  return finish(pending);
 }
 
 function processReplacedAllInfo<T>(
@@ -272,7 +341,8 @@ function processReplacedAllInfo<T>(
   clientState: Store<T>,
   isInInitialList: boolean,
   keyFunc: KeyFunc,
-): void {
+  pending: PendingCallbacks,
+): PendingCallbacks {
   const objects = info.objects;
   const newKeys = new Set<string>();
   for (let i = 0; i < objects.length; i++) newKeys.add(keyFunc(objects[i]));
@@ -285,13 +355,13 @@ function processReplacedAllInfo<T>(
   for (let i = 0; i < objects.length; i++) olds[i] = existing(clientState, objects[i] as T);
 
   clientState.replace(objects, info.resourceVersion);
-  for (const tombstone of deletions) handler.onDelete(tombstone);
+  for (const tombstone of deletions) pending = track(pending, handler.onDelete(tombstone));
   for (let i = 0; i < objects.length; i++) {
     const obj = objects[i] as T;
     const old = olds[i];
-    if (old !== undefined) handler.onUpdate(old, obj);
-    else handler.onAdd(obj, isInInitialList);
+    pending = track(pending, old !== undefined ? handler.onUpdate(old, obj) : handler.onAdd(obj, isInInitialList));
   }
+  return pending;
 }
 
 function isTransactionStore<T>(store: Store<T>): store is Store<T> & TransactionStore<T> {
@@ -309,7 +379,8 @@ function isTransactionStore<T>(store: Store<T>): store is Store<T> & Transaction
  * @throws Error `Delta type <t> is not supported in batch processing` (before anything is applied) for
  *   `ReplacedAll`, `SyncAll` or `Bookmark`; Error `not all items in the batch successfully processed: …`
  *   (cause: the TransactionError) after a partial transaction; Error `unexpected error when handling deltas:
- *   …` (cause: an AggregateError) in per-delta mode.
+ *   …` (cause: an AggregateError) in per-delta mode. Callbacks returning promises are handled as in
+ *   {@link processDeltas}: the result is then a promise, rejecting with these same errors.
  */
 export function processDeltasInBatch<T>(
   handler: ResourceEventHandler<T>,
@@ -317,26 +388,24 @@ export function processDeltasInBatch<T>(
   deltas: readonly Delta<T>[],
   isInInitialList: boolean,
   keyFunc: KeyFunc,
-): void {
+): void | Promise<void> {
   if (!isTransactionStore(clientState)) {
     const errors: unknown[] = [];
+    let pending: PendingCallbacks;
     for (const d of deltas) {
       try {
-        processDeltas(handler, clientState, [d], isInInitialList, keyFunc);
+        // Each delta's own promise already joins its callbacks' failures into one error.
+        pending = track(pending, processDeltas(handler, clientState, [d], isInInitialList, keyFunc));
       } catch (err) {
         errors.push(err);
       }
     }
-    if (errors.length > 0) {
-      const messages = errors.map((e) => (e instanceof Error ? e.message : describeValue(e)));
-      throw new Error(`unexpected error when handling deltas: [${messages.join("; ")}]`, {
-        cause: new AggregateError(errors),
-      });
-    }
+    if (pending !== undefined) return settleCallbacks(pending, errors, unexpectedBatchError);
+    if (errors.length > 0) throw unexpectedBatchError(errors);
     return;
   }
   const txns: Transaction<T>[] = [];
-  const callbacks: (() => void)[] = [];
+  const callbacks: (() => unknown)[] = [];
   for (const d of deltas) {
     switch (d.type) {
       case DeltaType.Sync:
@@ -365,11 +434,25 @@ export function processDeltasInBatch<T>(
     }
   }
   const err: TransactionError | undefined = clientState.transaction(txns);
-  if (err !== undefined) {
-    for (const i of err.successfulIndices) callbacks[i]?.();
-    throw new Error(`not all items in the batch successfully processed: ${err.message}`, { cause: err });
+  let pending: PendingCallbacks;
+  try {
+    if (err !== undefined) {
+      for (const i of err.successfulIndices) pending = track(pending, callbacks[i]?.());
+      throw new Error(`not all items in the batch successfully processed: ${err.message}`, { cause: err });
+    }
+    for (const callback of callbacks) pending = track(pending, callback());
+  } catch (error) {
+    return fail(pending, error);
   }
-  for (const callback of callbacks) callback();
+  return finish(pending);
+}
+
+/** The per-delta mode's error (client-go's `unexpected error when handling deltas`), joining every failure. */
+function unexpectedBatchError(errors: unknown[]): Error {
+  const messages = errors.map((e) => (e instanceof Error ? e.message : describeValue(e)));
+  return new Error(`unexpected error when handling deltas: [${messages.join("; ")}]`, {
+    cause: new AggregateError(errors),
+  });
 }
 
 /** Options of {@link processLoop}. */

@@ -699,6 +699,37 @@ describe("I11: handler errors", () => {
     expect(informerLevel).toEqual(["Error: boom"]);
     expect(perHandler).toEqual(["Error: boom"]);
   });
+  it("I11/C10: a FilteringResourceEventHandler around an async handler: its rejection reaches onHandlerError", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const errors: string[] = [];
+      const h = harness();
+      const filtered = new FilteringResourceEventHandler<Pod>({
+        filterFunc: (o) => !isDeletedFinalStateUnknown(o) && o.metadata.labels?.app === "web",
+        handler: {
+          onAdd: async (o: Pod) => {
+            throw new Error(`async add ${o.metadata.name}`);
+          },
+          onUpdate: async () => {},
+          onDelete: async () => {},
+        },
+      });
+      h.informer.addEventHandlerWithOptions(filtered, { onHandlerError: (e) => errors.push(String(e)) });
+      h.source.add(pod("a", { app: "web" }));
+      h.source.add(pod("b", { app: "db" }));
+      await h.start();
+      await h.clock.step(1000);
+      await h.flush();
+      expect(errors).toEqual(["Error: async add a"]);
+      expect(h.informer.status().handlers[0]).toMatchObject({ errors: 1 });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
 });
 
 describe("I18: mutation detector", () => {
