@@ -1,4 +1,5 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
+import type { RequestRecord } from "../engine/accounting.js";
 import type { ServedResource } from "./discovery.js";
 import type { WatchSource } from "./watch-server.js";
 
@@ -19,30 +20,12 @@ export interface BackendRequestContext {
   legacyWatchPath?: boolean;
 }
 
-/** A finished resource request as the HTTP face saw it (for the backend's accounting). */
-export interface CompletedRequest {
-  readonly verb: string;
-  readonly group: string;
-  readonly version: string;
-  readonly resource: string;
-  readonly userAgent: string;
-  readonly code: number;
-  /** Where the backend said it served the read from ("" for writes and rejected requests). */
-  readonly servedFrom: "cache" | "storage" | "";
-  readonly latencyMs: number;
-  /** Bytes written to the socket for this response, headers included. */
-  readonly bytes: number;
-  /** Authenticated user name. */
-  readonly user?: string;
-  readonly namespace?: string;
-  readonly name?: string;
-  /** Path and query of the request. */
-  readonly requestURI?: string;
-  /** Server clock ms when the request arrived. */
-  readonly receivedAt?: number;
-  /** A server-side apply PATCH (`application/apply-patch+yaml`). */
-  readonly apply?: boolean;
-}
+/**
+ * A finished resource request as the HTTP face saw it (for the backend's accounting): the engine's
+ * {@link RequestRecord}, with `bytes` = bytes written to the socket (headers included) and `user` the authenticated
+ * user name.
+ */
+export type CompletedRequest = RequestRecord;
 
 /** Preconditions of a delete (`DeleteOptions.preconditions`). */
 export interface DeletePreconditions {
