@@ -1,3 +1,4 @@
+import { computeKey } from "./internal/compute-key.js";
 import { describeValue } from "./internal/meta-accessor.js";
 import type { MutationDetector } from "./mutation-detector.js";
 import {
@@ -183,15 +184,7 @@ class Cache<T> implements StoreWithTransactions<T> {
   }
 
   private keyOf(obj: unknown): string {
-    try {
-      return this.keyFunc(obj);
-    } catch (err) {
-      if (err instanceof KeyError) throw err;
-      const reason = err instanceof Error ? err.message : describeValue(err);
-      const wrapped = new KeyError(`couldn't create key for object ${describeValue(obj)}: ${reason}`, obj);
-      wrapped.cause = err;
-      throw wrapped;
-    }
+    return computeKey(this.keyFunc, obj);
   }
 
   private transform(obj: T): T {

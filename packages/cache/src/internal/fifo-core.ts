@@ -7,6 +7,7 @@ import { KeyError, type KeyFunc } from "../store.js";
 import type { TransformFunc } from "../store-impl.js";
 import { type DoneChecker, DoneLatch } from "../synctrack.js";
 import { isDeletedFinalStateUnknown } from "../tombstone.js";
+import { computeKey } from "./compute-key.js";
 import { describeValue } from "./meta-accessor.js";
 import { isThenable } from "./thenable.js";
 
@@ -68,19 +69,6 @@ interface Waiter {
   take(): Taken<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
-}
-
-/** Wraps any key-function failure into a {@link KeyError} naming the object. */
-export function computeKey(keyFunc: KeyFunc, obj: unknown): string {
-  try {
-    return keyFunc(obj);
-  } catch (err) {
-    if (err instanceof KeyError) throw err;
-    const reason = err instanceof Error ? err.message : describeValue(err);
-    const wrapped = new KeyError(`couldn't create key for object ${describeValue(obj)}: ${reason}`, obj);
-    wrapped.cause = err;
-    throw wrapped;
-  }
 }
 
 /** Re-throws a transformer failure as an `Error` (non-Error throws are wrapped, Errors pass unchanged). */
