@@ -4,7 +4,9 @@
 // apiVersion, bookmark objects with only the RV and the init-end annotation), ERROR Status events followed by the end
 // of the body, 400/422/429 as HTTP errors with exact bodies and Retry-After, single-object watches, the legacy
 // /watch/ paths, and the clean end of the chunked body at timeoutSeconds.
+
 import type { KubeObject } from "@informer-ts/apimachinery";
+import { failureStatus as status } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { afterEach, describe, expect, it } from "vitest";
 import { fetchRaw, type LineStream, openStream } from "../../packages/sim-apiserver/src/http/http-client.test-util.js";
@@ -75,19 +77,6 @@ async function nextEvent(s: LineStream): Promise<{ type: string; object: Record<
 async function untilPendingTimers(clock: FakeClock, n: number): Promise<void> {
   for (let i = 0; i < 10_000 && clock.pendingTimers() < n; i++) await new Promise((r) => setImmediate(r));
   expect(clock.pendingTimers()).toBeGreaterThanOrEqual(n);
-}
-
-function status(code: number, reason: string, message: string, details?: Record<string, unknown>) {
-  return {
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Failure",
-    message,
-    reason,
-    ...(details !== undefined && { details }),
-    code,
-  };
 }
 
 describe("watch stream framing and event JSON (§7.4)", () => {

@@ -1,6 +1,7 @@
 // Issue #4 "Bad input", one table: every malformed request against the engine-backed HTTP server gets a real
 // Kubernetes Status (exact body, key order, code, headers), nothing is written (the global resourceVersion and the
 // stored objects do not change), and the server keeps serving afterwards.
+import { failureStatus as failure } from "@informer-ts/apimachinery";
 import { FakeClock } from "@informer-ts/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configMap, type EngineServer, startEngineServer } from "./engine-server.test-util.js";
@@ -16,19 +17,6 @@ interface Case {
   readonly code: number;
   /** The exact Status body, or a matcher for the V8-dependent parse errors. */
   readonly body: unknown;
-}
-
-function failure(code: number, reason: string, message: string, details?: unknown) {
-  return {
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Failure",
-    message,
-    reason,
-    ...(details !== undefined && { details }),
-    code,
-  };
 }
 
 const DNS1123_SUBDOMAIN =

@@ -2,6 +2,7 @@
 // end to end with discovery, the exact Status bodies and headers of the reference's Status table, health endpoints,
 // and request accounting (programmatic, /metrics, audit and httplog lines). Virtual time: a FakeClock drives the
 // engine, so the 3 s freshness wait before a 504 is stepped, not slept.
+import { failureStatus as status } from "@informer-ts/apimachinery";
 import { FakeClock, settle } from "@informer-ts/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_RESOURCES, type SimResource } from "../engine/resources.js";
@@ -181,19 +182,6 @@ describe("discovery and non-resource endpoints", () => {
     expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 });
-
-function status(code: number, reason: string, message: string, details?: unknown) {
-  return {
-    kind: "Status",
-    apiVersion: "v1",
-    metadata: {},
-    status: "Failure",
-    message,
-    reason,
-    ...(details !== undefined && { details }),
-    code,
-  };
-}
 
 async function expectStatus(r: RawResponse, code: number, body: unknown, retryAfter?: string) {
   expect(r.status).toBe(code);
