@@ -642,6 +642,7 @@ function transpileStoreModules(dir: string): void {
     "store.ts",
     "thread-safe-store.ts",
     "transaction.ts",
+    "internal/compute-key.ts",
     "internal/meta-accessor.ts",
     "internal/rv-metric.ts",
   ];
