@@ -718,6 +718,12 @@ export async function runReflectorHttp(): Promise<BenchResult> {
   const totalS = Number(process.hrtime.bigint() - started) / 1e9;
 
   const get = (v: HttpVariant) => best(runs.get(v) ?? []);
+  /** Every repetition's figure, to show the spread behind the best one. */
+  const spread = (v: HttpVariant, f: (r: ChildResult) => number) =>
+    (runs.get(v) ?? [])
+      .filter((r) => r.ok)
+      .map((r) => Math.round(f(r)))
+      .join("/");
   const c = get("floor-list");
   const a = get("reflector-list");
   const b = get("reflector-watch-list");
@@ -733,7 +739,7 @@ export async function runReflectorHttp(): Promise<BenchResult> {
   const goal = (text: string, met: boolean) => ({ goal: text, met });
   const syncRow = (label: string, r: ChildResult, cpu: boolean, g?: { goal: string; met: boolean }): BenchRow =>
     withNote(
-      cpu ? undefined : `server CPU ${Math.round(r.serverCpuMs ?? Number.NaN)} ms`,
+      `runs ${spread(r.variant, (x) => (cpu ? x.cpuMs : x.ms))} ms${cpu ? "" : `; server CPU ${Math.round(r.serverCpuMs ?? Number.NaN)} ms`}`,
       {
         case: `${cpu ? "client CPU during" : "wall time of"} HTTP initial sync, ${label} — ${n} ConfigMaps`,
         value: cpu ? r.cpuMs : r.ms,
@@ -770,9 +776,11 @@ export async function runReflectorHttp(): Promise<BenchResult> {
     const ours = n / ((cpu ? rw.cpuMs : rw.ms) / 1000);
     const raw = n / ((cpu ? fw.cpuMs : fw.ms) / 1000);
     return withNote(
-      cpu
-        ? undefined
-        : `server CPU: ours ${Math.round(rw.serverCpuMs ?? Number.NaN)} ms, raw ${Math.round(fw.serverCpuMs ?? Number.NaN)} ms`,
+      `${cpu ? "client CPU" : "wall"} runs ours ${spread("reflector-watch", (x) => (cpu ? x.cpuMs : x.ms))} ms, raw ${spread("floor-watch", (x) => (cpu ? x.cpuMs : x.ms))} ms${
+        cpu
+          ? ""
+          : `; server CPU ours ${Math.round(rw.serverCpuMs ?? Number.NaN)} ms, raw ${Math.round(fw.serverCpuMs ?? Number.NaN)} ms`
+      }`,
       {
         case: `watch throughput${cpu ? " per client CPU second" : ""}, ${n} events from the HTTP stream into the store`,
         value: ours,
