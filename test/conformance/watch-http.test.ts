@@ -322,6 +322,40 @@ describe("errors", () => {
   });
 });
 
+describe("W5 and selector transitions on the wire", () => {
+  it("W5: RV=0, sendInitialEvents=false, RVM=NotOlderThan: no synthetic events, changes from now", async () => {
+    const sim = await start();
+    await sim.engine.create("configmaps", "default", cm("a"));
+    const s = await watch(
+      sim,
+      `${CM}?watch=true&resourceVersion=0&sendInitialEvents=false&resourceVersionMatch=NotOlderThan`,
+    );
+    const b = await sim.engine.create("configmaps", "default", cm("b"));
+    expect(await nextEvent(s)).toEqual({ type: "ADDED", object: b });
+  });
+
+  it("entering the label selector is ADDED, leaving it is DELETED with the previous object at the event's RV", async () => {
+    const sim = await start();
+    await sim.engine.create("configmaps", "default", cm("a"));
+    const s = await watch(
+      sim,
+      `${CM}?watch=true&resourceVersion=${sim.engine.currentResourceVersion}&labelSelector=team%3Dblue`,
+    );
+    const blue = await sim.engine.update("configmaps", "default", "a", {
+      ...cm("a", { k: "1" }),
+      metadata: { name: "a", labels: { team: "blue" } },
+    });
+    expect(await nextEvent(s)).toEqual({ type: "ADDED", object: blue });
+    const plain = await sim.engine.update("configmaps", "default", "a", cm("a", { k: "2" }));
+    const del = await nextEvent(s);
+    expect(del.type).toBe("DELETED");
+    expect(del.object).toEqual({
+      ...blue,
+      metadata: { ...blue.metadata, resourceVersion: plain.metadata?.resourceVersion },
+    });
+  });
+});
+
 describe("addressing", () => {
   it("a watch on one object (legacy /watch/…/name) is a watch with fieldSelector metadata.name (trigger-sized channels)", async () => {
     const sim = await start();
