@@ -1,6 +1,6 @@
 // HTTP-layer behaviour that does not depend on storage semantics: routing, query/body decoding, error bodies,
 // discovery, auth, faults and watch framing. The backend here is a recording stub, so every assertion is about
-// what the HTTP face does with a request; storage semantics over HTTP are in conformance.test.ts.
+// what the HTTP face does with a request; storage semantics over HTTP are in test/conformance/.
 import type { KubeList, KubeObject, ListOptions, WatchEvent } from "@informer-ts/apimachinery";
 import { newNotFound } from "@informer-ts/apimachinery";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
