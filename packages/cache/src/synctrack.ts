@@ -70,18 +70,10 @@ export class SyncTrackerError extends Error {
 }
 
 /**
- * Tracks "has synced" when items are handled in order, one at a time (`synctrack.SingleFileTracker`), as a
- * `processorListener` does: {@link SingleFileTracker.start} for every initial-list item handed to the consumer,
- * {@link SingleFileTracker.finished} once that item has been handled, and
- * {@link SingleFileTracker.upstreamHasSynced} once the source has delivered its whole initial list (which must be
- * after the last `start`). The tracker is synced when upstream has synced and the count of started-but-unfinished
- * items is zero. Once synced it stays synced, whatever happens afterwards.
- *
- * Errors: `finished()` that would take the count below zero throws {@link SyncTrackerError} (Go panics), and
- * leaves the tracker synced if it already was.
+ * What both trackers share (not exported): the latch, the upstream flag, and "synced once upstream has synced
+ * and nothing is outstanding".
  */
-export class SingleFileTracker implements DoneChecker {
-  private count = 0;
+abstract class UpstreamTracker implements DoneChecker {
   private upstreamSynced = false;
   private readonly latch: DoneLatch;
 
@@ -93,27 +85,10 @@ export class SingleFileTracker implements DoneChecker {
     return this.latch.name();
   }
 
-  /** Call before handing over each item of the initial list. */
-  start(): void {
-    this.count++;
-  }
-
-  /** Call after an item of the initial list has been handled. Throws when there was no matching `start`. */
-  finished(): void {
-    this.count--;
-    if (this.count < 0) {
-      this.count = 0;
-      throw new SyncTrackerError(
-        `synctrack ${JSON.stringify(this.name())}: negative counter; finished() was called without a matching start(), so hasSynced may be wrong`,
-      );
-    }
-    if (this.count === 0 && this.upstreamSynced) this.latch.complete();
-  }
-
   /** Call (at least once) as soon as upstream has synced, after every `start` for its initial list. */
   upstreamHasSynced(): void {
     this.upstreamSynced = true;
-    if (this.count === 0) this.latch.complete();
+    this.completeIfIdle();
   }
 
   /** True once upstream has synced and every started item has finished. */
@@ -129,9 +104,53 @@ export class SingleFileTracker implements DoneChecker {
     return this.latch.done();
   }
 
+  /** Whether no started item is waiting to finish. */
+  protected abstract idle(): boolean;
+
+  /** Completes the latch (for good) when upstream has synced and nothing is outstanding. */
+  protected completeIfIdle(): void {
+    if (this.upstreamSynced && this.idle()) this.latch.complete();
+  }
+}
+
+/**
+ * Tracks "has synced" when items are handled in order, one at a time (`synctrack.SingleFileTracker`), as a
+ * `processorListener` does: {@link SingleFileTracker.start} for every initial-list item handed to the consumer,
+ * {@link SingleFileTracker.finished} once that item has been handled, and
+ * {@link SingleFileTracker.upstreamHasSynced} once the source has delivered its whole initial list (which must be
+ * after the last `start`). The tracker is synced when upstream has synced and the count of started-but-unfinished
+ * items is zero. Once synced it stays synced, whatever happens afterwards.
+ *
+ * Errors: `finished()` that would take the count below zero throws {@link SyncTrackerError} (Go panics), and
+ * leaves the tracker synced if it already was.
+ */
+export class SingleFileTracker extends UpstreamTracker {
+  private count = 0;
+
+  /** Call before handing over each item of the initial list. */
+  start(): void {
+    this.count++;
+  }
+
+  /** Call after an item of the initial list has been handled. Throws when there was no matching `start`. */
+  finished(): void {
+    this.count--;
+    if (this.count < 0) {
+      this.count = 0;
+      throw new SyncTrackerError(
+        `synctrack ${JSON.stringify(this.name())}: negative counter; finished() was called without a matching start(), so hasSynced may be wrong`,
+      );
+    }
+    this.completeIfIdle();
+  }
+
   /** Started-but-unfinished items (for diagnostics). */
   get outstanding(): number {
     return this.count;
+  }
+
+  protected idle(): boolean {
+    return this.count === 0;
   }
 }
 
@@ -142,18 +161,8 @@ export class SingleFileTracker implements DoneChecker {
  * started twice needs only one `finished`. Synced when upstream has synced and no key is waiting; once synced it
  * stays synced.
  */
-export class AsyncTracker<K> implements DoneChecker {
+export class AsyncTracker<K> extends UpstreamTracker {
   private readonly waiting = new Set<K>();
-  private upstreamSynced = false;
-  private readonly latch: DoneLatch;
-
-  constructor(name = "") {
-    this.latch = new DoneLatch(name);
-  }
-
-  name(): string {
-    return this.latch.name();
-  }
 
   /** Call before processing `key` when it is part of the initial list. */
   start(key: K): void {
@@ -163,24 +172,10 @@ export class AsyncTracker<K> implements DoneChecker {
   /** Call after processing `key`. */
   finished(key: K): void {
     this.waiting.delete(key);
-    if (this.upstreamSynced && this.waiting.size === 0) this.latch.complete();
+    this.completeIfIdle();
   }
 
-  /** Call (at least once) as soon as upstream has synced, after every `start` for its initial list. */
-  upstreamHasSynced(): void {
-    this.upstreamSynced = true;
-    if (this.waiting.size === 0) this.latch.complete();
-  }
-
-  hasSynced(): boolean {
-    return this.latch.isDone();
-  }
-
-  isDone(): boolean {
-    return this.latch.isDone();
-  }
-
-  done(): Promise<void> {
-    return this.latch.done();
+  protected idle(): boolean {
+    return this.waiting.size === 0;
   }
 }
