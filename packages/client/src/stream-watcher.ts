@@ -109,8 +109,8 @@ export class StreamWatcher<T = KubeObject> implements Watch<T> {
       return r;
     };
     const onError = (err: unknown): IteratorResult<WatchEvent<T>> => {
-      // An error caused by stop() destroying the body is not the server's.
-      if (this.stopped) {
+      // An error caused by stop() or return() destroying the body is not the server's.
+      if (this.stopped || closed) {
         close(undefined);
         return done;
       }
