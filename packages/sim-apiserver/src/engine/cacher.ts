@@ -121,6 +121,8 @@ export class Cacher {
   private waiters: FreshWaiter[] = [];
   private bookmarkTimer: Timer | undefined;
   private bookmarkTimerAt = Number.POSITIVE_INFINITY;
+  /** Earliest `nextBookmarkAt` of any watcher as of the last scan or registration. */
+  private bookmarkDueMin = Number.POSITIVE_INFINITY;
   private nextWatcherId = 1;
   private stopped = false;
   /** Watchers closed for unresponsiveness since start. */
@@ -558,7 +560,8 @@ export class Cacher {
     }
     if (w.allowBookmarks) {
       w.nextBookmarkAt = w.bookmarkAfterRV !== undefined ? this.clock.now() : this.nextBookmarkTime(w);
-      this.scheduleBookmarks();
+      // Only the new watcher can move the earliest due time: no scan of every watcher per registration.
+      if (w.nextBookmarkAt !== undefined) this.scheduleBookmarks(Math.min(this.bookmarkDueMin, w.nextBookmarkAt));
     }
   }
 
@@ -702,10 +705,12 @@ export class Cacher {
     return t !== undefined && t > now ? t : undefined;
   }
 
-  private scheduleBookmarks(): void {
-    let due = Number.POSITIVE_INFINITY;
-    for (const w of this.watchers)
-      if (w.allowBookmarks && w.nextBookmarkAt !== undefined && w.nextBookmarkAt < due) due = w.nextBookmarkAt;
+  /**
+   * Arms the bookmark tick for the earliest due watcher: `due` when the caller knows it, else found by a scan. The
+   * earliest due time is remembered (closing watchers may leave it too early, which only costs an idle tick).
+   */
+  private scheduleBookmarks(due = this.earliestBookmarkDue()): void {
+    this.bookmarkDueMin = due;
     if (!Number.isFinite(due)) return;
     // The dispatcher's bookmark tick runs about every second (1 s, jittered by up to 25 %).
     const at = Math.max(due, this.clock.now() + jitter(1000, 0.25, this.rand));
@@ -718,6 +723,13 @@ export class Cacher {
       this.bookmarkTick();
       this.scheduleBookmarks();
     });
+  }
+
+  private earliestBookmarkDue(): number {
+    let due = Number.POSITIVE_INFINITY;
+    for (const w of this.watchers)
+      if (w.allowBookmarks && w.nextBookmarkAt !== undefined && w.nextBookmarkAt < due) due = w.nextBookmarkAt;
+    return due;
   }
 
   private bookmarkEvent(rv: number, endOfInitialEvents: boolean): WatchEvent {

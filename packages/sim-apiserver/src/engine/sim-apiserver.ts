@@ -647,7 +647,9 @@ export class SimApiServer {
       local.servedFrom = "cache";
       const w = await this.cachers.get(r)!.watch(namespace, v, sel);
       this.watchOpened(r, w, ctx?.userAgent ?? this.defaultUserAgent);
-      if (ctx?.signal !== undefined) {
+      // In-process callers stop a watch through their signal. The HTTP face (inProcess false) stops it itself when
+      // the client goes away, so its lazily created per-request signal is never touched (about 1.3 KiB per watch).
+      if (inProcess && ctx?.signal !== undefined) {
         if (ctx.signal.aborted) w.stop();
         else ctx.signal.addEventListener("abort", () => w.stop(), { once: true });
       }

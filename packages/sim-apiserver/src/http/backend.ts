@@ -16,6 +16,11 @@ export interface BackendRequestContext {
   readonly fieldManager?: string;
   /** Set by the backend: where a read was served from (the accounting's `served_from`). */
   servedFrom?: "cache" | "storage";
+  /**
+   * Set by the HTTP face for a watch: stops it when the request is cancelled (server shutdown). Cheaper than a
+   * listener on {@link signal}, which an idle watch would otherwise keep (an `AbortController` per watch).
+   */
+  onAbort?: () => void;
   /** A watch forced by a deprecated `/watch/` path (its options were decoded as a list's: no WatchList defaulting). */
   legacyWatchPath?: boolean;
 }

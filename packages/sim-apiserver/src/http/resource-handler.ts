@@ -267,6 +267,7 @@ async function listOrWatch(
   const includeObject = includeObjectOf(query);
   if (!lq.watch) ctx.legacyWatchPath = true;
   const source = await cfg.backend.watch(r, namespace, options, ctx);
+  ctx.onAbort = () => source.stop();
   const stats = cfg.stats;
   if (stats !== undefined) stats.openWatches++;
   cfg.requestMetrics?.watchStarted(r.resource);

@@ -459,6 +459,7 @@ class RequestRecord implements BackendRequestContext {
   response: ServerResponse | undefined;
   private controller: AbortController | undefined;
   private aborted = false;
+  onAbort: (() => void) | undefined = undefined;
 
   constructor(
     readonly start: number,
@@ -492,5 +493,6 @@ class RequestRecord implements BackendRequestContext {
   abort(): void {
     this.aborted = true;
     this.controller?.abort();
+    this.onAbort?.();
   }
 }
