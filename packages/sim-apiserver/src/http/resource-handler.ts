@@ -18,7 +18,7 @@ import { applyPatch, patchTypeOf } from "./patch.js";
 import { listOptionsFromQuery, writeOptionsFromQuery } from "./query.js";
 import type { RequestInfo } from "./request-info.js";
 import type { RequestMetrics } from "./request-metrics.js";
-import { genericMethodNotAllowed, genericNotFound, writeJson, writeStatus } from "./responsewriters.js";
+import { genericMethodNotAllowed, genericNotFound, writeJson, writeJsonList, writeStatus } from "./responsewriters.js";
 import {
   asPartialObjectMetadata,
   type IncludeObjectPolicy,
@@ -256,7 +256,10 @@ async function listOrWatch(
   });
   if (!(lq.watch || forceWatch)) {
     const list = await cfg.backend.list(r, namespace, lq.options, ctx);
-    writeJson(res, 200, transformList(list, r, negotiateOutput(accept, true), query, cfg.now()));
+    await writeJsonList(
+      res,
+      transformList(list, r, negotiateOutput(accept, true), query, cfg.now()) as Record<string, unknown>,
+    );
     return;
   }
   const options = { ...lq.options };

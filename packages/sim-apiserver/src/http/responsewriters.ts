@@ -41,14 +41,54 @@ export function writeJson(
   headers: Record<string, string> = {},
 ): void {
   if (res.headersSent || res.writableEnded) return;
-  const text = JSON.stringify(body) + "\n";
+  const bytes = Buffer.from(JSON.stringify(body) + "\n", "utf8");
   commonHeaders(res);
-  res.writeHead(code, {
-    ...headers,
-    "Content-Type": "application/json",
-    "Content-Length": String(Buffer.byteLength(text)),
-  });
-  res.end(text);
+  res.writeHead(code, { ...headers, "Content-Type": "application/json", "Content-Length": String(bytes.length) });
+  res.end(bytes);
+}
+
+/** Lists with more items than this are streamed (chunked, item by item) rather than encoded whole. */
+export const STREAMED_LIST_MIN_ITEMS = 500;
+/** Size of the chunks a streamed list is written in. */
+const LIST_CHUNK_CHARS = 64 * 1024;
+
+/**
+ * Writes a 200 list body. Small lists go through {@link writeJson}; larger ones are encoded item by item into ~64 KiB
+ * chunks with `Transfer-Encoding: chunked`, honouring back-pressure, as kube-apiserver's streaming collection encoder
+ * (StreamingCollectionsEncodingToJSON, on by default since v1.33) does: the first byte leaves before the last item is
+ * encoded and the server never holds the whole body. The bytes are the same as `JSON.stringify(list)` plus `\n`
+ * (keys in the order kind, apiVersion, metadata, items). Resolves when the body is written or the client went away.
+ */
+export async function writeJsonList(res: ServerResponse, list: Record<string, unknown>): Promise<void> {
+  const items = list.items;
+  if (!Array.isArray(items) || items.length <= STREAMED_LIST_MIN_ITEMS) {
+    writeJson(res, 200, list);
+    return;
+  }
+  if (res.headersSent || res.writableEnded) return;
+  const { items: _items, ...head } = list;
+  commonHeaders(res);
+  res.writeHead(200, { "Content-Type": "application/json" });
+  let chunk = `${JSON.stringify(head).slice(0, -1)}${Object.keys(head).length > 0 ? "," : ""}"items":[`;
+  for (let i = 0; i < items.length; i++) {
+    chunk += (i === 0 ? "" : ",") + JSON.stringify(items[i]);
+    if (chunk.length < LIST_CHUNK_CHARS) continue;
+    if (res.destroyed) return;
+    const ok = res.write(chunk);
+    chunk = "";
+    if (!ok) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.on("drain", done);
+        res.on("close", done);
+      });
+    }
+  }
+  if (!res.destroyed) res.end(`${chunk}]}\n`);
 }
 
 /**

@@ -1,0 +1,84 @@
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { fetchRaw } from "./http-client.test-util.js";
+import { STREAMED_LIST_MIN_ITEMS, writeJsonList } from "./responsewriters.js";
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await new Promise<void>((r) => s.close(() => r()));
+});
+
+/** A server answering every request with `list`; `written` resolves when writeJsonList did. */
+async function serve(list: Record<string, unknown>) {
+  let finished!: () => void;
+  const written = new Promise<void>((r) => {
+    finished = r;
+  });
+  const server = createServer((_req, res) => {
+    void writeJsonList(res, list).then(finished);
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, written };
+}
+
+function configMapList(n: number) {
+  return {
+    kind: "ConfigMapList",
+    apiVersion: "v1",
+    metadata: { resourceVersion: "42", continue: "tok" },
+    items: Array.from({ length: n }, (_, i) => ({
+      metadata: { name: `cm-${i}`, namespace: "ns", resourceVersion: String(i + 1) },
+      data: { payload: "é".repeat(300) + String(i) },
+    })),
+  };
+}
+
+describe("writeJsonList", () => {
+  it("a small list is one body with Content-Length", async () => {
+    const list = configMapList(3);
+    const { url } = await serve(list);
+    const r = await fetchRaw(url);
+    expect(r.text).toBe(`${JSON.stringify(list)}\n`);
+    expect(r.headers["content-length"]).toBe(String(Buffer.byteLength(r.text)));
+    expect(r.headers["transfer-encoding"]).toBeUndefined();
+  });
+
+  it.each([STREAMED_LIST_MIN_ITEMS + 1, 2000])(
+    "a list of %i items is streamed chunked, byte for byte the same JSON (multi-byte text included)",
+    async (n) => {
+      const list = configMapList(n);
+      const { url } = await serve(list);
+      const r = await fetchRaw(url);
+      expect(r.status).toBe(200);
+      expect(r.headers["content-type"]).toBe("application/json");
+      expect(r.headers["transfer-encoding"]).toBe("chunked");
+      expect(r.headers["content-length"]).toBeUndefined();
+      expect(r.text).toBe(`${JSON.stringify(list)}\n`);
+    },
+  );
+
+  it("an empty head still yields a valid document", async () => {
+    const list = { items: configMapList(STREAMED_LIST_MIN_ITEMS + 2).items };
+    const { url } = await serve(list);
+    expect((await fetchRaw(url)).json).toEqual(list);
+  });
+
+  it("a client that goes away mid-body does not leave the writer waiting", async () => {
+    const { url, written } = await serve(configMapList(20_000)); // ~7 MB: more than the socket buffers hold
+    await new Promise<void>((resolve) => {
+      const req = request(url, (res) => {
+        res.once("data", () => {
+          res.pause(); // stop reading, so the server hits back-pressure, then hang up
+          setImmediate(() => {
+            req.destroy();
+            resolve();
+          });
+        });
+      });
+      req.end();
+    });
+    await written;
+  });
+});
