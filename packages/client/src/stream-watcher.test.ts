@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import type { WatchEvent } from "@informer-ts/apimachinery";
 import { describe, expect, it } from "vitest";
 import { emptyWatch, StreamWatcher, type StreamWatcherResult, type WatchBody } from "./stream-watcher.js";
@@ -8,6 +9,7 @@ function controllableBody() {
   const queue: (string | Error | null)[] = [];
   let wake: (() => void) | undefined;
   let destroyed = 0;
+  let released = 0;
   const body: WatchBody = {
     destroy() {
       destroyed++;
@@ -15,12 +17,16 @@ function controllableBody() {
       wake?.();
     },
     async *[Symbol.asyncIterator]() {
-      for (;;) {
-        while (queue.length === 0) await new Promise<void>((r) => (wake = r));
-        const item = queue.shift()!;
-        if (item === null) return;
-        if (item instanceof Error) throw item;
-        yield item;
+      try {
+        for (;;) {
+          while (queue.length === 0) await new Promise<void>((r) => (wake = r));
+          const item = queue.shift()!;
+          if (item === null) return;
+          if (item instanceof Error) throw item;
+          yield item;
+        }
+      } finally {
+        released++;
       }
     },
   };
@@ -28,7 +34,7 @@ function controllableBody() {
     queue.push(x);
     wake?.();
   };
-  return { body, push, destroyed: () => destroyed };
+  return { body, push, destroyed: () => destroyed, released: () => released };
 }
 
 const line = (type: string, name: string) => `${JSON.stringify({ type, object: { metadata: { name } } })}\n`;
@@ -60,6 +66,47 @@ describe("StreamWatcher (watch.StreamWatcher)", () => {
     expect(b.destroyed()).toBe(1);
     expect(results).toEqual([{ events: 0, stopped: true }]);
     expect((await it.next()).done).toBe(true);
+  });
+
+  it("stop() between events (no next() pending) finishes at once: onDone once, body released, listener removed", async () => {
+    const b = controllableBody();
+    const ac = new AbortController();
+    const results: StreamWatcherResult[] = [];
+    const w = new StreamWatcher(b.body, { signal: ac.signal, onDone: (r) => results.push(r) });
+    expect(getEventListeners(ac.signal, "abort")).toHaveLength(1);
+    b.push(line("ERROR", "a") + line("ADDED", "b"));
+    const it = w[Symbol.asyncIterator]();
+    expect((await it.next()).done).toBe(false);
+    // The consumer stops after an event without calling return(), as the reflector does after an ERROR event.
+    w.stop();
+    expect(results).toEqual([{ events: 1, stopped: true }]);
+    expect(b.destroyed()).toBe(1);
+    expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
+    // The decoder's cleanup (it returns the body's iterator) runs on a later turn.
+    await new Promise((r) => setImmediate(r));
+    expect(b.released()).toBe(1);
+    expect(await it.next()).toEqual({ done: true, value: undefined });
+    w.stop();
+    expect(results).toHaveLength(1);
+    expect(b.released()).toBe(1);
+  });
+
+  it("an event that wins the race with stop() during a pending next() is dropped and the body is released", async () => {
+    const b = controllableBody();
+    const ac = new AbortController();
+    const results: StreamWatcherResult[] = [];
+    const w = new StreamWatcher(b.body, { signal: ac.signal, onDone: (r) => results.push(r) });
+    const it = w[Symbol.asyncIterator]();
+    const pending = it.next();
+    await new Promise((r) => setImmediate(r));
+    // Data arrives just before the abort: the pending read sees the event, not the abort error.
+    b.push(line("ADDED", "a"));
+    ac.abort();
+    expect(await pending).toEqual({ done: true, value: undefined });
+    expect(results).toEqual([{ events: 0, stopped: true }]);
+    expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
+    await new Promise((r) => setImmediate(r));
+    expect(b.released()).toBe(1);
   });
 
   it("stop() before iterating releases the body and finishes; iteration then yields nothing", async () => {

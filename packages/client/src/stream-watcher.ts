@@ -34,11 +34,17 @@ export interface StreamWatcherOptions extends WatchDecoderOptions {
  * - A transport or decode error is thrown from iteration (then the body is released).
  * - `stop()` (or the signal) aborts the body: a pending `next()` resolves as done, and any error the abort
  *   causes is swallowed. Breaking out of `for await` also releases the body.
+ * - Whenever it is stopped (before iterating, between events, or during a pending `next()`), the decoder and the
+ *   body's iterator are released, the signal's abort listener is removed, and `onDone` is called exactly once.
  * - The watch can be iterated once; asking for a second iterator returns the same one.
  */
 export class StreamWatcher<T = KubeObject> implements Watch<T> {
   private stopped = false;
   private started = false;
+  /** A `next()` of the iterator is pending (its settlement closes the iteration if the watch was stopped). */
+  private inFlight = false;
+  /** Closes the started iteration and releases the decoder; set once iteration has started. */
+  private closeIteration: (() => void) | undefined;
   private finished = false;
   private events = 0;
   private iterator: AsyncIterator<WatchEvent<T>> | undefined;
@@ -68,8 +74,15 @@ export class StreamWatcher<T = KubeObject> implements Watch<T> {
         // Destroying an already-failed body must not throw into the caller.
       }
     }
-    // Never iterated: nothing will run the generator's cleanup, so finish here.
-    if (!this.started) this.finish(undefined);
+    if (!this.started) {
+      // Never iterated: nothing will run the decoder's cleanup, so finish here.
+      this.finish(undefined);
+    } else if (!this.inFlight) {
+      // Iterated, but no next() is pending (the consumer stopped between events, e.g. after an ERROR event or an
+      // interrupt): no settlement will come to close the iterator, so close it and release the decoder now.
+      // A pending next() instead closes and releases when it settles (the destroyed body makes it settle).
+      this.closeIteration?.();
+    }
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
@@ -100,15 +113,28 @@ export class StreamWatcher<T = KubeObject> implements Watch<T> {
       }
       this.finish(error);
     };
+    const closeAndRelease = (): void => {
+      if (closed) return;
+      close(undefined);
+      release();
+    };
     const onResult = (r: IteratorResult<WatchEvent<T>, void>): IteratorResult<WatchEvent<T>> => {
-      if (this.stopped || r.done === true) {
+      this.inFlight = false;
+      if (r.done === true) {
         close(undefined);
+        return done;
+      }
+      if (this.stopped || closed) {
+        // Stopped while this next() was pending, and the event won the race with the abort: the decoder is
+        // suspended at that event, holding the body's iterator, so release it.
+        closeAndRelease();
         return done;
       }
       this.events++;
       return r;
     };
     const onError = (err: unknown): IteratorResult<WatchEvent<T>> => {
+      this.inFlight = false;
       // An error caused by stop() or return() destroying the body is not the server's.
       if (this.stopped || closed) {
         close(undefined);
@@ -120,27 +146,18 @@ export class StreamWatcher<T = KubeObject> implements Watch<T> {
     return {
       next: (): Promise<IteratorResult<WatchEvent<T>>> => {
         if (closed || this.stopped) {
-          if (!closed) {
-            close(undefined);
-            release();
-          }
+          closeAndRelease();
           return Promise.resolve(done);
         }
         this.started = true;
+        this.closeIteration = closeAndRelease;
         inner ??= decodeWatchStream<T>(this.body, this.options);
-        let p: Promise<IteratorResult<WatchEvent<T>, void>>;
-        try {
-          p = inner.next();
-        } catch (err) {
-          return Promise.resolve().then(() => onError(err));
-        }
-        return p.then(onResult, onError);
+        this.inFlight = true;
+        // An async generator's next() never throws synchronously: failures arrive as a rejection.
+        return inner.next().then(onResult, onError);
       },
       return: (): Promise<IteratorResult<WatchEvent<T>>> => {
-        if (!closed) {
-          close(undefined);
-          release();
-        }
+        closeAndRelease();
         return Promise.resolve(done);
       },
     };
