@@ -192,12 +192,11 @@ export {
 export {
   errorInfo,
   InitialEventsEndTimeoutError,
-  isConnectionRefused,
   isExpiredError,
-  isProbableEOF,
   isTooLargeResourceVersionError,
   isTruncatedWatchStream,
   isWatchErrorRetriable,
+  isWatchStreamEnd,
   type ReflectorErrorInfo,
   VeryShortWatchError,
   watchIterationError,

@@ -53,8 +53,6 @@ export function isTooLargeResourceVersionError(err: unknown): boolean {
   return isResourceVersionTooLarge(err);
 }
 
-export { isConnectionRefused, isProbableEOF } from "@informer-ts/apimachinery";
-
 /**
  * How client-go's `StreamWatcher` tells a stream that simply ended from a broken one: `net.IsProbableEOF` or
  * `net.IsTimeout`, plus an abort of the request (the watch was stopped: upstream's `done` channel is closed then and
@@ -81,14 +79,15 @@ export function isWatchErrorRetriable(err: unknown): boolean {
 }
 
 /**
- * A stream that ended in the middle of a line, matched structurally: `@informer-ts/client`'s `WatchDecodeError` of
- * kind `truncated` (over HTTP) or `@informer-ts/sim-apiserver`'s `SimTruncatedWatchError` (its in-process face of
- * the same fault). client-go's decoder sees `io.ErrUnexpectedEOF` there and ends the watch normally.
+ * A stream that ended in the middle of a line, matched structurally (`cache` cannot import `client`):
+ * `@informer-ts/client`'s `WatchDecodeError` of kind `truncated`. client-go's decoder sees `io.ErrUnexpectedEOF`
+ * there and ends the watch normally. (An in-process source reports the same with a premature-close error code,
+ * which {@link isWatchStreamEnd} already covers.)
  */
 export function isTruncatedWatchStream(err: unknown): boolean {
   if (typeof err !== "object" || err === null) return false;
   const e = err as { name?: unknown; kind?: unknown };
-  return (e.name === "WatchDecodeError" && e.kind === "truncated") || e.name === "SimTruncatedWatchError";
+  return e.name === "WatchDecodeError" && e.kind === "truncated";
 }
 
 /**

@@ -1,6 +1,7 @@
+import { isProbableEOF } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { Backoff, BackoffResetMode } from "./backoff.js";
-import { errorInfo, isExpiredError, isProbableEOF } from "./reflector-errors.js";
+import { errorInfo, isExpiredError } from "./reflector-errors.js";
 import { type ReflectorLogger, safeLog } from "./reflector-logger.js";
 import type { ReflectorStatus } from "./reflector-status.js";
 import type { TransformFunc } from "./store-impl.js";

@@ -1,4 +1,5 @@
 import {
+  isConnectionRefused,
   isInternalError,
   isTooManyRequests,
   type KubeList,
@@ -31,7 +32,6 @@ import {
 import {
   errorInfo,
   InitialEventsEndTimeoutError,
-  isConnectionRefused,
   isExpiredError,
   isTooLargeResourceVersionError,
   isWatchErrorRetriable,

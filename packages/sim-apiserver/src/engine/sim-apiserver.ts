@@ -155,6 +155,8 @@ export class SimConnectionError extends Error {
 /** An in-process watch cut in the middle of a line (the in-process face of the `truncate-watch` fault). */
 export class SimTruncatedWatchError extends Error {
   override readonly name = "SimTruncatedWatchError";
+  /** Node's code for a stream that ended before it was complete: clients classify it as a probable EOF. */
+  readonly code = "ERR_STREAM_PREMATURE_CLOSE";
 }
 
 function toDecoded(opts: ListOptions, watch: boolean): DecodedListOptions {
