@@ -168,8 +168,9 @@ export class FakeClock implements Clock {
         if (e.cancelled) e.inHeap = false;
         else live.push(e);
       }
-      // A sorted array is a valid binary min-heap.
-      this.heap = live.sort((a, b) => a.due - b.due || a.seq - b.seq);
+      // Floyd's bottom-up heap construction: O(n), so each cancel stays O(1) amortized.
+      this.heap = live;
+      for (let i = (live.length >> 1) - 1; i >= 0; i--) this.siftDown(i);
       this.cancelledInHeap = 0;
     }
     return true;
@@ -207,18 +208,23 @@ export class FakeClock implements Clock {
     const last = h.pop();
     if (h.length > 0 && last !== undefined) {
       h[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < h.length && this.less(h[l]!, h[m]!)) m = l;
-        if (r < h.length && this.less(h[r]!, h[m]!)) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m]!, h[i]!];
-        i = m;
-      }
+      this.siftDown(0);
     }
     return top;
+  }
+
+  private siftDown(start: number): void {
+    const h = this.heap;
+    let i = start;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < h.length && this.less(h[l]!, h[m]!)) m = l;
+      if (r < h.length && this.less(h[r]!, h[m]!)) m = r;
+      if (m === i) break;
+      [h[i], h[m]] = [h[m]!, h[i]!];
+      i = m;
+    }
   }
 }
