@@ -108,10 +108,10 @@ describe("KubeClient against the simulated apiserver, authenticated from a kubec
     const c = await clientFrom("http-token.kubeconfig", {
       server: servers.http.url,
       token: TOKEN,
-      namespace: "default",
+      namespace: "team-a",
     });
     try {
-      expect(c.config.namespace ?? "default").toBe("default");
+      expect(c.config.namespace).toBe("team-a"); // the kubeconfig context's namespace is read
       await roundTrip(c, "http-token");
     } finally {
       await c.close();
