@@ -5,6 +5,7 @@ import type { Watch } from "@informer-ts/cache";
 import { type Clock, realClock } from "@informer-ts/clock";
 import { EventStream, type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
 import type { Dispatcher } from "undici";
+import { BodyBuffer } from "./body-buffer.js";
 import { type ClientConfig, type PemData, rateLimitOf, validateClientConfig } from "./client-config.js";
 import {
   listOptionsQuery,
@@ -661,9 +662,6 @@ function decodedBody(res: Response): WatchBody {
   };
 }
 
-/** Largest buffer {@link readText} allocates up front from a `Content-Length` header (it grows past it if needed). */
-const MAX_PREALLOCATED_BODY_BYTES = 256 * 1024 * 1024;
-
 /** The body size announced by `Content-Length` for an uncompressed body, else undefined. */
 function announcedLength(res: Response): number | undefined {
   if (isGzip(res)) return undefined;
@@ -676,38 +674,20 @@ function announcedLength(res: Response): number | undefined {
 /**
  * Reads a whole body as UTF-8 (gunzipping if needed), keeping at most `limit` bytes and draining the rest.
  *
- * With a `Content-Length` (uncompressed bodies) every chunk is copied into one buffer of that size as it arrives,
- * so the chunks are released at once and the body is held twice at most (bytes, then text) instead of three
- * times (chunks, their concatenation, text) — a 100 MB LIST costs 100 MB less peak memory. Without one, the
- * chunks are concatenated at the end.
+ * With a `Content-Length` (uncompressed bodies) every chunk is copied into one buffer of that size as it arrives
+ * (see {@link BodyBuffer}), so the chunks are released at once and the body is held about twice at most (bytes,
+ * then text; or, for a body past the 256 MiB up-front cap, the capped buffer and the full-size one during the
+ * one copy) instead of three times (chunks, their concatenation, text) — a 100 MB LIST costs 100 MB less peak
+ * memory. Without one, the chunks are concatenated at the end.
  */
 async function readText(res: Response, limit: number, signal: AbortSignal | undefined): Promise<string> {
-  const announced = announcedLength(res);
   const source = decodedBody(res);
-  const chunks: Buffer[] = [];
-  let buf: Buffer | undefined =
-    announced === undefined ? undefined : Buffer.allocUnsafe(Math.min(announced, limit, MAX_PREALLOCATED_BODY_BYTES));
-  let size = 0;
+  const body = new BodyBuffer(announcedLength(res), limit);
   const onAbort = () => source.destroy();
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
     for await (const chunk of source) {
-      if (size >= limit) continue;
-      const b =
-        typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      const keep = b.length <= limit - size ? b : b.subarray(0, limit - size);
-      if (buf === undefined) {
-        chunks.push(keep);
-      } else {
-        if (size + keep.length > buf.length) {
-          // More than announced: grow (a server may lie; the limit still holds).
-          const grown = Buffer.allocUnsafe(Math.min(limit, Math.max(buf.length * 2, size + keep.length)));
-          buf.copy(grown, 0, 0, size);
-          buf = grown;
-        }
-        keep.copy(buf, size);
-      }
-      size += keep.length;
+      if (!body.full) body.append(chunk);
     }
   } catch (err) {
     throwIfAborted(signal);
@@ -715,8 +695,7 @@ async function readText(res: Response, limit: number, signal: AbortSignal | unde
   } finally {
     signal?.removeEventListener("abort", onAbort);
   }
-  if (buf !== undefined) return buf.toString("utf8", 0, size);
-  return Buffer.concat(chunks, size).toString("utf8");
+  return body.text();
 }
 
 /** Drains a body so its connection can be reused (client-go `readAndCloseResponseBody`). */
