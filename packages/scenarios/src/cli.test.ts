@@ -26,10 +26,15 @@ describe("informer CLI", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/simulated kube-apiserver at http:\/\/127\.0\.0\.1:\d+, 300 ConfigMaps/);
     expect(run.stdout).toContain("synced 300 objects");
-    expect(run.stdout).toMatch(/fault: 1 watch connection\(s\) dropped/);
-    expect(run.stdout).toContain("cacher (configmaps): re-initializing, 1 watchers closed");
-    // The re-initialization empties the history: the reflector's old RV is too old and it relists once.
-    expect(run.stdout).toMatch(/relists \{"expired":1\}/);
+    // Counts that depend on real time (how the writes interleave with the informer's requests on a loaded machine)
+    // are checked as lower bounds: at least one watch was open to drop, and at least one relist was caused by 410.
+    const dropped = /fault: (\d+) watch connection\(s\) dropped/.exec(run.stdout);
+    expect(Number(dropped?.[1])).toBeGreaterThanOrEqual(1);
+    expect(run.stdout).toMatch(/cacher \(configmaps\): re-initializing, \d+ watchers closed/);
+    // The re-initialization empties the history: the reflector's old RV is too old (410) and it relists.
+    const relists = /relists (\{.*\})$/m.exec(run.stdout);
+    expect(relists).not.toBeNull();
+    expect((JSON.parse(relists?.[1] ?? "{}") as Record<string, number>).expired).toBeGreaterThanOrEqual(1);
     expect(run.stdout).toMatch(/watch 200 from cache\s+\d+/);
     expect(run.stdout).toMatch(/^converged: store holds \d+ objects, equal to the apiserver's/m);
   });

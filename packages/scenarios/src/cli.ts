@@ -5,8 +5,11 @@ import { runDemo } from "./demo.js";
 const usage = `usage: informer <command> [options]
 
 commands:
-  demo [--objects N] [--seconds S] [--rate R] [--seed K]
-       run a SharedIndexInformer through churn and faults and check it converges
+  demo [--objects N] [--seconds S] [--rate R] [--seed K] [--sync-timeout S]
+       run a SharedIndexInformer through churn and faults and check it converges.
+       The demo runs on the real clock over real sockets: --seed fixes the sequence of writes, not the
+       timing, so the counts it prints (relists, requests, handler calls) can differ between runs.
+       --sync-timeout: seconds to wait for the informer's initial sync before failing (default 60).
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -19,6 +22,7 @@ async function main(argv: string[]): Promise<number> {
         seconds: { type: "string", default: "6" },
         rate: { type: "string", default: "400" },
         seed: { type: "string", default: "1" },
+        "sync-timeout": { type: "string", default: "60" },
       },
     });
     const num = (name: keyof typeof values, min: number): number => {
@@ -31,6 +35,7 @@ async function main(argv: string[]): Promise<number> {
       seconds: num("seconds", 1),
       rate: num("rate", 1),
       seed: num("seed", 0),
+      syncTimeoutMs: num("sync-timeout", 0) * 1000,
     });
     return result.converged ? 0 : 1;
   }
