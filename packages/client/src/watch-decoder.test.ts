@@ -185,6 +185,23 @@ describe("decodeWatchStream", () => {
     expect(e.excerpt.startsWith('{"type":"ADDED"')).toBe(true);
   });
 
+  it("a line longer than maxLineBytes fails even when it arrives whole in one chunk (complete JSON or not)", async () => {
+    const ok = `${JSON.stringify({ type: "ADDED", object: cm("a", "1") })}\n`;
+    const long = `${JSON.stringify({ type: "ADDED", object: cm("b", "2", { big: "y".repeat(200) }) })}\n`;
+    // A line of exactly maxLineBytes (without its newline) is accepted.
+    const max = Buffer.byteLength(ok) - 1;
+    const { events, error } = await decodeAll([ok + long + ok], max);
+    expect(events).toHaveLength(1);
+    const e = error as WatchDecodeError;
+    expect(e).toBeInstanceOf(WatchDecodeError);
+    expect(e.kind).toBe("line-too-long");
+    expect(e.offset).toBe(Buffer.byteLength(ok));
+    // The excerpt comes from the first maxLineBytes + 1 bytes, as much as a split delivery has read.
+    expect(max + 1).toBeLessThan(200);
+    expect(e.excerpt).toBe(long.slice(0, max + 1));
+    expect(e.lineBytes).toBe(Buffer.byteLength(long) - 1);
+  });
+
   it("re-throws a transport error of the source unchanged, after the events before it", async () => {
     const boom = Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" });
     async function* source() {
@@ -229,6 +246,47 @@ describe("decodeWatchStream", () => {
       expect(chunked.error).toBeUndefined();
       expect(chunked.events).toEqual(events);
       expect(whole.events).toEqual(events);
+    },
+  );
+
+  test.prop(
+    [
+      fc.array(eventArb, { maxLength: 4 }),
+      eventArb,
+      fc.array(eventArb, { maxLength: 2 }),
+      fc.nat({ max: 300 }),
+      fc.nat({ max: 1200 }),
+      fc.array(fc.nat(), { maxLength: 12 }),
+      fc.integer({ min: 1, max: 7 }),
+    ],
+    { numRuns: 200 },
+  )(
+    "a line over maxLineBytes fails the same whether it arrives whole, cut anywhere, or a few bytes at a time",
+    async (before, longEvent, after, slack, over, positions, step) => {
+      const head = ndjson(before);
+      const longest = Math.max(0, ...before.map((e) => Buffer.byteLength(JSON.stringify(e))));
+      const maxLineBytes = longest + slack;
+      // Pad the long event so its line is over the limit (multi-byte characters of eventArb are kept in it).
+      const base = JSON.stringify(longEvent);
+      const pad = Math.max(0, maxLineBytes + 1 + over - Buffer.byteLength(base));
+      const long = { ...longEvent, object: { ...longEvent.object, pad: "y".repeat(pad) } } as WatchEvent;
+      const bytes = Buffer.concat([head, ndjson([long]), ndjson(after)]);
+      const bytewise: Uint8Array[] = [];
+      for (let i = 0; i < bytes.length; i += step) bytewise.push(new Uint8Array(bytes.subarray(i, i + step)));
+      const whole = await decodeAll([bytes], maxLineBytes);
+      for (const r of [
+        whole,
+        await decodeAll(cut(bytes, positions), maxLineBytes),
+        await decodeAll(bytewise, maxLineBytes),
+      ]) {
+        expect(r.events).toEqual(before);
+        const e = r.error as WatchDecodeError;
+        expect(e).toBeInstanceOf(WatchDecodeError);
+        expect(e.kind).toBe("line-too-long");
+        expect(e.offset).toBe(head.length);
+        expect(e.excerpt).toBe((whole.error as WatchDecodeError).excerpt);
+        expect(e.lineBytes).toBeGreaterThan(maxLineBytes);
+      }
     },
   );
 

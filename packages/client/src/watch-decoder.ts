@@ -35,7 +35,7 @@ export class WatchDecodeError extends Error {
     readonly offset: number,
     /** First {@link WATCH_DECODE_EXCERPT_CHARS} characters of the line. */
     readonly excerpt: string,
-    /** Bytes in the line (as far as it was read for `line-too-long`). */
+    /** Bytes in the line (for `line-too-long`: as far as it was read, more than the limit; depends on chunking). */
     readonly lineBytes: number,
     detail: string,
   ) {
@@ -148,6 +148,10 @@ function toBuffer(chunk: Uint8Array | string): Buffer {
  * - Blank lines and a `\r` before `\n` are ignored.
  * - A line that is not a watch event throws {@link WatchDecodeError} (`malformed-json` / `invalid-event`),
  *   never another exception; events before it are delivered first.
+ * - A line longer than `maxLineBytes` (not counting its `\n`) throws a `line-too-long` {@link WatchDecodeError},
+ *   whether or not it is split across chunks, with the same offset and excerpt either way (the excerpt comes
+ *   from the line's first `maxLineBytes + 1` bytes at most); only `lineBytes` (how far the line was read) may
+ *   differ.
  * - At the end of the stream, a last line without `\n` is decoded when it is complete JSON, and throws a
  *   `truncated` {@link WatchDecodeError} otherwise (it is never dropped silently).
  * - ERROR events are delivered as events carrying the server's Status (kind/apiVersion filled in if missing).
@@ -168,15 +172,25 @@ export async function* decodeWatchStream<T = KubeObject>(
   /** Stream offset where the line being assembled starts. */
   let lineStart = 0;
 
-  const tooLong = (extra: Buffer | undefined): WatchDecodeError => {
-    const head = Buffer.concat(extra === undefined ? pending.slice(0, 4) : [...pending.slice(0, 4), extra]);
-    const text = head.subarray(0, WATCH_DECODE_EXCERPT_CHARS * 4).toString("utf8");
-    const size = pendingBytes + (extra?.length ?? 0);
+  // The excerpt of a too-long line comes from its first maxLineBytes + 1 bytes at most: that much of the line has
+  // been read whichever way the stream was chunked, so the error does not depend on the chunking.
+  const excerptBytes = Math.min(maxLineBytes + 1, WATCH_DECODE_EXCERPT_CHARS * 4);
+  /** The error for the line in `pending` followed by `extra`, which together exceed `maxLineBytes`. */
+  const tooLong = (extra: Buffer): WatchDecodeError => {
+    const head: Buffer[] = [];
+    let headBytes = 0;
+    for (const piece of [...pending.slice(0, excerptBytes), extra]) {
+      if (headBytes >= excerptBytes) break;
+      const take = piece.subarray(0, excerptBytes - headBytes);
+      head.push(take);
+      headBytes += take.length;
+    }
+    const text = Buffer.concat(head, headBytes).toString("utf8");
     return new WatchDecodeError(
       "line-too-long",
       lineStart,
       excerptOf(text),
-      size,
+      pendingBytes + extra.length,
       `no newline within ${maxLineBytes} bytes`,
     );
   };
@@ -196,6 +210,8 @@ export async function* decodeWatchStream<T = KubeObject>(
       const start = lineStart;
       let event: WatchEvent<T> | undefined;
       if (pending.length === 0) {
+        // The whole line is in this chunk; it must still respect the limit, as it would if it were split.
+        if (nl - pos > maxLineBytes) throw tooLong(chunk.subarray(pos, nl));
         event = decodeLine<T>(chunk, pos, nl, start, false);
       } else {
         const part = chunk.subarray(pos, nl);
