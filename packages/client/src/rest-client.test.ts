@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { gzipSync } from "node:zlib";
 import {
   isExpired,
@@ -518,6 +519,29 @@ describe("KubeClient watch", () => {
     expect((await pending).done).toBe(true);
     expect(await closed).toMatchObject({ type: "watch-closed", events: 0, stopped: true });
     await until(() => s.sockets.size === 0, "server saw the connection close");
+  });
+
+  it("stop() after an ERROR event (no next() pending) reports watch-closed once, closes the connection and leaves no abort listener", async () => {
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write(ev("ERROR", newResourceExpired("too old resource version: 2 (455)").status));
+    });
+    const c = client({ server: s.url });
+    const closes: RestClientEvent[] = [];
+    c.events.events$.pipe(filter((e) => e.type === "watch-closed")).subscribe((e) => closes.push(e));
+    const ac = new AbortController();
+    const w = await c.watch(configmaps, {}, ac.signal);
+    const it = w[Symbol.asyncIterator]();
+    expect((await it.next()).value).toMatchObject({ type: "ERROR", object: { code: 410 } });
+    // What the reflector does on an ERROR event: stop without return().
+    w.stop();
+    expect(closes).toHaveLength(1);
+    expect(closes[0]).toMatchObject({ type: "watch-closed", events: 1, stopped: true });
+    await until(() => s.sockets.size === 0, "server saw the connection close");
+    // Neither the watch nor the request (undici drops its listener once the body is destroyed) keeps one.
+    expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
+    w.stop();
+    expect(closes).toHaveLength(1);
   });
 
   it("aborting the watch's signal after it started stops it", async () => {
