@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism } from "node:os";
-import type { KubeObject, ListOptions } from "@informer-ts/apimachinery";
+import { fileURLToPath } from "node:url";
+import type { ListOptions } from "@informer-ts/apimachinery";
 import {
   EngineBackend,
   type RequestContext,
@@ -11,22 +12,17 @@ import {
   SimHttpServer,
   type SimWatch,
 } from "@informer-ts/sim-apiserver";
+import type { ClientReplyMsg, ClientRequestMsg, ListOutcome } from "./apiserver-client.js";
 import { type BenchResult, type BenchRow, forceGc, heapUsed } from "./report.js";
+import { envInt, KiB, MiB, smallConfigMap } from "./util.js";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Sizes. Every one can be lowered (or raised) through the environment for quick runs, e.g.
 //   BENCH_APISERVER_WATCHES=2000 BENCH_APISERVER_MAX_WATCHES=4000 BENCH_APISERVER_LIST=10000 \
 //   node --expose-gc packages/scenarios/dist/bench/main.js apiserver
 
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return n;
-}
-
-const SIZES = {
+/** Reads the sizes from the environment (an invalid value is an error naming the variable). */
+const readSizes = () => ({
   /** Idle HTTP watches held for the first heap figure (and the bare node:http baseline). */
   watches: envInt("BENCH_APISERVER_WATCHES", 10_000),
   /** Cap of the "as many as the machine allows" ramp (it also stops below the fd limit, or on errors). */
@@ -48,16 +44,17 @@ const SIZES = {
   /** Objects listed. */
   listObjects: envInt("BENCH_APISERVER_LIST", 100_000),
   /** Page size of the paginated (legacy exact) list. */
-  pageSize: envInt("BENCH_APISERVER_PAGE", 500),
+  pageSize: envInt("BENCH_APISERVER_PAGE", 500, 1),
   /** Timed repetitions (best one reported) after one warm-up. */
-  reps: envInt("BENCH_APISERVER_REPS", 3),
-};
+  reps: envInt("BENCH_APISERVER_REPS", 3, 1),
+});
+
+/** The sizes of this run, read when {@link runApiserver} starts. */
+let SIZES: ReturnType<typeof readSizes>;
 
 /** File descriptors a process keeps for itself beyond its sockets (stdio, epoll, IPC, pipes, the bench files). */
 const FD_RESERVE = 256;
 
-const KiB = 1024;
-const MiB = 1024 * 1024;
 const fmtInt = (n: number) => Math.round(n).toLocaleString("en-US");
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
 
@@ -92,109 +89,26 @@ function fdLimit(): number | undefined {
   }
 }
 
-function configMap(name: string, namespace: string, i: number): KubeObject {
-  return {
-    apiVersion: "v1",
-    kind: "ConfigMap",
-    metadata: { name, namespace, labels: { app: `app-${i % 50}`, tier: i % 2 === 0 ? "frontend" : "backend" } },
-    data: { "settings.yaml": `id: ${i}\n${"x".repeat(200)}`, "extra.txt": String(i).padStart(64, "0") },
-  };
-}
-
 // ---------------------------------------------------------------------------------------------------------------
-// Client side: a child process (no dependencies) that opens raw HTTP watches and counts the lines it receives, and
-// runs LISTs (time to last byte, bytes). Keeping it out of this process keeps its sockets and buffers out of the
-// heap being measured, and its CPU out of this event loop (both processes still share the machine's cores).
+// Client side: a child process (apiserver-client.ts) opens raw HTTP watches and counts the lines it receives, and
+// runs LISTs. Keeping it out of this process keeps its sockets and buffers out of the heap being measured, and its
+// CPU out of this event loop (both processes still share the machine's cores).
 
-const CLIENT = `
-const http = require("node:http");
-const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-const live = new Set();
-let events = 0, opened = 0, failures = 0, nextLocal = 0;
-const errors = {};
-const fail = (code) => { failures++; errors[code] = (errors[code] || 0) + 1; };
-function openOne(url, localAddresses) {
-  return new Promise((resolve) => {
-    const opts = { agent };
-    if (localAddresses > 1) opts.localAddress = "127.0.0." + (1 + (nextLocal++ % localAddresses));
-    let done = false;
-    const req = http.request(url, opts, (res) => {
-      if (res.statusCode !== 200) { fail("HTTP " + res.statusCode); res.resume(); live.delete(req); done = true; resolve(); return; }
-      opened++;
-      res.on("data", (c) => { let i = -1; while ((i = c.indexOf(10, i + 1)) !== -1) events++; });
-      res.on("error", () => {});
-      res.on("close", () => { live.delete(req); });
-      done = true;
-      resolve();
-    });
-    req.on("error", (e) => { live.delete(req); if (!done) { fail(e.code || e.message); done = true; resolve(); } });
-    live.add(req);
-    req.end();
-  });
-}
-function getAll(url, pageSize) {
-  // GET, following metadata.continue (read from the head of the body: metadata precedes items) when paginating.
-  return new Promise((resolve) => {
-    const start = process.hrtime.bigint();
-    let bytes = 0, pages = 0;
-    const one = (u) => {
-      http.get(u, { agent }, (res) => {
-        let head = "";
-        res.on("data", (c) => { bytes += c.length; if (head.length < 4096) head += c.toString("utf8", 0, Math.min(c.length, 4096)); });
-        res.on("end", () => {
-          pages++;
-          if (res.statusCode !== 200) { resolve({ error: "HTTP " + res.statusCode + ": " + head.slice(0, 300) }); return; }
-          const m = pageSize > 0 ? /"continue":"([^"]*)"/.exec(head) : null;
-          if (m && m[1] !== "") { one(url.split("?")[0] + "?limit=" + pageSize + "&continue=" + encodeURIComponent(m[1])); return; }
-          resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, bytes, pages });
-        });
-      }).on("error", (e) => resolve({ error: e.code || e.message }));
-    };
-    one(url);
-  });
-}
-process.on("message", async (m) => {
-  if (m.cmd === "open") {
-    const before = opened, failedBefore = failures;
-    let next = 0;
-    const worker = async () => { while (next < m.count) { next++; await openOne(m.url, m.localAddresses); } };
-    await Promise.all(Array.from({ length: m.concurrency }, worker));
-    process.send({ cmd: "opened", opened: opened - before, failures: failures - failedBefore, live: live.size, errors });
-  } else if (m.cmd === "count") {
-    process.send({ cmd: "count", events, live: live.size, failures, errors });
-  } else if (m.cmd === "list") {
-    process.send({ cmd: "list", result: await getAll(m.url, m.pageSize) });
-  } else if (m.cmd === "close") {
-    for (const r of live) r.destroy();
-    live.clear();
-    process.send({ cmd: "closed" });
-  } else if (m.cmd === "exit") {
-    process.exit(0);
-  }
-});
-process.send({ cmd: "ready" });
-`;
+const CLIENT_JS = fileURLToPath(new URL("./apiserver-client.js", import.meta.url));
 
-interface ClientMsg {
-  readonly cmd: string;
-  readonly opened?: number;
-  readonly failures?: number;
-  readonly live?: number;
-  readonly events?: number;
-  readonly errors?: Record<string, number>;
-  readonly result?: { ms?: number; bytes?: number; pages?: number; error?: string };
-}
+type Reply<C extends ClientReplyMsg["cmd"]> = Extract<ClientReplyMsg, { cmd: C }>;
 
 /** The watching/listing client process. Requests are answered in order, one reply per request. */
 class Client {
   private readonly child: ChildProcess;
-  private readonly waiting: Array<{ cmd: string; resolve: (m: ClientMsg) => void }> = [];
-  private readonly readyP: Promise<ClientMsg>;
+  private readonly waiting: Array<{ cmd: string; resolve: (m: ClientReplyMsg | undefined) => void }> = [];
+  private readonly readyP: Promise<unknown>;
+  private failure: string | undefined;
 
   constructor() {
-    this.child = spawn(process.execPath, ["-e", CLIENT], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    this.child = spawn(process.execPath, [CLIENT_JS], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
     this.readyP = this.expect("ready");
-    this.child.on("message", (m: ClientMsg) => {
+    this.child.on("message", (m: ClientReplyMsg) => {
       const i = this.waiting.findIndex((w) => w.cmd === m.cmd);
       if (i >= 0) this.waiting.splice(i, 1)[0]!.resolve(m);
     });
@@ -202,48 +116,58 @@ class Client {
     // leaving the benchmark waiting forever.
     const gone = (why: string) => {
       this.failure ??= `client process ${why}`;
-      for (const w of this.waiting.splice(0)) w.resolve(this.failed(w.cmd));
+      for (const w of this.waiting.splice(0)) w.resolve(undefined);
     };
     this.child.on("exit", (code, signal) => gone(`exited (${signal ?? code})`));
     this.child.on("error", (err) => gone(`failed: ${err.message}`));
   }
 
-  private failure: string | undefined;
-
-  private failed(cmd: string): ClientMsg {
-    const error = this.failure ?? "client process gone";
-    return { cmd, failures: 1, errors: { [error]: 1 }, result: { error } };
+  /** The reply, or undefined once the child is gone (see `failure`). */
+  private expect<C extends ClientReplyMsg["cmd"]>(reply: C): Promise<Reply<C> | undefined> {
+    if (this.failure !== undefined) return Promise.resolve(undefined);
+    return new Promise((resolve) =>
+      this.waiting.push({ cmd: reply, resolve: (m) => resolve(m as Reply<C> | undefined) }),
+    );
   }
 
-  private expect(reply: string): Promise<ClientMsg> {
-    if (this.failure !== undefined) return Promise.resolve(this.failed(reply));
-    return new Promise((resolve) => this.waiting.push({ cmd: reply, resolve }));
-  }
-
-  private ask(msg: Record<string, unknown>, reply: string): Promise<ClientMsg> {
+  private ask<C extends ClientReplyMsg["cmd"]>(msg: ClientRequestMsg, reply: C): Promise<Reply<C> | undefined> {
     const p = this.expect(reply);
     if (this.failure === undefined) this.child.send(msg);
     return p;
   }
 
-  ready(): Promise<ClientMsg> {
+  private get gone(): Record<string, number> {
+    return { [this.failure ?? "client process gone"]: 1 };
+  }
+
+  ready(): Promise<unknown> {
     return this.readyP;
   }
   /** Opens `count` more watches (`concurrency` connects in flight), spread over `localAddresses` source IPs. */
-  open(url: string, count: number, localAddresses = 1, concurrency = 200): Promise<ClientMsg> {
-    return this.ask({ cmd: "open", url, count, concurrency, localAddresses }, "opened");
+  async open(url: string, count: number, localAddresses = 1, concurrency = 200): Promise<Reply<"opened">> {
+    const r = await this.ask({ cmd: "open", url, count, concurrency, localAddresses }, "opened");
+    return r ?? { cmd: "opened", opened: 0, failures: 1, live: 0, errors: this.gone };
   }
-  count(): Promise<ClientMsg> {
-    return this.ask({ cmd: "count" }, "count");
+  async count(): Promise<Reply<"count">> {
+    return (
+      (await this.ask({ cmd: "count" }, "count")) ?? {
+        cmd: "count",
+        events: 0,
+        live: 0,
+        failures: 1,
+        errors: this.gone,
+      }
+    );
   }
-  list(url: string, pageSize = 0): Promise<ClientMsg> {
-    return this.ask({ cmd: "list", url, pageSize }, "list");
+  async list(url: string, pageSize = 0): Promise<ListOutcome> {
+    const r = await this.ask({ cmd: "list", url, pageSize }, "list");
+    return r?.result ?? { error: this.failure ?? "client process gone" };
   }
-  close(): Promise<ClientMsg> {
-    return this.ask({ cmd: "close" }, "closed");
+  async close(): Promise<void> {
+    await this.ask({ cmd: "close" }, "closed");
   }
   exit(): void {
-    if (this.failure === undefined) this.child.send({ cmd: "exit" });
+    if (this.failure === undefined) this.child.send({ cmd: "exit" } satisfies ClientRequestMsg);
   }
 }
 
@@ -333,7 +257,7 @@ async function heldWatches(): Promise<HeldResult> {
   if (SIZES.initialObjects > 0 && SIZES.initialWatches > 0) {
     const engine = new SimApiServer({ compactionIntervalMs: 0 });
     for (let i = 0; i < SIZES.initialObjects; i++) {
-      await engine.create("configmaps", NS, configMap(`config-${i}`, NS, i));
+      await engine.create("configmaps", NS, smallConfigMap(`config-${i}`, NS, i));
     }
     const consumed = async (): Promise<SimWatch> => {
       const w = await engine.watch("configmaps", NS, { resourceVersion: "0" });
@@ -415,8 +339,8 @@ async function heldWatches(): Promise<HeldResult> {
     const r = await client.open(url, step, localAddresses);
     await until(() => server.stats.openWatches >= held + step, 30_000);
     const now = server.stats.openWatches;
-    if ((r.failures ?? 0) > 0 || now < held + step) {
-      stopReason = `errors at ${fmtInt(now)}: ${r.failures ?? 0} failed opens ${JSON.stringify(r.errors ?? {})}`;
+    if (r.failures > 0 || now < held + step) {
+      stopReason = `errors at ${fmtInt(now)}: ${r.failures} failed opens ${JSON.stringify(r.errors)}`;
       held = now;
       break;
     }
@@ -475,7 +399,7 @@ async function inProcessThroughput(
   writes = SIZES.writes,
 ): Promise<{ perSec: number; note: string }> {
   const engine = new SimApiServer({ compactionIntervalMs: 0 });
-  await engine.create("configmaps", NS, configMap("hot", NS, 0));
+  await engine.create("configmaps", NS, smallConfigMap("hot", NS, 0));
   const rv = String(engine.currentResourceVersion);
   const watchers = SIZES.watchers;
   const watches: SimWatch[] = [];
@@ -488,7 +412,7 @@ async function inProcessThroughput(
     watches.push(w);
     consumer(w, count);
   }
-  const objects = Array.from({ length: writes }, (_, i) => configMap("hot", NS, i + 1));
+  const objects = Array.from({ length: writes }, (_, i) => smallConfigMap("hot", NS, i + 1));
   forceGc();
   const expected = watchers * writes;
   const start = process.hrtime.bigint();
@@ -514,7 +438,7 @@ async function inProcessThroughput(
 async function httpThroughput(): Promise<{ perSec: number; note: string }> {
   const sim = await startSim();
   const { engine, server } = sim;
-  await engine.create("configmaps", NS, configMap("hot", NS, 0));
+  await engine.create("configmaps", NS, smallConfigMap("hot", NS, 0));
   const rv = engine.currentResourceVersion;
   const watchers = SIZES.watchers;
   const writes = SIZES.httpWrites;
@@ -523,7 +447,7 @@ async function httpThroughput(): Promise<{ perSec: number; note: string }> {
   await client.open(`${sim.url}${WATCH_PATH}?watch=true&resourceVersion=${rv}`, watchers);
   await until(() => server.stats.openWatches >= watchers, 60_000);
   const before = server.stats.watchEvents;
-  const objects = Array.from({ length: writes }, (_, i) => configMap("hot", NS, i + 1));
+  const objects = Array.from({ length: writes }, (_, i) => smallConfigMap("hot", NS, i + 1));
   forceGc();
   const expected = watchers * writes;
   // Pace the writer on what the server has written: at most `window` writes ahead of the slowest part of the pipe,
@@ -538,7 +462,7 @@ async function httpThroughput(): Promise<{ perSec: number; note: string }> {
   }
   let received = 0;
   const complete = await until(async () => {
-    received = (await client.count()).events ?? 0;
+    received = (await client.count()).events;
     return received >= expected;
   }, 60_000);
   const ms = elapsedMs(start);
@@ -621,7 +545,7 @@ async function listOverHttp(engine: SimApiServer, client: Client, baseUrl: strin
   const listRows = () => engine.accounting.rows().filter((row) => row.verb === "list");
   const before = new Map(listRows().map((row) => [rowKey(row), row.count] as const));
   for (let r = 0; r <= SIZES.reps && error === undefined; r++) {
-    const res = (await client.list(url, c.paginate ? SIZES.pageSize : 0)).result ?? {};
+    const res = await client.list(url, c.paginate ? SIZES.pageSize : 0);
     if (res.error !== undefined) error = res.error;
     else if (r > 0) best = Math.min(best, res.ms ?? Number.POSITIVE_INFINITY);
     bytes = res.bytes ?? 0;
@@ -644,12 +568,12 @@ async function listBench(): Promise<BenchRow[]> {
   const tCreate = process.hrtime.bigint();
   for (let i = 0; i < n; i++) {
     const ns = `ns-${i % namespaces}`;
-    await engine.create("configmaps", ns, configMap(`config-${i}`, ns, i));
+    await engine.create("configmaps", ns, smallConfigMap(`config-${i}`, ns, i));
   }
   const createMs = elapsedMs(tCreate);
   const rvN = engine.currentResourceVersion;
   // One more write, so the watch cache is past rvN: an exact read at rvN needs a snapshot of the past.
-  await engine.update("configmaps", "ns-0", "config-0", configMap("config-0", "ns-0", -1));
+  await engine.update("configmaps", "ns-0", "config-0", smallConfigMap("config-0", "ns-0", -1));
   const page = SIZES.pageSize;
   const exact: ListCase = {
     label: `RV=${rvN} Exact`,
@@ -735,6 +659,7 @@ async function listBench(): Promise<BenchRow[]> {
  * is measured after `global.gc()` (run with `--expose-gc`). Prints numbers; asserts nothing about timing.
  */
 export async function runApiserver(): Promise<BenchResult> {
+  SIZES = readSizes();
   const gcExposed = forceGc();
   const started = process.hrtime.bigint();
   const held = await heldWatches();

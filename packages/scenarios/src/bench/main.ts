@@ -28,4 +28,8 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await main().catch((err: unknown) => {
+  // A bad size in the environment (or a benchmark that fails) is reported in one line, not as a stack trace.
+  process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});

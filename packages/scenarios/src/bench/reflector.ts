@@ -22,31 +22,11 @@ import { firstValueFrom, type Subscription } from "rxjs";
 import { filter } from "rxjs/operators";
 import { Agent, request } from "undici";
 import { type BenchResult, type BenchRow, forceGc, heapUsed } from "./report.js";
-
-const MiB = 1024 * 1024;
+import { configMapJson, envInt, MiB } from "./util.js";
 
 /** Number of ConfigMaps; override with BENCH_REFLECTOR_N (e.g. 10000 for a quick run). */
 function objectCount(): number {
-  const n = Number(process.env.BENCH_REFLECTOR_N ?? "100000");
-  return Number.isInteger(n) && n > 0 ? n : 100_000;
-}
-
-/** One ConfigMap of about 1 KiB of JSON, as the server would hold it (serialized). */
-function configMapJson(i: number, rv: number): string {
-  const filler = (i * 2654435761).toString(36).padEnd(8, "q");
-  return JSON.stringify({
-    apiVersion: "v1",
-    kind: "ConfigMap",
-    metadata: {
-      name: `config-${i}`,
-      namespace: `namespace-${i % 100}`,
-      uid: `0b1c2d3e-4f50-6172-8394-${String(i).padStart(12, "0")}`,
-      resourceVersion: String(rv),
-      labels: { app: `app-${i % 50}`, tier: i % 2 === 0 ? "frontend" : "backend" },
-      annotations: { "example.com/owner": `team-${i % 17}` },
-    },
-    data: { "settings.yaml": `id: ${i}\n` + `${filler}-`.repeat(90), "extra.txt": `${i}:` + filler.repeat(12) },
-  });
+  return envInt("BENCH_REFLECTOR_N", 100_000, 1);
 }
 
 /** Samples the heap while a sync runs (every `every` objects served) and keeps the maximum. */
@@ -621,12 +601,6 @@ function runChild(spec: ChildSpec): Promise<ChildResult> {
   });
 }
 
-/** Positive integer from the environment, else the default. */
-function envInt(name: string, fallback: number): number {
-  const v = Number(process.env[name] ?? "");
-  return Number.isInteger(v) && v > 0 ? v : fallback;
-}
-
 /** Best (lowest) of each figure over the repetitions that succeeded; the first failure when none did. */
 function best(runs: readonly ChildResult[]): ChildResult {
   const ok = runs.filter((r) => r.ok);
@@ -658,8 +632,8 @@ const peakAbove = (r: ChildResult) => (r.peakRss - r.startRss) / MiB;
  * includes serving. Prints numbers; asserts nothing.
  */
 export async function runReflectorHttp(): Promise<BenchResult> {
-  const n = envInt("BENCH_REFLECTOR_HTTP_N", 100_000);
-  const reps = envInt("BENCH_REFLECTOR_REPS", 3);
+  const n = envInt("BENCH_REFLECTOR_HTTP_N", 100_000, 1);
+  const reps = envInt("BENCH_REFLECTOR_REPS", 3, 1);
   const engine = new SimApiServer({
     historyLowerBound: n + 1024,
     historyUpperBound: n + 1024,

@@ -1,6 +1,7 @@
 import { FakeClock } from "@informer-ts/clock";
 import { DelayingQueue, Queue } from "@informer-ts/workqueue";
 import { type BenchResult, type BenchRow, forceGc, heapUsed } from "./report.js";
+import { MiB } from "./util.js";
 
 const N = 1_000_000;
 const BATCH = 1000;
@@ -167,7 +168,6 @@ function heapAfterDrain(
   return { before, peak, after };
 }
 
-const MiB = 1024 * 1024;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 
 /**
