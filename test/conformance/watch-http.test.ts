@@ -5,6 +5,7 @@
 // of the body, 400/422/429 as HTTP errors with exact bodies and Retry-After, single-object watches, the legacy
 // /watch/ paths, and the clean end of the chunked body at timeoutSeconds.
 
+import { request } from "node:http";
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { failureStatus as status } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
@@ -20,6 +21,7 @@ import {
 interface Sim {
   readonly clock: FakeClock;
   readonly engine: SimApiServer;
+  readonly server: SimHttpServer;
   readonly url: string;
   close(): Promise<void>;
 }
@@ -44,6 +46,7 @@ async function start(opts: SimApiServerOptions = {}): Promise<Sim> {
   const sim: Sim = {
     clock,
     engine,
+    server,
     url,
     async close() {
       engine.stop();
@@ -435,6 +438,24 @@ describe("timeouts", () => {
     for (let i = 0; i < 50 && sim.engine.watchers("configmaps").length > 0; i++) {
       await new Promise((r) => setImmediate(r));
     }
+    expect(sim.engine.watchers("configmaps")).toHaveLength(0);
+  });
+
+  it("a client that goes away while the engine is still opening the watch (latency) leaves no engine watch", async () => {
+    const sim = await start();
+    sim.engine.addLatency({ ms: 1000, verbs: ["watch"] });
+    const idle = sim.clock.pendingTimers();
+    const req = request(`${sim.url}${CM}?watch=1&resourceVersion=1`);
+    req.on("error", () => {});
+    req.end();
+    const turns = async (until: () => boolean) => {
+      for (let i = 0; i < 200 && !until(); i++) await new Promise((r) => setImmediate(r));
+    };
+    await turns(() => sim.clock.pendingTimers() > idle); // the request is in the engine, sleeping on the latency
+    req.destroy();
+    await turns(() => sim.server.connections === 0); // the server saw the client go
+    await sim.clock.step(1000); // the engine now opens the watch, for a request that is already over
+    await turns(() => sim.engine.watchers("configmaps").length === 0);
     expect(sim.engine.watchers("configmaps")).toHaveLength(0);
   });
 });

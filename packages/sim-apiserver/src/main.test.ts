@@ -98,6 +98,31 @@ describe("apiserver command", () => {
     }
   });
 
+  it("--seed is not subject to --fault rules: seeded objects are stored, the first real request gets the fault", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "apiserver-seed-fault-"));
+    const seed = join(dir, "seed.yaml");
+    writeFileSync(
+      seed,
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n",
+    );
+    const s = await start([
+      "--seed",
+      seed,
+      "--fault",
+      '{"type":"status","code":500,"message":"etcd is sad","count":1}',
+    ]);
+    try {
+      const faulted = await fetchRaw(`${s.url}/api/v1/namespaces/default/configmaps`);
+      expect(faulted.status).toBe(500);
+      const list = (await fetchRaw(`${s.url}/api/v1/namespaces/default/configmaps`)).json as {
+        items: Array<{ metadata: { name: string } }>;
+      };
+      expect(list.items.map((i) => i.metadata.name)).toEqual(["a", "b"]);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  });
+
   it("--tls --token --kubeconfig-out: https URL, 401 without the token, a kubeconfig that works", async () => {
     const dir = mkdtempSync(join(tmpdir(), "apiserver-tls-"));
     const kc = join(dir, "kubeconfig");

@@ -100,6 +100,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
   delivered = 0;
   /** Fault "a watcher that stops reading": the consumer side gets nothing until resumed (see {@link setStalled}). */
   private stalled = false;
+  private closeHooks: Array<() => void> | undefined;
 
   constructor(init: CacheWatcherInit) {
     this.id = init.id;
@@ -352,11 +353,20 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
    * dropped connection, stalled consumer) the consumer sees the end at once. `failure` makes in-process iteration
    * throw it (a connection reset) instead of ending.
    */
+  /** Runs `fn` once when the watcher closes (at once if it already has): callers release what they tied to it. */
+  whenClosed(fn: () => void): void {
+    if (this.closed) fn();
+    else (this.closeHooks ??= []).push(fn);
+  }
+
   close(reason: WatchCloseReason, graceful: boolean, failure?: Error): void {
     if (this.closed) return;
     this.closed = true;
     this.closeReason = reason;
     this.failure = failure;
+    const hooks = this.closeHooks;
+    this.closeHooks = undefined;
+    if (hooks !== undefined) for (const fn of hooks) fn();
     if (graceful && !this.stalled && (this.resultLength > 0 || this.inputLength > 0 || this.initializing)) {
       this.draining = true;
       this.onClose(this, reason);

@@ -478,6 +478,9 @@ export class SimApiServer {
     const userAgent = ctx?.userAgent ?? this.defaultUserAgent;
     let code = 200;
     const local: RequestContext = ctx ?? {};
+    // The engine reports through these per call: a context reused for several calls must not carry them over.
+    local.servedFrom = undefined;
+    local.truncateAfterEvents = undefined;
     try {
       if (inProcess) {
         const fault = this.faults.faultFor({
@@ -651,9 +654,16 @@ export class SimApiServer {
       this.watchOpened(r, w, ctx?.userAgent ?? this.defaultUserAgent);
       // In-process callers stop a watch through their signal. The HTTP face (inProcess false) stops it itself when
       // the client goes away, so its lazily created per-request signal is never touched (about 1.3 KiB per watch).
-      if (inProcess && ctx?.signal !== undefined) {
-        if (ctx.signal.aborted) w.stop();
-        else ctx.signal.addEventListener("abort", () => w.stop(), { once: true });
+      // A FixedWatch (one ERROR event) ends by itself; a CacheWatcher removes its listener when it closes, so a
+      // caller that re-watches with one long-lived signal (a reflector's run) does not accumulate listeners.
+      const signal = ctx?.signal;
+      if (inProcess && signal !== undefined && w instanceof CacheWatcher) {
+        if (signal.aborted) w.stop();
+        else {
+          const onAbort = () => w.stop();
+          signal.addEventListener("abort", onAbort, { once: true });
+          w.whenClosed(() => signal.removeEventListener("abort", onAbort));
+        }
       }
       if (inProcess && local.truncateAfterEvents !== undefined)
         return new TruncatingWatch(w, local.truncateAfterEvents);

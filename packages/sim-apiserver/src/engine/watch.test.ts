@@ -3,6 +3,7 @@
 // 410 as an ERROR event, watch-list and its init-end bookmark, too-large RVs, bookmark timing (§5.5), progress
 // notify, timeouts, selector transitions, DELETED state, cache re-initialization (§5.7), bookmark/watch faults and
 // the silent close of a watcher whose unread history was overwritten (§5.2).
+import { getEventListeners } from "node:events";
 import {
   type KubeObject,
   type ListOptions,
@@ -661,6 +662,43 @@ describe("watch faults", () => {
     // count: 1 — the next watch is whole.
     const next = await open(clock, engine, { resourceVersion: "0" });
     expect(next.seen).toEqual(["ADDED a@2", "ADDED b@3", "ADDED c@4"]);
+    engine.stop();
+  });
+
+  it("a caller's long-lived signal keeps one abort listener per open watch and none once they closed", async () => {
+    const { clock, engine } = setup();
+    const run = new AbortController(); // like a reflector's run signal, reused by every re-watch
+    for (let i = 0; i < 12; i++) {
+      const w = await engine.watch("configmaps", "default", { timeoutSeconds: 1 }, { signal: run.signal });
+      expect(getEventListeners(run.signal, "abort")).toHaveLength(1);
+      await clock.step(1000); // the watch times out
+      expect((await w.next()).done).toBe(true);
+      expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
+    }
+    const open = await engine.watch("configmaps", "default", { timeoutSeconds: 60 }, { signal: run.signal });
+    run.abort();
+    expect((await open.next()).done).toBe(true);
+    expect(engine.watchers("configmaps")).toEqual([]);
+    engine.stop();
+  });
+
+  it("a request context reused for a second call does not carry the first call's truncate fault over", async () => {
+    const { clock, engine } = setup();
+    await seed(engine, ["a", "b"]);
+    engine.faults.add({ type: "truncate-watch", afterEvents: 1, count: 1 });
+    const ctx = { userAgent: "reused" };
+    const first = collect(clock, await engine.watch("configmaps", "default", { resourceVersion: "0" }, ctx));
+    await first.done;
+    expect(first.state.error).toBeInstanceOf(SimTruncatedWatchError);
+    const second = collect(
+      clock,
+      await engine.watch("configmaps", "default", { resourceVersion: "0", timeoutSeconds: 5 }, ctx),
+    );
+    await settle();
+    await clock.step(5000);
+    await second.done;
+    expect(second.state.error).toBeUndefined();
+    expect(second.seen).toEqual(["ADDED a@2", "ADDED b@3"]);
     engine.stop();
   });
 

@@ -17,8 +17,9 @@ export interface CliBackend {
   readonly backend: ApiBackend;
   readonly engine: SimApiServer;
   /**
-   * Creates the objects in order; a `CustomResourceDefinition` registers its custom resource (served from then on).
-   * Throws an Error naming the first object that could not be created.
+   * Creates the objects in order, straight in storage as if they existed before the server started (no request
+   * faults, latency, accounting or audit apply); a `CustomResourceDefinition` registers its custom resource (served
+   * from then on). Throws an Error naming the first object that could not be created.
    */
   seed(objects: readonly KubeObject[]): Promise<void>;
   readonly admin: AdminHandler;
@@ -268,7 +269,7 @@ export async function createCliBackend(
         if (r === undefined) throw new Error(`${what}: kind is not served`);
         const ns = r.namespaced ? (obj.metadata?.namespace ?? "default") : "";
         try {
-          await engine.create(r, ns, obj, { userAgent: "apiserver-seed" });
+          engine.storage.create(r, ns, obj);
         } catch (err) {
           throw new Error(`${what}: ${err instanceof Error ? err.message : String(err)}`);
         }

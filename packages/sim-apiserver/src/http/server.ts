@@ -459,7 +459,7 @@ class RequestRecord implements BackendRequestContext {
   response: ServerResponse | undefined;
   private controller: AbortController | undefined;
   private aborted = false;
-  onAbort: (() => void) | undefined = undefined;
+  private abortHook: (() => void) | undefined;
 
   constructor(
     readonly start: number,
@@ -490,9 +490,20 @@ class RequestRecord implements BackendRequestContext {
     return this.controller.signal;
   }
 
+  /** Called on cancellation; set after the request was already cancelled, it runs at once. */
+  set onAbort(fn: (() => void) | undefined) {
+    this.abortHook = fn;
+    if (this.aborted) fn?.();
+  }
+
+  get onAbort(): (() => void) | undefined {
+    return this.abortHook;
+  }
+
   abort(): void {
+    if (this.aborted) return;
     this.aborted = true;
     this.controller?.abort();
-    this.onAbort?.();
+    this.abortHook?.();
   }
 }
