@@ -184,10 +184,21 @@ export class RequestAccounting {
       version: r.version,
       resource: r.resource,
     };
-    this.total.inc({ ...base, code: String(r.code), served_from: r.servedFrom, user_agent: r.userAgent });
-    this.duration.observe(r.latencyMs / 1000, { ...base, served_from: r.servedFrom });
-    if (r.bytes > 0) this.sizes.observe(r.bytes, base);
-    if (this.auditLog !== undefined) this.auditLog(auditLine(r, ++this.auditSeq));
+    // Metrics and the audit sink are side channels: their failure must not fail or lose the request being recorded.
+    try {
+      this.total.inc({ ...base, code: String(r.code), served_from: r.servedFrom, user_agent: r.userAgent });
+      this.duration.observe(r.latencyMs / 1000, { ...base, served_from: r.servedFrom });
+      if (r.bytes > 0) this.sizes.observe(r.bytes, base);
+    } catch {
+      // The counts in `rows()` above are kept; only the provider's series miss this request.
+    }
+    if (this.auditLog !== undefined) {
+      try {
+        this.auditLog(auditLine(r, ++this.auditSeq));
+      } catch {
+        // A failing audit sink drops its line.
+      }
+    }
   }
 
   /** Snapshot of every series. */

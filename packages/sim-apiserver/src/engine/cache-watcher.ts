@@ -355,8 +355,12 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
    */
   /** Runs `fn` once when the watcher closes (at once if it already has): callers release what they tied to it. */
   whenClosed(fn: () => void): void {
-    if (this.closed) fn();
-    else (this.closeHooks ??= []).push(fn);
+    if (this.closed) {
+      fn();
+      return;
+    }
+    this.closeHooks ??= [];
+    this.closeHooks.push(fn);
   }
 
   close(reason: WatchCloseReason, graceful: boolean, failure?: Error): void {

@@ -5,6 +5,7 @@ import {
   type ListOptions,
   newBadRequest,
   newResourceExpired,
+  newServiceUnavailable,
   newTooLargeResourceVersion,
   newTooManyRequests,
   objectFieldSet,
@@ -14,7 +15,7 @@ import {
 } from "@informer-ts/apimachinery";
 import { type Clock, jitter, type Rand, type Timer } from "@informer-ts/clock";
 import { CacheWatcher, FixedWatch, type InitialSource, type WatchCloseReason } from "./cache-watcher.js";
-import { decodeContinue, encodeContinue } from "./continue-token.js";
+import { decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
 import { CacheEvent, EventHistory } from "./event-history.js";
 import { apiVersionOf, groupResourceString, type SimResource } from "./resources.js";
 import type { Selection } from "./selection.js";
@@ -85,6 +86,7 @@ const INCONSISTENT_CONTINUE_MESSAGE =
 interface FreshWaiter {
   readonly rv: number;
   readonly resolve: () => void;
+  readonly reject: (err: unknown) => void;
   readonly timer: Timer;
 }
 
@@ -119,6 +121,8 @@ export class Cacher {
   private paused: { blocked: Map<CacheWatcher, WatchEvent>; timer: Timer; start: number; timeout: number } | undefined;
   private readonly budget: TimeBudget;
   private waiters: FreshWaiter[] = [];
+  /** Storage changes on their way to the cache (`cacheLagMs`). */
+  private readonly lagTimers = new Set<Timer>();
   private bookmarkTimer: Timer | undefined;
   private bookmarkTimerAt = Number.POSITIVE_INFINITY;
   /** Earliest `nextBookmarkAt` of any watcher as of the last scan or registration. */
@@ -177,8 +181,15 @@ export class Cacher {
   // ---- input from storage -------------------------------------------------------------------------------------
 
   private deliver(fn: () => void): void {
-    if (this.cfg.cacheLagMs <= 0) fn();
-    else this.clock.afterFunc(this.cfg.cacheLagMs, fn);
+    if (this.cfg.cacheLagMs <= 0) {
+      fn();
+      return;
+    }
+    const timer = this.clock.afterFunc(this.cfg.cacheLagMs, () => {
+      this.lagTimers.delete(timer);
+      fn();
+    });
+    this.lagTimers.add(timer);
   }
 
   /** A committed change of this resource (the cacher's etcd watch). */
@@ -236,7 +247,7 @@ export class Cacher {
         this.waiters = this.waiters.filter((w) => w.timer !== timer);
         reject(answeredBy(newTooLargeResourceVersion(rv, this.cacheRV, 1), "cache"));
       });
-      this.waiters.push({ rv, resolve, timer });
+      this.waiters.push({ rv, resolve, reject, timer });
     });
   }
 
@@ -325,7 +336,8 @@ export class Cacher {
     } catch (err) {
       if (continuation && (err as StatusError).code === 410 && fromKey !== undefined) {
         const e = newResourceExpired(INCONSISTENT_CONTINUE_MESSAGE);
-        e.status.metadata.continue = encodeContinue(fromKey.slice(0, -1), prefix, -1);
+        // The same start key re-encoded at "latest" (storage.EncodeContinue of the decoded key, unchanged).
+        e.status.metadata.continue = encodeContinueFrom(fromKey, prefix, -1);
         throw answeredBy(e, "storage");
       }
       throw err;
@@ -482,7 +494,6 @@ export class Cacher {
     const rv = Number(parseResourceVersion(rvStr));
     const sie = opts.sendInitialEvents;
     const generation = this.generation;
-    const started = this.clock.now();
     let initial: InitialSource = { kind: "none" };
     let startRV: number;
     let bookmarkAfterRV: number | undefined;
@@ -521,6 +532,8 @@ export class Cacher {
     }
     const trigger = this.resource.trigger;
     const triggerValue = trigger === undefined ? undefined : sel.fields.requiresExactMatch(trigger);
+    // The hand-over of initial events is timed from here, after any freshness wait (upstream's processInterval).
+    const started = this.clock.now();
     const w = new CacheWatcher({
       id: this.nextWatcherId++,
       matches: namespace === "" ? sel.matches : (o) => o.metadata?.namespace === namespace && sel.matches(o),
@@ -805,8 +818,14 @@ export class Cacher {
     this.readyTimer?.stop();
     this.paused?.timer.stop();
     this.paused = undefined;
-    for (const w of this.waiters) w.timer.stop();
+    for (const t of this.lagTimers) t.stop();
+    this.lagTimers.clear();
+    const waiters = this.waiters;
     this.waiters = [];
+    for (const w of waiters) {
+      w.timer.stop();
+      w.reject(newServiceUnavailable("the apiserver is shutting down"));
+    }
   }
 
   /** Open watchers (tests, admin). */

@@ -17,9 +17,14 @@ function goJsonEscape(json: string): string {
   return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** Encodes the token that resumes after `lastKey` (a full key under `prefix`). */
+/** Encodes the token that resumes after `lastKey` (a full key under `prefix`): its start key is `lastKey + "\0"`. */
 export function encodeContinue(lastKey: string, prefix: string, rv: number): string {
-  const start = `${lastKey.slice(prefix.length)}\u0000`;
+  return encodeContinueFrom(`${lastKey}\u0000`, prefix, rv);
+}
+
+/** Encodes a token that starts at `startKey` (a full key under `prefix`, inclusive), as given. */
+export function encodeContinueFrom(startKey: string, prefix: string, rv: number): string {
+  const start = startKey.slice(prefix.length);
   return Buffer.from(goJsonEscape(JSON.stringify({ v: "meta.k8s.io/v1", rv, start }))).toString("base64url");
 }
 

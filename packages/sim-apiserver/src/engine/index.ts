@@ -9,7 +9,7 @@ export {
 } from "./accounting.js";
 export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cache-watcher.js";
 export { Cacher, type CacherConfig, type ServedFrom } from "./cacher.js";
-export { type ContinueToken, decodeContinue, encodeContinue } from "./continue-token.js";
+export { type ContinueToken, decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
 export { EVENT_FRESH_DURATION_MS, EventHistory, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
 export { apiVersionOf, BUILTIN_RESOURCES, fieldLabelsOf, groupResourceString, type SimResource } from "./resources.js";
 export { parseSelection, type Selection } from "./selection.js";

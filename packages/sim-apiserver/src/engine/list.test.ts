@@ -17,7 +17,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_VERBS } from "../http/discovery.js";
 import { orderedStatus } from "../http/responsewriters.js";
-import { decodeContinue, encodeContinue } from "./continue-token.js";
+import { decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
 import {
   INCONSISTENT_CONTINUE_MESSAGE,
   LIST_TOO_OLD,
@@ -395,6 +395,18 @@ describe("L6: continue", () => {
     });
   });
 
+  it("L6: the inconsistent-continue token re-encodes the request's start key unchanged (a key without the NUL too)", async () => {
+    const { sim, token } = await firstPageThenWrites(SHORT_HISTORY);
+    sim.compact();
+    const rv = decodeContinue(token, "ns/").rv;
+    const handMade = encodeContinueFrom("ns/c", "ns/", rv); // starts at c itself, no trailing NUL
+    const r = await list(sim, { limit: 2, continue: handMade });
+    expect(r.code).toBe(410);
+    expect((r.status as { metadata?: { continue?: string } }).metadata?.continue).toBe(
+      encodeContinueFrom("ns/c", "ns/", -1),
+    );
+  });
+
   it("L6: an inconsistent continuation is read from storage with ListFromCacheSnapshot off", async () => {
     const { sim } = await setup({ listFromCacheSnapshot: false });
     const r = await list(sim, { limit: 2, continue: encodeContinue("ns/b", "ns/", -1) });
@@ -629,4 +641,21 @@ describe("§2 order of checks", () => {
       expect([r.code, (r.status as { reason?: string } | undefined)?.reason]).toEqual([400, "BadRequest"]);
     },
   );
+});
+
+describe("stop()", () => {
+  it("a read waiting for the cache fails with 503 instead of hanging, and no timer is left behind", async () => {
+    const { clock, sim } = await setup({ cacheLagMs: 5000 });
+    await sim.create("configmaps", NS, cm("late", "v1")); // on its way to the cache for 5 s
+    const rv = String(sim.currentResourceVersion);
+    const waiting = sim.list("configmaps", NS, { resourceVersion: rv, resourceVersionMatch: "NotOlderThan" });
+    const outcome = waiting.then(
+      () => "resolved",
+      (err: unknown) => (err as { code?: number }).code,
+    );
+    await clock.step(100);
+    sim.stop();
+    expect(await outcome).toBe(503);
+    expect(clock.pendingTimers()).toBe(0);
+  });
 });

@@ -248,20 +248,27 @@ export class SimApiServer {
     this.byName.set(name, r);
     this.cachers.set(
       r,
+      // The hooks run inside the dispatcher and timer callbacks: a throwing metrics provider or log sink must not
+      // lose an event for the remaining watchers or escape as an uncaught exception, so each one is guarded.
       new Cacher(r, this.storage, this.clock, this.rand, this.cfg, {
         onWatcherTerminated: (res, message) => {
-          this.cacheMetrics.terminatedWatchers.inc({ group: res.group, resource: res.resource });
-          this.log?.(message);
+          guarded(() => this.cacheMetrics.terminatedWatchers.inc({ group: res.group, resource: res.resource }));
+          this.logLine(message);
         },
         onWatcherCountChanged: (res, delta) =>
-          this.cacheMetrics.registeredWatchers.inc({ group: res.group, resource: res.resource }, delta),
+          guarded(() => this.cacheMetrics.registeredWatchers.inc({ group: res.group, resource: res.resource }, delta)),
         onEventsDispatched: (res, n) =>
-          this.cacheMetrics.dispatchedEvents.inc({ group: res.group, resource: res.resource }, n),
+          guarded(() => this.cacheMetrics.dispatchedEvents.inc({ group: res.group, resource: res.resource }, n)),
         bookmarkMode: () => this.bookmarks,
-        log: (message) => this.log?.(message),
+        log: (message) => this.logLine(message),
       }),
     );
     return r;
+  }
+
+  /** Writes a klog-style line to the `log` option; a throwing sink is ignored. */
+  private logLine(line: string): void {
+    if (this.log !== undefined) guarded(() => this.log!(line));
   }
 
   /** Every served resource. */
@@ -348,7 +355,7 @@ export class SimApiServer {
   reinitializeCache(ref?: ResourceRef, downtimeMs = 0): void {
     const targets = ref === undefined ? [...this.cachers.values()] : [this.cacher(ref)];
     for (const c of targets) {
-      this.log?.(`cacher (${groupResourceString(c.resource)}): re-initializing, ${c.watcherCount} watchers closed`);
+      this.logLine(`cacher (${groupResourceString(c.resource)}): re-initializing, ${c.watcherCount} watchers closed`);
       c.reinitialize(downtimeMs);
     }
   }
@@ -775,5 +782,14 @@ class TruncatingWatch implements SimWatch {
         return Promise.resolve({ done: true, value: undefined });
       },
     };
+  }
+}
+
+/** Runs a side channel (metrics, logs) so that its failure cannot break the request or the dispatcher calling it. */
+function guarded(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // A broken sink loses its own output, nothing else.
   }
 }

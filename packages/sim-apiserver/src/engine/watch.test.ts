@@ -636,6 +636,25 @@ describe("initial events log", () => {
   });
 });
 
+describe("initial events log timing", () => {
+  it("the freshness wait before the initial events is not counted as hand-over time", async () => {
+    const logs: string[] = [];
+    const { clock, engine } = setup({ log: (l) => logs.push(l), cacheLagMs: 2000 });
+    await seed(engine, ["a", "b", "c"]);
+    // A consistent watch-list waits ~2 s for the lagging cache, then hands three events over at once.
+    const opening = engine.watch("configmaps", "default", {
+      sendInitialEvents: true,
+      resourceVersionMatch: "NotOlderThan",
+      allowWatchBookmarks: true,
+    });
+    await clock.step(2000);
+    const w = await opening;
+    for (let i = 0; i < 3; i++) expect((await w.next()).value?.type).toBe("ADDED");
+    expect(logs).toEqual([]);
+    engine.stop();
+  });
+});
+
 describe("watch faults", () => {
   it("dropWatches ends every watch (in-process iteration ends, or throws SimConnectionError with asError)", async () => {
     const { clock, engine } = setup();
@@ -723,6 +742,27 @@ describe("watch faults", () => {
     const again = await open(clock, engine, { resourceVersion: String(rv0 + 11), labelSelector: "app=x" });
     await again.done;
     expect(again.seen).toEqual([`ERROR 410 too old resource version: ${rv0 + 11} (${rv0 + 16})`]);
+    engine.stop();
+  });
+});
+
+describe("side channels cannot break the engine", () => {
+  it("a throwing log sink and audit sink lose their own output only: re-initialization and requests complete", async () => {
+    const { clock, engine } = setup({
+      log: () => {
+        throw new Error("log sink is broken");
+      },
+    });
+    engine.accounting.auditLog = () => {
+      throw new Error("audit sink is broken");
+    };
+    const w = await open(clock, engine, { resourceVersion: "0" });
+    engine.reinitializeCache("configmaps"); // logs a line through the broken sink
+    await w.done;
+    expect(engine.watchers("configmaps")).toEqual([]);
+    const created = await engine.create("configmaps", "default", cm("after"));
+    expect(created.metadata?.name).toBe("after");
+    expect(engine.accounting.count({ verb: "create" })).toBe(1);
     engine.stop();
   });
 });
