@@ -97,8 +97,8 @@ describe("CacheWatcher channels", () => {
     const { w, rooms } = watcher({ initial: snapshot(5) });
     expect(w.initializing).toBe(true);
     // The dispatcher offers three events: all fit in input (chanSize 3), the fourth does not.
-    expect([11, 12, 13].map((rv) => w.tryAdd(ev("MODIFIED", "x", rv), rv))).toEqual([true, true, true]);
-    expect(w.tryAdd(ev("MODIFIED", "x", 14), 14)).toBe(false);
+    expect([11, 12, 13].map((rv) => w.tryAdd(ev("MODIFIED", "x", rv)))).toEqual([true, true, true]);
+    expect(w.tryAdd(ev("MODIFIED", "x", 14))).toBe(false);
     // result holds three initial events (its capacity), input the three offered events.
     expect([w.resultLength, w.inputLength]).toEqual([3, 3]);
     expect(rooms).toEqual([]);
@@ -131,7 +131,7 @@ describe("CacheWatcher channels", () => {
   it("a pending next() is woken by the dispatcher", async () => {
     const { w } = watcher();
     const p = w.next();
-    expect(w.tryAdd(ev("ADDED", "a", 11), 11)).toBe(true);
+    expect(w.tryAdd(ev("ADDED", "a", 11))).toBe(true);
     expect(label((await p).value as WatchEvent)).toBe("ADDED:a@11");
   });
 
@@ -174,16 +174,16 @@ describe("CacheWatcher channels", () => {
 describe("CacheWatcher bookmarks", () => {
   it("bookmarks are offered without blocking and dropped when input is full", () => {
     const { w } = watcher({ initial: snapshot(5) });
-    for (const rv of [11, 12, 13]) w.tryAdd(ev("MODIFIED", "x", rv), rv);
-    expect(w.tryAddBookmark(bookmark(20), 20, false)).toBe(false);
+    for (const rv of [11, 12, 13]) w.tryAdd(ev("MODIFIED", "x", rv));
+    expect(w.tryAddBookmark(bookmark(20), false)).toBe(false);
     expect(w.inputLength).toBe(3);
   });
 
   it("a periodic bookmark reaches the consumer only when its RV is above the process RV", async () => {
     const { w } = watcher({ startRV: 10, processRV: 10 });
-    expect(w.tryAddBookmark(bookmark(10), 10, false)).toBe(true);
-    expect(w.tryAddBookmark(bookmark(15), 15, false)).toBe(true);
-    expect(w.tryAddBookmark(bookmark(15), 15, false)).toBe(true);
+    expect(w.tryAddBookmark(bookmark(10), false)).toBe(true);
+    expect(w.tryAddBookmark(bookmark(15), false)).toBe(true);
+    expect(w.tryAddBookmark(bookmark(15), false)).toBe(true);
     w.close("stopped", true);
     // RV 10 is not past the start; RV 15 twice is (upstream forwards a repeated bookmark too).
     expect((await drain(w)).map((l) => l.split(":")[0] + l.slice(l.indexOf("@")))).toEqual([
@@ -195,15 +195,15 @@ describe("CacheWatcher bookmarks", () => {
   it("a waiting consumer gets neither a bookmark at the process RV nor anything while stalled", async () => {
     const { w } = watcher({ startRV: 10, processRV: 10 });
     const p = w.next();
-    w.tryAddBookmark(bookmark(10), 10, false);
-    w.tryAddBookmark(bookmark(11), 11, false);
+    w.tryAddBookmark(bookmark(10), false);
+    w.tryAddBookmark(bookmark(11), false);
     expect(label((await p).value as WatchEvent)).toBe("BOOKMARK:@11");
     w.setStalled(true);
     let got: IteratorResult<WatchEvent> | undefined;
     void w.next().then((r) => {
       got = r;
     });
-    w.tryAdd(ev("ADDED", "a", 12), 12);
+    w.tryAdd(ev("ADDED", "a", 12));
     await Promise.resolve();
     expect([got, w.resultLength]).toEqual([undefined, 1]);
     w.setStalled(false);
@@ -220,7 +220,7 @@ describe("CacheWatcher bookmarks", () => {
 
   it("the init-end bookmark passes at the process RV and moves the watcher from received to sent", async () => {
     const { w } = watcher({ startRV: 3, processRV: 0, initial: snapshot(3), bookmarkAfterRV: 3 });
-    expect(w.tryAddBookmark(bookmark(3, true), 3, true)).toBe(true);
+    expect(w.tryAddBookmark(bookmark(3, true), true)).toBe(true);
     expect([w.holdsEndBookmark, w.endBookmarkSent]).toEqual([true, false]);
     expect(await take(w, 4)).toEqual(["ADDED:s0@1", "ADDED:s1@2", "ADDED:s2@3", "BOOKMARK:@3"]);
     expect([w.holdsEndBookmark, w.endBookmarkSent]).toEqual([false, true]);
@@ -228,11 +228,11 @@ describe("CacheWatcher bookmarks", () => {
 
   it("an init-end bookmark behind the initial events is dropped and can be offered again", async () => {
     const { w } = watcher({ startRV: 3, processRV: 0, initial: snapshot(3), bookmarkAfterRV: 2 });
-    w.tryAddBookmark(bookmark(2, true), 2, true);
+    w.tryAddBookmark(bookmark(2, true), true);
     await take(w, 3);
     // Pumped and dropped (RV 2 < process RV 3): no longer held, not sent.
     expect([w.holdsEndBookmark, w.endBookmarkSent, w.resultLength]).toEqual([false, false, 0]);
-    w.tryAddBookmark(bookmark(3, true), 3, true);
+    w.tryAddBookmark(bookmark(3, true), true);
     expect(await take(w, 1)).toEqual(["BOOKMARK:@3"]);
     expect(w.endBookmarkSent).toBe(true);
   });
@@ -241,7 +241,7 @@ describe("CacheWatcher bookmarks", () => {
 describe("CacheWatcher close", () => {
   function filled(): Harness {
     const h = watcher({ initial: snapshot(5) });
-    for (const rv of [11, 12]) h.w.tryAdd(ev("MODIFIED", "x", rv), rv);
+    for (const rv of [11, 12]) h.w.tryAdd(ev("MODIFIED", "x", rv));
     return h;
   }
 
@@ -265,7 +265,7 @@ describe("CacheWatcher close", () => {
     expect(w.isClosed).toBe(true);
     expect(closes).toEqual([reason]);
     // Nothing is accepted any more (the dispatcher treats a closed watcher as done).
-    expect(w.tryAdd(ev("MODIFIED", "x", 13), 13)).toBe(true);
+    expect(w.tryAdd(ev("MODIFIED", "x", 13))).toBe(true);
     expect(await drain(w)).toEqual(want);
     expect(w.reason).toBe(reason);
     expect(await w.next()).toEqual({ done: true, value: undefined });

@@ -63,8 +63,6 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
   readonly bookmarkAfterRV: number | undefined;
   readonly triggerValue: string | undefined;
   readonly description: string;
-  /** RV of the last event accepted into `input` (informational). */
-  lastRV: number;
   /**
    * Upstream's `process(ctx, resourceVersion)` floor: the requested RV raised by every initial event produced.
    * A periodic bookmark reaches the consumer only when its RV is above it; the init-end bookmark when at or above it.
@@ -106,7 +104,6 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
     this.id = init.id;
     this.matchesFn = init.matches;
     this.startRV = init.startRV;
-    this.lastRV = init.startRV;
     this.processRV = init.processRV ?? init.startRV;
     this.allowBookmarks = init.allowBookmarks;
     this.chanSize = init.chanSize;
@@ -176,30 +173,29 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
   }
 
   /** Dispatcher side: try to put an event into `input` without waiting. */
-  tryAdd(e: WatchEvent, rv: number): boolean {
+  tryAdd(e: WatchEvent): boolean {
     if (this.closed) return true;
     if (this.inputLength >= this.chanSize) return false;
-    this.enqueue(e, rv);
+    this.enqueue(e);
     return true;
   }
 
   /** Bookmarks are only ever offered without blocking; dropped when `input` is full. */
-  tryAddBookmark(e: WatchEvent, rv: number, endOfInitialEvents: boolean): boolean {
+  tryAddBookmark(e: WatchEvent, endOfInitialEvents: boolean): boolean {
     if (this.closed || this.inputLength >= this.chanSize) return false;
     if (endOfInitialEvents) this.endBookmarkQueued = true;
-    this.enqueue(e, rv);
+    this.enqueue(e);
     return true;
   }
 
-  private enqueue(e: WatchEvent, rv: number): void {
-    if (rv > this.lastRV) this.lastRV = rv;
+  private enqueue(e: WatchEvent): void {
     const w = this.waiter;
     if (w !== undefined && !this.stalled && this.inputLength === 0 && this.resultLength === 0 && !this.initializing) {
       // The consumer is waiting and nothing is buffered: hand the event over without going through the buffers
       // (same order and accounting as input → result → consumer, without allocating their backing stores).
       if (!this.passes(e)) return; // a bookmark not past the process RV is dropped, as on the buffered path
       this.waiter = this.waiterReject = undefined;
-      if (e.type === "BOOKMARK" && this.endBookmarkQueued && !this.endBookmarkSent) this.endBookmarkSent = true;
+      if (this.endBookmarkQueued && isEndBookmark(e)) this.endBookmarkSent = true;
       this.delivered++;
       w({ done: false, value: e });
       return;
@@ -249,7 +245,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
   private passes(e: WatchEvent): boolean {
     if (e.type !== "BOOKMARK") return true;
     const rv = Number((e.object as KubeObject).metadata?.resourceVersion ?? 0);
-    const isEnd = (e.object as KubeObject).metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === "true";
+    const isEnd = isEndBookmark(e);
     if (rv > this.processRV || (isEnd && rv === this.processRV)) return true;
     // An init-end bookmark behind the initial events' RVs is dropped; the cacher offers it again on a later tick.
     if (isEnd) this.endBookmarkQueued = false;
@@ -292,7 +288,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
   }
 
   private pushResult(e: WatchEvent): void {
-    if (e.type === "BOOKMARK" && this.endBookmarkQueued && !this.endBookmarkSent) this.endBookmarkSent = true;
+    if (this.endBookmarkQueued && isEndBookmark(e)) this.endBookmarkSent = true;
     this.result.push(e);
   }
 
@@ -451,4 +447,11 @@ export class FixedWatch implements AsyncIterable<WatchEvent> {
       },
     };
   }
+}
+
+/** The watch-list's `k8s.io/initial-events-end` bookmark (not a periodic one). */
+function isEndBookmark(e: WatchEvent): boolean {
+  return (
+    e.type === "BOOKMARK" && (e.object as KubeObject).metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === "true"
+  );
 }

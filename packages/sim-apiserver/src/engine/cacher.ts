@@ -637,7 +637,7 @@ export class Cacher {
           const e = w.convert(item);
           if (e === undefined) continue;
           deliveries++;
-          if (w.tryAdd(e, item.rev)) continue;
+          if (w.tryAdd(e)) continue;
           blocked ??= new Map();
           blocked.set(w, e);
         }
@@ -673,7 +673,7 @@ export class Cacher {
     if (e === undefined) return;
     // Delivering may free more room and re-enter; remove first.
     p.blocked.delete(w);
-    if (!w.tryAdd(e, Number(e.object.metadata?.resourceVersion ?? 0))) p.blocked.set(w, e);
+    if (!w.tryAdd(e)) p.blocked.set(w, e);
     this.maybeResume();
   }
 
@@ -762,7 +762,7 @@ export class Cacher {
       if (w.bookmarkAfterRV !== undefined && !w.endBookmarkSent && !w.holdsEndBookmark) {
         // A watch-list watcher waiting for its end marker is considered on every tick until it got it.
         if (mode !== "off" && rv >= w.bookmarkAfterRV) {
-          if (w.tryAddBookmark(this.bookmarkEvent(Math.max(rv, w.bookmarkAfterRV), true), rv, true)) {
+          if (w.tryAddBookmark(this.bookmarkEvent(Math.max(rv, w.bookmarkAfterRV), true), true)) {
             w.nextBookmarkAt = this.nextAfterTick(w, now);
           }
         }
@@ -772,7 +772,7 @@ export class Cacher {
       // `process`), so a watch whose resource never moved gets none.
       if (mode === "on") {
         periodic ??= this.bookmarkEvent(rv, false);
-        w.tryAddBookmark(periodic, rv, false);
+        w.tryAddBookmark(periodic, false);
       }
       w.nextBookmarkAt = this.nextAfterTick(w, now);
     }

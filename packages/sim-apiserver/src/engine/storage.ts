@@ -397,5 +397,5 @@ export function paginate(
     for (let j = i; j < hi; j++) if (objectAt(keys[j]!) !== undefined) remaining++;
     if (remaining === 0) return { items, lastKey: undefined, remaining: 0, rev };
   }
-  return { items, lastKey: lastKey ?? keys[i - 1], remaining, rev };
+  return { items, lastKey, remaining, rev }; // the loop stopped at the limit, so lastKey is set
 }
