@@ -16,8 +16,6 @@ export interface SimResource extends ServedResource {
    * nodes, `spec.nodeName` for pods. It decides the per-watcher channel size (§5.3 of reference/apiserver.md).
    */
   readonly trigger?: string;
-  /** DELETE answers with the deleted object (pods) instead of a `Status` (configmaps…). */
-  readonly returnDeletedObject?: boolean;
   /** Custom resources: list items keep `kind`/`apiVersion` (built-in typed lists drop them). */
   readonly custom?: boolean;
 }

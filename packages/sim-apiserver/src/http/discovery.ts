@@ -11,6 +11,8 @@ export interface ServedResource {
   readonly namespaced: boolean;
   readonly shortNames?: readonly string[];
   readonly verbs: readonly string[];
+  /** DELETE answers with the deleted object (pods) instead of a `Status` (the registry's `ReturnDeletedObject`). */
+  readonly returnDeletedObject?: boolean;
 }
 
 /** The verbs the simulator serves for every resource. */

@@ -174,15 +174,6 @@ function successStatus(r: ServedResource, obj: KubeObject): Status {
 }
 
 /**
- * Whether DELETE answers with the deleted object instead of a Status (the registry's `ReturnDeletedObject`): the
- * resource's own `returnDeletedObject` flag (engine resources carry it), else pods only.
- */
-function returnsDeletedObject(r: ServedResource): boolean {
-  const flag = (r as { readonly returnDeletedObject?: boolean }).returnDeletedObject;
-  return flag ?? (r.group === "" && r.resource === "pods");
-}
-
-/**
  * Serves one resource request (`/api/...`, `/apis/...`) against the backend: routing by method and path shape, query
  * decoding, body decoding, output negotiation and watch streaming. Writes exactly one response (or one stream); every
  * error becomes a Status response.
@@ -437,7 +428,7 @@ async function remove(
     }
   }
   const deleted = await cfg.backend.delete(r, namespace, name, preconditions, ctx);
-  if (returnsDeletedObject(r)) {
+  if (r.returnDeletedObject === true) {
     writeJson(res, 200, withTypeMeta(deleted, r));
     return;
   }

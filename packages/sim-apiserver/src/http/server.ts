@@ -98,7 +98,7 @@ export class SimHttpServer {
   private readonly clock: Clock;
   private readonly rand: Rand;
   private readonly sockets = new Set<Socket>();
-  private readonly inflight = new Set<RequestRecord>();
+  private readonly inflight = new Set<InflightRequest>();
   private readonly handlerConfig: ResourceHandlerConfig;
   private address: AddressInfo | undefined;
   /** Live counters: open/blocked watches, back-pressure waits, events and bytes written. */
@@ -125,7 +125,7 @@ export class SimHttpServer {
       rand: this.rand,
       now: () => this.clock.now(),
       onWatchEnd: (reason, ctx) => {
-        if (ctx instanceof RequestRecord) ctx.watchEnd = reason;
+        if (ctx instanceof InflightRequest) ctx.watchEnd = reason;
       },
       stats: this.stats,
       ...(this.requestMetrics !== undefined && { requestMetrics: this.requestMetrics }),
@@ -233,7 +233,7 @@ export class SimHttpServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const rec = new RequestRecord(
+    const rec = new InflightRequest(
       this.clock.now(),
       (req.method ?? "GET").toUpperCase(),
       req.headers["user-agent"] ?? "",
@@ -284,7 +284,7 @@ export class SimHttpServer {
   }
 
   /** Request finished (or its connection closed): cancel its context, record metrics and the httplog line. */
-  private finish(rec: RequestRecord, req: IncomingMessage, res: ServerResponse): void {
+  private finish(rec: InflightRequest, req: IncomingMessage, res: ServerResponse): void {
     rec.abort();
     this.inflight.delete(rec);
     const now = this.clock.now();
@@ -297,7 +297,7 @@ export class SimHttpServer {
     }
   }
 
-  private record(rec: RequestRecord, req: IncomingMessage, code: number, now: number): void {
+  private record(rec: InflightRequest, req: IncomingMessage, code: number, now: number): void {
     if (rec.isResource && this.opts.backend.recordRequest !== undefined) {
       this.opts.backend.recordRequest({
         verb: rec.verb,
@@ -332,7 +332,7 @@ export class SimHttpServer {
     }
   }
 
-  private faultFor(rec: RequestRecord, info: RequestInfo): HttpFault | undefined {
+  private faultFor(rec: InflightRequest, info: RequestInfo): HttpFault | undefined {
     const hook = this.opts.backend.faultFor;
     if (hook === undefined) return undefined;
     return hook.call(this.opts.backend, {
@@ -442,7 +442,7 @@ export class SimHttpServer {
  * One request's context: what the backend sees (`BackendRequestContext`, with a cancellation signal created on
  * first use) and what the httplog and metrics need when it ends. Kept small: an idle watch holds one.
  */
-class RequestRecord implements BackendRequestContext {
+class InflightRequest implements BackendRequestContext {
   user = "";
   verb = "";
   group = "";
