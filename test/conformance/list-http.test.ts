@@ -79,7 +79,7 @@ async function untilTimers(clock: FakeClock, n: number): Promise<void> {
 /** Sends a request that blocks in the engine, steps virtual time by `ms − 1` (still open), then 1 ms (answered). */
 async function blockedFor(s: Sim, ms: number, timersWhenBlocked: number, path: string, query: string) {
   const res = s.get(path, query);
-  await untilTimers(s.clock, timersWhenBlocked);
+  await untilTimers(s.clock, timersWhenBlocked + 1); // + the server's 60 s request timeout
   await s.clock.step(ms - 1);
   expect(s.engine.accounting.rows()).toEqual([]); // not answered yet
   await s.clock.step(1);

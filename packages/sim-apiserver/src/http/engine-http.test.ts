@@ -212,6 +212,28 @@ describe("Status table (reference §7.5) on the engine: exact bodies and headers
     );
   });
 
+  it("504 Timeout for a request not answered within 60 s (non-long-running request timeout); watches are exempt", async () => {
+    const remove = s.engine.addLatency({ ms: 120_000, verbs: ["list", "watch"] });
+    try {
+      const slow = req(CM);
+      const idle = clock.pendingTimers();
+      const watch = openStream(`${s.url}${CM}?watch=true&timeoutSeconds=600`);
+      for (let i = 0; i < 200 && clock.pendingTimers() < idle + 2; i++) await new Promise((r) => setImmediate(r));
+      await clock.step(60_000);
+      await expectStatus(
+        await slow,
+        504,
+        status(504, "Timeout", "Timeout: request did not complete within the allotted timeout", {}),
+      );
+      await clock.step(60_000); // the watch's latency is over: it opens, 120 s after it was asked for
+      const w = await watch;
+      expect(w.status).toBe(200);
+      w.close();
+    } finally {
+      remove();
+    }
+  });
+
   it("409 AlreadyExists and 409 Conflict (stale resourceVersion)", async () => {
     const body = JSON.stringify(configMap("dup"));
     expect((await req(CM, { method: "POST", headers: json, body })).status).toBe(201);

@@ -2,8 +2,8 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import type { Writable } from "node:stream";
-import { newUnauthorized } from "@informer-ts/apimachinery";
-import { type Clock, mathRand, type Rand, realClock } from "@informer-ts/clock";
+import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
+import { type Clock, mathRand, type Rand, realClock, type Timer } from "@informer-ts/clock";
 import type { MetricsProvider } from "@informer-ts/instrumentation";
 import { type AuthOptions, authenticate } from "./auth.js";
 import type { ApiBackend, BackendRequestContext, HttpFault } from "./backend.js";
@@ -44,6 +44,9 @@ export type AdminHandler = (
 ) => Promise<{ status?: number; body: unknown }>;
 
 /** Options of {@link SimHttpServer}. */
+/** kube-apiserver's `--request-timeout` default: non-long-running requests are cut after 60 s. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
 export interface SimHttpServerOptions {
   readonly backend: ApiBackend;
   /** Listen address (default `127.0.0.1`). */
@@ -252,6 +255,9 @@ export class SimHttpServer {
     rec.describe(info, parseQueryBool(url.searchParams.get("watch")));
     this.inflight.add(rec);
     res.once("close", () => this.finish(rec, req, res));
+    if (rec.verb !== "watch") {
+      rec.deadline = this.clock.afterFunc(REQUEST_TIMEOUT_MS, () => this.timeOut(rec, res));
+    }
     try {
       const u = authenticate(req, info.path, this.opts.auth);
       if (u === undefined) {
@@ -283,8 +289,21 @@ export class SimHttpServer {
     }
   }
 
+  /**
+   * kube-apiserver's timeout for requests that are not long-running (`--request-timeout`, 60 s): an unanswered
+   * request gets 504 `Timeout: request did not complete within the allotted timeout`; one whose answer has started
+   * (a streamed list to a client that stopped reading) loses its connection. Either way its work is cancelled.
+   */
+  private timeOut(rec: InflightRequest, res: ServerResponse): void {
+    if (res.writableEnded) return;
+    if (!res.headersSent) writeStatus(res, newTimeoutError("request did not complete within the allotted timeout"));
+    else res.destroy();
+    rec.abort();
+  }
+
   /** Request finished (or its connection closed): cancel its context, record metrics and the httplog line. */
   private finish(rec: InflightRequest, req: IncomingMessage, res: ServerResponse): void {
+    rec.deadline?.stop();
     rec.abort();
     this.inflight.delete(rec);
     const now = this.clock.now();
@@ -459,6 +478,8 @@ class InflightRequest implements BackendRequestContext {
   response: ServerResponse | undefined;
   private controller: AbortController | undefined;
   private aborted = false;
+  /** The non-long-running request timeout (not armed for watches). */
+  deadline: Timer | undefined;
   private abortHook: (() => void) | undefined;
 
   constructor(
