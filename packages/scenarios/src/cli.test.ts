@@ -1,6 +1,6 @@
 // The `informer` CLI run as its built JS (node dist/cli.js), the way `pnpm demo` runs it: the demo must sync from the
 // embedded simulated apiserver over HTTP, ride through the two server-side faults and converge.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -37,6 +37,19 @@ describe("informer CLI", () => {
     expect((JSON.parse(relists?.[1] ?? "{}") as Record<string, number>).expired).toBeGreaterThanOrEqual(1);
     expect(run.stdout).toMatch(/watch 200 from cache\s+\d+/);
     expect(run.stdout).toMatch(/^converged: store holds \d+ objects, equal to the apiserver's/m);
+  });
+
+  it("a reader that stops early (| head) ends the demo quietly: exit 0, nothing on stderr", async () => {
+    const child = spawn(process.execPath, [cliJs, "demo", "--objects", "100", "--seconds", "5", "--rate", "50"]);
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (c: string) => {
+      stderr += c;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    child.stdout.destroy(); // what `head -1` does once it has its line
+    expect(await exited).toBe(0);
+    expect(stderr).toBe("");
   });
 
   it("rejects a bad flag value with a message naming it", () => {

@@ -43,6 +43,12 @@ async function main(argv: string[]): Promise<number> {
   return command === undefined || command === "help" ? 0 : 2;
 }
 
+// A reader that goes away (`informer demo | head`) is not an error of the demo: stop quietly.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw err;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
