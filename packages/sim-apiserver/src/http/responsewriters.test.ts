@@ -1,4 +1,4 @@
-import { createServer, request, type Server } from "node:http";
+import { createServer, type IncomingMessage, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { fetchRaw } from "./http-client.test-util.js";
@@ -65,20 +65,23 @@ describe("writeJsonList", () => {
     expect((await fetchRaw(url)).json).toEqual(list);
   });
 
-  it("a client that goes away mid-body does not leave the writer waiting", async () => {
+  it("honours back-pressure (waits while the client does not read) and ends when the client goes away", async () => {
     const { url, written } = await serve(configMapList(20_000)); // ~7 MB: more than the socket buffers hold
-    await new Promise<void>((resolve) => {
-      const req = request(url, (res) => {
-        res.once("data", () => {
-          res.pause(); // stop reading, so the server hits back-pressure, then hang up
-          setImmediate(() => {
-            req.destroy();
-            resolve();
-          });
-        });
-      });
+    let finished = false;
+    void written.then(() => {
+      finished = true;
+    });
+    const req = request(url);
+    const res = await new Promise<IncomingMessage>((resolve) => {
+      req.on("response", resolve);
       req.end();
     });
+    await new Promise<void>((resolve) => res.once("data", () => resolve()));
+    res.pause(); // stop reading: the server's writes back up
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    expect(finished).toBe(false); // still waiting for "drain", the rest of the body not encoded
+    req.destroy();
     await written;
+    expect(finished).toBe(true);
   });
 });
