@@ -1,8 +1,8 @@
 // The dispatcher in virtual time (reference/apiserver.md §5.3–§5.4): per-watcher channel sizes, the shared
-// 100 ms / +50 ms·s⁻¹ budget for blocked watchers, forced close without an ERROR event (metric + log line), the
-// graceful variant, and the deterministic reproduction of the production failure: an RV "0" watch whose initial
-// events are still being read is closed under churn once `matching_event_rate × init_duration > chanSize` (+ the
-// budget), and survives below that.
+// 100 ms / +50 ms·s⁻¹ budget for blocked watchers (empty when the cacher starts, full after 2 s, as in
+// kube-apiserver v1.34), forced close without an ERROR event (metric + log line), the graceful variant, and the
+// deterministic reproduction of the production failure: an RV "0" watch whose initial events are still being read is
+// closed under churn once `matching_event_rate × init_duration > chanSize` (+ the budget), and survives below that.
 import type { KubeObject, WatchEvent } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import { InMemoryMetrics } from "@informer-ts/instrumentation";
@@ -26,6 +26,19 @@ function setup(opts: SimApiServerOptions = {}) {
     ...opts,
   });
   return { clock, engine, logs, logAt, metrics };
+}
+
+/**
+ * The budget starts empty when a cacher is created and is full (100 ms) after 2 s: scenarios about a running
+ * apiserver first let the caches run that long.
+ */
+const STEADY_STATE_MS = 2000;
+
+/** {@link setup}, then {@link STEADY_STATE_MS} of virtual time so that every dispatch budget is full. */
+async function steady(opts: SimApiServerOptions = {}) {
+  const s = setup(opts);
+  await s.clock.step(STEADY_STATE_MS);
+  return s;
 }
 
 function cm(name: string, v = "0", labels?: Record<string, string>): KubeObject {
@@ -133,7 +146,7 @@ describe("§5.4 shared dispatch budget and forced close", () => {
   }
 
   it("a blocked watcher is closed when the 100 ms budget runs out: no ERROR event, metric and log line", async () => {
-    const { clock, engine, logs, metrics } = setup();
+    const { clock, engine, logs, metrics } = await steady();
     const w = await deafWatch(engine);
     await writes(engine, 20);
     const cacher = engine.cacher("configmaps");
@@ -167,7 +180,7 @@ describe("§5.4 shared dispatch budget and forced close", () => {
   });
 
   it("two blocked watchers share one budget: both are closed after 100 ms, not 200", async () => {
-    const { clock, engine, metrics } = setup();
+    const { clock, engine, metrics } = await steady();
     await deafWatch(engine);
     await deafWatch(engine);
     const healthy = collect(clock, await deafWatch(engine));
@@ -185,7 +198,7 @@ describe("§5.4 shared dispatch budget and forced close", () => {
   });
 
   it("time not spent waiting is returned to the budget", async () => {
-    const { clock, engine } = setup();
+    const { clock, engine } = await steady();
     const slow = await deafWatch(engine);
     await writes(engine, 21);
     await clock.step(30);
@@ -198,7 +211,7 @@ describe("§5.4 shared dispatch budget and forced close", () => {
   });
 
   it("the budget is shared across events: right after a forced close the next blocked watcher gets only the refill", async () => {
-    const { clock, engine, metrics } = setup();
+    const { clock, engine, metrics } = await steady();
     await deafWatch(engine, "app!=late");
     await writes(engine, 21); // the first watcher blocks, budget 100 → 0
     const late = await deafWatch(engine); // registered now, it starts filling up
@@ -217,35 +230,70 @@ describe("§5.4 shared dispatch budget and forced close", () => {
     engine.stop();
   });
 
-  it("with the budget at 0 a blocked watcher is closed at once", async () => {
-    const { clock, engine, metrics } = setup({ budgetRefreshMsPerSecond: 0 });
-    await deafWatch(engine, "first!=x");
+  it("a watcher blocked right after the cache starts is closed at once: the budget starts empty", async () => {
+    const { clock, engine, logs, logAt, metrics } = setup();
+    const start = clock.now();
+    expect(engine.cacher("configmaps").dispatchBudget).toBe(0);
+    const w = await deafWatch(engine);
+    await writes(engine, 21); // no virtual time has passed since the cacher was created
+    expect(terminated(metrics)).toBe(1);
+    expect(logAt).toEqual([start]);
+    expect(logs[0]).toMatch(/^Forcing configmaps watcher close due to unresponsiveness: .*graceful = false$/);
+    const c = collect(clock, w);
+    await c.done;
+    expect(c.seen).toHaveLength(10);
+    expect(c.state.error).toBeUndefined();
+    engine.stop();
+  });
+
+  it("half a second after the cache starts a blocked watcher gets the 25 ms earned so far", async () => {
+    const { clock, engine, metrics } = setup();
+    await clock.step(500);
+    await deafWatch(engine);
     await writes(engine, 21);
-    await clock.step(100);
-    const second = await deafWatch(engine);
-    await writes(engine, 21, "s");
-    expect(terminated(metrics)).toBe(2);
-    const c = collect(clock, second);
+    expect(engine.cacher("configmaps").dispatchBudget).toBe(0);
+    await clock.step(24);
+    expect([engine.watchers("configmaps").length, terminated(metrics)]).toEqual([1, 0]);
+    await clock.step(1);
+    expect([engine.watchers("configmaps").length, terminated(metrics)]).toEqual([0, 1]);
+    engine.stop();
+  });
+
+  it("with no refill the budget stays at 0 and a blocked watcher is closed at once, however long the cache ran", async () => {
+    const { clock, engine, metrics } = setup({ budgetRefreshMsPerSecond: 0 });
+    await clock.step(60_000);
+    expect(engine.cacher("configmaps").dispatchBudget).toBe(0);
+    const w = await deafWatch(engine);
+    await writes(engine, 21);
+    expect(terminated(metrics)).toBe(1);
+    const c = collect(clock, w);
     await c.done;
     expect(c.seen).toHaveLength(10);
     engine.stop();
   });
 
-  it("the budget refills at 50 ms per second up to 100 ms", async () => {
+  it("the budget fills at 50 ms per second from the cache's start up to 100 ms, and again after being spent", async () => {
     const { clock, engine } = setup();
+    const fromStart: number[] = [engine.cacher("configmaps").dispatchBudget];
+    for (let i = 0; i < 3; i++) {
+      await clock.step(1000);
+      fromStart.push(engine.cacher("configmaps").dispatchBudget);
+    }
+    expect(fromStart).toEqual([0, 50, 100, 100]);
     await deafWatch(engine);
     await writes(engine, 21);
     await clock.step(100);
-    const budget: number[] = [engine.cacher("configmaps").dispatchBudget];
+    const afterSpending: number[] = [engine.cacher("configmaps").dispatchBudget];
     for (let i = 0; i < 3; i++) {
       await clock.step(1000);
-      budget.push(engine.cacher("configmaps").dispatchBudget);
+      afterSpending.push(engine.cacher("configmaps").dispatchBudget);
     }
-    expect(budget).toEqual([5, 55, 100, 100]);
+    expect(afterSpending).toEqual([5, 55, 100, 100]);
+    engine.stop();
   });
 
   it("graceful close: a watch-list watcher holding its init-end bookmark in input is drained, not cut", async () => {
-    const { clock, engine, logs } = setup();
+    const { clock, engine, logs } = await steady();
     for (let i = 0; i < 15; i++) await engine.create("configmaps", "default", cm(`o${i}`));
     const w = await engine.watch("configmaps", "default", {
       resourceVersion: "0",
@@ -281,6 +329,11 @@ describe("§5.4 reproduction: RV=0 watches closed during their initial events un
     readonly watchList: boolean;
     /** Dispatch budget (default 100 ms). */
     readonly budgetMs?: number;
+    /**
+     * Open the watch right after the caches start, with the budget still empty (default: after
+     * {@link STEADY_STATE_MS}, with the budget full).
+     */
+    readonly coldStart?: boolean;
   }
 
   /**
@@ -293,6 +346,7 @@ describe("§5.4 reproduction: RV=0 watches closed during their initial events un
       progressNotifyIntervalMs: 0,
       ...(s.budgetMs !== undefined && { dispatchBudgetMs: s.budgetMs }),
     });
+    if (s.coldStart !== true) await clock.step(STEADY_STATE_MS);
     for (let i = 0; i < s.objects; i++) await engine.create("configmaps", "default", cm(`cm-${i}`));
     const t0 = clock.now();
     const w = await engine.watch("configmaps", "default", { resourceVersion: "0", timeoutSeconds: 3600 });
@@ -385,6 +439,17 @@ describe("§5.4 reproduction: RV=0 watches closed during their initial events un
     expect(short.killedAt).toBe(970);
   });
 
+  it("right after the caches start the budget is still filling: the same 25/s watch is closed", async () => {
+    // The 23rd update (at 920 ms) blocks when the budget has earned only 920 ms · 50 ms/s = 46 ms: the timer fires at
+    // 966 ms, before the reader finishes the initial events at 1 s.
+    const r = await run({ ...base, churnPerSecond: 25, watchList: false, coldStart: true });
+    expect([r.survived, r.terminated, r.killedAt]).toEqual([false, 1, 966]);
+    expect(r.seen.filter((e) => e.startsWith("ADDED")).length).toBeLessThan(base.objects);
+    // Faster churn overflows earlier, with even less budget earned: 100/s blocks at 230 ms with 11.5 ms.
+    const fast = await run({ ...base, churnPerSecond: 100, watchList: false, coldStart: true });
+    expect(fast.killedAt).toBe(241.5);
+  });
+
   it("is deterministic: the same scenario gives the same stream, close time and log every run", async () => {
     const s = { ...base, churnPerSecond: 60, watchList: false };
     const a = await run(s);
@@ -400,7 +465,7 @@ describe("§5.4 reproduction: RV=0 watches closed during their initial events un
   });
 
   it("a watch-list retry rebuilds the same initial interval and is closed the same way", async () => {
-    const { clock, engine, metrics } = setup({ progressNotifyIntervalMs: 0 });
+    const { clock, engine, metrics } = await steady({ progressNotifyIntervalMs: 0 });
     for (let i = 0; i < 1000; i++) await engine.create("configmaps", "default", cm(`cm-${i}`));
     let k = 0;
     const churn = clock.newTicker(10, () => {
@@ -426,6 +491,7 @@ describe("§5.4 reproduction: RV=0 watches closed during their initial events un
     churn.stop();
     expect(terminated(metrics)).toBe(3);
     for (const n of attempts) expect(n).toBeLessThan(1000);
+    expect(new Set(attempts).size).toBe(1);
     engine.stop();
   });
 });
