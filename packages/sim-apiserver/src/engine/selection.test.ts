@@ -3,7 +3,7 @@
 import { type KubeObject, StatusError } from "@informer-ts/apimachinery";
 import { describe, expect, it } from "vitest";
 import { BUILTIN_RESOURCES, type SimResource } from "./resources.js";
-import { parseSelection } from "./selection.js";
+import { parseSelection, parseSelectors, selectionFor } from "./selection.js";
 
 const byName = (name: string): SimResource => BUILTIN_RESOURCES.find((r) => r.resource === name)!;
 const configmaps = byName("configmaps");
@@ -99,5 +99,37 @@ describe("parseSelection: emptiness (remainingItemCount is reported only without
     { label: undefined, field: "metadata.name=a", empty: false },
   ])("label '$label', field '$field' → empty $empty", ({ label, field, empty }) => {
     expect(parseSelection(configmaps, label, field).empty).toBe(empty);
+  });
+});
+
+describe("parseSelectors / selectionFor: the syntax parse and the field-label check are separate steps (§2 order)", () => {
+  const status = (fn: () => unknown): [number, string] => {
+    try {
+      fn();
+    } catch (err) {
+      if (err instanceof StatusError) return [err.code, err.message];
+      throw err;
+    }
+    return [0, "accepted"];
+  };
+  it("the syntax parse accepts an unknown field label; only selectionFor rejects it", () => {
+    const parsed = parseSelectors(undefined, "spec.foo=x");
+    expect(parsed.fields.requiresExactMatch("spec.foo")).toBe("x");
+    expect(status(() => selectionFor(configmaps, parsed))).toEqual([
+      400,
+      '"spec.foo" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    ]);
+  });
+  it.each([
+    { label: "x nott in (y)", field: undefined },
+    { label: undefined, field: "metadata.name" },
+  ])("malformed syntax fails the syntax parse (label '$label', field '$field')", ({ label, field }) => {
+    expect(status(() => parseSelectors(label, field))[0]).toBe(400);
+  });
+  it("selectionFor on a parsed selector selects what parseSelection selects", () => {
+    const sel = selectionFor(pods, parseSelectors("app=web", "spec.nodeName=n1"));
+    expect(objects.filter(sel.matches).map((o) => o.metadata?.name)).toEqual(
+      selected(pods, "app=web", "spec.nodeName=n1"),
+    );
   });
 });

@@ -21,9 +21,53 @@ export interface Selection {
   readonly labels: LabelSelector;
 }
 
+/** The selectors of a request after the syntax parse, before the field labels are checked against a resource. */
+export interface ParsedSelectors {
+  readonly labels: LabelSelector;
+  readonly fields: FieldSelector;
+}
+
 /**
- * Parses `labelSelector`/`fieldSelector` the way kube-apiserver does for `r`: full label syntax, field selectors on
- * the resource's field labels only.
+ * The syntax half of selector handling: what `DecodeParameters` does when it turns the `labelSelector` and
+ * `fieldSelector` strings into selectors. It runs before defaulting and validation, so a malformed selector is a 400
+ * even when the options would also fail validation (422).
+ *
+ * @throws {StatusError} 400 with the parser's message.
+ */
+export function parseSelectors(labelSelector: string | undefined, fieldSelector: string | undefined): ParsedSelectors {
+  try {
+    return {
+      labels: parseLabelSelector(labelSelector ?? ""),
+      fields:
+        fieldSelector === undefined || fieldSelector === "" ? fieldsEverything() : parseFieldSelector(fieldSelector),
+    };
+  } catch (err) {
+    if (err instanceof SelectorParseError) throw newBadRequest(err.detail);
+    throw err;
+  }
+}
+
+/**
+ * The field-label half: the handler's field-label conversion, which runs after validation. Accepts field selectors
+ * on `r`'s field labels only and builds the matcher.
+ *
+ * @throws {StatusError} 400 `"x" is not a known field selector: …` / `field label not supported: x`.
+ */
+export function selectionFor(r: SimResource, parsed: ParsedSelectors): Selection {
+  const { labels, fields } = parsed;
+  const allowed = fieldLabelsOf(r);
+  validateFieldSelectorFields(fields, allowed);
+  const extra = allowed.slice(2);
+  const labelsEmpty = labels.empty();
+  const fieldsEmpty = fields.empty();
+  const matches = (o: KubeObject): boolean =>
+    (labelsEmpty || labels.matches(o.metadata?.labels)) && (fieldsEmpty || fields.matches(objectFieldSet(o, extra)));
+  return { matches, empty: labelsEmpty && fieldsEmpty, fields, labels };
+}
+
+/**
+ * Both halves at once ({@link parseSelectors}, then {@link selectionFor}), for callers without options to validate in
+ * between: full label syntax, field selectors on the resource's field labels only.
  *
  * @throws {StatusError} 400 with the parser's message, or `"x" is not a known field selector: …` /
  *   `field label not supported: x`.
@@ -33,22 +77,5 @@ export function parseSelection(
   labelSelector: string | undefined,
   fieldSelector: string | undefined,
 ): Selection {
-  let labels: LabelSelector;
-  let fields: FieldSelector;
-  try {
-    labels = parseLabelSelector(labelSelector ?? "");
-    fields =
-      fieldSelector === undefined || fieldSelector === "" ? fieldsEverything() : parseFieldSelector(fieldSelector);
-  } catch (err) {
-    if (err instanceof SelectorParseError) throw newBadRequest(err.detail);
-    throw err;
-  }
-  const allowed = fieldLabelsOf(r);
-  validateFieldSelectorFields(fields, allowed);
-  const extra = allowed.slice(2);
-  const labelsEmpty = labels.empty();
-  const fieldsEmpty = fields.empty();
-  const matches = (o: KubeObject): boolean =>
-    (labelsEmpty || labels.matches(o.metadata?.labels)) && (fieldsEmpty || fields.matches(objectFieldSet(o, extra)));
-  return { matches, empty: labelsEmpty && fieldsEmpty, fields, labels };
+  return selectionFor(r, parseSelectors(labelSelector, fieldSelector));
 }
