@@ -198,6 +198,33 @@ export const VALIDATION_CASES: readonly ValidationCase[] = [
     status: badRequest('"spec.nodeName" is not a known field selector: only "metadata.name", "metadata.namespace"'),
   },
   {
+    what: "list: an unsupported field label is checked after validation (422 wins)",
+    watch: false,
+    options: { fieldSelector: "spec.foo=x", resourceVersionMatch: "Exact" },
+    status: invalid(`${RVM}: ${forbidUnlessRV}`, [F, RVM, forbidUnlessRV]),
+  },
+  {
+    what: "list: a malformed field selector is a decode error, before validation (400 wins)",
+    watch: false,
+    options: { fieldSelector: "metadata.name", resourceVersionMatch: "Exact" },
+    status: badRequest("invalid selector: 'metadata.name'; can't understand 'metadata.name'"),
+  },
+  {
+    what: "watch: an unsupported field label is checked after validation (422 wins)",
+    watch: true,
+    options: { fieldSelector: "spec.foo=x", resourceVersionMatch: "NotOlderThan", resourceVersion: "5" },
+    status: invalid(
+      `${RVM}: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided`,
+      [F, RVM, "Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"],
+    ),
+  },
+  {
+    what: "watch: a malformed label selector is a decode error, before validation (400 wins)",
+    watch: true,
+    options: { labelSelector: "x nott in (y)", resourceVersionMatch: "NotOlderThan", resourceVersion: "5" },
+    status: badRequest("unable to parse requirement: found 'nott', expected: in, notin, =, ==, !=, gt, lt"),
+  },
+  {
     what: "list: a bad label selector",
     watch: false,
     options: { labelSelector: "x nott in (y)" },

@@ -19,7 +19,7 @@ import { CacheWatcher, type WatchCloseReason } from "./cache-watcher.js";
 import { Cacher, type CacherConfig, type ServedFrom, servedFromOfError } from "./cacher.js";
 import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
-import { parseSelection } from "./selection.js";
+import { type ParsedSelectors, parseSelectors, type Selection, selectionFor } from "./selection.js";
 import { MvccStorage, type StorageEvent } from "./storage.js";
 import { BUDGET_REFRESH_MS_PER_SECOND, MAX_DISPATCH_BUDGET_MS } from "./time-budget.js";
 
@@ -82,9 +82,10 @@ export interface RequestContext {
    */
   truncateAfterEvents?: number;
   /**
-   * The request came through a deprecated `/watch/` path without `watch=true`. kube-apiserver decodes, defaults and
-   * validates such a request's options as a list's and only then forces the watch, so the WatchList defaulting
-   * (legacy RV ""/"0" → `sendInitialEvents`) does not apply to it.
+   * Read by {@link SimApiServer.watch}: the request came through a deprecated `/watch/` path without `watch=true`.
+   * kube-apiserver defaults and validates such a request's options as a list's (its `watch` parameter is false) and
+   * only then forces the watch, so the WatchList defaulting (legacy RV ""/"0" → `sendInitialEvents`) and the watch
+   * rows of the 422 matrix do not apply to it. The HTTP face sets it; in-process callers have no such path.
    */
   readonly legacyWatchPath?: boolean;
 }
@@ -535,10 +536,19 @@ export class SimApiServer {
     throw err;
   }
 
-  private selection(r: SimResource, opts: ListOptions) {
-    return parseSelection(r, opts.labelSelector, opts.fieldSelector);
+  /**
+   * The handler's `listOpts()` after decoding, in kube-apiserver's order: selector syntax (400), defaulting,
+   * validation (422 matrix of reference/apiserver.md §2), field-label conversion (400 for a field the resource does
+   * not have). `watch` is the request's `watch` parameter (false for a legacy `/watch/` path). Returns the defaulted
+   * options and the selection; the default watch timeout is left to {@link watch}.
+   */
+  private listOpts(r: SimResource, opts: ListOptions, watch: boolean): { v: ListOptions; sel: Selection } {
+    const parsed: ParsedSelectors = parseSelectors(opts.labelSelector, opts.fieldSelector);
+    const v = this.validated(opts, watch);
+    return { v, sel: selectionFor(r, parsed) };
   }
 
+  /** `SetListOptionsDefaults` + `ValidateListOptions` on the engine's WatchList gate; throws the 422. */
   private validated(opts: ListOptions, watch: boolean): ListOptions {
     const d = toDecoded(opts, watch);
     setListOptionsDefaults(d, this.watchListEnabled);
@@ -551,7 +561,9 @@ export class SimApiServer {
   }
 
   /**
-   * LIST. `opts` are validated as kube-apiserver does (422 matrix, 400 for bad RVs/selectors/continue tokens).
+   * LIST. `opts` are the decoded query (typed, nothing defaulted); they are defaulted and validated here as
+   * kube-apiserver does (400 selector syntax, then the 422 matrix, then 400 unknown field labels; 400 for bad
+   * RVs/continue tokens).
    * `inProcess` (default true) applies request faults and records the request; the HTTP face passes false because it
    * does both itself.
    */
@@ -565,9 +577,7 @@ export class SimApiServer {
     const r = this.resource(ref);
     const local = ctx ?? {};
     return this.serve("list", r, namespace, local, inProcess, async () => {
-      // Selectors are parsed while the query is decoded (400) before the options are validated (422).
-      const sel = this.selection(r, opts);
-      const v = this.validated(opts, false);
+      const { v, sel } = this.listOpts(r, opts, false);
       const res = await this.cachers
         .get(r)!
         .list(namespace, v, sel)
@@ -637,9 +647,11 @@ export class SimApiServer {
   }
 
   /**
-   * WATCH. Errors before the stream starts (400, 422, 429 while the cache initializes) reject; later ones (410 too
-   * old, 504 too large for watch-list) arrive as one ERROR event. Without `timeoutSeconds` the watch ends after a
-   * random time in [min-request-timeout, 2×).
+   * WATCH. `opts` are the decoded query, defaulted (WatchList) and validated here in kube-apiserver's order, as for
+   * {@link list}; `ctx.legacyWatchPath` marks a watch forced by a `/watch/` path. Errors before the stream starts
+   * (400, 422, 429 while the cache initializes) reject; later ones (410 too old, 504 too large for watch-list) arrive
+   * as one ERROR event. Without `timeoutSeconds` the watch ends after a random time in [min-request-timeout, 2×),
+   * drawn from the engine's `rand`.
    */
   watch(
     ref: ResourceRef,
@@ -651,8 +663,9 @@ export class SimApiServer {
     const r = this.resource(ref);
     const local = ctx ?? {};
     return this.serve("watch", r, namespace, local, inProcess, async () => {
-      const sel = this.selection(r, opts);
-      const v = this.validated(opts, ctx?.legacyWatchPath !== true);
+      const { v, sel } = this.listOpts(r, opts, ctx?.legacyWatchPath !== true);
+      // handleWatch: no (or a zero) timeoutSeconds → minRequestTimeout·(1+rand), drawn from the engine's Rand for
+      // in-process and HTTP watches alike.
       if (v.timeoutSeconds === undefined || v.timeoutSeconds <= 0) {
         v.timeoutSeconds = Math.floor(this.minRequestTimeoutSeconds * (1 + this.rand.float()));
       }

@@ -21,7 +21,11 @@ export interface BackendRequestContext {
    * listener on {@link signal}, which an idle watch would otherwise keep (an `AbortController` per watch).
    */
   onAbort?: () => void;
-  /** A watch forced by a deprecated `/watch/` path (its options were decoded as a list's: no WatchList defaulting). */
+  /**
+   * Set by the HTTP face: a watch forced by a deprecated `/watch/` path without `watch=true`. The backend defaults and
+   * validates its options as a list's (no WatchList defaulting, no watch rows of the 422 matrix), as kube-apiserver
+   * does, and then serves a watch.
+   */
   legacyWatchPath?: boolean;
 }
 
@@ -65,15 +69,12 @@ export interface HttpRequestDescriptor {
  * error (404, 409, 410, 422, 429, 504 …); anything else thrown becomes a 500.
  */
 export interface ApiBackend {
-  /**
-   * The server's WatchList feature gate: the HTTP face defaults and validates watch options with it (off →
-   * `sendInitialEvents` gets the real 422).
-   */
-  readonly watchListEnabled: boolean;
-  /** `--min-request-timeout` in seconds: a watch without `timeoutSeconds` ends after a random time in [min, 2·min). */
-  readonly minRequestTimeoutSeconds: number;
   /** Currently served resources (discovery, OpenAPI, routing). */
   resources(): readonly ServedResource[];
+  /**
+   * Lists. `opts` are the decoded query only (typed; the object-name fold applied): the backend owns defaulting,
+   * validation (422), the field-label check and their order (reference/apiserver.md §2).
+   */
   list(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<KubeList>;
   get(
     r: ServedResource,
@@ -99,8 +100,10 @@ export interface ApiBackend {
     ctx: BackendRequestContext,
   ): Promise<KubeObject>;
   /**
-   * Starts a watch. Errors detected before streaming (429 cache not ready, 400 bad RV, 422) are thrown; errors after
-   * that arrive as ERROR events.
+   * Starts a watch. `opts` are decoded only, as for {@link list}: the backend defaults them (WatchList, unless
+   * `ctx.legacyWatchPath`), validates them and picks the timeout when `timeoutSeconds` is absent (`--min-request-timeout`
+   * ·(1+rand)). Errors detected before streaming (429 cache not ready, 400 bad RV or selector, 422) are thrown; errors
+   * after that arrive as ERROR events.
    */
   watch(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<WatchSource>;
   /** Called once per finished resource request (after the response ended or the client went away). */

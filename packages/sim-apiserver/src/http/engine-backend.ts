@@ -20,14 +20,6 @@ import type { WatchSource } from "./watch-server.js";
 export class EngineBackend implements ApiBackend {
   constructor(readonly engine: SimApiServer) {}
 
-  get watchListEnabled(): boolean {
-    return this.engine.watchListEnabled;
-  }
-
-  get minRequestTimeoutSeconds(): number {
-    return this.engine.minRequestTimeoutSeconds;
-  }
-
   resources(): readonly ServedResource[] {
     return this.engine.resources();
   }

@@ -1,5 +1,5 @@
 import { fc, test } from "@fast-check/vitest";
-import { fieldErrorString, isBadRequest, isInvalid, StatusError } from "@informer-ts/apimachinery";
+import { fieldErrorString, isBadRequest, StatusError } from "@informer-ts/apimachinery";
 import { describe, expect, it } from "vitest";
 import {
   type DecodedListOptions,
@@ -94,6 +94,11 @@ describe("decodeListOptions", () => {
     const err = thrown(() => decodeListOptions(new URLSearchParams({ labelSelector: "x nott in (y)" })));
     expect(isBadRequest(err)).toBe(true);
     expect(err.message).toContain("unable to parse requirement");
+  });
+  it("rejects an unparsable field selector with 400 and the parser's message", () => {
+    const err = thrown(() => decodeListOptions(new URLSearchParams({ fieldSelector: "metadata.name" })));
+    expect(isBadRequest(err)).toBe(true);
+    expect(err.message).toBe("invalid selector: 'metadata.name'; can't understand 'metadata.name'");
   });
   it("rejects bad limit/timeoutSeconds with 400", () => {
     expect(thrown(() => decodeListOptions(new URLSearchParams("limit=ten"))).message).toBe(
@@ -258,73 +263,41 @@ describe("TestValidateListOptions", () => {
 });
 
 describe("listOptionsFromQuery", () => {
-  const on = { watchListEnabled: true };
   it("maps a reflector watch to typed ListOptions", () => {
     const q = listOptionsFromQuery(
       new URLSearchParams("watch=true&resourceVersion=12&allowWatchBookmarks=true&timeoutSeconds=300"),
-      on,
     );
     expect(q).toEqual({
       watch: true,
       options: { resourceVersion: "12", allowWatchBookmarks: true, timeoutSeconds: 300 },
     });
   });
-  it("defaults a legacy RV=0 watch to a watch-list when the gate is on, not when off", () => {
-    expect(listOptionsFromQuery(new URLSearchParams("watch=1&resourceVersion=0"), on).options).toEqual({
-      resourceVersion: "0",
-      resourceVersionMatch: "NotOlderThan",
-      sendInitialEvents: true,
+  it("only decodes: a legacy RV=0 watch is not defaulted and no timeout is picked here (the engine does both)", () => {
+    expect(listOptionsFromQuery(new URLSearchParams("watch=1&resourceVersion=0"))).toEqual({
+      watch: true,
+      options: { resourceVersion: "0" },
     });
-    expect(
-      listOptionsFromQuery(new URLSearchParams("watch=1&resourceVersion=0"), { watchListEnabled: false }).options,
-    ).toEqual({ resourceVersion: "0" });
   });
-  it("rejects sendInitialEvents with the real 422 when WatchList is off (never ignores it)", () => {
-    const err = thrown(() =>
-      listOptionsFromQuery(
-        new URLSearchParams(
-          "watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true",
-        ),
-        { watchListEnabled: false },
-      ),
-    );
-    expect(isInvalid(err)).toBe(true);
-    expect(err.status).toEqual({
-      kind: "Status",
-      apiVersion: "v1",
-      metadata: {},
-      status: "Failure",
-      message:
-        'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
-      reason: "Invalid",
-      details: {
-        name: "",
-        group: "meta.k8s.io",
-        kind: "ListOptions",
-        causes: [
-          {
-            reason: "FieldValueForbidden",
-            message: "Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled",
-            field: "sendInitialEvents",
-          },
-        ],
-      },
-      code: 422,
-    });
+  it("leaves the 422 matrix to the engine: invalid combinations come back as decoded", () => {
+    expect(
+      listOptionsFromQuery(new URLSearchParams("sendInitialEvents=true&resourceVersionMatch=Bogus&continue=tok"))
+        .options,
+    ).toEqual({ sendInitialEvents: true, resourceVersionMatch: "Bogus", continue: "tok" });
+  });
+  it("rejects a malformed field selector while decoding (400), before any validation", () => {
+    const err = thrown(() => listOptionsFromQuery(new URLSearchParams("fieldSelector=metadata.name")));
+    expect([err.code, err.reason]).toEqual([400, "BadRequest"]);
   });
   it("folds the URL name into the field selector; a conflicting selector is a 400", () => {
-    expect(
-      listOptionsFromQuery(new URLSearchParams("watch=1&resourceVersion=5"), { ...on, name: "a,b" }).options,
-    ).toEqual({
+    expect(listOptionsFromQuery(new URLSearchParams("watch=1&resourceVersion=5"), { name: "a,b" }).options).toEqual({
       resourceVersion: "5",
       fieldSelector: "metadata.name=a\\,b",
     });
     expect(
-      listOptionsFromQuery(new URLSearchParams("fieldSelector=metadata.name%3Dx"), { ...on, name: "x" }).options
-        .fieldSelector,
+      listOptionsFromQuery(new URLSearchParams("fieldSelector=metadata.name%3Dx"), { name: "x" }).options.fieldSelector,
     ).toBe("metadata.name=x");
     for (const fs of ["metadata.name=other", "metadata.namespace=default"]) {
-      const err = thrown(() => listOptionsFromQuery(new URLSearchParams({ fieldSelector: fs }), { ...on, name: "x" }));
+      const err = thrown(() => listOptionsFromQuery(new URLSearchParams({ fieldSelector: fs }), { name: "x" }));
       expect(err.status.message).toBe("fieldSelector metadata.name doesn't match requested name");
       expect(err.code).toBe(400);
     }
@@ -336,24 +309,22 @@ describe("listOptionsFromQuery", () => {
       sie: fc.constantFrom(undefined, "true", "false"),
       watch: fc.constantFrom(undefined, "true", "0"),
       cont: fc.constantFrom(undefined, "tok"),
-      gate: fc.boolean(),
     }),
-  ])("either returns options with a valid resourceVersionMatch or throws 422", (p) => {
+  ])("never validates: returns exactly the decoded list/watch parameters", (p) => {
     const q = new URLSearchParams();
     if (p.rv !== "") q.set("resourceVersion", p.rv);
     if (p.rvm !== undefined) q.set("resourceVersionMatch", p.rvm);
     if (p.sie !== undefined) q.set("sendInitialEvents", p.sie);
     if (p.watch !== undefined) q.set("watch", p.watch);
     if (p.cont !== undefined) q.set("continue", p.cont);
-    try {
-      const { watch, options } = listOptionsFromQuery(q, { watchListEnabled: p.gate });
-      expect([undefined, "Exact", "NotOlderThan"]).toContain(options.resourceVersionMatch);
-      if (!watch) expect(options.sendInitialEvents).toBeUndefined();
-      if (options.sendInitialEvents !== undefined) expect(options.resourceVersionMatch).toBe("NotOlderThan");
-      if (!p.gate) expect(options.sendInitialEvents).toBeUndefined();
-    } catch (err) {
-      expect(isInvalid(err)).toBe(true);
-    }
+    const { watch, options } = listOptionsFromQuery(q);
+    expect(watch).toBe(p.watch === "true");
+    expect(options).toEqual({
+      ...(p.rv !== "" && { resourceVersion: p.rv }),
+      ...(p.rvm !== undefined && p.rvm !== "" && { resourceVersionMatch: p.rvm }),
+      ...(p.sie !== undefined && { sendInitialEvents: p.sie === "true" }),
+      ...(p.cont !== undefined && { continue: p.cont }),
+    });
   });
 });
 

@@ -2,7 +2,7 @@ import {
   type FieldError,
   type ListOptions,
   newBadRequest,
-  newInvalid,
+  parseFieldSelector,
   parseLabelSelector,
   type ResourceVersionMatch,
   SelectorParseError,
@@ -68,8 +68,9 @@ export interface DecodedListOptions {
 
 /**
  * `ParameterCodec.DecodeParameters(query, meta.k8s.io/v1, &metainternalversion.ListOptions{})`: reads the list and
- * watch parameters (first value of each), ignores every other parameter, parses the label selector to reject a bad
- * one early. Throws a 400 StatusError for an unparsable integer or label selector.
+ * watch parameters (first value of each), ignores every other parameter, and parses the label and field selectors'
+ * syntax as the decoder does when it converts them to selectors. Throws a 400 StatusError for an unparsable integer
+ * or a malformed selector; nothing is defaulted or validated here.
  */
 export function decodeListOptions(query: URLSearchParams): DecodedListOptions {
   const str = (k: string) => query.get(k) ?? "";
@@ -78,18 +79,18 @@ export function decodeListOptions(query: URLSearchParams): DecodedListOptions {
     return v === null ? undefined : parseQueryInt64(v);
   };
   const labelSelector = str("labelSelector");
-  if (labelSelector !== "") {
-    try {
-      parseLabelSelector(labelSelector);
-    } catch (err) {
-      if (err instanceof SelectorParseError) throw newBadRequest(err.detail);
-      throw err;
-    }
+  const fieldSelector = str("fieldSelector");
+  try {
+    if (labelSelector !== "") parseLabelSelector(labelSelector);
+    if (fieldSelector !== "") parseFieldSelector(fieldSelector);
+  } catch (err) {
+    if (err instanceof SelectorParseError) throw newBadRequest(err.detail);
+    throw err;
   }
   return {
     watch: parseQueryBool(query.get("watch")),
     labelSelector,
-    fieldSelector: str("fieldSelector"),
+    fieldSelector,
     resourceVersion: str("resourceVersion"),
     resourceVersionMatch: str("resourceVersionMatch"),
     limit: int("limit") ?? 0,
@@ -101,7 +102,8 @@ export function decodeListOptions(query: URLSearchParams): DecodedListOptions {
 }
 
 /**
- * `metainternalversion.SetListOptionsDefaults`: when the server's WatchList feature is on, a watch with
+ * `metainternalversion.SetListOptionsDefaults` (called by the engine, `SimApiServer.list`/`watch`, for HTTP and
+ * in-process requests alike): when the server's WatchList feature is on, a watch with
  * resourceVersion "" or "0" and neither `sendInitialEvents` nor `resourceVersionMatch` becomes a watch-list
  * (`sendInitialEvents=true`, `resourceVersionMatch=NotOlderThan`). Mutates `opts`.
  */
@@ -123,7 +125,7 @@ const forbidden = (detail: string): FieldError => ({
 const supported = (values: readonly string[]) => `supported values: ${values.map(goQuote).join(", ")}`;
 
 /**
- * `validation.ValidateListOptions`: the field errors of a decoded, defaulted request (empty when valid). The rules
+ * `validation.ValidateListOptions` (called by the engine after {@link setListOptionsDefaults}): the field errors of a decoded, defaulted request (empty when valid). The rules
  * for a watch apply when the `watch` parameter is true (not for the legacy `/watch/` paths, as upstream).
  */
 export function validateListOptions(opts: DecodedListOptions, watchListEnabled: boolean): FieldError[] {
@@ -185,10 +187,8 @@ export function validateListOptions(opts: DecodedListOptions, watchListEnabled: 
   return errs;
 }
 
-/** What {@link listOptionsFromQuery} needs to know about the request and the server. */
+/** What {@link listOptionsFromQuery} needs to know about the request. */
 export interface ListQueryContext {
-  /** The server's WatchList feature gate (default on, as in v1.34). */
-  readonly watchListEnabled: boolean;
   /** The object name from the URL (the legacy `/watch/…/<name>` path), if any. */
   readonly name?: string;
 }
@@ -201,16 +201,18 @@ export interface ListQuery {
 }
 
 /**
- * The HTTP handler's `listOpts()`: decode, default, validate, then fold an object name from the URL into the field
- * selector. Throws a StatusError: 400 for undecodable parameters or a field selector that names another object
- * (`fieldSelector metadata.name doesn't match requested name`), 422 `ListOptions.meta.k8s.io "" is invalid: …` for
- * the validation matrix of `reference/apiserver.md` §2.
+ * The HTTP half of the handler's `listOpts()`: decode the query ({@link decodeListOptions}), then fold an object name
+ * from the URL into the field selector. Throws a 400 StatusError for undecodable parameters (integers, selector
+ * syntax) or a field selector that names another object (`fieldSelector metadata.name doesn't match requested
+ * name`). Defaulting, the 422 validation matrix, the field-label check and the default watch timeout are the
+ * engine's (`SimApiServer.list`/`watch`), so HTTP and in-process requests share one implementation.
+ *
+ * Differences from kube-apiserver: the name is folded in before the engine validates, so on a `/watch/…/<name>`
+ * path a conflicting `fieldSelector` gets its 400 ahead of a 422 or an unknown-field-label 400 that kube-apiserver
+ * would report first.
  */
-export function listOptionsFromQuery(query: URLSearchParams, ctx: ListQueryContext): ListQuery {
+export function listOptionsFromQuery(query: URLSearchParams, ctx: ListQueryContext = {}): ListQuery {
   const d = decodeListOptions(query);
-  setListOptionsDefaults(d, ctx.watchListEnabled);
-  const errs = validateListOptions(d, ctx.watchListEnabled);
-  if (errs.length > 0) throw newInvalid({ group: "meta.k8s.io", kind: "ListOptions" }, "", errs);
   let fieldSelector = d.fieldSelector;
   if (ctx.name !== undefined) {
     if (fieldSelector.trim() !== "" && !isEmptyFieldSelector(fieldSelector)) {

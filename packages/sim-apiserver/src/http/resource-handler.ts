@@ -8,7 +8,6 @@ import {
   newInvalid,
   type Status,
 } from "@informer-ts/apimachinery";
-import type { Rand } from "@informer-ts/clock";
 import { parse as parseYaml } from "yaml";
 import type { ApiBackend, BackendRequestContext, DeletePreconditions, HttpFault } from "./backend.js";
 import { decodeObject, readBody } from "./body.js";
@@ -44,11 +43,7 @@ export interface HttpServerStats {
 /** Settings of the resource handlers (a slice of the server's options). */
 export interface ResourceHandlerConfig {
   readonly backend: ApiBackend;
-  readonly watchListEnabled: boolean;
   readonly maxRequestBodyBytes: number;
-  /** `--min-request-timeout` in seconds: watches without `timeoutSeconds` get a random timeout in [min, 2·min). */
-  readonly minRequestTimeoutSeconds: number;
-  readonly rand: Rand;
   readonly now: () => number;
   /** Called when a watch response ends, with the request's context. */
   readonly onWatchEnd?: (reason: WatchEndReason, ctx: BackendRequestContext) => void;
@@ -241,10 +236,8 @@ async function listOrWatch(
   fault: HttpFault | undefined,
   accept: string | undefined,
 ): Promise<void> {
-  const lq = listOptionsFromQuery(query, {
-    watchListEnabled: cfg.watchListEnabled,
-    ...(info.name !== "" && { name: info.name }),
-  });
+  // Only decoding here: the backend defaults and validates the options and picks the default watch timeout.
+  const lq = listOptionsFromQuery(query, info.name !== "" ? { name: info.name } : {});
   if (!(lq.watch || forceWatch)) {
     const list = await cfg.backend.list(r, namespace, lq.options, ctx);
     await writeJsonList(
@@ -253,14 +246,10 @@ async function listOrWatch(
     );
     return;
   }
-  const options = { ...lq.options };
-  if (options.timeoutSeconds === undefined || options.timeoutSeconds === 0) {
-    // handleWatch: no timeoutSeconds → minRequestTimeout·(1+rand), i.e. [30 min, 60 min) by default.
-    options.timeoutSeconds = Math.floor(cfg.minRequestTimeoutSeconds * (1 + cfg.rand.float()));
-  }
   const includeObject = includeObjectOf(query);
+  // A `/watch/` path without `watch=true`: the backend validates the options as a list's (no WatchList defaulting).
   if (!lq.watch) ctx.legacyWatchPath = true;
-  const source = await cfg.backend.watch(r, namespace, options, ctx);
+  const source = await cfg.backend.watch(r, namespace, lq.options, ctx);
   ctx.onAbort = () => source.stop();
   const stats = cfg.stats;
   if (stats !== undefined) stats.openWatches++;

@@ -3,7 +3,7 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import type { Writable } from "node:stream";
 import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
-import { type Clock, mathRand, type Rand, realClock, type Timer } from "@informer-ts/clock";
+import { type Clock, type Rand, realClock, type Timer } from "@informer-ts/clock";
 import type { MetricsProvider } from "@informer-ts/instrumentation";
 import { type AuthOptions, authenticate } from "./auth.js";
 import type { ApiBackend, BackendRequestContext, HttpFault } from "./backend.js";
@@ -60,6 +60,12 @@ export interface SimHttpServerOptions {
   /** `--max-resource-write-bytes` (default 3 MiB): larger bodies get 413. */
   readonly maxRequestBodyBytes?: number;
   readonly clock?: Clock;
+  /**
+   * Ignored: the HTTP face draws no randomness (the default watch timeout is the backend's, on the engine's `rand`).
+   * Kept so existing callers still compile.
+   *
+   * @deprecated Pass the seed to the engine (`SimApiServer`'s `rand`) instead.
+   */
   readonly rand?: Rand;
   /** Renders `/metrics`. Without it `/metrics` is 404. */
   readonly metrics?: MetricsRenderer;
@@ -99,7 +105,6 @@ export class SimHttpServer {
   readonly server: Server;
   private readonly opts: SimHttpServerOptions;
   private readonly clock: Clock;
-  private readonly rand: Rand;
   private readonly sockets = new Set<Socket>();
   private readonly inflight = new Set<InflightRequest>();
   private readonly handlerConfig: ResourceHandlerConfig;
@@ -118,14 +123,10 @@ export class SimHttpServer {
   constructor(opts: SimHttpServerOptions) {
     this.opts = opts;
     this.clock = opts.clock ?? realClock;
-    this.rand = opts.rand ?? mathRand;
     this.requestMetrics = opts.metricsProvider === undefined ? undefined : new RequestMetrics(opts.metricsProvider);
     this.handlerConfig = {
       backend: opts.backend,
-      watchListEnabled: opts.backend.watchListEnabled,
       maxRequestBodyBytes: opts.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES,
-      minRequestTimeoutSeconds: opts.backend.minRequestTimeoutSeconds,
-      rand: this.rand,
       now: () => this.clock.now(),
       onWatchEnd: (reason, ctx) => {
         if (ctx instanceof InflightRequest) ctx.watchEnd = reason;
