@@ -58,7 +58,6 @@ async function start(opts: Partial<SimApiServerOptions> = {}): Promise<Sim> {
   const server = new SimHttpServer({
     backend: new EngineBackend(engine),
     clock,
-    rand: seededRand(4),
     metrics,
   });
   open.push(server);

@@ -40,7 +40,6 @@ async function start(opts: SimApiServerOptions = {}): Promise<Sim> {
   const server = new SimHttpServer({
     backend: new EngineBackend(engine),
     clock,
-    rand: seededRand(6),
   });
   const url = await server.start();
   const sim: Sim = {

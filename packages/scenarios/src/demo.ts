@@ -158,7 +158,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       const created = await engine.create("configmaps", `ns-${i % 10}`, configMap(i, 0));
       live.set(keyOf(created), created);
     }
-    http = new SimHttpServer({ backend: new EngineBackend(engine), clock, rand: seededRand(options.seed + 2) });
+    http = new SimHttpServer({ backend: new EngineBackend(engine), clock });
     const url = await http.start();
     client = new KubeClient({ server: url, userAgent: DEMO_USER_AGENT }, { clock });
 

@@ -60,7 +60,6 @@ async function main(argv: readonly string[]): Promise<number> {
       auth: { tokens: flags.tokens, clientCertificates: flags.clientCertAuth },
     }),
     clock: realClock,
-    ...(rand !== undefined && { rand }),
     metrics: cli.metrics,
     metricsProvider: cli.metrics,
     admin: cli.admin,

@@ -44,7 +44,6 @@ export async function startEngineServer(
   const http = new SimHttpServer({
     backend: cli.backend,
     clock,
-    rand: seededRand(12),
     metrics: cli.metrics,
     metricsProvider: cli.metrics,
     admin: cli.admin,

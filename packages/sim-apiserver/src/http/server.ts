@@ -3,7 +3,7 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import type { Writable } from "node:stream";
 import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
-import { type Clock, type Rand, realClock, type Timer } from "@informer-ts/clock";
+import { type Clock, realClock, type Timer } from "@informer-ts/clock";
 import type { MetricsProvider } from "@informer-ts/instrumentation";
 import { type AuthOptions, authenticate } from "./auth.js";
 import type { ApiBackend, BackendRequestContext, HttpFault } from "./backend.js";
@@ -60,13 +60,6 @@ export interface SimHttpServerOptions {
   /** `--max-resource-write-bytes` (default 3 MiB): larger bodies get 413. */
   readonly maxRequestBodyBytes?: number;
   readonly clock?: Clock;
-  /**
-   * Ignored: the HTTP face draws no randomness (the default watch timeout is the backend's, on the engine's `rand`).
-   * Kept so existing callers still compile.
-   *
-   * @deprecated Pass the seed to the engine (`SimApiServer`'s `rand`) instead.
-   */
-  readonly rand?: Rand;
   /** Renders `/metrics`. Without it `/metrics` is 404. */
   readonly metrics?: MetricsRenderer;
   /** Where the HTTP layer records `apiserver_longrunning_requests` (open watches; default: nowhere). Request
