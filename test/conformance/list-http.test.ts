@@ -14,8 +14,8 @@ import {
   tooLargeStatus,
   VALIDATION_CASES,
 } from "../../packages/sim-apiserver/src/engine/list-cases.test-util.js";
+import { WIDGETS } from "../../packages/sim-apiserver/src/engine/resources.test-util.js";
 import { SimApiServer, type SimApiServerOptions } from "../../packages/sim-apiserver/src/engine/sim-apiserver.js";
-import { DEFAULT_VERBS } from "../../packages/sim-apiserver/src/http/discovery.js";
 import { EngineBackend } from "../../packages/sim-apiserver/src/http/engine-backend.js";
 import { fetchRaw, type RawResponse } from "../../packages/sim-apiserver/src/http/http-client.test-util.js";
 import { SimHttpServer } from "../../packages/sim-apiserver/src/http/server.js";
@@ -310,16 +310,7 @@ describe("cache not ready over HTTP", () => {
 describe("custom resources over HTTP", () => {
   it("list items keep kind and apiVersion", async () => {
     const s = await start();
-    s.engine.register({
-      group: "example.com",
-      version: "v1",
-      resource: "widgets",
-      kind: "Widget",
-      singularName: "widget",
-      namespaced: true,
-      verbs: DEFAULT_VERBS,
-      custom: true,
-    });
+    s.engine.register(WIDGETS);
     await s.engine.create("widgets.example.com", "ns", { metadata: { name: "w" } });
     const { list } = await listed(s, "", "/apis/example.com/v1/namespaces/ns/widgets");
     expect([list.kind, list.apiVersion, list.items[0]?.kind, list.items[0]?.apiVersion]).toEqual([

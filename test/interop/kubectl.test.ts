@@ -3,6 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WIDGETS } from "../../packages/sim-apiserver/src/engine/resources.test-util.js";
 import { run, spawnStreaming } from "./run.js";
 import { configMap, type SimHandle, startSim } from "./sim.js";
 import { checkKubectl, freshDir, kubectlBin, requireTool } from "./tools.js";
@@ -109,17 +110,7 @@ describe("interop: kubectl on other resources of the engine", () => {
     const sim = await startSim();
     const dir = freshDir("kubectl-res");
     try {
-      sim.engine.register({
-        group: "example.com",
-        version: "v1",
-        resource: "widgets",
-        kind: "Widget",
-        singularName: "widget",
-        namespaced: true,
-        shortNames: ["wg"],
-        verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
-        custom: true,
-      });
+      sim.engine.register(WIDGETS);
       await sim.engine.create("leases.coordination.k8s.io", "default", {
         apiVersion: "coordination.k8s.io/v1",
         kind: "Lease",

@@ -15,7 +15,6 @@ import {
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_VERBS } from "../http/discovery.js";
 import { orderedStatus } from "../http/responsewriters.js";
 import { decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
 import {
@@ -24,6 +23,7 @@ import {
   tooLargeStatus as tooLarge,
   VALIDATION_CASES,
 } from "./list-cases.test-util.js";
+import { WIDGETS } from "./resources.test-util.js";
 import { SimApiServer, type SimApiServerOptions } from "./sim-apiserver.js";
 
 const NS = "ns";
@@ -597,16 +597,7 @@ describe("list wire format (§7.2)", () => {
 
   it("custom resources keep kind/apiVersion on items", async () => {
     const { sim } = await setup();
-    sim.register({
-      group: "example.com",
-      version: "v1",
-      resource: "widgets",
-      kind: "Widget",
-      singularName: "widget",
-      namespaced: true,
-      verbs: DEFAULT_VERBS,
-      custom: true,
-    });
+    sim.register(WIDGETS);
     await sim.create("widgets.example.com", NS, { metadata: { name: "w" } });
     const l = await sim.list("widgets.example.com", NS);
     expect([l.kind, l.apiVersion, l.items[0]?.kind, l.items[0]?.apiVersion]).toEqual([

@@ -6,23 +6,12 @@ import { failureStatus as status } from "@informer-ts/apimachinery";
 import { FakeClock, settle } from "@informer-ts/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_RESOURCES, type SimResource } from "../engine/resources.js";
+import { WIDGETS } from "../engine/resources.test-util.js";
 import { configMap, type EngineServer, startEngineServer } from "./engine-server.test-util.js";
 import { fetchRaw, openStream, type RawResponse, type RequestOptions } from "./http-client.test-util.js";
 
 const json = { "content-type": "application/json" };
 const CM = "/api/v1/namespaces/default/configmaps";
-
-const WIDGETS: SimResource = {
-  group: "example.com",
-  version: "v1alpha1",
-  resource: "widgets",
-  kind: "Widget",
-  singularName: "widget",
-  namespaced: true,
-  shortNames: ["wg"],
-  verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
-  custom: true,
-};
 
 function collectionPath(r: SimResource, ns = "default"): string {
   const gv = r.group === "" ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
@@ -175,7 +164,7 @@ describe("discovery and non-resource endpoints", () => {
       "api/v1",
       "apis/apps/v1",
       "apis/coordination.k8s.io/v1",
-      "apis/example.com/v1alpha1",
+      "apis/example.com/v1",
     ]);
   });
 
