@@ -676,8 +676,8 @@ export class SimApiServer {
       // the client goes away, so its lazily created per-request signal is never touched (about 1.3 KiB per watch).
       // A FixedWatch (one ERROR event) ends by itself; a CacheWatcher removes its listener when it closes, so a
       // caller that re-watches with one long-lived signal (a reflector's run) does not accumulate listeners.
-      const signal = ctx?.signal;
-      if (inProcess && signal !== undefined && w instanceof CacheWatcher) {
+      const signal = inProcess ? ctx?.signal : undefined; // reading it over HTTP would create the controller
+      if (signal !== undefined && w instanceof CacheWatcher) {
         if (signal.aborted) w.stop();
         else {
           const onAbort = () => w.stop();

@@ -701,6 +701,24 @@ describe("watch faults", () => {
     engine.stop();
   });
 
+  it("a watch for the HTTP face (inProcess false) never reads the context's signal (it is created on first read)", async () => {
+    const { engine } = setup();
+    let reads = 0;
+    const ctx = {
+      userAgent: "http",
+      get signal(): AbortSignal {
+        reads++;
+        return new AbortController().signal;
+      },
+    };
+    const w = await engine.watch("configmaps", "default", { timeoutSeconds: 60 }, ctx, false);
+    expect(reads).toBe(0);
+    w.stop();
+    await engine.list("configmaps", "default", {}, ctx, false);
+    expect(reads).toBe(0);
+    engine.stop();
+  });
+
   it("a request context reused for a second call does not carry the first call's truncate fault over", async () => {
     const { clock, engine } = setup();
     await seed(engine, ["a", "b"]);
