@@ -48,7 +48,7 @@ describe("BodyBuffer (readText's body accumulation)", () => {
     expect(r.text).toBe(body.subarray(0, 2000).toString());
   });
 
-  it("a body within the cap uses one buffer of the announced size; without one the chunks are concatenated", () => {
+  it("a body within the cap uses one buffer of the announced size; without one the chunks are decoded as they come", () => {
     const body = bytes(700);
     expect(feed(body, 64, 700, Number.POSITIVE_INFINITY, 1024)).toEqual({ text: body.toString(), sizes: [700] });
     expect(feed(body, 64, undefined, Number.POSITIVE_INFINITY, 1024)).toEqual({
@@ -61,6 +61,7 @@ describe("BodyBuffer (readText's body accumulation)", () => {
     const text = "é€😀中".repeat(50);
     const raw = Buffer.from(text);
     expect(feed(raw, 3, raw.length, Number.POSITIVE_INFINITY, 16).text).toBe(text);
+    for (const chunk of [1, 2, 3, 5]) expect(feed(raw, chunk, undefined, Number.POSITIVE_INFINITY, 16).text).toBe(text);
     const b = new BodyBuffer(undefined, Number.POSITIVE_INFINITY, 16);
     b.append("é€");
     b.append(new Uint8Array(Buffer.from("😀")));

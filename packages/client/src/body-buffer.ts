@@ -1,3 +1,4 @@
+import { StringDecoder } from "node:string_decoder";
 /** Default {@link BodyBuffer} `maxPreallocatedBytes`: 256 MiB. */
 export const MAX_PREALLOCATED_BODY_BYTES = 256 * 1024 * 1024;
 
@@ -11,11 +12,17 @@ export const MAX_PREALLOCATED_BODY_BYTES = 256 * 1024 * 1024;
  * body runs past the announced size (a server that lies). So for a body no longer than announced, at most the
  * capped buffer and one buffer of the body's size are alive at the same time, and only during that one copy.
  *
- * Without an announced size the chunks are kept and concatenated once at the end.
+ * Without an announced size (a chunked body: kube-apiserver streams large lists) each chunk is decoded to text as it
+ * arrives (multi-byte characters split across chunks are carried over) and released.
  */
 export class BodyBuffer {
   private buf: Buffer | undefined;
-  private readonly chunks: Buffer[] = [];
+  /**
+   * Without an announced size (a chunked body, e.g. kube-apiserver's streamed lists) the bytes are decoded as they
+   * arrive, so what is held is the text, not the bytes and then a concatenated copy of them as well.
+   */
+  private readonly decoder: StringDecoder | undefined;
+  private readonly parts: string[] = [];
   private size = 0;
 
   constructor(
@@ -27,6 +34,7 @@ export class BodyBuffer {
     maxPreallocatedBytes: number = MAX_PREALLOCATED_BODY_BYTES,
   ) {
     if (announced !== undefined) this.buf = Buffer.allocUnsafe(Math.min(announced, limit, maxPreallocatedBytes));
+    else this.decoder = new StringDecoder("utf8");
   }
 
   /** Bytes kept so far. */
@@ -34,7 +42,7 @@ export class BodyBuffer {
     return this.size;
   }
 
-  /** Size of the current buffer; `undefined` without an announced size (chunks are concatenated at the end). */
+  /** Size of the current buffer; `undefined` without an announced size (chunks are decoded as they come). */
   get capacity(): number | undefined {
     return this.buf?.length;
   }
@@ -52,7 +60,7 @@ export class BodyBuffer {
     const keep = b.length <= this.limit - this.size ? b : b.subarray(0, this.limit - this.size);
     let buf = this.buf;
     if (buf === undefined) {
-      this.chunks.push(keep);
+      this.parts.push(this.decoder!.write(keep));
     } else {
       const needed = this.size + keep.length;
       if (needed > buf.length) {
@@ -72,6 +80,8 @@ export class BodyBuffer {
   /** The kept bytes as UTF-8 text. */
   text(): string {
     if (this.buf !== undefined) return this.buf.toString("utf8", 0, this.size);
-    return Buffer.concat(this.chunks, this.size).toString("utf8");
+    const tail = this.decoder!.end();
+    if (tail !== "") this.parts.push(tail);
+    return this.parts.join("");
   }
 }
