@@ -3,6 +3,7 @@
 // The package is imported lazily (it costs ~0.5 s and ~75 MB).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configMap, type SimHandle, startSim } from "./sim.js";
+import { interopRequired } from "./tools.js";
 
 type ClientNode = typeof import("@kubernetes/client-node");
 
@@ -20,7 +21,7 @@ beforeAll(async () => {
 function requireClientNode(ctx: { skip: (note?: string) => void }) {
   if (importError === undefined) return;
   const msg = `interop test skipped: @kubernetes/client-node cannot be imported: ${importError}`;
-  if ((process.env.INTEROP_REQUIRED ?? process.env.CI ?? "") !== "") throw new Error(msg);
+  if (interopRequired()) throw new Error(msg);
   console.warn(msg);
   ctx.skip(msg);
 }
