@@ -77,11 +77,11 @@ export function serveWatch(res: ServerResponse, source: WatchSource, opts: Watch
     let blocked = false;
     let first = true;
     let written = 0;
-    let corked = false;
-    const uncork = () => {
-      corked = false;
-      if (!res.destroyed) res.uncork();
-    };
+    // Lines pulled in this turn, written together on the next tick (like the apiserver's flush when its result
+    // channel is empty). Coalescing by hand rather than with `res.cork()`: a write made while corked can report a
+    // full buffer that no `drain` ever follows (Node 24), which would stall the watch for good.
+    let pending = "";
+    let flushQueued = false;
     const finish = (reason: WatchEndReason) => {
       if (finished) return;
       finished = true;
@@ -94,6 +94,18 @@ export function serveWatch(res: ServerResponse, source: WatchSource, opts: Watch
       if (reason !== "engine-closed") source.stop();
       resolve(reason);
     };
+    /** Writes what is pending; false when the socket is full (then `drain` resumes the pump). */
+    const flush = (): boolean => {
+      if (pending === "" || res.destroyed) return true;
+      const ok = res.write(pending);
+      pending = "";
+      return ok;
+    };
+    const endBody = (tail = "") => {
+      pending += tail;
+      flush();
+      res.end();
+    };
     const onClose = () => finish("client-gone");
     const onDrain = () => {
       if (finished) return;
@@ -101,7 +113,20 @@ export function serveWatch(res: ServerResponse, source: WatchSource, opts: Watch
       opts.onBlocked?.(false);
       pull();
     };
+    const block = () => {
+      blocked = true;
+      opts.onBlocked?.(true);
+      res.once("drain", onDrain);
+    };
+    const flushLater = () => {
+      flushQueued = false;
+      if (finished || blocked) return;
+      if (!flush()) block();
+      else if (!pulling) pull();
+    };
+    let pulling = false;
     const onResult = (r: IteratorResult<WatchEvent>) => {
+      pulling = false;
       if (finished) return;
       if (res.destroyed) {
         finish("client-gone");
@@ -109,8 +134,7 @@ export function serveWatch(res: ServerResponse, source: WatchSource, opts: Watch
       }
       if (r.done === true) {
         finish("engine-closed");
-        if (corked) uncork();
-        res.end();
+        endBody();
         return;
       }
       let line: string;
@@ -123,32 +147,29 @@ export function serveWatch(res: ServerResponse, source: WatchSource, opts: Watch
       }
       first = false;
       if (opts.truncateAfterEvents !== undefined && written >= opts.truncateAfterEvents) {
-        res.write(line.slice(0, Math.max(1, Math.floor(line.length / 2))));
         finish("truncated");
-        if (corked) uncork();
-        res.end();
+        endBody(line.slice(0, Math.max(1, Math.floor(line.length / 2))));
         return;
       }
       written++;
-      // Coalesce the events that are ready in this turn into one socket write (like the apiserver's flush when its
-      // result channel is empty).
-      if (!corked) {
-        corked = true;
-        res.cork();
-        process.nextTick(uncork);
-      }
-      const ok = res.write(line);
+      pending += line;
       opts.onEvent?.(r.value, Buffer.byteLength(line));
-      if (ok) {
-        pull();
-      } else {
-        blocked = true;
-        opts.onBlocked?.(true);
-        res.once("drain", onDrain);
+      if (pending.length >= COALESCE_CHARS) {
+        // Enough for one write now: back-pressure is decided here, before pulling more.
+        if (!flush()) {
+          block();
+          return;
+        }
+      } else if (!flushQueued) {
+        flushQueued = true;
+        process.nextTick(flushLater);
       }
+      pull();
     };
     const onError = () => onResult({ done: true, value: undefined });
     const pull = () => {
+      if (pulling) return;
+      pulling = true;
       let p: Promise<IteratorResult<WatchEvent>>;
       try {
         p = source.next();
@@ -165,3 +186,6 @@ export function serveWatch(res: ServerResponse, source: WatchSource, opts: Watch
     pull();
   });
 }
+
+/** Lines of one turn are written together until they reach this size; then they go out at once. */
+const COALESCE_CHARS = 64 * 1024;
