@@ -135,7 +135,7 @@ export {
 
 // ListerWatcher and pager
 
-export type { ListerWatcher, Watch } from "./listwatch.js";
+export type { ListerWatcher, ListerWatcherTarget, Watch } from "./listwatch.js";
 export {
   type ListFunc,
   ListWatch,
@@ -153,6 +153,36 @@ export {
   newListPager,
   type PagedListResult,
 } from "./pager.js";
+
+// watcher(): the reflector as a stream of events, and its operators (kube-rs WatchStreamExt)
+
+export { appliedObjects } from "./operators/applied-objects.js";
+export { type BackoffPolicy, backoff } from "./operators/backoff.js";
+export { type KeysOptions, keys } from "./operators/keys.js";
+export {
+  annotationsChanged,
+  generationChanged,
+  labelsChanged,
+  type Predicate,
+  predicateFilter,
+  resourceVersionChanged,
+} from "./operators/predicate-filter.js";
+export { type ReflectOptions, type ReflectTarget, reflect } from "./operators/reflect.js";
+export { touchedObjects } from "./operators/touched-objects.js";
+export { type FailureKind, failureKindOf, type ReflectorFailure } from "./reflector-failures.js";
+export {
+  failAfter,
+  type WatcherConfig,
+  type WatcherErrorPolicy,
+  WatcherFailedError,
+  watcher,
+} from "./watcher.js";
+export {
+  isWatcherObjectEvent,
+  type WatcherEvent,
+  type WatcherEventType,
+  type WatcherObjectEvent,
+} from "./watcher-event.js";
 
 // Reflector: backoff, errors, logging, metrics, status stream
 

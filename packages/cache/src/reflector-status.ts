@@ -2,6 +2,7 @@ import type { Clock } from "@informer-ts/clock";
 import { EventStream } from "@informer-ts/instrumentation";
 import { BehaviorSubject, Observable, skip } from "rxjs";
 import type { ReflectorErrorInfo } from "./reflector-errors.js";
+import type { ReflectorFailure } from "./reflector-failures.js";
 
 /**
  * What a reflector is doing right now.
@@ -99,6 +100,8 @@ export interface ReflectorStatus {
   readonly lastSyncTime?: number;
   /** While `phase === "backing-off"`: when the wait ends (clock ms). */
   readonly backoffUntil?: number;
+  /** Set while list/watch attempts keep failing with no success between them (kind, tries, since, hint). */
+  readonly failure?: ReflectorFailure;
   readonly counts: ReflectorCounts;
 }
 
@@ -147,6 +150,10 @@ export type ReflectorEvent = (
   | { readonly type: "relist"; readonly cause: RelistCause }
   | { readonly type: "backoff"; readonly delayMs: number; readonly reason: string }
   | { readonly type: "error"; readonly during: ReflectorErrorPhase; readonly error: ReflectorErrorInfo }
+  /** A list/watch attempt failed (not a routine relist): the streak so far. */
+  | { readonly type: "failure"; readonly failure: ReflectorFailure }
+  /** The failure streak ended with a successful list or watch. */
+  | { readonly type: "recovered"; readonly tries: number; readonly since: number }
   | { readonly type: "resync" }
   | { readonly type: "bookmark"; readonly resourceVersion: string; readonly initialEventsEnd: boolean }
   | { readonly type: "skipped-object"; readonly reason: SkipReason; readonly eventType: string }
@@ -195,6 +202,7 @@ export class ReflectorStatusTracker {
   lastEventTime: number | undefined;
   lastSyncTime: number | undefined;
   backoffUntil: number | undefined;
+  failure: ReflectorFailure | undefined;
   readonly counts: Mutable<Omit<ReflectorCounts, "relists" | "rewatches">> = {
     lists: 0,
     watchLists: 0,
@@ -241,6 +249,7 @@ export class ReflectorStatusTracker {
     if (this.lastEventTime !== undefined) s.lastEventTime = this.lastEventTime;
     if (this.lastSyncTime !== undefined) s.lastSyncTime = this.lastSyncTime;
     if (this.backoffUntil !== undefined) s.backoffUntil = this.backoffUntil;
+    if (this.failure !== undefined) s.failure = this.failure;
     return s;
   }
 

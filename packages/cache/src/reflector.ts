@@ -37,6 +37,7 @@ import {
   isWatchErrorRetriable,
   VeryShortWatchError,
 } from "./reflector-errors.js";
+import { FailureReporter } from "./reflector-failures.js";
 import { consoleLogger, type ReflectorLogger, safeLog } from "./reflector-logger.js";
 import {
   DEFAULT_EXPECTED_TYPE_NAME,
@@ -190,6 +191,7 @@ export class Reflector<T> implements ReflectorInfo {
   private readonly livenessTimeoutMs: number | undefined;
   private readonly livenessRequiresBookmarks: boolean;
   private readonly tracker: ReflectorStatusTracker;
+  private readonly failures: FailureReporter;
   private readonly watchCtx: WatchHandlerContext;
 
   private lastSyncRV: string;
@@ -266,6 +268,7 @@ export class Reflector<T> implements ReflectorInfo {
       lastSyncResourceVersion: this.lastSyncRV,
       unavailable: this.isLastSyncResourceVersionUnavailable,
     }));
+    this.failures = new FailureReporter(this.name, this.typeDescription, lw.target, this.clock, this.logger);
     this.watchCtx = {
       name: this.name,
       typeDescription: this.typeDescription,
@@ -433,7 +436,21 @@ export class Reflector<T> implements ReflectorInfo {
   }
 
   private recordError(during: ReflectorErrorPhase, err: unknown): void {
+    const failure = this.failures.failed(during, err);
+    if (failure !== undefined) {
+      this.tracker.failure = failure;
+      this.tracker.emit({ type: "failure", failure });
+    }
     this.tracker.recordError(during, errorInfo(err));
+  }
+
+  /** A list or watch succeeded: ends a failure streak of that phase (logged and published). */
+  private recordSuccess(phase: "list" | "watch"): void {
+    const failure = this.tracker.failure;
+    if (failure === undefined || !this.failures.succeeded(phase)) return;
+    this.tracker.failure = undefined;
+    this.tracker.emit({ type: "recovered", tries: failure.tries, since: failure.since });
+    this.tracker.publish();
   }
 
   private setLastSyncResourceVersion(rv: string): void {
@@ -587,6 +604,7 @@ export class Reflector<T> implements ReflectorInfo {
   }
 
   private markSynced(): void {
+    this.recordSuccess("list");
     this.tracker.hasSynced = true;
     this.tracker.lastSyncTime = this.clock.now();
     this.tracker.publish();
@@ -881,7 +899,8 @@ export class Reflector<T> implements ReflectorInfo {
         }
         const err = result.error;
         if (err === undefined) {
-          // F16: a clean end (server timeout): re-watch at once, no relist, no backoff.
+          // A clean end (the server's timeout): re-watch at once, no relist, no backoff.
+          this.recordSuccess("watch");
           this.tracker.recordRewatch("closed");
           continue;
         }
@@ -963,6 +982,7 @@ export class Reflector<T> implements ReflectorInfo {
         interrupter,
         onEvent: (now) => {
           lastEventAt = now;
+          if (this.tracker.failure !== undefined) this.recordSuccess("watch");
         },
       });
     } finally {
