@@ -326,3 +326,4 @@ export {
 } from "./testing/fake-controller-source.js";
 export { type RecordedCall, RecordingStore } from "./testing/recording-store.js";
 export { runUntilSettled } from "./testing/run-until-settled.js";
+export { type RunHandle, startRun } from "./testing/start-run.js";

@@ -16,6 +16,7 @@ import { failureHint, failureKindOf } from "./reflector-failures.js";
 import type { LogLevel, ReflectorLogger } from "./reflector-logger.js";
 import { newStore } from "./store-impl.js";
 import { FakeWatch } from "./testing/fake-controller-source.js";
+import { startRun } from "./testing/start-run.js";
 
 type Obj = KubeObject;
 const refused = () => Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:6443"), { code: "ECONNREFUSED" });
@@ -84,7 +85,7 @@ describe("reflector failure reporting (say what is wrong, once and then periodic
       version: "v1",
     });
     const r = reflector(lw, clock, log);
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(log.warnings()).toHaveLength(1);
     const first = log.warnings()[0]!;
@@ -108,7 +109,7 @@ describe("reflector failure reporting (say what is wrong, once and then periodic
     while (lw.lists < 10) await clock.step(1000);
     expect(log.warnings()[2]?.message).toMatch(/still failing after 10 tries/);
     expect(r.status().failure).toMatchObject({ kind: "unreachable", tries: 10, during: "list" });
-    sub.unsubscribe();
+    await sub.stop();
   });
 
   it("a change of error kind is logged at once, with the new hint; recovery is logged at info level", async () => {
@@ -125,7 +126,7 @@ describe("reflector failure reporting (say what is wrong, once and then periodic
       { user: "alice", resource: "configmaps", version: "v1", namespace: "team-a" },
     );
     const r = reflector(lw, clock, log);
-    const sub = r.run();
+    const sub = startRun(r);
     while (lw.lists < 5) await clock.step(1000);
     await settle();
     const warnings = log.warnings();
@@ -142,7 +143,7 @@ describe("reflector failure reporting (say what is wrong, once and then periodic
     expect(recovered?.message).toMatch(/^list of \/v1, Kind=ConfigMap recovered after 4 failed tries over \d+ s$/);
     expect(r.status().failure).toBeUndefined();
     expect(r.status().hasSynced).toBe(true);
-    sub.unsubscribe();
+    await sub.stop();
   });
 
   it("404 names the group/version/resource and asks whether the CRD is installed; 401 names the user", () => {
@@ -170,7 +171,7 @@ describe("reflector failure reporting (say what is wrong, once and then periodic
       (n) => (n <= 6 ? refused() : good),
     );
     const r = reflector(lw, clock, log);
-    const sub = r.run();
+    const sub = startRun(r);
     while (lw.watches < 7) await clock.step(1000);
     expect(log.warnings().map((w) => w.message)).toEqual([
       "watch of /v1, Kind=ConfigMap failed (unreachable)",
@@ -184,7 +185,7 @@ describe("reflector failure reporting (say what is wrong, once and then periodic
     await settle();
     expect(r.status().failure).toBeUndefined();
     expect(log.lines.at(-1)?.message).toMatch(/^watch of .* recovered after 6 failed tries/);
-    sub.unsubscribe();
+    await sub.stop();
   });
 
   it("routine relists (410 Expired) are not failures", async () => {
@@ -195,11 +196,11 @@ describe("reflector failure reporting (say what is wrong, once and then periodic
       (n) => (n === 1 ? newResourceExpired("too old") : new FakeWatch<Obj>()),
     );
     const r = reflector(lw, clock, log);
-    const sub = r.run();
+    const sub = startRun(r);
     await clock.step(5000);
     expect(lw.lists).toBeGreaterThanOrEqual(2);
     expect(log.warnings()).toEqual([]);
     expect(r.status().failure).toBeUndefined();
-    sub.unsubscribe();
+    await sub.stop();
   });
 });

@@ -1,6 +1,6 @@
 import type { Clock } from "@informer-ts/clock";
 import { EventStream } from "@informer-ts/instrumentation";
-import { BehaviorSubject, Observable, skip } from "rxjs";
+import { Observable, Subject } from "rxjs";
 import type { ReflectorErrorInfo } from "./reflector-errors.js";
 import type { ReflectorFailure } from "./reflector-failures.js";
 
@@ -217,7 +217,14 @@ export class ReflectorStatusTracker {
   };
   readonly relists: Record<RelistCause, number> = zeroRecord(RELIST_CAUSES);
   readonly rewatches: Record<RewatchCause, number> = zeroRecord(REWATCH_CAUSES);
-  private readonly subject: BehaviorSubject<ReflectorStatus>;
+  /** Changes of the current (or next) run; completed when that run stops, replaced when the next one starts. */
+  private changes = new Subject<ReflectorStatus>();
+  private runEnded = false;
+  /**
+   * The status: the current snapshot on subscribe, then every published change, completing when the run in
+   * progress (or, before any run, the first run) stops. Subscribing to a stopped reflector gives its final status
+   * and completes.
+   */
   readonly status$: Observable<ReflectorStatus>;
 
   constructor(
@@ -226,11 +233,13 @@ export class ReflectorStatusTracker {
     private readonly clock: Clock,
     private readonly rv: () => { lastSyncResourceVersion: string; unavailable: boolean },
   ) {
-    this.subject = new BehaviorSubject<ReflectorStatus>(this.snapshot());
-    // A subscriber first gets an exact snapshot, then every published change.
     this.status$ = new Observable<ReflectorStatus>((subscriber) => {
       subscriber.next(this.snapshot());
-      return this.subject.pipe(skip(1)).subscribe(subscriber);
+      if (this.runEnded) {
+        subscriber.complete();
+        return undefined;
+      }
+      return this.changes.subscribe(subscriber);
     });
   }
 
@@ -255,7 +264,20 @@ export class ReflectorStatusTracker {
 
   /** Re-publishes the status (on lifecycle changes only). */
   publish(): void {
-    if (this.subject.observed && !this.subject.closed) this.subject.next(this.snapshot());
+    if (this.changes.observed) this.changes.next(this.snapshot());
+  }
+
+  /** A run starts: status$ subscribers from now on follow it. */
+  beginRun(): void {
+    if (!this.runEnded) return;
+    this.runEnded = false;
+    this.changes = new Subject<ReflectorStatus>();
+  }
+
+  /** The run has stopped (phase already `stopped` and published): completes every status$ subscription. */
+  endRun(): void {
+    this.runEnded = true;
+    this.changes.complete();
   }
 
   setPhase(phase: ReflectorPhase): void {
@@ -289,7 +311,8 @@ export class ReflectorStatusTracker {
 
   /** Completes the streams (the reflector is gone for good). */
   complete(): void {
-    this.subject.complete();
+    this.runEnded = true;
+    this.changes.complete();
     this.events.complete();
   }
 }

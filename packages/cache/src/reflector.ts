@@ -8,8 +8,8 @@ import {
   metaOf,
   shallowCopyObject,
 } from "@informer-ts/apimachinery";
-import { type Clock, clockScheduler, mathRand, type Rand, realClock, type Timer } from "@informer-ts/clock";
-import { finalize, Observable, repeat, type SchedulerLike, type Subscription, timer } from "rxjs";
+import { type Clock, mathRand, type Rand, realClock, type Timer } from "@informer-ts/clock";
+import { Observable } from "rxjs";
 import {
   DEFAULT_BACKOFF_RESET_MS,
   type DelayFunc,
@@ -18,6 +18,7 @@ import {
   gapResetDelayFunc,
 } from "./backoff.js";
 import { metaNamespaceIndexFunc, NamespaceIndex } from "./index-funcs.js";
+import { onAbort } from "./internal/abort-registry.js";
 import { abortable, STOP_REQUESTED } from "./internal/abortable.js";
 import { nameFromCallsite } from "./internal/callsite-name.js";
 import { deletionHandlingMetaNamespaceKeyFunc, metaNamespaceKeyFunc } from "./keys.js";
@@ -148,9 +149,10 @@ function relistCauseOf(err: unknown): RelistCause {
  * resync failures and other errors end the run. {@link Reflector.run} repeats runs forever with the backoff
  * (800 ms ×2 up to 30 s, full jitter) between them, until stopped.
  *
- * The run loop is an RxJS pipeline (`repeat` with a `timer` on the injected clock's scheduler). Stopping —
- * unsubscribing, aborting the signal given to `run`, or {@link Reflector.stop} — aborts the in-flight request,
- * stops the open watch and clears every timer.
+ * Lifecycle: {@link Reflector.run} runs until its signal aborts and resolves once everything is released;
+ * {@link Reflector.run$} is the same run as an Observable (the subscription is the run). Stopping aborts the
+ * in-flight request, stops the open watch and clears every timer. `watcher()` is the same machinery as a
+ * stream of events instead of a store.
  *
  * Status: {@link Reflector.status} (snapshot) and {@link Reflector.status$} (phase, sync, last error with HTTP
  * code and reason, counts); events: {@link Reflector.events$}.
@@ -179,7 +181,6 @@ export class Reflector<T> implements ReflectorInfo {
   private readonly expectedGVK: GroupVersionKind | undefined;
   private readonly clock: Clock;
   private readonly rand: Rand;
-  private readonly scheduler: SchedulerLike;
   private readonly resyncPeriod: number;
   private readonly minWatchTimeoutMs: number;
   private readonly maxWatchTimeoutMs: number;
@@ -200,9 +201,7 @@ export class Reflector<T> implements ReflectorInfo {
   private bookmarksObserved = false;
   /** Why the last `listAndWatch` ended (recorded as a relist cause by the run loop). */
   private exitCause: RelistCause | undefined;
-  private currentRun: Subscription | undefined;
-  private inflight: Promise<void> | undefined;
-  private stopping: Promise<void> | undefined;
+  private running = false;
 
   constructor(
     lw: ListerWatcher<T>,
@@ -220,7 +219,6 @@ export class Reflector<T> implements ReflectorInfo {
     this.store = store;
     this.clock = options.clock ?? realClock;
     this.rand = options.rand ?? mathRand;
-    this.scheduler = clockScheduler(this.clock);
     this.name =
       options.name || nameFromCallsite(["/packages/cache/src/", "/packages/cache/dist/", "@informer-ts/cache/"]);
     this.typeDescription = options.typeDescription || typeDescriptionOf(expectedType);
@@ -311,89 +309,70 @@ export class Reflector<T> implements ReflectorInfo {
   }
 
   /**
-   * Runs the reflector until stopped (`Run` / `RunWithContext`, F4): `listAndWatch`, hand any error to the
-   * watch error handler, wait one backoff delay, repeat. Returns the subscription; unsubscribing, aborting
-   * `signal` or calling {@link Reflector.stop} ends the run (in-flight requests aborted, watch stopped, timers
-   * cleared; {@link Reflector.whenStopped} resolves when that clean-up has finished).
+   * Runs the reflector until `signal` aborts (`Run` / `RunWithContext`): `listAndWatch`, hand any error to the
+   * watch error handler, wait one backoff delay, repeat. Resolves once the run has released everything it held:
+   * the in-flight request aborted, the open watch stopped, every timer cleared, its abort registration on
+   * `signal` removed, and the status `stopped` (status$ subscriptions complete). It never rejects because of a
+   * list or watch failure (those are retried and reported in the status).
    *
-   * @throws Error if this reflector is already running.
+   * Many components may share one `signal`: the library keeps a single listener on it however many run.
+   *
+   * @throws Error (as a rejection) if this reflector is already running.
    */
-  run(signal?: AbortSignal): Subscription {
-    if (this.currentRun !== undefined && !this.currentRun.closed) {
-      throw new Error(`reflector ${this.name} is already running`);
-    }
-    const sub = this.run$().subscribe({
-      error: (err: unknown) => this.recordError("handler", err),
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.running) throw new Error(`reflector ${this.name} is already running`);
+    this.running = true;
+    this.tracker.beginRun();
+    const stop = new AbortController();
+    const unregister = onAbort(signal, () => stop.abort(STOP_REQUESTED));
+    safeLog(this.logger, "debug", "Starting reflector", {
+      type: this.typeDescription,
+      resyncPeriod: this.resyncPeriod,
+      reflector: this.name,
     });
-    this.currentRun = sub;
-    if (signal !== undefined) {
-      if (signal.aborted) sub.unsubscribe();
-      else {
-        const onAbort = () => sub.unsubscribe();
-        signal.addEventListener("abort", onAbort, { once: true });
-        sub.add(() => signal.removeEventListener("abort", onAbort));
+    this.tracker.emit({ type: "started" });
+    try {
+      await this.runLoop(stop.signal);
+    } finally {
+      unregister();
+      this.running = false;
+      this.tracker.setPhase("stopped");
+      this.tracker.emit({ type: "stopped" });
+      this.tracker.endRun();
+      safeLog(this.logger, "debug", "Stopping reflector", { type: this.typeDescription, reflector: this.name });
+    }
+  }
+
+  /**
+   * The run as an Observable: subscribing runs the reflector (as {@link Reflector.run}), unsubscribing stops it.
+   * It emits the status (the current one on subscribe, then every change) and errors only if the reflector is
+   * already running. It does not complete on its own: the run only ends when unsubscribed.
+   */
+  run$(): Observable<ReflectorStatus> {
+    return new Observable<ReflectorStatus>((subscriber) => {
+      const stop = new AbortController();
+      this.run(stop.signal).catch((err: unknown) => subscriber.error(err));
+      if (subscriber.closed) return undefined;
+      const status = this.tracker.status$.subscribe((s) => subscriber.next(s));
+      return () => {
+        status.unsubscribe();
+        stop.abort(STOP_REQUESTED);
+      };
+    });
+  }
+
+  /** The loop of {@link Reflector.run}: one `listAndWatch` after the other, one backoff delay between them. */
+  private async runLoop(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      await this.runOnce(signal);
+      if (signal.aborted) return;
+      // Wait one backoff delay after every run, whatever its result (client-go's BackoffUntil with sliding=true).
+      try {
+        await this.clock.sleep(this.enterBackoff("list-and-watch"), signal);
+      } catch {
+        return;
       }
     }
-    return sub;
-  }
-
-  /** Stops the current run, if any (same as unsubscribing the subscription `run` returned). */
-  stop(): void {
-    this.currentRun?.unsubscribe();
-  }
-
-  /**
-   * Resolves once the last run has stopped: its in-flight `listAndWatch` has returned (watch stopped, timers
-   * cleared) and the status says `stopped`.
-   */
-  async whenStopped(): Promise<void> {
-    while (this.inflight !== undefined) await this.inflight;
-    if (this.stopping !== undefined) await this.stopping;
-  }
-
-  /**
-   * The run loop as a cold Observable: subscribing starts it, unsubscribing stops it. It never emits and never
-   * errors; the loop only ends when unsubscribed.
-   */
-  run$(): Observable<never> {
-    const once$ = new Observable<never>((subscriber) => {
-      const ac = new AbortController();
-      const done = this.runOnce(ac.signal).then(() => {
-        if (!ac.signal.aborted) subscriber.complete();
-      });
-      const tracked = done.finally(() => {
-        if (this.inflight === tracked) this.inflight = undefined;
-      });
-      this.inflight = tracked;
-      return () => ac.abort(STOP_REQUESTED);
-    });
-    return new Observable<never>((subscriber) => {
-      safeLog(this.logger, "debug", "Starting reflector", {
-        type: this.typeDescription,
-        resyncPeriod: this.resyncPeriod,
-        reflector: this.name,
-      });
-      this.tracker.emit({ type: "started" });
-      return once$
-        .pipe(
-          // F4: wait one backoff delay after every run, whatever its result (immediate=true, sliding=true).
-          repeat({ delay: () => timer(this.enterBackoff("list-and-watch"), this.scheduler) }),
-          finalize(() => {
-            // The in-flight run notices the abort asynchronously (it stops its watch, clears its timers): report
-            // "stopped" once it has.
-            const mark = () => {
-              if (this.currentRun !== undefined && !this.currentRun.closed) return; // a new run has started
-              this.tracker.setPhase("stopped");
-              this.tracker.emit({ type: "stopped" });
-              safeLog(this.logger, "debug", "Stopping reflector", { type: this.typeDescription, reflector: this.name });
-            };
-            const inflight = this.inflight;
-            if (inflight === undefined) mark();
-            else this.stopping = inflight.then(mark);
-          }),
-        )
-        .subscribe(subscriber);
-    });
   }
 
   /** One iteration of the run loop: `listAndWatch`, the error handler, and the relist bookkeeping. */

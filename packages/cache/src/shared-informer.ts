@@ -1,7 +1,7 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { type Clock, type Rand, realClock } from "@informer-ts/clock";
 import { EventStream, type MetricsProvider } from "@informer-ts/instrumentation";
-import { EMPTY, Observable, ReplaySubject, Subject, type Subscription, switchMap, takeUntil } from "rxjs";
+import { EMPTY, Observable, ReplaySubject, Subject, switchMap, takeUntil } from "rxjs";
 import {
   newQueueFIFO,
   processDeltas,
@@ -492,9 +492,11 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
     if (fifoSynced.isDone()) markSynced();
     else void fifoSynced.done().then(markSynced);
 
-    let reflectorRun: Subscription | undefined;
+    // The reflector stops with the caller's signal, or when the delta loop ends first.
+    const reflectorStop = new AbortController();
+    let reflectorRun: Promise<void> | undefined;
     try {
-      reflectorRun = pipeline.reflector.run(signal);
+      reflectorRun = pipeline.reflector.run(AbortSignal.any([signal, reflectorStop.signal]));
       await processLoop<T>({
         queue: pipeline.queue,
         process: (deltas, isInInitialList) =>
@@ -512,8 +514,8 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
         onError: (error) => this.reportProcessError(error),
       });
     } finally {
-      reflectorRun?.unsubscribe();
-      await pipeline.reflector.whenStopped();
+      reflectorStop.abort();
+      await reflectorRun;
       this.stopped = true;
       processorStop.abort();
       this.detector.stop();

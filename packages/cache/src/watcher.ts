@@ -156,7 +156,9 @@ export function watcher<T>(lw: ListerWatcher<T>, config: WatcherConfig<T> = {}):
         }),
       );
     }
-    teardown.add(reflector.run());
+    const stop = new AbortController();
+    reflector.run(stop.signal).catch((err: unknown) => subscriber.error(err));
+    teardown.add(() => stop.abort());
     return teardown;
   });
 }
