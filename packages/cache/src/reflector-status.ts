@@ -23,9 +23,9 @@ export type RelistCause =
   | "too-large"
   /** The watch ended with a 500 that `maxInternalErrorRetryDuration` did not allow to retry in place. */
   | "internal-error"
-  /** The watch closed within 1 s without any event (F17). */
+  /** The watch closed within 1 s without any event. */
   | "very-short"
-  /** The store's `resync()` threw (F20). */
+  /** The store's `resync()` threw. */
   | "resync-error"
   /** A watch request failed, or the watch ended, with any other error (403, 401, transport…). */
   | "watch-error"
@@ -34,13 +34,13 @@ export type RelistCause =
 
 /** Why a watch was re-opened without a relist. */
 export type RewatchCause =
-  /** The server ended the stream cleanly after ≥ 1 s or ≥ 1 event (timeout, F16). */
+  /** The server ended the stream cleanly after ≥ 1 s or ≥ 1 event (timeout). */
   | "closed"
-  /** 429 TooManyRequests, after a backoff (F12, F18). */
+  /** 429 TooManyRequests, after a backoff. */
   | "too-many-requests"
-  /** Connection refused, after a backoff (F12). */
+  /** Connection refused, after a backoff. */
   | "connection-refused"
-  /** 500 within `maxInternalErrorRetryDuration` (F18, F19). */
+  /** 500 within `maxInternalErrorRetryDuration`. */
   | "internal-error"
   /** Nothing arrived for the liveness deadline (`watchLiveness`; not in client-go). */
   | "inactive";
@@ -53,7 +53,7 @@ export interface ReflectorCounts {
   readonly watchLists: number;
   /** Plain watch requests (continuing after a list or watch-list). */
   readonly watches: number;
-  /** Watch-list attempts that ended in the LIST fallback (F5, F24). */
+  /** Watch-list attempts that ended in the LIST fallback. */
   readonly watchListFallbacks: number;
   readonly relists: Readonly<Record<RelistCause, number>>;
   readonly rewatches: Readonly<Record<RewatchCause, number>>;
@@ -62,9 +62,9 @@ export interface ReflectorCounts {
   /** Watch events applied to a store (temporary watch-list store included). */
   readonly events: number;
   readonly bookmarks: number;
-  /** Watch events skipped: wrong type or GVK, Table, missing metadata, unknown event type (edge case 30). */
+  /** Watch events skipped: wrong type or GVK, Table, missing metadata, unknown event type. */
   readonly skippedObjects: number;
-  /** Store resyncs performed (F20). */
+  /** Store resyncs performed. */
   readonly resyncs: number;
   /** Errors recorded (each also in `lastError` and on the event stream). */
   readonly errors: number;
@@ -115,7 +115,7 @@ export type WatchEndReason =
   | "inactive"
   | "initial-events-timeout";
 
-/** Why a watch event was skipped (edge case 30). */
+/** Why a watch event was skipped. */
 export type SkipReason = "unexpected-type" | "unexpected-gvk" | "table" | "no-metadata" | "unknown-event-type";
 
 /** Events a reflector publishes about its list/watch cycle; every event carries `reflector` and `time`. */
