@@ -75,6 +75,7 @@ export {
   humanDuration,
   type IncludeObjectPolicy,
   listToTable,
+  namespaceTablePrinter,
   objectToTable,
   type Table,
   type TableColumnDefinition,
