@@ -161,9 +161,12 @@ describe("GarbageCollector", () => {
         );
       }
       for (const o of ops) {
+        if (o.kind === "step") {
+          await clock.step(DELAY);
+          continue;
+        }
         const name = `o${o.i % nodes.length}`;
-        if (o.kind === "step") await clock.step(DELAY);
-        else if (o.kind === "delete") {
+        if (o.kind === "delete") {
           await engine
             .delete(CM, NS, name, o.policy === "" ? {} : { propagationPolicy: o.policy })
             .catch(() => undefined);
