@@ -5,6 +5,7 @@ import {
   newForbidden,
   newNotFound,
   newResourceExpired,
+  newTooManyRequests,
   newUnauthorized,
 } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
@@ -185,6 +186,22 @@ describe("reflector failure reporting (say what is wrong, once and then periodic
     await settle();
     expect(r.status().failure).toBeUndefined();
     expect(log.lines.at(-1)?.message).toMatch(/^watch of .* recovered after 6 failed tries/);
+    await sub.stop();
+  });
+
+  it("a 429 is said at info level first (shedding load is routine); a lasting one is summarised at warning level", async () => {
+    const clock = new FakeClock();
+    const log = capture(clock);
+    const lw = lwOf(() => newTooManyRequests("slow down", 1));
+    const r = reflector(lw, clock, log);
+    const sub = startRun(r);
+    await settle();
+    expect(log.warnings()).toEqual([]);
+    expect(log.lines.find((l) => l.message.includes("failed (too-many-requests)"))?.level).toBe("info");
+    while (lw.lists < 5) await clock.step(1000);
+    expect(log.warnings().map((w) => w.message)).toEqual([
+      expect.stringMatching(/still failing after 5 tries over \d+ s \(too-many-requests\)$/),
+    ]);
     await sub.stop();
   });
 

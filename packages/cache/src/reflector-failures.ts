@@ -56,6 +56,14 @@ const FIRST_SUMMARY_TRIES = 5;
 /** …and at least this often while the failure lasts. */
 const SUMMARY_INTERVAL_MS = 5 * 60_000;
 
+/**
+ * The level of a first failure (or change to) `kind`: `info` for 429, which a server shedding load answers routinely
+ * and the reflector absorbs with its backoff; `warn` for everything else. Summaries are always `warn`.
+ */
+function levelOf(kind: FailureKind): "info" | "warn" {
+  return kind === "too-many-requests" ? "info" : "warn";
+}
+
 /** Classifies an error for {@link ReflectorFailure.kind}. */
 export function failureKindOf(err: unknown): FailureKind {
   const info = errorInfo(err);
@@ -142,7 +150,7 @@ export function failureHint(
 
 /**
  * Turns a reflector's failures into log lines a person can act on: the first failure and every change of kind at
- * warning level with a hint, repeated identical failures summarised (`still failing after 5 tries over 31 s`,
+ * warning level with a hint (a 429 at info level: shedding load is routine unless it lasts), repeated identical failures summarised (`still failing after 5 tries over 31 s`,
  * then after 10, 20… tries and at least every 5 minutes), and the recovery at info level. Routine errors
  * (expired resource versions, very short watches) are not failures. All times come from the injected clock.
  *
@@ -217,7 +225,7 @@ export class FailureReporter {
         nextSummaryTries: FIRST_SUMMARY_TRIES,
         lastLogAt: now,
       };
-      safeLog(this.logger, "warn", `${verbOf(during)} of ${this.typeDescription} failed (${kind})`, fields(1));
+      safeLog(this.logger, levelOf(kind), `${verbOf(during)} of ${this.typeDescription} failed (${kind})`, fields(1));
       return this.current;
     }
     s.tries++;
@@ -230,7 +238,7 @@ export class FailureReporter {
       s.lastLogAt = now;
       safeLog(
         this.logger,
-        "warn",
+        levelOf(kind),
         `${verbOf(during)} of ${this.typeDescription} now fails differently (${kind}, was ${previous})`,
         fields(s.tries),
       );
