@@ -56,8 +56,10 @@ export {
  * Differences from client-go: durations are milliseconds; Go's `expectedType` becomes an example object whose
  * `apiVersion`/`kind` (when both set) is the expected GVK — every JSON object is "unstructured"; errors are
  * thrown and also recorded in the status; the reflector has no klog and uses an injectable logger; the watch
- * and backoff timers use the injected clock (Go's `Until` uses the real clock); see also the beyond-client-go
- * options `initialEventsEndTimeout`, `watchLiveness` and `initialResourceVersion` (all off by default).
+ * and backoff timers use the injected clock (Go's `Until` uses the real clock); failures are also logged as a
+ * warning with a hint on the first try and summarised while they last (`status().failure`); see also the
+ * beyond-client-go options `initialEventsEndTimeout`, `watchLiveness` and `initialResourceVersion` (all off by
+ * default).
  */
 export class Reflector<T> implements ReflectorInfo {
   readonly name: string;
