@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import {
   INITIAL_EVENTS_END_ANNOTATION,
   type KubeList,
@@ -242,7 +243,9 @@ describe("watcher(): the reflector as a stream", () => {
     sub.unsubscribe();
     await settle();
     expect(w.stopped).toBe(true);
-    expect(lw.watches[0]?.signal?.aborted).toBe(true);
+    const signal = lw.watches[0]?.signal;
+    expect(signal?.aborted).toBe(true);
+    expect(getEventListeners(signal!, "abort")).toHaveLength(0);
     expect(clock.pendingTimers()).toBe(0);
   });
 
