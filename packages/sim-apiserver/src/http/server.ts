@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { Writable } from "node:stream";
 import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
 import { type Clock, realClock, type Timer } from "@informer-ts/clock";
-import type { MetricsProvider } from "@informer-ts/instrumentation";
+import { type MetricsProvider, SignalLink } from "@informer-ts/instrumentation";
 import { type AuthOptions, authenticate } from "./auth.js";
 import type { ApiBackend, BackendRequestContext, HttpFault } from "./backend.js";
 import { MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
@@ -191,6 +191,25 @@ export class SimHttpServer {
   /** Number of open client connections (watches included). */
   get connections(): number {
     return this.sockets.size;
+  }
+
+  /**
+   * The server's lifecycle in one call (the repo-wide `run(signal)` model): listens (unless {@link start} was
+   * already called, which is how a caller learns the URL first), serves until `signal` aborts, then shuts down as
+   * {@link close} does and resolves once the listener and every connection are closed. Adds one listener to
+   * `signal`, removed when the run ends. Rejects only when listening fails (e.g. the port is taken).
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.address === undefined) await this.start();
+    if (!signal.aborted) {
+      const link = new SignalLink(signal);
+      const stopped = new Promise<void>((resolve) =>
+        link.signal.addEventListener("abort", () => resolve(), { once: true }),
+      );
+      await Promise.race([stopped, new Promise<void>((resolve) => this.server.once("close", () => resolve()))]);
+      link.release();
+    }
+    await this.close();
   }
 
   /**
