@@ -7,6 +7,7 @@ export {
   type Logger,
   type LogLevel,
   newConsoleLogger,
+  newJsonLineLogger,
   newLineLogger,
   safeLog,
   silentLogger,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { formatLogLine, newConsoleLogger, newLineLogger, safeLog, silentLogger } from "./logger.js";
+import { formatLogLine, newConsoleLogger, newJsonLineLogger, newLineLogger, safeLog, silentLogger } from "./logger.js";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -40,5 +40,15 @@ describe("Logger", () => {
     };
     expect(() => safeLog(broken, "error", "x")).not.toThrow();
     expect(() => silentLogger.log("error", "x")).not.toThrow();
+  });
+
+  it("the JSON line logger writes one object per line with level, msg and the fields", () => {
+    const lines: string[] = [];
+    const logger = newJsonLineLogger((l) => lines.push(l), "info");
+    logger.log("debug", "hidden");
+    logger.log("info", "HTTP", { verb: "list", code: 200, err: new Error("x") });
+    expect(lines.map((l) => JSON.parse(l))).toEqual([
+      { level: "info", msg: "HTTP", verb: "list", code: 200, err: "x" },
+    ]);
   });
 });

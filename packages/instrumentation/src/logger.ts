@@ -66,6 +66,25 @@ export function newLineLogger(component: string, write: (line: string) => void, 
   };
 }
 
+/**
+ * A logger writing every line at or above `minLevel` (default `debug`) as one JSON object,
+ * `{"level":…,"msg":…,<fields>}`, to `write` (klog's JSON format has the same shape). Errors among the fields
+ * become their message. Used for machine-read logs such as the simulated apiserver's httplog.
+ */
+export function newJsonLineLogger(write: (line: string) => void, minLevel: LogLevel = "debug"): Logger {
+  const min = levelRank[minLevel];
+  return {
+    log(level, message, fields) {
+      if (levelRank[level] < min) return;
+      const record: Record<string, unknown> = { level, msg: message };
+      if (fields !== undefined) {
+        for (const [k, v] of Object.entries(fields)) record[k] = v instanceof Error ? v.message : v;
+      }
+      write(safeJson(record));
+    },
+  };
+}
+
 const levelRank: Readonly<Record<LogLevel, number>> = { debug: 0, info: 1, warn: 2, error: 3 };
 
 /** A logger that drops everything (status, events and metrics still carry every error). */

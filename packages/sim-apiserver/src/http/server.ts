@@ -1,10 +1,9 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import type { Writable } from "node:stream";
 import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
 import { type Clock, realClock, type Timer } from "@informer-ts/clock";
-import { type MetricsProvider, SignalLink } from "@informer-ts/instrumentation";
+import { type Logger, type MetricsProvider, SignalLink, safeLog } from "@informer-ts/instrumentation";
 import { type AuthOptions, authenticate } from "./auth.js";
 import type { ApiBackend, BackendRequestContext, HttpFault } from "./backend.js";
 import { MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
@@ -68,8 +67,11 @@ export interface SimHttpServerOptions {
   readonly metricsProvider?: MetricsProvider;
   /** Serves `/_sim/*`. Without it those paths are 404. */
   readonly admin?: AdminHandler;
-  /** httplog: one JSON line per finished request (`{"verb":…,"uri":…,"code":…,"latencyMs":…}`). */
-  readonly log?: Writable;
+  /**
+   * httplog: one `info` line per finished request, message `HTTP`, fields `{ ts, verb, method, uri, code, user,
+   * userAgent, latencyMs, watchEnd? }` ({@link HttpLogLine}). `newJsonLineLogger` renders them as JSON lines.
+   */
+  readonly logger?: Logger;
 }
 
 /** One httplog line. */
@@ -243,9 +245,8 @@ export class SimHttpServer {
   }
 
   private log(line: HttpLogLine): void {
-    const out = this.opts.log;
-    if (out === undefined || out.writableEnded) return;
-    out.write(JSON.stringify(line) + "\n");
+    const logger = this.opts.logger;
+    if (logger !== undefined) safeLog(logger, "info", "HTTP", line as unknown as Readonly<Record<string, unknown>>);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -349,7 +350,7 @@ export class SimHttpServer {
         apply: rec.verb === "patch" && (req.headers["content-type"] ?? "").startsWith("application/apply-patch+yaml"),
       });
     }
-    if (this.opts.log !== undefined) {
+    if (this.opts.logger !== undefined) {
       this.log({
         ts: new Date(now).toISOString(),
         verb: rec.verb,
