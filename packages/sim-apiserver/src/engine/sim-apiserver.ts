@@ -7,6 +7,7 @@ import {
   newNotFound,
   newTooManyRequests,
   StatusError,
+  stoppingIterator,
   type WatchEvent,
 } from "@informer-ts/apimachinery";
 import { type Clock, mathRand, type Rand, realClock, type Timer } from "@informer-ts/clock";
@@ -788,13 +789,7 @@ class TruncatingWatch implements SimWatch {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
-    return {
-      next: () => this.next(),
-      return: () => {
-        this.stop();
-        return Promise.resolve({ done: true, value: undefined });
-      },
-    };
+    return stoppingIterator(this);
   }
 }
 
