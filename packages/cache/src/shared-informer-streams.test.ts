@@ -2,8 +2,9 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import { FakeClock, realClock, seededRand, settle } from "@informer-ts/clock";
 import { InMemoryMetrics, subscriberErrorsMetricName } from "@informer-ts/instrumentation";
 import { filter, firstValueFrom, type Observable, toArray } from "rxjs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ListenerOverflowError } from "./listener-overflow-error.js";
+import { Reflector } from "./reflector.js";
 import { silentLogger } from "./reflector-logger.js";
 import {
   type InformerNotification,
@@ -12,8 +13,10 @@ import {
   type SharedIndexInformerOptions,
   type SharedInformerEvent,
 } from "./shared-informer.js";
+import { newStore } from "./store-impl.js";
 import { FakeControllerSource } from "./testing/fake-controller-source.js";
 import { runUntilSettled } from "./testing/run-until-settled.js";
+import { RealFIFO } from "./the-real-fifo.js";
 import { isDeletedFinalStateUnknown } from "./tombstone.js";
 
 interface Pod extends KubeObject {
@@ -146,6 +149,67 @@ describe("no subscriber can crash the host (issue 9 item 4)", () => {
     expect(uncaught).toEqual([]);
     expect(seen).toContain("add");
     expect(seen).toContain("synced");
+  });
+});
+
+describe("the building blocks' streams are read-only and safe too", () => {
+  it("RealFIFO.events$: no emit on it; a throwing subscriber is reported and the others are served", async () => {
+    const f = new RealFIFO<Pod>({
+      knownObjects: {
+        listKeys: () => ["ns/gone"],
+        getByKey: () => undefined,
+      },
+    });
+    expect("emit" in f.events$).toBe(false);
+    const seen: string[] = [];
+    f.events$.subscribe(() => {
+      throw new Error("consumer bug");
+    });
+    f.events$.subscribe((e) => seen.push(e.type));
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    f.replace([], "1");
+    await timersRan();
+    expect(seen).toEqual(["knownObjectLookup"]);
+    expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([
+      expect.stringContaining("a subscriber of fifo events$ threw in next"),
+    ]);
+    errors.mockRestore();
+    expect(uncaught).toEqual([]);
+  });
+
+  it("Reflector.events$ (FakeClock): a throwing subscriber never reaches uncaughtException", async () => {
+    const clock = new FakeClock(0);
+    const source = new FakeControllerSource<Pod>({ clock, rand: seededRand(3) });
+    source.add(pod("a"));
+    const r = new Reflector<Pod>(
+      source,
+      undefined,
+      newStore<Pod>((o) => (o as Pod).metadata.name),
+      {
+        clock,
+        rand: seededRand(4),
+        logger: silentLogger,
+      },
+    );
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const seen: string[] = [];
+    r.events$.subscribe(() => {
+      throw new Error("consumer bug");
+    });
+    r.events$.subscribe((e) => seen.push(e.type));
+    const ac = new AbortController();
+    r.run(ac.signal);
+    await clock.step(0);
+    await settle();
+    source.add(pod("b"));
+    await clock.step(0);
+    await settle();
+    await timersRan();
+    ac.abort();
+    await runUntilSettled(clock, r.whenStopped());
+    errors.mockRestore();
+    expect(seen.length).toBeGreaterThan(0);
+    expect(uncaught).toEqual([]);
   });
 });
 
