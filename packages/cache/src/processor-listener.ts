@@ -160,8 +160,8 @@ export interface ProcessorListenerOptions<T> {
   /** Called when the bound is hit, with the number of waiting notifications. Usually stops the listener. */
   readonly onOverflow?: (pendingNotifications: number) => void;
   /**
-   * Gauge `informer_listener_pending_notifications` (set on every add and delivery) and its labels, so the lag of
-   * each handler is visible. Default none.
+   * Gauge `informer_listener_pending_notifications` (set on every add and delivery) and its labels, to which the
+   * listener adds `handler` (its name), so the lag of each handler is visible. Default none.
    */
   readonly pendingGauge?: { readonly gauge: Gauge; readonly labels: Labels };
   /**
@@ -331,9 +331,11 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
     }
     this.maxPending = maxPending;
     this.onOverflow = options.onOverflow;
-    this.pendingGauge = options.pendingGauge;
     this.logger = options.logger ?? defaultLogger;
     this.handlerName = options.handlerName ?? nameForHandler(handler);
+    const gauge = options.pendingGauge;
+    this.pendingGauge =
+      gauge === undefined ? undefined : { gauge: gauge.gauge, labels: { ...gauge.labels, handler: this.handlerName } };
     this.clock = options.clock ?? realClock;
     this.requestedResyncPeriod = options.requestedResyncPeriod ?? 0;
     this.resyncPeriod = options.resyncPeriod ?? 0;

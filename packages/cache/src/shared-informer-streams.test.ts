@@ -323,6 +323,31 @@ describe("notifications$ (issue 9 items 2 and 5)", () => {
     await runUntilSettled(clock, running);
   });
 
+  it("informer_listener_pending_notifications shows each handler's lag, and drops back as it drains", async () => {
+    const { clock, source, informer, ac, metrics } = setup();
+    for (let i = 0; i < 5; i++) source.add(pod(`p${i}`));
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    informer.addEventHandlerWithOptions({ onAdd: () => gate }, { handlerName: "slow" });
+    const lag = () =>
+      metrics.value("informer_listener_pending_notifications", {
+        name: "pods",
+        group: "",
+        version: "v1",
+        resource: "pods",
+        handler: "slow",
+      });
+    const running = informer.run(ac.signal);
+    await clock.step(0);
+    await settle();
+    expect(lag()).toBe(4); // one add in flight, four waiting
+    release();
+    await settle();
+    expect(lag()).toBe(0);
+    ac.abort();
+    await runUntilSettled(clock, running);
+  });
+
   it("rejects bad options by name", () => {
     const { informer } = setup();
     expect(() => informer.notifications$({ maxPending: 0 })).toThrow("maxPending must be a positive integer, got 0");

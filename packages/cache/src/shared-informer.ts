@@ -636,7 +636,7 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
       events: this.events,
       maxPending: options.maxPending,
       onOverflow: options.onOverflow,
-      pendingGauge: this.pendingGaugeFor(options.handlerName ?? handler),
+      pendingGauge: this.pendingGaugeOption(),
       logger: this.logger,
     });
     options.onBeforeReplay?.(listener);
@@ -655,16 +655,11 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
     return listener;
   }
 
-  private pendingGaugeFor(
-    handler: string | ResourceEventHandler<T> | NotificationSink<T>,
-  ): { gauge: Gauge; labels: Record<string, string> } | undefined {
+  /** The lag gauge for a new listener (which adds its `handler` label), when metrics are on. */
+  private pendingGaugeOption(): { gauge: Gauge; labels: Record<string, string> } | undefined {
     const labels = this.options.metricLabels;
     if (this.pendingGauge === undefined || labels === undefined) return undefined;
-    const handlerName =
-      typeof handler === "string"
-        ? handler
-        : ((handler as { constructor?: { name?: string } }).constructor?.name ?? "handler");
-    return { gauge: this.pendingGauge, labels: { ...labels, handler: handlerName } };
+    return { gauge: this.pendingGauge, labels: { ...labels } };
   }
 
   removeEventHandler(handle: ResourceEventHandlerRegistration): void {
