@@ -554,7 +554,11 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
             return;
           }
           subscriber.next({ type: "relist" });
-          register();
+          try {
+            register();
+          } catch (error) {
+            subscriber.error(error); // never thrown from a microtask (that would be an uncaughtException)
+          }
         });
       };
       const register = () => {
@@ -729,11 +733,11 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
       );
       return;
     }
+    const pipeline = this.buildPipeline();
     // One listener on the caller's signal (shared by many informers in a factory); every part of this run
     // listens to the link instead, and the link lets go of the caller's signal once the run is over.
     const link = new SignalLink(callerSignal);
     const signal = link.signal;
-    const pipeline = this.buildPipeline();
     this.pipeline = pipeline;
     this.started = true;
     this.pipeline$.next(pipeline);
