@@ -118,6 +118,7 @@ export {
 // Controller: processDeltas and resource event handlers
 
 export {
+  checkEventHandler,
   FilteringResourceEventHandler,
   type FilteringResourceEventHandlerOptions,
   newQueueFIFO,
@@ -279,6 +280,7 @@ export {
   withTransform,
   withTweakListOptions,
 } from "./informer-factory.js";
+export { ListenerOverflowError } from "./listener-overflow-error.js";
 export {
   type HandlerErrorCallback,
   type HandlerErrorInfo,
@@ -288,7 +290,9 @@ export {
   type ListenerEventSink,
   type ListenerHandler,
   type ListenerStats,
+  listenerPendingNotificationsMetricName,
   type Notification,
+  type NotificationSink,
   ProcessorListener,
   type ProcessorListenerOptions,
   type ResourceEventHandlerRegistration,
@@ -296,7 +300,9 @@ export {
 export {
   type HandlerOptions,
   type InformerFifoMode,
+  type InformerNotification,
   type InformerReflectorOptions,
+  type NotificationsOptions,
   newSharedIndexInformer,
   newSharedInformer,
   type SharedIndexInformer,
