@@ -332,7 +332,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       syncing(
         () =>
           `  syncing: ${received}/${options.objects} objects received ` +
-          `(${formatNumber(clock.since(started) / 1000)} s)`,
+          `(${(clock.since(started) / 1000).toFixed(1)} s)`,
       );
       await clock.sleep(10);
     }
@@ -425,8 +425,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const watchingAgain = () => reinitAt === undefined || events.slice(reinitAt).some((e) => e.type === "watch-start");
     const deadline = clock.now() + convergeTimeoutMs;
     let diff = mismatch();
+    const catchingUp = progressReporter(clock, out);
+    const receivedBefore = received;
     while ((diff !== undefined || !watchingAgain()) && clock.now() < deadline) {
       checkAborted();
+      catchingUp(
+        () =>
+          `  waiting for the informer to catch up: reflector ${informer.status().reflector?.phase ?? "?"}, ` +
+          `${received - receivedBefore} events received since the churn ended`,
+      );
       await clock.sleep(20);
       diff = mismatch();
     }
