@@ -28,8 +28,8 @@ Starts the simulated kube-apiserver on 127.0.0.1 (a random port) with --objects 
 SharedIndexInformer from it over HTTP, then writes --rate changes per second for --seconds seconds while two
 faults hit the server:
   1. at 1/3: every watch connection is dropped; expected: a re-watch from the last resourceVersion, no relist
-  2. at 2/3: the ConfigMap watch cache is re-initialized and unready for 1 s; expected: 429s while unready, then
-     410 (Expired) for the old resourceVersion and exactly one relist
+  2. at 2/3: the ConfigMap watch cache is re-initialized and unready for --downtime seconds; expected: 429s while
+     unready, then 410 (Expired) for the old resourceVersion and exactly one relist
 Each fault line is followed by what was observed, marked ✓ or ✗. Then a chart of the watch events the
 informer received per second, the handler calls and the requests the apiserver saw, explained, and the
 verdict: the informer's store must equal the apiserver's storage, key by key and resourceVersion by
@@ -44,6 +44,8 @@ Flags:
   --rate <r>          changes per second during the churn (default 400)
   --seed <k>          seed of the writer's random choices (default 1)
   --sync-timeout <s>  seconds to wait for the initial sync before failing (default 60)
+  --downtime <s>      seconds the re-initialized watch cache stays unready (default 1; with 0 there is no
+                      429 to see, and that check fails)
   -h, --help          show this help
 
 Environment: none is read.

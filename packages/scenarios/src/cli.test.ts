@@ -32,7 +32,8 @@ function launch(root: string, args: string[]) {
 
 describe("informer CLI", () => {
   it("demo: syncs from the simulated apiserver over HTTP, checks both faults' outcomes, converges, exits 0", () => {
-    const run = cli(["demo", "--objects", "300", "--seconds", "2", "--rate", "100", "--seed", "3"]);
+    // --downtime 2: a margin for a loaded machine, where the re-watch must still meet the unready cache (429).
+    const run = cli(["demo", "--objects", "300", "--seconds", "2", "--rate", "100", "--seed", "3", "--downtime", "2"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^informer demo: 300 ConfigMaps, churn 100 changes\/s for 2 s, seed 3/);
@@ -111,7 +112,14 @@ describe("informer CLI", () => {
       const run = cli(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^Usage: informer demo \[flags\]/);
-      for (const flag of ["--objects <n>", "--seconds <s>", "--rate <r>", "--seed <k>", "--sync-timeout <s>"]) {
+      for (const flag of [
+        "--objects <n>",
+        "--seconds <s>",
+        "--rate <r>",
+        "--seed <k>",
+        "--sync-timeout <s>",
+        "--downtime <s>",
+      ]) {
         expect(run.stdout).toContain(flag);
       }
       expect(run.stdout).toContain("marked ✓ or ✗");

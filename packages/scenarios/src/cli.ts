@@ -16,6 +16,7 @@ async function demo(args: string[]): Promise<number> {
       rate: { type: "string", default: "400" },
       seed: { type: "string", default: "1" },
       "sync-timeout": { type: "string", default: "60" },
+      downtime: { type: "string", default: "1" },
     },
   });
   const num = (name: keyof typeof values, min: number): number => {
@@ -30,6 +31,7 @@ async function demo(args: string[]): Promise<number> {
     rate: num("rate", 1),
     seed: num("seed", 0),
     syncTimeoutMs: num("sync-timeout", 0) * 1000,
+    downtimeMs: num("downtime", 0) * 1000,
   };
   // Ctrl-C: say so, stop the informer and the apiserver (runDemo closes everything), exit 130. A second Ctrl-C
   // while that runs exits at once.
