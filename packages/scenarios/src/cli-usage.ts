@@ -7,6 +7,7 @@ export const INFORMER_COMMANDS: readonly string[] = ["demo", "help"];
 /** Usage of the `informer` CLI as a whole. */
 export const INFORMER_USAGE = `Usage: informer <command> [flags]
        pnpm informer <command> [flags]     (pnpm demo = pnpm informer demo)
+       node packages/scenarios/dist/cli.js <command> [flags]
 
 Commands:
   demo        run a SharedIndexInformer against an embedded simulated kube-apiserver through churn and two
