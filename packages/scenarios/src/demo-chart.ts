@@ -44,6 +44,7 @@ export class EventsPerSecond {
     this.at(nowMs);
   }
 
+  /** The seconds counted so far, from the start; the last one may still be counting. */
   rows(): readonly EventSecond[] {
     return this.seconds;
   }
