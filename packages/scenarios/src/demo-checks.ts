@@ -16,6 +16,8 @@ export function formatCheck(check: DemoCheck): string {
   return `${check.ok ? "✓" : "✗"} ${check.detail}`;
 }
 
+const objects = (n: number): string => `${n} object${n === 1 ? "" : "s"}`;
+
 const rvNumber = (rv: string): number | undefined => (/^[0-9]+$/.test(rv) ? Number(rv) : undefined);
 
 const isRelistStart = (e: ReflectorEvent): boolean =>
@@ -90,7 +92,7 @@ export function checkRelistAfterReinit(window: readonly ReflectorEvent[], tooMan
   const how =
     done === undefined
       ? ""
-      : ` (a ${done.type === "watch-list-done" ? "watch-list" : "list"} of ${done.items} objects)`;
+      : ` (a ${done.type === "watch-list-done" ? "watch-list" : "list"} of ${objects(done.items)})`;
   return { name, ok: true, detail: `${tooManyRequests}× 429 while unready, then 410 and exactly one relist${how}` };
 }
 
@@ -100,7 +102,7 @@ export function checkConverged(storeSize: number, serverSize: number, mismatch: 
     ? {
         name: "converged",
         ok: true,
-        detail: `converged: the store holds ${storeSize} objects, equal to the apiserver's (same keys, same resourceVersions)`,
+        detail: `converged: the store holds ${objects(storeSize)}, equal to the apiserver's (same keys, same resourceVersions)`,
       }
     : {
         name: "converged",

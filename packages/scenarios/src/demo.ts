@@ -246,6 +246,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       `informer demo: ${options.objects} ConfigMaps, churn ${options.rate} changes/s for ${options.seconds} s, ` +
         `seed ${options.seed} (fixes the writes, not the timing)`,
     );
+    // The ConfigMaps live in ten namespaces, which must exist first (the apiserver's namespace lifecycle); all ten,
+    // since the churn creates objects in each of them whatever --objects is.
+    for (let n = 0; n < 10; n++) await engine.create("namespaces", "", { metadata: { name: `ns-${n}` } });
     const creating = progressReporter(clock, out);
     for (let i = 0; i < options.objects; i++) {
       const created = await engine.create("configmaps", `ns-${i % 10}`, configMap(i, 0));
