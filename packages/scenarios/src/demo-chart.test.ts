@@ -60,8 +60,18 @@ describe("summarizeMetrics", () => {
       labels: '{name="d",resource="configmaps"}',
       lines: ["informer_store_resource_version 4400", "informer_processing_latency_seconds_sum 0.071"],
     });
-    const mixed = summarizeMetrics('informer_a{x="1"} 1\ninformer_a{x="2"} 2.5', "informer_");
-    expect(mixed).toEqual({ labels: "", lines: ['informer_a{x="1"} 1', 'informer_a{x="2"} 2.5'] });
+    const mixed = summarizeMetrics(
+      'informer_a{name="d",x="1"} 1\ninformer_a{name="d",x="2,3"} 2.5\ninformer_b{name="d"} 0.30000000000000004',
+      "informer_",
+    );
+    expect(mixed).toEqual({
+      labels: '{name="d"}',
+      lines: ['informer_a{x="1"} 1', 'informer_a{x="2,3"} 2.5', "informer_b 0.3"],
+    });
+    expect(summarizeMetrics('informer_a{x="1"} 1\ninformer_a{y="2"} 2', "informer_")).toEqual({
+      labels: "",
+      lines: ['informer_a{x="1"} 1', 'informer_a{y="2"} 2'],
+    });
   });
 });
 

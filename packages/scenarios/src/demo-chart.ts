@@ -83,22 +83,27 @@ export function formatNumber(n: number): string {
 }
 
 /**
- * The `prefix*` series of a Prometheus text exposition without histogram buckets, as `name value` lines with the
- * value rounded ({@link formatNumber}); the label set, when every series has the same one, is returned once.
+ * The `prefix*` series of a Prometheus text exposition without histogram buckets, as `name{labels} value` lines with
+ * the value rounded ({@link formatNumber}). The label pairs every series shares are returned once in `labels` (`{…}`,
+ * or `""` when none is shared) and left out of the lines, which keep only their own (`handler="handler#1"`).
  */
 export function summarizeMetrics(text: string, prefix: string): { labels: string; lines: string[] } {
-  const parsed: Array<{ name: string; labels: string; value: number }> = [];
+  const parsed: Array<{ name: string; pairs: string[]; value: number }> = [];
   for (const line of text.split("\n")) {
     if (!line.startsWith(prefix) || line.includes("_bucket")) continue;
     const m = /^([A-Za-z_:][A-Za-z0-9_:]*)(\{.*\})?\s+(\S+)$/.exec(line);
     if (m === null) continue;
-    parsed.push({ name: m[1] ?? "", labels: m[2] ?? "", value: Number(m[3]) });
+    const pairs = [...(m[2] ?? "").matchAll(/[A-Za-z_][A-Za-z0-9_]*="(?:[^"\\]|\\.)*"/g)].map((p) => p[0]);
+    parsed.push({ name: m[1] ?? "", pairs, value: Number(m[3]) });
   }
-  const same = parsed.every((p) => p.labels === parsed[0]?.labels);
-  const labels = same ? (parsed[0]?.labels ?? "") : "";
+  const shared = (parsed[0]?.pairs ?? []).filter((p) => parsed.every((s) => s.pairs.includes(p)));
+  const own = (pairs: string[]) => pairs.filter((p) => !shared.includes(p));
   return {
-    labels,
-    lines: parsed.map((p) => `${p.name}${same ? "" : p.labels} ${formatNumber(p.value)}`),
+    labels: shared.length === 0 ? "" : `{${shared.join(",")}}`,
+    lines: parsed.map((p) => {
+      const rest = own(p.pairs);
+      return `${p.name}${rest.length === 0 ? "" : `{${rest.join(",")}}`} ${formatNumber(p.value)}`;
+    }),
   };
 }
 

@@ -231,7 +231,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const engine = new SimApiServer({
     clock,
     rand: seededRand(options.seed + 1),
-    log: (line) => out(`  apiserver: ${line}`),
+    logger: { log: (_level, message) => out(`  apiserver: ${message}`) },
   });
   const configmaps = engine.resource("configmaps");
   // The writer's working set, to pick objects to update or delete. The verdict reads the server's storage instead.
@@ -488,7 +488,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     out("  requests the apiserver saw from the informer:");
     for (const [key, n] of Object.entries(serverRequests).sort()) out(`    ${key.padEnd(28)} ${n}`);
     const summary = summarizeMetrics(await metrics.render(), "informer_");
-    out(`  informer metrics ${summary.labels}:`);
+    out(`  informer metrics${summary.labels === "" ? "" : ` ${summary.labels}`}:`);
     for (const line of summary.lines) out(`    ${line}`);
     const verdict = checkConverged(storeSize, serverSize, diff);
     checks.push(verdict);

@@ -5,6 +5,7 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import { resolve } from "node:path";
 import { realClock, seededRand } from "@informer-ts/clock";
+import { newJsonLineLogger, newLineLogger } from "@informer-ts/instrumentation";
 import { createCliBackend } from "./http/cli-backend.js";
 import { helpFor } from "./http/cli-usage.js";
 import { generatePki, loadSeedFile, parseApiserverFlags, SimHttpServer, writeKubeconfig } from "./http/index.js";
@@ -41,7 +42,7 @@ async function main(argv: readonly string[]): Promise<number> {
     cli = await createCliBackend(flags, {
       clock: realClock,
       ...(rand !== undefined && { rand }),
-      log: (line) => process.stderr.write(`${line}\n`),
+      logger: newLineLogger("apiserver", (line) => process.stderr.write(`${line}\n`), "info"),
       ...(auditOut !== undefined && { auditLog: (line: string) => auditOut.write(`${line}\n`) }),
     });
     if (flags.seed !== undefined) await cli.seed(loadSeedFile(flags.seed));
@@ -62,7 +63,7 @@ async function main(argv: readonly string[]): Promise<number> {
     metrics: cli.metrics,
     metricsProvider: cli.metrics,
     admin: cli.admin,
-    ...(flags.httpLog && { log: process.stderr }),
+    ...(flags.httpLog && { logger: newJsonLineLogger((line) => process.stderr.write(`${line}\n`)) }),
   });
   let url: string;
   try {
