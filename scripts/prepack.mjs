@@ -3,7 +3,8 @@
 // 2. removes outputs in dist/ whose source is gone (a renamed file must not ship its old build);
 // 3. fails unless every file the package.json `exports`/`types`/`bin` points at exists;
 // 4. requires a README.md and copies the repository's LICENSE into the package (git ignores the copy).
-// So packing can never silently ship a package without its build, README or LICENSE.
+// So packing can never silently ship a package without its build, README or LICENSE. It also refuses to run under
+// npm (`npm pack`/`npm publish`), which would ship `workspace:^` ranges unrewritten: use `pnpm pack`/`pnpm publish`.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -17,6 +18,11 @@ const fail = (msg) => {
   console.error(`prepack ${pkg.name}: ${msg}`);
   process.exit(1);
 };
+
+const agent = process.env.npm_config_user_agent ?? "";
+if (agent.startsWith("npm/")) {
+  fail("pack with pnpm (`pnpm pack`): npm would leave the workspace:^ dependency ranges unrewritten");
+}
 
 // 1. Build.
 const tsc = createRequire(join(root, "package.json")).resolve("typescript/bin/tsc");
