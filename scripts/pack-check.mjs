@@ -11,9 +11,12 @@
 //      every name its `index.d.ts` exports is there at run time; run each `bin` with `--help`;
 //   4. type-check a consumer (`.ts` ESM and `.cts` CommonJS) with `strict` and `skipLibCheck: false`.
 //
+// Steps 2–4 run for npm and pnpm at the same time (one child process per package manager, each going through the
+// packages in turn), which roughly halves the wall time on two cores.
+//
 // Usage: node scripts/pack-check.mjs [--pm npm|pnpm] [--keep] [package-dir-name…]
 // Exits 1 if any check fails; prints one line per check and the time taken. Run by .ci/run.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -25,7 +28,10 @@ const args = process.argv.slice(2);
 const keep = args.includes("--keep");
 const pmArg = args.indexOf("--pm");
 const managers = pmArg >= 0 ? [args[pmArg + 1]] : ["npm", "pnpm"];
-const only = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--pm");
+// Internal: `--lane <work dir>` runs steps 2–4 for one `--pm` on tarballs already packed into <work dir>/tarballs.
+const laneArg = args.indexOf("--lane");
+const laneWork = laneArg >= 0 ? args[laneArg + 1] : undefined;
+const only = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--pm" && args[i - 1] !== "--lane");
 const started = Date.now();
 const failures = [];
 const secs = (t0) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -66,15 +72,23 @@ if (checked.length === 0) {
   process.exit(1);
 }
 
-const work = mkdtempSync(join(tmpdir(), "informer-ts-pack-check-"));
+const work = laneWork ?? mkdtempSync(join(tmpdir(), "informer-ts-pack-check-"));
 const tarballs = join(work, "tarballs");
-mkdirSync(tarballs);
+if (laneWork === undefined) mkdirSync(tarballs);
 const pnpmStore = run("pnpm", ["store", "path"], root).out.trim().split("\n").pop();
 
 // 1. Pack.
-console.log(`pack-check: ${checked.map((p) => p.json.name).join(", ")} with ${managers.join(" and ")} in ${work}`);
+if (laneWork === undefined) {
+  console.log(`pack-check: ${checked.map((p) => p.json.name).join(", ")} with ${managers.join(" and ")} in ${work}`);
+}
 const tarballOf = new Map();
-for (const p of packages) {
+if (laneWork !== undefined) {
+  for (const p of packages) {
+    const file = join(tarballs, `${p.json.name.replace(/^@/, "").replace("/", "-")}-${p.json.version}.tgz`);
+    if (existsSync(file)) tarballOf.set(p.json.name, file);
+  }
+}
+for (const p of laneWork === undefined ? packages : []) {
   const t0 = Date.now();
   const before = new Set(readdirSync(tarballs));
   const r = run("pnpm", ["pack", "--pack-destination", tarballs], p.dir);
@@ -89,7 +103,7 @@ for (const p of packages) {
 
 // 1b. Inspect each tarball.
 const versions = new Map(packages.map((p) => [p.json.name, p.json.version]));
-for (const p of packages) {
+for (const p of laneWork === undefined ? packages : []) {
   const tgz = tarballOf.get(p.json.name);
   if (tgz === undefined) continue;
   const files = execFileSync("tar", ["-tzf", tgz], { encoding: "utf8" })
@@ -158,7 +172,9 @@ function typeCheck(dir, name) {
 
 // 2–4. Install alone, import, type-check.
 const internalOverrides = Object.fromEntries([...tarballOf].map(([n, t]) => [n, `file:${t}`]));
-for (const pm of managers) {
+
+/** Steps 2–4 for one package manager, package after package. */
+function lane(pm) {
   for (const p of checked) {
     const name = p.json.name;
     const tgz = tarballOf.get(name);
@@ -251,6 +267,39 @@ for (const pm of managers) {
       if (r.ok) ok(`${label}: bin ${bin} --help`);
       else fail(`${label}: bin ${bin} --help`, r.out);
     }
+  }
+}
+
+if (laneWork !== undefined) {
+  lane(managers[0]);
+  process.exit(failures.length === 0 ? 0 : 1);
+}
+if (managers.length === 1) lane(managers[0]);
+else {
+  // One child per package manager, concurrently; each one's report is printed whole when it ends.
+  const self = fileURLToPath(import.meta.url);
+  const lanes = managers.map(
+    (pm) =>
+      new Promise((resolve) => {
+        const child = spawn(process.execPath, [self, "--pm", pm, "--lane", work, ...only], {
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let out = "";
+        child.stdout.setEncoding("utf8").on("data", (c) => {
+          out += c;
+        });
+        child.stderr.setEncoding("utf8").on("data", (c) => {
+          out += c;
+        });
+        child.on("error", (err) => resolve({ pm, out: `${out}${String(err)}\n`, code: 1 }));
+        child.on("close", (code, signal) => resolve({ pm, out, code: code ?? signal }));
+      }),
+  );
+  for (const { pm, out, code } of await Promise.all(lanes)) {
+    process.stdout.write(out);
+    const failed = out.split("\n").filter((l) => l.startsWith("  FAIL ")).length;
+    if (code !== 0 && failed === 0) fail(`${pm} lane exited with ${code}`);
+    for (let i = 0; i < failed; i++) failures.push(pm);
   }
 }
 
