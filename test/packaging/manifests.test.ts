@@ -16,6 +16,8 @@ interface Manifest {
   repository?: { type?: string; url?: string; directory?: string };
   engines?: { node?: string };
   sideEffects?: boolean;
+  main?: string;
+  types?: string;
   exports?: Record<string, unknown>;
   files?: string[];
   scripts?: Record<string, string>;
@@ -47,6 +49,11 @@ function problems(dir: string, m: Manifest): string[] {
   const dot = m.exports?.["."] as { types?: string; default?: string } | undefined;
   if (dot?.types !== "./dist/index.d.ts" || dot.default !== "./dist/index.js") {
     out.push(`${where}: exports["."] should map types and default to ./dist/index.d.ts and ./dist/index.js`);
+  }
+  if (m.main !== "./dist/index.js" || m.types !== "./dist/index.d.ts") {
+    out.push(
+      `${where}: main and types should be ./dist/index.js and ./dist/index.d.ts (for resolvers without exports)`,
+    );
   }
   for (const entry of ["dist", "!src/**/*.test.ts", "!src/**/*.test-util.ts"]) {
     if (!m.files?.includes(entry)) out.push(`${where}: files should include "${entry}"`);
