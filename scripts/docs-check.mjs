@@ -3,8 +3,9 @@
 // Blocks are the fenced ```ts / ```typescript blocks of docs/*.md, the root README.md and packages/*/README.md.
 // Each block becomes one ES module (so top-level await works and blocks do not see each other's names) and all of
 // them are checked in one `tsc` run with the repository's strict settings; `@informer-ts/<pkg>` resolves to
-// `packages/<pkg>/src/index.ts`, i.e. exactly what the package exports, and other imports (node:*, rxjs,
-// @kubernetes/client-node …) resolve from the workspace's node_modules.
+// `packages/<pkg>/src/index.ts`, i.e. exactly what the package exports; the packages' own dependencies (rxjs,
+// undici, prom-client …) resolve as a user who installed the packages would see them, and other imports (node:*,
+// @kubernetes/client-node …) from the workspace's node_modules.
 //
 // A block that cannot compile on its own (a signature, a piece of a longer listing) opts out with a first line
 //   // fragment: <why it is not a complete program>
@@ -13,9 +14,19 @@
 // `node scripts/docs-check.mjs [file.md…]` (default: all of the above) prints `file:line` diagnostics and exits 1
 // on any error; `--list` prints the blocks it found. test/docs/docs-compile.test.ts runs it.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -80,7 +91,29 @@ export function checkDocs({ files = docFiles() } = {}) {
   }
 }
 
+/**
+ * Links every third-party dependency of a workspace package into `dir/node_modules`, so blocks can import what a
+ * user of the packages has installed alongside them (rxjs for the streams, …).
+ */
+function linkPackageDependencies(dir) {
+  const packages = join(root, "packages");
+  for (const p of readdirSync(packages)) {
+    const manifest = join(packages, p, "package.json");
+    if (!existsSync(manifest)) continue;
+    const deps = Object.keys(JSON.parse(readFileSync(manifest, "utf8")).dependencies ?? {});
+    for (const dep of deps) {
+      if (dep.startsWith("@informer-ts/")) continue;
+      const from = join(packages, p, "node_modules", ...dep.split("/"));
+      const to = join(dir, "node_modules", ...dep.split("/"));
+      if (!existsSync(from) || existsSync(to)) continue;
+      mkdirSync(dirname(to), { recursive: true });
+      symlinkSync(realpathSync(from), to, "dir");
+    }
+  }
+}
+
 function checkIn(outDir, files) {
+  linkPackageDependencies(outDir);
   const errors = [];
   const sources = new Map(); // generated file name -> { doc, line }
   let fragments = 0;
