@@ -11,6 +11,9 @@ export {
 } from "./client-config.js";
 export {
   inClusterConfig,
+  type KubeConfigCluster,
+  type KubeConfigSource,
+  type KubeConfigUser,
   type KubeconfigLoadOptions,
   type LoadedClientConfig,
   loadClientConfig,
