@@ -17,6 +17,7 @@ export {
   SERVICE_ACCOUNT_ROOT,
 } from "./kubeconfig.js";
 export { type ListWatchScope, listWatchFor } from "./listwatch.js";
+export { RequestTimeoutError } from "./request-executor.js";
 export {
   apiVersionOf,
   type BuiltinResourceName,
@@ -49,7 +50,6 @@ export {
   type ObjectCallOptions,
   type PatchOptions,
   type PatchType,
-  RequestTimeoutError,
   type WriteOptions,
 } from "./rest-client.js";
 export {

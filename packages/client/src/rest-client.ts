@@ -1,12 +1,12 @@
-import { createGunzip } from "node:zlib";
 import type { KubeList, KubeObject, ListOptions, Status } from "@informer-ts/apimachinery";
-import { fromStatus, isConnectionReset, isNetworkTimeout, isProbableEOF } from "@informer-ts/apimachinery";
+import { isNetworkTimeout, isProbableEOF } from "@informer-ts/apimachinery";
 import type { Watch } from "@informer-ts/cache";
 import { type Clock, realClock } from "@informer-ts/clock";
 import { EventStream, type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
 import type { Dispatcher } from "undici";
-import { BodyBuffer } from "./body-buffer.js";
-import { type ClientConfig, type PemData, rateLimitOf, validateClientConfig } from "./client-config.js";
+import { AgentPool } from "./agent-pool.js";
+import { type ClientConfig, rateLimitOf, validateClientConfig } from "./client-config.js";
+import { RequestExecutor, type RequestSpec, type Verb } from "./request-executor.js";
 import {
   listOptionsQuery,
   RequestConstructionError,
@@ -14,14 +14,13 @@ import {
   type ResourceLocation,
   resourceURL,
 } from "./resources.js";
-import { type RequestDescription, statusErrorFromResponse } from "./response-errors.js";
+import { decodedBody, discard } from "./response-body.js";
 import { type RestClientEvent, RestClientMetrics } from "./rest-client-metrics.js";
-import { emptyWatch, StreamWatcher, type WatchBody } from "./stream-watcher.js";
+import { emptyWatch, StreamWatcher } from "./stream-watcher.js";
 import { type RateLimiter, TokenBucketRateLimiter } from "./throttle.js";
-import { DEFAULT_HEADERS_TIMEOUT_MS, newAgent, tlsMaterialFor } from "./transport.js";
 import { defaultUserAgent } from "./version.js";
 import type { WatchDecoderOptions } from "./watch-decoder.js";
-import { DEFAULT_MAX_RETRIES, type ResponseHeaders, type RetryAfter, WithRetry } from "./with-retry.js";
+import { DEFAULT_MAX_RETRIES } from "./with-retry.js";
 
 /** Options of a {@link KubeClient} beyond its {@link ClientConfig}. */
 export interface KubeClientOptions {
@@ -85,37 +84,6 @@ export interface DeleteCallOptions extends ObjectCallOptions {
   readonly dryRun?: boolean;
 }
 
-type Verb = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-
-interface RequestSpec {
-  readonly verb: Verb;
-  readonly url: URL;
-  readonly body?: string;
-  readonly contentType?: string;
-  readonly desc: RequestDescription;
-  readonly signal: AbortSignal | undefined;
-}
-
-interface Response {
-  readonly statusCode: number;
-  readonly headers: ResponseHeaders;
-  readonly body: Dispatcher.ResponseData["body"];
-}
-
-/** Error bodies beyond this size are not read into memory (Status bodies are tiny). */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
-
-/** Thrown (as the signal reason) when {@link ClientConfig.timeoutMs} elapses. */
-export class RequestTimeoutError extends Error {
-  override readonly name = "TimeoutError";
-  constructor(
-    readonly url: string,
-    readonly timeoutMs: number,
-  ) {
-    super(`request to ${url} did not complete within ${timeoutMs} ms (client timeout)`);
-  }
-}
-
 /**
  * A client for one Kubernetes API server (client-go `rest.RESTClient` + the typed clients' verbs) over undici.
  *
@@ -140,32 +108,35 @@ export class KubeClient {
   readonly events = new EventStream<RestClientEvent>();
   readonly config: ClientConfig;
   private readonly server: URL;
-  private readonly host: string;
   private readonly clock: Clock;
-  private readonly metrics: RestClientMetrics;
-  private readonly rateLimiter: RateLimiter | undefined;
-  private readonly maxRetries: number;
-  private readonly userAgent: string;
-  private readonly customDispatcher: Dispatcher | undefined;
-  private readonly agents = new Map<string, Dispatcher>();
+  private readonly pool: AgentPool;
+  private readonly executor: RequestExecutor;
   private readonly decoderOptions: WatchDecoderOptions;
   private closed = false;
 
   constructor(config: ClientConfig, options: KubeClientOptions = {}) {
     this.server = validateClientConfig(config);
     this.config = config;
-    this.host = this.server.host;
     this.clock = options.clock ?? realClock;
-    this.metrics = new RestClientMetrics(options.metrics ?? noopMetrics);
-    if (options.rateLimiter === null) this.rateLimiter = undefined;
-    else if (options.rateLimiter !== undefined) this.rateLimiter = options.rateLimiter;
+    let rateLimiter: RateLimiter | undefined;
+    if (options.rateLimiter === null) rateLimiter = undefined;
+    else if (options.rateLimiter !== undefined) rateLimiter = options.rateLimiter;
     else {
       const rl = rateLimitOf(config);
-      this.rateLimiter = rl === undefined ? undefined : new TokenBucketRateLimiter(rl.qps, rl.burst, this.clock);
+      rateLimiter = rl === undefined ? undefined : new TokenBucketRateLimiter(rl.qps, rl.burst, this.clock);
     }
-    this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
-    this.userAgent = config.userAgent ?? defaultUserAgent();
-    this.customDispatcher = options.dispatcher;
+    this.pool = new AgentPool(config, options.dispatcher);
+    this.executor = new RequestExecutor({
+      config,
+      host: this.server.host,
+      clock: this.clock,
+      metrics: new RestClientMetrics(options.metrics ?? noopMetrics),
+      rateLimiter,
+      maxRetries: Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES),
+      userAgent: config.userAgent ?? defaultUserAgent(),
+      pool: this.pool,
+      events: this.events,
+    });
     this.decoderOptions = options.watchDecoder ?? {};
   }
 
@@ -181,7 +152,7 @@ export class KubeClient {
       listOptions.timeoutSeconds !== undefined && listOptions.timeoutSeconds > 0
         ? listOptions.timeoutSeconds * 1000
         : undefined;
-    const list = await this.doJSON<KubeList<T>>(
+    const list = await this.executor.doJSON<KubeList<T>>(
       { verb: "GET", url, desc: { verb: "GET", group: resource.group, resource: resource.resource }, signal },
       timeoutMs,
     );
@@ -200,7 +171,7 @@ export class KubeClient {
     signal?: AbortSignal,
   ): Promise<T> {
     const loc = this.objectLocation(resource, "GET", name, options.namespace);
-    return this.doJSON<T>({
+    return this.executor.doJSON<T>({
       verb: "GET",
       url: resourceURL(this.server, resource, loc),
       desc: { verb: "GET", group: resource.group, resource: resource.resource, name },
@@ -220,7 +191,7 @@ export class KubeClient {
       throw new RequestConstructionError("an empty namespace may not be set during creation");
     }
     const url = resourceURL(this.server, resource, { namespace }, writeQuery(options));
-    return this.doJSON<T>({
+    return this.executor.doJSON<T>({
       verb: "POST",
       url,
       body: JSON.stringify(object),
@@ -240,7 +211,7 @@ export class KubeClient {
     const name = object.metadata?.name;
     if (name === undefined || name === "") throw new RequestConstructionError("update: object has no metadata.name");
     const loc = this.objectLocation(resource, "PUT", name, options.namespace ?? object.metadata?.namespace);
-    return this.doJSON<T>({
+    return this.executor.doJSON<T>({
       verb: "PUT",
       url: resourceURL(this.server, resource, loc, writeQuery(options)),
       body: JSON.stringify(object),
@@ -262,7 +233,7 @@ export class KubeClient {
     const query = writeQuery(options);
     if (options.force === true) query.set("force", "true");
     const patchType = options.patchType ?? "merge";
-    return this.doJSON<T>({
+    return this.executor.doJSON<T>({
       verb: "PATCH",
       url: resourceURL(this.server, resource, loc, sortParams(query)),
       body: typeof patch === "string" ? patch : JSON.stringify(patch),
@@ -290,7 +261,7 @@ export class KubeClient {
     if (rest.preconditions !== undefined) body.preconditions = rest.preconditions;
     if (rest.dryRun === true) body.dryRun = ["All"];
     const hasBody = Object.keys(body).length > 0;
-    return this.doJSON<KubeObject | Status>({
+    return this.executor.doJSON<KubeObject | Status>({
       verb: "DELETE",
       url: resourceURL(this.server, resource, loc),
       ...(hasBody && {
@@ -322,7 +293,7 @@ export class KubeClient {
       signal,
     };
     const retryable = (err: unknown) => isProbableEOF(err) || isNetworkTimeout(err);
-    const outcome = await this.execute(spec, true, retryable);
+    const outcome = await this.executor.execute(spec, true, retryable);
     if (outcome.kind === "exhausted") return emptyWatch<T>();
     const res = outcome.response;
     if (res.statusCode !== 200) {
@@ -336,7 +307,7 @@ export class KubeClient {
       ...this.decoderOptions,
       ...(signal !== undefined && { signal }),
       onDone: (r) =>
-        this.emit({
+        this.executor.emit({
           type: "watch-closed",
           url: urlText,
           events: r.events,
@@ -351,9 +322,7 @@ export class KubeClient {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const agents = [...this.agents.values()];
-    this.agents.clear();
-    await Promise.all(agents.map((a) => a.close().catch(() => undefined)));
+    await this.pool.close();
     this.events.complete();
   }
 
@@ -369,233 +338,6 @@ export class KubeClient {
     }
     return { namespace, name };
   }
-
-  private emit(e: RestClientEvent): void {
-    if (this.events.observed) this.events.emit(e);
-  }
-
-  /** `Request.Do` + decode: throttle, retries, error mapping, then the JSON body. */
-  private async doJSON<T>(spec: RequestSpec, callTimeoutMs?: number): Promise<T> {
-    const start = this.clock.now();
-    try {
-      // Throttle the first attempt before any timeout starts, as client-go does.
-      await this.throttle(spec, undefined);
-      const timeoutMs =
-        callTimeoutMs ?? (this.config.timeoutMs !== undefined && this.config.timeoutMs > 0 ? this.config.timeoutMs : 0);
-      const scoped = this.withTimeout(spec, timeoutMs);
-      try {
-        const retryable = (err: unknown) => spec.verb === "GET" && (isConnectionReset(err) || isProbableEOF(err));
-        const outcome = await this.execute({ ...spec, signal: scoped.signal }, false, retryable);
-        if (outcome.kind === "exhausted") throw outcome.error;
-        const res = outcome.response;
-        const text = await readText(res, Number.POSITIVE_INFINITY, scoped.signal);
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch (err) {
-          throw new Error(
-            `${spec.verb} ${spec.url.pathname}: cannot decode the ${res.statusCode} response as JSON: ${
-              err instanceof Error ? err.message : String(err)
-            }`,
-          );
-        }
-        if (isFailureStatus(parsed)) throw fromStatus(parsed);
-        return parsed as T;
-      } catch (err) {
-        throw scoped.reason() ?? err;
-      } finally {
-        scoped.dispose();
-      }
-    } finally {
-      this.metrics.requestLatency(spec.verb, this.host, this.clock.since(start) / 1000);
-    }
-  }
-
-  /**
-   * The retry loop shared by `request()` and `Watch()`: attempts until a 2xx, a final error answer (thrown as a
-   * StatusError), or a final transport error (thrown, or `exhausted` when it was retryable).
-   */
-  private async execute(
-    spec: RequestSpec,
-    watch: boolean,
-    isErrorRetryable: (err: unknown) => boolean,
-  ): Promise<{ kind: "ok"; response: Response } | { kind: "exhausted"; error: unknown }> {
-    const retry = new WithRetry(this.maxRetries, isErrorRetryable);
-    let next: RetryAfter | undefined;
-    const urlText = spec.url.toString();
-    for (let attempt = 1; ; attempt++) {
-      throwIfAborted(spec.signal);
-      if (next !== undefined) {
-        await this.clock.sleep(Math.max(0, next.waitSeconds) * 1000, spec.signal);
-        await this.throttle(spec, next.reason);
-      }
-      const headers = await this.requestHeaders(spec);
-      const dispatcher = await this.dispatcherFor(headers.cert, headers.key);
-      throwIfAborted(spec.signal);
-      this.emit({ type: "request", verb: spec.verb, url: urlText, attempt, watch });
-      const sent = this.clock.now();
-      let res: Response;
-      try {
-        res = await dispatcher.request({
-          origin: spec.url.origin,
-          path: spec.url.pathname + spec.url.search,
-          method: spec.verb,
-          headers: headers.headers,
-          body: spec.body ?? null,
-          signal: spec.signal ?? null,
-          headersTimeout: this.config.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
-          ...(watch && { bodyTimeout: 0 }),
-        });
-      } catch (err) {
-        throwIfAborted(spec.signal);
-        this.emit({
-          type: "transport-error",
-          verb: spec.verb,
-          url: urlText,
-          attempt,
-          error: err,
-          durationMs: this.clock.since(sent),
-        });
-        next = retry.isNextRetry({ error: err });
-        if (next !== undefined) {
-          this.metrics.requestRetry(undefined, spec.verb, this.host);
-          this.emit({
-            type: "retry",
-            verb: spec.verb,
-            url: urlText,
-            attempt,
-            waitMs: next.waitSeconds * 1000,
-            reason: next.reason,
-          });
-          continue;
-        }
-        this.metrics.requestResult(undefined, spec.verb, this.host);
-        if (isErrorRetryable(err)) return { kind: "exhausted", error: err };
-        throw err;
-      }
-      this.emit({
-        type: "response",
-        verb: spec.verb,
-        url: urlText,
-        attempt,
-        code: res.statusCode,
-        durationMs: this.clock.since(sent),
-        watch,
-      });
-      if (res.statusCode >= 200 && res.statusCode < 300) {
-        this.metrics.requestResult(res.statusCode, spec.verb, this.host);
-        return { kind: "ok", response: res };
-      }
-      next = retry.isNextRetry({ statusCode: res.statusCode, headers: res.headers });
-      if (next !== undefined) {
-        await discard(res.body);
-        this.metrics.requestRetry(res.statusCode, spec.verb, this.host);
-        this.emit({
-          type: "retry",
-          verb: spec.verb,
-          url: urlText,
-          attempt,
-          waitMs: next.waitSeconds * 1000,
-          reason: next.reason,
-        });
-        continue;
-      }
-      this.metrics.requestResult(res.statusCode, spec.verb, this.host);
-      const text = await readText(res, MAX_ERROR_BODY_BYTES, spec.signal);
-      throw statusErrorFromResponse(res.statusCode, res.headers, text, spec.desc);
-    }
-  }
-
-  /** `tryThrottle`: waits for the rate limiter, recording the wait. */
-  private async throttle(spec: RequestSpec, _retryInfo: string | undefined): Promise<void> {
-    const limiter = this.rateLimiter;
-    if (limiter === undefined) return;
-    const start = this.clock.now();
-    await limiter.wait(spec.signal);
-    const waited = this.clock.since(start);
-    this.metrics.rateLimiterLatency(spec.verb, this.host, waited / 1000);
-    if (waited > 0) this.emit({ type: "throttled", verb: spec.verb, url: spec.url.toString(), waitedMs: waited });
-  }
-
-  private withTimeout(
-    spec: RequestSpec,
-    timeoutMs: number,
-  ): { signal: AbortSignal | undefined; reason(): unknown; dispose(): void } {
-    if (timeoutMs <= 0) return { signal: spec.signal, reason: () => undefined, dispose() {} };
-    const ac = new AbortController();
-    let timedOut: RequestTimeoutError | undefined;
-    const timer = this.clock.afterFunc(timeoutMs, () => {
-      timedOut = new RequestTimeoutError(spec.url.toString(), timeoutMs);
-      ac.abort(timedOut);
-    });
-    const outer = spec.signal;
-    const onAbort = () => ac.abort(outer?.reason);
-    if (outer?.aborted) ac.abort(outer.reason);
-    else outer?.addEventListener("abort", onAbort, { once: true });
-    return {
-      signal: ac.signal,
-      reason: () => timedOut,
-      dispose: () => {
-        timer.stop();
-        outer?.removeEventListener("abort", onAbort);
-      },
-    };
-  }
-
-  private async requestHeaders(
-    spec: RequestSpec,
-  ): Promise<{ headers: Record<string, string>; cert?: PemData; key?: PemData }> {
-    const c = this.config;
-    const h: Record<string, string> = {
-      "user-agent": this.userAgent,
-      accept: "application/json, */*",
-    };
-    if (c.disableCompression !== true) h["accept-encoding"] = "gzip";
-    if (spec.contentType !== undefined) h["content-type"] = spec.contentType;
-    for (const [k, v] of Object.entries(c.headers ?? {})) h[k.toLowerCase()] = v;
-    if (c.username !== undefined) {
-      h.authorization = `Basic ${Buffer.from(`${c.username}:${c.password ?? ""}`).toString("base64")}`;
-    }
-    if (c.token !== undefined && c.token !== "") h.authorization = `Bearer ${c.token}`;
-    if (c.tokenProvider !== undefined) {
-      const token = await c.tokenProvider();
-      if (token !== "") h.authorization = `Bearer ${token}`;
-    }
-    let cert: PemData | undefined;
-    let key: PemData | undefined;
-    if (c.authProvider !== undefined) {
-      const creds = await c.authProvider();
-      for (const [k, v] of Object.entries(creds.headers ?? {})) h[k.toLowerCase()] = v;
-      cert = creds.clientCert;
-      key = creds.clientKey;
-    }
-    return { headers: h, ...(cert !== undefined && { cert }), ...(key !== undefined && { key }) };
-  }
-
-  private async dispatcherFor(cert: PemData | undefined, key: PemData | undefined): Promise<Dispatcher> {
-    if (this.customDispatcher !== undefined) return this.customDispatcher;
-    if (this.closed) throw new Error("KubeClient is closed");
-    const id = cert === undefined ? "" : `${pemText(cert)}\u0000${key === undefined ? "" : pemText(key)}`;
-    let agent = this.agents.get(id);
-    if (agent === undefined) {
-      // An auth provider rotated its client certificate: drop pools of older certificates once idle.
-      if (id !== "") {
-        for (const [k, a] of this.agents) {
-          if (k !== "") {
-            this.agents.delete(k);
-            void a.close().catch(() => undefined);
-          }
-        }
-      }
-      agent = newAgent(tlsMaterialFor(this.config, cert, key), this.config.headersTimeoutMs);
-      this.agents.set(id, agent);
-    }
-    return agent;
-  }
-}
-
-function pemText(p: PemData): string {
-  return typeof p === "string" ? p : Buffer.from(p).toString("utf8");
 }
 
 function writeQuery(options: WriteOptions): URLSearchParams {
@@ -609,100 +351,4 @@ function writeQuery(options: WriteOptions): URLSearchParams {
 function sortParams(q: URLSearchParams): URLSearchParams {
   q.sort();
   return q;
-}
-
-function isFailureStatus(v: unknown): v is Status {
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    (v as { kind?: unknown }).kind === "Status" &&
-    (v as { status?: unknown }).status === "Failure"
-  );
-}
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason;
-}
-
-function headerValue(headers: ResponseHeaders, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-function isGzip(res: Response): boolean {
-  return headerValue(res.headers, "content-encoding")?.trim().toLowerCase() === "gzip";
-}
-
-function ignoreError(): void {}
-
-/** The response body as chunks, gunzipped as a stream when the server compressed it. */
-function decodedBody(res: Response): WatchBody {
-  const body = res.body;
-  // Destroying a body that is not being iterated emits 'error' (AbortError); iteration reports errors itself,
-  // so an unobserved one must not become an uncaught exception.
-  body.on("error", ignoreError);
-  if (!isGzip(res)) {
-    return {
-      [Symbol.asyncIterator]: () => body[Symbol.asyncIterator](),
-      destroy: () => {
-        body.destroy();
-      },
-    };
-  }
-  const gunzip = createGunzip();
-  gunzip.on("error", ignoreError);
-  body.on("error", (err) => gunzip.destroy(err));
-  body.pipe(gunzip);
-  return {
-    [Symbol.asyncIterator]: () => gunzip[Symbol.asyncIterator](),
-    destroy: () => {
-      body.destroy();
-      gunzip.destroy();
-    },
-  };
-}
-
-/** The body size announced by `Content-Length` for an uncompressed body, else undefined. */
-function announcedLength(res: Response): number | undefined {
-  if (isGzip(res)) return undefined;
-  const v = headerValue(res.headers, "content-length");
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
-}
-
-/**
- * Reads a whole body as UTF-8 (gunzipping if needed), keeping at most `limit` bytes and draining the rest.
- *
- * With a `Content-Length` (uncompressed bodies) every chunk is copied into one buffer of that size as it arrives
- * (see {@link BodyBuffer}), so the chunks are released at once and the body is held about twice at most (bytes,
- * then text; or, for a body past the 256 MiB up-front cap, the capped buffer and the full-size one during the
- * one copy) instead of three times (chunks, their concatenation, text) — a 100 MB LIST costs 100 MB less peak
- * memory. Without one, the chunks are concatenated at the end.
- */
-async function readText(res: Response, limit: number, signal: AbortSignal | undefined): Promise<string> {
-  const source = decodedBody(res);
-  const body = new BodyBuffer(announcedLength(res), limit);
-  const onAbort = () => source.destroy();
-  signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    for await (const chunk of source) {
-      if (!body.full) body.append(chunk);
-    }
-  } catch (err) {
-    throwIfAborted(signal);
-    throw err;
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-  }
-  return body.text();
-}
-
-/** Drains a body so its connection can be reused (client-go `readAndCloseResponseBody`). */
-async function discard(body: Response["body"]): Promise<void> {
-  try {
-    await body.dump({ limit: 4096 });
-  } catch {
-    // The connection will be closed instead.
-  }
 }
