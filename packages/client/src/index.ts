@@ -1,3 +1,20 @@
+export { type BuiltinResourceName, builtinResources, type ResourceName, resources } from "./builtin-resources.js";
+export {
+  type ApplyOptions,
+  type DeleteCallOptions,
+  type DeleteCollectionOptions,
+  FIELD_MANAGER_MAX_LENGTH,
+  type FieldValidation,
+  type GetCallOptions,
+  type ListCallOptions,
+  type ObjectCallOptions,
+  PATCH_CONTENT_TYPES,
+  type PatchOptions,
+  type PatchType,
+  type Preconditions,
+  type PropagationPolicy,
+  type WriteOptions,
+} from "./call-options.js";
 export {
   type AuthProvider,
   type ClientConfig,
@@ -16,17 +33,18 @@ export {
   loadClientConfig,
   SERVICE_ACCOUNT_ROOT,
 } from "./kubeconfig.js";
-export { type ListWatchScope, listWatchFor } from "./listwatch.js";
+export { type ListWatchScope, listWatchFor, metadataListWatchFor } from "./listwatch.js";
+export type { JsonOf, PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
 export { RequestTimeoutError } from "./request-executor.js";
 export {
   apiVersionOf,
-  type BuiltinResourceName,
-  builtinResources,
   customResource,
   goDurationSeconds,
   groupResourceOf,
+  isBuiltinGroup,
   isValidPathSegmentName,
   listOptionsQuery,
+  type ObjectOf,
   RequestConstructionError,
   type ResourceDescriptor,
   type ResourceLocation,
@@ -42,16 +60,7 @@ export {
   type RequestDescription,
   statusErrorFromResponse,
 } from "./response-errors.js";
-export {
-  type DeleteCallOptions,
-  KubeClient,
-  type KubeClientOptions,
-  type ListCallOptions,
-  type ObjectCallOptions,
-  type PatchOptions,
-  type PatchType,
-  type WriteOptions,
-} from "./rest-client.js";
+export { KubeClient, type KubeClientOptions, METADATA_ACCEPT, METADATA_LIST_ACCEPT } from "./rest-client.js";
 export {
   REST_CLIENT_LATENCY_BUCKETS,
   REST_CLIENT_METRICS,
@@ -66,6 +75,7 @@ export {
   type WatchBody,
 } from "./stream-watcher.js";
 export { newTokenBucketRateLimiter, type RateLimiter, TokenBucketRateLimiter } from "./throttle.js";
+export { LONG_THROTTLE_LATENCY_MS, ThrottleWarning } from "./throttle-warning.js";
 export {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
@@ -73,6 +83,7 @@ export {
   type TLSMaterial,
   tlsMaterialFor,
 } from "./transport.js";
+export { newTypedSharedInformerFactory, type TypedSharedInformerFactory } from "./typed-informer-factory.js";
 export { defaultUserAgent, VERSION } from "./version.js";
 export {
   DEFAULT_MAX_WATCH_LINE_BYTES,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { builtinResources } from "./builtin-resources.js";
 import { sendJSON, startServer, type TestServer } from "./internal/test-server.test-util.js";
 import { listWatchFor } from "./listwatch.js";
-import { builtinResources } from "./resources.js";
 import { KubeClient } from "./rest-client.js";
 
 let server: TestServer | undefined;

@@ -1,5 +1,6 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import type { ListerWatcher, Watch } from "@informer-ts/cache";
+import type { PartialObjectMetadata } from "./object-types.js";
 import type { ResourceDescriptor } from "./resources.js";
 import type { KubeClient } from "./rest-client.js";
 
@@ -19,16 +20,10 @@ export interface ListWatchScope {
  */
 export function listWatchFor<T = KubeObject>(
   client: KubeClient,
-  resource: ResourceDescriptor,
+  resource: ResourceDescriptor<T>,
   scope: ListWatchScope = {},
 ): ListerWatcher<T> {
-  const apply = (options: ListOptions): ListOptions & { namespace?: string } => {
-    const o: ListOptions & { namespace?: string } = { ...options };
-    if (scope.fieldSelector !== undefined) o.fieldSelector = scope.fieldSelector;
-    if (scope.labelSelector !== undefined) o.labelSelector = scope.labelSelector;
-    if (scope.namespace !== undefined && scope.namespace !== "") o.namespace = scope.namespace;
-    return o;
-  };
+  const apply = scoped(scope);
   return {
     list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<T>> {
       return client.list<T>(resource, apply(options), signal);
@@ -36,5 +31,38 @@ export function listWatchFor<T = KubeObject>(
     watch(options: ListOptions, signal?: AbortSignal): Promise<Watch<T>> {
       return client.watch<T>(resource, apply(options), signal);
     },
+  };
+}
+
+/**
+ * A {@link ListerWatcher} of objects' metadata only (client-go `metadatainformer`'s list/watch through the
+ * `metadata` client; controller-runtime `OnlyMetadata`, kube-rs `metadata_watcher`): lists ask for a
+ * `PartialObjectMetadataList` and watches for `PartialObjectMetadata` events, so an informer over it caches
+ * `{apiVersion: "meta.k8s.io/v1", kind: "PartialObjectMetadata", metadata}` per object and never receives specs,
+ * data or status. Scope and failures as {@link listWatchFor}.
+ */
+export function metadataListWatchFor(
+  client: KubeClient,
+  resource: ResourceDescriptor<unknown>,
+  scope: ListWatchScope = {},
+): ListerWatcher<PartialObjectMetadata> {
+  const apply = scoped(scope);
+  return {
+    list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<PartialObjectMetadata>> {
+      return client.listMetadata(resource, apply(options), signal);
+    },
+    watch(options: ListOptions, signal?: AbortSignal): Promise<Watch<PartialObjectMetadata>> {
+      return client.watchMetadata(resource, apply(options), signal);
+    },
+  };
+}
+
+function scoped(scope: ListWatchScope): (options: ListOptions) => ListOptions & { namespace?: string } {
+  return (options) => {
+    const o: ListOptions & { namespace?: string } = { ...options };
+    if (scope.fieldSelector !== undefined) o.fieldSelector = scope.fieldSelector;
+    if (scope.labelSelector !== undefined) o.labelSelector = scope.labelSelector;
+    if (scope.namespace !== undefined && scope.namespace !== "") o.namespace = scope.namespace;
+    return o;
   };
 }

@@ -55,6 +55,8 @@ export interface RequestExecutorDeps {
   readonly userAgent: string;
   readonly pool: AgentPool;
   readonly events: EventStream<RestClientEvent>;
+  /** Told of every rate-limiter wait that took time (for the slow-throttle warning). */
+  readonly onThrottled?: (waitedMs: number, verb: Verb, url: URL) => void;
 }
 
 /**
@@ -225,6 +227,7 @@ export class RequestExecutor {
     this.d.metrics.rateLimiterLatency(spec.verb, this.d.host, waited / 1000);
     if (waited > 0) {
       this.emit({ type: "throttled", verb: spec.verb, url: spec.url.toString(), waitedMs: waited });
+      this.d.onThrottled?.(waited, spec.verb, spec.url);
     }
   }
 
