@@ -27,6 +27,15 @@ export {
   validateClientConfig,
 } from "./client-config.js";
 export {
+  AGGREGATED_DISCOVERY_ACCEPT,
+  AmbiguousResourceError,
+  DEFAULT_DISCOVERY_TTL_MS,
+  type DiscoveredResource,
+  DiscoveryClient,
+  type DiscoveryClientOptions,
+  NoResourceMatchError,
+} from "./discovery-client.js";
+export {
   inClusterConfig,
   type KubeconfigLoadOptions,
   type LoadedClientConfig,

@@ -509,3 +509,18 @@ describe("untyped usage", () => {
     expect(w.spec).toEqual({ size: 1 });
   });
 });
+
+describe("getRaw", () => {
+  it("GETs a path below the server's base path with the given Accept; refuses paths that are not absolute", async () => {
+    const s = await echoServer(() => ({ kind: "APIVersions", versions: ["v1"] }));
+    const c = new KubeClient({ server: `${s.url}/k8s/clusters/c-1` }, { rateLimiter: null });
+    clients.push(c);
+    expect(await c.getRaw("/api", { accept: "application/json" })).toEqual({ kind: "APIVersions", versions: ["v1"] });
+    await c.getRaw("/version?x=1");
+    expect(s.requests.map((r) => r.url)).toEqual(["/k8s/clusters/c-1/api", "/k8s/clusters/c-1/version?x=1"]);
+    expect(s.requests[0]!.headers.accept).toBe("application/json");
+    await expect(c.getRaw("api")).rejects.toThrow(/path must start with "\/"/);
+    await expect(c.getRaw("/api/../secrets")).rejects.toThrow(/may not contain "\.\."/);
+    expect(s.requests).toHaveLength(2);
+  });
+});

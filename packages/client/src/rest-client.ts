@@ -473,6 +473,34 @@ export class KubeClient {
     return metadataWatch(w);
   }
 
+  /**
+   * `GET` of a path below the server's base URL (client-go `RESTClient().Get().AbsPath(path)`), decoded as JSON:
+   * discovery documents, `/version`, aggregated APIs. `accept` overrides the `Accept` header. Same throttling,
+   * retries and errors as every other request.
+   */
+  async getRaw<T = unknown>(path: string, options: { accept?: string } = {}, signal?: AbortSignal): Promise<T> {
+    if (typeof path !== "string" || !path.startsWith("/")) {
+      throw new RequestConstructionError(`getRaw: path must start with "/", got ${JSON.stringify(path)}`);
+    }
+    const q = path.indexOf("?");
+    const pathname = q < 0 ? path : path.slice(0, q);
+    for (const seg of pathname.split("/").slice(1)) {
+      if (seg === "." || seg === "..")
+        throw new RequestConstructionError(`getRaw: path may not contain ${JSON.stringify(seg)}`);
+    }
+    const base = this.server.pathname.replace(/\/+$/, "");
+    const url = new URL(this.server.origin);
+    url.pathname = base + pathname;
+    if (q >= 0) url.search = path.slice(q);
+    return this.executor.doJSON<T>({
+      verb: "GET",
+      url,
+      ...(options.accept !== undefined && { accept: options.accept }),
+      desc: { verb: "GET" },
+      signal,
+    });
+  }
+
   /** Closes every connection pool the client created (not a dispatcher passed in options). Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
