@@ -43,6 +43,7 @@ export {
   SERVICE_ACCOUNT_ROOT,
 } from "./kubeconfig.js";
 export { type ListWatchScope, listWatchFor, metadataListWatchFor } from "./listwatch.js";
+export { type MetadataSharedInformerFactory, newMetadataSharedInformerFactory } from "./metadata-informer.js";
 export type { JsonOf, PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
 export { RequestTimeoutError } from "./request-executor.js";
 export {
