@@ -21,15 +21,29 @@ export type MetadataSharedInformerFactory = SharedInformerFactory<ResourceDescri
  *
  * Keep it apart from a full-object factory: both key informers by resource, so the same resource may have one
  * informer of each kind, one per factory.
+ *
+ * The informers expect no particular kind from the watch (their objects are `meta.k8s.io/v1`
+ * `PartialObjectMetadata`, not the resource's kind): `informerFor` hands the cache factory the resource without
+ * its `kind`, which the factory would otherwise turn into the reflector's expected type and reject every event
+ * with ("Unexpected watch event object gvk"). client-go's metadata informers likewise expect the
+ * `PartialObjectMetadata` type, not the resource's kind. Informers are keyed, named and labelled by
+ * group/version/resource as usual.
  */
 export function newMetadataSharedInformerFactory(
   client: KubeClient,
   defaultResync: number,
   ...options: SharedInformerOption<PartialObjectMetadata>[]
 ): MetadataSharedInformerFactory {
-  return newSharedInformerFactoryWithOptions<ResourceDescriptor<unknown>, PartialObjectMetadata>(
+  const factory = newSharedInformerFactoryWithOptions<ResourceDescriptor<unknown>, PartialObjectMetadata>(
     (resource, scope) => metadataListWatchFor(client, resource, { namespace: scope.namespace }),
     defaultResync,
     ...options,
   );
+  const informerFor = factory.informerFor.bind(factory);
+  factory.informerFor = (resource, newFunc) => {
+    const { kind: _kind, ...withoutKind } = resource;
+    // The cache factory reads `kind` only to build the expected object type; nothing else here needs it.
+    return informerFor(withoutKind as ResourceDescriptor<unknown>, newFunc);
+  };
+  return factory;
 }
