@@ -118,6 +118,47 @@ describe("typed verbs against the simulator", () => {
   });
 });
 
+describe("the status subresource against the simulator", () => {
+  const deployment = (name: string): ObjectOf<typeof resources.deployments> => ({
+    metadata: { name, namespace: "default" },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image: "nginx" }] } },
+    },
+  });
+
+  it("updateStatus writes only the status; update of the main resource ignores status; generation counts spec changes", async () => {
+    const created = await client.create(resources.deployments, deployment("st-a"));
+    expect(created.metadata?.generation).toBe(1);
+    const withStatus = await client.updateStatus(resources.deployments, {
+      ...created,
+      spec: { ...created.spec!, replicas: 5 },
+      status: { replicas: 1, readyReplicas: 1, observedGeneration: 1 },
+    });
+    expect(withStatus.status?.readyReplicas).toBe(1);
+    expect(withStatus.spec?.replicas).toBe(1); // the /status write ignored the spec change
+    expect(withStatus.metadata?.generation).toBe(1);
+    const got = await client.getStatus(resources.deployments, "st-a", { namespace: "default" });
+    expect(got.status?.observedGeneration).toBe(1);
+    const scaled = await client.update(resources.deployments, {
+      ...got,
+      spec: { ...got.spec!, replicas: 3 },
+      status: {},
+    });
+    expect(scaled.spec?.replicas).toBe(3);
+    expect(scaled.status?.readyReplicas).toBe(1); // the main resource's update ignored the status change
+    expect(scaled.metadata?.generation).toBe(2);
+    const patched = await client.patchStatus(
+      resources.deployments,
+      "st-a",
+      { status: { readyReplicas: 3 } },
+      { namespace: "default" },
+    );
+    expect(patched.status?.readyReplicas).toBe(3);
+  });
+});
+
 describe("metadata-only list and watch against the simulator", () => {
   it("lists PartialObjectMetadata and watches metadata-only events", async () => {
     await client.create(resources.configMaps, cm("meta-a", { big: "x".repeat(1000) }));
