@@ -35,15 +35,189 @@ import type { V2HorizontalPodAutoscaler } from "@kubernetes/client-node/dist/gen
 import type { JsonOf } from "./object-types.js";
 import type { ResourceDescriptor } from "./resources.js";
 
-function d<M>(
+/** `v1` `ConfigMap` as JSON (`@kubernetes/client-node` `V1ConfigMap`). */
+export type ConfigMap = JsonOf<V1ConfigMap>;
+
+/** `v1` `Secret` as JSON (`@kubernetes/client-node` `V1Secret`). */
+export type Secret = JsonOf<V1Secret>;
+
+/** `v1` `Pod` as JSON (`@kubernetes/client-node` `V1Pod`). */
+export type Pod = JsonOf<V1Pod>;
+
+/** `v1` `Service` as JSON (`@kubernetes/client-node` `V1Service`). */
+export type Service = JsonOf<V1Service>;
+
+/** `v1` `Endpoints` as JSON (`@kubernetes/client-node` `V1Endpoints`). */
+export type Endpoints = JsonOf<V1Endpoints>;
+
+/** `v1` `Event` as JSON (`@kubernetes/client-node` `CoreV1Event`). */
+export type CoreEvent = JsonOf<CoreV1Event>;
+
+/** `v1` `Node` as JSON (`@kubernetes/client-node` `V1Node`). */
+export type Node = JsonOf<V1Node>;
+
+/** `v1` `Namespace` as JSON (`@kubernetes/client-node` `V1Namespace`). */
+export type Namespace = JsonOf<V1Namespace>;
+
+/** `v1` `ServiceAccount` as JSON (`@kubernetes/client-node` `V1ServiceAccount`). */
+export type ServiceAccount = JsonOf<V1ServiceAccount>;
+
+/** `v1` `PersistentVolumeClaim` as JSON (`@kubernetes/client-node` `V1PersistentVolumeClaim`). */
+export type PersistentVolumeClaim = JsonOf<V1PersistentVolumeClaim>;
+
+/** `v1` `PersistentVolume` as JSON (`@kubernetes/client-node` `V1PersistentVolume`). */
+export type PersistentVolume = JsonOf<V1PersistentVolume>;
+
+/** `v1` `ReplicationController` as JSON (`@kubernetes/client-node` `V1ReplicationController`). */
+export type ReplicationController = JsonOf<V1ReplicationController>;
+
+/** `v1` `ResourceQuota` as JSON (`@kubernetes/client-node` `V1ResourceQuota`). */
+export type ResourceQuota = JsonOf<V1ResourceQuota>;
+
+/** `v1` `LimitRange` as JSON (`@kubernetes/client-node` `V1LimitRange`). */
+export type LimitRange = JsonOf<V1LimitRange>;
+
+/** `apps/v1` `Deployment` as JSON (`@kubernetes/client-node` `V1Deployment`). */
+export type Deployment = JsonOf<V1Deployment>;
+
+/** `apps/v1` `StatefulSet` as JSON (`@kubernetes/client-node` `V1StatefulSet`). */
+export type StatefulSet = JsonOf<V1StatefulSet>;
+
+/** `apps/v1` `DaemonSet` as JSON (`@kubernetes/client-node` `V1DaemonSet`). */
+export type DaemonSet = JsonOf<V1DaemonSet>;
+
+/** `apps/v1` `ReplicaSet` as JSON (`@kubernetes/client-node` `V1ReplicaSet`). */
+export type ReplicaSet = JsonOf<V1ReplicaSet>;
+
+/** `batch/v1` `Job` as JSON (`@kubernetes/client-node` `V1Job`). */
+export type Job = JsonOf<V1Job>;
+
+/** `batch/v1` `CronJob` as JSON (`@kubernetes/client-node` `V1CronJob`). */
+export type CronJob = JsonOf<V1CronJob>;
+
+/** `coordination.k8s.io/v1` `Lease` as JSON (`@kubernetes/client-node` `V1Lease`). */
+export type Lease = JsonOf<V1Lease>;
+
+/** `events.k8s.io/v1` `Event` as JSON (`@kubernetes/client-node` `EventsV1Event`). */
+export type EventsEvent = JsonOf<EventsV1Event>;
+
+/** `networking.k8s.io/v1` `Ingress` as JSON (`@kubernetes/client-node` `V1Ingress`). */
+export type Ingress = JsonOf<V1Ingress>;
+
+/** `networking.k8s.io/v1` `NetworkPolicy` as JSON (`@kubernetes/client-node` `V1NetworkPolicy`). */
+export type NetworkPolicy = JsonOf<V1NetworkPolicy>;
+
+/** `discovery.k8s.io/v1` `EndpointSlice` as JSON (`@kubernetes/client-node` `V1EndpointSlice`). */
+export type EndpointSlice = JsonOf<V1EndpointSlice>;
+
+/** `rbac.authorization.k8s.io/v1` `Role` as JSON (`@kubernetes/client-node` `V1Role`). */
+export type Role = JsonOf<V1Role>;
+
+/** `rbac.authorization.k8s.io/v1` `RoleBinding` as JSON (`@kubernetes/client-node` `V1RoleBinding`). */
+export type RoleBinding = JsonOf<V1RoleBinding>;
+
+/** `rbac.authorization.k8s.io/v1` `ClusterRole` as JSON (`@kubernetes/client-node` `V1ClusterRole`). */
+export type ClusterRole = JsonOf<V1ClusterRole>;
+
+/** `rbac.authorization.k8s.io/v1` `ClusterRoleBinding` as JSON (`@kubernetes/client-node` `V1ClusterRoleBinding`). */
+export type ClusterRoleBinding = JsonOf<V1ClusterRoleBinding>;
+
+/** `autoscaling/v2` `HorizontalPodAutoscaler` as JSON (`@kubernetes/client-node` `V2HorizontalPodAutoscaler`). */
+export type HorizontalPodAutoscaler = JsonOf<V2HorizontalPodAutoscaler>;
+
+/** `policy/v1` `PodDisruptionBudget` as JSON (`@kubernetes/client-node` `V1PodDisruptionBudget`). */
+export type PodDisruptionBudget = JsonOf<V1PodDisruptionBudget>;
+
+/** `storage.k8s.io/v1` `StorageClass` as JSON (`@kubernetes/client-node` `V1StorageClass`). */
+export type StorageClass = JsonOf<V1StorageClass>;
+
+/** `scheduling.k8s.io/v1` `PriorityClass` as JSON (`@kubernetes/client-node` `V1PriorityClass`). */
+export type PriorityClass = JsonOf<V1PriorityClass>;
+
+/** `apiextensions.k8s.io/v1` `CustomResourceDefinition` as JSON (`@kubernetes/client-node` `V1CustomResourceDefinition`). */
+export type CustomResourceDefinition = JsonOf<V1CustomResourceDefinition>;
+
+function d(
   group: string,
   version: string,
   resource: string,
   kind: string,
   namespaced: boolean,
   subresources: readonly string[] = [],
-): ResourceDescriptor<JsonOf<M>> {
+): ResourceDescriptor<never> {
   return { group, version, resource, kind, namespaced, subresources };
+}
+
+/** The type of {@link resources}: one typed descriptor per built-in resource. */
+export interface BuiltinResources {
+  /** `configmaps` (ConfigMap, namespaced). */
+  readonly configMaps: ResourceDescriptor<ConfigMap>;
+  /** `secrets` (Secret, namespaced). */
+  readonly secrets: ResourceDescriptor<Secret>;
+  /** `pods` (Pod, namespaced). */
+  readonly pods: ResourceDescriptor<Pod>;
+  /** `services` (Service, namespaced). */
+  readonly services: ResourceDescriptor<Service>;
+  /** `endpoints` (Endpoints, namespaced). */
+  readonly endpoints: ResourceDescriptor<Endpoints>;
+  /** `events` (Event, namespaced). */
+  readonly events: ResourceDescriptor<CoreEvent>;
+  /** `nodes` (Node, cluster-scoped). */
+  readonly nodes: ResourceDescriptor<Node>;
+  /** `namespaces` (Namespace, cluster-scoped). */
+  readonly namespaces: ResourceDescriptor<Namespace>;
+  /** `serviceaccounts` (ServiceAccount, namespaced). */
+  readonly serviceAccounts: ResourceDescriptor<ServiceAccount>;
+  /** `persistentvolumeclaims` (PersistentVolumeClaim, namespaced). */
+  readonly persistentVolumeClaims: ResourceDescriptor<PersistentVolumeClaim>;
+  /** `persistentvolumes` (PersistentVolume, cluster-scoped). */
+  readonly persistentVolumes: ResourceDescriptor<PersistentVolume>;
+  /** `replicationcontrollers` (ReplicationController, namespaced). */
+  readonly replicationControllers: ResourceDescriptor<ReplicationController>;
+  /** `resourcequotas` (ResourceQuota, namespaced). */
+  readonly resourceQuotas: ResourceDescriptor<ResourceQuota>;
+  /** `limitranges` (LimitRange, namespaced). */
+  readonly limitRanges: ResourceDescriptor<LimitRange>;
+  /** `deployments.apps` (Deployment, namespaced). */
+  readonly deployments: ResourceDescriptor<Deployment>;
+  /** `statefulsets.apps` (StatefulSet, namespaced). */
+  readonly statefulSets: ResourceDescriptor<StatefulSet>;
+  /** `daemonsets.apps` (DaemonSet, namespaced). */
+  readonly daemonSets: ResourceDescriptor<DaemonSet>;
+  /** `replicasets.apps` (ReplicaSet, namespaced). */
+  readonly replicaSets: ResourceDescriptor<ReplicaSet>;
+  /** `jobs.batch` (Job, namespaced). */
+  readonly jobs: ResourceDescriptor<Job>;
+  /** `cronjobs.batch` (CronJob, namespaced). */
+  readonly cronJobs: ResourceDescriptor<CronJob>;
+  /** `leases.coordination.k8s.io` (Lease, namespaced). */
+  readonly leases: ResourceDescriptor<Lease>;
+  /** `events.events.k8s.io` (Event, namespaced). */
+  readonly eventsV1: ResourceDescriptor<EventsEvent>;
+  /** `ingresses.networking.k8s.io` (Ingress, namespaced). */
+  readonly ingresses: ResourceDescriptor<Ingress>;
+  /** `networkpolicies.networking.k8s.io` (NetworkPolicy, namespaced). */
+  readonly networkPolicies: ResourceDescriptor<NetworkPolicy>;
+  /** `endpointslices.discovery.k8s.io` (EndpointSlice, namespaced). */
+  readonly endpointSlices: ResourceDescriptor<EndpointSlice>;
+  /** `roles.rbac.authorization.k8s.io` (Role, namespaced). */
+  readonly roles: ResourceDescriptor<Role>;
+  /** `rolebindings.rbac.authorization.k8s.io` (RoleBinding, namespaced). */
+  readonly roleBindings: ResourceDescriptor<RoleBinding>;
+  /** `clusterroles.rbac.authorization.k8s.io` (ClusterRole, cluster-scoped). */
+  readonly clusterRoles: ResourceDescriptor<ClusterRole>;
+  /** `clusterrolebindings.rbac.authorization.k8s.io` (ClusterRoleBinding, cluster-scoped). */
+  readonly clusterRoleBindings: ResourceDescriptor<ClusterRoleBinding>;
+  /** `horizontalpodautoscalers.autoscaling` (HorizontalPodAutoscaler, namespaced). */
+  readonly horizontalPodAutoscalers: ResourceDescriptor<HorizontalPodAutoscaler>;
+  /** `poddisruptionbudgets.policy` (PodDisruptionBudget, namespaced). */
+  readonly podDisruptionBudgets: ResourceDescriptor<PodDisruptionBudget>;
+  /** `storageclasses.storage.k8s.io` (StorageClass, cluster-scoped). */
+  readonly storageClasses: ResourceDescriptor<StorageClass>;
+  /** `priorityclasses.scheduling.k8s.io` (PriorityClass, cluster-scoped). */
+  readonly priorityClasses: ResourceDescriptor<PriorityClass>;
+  /** `customresourcedefinitions.apiextensions.k8s.io` (CustomResourceDefinition, cluster-scoped). */
+  readonly customResourceDefinitions: ResourceDescriptor<CustomResourceDefinition>;
 }
 
 /**
@@ -57,13 +231,10 @@ function d<M>(
  * cm.data?.["key"];           // typed: ConfigMap.data is Record<string, string> | undefined
  * ```
  */
-export const resources = {
-  /** `configmaps` (ConfigMap, namespaced). */
-  configMaps: d<V1ConfigMap>("", "v1", "configmaps", "ConfigMap", true),
-  /** `secrets` (Secret, namespaced). */
-  secrets: d<V1Secret>("", "v1", "secrets", "Secret", true),
-  /** `pods` (Pod, namespaced). */
-  pods: d<V1Pod>("", "v1", "pods", "Pod", true, [
+export const resources: BuiltinResources = {
+  configMaps: d("", "v1", "configmaps", "ConfigMap", true),
+  secrets: d("", "v1", "secrets", "Secret", true),
+  pods: d("", "v1", "pods", "Pod", true, [
     "status",
     "binding",
     "eviction",
@@ -75,97 +246,39 @@ export const resources = {
     "portforward",
     "proxy",
   ]),
-  /** `services` (Service, namespaced). */
-  services: d<V1Service>("", "v1", "services", "Service", true, ["status", "proxy"]),
-  /** `endpoints` (Endpoints, namespaced). */
-  endpoints: d<V1Endpoints>("", "v1", "endpoints", "Endpoints", true),
-  /** `events` (Event, namespaced). */
-  events: d<CoreV1Event>("", "v1", "events", "Event", true),
-  /** `nodes` (Node, cluster-scoped). */
-  nodes: d<V1Node>("", "v1", "nodes", "Node", false, ["status", "proxy"]),
-  /** `namespaces` (Namespace, cluster-scoped). */
-  namespaces: d<V1Namespace>("", "v1", "namespaces", "Namespace", false, ["status", "finalize"]),
-  /** `serviceaccounts` (ServiceAccount, namespaced). */
-  serviceAccounts: d<V1ServiceAccount>("", "v1", "serviceaccounts", "ServiceAccount", true, ["token"]),
-  /** `persistentvolumeclaims` (PersistentVolumeClaim, namespaced). */
-  persistentVolumeClaims: d<V1PersistentVolumeClaim>(
-    "",
-    "v1",
-    "persistentvolumeclaims",
-    "PersistentVolumeClaim",
-    true,
-    ["status"],
-  ),
-  /** `persistentvolumes` (PersistentVolume, cluster-scoped). */
-  persistentVolumes: d<V1PersistentVolume>("", "v1", "persistentvolumes", "PersistentVolume", false, ["status"]),
-  /** `replicationcontrollers` (ReplicationController, namespaced). */
-  replicationControllers: d<V1ReplicationController>(
-    "",
-    "v1",
-    "replicationcontrollers",
-    "ReplicationController",
-    true,
-    ["status", "scale"],
-  ),
-  /** `resourcequotas` (ResourceQuota, namespaced). */
-  resourceQuotas: d<V1ResourceQuota>("", "v1", "resourcequotas", "ResourceQuota", true, ["status"]),
-  /** `limitranges` (LimitRange, namespaced). */
-  limitRanges: d<V1LimitRange>("", "v1", "limitranges", "LimitRange", true),
-  /** `deployments.apps` (Deployment, namespaced). */
-  deployments: d<V1Deployment>("apps", "v1", "deployments", "Deployment", true, ["status", "scale"]),
-  /** `statefulsets.apps` (StatefulSet, namespaced). */
-  statefulSets: d<V1StatefulSet>("apps", "v1", "statefulsets", "StatefulSet", true, ["status", "scale"]),
-  /** `daemonsets.apps` (DaemonSet, namespaced). */
-  daemonSets: d<V1DaemonSet>("apps", "v1", "daemonsets", "DaemonSet", true, ["status"]),
-  /** `replicasets.apps` (ReplicaSet, namespaced). */
-  replicaSets: d<V1ReplicaSet>("apps", "v1", "replicasets", "ReplicaSet", true, ["status", "scale"]),
-  /** `jobs.batch` (Job, namespaced). */
-  jobs: d<V1Job>("batch", "v1", "jobs", "Job", true, ["status"]),
-  /** `cronjobs.batch` (CronJob, namespaced). */
-  cronJobs: d<V1CronJob>("batch", "v1", "cronjobs", "CronJob", true, ["status"]),
-  /** `leases.coordination.k8s.io` (Lease, namespaced). */
-  leases: d<V1Lease>("coordination.k8s.io", "v1", "leases", "Lease", true),
-  /** `events.events.k8s.io` (Event, namespaced). */
-  eventsV1: d<EventsV1Event>("events.k8s.io", "v1", "events", "Event", true),
-  /** `ingresses.networking.k8s.io` (Ingress, namespaced). */
-  ingresses: d<V1Ingress>("networking.k8s.io", "v1", "ingresses", "Ingress", true, ["status"]),
-  /** `networkpolicies.networking.k8s.io` (NetworkPolicy, namespaced). */
-  networkPolicies: d<V1NetworkPolicy>("networking.k8s.io", "v1", "networkpolicies", "NetworkPolicy", true),
-  /** `endpointslices.discovery.k8s.io` (EndpointSlice, namespaced). */
-  endpointSlices: d<V1EndpointSlice>("discovery.k8s.io", "v1", "endpointslices", "EndpointSlice", true),
-  /** `roles.rbac.authorization.k8s.io` (Role, namespaced). */
-  roles: d<V1Role>("rbac.authorization.k8s.io", "v1", "roles", "Role", true),
-  /** `rolebindings.rbac.authorization.k8s.io` (RoleBinding, namespaced). */
-  roleBindings: d<V1RoleBinding>("rbac.authorization.k8s.io", "v1", "rolebindings", "RoleBinding", true),
-  /** `clusterroles.rbac.authorization.k8s.io` (ClusterRole, cluster-scoped). */
-  clusterRoles: d<V1ClusterRole>("rbac.authorization.k8s.io", "v1", "clusterroles", "ClusterRole", false),
-  /** `clusterrolebindings.rbac.authorization.k8s.io` (ClusterRoleBinding, cluster-scoped). */
-  clusterRoleBindings: d<V1ClusterRoleBinding>(
-    "rbac.authorization.k8s.io",
-    "v1",
-    "clusterrolebindings",
-    "ClusterRoleBinding",
-    false,
-  ),
-  /** `horizontalpodautoscalers.autoscaling` (HorizontalPodAutoscaler, namespaced). */
-  horizontalPodAutoscalers: d<V2HorizontalPodAutoscaler>(
-    "autoscaling",
-    "v2",
-    "horizontalpodautoscalers",
-    "HorizontalPodAutoscaler",
-    true,
-    ["status"],
-  ),
-  /** `poddisruptionbudgets.policy` (PodDisruptionBudget, namespaced). */
-  podDisruptionBudgets: d<V1PodDisruptionBudget>("policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true, [
+  services: d("", "v1", "services", "Service", true, ["status", "proxy"]),
+  endpoints: d("", "v1", "endpoints", "Endpoints", true),
+  events: d("", "v1", "events", "Event", true),
+  nodes: d("", "v1", "nodes", "Node", false, ["status", "proxy"]),
+  namespaces: d("", "v1", "namespaces", "Namespace", false, ["status", "finalize"]),
+  serviceAccounts: d("", "v1", "serviceaccounts", "ServiceAccount", true, ["token"]),
+  persistentVolumeClaims: d("", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", true, ["status"]),
+  persistentVolumes: d("", "v1", "persistentvolumes", "PersistentVolume", false, ["status"]),
+  replicationControllers: d("", "v1", "replicationcontrollers", "ReplicationController", true, ["status", "scale"]),
+  resourceQuotas: d("", "v1", "resourcequotas", "ResourceQuota", true, ["status"]),
+  limitRanges: d("", "v1", "limitranges", "LimitRange", true),
+  deployments: d("apps", "v1", "deployments", "Deployment", true, ["status", "scale"]),
+  statefulSets: d("apps", "v1", "statefulsets", "StatefulSet", true, ["status", "scale"]),
+  daemonSets: d("apps", "v1", "daemonsets", "DaemonSet", true, ["status"]),
+  replicaSets: d("apps", "v1", "replicasets", "ReplicaSet", true, ["status", "scale"]),
+  jobs: d("batch", "v1", "jobs", "Job", true, ["status"]),
+  cronJobs: d("batch", "v1", "cronjobs", "CronJob", true, ["status"]),
+  leases: d("coordination.k8s.io", "v1", "leases", "Lease", true),
+  eventsV1: d("events.k8s.io", "v1", "events", "Event", true),
+  ingresses: d("networking.k8s.io", "v1", "ingresses", "Ingress", true, ["status"]),
+  networkPolicies: d("networking.k8s.io", "v1", "networkpolicies", "NetworkPolicy", true),
+  endpointSlices: d("discovery.k8s.io", "v1", "endpointslices", "EndpointSlice", true),
+  roles: d("rbac.authorization.k8s.io", "v1", "roles", "Role", true),
+  roleBindings: d("rbac.authorization.k8s.io", "v1", "rolebindings", "RoleBinding", true),
+  clusterRoles: d("rbac.authorization.k8s.io", "v1", "clusterroles", "ClusterRole", false),
+  clusterRoleBindings: d("rbac.authorization.k8s.io", "v1", "clusterrolebindings", "ClusterRoleBinding", false),
+  horizontalPodAutoscalers: d("autoscaling", "v2", "horizontalpodautoscalers", "HorizontalPodAutoscaler", true, [
     "status",
   ]),
-  /** `storageclasses.storage.k8s.io` (StorageClass, cluster-scoped). */
-  storageClasses: d<V1StorageClass>("storage.k8s.io", "v1", "storageclasses", "StorageClass", false),
-  /** `priorityclasses.scheduling.k8s.io` (PriorityClass, cluster-scoped). */
-  priorityClasses: d<V1PriorityClass>("scheduling.k8s.io", "v1", "priorityclasses", "PriorityClass", false),
-  /** `customresourcedefinitions.apiextensions.k8s.io` (CustomResourceDefinition, cluster-scoped). */
-  customResourceDefinitions: d<V1CustomResourceDefinition>(
+  podDisruptionBudgets: d("policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true, ["status"]),
+  storageClasses: d("storage.k8s.io", "v1", "storageclasses", "StorageClass", false),
+  priorityClasses: d("scheduling.k8s.io", "v1", "priorityclasses", "PriorityClass", false),
+  customResourceDefinitions: d(
     "apiextensions.k8s.io",
     "v1",
     "customresourcedefinitions",
@@ -173,7 +286,7 @@ export const resources = {
     false,
     ["status"],
   ),
-} as const;
+};
 
 /** Names of {@link resources}. */
 export type ResourceName = keyof typeof resources;
@@ -182,7 +295,18 @@ export type ResourceName = keyof typeof resources;
  * The descriptors `@informer-ts/client` shipped before {@link resources}, under their plural lower-case names
  * (`configmaps`, `statefulsets`); the same typed objects. Prefer {@link resources}.
  */
-export const builtinResources = {
+export const builtinResources: {
+  readonly configmaps: ResourceDescriptor<ConfigMap>;
+  readonly secrets: ResourceDescriptor<Secret>;
+  readonly pods: ResourceDescriptor<Pod>;
+  readonly services: ResourceDescriptor<Service>;
+  readonly events: ResourceDescriptor<CoreEvent>;
+  readonly nodes: ResourceDescriptor<Node>;
+  readonly namespaces: ResourceDescriptor<Namespace>;
+  readonly deployments: ResourceDescriptor<Deployment>;
+  readonly statefulsets: ResourceDescriptor<StatefulSet>;
+  readonly leases: ResourceDescriptor<Lease>;
+} = {
   configmaps: resources.configMaps,
   secrets: resources.secrets,
   pods: resources.pods,
@@ -193,7 +317,7 @@ export const builtinResources = {
   deployments: resources.deployments,
   statefulsets: resources.statefulSets,
   leases: resources.leases,
-} as const;
+};
 
 /** Names of {@link builtinResources}. */
 export type BuiltinResourceName = keyof typeof builtinResources;
