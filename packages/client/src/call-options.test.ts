@@ -1,3 +1,4 @@
+import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { resources } from "./builtin-resources.js";
 import { checkSubresource, deleteOptionsBody, patchBody, validateWriteOptions, writeQuery } from "./call-options.js";
@@ -64,5 +65,37 @@ describe("checkSubresource", () => {
     expect(() => checkSubresource(resources.leases, "status")).toThrow(
       /leases\.coordination\.k8s\.io has no subresources/,
     );
+  });
+});
+
+describe("bad input is data (property)", () => {
+  const anyPatchType = fc.constantFrom("merge", "strategic-merge", "json", "apply", "bogus", undefined);
+  test.prop([fc.jsonValue(), anyPatchType, fc.option(fc.string()), fc.option(fc.boolean())])(
+    "patchBody returns the body text or throws a RequestConstructionError, nothing else",
+    (patch, patchType, fieldManager, force) => {
+      const options = {
+        ...(patchType !== undefined && { patchType: patchType as "merge" }),
+        ...(fieldManager !== null && { fieldManager }),
+        ...(force !== null && { force }),
+      };
+      try {
+        const body = patchBody(resources.configMaps, patch, options);
+        // A string patch is sent as given; anything else as its JSON.
+        expect(body).toBe(typeof patch === "string" ? patch : JSON.stringify(patch));
+      } catch (err) {
+        expect(err).toBeInstanceOf(RequestConstructionError);
+      }
+    },
+  );
+
+  test.prop([
+    fc.dictionary(fc.constantFrom("gracePeriodSeconds", "propagationPolicy", "preconditions", "dryRun"), fc.anything()),
+  ])("deleteOptionsBody returns a DeleteOptions or undefined, or throws a RequestConstructionError", (options) => {
+    try {
+      const body = deleteOptionsBody(options as never);
+      if (body !== undefined) expect(JSON.parse(body)).toMatchObject({ kind: "DeleteOptions", apiVersion: "v1" });
+    } catch (err) {
+      expect(err).toBeInstanceOf(RequestConstructionError);
+    }
   });
 });
