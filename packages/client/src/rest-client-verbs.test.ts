@@ -524,3 +524,42 @@ describe("getRaw", () => {
     expect(s.requests).toHaveLength(2);
   });
 });
+
+describe("createSubresource", () => {
+  it("POSTs below the object: a Pod eviction, a ServiceAccount token", async () => {
+    const s = await echoServer();
+    const c = client(s.url);
+    const eviction = {
+      apiVersion: "policy/v1",
+      kind: "Eviction",
+      metadata: { name: "p", namespace: "n" },
+      deleteOptions: { gracePeriodSeconds: 30 },
+    };
+    await c.createSubresource(resources.pods, "p", "eviction", eviction, { namespace: "n", dryRun: true });
+    const token = await c.createSubresource<{ spec: { expirationSeconds: number } }>(
+      resources.serviceAccounts,
+      "default",
+      "token",
+      { apiVersion: "authentication.k8s.io/v1", kind: "TokenRequest", spec: { expirationSeconds: 600 } },
+      { namespace: "n" },
+    );
+    expect(token.spec.expirationSeconds).toBe(600);
+    expect(s.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "POST /api/v1/namespaces/n/pods/p/eviction?dryRun=All",
+      "POST /api/v1/namespaces/n/serviceaccounts/default/token",
+    ]);
+    expect(JSON.parse(s.requests[0]!.body)).toEqual(eviction);
+  });
+
+  it("refuses a subresource the resource does not serve and a body that is not an object", async () => {
+    const s = await echoServer();
+    const c = client(s.url);
+    await expect(c.createSubresource(resources.configMaps, "a", "eviction", {}, { namespace: "n" })).rejects.toThrow(
+      /configmaps has no subresources/,
+    );
+    await expect(c.createSubresource(resources.pods, "p", "eviction", "x", { namespace: "n" })).rejects.toThrow(
+      /the eviction body must be a JSON object/,
+    );
+    expect(s.requests).toEqual([]);
+  });
+});

@@ -262,6 +262,38 @@ export class KubeClient {
   }
 
   /**
+   * Creates something below an object (`POST …/<name>/<subresource>`): a Pod `eviction` (`policy/v1` Eviction), a
+   * ServiceAccount `token` (`TokenRequest`), a Pod `binding` — client-go's `Evict`, `CreateToken`, `Bind`. `body` is
+   * sent as JSON; the answer is returned as decoded (`R`). The subresource is checked against the descriptor's list.
+   */
+  async createSubresource<R = KubeObject>(
+    resource: ResourceDescriptor<unknown>,
+    name: string,
+    subresource: string,
+    body: unknown,
+    options: Omit<WriteOptions, "subresource"> = {},
+    signal?: AbortSignal,
+  ): Promise<R> {
+    validateWriteOptions(options);
+    checkSubresource(resource, subresource);
+    if (typeof subresource !== "string" || subresource === "") {
+      throw new RequestConstructionError("createSubresource: subresource may not be empty");
+    }
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      throw new RequestConstructionError(`createSubresource: the ${subresource} body must be a JSON object`);
+    }
+    const loc = this.objectLocation(resource, "POST", name, options.namespace, subresource);
+    return this.executor.doJSON<R>({
+      verb: "POST",
+      url: resourceURL(this.server, resource, loc, writeQuery(options)),
+      body: JSON.stringify(body),
+      contentType: "application/json",
+      desc: this.describe("POST", resource, name),
+      signal,
+    });
+  }
+
+  /**
    * Replaces `object` (`PUT`), addressed by its `metadata.name` and namespace; with `options.subresource`, replaces
    * that subresource (`status`: only the status is written; the server ignores other changes).
    */
