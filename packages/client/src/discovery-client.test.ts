@@ -292,3 +292,31 @@ describe("DiscoveryClient over aggregated discovery", () => {
     expect(d.aggregated).toBe(false);
   });
 });
+
+describe("DiscoveryClient cancellation", () => {
+  it("a caller that aborts does not fail the others sharing the fetch, and the fetch still fills the cache", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const answer = legacy(CORE, GROUPS);
+    const s = await startServer(async (req, res) => {
+      if (req.url === "/apis") await gate;
+      sendJSON(res, 200, answer(req.url ?? ""));
+    });
+    servers.push(s);
+    const d = new DiscoveryClient(kube(s.url));
+    const ac = new AbortController();
+    const abandoned = d.resolve("pods", ac.signal);
+    const patient = d.resolve("deploy");
+    const reason = new Error("caller gave up");
+    ac.abort(reason);
+    await expect(abandoned).rejects.toBe(reason);
+    release();
+    expect((await patient).resource).toBe("deployments");
+    const before = s.requests.length;
+    expect((await d.resolve("cm")).resource).toBe("configmaps");
+    expect(s.requests.length).toBe(before); // served from the cache the shared fetch filled
+    await expect(d.resolve("pods", AbortSignal.abort(reason))).rejects.toBe(reason); // aborted before the call
+  });
+});

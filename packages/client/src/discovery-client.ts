@@ -69,7 +69,7 @@ interface Snapshot {
  * Discovery asks `/api` and `/apis` for aggregated discovery (`APIGroupDiscoveryList`, one request each) and falls
  * back to the legacy documents when the server answers plain `APIVersions`/`APIGroupList` (then one `APIResourceList`
  * per group's preferred version, plus every version of the core group). The result is cached for `ttlMs` on the
- * injected clock; concurrent callers share one fetch. A group version that answers 404 while discovery runs (removed
+ * injected clock; concurrent callers share one fetch (a caller's `signal` abandons its wait, not the fetch). A group version that answers 404 while discovery runs (removed
  * meanwhile) is skipped.
  *
  * {@link DiscoveryClient.resolve} accepts a plural (`deployments`), singular (`deployment`), kind (`Deployment`, any
@@ -137,15 +137,28 @@ export class DiscoveryClient {
   // ---------------------------------------------------------------------------------------------------------
 
   private async fresh(signal: AbortSignal | undefined): Promise<Snapshot> {
+    if (signal?.aborted) throw signal.reason;
     const s = this.snapshot;
     if (s !== undefined && this.clock.since(s.fetchedAt) < this.ttlMs) return s;
-    if (this.inflight === undefined) {
-      const p = this.fetch(signal).finally(() => {
-        if (this.inflight === p) this.inflight = undefined;
-      });
-      this.inflight = p;
+    let p = this.inflight;
+    if (p === undefined) {
+      // One fetch for every concurrent caller, bound to none of their signals: a caller that gives up does not fail
+      // the others, and a fetch nobody waits for any more still fills the cache (its failure is not unhandled).
+      const fetching = this.fetch(undefined);
+      p = fetching;
+      this.inflight = fetching;
+      fetching
+        .then(
+          (snap) => {
+            this.snapshot = snap;
+          },
+          () => undefined,
+        )
+        .finally(() => {
+          if (this.inflight === fetching) this.inflight = undefined;
+        });
     }
-    const snap = await this.inflight;
+    const snap = await untilAborted(p, signal);
     this.snapshot = snap;
     return snap;
   }
@@ -294,6 +307,17 @@ function fromAggregated(list: AggregatedList, core: boolean): DiscoveredResource
     });
   }
   return out;
+}
+
+/** `p`, or a rejection with `signal.reason` as soon as `signal` aborts (`p` keeps running). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return p;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 /** Candidate (name, version?, group?) readings of a user's resource argument (`schema.ParseResourceArg`). */
