@@ -1,5 +1,5 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
-import type { ListerWatcher, Watch } from "@informer-ts/cache";
+import type { ListerWatcher, ListerWatcherTarget, Watch } from "@informer-ts/cache";
 import type { PartialObjectMetadata } from "./object-types.js";
 import type { ResourceDescriptor } from "./resources.js";
 import type { KubeClient } from "./rest-client.js";
@@ -16,7 +16,8 @@ export interface ListWatchScope {
  * watch gets the scope's namespace and selectors (overriding any in the options, as client-go's options
  * modifier does); `watch()` sends `watch=true` (plus `timeout=<duration>` beside `timeoutSeconds`, as the typed
  * clients do) and resolves once the server answered 200 with its headers. Failures reject with the server's
- * `StatusError` or the transport error.
+ * `StatusError` or the transport error. Its `target` (server URL, user when the config names one, group, version,
+ * resource, namespace) lets a reflector's failure warnings say what it tried to reach.
  */
 export function listWatchFor<T = KubeObject>(
   client: KubeClient,
@@ -24,7 +25,9 @@ export function listWatchFor<T = KubeObject>(
   scope: ListWatchScope = {},
 ): ListerWatcher<T> {
   const apply = scoped(scope);
+  const target = targetOf(client, resource, scope);
   return {
+    target,
     list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<T>> {
       return client.list<T>(resource, apply(options), signal);
     },
@@ -47,13 +50,31 @@ export function metadataListWatchFor(
   scope: ListWatchScope = {},
 ): ListerWatcher<PartialObjectMetadata> {
   const apply = scoped(scope);
+  const target = targetOf(client, resource, scope);
   return {
+    target,
     list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<PartialObjectMetadata>> {
       return client.listMetadata(resource, apply(options), signal);
     },
     watch(options: ListOptions, signal?: AbortSignal): Promise<Watch<PartialObjectMetadata>> {
       return client.watchMetadata(resource, apply(options), signal);
     },
+  };
+}
+
+/** What a lister-watcher talks to, for the reflector's failure messages (server URL, user, GVR, namespace). */
+function targetOf(
+  client: KubeClient,
+  resource: ResourceDescriptor<unknown>,
+  scope: ListWatchScope,
+): ListerWatcherTarget {
+  return {
+    url: client.config.server,
+    ...(client.config.username ? { user: client.config.username } : {}),
+    group: resource.group,
+    version: resource.version,
+    resource: resource.resource,
+    ...(scope.namespace ? { namespace: scope.namespace } : {}),
   };
 }
 

@@ -1,8 +1,9 @@
 import type { KubeList, KubeObject, Status, WatchEvent } from "@informer-ts/apimachinery";
 import { isNetworkTimeout, isProbableEOF } from "@informer-ts/apimachinery";
-import type { ReflectorLogger, Watch } from "@informer-ts/cache";
+import type { Watch } from "@informer-ts/cache";
 import { type Clock, realClock } from "@informer-ts/clock";
-import { EventStream, type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
+import { EventStream, type Logger, type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
+import type { Observable } from "rxjs";
 import type { Dispatcher } from "undici";
 import { AgentPool } from "./agent-pool.js";
 import {
@@ -63,10 +64,10 @@ export interface KubeClientOptions {
   /** Watch decoding limits. */
   readonly watchDecoder?: WatchDecoderOptions;
   /**
-   * Where the client logs (the repo's `log(level, message, fields)` contract). Today one line: a warning the first
-   * time the client-side rate limiter delays a request by more than a second. Default: none.
+   * Where the client logs (`@informer-ts/instrumentation`'s `Logger`). Today one line: a warning the first time the
+   * client-side rate limiter delays a request by more than a second. Default: none.
    */
-  readonly logger?: ReflectorLogger;
+  readonly logger?: Logger;
 }
 
 /**
@@ -95,8 +96,12 @@ export interface KubeClientOptions {
  * errors of several attempts are not chained (`WrapPreviousError`); HTTP/1.1 only; JSON only (no protobuf/CBOR).
  */
 export class KubeClient {
-  /** Request accounting: one event per attempt, retry, throttle and watch end. */
-  readonly events = new EventStream<RestClientEvent>();
+  private readonly eventStream = new EventStream<RestClientEvent>({ name: "client events$" });
+  /**
+   * Request accounting: one event per attempt, retry, throttle and watch end. Read-only, hot, no replay;
+   * completes on `close()`; a throwing subscriber is reported (logged), never re-thrown into the host.
+   */
+  readonly events$: Observable<RestClientEvent> = this.eventStream.events$;
   readonly config: ClientConfig;
   private readonly server: URL;
   private readonly clock: Clock;
@@ -130,7 +135,7 @@ export class KubeClient {
       maxRetries: Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES),
       userAgent: config.userAgent ?? defaultUserAgent(),
       pool: this.pool,
-      events: this.events,
+      events: this.eventStream,
       ...(warning !== undefined && {
         onThrottled: (ms: number, verb: Verb, url: URL) => warning.throttled(ms, verb, url),
       }),
@@ -538,7 +543,7 @@ export class KubeClient {
     if (this.closed) return;
     this.closed = true;
     await this.pool.close();
-    this.events.complete();
+    this.eventStream.complete();
   }
 
   // ---------------------------------------------------------------------------------------------------------
