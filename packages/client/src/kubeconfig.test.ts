@@ -4,11 +4,11 @@ import { join } from "node:path";
 import type { TLSSocket } from "node:tls";
 import { isUnauthorized } from "@informer-ts/apimachinery";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtinResources } from "./builtin-resources.js";
 import { type ClientConfig, ConfigError } from "./client-config.js";
 import { generateTestPki, type TestPki } from "./internal/pki.test-util.js";
 import { sendJSON, startServer, type TestServer } from "./internal/test-server.test-util.js";
 import { inClusterConfig, type KubeConfigSource, loadClientConfig, SERVICE_ACCOUNT_ROOT } from "./kubeconfig.js";
-import { builtinResources } from "./resources.js";
 import { KubeClient } from "./rest-client.js";
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
@@ -214,8 +214,8 @@ describe("loadClientConfig (kubeconfig via @kubernetes/client-node)", () => {
     expect(cfg.authProvider).toBeDefined();
     const c = new KubeClient(cfg);
     try {
-      const a = (await c.list(builtinResources.configmaps)) as { items: { data: { who: string } }[] };
-      expect(a.items[0]!.data.who).toBe("Bearer exec-token");
+      const a = await c.list(builtinResources.configmaps);
+      expect(a.items[0]?.data?.who).toBe("Bearer exec-token");
       await c.list(builtinResources.configmaps);
     } finally {
       await c.close();
