@@ -1,0 +1,80 @@
+// Public API of @informer-ts/controller: named re-exports only, grouped by concept.
+// Requests and the reconcile contract
+
+export {
+  type BuilderControllerOptions,
+  ControllerBuilder,
+  type ControllerContext,
+  type FinalizeHook,
+  newControllerManagedBy,
+  type OwnsOptions,
+  type WatchOptions,
+} from "./builder.js";
+// Controller and builder
+export {
+  Controller,
+  type ControllerEvent,
+  type ControllerOptions,
+  type ControllerStatus,
+  type WatchSource,
+} from "./controller.js";
+export {
+  addFinalizer,
+  containsFinalizer,
+  type FinalizerPatchOptions,
+  InvalidFinalizerError,
+  patchAddFinalizer,
+  patchRemoveFinalizer,
+  removeFinalizer,
+  validateFinalizerName,
+} from "./finalizer.js";
+export {
+  type EnqueueRequestForOwnerOptions,
+  type EventHandler,
+  enqueueRequestForObject,
+  enqueueRequestForOwner,
+  enqueueRequestsFromMapFunc,
+  groupOf,
+  type MapFunc,
+  type OwnerType,
+  toResourceEventHandler,
+} from "./handler.js";
+export { controllerRuntimeMetrics, type ReconcileResultLabel, reconcileTimeBuckets } from "./metrics.js";
+// Writes: client interface, finalizers, owner references
+export type { ObjectClient } from "./object-client.js";
+export {
+  AlreadyOwnedError,
+  getControllerOf,
+  isControlledBy,
+  type OwnerReferenceOptions,
+  removeOwnerReference,
+  setControllerReference,
+  setOwnerReference,
+} from "./owner-reference.js";
+// Predicates and event handlers
+export {
+  and,
+  annotationChangedPredicate,
+  generationChangedPredicate,
+  hasLabelsPredicate,
+  labelChangedPredicate,
+  newPredicateFuncs,
+  not,
+  or,
+  type Predicate,
+  resourceVersionChangedPredicate,
+} from "./predicate.js";
+export {
+  describe,
+  InvalidResultError,
+  isTerminalError,
+  NonErrorThrownError,
+  type ReconcileContext,
+  type ReconcileReturn,
+  type Reconciler,
+  ReconcileTimeoutError,
+  type Result,
+  TerminalError,
+  validateResult,
+} from "./reconciler.js";
+export { type Request, requestFromKey, requestKey } from "./request.js";
