@@ -39,6 +39,30 @@ export {
   type OwnerType,
   toResourceEventHandler,
 } from "./handler.js";
+// Leader election
+export {
+  DEFAULT_LEASE_DURATION,
+  DEFAULT_RENEW_DEADLINE,
+  DEFAULT_RETRY_PERIOD,
+  JitterFactor,
+  type LeaderCallbacks,
+  type LeaderElectionConfig,
+  type LeaderElectionEvent,
+  LeaderElector,
+  leaderElectionMetrics,
+  validateLeaderElectionConfig,
+} from "./leaderelection/leader-election.js";
+export {
+  formatMicroTime,
+  InvalidLeaseError,
+  type LeaderElectionRecord,
+  LeaseLock,
+  type LeaseLockOptions,
+  leaderElectionRecordToLeaseSpec,
+  leaseSpecToLeaderElectionRecord,
+  leasesResource,
+  type ResourceLock,
+} from "./leaderelection/lease-lock.js";
 export { controllerRuntimeMetrics, type ReconcileResultLabel, reconcileTimeBuckets } from "./metrics.js";
 // Writes: client interface, finalizers, owner references
 export type { ObjectClient } from "./object-client.js";
