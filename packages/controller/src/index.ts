@@ -101,4 +101,39 @@ export {
   TerminalError,
   validateResult,
 } from "./reconciler.js";
+// Event recorder
+export {
+  defaultSleepDuration,
+  EventBroadcaster,
+  type EventBroadcasterEvent,
+  type EventBroadcasterOptions,
+  type EventRecorder,
+  EventTypeNormal,
+  EventTypeWarning,
+  eventRecorderMetrics,
+  eventsResource,
+  FakeRecorder,
+  maxQueuedEvents,
+  maxTriesPerEvent,
+  referenceOf,
+} from "./record/event.js";
+export {
+  type CoreEvent,
+  type CorrelatorOptions,
+  defaultAggregateIntervalInSeconds,
+  defaultAggregateMaxEvents,
+  defaultSpamBurst,
+  defaultSpamQPS,
+  type EventCorrelateResult,
+  EventCorrelator,
+  type EventSource,
+  eventAggregatorByReasonFunc,
+  eventAggregatorByReasonMessageFunc,
+  eventName,
+  formatTime,
+  getEventKey,
+  getSpamKey,
+  maxLruCacheEntries,
+  type ObjectReference,
+} from "./record/events-cache.js";
 export { type Request, requestFromKey, requestKey } from "./request.js";
