@@ -61,11 +61,13 @@ export interface TestEnv {
   stop(): Promise<void>;
 }
 
-export function testEnv(): TestEnv {
-  const clock = new FakeClock(0);
-  const metrics = new InMemoryMetrics();
+/** One FakeControllerSource per resource on `clock`, and typed views that stamp apiVersion/kind. */
+export function fakeSources(clock: FakeClock): {
+  listerWatcherFor: (r: InformerResource) => FakeControllerSource<KubeObject>;
+  source: (r: ResourceDescriptor) => TypedSource;
+} {
   const sources = new Map<string, FakeControllerSource<KubeObject>>();
-  const source = (r: InformerResource): FakeControllerSource<KubeObject> => {
+  const listerWatcherFor = (r: InformerResource): FakeControllerSource<KubeObject> => {
     let s = sources.get(r.resource);
     if (s === undefined) {
       s = new FakeControllerSource<KubeObject>({
@@ -80,22 +82,8 @@ export function testEnv(): TestEnv {
     }
     return s;
   };
-  const factory = newSharedInformerFactoryWithOptions<InformerResource, KubeObject>(
-    (r) => source(r),
-    0,
-    withInformerOptions<KubeObject>({ clock, rand: seededRand(2), reflector: { logger: silentLogger } }),
-  );
-  const controllers: Controller[] = [];
-  const context = {
-    controllers,
-    clock,
-    metrics,
-    informerFor: (r: ResourceDescriptor) => factory.informerFor(r),
-    add: (c: Controller) => controllers.push(c),
-  };
-  const ac = new AbortController();
-  const typed = (r: ResourceDescriptor): TypedSource => {
-    const raw = source(r);
+  const source = (r: ResourceDescriptor): TypedSource => {
+    const raw = listerWatcherFor(r);
     const stamp = (o: KubeObject): KubeObject => ({
       ...o,
       apiVersion: r.group === "" ? r.version : `${r.group}/${r.version}`,
@@ -108,12 +96,33 @@ export function testEnv(): TestEnv {
       delete: (o) => raw.delete(stamp(o)),
     };
   };
+  return { listerWatcherFor, source };
+}
+
+export function testEnv(): TestEnv {
+  const clock = new FakeClock(0);
+  const metrics = new InMemoryMetrics();
+  const { listerWatcherFor, source } = fakeSources(clock);
+  const factory = newSharedInformerFactoryWithOptions<InformerResource, KubeObject>(
+    (r) => listerWatcherFor(r),
+    0,
+    withInformerOptions<KubeObject>({ clock, rand: seededRand(2), reflector: { logger: silentLogger } }),
+  );
+  const controllers: Controller[] = [];
+  const context = {
+    controllers,
+    clock,
+    metrics,
+    informerFor: (r: ResourceDescriptor) => factory.informerFor(r),
+    add: (c: Controller) => controllers.push(c),
+  };
+  const ac = new AbortController();
   return {
     clock,
     metrics,
     factory,
     context,
-    source: typed,
+    source,
     ac,
     async start() {
       factory.start(ac.signal);

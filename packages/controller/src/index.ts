@@ -63,6 +63,14 @@ export {
   leasesResource,
   type ResourceLock,
 } from "./leaderelection/lease-lock.js";
+// Manager, probes, signals
+export {
+  LeaderElectionLostError,
+  Manager,
+  type ManagerEvent,
+  type ManagerLeaderElectionOptions,
+  type ManagerOptions,
+} from "./manager.js";
 export { controllerRuntimeMetrics, type ReconcileResultLabel, reconcileTimeBuckets } from "./metrics.js";
 // Writes: client interface, finalizers, owner references
 export type { ObjectClient } from "./object-client.js";
@@ -88,6 +96,7 @@ export {
   type Predicate,
   resourceVersionChangedPredicate,
 } from "./predicate.js";
+export { type ProbeCheck, ProbeServer, type ProbeServerOptions } from "./probe-server.js";
 export {
   describe,
   InvalidResultError,
@@ -137,3 +146,4 @@ export {
   type ObjectReference,
 } from "./record/events-cache.js";
 export { type Request, requestFromKey, requestKey } from "./request.js";
+export { type SignalHandler, setupSignalHandler } from "./signals.js";
