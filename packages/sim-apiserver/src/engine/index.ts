@@ -10,8 +10,58 @@ export {
 export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cache-watcher.js";
 export { Cacher, type CacherConfig, type ServedFrom } from "./cacher.js";
 export { type ContinueToken, decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
+export { type ControllerDeps, ControllerLoop } from "./controller-loop.js";
 export { EVENT_FRESH_DURATION_MS, EventHistory, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
-export { apiVersionOf, BUILTIN_RESOURCES, fieldLabelsOf, groupResourceString, type SimResource } from "./resources.js";
+export { GARBAGE_COLLECTOR_USER_AGENT, GarbageCollector } from "./garbage-collector.js";
+export { NamespaceController } from "./namespace-controller.js";
+export {
+  type DeleteOptions,
+  finalizersForDeletion,
+  type PropagationPolicy,
+  validateDeleteOptions,
+} from "./registry/delete-options.js";
+export {
+  FINALIZER_FOREGROUND,
+  FINALIZER_KUBERNETES,
+  FINALIZER_ORPHAN,
+  validateFinalizers,
+  validateObjectMeta,
+  validateObjectMetaUpdate,
+  validateOwnerReferences,
+} from "./registry/object-meta-validation.js";
+export {
+  applyPatch,
+  decodePatch,
+  jsonPatch,
+  MAX_JSON_PATCH_OPERATIONS,
+  mergePatch,
+  type PatchTarget,
+  type PatchType,
+  patchTypeOf,
+  unsupportedPatchType,
+} from "./registry/patch.js";
+export {
+  type DeleteResult,
+  type FieldManager,
+  type FieldManagerContext,
+  type FieldManagerOperation,
+  IMMORTAL_NAMESPACES,
+  managerOrUserAgent,
+  RegistryStore,
+  type RegistryStoreOptions,
+  SYSTEM_NAMESPACES,
+  type WriteOptions,
+} from "./registry/store.js";
+export { strategicMergePatch } from "./registry/strategic-merge-patch.js";
+export { type ResourceStrategy, strategyFor } from "./registry/strategy.js";
+export {
+  apiVersionOf,
+  BUILTIN_RESOURCES,
+  fieldLabelsOf,
+  groupResourceString,
+  type SimResource,
+  type SimSubresources,
+} from "./resources.js";
 export { parseSelection, type Selection } from "./selection.js";
 export {
   type BookmarkMode,

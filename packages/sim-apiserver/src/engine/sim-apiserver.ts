@@ -9,7 +9,7 @@ import {
   StatusError,
   type WatchEvent,
 } from "@informer-ts/apimachinery";
-import { type Clock, mathRand, type Rand, realClock, type Timer } from "@informer-ts/clock";
+import { type Clock, mathRand, type Rand, realClock, seededRand, type Timer } from "@informer-ts/clock";
 import { type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
 import type { HttpFault, HttpRequestDescriptor } from "../http/backend.js";
 import { HttpFaultInjector } from "../http/http-faults.js";
@@ -18,6 +18,11 @@ import { CacheMetrics, RequestAccounting } from "./accounting.js";
 import { CacheWatcher, type WatchCloseReason } from "./cache-watcher.js";
 import { Cacher, type CacherConfig, type ServedFrom, servedFromOfError } from "./cacher.js";
 import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
+import { GarbageCollector } from "./garbage-collector.js";
+import { NamespaceController } from "./namespace-controller.js";
+import type { DeleteOptions } from "./registry/delete-options.js";
+import type { PatchType } from "./registry/patch.js";
+import { type FieldManager, RegistryStore } from "./registry/store.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
 import { type ParsedSelectors, parseSelectors, type Selection, selectionFor } from "./selection.js";
 import { MvccStorage, type StorageEvent } from "./storage.js";
@@ -66,7 +71,27 @@ export interface SimApiServerOptions {
   readonly log?: (line: string) => void;
   /** User agent recorded for in-process requests without one (default `informer-ts-inprocess`). */
   readonly defaultUserAgent?: string;
+  /**
+   * NamespaceLifecycle admission (default true): creates in a missing namespace are 404, in a terminating one 403,
+   * and `default`, `kube-system`, `kube-public` cannot be deleted.
+   */
+  readonly namespaceLifecycle?: boolean;
+  /**
+   * Create `default`, `kube-system`, `kube-public` and `kube-node-lease` at start (default true), in the store's
+   * initial revision (the store starts at `initialResourceVersion` already holding them).
+   */
+  readonly systemNamespaces?: boolean;
+  /**
+   * The simulated garbage collector (ownerReferences) and namespace controller: `false` turns both off; `delayMs`
+   * (default 0) is how long, on the engine's clock, they take to react to a change.
+   */
+  readonly controllers?: false | { readonly delayMs?: number };
+  /** Field ownership hook of the registry (server-side apply); see {@link FieldManager}. */
+  readonly fieldManager?: FieldManager;
 }
+
+/** Seed of the Rand that draws the system namespaces' uids (kept apart from the engine's `rand`). */
+const SYSTEM_NAMESPACES_SEED = 0x6b756265;
 
 /** Who asks, for accounting and fault matching. */
 export interface RequestContext {
@@ -88,6 +113,19 @@ export interface RequestContext {
    * rows of the 422 matrix do not apply to it. The HTTP face sets it; in-process callers have no such path.
    */
   readonly legacyWatchPath?: boolean;
+  /** Writes: `dryRun=All` (validated, nothing stored). */
+  readonly dryRun?: boolean;
+  /** Writes: the field manager (`fieldManager` query parameter). */
+  readonly fieldManager?: string;
+  /** Apply patches: `force=true`. */
+  readonly force?: boolean;
+  /** Writes and GET: `"status"` addresses the status subresource (404 for resources without one). */
+  readonly subresource?: string;
+  /**
+   * Set by {@link SimApiServer.delete}: whether the object is gone (false: finalizers hold it, and the answer is the
+   * object with its deletionTimestamp instead of a Status).
+   */
+  deleted?: boolean;
 }
 
 /** A resource given by object or by name: `configmaps`, `deployments.apps`, `leases.coordination.k8s.io`. */
@@ -186,6 +224,11 @@ export class SimApiServer {
   readonly clock: Clock;
   readonly rand: Rand;
   readonly storage: MvccStorage;
+  /** The write path (create/update/patch/delete semantics); see {@link RegistryStore}. */
+  readonly registry: RegistryStore;
+  /** The simulated garbage collector and namespace controller (undefined with `controllers: false`). */
+  readonly garbageCollector: GarbageCollector | undefined;
+  readonly namespaceController: NamespaceController | undefined;
   readonly accounting: RequestAccounting;
   /** Request faults (429, error statuses, truncated watches, dropped connections), shared with the HTTP face. */
   readonly faults: HttpFaultInjector;
@@ -233,11 +276,47 @@ export class SimApiServer {
       dispatchBudgetMs: opts.dispatchBudgetMs ?? MAX_DISPATCH_BUDGET_MS,
       budgetRefreshMsPerSecond: opts.budgetRefreshMsPerSecond ?? BUDGET_REFRESH_MS_PER_SECOND,
     };
+    this.registry = new RegistryStore({
+      storage: this.storage,
+      clock: this.clock,
+      rand: this.rand,
+      namespaces: () => this.byName.get("namespaces"),
+      namespaceLifecycle: opts.namespaceLifecycle ?? true,
+      ...(opts.fieldManager !== undefined && { fieldManager: opts.fieldManager }),
+    });
+    const initial = opts.resources ?? BUILTIN_RESOURCES;
+    const namespaces = initial.find((r) => r.group === "" && r.resource === "namespaces");
+    if ((opts.systemNamespaces ?? true) && namespaces !== undefined) {
+      // Their uids come from a Rand of their own, so the engine's seeded sequence is the same with and without them.
+      const seeder = new RegistryStore({
+        storage: this.storage,
+        clock: this.clock,
+        rand: seededRand(SYSTEM_NAMESPACES_SEED),
+        namespaces: () => namespaces,
+        namespaceLifecycle: false,
+      });
+      this.storage.seedAtInitialRevision(() => seeder.ensureSystemNamespaces(namespaces));
+    }
     this.storage.subscribe({
       onEvent: (ev) => this.onStorageEvent(ev),
       onRevision: () => this.armProgress(),
     });
-    for (const r of opts.resources ?? BUILTIN_RESOURCES) this.register(r);
+    for (const r of initial) this.register(r);
+    if (opts.controllers === false) {
+      this.garbageCollector = undefined;
+      this.namespaceController = undefined;
+    } else {
+      const delayMs = opts.controllers?.delayMs ?? 0;
+      const deps = {
+        storage: this.storage,
+        registry: this.registry,
+        clock: this.clock,
+        resources: () => this.resources(),
+        delayMs,
+      };
+      this.garbageCollector = new GarbageCollector(deps);
+      this.namespaceController = new NamespaceController(deps);
+    }
   }
 
   // ---- resources ----------------------------------------------------------------------------------------------
@@ -609,6 +688,10 @@ export class SimApiServer {
     });
   }
 
+  /**
+   * CREATE through the registry ({@link RegistryStore.create}): generateName, uid, creationTimestamp, the kind's
+   * strategy, validation, the namespace lifecycle; `ctx.dryRun` stores nothing.
+   */
   create(
     ref: ResourceRef,
     namespace: string,
@@ -617,9 +700,14 @@ export class SimApiServer {
     inProcess = true,
   ): Promise<KubeObject> {
     const r = this.resource(ref);
-    return this.serve("create", r, namespace, ctx, inProcess, () => this.storage.create(r, namespace, obj));
+    return this.serve("create", r, namespace, ctx, inProcess, () =>
+      this.registry.create(r, namespace, obj, writeOptions(ctx, this.defaultUserAgent)),
+    );
   }
 
+  /**
+   * UPDATE (PUT) of an object, or of its status with `ctx.subresource: "status"` ({@link RegistryStore.update}).
+   */
   update(
     ref: ResourceRef,
     namespace: string,
@@ -629,21 +717,53 @@ export class SimApiServer {
     inProcess = true,
   ): Promise<KubeObject> {
     const r = this.resource(ref);
-    return this.serve("update", r, namespace, ctx, inProcess, () => this.storage.update(r, namespace, name, obj));
+    return this.serve("update", r, namespace, ctx, inProcess, () =>
+      this.registry.update(r, namespace, name, obj, writeOptions(ctx, this.defaultUserAgent)),
+    );
   }
 
-  delete(
+  /**
+   * PATCH of an object or its status (`ctx.subresource`): `type` is the patch content type (JSON patch, merge,
+   * strategic merge for built-ins, apply); `body` its text ({@link RegistryStore.patch}).
+   */
+  patch(
     ref: ResourceRef,
     namespace: string,
     name: string,
-    preconditions?: { readonly uid?: string; readonly resourceVersion?: string },
+    type: PatchType | string,
+    body: string,
     ctx?: RequestContext,
     inProcess = true,
   ): Promise<KubeObject> {
     const r = this.resource(ref);
-    return this.serve("delete", r, namespace, ctx, inProcess, () =>
-      this.storage.delete(r, namespace, name, preconditions),
+    return this.serve("patch", r, namespace, ctx, inProcess, () =>
+      this.registry.patch(r, namespace, name, type, body, writeOptions(ctx, this.defaultUserAgent)),
     );
+  }
+
+  /**
+   * DELETE ({@link RegistryStore.delete}): preconditions, propagation policy, finalizers. Returns the object's last
+   * state; `ctx.deleted` tells whether it is gone or held by finalizers (then it carries its deletionTimestamp).
+   * `options.dryRun` or `ctx.dryRun` stores nothing.
+   */
+  delete(
+    ref: ResourceRef,
+    namespace: string,
+    name: string,
+    options?: DeleteOptions,
+    ctx?: RequestContext,
+    inProcess = true,
+  ): Promise<KubeObject> {
+    const r = this.resource(ref);
+    const local = ctx ?? {};
+    return this.serve("delete", r, namespace, local, inProcess, () => {
+      const res = this.registry.delete(r, namespace, name, {
+        ...options,
+        ...(ctx?.dryRun === true && { dryRun: true }),
+      });
+      local.deleted = res.deleted;
+      return res.object;
+    });
   }
 
   /**
@@ -721,6 +841,8 @@ export class SimApiServer {
   /** Stops timers and closes every watch. */
   stop(): void {
     this.stopped = true;
+    this.garbageCollector?.stop();
+    this.namespaceController?.stop();
     this.progressTimer?.stop();
     this.compactionTimer?.stop();
     for (const c of this.cachers.values()) c.stop();
@@ -746,6 +868,17 @@ export class SimApiServer {
       caches,
     };
   }
+}
+
+/** The registry's write options of a request context. */
+function writeOptions(ctx: RequestContext | undefined, defaultUserAgent: string) {
+  return {
+    ...(ctx?.dryRun === true && { dryRun: true }),
+    ...(ctx?.fieldManager !== undefined && { fieldManager: ctx.fieldManager }),
+    ...(ctx?.force === true && { force: true }),
+    ...(ctx?.subresource !== undefined && { subresource: ctx.subresource }),
+    userAgent: ctx?.userAgent ?? defaultUserAgent,
+  };
 }
 
 /** The reason an in-process watch ended, for callers that want it. */
