@@ -1,43 +1,70 @@
-// An ObjectClient straight onto the in-process SimApiServer engine (no HTTP): what the controller package's writes
-// need, with the engine's own semantics (409 on a stale resourceVersion, 404, request faults). The engine has no
-// PATCH verb in-process, so a patch is read + the simulator's own JSON merge / JSON patch + update guarded by the
-// resourceVersion that was read (a concurrent write in between is a 409, as kube-apiserver's GuaranteedUpdate would
-// retry it; callers here retry on conflict themselves).
+// An ObjectClient straight onto the in-process SimApiServer engine (no HTTP): the controller package's writes with the
+// engine's registry semantics (409 on a stale resourceVersion, 404, finalizers and deletionTimestamp, patch types,
+// request faults) and no sockets, so a whole cluster runs under one FakeClock.
 import type { KubeObject, Status } from "@informer-ts/apimachinery";
-import type { ResourceDescriptor } from "@informer-ts/client";
+import type { DeleteCallOptions, PatchOptions, ResourceDescriptor } from "@informer-ts/client";
 import type { ObjectClient } from "@informer-ts/controller";
-import { jsonPatch, mergePatch, type SimApiServer } from "@informer-ts/sim-apiserver";
+import type { SimApiServer } from "@informer-ts/sim-apiserver";
+
+const PATCH_CONTENT_TYPES: Record<string, string> = {
+  merge: "application/merge-patch+json",
+  "strategic-merge": "application/strategic-merge-patch+json",
+  json: "application/json-patch+json",
+  apply: "application/apply-patch+yaml",
+};
 
 export class EngineClient implements ObjectClient {
-  constructor(private readonly engine: SimApiServer) {}
+  constructor(
+    private readonly engine: SimApiServer,
+    private readonly userAgent = "controller-test",
+  ) {}
 
-  get(r: ResourceDescriptor, name: string, o: { namespace?: string } = {}): Promise<KubeObject> {
-    return this.engine.get(r.resource, o.namespace ?? "", name);
+  get(r: ResourceDescriptor, name: string, o: { namespace?: string } = {}, signal?: AbortSignal): Promise<KubeObject> {
+    return this.engine.get(r.resource, o.namespace ?? "", name, {}, this.ctx(signal));
   }
 
-  create(r: ResourceDescriptor, obj: KubeObject, o: { namespace?: string } = {}): Promise<KubeObject> {
-    return this.engine.create(r.resource, o.namespace ?? obj.metadata?.namespace ?? "", obj);
+  create(
+    r: ResourceDescriptor,
+    obj: KubeObject,
+    o: { namespace?: string } = {},
+    signal?: AbortSignal,
+  ): Promise<KubeObject> {
+    return this.engine.create(r.resource, o.namespace ?? obj.metadata?.namespace ?? "", obj, this.ctx(signal));
   }
 
-  update(r: ResourceDescriptor, obj: KubeObject, o: { namespace?: string } = {}): Promise<KubeObject> {
-    return this.engine.update(r.resource, o.namespace ?? obj.metadata?.namespace ?? "", obj.metadata?.name ?? "", obj);
+  update(
+    r: ResourceDescriptor,
+    obj: KubeObject,
+    o: { namespace?: string } = {},
+    signal?: AbortSignal,
+  ): Promise<KubeObject> {
+    const ns = o.namespace ?? obj.metadata?.namespace ?? "";
+    return this.engine.update(r.resource, ns, obj.metadata?.name ?? "", obj, this.ctx(signal));
   }
 
-  async patch(
+  patch(
     r: ResourceDescriptor,
     name: string,
     patch: unknown,
-    o: { namespace?: string; patchType?: string } = {},
+    o: PatchOptions = {},
+    signal?: AbortSignal,
   ): Promise<KubeObject> {
-    const ns = o.namespace ?? "";
-    const current = await this.engine.get(r.resource, ns, name);
-    const rv = current.metadata?.resourceVersion;
-    const next = (o.patchType === "json" ? jsonPatch(current, patch) : mergePatch(current, patch)) as KubeObject;
-    next.metadata = { ...next.metadata, resourceVersion: next.metadata?.resourceVersion ?? rv };
-    return this.engine.update(r.resource, ns, name, next);
+    const type = PATCH_CONTENT_TYPES[o.patchType ?? "merge"]!;
+    const body = typeof patch === "string" ? patch : JSON.stringify(patch);
+    return this.engine.patch(r.resource, o.namespace ?? "", name, type, body, this.ctx(signal));
   }
 
-  delete(r: ResourceDescriptor, name: string, o: { namespace?: string } = {}): Promise<KubeObject | Status> {
-    return this.engine.delete(r.resource, o.namespace ?? "", name);
+  delete(
+    r: ResourceDescriptor,
+    name: string,
+    o: DeleteCallOptions = {},
+    signal?: AbortSignal,
+  ): Promise<KubeObject | Status> {
+    const { namespace, ...rest } = o;
+    return this.engine.delete(r.resource, namespace ?? "", name, rest as never, this.ctx(signal));
+  }
+
+  private ctx(signal?: AbortSignal) {
+    return { userAgent: this.userAgent, ...(signal !== undefined && { signal }) };
   }
 }
