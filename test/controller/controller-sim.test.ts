@@ -20,7 +20,7 @@ import { InMemoryMetrics } from "@informer-ts/instrumentation";
 import { SimApiServer } from "@informer-ts/sim-apiserver";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { EngineClient } from "./engine-client.js";
+import { EngineClient, ref } from "./engine-client.js";
 
 const { configmaps, secrets } = builtinResources;
 const NS = "default";
@@ -94,7 +94,7 @@ function makeWorld(chaos: { failEvery: number; slowMs: number }, seed: number): 
   const engine = new SimApiServer({ clock, rand: seededRand(seed) });
   const client = new EngineClient(engine);
   const manager = new Manager({
-    listerWatcherFor: (r, { namespace }) => engine.listerWatcher(r.resource, { namespace }) as never,
+    listerWatcherFor: (r, { namespace }) => engine.listerWatcher(ref(r), { namespace }) as never,
     client,
     clock,
     rand: seededRand(seed + 1),

@@ -13,6 +13,11 @@ const PATCH_CONTENT_TYPES: Record<string, string> = {
   apply: "application/apply-patch+yaml",
 };
 
+/** The engine's name of a resource: `configmaps`, `leases.coordination.k8s.io`. */
+export function ref(r: ResourceDescriptor): string {
+  return r.group === "" ? r.resource : `${r.resource}.${r.group}`;
+}
+
 export class EngineClient implements ObjectClient {
   constructor(
     private readonly engine: SimApiServer,
@@ -20,7 +25,7 @@ export class EngineClient implements ObjectClient {
   ) {}
 
   get(r: ResourceDescriptor, name: string, o: { namespace?: string } = {}, signal?: AbortSignal): Promise<KubeObject> {
-    return this.engine.get(r.resource, o.namespace ?? "", name, {}, this.ctx(signal));
+    return this.engine.get(ref(r), o.namespace ?? "", name, {}, this.ctx(signal));
   }
 
   create(
@@ -29,7 +34,7 @@ export class EngineClient implements ObjectClient {
     o: { namespace?: string } = {},
     signal?: AbortSignal,
   ): Promise<KubeObject> {
-    return this.engine.create(r.resource, o.namespace ?? obj.metadata?.namespace ?? "", obj, this.ctx(signal));
+    return this.engine.create(ref(r), o.namespace ?? obj.metadata?.namespace ?? "", obj, this.ctx(signal));
   }
 
   update(
@@ -39,7 +44,7 @@ export class EngineClient implements ObjectClient {
     signal?: AbortSignal,
   ): Promise<KubeObject> {
     const ns = o.namespace ?? obj.metadata?.namespace ?? "";
-    return this.engine.update(r.resource, ns, obj.metadata?.name ?? "", obj, this.ctx(signal));
+    return this.engine.update(ref(r), ns, obj.metadata?.name ?? "", obj, this.ctx(signal));
   }
 
   patch(
@@ -51,7 +56,7 @@ export class EngineClient implements ObjectClient {
   ): Promise<KubeObject> {
     const type = PATCH_CONTENT_TYPES[o.patchType ?? "merge"]!;
     const body = typeof patch === "string" ? patch : JSON.stringify(patch);
-    return this.engine.patch(r.resource, o.namespace ?? "", name, type, body, this.ctx(signal));
+    return this.engine.patch(ref(r), o.namespace ?? "", name, type, body, this.ctx(signal));
   }
 
   delete(
@@ -61,7 +66,7 @@ export class EngineClient implements ObjectClient {
     signal?: AbortSignal,
   ): Promise<KubeObject | Status> {
     const { namespace, ...rest } = o;
-    return this.engine.delete(r.resource, namespace ?? "", name, rest as never, this.ctx(signal));
+    return this.engine.delete(ref(r), namespace ?? "", name, rest as never, this.ctx(signal));
   }
 
   private ctx(signal?: AbortSignal) {
