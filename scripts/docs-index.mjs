@@ -14,6 +14,7 @@ const sources = [
   ["reflector.md", "@informer-ts/cache — pager and reflector"],
   ["informer.md", "@informer-ts/cache — shared informers and factory"],
   ["client.md", "@informer-ts/client"],
+  ["controller.md", "@informer-ts/controller"],
   ["sim-apiserver.md", "@informer-ts/sim-apiserver — engine"],
   ["sim-apiserver-http.md", "@informer-ts/sim-apiserver — HTTP"],
 ];
