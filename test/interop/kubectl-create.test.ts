@@ -1,5 +1,5 @@
 // kubectl v1.32's typed creates against the simulated apiserver (issue #10 item 1): `kubectl create configmap|secret
-// generic|ns|deployment|job|service` send their bodies as application/vnd.kubernetes.protobuf (and do not fall back
+// generic|ns|deployment|job|service|serviceaccount` send their bodies as application/vnd.kubernetes.protobuf (and do not fall back
 // to JSON on 415), so they exercise the protobuf decoder end to end. Each stored object must equal what
 // `--dry-run=client -o json` says kubectl sends, modulo the fields the server sets.
 import { writeFileSync } from "node:fs";
@@ -102,7 +102,7 @@ describe("interop: kubectl typed creates (protobuf bodies)", () => {
     expect(sec.type).toBe("example.com/t");
   });
 
-  it("create ns, deployment (replicas, port, command) and job; get lists them", async (ctx) => {
+  it("create ns, deployment (replicas, port, command), job, service, serviceaccount; get lists them", async (ctx) => {
     requireTool(kubectl, ctx);
     await createAndCompare(["ns", "kc-ns"], "namespace/kc-ns created", ["ns", "kc-ns"]);
     const dep = await createAndCompare(
@@ -140,6 +140,7 @@ describe("interop: kubectl typed creates (protobuf bodies)", () => {
       "service/kc-svc created",
       ["service", "kc-svc"],
     );
+    await createAndCompare(["serviceaccount", "kc-sa"], "serviceaccount/kc-sa created", ["serviceaccount", "kc-sa"]);
     const deps = await k(["get", "deployments", "-n", "kc-ns"]);
     expect(deps.stdout).toMatch(/^kc-dep\s/m);
     const jobs = await k(["get", "jobs"]);

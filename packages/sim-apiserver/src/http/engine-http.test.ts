@@ -50,7 +50,7 @@ afterAll(async () => {
 describe("resource set (item 4): every built-in resource and a custom resource registered at start", () => {
   const all = [...BUILTIN_RESOURCES, WIDGETS];
 
-  it("the built-ins are exactly core/v1 configmaps, secrets, pods, nodes, namespaces, events, services; apps/v1 statefulsets, deployments; batch/v1 jobs; coordination.k8s.io/v1 leases", () => {
+  it("the built-ins are exactly core/v1 configmaps, secrets, pods, nodes, namespaces, events, services, serviceaccounts; apps/v1 statefulsets, deployments; batch/v1 jobs; coordination.k8s.io/v1 leases", () => {
     expect(BUILTIN_RESOURCES.map((r) => `${apiVersion(r)}/${r.resource}`).sort()).toEqual([
       "apps/v1/deployments",
       "apps/v1/statefulsets",
@@ -62,6 +62,7 @@ describe("resource set (item 4): every built-in resource and a custom resource r
       "v1/nodes",
       "v1/pods",
       "v1/secrets",
+      "v1/serviceaccounts",
       "v1/services",
     ]);
   });
