@@ -42,12 +42,12 @@ function readScalar(r: WireReader, type: string, path: string): unknown {
     case "bytes":
       return Buffer.from(r.bytesValue(path)).toString("base64");
     case "bool":
-      return r.varint(path) !== 0n;
+      return r.signedVarint(64, path) !== 0;
     case "int32":
-      return Number(BigInt.asIntN(32, r.varint(path)));
+      return r.signedVarint(32, path);
     case "int64":
       // Go writes the exact int64; a JSON number in JavaScript keeps 53 bits of it.
-      return Number(BigInt.asIntN(64, r.varint(path)));
+      return r.signedVarint(64, path);
     default:
       return r.fail(`unsupported scalar type ${type}`, path);
   }
@@ -93,7 +93,8 @@ function readMapEntry(r: WireReader, f: FieldSchema, path: string, ctx: DecodeCo
     const tag = entry.tag(path);
     if (tag.field === 1 && tag.wireType === WireType.LengthDelimited) key = entry.string(path);
     else if (tag.field === 2) {
-      const want = f.scalar ? expectedWireType({ ...f, map: false }) : WireType.LengthDelimited;
+      const want =
+        f.type === "bool" || f.type === "int32" || f.type === "int64" ? WireType.Varint : WireType.LengthDelimited;
       if (tag.wireType !== want) {
         entry.fail(`map value has wire type ${tag.wireType}, expected ${want}`, path, tag.offset);
       }

@@ -31,6 +31,17 @@ describe("WireReader", () => {
     expect(r.done()).toBe(true);
   });
 
+  test.prop([fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.bigInt({ min: 0n, max: 2n ** 49n }))])(
+    "signedVarint (number fast path up to 7 bytes) agrees with the BigInt path",
+    (v) => {
+      expect(reader(varint(v)).signedVarint(32, "")).toBe(Number(BigInt.asIntN(32, v)));
+      expect(reader(varint(v)).signedVarint(64, "")).toBe(Number(BigInt.asIntN(64, v)));
+      const r = reader([...varint(v), 0x01]);
+      r.signedVarint(64, "");
+      expect(r.varint("")).toBe(1n);
+    },
+  );
+
   it("a truncated varint names where it started, in absolute offsets", () => {
     const err = failure(() => reader([0x80, 0x80], 10).varint("metadata.generation"));
     expect(err.message).toBe("truncated varint at byte 10 (field metadata.generation)");
@@ -63,6 +74,7 @@ describe("WireReader", () => {
 
   it("reads strings (invalid UTF-8 is an error) and bytes", () => {
     expect(reader(bfield(1, Buffer.from("héllo")).slice(1)).string("")).toBe("héllo");
+    expect(reader(bfield(1, Buffer.from("plain-ascii")).slice(1)).string("")).toBe("plain-ascii");
     expect(failure(() => reader([0x02, 0xc3, 0x28]).string("data.k")).message).toBe(
       "string is not valid UTF-8 at byte 0 (field data.k)",
     );

@@ -1,5 +1,6 @@
 // The protobuf wire format, read side: tags, varints, length-delimited and fixed-width values, skipping unknown
 // fields. Every failure is a ProtobufDecodeError naming the byte offset and what was being read.
+import { isUtf8 } from "node:buffer";
 
 /** Wire types of the protobuf encoding (groups, 3 and 4, are deprecated and rejected). */
 export const WireType = {
@@ -78,8 +79,36 @@ export class WireReader {
     return this.fail("varint longer than 10 bytes", path, start);
   }
 
+  /**
+   * A varint of at most 7 bytes (< 2^49) as a number, without BigInt; undefined (cursor unmoved) when it is longer,
+   * so the caller falls back to {@link varint}. Lengths, keys and nearly every scalar take this path.
+   */
+  private shortVarint(): number | undefined {
+    let result = 0;
+    let scale = 1;
+    for (let i = this.pos; i < this.end && i < this.pos + 7; i++) {
+      const b = this.bytes[i]!;
+      result += (b & 0x7f) * scale;
+      if ((b & 0x80) === 0) {
+        this.pos = i + 1;
+        return result;
+      }
+      scale *= 128;
+    }
+    return undefined;
+  }
+
+  /** A varint as a 64-bit two's complement integer truncated to `bits` (32 or 64), as a JavaScript number. */
+  signedVarint(bits: 32 | 64, path: string): number {
+    const fast = this.shortVarint();
+    if (fast !== undefined) return bits === 32 ? fast | 0 : fast;
+    return Number(BigInt.asIntN(bits, this.varint(path)));
+  }
+
   /** A varint that must fit a non-negative safe integer (lengths, field keys). */
   smallVarint(path: string, what: string): number {
+    const fast = this.shortVarint();
+    if (fast !== undefined) return fast;
     const start = this.offset;
     const v = this.varint(path);
     if (v > BigInt(Number.MAX_SAFE_INTEGER)) this.fail(`${what} ${v} is too large`, path, start);
@@ -122,11 +151,8 @@ export class WireReader {
   string(path: string): string {
     const at = this.offset;
     const b = this.bytesValue(path);
-    try {
-      return UTF8.decode(b);
-    } catch {
-      return this.fail("string is not valid UTF-8", path, at);
-    }
+    if (!isUtf8(b)) this.fail("string is not valid UTF-8", path, at);
+    return Buffer.from(b.buffer, b.byteOffset, b.length).toString("utf8");
   }
 
   /** A reader over a nested message (a length-delimited value), sharing the absolute offsets. */
@@ -170,5 +196,3 @@ export class WireReader {
     }
   }
 }
-
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
