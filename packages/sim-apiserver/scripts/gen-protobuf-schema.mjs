@@ -8,7 +8,8 @@
 // where <dir> holds, from kubernetes/api and kubernetes/apimachinery at one commit:
 //   core_v1_generated.proto core_v1_types.go apps_v1_generated.proto apps_v1_types.go
 //   batch_v1_generated.proto batch_v1_types.go pkg_apis_meta_v1_generated.proto meta_v1_types.go
-// e.g. `git -C <kubernetes/api clone> show HEAD:core/v1/generated.proto > <dir>/core_v1_generated.proto`.
+// e.g. `git -C <kubernetes/api clone> show v0.34.10:core/v1/generated.proto > <dir>/core_v1_generated.proto`; an
+// optional second argument names the source in the header. Then `pnpm exec biome format --write` the output.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 

@@ -1,10 +1,11 @@
 // Content-type dispatch of create/update bodies: JSON/YAML, protobuf (k8s envelope) for kinds with a schema, 415 for
 // the rest, 400 naming offset and field for malformed protobuf.
+import { fc, test } from "@fast-check/vitest";
 import { StatusError } from "@informer-ts/apimachinery";
 import { describe, expect, it } from "vitest";
 import { decodeRequestBody, type ExpectedKind } from "./body.js";
 import { PROTOBUF_MEDIA_TYPE } from "./protobuf/envelope.js";
-import { envelope, mapEntry, mfield, sfield, vfield } from "./protobuf/wire-writer.test-util.js";
+import { encodeMessage, envelope, mapEntry, mfield, sfield, vfield } from "./protobuf/wire-writer.test-util.js";
 
 const CM: ExpectedKind = { group: "", version: "v1", kind: "ConfigMap" };
 const LEASE: ExpectedKind = { group: "coordination.k8s.io", version: "v1", kind: "Lease" };
@@ -113,5 +114,36 @@ describe("decodeRequestBody", () => {
     expect(statusOf(() => decodeRequestBody(gzip, PROTOBUF_MEDIA_TYPE, CM)).message).toBe(
       'ConfigMap in version "v1" cannot be handled as a ConfigMap: unsupported contentEncoding "gzip" in the protobuf envelope',
     );
+  });
+
+  // A valid Deployment body to mutate: every corruption is either decoded or a 400, never another error.
+  const deployment = envelope(
+    "apps/v1",
+    "Deployment",
+    encodeMessage("Deployment", {
+      metadata: { name: "d", labels: { a: "b" } },
+      spec: {
+        replicas: 2,
+        strategy: { rollingUpdate: { maxSurge: "25%" } },
+        template: { spec: { containers: [{ name: "c", image: "i", resources: { limits: { cpu: "1" } } }] } },
+      },
+    }),
+  );
+  const DEPLOY: ExpectedKind = { group: "apps", version: "v1", kind: "Deployment" };
+  test.prop([
+    fc.array(fc.record({ at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }), { minLength: 1, maxLength: 4 }),
+    fc.nat(),
+  ])("corrupted or truncated protobuf bodies decode or answer 400, nothing else", (edits, cut) => {
+    const body = Buffer.from(deployment);
+    for (const e of edits) body[4 + (e.at % (body.length - 4))] = e.byte;
+    const truncated = body.subarray(0, 4 + (cut % (body.length - 3)));
+    for (const b of [body, truncated]) {
+      try {
+        decodeRequestBody(b, PROTOBUF_MEDIA_TYPE, DEPLOY);
+      } catch (err) {
+        expect(err).toBeInstanceOf(StatusError);
+        expect((err as StatusError).status.code).toBe(400);
+      }
+    }
   });
 });

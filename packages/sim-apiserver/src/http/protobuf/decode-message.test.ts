@@ -294,6 +294,23 @@ describe("decodeMessage", () => {
     expect(decode("Deployment", bytes, "apps").object).toEqual(obj);
   });
 
+  it("the schema graph is acyclic, so nesting depth is bounded by the schema and not by the body", () => {
+    const state = new Map<string, "visiting" | "done">();
+    const visit = (name: string, trail: string[]): void => {
+      if (state.get(name) === "done") return;
+      expect(state.get(name), `cycle: ${[...trail, name].join(" → ")}`).toBeUndefined();
+      state.set(name, "visiting");
+      for (const f of messageSchema(name)?.fields.values() ?? []) {
+        if (!f.scalar && messageSchema(f.type) !== undefined) visit(f.type, [...trail, name]);
+      }
+      state.set(name, "done");
+    };
+    for (const k of ["Namespace", "ConfigMap", "Secret", "Service", "ServiceAccount", "Pod", "Deployment", "Job"]) {
+      visit(k, []);
+    }
+    expect(state.size).toBeGreaterThan(150);
+  });
+
   it("every message of the table parses and every reference resolves", () => {
     for (const kind of ["Namespace", "ConfigMap", "Secret", "Service", "ServiceAccount", "Pod"]) {
       expect(kindSchema("", "v1", kind)?.name).toBe(kind);
