@@ -177,9 +177,9 @@ const MAX_UNKNOWN_FIELD_WARNINGS = 5;
  *   Service, ServiceAccount, Pod; apps/v1 Deployment; batch/v1 Job): the `k8s\0` envelope and the object decoded to
  *   the JSON object a JSON client would have sent. Fields the schema does not know are skipped and each named in a
  *   warning (`unknown protobuf field …`) so that nothing is dropped silently. A malformed body is 400 naming the
- *   byte offset and field (`the object provided is unrecognized (must be of type ConfigMap): truncated varint at
- *   byte 17 (field metadata.labels) (<hex>)`, or `ConfigMap in version "v1" cannot be handled as a ConfigMap: …`
- *   once the envelope named the kind);
+ *   byte offset and field: `the object provided is unrecognized (must be of type ConfigMap): empty body at byte 4
+ *   (6b387300)` for the envelope, `ConfigMap in version "v1" cannot be handled as a ConfigMap: truncated varint at
+ *   byte 31 (field metadata.generation)` inside the object;
  * - protobuf for any other kind (custom resources included), CBOR and anything else: 415 UnsupportedMediaType with
  *   the media types the endpoint accepts.
  *
