@@ -206,6 +206,12 @@ describe("decodeMessage", () => {
       { message: "ObjectMeta", path: "metadata", field: 99, wireType: 2, offset: 105 },
       { message: "ConfigMap", path: "", field: 50, wireType: 0, offset: 114 },
     ]);
+    // Inside a well-known message too: Time{seconds, 9: ?}.
+    const time = decode("Namespace", [...meta(mfield(8, vfield(1, 0), vfield(9, 1)))]);
+    expect(time.object).toEqual({ metadata: { creationTimestamp: "1970-01-01T00:00:00Z" } });
+    expect(time.unknown).toEqual([
+      { message: "Time", path: "metadata.creationTimestamp", field: 9, wireType: 0, offset: 6 },
+    ]);
   });
 
   it("malformed input: errors name the offset and the field", () => {

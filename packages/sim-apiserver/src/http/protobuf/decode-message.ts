@@ -78,7 +78,7 @@ function zeroOf(type: string): unknown {
 /** A message-typed value (nested message or well-known type) read from a length-delimited field. */
 function readMessageValue(r: WireReader, type: string, path: string, ctx: DecodeContext, into?: JsonObject): unknown {
   const sub = r.message(path);
-  if (WELL_KNOWN_TYPES.has(type)) return decodeWellKnown(type, sub, path);
+  if (WELL_KNOWN_TYPES.has(type)) return decodeWellKnown(type, sub, path, ctx);
   const schema = messageSchema(type);
   if (schema === undefined) return r.fail(`no schema for message ${type}`, path);
   return decodeMessage(sub, schema, path, ctx, into);
