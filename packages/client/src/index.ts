@@ -77,6 +77,9 @@ export {
 } from "./discovery-client.js";
 export {
   inClusterConfig,
+  type KubeConfigCluster,
+  type KubeConfigSource,
+  type KubeConfigUser,
   type KubeconfigLoadOptions,
   type LoadedClientConfig,
   loadClientConfig,

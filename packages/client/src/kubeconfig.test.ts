@@ -8,7 +8,7 @@ import { builtinResources } from "./builtin-resources.js";
 import { type ClientConfig, ConfigError } from "./client-config.js";
 import { generateTestPki, type TestPki } from "./internal/pki.test-util.js";
 import { sendJSON, startServer, type TestServer } from "./internal/test-server.test-util.js";
-import { inClusterConfig, loadClientConfig, SERVICE_ACCOUNT_ROOT } from "./kubeconfig.js";
+import { inClusterConfig, type KubeConfigSource, loadClientConfig, SERVICE_ACCOUNT_ROOT } from "./kubeconfig.js";
 import { KubeClient } from "./rest-client.js";
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
@@ -106,6 +106,18 @@ describe("loadClientConfig (kubeconfig via @kubernetes/client-node)", () => {
     expect(cfg.burst).toBe(100);
     expect(Buffer.from(cfg.ca as Uint8Array).toString()).toBe(pki.ca.cert);
     expect(cfg.authProvider).toBeUndefined();
+    expect(await listWith(cfg)).toMatchObject({ metadata: { resourceVersion: "77" } });
+  });
+
+  it("a client-node KubeConfig loaded by the caller is a KubeConfigSource and is used as loaded", async () => {
+    const { KubeConfig } = await import("@kubernetes/client-node");
+    const kc = new KubeConfig();
+    kc.loadFromString(kubeconfig({ namespace: "team-b" }));
+    const source: KubeConfigSource = kc; // type-level: client-node's class fits the structural interface
+    const cfg = await loadClientConfig({ kubeConfig: source });
+    expect(cfg.server).toBe(server.url);
+    expect(cfg.token).toBe("good");
+    expect(cfg.namespace).toBe("team-b");
     expect(await listWith(cfg)).toMatchObject({ metadata: { resourceVersion: "77" } });
   });
 
