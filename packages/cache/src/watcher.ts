@@ -1,4 +1,5 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
+import { SubscriberErrorReporter, safeObservable } from "@informer-ts/instrumentation";
 import { Observable, type Subscriber, Subscription } from "rxjs";
 import type { ListerWatcher } from "./listwatch.js";
 import { Reflector } from "./reflector.js";
@@ -124,7 +125,9 @@ class EventSink<T> implements ReflectorStore<T>, BookmarkStore {
 export function watcher<T>(lw: ListerWatcher<T>, config: WatcherConfig<T> = {}): Observable<WatcherEvent<T>> {
   const { expectedType, onStatus, onEvent, fatal, ...options } = config;
   const logger = options.logger ?? consoleLogger;
-  return new Observable<WatcherEvent<T>>((subscriber) => {
+  // Read-only and safe (issue 9): a consumer that throws is logged and keeps receiving, never re-thrown by RxJS.
+  const reporter = new SubscriberErrorReporter({ logger });
+  const stream = new Observable<WatcherEvent<T>>((subscriber) => {
     const reflector = new Reflector<T>(lw, expectedType, new EventSink(subscriber), options);
     const teardown = new Subscription();
     const guarded =
@@ -161,4 +164,5 @@ export function watcher<T>(lw: ListerWatcher<T>, config: WatcherConfig<T> = {}):
     teardown.add(() => stop.abort());
     return teardown;
   });
+  return safeObservable(stream, `watcher ${options.name ?? "(unnamed)"}`, reporter);
 }
