@@ -25,7 +25,15 @@ const W = "widgets.example.com";
 
 describe("example: widget-controller", () => {
   it("two replicas: the leader reconciles, a killed leader is replaced, finalizer and GC work end to end", async () => {
-    cluster = await startSimCluster([{ ...widgets, singularName: "widget", verbs: DEFAULT_VERBS, custom: true }]);
+    cluster = await startSimCluster([
+      {
+        ...widgets,
+        singularName: "widget",
+        verbs: DEFAULT_VERBS,
+        custom: true,
+        subresources: { status: widgets.subresources?.includes("status") === true },
+      },
+    ]);
     const c = cluster;
     const admin = c.client();
     await admin.create(builtinResources.namespaces, { metadata: { name: REGISTRY_NAMESPACE } });
