@@ -2,7 +2,7 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import type { ResourceEventHandlerRegistration, SharedIndexInformer } from "@informer-ts/cache";
 import { waitFor } from "@informer-ts/cache";
 import { type Clock, realClock, type Timer } from "@informer-ts/clock";
-import { type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
+import { type MetricsProvider, noopMetrics, safeObservable } from "@informer-ts/instrumentation";
 import {
   type DrainSemantics,
   defaultControllerRateLimiter,
@@ -176,7 +176,7 @@ export class Controller {
       clock: this.clock,
       ...(options.drainSemantics !== undefined && { drainSemantics: options.drainSemantics }),
     });
-    this.events$ = this.events.asObservable();
+    this.events$ = safeObservable(this.events.asObservable(), `controller ${this.name} events$`);
   }
 
   /** Enqueues a request by hand (`Queue.Add`), e.g. from an external trigger. Ignored once stopping. */
