@@ -36,7 +36,16 @@ async function flush(n = 30): Promise<void> {
 function setup() {
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
   const engine = new SimApiServer({ clock, rand: seededRand(11) });
-  engine.register({ ...widgets, singularName: "widget", verbs: DEFAULT_VERBS, custom: true });
+  engine.register({
+    group: widgets.group,
+    version: widgets.version,
+    resource: widgets.resource,
+    kind: widgets.kind,
+    namespaced: true,
+    singularName: "widget",
+    verbs: DEFAULT_VERBS,
+    custom: true,
+  });
   const client = new EngineClient(engine);
   const manager = new Manager({
     listerWatcherFor: (r, { namespace }) => engine.listerWatcher(ref(r), { namespace }) as never,

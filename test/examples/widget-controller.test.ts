@@ -25,7 +25,18 @@ const W = "widgets.example.com";
 
 describe("example: widget-controller", () => {
   it("two replicas: the leader reconciles, a killed leader is replaced, finalizer and GC work end to end", async () => {
-    cluster = await startSimCluster([{ ...widgets, singularName: "widget", verbs: DEFAULT_VERBS, custom: true }]);
+    cluster = await startSimCluster([
+      {
+        group: widgets.group,
+        version: widgets.version,
+        resource: widgets.resource,
+        kind: widgets.kind,
+        namespaced: true,
+        singularName: "widget",
+        verbs: DEFAULT_VERBS,
+        custom: true,
+      },
+    ]);
     const c = cluster;
     const admin = c.client();
     await admin.create(builtinResources.namespaces, { metadata: { name: REGISTRY_NAMESPACE } });
