@@ -75,6 +75,56 @@ describe("interop: kubectl", () => {
     expect(got.data).toEqual({ v: "2" });
   });
 
+  it("kubectl apply --server-side: creates, conflicts with kubectl create's ownership, --force-conflicts takes over", async (ctx) => {
+    requireTool(kubectl, ctx);
+    const f = join(dir, "ssa.yaml");
+    writeFileSync(f, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-ssa\ndata:\n  a: "1"\n');
+    const created = await k(["create", "-f", f]);
+    expect(created.stdout.trim()).toBe("configmap/cm-ssa created");
+    writeFileSync(f, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-ssa\ndata:\n  a: "2"\n  b: "x"\n');
+    const conflict = await k(["apply", "--server-side", "-f", f]);
+    expect(conflict.code).toBe(1);
+    expect(conflict.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl-create" using v1: .data.a');
+    expect(conflict.stderr).toContain("--force-conflicts");
+    const unchanged = JSON.parse((await k(["get", "cm", "cm-ssa", "-o", "json"])).stdout);
+    expect(unchanged.data).toEqual({ a: "1" });
+    const forced = await k(["apply", "--server-side", "--force-conflicts", "-f", f]);
+    expect(forced.stderr).toBe("");
+    expect(forced.stdout.trim()).toBe("configmap/cm-ssa serverside-applied");
+    const got = JSON.parse((await k(["get", "cm", "cm-ssa", "-o", "json", "--show-managed-fields"])).stdout);
+    expect(got.data).toEqual({ a: "2", b: "x" });
+    expect(
+      got.metadata.managedFields.map((e: { manager: string; operation: string }) => [e.manager, e.operation]),
+    ).toEqual([
+      ["kubectl", "Apply"],
+      ["kubectl-create", "Update"],
+    ]);
+    expect(got.metadata.managedFields[0].fieldsV1).toEqual({ "f:data": { "f:a": {}, "f:b": {} } });
+    // kubectl get hides managedFields unless asked.
+    const plain = JSON.parse((await k(["get", "cm", "cm-ssa", "-o", "json"])).stdout);
+    expect(plain.metadata.managedFields).toBeUndefined();
+  });
+
+  it("kubectl apply --server-side creates a missing object and is idempotent", async (ctx) => {
+    requireTool(kubectl, ctx);
+    const f = join(dir, "ssa-new.yaml");
+    writeFileSync(
+      f,
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: app\n        image: nginx:1\n",
+    );
+    const a = await k(["apply", "--server-side", "-f", f]);
+    expect(a.stderr).toBe("");
+    expect(a.stdout.trim()).toBe("deployment.apps/web serverside-applied");
+    const rv1 = JSON.parse((await k(["get", "deploy", "web", "-o", "json"])).stdout).metadata.resourceVersion;
+    const b = await k(["apply", "--server-side", "-f", f]);
+    expect(b.stdout.trim()).toBe("deployment.apps/web serverside-applied");
+    const got = JSON.parse((await k(["get", "deploy", "web", "-o", "json", "--show-managed-fields"])).stdout);
+    expect(got.metadata.resourceVersion).toBe(rv1);
+    expect(
+      Object.keys(got.metadata.managedFields[0].fieldsV1["f:spec"]["f:template"]["f:spec"]["f:containers"]),
+    ).toEqual(['k:{"name":"app"}']);
+  });
+
   it("kubectl get -w prints existing rows, then streamed changes", async (ctx) => {
     requireTool(kubectl, ctx);
     await sim.create(configMap("cm-w1"));

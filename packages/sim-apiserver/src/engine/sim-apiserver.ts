@@ -3,6 +3,8 @@ import {
   type KubeList,
   type KubeObject,
   type ListOptions,
+  newBadRequest,
+  newConflict,
   newInvalid,
   newNotFound,
   newTooManyRequests,
@@ -18,6 +20,8 @@ import { CacheMetrics, RequestAccounting } from "./accounting.js";
 import { CacheWatcher, type WatchCloseReason } from "./cache-watcher.js";
 import { Cacher, type CacherConfig, type ServedFrom, servedFromOfError } from "./cacher.js";
 import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
+import { schemaFor } from "./field-manager/builtin-schemas.js";
+import { FieldManager, managerOrUserAgent } from "./field-manager/field-manager.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
 import { type ParsedSelectors, parseSelectors, type Selection, selectionFor } from "./selection.js";
 import { MvccStorage, type StorageEvent } from "./storage.js";
@@ -71,7 +75,14 @@ export interface SimApiServerOptions {
 /** Who asks, for accounting and fault matching. */
 export interface RequestContext {
   readonly userAgent?: string;
+  /**
+   * The `fieldManager` of a write: the manager its `Update` entry in `metadata.managedFields` is recorded under
+   * (default: the user agent up to its first `/`, as kube-apiserver does).
+   */
+  readonly fieldManager?: string;
   readonly signal?: AbortSignal;
+  /** Set by the engine: {@link SimApiServer.apply} created the object. */
+  created?: boolean;
   /**
    * Set by the engine: where a read was served from. The HTTP face reads it to record the request once, with bytes.
    */
@@ -194,6 +205,7 @@ export class SimApiServer {
   private readonly cfg: CacherConfig;
   private readonly byName = new Map<string, SimResource>();
   private readonly cachers = new Map<SimResource, Cacher>();
+  private readonly fieldManagers = new Map<SimResource, FieldManager>();
   private readonly cacheMetrics: CacheMetrics;
   private readonly log: ((line: string) => void) | undefined;
   private readonly defaultUserAgent: string;
@@ -247,6 +259,16 @@ export class SimApiServer {
     const name = groupResourceString(r);
     if (this.byName.has(name)) throw new Error(`resource ${name} is already registered`);
     this.byName.set(name, r);
+    this.fieldManagers.set(
+      r,
+      new FieldManager({
+        group: r.group,
+        version: r.version,
+        kind: r.kind,
+        schema: schemaFor(r.group, r.kind, r.custom === true),
+        clock: this.clock,
+      }),
+    );
     this.cachers.set(
       r,
       // The hooks run inside the dispatcher and timer callbacks: a throwing metrics provider or log sink must not
@@ -475,7 +497,7 @@ export class SimApiServer {
   // ---- requests -----------------------------------------------------------------------------------------------
 
   private async serve<T>(
-    verb: string,
+    requestVerb: string,
     r: SimResource,
     namespace: string,
     ctx: RequestContext | undefined,
@@ -483,6 +505,9 @@ export class SimApiServer {
     fn: () => Promise<T> | T,
   ): Promise<T> {
     const start = this.clock.now();
+    // Server-side apply is a PATCH; metrics report it as APPLY.
+    const apply = requestVerb === "apply";
+    const verb = apply ? "patch" : requestVerb;
     const userAgent = ctx?.userAgent ?? this.defaultUserAgent;
     let code = 200;
     const local: RequestContext = ctx ?? {};
@@ -524,6 +549,7 @@ export class SimApiServer {
           bytes: 0,
           namespace,
           receivedAt: start,
+          ...(apply && { apply }),
         });
       }
     }
@@ -617,7 +643,75 @@ export class SimApiServer {
     inProcess = true,
   ): Promise<KubeObject> {
     const r = this.resource(ref);
-    return this.serve("create", r, namespace, ctx, inProcess, () => this.storage.create(r, namespace, obj));
+    return this.serve("create", r, namespace, ctx, inProcess, () =>
+      this.storage.create(r, namespace, this.fieldManagers.get(r)!.update(undefined, obj, this.managerOf(ctx))),
+    );
+  }
+
+  /** The field manager of a write: `ctx.fieldManager`, else the user agent's prefix. */
+  private managerOf(ctx: RequestContext | undefined): string {
+    return ctx?.fieldManager ?? managerOrUserAgent("", ctx?.userAgent ?? this.defaultUserAgent);
+  }
+
+  /** Records a non-apply write's field ownership against the stored object (none: storage answers 404). */
+  private withUpdateOwnership(r: SimResource, namespace: string, name: string, obj: KubeObject, ctx?: RequestContext) {
+    const live = this.storage.get(r, namespace, name);
+    return live === undefined ? obj : this.fieldManagers.get(r)!.update(live, obj, this.managerOf(ctx));
+  }
+
+  /**
+   * Server-side apply (`PATCH` with `application/apply-patch+yaml`): merges `config` into the stored object, or
+   * creates it, under `opts.fieldManager`'s ownership (see {@link FieldManager.apply}). Errors as kube-apiserver:
+   * 422 without a field manager, 400 for a name or namespace that does not match the request, a configuration of
+   * another kind or one that does not fit the schema, 409 `Conflict` with `FieldManagerConflict` causes (unless
+   * `force`), 409 when `metadata.resourceVersion` is given and stale. With `dryRun` nothing is stored.
+   */
+  apply(
+    ref: ResourceRef,
+    namespace: string,
+    name: string,
+    config: KubeObject,
+    opts: { readonly fieldManager: string; readonly force?: boolean; readonly dryRun?: boolean },
+    ctx?: RequestContext,
+    inProcess = true,
+  ): Promise<KubeObject> {
+    const r = this.resource(ref);
+    return this.serve("apply", r, namespace, ctx, inProcess, () => {
+      if (opts.fieldManager === "") {
+        throw newInvalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", [
+          { type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" },
+        ]);
+      }
+      const cfg = structuredClone(config);
+      cfg.metadata ??= {};
+      const meta = cfg.metadata;
+      if (typeof meta.name === "string" && meta.name !== "" && meta.name !== name) {
+        throw newBadRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+      }
+      meta.name = name;
+      const objNs = typeof meta.namespace === "string" ? meta.namespace : "";
+      if (r.namespaced && objNs !== "" && objNs !== namespace) {
+        throw newBadRequest("the namespace of the provided object does not match the namespace sent on the request");
+      }
+      if (r.namespaced) meta.namespace = namespace;
+      else delete meta.namespace;
+      const live = this.storage.get(r, namespace, name);
+      if (live === undefined && typeof meta.uid === "string" && meta.uid !== "") {
+        throw newConflict(
+          { group: r.group, resource: r.resource },
+          name,
+          `uid mismatch: the provided object specified uid ${meta.uid}, and no existing object was found`,
+        );
+      }
+      const out = this.fieldManagers.get(r)!.apply(live, cfg, opts.fieldManager, opts.force === true);
+      if (ctx !== undefined) ctx.created = live === undefined;
+      if (opts.dryRun === true) return out;
+      if (live === undefined) {
+        if (out.metadata !== undefined) delete out.metadata.resourceVersion;
+        return this.storage.create(r, namespace, out);
+      }
+      return this.storage.update(r, namespace, name, out);
+    });
   }
 
   update(
@@ -629,7 +723,9 @@ export class SimApiServer {
     inProcess = true,
   ): Promise<KubeObject> {
     const r = this.resource(ref);
-    return this.serve("update", r, namespace, ctx, inProcess, () => this.storage.update(r, namespace, name, obj));
+    return this.serve("update", r, namespace, ctx, inProcess, () =>
+      this.storage.update(r, namespace, name, this.withUpdateOwnership(r, namespace, name, obj, ctx)),
+    );
   }
 
   delete(

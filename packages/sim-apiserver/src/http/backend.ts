@@ -14,6 +14,8 @@ export interface BackendRequestContext {
   /** Query parameters of writes (`dryRun`, `fieldManager`, `fieldValidation`). */
   readonly dryRun?: boolean;
   readonly fieldManager?: string;
+  /** Set by the backend: the apply created the object (the answer is 201). */
+  created?: boolean;
   /** Set by the backend: where a read was served from (the accounting's `served_from`). */
   servedFrom?: "cache" | "storage";
   /**
@@ -89,6 +91,19 @@ export interface ApiBackend {
     namespace: string,
     name: string,
     obj: KubeObject,
+    ctx: BackendRequestContext,
+  ): Promise<KubeObject>;
+  /**
+   * Server-side apply of a decoded configuration (`PATCH` with `application/apply-patch+yaml`); creates the object
+   * when it does not exist and then sets `ctx.created`. Optional: without it the HTTP face applies the configuration
+   * as a merge patch (no field ownership).
+   */
+  apply?(
+    r: ServedResource,
+    namespace: string,
+    name: string,
+    config: KubeObject,
+    opts: { readonly fieldManager: string; readonly force: boolean; readonly dryRun: boolean },
     ctx: BackendRequestContext,
   ): Promise<KubeObject>;
   /** Deletes and returns the last state of the object. */

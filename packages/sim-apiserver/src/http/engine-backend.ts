@@ -52,6 +52,17 @@ export class EngineBackend implements ApiBackend {
     return this.engine.update(key(r), namespace, name, obj, ctx as RequestContext, false);
   }
 
+  apply(
+    r: ServedResource,
+    namespace: string,
+    name: string,
+    config: KubeObject,
+    opts: { readonly fieldManager: string; readonly force: boolean; readonly dryRun: boolean },
+    ctx: BackendRequestContext,
+  ): Promise<KubeObject> {
+    return this.engine.apply(key(r), namespace, name, config, opts, ctx as RequestContext, false);
+  }
+
   delete(
     r: ServedResource,
     namespace: string,

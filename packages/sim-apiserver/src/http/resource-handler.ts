@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
+  type FieldError,
   isConflict,
   isNotFound,
   type KubeList,
@@ -9,12 +10,13 @@ import {
   type Status,
 } from "@informer-ts/apimachinery";
 import { parse as parseYaml } from "yaml";
+import { FIELD_MANAGER_MAX_LENGTH } from "../engine/field-manager/field-manager.js";
 import type { ApiBackend, BackendRequestContext, DeletePreconditions, HttpFault } from "./backend.js";
 import { decodeObject, readBody } from "./body.js";
 import type { ServedResource } from "./discovery.js";
-import { negotiateOutput, type OutputMediaType } from "./negotiation.js";
-import { applyPatch, patchTypeOf } from "./patch.js";
-import { listOptionsFromQuery, writeOptionsFromQuery } from "./query.js";
+import { negotiateOutput, newNotAcceptable, type OutputMediaType } from "./negotiation.js";
+import { applyPatch, decodeApplyConfiguration, patchTypeOf } from "./patch.js";
+import { listOptionsFromQuery, parseQueryBool, writeOptionsFromQuery } from "./query.js";
 import type { RequestInfo } from "./request-info.js";
 import type { RequestMetrics } from "./request-metrics.js";
 import { genericMethodNotAllowed, genericNotFound, writeJson, writeJsonList, writeStatus } from "./responsewriters.js";
@@ -88,6 +90,16 @@ function withTypeMeta(obj: KubeObject, r: ServedResource): KubeObject {
   return { kind: r.kind, apiVersion: r.group === "" ? r.version : `${r.group}/${r.version}`, ...rest };
 }
 
+function isCustom(r: ServedResource): boolean {
+  return (r as { custom?: boolean }).custom === true;
+}
+
+/** The Go type kube-apiserver names in transform errors: `*v1.ConfigMapList`, `*unstructured.Unstructured`. */
+function goTypeName(r: ServedResource, list: boolean): string {
+  if (isCustom(r)) return list ? "*unstructured.UnstructuredList" : "*unstructured.Unstructured";
+  return `*${r.version}.${r.kind}${list ? "List" : ""}`;
+}
+
 function transformObject(
   raw: KubeObject,
   r: ServedResource,
@@ -104,7 +116,14 @@ function transformObject(
       now,
     });
   }
-  if (out.kind === "partial") return asPartialObjectMetadata(obj, out.apiVersion);
+  if (out.kind === "partial") {
+    if (out.list) {
+      throw newNotAcceptable(
+        `you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(r, false)})`,
+      );
+    }
+    return asPartialObjectMetadata(obj, out.apiVersion);
+  }
   return obj;
 }
 
@@ -124,6 +143,11 @@ function transformList(
     });
   }
   if (out.kind === "partial") {
+    if (!out.list) {
+      throw newNotAcceptable(
+        `you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(r, true)})`,
+      );
+    }
     return {
       kind: "PartialObjectMetadataList",
       apiVersion: out.apiVersion,
@@ -207,9 +231,9 @@ export async function handleResourceRequest(
   }
   switch (method) {
     case "GET": {
+      const out = negotiateOutput(req.headers.accept, isCustom(r));
       const rv = query.get("resourceVersion") ?? "";
       const obj = await backend.get(r, namespace, info.name, rv === "" ? {} : { resourceVersion: rv }, ctx);
-      const out = negotiateOutput(req.headers.accept, false);
       writeJson(res, 200, transformObject(obj, r, out, query, cfg.now()));
       return;
     }
@@ -236,14 +260,12 @@ async function listOrWatch(
   fault: HttpFault | undefined,
   accept: string | undefined,
 ): Promise<void> {
+  const output = negotiateOutput(accept, isCustom(r));
   // Only decoding here: the backend defaults and validates the options and picks the default watch timeout.
   const lq = listOptionsFromQuery(query, info.name !== "" ? { name: info.name } : {});
   if (!(lq.watch || forceWatch)) {
     const list = await cfg.backend.list(r, namespace, lq.options, ctx);
-    await writeJsonList(
-      res,
-      transformList(list, r, negotiateOutput(accept, true), query, cfg.now()) as Record<string, unknown>,
-    );
+    await writeJsonList(res, transformList(list, r, output, query, cfg.now()) as Record<string, unknown>);
     return;
   }
   const includeObject = includeObjectOf(query);
@@ -256,7 +278,7 @@ async function listOrWatch(
   cfg.requestMetrics?.watchStarted(r.resource);
   // Not awaited: the request's async frames complete now, and only the stream's callbacks stay alive per watch.
   void serveWatch(res, source, {
-    output: negotiateOutput(accept, false),
+    output,
     printer: tablePrinterFor(r.group, r.resource),
     ...(includeObject !== undefined && { includeObject }),
     now: cfg.now,
@@ -287,12 +309,13 @@ async function create(
   ctx: BackendRequestContext,
   cfg: ResourceHandlerConfig,
 ): Promise<void> {
+  const out = negotiateOutput(req.headers.accept, isCustom(r));
   const body = await readBody(req, cfg.maxRequestBodyBytes);
   const obj = decodeObject(body, r, parseBodyText(req.headers["content-type"]));
   ensureNamespace(obj, r, namespace);
   const w = writeOptionsFromQuery(query);
   const created = w.dryRun ? obj : await cfg.backend.create(r, namespace, obj, withWrite(ctx, w));
-  writeJson(res, 201, transformObject(created, r, negotiateOutput(req.headers.accept, false), query, cfg.now()));
+  writeJson(res, 201, transformObject(created, r, out, query, cfg.now()));
 }
 
 function withWrite(ctx: BackendRequestContext, w: ReturnType<typeof writeOptionsFromQuery>): BackendRequestContext {
@@ -313,6 +336,7 @@ async function update(
   ctx: BackendRequestContext,
   cfg: ResourceHandlerConfig,
 ): Promise<void> {
+  const out = negotiateOutput(req.headers.accept, isCustom(r));
   const body = await readBody(req, cfg.maxRequestBodyBytes);
   const obj = decodeObject(body, r, parseBodyText(req.headers["content-type"]));
   const meta = metaOf(obj);
@@ -324,7 +348,7 @@ async function update(
   ensureNamespace(obj, r, namespace);
   const w = writeOptionsFromQuery(query);
   const updated = w.dryRun ? obj : await cfg.backend.update(r, namespace, name, obj, withWrite(ctx, w));
-  writeJson(res, 200, transformObject(updated, r, negotiateOutput(req.headers.accept, false), query, cfg.now()));
+  writeJson(res, 200, transformObject(updated, r, out, query, cfg.now()));
 }
 
 const MAX_PATCH_ATTEMPTS = 5;
@@ -340,14 +364,40 @@ async function patch(
   cfg: ResourceHandlerConfig,
 ): Promise<void> {
   const type = patchTypeOf(req.headers["content-type"]);
+  const output = negotiateOutput(req.headers.accept, isCustom(r));
   const w = writeOptionsFromQuery(query);
-  if (type === "application/apply-patch+yaml" && (w.fieldManager ?? "") === "") {
-    throw newInvalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", [
-      { type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" },
-    ]);
+  const isApply = type === "application/apply-patch+yaml";
+  // ValidatePatchOptions.
+  const errs: FieldError[] = [];
+  if (!isApply && query.has("force")) {
+    errs.push({ type: "FieldValueForbidden", field: "force", detail: "may not be specified for non-apply patch" });
   }
+  if (isApply && (w.fieldManager ?? "") === "") {
+    errs.push({ type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" });
+  }
+  if (Buffer.byteLength(w.fieldManager ?? "") > FIELD_MANAGER_MAX_LENGTH) {
+    errs.push({
+      type: "FieldValueTooLong",
+      field: "fieldManager",
+      detail: `may not be more than ${FIELD_MANAGER_MAX_LENGTH} bytes`,
+    });
+  }
+  if (errs.length > 0) throw newInvalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", errs);
   const text = (await readBody(req, cfg.maxRequestBodyBytes)).toString("utf8");
   const wctx = withWrite(ctx, w);
+  if (isApply && cfg.backend.apply !== undefined) {
+    const config = decodeApplyConfiguration(text);
+    const result = await cfg.backend.apply(
+      r,
+      namespace,
+      name,
+      config,
+      { fieldManager: w.fieldManager ?? "", force: parseQueryBool(query.get("force")), dryRun: w.dryRun },
+      wctx,
+    );
+    writeJson(res, wctx.created === true ? 201 : 200, transformObject(result, r, output, query, cfg.now()));
+    return;
+  }
   for (let attempt = 1; ; attempt++) {
     let current: KubeObject | undefined;
     try {
@@ -378,7 +428,7 @@ async function patch(
         delete meta.resourceVersion;
         result = await cfg.backend.create(r, namespace, obj, wctx);
       } else result = await cfg.backend.update(r, namespace, name, obj, wctx);
-      writeJson(res, 200, transformObject(result, r, negotiateOutput(req.headers.accept, false), query, cfg.now()));
+      writeJson(res, 200, transformObject(result, r, output, query, cfg.now()));
       return;
     } catch (err) {
       // Like the patcher's GuaranteedUpdate: re-read and re-apply on a conflict the client did not ask for.

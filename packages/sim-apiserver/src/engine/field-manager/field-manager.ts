@@ -23,6 +23,27 @@ import {
   valuesEqual,
 } from "./typed-value.js";
 
+/** `validation.FieldManagerMaxLength`. */
+export const FIELD_MANAGER_MAX_LENGTH = 128;
+
+/**
+ * `managerOrUserAgent`: the `fieldManager` of a write when given, else the user agent up to its first `/` (without
+ * non-printable characters, at most 128 bytes) — `kubectl/v1.32.4 (linux/amd64) …` records as `kubectl`.
+ */
+export function managerOrUserAgent(manager: string, userAgent: string): string {
+  if (manager !== "") return manager;
+  let out = "";
+  let bytes = 0;
+  for (const ch of userAgent.split("/")[0]!) {
+    if (/\p{C}/u.test(ch)) continue;
+    const n = Buffer.byteLength(ch);
+    if (bytes + n > FIELD_MANAGER_MAX_LENGTH) break;
+    out += ch;
+    bytes += n;
+  }
+  return out;
+}
+
 /** Options of a {@link FieldManager}: one per resource (and subresource). */
 export interface FieldManagerOptions {
   /** Group, version and kind of the objects (the apiVersion recorded in `Update` entries, the apply type check). */
