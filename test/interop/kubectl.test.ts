@@ -125,6 +125,58 @@ describe("interop: kubectl", () => {
     ).toEqual(['k:{"name":"app"}']);
   });
 
+  it("kubectl create -f crd.yaml serves the resource at once: get <plural>, short name, objects; delete crd stops it", async (ctx) => {
+    requireTool(kubectl, ctx);
+    const crd = join(dir, "crd.yaml");
+    writeFileSync(
+      crd,
+      [
+        "apiVersion: apiextensions.k8s.io/v1",
+        "kind: CustomResourceDefinition",
+        "metadata:",
+        "  name: gizmos.interop.example.com",
+        "spec:",
+        "  group: interop.example.com",
+        "  scope: Namespaced",
+        "  names: {plural: gizmos, singular: gizmo, kind: Gizmo, shortNames: [gz]}",
+        "  versions:",
+        "  - name: v1",
+        "    served: true",
+        "    storage: true",
+        "    schema:",
+        "      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}",
+        "",
+      ].join("\n"),
+    );
+    const created = await k(["create", "-f", crd]);
+    expect(created.stderr).toBe("");
+    expect(created.stdout.trim()).toBe(
+      "customresourcedefinition.apiextensions.k8s.io/gizmos.interop.example.com created",
+    );
+    const empty = await k(["get", "gizmos"]);
+    expect([empty.code, empty.stderr.trim()]).toEqual([0, "No resources found in default namespace."]);
+    const obj = join(dir, "gizmo.yaml");
+    writeFileSync(obj, "apiVersion: interop.example.com/v1\nkind: Gizmo\nmetadata:\n  name: g1\nspec:\n  size: 2\n");
+    expect((await k(["apply", "--server-side", "-f", obj])).stdout.trim()).toBe(
+      "gizmo.interop.example.com/g1 serverside-applied",
+    );
+    const listed = await k(["get", "gz"]);
+    expect(listed.stdout).toMatch(/^NAME\s+AGE$/m);
+    expect(listed.stdout).toMatch(/^g1\s+\S+$/m);
+    const crds = await k(["get", "crd", "gizmos.interop.example.com", "-o", "json"]);
+    expect(JSON.parse(crds.stdout).status.conditions.map((c: { type: string }) => c.type)).toEqual([
+      "NamesAccepted",
+      "Established",
+    ]);
+    const deleted = await k(["delete", "crd", "gizmos.interop.example.com"]);
+    expect(deleted.stdout.trim()).toBe(
+      'customresourcedefinition.apiextensions.k8s.io "gizmos.interop.example.com" deleted',
+    );
+    const after = await k(["get", "gizmos.interop.example.com"]);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain("the server doesn't have a resource type \"gizmos");
+  });
+
   it("kubectl get -w prints existing rows, then streamed changes", async (ctx) => {
     requireTool(kubectl, ctx);
     await sim.create(configMap("cm-w1"));

@@ -10,7 +10,39 @@ export {
 export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cache-watcher.js";
 export { Cacher, type CacherConfig, type ServedFrom } from "./cacher.js";
 export { type ContinueToken, decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
+export {
+  CUSTOM_RESOURCE_DEFINITIONS,
+  establishedDefinition,
+  resourceFromCrd,
+  validateCustomResourceDefinition,
+} from "./custom-resource-definitions.js";
 export { EVENT_FRESH_DURATION_MS, EventHistory, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
+export { CUSTOM_RESOURCE_SCHEMA, schemaFor } from "./field-manager/builtin-schemas.js";
+export { type Conflict, newApplyConflict, printManager } from "./field-manager/conflict.js";
+export {
+  FIELD_MANAGER_MAX_LENGTH,
+  FieldManager,
+  type FieldManagerOptions,
+  managerOrUserAgent,
+} from "./field-manager/field-manager.js";
+export { FieldSet } from "./field-manager/field-set.js";
+export {
+  decodeManagedFields,
+  encodeManagedFields,
+  type ManagedFields,
+  type ManagedFieldsEntry,
+  type ManagerFields,
+  managerIdentifier,
+} from "./field-manager/managed-fields.js";
+export {
+  comparePathElements,
+  deserializePathElement,
+  type Path,
+  type PathElement,
+  pathString,
+  serializePathElement,
+} from "./field-manager/path-element.js";
+export type { TypeDef } from "./field-manager/schema.js";
 export { apiVersionOf, BUILTIN_RESOURCES, fieldLabelsOf, groupResourceString, type SimResource } from "./resources.js";
 export { parseSelection, type Selection } from "./selection.js";
 export {

@@ -1,5 +1,6 @@
 import type { ServedResource } from "../http/discovery.js";
 import { DEFAULT_VERBS } from "../http/discovery.js";
+import { CUSTOM_RESOURCE_DEFINITIONS } from "./custom-resource-definitions.js";
 
 /**
  * A resource the engine stores and serves: what discovery needs ({@link ServedResource}) plus the parts of the
@@ -39,7 +40,10 @@ function builtin(
   };
 }
 
-/** The built-in resources of issue #4: core/v1, apps/v1 and coordination.k8s.io/v1. */
+/**
+ * The built-in resources: core/v1, apps/v1, coordination.k8s.io/v1, events.k8s.io/v1 and
+ * apiextensions.k8s.io/v1 customresourcedefinitions (creating one serves its resource).
+ */
 export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   builtin("", "configmaps", "ConfigMap", true, { shortNames: ["cm"], trigger: "metadata.name" }),
   builtin("", "secrets", "Secret", true, { trigger: "metadata.name", fieldLabels: ["type"] }),
@@ -83,6 +87,9 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   builtin("apps", "statefulsets", "StatefulSet", true, { shortNames: ["sts"] }),
   builtin("apps", "deployments", "Deployment", true, { shortNames: ["deploy"] }),
   builtin("coordination.k8s.io", "leases", "Lease", true),
+  // events.k8s.io/v1 registers no field-label conversion: only metadata.name/metadata.namespace select.
+  builtin("events.k8s.io", "events", "Event", true, { shortNames: ["ev"] }),
+  CUSTOM_RESOURCE_DEFINITIONS,
 ]);
 
 /** `v1` or `<group>/<version>`. */

@@ -19,9 +19,16 @@ import { type DecodedListOptions, setListOptionsDefaults, validateListOptions } 
 import { CacheMetrics, RequestAccounting } from "./accounting.js";
 import { CacheWatcher, type WatchCloseReason } from "./cache-watcher.js";
 import { Cacher, type CacherConfig, type ServedFrom, servedFromOfError } from "./cacher.js";
+import {
+  CUSTOM_RESOURCE_DEFINITIONS,
+  establishedDefinition,
+  resourceFromCrd,
+  validateCustomResourceDefinition,
+} from "./custom-resource-definitions.js";
 import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
 import { schemaFor } from "./field-manager/builtin-schemas.js";
 import { FieldManager, managerOrUserAgent } from "./field-manager/field-manager.js";
+import { rfc3339Seconds } from "./object-util.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
 import { type ParsedSelectors, parseSelectors, type Selection, selectionFor } from "./selection.js";
 import { MvccStorage, type StorageEvent } from "./storage.js";
@@ -206,6 +213,8 @@ export class SimApiServer {
   private readonly byName = new Map<string, SimResource>();
   private readonly cachers = new Map<SimResource, Cacher>();
   private readonly fieldManagers = new Map<SimResource, FieldManager>();
+  /** Resources served because a CustomResourceDefinition (by name) declares them. */
+  private readonly definitions = new Map<string, SimResource>();
   private readonly cacheMetrics: CacheMetrics;
   private readonly log: ((line: string) => void) | undefined;
   private readonly defaultUserAgent: string;
@@ -287,6 +296,53 @@ export class SimApiServer {
       }),
     );
     return r;
+  }
+
+  /**
+   * Stores a CustomResourceDefinition and serves the resource it declares from then on (apiextensions-apiserver's
+   * `crdHandler` once the definition is Established): validated first (422 with upstream's messages, nothing
+   * stored), then stored with the defaults and status the apiextensions controllers write (`NamesAccepted`,
+   * `Established`). A resource that is already served (a built-in or one registered by hand) is left as it is.
+   * Used by {@link create} and by seeding; not accounted.
+   */
+  createDefinition(crd: KubeObject): KubeObject {
+    const errs = validateCustomResourceDefinition(crd);
+    if (errs.length > 0) {
+      throw newInvalid(
+        { group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" },
+        crd.metadata?.name ?? "",
+        errs,
+      );
+    }
+    const stored = this.storage.create(
+      CUSTOM_RESOURCE_DEFINITIONS,
+      "",
+      establishedDefinition(crd, rfc3339Seconds(this.clock.now())),
+    );
+    const r = resourceFromCrd(stored);
+    if (!this.byName.has(groupResourceString(r))) {
+      this.register(r);
+      this.definitions.set(stored.metadata!.name!, r);
+    }
+    return stored;
+  }
+
+  /**
+   * Stops serving what a deleted definition declared (apiextensions' `CRDFinalizer`): every object of the resource
+   * is deleted (watchers see DELETED events), then its watchers end and requests for it are 404.
+   */
+  private retireDefinition(name: string): void {
+    const r = this.definitions.get(name);
+    if (r === undefined) return;
+    this.definitions.delete(name);
+    for (const [, obj] of this.storage.snapshot(r)) {
+      this.storage.delete(r, obj.metadata?.namespace ?? "", obj.metadata?.name ?? "");
+    }
+    this.byName.delete(groupResourceString(r));
+    this.fieldManagers.delete(r);
+    const cacher = this.cachers.get(r);
+    this.cachers.delete(r);
+    cacher?.retire();
   }
 
   /** Writes a klog-style line to the `log` option; a throwing sink is ignored. */
@@ -643,9 +699,11 @@ export class SimApiServer {
     inProcess = true,
   ): Promise<KubeObject> {
     const r = this.resource(ref);
-    return this.serve("create", r, namespace, ctx, inProcess, () =>
-      this.storage.create(r, namespace, this.fieldManagers.get(r)!.update(undefined, obj, this.managerOf(ctx))),
-    );
+    return this.serve("create", r, namespace, ctx, inProcess, () => {
+      const owned = this.fieldManagers.get(r)!.update(undefined, obj, this.managerOf(ctx));
+      if (r === CUSTOM_RESOURCE_DEFINITIONS) return this.createDefinition(owned);
+      return this.storage.create(r, namespace, owned);
+    });
   }
 
   /** The field manager of a write: `ctx.fieldManager`, else the user agent's prefix. */
@@ -723,9 +781,15 @@ export class SimApiServer {
     inProcess = true,
   ): Promise<KubeObject> {
     const r = this.resource(ref);
-    return this.serve("update", r, namespace, ctx, inProcess, () =>
-      this.storage.update(r, namespace, name, this.withUpdateOwnership(r, namespace, name, obj, ctx)),
-    );
+    return this.serve("update", r, namespace, ctx, inProcess, () => {
+      if (r === CUSTOM_RESOURCE_DEFINITIONS) {
+        const errs = validateCustomResourceDefinition(obj);
+        if (errs.length > 0) {
+          throw newInvalid({ group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" }, name, errs);
+        }
+      }
+      return this.storage.update(r, namespace, name, this.withUpdateOwnership(r, namespace, name, obj, ctx));
+    });
   }
 
   delete(
@@ -737,9 +801,11 @@ export class SimApiServer {
     inProcess = true,
   ): Promise<KubeObject> {
     const r = this.resource(ref);
-    return this.serve("delete", r, namespace, ctx, inProcess, () =>
-      this.storage.delete(r, namespace, name, preconditions),
-    );
+    return this.serve("delete", r, namespace, ctx, inProcess, () => {
+      const deleted = this.storage.delete(r, namespace, name, preconditions);
+      if (r === CUSTOM_RESOURCE_DEFINITIONS) this.retireDefinition(name);
+      return deleted;
+    });
   }
 
   /**

@@ -11,7 +11,7 @@ export type {
   HttpRequestDescriptor,
 } from "./backend.js";
 export { decodeObject, type ExpectedKind, MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
-export { type CliBackend, createCliBackend, ENGINE_FAULT_TYPES, resourceFromCrd } from "./cli-backend.js";
+export { type CliBackend, createCliBackend, ENGINE_FAULT_TYPES } from "./cli-backend.js";
 export { type ApiserverFlags, parseApiserverFlags, USAGE as APISERVER_USAGE } from "./cli-flags.js";
 export {
   apiGroup,
@@ -65,6 +65,7 @@ export {
 export {
   asPartialObjectMetadata,
   configMapTablePrinter,
+  customResourceTablePrinter,
   defaultTablePrinter,
   humanDuration,
   type IncludeObjectPolicy,

@@ -110,7 +110,7 @@ function transformObject(
   const obj = withTypeMeta(raw, r);
   if (out.kind === "table") {
     const includeObject = includeObjectOf(query);
-    return objectToTable(obj, tablePrinterFor(r.group, r.resource), {
+    return objectToTable(obj, tablePrinterFor(r.group, r.resource, isCustom(r)), {
       apiVersion: out.apiVersion,
       ...(includeObject !== undefined && { includeObject }),
       now,
@@ -136,7 +136,7 @@ function transformList(
 ): unknown {
   if (out.kind === "table") {
     const includeObject = includeObjectOf(query);
-    return listToTable(list, tablePrinterFor(r.group, r.resource), {
+    return listToTable(list, tablePrinterFor(r.group, r.resource, isCustom(r)), {
       apiVersion: out.apiVersion,
       ...(includeObject !== undefined && { includeObject }),
       now,
@@ -279,7 +279,7 @@ async function listOrWatch(
   // Not awaited: the request's async frames complete now, and only the stream's callbacks stay alive per watch.
   void serveWatch(res, source, {
     output,
-    printer: tablePrinterFor(r.group, r.resource),
+    printer: tablePrinterFor(r.group, r.resource, isCustom(r)),
     ...(includeObject !== undefined && { includeObject }),
     now: cfg.now,
     ...(fault?.type === "truncate-watch" && { truncateAfterEvents: fault.afterEvents }),

@@ -81,6 +81,17 @@ describe("Table rendering (rest.defaultTableConvertor / ConfigMap printer)", () 
   it("configmaps print NAME DATA AGE; DATA counts data and binaryData", () => {
     expect(tablePrinterFor("", "configmaps")).toBe(configMapTablePrinter);
     expect(tablePrinterFor("apps", "configmaps")).toBe(defaultTablePrinter);
+    const cr = tablePrinterFor("example.com", "widgets", true);
+    expect(cr.columns.map((c) => [c.name, c.type])).toEqual([
+      ["Name", "string"],
+      ["Age", "date"],
+    ]);
+    expect(
+      cr.cells(
+        { metadata: { name: "w", creationTimestamp: "2026-01-01T00:00:00Z" } },
+        Date.parse("2026-01-01T00:05:00Z"),
+      ),
+    ).toEqual(["w", "5m"]);
     const t = objectToTable(cm, configMapTablePrinter, { now: Date.parse("2026-01-01T00:05:30Z") });
     expect(t.columnDefinitions?.map((c) => c.name)).toEqual(["Name", "Data", "Age"]);
     expect(t.rows[0]!.cells).toEqual(["a", 3, "5m30s"]);

@@ -82,8 +82,26 @@ export const configMapTablePrinter: TablePrinter = {
   },
 };
 
-/** The printer for a resource: a dedicated one for `configmaps` in the core group, else {@link defaultTablePrinter}. */
-export function tablePrinterFor(group: string, resource: string): TablePrinter {
+/**
+ * The printer of a custom resource whose definition declares no `additionalPrinterColumns` (apiextensions'
+ * `tableconvertor` over the default `Age` column): `NAME AGE`, the age as a human duration (a `date` column).
+ */
+export const customResourceTablePrinter: TablePrinter = {
+  columns: [
+    col("Name", "string", "name", "Name of the object, unique within its namespace."),
+    col("Age", "date", "", "When the object was created."),
+  ],
+  cells(obj, now) {
+    return [obj.metadata?.name ?? "", ageOf(obj.metadata, now)];
+  },
+};
+
+/**
+ * The printer for a resource: a dedicated one for `configmaps` in the core group, {@link customResourceTablePrinter}
+ * for custom resources, else {@link defaultTablePrinter}.
+ */
+export function tablePrinterFor(group: string, resource: string, custom = false): TablePrinter {
+  if (custom) return customResourceTablePrinter;
   if (group === "" && resource === "configmaps") return configMapTablePrinter;
   return defaultTablePrinter;
 }
