@@ -40,7 +40,7 @@ function expectStatus(r: RawResponse, status: Status): void {
 }
 
 const mf = (o: unknown) =>
-  ((o as KubeObject).metadata?.managedFields as Array<Record<string, unknown>>).map((e) => [
+  (((o as KubeObject).metadata?.managedFields ?? []) as Array<Record<string, unknown>>).map((e) => [
     e.manager,
     e.operation,
     e.fieldsV1,
