@@ -10,7 +10,7 @@ import { EngineBackend } from "../../packages/sim-apiserver/src/http/engine-back
 import { fetchRaw, openStream, type RawResponse } from "../../packages/sim-apiserver/src/http/http-client.test-util.js";
 import { SimHttpServer } from "../../packages/sim-apiserver/src/http/server.js";
 
-const CM = "/api/v1/namespaces/ns/configmaps";
+const CM = "/api/v1/namespaces/default/configmaps";
 const APPLY = { "content-type": "application/apply-patch+yaml" };
 
 const open: SimHttpServer[] = [];
@@ -83,12 +83,12 @@ describe("server-side apply over HTTP", () => {
       APPLY,
     );
     expect(fresh.status).toBe(201);
-    expect((fresh.json as KubeObject).metadata).toMatchObject({ name: "d", namespace: "ns" });
+    expect((fresh.json as KubeObject).metadata).toMatchObject({ name: "d", namespace: "default" });
   });
 
   it("a merge patch records an Update entry under the user agent's prefix", async () => {
     const s = await start();
-    await s.engine.create("configmaps", "ns", { metadata: { name: "c" }, data: { a: "1" } }, { fieldManager: "seed" });
+    await s.engine.create("configmaps", "default", { metadata: { name: "c" }, data: { a: "1" } }, { fieldManager: "seed" });
     const patched = await s.req("PATCH", `${CM}/c`, '{"data":{"b":"2"}}', {
       "content-type": "application/merge-patch+json",
     });
@@ -150,7 +150,7 @@ describe("server-side apply over HTTP", () => {
 
   it("custom resources: apply by two managers keeps both; the conflict names the schemaless field", async () => {
     const s = await start();
-    const path = `/apis/${WIDGETS.group}/${WIDGETS.version}/namespaces/ns/${WIDGETS.resource}/w`;
+    const path = `/apis/${WIDGETS.group}/${WIDGETS.version}/namespaces/default/${WIDGETS.resource}/w`;
     const doc = (spec: string) =>
       `apiVersion: ${WIDGETS.group}/${WIDGETS.version}\nkind: ${WIDGETS.kind}\nmetadata:\n  name: w\nspec:\n${spec}`;
     expect((await s.req("PATCH", `${path}?fieldManager=a`, doc("  size: 1\n"), APPLY)).status).toBe(201);
@@ -170,7 +170,7 @@ describe("metadata-only responses over HTTP", () => {
 
   it("lists and gets carry only metadata, kind/apiVersion meta.k8s.io/v1", async () => {
     const s = await start();
-    await s.engine.create("configmaps", "ns", { metadata: { name: "c", labels: { a: "b" } }, data: { big: "x" } });
+    await s.engine.create("configmaps", "default", { metadata: { name: "c", labels: { a: "b" } }, data: { big: "x" } });
     const list = await s.req("GET", CM, undefined, { accept: LIST });
     const l = list.json as { kind: string; apiVersion: string; items: KubeObject[] };
     expect([l.kind, l.apiVersion]).toEqual(["PartialObjectMetadataList", "meta.k8s.io/v1"]);
@@ -184,13 +184,13 @@ describe("metadata-only responses over HTTP", () => {
 
   it("watch events carry PartialObjectMetadata objects", async () => {
     const s = await start();
-    await s.engine.create("configmaps", "ns", { metadata: { name: "c" }, data: { big: "x" } });
+    await s.engine.create("configmaps", "default", { metadata: { name: "c" }, data: { big: "x" } });
     const rv = s.engine.currentResourceVersion;
     const stream = await openStream(`${s.url}${CM}?watch=true&resourceVersion=${rv}`, {
       headers: { accept: ONE },
     });
     try {
-      await s.engine.create("configmaps", "ns", { metadata: { name: "d" }, data: { big: "y" } });
+      await s.engine.create("configmaps", "default", { metadata: { name: "d" }, data: { big: "y" } });
       const e = await stream.nextEvent();
       expect(e?.type).toBe("ADDED");
       expect(Object.keys(e!.object)).toEqual(["kind", "apiVersion", "metadata"]);
@@ -202,7 +202,7 @@ describe("metadata-only responses over HTTP", () => {
 
   it("406: an unsupported as=, and the list/object kind that does not fit the endpoint", async () => {
     const s = await start();
-    await s.engine.create("configmaps", "ns", { metadata: { name: "c" } });
+    await s.engine.create("configmaps", "default", { metadata: { name: "c" } });
     expectStatus(
       await s.req("GET", CM, undefined, { accept: "application/json;as=Foo;g=meta.k8s.io;v=v1" }),
       failure(

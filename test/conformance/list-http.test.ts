@@ -49,6 +49,8 @@ async function start(opts: Partial<SimApiServerOptions> = {}): Promise<Sim> {
     rand: seededRand(3),
     progressNotifyIntervalMs: 0,
     compactionIntervalMs: 0,
+    // "ns" and "other" have no Namespace objects: these tests are about list semantics, not the lifecycle.
+    namespaceLifecycle: false,
     metrics,
     ...opts,
   });

@@ -137,3 +137,40 @@ describe("interop: python kubernetes client over HTTPS", () => {
     }
   });
 });
+
+// Reads and writes a Deployment's status subresource through AppsV1Api.
+const STATUS = `
+import json, sys
+from kubernetes import client
+cfg = client.Configuration(); cfg.host = sys.argv[1]
+api = client.AppsV1Api(client.ApiClient(cfg))
+d = api.read_namespaced_deployment_status("py-dep", "default")
+print(json.dumps({"replicas": d.status.replicas if d.status else None, "generation": d.metadata.generation}), flush=True)
+p = api.patch_namespaced_deployment_status("py-dep", "default", {"status": {"replicas": 4, "readyReplicas": 2}})
+print(json.dumps({"replicas": p.status.replicas, "ready": p.status.ready_replicas, "specReplicas": p.spec.replicas}), flush=True)
+`;
+
+describe("interop: python kubernetes client and the status subresource", () => {
+  it("read_namespaced_deployment_status and patch_namespaced_deployment_status", async (ctx) => {
+    requireTool(python, ctx);
+    const sim = await startSim();
+    try {
+      await sim.engine.create("deployments.apps", "default", {
+        metadata: { name: "py-dep" },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { a: "b" } },
+          template: { metadata: { labels: { a: "b" } }, spec: { containers: [{ name: "c", image: "i" }] } },
+        },
+      });
+      const r = await run(pythonBin(), ["-c", STATUS, sim.url], { timeoutMs: 60_000 });
+      expect(r.stderr).toBe("");
+      expect(lines(r.stdout)).toEqual([
+        { replicas: null, generation: 1 },
+        { replicas: 4, ready: 2, specReplicas: 2 },
+      ]);
+    } finally {
+      await sim.close();
+    }
+  });
+});

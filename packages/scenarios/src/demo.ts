@@ -154,6 +154,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   let running: Promise<void> | undefined;
   let sub: { unsubscribe(): void } | undefined;
   try {
+    // The ConfigMaps live in ten namespaces, which must exist first (the apiserver's namespace lifecycle).
+    for (let n = 0; n < Math.min(10, options.objects); n++) {
+      await engine.create("namespaces", "", { metadata: { name: `ns-${n}` } });
+    }
     for (let i = 0; i < options.objects; i++) {
       const created = await engine.create("configmaps", `ns-${i % 10}`, configMap(i, 0));
       live.set(keyOf(created), created);

@@ -4,7 +4,7 @@
 import { type KubeObject, StatusError } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
-import { managerOrUserAgent } from "./field-manager/field-manager.js";
+import { managerOrUserAgent } from "./registry/store.js";
 import { WIDGETS } from "./resources.test-util.js";
 import { SimApiServer } from "./sim-apiserver.js";
 
@@ -20,6 +20,20 @@ const cm = (data: Record<string, string>): KubeObject => ({
   metadata: { name: "c" },
   data,
 });
+
+const APPLY = "application/apply-patch+yaml";
+
+/** Server-side apply through the engine's PATCH (the registry's apply path). */
+function apply(
+  e: SimApiServer,
+  ref: string | typeof WIDGETS,
+  ns: string,
+  name: string,
+  obj: KubeObject,
+  ctx: { fieldManager?: string; force?: boolean; dryRun?: boolean },
+): Promise<KubeObject> {
+  return e.patch(ref, ns, name, APPLY, JSON.stringify(obj), ctx);
+}
 
 async function rejected(p: Promise<unknown>): Promise<StatusError> {
   try {
@@ -40,11 +54,11 @@ function managers(o: KubeObject): Array<[string, string, string | undefined]> {
 describe("engine: managedFields of non-apply writes", () => {
   it("create and update record Update entries under fieldManager, else the user agent's prefix", async () => {
     const { e, clock } = engine();
-    const created = await e.create("configmaps", "ns", cm({ a: "1" }), { userAgent: "my-ctrl/1.2 (linux)" });
+    const created = await e.create("configmaps", "default", cm({ a: "1" }), { userAgent: "my-ctrl/1.2 (linux)" });
     expect(managers(created)).toEqual([["my-ctrl", "Update", "2026-03-01T10:00:00Z"]]);
     await clock.step(2000);
     const next = { ...structuredClone(created), data: { a: "1", b: "2" } };
-    const updated = await e.update("configmaps", "ns", "c", next, { fieldManager: "editor" });
+    const updated = await e.update("configmaps", "default", "c", next, { fieldManager: "editor" });
     expect(managers(updated)).toEqual([
       ["my-ctrl", "Update", "2026-03-01T10:00:00Z"],
       ["editor", "Update", "2026-03-01T10:00:02Z"],
@@ -58,18 +72,18 @@ describe("engine: server-side apply", () => {
   it("creates, applies again without a write, conflicts (nothing written), and takes over with force", async () => {
     const { e, clock } = engine();
     const events: string[] = [];
-    const w = await e.watch("configmaps", "ns", { resourceVersion: String(e.currentResourceVersion) });
-    const first = await e.apply("configmaps", "ns", "c", cm({ a: "1" }), { fieldManager: "one" });
+    const w = await e.watch("configmaps", "default", { resourceVersion: String(e.currentResourceVersion) });
+    const first = await apply(e, "configmaps", "default", "c", cm({ a: "1" }), { fieldManager: "one" });
     expect(first.metadata?.uid).toBeDefined();
     expect(managers(first)).toEqual([["one", "Apply", "2026-03-01T10:00:00Z"]]);
     await clock.step(1000);
-    const same = await e.apply("configmaps", "ns", "c", cm({ a: "1" }), { fieldManager: "one" });
+    const same = await apply(e, "configmaps", "default", "c", cm({ a: "1" }), { fieldManager: "one" });
     expect(same.metadata?.resourceVersion).toBe(first.metadata?.resourceVersion);
-    const err = await rejected(e.apply("configmaps", "ns", "c", cm({ a: "2" }), { fieldManager: "two" }));
+    const err = await rejected(apply(e, "configmaps", "default", "c", cm({ a: "2" }), { fieldManager: "two" }));
     expect(err.code).toBe(409);
     expect(err.status.message).toBe('Apply failed with 1 conflict: conflict with "one": .data.a');
-    expect((await e.get("configmaps", "ns", "c")).metadata?.resourceVersion).toBe(first.metadata?.resourceVersion);
-    const forced = await e.apply("configmaps", "ns", "c", cm({ a: "2" }), { fieldManager: "two", force: true });
+    expect((await e.get("configmaps", "default", "c")).metadata?.resourceVersion).toBe(first.metadata?.resourceVersion);
+    const forced = await apply(e, "configmaps", "default", "c", cm({ a: "2" }), { fieldManager: "two", force: true });
     expect(forced.data).toEqual({ a: "2" });
     expect(managers(forced)).toEqual([["two", "Apply", "2026-03-01T10:00:01Z"]]);
     for (let i = 0; i < 2; i++) {
@@ -91,45 +105,48 @@ describe("engine: server-side apply", () => {
       metadata: { name: "w" },
       spec,
     });
-    const dry = await e.apply(WIDGETS, "ns", "w", widget({ size: 1 }), { fieldManager: "a", dryRun: true });
+    const dry = await apply(e, WIDGETS, "default", "w", widget({ size: 1 }), { fieldManager: "a", dryRun: true });
     expect(dry.spec).toEqual({ size: 1 });
-    expect((await e.list(WIDGETS, "ns")).items).toEqual([]);
-    await e.apply(WIDGETS, "ns", "w", widget({ size: 1 }), { fieldManager: "a" });
-    const both = await e.apply(WIDGETS, "ns", "w", widget({ color: "red" }), { fieldManager: "b" });
+    expect((await e.list(WIDGETS, "default")).items).toEqual([]);
+    await apply(e, WIDGETS, "default", "w", widget({ size: 1 }), { fieldManager: "a" });
+    const both = await apply(e, WIDGETS, "default", "w", widget({ color: "red" }), { fieldManager: "b" });
     expect(both.spec).toEqual({ size: 1, color: "red" });
   });
 
   it("bad input: no field manager (422), another name (400), another kind (400), stale resourceVersion (409), uid of a missing object (409); nothing written", async () => {
     const { e } = engine();
     const rv = e.currentResourceVersion;
-    const noMgr = await rejected(e.apply("configmaps", "ns", "c", cm({}), { fieldManager: "" }));
+    const noMgr = await rejected(apply(e, "configmaps", "default", "c", cm({}), { fieldManager: "" }));
     expect([noMgr.code, noMgr.status.message]).toEqual([
       422,
       'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
     ]);
-    const otherName = await rejected(e.apply("configmaps", "ns", "x", cm({}), { fieldManager: "m" }));
+    const otherName = await rejected(apply(e, "configmaps", "default", "x", cm({}), { fieldManager: "m" }));
     expect(otherName.status.message).toBe("the name of the object (c) does not match the name on the URL (x)");
-    const kind = await rejected(e.apply("configmaps", "ns", "c", { ...cm({}), kind: "Secret" }, { fieldManager: "m" }));
+    const kind = await rejected(
+      apply(e, "configmaps", "default", "c", { ...cm({}), kind: "Secret" }, { fieldManager: "m" }),
+    );
     expect(kind.status.message).toBe("invalid object type: /v1, Kind=Secret");
     const uid = await rejected(
-      e.apply("configmaps", "ns", "c", { ...cm({}), metadata: { name: "c", uid: "u-1" } }, { fieldManager: "m" }),
+      apply(e, "configmaps", "default", "c", { ...cm({}), metadata: { name: "c", uid: "u-1" } }, { fieldManager: "m" }),
     );
     expect([uid.code, uid.status.message]).toEqual([
       409,
       'Operation cannot be fulfilled on configmaps "c": uid mismatch: the provided object specified uid u-1, and no existing object was found',
     ]);
     expect(e.currentResourceVersion).toBe(rv);
-    await e.apply("configmaps", "ns", "c", cm({ a: "1" }), { fieldManager: "m" });
+    await apply(e, "configmaps", "default", "c", cm({ a: "1" }), { fieldManager: "m" });
     const stale = await rejected(
-      e.apply(
+      apply(
+        e,
         "configmaps",
-        "ns",
+        "default",
         "c",
         { ...cm({ a: "2" }), metadata: { name: "c", resourceVersion: "1" } },
         { fieldManager: "m" },
       ),
     );
     expect(stale.code).toBe(409);
-    expect((await e.get("configmaps", "ns", "c")).data).toEqual({ a: "1" });
+    expect((await e.get("configmaps", "default", "c")).data).toEqual({ a: "1" });
   });
 });

@@ -60,14 +60,14 @@ describe("CustomResourceDefinition lifecycle", () => {
     expect((stored.status as { storedVersions: string[] }).storedVersions).toEqual(["v1"]);
     const r = e.resource("gadgets.example.org");
     expect([r.version, r.kind, r.namespaced, r.shortNames, r.custom]).toEqual(["v1", "Gadget", true, ["gd"], true]);
-    const g = await e.create("gadgets.example.org", "ns", {
+    const g = await e.create("gadgets.example.org", "default", {
       apiVersion: "example.org/v1",
       kind: "Gadget",
       metadata: { name: "g1" },
       spec: { size: 3 },
     });
     expect(g.metadata?.uid).toBeDefined();
-    expect((await e.list("gadgets.example.org", "ns")).items.map((o) => o.metadata?.name)).toEqual(["g1"]);
+    expect((await e.list("gadgets.example.org", "default")).items.map((o) => o.metadata?.name)).toEqual(["g1"]);
   });
 
   it("deleting the definition deletes its objects (DELETED to watchers, then the watch ends) and stops serving it", async () => {

@@ -112,11 +112,13 @@ export function validateCustomResourceDefinition(crd: KubeObject): FieldError[] 
 
 /**
  * The served resource a definition declares (apiextensions-apiserver's `crdHandler` serving info): group, plural,
- * kind, scope, short names, and its version — the storage version when served, else the first served one. Throws an
- * Error naming what is missing for a definition that would not validate.
+ * kind, scope, short names, its version — the storage version when served, else the first served one — and the
+ * `status` subresource when that version declares it. Throws an Error naming what is missing for a definition that
+ * would not validate.
  *
- * Differences from kube-apiserver: one served version per resource; schemas, defaulting, pruning, conversion and
- * `additionalPrinterColumns` are ignored (objects are schemaless, as with `x-kubernetes-preserve-unknown-fields`).
+ * Differences from kube-apiserver: one served version per resource; schemas, defaulting, pruning, conversion,
+ * `additionalPrinterColumns` and the `scale` subresource are ignored (objects are schemaless, as with
+ * `x-kubernetes-preserve-unknown-fields`).
  */
 export function resourceFromCrd(crd: KubeObject): SimResource {
   const spec = (crd as { spec?: Record<string, unknown> }).spec;
@@ -138,6 +140,8 @@ export function resourceFromCrd(crd: KubeObject): SimResource {
     throw new Error(`CustomResourceDefinition: spec.scope must be Namespaced or Cluster, got ${JSON.stringify(scope)}`);
   }
   const shortNames = Array.isArray(names?.shortNames) ? (names.shortNames as string[]) : undefined;
+  const subresources = chosen.subresources as { status?: unknown } | undefined;
+  const status = typeof subresources === "object" && subresources !== null && subresources.status !== undefined;
   return {
     group,
     version: chosen.name as string,
@@ -147,6 +151,7 @@ export function resourceFromCrd(crd: KubeObject): SimResource {
     namespaced: scope === "Namespaced",
     verbs: DEFAULT_VERBS,
     ...(shortNames !== undefined && { shortNames }),
+    ...(status && { subresources: { status: true } }),
     custom: true,
   };
 }

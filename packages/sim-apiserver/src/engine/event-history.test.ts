@@ -141,11 +141,11 @@ describe("EventHistory: positions and the oldest deliverable RV", () => {
       historyLowerBound: 4,
       historyUpperBound: 4,
     });
-    for (let i = 0; i < 6; i++) await sim.create("configmaps", "ns", { metadata: { name: `c${i}` } }); // RVs 2..7
+    for (let i = 0; i < 6; i++) await sim.create("configmaps", "default", { metadata: { name: `c${i}` } }); // RVs 2..7
     const oldest = sim.cacher("configmaps").historyStats.oldestRV;
     expect(oldest).toBe(4);
     const first = async (rv: number): Promise<WatchEvent | undefined> => {
-      const w = await sim.watch("configmaps", "ns", { resourceVersion: String(rv), timeoutSeconds: 5 });
+      const w = await sim.watch("configmaps", "default", { resourceVersion: String(rv), timeoutSeconds: 5 });
       const r = await w.next();
       w.stop();
       return r.done === false ? r.value : undefined;

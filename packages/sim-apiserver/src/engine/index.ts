@@ -10,6 +10,7 @@ export {
 export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cache-watcher.js";
 export { Cacher, type CacherConfig, type ServedFrom } from "./cacher.js";
 export { type ContinueToken, decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
+export { type ControllerDeps, ControllerLoop } from "./controller-loop.js";
 export {
   CUSTOM_RESOURCE_DEFINITIONS,
   establishedDefinition,
@@ -19,12 +20,6 @@ export {
 export { EVENT_FRESH_DURATION_MS, EventHistory, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
 export { CUSTOM_RESOURCE_SCHEMA, schemaFor } from "./field-manager/builtin-schemas.js";
 export { type Conflict, newApplyConflict, printManager } from "./field-manager/conflict.js";
-export {
-  FIELD_MANAGER_MAX_LENGTH,
-  FieldManager,
-  type FieldManagerOptions,
-  managerOrUserAgent,
-} from "./field-manager/field-manager.js";
 export { FieldSet } from "./field-manager/field-set.js";
 export {
   decodeManagedFields,
@@ -43,7 +38,62 @@ export {
   serializePathElement,
 } from "./field-manager/path-element.js";
 export type { TypeDef } from "./field-manager/schema.js";
-export { apiVersionOf, BUILTIN_RESOURCES, fieldLabelsOf, groupResourceString, type SimResource } from "./resources.js";
+export { ServerSideApply } from "./field-manager/server-side-apply.js";
+export {
+  FIELD_MANAGER_MAX_LENGTH,
+  StructuredMergeManager,
+  type StructuredMergeManagerOptions,
+} from "./field-manager/structured-merge-manager.js";
+export { GARBAGE_COLLECTOR_USER_AGENT, GarbageCollector } from "./garbage-collector.js";
+export { NamespaceController } from "./namespace-controller.js";
+export {
+  type DeleteOptions,
+  finalizersForDeletion,
+  type PropagationPolicy,
+  validateDeleteOptions,
+} from "./registry/delete-options.js";
+export {
+  FINALIZER_FOREGROUND,
+  FINALIZER_KUBERNETES,
+  FINALIZER_ORPHAN,
+  validateFinalizers,
+  validateObjectMeta,
+  validateObjectMetaUpdate,
+  validateOwnerReferences,
+} from "./registry/object-meta-validation.js";
+export {
+  applyPatch,
+  decodePatch,
+  jsonPatch,
+  MAX_JSON_PATCH_OPERATIONS,
+  mergePatch,
+  type PatchTarget,
+  type PatchType,
+  patchTypeOf,
+  unsupportedPatchType,
+} from "./registry/patch.js";
+export {
+  type DeleteResult,
+  type FieldManager,
+  type FieldManagerContext,
+  type FieldManagerOperation,
+  IMMORTAL_NAMESPACES,
+  managerOrUserAgent,
+  RegistryStore,
+  type RegistryStoreOptions,
+  SYSTEM_NAMESPACES,
+  type WriteOptions,
+} from "./registry/store.js";
+export { strategicMergePatch } from "./registry/strategic-merge-patch.js";
+export { type ResourceStrategy, strategyFor } from "./registry/strategy.js";
+export {
+  apiVersionOf,
+  BUILTIN_RESOURCES,
+  fieldLabelsOf,
+  groupResourceString,
+  type SimResource,
+  type SimSubresources,
+} from "./resources.js";
 export { parseSelection, type Selection } from "./selection.js";
 export {
   type BookmarkMode,

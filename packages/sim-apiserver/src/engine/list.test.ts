@@ -40,6 +40,8 @@ async function setup(opts: Partial<SimApiServerOptions> = {}) {
     rand: seededRand(1),
     progressNotifyIntervalMs: 0,
     compactionIntervalMs: 0,
+    // "ns" and "other" have no Namespace objects: these tests are about list semantics, not the lifecycle.
+    namespaceLifecycle: false,
     ...opts,
   });
   for (const name of SEED) await sim.create("configmaps", NS, cm(name, "v1"));

@@ -1,4 +1,5 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
+import type { Rand } from "@informer-ts/clock";
 
 /** Deep-freezes a JSON value in place and returns it. */
 export function deepFreeze<T>(value: T): T {
@@ -33,4 +34,21 @@ export function withResourceVersion(obj: KubeObject, rv: number): KubeObject {
 /** RFC 3339 with second precision, as `metav1.Time` serializes. */
 export function rfc3339Seconds(ms: number): string {
   return `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+}
+
+/** A random version-4 UUID drawn from `rand` (object uids). */
+export function newUid(rand: Rand): string {
+  const hex = Array.from({ length: 32 }, () => Math.floor(rand.float() * 16).toString(16)).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${"89ab"[Math.floor(rand.float() * 4)]}${hex.slice(17, 20)}-${hex.slice(20)}`;
+}
+
+/** `names.SimpleNameGenerator`'s alphabet: consonants and digits that cannot spell words. */
+const GENERATE_NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+/** `generateName` + five random characters of the upstream alphabet, drawn from `rand`. */
+export function generateNameFrom(prefix: string, rand: Rand): string {
+  let suffix = "";
+  for (let i = 0; i < 5; i++)
+    suffix += GENERATE_NAME_ALPHABET[Math.floor(rand.float() * GENERATE_NAME_ALPHABET.length)];
+  return prefix + suffix;
 }

@@ -19,6 +19,17 @@ export interface SimResource extends ServedResource {
   readonly trigger?: string;
   /** Custom resources: list items keep `kind`/`apiVersion` (built-in typed lists drop them). */
   readonly custom?: boolean;
+  /**
+   * The subresources the registry serves beside the object (a CRD version's `subresources`): `status` makes
+   * `/status` a separate write path (the main resource's writes keep the stored status, `/status` writes keep the
+   * rest). Absent: `/status` is 404 and status is an ordinary field.
+   */
+  readonly subresources?: SimSubresources;
+}
+
+/** {@link SimResource.subresources}. */
+export interface SimSubresources {
+  readonly status?: boolean;
 }
 
 function builtin(
@@ -49,6 +60,7 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   builtin("", "secrets", "Secret", true, { trigger: "metadata.name", fieldLabels: ["type"] }),
   builtin("", "pods", "Pod", true, {
     shortNames: ["po"],
+    subresources: { status: true },
     trigger: "spec.nodeName",
     fieldLabels: [
       "spec.nodeName",
@@ -63,10 +75,15 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   }),
   builtin("", "nodes", "Node", false, {
     shortNames: ["no"],
+    subresources: { status: true },
     trigger: "metadata.name",
     fieldLabels: ["spec.unschedulable"],
   }),
-  builtin("", "namespaces", "Namespace", false, { shortNames: ["ns"], fieldLabels: ["status.phase"] }),
+  builtin("", "namespaces", "Namespace", false, {
+    shortNames: ["ns"],
+    fieldLabels: ["status.phase"],
+    subresources: { status: true },
+  }),
   builtin("", "events", "Event", true, {
     shortNames: ["ev"],
     fieldLabels: [
@@ -83,9 +100,9 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
       "type",
     ],
   }),
-  builtin("", "services", "Service", true, { shortNames: ["svc"] }),
-  builtin("apps", "statefulsets", "StatefulSet", true, { shortNames: ["sts"] }),
-  builtin("apps", "deployments", "Deployment", true, { shortNames: ["deploy"] }),
+  builtin("", "services", "Service", true, { shortNames: ["svc"], subresources: { status: true } }),
+  builtin("apps", "statefulsets", "StatefulSet", true, { shortNames: ["sts"], subresources: { status: true } }),
+  builtin("apps", "deployments", "Deployment", true, { shortNames: ["deploy"], subresources: { status: true } }),
   builtin("coordination.k8s.io", "leases", "Lease", true),
   // events.k8s.io/v1 registers no field-label conversion: only metadata.name/metadata.namespace select.
   builtin("events.k8s.io", "events", "Event", true, { shortNames: ["ev"] }),

@@ -3,15 +3,13 @@ import {
   type KubeList,
   type KubeObject,
   type ListOptions,
-  newBadRequest,
-  newConflict,
   newInvalid,
   newNotFound,
   newTooManyRequests,
   StatusError,
   type WatchEvent,
 } from "@informer-ts/apimachinery";
-import { type Clock, mathRand, type Rand, realClock, type Timer } from "@informer-ts/clock";
+import { type Clock, mathRand, type Rand, realClock, seededRand, type Timer } from "@informer-ts/clock";
 import { type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
 import type { HttpFault, HttpRequestDescriptor } from "../http/backend.js";
 import { HttpFaultInjector } from "../http/http-faults.js";
@@ -26,9 +24,13 @@ import {
   validateCustomResourceDefinition,
 } from "./custom-resource-definitions.js";
 import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
-import { schemaFor } from "./field-manager/builtin-schemas.js";
-import { FieldManager, managerOrUserAgent } from "./field-manager/field-manager.js";
+import { ServerSideApply } from "./field-manager/server-side-apply.js";
+import { GarbageCollector } from "./garbage-collector.js";
+import { NamespaceController } from "./namespace-controller.js";
 import { rfc3339Seconds } from "./object-util.js";
+import type { DeleteOptions } from "./registry/delete-options.js";
+import type { PatchType } from "./registry/patch.js";
+import { type FieldManager, RegistryStore } from "./registry/store.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
 import { type ParsedSelectors, parseSelectors, type Selection, selectionFor } from "./selection.js";
 import { MvccStorage, type StorageEvent } from "./storage.js";
@@ -77,19 +79,32 @@ export interface SimApiServerOptions {
   readonly log?: (line: string) => void;
   /** User agent recorded for in-process requests without one (default `informer-ts-inprocess`). */
   readonly defaultUserAgent?: string;
+  /**
+   * NamespaceLifecycle admission (default true): creates in a missing namespace are 404, in a terminating one 403,
+   * and `default`, `kube-system`, `kube-public` cannot be deleted.
+   */
+  readonly namespaceLifecycle?: boolean;
+  /**
+   * Create `default`, `kube-system`, `kube-public` and `kube-node-lease` at start (default true), in the store's
+   * initial revision (the store starts at `initialResourceVersion` already holding them).
+   */
+  readonly systemNamespaces?: boolean;
+  /**
+   * The simulated garbage collector (ownerReferences) and namespace controller: `false` turns both off; `delayMs`
+   * (default 0) is how long, on the engine's clock, they take to react to a change.
+   */
+  readonly controllers?: false | { readonly delayMs?: number };
+  /** Field ownership hook of the registry (server-side apply); see {@link FieldManager}. */
+  readonly fieldManager?: FieldManager;
 }
+
+/** Seed of the Rand that draws the system namespaces' uids (kept apart from the engine's `rand`). */
+const SYSTEM_NAMESPACES_SEED = 0x6b756265;
 
 /** Who asks, for accounting and fault matching. */
 export interface RequestContext {
   readonly userAgent?: string;
-  /**
-   * The `fieldManager` of a write: the manager its `Update` entry in `metadata.managedFields` is recorded under
-   * (default: the user agent up to its first `/`, as kube-apiserver does).
-   */
-  readonly fieldManager?: string;
   readonly signal?: AbortSignal;
-  /** Set by the engine: {@link SimApiServer.apply} created the object. */
-  created?: boolean;
   /**
    * Set by the engine: where a read was served from. The HTTP face reads it to record the request once, with bytes.
    */
@@ -106,6 +121,21 @@ export interface RequestContext {
    * rows of the 422 matrix do not apply to it. The HTTP face sets it; in-process callers have no such path.
    */
   readonly legacyWatchPath?: boolean;
+  /** Writes: `dryRun=All` (validated, nothing stored). */
+  readonly dryRun?: boolean;
+  /** Writes: the field manager (`fieldManager` query parameter). */
+  readonly fieldManager?: string;
+  /** Apply patches: `force=true`. */
+  readonly force?: boolean;
+  /** Writes and GET: `"status"` addresses the status subresource (404 for resources without one). */
+  readonly subresource?: string;
+  /**
+   * Set by {@link SimApiServer.delete}: whether the object is gone (false: finalizers hold it, and the answer is the
+   * object with its deletionTimestamp instead of a Status).
+   */
+  deleted?: boolean;
+  /** Set by {@link SimApiServer.patch}: the (server-side apply) patch created the object. */
+  created?: boolean;
 }
 
 /** A resource given by object or by name: `configmaps`, `deployments.apps`, `leases.coordination.k8s.io`. */
@@ -204,6 +234,11 @@ export class SimApiServer {
   readonly clock: Clock;
   readonly rand: Rand;
   readonly storage: MvccStorage;
+  /** The write path (create/update/patch/delete semantics); see {@link RegistryStore}. */
+  readonly registry: RegistryStore;
+  /** The simulated garbage collector and namespace controller (undefined with `controllers: false`). */
+  readonly garbageCollector: GarbageCollector | undefined;
+  readonly namespaceController: NamespaceController | undefined;
   readonly accounting: RequestAccounting;
   /** Request faults (429, error statuses, truncated watches, dropped connections), shared with the HTTP face. */
   readonly faults: HttpFaultInjector;
@@ -212,7 +247,6 @@ export class SimApiServer {
   private readonly cfg: CacherConfig;
   private readonly byName = new Map<string, SimResource>();
   private readonly cachers = new Map<SimResource, Cacher>();
-  private readonly fieldManagers = new Map<SimResource, FieldManager>();
   /** Resources served because a CustomResourceDefinition (by name) declares them. */
   private readonly definitions = new Map<string, SimResource>();
   private readonly cacheMetrics: CacheMetrics;
@@ -254,30 +288,108 @@ export class SimApiServer {
       dispatchBudgetMs: opts.dispatchBudgetMs ?? MAX_DISPATCH_BUDGET_MS,
       budgetRefreshMsPerSecond: opts.budgetRefreshMsPerSecond ?? BUDGET_REFRESH_MS_PER_SECOND,
     };
+    this.registry = new RegistryStore({
+      storage: this.storage,
+      clock: this.clock,
+      rand: this.rand,
+      namespaces: () => this.byName.get("namespaces"),
+      namespaceLifecycle: opts.namespaceLifecycle ?? true,
+    });
+    // Server-side apply and managedFields unless the caller installs its own hook.
+    this.registry.fieldManager =
+      opts.fieldManager ?? new ServerSideApply(this.clock, (r) => this.registry.strategy(r).hasStatus);
+    const initial = opts.resources ?? BUILTIN_RESOURCES;
+    const namespaces = initial.find((r) => r.group === "" && r.resource === "namespaces");
+    if ((opts.systemNamespaces ?? true) && namespaces !== undefined) {
+      // Their uids come from a Rand of their own, so the engine's seeded sequence is the same with and without them.
+      const seeder = new RegistryStore({
+        storage: this.storage,
+        clock: this.clock,
+        rand: seededRand(SYSTEM_NAMESPACES_SEED),
+        namespaces: () => namespaces,
+        namespaceLifecycle: false,
+      });
+      this.storage.seedAtInitialRevision(() => seeder.ensureSystemNamespaces(namespaces));
+    }
     this.storage.subscribe({
       onEvent: (ev) => this.onStorageEvent(ev),
       onRevision: () => this.armProgress(),
     });
-    for (const r of opts.resources ?? BUILTIN_RESOURCES) this.register(r);
+    for (const r of initial) this.register(r);
+    if (opts.controllers === false) {
+      this.garbageCollector = undefined;
+      this.namespaceController = undefined;
+    } else {
+      const delayMs = opts.controllers?.delayMs ?? 0;
+      const deps = {
+        storage: this.storage,
+        registry: this.registry,
+        clock: this.clock,
+        resources: () => this.resources(),
+        delayMs,
+      };
+      this.garbageCollector = new GarbageCollector(deps);
+      this.namespaceController = new NamespaceController(deps);
+    }
   }
 
   // ---- resources ----------------------------------------------------------------------------------------------
 
   /** Adds a resource (a custom resource, typically); its watch cache starts empty and ready. */
+  /**
+   * Serves the resource a stored CustomResourceDefinition declares (apiextensions-apiserver's `crdHandler` once the
+   * definition is Established). A resource that is already served (a built-in or one registered by hand) is left
+   * as it is.
+   */
+  private serveDefinition(crd: KubeObject): void {
+    const r = resourceFromCrd(crd);
+    if (this.byName.has(groupResourceString(r))) return;
+    this.register(r);
+    this.definitions.set(crd.metadata!.name!, r);
+  }
+
+  /**
+   * Stores a CustomResourceDefinition straight in storage, as if it existed before the server started (seeding),
+   * and serves its resource: validated (422 with upstream's messages, nothing stored), with the defaults and status
+   * the apiextensions controllers write. Requests go through {@link create}, which does the same through the
+   * registry.
+   */
+  seedDefinition(crd: KubeObject): KubeObject {
+    const errs = validateCustomResourceDefinition(crd);
+    if (errs.length > 0) {
+      const gk = { group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" };
+      throw newInvalid(gk, crd.metadata?.name ?? "", errs);
+    }
+    const stored = this.storage.create(
+      CUSTOM_RESOURCE_DEFINITIONS,
+      "",
+      establishedDefinition(crd, rfc3339Seconds(this.clock.now())),
+    );
+    this.serveDefinition(stored);
+    return stored;
+  }
+
+  /**
+   * Stops serving what a deleted definition declared (apiextensions' `CRDFinalizer`): every object of the resource
+   * is deleted (watchers see DELETED events), then its watchers end and requests for it are 404.
+   */
+  private retireDefinition(name: string): void {
+    const r = this.definitions.get(name);
+    if (r === undefined) return;
+    this.definitions.delete(name);
+    for (const [, obj] of this.storage.snapshot(r)) {
+      this.storage.delete(r, obj.metadata?.namespace ?? "", obj.metadata?.name ?? "");
+    }
+    this.byName.delete(groupResourceString(r));
+    const cacher = this.cachers.get(r);
+    this.cachers.delete(r);
+    cacher?.retire();
+  }
+
   register(r: SimResource): SimResource {
     const name = groupResourceString(r);
     if (this.byName.has(name)) throw new Error(`resource ${name} is already registered`);
     this.byName.set(name, r);
-    this.fieldManagers.set(
-      r,
-      new FieldManager({
-        group: r.group,
-        version: r.version,
-        kind: r.kind,
-        schema: schemaFor(r.group, r.kind, r.custom === true),
-        clock: this.clock,
-      }),
-    );
     this.cachers.set(
       r,
       // The hooks run inside the dispatcher and timer callbacks: a throwing metrics provider or log sink must not
@@ -296,53 +408,6 @@ export class SimApiServer {
       }),
     );
     return r;
-  }
-
-  /**
-   * Stores a CustomResourceDefinition and serves the resource it declares from then on (apiextensions-apiserver's
-   * `crdHandler` once the definition is Established): validated first (422 with upstream's messages, nothing
-   * stored), then stored with the defaults and status the apiextensions controllers write (`NamesAccepted`,
-   * `Established`). A resource that is already served (a built-in or one registered by hand) is left as it is.
-   * Used by {@link create} and by seeding; not accounted.
-   */
-  createDefinition(crd: KubeObject): KubeObject {
-    const errs = validateCustomResourceDefinition(crd);
-    if (errs.length > 0) {
-      throw newInvalid(
-        { group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" },
-        crd.metadata?.name ?? "",
-        errs,
-      );
-    }
-    const stored = this.storage.create(
-      CUSTOM_RESOURCE_DEFINITIONS,
-      "",
-      establishedDefinition(crd, rfc3339Seconds(this.clock.now())),
-    );
-    const r = resourceFromCrd(stored);
-    if (!this.byName.has(groupResourceString(r))) {
-      this.register(r);
-      this.definitions.set(stored.metadata!.name!, r);
-    }
-    return stored;
-  }
-
-  /**
-   * Stops serving what a deleted definition declared (apiextensions' `CRDFinalizer`): every object of the resource
-   * is deleted (watchers see DELETED events), then its watchers end and requests for it are 404.
-   */
-  private retireDefinition(name: string): void {
-    const r = this.definitions.get(name);
-    if (r === undefined) return;
-    this.definitions.delete(name);
-    for (const [, obj] of this.storage.snapshot(r)) {
-      this.storage.delete(r, obj.metadata?.namespace ?? "", obj.metadata?.name ?? "");
-    }
-    this.byName.delete(groupResourceString(r));
-    this.fieldManagers.delete(r);
-    const cacher = this.cachers.get(r);
-    this.cachers.delete(r);
-    cacher?.retire();
   }
 
   /** Writes a klog-style line to the `log` option; a throwing sink is ignored. */
@@ -691,6 +756,10 @@ export class SimApiServer {
     });
   }
 
+  /**
+   * CREATE through the registry ({@link RegistryStore.create}): generateName, uid, creationTimestamp, the kind's
+   * strategy, validation, the namespace lifecycle; `ctx.dryRun` stores nothing.
+   */
   create(
     ref: ResourceRef,
     namespace: string,
@@ -700,78 +769,28 @@ export class SimApiServer {
   ): Promise<KubeObject> {
     const r = this.resource(ref);
     return this.serve("create", r, namespace, ctx, inProcess, () => {
-      const owned = this.fieldManagers.get(r)!.update(undefined, obj, this.managerOf(ctx));
-      if (r === CUSTOM_RESOURCE_DEFINITIONS) return this.createDefinition(owned);
-      return this.storage.create(r, namespace, owned);
+      if (r !== CUSTOM_RESOURCE_DEFINITIONS) {
+        return this.registry.create(r, namespace, obj, writeOptions(ctx, this.defaultUserAgent));
+      }
+      const errs = validateCustomResourceDefinition(obj);
+      if (errs.length > 0) {
+        const gk = { group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" };
+        throw newInvalid(gk, obj.metadata?.name ?? "", errs);
+      }
+      const stored = this.registry.create(
+        r,
+        namespace,
+        establishedDefinition(obj, rfc3339Seconds(this.clock.now())),
+        writeOptions(ctx, this.defaultUserAgent),
+      );
+      if (ctx?.dryRun !== true) this.serveDefinition(stored);
+      return stored;
     });
-  }
-
-  /** The field manager of a write: `ctx.fieldManager`, else the user agent's prefix. */
-  private managerOf(ctx: RequestContext | undefined): string {
-    return ctx?.fieldManager ?? managerOrUserAgent("", ctx?.userAgent ?? this.defaultUserAgent);
-  }
-
-  /** Records a non-apply write's field ownership against the stored object (none: storage answers 404). */
-  private withUpdateOwnership(r: SimResource, namespace: string, name: string, obj: KubeObject, ctx?: RequestContext) {
-    const live = this.storage.get(r, namespace, name);
-    return live === undefined ? obj : this.fieldManagers.get(r)!.update(live, obj, this.managerOf(ctx));
   }
 
   /**
-   * Server-side apply (`PATCH` with `application/apply-patch+yaml`): merges `config` into the stored object, or
-   * creates it, under `opts.fieldManager`'s ownership (see {@link FieldManager.apply}). Errors as kube-apiserver:
-   * 422 without a field manager, 400 for a name or namespace that does not match the request, a configuration of
-   * another kind or one that does not fit the schema, 409 `Conflict` with `FieldManagerConflict` causes (unless
-   * `force`), 409 when `metadata.resourceVersion` is given and stale. With `dryRun` nothing is stored.
+   * UPDATE (PUT) of an object, or of its status with `ctx.subresource: "status"` ({@link RegistryStore.update}).
    */
-  apply(
-    ref: ResourceRef,
-    namespace: string,
-    name: string,
-    config: KubeObject,
-    opts: { readonly fieldManager: string; readonly force?: boolean; readonly dryRun?: boolean },
-    ctx?: RequestContext,
-    inProcess = true,
-  ): Promise<KubeObject> {
-    const r = this.resource(ref);
-    return this.serve("apply", r, namespace, ctx, inProcess, () => {
-      if (opts.fieldManager === "") {
-        throw newInvalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", [
-          { type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" },
-        ]);
-      }
-      const cfg = structuredClone(config);
-      cfg.metadata ??= {};
-      const meta = cfg.metadata;
-      if (typeof meta.name === "string" && meta.name !== "" && meta.name !== name) {
-        throw newBadRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
-      }
-      meta.name = name;
-      const objNs = typeof meta.namespace === "string" ? meta.namespace : "";
-      if (r.namespaced && objNs !== "" && objNs !== namespace) {
-        throw newBadRequest("the namespace of the provided object does not match the namespace sent on the request");
-      }
-      if (r.namespaced) meta.namespace = namespace;
-      else delete meta.namespace;
-      const live = this.storage.get(r, namespace, name);
-      if (live === undefined && typeof meta.uid === "string" && meta.uid !== "") {
-        throw newConflict(
-          { group: r.group, resource: r.resource },
-          name,
-          `uid mismatch: the provided object specified uid ${meta.uid}, and no existing object was found`,
-        );
-      }
-      const out = this.fieldManagers.get(r)!.apply(live, cfg, opts.fieldManager, opts.force === true);
-      if (ctx !== undefined) ctx.created = live === undefined;
-      if (opts.dryRun === true) return out;
-      if (live === undefined) {
-        if (out.metadata !== undefined) delete out.metadata.resourceVersion;
-        return this.storage.create(r, namespace, out);
-      }
-      return this.storage.update(r, namespace, name, out);
-    });
-  }
-
   update(
     ref: ResourceRef,
     namespace: string,
@@ -782,29 +801,68 @@ export class SimApiServer {
   ): Promise<KubeObject> {
     const r = this.resource(ref);
     return this.serve("update", r, namespace, ctx, inProcess, () => {
-      if (r === CUSTOM_RESOURCE_DEFINITIONS) {
+      if (r === CUSTOM_RESOURCE_DEFINITIONS && ctx?.subresource !== "status") {
         const errs = validateCustomResourceDefinition(obj);
         if (errs.length > 0) {
           throw newInvalid({ group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" }, name, errs);
         }
       }
-      return this.storage.update(r, namespace, name, this.withUpdateOwnership(r, namespace, name, obj, ctx));
+      return this.registry.update(r, namespace, name, obj, writeOptions(ctx, this.defaultUserAgent));
     });
   }
 
-  delete(
+  /**
+   * PATCH of an object or its status (`ctx.subresource`): `type` is the patch content type (JSON patch, merge,
+   * strategic merge for built-ins, apply); `body` its text ({@link RegistryStore.patch}).
+   */
+  patch(
     ref: ResourceRef,
     namespace: string,
     name: string,
-    preconditions?: { readonly uid?: string; readonly resourceVersion?: string },
+    type: PatchType | string,
+    body: string,
     ctx?: RequestContext,
     inProcess = true,
   ): Promise<KubeObject> {
     const r = this.resource(ref);
-    return this.serve("delete", r, namespace, ctx, inProcess, () => {
-      const deleted = this.storage.delete(r, namespace, name, preconditions);
-      if (r === CUSTOM_RESOURCE_DEFINITIONS) this.retireDefinition(name);
-      return deleted;
+    const local = ctx ?? {};
+    const isApply = type.split(";")[0]!.trim().toLowerCase() === "application/apply-patch+yaml";
+    return this.serve(isApply ? "apply" : "patch", r, namespace, local, inProcess, () => {
+      local.created = false;
+      return this.registry.patch(r, namespace, name, type, body, {
+        ...writeOptions(ctx, this.defaultUserAgent),
+        onCreated: () => {
+          local.created = true;
+        },
+      });
+    });
+  }
+
+  /**
+   * DELETE ({@link RegistryStore.delete}): preconditions, propagation policy, finalizers. Returns the object's last
+   * state; `ctx.deleted` tells whether it is gone or held by finalizers (then it carries its deletionTimestamp).
+   * `options.dryRun` or `ctx.dryRun` stores nothing.
+   */
+  delete(
+    ref: ResourceRef,
+    namespace: string,
+    name: string,
+    options?: DeleteOptions,
+    ctx?: RequestContext,
+    inProcess = true,
+  ): Promise<KubeObject> {
+    const r = this.resource(ref);
+    const local = ctx ?? {};
+    return this.serve("delete", r, namespace, local, inProcess, () => {
+      const res = this.registry.delete(r, namespace, name, {
+        ...options,
+        ...(ctx?.dryRun === true && { dryRun: true }),
+      });
+      local.deleted = res.deleted;
+      if (r === CUSTOM_RESOURCE_DEFINITIONS && res.deleted && ctx?.dryRun !== true && options?.dryRun !== true) {
+        this.retireDefinition(name);
+      }
+      return res.object;
     });
   }
 
@@ -883,6 +941,8 @@ export class SimApiServer {
   /** Stops timers and closes every watch. */
   stop(): void {
     this.stopped = true;
+    this.garbageCollector?.stop();
+    this.namespaceController?.stop();
     this.progressTimer?.stop();
     this.compactionTimer?.stop();
     for (const c of this.cachers.values()) c.stop();
@@ -908,6 +968,17 @@ export class SimApiServer {
       caches,
     };
   }
+}
+
+/** The registry's write options of a request context. */
+function writeOptions(ctx: RequestContext | undefined, defaultUserAgent: string) {
+  return {
+    ...(ctx?.dryRun === true && { dryRun: true }),
+    ...(ctx?.fieldManager !== undefined && { fieldManager: ctx.fieldManager }),
+    ...(ctx?.force === true && { force: true }),
+    ...(ctx?.subresource !== undefined && { subresource: ctx.subresource }),
+    userAgent: ctx?.userAgent ?? defaultUserAgent,
+  };
 }
 
 /** The reason an in-process watch ended, for callers that want it. */

@@ -14,7 +14,7 @@ import {
   validateObjectMetaName,
 } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
-import { deepFreeze, jsonEqual, rfc3339Seconds, withResourceVersion } from "./object-util.js";
+import { deepFreeze, generateNameFrom, jsonEqual, newUid, rfc3339Seconds, withResourceVersion } from "./object-util.js";
 import { apiVersionOf, groupResourceString, type SimResource } from "./resources.js";
 import { SortedKeyMap } from "./sorted-keys.js";
 
@@ -83,8 +83,6 @@ export function keyOf(r: SimResource, namespace: string, name: string): string {
 export function prefixOf(r: SimResource, namespace: string): string {
   return r.namespaced && namespace !== "" ? `${namespace}/` : "";
 }
-
-const GENERATE_NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
 /**
  * The etcd stand-in: one global revision shared by every resource (every create/update/delete and every compaction
@@ -162,8 +160,7 @@ export class MvccStorage {
   }
 
   private newUid(): string {
-    const hex = Array.from({ length: 32 }, () => Math.floor(this.rand.float() * 16).toString(16)).join("");
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${"89ab"[Math.floor(this.rand.float() * 4)]}${hex.slice(17, 20)}-${hex.slice(20)}`;
+    return newUid(this.rand);
   }
 
   private validate(r: SimResource, obj: KubeObject): void {
@@ -205,10 +202,7 @@ export class MvccStorage {
       typeof meta.generateName === "string" &&
       meta.generateName !== ""
     ) {
-      let suffix = "";
-      for (let i = 0; i < 5; i++)
-        suffix += GENERATE_NAME_ALPHABET[Math.floor(this.rand.float() * GENERATE_NAME_ALPHABET.length)];
-      meta.name = meta.generateName + suffix;
+      meta.name = generateNameFrom(meta.generateName, this.rand);
     }
     // EnsureObjectNamespaceMatchesRequestNamespace: cluster-scoped objects lose a namespace given in the body.
     if (r.namespaced) meta.namespace = namespace;
@@ -301,6 +295,81 @@ export class MvccStorage {
     const last = withResourceVersion(current, rev);
     this.commit({ type: "DELETED", resource: r, key, object: last, prevObject: current }, rev);
     return last;
+  }
+
+  /**
+   * Runs `fn` (writes through any layer) as the store's initial content: every object it writes ends up at the
+   * current revision, which does not move, and listeners hear nothing. For objects that exist before anyone watches
+   * (the system namespaces): the store "starts" holding them. Only valid before the first listener subscribes.
+   */
+  seedAtInitialRevision(fn: () => void): void {
+    if (this.listeners.size > 0) throw new Error("seedAtInitialRevision: the store already has listeners");
+    const start = this.revision;
+    fn();
+    if (this.revision === start) return;
+    for (const d of this.data.values()) {
+      for (const key of d.history.keys()) {
+        const versions = d.history.get(key)!;
+        if (!versions.some((v) => v.rev > start)) continue;
+        const last = versions[versions.length - 1]!;
+        const object = last.object === undefined ? undefined : withResourceVersion(last.object, start);
+        d.history.set(key, object === undefined ? [] : [{ rev: start, object }]);
+        if (object === undefined) d.live.delete(key);
+        else d.live.set(key, object);
+      }
+    }
+    this.revision = start;
+  }
+
+  /**
+   * Stores a new object exactly as prepared by the registry (`store.Create` → etcd `Create`): only
+   * `metadata.resourceVersion` is set, to the new revision. 409 AlreadyExists when the key is taken. `obj` is frozen
+   * and kept: callers pass a copy they own.
+   */
+  insert(r: SimResource, namespace: string, obj: KubeObject): KubeObject {
+    const name = obj.metadata?.name ?? "";
+    const key = keyOf(r, namespace, name);
+    if (this.dataOf(r).live.has(key)) throw newAlreadyExists({ group: r.group, resource: r.resource }, name);
+    const rev = ++this.revision;
+    const stored = deepFreeze({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(rev) } });
+    this.commit({ type: "ADDED", resource: r, key, object: stored, prevObject: undefined }, rev);
+    return stored;
+  }
+
+  /**
+   * Replaces an object with one prepared by the registry (`GuaranteedUpdate`'s write): 404 when absent, 409 Conflict
+   * when its current resourceVersion is not `expectedRV`; an object equal to the current one (resourceVersion aside)
+   * is a no-op that returns the current state without a new revision or event.
+   */
+  replace(r: SimResource, namespace: string, name: string, obj: KubeObject, expectedRV: string): KubeObject {
+    const key = keyOf(r, namespace, name);
+    const current = this.dataOf(r).live.get(key);
+    const gr = { group: r.group, resource: r.resource };
+    if (current === undefined) throw newNotFound(gr, name);
+    if (current.metadata?.resourceVersion !== expectedRV) throw newConflict(gr, name);
+    const candidate = { ...obj, metadata: { ...obj.metadata, resourceVersion: expectedRV } };
+    if (jsonEqual(candidate, current)) return current;
+    const rev = ++this.revision;
+    const stored = deepFreeze({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(rev) } });
+    this.commit({ type: "MODIFIED", resource: r, key, object: stored, prevObject: current }, rev);
+    return stored;
+  }
+
+  /**
+   * Removes an object whose current resourceVersion is `expectedRV` (404 absent, 409 Conflict changed); `last`, when
+   * given, is the state the DELETED event carries (the registry's final update folded into the delete, as etcd's
+   * delete-after-update of a removed last finalizer). Returns that state at the delete revision.
+   */
+  remove(r: SimResource, namespace: string, name: string, expectedRV: string, last?: KubeObject): KubeObject {
+    const key = keyOf(r, namespace, name);
+    const current = this.dataOf(r).live.get(key);
+    const gr = { group: r.group, resource: r.resource };
+    if (current === undefined) throw newNotFound(gr, name);
+    if (current.metadata?.resourceVersion !== expectedRV) throw newConflict(gr, name);
+    const rev = ++this.revision;
+    const out = withResourceVersion(last ?? current, rev);
+    this.commit({ type: "DELETED", resource: r, key, object: out, prevObject: current }, rev);
+    return out;
   }
 
   /**

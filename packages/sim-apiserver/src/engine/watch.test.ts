@@ -545,7 +545,7 @@ describe("event contents", () => {
     const rv = engine.currentResourceVersion;
     const ns = await open(clock, engine, { resourceVersion: String(rv) }, "default");
     const all = await open(clock, engine, { resourceVersion: String(rv) }, "");
-    await engine.create("configmaps", "other", cm("o"));
+    await engine.create("configmaps", "kube-system", cm("o"));
     await engine.create("configmaps", "default", cm("d"));
     await settle();
     expect(ns.seen).toEqual([`ADDED d@${rv + 2}`]);

@@ -1,5 +1,6 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import type { RequestRecord } from "../engine/accounting.js";
+import type { DeleteOptions } from "../engine/registry/delete-options.js";
 import type { ServedResource } from "./discovery.js";
 import type { WatchSource } from "./watch-server.js";
 
@@ -11,9 +12,14 @@ export interface BackendRequestContext {
   readonly user: string;
   /** `User-Agent`, for accounting. */
   readonly userAgent: string;
-  /** Query parameters of writes (`dryRun`, `fieldManager`, `fieldValidation`). */
+  /** Query parameters of writes (`dryRun`, `fieldManager`, `force`). */
   readonly dryRun?: boolean;
   readonly fieldManager?: string;
+  readonly force?: boolean;
+  /** `"status"` for a request on the status subresource. */
+  subresource?: string;
+  /** Set by the backend on a delete: false when finalizers keep the object (the answer is then the object). */
+  deleted?: boolean;
   /** Set by the backend: the apply created the object (the answer is 201). */
   created?: boolean;
   /** Set by the backend: where a read was served from (the accounting's `served_from`). */
@@ -94,24 +100,26 @@ export interface ApiBackend {
     ctx: BackendRequestContext,
   ): Promise<KubeObject>;
   /**
-   * Server-side apply of a decoded configuration (`PATCH` with `application/apply-patch+yaml`); creates the object
-   * when it does not exist and then sets `ctx.created`. Optional: without it the HTTP face applies the configuration
-   * as a merge patch (no field ownership).
+   * PATCH: applies `body` (of content type `patchType`) to the stored object (or its status, `ctx.subresource`) and
+   * stores the result.
    */
-  apply?(
+  patch(
     r: ServedResource,
     namespace: string,
     name: string,
-    config: KubeObject,
-    opts: { readonly fieldManager: string; readonly force: boolean; readonly dryRun: boolean },
+    patchType: string,
+    body: string,
     ctx: BackendRequestContext,
   ): Promise<KubeObject>;
-  /** Deletes and returns the last state of the object. */
+  /**
+   * Deletes with `DeleteOptions` (preconditions, propagation policy, dry run) and returns the last state of the
+   * object; sets `ctx.deleted` to false when finalizers keep it.
+   */
   delete(
     r: ServedResource,
     namespace: string,
     name: string,
-    preconditions: DeletePreconditions | undefined,
+    options: DeleteOptions | undefined,
     ctx: BackendRequestContext,
   ): Promise<KubeObject>;
   /**

@@ -1,5 +1,12 @@
 import type { IncomingMessage } from "node:http";
-import { type KubeObject, newBadRequest, newRequestEntityTooLarge } from "@informer-ts/apimachinery";
+import {
+  failureStatus,
+  type KubeObject,
+  newBadRequest,
+  newRequestEntityTooLarge,
+  StatusError,
+} from "@informer-ts/apimachinery";
+import { parse as parseYaml } from "yaml";
 
 /** kube-apiserver's `MaxRequestBodyBytes` default: 3 MiB (`--max-resource-write-bytes`). */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -112,4 +119,26 @@ export function decodeObject(body: Buffer, expected: ExpectedKind, parse: (text:
   obj.kind = kind;
   obj.apiVersion = apiVersion;
   return obj;
+}
+
+/** The request body media types the simulator decodes (`application/json`, `application/yaml`). */
+export const SUPPORTED_INPUT_MEDIA_TYPES: readonly string[] = ["application/json", "application/yaml"];
+
+/**
+ * `negotiation.NegotiateInputSerializer` for create/update/delete bodies: a parser for a JSON or YAML `Content-Type`
+ * (parameters ignored; no header = JSON), else 415 UnsupportedMediaType `the body of the request was in an unknown
+ * format - accepted media types include: application/json, application/yaml` — what kube-apiserver answers for a
+ * type it does not serve, and what makes client-go (kubectl ≥ 1.32 sends protobuf, newer ones CBOR) retry in JSON.
+ */
+export function inputParserFor(contentType: string | undefined): (text: string) => unknown {
+  const t = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  if (t === "" || t === "application/json" || t === "*/*") return (s) => JSON.parse(s);
+  if (t === "application/yaml" || t === "application/x-yaml" || t === "text/yaml") return (s) => parseYaml(s);
+  throw new StatusError(
+    failureStatus(
+      415,
+      "UnsupportedMediaType",
+      `the body of the request was in an unknown format - accepted media types include: ${SUPPORTED_INPUT_MEDIA_TYPES.join(", ")}`,
+    ),
+  );
 }

@@ -223,7 +223,7 @@ export async function createCliBackend(
         const what = `seed object ${i + 1} (${obj.apiVersion} ${obj.kind} ${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""})`;
         if (obj.apiVersion === "apiextensions.k8s.io/v1" && obj.kind === "CustomResourceDefinition") {
           try {
-            engine.createDefinition(obj);
+            engine.seedDefinition(obj);
           } catch (err) {
             throw new Error(`${what}: ${err instanceof Error ? err.message : String(err)}`);
           }

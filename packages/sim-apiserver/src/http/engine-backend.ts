@@ -1,10 +1,10 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
+import type { DeleteOptions } from "../engine/registry/delete-options.js";
 import type { RequestContext, SimApiServer } from "../engine/sim-apiserver.js";
 import type {
   ApiBackend,
   BackendRequestContext,
   CompletedRequest,
-  DeletePreconditions,
   HttpFault,
   HttpRequestDescriptor,
 } from "./backend.js";
@@ -52,25 +52,25 @@ export class EngineBackend implements ApiBackend {
     return this.engine.update(key(r), namespace, name, obj, ctx as RequestContext, false);
   }
 
-  apply(
+  patch(
     r: ServedResource,
     namespace: string,
     name: string,
-    config: KubeObject,
-    opts: { readonly fieldManager: string; readonly force: boolean; readonly dryRun: boolean },
+    patchType: string,
+    body: string,
     ctx: BackendRequestContext,
   ): Promise<KubeObject> {
-    return this.engine.apply(key(r), namespace, name, config, opts, ctx as RequestContext, false);
+    return this.engine.patch(key(r), namespace, name, patchType, body, ctx as RequestContext, false);
   }
 
   delete(
     r: ServedResource,
     namespace: string,
     name: string,
-    preconditions: DeletePreconditions | undefined,
+    options: DeleteOptions | undefined,
     ctx: BackendRequestContext,
   ): Promise<KubeObject> {
-    return this.engine.delete(key(r), namespace, name, preconditions, ctx as RequestContext, false);
+    return this.engine.delete(key(r), namespace, name, options, ctx as RequestContext, false);
   }
 
   watch(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<WatchSource> {

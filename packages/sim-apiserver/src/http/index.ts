@@ -10,7 +10,14 @@ export type {
   HttpFault,
   HttpRequestDescriptor,
 } from "./backend.js";
-export { decodeObject, type ExpectedKind, MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
+export {
+  decodeObject,
+  type ExpectedKind,
+  inputParserFor,
+  MAX_REQUEST_BODY_BYTES,
+  readBody,
+  SUPPORTED_INPUT_MEDIA_TYPES,
+} from "./body.js";
 export { type CliBackend, createCliBackend, ENGINE_FAULT_TYPES } from "./cli-backend.js";
 export { type ApiserverFlags, parseApiserverFlags, USAGE as APISERVER_USAGE } from "./cli-flags.js";
 export {
@@ -29,7 +36,6 @@ export { HttpFaultInjector, type HttpFaultRule, type HttpFaultState, parseHttpFa
 export { type KubeconfigOptions, renderKubeconfig, writeKubeconfig } from "./kubeconfig.js";
 export { negotiateOutput, type OutputMediaType } from "./negotiation.js";
 export { buildOpenApiV3, type OpenApiV3, openApiV3GroupVersionDoc, openApiV3PathKey } from "./openapi.js";
-export { applyPatch, jsonPatch, mergePatch, type PatchType, patchTypeOf } from "./patch.js";
 export {
   type DecodedListOptions,
   decodeListOptions,
@@ -70,6 +76,7 @@ export {
   humanDuration,
   type IncludeObjectPolicy,
   listToTable,
+  namespaceTablePrinter,
   objectToTable,
   type Table,
   type TableColumnDefinition,

@@ -255,6 +255,8 @@ export interface WriteQuery {
   readonly fieldValidation?: string;
   /** `dryRun=All` (any non-empty list): the request is validated but nothing is stored. */
   readonly dryRun: boolean;
+  /** Apply patches: `force=true` takes ownership of conflicting fields. */
+  readonly force?: boolean;
 }
 
 /** Reads {@link WriteQuery} from a query string. Never throws. */
@@ -265,5 +267,6 @@ export function writeOptionsFromQuery(query: URLSearchParams): WriteQuery {
     ...(fieldManager !== undefined && { fieldManager }),
     ...(fieldValidation !== undefined && { fieldValidation }),
     dryRun: query.getAll("dryRun").length > 0,
+    ...(query.get("force") !== null && { force: parseQueryBool(query.get("force")) }),
   };
 }

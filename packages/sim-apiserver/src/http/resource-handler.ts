@@ -1,22 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type FieldError,
-  isConflict,
-  isNotFound,
   type KubeList,
   type KubeObject,
   newBadRequest,
   newInvalid,
   type Status,
 } from "@informer-ts/apimachinery";
-import { parse as parseYaml } from "yaml";
-import { FIELD_MANAGER_MAX_LENGTH } from "../engine/field-manager/field-manager.js";
-import type { ApiBackend, BackendRequestContext, DeletePreconditions, HttpFault } from "./backend.js";
-import { decodeObject, readBody } from "./body.js";
+import { FIELD_MANAGER_MAX_LENGTH } from "../engine/field-manager/structured-merge-manager.js";
+import type { DeleteOptions } from "../engine/registry/delete-options.js";
+import type { ApiBackend, BackendRequestContext, HttpFault } from "./backend.js";
+import { decodeObject, inputParserFor, readBody } from "./body.js";
 import type { ServedResource } from "./discovery.js";
 import { negotiateOutput, newNotAcceptable, type OutputMediaType } from "./negotiation.js";
-import { applyPatch, decodeApplyConfiguration, patchTypeOf } from "./patch.js";
-import { listOptionsFromQuery, parseQueryBool, writeOptionsFromQuery } from "./query.js";
+import { listOptionsFromQuery, parseQueryBool, parseQueryInt64, writeOptionsFromQuery } from "./query.js";
 import type { RequestInfo } from "./request-info.js";
 import type { RequestMetrics } from "./request-metrics.js";
 import { genericMethodNotAllowed, genericNotFound, writeJson, writeJsonList, writeStatus } from "./responsewriters.js";
@@ -28,6 +25,11 @@ import {
   tablePrinterFor,
 } from "./table.js";
 import { serveWatch, type WatchEndReason } from "./watch-server.js";
+
+/** The part of the engine's `SimResource` the router reads (subresources are not discovery data). */
+interface SimResourceLike extends ServedResource {
+  readonly subresources?: { readonly status?: boolean };
+}
 
 /** Live counters of the HTTP face (read them from `SimHttpServer.stats`). */
 export interface HttpServerStats {
@@ -158,12 +160,6 @@ function transformList(
   return list;
 }
 
-function parseBodyText(contentType: string | undefined): (text: string) => unknown {
-  const t = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
-  if (t === "application/yaml" || t === "application/x-yaml" || t === "text/yaml") return (s) => parseYaml(s);
-  return (s) => JSON.parse(s);
-}
-
 function metaOf(obj: KubeObject): Record<string, unknown> {
   if (typeof obj.metadata !== "object" || obj.metadata === null) obj.metadata = {};
   return obj.metadata as Record<string, unknown>;
@@ -212,8 +208,13 @@ export async function handleResourceRequest(
     .resources()
     .find((x) => x.group === info.apiGroup && x.version === info.apiVersion && x.resource === info.resource);
   // `/api/v1/namespaces/<ns>` addresses the namespace object itself; its "namespace" is not a scope.
-  const namespace = r?.resource === "namespaces" && info.parts.length <= 2 ? "" : info.namespace;
-  if (r === undefined || info.subresource !== "" || info.parts.length > 3) throw genericNotFound();
+  const namespace = r?.resource === "namespaces" && info.parts.length <= 3 ? "" : info.namespace;
+  // Subresources: `/status` of resources that declare it (GET, PUT, PATCH); any other is a route that does not exist.
+  const sub = info.subresource;
+  if (r === undefined || info.parts.length > 3) throw genericNotFound();
+  if (sub !== "" && !(sub === "status" && (r as SimResourceLike).subresources?.status === true))
+    throw genericNotFound();
+  if (sub !== "") ctx.subresource = sub;
   if (!r.namespaced && namespace !== "") throw genericNotFound();
   const collection = info.name === "";
   if (r.namespaced && namespace === "" && !collection) throw genericNotFound();
@@ -229,6 +230,7 @@ export async function handleResourceRequest(
       return create(req, res, r, namespace, query, ctx, cfg);
     throw genericMethodNotAllowed();
   }
+  if (sub !== "" && method !== "GET" && method !== "PUT" && method !== "PATCH") throw genericMethodNotAllowed();
   switch (method) {
     case "GET": {
       const out = negotiateOutput(req.headers.accept, isCustom(r));
@@ -242,7 +244,7 @@ export async function handleResourceRequest(
     case "PATCH":
       return patch(req, res, r, namespace, info.name, query, ctx, cfg);
     case "DELETE":
-      return remove(req, res, r, namespace, info.name, ctx, cfg);
+      return remove(req, res, r, namespace, info.name, query, ctx, cfg);
     default:
       throw genericMethodNotAllowed();
   }
@@ -311,10 +313,10 @@ async function create(
 ): Promise<void> {
   const out = negotiateOutput(req.headers.accept, isCustom(r));
   const body = await readBody(req, cfg.maxRequestBodyBytes);
-  const obj = decodeObject(body, r, parseBodyText(req.headers["content-type"]));
+  const obj = decodeObject(body, r, inputParserFor(req.headers["content-type"]));
   ensureNamespace(obj, r, namespace);
   const w = writeOptionsFromQuery(query);
-  const created = w.dryRun ? obj : await cfg.backend.create(r, namespace, obj, withWrite(ctx, w));
+  const created = await cfg.backend.create(r, namespace, obj, withWrite(ctx, w));
   writeJson(res, 201, transformObject(created, r, out, query, cfg.now()));
 }
 
@@ -323,6 +325,7 @@ function withWrite(ctx: BackendRequestContext, w: ReturnType<typeof writeOptions
     ...ctx,
     dryRun: w.dryRun,
     ...(w.fieldManager !== undefined && { fieldManager: w.fieldManager }),
+    ...(w.force !== undefined && { force: w.force }),
   };
 }
 
@@ -338,7 +341,7 @@ async function update(
 ): Promise<void> {
   const out = negotiateOutput(req.headers.accept, isCustom(r));
   const body = await readBody(req, cfg.maxRequestBodyBytes);
-  const obj = decodeObject(body, r, parseBodyText(req.headers["content-type"]));
+  const obj = decodeObject(body, r, inputParserFor(req.headers["content-type"]));
   const meta = metaOf(obj);
   const objName = typeof meta.name === "string" ? meta.name : "";
   if (objName === "") meta.name = name;
@@ -347,11 +350,9 @@ async function update(
   }
   ensureNamespace(obj, r, namespace);
   const w = writeOptionsFromQuery(query);
-  const updated = w.dryRun ? obj : await cfg.backend.update(r, namespace, name, obj, withWrite(ctx, w));
+  const updated = await cfg.backend.update(r, namespace, name, obj, withWrite(ctx, w));
   writeJson(res, 200, transformObject(updated, r, out, query, cfg.now()));
 }
-
-const MAX_PATCH_ATTEMPTS = 5;
 
 async function patch(
   req: IncomingMessage,
@@ -363,17 +364,15 @@ async function patch(
   ctx: BackendRequestContext,
   cfg: ResourceHandlerConfig,
 ): Promise<void> {
-  const type = patchTypeOf(req.headers["content-type"]);
-  const output = negotiateOutput(req.headers.accept, isCustom(r));
+  const out = negotiateOutput(req.headers.accept, isCustom(r));
+  const text = (await readBody(req, cfg.maxRequestBodyBytes)).toString("utf8");
   const w = writeOptionsFromQuery(query);
-  const isApply = type === "application/apply-patch+yaml";
-  // ValidatePatchOptions.
+  const contentType = req.headers["content-type"] ?? "";
+  // ValidatePatchOptions' query-level rules (the registry checks the patch type (415) and the apply field manager).
+  const isApply = contentType.split(";")[0]!.trim().toLowerCase() === "application/apply-patch+yaml";
   const errs: FieldError[] = [];
-  if (!isApply && query.has("force")) {
+  if (!isApply && query.get("force") !== null) {
     errs.push({ type: "FieldValueForbidden", field: "force", detail: "may not be specified for non-apply patch" });
-  }
-  if (isApply && (w.fieldManager ?? "") === "") {
-    errs.push({ type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" });
   }
   if (Buffer.byteLength(w.fieldManager ?? "") > FIELD_MANAGER_MAX_LENGTH) {
     errs.push({
@@ -383,58 +382,49 @@ async function patch(
     });
   }
   if (errs.length > 0) throw newInvalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", errs);
-  const text = (await readBody(req, cfg.maxRequestBodyBytes)).toString("utf8");
+  // The registry decodes, applies and retries (engine/registry/store.ts); an apply may create (201).
   const wctx = withWrite(ctx, w);
-  if (isApply && cfg.backend.apply !== undefined) {
-    const config = decodeApplyConfiguration(text);
-    const result = await cfg.backend.apply(
-      r,
-      namespace,
-      name,
-      config,
-      { fieldManager: w.fieldManager ?? "", force: parseQueryBool(query.get("force")), dryRun: w.dryRun },
-      wctx,
-    );
-    writeJson(res, wctx.created === true ? 201 : 200, transformObject(result, r, output, query, cfg.now()));
-    return;
-  }
-  for (let attempt = 1; ; attempt++) {
-    let current: KubeObject | undefined;
+  const result = await cfg.backend.patch(r, namespace, name, contentType, text, wctx);
+  writeJson(res, wctx.created === true ? 201 : 200, transformObject(result, r, out, query, cfg.now()));
+}
+
+/** `DeleteOptions` from the body (JSON or YAML) and the query (`propagationPolicy`, `gracePeriodSeconds`, …). */
+function deleteOptionsOf(body: Buffer, contentType: string | undefined, query: URLSearchParams): DeleteOptions {
+  let fromBody: Record<string, unknown> = {};
+  if (body.length > 0) {
+    const parse = inputParserFor(contentType);
+    let v: unknown;
     try {
-      current = await cfg.backend.get(r, namespace, name, {}, ctx);
+      v = parse(body.toString("utf8"));
     } catch (err) {
-      // Server-side apply creates a missing object; every other patch type needs one.
-      if (!(type === "application/apply-patch+yaml" && isNotFound(err))) throw err;
+      throw newBadRequest(
+        `the object provided is unrecognized (must be of type DeleteOptions): ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
-    const base: KubeObject = current ?? {
-      apiVersion: r.group === "" ? r.version : `${r.group}/${r.version}`,
-      kind: r.kind,
-      metadata: { name, ...(r.namespaced && { namespace }) },
+    if (typeof v === "object" && v !== null && !Array.isArray(v)) fromBody = v as Record<string, unknown>;
+  }
+  const out: {
+    -readonly [K in keyof DeleteOptions]: DeleteOptions[K];
+  } = {};
+  const p = fromBody.preconditions;
+  if (typeof p === "object" && p !== null) {
+    const { uid, resourceVersion } = p as { uid?: unknown; resourceVersion?: unknown };
+    out.preconditions = {
+      ...(typeof uid === "string" && { uid }),
+      ...(typeof resourceVersion === "string" && { resourceVersion }),
     };
-    const patched = applyPatch(type, base, text);
-    if (typeof patched !== "object" || patched === null || Array.isArray(patched)) {
-      throw newBadRequest("the patched object is not a JSON object");
-    }
-    const obj = patched as KubeObject;
-    const meta = metaOf(obj);
-    meta.name = name;
-    ensureNamespace(obj, r, namespace);
-    const pinned = typeof meta.resourceVersion === "string" && meta.resourceVersion !== base.metadata?.resourceVersion;
-    if (!pinned && current !== undefined) meta.resourceVersion = current.metadata?.resourceVersion;
-    try {
-      let result: KubeObject;
-      if (w.dryRun) result = obj;
-      else if (current === undefined) {
-        delete meta.resourceVersion;
-        result = await cfg.backend.create(r, namespace, obj, wctx);
-      } else result = await cfg.backend.update(r, namespace, name, obj, wctx);
-      writeJson(res, 200, transformObject(result, r, output, query, cfg.now()));
-      return;
-    } catch (err) {
-      // Like the patcher's GuaranteedUpdate: re-read and re-apply on a conflict the client did not ask for.
-      if (!isConflict(err) || pinned || attempt >= MAX_PATCH_ATTEMPTS) throw err;
-    }
   }
+  const policy = query.get("propagationPolicy") ?? fromBody.propagationPolicy;
+  if (typeof policy === "string" && policy !== "") out.propagationPolicy = policy;
+  const orphan = query.get("orphanDependents");
+  if (orphan !== null) out.orphanDependents = parseQueryBool(orphan);
+  else if (typeof fromBody.orphanDependents === "boolean") out.orphanDependents = fromBody.orphanDependents;
+  const grace = query.get("gracePeriodSeconds");
+  if (grace !== null) out.gracePeriodSeconds = Number(parseQueryInt64(grace));
+  else if (typeof fromBody.gracePeriodSeconds === "number") out.gracePeriodSeconds = fromBody.gracePeriodSeconds;
+  const dry = query.getAll("dryRun").length > 0 || (Array.isArray(fromBody.dryRun) && fromBody.dryRun.length > 0);
+  if (dry) out.dryRun = true;
+  return out;
 }
 
 async function remove(
@@ -443,30 +433,19 @@ async function remove(
   r: ServedResource,
   namespace: string,
   name: string,
+  query: URLSearchParams,
   ctx: BackendRequestContext,
   cfg: ResourceHandlerConfig,
 ): Promise<void> {
   const body = await readBody(req, cfg.maxRequestBodyBytes);
-  let preconditions: DeletePreconditions | undefined;
-  if (body.length > 0) {
-    let opts: unknown;
-    try {
-      opts = JSON.parse(body.toString("utf8"));
-    } catch (err) {
-      throw newBadRequest(
-        `the object provided is unrecognized (must be of type DeleteOptions): ${err instanceof Error ? err.message : String(err)}`,
-      );
-    }
-    const p = (opts as { preconditions?: unknown } | null)?.preconditions;
-    if (typeof p === "object" && p !== null) {
-      const { uid, resourceVersion } = p as { uid?: unknown; resourceVersion?: unknown };
-      preconditions = {
-        ...(typeof uid === "string" && { uid }),
-        ...(typeof resourceVersion === "string" && { resourceVersion }),
-      };
-    }
+  const options = deleteOptionsOf(body, req.headers["content-type"], query);
+  const deleted = await cfg.backend.delete(r, namespace, name, options, ctx);
+  if (ctx.deleted === false) {
+    // Finalizers keep the object: the answer is the object with its deletionTimestamp (202 only when the caller
+    // asked for cascading through the deprecated orphanDependents=false, as upstream).
+    writeJson(res, options.orphanDependents === false ? 202 : 200, withTypeMeta(deleted, r));
+    return;
   }
-  const deleted = await cfg.backend.delete(r, namespace, name, preconditions, ctx);
   if (r.returnDeletedObject === true) {
     writeJson(res, 200, withTypeMeta(deleted, r));
     return;

@@ -4,7 +4,7 @@
 import type { KubeList, KubeObject, ListOptions, WatchEvent } from "@informer-ts/apimachinery";
 import { newNotFound } from "@informer-ts/apimachinery";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApiBackend, HttpFault } from "./backend.js";
+import type { ApiBackend, BackendRequestContext, HttpFault } from "./backend.js";
 import { DEFAULT_VERBS, type ServedResource } from "./discovery.js";
 import { fetchRaw, openStream } from "./http-client.test-util.js";
 import { SimHttpServer } from "./server.js";
@@ -35,6 +35,9 @@ interface Call {
   name?: string;
   opts?: ListOptions;
   obj?: KubeObject;
+  patchType?: string;
+  body?: string;
+  ctx?: BackendRequestContext;
 }
 
 /** A stub backend recording calls; `events` feeds watches. */
@@ -75,13 +78,29 @@ class StubBackend implements ApiBackend {
       data: { k: "v" },
     };
   }
-  async create(_r: ServedResource, namespace: string, obj: KubeObject): Promise<KubeObject> {
-    this.calls.push({ method: "create", namespace, obj });
+  async create(
+    _r: ServedResource,
+    namespace: string,
+    obj: KubeObject,
+    ctx: BackendRequestContext,
+  ): Promise<KubeObject> {
+    this.calls.push({ method: "create", namespace, obj, ctx });
     return { ...obj, metadata: { ...obj.metadata, resourceVersion: "11" } };
   }
   async update(_r: ServedResource, namespace: string, name: string, obj: KubeObject): Promise<KubeObject> {
     this.calls.push({ method: "update", namespace, name, obj });
     return obj;
+  }
+  async patch(
+    _r: ServedResource,
+    namespace: string,
+    name: string,
+    patchType: string,
+    body: string,
+    ctx: BackendRequestContext,
+  ): Promise<KubeObject> {
+    this.calls.push({ method: "patch", namespace, name, patchType, body, ctx });
+    return { kind: "ConfigMap", apiVersion: "v1", metadata: { name, namespace, resourceVersion: "12" } };
   }
   async delete(_r: ServedResource, namespace: string, name: string): Promise<KubeObject> {
     this.calls.push({ method: "delete", namespace, name });
@@ -258,14 +277,16 @@ describe("error statuses and routing", () => {
     const r = await fetchRaw(`${base}${CM}`, { method: "POST", body, headers: { "content-type": "application/json" } });
     expect(r.status).toBe(201);
   });
-  it("415 for an unknown PATCH content type", async () => {
-    const r = await fetchRaw(`${base}${CM}/a`, {
-      method: "PATCH",
-      body: "{}",
-      headers: { "content-type": "application/json" },
-    });
-    expect(r.status).toBe(415);
-    expect(r.json).toMatchObject({ reason: "UnsupportedMediaType", code: 415 });
+  it("415 for a protobuf or CBOR create body (clients fall back to JSON); the backend is not called", async () => {
+    backend.calls = [];
+    for (const ct of ["application/vnd.kubernetes.protobuf", "application/cbor"]) {
+      const r = await fetchRaw(`${base}${CM}`, { method: "POST", body: "k8s\0", headers: { "content-type": ct } });
+      expect(r.status, ct).toBe(415);
+      expect(r.text).toBe(
+        '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the body of the request was in an unknown format - accepted media types include: application/json, application/yaml","reason":"UnsupportedMediaType","code":415}\n',
+      );
+    }
+    expect(backend.calls).toEqual([]);
   });
 });
 
@@ -296,46 +317,34 @@ describe("writes", () => {
     expect(r.status).toBe(201);
     expect(backend.calls[0]!.obj?.metadata?.name).toBe("y");
   });
-  it("dryRun does not reach storage", async () => {
+  it("dryRun, fieldManager and force reach the backend in the request context", async () => {
     backend.calls = [];
-    const r = await fetchRaw(`${base}${CM}?dryRun=All`, { method: "POST", body: '{"metadata":{"name":"d"}}' });
+    const r = await fetchRaw(`${base}${CM}?dryRun=All&fieldManager=me`, {
+      method: "POST",
+      body: '{"metadata":{"name":"d"}}',
+    });
     expect(r.status).toBe(201);
-    expect(backend.calls).toEqual([]);
+    expect(backend.calls).toHaveLength(1);
+    expect([backend.calls[0]!.ctx?.dryRun, backend.calls[0]!.ctx?.fieldManager]).toEqual([true, "me"]);
   });
-  it("PATCH merge: get + patch + update with the current resourceVersion", async () => {
+  it("PATCH hands the content type and the body to the backend (the registry patches)", async () => {
     backend.calls = [];
-    const r = await fetchRaw(`${base}${CM}/a`, {
+    const r = await fetchRaw(`${base}${CM}/a?fieldManager=me&force=true`, {
       method: "PATCH",
-      body: '{"data":{"k":null,"n":"2"}}',
-      headers: { "content-type": "application/merge-patch+json" },
+      body: '{"data":{"k":null}}',
+      headers: { "content-type": "application/apply-patch+yaml" },
     });
     expect(r.status).toBe(200);
-    expect(backend.calls.map((c) => c.method)).toEqual(["get", "update"]);
-    expect(backend.calls[1]!.obj).toEqual({
-      kind: "ConfigMap",
-      apiVersion: "v1",
-      metadata: { name: "a", namespace: "default", resourceVersion: "9", uid: "u-a" },
-      data: { n: "2" },
-    });
-  });
-  it("apply patch without fieldManager is 422; with it a missing object is created", async () => {
-    const noFm = await fetchRaw(`${base}${CM}/new`, {
-      method: "PATCH",
-      body: "data: {}\n",
-      headers: { "content-type": "application/apply-patch+yaml" },
-    });
-    expect(noFm.status).toBe(422);
-    expect((noFm.json as { message: string }).message).toBe(
-      'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
-    );
-    backend.calls = [];
-    const ok = await fetchRaw(`${base}${CM}/new?fieldManager=me`, {
-      method: "PATCH",
-      body: "data:\n  x: y\n",
-      headers: { "content-type": "application/apply-patch+yaml" },
-    });
-    expect(ok.status).toBe(200);
-    expect(backend.calls.map((c) => c.method)).toEqual(["get", "create"]);
+    expect(r.json).toMatchObject({ metadata: { name: "a", resourceVersion: "12" } });
+    expect(backend.calls).toHaveLength(1);
+    const c = backend.calls[0]!;
+    expect([c.method, c.name, c.patchType, c.body]).toEqual([
+      "patch",
+      "a",
+      "application/apply-patch+yaml",
+      '{"data":{"k":null}}',
+    ]);
+    expect([c.ctx?.fieldManager, c.ctx?.force]).toEqual(["me", true]);
   });
   it("DELETE answers the Success Status with name, kind=resource and uid", async () => {
     const r = await fetchRaw(`${base}${CM}/a`, { method: "DELETE" });

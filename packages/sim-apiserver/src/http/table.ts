@@ -96,13 +96,27 @@ export const customResourceTablePrinter: TablePrinter = {
   },
 };
 
+/** kube's Namespace printer: `NAME STATUS AGE` (STATUS is `status.phase`, Active or Terminating). */
+export const namespaceTablePrinter: TablePrinter = {
+  columns: [
+    col("Name", "string", "name", "Name of the object, unique in the cluster."),
+    col("Status", "string", "", "The phase of the namespace (Active or Terminating)."),
+    col("Age", "string", "", "Time since the object was created."),
+  ],
+  cells(obj, now) {
+    const phase = (obj.status as { phase?: unknown } | undefined)?.phase;
+    return [obj.metadata?.name ?? "", typeof phase === "string" ? phase : "", ageOf(obj.metadata, now)];
+  },
+};
+
 /**
- * The printer for a resource: a dedicated one for `configmaps` in the core group, {@link customResourceTablePrinter}
- * for custom resources, else {@link defaultTablePrinter}.
+ * The printer for a resource: dedicated ones for core `configmaps` and `namespaces`,
+ * {@link customResourceTablePrinter} for custom resources, else {@link defaultTablePrinter}.
  */
 export function tablePrinterFor(group: string, resource: string, custom = false): TablePrinter {
   if (custom) return customResourceTablePrinter;
   if (group === "" && resource === "configmaps") return configMapTablePrinter;
+  if (group === "" && resource === "namespaces") return namespaceTablePrinter;
   return defaultTablePrinter;
 }
 

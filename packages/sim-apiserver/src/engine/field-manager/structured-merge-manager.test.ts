@@ -3,15 +3,18 @@ import { FakeClock } from "@informer-ts/clock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { schemaFor } from "./builtin-schemas.js";
-import { FieldManager } from "./field-manager.js";
 import { FieldSet } from "./field-set.js";
 import { fieldElement } from "./path-element.js";
+import { StructuredMergeManager } from "./structured-merge-manager.js";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 
 function managerFor(group: string, kind: string, custom = false, version = "v1") {
   const clock = new FakeClock(T0);
-  return { clock, fm: new FieldManager({ group, version, kind, schema: schemaFor(group, kind, custom), clock }) };
+  return {
+    clock,
+    fm: new StructuredMergeManager({ group, version, kind, schema: schemaFor(group, kind, custom), clock }),
+  };
 }
 
 function cm(data: Record<string, string>, extra: Record<string, unknown> = {}): KubeObject {
@@ -33,7 +36,7 @@ function thrown(fn: () => unknown): StatusError {
   throw new Error("expected a StatusError");
 }
 
-describe("FieldManager.update (Update operations)", () => {
+describe("StructuredMergeManager.update (Update operations)", () => {
   it("records a create as an Update entry with '.' on added maps, metadata identity stripped", () => {
     const { fm } = managerFor("", "ConfigMap");
     const out = fm.update(undefined, cm({ a: "1" }, { labels: { app: "x" } }), "kubectl-create");
@@ -87,7 +90,7 @@ describe("FieldManager.update (Update operations)", () => {
   });
 });
 
-describe("FieldManager.apply", () => {
+describe("StructuredMergeManager.apply", () => {
   it("an apply that creates records an Apply entry without '.' on struct fields", () => {
     const { fm } = managerFor("", "ConfigMap");
     const out = fm.apply(undefined, cm({ a: "1" }, { labels: { app: "x" } }), "mgr", false);
@@ -247,7 +250,7 @@ describe("FieldManager.apply", () => {
 
   it("ignored (reset) fields are never owned", () => {
     const clock = new FakeClock(T0);
-    const fm = new FieldManager({
+    const fm = new StructuredMergeManager({
       group: "apps",
       version: "v1",
       kind: "Deployment",
@@ -265,7 +268,7 @@ describe("FieldManager.apply", () => {
   });
 });
 
-describe("FieldManager properties", () => {
+describe("StructuredMergeManager properties", () => {
   const key = fc.constantFrom("a", "b", "c", "d", "e", "f");
   const data = fc.dictionary(key, fc.string({ maxLength: 3 }), { maxKeys: 6 });
 

@@ -26,26 +26,8 @@ import {
 /** `validation.FieldManagerMaxLength`. */
 export const FIELD_MANAGER_MAX_LENGTH = 128;
 
-/**
- * `managerOrUserAgent`: the `fieldManager` of a write when given, else the user agent up to its first `/` (without
- * non-printable characters, at most 128 bytes) — `kubectl/v1.32.4 (linux/amd64) …` records as `kubectl`.
- */
-export function managerOrUserAgent(manager: string, userAgent: string): string {
-  if (manager !== "") return manager;
-  let out = "";
-  let bytes = 0;
-  for (const ch of userAgent.split("/")[0]!) {
-    if (/\p{C}/u.test(ch)) continue;
-    const n = Buffer.byteLength(ch);
-    if (bytes + n > FIELD_MANAGER_MAX_LENGTH) break;
-    out += ch;
-    bytes += n;
-  }
-  return out;
-}
-
-/** Options of a {@link FieldManager}: one per resource (and subresource). */
-export interface FieldManagerOptions {
+/** Options of a {@link StructuredMergeManager}: one per resource (and subresource). */
+export interface StructuredMergeManagerOptions {
   /** Group, version and kind of the objects (the apiVersion recorded in `Update` entries, the apply type check). */
   readonly group: string;
   readonly version: string;
@@ -111,18 +93,18 @@ function decodeOrEmpty(mf: unknown): ManagedFields {
 }
 
 /**
- * Server-side field ownership for one resource (k8s.io/apiserver `fieldmanager.FieldManager` over
- * structured-merge-diff): `update` records what a create, update or non-apply patch changed as an `Update` entry of
+ * Server-side field ownership for one resource (k8s.io/apimachinery `managedfields` `FieldManager` and its
+ * `structuredMergeManager`, `stripMetaManager` and `managedFieldsUpdater` over structured-merge-diff): `update` records what a create, update or non-apply patch changed as an `Update` entry of
  * its manager; `apply` merges an applied configuration into the live object, detects conflicts with other managers,
  * takes their fields with `force`, and removes the fields the applier stopped applying that nobody else owns. Both
  * return the object to store with `metadata.managedFields` encoded as upstream writes it (FieldsV1, sorted entries).
  * Pure apart from the clock: the caller stores the result.
  */
-export class FieldManager {
+export class StructuredMergeManager {
   readonly apiVersion: string;
   private readonly subresource: string;
 
-  constructor(private readonly opts: FieldManagerOptions) {
+  constructor(private readonly opts: StructuredMergeManagerOptions) {
     this.apiVersion = opts.group === "" ? opts.version : `${opts.group}/${opts.version}`;
     this.subresource = opts.subresource ?? "";
   }

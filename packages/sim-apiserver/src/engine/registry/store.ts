@@ -1,0 +1,559 @@
+import {
+  failureStatus,
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  type KubeObject,
+  newAlreadyExists,
+  newBadRequest,
+  newConflict,
+  newForbidden,
+  newInvalid,
+  newNotFound,
+  StatusError,
+} from "@informer-ts/apimachinery";
+import type { Clock, Rand } from "@informer-ts/clock";
+import { deepFreeze, generateNameFrom, newUid, rfc3339Seconds } from "../object-util.js";
+import { apiVersionOf, type SimResource } from "../resources.js";
+import type { MvccStorage } from "../storage.js";
+import { type DeleteOptions, finalizersForDeletion, validateDeleteOptions } from "./delete-options.js";
+import { validateObjectMeta, validateObjectMetaUpdate } from "./object-meta-validation.js";
+import { applyPatch, decodePatch, type PatchType, patchTypeOf } from "./patch.js";
+import { type ResourceStrategy, strategyFor } from "./strategy.js";
+
+/** The operation a {@link FieldManager} is told about (`managedFields[].operation`). */
+export type FieldManagerOperation = "Create" | "Update" | "Apply";
+
+/** What a {@link FieldManager} learns about a write. */
+export interface FieldManagerContext {
+  readonly resource: SimResource;
+  /** `fieldManager` of the request, else the user agent up to its first `/` (`managerOrUserAgent`). */
+  readonly manager: string;
+  readonly operation: FieldManagerOperation;
+  /** `""` or `"status"`. */
+  readonly subresource: string;
+  /** Apply only: `force=true`. */
+  readonly force?: boolean;
+}
+
+/**
+ * The registry's hook for field ownership (kube-apiserver's `fieldmanager.FieldManager`). `update` is called on every
+ * create, update and non-apply patch after the strategy and validation, with the stored object (`undefined` on
+ * create) and the object about to be stored; it returns the object to store (typically with `metadata.managedFields`
+ * updated). `apply`, when present, computes the result of a server-side apply patch (`undefined` live object: the
+ * apply creates) and throws the 409 of an ownership conflict. Without a field manager the registry keeps
+ * `managedFields` as given and applies apply patches as merge patches.
+ */
+export interface FieldManager {
+  update(live: KubeObject | undefined, next: KubeObject, ctx: FieldManagerContext): KubeObject;
+  apply?(live: KubeObject | undefined, patch: Record<string, unknown>, ctx: FieldManagerContext): KubeObject;
+}
+
+/** Options of a write (the query parameters of create/update/patch and who asks). */
+export interface WriteOptions {
+  /** `dryRun=All`: everything is validated and answered, nothing is stored. */
+  readonly dryRun?: boolean;
+  readonly fieldManager?: string;
+  /** Apply patches: take ownership of conflicting fields. */
+  readonly force?: boolean;
+  /** For `managerOrUserAgent` when no `fieldManager` is given. */
+  readonly userAgent?: string;
+  /** Called when a patch (server-side apply) created the object: the HTTP answer is then 201. */
+  readonly onCreated?: () => void;
+  /**
+   * Internal: the object is the result of the field manager's `apply`, so its `managedFields` are final and the
+   * create it leads to records no `Update` entry (upstream runs the field manager once per request).
+   */
+  readonly applied?: boolean;
+  /** `""` (the object) or `"status"`. */
+  readonly subresource?: string;
+}
+
+/** The result of a delete: the object's last state, and whether it is gone (false: finalizers hold it). */
+export interface DeleteResult {
+  readonly object: KubeObject;
+  readonly deleted: boolean;
+}
+
+/** Settings of {@link RegistryStore}. */
+export interface RegistryStoreOptions {
+  readonly storage: MvccStorage;
+  readonly clock: Clock;
+  readonly rand: Rand;
+  /** The served `namespaces` resource, if any: the namespace lifecycle checks creates against it. */
+  readonly namespaces: () => SimResource | undefined;
+  /** NamespaceLifecycle admission (default true). */
+  readonly namespaceLifecycle?: boolean;
+  readonly fieldManager?: FieldManager;
+}
+
+/** Namespaces the lifecycle admission never lets anyone delete (`immortalNamespaces`). */
+export const IMMORTAL_NAMESPACES: readonly string[] = ["default", "kube-system", "kube-public"];
+
+/** The four namespaces kube-apiserver's system namespaces controller creates at start. */
+export const SYSTEM_NAMESPACES: readonly string[] = ["default", "kube-system", "kube-public", "kube-node-lease"];
+
+/** Attempts of a patch against a concurrently changing object, and of a generateName that collides. */
+const MAX_PATCH_ATTEMPTS = 5;
+const MAX_GENERATE_NAME_ATTEMPTS = 8;
+
+/**
+ * `managerOrUserAgent`: the given field manager, else the user agent up to its first `/` without non-printable
+ * characters and cut at 128 bytes (`kubectl/v1.32.4 (linux/amd64) …` records as `kubectl`).
+ */
+export function managerOrUserAgent(fieldManager: string | undefined, userAgent: string | undefined): string {
+  if (fieldManager !== undefined && fieldManager !== "") return fieldManager;
+  let out = "";
+  let bytes = 0;
+  for (const ch of (userAgent ?? "").split("/")[0]!) {
+    if (/\p{C}/u.test(ch)) continue;
+    const n = Buffer.byteLength(ch);
+    if (bytes + n > 128) break;
+    out += ch;
+    bytes += n;
+  }
+  return out;
+}
+
+function metaOf(obj: KubeObject): Record<string, unknown> {
+  if (typeof obj.metadata !== "object" || obj.metadata === null) obj.metadata = {};
+  return obj.metadata as Record<string, unknown>;
+}
+
+function finalizersOf(obj: KubeObject): string[] {
+  const f = obj.metadata?.finalizers;
+  return Array.isArray(f) ? f : [];
+}
+
+function specFinalizersOf(obj: KubeObject): string[] {
+  const f = (obj.spec as { finalizers?: unknown } | undefined)?.finalizers;
+  return Array.isArray(f) ? (f as string[]) : [];
+}
+
+/**
+ * The registry of the simulated apiserver (`genericregistry.Store` of `k8s.io/apiserver`
+ * `pkg/registry/generic/registry/store.go`, with `rest.BeforeCreate`/`BeforeUpdate`/`BeforeDelete` and the kinds'
+ * strategies): every write of the engine goes through it, from HTTP and in-process alike.
+ *
+ * - create: `generateName` (5 random characters from the engine's `Rand`, retried on a collision), `uid`,
+ *   `creationTimestamp` (server clock), no `deletionTimestamp`, the kind's `PrepareForCreate` (status reset,
+ *   generation 1), object-meta validation (names, labels, finalizers as qualified names, owner references with a
+ *   uid: 422), the NamespaceLifecycle admission (404 missing namespace, 403 terminating), the field manager hook;
+ * - update: optimistic concurrency (409), identity fields kept, the main resource keeps the stored status and the
+ *   `/status` subresource keeps everything else, generation by the kind's rule, no new finalizers on a deleting
+ *   object (422), and the update that removes the last finalizer of a deleting object deletes it;
+ * - patch: JSON, merge, strategic merge (built-ins) and apply patches against the stored object, retried on a
+ *   conflict the client did not pin;
+ * - delete: preconditions (409), propagation finalizers (`orphan`, `foregroundDeletion`), objects with finalizers get
+ *   `deletionTimestamp` + `deletionGracePeriodSeconds: 0` and stay (MODIFIED) until their finalizers are removed;
+ *   namespaces go Terminating (the namespace controller empties and then deletes them); immortal namespaces are 403;
+ * - `dryRun` on every write: validated and answered, nothing stored.
+ *
+ * Differences from kube-apiserver: no graceful deletion (pods are deleted at once; no kubelet would ever finish a
+ * graceful one); no defaulting beyond the strategies above; validation covers object metadata only.
+ */
+export class RegistryStore {
+  private readonly storage: MvccStorage;
+  private readonly clock: Clock;
+  private readonly rand: Rand;
+  private readonly strategies = new WeakMap<SimResource, ResourceStrategy>();
+  /** Hook for field ownership; replaceable (server-side apply installs one). */
+  fieldManager: FieldManager | undefined;
+  namespaceLifecycle: boolean;
+
+  constructor(private readonly opts: RegistryStoreOptions) {
+    this.storage = opts.storage;
+    this.clock = opts.clock;
+    this.rand = opts.rand;
+    this.fieldManager = opts.fieldManager;
+    this.namespaceLifecycle = opts.namespaceLifecycle ?? true;
+  }
+
+  /** The strategy of a resource (cached). */
+  strategy(r: SimResource): ResourceStrategy {
+    let s = this.strategies.get(r);
+    if (s === undefined) {
+      s = strategyFor(r);
+      this.strategies.set(r, s);
+    }
+    return s;
+  }
+
+  private gr(r: SimResource) {
+    return { group: r.group, resource: r.resource };
+  }
+
+  private now(): string {
+    return rfc3339Seconds(this.clock.now());
+  }
+
+  private fieldManaged(
+    r: SimResource,
+    live: KubeObject | undefined,
+    next: KubeObject,
+    operation: FieldManagerOperation,
+    o: WriteOptions,
+  ): KubeObject {
+    const fm = this.fieldManager;
+    if (fm === undefined || o.applied === true) return next;
+    return fm.update(live, next, {
+      resource: r,
+      manager: managerOrUserAgent(o.fieldManager, o.userAgent),
+      operation,
+      subresource: o.subresource ?? "",
+    });
+  }
+
+  /** `/status` on a resource without that subresource: the route does not exist (404 as go-restful answers). */
+  private checkSubresource(r: SimResource, o: WriteOptions): void {
+    const sub = o.subresource ?? "";
+    if (sub === "") return;
+    if (sub === "status" && this.strategy(r).hasStatus) return;
+    throw new StatusError(failureStatus(404, "NotFound", "the server could not find the requested resource", {}));
+  }
+
+  // ---- admission ----------------------------------------------------------------------------------------------
+
+  /**
+   * NamespaceLifecycle on create: the namespace must exist (404 `namespaces "x" not found`) and not be terminating
+   * (403 `… is forbidden: unable to create new content in namespace x because it is being terminated`, with a
+   * `NamespaceTerminating` cause).
+   */
+  private admitCreate(r: SimResource, namespace: string, name: string): void {
+    if (!this.namespaceLifecycle || !r.namespaced) return;
+    const nsr = this.opts.namespaces();
+    if (nsr === undefined) return;
+    const ns = this.storage.get(nsr, "", namespace);
+    if (ns === undefined) throw newNotFound({ group: "", resource: "namespaces" }, namespace);
+    if (
+      ns.metadata?.deletionTimestamp !== undefined ||
+      (ns.status as { phase?: unknown } | undefined)?.phase === "Terminating"
+    ) {
+      const err = newForbidden(
+        this.gr(r),
+        name,
+        `unable to create new content in namespace ${namespace} because it is being terminated`,
+      );
+      err.status.details!.causes = [
+        {
+          reason: "NamespaceTerminating",
+          message: `namespace ${namespace} is being terminated`,
+          field: "metadata.namespace",
+        },
+      ];
+      throw err;
+    }
+  }
+
+  // ---- create -------------------------------------------------------------------------------------------------
+
+  /** Creates an object (see the class comment). Returns the stored object (dry run: the object as it would be). */
+  create(r: SimResource, namespace: string, input: KubeObject, o: WriteOptions = {}): KubeObject {
+    this.checkSubresource(r, o);
+    const bodyNs = input.metadata?.namespace;
+    if (r.namespaced && bodyNs !== undefined && bodyNs !== "" && bodyNs !== namespace) {
+      throw newBadRequest("the namespace of the provided object does not match the namespace sent on the request");
+    }
+    const src = structuredClone(input) as KubeObject;
+    const meta = metaOf(src);
+    // etcd3 store.Create refuses a resourceVersion that parses as a non-zero uint64 with a plain error (500).
+    const givenRV = meta.resourceVersion;
+    if (
+      typeof givenRV === "string" &&
+      /^[0-9]+$/.test(givenRV) &&
+      BigInt(givenRV) > 0n &&
+      BigInt(givenRV) < 2n ** 64n
+    ) {
+      throw new StatusError(failureStatus(500, "", "resourceVersion should not be set on objects to be created"));
+    }
+    delete meta.resourceVersion;
+    delete meta.selfLink;
+    const generate =
+      (meta.name === undefined || meta.name === "") &&
+      typeof meta.generateName === "string" &&
+      meta.generateName !== "";
+    this.admitCreate(r, namespace, generate ? "" : String(meta.name ?? ""));
+    if (r.namespaced) meta.namespace = namespace;
+    else delete meta.namespace;
+    meta.uid = newUid(this.rand);
+    meta.creationTimestamp = this.now();
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    let obj: KubeObject = { ...src, apiVersion: apiVersionOf(r), kind: r.kind, metadata: meta };
+    this.strategy(r).prepareForCreate(obj);
+    for (let attempt = 1; ; attempt++) {
+      if (generate) metaOf(obj).name = generateNameFrom(meta.generateName as string, this.rand);
+      const errs = validateObjectMeta(r, obj);
+      if (errs.length > 0) throw newInvalid({ group: r.group, kind: r.kind }, String(obj.metadata?.name ?? ""), errs);
+      const name = String(obj.metadata!.name);
+      if (o.dryRun === true) {
+        if (this.storage.get(r, namespace, name) !== undefined) throw newAlreadyExists(this.gr(r), name);
+        return deepFreeze(this.fieldManaged(r, undefined, obj, "Create", o));
+      }
+      const managed = this.fieldManaged(r, undefined, obj, "Create", o);
+      try {
+        return this.storage.insert(r, namespace, managed);
+      } catch (err) {
+        // RetryGenerateName (GA in v1.32): a generated name that collides is drawn again.
+        if (!(generate && isAlreadyExists(err) && attempt < MAX_GENERATE_NAME_ATTEMPTS)) throw err;
+        obj = { ...obj, metadata: { ...obj.metadata } };
+      }
+    }
+  }
+
+  // ---- update -------------------------------------------------------------------------------------------------
+
+  /**
+   * Replaces an object or its status (`o.subresource`): see the class comment. Returns the stored object; when the
+   * update removed the last finalizer of a deleting object, the object is deleted and its last state returned.
+   */
+  update(r: SimResource, namespace: string, name: string, input: KubeObject, o: WriteOptions = {}): KubeObject {
+    this.checkSubresource(r, o);
+    const bodyNs = input.metadata?.namespace;
+    if (r.namespaced && bodyNs !== undefined && bodyNs !== "" && bodyNs !== namespace) {
+      throw newBadRequest("the namespace of the provided object does not match the namespace sent on the request");
+    }
+    const bodyName = input.metadata?.name;
+    if (bodyName !== undefined && bodyName !== "" && bodyName !== name) {
+      throw newBadRequest(`the name of the object (${bodyName}) does not match the name on the URL (${name})`);
+    }
+    const current = this.storage.get(r, namespace, name);
+    if (current === undefined) throw newNotFound(this.gr(r), name);
+    const wantRV = input.metadata?.resourceVersion;
+    if (wantRV !== undefined && wantRV !== "" && wantRV !== current.metadata?.resourceVersion) {
+      throw newConflict(this.gr(r), name);
+    }
+    const next = this.prepareUpdate(r, namespace, name, structuredClone(input) as KubeObject, current, o);
+    const managed = this.fieldManaged(r, current, next, "Update", o);
+    return this.commitUpdate(r, namespace, name, managed, current, o);
+  }
+
+  /** `BeforeUpdate` + the strategy + validation. */
+  private prepareUpdate(
+    r: SimResource,
+    namespace: string,
+    name: string,
+    src: KubeObject,
+    current: KubeObject,
+    o: WriteOptions,
+  ): KubeObject {
+    const cm = current.metadata ?? {};
+    let obj: KubeObject = { ...src, apiVersion: apiVersionOf(r), kind: r.kind };
+    const meta = metaOf(obj);
+    meta.name = name;
+    if (r.namespaced) meta.namespace = namespace;
+    else delete meta.namespace;
+    meta.resourceVersion = cm.resourceVersion;
+    delete meta.selfLink;
+    if (meta.uid === undefined || meta.uid === "") meta.uid = cm.uid;
+    meta.creationTimestamp = cm.creationTimestamp;
+    // An update can never remove or change a deletion timestamp, nor drop the grace period.
+    if (cm.deletionTimestamp !== undefined) meta.deletionTimestamp = cm.deletionTimestamp;
+    else delete meta.deletionTimestamp;
+    if (cm.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined)
+      meta.deletionGracePeriodSeconds = cm.deletionGracePeriodSeconds;
+    if (cm.generation === undefined) delete meta.generation;
+    else meta.generation = cm.generation;
+    const strategy = this.strategy(r);
+    if ((o.subresource ?? "") === "status") obj = strategy.prepareForStatusUpdate(obj, current);
+    else strategy.prepareForUpdate(obj, current);
+    const errs = validateObjectMetaUpdate(r, obj, current);
+    if (errs.length > 0) throw newInvalid({ group: r.group, kind: r.kind }, name, errs);
+    return obj;
+  }
+
+  /** Stores an update (or deletes when the last finalizer of a deleting object went away). */
+  private commitUpdate(
+    r: SimResource,
+    namespace: string,
+    name: string,
+    obj: KubeObject,
+    current: KubeObject,
+    o: WriteOptions,
+  ): KubeObject {
+    const rv = current.metadata?.resourceVersion ?? "";
+    const shouldDelete =
+      obj.metadata?.deletionTimestamp !== undefined && finalizersOf(obj).length === 0 && !this.namespaceHeld(r, obj);
+    if (o.dryRun === true) return deepFreeze(obj);
+    if (shouldDelete) return this.storage.remove(r, namespace, name, rv, obj);
+    return this.storage.replace(r, namespace, name, obj, rv);
+  }
+
+  /** A namespace stays while its spec finalizers (the namespace controller's `kubernetes`) remain. */
+  private namespaceHeld(r: SimResource, obj: KubeObject): boolean {
+    return r.group === "" && r.resource === "namespaces" && specFinalizersOf(obj).length > 0;
+  }
+
+  // ---- patch --------------------------------------------------------------------------------------------------
+
+  /**
+   * PATCH (`patchResource`): decodes `body` as `type`, applies it to the stored object (or its status) and updates
+   * with the stored resourceVersion, re-reading and re-applying up to 5 times when the object changes underneath.
+   * A patch that sets `metadata.resourceVersion` is a precondition: a different stored version is 409 at once. An
+   * apply patch goes to the field manager's `apply` when one is installed (else it is merged like a merge patch) and
+   * creates a missing object; every other patch of a missing object is 404.
+   */
+  patch(
+    r: SimResource,
+    namespace: string,
+    name: string,
+    type: PatchType | string,
+    body: string,
+    o: WriteOptions = {},
+  ): KubeObject {
+    this.checkSubresource(r, o);
+    const pt = patchTypeOf(type, r.custom === true);
+    const isApply = pt === "application/apply-patch+yaml";
+    if (isApply && (o.fieldManager ?? "") === "") {
+      throw newInvalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", [
+        { type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" },
+      ]);
+    }
+    for (let attempt = 1; ; attempt++) {
+      const current = this.storage.get(r, namespace, name);
+      if (current === undefined && !isApply) throw newNotFound(this.gr(r), name);
+      let patched: KubeObject;
+      const fm = this.fieldManager;
+      if (isApply && fm?.apply !== undefined) {
+        const p = decodePatch(pt, body) as Record<string, unknown>;
+        const uid = (p.metadata as { uid?: unknown } | undefined)?.uid;
+        if (current === undefined && typeof uid === "string" && uid !== "") {
+          throw newConflict(
+            this.gr(r),
+            name,
+            `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`,
+          );
+        }
+        patched = fm.apply(current, p, {
+          resource: r,
+          manager: o.fieldManager ?? "",
+          operation: "Apply",
+          subresource: o.subresource ?? "",
+          force: o.force === true,
+        });
+      } else {
+        const base: KubeObject = current ?? {
+          apiVersion: apiVersionOf(r),
+          kind: r.kind,
+          metadata: { name, ...(r.namespaced && { namespace }) },
+        };
+        const out = applyPatch(pt, base, body, { kind: r.kind, custom: r.custom === true });
+        if (typeof out !== "object" || out === null || Array.isArray(out))
+          throw newBadRequest("the patched object is not a JSON object");
+        patched = out as KubeObject;
+      }
+      const meta = metaOf(patched);
+      const patchedName = meta.name;
+      if (typeof patchedName === "string" && patchedName !== "" && patchedName !== name) {
+        throw newBadRequest(`the name of the object (${patchedName}) does not match the name on the URL (${name})`);
+      }
+      meta.name = name;
+      const currentRV = current?.metadata?.resourceVersion;
+      const pinned =
+        typeof meta.resourceVersion === "string" && meta.resourceVersion !== "" && meta.resourceVersion !== currentRV;
+      if (pinned) throw newConflict(this.gr(r), name);
+      try {
+        if (current === undefined) {
+          delete meta.resourceVersion;
+          const created = this.create(r, namespace, patched, {
+            ...o,
+            subresource: "",
+            ...(isApply && fm?.apply !== undefined && { applied: true }),
+          });
+          o.onCreated?.();
+          return created;
+        }
+        meta.resourceVersion = currentRV;
+        const next = this.prepareUpdate(r, namespace, name, patched, current, o);
+        const managed = isApply && fm?.apply !== undefined ? next : this.fieldManaged(r, current, next, "Update", o);
+        return this.commitUpdate(r, namespace, name, managed, current, o);
+      } catch (err) {
+        // GuaranteedUpdate re-reads and re-applies on a conflict the client did not ask for.
+        if (!(isConflict(err) || (isNotFound(err) && current !== undefined)) || attempt >= MAX_PATCH_ATTEMPTS)
+          throw err;
+      }
+    }
+  }
+
+  // ---- delete -------------------------------------------------------------------------------------------------
+
+  /**
+   * DELETE (`Store.Delete` + `BeforeDelete`): see the class comment. An object without finalizers after the
+   * propagation policy is removed (DELETED); one with finalizers gets `deletionTimestamp` (first delete only) and
+   * `deletionGracePeriodSeconds: 0` and is kept (MODIFIED, `deleted: false`).
+   */
+  delete(r: SimResource, namespace: string, name: string, d: DeleteOptions = {}): DeleteResult {
+    validateDeleteOptions(d);
+    if (
+      this.namespaceLifecycle &&
+      r.group === "" &&
+      r.resource === "namespaces" &&
+      IMMORTAL_NAMESPACES.includes(name)
+    ) {
+      throw newForbidden(this.gr(r), name, "this namespace may not be deleted");
+    }
+    const current = this.storage.get(r, namespace, name);
+    if (current === undefined) throw newNotFound(this.gr(r), name);
+    const m = current.metadata ?? {};
+    const pre = d.preconditions;
+    if (pre?.uid !== undefined && pre.uid !== m.uid) {
+      throw newConflict(
+        this.gr(r),
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${m.uid ?? ""}`,
+      );
+    }
+    if (pre?.resourceVersion !== undefined && pre.resourceVersion !== m.resourceVersion) {
+      throw newConflict(
+        this.gr(r),
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${m.resourceVersion ?? ""}`,
+      );
+    }
+    const rv = m.resourceVersion ?? "";
+    const { finalizers } = finalizersForDeletion(current, d);
+    const isNamespace = r.group === "" && r.resource === "namespaces";
+    const held = finalizers.length > 0 || (isNamespace && specFinalizersOf(current).length > 0);
+    if (!held) {
+      if (d.dryRun === true) return { object: current, deleted: true };
+      return { object: this.storage.remove(r, namespace, name, rv), deleted: true };
+    }
+    const next = structuredClone(current) as KubeObject;
+    const nm = metaOf(next);
+    if (finalizers.length > 0) nm.finalizers = finalizers;
+    else delete nm.finalizers;
+    if (nm.deletionTimestamp === undefined) nm.deletionTimestamp = this.now();
+    // The namespace registry sets no grace period; the generic store sets 0 (no graceful deletion is pending).
+    if (isNamespace) next.status = { ...(next.status as object | undefined), phase: "Terminating" };
+    else nm.deletionGracePeriodSeconds = 0;
+    if (d.dryRun === true) return { object: deepFreeze(next), deleted: false };
+    return { object: this.storage.replace(r, namespace, name, next, rv), deleted: false };
+  }
+
+  /**
+   * `/finalize` of a namespace (the namespace controller's last step): replaces `spec.finalizers`; a deleting
+   * namespace left without spec and metadata finalizers is deleted.
+   */
+  finalizeNamespace(r: SimResource, name: string, specFinalizers: readonly string[]): KubeObject {
+    const current = this.storage.get(r, "", name);
+    if (current === undefined) throw newNotFound(this.gr(r), name);
+    const next = structuredClone(current) as KubeObject;
+    next.spec = { ...(next.spec as object | undefined), finalizers: [...specFinalizers] };
+    const rv = current.metadata?.resourceVersion ?? "";
+    if (
+      next.metadata?.deletionTimestamp !== undefined &&
+      specFinalizers.length === 0 &&
+      finalizersOf(next).length === 0
+    ) {
+      return this.storage.remove(r, "", name, rv, next);
+    }
+    return this.storage.replace(r, "", name, next, rv);
+  }
+
+  /** Creates the system namespaces that do not exist yet (kube-apiserver's system namespaces controller). */
+  ensureSystemNamespaces(nsr: SimResource): void {
+    for (const ns of SYSTEM_NAMESPACES) {
+      if (this.storage.get(nsr, "", ns) === undefined) this.create(nsr, "", { metadata: { name: ns } });
+    }
+  }
+}
