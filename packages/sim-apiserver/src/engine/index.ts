@@ -61,6 +61,7 @@ export {
   validateObjectMetaUpdate,
   validateOwnerReferences,
 } from "./registry/object-meta-validation.js";
+export { decodeApplyConfiguration } from "./registry/apply-patch.js";
 export {
   applyPatch,
   decodePatch,
