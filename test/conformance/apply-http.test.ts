@@ -88,7 +88,12 @@ describe("server-side apply over HTTP", () => {
 
   it("a merge patch records an Update entry under the user agent's prefix", async () => {
     const s = await start();
-    await s.engine.create("configmaps", "default", { metadata: { name: "c" }, data: { a: "1" } }, { fieldManager: "seed" });
+    await s.engine.create(
+      "configmaps",
+      "default",
+      { metadata: { name: "c" }, data: { a: "1" } },
+      { fieldManager: "seed" },
+    );
     const patched = await s.req("PATCH", `${CM}/c`, '{"data":{"b":"2"}}', {
       "content-type": "application/merge-patch+json",
     });

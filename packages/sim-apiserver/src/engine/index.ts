@@ -46,6 +46,7 @@ export {
 } from "./field-manager/structured-merge-manager.js";
 export { GARBAGE_COLLECTOR_USER_AGENT, GarbageCollector } from "./garbage-collector.js";
 export { NamespaceController } from "./namespace-controller.js";
+export { decodeApplyConfiguration } from "./registry/apply-patch.js";
 export {
   type DeleteOptions,
   finalizersForDeletion,
@@ -61,7 +62,6 @@ export {
   validateObjectMetaUpdate,
   validateOwnerReferences,
 } from "./registry/object-meta-validation.js";
-export { decodeApplyConfiguration } from "./registry/apply-patch.js";
 export {
   applyPatch,
   decodePatch,
