@@ -203,6 +203,33 @@ describe("StructuredMergeManager.apply", () => {
     expect(JSON.stringify(live.spec)).toContain("proxy:1");
   });
 
+  it("Secrets and Leases: data keys and lease spec fields are owned one by one", () => {
+    const { fm: secrets } = managerFor("", "Secret");
+    const secret = (data: Record<string, string>): KubeObject => ({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "s" },
+      type: "Opaque",
+      data,
+    });
+    let live = secrets.apply(undefined, secret({ user: "dQ==" }), "a", false);
+    live = secrets.apply(live, secret({ pass: "cA==" }), "b", false);
+    expect(live.data).toEqual({ user: "dQ==", pass: "cA==" });
+    expect(fieldsOf(live)).toEqual({ "f:data": { "f:user": {} }, "f:type": {} });
+    const { fm: leases } = managerFor("coordination.k8s.io", "Lease");
+    const lease = (spec: Record<string, unknown>): KubeObject => ({
+      apiVersion: "coordination.k8s.io/v1",
+      kind: "Lease",
+      metadata: { name: "leader" },
+      spec,
+    });
+    let l = leases.apply(undefined, lease({ holderIdentity: "pod-a", leaseDurationSeconds: 15 }), "pod-a", false);
+    const err = thrown(() => leases.apply(l, lease({ holderIdentity: "pod-b" }), "pod-b", false));
+    expect(err.status.message).toBe('Apply failed with 1 conflict: conflict with "pod-a": .spec.holderIdentity');
+    l = leases.apply(l, lease({ holderIdentity: "pod-b" }), "pod-b", true);
+    expect(l.spec).toEqual({ holderIdentity: "pod-b", leaseDurationSeconds: 15 });
+  });
+
   it("schemaless custom resources are granular maps ('.' on every object) with atomic lists", () => {
     const { fm } = managerFor("example.com", "Widget", true);
     const w = (spec: unknown): KubeObject => ({
