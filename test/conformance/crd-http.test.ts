@@ -1,5 +1,6 @@
 // CustomResourceDefinitions over real HTTP (SimHttpServer + EngineBackend, engine on a FakeClock): POST a definition,
-// its group and resource appear in discovery without a restart, objects are served (with /status when declared),
+// its group and resource appear in discovery without a restart, objects are served (with /status and /scale as
+// declared),
 // DELETE of the definition removes them and the routes answer 404; an invalid definition is a 422 with upstream's
 // Status and nothing is stored.
 import { failureStatus as failure, type KubeObject } from "@informer-ts/apimachinery";
@@ -47,7 +48,10 @@ function definition(name = "robots.example.net"): KubeObject {
           name: "v1",
           served: true,
           storage: true,
-          subresources: { status: {} },
+          subresources: {
+            status: {},
+            scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas" },
+          },
           schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
         },
       ],
@@ -64,7 +68,7 @@ describe("CustomResourceDefinition over HTTP", () => {
     const groups = (await s.req("GET", "/apis")).json as { groups: Array<{ name: string }> };
     expect(groups.groups.map((g) => g.name)).toContain("example.net");
     const resources = (await s.req("GET", "/apis/example.net/v1")).json as { resources: Array<{ name: string }> };
-    expect(resources.resources.map((r) => r.name)).toEqual(["robots", "robots/status"]);
+    expect(resources.resources.map((r) => r.name)).toEqual(["robots", "robots/status", "robots/scale"]);
 
     const path = "/apis/example.net/v1/namespaces/default/robots";
     const robot = await s.req("POST", path, { apiVersion: "example.net/v1", kind: "Robot", metadata: { name: "r1" } });
@@ -82,6 +86,19 @@ describe("CustomResourceDefinition over HTTP", () => {
       subresource: "status",
       fieldsV1: { "f:status": { ".": {}, "f:ready": {} } },
     });
+
+    const put = await s.req("PUT", `${path}/r1/scale`, {
+      kind: "Scale",
+      apiVersion: "autoscaling/v1",
+      metadata: { name: "r1" },
+      spec: { replicas: 3 },
+    });
+    expect([put.status, (put.json as KubeObject).spec]).toEqual([200, { replicas: 3 }]);
+    const scale = (await s.req("GET", `${path}/r1/scale`)).json as KubeObject;
+    expect(scale).toMatchObject({ kind: "Scale", apiVersion: "autoscaling/v1", spec: { replicas: 3 } });
+    expect(((await s.req("GET", `${path}/r1`)).json as KubeObject).spec).toEqual({ replicas: 3 });
+    const wrongKind = await s.req("PUT", `${path}/r1/scale`, { kind: "Robot", apiVersion: "example.net/v1" });
+    expect(wrongKind.status).toBe(400);
 
     const deleted = await s.req("DELETE", `${CRDS}/robots.example.net`);
     expect(deleted.status).toBe(200);

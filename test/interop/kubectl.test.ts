@@ -105,7 +105,7 @@ describe("interop: kubectl", () => {
     expect(plain.metadata.managedFields).toBeUndefined();
   });
 
-  it("kubectl apply --server-side creates a missing object and is idempotent", async (ctx) => {
+  it("kubectl apply --server-side creates a missing object and is idempotent; kubectl scale uses /scale", async (ctx) => {
     requireTool(kubectl, ctx);
     const f = join(dir, "ssa-new.yaml");
     writeFileSync(
@@ -123,6 +123,21 @@ describe("interop: kubectl", () => {
     expect(
       Object.keys(got.metadata.managedFields[0].fieldsV1["f:spec"]["f:template"]["f:spec"]["f:containers"]),
     ).toEqual(['k:{"name":"app"}']);
+    // kubectl scale goes through the /scale subresource (autoscaling/v1 Scale).
+    const scaled = await k(["scale", "deployment", "web", "--replicas=4"]);
+    expect(scaled.stderr).toBe("");
+    expect(scaled.stdout.trim()).toBe("deployment.apps/web scaled");
+    const after = JSON.parse((await k(["get", "deploy", "web", "-o", "json"])).stdout);
+    expect(after.spec.replicas).toBe(4);
+    const raw = JSON.parse(
+      (await k(["get", "--raw", "/apis/apps/v1/namespaces/default/deployments/web/scale"])).stdout,
+    );
+    expect(raw).toMatchObject({
+      kind: "Scale",
+      apiVersion: "autoscaling/v1",
+      spec: { replicas: 4 },
+      status: { selector: "app=web" },
+    });
   });
 
   it("kubectl create -f crd.yaml serves the resource at once: get <plural>, short name, objects; delete crd stops it", async (ctx) => {

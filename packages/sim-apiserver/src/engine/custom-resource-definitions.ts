@@ -113,11 +113,11 @@ export function validateCustomResourceDefinition(crd: KubeObject): FieldError[] 
 /**
  * The served resource a definition declares (apiextensions-apiserver's `crdHandler` serving info): group, plural,
  * kind, scope, short names, its version — the storage version when served, else the first served one — and the
- * `status` subresource when that version declares it. Throws an Error naming what is missing for a definition that
+ * `status` and `scale` subresources that version declares. Throws an Error naming what is missing for a definition that
  * would not validate.
  *
- * Differences from kube-apiserver: one served version per resource; schemas, defaulting, pruning, conversion,
- * `additionalPrinterColumns` and the `scale` subresource are ignored (objects are schemaless, as with
+ * Differences from kube-apiserver: one served version per resource; schemas, defaulting, pruning, conversion and
+ * `additionalPrinterColumns` are ignored (objects are schemaless, as with
  * `x-kubernetes-preserve-unknown-fields`).
  */
 export function resourceFromCrd(crd: KubeObject): SimResource {
@@ -140,8 +140,17 @@ export function resourceFromCrd(crd: KubeObject): SimResource {
     throw new Error(`CustomResourceDefinition: spec.scope must be Namespaced or Cluster, got ${JSON.stringify(scope)}`);
   }
   const shortNames = Array.isArray(names?.shortNames) ? (names.shortNames as string[]) : undefined;
-  const subresources = chosen.subresources as { status?: unknown } | undefined;
+  const subresources = chosen.subresources as { status?: unknown; scale?: unknown } | undefined;
   const status = typeof subresources === "object" && subresources !== null && subresources.status !== undefined;
+  const s = isObject(subresources?.scale) ? subresources.scale : undefined;
+  const scale =
+    s !== undefined && typeof s.specReplicasPath === "string" && typeof s.statusReplicasPath === "string"
+      ? {
+          specReplicasPath: s.specReplicasPath,
+          statusReplicasPath: s.statusReplicasPath,
+          ...(typeof s.labelSelectorPath === "string" && { labelSelectorPath: s.labelSelectorPath }),
+        }
+      : undefined;
   return {
     group,
     version: chosen.name as string,
@@ -151,7 +160,9 @@ export function resourceFromCrd(crd: KubeObject): SimResource {
     namespaced: scope === "Namespaced",
     verbs: DEFAULT_VERBS,
     ...(shortNames !== undefined && { shortNames }),
-    ...(status && { subresources: { status: true } }),
+    ...((status || scale !== undefined) && {
+      subresources: { ...(status && { status: true }), ...(scale !== undefined && { scale }) },
+    }),
     custom: true,
   };
 }

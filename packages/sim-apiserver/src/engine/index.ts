@@ -74,6 +74,14 @@ export {
   unsupportedPatchType,
 } from "./registry/patch.js";
 export {
+  APPS_SCALE,
+  formatLabelSelector,
+  type ScaleSubresource,
+  scaleOf,
+  validateScale,
+  withScaledReplicas,
+} from "./registry/scale.js";
+export {
   type DeleteResult,
   type FieldManager,
   type FieldManagerContext,

@@ -1,6 +1,7 @@
 import type { ServedResource } from "../http/discovery.js";
 import { DEFAULT_VERBS } from "../http/discovery.js";
 import { CUSTOM_RESOURCE_DEFINITIONS } from "./custom-resource-definitions.js";
+import { APPS_SCALE, type ScaleSubresource } from "./registry/scale.js";
 
 /**
  * A resource the engine stores and serves: what discovery needs ({@link ServedResource}) plus the parts of the
@@ -30,6 +31,8 @@ export interface SimResource extends ServedResource {
 /** {@link SimResource.subresources}. */
 export interface SimSubresources {
   readonly status?: boolean;
+  /** `/scale` (`autoscaling/v1` Scale): where the replica counts and the selector live. */
+  readonly scale?: ScaleSubresource;
 }
 
 function builtin(
@@ -101,8 +104,14 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
     ],
   }),
   builtin("", "services", "Service", true, { shortNames: ["svc"], subresources: { status: true } }),
-  builtin("apps", "statefulsets", "StatefulSet", true, { shortNames: ["sts"], subresources: { status: true } }),
-  builtin("apps", "deployments", "Deployment", true, { shortNames: ["deploy"], subresources: { status: true } }),
+  builtin("apps", "statefulsets", "StatefulSet", true, {
+    shortNames: ["sts"],
+    subresources: { status: true, scale: APPS_SCALE },
+  }),
+  builtin("apps", "deployments", "Deployment", true, {
+    shortNames: ["deploy"],
+    subresources: { status: true, scale: APPS_SCALE },
+  }),
   builtin("coordination.k8s.io", "leases", "Lease", true),
   // events.k8s.io/v1 registers no field-label conversion: only metadata.name/metadata.namespace select.
   builtin("events.k8s.io", "events", "Event", true, { shortNames: ["ev"] }),

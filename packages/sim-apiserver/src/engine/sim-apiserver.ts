@@ -3,6 +3,7 @@ import {
   type KubeList,
   type KubeObject,
   type ListOptions,
+  newConflict,
   newInvalid,
   newNotFound,
   newTooManyRequests,
@@ -29,7 +30,8 @@ import { GarbageCollector } from "./garbage-collector.js";
 import { NamespaceController } from "./namespace-controller.js";
 import { rfc3339Seconds } from "./object-util.js";
 import type { DeleteOptions } from "./registry/delete-options.js";
-import type { PatchType } from "./registry/patch.js";
+import { applyPatch, type PatchType, patchTypeOf, unsupportedPatchType } from "./registry/patch.js";
+import { type ScaleSubresource, scaleOf, validateScale, withScaledReplicas } from "./registry/scale.js";
 import { type FieldManager, RegistryStore } from "./registry/store.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
 import { type ParsedSelectors, parseSelectors, type Selection, selectionFor } from "./selection.js";
@@ -752,8 +754,51 @@ export class SimApiServer {
         .catch((err: unknown) => this.answered(local, err));
       local.servedFrom = res.servedFrom;
       if (res.object === undefined) throw newNotFound({ group: r.group, resource: r.resource }, name);
+      if (ctx?.subresource === "scale") return scaleOf(res.object, this.scalePaths(r));
       return res.object;
     });
+  }
+
+  /** The `/scale` paths of a resource; 404 (the route does not exist) when it has no scale subresource. */
+  private scalePaths(r: SimResource): ScaleSubresource {
+    const paths = r.subresources?.scale;
+    if (paths === undefined) {
+      throw new StatusError({
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        message: "the server could not find the requested resource",
+        reason: "NotFound",
+        details: {},
+        code: 404,
+      });
+    }
+    return paths;
+  }
+
+  /**
+   * Writes an `autoscaling/v1` Scale to its object (`/scale` PUT, and PATCH after patching the current Scale):
+   * `spec.replicas` validated (422 `Scale.autoscaling "x" is invalid: spec.replicas: Invalid value: -1: must be
+   * greater than or equal to 0`), a given `metadata.resourceVersion` must be the stored one (409), then the object's
+   * desired replicas are set through the registry. Returns the new Scale.
+   */
+  private writeScale(r: SimResource, namespace: string, name: string, scale: KubeObject, ctx?: RequestContext) {
+    const paths = this.scalePaths(r);
+    const errs = validateScale(scale);
+    if (errs.length > 0) throw newInvalid({ group: "autoscaling", kind: "Scale" }, name, errs);
+    const current = this.storage.get(r, namespace, name);
+    if (current === undefined) throw newNotFound({ group: r.group, resource: r.resource }, name);
+    const rv = scale.metadata?.resourceVersion;
+    if (typeof rv === "string" && rv !== "" && rv !== current.metadata?.resourceVersion) {
+      throw newConflict({ group: r.group, resource: r.resource }, name);
+    }
+    const next = withScaledReplicas(current, scale, paths);
+    const stored = this.registry.update(r, namespace, name, next, {
+      ...writeOptions(ctx, this.defaultUserAgent),
+      subresource: "",
+    });
+    return scaleOf(stored, paths);
   }
 
   /**
@@ -801,6 +846,7 @@ export class SimApiServer {
   ): Promise<KubeObject> {
     const r = this.resource(ref);
     return this.serve("update", r, namespace, ctx, inProcess, () => {
+      if (ctx?.subresource === "scale") return this.writeScale(r, namespace, name, obj, ctx);
       if (r === CUSTOM_RESOURCE_DEFINITIONS && ctx?.subresource !== "status") {
         const errs = validateCustomResourceDefinition(obj);
         if (errs.length > 0) {
@@ -829,6 +875,21 @@ export class SimApiServer {
     const isApply = type.split(";")[0]!.trim().toLowerCase() === "application/apply-patch+yaml";
     return this.serve(isApply ? "apply" : "patch", r, namespace, local, inProcess, () => {
       local.created = false;
+      if (ctx?.subresource === "scale") {
+        const paths = this.scalePaths(r);
+        const pt = patchTypeOf(type);
+        if (pt === "application/apply-patch+yaml") {
+          throw unsupportedPatchType([
+            "application/json-patch+json",
+            "application/merge-patch+json",
+            "application/strategic-merge-patch+json",
+          ]);
+        }
+        const current = this.storage.get(r, namespace, name);
+        if (current === undefined) throw newNotFound({ group: r.group, resource: r.resource }, name);
+        const scale = applyPatch(pt, scaleOf(current, paths), body, { kind: "Scale", custom: false }) as KubeObject;
+        return this.writeScale(r, namespace, name, scale, ctx);
+      }
       return this.registry.patch(r, namespace, name, type, body, {
         ...writeOptions(ctx, this.defaultUserAgent),
         onCreated: () => {

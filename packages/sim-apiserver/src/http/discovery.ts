@@ -126,6 +126,19 @@ export function apiResourceList(resources: readonly ServedResource[], group: str
             },
           ]
         : []),
+      ...((r as { subresources?: { scale?: unknown } }).subresources?.scale !== undefined
+        ? [
+            {
+              name: `${r.resource}/scale`,
+              singularName: "",
+              namespaced: r.namespaced,
+              group: "autoscaling",
+              version: "v1",
+              kind: "Scale",
+              verbs: ["get", "patch", "update"],
+            },
+          ]
+        : []),
     ]);
   return body;
 }

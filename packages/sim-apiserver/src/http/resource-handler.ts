@@ -28,7 +28,7 @@ import { serveWatch, type WatchEndReason } from "./watch-server.js";
 
 /** The part of the engine's `SimResource` the router reads (subresources are not discovery data). */
 interface SimResourceLike extends ServedResource {
-  readonly subresources?: { readonly status?: boolean };
+  readonly subresources?: { readonly status?: boolean; readonly scale?: unknown };
 }
 
 /** Live counters of the HTTP face (read them from `SimHttpServer.stats`). */
@@ -91,6 +91,8 @@ function withTypeMeta(obj: KubeObject, r: ServedResource): KubeObject {
   const { kind: _k, apiVersion: _a, ...rest } = obj;
   return { kind: r.kind, apiVersion: r.group === "" ? r.version : `${r.group}/${r.version}`, ...rest };
 }
+
+const SCALE_KIND = { group: "autoscaling", version: "v1", kind: "Scale" } as const;
 
 function isCustom(r: ServedResource): boolean {
   return (r as { custom?: boolean }).custom === true;
@@ -212,7 +214,8 @@ export async function handleResourceRequest(
   // Subresources: `/status` of resources that declare it (GET, PUT, PATCH); any other is a route that does not exist.
   const sub = info.subresource;
   if (r === undefined || info.parts.length > 3) throw genericNotFound();
-  if (sub !== "" && !(sub === "status" && (r as SimResourceLike).subresources?.status === true))
+  const subs = (r as SimResourceLike | undefined)?.subresources;
+  if (sub !== "" && !((sub === "status" && subs?.status === true) || (sub === "scale" && subs?.scale !== undefined)))
     throw genericNotFound();
   if (sub !== "") ctx.subresource = sub;
   if (!r.namespaced && namespace !== "") throw genericNotFound();
@@ -341,7 +344,9 @@ async function update(
 ): Promise<void> {
   const out = negotiateOutput(req.headers.accept, isCustom(r));
   const body = await readBody(req, cfg.maxRequestBodyBytes);
-  const obj = decodeObject(body, r, inputParserFor(req.headers["content-type"]));
+  // `/scale` takes an autoscaling/v1 Scale.
+  const expected = ctx.subresource === "scale" ? SCALE_KIND : r;
+  const obj = decodeObject(body, expected, inputParserFor(req.headers["content-type"]));
   const meta = metaOf(obj);
   const objName = typeof meta.name === "string" ? meta.name : "";
   if (objName === "") meta.name = name;
