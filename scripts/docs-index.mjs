@@ -12,6 +12,7 @@ const sources = [
   ["cache-store.md", "@informer-ts/cache — keys, store, indexer, listers"],
   ["cache-fifo.md", "@informer-ts/cache — FIFOs and delta processing"],
   ["reflector.md", "@informer-ts/cache — pager and reflector"],
+  ["streams.md", "@informer-ts/cache — watcher() stream and operators"],
   ["informer.md", "@informer-ts/cache — shared informers and factory"],
   ["client.md", "@informer-ts/client"],
   ["sim-apiserver.md", "@informer-ts/sim-apiserver — engine"],

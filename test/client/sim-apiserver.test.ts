@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isUnauthorized, type KubeObject, type WatchEvent } from "@informer-ts/apimachinery";
-import { RecordingStore, Reflector, type ReflectorStatus, silentLogger } from "@informer-ts/cache";
+import { RecordingStore, Reflector, type ReflectorStatus, silentLogger, startRun } from "@informer-ts/cache";
 import { builtinResources, KubeClient, listWatchFor, loadClientConfig } from "@informer-ts/client";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import {
@@ -174,7 +174,7 @@ describe("KubeClient against the simulated apiserver, authenticated from a kubec
       logger: silentLogger,
       name: "https-cert",
     });
-    const run = r.run();
+    const run = startRun(r);
     try {
       await ioUntil(() => r.status().phase === "watch-listing" && engine.watchers("configmaps").length === 1);
       await clock.step(1300); // the end bookmark comes with the cache's next bookmark tick
@@ -185,8 +185,7 @@ describe("KubeClient against the simulated apiserver, authenticated from a kubec
       expect([...store.items.values()].map((o) => o.metadata?.name).sort()).toEqual(truth.sort());
       expect(r.status()).toMatchObject({ phase: "watching", counts: { watchLists: 1, lists: 0 } });
     } finally {
-      run.unsubscribe();
-      await r.whenStopped();
+      await run.stop();
       await c.close();
     }
   });
@@ -205,7 +204,7 @@ describe("KubeClient against the simulated apiserver, authenticated from a kubec
     });
     const statuses: ReflectorStatus[] = [];
     const sub = r.status$.subscribe((s) => statuses.push(s));
-    const run = r.run();
+    const run = startRun(r);
     try {
       // watch-list → 401 → LIST fallback → 401 → backoff.
       await ioUntil(() => r.status().phase === "backing-off");
@@ -217,8 +216,7 @@ describe("KubeClient against the simulated apiserver, authenticated from a kubec
       });
       expect(statuses.some((s) => s.lastError?.during === "watch-list" && s.lastError.code === 401)).toBe(true);
     } finally {
-      run.unsubscribe();
-      await r.whenStopped();
+      await run.stop();
       sub.unsubscribe();
       await c.close();
     }

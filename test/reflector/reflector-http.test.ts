@@ -15,6 +15,7 @@ import {
   type ReflectorOptions,
   type StoreWithTransactions,
   silentLogger,
+  startRun,
 } from "@informer-ts/cache";
 import { builtinResources, KubeClient, listWatchFor } from "@informer-ts/client";
 import { FakeClock, seededRand } from "@informer-ts/clock";
@@ -134,7 +135,7 @@ let engine: SimApiServer;
 let clock: FakeClock;
 let sim: SimHttpServer;
 let client: KubeClient;
-let running: { reflector: Reflector<KubeObject>; stop: () => void }[] = [];
+let running: { stop: () => Promise<void> }[] = [];
 
 function serverRV(): string {
   return String(engine.currentResourceVersion);
@@ -147,8 +148,8 @@ function reflectorFor(store: ReturnType<typeof watchedStore>, options: Reflector
     store,
     { clock, rand: seededRand(5), logger: silentLogger, name: "http", ...options },
   );
-  const sub = r.run();
-  running.push({ reflector: r, stop: () => sub.unsubscribe() });
+  const sub = startRun(r);
+  running.push({ stop: () => sub.stop() });
   return r;
 }
 
@@ -168,10 +169,7 @@ async function storeMatchesServer(store: ReturnType<typeof watchedStore>): Promi
 }
 
 afterEach(async () => {
-  for (const { reflector, stop } of running) {
-    stop();
-    await reflector.whenStopped();
-  }
+  for (const { stop } of running) await stop();
   running = [];
   await ioUntil(() => sim.stats.openWatches === 0, "the server to see every watch closed");
   engine.stop();

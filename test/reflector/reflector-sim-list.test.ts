@@ -12,6 +12,7 @@ import {
   reflectorMetricsProvider,
   setReflectorMetricsProvider,
   silentLogger,
+  startRun,
 } from "@informer-ts/cache";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -496,10 +497,9 @@ describe("pager and ListWatch against the sim-apiserver (§1F)", () => {
     );
     const store = new RecordingStore();
     const r = new Reflector(lw, CONFIGMAP_TYPE, store, { clock: s.clock, logger: silentLogger, useWatchList: false });
-    const sub = r.run();
+    const sub = startRun(r);
     s.onStop(async () => {
-      sub.unsubscribe();
-      await r.whenStopped();
+      await sub.stop();
     });
     await s.until(() => s.lw.openWatches === 1, "sync");
     await s.sim.create("configmaps", "default", {

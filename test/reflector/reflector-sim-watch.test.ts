@@ -8,7 +8,7 @@ import {
   newTooManyRequests,
   type WatchEvent,
 } from "@informer-ts/apimachinery";
-import { newSharedIndexInformer, type SharedIndexInformer, silentLogger } from "@informer-ts/cache";
+import { newSharedIndexInformer, type SharedIndexInformer, silentLogger, startRun } from "@informer-ts/cache";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   CONFIGMAP_TYPE,
@@ -421,14 +421,13 @@ describe("reflector watch path against the sim-apiserver", () => {
       if (when === "list") s.sim.addLatency({ ms: 5000, verbs: ["list"] });
       if (when === "backoff") s.sim.faults.add({ type: "status", code: 500, verbs: ["list"] });
       if (when === "watch-list") s.sim.setBookmarkMode("off");
-      const sub = s.r.run();
+      const sub = startRun(s.r);
       await s.clock.step(when === "backoff" ? 100 : 0);
       await flush();
       expect(s.status().phase).toBe(
         { list: "listing", backoff: "backing-off", watch: "watching", "watch-list": "watch-listing" }[when],
       );
-      sub.unsubscribe();
-      await s.r.whenStopped();
+      await sub.stop();
       expect(s.status().phase).toBe("stopped");
       expect(s.sim.watchers("configmaps")).toHaveLength(0);
       s.skipFinalConvergence = true;

@@ -14,6 +14,7 @@ import {
   type ReflectorStatus,
   type ReflectorStore,
   silentLogger,
+  startRun,
   type Watch,
 } from "@informer-ts/cache";
 import { FakeClock, type Rand, seededRand, settle } from "@informer-ts/clock";
@@ -306,10 +307,9 @@ export class SimScenario {
   /** Starts the reflector (run loop) and lets it make its first requests. */
   async start(): Promise<void> {
     this.running = true;
-    const sub = this.r.run();
+    const sub = startRun(this.r);
     this.stops.unshift(async () => {
-      sub.unsubscribe();
-      await this.r.whenStopped();
+      await sub.stop();
     });
     await flush();
   }

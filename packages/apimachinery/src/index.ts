@@ -124,3 +124,4 @@ export {
   validateLabels,
   validateObjectMetaName,
 } from "./validation.js";
+export { type StoppableSource, stoppingIterator } from "./watch-iterator.js";

@@ -303,9 +303,12 @@ export function nothing(): LabelSelector {
   return sharedNothing;
 }
 
-/** `labels.MatchesNothing`: true only for {@link nothing}. */
-export function matchesNothing(selector: LabelSelector): boolean {
-  return selector.matchesNothing();
+/**
+ * `labels.MatchesNothing`: true only for {@link nothing}. Accepts any selector-like value (label or field
+ * selector, or a structural one whose `matchesNothing` is optional): the one "matches nothing" test of the repo.
+ */
+export function matchesNothing(selector: { matchesNothing?(): boolean }): boolean {
+  return selector.matchesNothing?.() === true;
 }
 
 /**

@@ -25,15 +25,15 @@ export interface Backoff {
 /** Returns the next delay to wait, in milliseconds (`wait.DelayFunc`). */
 export type DelayFunc = () => number;
 
-/** The reflector's default initial backoff: 800 ms (F2). */
+/** The reflector's default initial backoff: 800 ms. */
 export const DEFAULT_BACKOFF_INIT_MS = 800;
-/** The reflector's default backoff cap: 30 s (F2). */
+/** The reflector's default backoff cap: 30 s. */
 export const DEFAULT_BACKOFF_MAX_MS = 30_000;
-/** The reflector's backoff reset interval: 2 min (F3). */
+/** The reflector's backoff reset interval: 2 min. */
 export const DEFAULT_BACKOFF_RESET_MS = 120_000;
 
 /**
- * The reflector's default backoff (F2): 800 ms doubling to a 30 s cap with jitter 1.0 and
+ * The reflector's default backoff: 800 ms doubling to a 30 s cap with jitter 1.0 and
  * `steps = ceil(30 s / 0.8 s) = 38`. Delays fall in [0.8,1.6) s, [1.6,3.2) s, … [25.6,51.2) s, then [30,60) s.
  */
 export const defaultReflectorBackoff: Backoff = Object.freeze({
@@ -91,7 +91,7 @@ export function delayFunc(b: Backoff, rand: Rand): DelayFunc {
 }
 
 /**
- * client-go v0.36+ reset semantic (`Backoff.DelayWithReset`, F3): the backoff returns to its initial state
+ * client-go v0.36+ reset semantic (`Backoff.DelayWithReset`): the backoff returns to its initial state
  * whenever more than `resetIntervalMs` has passed since the **last reset** (initially: creation). The reset is
  * therefore periodic — every `resetIntervalMs` regardless of how often the function was called — so a long
  * outage sees a burst of short retries every 2 minutes.
@@ -116,7 +116,7 @@ export function delayWithReset(b: Backoff, clock: Clock, resetIntervalMs: number
 }
 
 /**
- * client-go ≤ v0.35 reset semantic (`wait.NewExponentialBackoffManager`, F3): the backoff returns to its initial
+ * client-go ≤ v0.35 reset semantic (`wait.NewExponentialBackoffManager`): the backoff returns to its initial
  * state when more than `resetIntervalMs` has passed since the **previous call** (a gap without backoffs). During
  * a long outage the delay therefore stays at the cap. Growth is unbounded in steps and limited only by `cap`.
  */
@@ -133,5 +133,5 @@ export function gapResetDelayFunc(b: Backoff, clock: Clock, resetIntervalMs: num
   };
 }
 
-/** How the reflector's backoff returns to its initial delay (F3). */
+/** How the reflector's backoff returns to its initial delay. */
 export type BackoffResetMode = "periodic" | "gap";

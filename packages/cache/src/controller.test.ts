@@ -113,15 +113,15 @@ describe("processDeltas (C3–C7)", () => {
     const spy: ResourceEventHandler<Pod> = {
       onAdd: (o, i) => {
         snapshots.push(keys(store));
-        h.onAdd(o, i);
+        h.onAdd?.(o, i);
       },
       onUpdate: (o, n) => {
         snapshots.push(keys(store));
-        h.onUpdate(o, n);
+        h.onUpdate?.(o, n);
       },
       onDelete: (o) => {
         snapshots.push(keys(store));
-        h.onDelete(o);
+        h.onDelete?.(o);
       },
     };
     const list = [pod("new", "9"), pod("keep", "8"), pod("same", "2")];
@@ -419,9 +419,37 @@ describe("event handler helpers (C9, C10)", () => {
     expect(() => new FilteringResourceEventHandler<Pod>({ filterFunc: 1 as never, handler: inner })).toThrow(
       "FilteringResourceEventHandler filterFunc is not a function: 1",
     );
-    expect(() => new FilteringResourceEventHandler<Pod>({ filterFunc: () => true, handler: {} as never })).toThrow(
+    expect(() => new FilteringResourceEventHandler<Pod>({ filterFunc: () => true, handler: null as never })).toThrow(
       "event handler must be an object with onAdd/onUpdate/onDelete",
     );
+    expect(
+      () => new FilteringResourceEventHandler<Pod>({ filterFunc: () => true, handler: { onAdd: "x" } as never }),
+    ).toThrow('event handler onAdd is not a function: "x"');
+  });
+
+  it("#10: a handler may implement any subset of the callbacks; the missing ones skip their notifications", () => {
+    const store = newStore<Pod>(keyFunc);
+    const adds: string[] = [];
+    const onlyAdd: ResourceEventHandler<Pod> = { onAdd: (p) => adds.push(p.metadata.name) };
+    processDeltas(
+      onlyAdd,
+      store,
+      [dl("Added", pod("a", "1")), dl("Updated", pod("a", "2")), dl("Deleted", pod("a", "2"))],
+      false,
+      keyFunc,
+    );
+    processDeltasInBatch(onlyAdd, store, [dl("Added", pod("b", "1")), dl("Deleted", pod("b", "1"))], false, keyFunc);
+    expect(adds).toEqual(["a", "b"]);
+    const deletes: string[] = [];
+    const onlyDelete: ResourceEventHandler<Pod> = { onDelete: () => void deletes.push("d") };
+    processDeltas(onlyDelete, store, [dl("Added", pod("c", "1")), dl("Deleted", pod("c", "1"))], false, keyFunc);
+    expect(deletes).toEqual(["d"]);
+    // Even an empty handler is valid (client-go's ResourceEventHandlerFuncs{} with three nil functions).
+    expect(() => processDeltas({}, store, [dl("Added", pod("e", "1"))], false, keyFunc)).not.toThrow();
+    const filtered = new FilteringResourceEventHandler<Pod>({ filterFunc: () => true, handler: onlyAdd });
+    expect(() => filtered.onUpdate(pod("a", "1"), pod("a", "2"))).not.toThrow();
+    filtered.onAdd(pod("f", "1"), false);
+    expect(adds).toEqual(["a", "b", "f"]);
   });
 });
 

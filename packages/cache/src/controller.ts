@@ -34,13 +34,19 @@ import type { Transaction, TransactionError, TransactionStore } from "./transact
  * next notification and reports a rejection as a handler error. Wrappers ({@link FilteringResourceEventHandler},
  * {@link ResourceEventHandlerFuncs}) pass the wrapped callback's result on.
  *
+ * A handler implements any subset of the three callbacks: a missing one skips that notification, exactly as a nil
+ * function of client-go's `ResourceEventHandlerFuncs` does (so `{ onAdd: (pod) => queue.add(key(pod)) }` is a
+ * complete handler). Every delivery rule above holds unchanged; a registration's `hasSynced` still waits for
+ * the initial list, whether or not `onAdd` exists.
+ *
  * Differences from client-go: Go handlers cannot be asynchronous; the return type is `unknown` so that
- * `async` callbacks and arrow functions returning a value both fit.
+ * `async` callbacks and arrow functions returning a value both fit; the methods are optional (Go's interface
+ * needs all three, which is why Go code wraps functions in `ResourceEventHandlerFuncs`).
  */
 export interface ResourceEventHandler<T> {
-  onAdd(obj: T, isInInitialList: boolean): unknown;
-  onUpdate(oldObj: T, newObj: T): unknown;
-  onDelete(obj: T | DeletedFinalStateUnknown<T>): unknown;
+  onAdd?(obj: T, isInInitialList: boolean): unknown;
+  onUpdate?(oldObj: T, newObj: T): unknown;
+  onDelete?(obj: T | DeletedFinalStateUnknown<T>): unknown;
 }
 
 /** The update and delete functions both function-based handlers take; each is optional. */
@@ -129,47 +135,51 @@ export class FilteringResourceEventHandler<T> implements ResourceEventHandler<T>
   readonly filterFunc: (obj: T | DeletedFinalStateUnknown<T>) => boolean;
   readonly handler: ResourceEventHandler<T>;
 
-  /** @throws TypeError when `filterFunc` is not a function or `handler` lacks a callback. */
+  /** @throws TypeError when `filterFunc` is not a function or `handler` is not a handler object. */
   constructor(options: FilteringResourceEventHandlerOptions<T>) {
     if (typeof options?.filterFunc !== "function") {
       throw new TypeError(
         `FilteringResourceEventHandler filterFunc is not a function: ${describeValue(options?.filterFunc)}`,
       );
     }
-    checkHandler(options.handler);
+    checkEventHandler(options.handler);
     this.filterFunc = options.filterFunc;
     this.handler = options.handler;
   }
 
   onAdd(obj: T, isInInitialList: boolean): unknown {
     if (!this.filterFunc(obj)) return;
-    return this.handler.onAdd(obj, isInInitialList);
+    return this.handler.onAdd?.(obj, isInInitialList);
   }
 
   onUpdate(oldObj: T, newObj: T): unknown {
     const newer = this.filterFunc(newObj);
     const older = this.filterFunc(oldObj);
-    if (newer && older) return this.handler.onUpdate(oldObj, newObj);
-    if (newer) return this.handler.onAdd(newObj, false);
-    if (older) return this.handler.onDelete(oldObj);
+    if (newer && older) return this.handler.onUpdate?.(oldObj, newObj);
+    if (newer) return this.handler.onAdd?.(newObj, false);
+    if (older) return this.handler.onDelete?.(oldObj);
   }
 
   onDelete(obj: T | DeletedFinalStateUnknown<T>): unknown {
     if (!this.filterFunc(obj)) return;
-    return this.handler.onDelete(obj);
+    return this.handler.onDelete?.(obj);
   }
 }
 
-function checkHandler(handler: unknown): void {
-  const h = handler as Partial<Record<string, unknown>> | null | undefined;
-  if (
-    typeof h !== "object" ||
-    h === null ||
-    typeof h.onAdd !== "function" ||
-    typeof h.onUpdate !== "function" ||
-    typeof h.onDelete !== "function"
-  ) {
+/**
+ * Checks that `handler` can be a {@link ResourceEventHandler}: an object whose `onAdd`, `onUpdate` and `onDelete`,
+ * where present, are functions (any subset, even none, is allowed).
+ * @throws TypeError naming the offending member.
+ */
+export function checkEventHandler(handler: unknown): void {
+  if (typeof handler !== "object" || handler === null) {
     throw new TypeError(`event handler must be an object with onAdd/onUpdate/onDelete, got ${describeValue(handler)}`);
+  }
+  const h = handler as Partial<Record<string, unknown>>;
+  for (const m of ["onAdd", "onUpdate", "onDelete"] as const) {
+    if (h[m] !== undefined && typeof h[m] !== "function") {
+      throw new TypeError(`event handler ${m} is not a function: ${describeValue(h[m])}`);
+    }
   }
 }
 
@@ -295,7 +305,7 @@ export function processDeltas<T>(
           if (typeof d.object !== "object" || d.object === null) {
             throw new Error(`SyncAll did not contain SyncAllInfo: ${describeValue(d.object)}`);
           }
-          for (const obj of clientState.list()) pending = track(pending, handler.onUpdate(obj, obj));
+          for (const obj of clientState.list()) pending = track(pending, handler.onUpdate?.(obj, obj));
           break each;
         }
         case DeltaType.Sync:
@@ -306,16 +316,16 @@ export function processDeltas<T>(
           const old = existing(clientState, obj);
           if (old !== undefined) {
             clientState.update(obj);
-            pending = track(pending, handler.onUpdate(old, obj));
+            pending = track(pending, handler.onUpdate?.(old, obj));
           } else {
             clientState.add(obj);
-            pending = track(pending, handler.onAdd(obj, isInInitialList));
+            pending = track(pending, handler.onAdd?.(obj, isInInitialList));
           }
           break;
         }
         case DeltaType.Deleted: {
           clientState.delete(d.object);
-          pending = track(pending, handler.onDelete(d.object));
+          pending = track(pending, handler.onDelete?.(d.object));
           break;
         }
         case DeltaType.Bookmark: {
@@ -355,11 +365,11 @@ function processReplacedAllInfo<T>(
   for (let i = 0; i < objects.length; i++) olds[i] = existing(clientState, objects[i] as T);
 
   clientState.replace(objects, info.resourceVersion);
-  for (const tombstone of deletions) pending = track(pending, handler.onDelete(tombstone));
+  for (const tombstone of deletions) pending = track(pending, handler.onDelete?.(tombstone));
   for (let i = 0; i < objects.length; i++) {
     const obj = objects[i] as T;
     const old = olds[i];
-    pending = track(pending, old !== undefined ? handler.onUpdate(old, obj) : handler.onAdd(obj, isInInitialList));
+    pending = track(pending, old !== undefined ? handler.onUpdate?.(old, obj) : handler.onAdd?.(obj, isInInitialList));
   }
   return pending;
 }
@@ -416,17 +426,17 @@ export function processDeltasInBatch<T>(
         const old = existing(clientState, obj);
         if (old !== undefined) {
           txns.push({ type: "update", object: obj });
-          callbacks.push(() => handler.onUpdate(old, obj));
+          callbacks.push(() => handler.onUpdate?.(old, obj));
         } else {
           txns.push({ type: "add", object: obj });
-          callbacks.push(() => handler.onAdd(obj, isInInitialList));
+          callbacks.push(() => handler.onAdd?.(obj, isInInitialList));
         }
         break;
       }
       case DeltaType.Deleted: {
         const obj = d.object;
         txns.push({ type: "delete", object: obj });
-        callbacks.push(() => handler.onDelete(obj));
+        callbacks.push(() => handler.onDelete?.(obj));
         break;
       }
       default:

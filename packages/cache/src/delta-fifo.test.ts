@@ -471,7 +471,7 @@ describe("DeltaFIFO behaviour beyond the upstream tests", () => {
         getByKey: (k) => (k === "a" ? mkFifoObj("a", 1) : undefined),
       },
     });
-    f.events.events$.subscribe((e) => events.push(e));
+    f.events$.subscribe((e) => events.push(e));
     f.replace([], "1");
     expect(await drain(f)).toEqual([
       [d("Deleted", tomb("a", mkFifoObj("a", 1)))],

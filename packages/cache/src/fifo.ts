@@ -75,6 +75,8 @@ export interface Queue<T> extends ReflectorStore<T> {
   /** Marks the queue closed. Queued items are still handed out; once empty, `pop` rejects with {@link ErrFIFOClosed}. */
   close(): void;
   isClosed(): boolean;
+  /** Optional: the number of queued items (RealFIFO and DeltaFIFO have it), for status and metrics. */
+  readonly length?: number;
 }
 
 /** A {@link Queue} that can hand out several deltas at once (`cache.QueueWithBatch`). */

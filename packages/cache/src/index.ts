@@ -118,6 +118,7 @@ export {
 // Controller: processDeltas and resource event handlers
 
 export {
+  checkEventHandler,
   FilteringResourceEventHandler,
   type FilteringResourceEventHandlerOptions,
   newQueueFIFO,
@@ -135,7 +136,7 @@ export {
 
 // ListerWatcher and pager
 
-export type { ListerWatcher, Watch } from "./listwatch.js";
+export type { ListerWatcher, ListerWatcherTarget, Watch } from "./listwatch.js";
 export {
   type ListFunc,
   ListWatch,
@@ -153,6 +154,36 @@ export {
   newListPager,
   type PagedListResult,
 } from "./pager.js";
+
+// watcher(): the reflector as a stream of events, and its operators (kube-rs WatchStreamExt)
+
+export { appliedObjects } from "./operators/applied-objects.js";
+export { type BackoffPolicy, backoff } from "./operators/backoff.js";
+export { type KeysOptions, keys } from "./operators/keys.js";
+export {
+  annotationsChanged,
+  generationChanged,
+  labelsChanged,
+  type Predicate,
+  predicateFilter,
+  resourceVersionChanged,
+} from "./operators/predicate-filter.js";
+export { type ReflectOptions, type ReflectTarget, reflect } from "./operators/reflect.js";
+export { touchedObjects } from "./operators/touched-objects.js";
+export { type FailureKind, failureKindOf, type ReflectorFailure } from "./reflector-failures.js";
+export {
+  failAfter,
+  type WatcherConfig,
+  type WatcherErrorPolicy,
+  WatcherFailedError,
+  watcher,
+} from "./watcher.js";
+export {
+  isWatcherObjectEvent,
+  type WatcherEvent,
+  type WatcherEventType,
+  type WatcherObjectEvent,
+} from "./watcher-event.js";
 
 // Reflector: backoff, errors, logging, metrics, status stream
 
@@ -249,6 +280,7 @@ export {
   withTransform,
   withTweakListOptions,
 } from "./informer-factory.js";
+export { ListenerOverflowError } from "./listener-overflow-error.js";
 export {
   type HandlerErrorCallback,
   type HandlerErrorInfo,
@@ -258,7 +290,9 @@ export {
   type ListenerEventSink,
   type ListenerHandler,
   type ListenerStats,
+  listenerPendingNotificationsMetricName,
   type Notification,
+  type NotificationSink,
   ProcessorListener,
   type ProcessorListenerOptions,
   type ResourceEventHandlerRegistration,
@@ -266,7 +300,9 @@ export {
 export {
   type HandlerOptions,
   type InformerFifoMode,
+  type InformerNotification,
   type InformerReflectorOptions,
+  type NotificationsOptions,
   newSharedIndexInformer,
   newSharedInformer,
   type SharedIndexInformer,
@@ -296,3 +332,4 @@ export {
 } from "./testing/fake-controller-source.js";
 export { type RecordedCall, RecordingStore } from "./testing/recording-store.js";
 export { runUntilSettled } from "./testing/run-until-settled.js";
+export { type RunHandle, startRun } from "./testing/start-run.js";

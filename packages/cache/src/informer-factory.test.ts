@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import { InMemoryMetrics } from "@informer-ts/instrumentation";
@@ -175,8 +176,8 @@ describe("X2: scoping options", () => {
 
 describe("X3: start", () => {
   it("starts each informer once; later informers need another start; a no-op after shutdown", async () => {
-    const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
-    const e = env();
+    const warn = vi.fn();
+    const e = env(withInformerOptions({ logger: { log: (_level, message) => warn(message) } }));
     const p = e.factory.informerFor(pods);
     e.factory.start(e.ac.signal);
     e.factory.start(e.ac.signal);
@@ -254,5 +255,54 @@ describe("X5: shutdown", () => {
     const factory = newSharedInformerFactory(() => new FakeControllerSource(), 0);
     factory.informerFor(pods);
     await factory.shutdown();
+  });
+});
+
+describe("one lifecycle: run(signal)", () => {
+  it("50 informers on one signal: one abort listener, no MaxListenersExceededWarning, none left after stop", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on("warning", onWarning);
+    try {
+      const e = env();
+      const resources: InformerResource[] = Array.from({ length: 50 }, (_, i) => ({
+        group: "",
+        version: "v1",
+        resource: `things${i}`,
+      }));
+      for (const r of resources) {
+        e.sources.set(r.resource, new FakeControllerSource<KubeObject>({ clock: e.clock, rand: seededRand(3) }));
+        e.factory.informerFor(r);
+      }
+      const running = e.factory.run(e.ac.signal);
+      await e.clock.step(0);
+      await settle();
+      const result = await runUntilSettled(e.clock, e.factory.waitForCacheSync(e.ac.signal));
+      expect([...result.synced.values()].filter(Boolean)).toHaveLength(50);
+      expect(getEventListeners(e.ac.signal, "abort")).toHaveLength(1);
+      e.ac.abort();
+      await runUntilSettled(e.clock, running);
+      expect([...e.factory.list().values()].every((i) => i.isStopped())).toBe(true);
+      expect(getEventListeners(e.ac.signal, "abort")).toHaveLength(0);
+      expect(e.clock.pendingTimers()).toBe(0);
+      // Node reports MaxListenersExceededWarning on process 'warning' from a later tick.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.name)).not.toContain("MaxListenersExceededWarning");
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
+  it("run$(): the subscription is the run; unsubscribing stops every informer and completes after release", async () => {
+    const e = env();
+    const p = e.factory.informerFor(pods);
+    let completed = false;
+    const sub = e.factory.run$().subscribe({ complete: () => (completed = true) });
+    await e.clock.step(0);
+    expect(p.hasStarted()).toBe(true);
+    sub.unsubscribe();
+    await runUntilSettled(e.clock, e.factory.shutdown());
+    expect(p.isStopped()).toBe(true);
+    expect(completed).toBe(false); // unsubscribed: no completion is delivered to a closed subscriber
   });
 });

@@ -1,4 +1,6 @@
 import type { KubeObject, ListOptions } from "@informer-ts/apimachinery";
+import { newConsoleLogger, runAsObservable, SignalLink, safeLog } from "@informer-ts/instrumentation";
+import type { Observable } from "rxjs";
 import { metaNamespaceIndexFunc, NamespaceIndex } from "./index-funcs.js";
 import { describeValue } from "./internal/meta-accessor.js";
 import type { ListerWatcher } from "./listwatch.js";
@@ -142,6 +144,8 @@ export function syncResultAsError(result: SyncResult): Error | undefined {
   return new Error(`failed to sync all caches: ${unsynced.join(", ")}: ${reason}`, { cause: result.err });
 }
 
+const defaultLogger = newConsoleLogger("informer-factory");
+
 /**
  * Shares one informer per resource (`informers.SharedInformerFactory` and the dynamic factory, X1–X5).
  *
@@ -220,12 +224,16 @@ export class SharedInformerFactory<R extends InformerResource = InformerResource
     for (const [key, informer] of this.informers) {
       if (this.startedInformers.has(key)) continue;
       this.startedInformers.add(key);
+      // Each informer holds one shared-listener link on `signal` (SignalLink), so 50 informers started with
+      // one signal leave a single listener on it, and none once they have stopped.
       const p: Promise<void> = informer
         .run(signal)
         .catch((err: unknown) => {
-          globalThis.process?.emitWarning?.(
+          safeLog(
+            this.config.informerOptions.logger ?? defaultLogger,
+            "error",
             `informer ${key} failed: ${err instanceof Error ? err.message : String(err)}`,
-            "InformerWarning",
+            { informer: key },
           );
         })
         .finally(() => this.running.delete(p));
@@ -249,6 +257,26 @@ export class SharedInformerFactory<R extends InformerResource = InformerResource
     }
     const err = failed ? (signal?.reason ?? new Error("waiting for cache sync was stopped")) : undefined;
     return { err, synced };
+  }
+
+  /**
+   * The factory's lifecycle in one call: starts every informer created so far (as {@link SharedInformerFactory.start})
+   * and resolves once `signal` has aborted and every started informer has stopped and released what it held.
+   * Informers created while it runs need a {@link SharedInformerFactory.start} with the same signal.
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    this.start(signal);
+    if (!signal.aborted) {
+      const link = new SignalLink(signal);
+      await new Promise<void>((resolve) => link.signal.addEventListener("abort", () => resolve(), { once: true }));
+      link.release();
+    }
+    await this.shutdown();
+  }
+
+  /** {@link SharedInformerFactory.run} as an Observable: the subscription is the run; completes once stopped. */
+  run$(): Observable<never> {
+    return runAsObservable((signal) => this.run(signal));
   }
 
   /**

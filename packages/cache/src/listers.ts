@@ -1,4 +1,4 @@
-import { type GroupResource, newNotFound } from "@informer-ts/apimachinery";
+import { type GroupResource, matchesNothing, newNotFound } from "@informer-ts/apimachinery";
 import { NamespaceIndex } from "./index-funcs.js";
 import { metaOf, noMetaReason } from "./internal/meta-accessor.js";
 import { type Indexer, KeyError, type Store } from "./store.js";
@@ -23,10 +23,6 @@ function labelsOf(obj: unknown): Readonly<Record<string, string>> {
   const meta = metaOf(obj);
   if (meta === undefined) throw new KeyError(`object has no meta: ${noMetaReason(obj)}`, obj);
   return meta.labels ?? NO_LABELS;
-}
-
-function matchesNothing(selector: LabelSelectorLike): boolean {
-  return selector.matchesNothing?.() === true;
 }
 
 /**

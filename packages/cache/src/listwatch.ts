@@ -22,6 +22,29 @@ export interface Watch<T> extends AsyncIterable<WatchEvent<T>> {
 export interface ListerWatcher<T> {
   list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<T>>;
   watch(options: ListOptions, signal?: AbortSignal): Promise<Watch<T>>;
-  /** `IsWatchListSemanticsUnSupported`: true disables watch-list for this source (F26). */
+  /**
+   * `IsWatchListSemanticsUnSupported`: true disables watch-list for this source (the reflector then primes its
+   * cache with LIST).
+   */
   readonly watchListSemanticsUnsupported?: boolean;
+  /**
+   * Optional description of what this ListerWatcher reads, used only in the hints of failure log lines (the URL
+   * tried when the server does not answer, the user on a 401/403, the group/version/resource on a 404).
+   */
+  readonly target?: ListerWatcherTarget;
+}
+
+/** What a {@link ListerWatcher} lists and watches, for messages (every field optional). */
+export interface ListerWatcherTarget {
+  /** The server URL requests go to (e.g. `https://127.0.0.1:6443`). */
+  readonly url?: string;
+  /** The user the requests authenticate as. */
+  readonly user?: string;
+  /** API group ("" or absent for the core group). */
+  readonly group?: string;
+  readonly version?: string;
+  /** Plural resource name (`configmaps`, `widgets`). */
+  readonly resource?: string;
+  /** Namespace, when the ListerWatcher is namespaced. */
+  readonly namespace?: string;
 }

@@ -1,4 +1,6 @@
+import { getEventListeners } from "node:events";
 import { FakeClock } from "@informer-ts/clock";
+import { type SubscriberErrorReport, SubscriberErrorReporter } from "@informer-ts/instrumentation";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { metaNamespaceKeyFunc } from "./keys.js";
 import {
@@ -133,21 +135,22 @@ describe("I18: mutation detector", () => {
       expect((caught as MutationDetectedError).report.mutations).toHaveLength(1);
     });
 
-    it("without a callback or subscriber, a report becomes a process warning (never a crash)", () => {
-      const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
-      const d = newCacheMutationDetector("pods", { enabled: true });
+    it("without a callback or subscriber, a report is logged at error level (never a crash)", () => {
+      const lines: Array<[string, string]> = [];
+      const logger = { log: (level: string, message: string) => lines.push([level, message]) };
+      const d = newCacheMutationDetector("pods", { enabled: true, logger });
       const a = mkPod("a");
       d.addObject(a);
       a.metadata.name = "renamed";
       d.compareObjects();
-      expect(warn).toHaveBeenCalledTimes(1);
-      expect(String(warn.mock.calls[0]?.[0])).toBe("cache pods modified: ns/a at metadata.name");
+      expect(lines).toEqual([["error", "cache pods modified: ns/a at metadata.name"]]);
     });
 
-    it("a throwing callback does not stop the detector; the report goes to the warning instead", () => {
-      const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
+    it("a throwing callback does not stop the detector; the report goes to the logger instead", () => {
+      const lines: string[] = [];
       const d = newCacheMutationDetector("pods", {
         enabled: true,
+        logger: { log: (_level, message) => lines.push(message) },
         onMutation: () => {
           throw new Error("callback bug");
         },
@@ -156,13 +159,33 @@ describe("I18: mutation detector", () => {
       d.addObject(a);
       a.metadata.labels.app = "db";
       expect(d.compareObjects()).toHaveLength(1);
-      expect(warn).toHaveBeenCalledTimes(1);
+      expect(lines).toHaveLength(1);
+    });
+
+    it("events$ is read-only and a throwing subscriber is reported while the others are served", () => {
+      const reports: SubscriberErrorReport[] = [];
+      const d = newCacheMutationDetector("pods", {
+        enabled: true,
+        subscriberErrors: new SubscriberErrorReporter({ publish: (r) => reports.push(r) > 0 }),
+      });
+      expect("emit" in d.events$).toBe(false);
+      const seen: string[] = [];
+      d.events$.subscribe(() => {
+        throw new Error("subscriber bug");
+      });
+      d.events$.subscribe((e) => seen.push(e.report.name));
+      const a = mkPod("a");
+      d.addObject(a);
+      a.metadata.labels.app = "db";
+      d.compareObjects();
+      expect(seen).toEqual(["pods"]);
+      expect(reports.map((r) => [r.stream, r.callback])).toEqual([["mutation detector pods events$", "next"]]);
     });
 
     it("reports on the events stream", () => {
       const d = newCacheMutationDetector("pods", { enabled: true });
       const seen: string[] = [];
-      const sub = d.events.events$.subscribe((e) => seen.push(e.report.mutations[0]!.path));
+      const sub = d.events$.subscribe((e) => seen.push(e.report.mutations[0]!.path));
       const a = mkPod("a");
       d.addObject(a);
       a.metadata.labels.app = "db";
@@ -176,7 +199,7 @@ describe("I18: mutation detector", () => {
       const reports: MutationReport[] = [];
       const d = newCacheMutationDetector("pods", { enabled: true, clock, onMutation: (r) => reports.push(r) });
       const ctl = new AbortController();
-      d.run(ctl.signal);
+      const running = d.run(ctl.signal);
       const early = mkPod("early");
       d.addObject(early);
       await clock.step(999);
@@ -204,21 +227,25 @@ describe("I18: mutation detector", () => {
       expect(reports).toHaveLength(2);
 
       ctl.abort();
+      await running;
       expect(clock.pendingTimers()).toBe(0);
     });
 
-    it("run() in freeze mode schedules nothing; stop() is idempotent", () => {
+    it("run(signal) in freeze mode schedules nothing; a second run resolves at once; abort releases all", async () => {
       const clock = new FakeClock();
+      const ctl = new AbortController();
       const d = newCacheMutationDetector("pods", { enabled: true, clock, mode: "freeze" });
-      d.run();
+      await d.run(ctl.signal);
       expect(clock.pendingTimers()).toBe(0);
       const c = newCacheMutationDetector("pods", { enabled: true, clock });
-      c.run();
-      c.run();
+      const first = c.run(ctl.signal);
+      await c.run(ctl.signal);
       expect(clock.pendingTimers()).toBe(1);
-      c.stop();
-      c.stop();
+      expect(getEventListeners(ctl.signal, "abort")).toHaveLength(1);
+      ctl.abort();
+      await first;
       expect(clock.pendingTimers()).toBe(0);
+      expect(getEventListeners(ctl.signal, "abort")).toHaveLength(0);
     });
 
     it("a store with a checking detector records every stored object", () => {

@@ -1,6 +1,14 @@
 import { type Clock, realClock, type Ticker } from "@informer-ts/clock";
-import { EventStream } from "@informer-ts/instrumentation";
+import {
+  EventStream,
+  type Logger,
+  newConsoleLogger,
+  type SubscriberErrorReporter,
+  safeLog,
+} from "@informer-ts/instrumentation";
+import { EMPTY, type Observable } from "rxjs";
 import { deletionHandlingMetaNamespaceKeyFunc } from "./keys.js";
+import { parseGoBool } from "./reflector-data-consistency-detector.js";
 import type { KeyFunc } from "./store.js";
 import { isDeletedFinalStateUnknown } from "./tombstone.js";
 
@@ -65,6 +73,10 @@ export interface MutationDetectorOptions {
   readonly panic?: boolean;
   /** Called with every non-empty report. */
   readonly onMutation?: (report: MutationReport) => void;
+  /** Where a report nobody else received is written (level `error`). Default: a console logger. */
+  readonly logger?: Logger;
+  /** Where errors thrown by subscribers of `events$` are reported. Default: the shared console reporter. */
+  readonly subscriberErrors?: SubscriberErrorReporter;
 }
 
 /**
@@ -76,19 +88,19 @@ export interface MutationDetector {
   readonly name: string;
   readonly enabled: boolean;
   readonly mode: MutationDetectorMode;
-  /** Reports, for subscribers. */
-  readonly events: EventStream<MutationDetectorEvent>;
+  /** Reports, for subscribers: read-only, hot, no replay; a throwing subscriber is reported, never re-thrown. */
+  readonly events$: Observable<MutationDetectorEvent>;
   /** Records `obj` (tombstones and non-objects are ignored): freezes it or snapshots it. */
   addObject(obj: unknown): void;
   /**
-   * Starts the periodic check on the clock (every `periodMs`, rotating snapshots every `retentionMs`) until
-   * `signal` aborts or {@link MutationDetector.stop} is called. Idempotent. A no-op in freeze mode.
+   * Runs the periodic check on the clock (every `periodMs`, rotating snapshots every `retentionMs`) until
+   * `signal` aborts; resolves once the ticker and the signal's listener are released. A second concurrent call,
+   * an aborted signal and freeze mode resolve at once.
    */
-  run(signal?: AbortSignal): void;
-  stop(): void;
+  run(signal: AbortSignal): Promise<void>;
   /**
    * Compares every retained object with its snapshot now. Each mutated object is reported once (then
-   * forgotten): to `onMutation`, to `events`, or else as a process warning; then, with `panic: true`,
+   * forgotten): to `onMutation`, to `events$`, or else to the logger; then, with `panic: true`,
    * thrown as {@link MutationDetectedError}. Returns the mutations found.
    */
   compareObjects(): ObjectMutation[];
@@ -98,24 +110,25 @@ export interface MutationDetector {
 export function mutationDetectionEnabledFromEnv(
   value: string | undefined = globalThis.process?.env?.KUBE_CACHE_MUTATION_DETECTOR,
 ): boolean {
-  return value === "1" || value === "t" || value === "T" || value === "true" || value === "TRUE" || value === "True";
+  return parseGoBool(value) ?? false;
 }
+
+const defaultLogger = newConsoleLogger("mutation-detector");
 
 interface Snapshot {
   readonly cached: object;
   readonly copy: unknown;
 }
 
-const EMPTY_EVENTS = new EventStream<MutationDetectorEvent>();
-
 class DisabledDetector implements MutationDetector {
   readonly enabled = false;
   readonly mode: MutationDetectorMode = "check";
-  readonly events = EMPTY_EVENTS;
+  readonly events$: Observable<MutationDetectorEvent> = EMPTY;
   constructor(readonly name: string) {}
   addObject(): void {}
-  run(): void {}
-  stop(): void {}
+  run(): Promise<void> {
+    return Promise.resolve();
+  }
   compareObjects(): ObjectMutation[] {
     return [];
   }
@@ -124,7 +137,9 @@ class DisabledDetector implements MutationDetector {
 class DefaultMutationDetector implements MutationDetector {
   readonly enabled = true;
   readonly mode: MutationDetectorMode;
-  readonly events = new EventStream<MutationDetectorEvent>();
+  readonly events$: Observable<MutationDetectorEvent>;
+  private readonly events: EventStream<MutationDetectorEvent>;
+  private readonly logger: Logger;
   private readonly clock: Clock;
   private readonly periodMs: number;
   private readonly retentionMs: number;
@@ -136,8 +151,6 @@ class DefaultMutationDetector implements MutationDetector {
   private retained: Snapshot[] = [];
   private lastRotated: number | undefined;
   private ticker: Ticker | undefined;
-  private signal: AbortSignal | undefined;
-  private readonly onAbort = () => this.stop();
 
   constructor(
     readonly name: string,
@@ -150,6 +163,12 @@ class DefaultMutationDetector implements MutationDetector {
     this.keyFunc = options.keyFunc ?? deletionHandlingMetaNamespaceKeyFunc;
     this.panic = options.panic ?? false;
     this.onMutation = options.onMutation;
+    this.logger = options.logger ?? defaultLogger;
+    this.events = new EventStream<MutationDetectorEvent>({
+      name: `mutation detector ${name} events$`,
+      reporter: options.subscriberErrors,
+    });
+    this.events$ = this.events.events$;
     if (!(this.periodMs > 0) || !(this.retentionMs > 0)) {
       throw new RangeError(`mutation detector periods must be > 0 ms, got ${this.periodMs} and ${this.retentionMs}`);
     }
@@ -164,19 +183,17 @@ class DefaultMutationDetector implements MutationDetector {
     this.added.push({ cached: obj, copy: deepCopy(obj, new Map()) });
   }
 
-  run(signal?: AbortSignal): void {
-    if (this.mode === "freeze" || this.ticker !== undefined || signal?.aborted) return;
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.mode === "freeze" || this.ticker !== undefined || signal.aborted) return;
     this.lastRotated = this.clock.now();
-    this.signal = signal;
-    signal?.addEventListener("abort", this.onAbort, { once: true });
-    this.ticker = this.clock.newTicker(this.periodMs, () => this.tick());
-  }
-
-  stop(): void {
-    this.ticker?.stop();
-    this.ticker = undefined;
-    this.signal?.removeEventListener("abort", this.onAbort);
-    this.signal = undefined;
+    const ticker = this.clock.newTicker(this.periodMs, () => this.tick());
+    this.ticker = ticker;
+    try {
+      await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+    } finally {
+      ticker.stop();
+      this.ticker = undefined;
+    }
   }
 
   compareObjects(): ObjectMutation[] {
@@ -217,7 +234,7 @@ class DefaultMutationDetector implements MutationDetector {
       this.events.emit({ type: "mutation", report });
     }
     if (!delivered) {
-      globalThis.process?.emitWarning?.(new MutationDetectedError(report).message, "MutationDetectorWarning");
+      safeLog(this.logger, "error", new MutationDetectedError(report).message, { detector: this.name });
     }
   }
 
@@ -262,7 +279,7 @@ class DefaultMutationDetector implements MutationDetector {
  * default unless `KUBE_CACHE_MUTATION_DETECTOR=true`) it returns an inert detector.
  *
  * Differences from client-go: a mismatch never crashes the process. client-go panics; here the report goes
- * to `onMutation`, to `events`, or else to `process.emitWarning`, and `compareObjects()` throws only with
+ * to `onMutation`, to `events$`, or else to the logger (level `error`), and `compareObjects()` throws only with
  * `panic: true`. Each mutated object is reported once. The `"freeze"` mode is new. The first comparison runs
  * one period after `run` (client-go compares immediately).
  */

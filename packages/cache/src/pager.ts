@@ -7,9 +7,9 @@ import {
 } from "@informer-ts/apimachinery";
 import { BoundedChannel } from "./internal/bounded-channel.js";
 
-/** `pager.defaultPageSize` (P1). */
+/** `pager.defaultPageSize`. */
 export const DEFAULT_PAGE_SIZE = 500;
-/** `pager.defaultPageBufferSize` (P1). */
+/** `pager.defaultPageBufferSize`. */
 export const DEFAULT_PAGE_BUFFER_SIZE = 10;
 
 /**
@@ -44,7 +44,7 @@ function detach<T>(item: T): T {
 }
 
 /**
- * Breaks a large LIST into pages of `pageSize` (`pager.ListPager`, P1–P5).
+ * Breaks a large LIST into pages of `pageSize` (`pager.ListPager`).
  *
  * - {@link ListPager.list} returns one list: the first page unchanged when it has no `continue`, else every page
  *   accumulated into a new list whose `resourceVersion` is the first page's. Continue requests clear
@@ -65,7 +65,7 @@ function detach<T>(item: T): T {
 export class ListPager<T> {
   /** Page size used when the request's `limit` is 0 (0 = no pagination). */
   pageSize: number = DEFAULT_PAGE_SIZE;
-  /** Fall back to one full list when a continue page reports `Expired` (P3). */
+  /** Fall back to one full list when a continue page reports `Expired`. */
   fullListIfExpired = true;
   /** Pages fetched ahead of the consumer by {@link ListPager.eachListItem} (must be ≥ 0). */
   pageBufferSize: number = DEFAULT_PAGE_BUFFER_SIZE;
@@ -74,12 +74,12 @@ export class ListPager<T> {
     if (typeof pageFn !== "function") throw new TypeError("ListPager needs a page function");
   }
 
-  /** Lists everything, page by page (`List`, P2–P3). Rejects with the first page error, or `signal.reason`. */
+  /** Lists everything, page by page (`List`). Rejects with the first page error, or `signal.reason`. */
   list(options: ListOptions, signal?: AbortSignal): Promise<PagedListResult<T>> {
     return this.doList(options, false, signal);
   }
 
-  /** Like {@link ListPager.list}, with every accumulated item shallow-copied off its page (`ListWithAlloc`, P5). */
+  /** Like {@link ListPager.list}, with every accumulated item shallow-copied off its page (`ListWithAlloc`). */
   listWithAlloc(options: ListOptions, signal?: AbortSignal): Promise<PagedListResult<T>> {
     return this.doList(options, true, signal);
   }
@@ -134,7 +134,7 @@ export class ListPager<T> {
   }
 
   /**
-   * Calls `fn` on every item, fetching pages in the background (`EachListItem`, P4). If `fn` throws (or its
+   * Calls `fn` on every item, fetching pages in the background (`EachListItem`). If `fn` throws (or its
    * promise rejects) processing stops, the producer is cancelled and that error is thrown; otherwise the first
    * page error is thrown. Unlike {@link ListPager.list} there is no full-list fallback, and — as upstream —
    * `resourceVersion` is not cleared on continue requests.

@@ -125,9 +125,22 @@ describe("I10: processorListener delivery", () => {
     expect(() => new ProcessorListener(new Recorder(), { initialBufferSize: 0 })).toThrow(/initialBufferSize/);
   });
 
-  it("rejects a handler without the three callbacks", () => {
-    expect(() => new ProcessorListener({ onAdd() {} } as unknown as ListenerHandler<Obj>)).toThrow(/onUpdate/);
+  it("rejects a handler that is not an object or whose callbacks are not functions; any subset is fine", async () => {
+    expect(() => new ProcessorListener({ onUpdate: 1 } as unknown as ListenerHandler<Obj>)).toThrow(
+      "event handler onUpdate is not a function: 1",
+    );
     expect(() => new ProcessorListener(null as unknown as ListenerHandler<Obj>)).toThrow(TypeError);
+    const adds: string[] = [];
+    const l = new ProcessorListener<Obj>({ onAdd: (o) => adds.push(o.metadata.name) }, { clock: new FakeClock() });
+    l.run();
+    l.add(add("a"));
+    l.add({ type: "update", oldObj: { metadata: { name: "a" } }, newObj: { metadata: { name: "a" } } } as never);
+    l.add({ type: "delete", oldObj: { metadata: { name: "a" } } } as never);
+    l.add(add("b"));
+    await settle();
+    expect(adds).toEqual(["a", "b"]);
+    expect(l.stats()).toMatchObject({ delivered: 4, errors: 0 });
+    l.stop();
   });
 
   it("names handlers after their class, or by option", () => {
@@ -222,10 +235,14 @@ describe("I11: handler errors", () => {
     });
   }
 
-  it("without onHandlerError or a subscriber the error becomes a process warning (never an unhandled rejection)", async () => {
-    const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
+  it("without onHandlerError or a subscriber the error is logged (never an unhandled rejection)", async () => {
+    const warn = vi.fn();
     const rec = new Recorder();
-    const l = new ProcessorListener(throwingOn("a", rec), { clock: new FakeClock(), handlerName: "w" });
+    const l = new ProcessorListener(throwingOn("a", rec), {
+      clock: new FakeClock(),
+      handlerName: "w",
+      logger: { log: (_level, message) => warn(message) },
+    });
     l.run();
     l.add(add("a"));
     await settle();
@@ -233,10 +250,11 @@ describe("I11: handler errors", () => {
     expect(String(warn.mock.calls[0]?.[0])).toMatch(/event handler w failed on add.*boom a/s);
   });
 
-  it("onHandlerError receives the error and the notification; if it throws, that is a warning", async () => {
-    const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
+  it("onHandlerError receives the error and the notification; if it throws, that is logged", async () => {
+    const warn = vi.fn();
     const got: unknown[] = [];
     const l = new ProcessorListener(throwingOn("a", new Recorder()), {
+      logger: { log: (_level, message) => warn(message) },
       clock: new FakeClock(),
       handlerName: "cb",
       onHandlerError: (err, info) => {

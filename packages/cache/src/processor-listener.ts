@@ -1,5 +1,12 @@
 import { type Clock, realClock } from "@informer-ts/clock";
-import { EventStream } from "@informer-ts/instrumentation";
+import {
+  EventStream,
+  type Gauge,
+  type Labels,
+  type Logger,
+  newConsoleLogger,
+  safeLog,
+} from "@informer-ts/instrumentation";
 import { isThenable } from "./internal/thenable.js";
 import { type DoneChecker, SingleFileTracker } from "./synctrack.js";
 import type { DeletedFinalStateUnknown } from "./tombstone.js";
@@ -15,13 +22,20 @@ export const handlerErrorBackoffMs = 1000;
  * `ResourceEventHandler` of `controller.ts`; repeated here so the listener does not depend on the controller.
  *
  * A callback may return a promise: the listener then waits for it before delivering the next notification to
- * the same handler (other handlers are not held up), and a rejection is handled like a throw.
+ * the same handler (other handlers are not held up), and a rejection is handled like a throw. Any subset of the
+ * three callbacks may be implemented; a missing one skips that notification.
  */
 export interface ListenerHandler<T> {
-  onAdd(obj: T, isInInitialList: boolean): unknown;
-  onUpdate(oldObj: T, newObj: T): unknown;
-  onDelete(obj: T | DeletedFinalStateUnknown<T>): unknown;
+  onAdd?(obj: T, isInInitialList: boolean): unknown;
+  onUpdate?(oldObj: T, newObj: T): unknown;
+  onDelete?(obj: T | DeletedFinalStateUnknown<T>): unknown;
 }
+
+/**
+ * The other form of a listener's consumer: one function receiving each {@link Notification} as queued (used by
+ * `notifications$`, which hands the notification objects on without re-allocating them).
+ */
+export type NotificationSink<T> = (notification: Notification<T>) => unknown;
 
 /**
  * One notification queued for a handler (client-go's `addNotification`, `updateNotification`,
@@ -62,7 +76,7 @@ export type ListenerEvent =
 /** Where a listener publishes its {@link ListenerEvent}s: any `EventStream` whose event type includes them. */
 export interface ListenerEventSink {
   emit(event: ListenerEvent): void;
-  /** Whether anyone listens; when not, handler errors become process warnings instead. */
+  /** Whether anyone listens; when not, handler errors are logged instead. */
   readonly observed: boolean;
 }
 
@@ -124,8 +138,8 @@ export interface ProcessorListenerOptions<T> {
   /**
    * Called with every error a handler callback throws or rejects with; the notification is then skipped and the
    * listener pauses {@link handlerErrorBackoffMs} before the next one. Default: publish a `handlerError` event on
-   * `events` (or, when nobody subscribes, a process warning). An error thrown by this callback is itself
-   * reported as a process warning.
+   * `events` (or, when nobody subscribes, a line on `logger`). An error thrown by this callback is itself
+   * logged.
    */
   readonly onHandlerError?: HandlerErrorCallback<T>;
   /**
@@ -137,7 +151,28 @@ export interface ProcessorListenerOptions<T> {
   readonly crash?: (error: unknown) => void;
   /** Where `handlerError` and `slowHandler` events go. Default: a stream owned by the listener. */
   readonly events?: ListenerEventSink;
+  /**
+   * Bound of the buffer: when an `add` finds `maxPending` notifications waiting, the notification is not queued
+   * and `onOverflow` is called instead (synchronously, inside the producer's turn). Default: unbounded
+   * (client-go). Requires `onOverflow`.
+   */
+  readonly maxPending?: number;
+  /** Called when the bound is hit, with the number of waiting notifications. Usually stops the listener. */
+  readonly onOverflow?: (pendingNotifications: number) => void;
+  /**
+   * Gauge `informer_listener_pending_notifications` (set on every add and delivery) and its labels, to which the
+   * listener adds `handler` (its name), so the lag of each handler is visible. Default none.
+   */
+  readonly pendingGauge?: { readonly gauge: Gauge; readonly labels: Labels };
+  /**
+   * Where a handler error goes when there is no `onHandlerError` and nobody subscribes to `events` (level
+   * `error`), and where a throwing `onHandlerError` is reported. Default: a console logger.
+   */
+  readonly logger?: Logger;
 }
+
+/** Name of the gauge of notifications waiting in one listener's buffer (informer-ts addition). */
+export const listenerPendingNotificationsMetricName = "informer_listener_pending_notifications";
 
 /**
  * A growable, shrinkable FIFO ring of notifications. Popped slots are cleared so delivered objects can be
@@ -201,9 +236,13 @@ const ALREADY_SYNCED: DoneChecker = {
 
 let anonymousHandlers = 0;
 
+const defaultLogger = newConsoleLogger("informer");
+
 /** client-go `nameForHandler`: the handler's constructor name, else a numbered placeholder. */
 function nameForHandler(handler: object): string {
-  const ctor = (handler as { constructor?: { name?: unknown } }).constructor;
+  if (typeof handler === "function" && handler.name !== "") return handler.name;
+  const ctor =
+    typeof handler === "function" ? undefined : (handler as { constructor?: { name?: unknown } }).constructor;
   const name = ctor !== undefined && ctor !== Object ? ctor.name : undefined;
   if (typeof name === "string" && name !== "") return name;
   anonymousHandlers++;
@@ -246,8 +285,13 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
   nextResync = 0;
   readonly events: ListenerEventSink;
 
-  private readonly handler: ListenerHandler<T>;
+  private readonly handler: ListenerHandler<T> | undefined;
+  private readonly sink: NotificationSink<T> | undefined;
+  private readonly maxPending: number;
+  private readonly onOverflow: ((pendingNotifications: number) => void) | undefined;
+  private readonly pendingGauge: { readonly gauge: Gauge; readonly labels: Labels } | undefined;
   private readonly clock: Clock;
+  private readonly logger: Logger;
   private readonly tracker: SingleFileTracker;
   private readonly upstream: DoneChecker;
   private readonly pending: NotificationRing<Notification<T>>;
@@ -264,17 +308,34 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
   private errorCount = 0;
   private running = false;
 
-  constructor(handler: ListenerHandler<T>, options: ProcessorListenerOptions<T> = {}) {
-    if (typeof handler !== "object" || handler === null) {
-      throw new TypeError(`event handler must be an object with onAdd/onUpdate/onDelete, got ${String(handler)}`);
-    }
-    for (const m of ["onAdd", "onUpdate", "onDelete"] as const) {
-      if (typeof handler[m] !== "function") {
-        throw new TypeError(`event handler has no ${m} function (use resourceEventHandlerFuncs to build one)`);
+  constructor(handler: ListenerHandler<T> | NotificationSink<T>, options: ProcessorListenerOptions<T> = {}) {
+    if (typeof handler === "function") {
+      this.sink = handler;
+    } else {
+      if (typeof handler !== "object" || handler === null) {
+        throw new TypeError(`event handler must be an object with onAdd/onUpdate/onDelete, got ${String(handler)}`);
       }
+      for (const m of ["onAdd", "onUpdate", "onDelete"] as const) {
+        if (handler[m] !== undefined && typeof handler[m] !== "function") {
+          throw new TypeError(`event handler ${m} is not a function: ${String(handler[m])}`);
+        }
+      }
+      this.handler = handler;
     }
-    this.handler = handler;
+    const maxPending = options.maxPending ?? Number.POSITIVE_INFINITY;
+    if (!(maxPending >= 1) || (Number.isFinite(maxPending) && !Number.isInteger(maxPending))) {
+      throw new RangeError(`maxPending must be a positive integer or Infinity, got ${String(options.maxPending)}`);
+    }
+    if (Number.isFinite(maxPending) && options.onOverflow === undefined) {
+      throw new TypeError("a bounded listener (maxPending) needs an onOverflow callback");
+    }
+    this.maxPending = maxPending;
+    this.onOverflow = options.onOverflow;
+    this.logger = options.logger ?? defaultLogger;
     this.handlerName = options.handlerName ?? nameForHandler(handler);
+    const gauge = options.pendingGauge;
+    this.pendingGauge =
+      gauge === undefined ? undefined : { gauge: gauge.gauge, labels: { ...gauge.labels, handler: this.handlerName } };
     this.clock = options.clock ?? realClock;
     this.requestedResyncPeriod = options.requestedResyncPeriod ?? 0;
     this.resyncPeriod = options.resyncPeriod ?? 0;
@@ -361,9 +422,14 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
    */
   add(notification: Notification<T>): void {
     if (this.state === "stopped") return;
+    if (this.pending.size >= this.maxPending) {
+      this.onOverflow?.(this.pending.size);
+      return;
+    }
     if (notification.type === "add" && notification.isInInitialList) this.tracker.start();
     this.pending.push(notification);
     if (this.pending.size > this.highWater) this.highWater = this.pending.size;
+    this.pendingGauge?.gauge.set(this.pending.size, this.pendingGauge.labels);
     const wake = this.wake;
     if (wake !== undefined) {
       this.wake = undefined;
@@ -388,9 +454,15 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
       this.tracker.upstreamHasSynced();
       return;
     }
-    void this.upstream.done().then(() => {
-      if (this.state !== "stopped") this.tracker.upstreamHasSynced();
-    });
+    this.upstream.done().then(
+      () => {
+        if (this.state !== "stopped") this.tracker.upstreamHasSynced();
+      },
+      () => {
+        // An upstream checker that fails never syncs: neither does this registration (nothing to report here;
+        // the informer reports its own failure).
+      },
+    );
   }
 
   /** Stops delivery: drops buffered notifications; the in-flight callback, if any, completes. Idempotent. */
@@ -398,6 +470,7 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
     if (this.state === "stopped") return;
     this.state = "stopped";
     this.pending.clear();
+    this.pendingGauge?.gauge.set(0, this.pendingGauge.labels);
     this.stopController.abort();
     const wake = this.wake;
     this.wake = undefined;
@@ -439,6 +512,7 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
         continue;
       }
       const notification = this.pending.shift() as Notification<T>;
+      this.pendingGauge?.gauge.set(this.pending.size, this.pendingGauge.labels);
       const failed = await this.deliver(notification);
       if (failed && this.crashOnHandlerError) {
         this.stop();
@@ -457,17 +531,19 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
     this.running = true;
     try {
       let result: unknown;
-      switch (n.type) {
-        case "add":
-          result = this.handler.onAdd(n.newObj, n.isInInitialList);
-          break;
-        case "update":
-          result = this.handler.onUpdate(n.oldObj, n.newObj);
-          break;
-        case "delete":
-          result = this.handler.onDelete(n.oldObj);
-          break;
-      }
+      if (this.sink !== undefined) result = this.sink(n);
+      else
+        switch (n.type) {
+          case "add":
+            result = this.handler?.onAdd?.(n.newObj, n.isInInitialList);
+            break;
+          case "update":
+            result = this.handler?.onUpdate?.(n.oldObj, n.newObj);
+            break;
+          case "delete":
+            result = this.handler?.onDelete?.(n.oldObj);
+            break;
+        }
       if (isThenable(result)) await result;
       this.deliveredCount++;
       return false;
@@ -497,22 +573,22 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
       try {
         this.onHandlerError(error, { handlerName: this.handlerName, notification });
       } catch (callbackError) {
-        warn(`onHandlerError of event handler ${this.handlerName} threw: ${describeError(callbackError)}`);
+        this.warn(`onHandlerError of event handler ${this.handlerName} threw: ${describeError(callbackError)}`);
       }
     } else if (this.events.observed) {
       this.events.emit({ type: "handlerError", handlerName: this.handlerName, notification: notification.type, error });
     } else {
-      warn(`event handler ${this.handlerName} failed on ${notification.type} (skipped): ${describeError(error)}`);
+      this.warn(`event handler ${this.handlerName} failed on ${notification.type} (skipped): ${describeError(error)}`);
     }
     if (this.crashOnHandlerError) this.crash(error);
+  }
+
+  private warn(message: string): void {
+    safeLog(this.logger, "error", message, { handler: this.handlerName });
   }
 }
 
 function describeError(error: unknown): string {
   if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
   return String(error);
-}
-
-function warn(message: string): void {
-  globalThis.process?.emitWarning?.(message, "InformerHandlerWarning");
 }

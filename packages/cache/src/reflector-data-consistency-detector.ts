@@ -34,7 +34,7 @@ export function envVar(name: string): string | undefined {
 }
 
 /**
- * Whether `KUBE_WATCHLIST_INCONSISTENCY_DETECTOR` asks for the watch-list data consistency check (F30). Read at
+ * Whether `KUBE_WATCHLIST_INCONSISTENCY_DETECTOR` asks for the watch-list data consistency check. Read at
  * each reflector construction (client-go reads it once at start-up).
  */
 export function isDataConsistencyDetectionForWatchListEnabled(): boolean {
@@ -81,7 +81,7 @@ function byUid<T>(items: readonly T[]): T[] {
 }
 
 /**
- * The watch-list data consistency check (`checkWatchListDataConsistencyIfRequested`, F30): LISTs at exactly
+ * The watch-list data consistency check (`checkWatchListDataConsistencyIfRequested`): LISTs at exactly
  * `resourceVersion` (retrying every second until it succeeds or `signal` aborts), applies the transformer to the
  * listed items, sorts both sides by UID and compares them, ignoring each item's `apiVersion`/`kind`.
  *

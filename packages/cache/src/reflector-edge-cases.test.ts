@@ -22,6 +22,7 @@ import type { ReflectorEvent, ReflectorPhase, ReflectorStatus } from "./reflecto
 import { newStore } from "./store-impl.js";
 import { FakeControllerSource, FakeWatch } from "./testing/fake-controller-source.js";
 import { RecordingStore } from "./testing/recording-store.js";
+import { startRun } from "./testing/start-run.js";
 
 type Obj = KubeObject;
 
@@ -91,7 +92,7 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
       throw new Error(`unexpected list ${JSON.stringify(o)} in phase ${phase}`);
     });
     const r = new Reflector(c.lw, undefined, newStore(metaNamespaceKeyFunc), opts(clock, {}, { float: () => 0 }));
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(c.listCalls.map((o) => o.resourceVersion)).toEqual(["0", ""]);
     expect(r.lastSyncResourceVersion()).toBe("10");
@@ -103,8 +104,7 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
     expect(c.listCalls.map((o) => o.resourceVersion)).toEqual(["0", "", "10", ""]);
     expect(r.lastSyncResourceVersion()).toBe("20");
     expect(c.watchCalls.map((o) => o.resourceVersion)).toEqual(["10", "20"]);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("22: an event with an older (or non-numeric) RV is applied blindly and lastSyncRV moves backwards", async () => {
@@ -112,7 +112,7 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
     const c = controllable(() => list("10"));
     const store = newStore<Obj>(metaNamespaceKeyFunc);
     const r = new Reflector(c.lw, undefined, store, opts(clock));
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     c.watches[0]!.push({ type: "MODIFIED", object: obj("a", "15") });
     c.watches[0]!.push({ type: "MODIFIED", object: obj("b", "12") });
@@ -122,8 +122,7 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
     c.watches[0]!.push({ type: "ADDED", object: obj("c", "opaque-token") });
     await settle();
     expect(r.lastSyncResourceVersion()).toBe("opaque-token");
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("23: a MODIFIED with the same RV as the cached object is passed on as an update (classifying it as a sync is the informer's job, I7)", async () => {
@@ -131,13 +130,12 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
     const c = controllable(() => list("10", obj("a", "7")));
     const store = new RecordingStore<Obj>();
     const r = new Reflector(c.lw, undefined, store, opts(clock));
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     c.watches[0]!.push({ type: "MODIFIED", object: obj("a", "7") });
     await settle();
     expect(store.calls[1]).toEqual({ op: "update", key: "a", object: obj("a", "7") });
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   for (const startRV of ["", "0"]) {
@@ -148,7 +146,7 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
         const c = controllable(() => list(startRV));
         const store = new RecordingStore<Obj>();
         const r = new Reflector(c.lw, undefined, store, opts(clock));
-        const sub = r.run();
+        const sub = startRun(r);
         await settle();
         expect(c.watchCalls[0]?.resourceVersion).toBe(startRV === "" ? undefined : "0");
         const w = c.watches[0]!;
@@ -165,8 +163,7 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
         expect(r.lastSyncResourceVersion()).toBe("61");
         const told = store.calls.flatMap((x) => (x.op === "updateResourceVersion" ? [x.resourceVersion] : []));
         expect(told).toEqual(["60", "61"]);
-        sub.unsubscribe();
-        await r.whenStopped();
+        await sub.stop();
       });
     }
   }
@@ -176,7 +173,7 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
     const src = new FakeControllerSource<Obj>({ clock });
     const store = newStore<Obj>(metaNamespaceKeyFunc);
     const r = new Reflector(src, undefined, store, opts(clock, {}, { float: () => 0 }));
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(src.listCalls).toHaveLength(1);
     expect(r.lastSyncResourceVersion()).toBe("0");
@@ -190,15 +187,14 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
     // The re-watch from "0" starts with the current state (no o1) and no DELETED event: nothing removes o1.
     expect(store.listKeys()).toEqual(["o1"]);
     expect(src.items.size).toBe(0);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("25: a 0-event watch closing in < 1 s backs off and relists; one lasting ≥ 1 s re-watches with no list and no delay", async () => {
     const clock = new FakeClock();
     const c = controllable(() => list("3"));
     const r = new Reflector(c.lw, undefined, newStore(metaNamespaceKeyFunc), opts(clock, {}, { float: () => 0 }));
-    const sub = r.run();
+    const sub = startRun(r);
     await clock.step(999);
     c.watches[0]!.close();
     await settle();
@@ -211,8 +207,7 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
     expect(c.listCalls).toHaveLength(2);
     expect(c.watchCalls).toHaveLength(3);
     expect(r.status().counts).toMatchObject({ backoffs: 1, relists: { "very-short": 1 }, rewatches: { closed: 1 } });
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("26: connection refused or 429 at watch start → backoff, re-watch from the same RV, no list; a 500 with no retry budget → relist", async () => {
@@ -221,7 +216,7 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
     const errors = [connRefused(), newTooManyRequests("slow down", 2)];
     c.failWatchWith(() => errors.shift());
     const r = new Reflector(c.lw, undefined, newStore(metaNamespaceKeyFunc), opts(clock, {}, { float: () => 0 }));
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(r.status().phase).toBe("backing-off");
     await clock.step(800);
@@ -234,8 +229,7 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
     expect(r.status().counts.relists["internal-error"]).toBe(1);
     await clock.step(3200);
     expect(c.listCalls).toHaveLength(2);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   for (const mode of ["periodic", "gap"] as const) {
@@ -254,10 +248,9 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
         ...opts(clock, { backoffResetMode: mode }, seededRand(seed)),
       });
       const start = clock.now();
-      const sub = r.run();
+      const sub = startRun(r);
       await clock.step(10 * 60_000);
-      sub.unsubscribe();
-      await r.whenStopped();
+      await sub.stop();
       const gaps = listTimes.slice(1).map((t, i) => t - listTimes[i]!);
       // Independent model: the same delay function stepped on its own clock.
       const modelClock = new FakeClock(start);
@@ -311,12 +304,11 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
           },
         }),
       );
-      const sub = r.run();
+      const sub = startRun(r);
       await clock.step(120_000);
       expect(asked).toBe(period === 0 ? 0 : 4);
       expect(store.ops().filter((o) => o === "resync")).toHaveLength(period === 0 ? 0 : 2);
-      sub.unsubscribe();
-      await r.whenStopped();
+      await sub.stop();
     }
   });
 
@@ -329,7 +321,7 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
     r.events$.subscribe((e) => {
       if (e.type === "skipped-object") skipped.push(e);
     });
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     const w = c.watches[0]!;
     w.push({
@@ -353,8 +345,7 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
     ]);
     expect(r.status().counts.relists["very-short"]).toBe(1);
     expect(r.lastSyncResourceVersion()).toBe("1");
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
 
     // Without an expected GVK, the Table is recognised as such.
     const clock2 = new FakeClock();
@@ -364,7 +355,7 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
     r2.events$.subscribe((e) => {
       if (e.type === "skipped-object") reasons.push(e.reason);
     });
-    const sub2 = r2.run();
+    const sub2 = startRun(r2);
     await settle();
     c2.watches[0]!.push({
       type: "ADDED",
@@ -372,8 +363,7 @@ describe("reflector edge cases (client-go.md §3, 21–30)", () => {
     });
     await settle();
     expect(reasons).toEqual(["table"]);
-    sub2.unsubscribe();
-    await r2.whenStopped();
+    await sub2.stop();
   });
 });
 
@@ -387,7 +377,7 @@ describe("watch liveness (beyond client-go)", () => {
       newStore(metaNamespaceKeyFunc),
       opts(clock, { watchLiveness: { bookmarkPeriod: 60_000 } }),
     );
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     await clock.step(30_000);
     c.watches[0]!.push({ type: "BOOKMARK", object: obj("", "9") });
@@ -399,8 +389,7 @@ describe("watch liveness (beyond client-go)", () => {
     expect(c.watches[0]!.stopped).toBe(true);
     expect(c.listCalls).toHaveLength(1);
     expect(r.status().counts.rewatches.inactive).toBe(1);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
     expect(clock.pendingTimers()).toBe(0);
   });
 
@@ -413,7 +402,7 @@ describe("watch liveness (beyond client-go)", () => {
       newStore(metaNamespaceKeyFunc),
       opts(clock, { watchLiveness: { bookmarkPeriod: 60_000 } }),
     );
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     for (let i = 0; i < 20; i++) {
       await clock.step(60_000);
@@ -422,8 +411,7 @@ describe("watch liveness (beyond client-go)", () => {
     }
     expect(c.watchCalls).toHaveLength(1);
     expect(r.status().counts.rewatches.inactive).toBe(0);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("without any bookmark seen, the deadline is not enforced unless requireBookmarks is false", async () => {
@@ -436,11 +424,10 @@ describe("watch liveness (beyond client-go)", () => {
         newStore(metaNamespaceKeyFunc),
         opts(clock, { watchLiveness: { bookmarkPeriod: 10_000, factor: 2, requireBookmarks } }),
       );
-      const sub = r.run();
+      const sub = startRun(r);
       await clock.step(60_000);
       expect(r.status().counts.rewatches.inactive).toBe(requireBookmarks ? 0 : 3);
-      sub.unsubscribe();
-      await r.whenStopped();
+      await sub.stop();
       expect(clock.pendingTimers()).toBe(0);
     }
   });
@@ -476,7 +463,7 @@ describe("status and events", () => {
       name: "edge",
       typeDescription: "/v1, Kind=Secret",
     });
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     const s = r.status();
     expect(s.phase).toBe("backing-off");
@@ -488,8 +475,7 @@ describe("status and events", () => {
     expect(r.status().lastSyncTime).toBe(clock.now());
     const phases = seen.map((x) => x.phase).filter((p, i, a) => i === 0 || a[i - 1] !== p);
     expect(phases).toEqual<ReflectorPhase[]>(["idle", "listing", "backing-off", "listing", "watching"]);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
     expect(seen.at(-1)?.phase).toBe("stopped");
     statusSub.unsubscribe();
   });
@@ -501,7 +487,7 @@ describe("status and events", () => {
     const r = new Reflector(src, undefined, newStore(metaNamespaceKeyFunc), opts(clock, {}, { float: () => 0 }));
     const events: ReflectorEvent[] = [];
     r.events$.subscribe((e) => events.push(e));
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     src.sendError(failureStatus(410, "Expired", "too old resource version"));
     await settle();
@@ -519,8 +505,7 @@ describe("status and events", () => {
     expect(end).toMatchObject({ reason: "error", error: { code: 410, reason: "Expired" }, reflector: "edge" });
     expect(events.find((e) => e.type === "backoff")).toMatchObject({ delayMs: 800, reason: "list-and-watch" });
     expect(events.every((e) => e.time === clock.now())).toBe(true);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
     expect(events.at(-1)?.type).toBe("stopped");
   });
 
@@ -530,12 +515,11 @@ describe("status and events", () => {
     for (let i = 0; i < 5; i++) src.add(obj(`o${i}`));
     const store = newStore<Obj>(metaNamespaceKeyFunc);
     const r = new Reflector(src, undefined, store, opts(clock, { initialResourceVersion: "3" }));
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(src.listCalls).toEqual([{ resourceVersion: "3" }]);
     expect(store.listKeys()).toHaveLength(5);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 });
 
@@ -623,7 +607,7 @@ describe("convergence under faults (fake source, property)", () => {
         watchListPageSize: paginate ? 3 : 0,
         maxInternalErrorRetryDuration: seed % 2 === 0 ? 10_000 : 0,
       });
-      const sub = r.run();
+      const sub = startRun(r);
       await settle();
       for (const op of ops) {
         switch (op.kind) {
@@ -682,8 +666,7 @@ describe("convergence under faults (fake source, property)", () => {
       const got = Object.fromEntries(store.list().map((o) => [metaNamespaceKeyFunc(o), o.metadata?.resourceVersion]));
       expect(got).toEqual(want);
       expect(r.status().hasSynced).toBe(true);
-      sub.unsubscribe();
-      await r.whenStopped();
+      await sub.stop();
       expect(src.openWatches).toBe(0);
       expect(clock.pendingTimers()).toBe(0);
     },

@@ -14,7 +14,7 @@ import {
 
 /**
  * A watch whose stream closed in under one second without delivering a single counted event
- * (`cache.VeryShortWatchError`, F17). The reflector treats it as a failure: back off, then relist.
+ * (`cache.VeryShortWatchError`). The reflector treats it as a failure: back off, then relist.
  */
 export class VeryShortWatchError extends Error {
   override readonly name = "VeryShortWatchError";
@@ -43,12 +43,12 @@ export class InitialEventsEndTimeoutError extends Error {
   }
 }
 
-/** `isExpiredError` (F10): HTTP 410 with reason `Expired` or `Gone`. */
+/** `isExpiredError`: HTTP 410 with reason `Expired` or `Gone`. */
 export function isExpiredError(err: unknown): boolean {
   return isExpired(err);
 }
 
-/** `isTooLargeResourceVersionError` (F11), including the legacy message match. */
+/** `isTooLargeResourceVersionError`, including the legacy message match. */
 export function isTooLargeResourceVersionError(err: unknown): boolean {
   return isResourceVersionTooLarge(err);
 }
@@ -71,7 +71,7 @@ export function isWatchStreamEnd(err: unknown): boolean {
 }
 
 /**
- * `isWatchErrorRetriable` (F12): connection refused or 429. The reflector backs off and re-watches from the
+ * `isWatchErrorRetriable`: connection refused or 429. The reflector backs off and re-watches from the
  * same resource version, without relisting.
  */
 export function isWatchErrorRetriable(err: unknown): boolean {

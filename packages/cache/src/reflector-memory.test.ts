@@ -10,6 +10,7 @@ import { Reflector } from "./reflector.js";
 import { silentLogger } from "./reflector-logger.js";
 import { newStore } from "./store-impl.js";
 import { FakeWatch } from "./testing/fake-controller-source.js";
+import { startRun } from "./testing/start-run.js";
 
 /** A full GC function: `global.gc` when exposed, else V8's, enabled at run time (no child process needed). */
 function gcFunction(): () => void {
@@ -59,7 +60,7 @@ describe("memory (§4, principle 5): nothing keeps a response alive once its obj
       useWatchList: false,
       watchListPageSize: 10,
     });
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(store.size).toBe(30);
     await collect();
@@ -67,8 +68,7 @@ describe("memory (§4, principle 5): nothing keeps a response alive once its obj
     expect(pageRefs.filter((w) => w.deref() !== undefined)).toHaveLength(0);
     expect(itemRefs.filter((w) => w.deref() !== undefined)).toHaveLength(0);
     expect(store.size).toBe(30);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("watch-list: the event wrappers and the end bookmark are released after the sync", async () => {
@@ -81,7 +81,7 @@ describe("memory (§4, principle 5): nothing keeps a response alive once its obj
     };
     const store = newStore<KubeObject>(metaNamespaceKeyFunc);
     const r = new Reflector(lw, undefined, store, { clock, logger: silentLogger, name: "mem-wl", useWatchList: true });
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     const pushAdded = (i: number) => {
       const e: WatchEvent<KubeObject> = { type: "ADDED", object: item(i) };
@@ -103,7 +103,6 @@ describe("memory (§4, principle 5): nothing keeps a response alive once its obj
     await collect();
     const alive = eventRefs.flatMap((ref, i) => (ref.deref() === undefined ? [] : [i]));
     expect(alive).toEqual([]);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 });

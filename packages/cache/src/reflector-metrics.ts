@@ -14,7 +14,7 @@ export interface SummaryMetric {
 }
 
 /**
- * Factory of per-reflector metrics (`cache.MetricsProvider`, reflector_metrics.go; F29).
+ * Factory of per-reflector metrics (`cache.MetricsProvider`, reflector_metrics.go).
  *
  * Kept for API parity only: as in client-go since 2019 (PR 74636, issues 52121/53485/73587, unbounded
  * per-reflector series), **no reflector ever calls it**. Use the reflector's status and event stream instead.
@@ -49,7 +49,7 @@ let providerSet = false;
 
 /**
  * Sets the process-wide reflector metrics provider; only the first call has an effect
- * (`SetReflectorMetricsProvider`, a `sync.Once`). The provider is never used by reflectors (F29).
+ * (`SetReflectorMetricsProvider`, a `sync.Once`). The provider is never used by reflectors.
  */
 export function setReflectorMetricsProvider(p: ReflectorMetricsProvider): void {
   if (providerSet) return;

@@ -6,9 +6,9 @@ import { type ReflectorLogger, safeLog } from "./reflector-logger.js";
 import type { ReflectorStatus } from "./reflector-status.js";
 import type { TransformFunc } from "./store-impl.js";
 
-/** `defaultMinWatchTimeout`: 5 minutes (F1). */
+/** `defaultMinWatchTimeout`: 5 minutes. */
 export const DEFAULT_MIN_WATCH_TIMEOUT_MS = 5 * 60_000;
-/** A watch that ends sooner than this without events is a {@link VeryShortWatchError} (F17). */
+/** A watch that ends sooner than this without events is a {@link VeryShortWatchError}. */
 export const VERY_SHORT_WATCH_MS = 1000;
 /** `defaultExpectedTypeName`. */
 export const DEFAULT_EXPECTED_TYPE_NAME = "<unspecified>";
@@ -23,14 +23,14 @@ export interface ReflectorInfo {
 }
 
 /**
- * Called whenever `listAndWatch` returns an error (`WatchErrorHandler`, F21): a LIST or store-replace failure,
+ * Called whenever `listAndWatch` returns an error (`WatchErrorHandler`): a LIST or store-replace failure,
  * or a watch request that failed with a non-retriable error. The reflector backs off and retries afterwards.
  * It must return quickly and should not throw (a throw is logged and ignored).
  */
 export type WatchErrorHandler = (reflector: ReflectorInfo, err: unknown) => void;
 
 /**
- * `DefaultWatchErrorHandler` (F21): Expired → debug log; a probable EOF → info log; anything else → error log
+ * `DefaultWatchErrorHandler`: Expired → debug log; a probable EOF → info log; anything else → error log
  * `Failed to watch`. It never throws.
  */
 export const defaultWatchErrorHandler: WatchErrorHandler = (r, err) => {
@@ -58,38 +58,38 @@ export interface WatchLivenessOptions {
  * milliseconds.
  */
 export interface ReflectorOptions<T> {
-  /** Name in logs, status and events. Default: the caller's `file:line` (F28). */
+  /** Name in logs, status and events. Default: the caller's `file:line`. */
   readonly name?: string;
-  /** Description of the type, for display. Default: from `expectedType`, else `<unspecified>` (F28). */
+  /** Description of the type, for display. Default: from `expectedType`, else `<unspecified>`. */
   readonly typeDescription?: string;
-  /** Period of `store.resync()` checks during watches; 0 (default) = never (F20). */
+  /** Period of `store.resync()` checks during watches; 0 (default) = never. */
   readonly resyncPeriod?: number;
-  /** Minimum watch timeout; only values above 5 min are honoured (F1). */
+  /** Minimum watch timeout; only values above 5 min are honoured. */
   readonly minWatchTimeout?: number;
   readonly clock?: Clock;
   /** Randomness for watch timeouts and backoff jitter. Default `Math.random`. */
   readonly rand?: Rand;
-  /** Custom backoff (default 800 ms ×2, jitter 1.0, cap 30 s; F2). */
+  /** Custom backoff (default 800 ms ×2, jitter 1.0, cap 30 s). */
   readonly backoff?: Backoff;
   /**
-   * Backoff reset semantic (F3): `periodic` (default; client-go v0.36+: reset every interval since the last
+   * Backoff reset semantic: `periodic` (default; client-go v0.36+: reset every interval since the last
    * reset) or `gap` (client-go ≤ v0.35: reset after an interval without backoffs).
    */
   readonly backoffResetMode?: BackoffResetMode;
-  /** Backoff reset interval, default 2 min (F3). */
+  /** Backoff reset interval, default 2 min. */
   readonly backoffResetInterval?: number;
-  /** Page size of LISTs (`WatchListPageSize`, F7); 0 = automatic. */
+  /** Page size of LISTs (`WatchListPageSize`); 0 = automatic. */
   readonly watchListPageSize?: number;
-  /** Asked before each periodic resync; undefined = always resync (F20). */
+  /** Asked before each periodic resync; undefined = always resync. */
   readonly shouldResync?: () => boolean;
-  /** How long 500s ending a watch are retried in place without relisting; 0 (default) = never (F19). */
+  /** How long 500s ending a watch are retried in place without relisting; 0 (default) = never. */
   readonly maxInternalErrorRetryDuration?: number;
   /**
-   * Prime the store with a streaming watch-list (F22–F26). Default: `KUBE_FEATURE_WatchListClient` if set, else
-   * true (client-go ≥ 1.35). A ListerWatcher with `watchListSemanticsUnsupported` always disables it (F26).
+   * Prime the store with a streaming watch-list. Default: `KUBE_FEATURE_WatchListClient` if set, else
+   * true (client-go ≥ 1.35). A ListerWatcher with `watchListSemanticsUnsupported` always disables it.
    */
   readonly useWatchList?: boolean;
-  /** Handler for errors returned by `listAndWatch` (F21). Default {@link defaultWatchErrorHandler}. */
+  /** Handler for errors returned by `listAndWatch`. Default {@link defaultWatchErrorHandler}. */
   readonly watchErrorHandler?: WatchErrorHandler;
   /** Default {@link consoleLogger} (warnings and errors to the console). */
   readonly logger?: ReflectorLogger;
@@ -99,7 +99,7 @@ export interface ReflectorOptions<T> {
    * the store on replace.
    */
   readonly transformer?: TransformFunc<T>;
-  /** Compare each watch-list result with an exact LIST (F30). Default: `KUBE_WATCHLIST_INCONSISTENCY_DETECTOR`. */
+  /** Compare each watch-list result with an exact LIST. Default: `KUBE_WATCHLIST_INCONSISTENCY_DETECTOR`. */
   readonly watchListConsistencyDetector?: boolean;
   /**
    * Beyond client-go: give up waiting for the watch-list's initial-events-end bookmark after this long and fall

@@ -1,7 +1,8 @@
 import type { Clock } from "@informer-ts/clock";
 import { EventStream } from "@informer-ts/instrumentation";
-import { BehaviorSubject, Observable, skip } from "rxjs";
+import { Observable, Subject } from "rxjs";
 import type { ReflectorErrorInfo } from "./reflector-errors.js";
+import type { ReflectorFailure } from "./reflector-failures.js";
 
 /**
  * What a reflector is doing right now.
@@ -22,9 +23,9 @@ export type RelistCause =
   | "too-large"
   /** The watch ended with a 500 that `maxInternalErrorRetryDuration` did not allow to retry in place. */
   | "internal-error"
-  /** The watch closed within 1 s without any event (F17). */
+  /** The watch closed within 1 s without any event. */
   | "very-short"
-  /** The store's `resync()` threw (F20). */
+  /** The store's `resync()` threw. */
   | "resync-error"
   /** A watch request failed, or the watch ended, with any other error (403, 401, transport…). */
   | "watch-error"
@@ -33,13 +34,13 @@ export type RelistCause =
 
 /** Why a watch was re-opened without a relist. */
 export type RewatchCause =
-  /** The server ended the stream cleanly after ≥ 1 s or ≥ 1 event (timeout, F16). */
+  /** The server ended the stream cleanly after ≥ 1 s or ≥ 1 event (timeout). */
   | "closed"
-  /** 429 TooManyRequests, after a backoff (F12, F18). */
+  /** 429 TooManyRequests, after a backoff. */
   | "too-many-requests"
-  /** Connection refused, after a backoff (F12). */
+  /** Connection refused, after a backoff. */
   | "connection-refused"
-  /** 500 within `maxInternalErrorRetryDuration` (F18, F19). */
+  /** 500 within `maxInternalErrorRetryDuration`. */
   | "internal-error"
   /** Nothing arrived for the liveness deadline (`watchLiveness`; not in client-go). */
   | "inactive";
@@ -52,7 +53,7 @@ export interface ReflectorCounts {
   readonly watchLists: number;
   /** Plain watch requests (continuing after a list or watch-list). */
   readonly watches: number;
-  /** Watch-list attempts that ended in the LIST fallback (F5, F24). */
+  /** Watch-list attempts that ended in the LIST fallback. */
   readonly watchListFallbacks: number;
   readonly relists: Readonly<Record<RelistCause, number>>;
   readonly rewatches: Readonly<Record<RewatchCause, number>>;
@@ -61,9 +62,9 @@ export interface ReflectorCounts {
   /** Watch events applied to a store (temporary watch-list store included). */
   readonly events: number;
   readonly bookmarks: number;
-  /** Watch events skipped: wrong type or GVK, Table, missing metadata, unknown event type (edge case 30). */
+  /** Watch events skipped: wrong type or GVK, Table, missing metadata, unknown event type. */
   readonly skippedObjects: number;
-  /** Store resyncs performed (F20). */
+  /** Store resyncs performed. */
   readonly resyncs: number;
   /** Errors recorded (each also in `lastError` and on the event stream). */
   readonly errors: number;
@@ -99,6 +100,8 @@ export interface ReflectorStatus {
   readonly lastSyncTime?: number;
   /** While `phase === "backing-off"`: when the wait ends (clock ms). */
   readonly backoffUntil?: number;
+  /** Set while list/watch attempts keep failing with no success between them (kind, tries, since, hint). */
+  readonly failure?: ReflectorFailure;
   readonly counts: ReflectorCounts;
 }
 
@@ -112,7 +115,7 @@ export type WatchEndReason =
   | "inactive"
   | "initial-events-timeout";
 
-/** Why a watch event was skipped (edge case 30). */
+/** Why a watch event was skipped. */
 export type SkipReason = "unexpected-type" | "unexpected-gvk" | "table" | "no-metadata" | "unknown-event-type";
 
 /** Events a reflector publishes about its list/watch cycle; every event carries `reflector` and `time`. */
@@ -147,6 +150,10 @@ export type ReflectorEvent = (
   | { readonly type: "relist"; readonly cause: RelistCause }
   | { readonly type: "backoff"; readonly delayMs: number; readonly reason: string }
   | { readonly type: "error"; readonly during: ReflectorErrorPhase; readonly error: ReflectorErrorInfo }
+  /** A list/watch attempt failed (not a routine relist): the streak so far. */
+  | { readonly type: "failure"; readonly failure: ReflectorFailure }
+  /** The failure streak ended with a successful list or watch. */
+  | { readonly type: "recovered"; readonly tries: number; readonly since: number }
   | { readonly type: "resync" }
   | { readonly type: "bookmark"; readonly resourceVersion: string; readonly initialEventsEnd: boolean }
   | { readonly type: "skipped-object"; readonly reason: SkipReason; readonly eventType: string }
@@ -195,6 +202,7 @@ export class ReflectorStatusTracker {
   lastEventTime: number | undefined;
   lastSyncTime: number | undefined;
   backoffUntil: number | undefined;
+  failure: ReflectorFailure | undefined;
   readonly counts: Mutable<Omit<ReflectorCounts, "relists" | "rewatches">> = {
     lists: 0,
     watchLists: 0,
@@ -209,7 +217,14 @@ export class ReflectorStatusTracker {
   };
   readonly relists: Record<RelistCause, number> = zeroRecord(RELIST_CAUSES);
   readonly rewatches: Record<RewatchCause, number> = zeroRecord(REWATCH_CAUSES);
-  private readonly subject: BehaviorSubject<ReflectorStatus>;
+  /** Changes of the current (or next) run; completed when that run stops, replaced when the next one starts. */
+  private changes = new Subject<ReflectorStatus>();
+  private runEnded = false;
+  /**
+   * The status: the current snapshot on subscribe, then every published change, completing when the run in
+   * progress (or, before any run, the first run) stops. Subscribing to a stopped reflector gives its final status
+   * and completes.
+   */
   readonly status$: Observable<ReflectorStatus>;
 
   constructor(
@@ -218,11 +233,13 @@ export class ReflectorStatusTracker {
     private readonly clock: Clock,
     private readonly rv: () => { lastSyncResourceVersion: string; unavailable: boolean },
   ) {
-    this.subject = new BehaviorSubject<ReflectorStatus>(this.snapshot());
-    // A subscriber first gets an exact snapshot, then every published change.
     this.status$ = new Observable<ReflectorStatus>((subscriber) => {
       subscriber.next(this.snapshot());
-      return this.subject.pipe(skip(1)).subscribe(subscriber);
+      if (this.runEnded) {
+        subscriber.complete();
+        return undefined;
+      }
+      return this.changes.subscribe(subscriber);
     });
   }
 
@@ -241,12 +258,26 @@ export class ReflectorStatusTracker {
     if (this.lastEventTime !== undefined) s.lastEventTime = this.lastEventTime;
     if (this.lastSyncTime !== undefined) s.lastSyncTime = this.lastSyncTime;
     if (this.backoffUntil !== undefined) s.backoffUntil = this.backoffUntil;
+    if (this.failure !== undefined) s.failure = this.failure;
     return s;
   }
 
   /** Re-publishes the status (on lifecycle changes only). */
   publish(): void {
-    if (this.subject.observed && !this.subject.closed) this.subject.next(this.snapshot());
+    if (this.changes.observed) this.changes.next(this.snapshot());
+  }
+
+  /** A run starts: status$ subscribers from now on follow it. */
+  beginRun(): void {
+    if (!this.runEnded) return;
+    this.runEnded = false;
+    this.changes = new Subject<ReflectorStatus>();
+  }
+
+  /** The run has stopped (phase already `stopped` and published): completes every status$ subscription. */
+  endRun(): void {
+    this.runEnded = true;
+    this.changes.complete();
   }
 
   setPhase(phase: ReflectorPhase): void {
@@ -280,7 +311,8 @@ export class ReflectorStatusTracker {
 
   /** Completes the streams (the reflector is gone for good). */
   complete(): void {
-    this.subject.complete();
+    this.runEnded = true;
+    this.changes.complete();
     this.events.complete();
   }
 }

@@ -12,7 +12,7 @@ import { errorInfo, VeryShortWatchError, watchIterationError } from "./reflector
 import { type ReflectorLogger, safeLog } from "./reflector-logger.js";
 import { VERY_SHORT_WATCH_MS } from "./reflector-options.js";
 import type { ReflectorStatusTracker, SkipReason, WatchEndReason } from "./reflector-status.js";
-import type { BookmarkStore, ReflectorStore } from "./store.js";
+import type { ReflectorStore } from "./store.js";
 
 /** `schema.GroupVersionKind` as a Kubernetes object spells it. */
 export interface GroupVersionKind {
@@ -133,16 +133,12 @@ export interface WatchResult {
   readonly error?: unknown;
 }
 
-function isBookmarkStore(store: unknown): store is BookmarkStore {
-  return typeof (store as { bookmark?: unknown }).bookmark === "function";
-}
-
 function isStatus(obj: unknown): obj is Status {
   return typeof obj === "object" && obj !== null && (obj as { kind?: unknown }).kind === "Status";
 }
 
 /**
- * Bookmark warning ticker of a watch-list (F25): every 10 s, warn if the initial-events-end bookmark has not
+ * Bookmark warning ticker of a watch-list: every 10 s, warn if the initial-events-end bookmark has not
  * arrived (`newInitialEventsEndBookmarkTicker`).
  */
 export class InitialEventsEndBookmarkTicker {
@@ -192,7 +188,7 @@ export interface HandleWatchArgs<T> {
   readonly start: number;
   readonly watch: Watch<T>;
   readonly store: ReflectorStore<T>;
-  /** `(rv, eventReceivedBesidesAdded)` after every counted event (F15). */
+  /** `(rv, eventReceivedBesidesAdded)` after every counted event. */
   readonly setLastSyncResourceVersion: (rv: string, eventReceivedBesidesAdded: boolean) => void;
   /** Return (leaving the watch open) as soon as the initial-events-end bookmark is processed (watch-list). */
   readonly exitOnInitialEventsEndBookmark: boolean;
@@ -202,7 +198,7 @@ export interface HandleWatchArgs<T> {
 }
 
 /**
- * Consumes one watch stream into `store` (`handleAnyWatch`, F14–F17, F23, F25): ERROR events end the watch with
+ * Consumes one watch stream into `store` (`handleAnyWatch`): ERROR events end the watch with
  * the decoded Status error; objects of the wrong GVK, `Table` objects and objects without metadata are skipped
  * and not counted; ADDED/MODIFIED/DELETED go to `add`/`update`/`delete` and BOOKMARK to `bookmark(rv)` when the
  * store has it; store failures are logged, never fatal. After each counted event the RV is handed to
@@ -221,7 +217,7 @@ export async function handleAnyWatch<T>(ctx: WatchHandlerContext, args: HandleWa
   let stopWatcher = true;
   const ticker = exitOnInitialEventsEndBookmark ? new InitialEventsEndBookmarkTicker(ctx, args.start) : undefined;
   ticker?.start();
-  const bookmarkStore = isBookmarkStore(store) ? store : undefined;
+  const hasBookmark = typeof store.bookmark === "function";
   let iterator: AsyncIterator<WatchEvent<T>> | undefined;
 
   const interrupted = (i: WatchInterrupt): WatchResult => {
@@ -294,7 +290,7 @@ export async function handleAnyWatch<T>(ctx: WatchHandlerContext, args: HandleWa
           status.counts.bookmarks++;
           ctx.onBookmark?.();
           if (status.events.observed) status.emit({ type: "bookmark", resourceVersion: rv, initialEventsEnd: end });
-          if (bookmarkStore !== undefined) storeOp(ctx, "bookmark", () => bookmarkStore.bookmark(rv), obj);
+          if (hasBookmark) storeOp(ctx, "bookmark", () => store.bookmark!(rv), obj);
           break;
         }
         default: {
@@ -304,7 +300,7 @@ export async function handleAnyWatch<T>(ctx: WatchHandlerContext, args: HandleWa
           safeLog(ctx.logger, "error", "Unknown watch event", { reflector: ctx.name, event: type });
         }
       }
-      // Past any synthetic ADDED events once something else was seen (F15).
+      // Past any synthetic ADDED events once something else was seen.
       args.setLastSyncResourceVersion(rv, eventReceivedBesidesAdded);
       eventCount++;
       status.counts.events++;

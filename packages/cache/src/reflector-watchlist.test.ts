@@ -25,6 +25,7 @@ import { newStore } from "./store-impl.js";
 import { FakeControllerSource, FakeWatch } from "./testing/fake-controller-source.js";
 import { RecordingStore } from "./testing/recording-store.js";
 import { runUntilSettled } from "./testing/run-until-settled.js";
+import { startRun } from "./testing/start-run.js";
 
 type Pod = KubeObject;
 type Event = WatchEvent<Pod>;
@@ -380,15 +381,14 @@ describe("TestInitialEventsEndBookmarkTicker (F25)", () => {
     r.events$.subscribe((e) => {
       if (e.type === "initial-events-end-warning") warnings.push(e);
     });
-    const sub = r.run();
+    const sub = startRun(r);
     await clock.step(25_000);
     expect(warnings).toHaveLength(2);
     w.push(endBookmark("1"));
     await settle();
     expect(r.status().hasSynced).toBe(true);
     expect(clock.pendingTimers()).toBe(0);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 });
 
@@ -434,7 +434,7 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
     const lw: ListerWatcher<Pod> = { list: async () => ({ metadata: {}, items: [] }), watch: async () => w };
     const store = new RecordingStore<Pod>();
     const r = new Reflector(lw, undefined, store, opts(clock));
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     w.push({ type: "ADDED", object: makePod("a", "5") });
     w.push({ type: "ADDED", object: makePod("b", "3") });
@@ -450,8 +450,7 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
     expect(store.ops()).toEqual(["replace", "update", "updateResourceVersion"]);
     expect(r.lastSyncResourceVersion()).toBe("8");
     expect(r.status()).toMatchObject({ hasSynced: true, phase: "watching" });
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
     expect(w.stopped).toBe(true);
   });
 
@@ -463,7 +462,7 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
     const r = new Reflector(src, undefined, store, opts(clock));
     const events: string[] = [];
     r.events$.subscribe((e) => events.push(e.type));
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(store.listKeys().sort()).toEqual(["p0", "p1", "p2"]);
     expect(src.listCalls).toEqual([{ resourceVersion: "0", limit: 500 }]);
@@ -478,8 +477,7 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
       "list-done",
       "watch-start",
     ]);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
     expect(src.openWatches).toBe(0);
   });
 
@@ -495,15 +493,14 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
     };
     const store = new RecordingStore<Pod>();
     const r = new Reflector(src, undefined, store, opts(clock));
-    const sub = r.run();
+    const sub = startRun(r);
     await clock.step(10_000);
     expect(src.watchCalls).toHaveLength(6);
     expect(src.watchCalls.every((o) => o.sendInitialEvents === true)).toBe(true);
     expect(src.listCalls).toEqual([]);
     expect(store.calls).toEqual([]);
     expect(r.status().counts.backoffs).toBe(0);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
     for (const t of cuts) t.stop();
     expect(clock.pendingTimers()).toBe(0);
   });
@@ -513,12 +510,11 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
     const src = source(clock);
     src.watchListSupport = "ignored";
     const r = new Reflector(src, undefined, new RecordingStore<Pod>(), opts(clock));
-    const sub = r.run();
+    const sub = startRun(r);
     await clock.step(10 * 60_000);
     expect(r.status()).toMatchObject({ hasSynced: false, phase: "watch-listing" });
     expect(src.listCalls).toEqual([]);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("initialEventsEndTimeout (beyond client-go): no end bookmark within the bound → fall back to LIST", async () => {
@@ -531,7 +527,7 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
     r.events$.subscribe((e) => {
       if (e.type === "watch-list-fallback") fallbacks.push(e);
     });
-    const sub = r.run();
+    const sub = startRun(r);
     await clock.step(29_999);
     expect(src.listCalls).toEqual([]);
     await clock.step(1);
@@ -542,8 +538,7 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
     // The watch-list stream was stopped; a plain watch follows the LIST.
     expect(src.watchCalls.map((o) => o.sendInitialEvents === true)).toEqual([true, false]);
     expect(src.openWatches).toBe(1);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
     expect(src.openWatches).toBe(0);
     expect(clock.pendingTimers()).toBe(0);
     expect(new InitialEventsEndTimeoutError("x", 5).message).toMatch(/^x: no initial-events-end bookmark after 5 ms/);
@@ -563,13 +558,12 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
       newStore<Pod>(metaNamespaceKeyFunc),
       opts(clock, { initialEventsEndTimeout: 5000 }),
     );
-    const sub = r.run();
+    const sub = startRun(r);
     await clock.step(5000);
     expect(src.watchCalls.filter((o) => o.sendInitialEvents)).toHaveLength(3);
     expect(src.listCalls).toHaveLength(1);
     expect(r.status().hasSynced).toBe(true);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("F24: Expired at watch-list start marks the RV unavailable and retries with RV ''", async () => {
@@ -582,12 +576,11 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
       newStore<Pod>(metaNamespaceKeyFunc),
       opts(clock, { initialResourceVersion: "2" }),
     );
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(src.watchCalls.map((o) => o.resourceVersion)).toEqual(["2", undefined]);
     expect(r.status()).toMatchObject({ hasSynced: true, resourceVersionUnavailable: false });
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("F24: too-large RV (an ERROR event during the stream) also retries with RV ''", async () => {
@@ -606,13 +599,12 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
       newStore<Pod>(metaNamespaceKeyFunc),
       opts(clock, { initialResourceVersion: "3" }),
     );
-    const sub = r.run();
+    const sub = startRun(r);
     await clock.step(0);
     src.watchListSupport = "supported";
     await clock.step(0);
     expect(src.watchCalls.map((o) => o.resourceVersion)).toEqual(["3", undefined]);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("F24: a 429 during watch-list backs off and retries; a very short watch falls back to LIST", async () => {
@@ -631,15 +623,14 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
       newStore<Pod>(metaNamespaceKeyFunc),
       opts(clock, { rand: { float: () => 0 } }),
     );
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(r.status().phase).toBe("backing-off");
     await clock.step(800);
     expect(r.status().hasSynced).toBe(true);
     expect(r.status().counts.backoffs).toBe(1);
     expect(n).toBe(2);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
 
     // Very short: closed at once with nothing.
     const clock2 = new FakeClock();
@@ -656,12 +647,11 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
       },
     };
     const r2 = new Reflector(lw, undefined, newStore<Pod>(metaNamespaceKeyFunc), opts(clock2));
-    const sub2 = r2.run();
+    const sub2 = startRun(r2);
     await settle();
     expect(lw.lists).toBe(1);
     expect(r2.status().lastError).toMatchObject({ name: "VeryShortWatchError", during: "watch-list" });
-    sub2.unsubscribe();
-    await r2.whenStopped();
+    await sub2.stop();
   });
 
   it("F22: the watch-list request carries the last RV with NotOlderThan once synced; '' after Expired", async () => {
@@ -673,7 +663,7 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
       newStore<Pod>(metaNamespaceKeyFunc),
       opts(clock, { rand: { float: () => 0 } }),
     );
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     src.add(makePod("x", ""));
     await settle();
@@ -686,8 +676,7 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
       [true, undefined, "NotOlderThan"],
       [true, "4", "NotOlderThan"],
     ]);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("F23: the same stream is reused after the bookmark (no new watch request)", async () => {
@@ -695,7 +684,7 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
     const src = source(clock);
     const store = newStore<Pod>(metaNamespaceKeyFunc);
     const r = new Reflector(src, undefined, store, opts(clock));
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     src.add(makePod("late", ""));
     src.delete(makePod("p0", ""));
@@ -703,8 +692,7 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
     expect(src.watchCalls).toHaveLength(1);
     expect(store.listKeys().sort()).toEqual(["late", "p1", "p2"]);
     expect(r.status().counts).toMatchObject({ watchLists: 1, watches: 0, lists: 0 });
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("F30: the consistency detector compares the watch-list result with an exact LIST; a mismatch is an event, not a crash", async () => {
@@ -728,7 +716,7 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
       r.events$.subscribe((e) => {
         if (e.type === "consistency-mismatch") mismatches.push(e);
       });
-      const sub = r.run();
+      const sub = startRun(r);
       await clock.step(1000);
       expect(src.listCalls.at(-1)).toEqual({ resourceVersion: "3", resourceVersionMatch: "Exact" });
       expect(calls).toBe(tamper ? 1 : 2);
@@ -736,8 +724,7 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
       expect(r.status().hasSynced).toBe(true);
       expect(store.listKeys()).toHaveLength(3);
       if (tamper) expect(r.status().lastError).toMatchObject({ during: "consistency" });
-      sub.unsubscribe();
-      await r.whenStopped();
+      await sub.stop();
       expect(clock.pendingTimers()).toBe(0);
     }
   });
@@ -773,11 +760,10 @@ describe("F22–F24, edge case 28: watch-list against the fake source", () => {
       opts(clock, { initialResourceVersion: "2" }),
     );
     expect(r.lastSyncResourceVersion()).toBe("2");
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(src.watchCalls[0]).toMatchObject({ resourceVersion: "2", sendInitialEvents: true });
     expect(r.lastSyncResourceVersion()).toBe("3");
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 });

@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import {
   failureStatus,
   type KubeList,
@@ -37,6 +38,7 @@ import { newStore } from "./store-impl.js";
 import { FakeWatch } from "./testing/fake-controller-source.js";
 import { RecordingStore } from "./testing/recording-store.js";
 import { runUntilSettled } from "./testing/run-until-settled.js";
+import { startRun } from "./testing/start-run.js";
 
 type Pod = KubeObject;
 
@@ -139,13 +141,12 @@ describe("reflector: upstream reflector_test.go", () => {
     );
     const events: string[] = [];
     r.events$.subscribe((e) => events.push(e.type === "watch-end" ? `watch-end:${e.reason}` : e.type));
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     fw.push({ type: "ADDED", object: pod("bar", "2") });
     await settle();
     expect(store.listKeys()).toEqual(["bar"]);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
     expect(fw.stopped).toBe(true);
     expect(r.status().phase).toBe("stopped");
     expect(events.slice(-2)).toEqual(["watch-end:stopped", "stopped"]);
@@ -164,13 +165,12 @@ describe("reflector: upstream reflector_test.go", () => {
       store,
       options,
     );
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(store.ops()).toEqual(["replace"]);
     await clock.step(1);
     expect(store.ops()).toEqual(["replace", "resync"]);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("TestReflectorWatchStoppedBefore: neither List nor Watch is called when already stopped", async () => {
@@ -975,15 +975,14 @@ describe("reflector: upstream reflector_test.go", () => {
     );
     const store = new RecordingStore<Pod>();
     const r = new Reflector(lw, pod(""), store, options);
-    const sub = r.run();
+    const sub = startRun(r);
     for (let i = 0; i < 50 && r.lastSyncResourceVersion() !== "5"; i++) await clock.step(1000);
     expect(r.lastSyncResourceVersion()).toBe("5");
     expect(store.keys()).toEqual(["foo-1", "foo-2", "foo-3"]);
     const replaces = store.calls.filter((c) => c.op === "replace");
     expect(replaces.map((c) => (c.op === "replace" ? c.resourceVersion : ""))).toEqual(["3", "5"]);
     expect(r.status().counts.relists["internal-error"]).toBe(1);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
     expect(clock.pendingTimers()).toBe(0);
   });
 
@@ -1023,15 +1022,14 @@ describe("reflector: upstream reflector_test.go", () => {
     );
     const s = newStore<Pod>(metaNamespaceKeyFunc, { transformer });
     const r = new Reflector(lw, pod(""), s, { ...options, transformer });
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(r.lastSyncResourceVersion()).toBe("3");
     expect(s.list()).toHaveLength(3);
     for (const o of s.list()) expect((o.spec as { hostname: string }).hostname).toBe("transformed");
     // Twice in the temporary store, twice on replace, once for the following add.
     expect(invoked).toBe(5);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
     expect(clock.pendingTimers()).toBe(0);
   });
 
@@ -1062,11 +1060,10 @@ describe("reflector: upstream reflector_test.go", () => {
         ),
     );
     const r = new Reflector(lw, pod(""), new TransformingRecordingStore(), options);
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(invoked).toBe(1);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
     // A plain store's own `transformer` field is not mistaken for the method.
     let plainCalls = 0;
     const plain = newStore<Pod>(metaNamespaceKeyFunc, {
@@ -1076,11 +1073,10 @@ describe("reflector: upstream reflector_test.go", () => {
       },
     });
     const r2 = new Reflector(lw, pod(""), plain, { ...options, name: "plain" });
-    const sub2 = r2.run();
+    const sub2 = startRun(r2);
     await settle();
     expect(plainCalls).toBe(1); // only the store's own replace
-    sub2.unsubscribe();
-    await r2.whenStopped();
+    await sub2.stop();
   });
 
   it("TestIsUnsupportedTableObject (edge 30)", () => {
@@ -1128,14 +1124,13 @@ describe("reflector: F rows", () => {
     const r = new Reflector(lw, pod(""), newStore(metaNamespaceKeyFunc), options);
     const handled: unknown[] = [];
     r.watchErrorHandler = (_r, e) => handled.push(e);
-    const sub = r.run();
+    const sub = startRun(r);
     await clock.step(800 + 1600 + 3200);
     const t0 = listTimes[0]!;
     expect(listTimes.map((t) => t - t0)).toEqual([0, 800, 2400, 5600]);
     expect(handled).toEqual([]);
     expect(r.status().counts.relists.expired).toBe(4);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
     expect(clock.pendingTimers()).toBe(0);
   });
 
@@ -1180,7 +1175,7 @@ describe("reflector: F rows", () => {
       newStore(metaNamespaceKeyFunc),
       { ...options, watchErrorHandler: (_r, e) => handled.push(e) },
     );
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(handled).toHaveLength(1);
     expect((handled[0] as Error).message).toBe(`failed to list /v1, Kind=Pod: ${forbidden.message}`);
@@ -1190,8 +1185,7 @@ describe("reflector: F rows", () => {
     expect(s.hasSynced).toBe(false);
     expect(s.lastError).toMatchObject({ code: 403, reason: "Forbidden", during: "list" });
     expect(s.counts.relists["list-error"]).toBe(1);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
     expect(clock.pendingTimers()).toBe(0);
   });
 
@@ -1255,7 +1249,7 @@ describe("reflector: F rows", () => {
       ...options,
       watchErrorHandler: (_r, e) => handled.push(e),
     });
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(handled).toEqual([forbidden]);
     expect(r.status().lastError).toMatchObject({ code: 403, reason: "Forbidden", during: "watch" });
@@ -1264,8 +1258,7 @@ describe("reflector: F rows", () => {
     expect(lw.listCalls.map((o) => o.resourceVersion)).toEqual(["0", "4"]);
     expect(lw.watchCalls).toHaveLength(2);
     expect(r.status().counts.relists["watch-error"]).toBe(1);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("F14: store failures on watch events are logged and recorded, not fatal", async () => {
@@ -1309,7 +1302,7 @@ describe("reflector: F rows", () => {
       },
     );
     const r = new Reflector(lw, pod(""), newStore(metaNamespaceKeyFunc), options);
-    const sub = r.run();
+    const sub = startRun(r);
     await clock.step(1000);
     watchers[0]!.close();
     await settle();
@@ -1323,8 +1316,7 @@ describe("reflector: F rows", () => {
     await settle();
     expect(lw.watchCalls.map((o) => o.resourceVersion)).toEqual(["9", "9", "10"]);
     expect(r.status().counts.backoffs).toBe(0);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
     expect(clock.pendingTimers()).toBe(0);
   });
 
@@ -1339,7 +1331,7 @@ describe("reflector: F rows", () => {
       },
     );
     const r = new Reflector(lw, pod(""), newStore(metaNamespaceKeyFunc), options);
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     expect(lw.listCalls).toHaveLength(1);
     expect(r.status().counts.relists["very-short"]).toBe(1);
@@ -1347,8 +1339,7 @@ describe("reflector: F rows", () => {
     await clock.step(800);
     expect(lw.listCalls).toHaveLength(2);
     expect(lw.listCalls[1]!.resourceVersion).toBe("9");
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("F18: a 410 ending the watch relists from lastSyncRV (not ''), without calling the error handler", async () => {
@@ -1372,14 +1363,13 @@ describe("reflector: F rows", () => {
       ...options,
       watchErrorHandler: (_r, e) => handled.push(e),
     });
-    const sub = r.run();
+    const sub = startRun(r);
     await clock.step(800);
     expect(lw.listCalls.map((o) => o.resourceVersion)).toEqual(["0", "12"]);
     expect(handled).toEqual([]);
     expect(r.status().resourceVersionUnavailable).toBe(false);
     expect(r.status().counts.relists.expired).toBe(1);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("F18: any other error ending the watch is logged as 'watch ended with error' and relists", async () => {
@@ -1402,13 +1392,12 @@ describe("reflector: F rows", () => {
       rand: { float: () => 0 },
       name: "t",
     });
-    const sub = r.run();
+    const sub = startRun(r);
     await clock.step(800);
     expect(logger.lines).toContainEqual({ level: "warn", message: "watch ended with error" });
     expect(lw.listCalls).toHaveLength(2);
     expect(r.status().counts.relists["watch-error"]).toBe(1);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("F14/F16: a connection reset mid-stream ends the watch normally (re-watch); an undecodable line is a 500 (relist)", async () => {
@@ -1423,7 +1412,7 @@ describe("reflector: F rows", () => {
       },
     );
     const r = new Reflector(lw, pod(""), newStore(metaNamespaceKeyFunc), options);
-    const sub = r.run();
+    const sub = startRun(r);
     await settle();
     watchers[0]!.push({ type: "ADDED", object: pod("a", "3") });
     watchers[0]!.fail(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
@@ -1437,8 +1426,7 @@ describe("reflector: F rows", () => {
     expect(r.status().counts.relists["internal-error"]).toBe(1);
     await clock.step(800);
     expect(lw.listCalls.map((o) => o.resourceVersion)).toEqual(["0", "4"]);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("F20: shouldResync gates each resync; a resync period of 0 arms no timer", async () => {
@@ -1454,15 +1442,14 @@ describe("reflector: F rows", () => {
       store,
       { ...options, shouldResync: () => allow },
     );
-    const sub = r.run();
+    const sub = startRun(r);
     await clock.step(3000);
     expect(store.ops().filter((o) => o === "resync")).toHaveLength(0);
     allow = true;
     await clock.step(2000);
     expect(store.ops().filter((o) => o === "resync")).toHaveLength(2);
     expect(r.status().counts.resyncs).toBe(2);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
     expect(clock.pendingTimers()).toBe(0);
 
     const h2 = harness();
@@ -1475,12 +1462,11 @@ describe("reflector: F rows", () => {
       new RecordingStore<Pod>(),
       h2.options,
     );
-    const sub2 = r2.run();
+    const sub2 = startRun(r2);
     await settle();
     expect(r2.status().phase).toBe("watching");
     expect(h2.clock.pendingTimers()).toBe(0);
-    sub2.unsubscribe();
-    await r2.whenStopped();
+    await sub2.stop();
   });
 
   it("F20: a relist restarts the resync timer", async () => {
@@ -1497,14 +1483,13 @@ describe("reflector: F rows", () => {
       },
     );
     const r = new Reflector(lw, undefined, store, options);
-    const sub = r.run();
+    const sub = startRun(r);
     // 0.9 s: 410 → backoff 0.8 s → relist at 1.7 s; the first resync would have been at 1 s.
     await clock.step(2600);
     expect(store.ops().filter((o) => o === "resync")).toHaveLength(0);
     await clock.step(100);
     expect(store.ops().filter((o) => o === "resync")).toHaveLength(1);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("F21: the default watch error handler classifies by level and never throws", () => {
@@ -1557,12 +1542,11 @@ describe("reflector: F rows", () => {
         },
       },
     );
-    const sub = r.run();
+    const sub = startRun(r);
     await clock.step(800);
     expect(logger.lines.filter((l) => l.message === "watch error handler threw")).toHaveLength(2);
     expect(r.status().counts.lists).toBe(2);
-    sub.unsubscribe();
-    await r.whenStopped();
+    await sub.stop();
   });
 
   it("F27: lastSyncResourceVersion follows lists and watch events", async () => {
@@ -1626,11 +1610,10 @@ describe("reflector: F rows", () => {
         },
       };
       const r = new Reflector(lw, undefined, newStore(metaNamespaceKeyFunc), options);
-      const sub = r.run();
+      const sub = startRun(r);
       await settle();
       expect(r.status().phase).toBe(phase);
-      sub.unsubscribe();
-      await r.whenStopped();
+      await sub.stop();
       pendingList?.(podList("1"));
       await settle();
       expect(clock.pendingTimers(), phase).toBe(0);
@@ -1639,30 +1622,158 @@ describe("reflector: F rows", () => {
     }
   });
 
-  it("run(signal): aborting the signal stops the run; running twice at once is an error", async () => {
+  it("run(signal): aborting the signal stops the run and resolves once all is released; running twice at once is an error", async () => {
     const { clock, options } = harness();
+    const fw = new FakeWatch<Pod>();
+    let watches = 0;
     const r = new Reflector(
       lwOf(
         () => podList("1"),
+        () => (watches++ === 0 ? fw : new FakeWatch<Pod>()),
+      ),
+      undefined,
+      newStore(metaNamespaceKeyFunc),
+      { ...options, resyncPeriod: 30_000 },
+    );
+    const ac = new AbortController();
+    const done = r.run(ac.signal);
+    await expect(r.run(new AbortController().signal)).rejects.toThrow("reflector test-reflector is already running");
+    await settle();
+    expect(clock.pendingTimers()).toBe(1); // the resync timer
+    ac.abort();
+    await done;
+    // Resolved only after everything is released: watch stopped, timers cleared, phase stopped.
+    expect(fw.stopped).toBe(true);
+    expect(clock.pendingTimers()).toBe(0);
+    expect(r.status().phase).toBe("stopped");
+    // It can run again after a stop.
+    const again = startRun(r);
+    await settle();
+    expect(r.status().phase).toBe("watching");
+    await again.stop();
+    expect(r.status().phase).toBe("stopped");
+  });
+
+  it("run(signal) with an already aborted signal resolves at once without a request", async () => {
+    const { options } = harness();
+    const lw = lwOf(
+      () => podList("1"),
+      () => new FakeWatch<Pod>(),
+    );
+    const r = new Reflector(lw, undefined, newStore(metaNamespaceKeyFunc), options);
+    await r.run(AbortSignal.abort());
+    expect(lw.listCalls).toEqual([]);
+    expect(r.status().phase).toBe("stopped");
+  });
+
+  it("100 reflectors sharing one AbortSignal: one listener on it, none after they stop, no MaxListenersExceededWarning", async () => {
+    const { clock, options } = harness();
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      const ac = new AbortController();
+      const reflectors = Array.from(
+        { length: 100 },
+        (_, i) =>
+          new Reflector(
+            lwOf(
+              () => podList("1"),
+              () => new FakeWatch<Pod>(),
+            ),
+            undefined,
+            newStore(metaNamespaceKeyFunc),
+            { ...options, name: `r${i}` },
+          ),
+      );
+      const runs = reflectors.map((r) => r.run(ac.signal));
+      await settle();
+      expect(reflectors.every((r) => r.status().phase === "watching")).toBe(true);
+      expect(getEventListeners(ac.signal, "abort")).toHaveLength(1);
+      ac.abort();
+      await Promise.all(runs);
+      expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
+      expect(clock.pendingTimers()).toBe(0);
+      // A run that ends leaves nothing on a signal that never aborts either.
+      const longLived = new AbortController();
+      const r0 = reflectors[0]!;
+      const child = new AbortController();
+      const run = r0.run(child.signal);
+      expect(getEventListeners(longLived.signal, "abort")).toHaveLength(0);
+      child.abort();
+      await run;
+      expect(getEventListeners(child.signal, "abort")).toHaveLength(0);
+      await settle();
+      expect(warnings).not.toContain("MaxListenersExceededWarning");
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
+  it("status$: the current value on subscribe, every change, and completion when the run stops", async () => {
+    const { options } = harness();
+    const r = new Reflector(
+      lwOf(
+        () => podList("7"),
         () => new FakeWatch<Pod>(),
       ),
       undefined,
       newStore(metaNamespaceKeyFunc),
       options,
     );
-    const ac = new AbortController();
-    const sub = r.run(ac.signal);
-    expect(() => r.run()).toThrow("reflector test-reflector is already running");
+    const first: string[] = [];
+    let firstCompleted = false;
+    r.status$.subscribe({
+      next: (st) => first.push(st.phase),
+      complete: () => {
+        firstCompleted = true;
+      },
+    });
+    expect(first).toEqual(["idle"]);
+    const run = startRun(r);
     await settle();
-    ac.abort();
-    expect(sub.closed).toBe(true);
-    await r.whenStopped();
+    // A late subscriber gets the current state at once, not a stale one.
+    const late: { phase: string; rv: string }[] = [];
+    r.status$.subscribe((st) => late.push({ phase: st.phase, rv: st.lastSyncResourceVersion }));
+    expect(late).toEqual([{ phase: "watching", rv: "7" }]);
+    expect(firstCompleted).toBe(false);
+    await run.stop();
+    expect(firstCompleted).toBe(true);
+    expect(first.at(-1)).toBe("stopped");
+    expect(first).toContain("listing");
+    // Subscribing to a stopped reflector: its final status, then completion.
+    const after: string[] = [];
+    let afterCompleted = false;
+    r.status$.subscribe({ next: (st) => after.push(st.phase), complete: () => (afterCompleted = true) });
+    expect(after).toEqual(["stopped"]);
+    expect(afterCompleted).toBe(true);
+  });
+
+  it("run$(): the subscription is the run; it emits the status and unsubscribing stops everything", async () => {
+    const { clock, options } = harness();
+    const fw = new FakeWatch<Pod>();
+    const r = new Reflector(
+      lwOf(
+        () => podList("3"),
+        () => fw,
+      ),
+      undefined,
+      newStore(metaNamespaceKeyFunc),
+      options,
+    );
+    const phases: string[] = [];
+    const sub = r.run$().subscribe((st) => phases.push(st.phase));
+    await settle();
+    expect(phases[0]).toBe("listing"); // the run starts on subscribe: its state at that moment
+    expect(phases.at(-1)).toBe("watching");
+    let error: unknown;
+    r.run$().subscribe({ error: (e: unknown) => (error = e) });
+    await settle();
+    expect((error as Error).message).toBe("reflector test-reflector is already running");
+    sub.unsubscribe();
+    await settle();
+    expect(fw.stopped).toBe(true);
     expect(clock.pendingTimers()).toBe(0);
-    // It can run again after a stop.
-    const again = r.run();
-    await settle();
-    expect(r.status().phase).toBe("watching");
-    again.unsubscribe();
-    await r.whenStopped();
+    expect(r.status().phase).toBe("stopped");
   });
 });

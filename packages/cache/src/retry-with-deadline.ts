@@ -2,7 +2,7 @@ import type { Clock } from "@informer-ts/clock";
 
 /**
  * Decides whether an error should be retried in place, within a time budget (`cache.RetryWithDeadline`,
- * retry_with_deadline.go; F19). The reflector uses it for watch errors that are internal server errors (500).
+ * retry_with_deadline.go). The reflector uses it for watch errors that are internal server errors (500).
  *
  * `after(err)` records an error: when `isRetryable(err)`, a window opens at the first such error and is reset
  * if at least `minResetPeriod` passed since the previous one. `shouldRetry()` is true while

@@ -243,8 +243,8 @@ describe("SharedIndexInformer basics", () => {
   });
 
   it("I15 / TestStateSharedInformer: started and stopped flags; a second run warns and returns", async () => {
-    const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
-    const h = harness();
+    const warn = vi.fn();
+    const h = harness({ logger: { log: (_level, message) => warn(message) } });
     h.source.add(pod("pod1"));
     const l = new TestListener();
     h.informer.addEventHandler(l);
@@ -653,7 +653,7 @@ describe("I11: handler errors", () => {
   it("a throwing handler is reported as an informer event and skipped; other handlers are unaffected", async () => {
     const h = harness();
     const events: SharedInformerEvent[] = [];
-    h.informer.events.events$.subscribe((e) => events.push(e));
+    h.informer.events$.subscribe((e) => events.push(e));
     const good = new TestListener();
     const seen: string[] = [];
     h.informer.addEventHandler(good);
@@ -800,7 +800,7 @@ describe("status, events and metrics", () => {
       },
     });
     const events: SharedInformerEvent[] = [];
-    h.informer.events.events$.subscribe((e) => events.push(e));
+    h.informer.events$.subscribe((e) => events.push(e));
     await h.start();
     h.source.add(pod("bad"));
     h.source.add(pod("good"));

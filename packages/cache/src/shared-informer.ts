@@ -1,7 +1,19 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { type Clock, type Rand, realClock } from "@informer-ts/clock";
-import { EventStream, type MetricsProvider } from "@informer-ts/instrumentation";
-import { EMPTY, Observable, ReplaySubject, Subject, type Subscription, switchMap, takeUntil } from "rxjs";
+import {
+  EventStream,
+  type Gauge,
+  type Logger,
+  type MetricsProvider,
+  newConsoleLogger,
+  runAsObservable,
+  SignalLink,
+  type SubscriberCallback,
+  SubscriberErrorReporter,
+  safeLog,
+  safeObservable,
+} from "@informer-ts/instrumentation";
+import { EMPTY, Observable, ReplaySubject, Subject, switchMap, takeUntil } from "rxjs";
 import {
   newQueueFIFO,
   processDeltas,
@@ -14,12 +26,16 @@ import type { FIFOEvent } from "./internal/fifo-core.js";
 import { describeValue, metaOf } from "./internal/meta-accessor.js";
 import type { InformerMetricLabels } from "./internal/rv-metric.js";
 import { deletionHandlingMetaNamespaceKeyFunc } from "./keys.js";
+import { ListenerOverflowError } from "./listener-overflow-error.js";
 import type { ListerWatcher } from "./listwatch.js";
 import { type MutationDetector, type MutationDetectorOptions, newCacheMutationDetector } from "./mutation-detector.js";
 import {
   type HandlerErrorCallback,
   type ListenerEvent,
   type ListenerStats,
+  listenerPendingNotificationsMetricName,
+  type Notification,
+  type NotificationSink,
   ProcessorListener,
   type ResourceEventHandlerRegistration,
 } from "./processor-listener.js";
@@ -30,6 +46,8 @@ import type { Indexer, Indexers, Store } from "./store.js";
 import { newIndexer, type StoreWithTransactions, type TransformFunc } from "./store-impl.js";
 import { type DoneChecker, DoneLatch } from "./synctrack.js";
 import type { DeletedFinalStateUnknown } from "./tombstone.js";
+
+const defaultLogger = newConsoleLogger("informer");
 
 /**
  * Which FIFO feeds an informer (client-go's feature gates, reference §0): `"real-atomic"` = atomic `RealFIFO` with
@@ -103,7 +121,43 @@ export interface SharedIndexInformerOptions<T> {
   readonly onHandlerError?: HandlerErrorCallback<T>;
   /** Default for every handler: crash like client-go's `ReallyCrash`. Default false (report and skip). */
   readonly crashOnHandlerError?: boolean;
+  /**
+   * Where the informer writes what nobody else received (a handler or processing error with no `events$`
+   * subscriber, a second `run`, a subscriber that threw). Default: a console logger showing `warn` and `error`.
+   */
+  readonly logger?: Logger;
 }
+
+/** Options of {@link SharedInformer.notifications$}: one registration per subscription. */
+export interface NotificationsOptions {
+  /** The registration's name in stats, events and metrics. Default `notifications$#<n>`. */
+  readonly name?: string;
+  /** Requested resync period in ms, as for `addEventHandlerWithResyncPeriod`. Default: the informer's. */
+  readonly resyncPeriod?: number;
+  /**
+   * Bound of the registration's buffer. Default: unbounded (client-go's listener buffer): the stream is push and
+   * a consumer that falls behind grows the buffer. With a bound, `overflow` says what happens when it is hit.
+   * The bound must exceed the cache size plus the largest burst (a relist delivers the whole cache at once).
+   */
+  readonly maxPending?: number;
+  /**
+   * What a full buffer does: `"error"` (default) fails the subscription with a {@link ListenerOverflowError};
+   * `"relist"` drops the buffered notifications, emits `{ type: "relist" }`, replays the cache as
+   * `add(obj, isInInitialList: true)` notifications and a new `{ type: "synced" }`, then goes on. Either way a
+   * `listenerOverflow` event is published.
+   */
+  readonly overflow?: "error" | "relist";
+}
+
+/**
+ * What {@link SharedInformer.notifications$} emits: the handler notifications (`add` with `isInInitialList`,
+ * `update`, `delete` whose `oldObj` may be a {@link DeletedFinalStateUnknown} tombstone), plus two markers:
+ * `synced` once the registration has synced (its `hasSynced` turned true: the informer synced and every
+ * initial-list `add` was delivered), and `relist` before a replay of the cache after an overflow (bounded
+ * `"relist"` policy only). After `relist`, the `add`s up to the next `synced` are the complete cache: an object
+ * the consumer knew that is not among them was deleted meanwhile (kube-rs's `Init`/`InitApply`/`InitDone`).
+ */
+export type InformerNotification<T> = Notification<T> | { readonly type: "synced" } | { readonly type: "relist" };
 
 /**
  * Events an informer publishes: its handlers' errors and slow calls (see {@link ListenerEvent}), delta processing
@@ -112,6 +166,20 @@ export interface SharedIndexInformerOptions<T> {
 export type SharedInformerEvent =
   | ListenerEvent
   | { readonly type: "processError"; readonly error: unknown }
+  | {
+      /** A consumer of one of the informer's streams threw; caught, counted and skipped (never re-thrown). */
+      readonly type: "subscriberError";
+      readonly stream: string;
+      readonly callback: SubscriberCallback;
+      readonly error: unknown;
+    }
+  | {
+      /** A bounded `notifications$` registration hit its `maxPending`. */
+      readonly type: "listenerOverflow";
+      readonly handlerName: string;
+      readonly pendingNotifications: number;
+      readonly policy: "error" | "relist";
+    }
   | { readonly type: "started" }
   | { readonly type: "synced" }
   | { readonly type: "stopped" };
@@ -165,9 +233,25 @@ export interface SharedInformer<T> {
   getStore(): Store<T>;
   /**
    * Runs the informer until `signal` aborts, then resolves once the reflector, the delta loop and every handler's
-   * in-flight callback have stopped (I15). An informer runs once: a second call warns and resolves at once.
+   * in-flight callback have stopped and every timer and listener is released (I15). The informer adds exactly one
+   * listener to `signal`, removed when it stops. An informer runs once: a second call logs a warning and
+   * resolves at once.
    */
   run(signal: AbortSignal): Promise<void>;
+  /**
+   * `run` as an Observable: subscribing runs the informer, unsubscribing stops it; emits nothing and completes
+   * once everything is released. Subscribe once (an informer runs once).
+   */
+  run$(): Observable<never>;
+  /**
+   * The informer's notifications as a stream: **each subscription is a registration** (as `addEventHandler`),
+   * with its own buffer, resync and `hasSynced`; unsubscribing removes it (I14). A subscription made while the
+   * informer runs first gets the cache as `add(obj, true)` (I5). Completes when the informer stops; a
+   * subscription to a stopped informer completes at once. Push, unbounded by default; see
+   * {@link NotificationsOptions} for the bounded form. Read-only and safe: a consumer that throws is reported
+   * (a `subscriberError` event) and keeps receiving.
+   */
+  notifications$(options?: NotificationsOptions): Observable<InformerNotification<T>>;
   /**
    * True once the FIFO has delivered the initial list into the store (I13). Bound: `informer.hasSynced` can be
    * passed around as a function. Says nothing about handlers: use the registration's `hasSynced`.
@@ -185,8 +269,13 @@ export interface SharedInformer<T> {
   hasStarted(): boolean;
   /** Whether the informer has stopped; a stopped informer never runs again. */
   isStopped(): boolean;
-  /** Handler errors, slow handlers, processing errors and lifecycle. Hot, no replay; completes once stopped. */
-  readonly events: EventStream<SharedInformerEvent>;
+  /**
+   * Handler errors, slow handlers, processing errors, subscriber errors, overflows and lifecycle. Hot, no replay,
+   * read-only; completes once stopped.
+   */
+  readonly events$: Observable<SharedInformerEvent>;
+  /** `hasSynced()` as a stream: the current value on subscribe, then `true` once; completes after `true` or on stop. */
+  readonly synced$: Observable<boolean>;
   /** The current status snapshot. */
   status(): SharedInformerStatus;
   /**
@@ -224,12 +313,15 @@ function describeObjectType(t: KubeObject | undefined): string | undefined {
   return typeof t.apiVersion === "string" && t.apiVersion !== "" ? `${t.apiVersion}, Kind=${t.kind}` : t.kind;
 }
 
-function hasEvents(queue: unknown): queue is { events: EventStream<FIFOEvent> } {
-  return (queue as { events?: unknown }).events instanceof EventStream;
+function hasEvents(queue: unknown): queue is { events$: Observable<FIFOEvent> } {
+  return (queue as { events$?: unknown }).events$ instanceof Observable;
 }
 
+let anonymousSubscriptions = 0;
+
 class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
-  readonly events = new EventStream<SharedInformerEvent>();
+  readonly events$: Observable<SharedInformerEvent>;
+  readonly synced$: Observable<boolean>;
   readonly status$: Observable<SharedInformerStatus>;
   readonly reflectorEvents$: Observable<ReflectorEvent>;
   readonly fifoEvents$: Observable<FIFOEvent>;
@@ -251,6 +343,11 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
   private pipeline: Pipeline<T> | undefined;
   private readonly pipeline$ = new ReplaySubject<Pipeline<T>>(1);
   private readonly statusChanged = new Subject<void>();
+  private readonly syncedNow = new Subject<void>();
+  private readonly events: EventStream<SharedInformerEvent>;
+  private readonly reporter: SubscriberErrorReporter;
+  private readonly logger: Logger;
+  private readonly pendingGauge: Gauge | undefined;
   /** Emits once (and replays) when the informer has stopped for good: completes the streams. */
   private readonly stopped$ = new ReplaySubject<void>(1);
   private started = false;
@@ -284,6 +381,26 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
         ? { provider: options.metrics, labels: options.metricLabels }
         : undefined;
     this.indexer = newIndexer<T>(deletionHandlingMetaNamespaceKeyFunc, options.indexers ?? {}, { metrics });
+    this.logger = options.logger ?? defaultLogger;
+    this.reporter = new SubscriberErrorReporter({
+      metrics: options.metrics,
+      logger: this.logger,
+      publish: (r) => {
+        if (!this.events.observed) return false;
+        this.events.emit({ type: "subscriberError", stream: r.stream, callback: r.callback, error: r.error });
+        return true;
+      },
+    });
+    this.events = new EventStream<SharedInformerEvent>({
+      name: `informer ${this.name} events$`,
+      reporter: this.reporter,
+    });
+    this.events$ = this.events.events$;
+    this.pendingGauge = metrics?.provider.gauge({
+      name: listenerPendingNotificationsMetricName,
+      help: "Notifications waiting in an informer handler's buffer (the handler's lag)",
+      labelNames: ["name", "group", "version", "resource", "handler"],
+    });
     this.processor = new SharedProcessor<T>(this.clock);
     this.synced = new DoneLatch(`SharedIndexInformer ${this.objectDescription}`);
     const md = options.mutationDetector;
@@ -294,7 +411,29 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
       onUpdate: (oldObj, newObj) => this.onUpdate(oldObj, newObj),
       onDelete: (obj) => this.onDelete(obj),
     };
-    this.status$ = new Observable<SharedInformerStatus>((subscriber) => {
+    const safe = <V>(stream: Observable<V>, what: string) =>
+      safeObservable(stream, `informer ${this.name} ${what}`, this.reporter);
+    this.synced$ = safe(
+      new Observable<boolean>((subscriber) => {
+        const now = this.synced.isDone();
+        subscriber.next(now);
+        if (now || this.stopped) {
+          subscriber.complete();
+          return undefined;
+        }
+        const synced = this.syncedNow.subscribe(() => {
+          subscriber.next(true);
+          subscriber.complete();
+        });
+        const done = this.stopped$.subscribe(() => subscriber.complete());
+        return () => {
+          synced.unsubscribe();
+          done.unsubscribe();
+        };
+      }),
+      "synced$",
+    );
+    const status$ = new Observable<SharedInformerStatus>((subscriber) => {
       subscriber.next(this.status());
       const changes = this.statusChanged.subscribe(() => subscriber.next(this.status()));
       const reflector = this.pipeline$
@@ -310,13 +449,20 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
         done.unsubscribe();
       };
     });
-    this.reflectorEvents$ = this.pipeline$.pipe(
-      switchMap((p) => p.reflector.events$),
-      takeUntil(this.stopped$),
+    this.status$ = safe(status$, "status$");
+    this.reflectorEvents$ = safe(
+      this.pipeline$.pipe(
+        switchMap((p) => p.reflector.events$),
+        takeUntil(this.stopped$),
+      ),
+      "reflectorEvents$",
     );
-    this.fifoEvents$ = this.pipeline$.pipe(
-      switchMap((p) => (hasEvents(p.queue) ? p.queue.events.events$ : EMPTY)),
-      takeUntil(this.stopped$),
+    this.fifoEvents$ = safe(
+      this.pipeline$.pipe(
+        switchMap((p) => (hasEvents(p.queue) ? p.queue.events$ : EMPTY)),
+        takeUntil(this.stopped$),
+      ),
+      "fifoEvents$",
     );
     this.hasSynced = this.hasSynced.bind(this);
   }
@@ -368,6 +514,104 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
     handler: ResourceEventHandler<T>,
     options: HandlerOptions<T>,
   ): ResourceEventHandlerRegistration {
+    return this.register(handler, options);
+  }
+
+  notifications$(options: NotificationsOptions = {}): Observable<InformerNotification<T>> {
+    const maxPending = options.maxPending ?? Number.POSITIVE_INFINITY;
+    if (!(maxPending >= 1) || (Number.isFinite(maxPending) && !Number.isInteger(maxPending))) {
+      throw new RangeError(`maxPending must be a positive integer, got ${describeValue(options.maxPending)}`);
+    }
+    const policy = options.overflow ?? "error";
+    if (policy !== "error" && policy !== "relist") {
+      throw new RangeError(`overflow must be "error" or "relist", got ${describeValue(policy)}`);
+    }
+    if (options.resyncPeriod !== undefined) checkPeriod("resyncPeriod", options.resyncPeriod);
+    const name = options.name ?? `notifications$#${++anonymousSubscriptions}`;
+    const stream = new Observable<InformerNotification<T>>((subscriber) => {
+      if (this.stopped) {
+        subscriber.complete();
+        return undefined;
+      }
+      let current: ProcessorListener<T> | undefined;
+      let registering = false;
+      const sink: NotificationSink<T> = (n) => subscriber.next(n);
+      const onOverflow = (listener: ProcessorListener<T>, pending: number) => {
+        // Inside the producer's synchronous turn: stop the registration now (later notifications are ignored)
+        // and act between turns, where a replay of the cache is exact (as when a handler joins, I5).
+        if (current !== listener || listener.isStopped) return;
+        const cacheTooLarge = registering;
+        this.processor.removeListener(listener);
+        this.statusChanged.next();
+        this.events.emit({ type: "listenerOverflow", handlerName: name, pendingNotifications: pending, policy });
+        queueMicrotask(() => {
+          if (current !== listener || subscriber.closed) return;
+          current = undefined;
+          if (policy === "error" || cacheTooLarge || this.stopped) {
+            subscriber.error(
+              new ListenerOverflowError(name, maxPending, cacheTooLarge ? "cacheLargerThanBound" : "behind"),
+            );
+            return;
+          }
+          subscriber.next({ type: "relist" });
+          try {
+            register();
+          } catch (error) {
+            subscriber.error(error); // never thrown from a microtask (that would be an uncaughtException)
+          }
+        });
+      };
+      const register = () => {
+        registering = true;
+        let listener: ProcessorListener<T> | undefined;
+        try {
+          listener = this.register(sink, {
+            handlerName: name,
+            resyncPeriod: options.resyncPeriod,
+            maxPending,
+            onOverflow: (pending) => {
+              if (listener !== undefined) onOverflow(listener, pending);
+            },
+            onBeforeReplay: (l) => {
+              listener = l;
+              current = l;
+            },
+          });
+        } finally {
+          registering = false;
+        }
+        if (listener.isStopped) return; // overflowed during the replay: the microtask errors the subscription
+        const registered = listener;
+        registered
+          .hasSyncedChecker()
+          .done()
+          .then(
+            () => {
+              if (current === registered && !subscriber.closed) subscriber.next({ type: "synced" });
+            },
+            () => {},
+          );
+      };
+      register();
+      const done = this.stopped$.subscribe(() => subscriber.complete());
+      return () => {
+        done.unsubscribe();
+        const listener = current;
+        current = undefined;
+        if (listener !== undefined && this.processor.removeListener(listener)) this.statusChanged.next();
+      };
+    });
+    return safeObservable(stream, `informer ${this.name} notifications$ ${name}`, this.reporter);
+  }
+
+  private register(
+    handler: ResourceEventHandler<T> | NotificationSink<T>,
+    options: HandlerOptions<T> & {
+      readonly maxPending?: number;
+      readonly onOverflow?: (pending: number) => void;
+      readonly onBeforeReplay?: (listener: ProcessorListener<T>) => void;
+    },
+  ): ProcessorListener<T> {
     if (this.stopped) {
       const name = options.handlerName ?? describeValue(handler);
       throw new Error(`handler ${name} was not added to shared informer because it has stopped already`);
@@ -394,7 +638,12 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
       onHandlerError: options.onHandlerError ?? this.options.onHandlerError,
       crashOnHandlerError: options.crashOnHandlerError ?? this.options.crashOnHandlerError,
       events: this.events,
+      maxPending: options.maxPending,
+      onOverflow: options.onOverflow,
+      pendingGauge: this.pendingGaugeOption(),
+      logger: this.logger,
     });
+    options.onBeforeReplay?.(listener);
     if (!this.started) {
       this.processor.addListener(listener);
       this.statusChanged.next();
@@ -408,6 +657,13 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
     if (processorRunning) listener.watchSynced();
     this.statusChanged.next();
     return listener;
+  }
+
+  /** The lag gauge for a new listener (which adds its `handler` label), when metrics are on. */
+  private pendingGaugeOption(): { gauge: Gauge; labels: Record<string, string> } | undefined {
+    const labels = this.options.metricLabels;
+    if (this.pendingGauge === undefined || labels === undefined) return undefined;
+    return { gauge: this.pendingGauge, labels: { ...labels } };
   }
 
   removeEventHandler(handle: ResourceEventHandlerRegistration): void {
@@ -463,15 +719,25 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
 
   // ---- running (I15) --------------------------------------------------------------------------------------
 
-  async run(signal: AbortSignal): Promise<void> {
+  run$(): Observable<never> {
+    return runAsObservable((signal) => this.run(signal));
+  }
+
+  async run(callerSignal: AbortSignal): Promise<void> {
     if (this.started) {
-      globalThis.process?.emitWarning?.(
+      safeLog(
+        this.logger,
+        "warn",
         `the shared informer ${this.name} has started already; running it more than once is not allowed`,
-        "InformerWarning",
+        { informer: this.name },
       );
       return;
     }
     const pipeline = this.buildPipeline();
+    // One listener on the caller's signal (shared by many informers in a factory); every part of this run
+    // listens to the link instead, and the link lets go of the caller's signal once the run is over.
+    const link = new SignalLink(callerSignal);
+    const signal = link.signal;
     this.pipeline = pipeline;
     this.started = true;
     this.pipeline$.next(pipeline);
@@ -480,21 +746,24 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
 
     // The processor and the mutation detector stop strictly after the reflector and the delta loop.
     const processorStop = new AbortController();
-    this.detector.run(processorStop.signal);
+    const detectorDone = this.detector.run(processorStop.signal);
     const processorDone = this.processor.run(processorStop.signal);
     const markSynced = () => {
       if (signal.aborted || this.synced.isDone()) return;
       this.synced.complete();
       this.events.emit({ type: "synced" });
       this.statusChanged.next();
+      this.syncedNow.next();
     };
     const fifoSynced = pipeline.queue.hasSyncedChecker();
     if (fifoSynced.isDone()) markSynced();
-    else void fifoSynced.done().then(markSynced);
+    else fifoSynced.done().then(markSynced, (error: unknown) => this.reportProcessError(error));
 
-    let reflectorRun: Subscription | undefined;
+    // The reflector stops with the caller's signal, or when the delta loop ends first.
+    const reflectorStop = new AbortController();
+    let reflectorRun: Promise<void> | undefined;
     try {
-      reflectorRun = pipeline.reflector.run(signal);
+      reflectorRun = pipeline.reflector.run(AbortSignal.any([signal, reflectorStop.signal]));
       await processLoop<T>({
         queue: pipeline.queue,
         process: (deltas, isInInitialList) =>
@@ -512,18 +781,19 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
         onError: (error) => this.reportProcessError(error),
       });
     } finally {
-      reflectorRun?.unsubscribe();
-      await pipeline.reflector.whenStopped();
+      reflectorStop.abort();
+      await reflectorRun;
       this.stopped = true;
       processorStop.abort();
-      this.detector.stop();
-      await processorDone;
+      await Promise.all([processorDone, detectorDone]);
+      link.release();
       this.events.emit({ type: "stopped" });
       this.statusChanged.next();
       // Stopped for good: complete every stream.
       this.stopped$.next();
       this.stopped$.complete();
       this.statusChanged.complete();
+      this.syncedNow.complete();
       this.events.complete();
     }
   }
@@ -563,10 +833,9 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
       this.events.emit({ type: "processError", error });
     } else {
       const message = error instanceof Error ? error.message : describeValue(error);
-      globalThis.process?.emitWarning?.(
-        `informer ${this.name}: error processing deltas: ${message}`,
-        "InformerWarning",
-      );
+      safeLog(this.logger, "error", `informer ${this.name}: error processing deltas: ${message}`, {
+        informer: this.name,
+      });
     }
   }
 
@@ -623,7 +892,9 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
  * restores client-go's crash); callbacks may be async (awaited per handler); a failing initial-list `onAdd` still
  * counts toward the registration's `hasSynced`; listener buffers shrink; there is no `GetController()`;
  * `lastSyncResourceVersion` always returns the real value; metrics need explicit `metricLabels`; `status()`,
- * `status$`, `events`, `reflectorEvents$` and `fifoEvents$` are additions.
+ * `status$`, `synced$`, `events$`, `reflectorEvents$`, `fifoEvents$`, `run$()` and `notifications$()` are
+ * additions. Every stream is a read-only Observable whose throwing consumers are reported (`subscriberError`
+ * event, `stream_subscriber_errors_total`), never re-thrown into the host.
  */
 export function newSharedIndexInformer<T>(
   lw: ListerWatcher<T>,

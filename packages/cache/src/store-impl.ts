@@ -56,7 +56,7 @@ export interface StoreWithTransactions<T> extends Indexer<T>, TransactionStore<T
 class Cache<T> implements StoreWithTransactions<T> {
   private readonly storage: ThreadSafeStore<T>;
   private readonly keyFunc: KeyFunc;
-  private readonly transformer: TransformFunc<T> | undefined;
+  private readonly transformFn: TransformFunc<T> | undefined;
   private readonly detector: MutationDetector | undefined;
 
   constructor(keyFunc: KeyFunc, indexers: Indexers<T>, options: StoreOptions<T>) {
@@ -65,7 +65,7 @@ class Cache<T> implements StoreWithTransactions<T> {
       throw new TypeError(`transformer is not a function: ${describeValue(options.transformer)}`);
     }
     this.keyFunc = keyFunc;
-    this.transformer = options.transformer;
+    this.transformFn = options.transformer;
     this.detector = options.mutationDetector?.enabled ? options.mutationDetector : undefined;
     this.storage = newThreadSafeStore(indexers, options);
   }
@@ -188,7 +188,7 @@ class Cache<T> implements StoreWithTransactions<T> {
   }
 
   private transform(obj: T): T {
-    const fn = this.transformer;
+    const fn = this.transformFn;
     if (fn === undefined) return obj;
     try {
       return fn(obj);

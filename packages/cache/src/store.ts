@@ -6,6 +6,8 @@
  * {@link KeyError}s. Index-function failures (a panic in Go) throw {@link IndexError}.
  */
 
+import type { TransformFunc } from "./store-impl.js";
+
 /** Computes an object's key; throws {@link KeyError} when it cannot. */
 export type KeyFunc = (obj: unknown) => string;
 
@@ -31,7 +33,12 @@ export class IndexError extends Error {
   override readonly name = "IndexError";
 }
 
-/** The part of a store a Reflector writes to (`cache.ReflectorStore`). */
+/**
+ * The part of a store a Reflector writes to (`cache.ReflectorStore`), with the optional capabilities the reflector
+ * uses when a store has them (client-go discovers them by type assertion; here they are typed members):
+ * `bookmark` (`ReflectorBookmarkStore`), `updateResourceVersion` (`ResourceVersionUpdater`) and `transformer`
+ * (`TransformingStore`).
+ */
 export interface ReflectorStore<T> {
   add(obj: T): void;
   update(obj: T): void;
@@ -40,6 +47,15 @@ export interface ReflectorStore<T> {
   replace(list: readonly T[], resourceVersion: string): void;
   /** Re-delivers known items (a no-op for plain stores). */
   resync(): void;
+  /** Optional: told the resource version of every BOOKMARK the watch receives. */
+  bookmark?(resourceVersion: string): void;
+  /** Optional: told every resource version the watch advances to (after each event past the initial ones). */
+  updateResourceVersion?(resourceVersion: string): void;
+  /**
+   * Optional: the transformer this store applies to incoming objects. The reflector applies the same one to the
+   * temporary store of a watch-list, so both see transformed objects.
+   */
+  transformer?(): TransformFunc<T> | undefined;
 }
 
 /** Optional store capability: record a BOOKMARK's resource version (`ReflectorBookmarkStore`). */
@@ -53,7 +69,9 @@ export interface ResourceVersionUpdater {
 }
 
 /** `cache.Store`. */
-export interface Store<T> extends ReflectorStore<T>, BookmarkStore {
+export interface Store<T> extends ReflectorStore<T> {
+  /** Records a BOOKMARK's resource version (a Store always has it). */
+  bookmark(resourceVersion: string): void;
   list(): T[];
   listKeys(): string[];
   get(obj: T): T | undefined;

@@ -936,7 +936,7 @@ describe("RealFIFO behaviour beyond the upstream tests", () => {
         },
       },
     });
-    f.events.events$.subscribe((e) => events.push(e));
+    f.events$.subscribe((e) => events.push(e));
     f.replace([], "1");
     expect(await drainFlat(f)).toEqual([
       d("Deleted", tomb("gone", undefined)),
@@ -1003,7 +1003,7 @@ describe("RealFIFO metrics (§2b)", () => {
     const clock = new FakeClock();
     const f = newAtomicFIFO({ clock });
     const events: FIFOEvent[] = [];
-    f.events.events$.subscribe((e) => events.push(e));
+    f.events$.subscribe((e) => events.push(e));
     for (let i = 0; i < 13; i++) f.add(mkFifoObj(`o${i}`, i));
     const p = f.pop(() => clock.sleep(101));
     await clock.step(101);

@@ -30,6 +30,8 @@ describe("listWatchFor (NewFilteredListWatchFromClient)", () => {
       fieldSelector: "spec.nodeName=n1",
       labelSelector: "app=web",
     });
+    // What a reflector names in its failure warnings.
+    expect(lw.target).toEqual({ url: server.url, group: "", version: "v1", resource: "pods", namespace: "ns1" });
     const list = await lw.list({ resourceVersion: "0", limit: 500, labelSelector: "ignored=true" });
     expect(list.metadata.resourceVersion).toBe("7");
     const w = await lw.watch({ resourceVersion: "7", allowWatchBookmarks: true, timeoutSeconds: 420 });

@@ -1,5 +1,5 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
-import type { ListerWatcher, Watch } from "@informer-ts/cache";
+import type { ListerWatcher, ListerWatcherTarget, Watch } from "@informer-ts/cache";
 import type { ResourceDescriptor } from "./resources.js";
 import type { KubeClient } from "./rest-client.js";
 
@@ -15,7 +15,8 @@ export interface ListWatchScope {
  * watch gets the scope's namespace and selectors (overriding any in the options, as client-go's options
  * modifier does); `watch()` sends `watch=true` (plus `timeout=<duration>` beside `timeoutSeconds`, as the typed
  * clients do) and resolves once the server answered 200 with its headers. Failures reject with the server's
- * `StatusError` or the transport error.
+ * `StatusError` or the transport error. Its `target` (server URL, user when the config names one, group, version,
+ * resource, namespace) lets a reflector's failure warnings say what it tried to reach.
  */
 export function listWatchFor<T = KubeObject>(
   client: KubeClient,
@@ -29,7 +30,16 @@ export function listWatchFor<T = KubeObject>(
     if (scope.namespace !== undefined && scope.namespace !== "") o.namespace = scope.namespace;
     return o;
   };
+  const target: ListerWatcherTarget = {
+    url: client.config.server,
+    ...(client.config.username ? { user: client.config.username } : {}),
+    group: resource.group,
+    version: resource.version,
+    resource: resource.resource,
+    ...(scope.namespace ? { namespace: scope.namespace } : {}),
+  };
   return {
+    target,
     list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<T>> {
       return client.list<T>(resource, apply(options), signal);
     },

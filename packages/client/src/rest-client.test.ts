@@ -21,7 +21,7 @@ import {
 import { FakeClock } from "@informer-ts/clock";
 import { InMemoryMetrics } from "@informer-ts/instrumentation";
 import { filter, firstValueFrom } from "rxjs";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ClientConfig } from "./client-config.js";
 import { sendJSON, startServer, type TestServer, until } from "./internal/test-server.test-util.js";
 import { builtinResources, RequestConstructionError } from "./resources.js";
@@ -65,9 +65,7 @@ function nextEvent<T extends RestClientEvent["type"]>(
   c: KubeClient,
   type: T,
 ): Promise<Extract<RestClientEvent, { type: T }>> {
-  return firstValueFrom(
-    c.events.events$.pipe(filter((e): e is Extract<RestClientEvent, { type: T }> => e.type === type)),
-  );
+  return firstValueFrom(c.events$.pipe(filter((e): e is Extract<RestClientEvent, { type: T }> => e.type === type)));
 }
 
 describe("KubeClient requests", () => {
@@ -312,7 +310,7 @@ describe("KubeClient retries (with_retry.go)", () => {
     const c = client({ server: s.url }, { clock, metrics });
     const start = clock.now();
     const retries: number[] = [];
-    c.events.events$.pipe(filter((e) => e.type === "retry")).subscribe((e) => {
+    c.events$.pipe(filter((e) => e.type === "retry")).subscribe((e) => {
       if (e.type === "retry") retries.push(e.waitMs);
     });
     const p = c.list(configmaps);
@@ -424,7 +422,7 @@ describe("KubeClient client-side rate limiting", () => {
     await c.list(nodes);
     await c.list(nodes);
     const throttled: number[] = [];
-    c.events.events$.subscribe((e) => {
+    c.events$.subscribe((e) => {
       if (e.type === "throttled") throttled.push(e.waitedMs);
     });
     const third = c.list(nodes);
@@ -528,7 +526,7 @@ describe("KubeClient watch", () => {
     });
     const c = client({ server: s.url });
     const closes: RestClientEvent[] = [];
-    c.events.events$.pipe(filter((e) => e.type === "watch-closed")).subscribe((e) => closes.push(e));
+    c.events$.pipe(filter((e) => e.type === "watch-closed")).subscribe((e) => closes.push(e));
     const ac = new AbortController();
     const w = await c.watch(configmaps, {}, ac.signal);
     const it = w[Symbol.asyncIterator]();
@@ -713,5 +711,37 @@ describe("errors the reflector classifies (F9–F12, F18)", () => {
     for await (const e of w) got.push(e);
     expect(got).toEqual([]);
     expect(s.requests).toHaveLength(3);
+  });
+});
+
+describe("events$ is read-only and safe (issue 9 item 4)", () => {
+  it("a throwing subscriber never reaches uncaughtException; the other subscribers are served", async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => uncaught.push(e);
+    process.on("uncaughtException", onUncaught);
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const s = await serve((_req, res) =>
+        sendJSON(res, 200, { kind: "ConfigMapList", apiVersion: "v1", metadata: { resourceVersion: "1" }, items: [] }),
+      );
+      const c = client({ server: s.url, qps: -1 });
+      expect("emit" in c.events$).toBe(false);
+      c.events$.subscribe(() => {
+        throw new Error("consumer bug");
+      });
+      const seen: string[] = [];
+      c.events$.subscribe((e) => seen.push(e.type));
+      await c.list(configmaps, { namespace: "default" });
+      // Let the event loop run its timers, where RxJS would re-throw an unguarded consumer error.
+      await new Promise<void>((resolve) => setTimeout(resolve, 5));
+      expect(seen).toContain("response");
+      expect(uncaught).toEqual([]);
+      expect(errors.mock.calls.some((call) => String(call[0]).includes("a subscriber of client events$ threw"))).toBe(
+        true,
+      );
+    } finally {
+      process.off("uncaughtException", onUncaught);
+      errors.mockRestore();
+    }
   });
 });

@@ -4,6 +4,7 @@ import { fromStatus, isConnectionReset, isNetworkTimeout, isProbableEOF } from "
 import type { Watch } from "@informer-ts/cache";
 import { type Clock, realClock } from "@informer-ts/clock";
 import { EventStream, type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
+import type { Observable } from "rxjs";
 import type { Dispatcher } from "undici";
 import { BodyBuffer } from "./body-buffer.js";
 import { type ClientConfig, type PemData, rateLimitOf, validateClientConfig } from "./client-config.js";
@@ -136,8 +137,12 @@ export class RequestTimeoutError extends Error {
  * errors of several attempts are not chained (`WrapPreviousError`); HTTP/1.1 only; JSON only (no protobuf/CBOR).
  */
 export class KubeClient {
-  /** Request accounting: one event per attempt, retry, throttle and watch end. */
-  readonly events = new EventStream<RestClientEvent>();
+  private readonly eventStream = new EventStream<RestClientEvent>({ name: "client events$" });
+  /**
+   * Request accounting: one event per attempt, retry, throttle and watch end. Read-only, hot, no replay;
+   * completes on `close()`; a throwing subscriber is reported (logged), never re-thrown into the host.
+   */
+  readonly events$: Observable<RestClientEvent> = this.eventStream.events$;
   readonly config: ClientConfig;
   private readonly server: URL;
   private readonly host: string;
@@ -354,7 +359,7 @@ export class KubeClient {
     const agents = [...this.agents.values()];
     this.agents.clear();
     await Promise.all(agents.map((a) => a.close().catch(() => undefined)));
-    this.events.complete();
+    this.eventStream.complete();
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -371,7 +376,7 @@ export class KubeClient {
   }
 
   private emit(e: RestClientEvent): void {
-    if (this.events.observed) this.events.emit(e);
+    if (this.eventStream.observed) this.eventStream.emit(e);
   }
 
   /** `Request.Do` + decode: throttle, retries, error mapping, then the JSON body. */

@@ -1,6 +1,7 @@
 import { filter } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { EventStream } from "./event-stream.js";
+import { SubscriberErrorReporter } from "./safe-observable.js";
 
 type E = { type: "started" } | { type: "stopped"; reason: string };
 
@@ -41,5 +42,27 @@ describe("EventStream", () => {
     expect(completed).toBe(true);
     expect(() => s.emit({ type: "started" })).not.toThrow();
     expect(seen).toEqual([]);
+  });
+});
+
+describe("EventStream safety", () => {
+  it("hands out a read-only stream: no emit/complete on it, and a throwing subscriber is reported", async () => {
+    const reports: unknown[] = [];
+    const s = new EventStream<E>({
+      name: "x events$",
+      reporter: new SubscriberErrorReporter({ publish: (r) => reports.push(r) > 0 }),
+    });
+    expect("emit" in s.events$).toBe(false);
+    expect("next" in s.events$).toBe(false);
+    const seen: E[] = [];
+    s.events$.subscribe(() => {
+      throw new Error("consumer bug");
+    });
+    s.events$.subscribe((e) => seen.push(e));
+    s.emit({ type: "started" });
+    s.emit({ type: "started" });
+    expect(seen).toHaveLength(2);
+    expect(reports).toHaveLength(2);
+    expect(reports[0]).toMatchObject({ stream: "x events$", callback: "next" });
   });
 });

@@ -1,5 +1,17 @@
-export { EventStream } from "./event-stream.js";
+export { EventStream, type EventStreamOptions } from "./event-stream.js";
 export { type HistogramSnapshot, InMemoryMetrics } from "./in-memory-metrics.js";
+export { runAsObservable, SignalLink } from "./lifecycle.js";
+export {
+  formatLogLine,
+  type LogFields,
+  type Logger,
+  type LogLevel,
+  newConsoleLogger,
+  newJsonLineLogger,
+  newLineLogger,
+  safeLog,
+  silentLogger,
+} from "./logger.js";
 export {
   type Counter,
   exponentialBuckets,
@@ -13,3 +25,13 @@ export {
   seriesKey,
 } from "./metrics.js";
 export { PromMetrics } from "./prom-metrics.js";
+export {
+  defaultSubscriberErrorReporter,
+  SafeObservable,
+  type SubscriberCallback,
+  type SubscriberErrorReport,
+  SubscriberErrorReporter,
+  type SubscriberErrorReporterOptions,
+  safeObservable,
+  subscriberErrorsMetricName,
+} from "./safe-observable.js";

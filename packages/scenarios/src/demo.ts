@@ -143,7 +143,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const engine = new SimApiServer({
     clock,
     rand: seededRand(options.seed + 1),
-    log: (line) => out(`  apiserver: ${line}`),
+    logger: { log: (_level, message) => out(`  apiserver: ${message}`) },
   });
   const configmaps = engine.resource("configmaps");
   // The writer's working set, to pick objects to update or delete. The verdict reads the server's storage instead.

@@ -3,6 +3,7 @@
 // `listening on <url>` when ready; exits 0 on SIGINT/SIGTERM, 2 on bad flags or seed files.
 import { createWriteStream, type WriteStream } from "node:fs";
 import { realClock, seededRand } from "@informer-ts/clock";
+import { newJsonLineLogger, newLineLogger } from "@informer-ts/instrumentation";
 import { createCliBackend } from "./http/cli-backend.js";
 import {
   APISERVER_USAGE,
@@ -42,7 +43,7 @@ async function main(argv: readonly string[]): Promise<number> {
     cli = await createCliBackend(flags, {
       clock: realClock,
       ...(rand !== undefined && { rand }),
-      log: (line) => process.stderr.write(`${line}\n`),
+      logger: newLineLogger("apiserver", (line) => process.stderr.write(`${line}\n`), "info"),
       ...(auditOut !== undefined && { auditLog: (line: string) => auditOut.write(`${line}\n`) }),
     });
     if (flags.seed !== undefined) await cli.seed(loadSeedFile(flags.seed));
@@ -63,7 +64,7 @@ async function main(argv: readonly string[]): Promise<number> {
     metrics: cli.metrics,
     metricsProvider: cli.metrics,
     admin: cli.admin,
-    ...(flags.httpLog && { log: process.stderr }),
+    ...(flags.httpLog && { logger: newJsonLineLogger((line) => process.stderr.write(`${line}\n`)) }),
   });
   let url: string;
   try {

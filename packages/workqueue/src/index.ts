@@ -32,3 +32,4 @@ export {
   type RateLimitingQueueConfig,
   type TypedRateLimitingInterface,
 } from "./rate-limiting-queue.js";
+export { type ProcessItemFunc, type RunWorkersOptions, runWorkers } from "./run-workers.js";

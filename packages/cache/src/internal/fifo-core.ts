@@ -1,5 +1,6 @@
 import { type Clock, realClock } from "@informer-ts/clock";
 import { EventStream } from "@informer-ts/instrumentation";
+import type { Observable } from "rxjs";
 import { type Delta, isDelta } from "../delta.js";
 import { Deque, ErrFIFOClosed, type KeyListerGetter } from "../fifo.js";
 import { metaNamespaceKeyFunc } from "../keys.js";
@@ -99,8 +100,13 @@ export interface FIFOCoreOptions<T> {
  * a time: the next pop does not start before the previous callback's promise settles.
  */
 export abstract class FIFOCore<T> {
-  /** Events about this queue (slow processing, failed known-object lookups, failed deferred mutations). */
-  readonly events = new EventStream<FIFOEvent>();
+  /** Publishes this queue's events; kept inside, consumers get {@link FIFOCore.events$}. */
+  protected readonly events = new EventStream<FIFOEvent>({ name: "fifo events$" });
+  /**
+   * Events about this queue (slow processing, failed known-object lookups, failed deferred mutations): read-only,
+   * hot, no replay; a throwing subscriber is reported, never re-thrown.
+   */
+  readonly events$: Observable<FIFOEvent> = this.events.events$;
   protected closed = false;
   protected populated = false;
   protected initialPopulationCount = 0;

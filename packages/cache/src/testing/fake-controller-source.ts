@@ -8,6 +8,7 @@ import {
   newResourceExpired,
   newTooLargeResourceVersion,
   type Status,
+  stoppingIterator,
   type WatchEvent,
 } from "@informer-ts/apimachinery";
 import type { Clock, Rand, Timer } from "@informer-ts/clock";
@@ -78,16 +79,10 @@ export class FakeWatch<T> implements Watch<T> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
-    return {
-      next: () => this.next(),
-      return: async () => {
-        this.stop();
-        return { value: undefined, done: true };
-      },
-    };
+    return stoppingIterator(this);
   }
 
-  private next(): Promise<IteratorResult<WatchEvent<T>>> {
+  next(): Promise<IteratorResult<WatchEvent<T>>> {
     if (this.head < this.queue.length) {
       const value = this.queue[this.head] as WatchEvent<T>;
       (this.queue as unknown[])[this.head] = undefined;

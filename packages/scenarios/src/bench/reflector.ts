@@ -18,7 +18,7 @@ import {
 import { builtinResources, KubeClient, listWatchFor } from "@informer-ts/client";
 import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
 import type { V1ConfigMap } from "@kubernetes/client-node";
-import { firstValueFrom, type Subscription } from "rxjs";
+import { firstValueFrom } from "rxjs";
 import { filter } from "rxjs/operators";
 import { Agent, request } from "undici";
 import { type BenchResult, type BenchRow, forceGc, heapUsed } from "./report.js";
@@ -137,14 +137,15 @@ async function measureReflectorSync(objects: readonly string[], useWatchList: bo
   });
   const start = process.hrtime.bigint();
   const synced = firstValueFrom(reflector.status$.pipe(filter((s) => s.hasSynced)));
-  const run = reflector.run();
+  const stop = new AbortController();
+  const run = reflector.run(stop.signal);
   const status = await synced;
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   sampler.sample();
   if (store.size !== objects.length) throw new Error(`synced ${store.size} objects, expected ${objects.length}`);
   const after = heapUsed();
-  run.unsubscribe();
-  await reflector.whenStopped();
+  stop.abort();
+  await run;
   return { ms, peakMiB: (sampler.peak - before) / MiB, retainedMiB: (after - before) / MiB, status };
 }
 
@@ -392,11 +393,12 @@ function prepareReflector(spec: ChildSpec, mode: "list" | "watch-list" | "watch"
     logger: silentLogger,
     useWatchList: mode === "watch-list",
   });
-  let run: Subscription | undefined;
+  const stopRun = new AbortController();
+  let run: Promise<void> | undefined;
   return {
     async sync() {
       const synced = firstValueFrom(reflector.status$.pipe(filter((s) => s.hasSynced)));
-      run = reflector.run();
+      run = reflector.run(stopRun.signal);
       await synced;
       if (counting !== undefined) await counting.reached;
       const s = reflector.status();
@@ -409,8 +411,8 @@ function prepareReflector(spec: ChildSpec, mode: "list" | "watch-list" | "watch"
       return { count: counting !== undefined ? counting.count : inner.listKeys().length, note };
     },
     async stop() {
-      run?.unsubscribe();
-      await reflector.whenStopped();
+      stopRun.abort();
+      await run;
       await client.close();
     },
   };

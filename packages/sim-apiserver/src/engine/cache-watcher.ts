@@ -1,4 +1,9 @@
-import { INITIAL_EVENTS_END_ANNOTATION, type KubeObject, type WatchEvent } from "@informer-ts/apimachinery";
+import {
+  INITIAL_EVENTS_END_ANNOTATION,
+  type KubeObject,
+  stoppingIterator,
+  type WatchEvent,
+} from "@informer-ts/apimachinery";
 import type { CacheEvent, EventHistory } from "./event-history.js";
 import { withResourceVersion } from "./object-util.js";
 
@@ -402,13 +407,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
-    return {
-      next: () => this.next(),
-      return: () => {
-        this.stop();
-        return Promise.resolve({ done: true, value: undefined });
-      },
-    };
+    return stoppingIterator(this);
   }
 }
 
@@ -439,13 +438,7 @@ export class FixedWatch implements AsyncIterable<WatchEvent> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
-    return {
-      next: () => this.next(),
-      return: () => {
-        this.stop();
-        return Promise.resolve({ done: true, value: undefined });
-      },
-    };
+    return stoppingIterator(this);
   }
 }
 

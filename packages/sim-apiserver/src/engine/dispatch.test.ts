@@ -19,9 +19,11 @@ function setup(opts: SimApiServerOptions = {}) {
     rand: seededRand(3),
     compactionIntervalMs: 0,
     metrics,
-    log: (l) => {
-      logs.push(l);
-      logAt.push(clock.now());
+    logger: {
+      log: (_level, l) => {
+        logs.push(l);
+        logAt.push(clock.now());
+      },
     },
     ...opts,
   });

@@ -8,10 +8,11 @@ import {
   newNotFound,
   newTooManyRequests,
   StatusError,
+  stoppingIterator,
   type WatchEvent,
 } from "@informer-ts/apimachinery";
 import { type Clock, mathRand, type Rand, realClock, seededRand, type Timer } from "@informer-ts/clock";
-import { type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
+import { type Logger, type MetricsProvider, noopMetrics, safeLog } from "@informer-ts/instrumentation";
 import type { HttpFault, HttpRequestDescriptor } from "../http/backend.js";
 import { HttpFaultInjector } from "../http/http-faults.js";
 import { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "../http/query.js";
@@ -77,8 +78,11 @@ export interface SimApiServerOptions {
   readonly budgetRefreshMsPerSecond?: number;
   /** Metrics registry (default none). */
   readonly metrics?: MetricsProvider;
-  /** Log lines (klog-style: watcher terminations, slow initial events, cache re-initializations). */
-  readonly log?: (line: string) => void;
+  /**
+   * Where the engine logs, at `info` (what kube-apiserver logs through klog: watcher terminations, slow initial
+   * events, cache re-initializations). Default none. A throwing logger is ignored.
+   */
+  readonly logger?: Logger;
   /** User agent recorded for in-process requests without one (default `informer-ts-inprocess`). */
   readonly defaultUserAgent?: string;
   /**
@@ -252,7 +256,7 @@ export class SimApiServer {
   /** Resources served because a CustomResourceDefinition (by name) declares them. */
   private readonly definitions = new Map<string, SimResource>();
   private readonly cacheMetrics: CacheMetrics;
-  private readonly log: ((line: string) => void) | undefined;
+  private readonly logger: Logger | undefined;
   private readonly defaultUserAgent: string;
   private readonly progressIntervalMs: number;
   private progressTimer: Timer | undefined;
@@ -275,7 +279,7 @@ export class SimApiServer {
     this.faults = new HttpFaultInjector(this.rand);
     this.watchListEnabled = opts.watchList ?? true;
     this.minRequestTimeoutSeconds = opts.minRequestTimeoutSeconds ?? 1800;
-    this.log = opts.log;
+    this.logger = opts.logger;
     this.defaultUserAgent = opts.defaultUserAgent ?? "informer-ts-inprocess";
     this.progressIntervalMs = opts.progressNotifyIntervalMs ?? 5000;
     this.compactionIntervalMs = opts.compactionIntervalMs ?? 5 * 60_000;
@@ -412,9 +416,9 @@ export class SimApiServer {
     return r;
   }
 
-  /** Writes a klog-style line to the `log` option; a throwing sink is ignored. */
+  /** Writes an `info` line to the `logger` option; a throwing logger is ignored. */
   private logLine(line: string): void {
-    if (this.log !== undefined) guarded(() => this.log!(line));
+    if (this.logger !== undefined) safeLog(this.logger, "info", line);
   }
 
   /** Every served resource. */
@@ -1082,13 +1086,7 @@ class TruncatingWatch implements SimWatch {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
-    return {
-      next: () => this.next(),
-      return: () => {
-        this.stop();
-        return Promise.resolve({ done: true, value: undefined });
-      },
-    };
+    return stoppingIterator(this);
   }
 }
 

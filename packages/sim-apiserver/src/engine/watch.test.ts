@@ -616,7 +616,7 @@ describe("W8: re-initialization during a freshness wait", () => {
 describe("initial events log", () => {
   it("initial events handed over in more than 500 ms are logged (initProcessThreshold); faster ones are not", async () => {
     const logs: string[] = [];
-    const { clock, engine } = setup({ log: (l) => logs.push(l) });
+    const { clock, engine } = setup({ logger: { log: (_level, l) => logs.push(l) } });
     await seed(
       engine,
       Array.from({ length: 30 }, (_, i) => `c${String(i).padStart(2, "0")}`),
@@ -639,7 +639,7 @@ describe("initial events log", () => {
 describe("initial events log timing", () => {
   it("the freshness wait before the initial events is not counted as hand-over time", async () => {
     const logs: string[] = [];
-    const { clock, engine } = setup({ log: (l) => logs.push(l), cacheLagMs: 2000 });
+    const { clock, engine } = setup({ logger: { log: (_level, l) => logs.push(l) }, cacheLagMs: 2000 });
     await seed(engine, ["a", "b", "c"]);
     // A consistent watch-list waits ~2 s for the lagging cache, then hands three events over at once.
     const opening = engine.watch("configmaps", "default", {
@@ -767,8 +767,10 @@ describe("watch faults", () => {
 describe("side channels cannot break the engine", () => {
   it("a throwing log sink and audit sink lose their own output only: re-initialization and requests complete", async () => {
     const { clock, engine } = setup({
-      log: () => {
-        throw new Error("log sink is broken");
+      logger: {
+        log: () => {
+          throw new Error("log sink is broken");
+        },
       },
     });
     engine.accounting.auditLog = () => {

@@ -1,6 +1,6 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
-import type { MetricsProvider } from "@informer-ts/instrumentation";
+import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import { PromMetrics } from "@informer-ts/instrumentation";
 import { type BookmarkMode, type LatencyRule, SimApiServer, type WatcherSelector } from "../engine/sim-apiserver.js";
 import { createAdminHandler } from "./admin.js";
@@ -171,8 +171,8 @@ export async function createCliBackend(
   deps: {
     readonly clock: Clock;
     readonly rand?: Rand;
-    /** klog-style engine lines (watcher terminations, cache re-initializations). */
-    readonly log?: (line: string) => void;
+    /** The engine's logger (watcher terminations, cache re-initializations, at `info`). */
+    readonly logger?: Logger;
     /** One audit-style JSON line per request. */
     readonly auditLog?: (line: string) => void;
   },
@@ -184,7 +184,7 @@ export async function createCliBackend(
     watchList: flags.watchList,
     minRequestTimeoutSeconds: flags.minRequestTimeoutSeconds,
     metrics,
-    ...(deps.log !== undefined && { log: deps.log }),
+    ...(deps.logger !== undefined && { logger: deps.logger }),
   });
   if (deps.auditLog !== undefined) engine.accounting.auditLog = deps.auditLog;
   const backend = new EngineBackend(engine);

@@ -1,8 +1,8 @@
 // Test-only: the HTTP face served by the real engine on 127.0.0.1:0, with the admin API and /metrics wired exactly
 // as the `apiserver` command wires them (createCliBackend), on a clock the test chooses.
-import { Writable } from "node:stream";
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { type Clock, seededRand } from "@informer-ts/clock";
+import { newJsonLineLogger } from "@informer-ts/instrumentation";
 import type { SimApiServer } from "../engine/sim-apiserver.js";
 import { type CliBackend, createCliBackend } from "./cli-backend.js";
 import type { ApiserverFlags } from "./cli-flags.js";
@@ -47,12 +47,7 @@ export async function startEngineServer(
     metrics: cli.metrics,
     metricsProvider: cli.metrics,
     admin: cli.admin,
-    log: new Writable({
-      write(chunk: Buffer, _enc, cb) {
-        httpLogLines.push(chunk.toString("utf8").trimEnd());
-        cb();
-      },
-    }),
+    logger: newJsonLineLogger((line) => httpLogLines.push(line)),
     ...server,
   });
   const url = await http.start();

@@ -281,8 +281,15 @@ async function listOrWatch(
   const stats = cfg.stats;
   if (stats !== undefined) stats.openWatches++;
   cfg.requestMetrics?.watchStarted(r.resource);
+  const ended = (reason: WatchEndReason) => {
+    cfg.requestMetrics?.watchEnded(r.resource);
+    if (stats !== undefined) stats.openWatches--;
+    cfg.onWatchEnd?.(reason, ctx);
+  };
   // Not awaited: the request's async frames complete now, and only the stream's callbacks stay alive per watch.
-  void serveWatch(res, source, {
+  // Both outcomes are handled, and a throwing end hook is contained: nothing here can become an unhandled
+  // rejection. A failure of the writer itself (a bug) ends the watch as a write error and frees the source.
+  serveWatch(res, source, {
     output,
     printer: tablePrinterFor(r.group, r.resource, isCustom(r)),
     ...(includeObject !== undefined && { includeObject }),
@@ -298,11 +305,15 @@ async function listOrWatch(
         if (b) stats.backpressureWaits++;
       },
     }),
-  }).then((reason) => {
-    cfg.requestMetrics?.watchEnded(r.resource);
-    if (stats !== undefined) stats.openWatches--;
-    cfg.onWatchEnd?.(reason, ctx);
-  });
+  })
+    .then(ended, (error: unknown) => {
+      source.stop();
+      if (!res.destroyed) res.destroy(error instanceof Error ? error : new Error(String(error)));
+      ended("write-error");
+    })
+    .catch(() => {
+      // onWatchEnd or a metrics hook threw: the watch is over either way.
+    });
 }
 
 async function create(

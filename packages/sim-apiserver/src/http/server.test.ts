@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 // HTTP-layer behaviour that does not depend on storage semantics: routing, query/body decoding, error bodies,
 // discovery, auth, faults and watch framing. The backend here is a recording stub, so every assertion is about
 // what the HTTP face does with a request; storage semantics over HTTP are in test/conformance/.
@@ -178,6 +179,30 @@ describe("binding and discovery", () => {
     const g = await fetchRaw(`${base}/apis/apps/v1`);
     expect(g.status).toBe(404);
     expectStatus(g.json, 404, "NotFound", "the server could not find the requested resource");
+  });
+});
+
+describe("lifecycle: run(signal)", () => {
+  it("serves until the signal aborts, then resolves once closed, leaving no listener on the signal", async () => {
+    const ac = new AbortController();
+    const own = new SimHttpServer({ backend: new StubBackend() });
+    const url = await own.start();
+    const running = own.run(ac.signal);
+    expect((await fetchRaw(`${url}/healthz`)).text).toBe("ok");
+    expect(getEventListeners(ac.signal, "abort")).toHaveLength(1);
+    ac.abort();
+    await running;
+    expect(own.connections).toBe(0);
+    expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
+    await expect(fetchRaw(`${url}/healthz`)).rejects.toThrow();
+  });
+
+  it("listens by itself when not started, and returns at once for an aborted signal after closing", async () => {
+    const ac = new AbortController();
+    const own = new SimHttpServer({ backend: new StubBackend() });
+    ac.abort();
+    await own.run(ac.signal);
+    expect(own.connections).toBe(0);
   });
 });
 

@@ -1,10 +1,9 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import type { Writable } from "node:stream";
 import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
 import { type Clock, realClock, type Timer } from "@informer-ts/clock";
-import type { MetricsProvider } from "@informer-ts/instrumentation";
+import { type Logger, type MetricsProvider, SignalLink, safeLog } from "@informer-ts/instrumentation";
 import { type AuthOptions, authenticate } from "./auth.js";
 import type { ApiBackend, BackendRequestContext, HttpFault } from "./backend.js";
 import { MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
@@ -68,8 +67,11 @@ export interface SimHttpServerOptions {
   readonly metricsProvider?: MetricsProvider;
   /** Serves `/_sim/*`. Without it those paths are 404. */
   readonly admin?: AdminHandler;
-  /** httplog: one JSON line per finished request (`{"verb":…,"uri":…,"code":…,"latencyMs":…}`). */
-  readonly log?: Writable;
+  /**
+   * httplog: one `info` line per finished request, message `HTTP`, fields `{ ts, verb, method, uri, code, user,
+   * userAgent, latencyMs, watchEnd? }` ({@link HttpLogLine}). `newJsonLineLogger` renders them as JSON lines.
+   */
+  readonly logger?: Logger;
 }
 
 /** One httplog line. */
@@ -194,6 +196,25 @@ export class SimHttpServer {
   }
 
   /**
+   * The server's lifecycle in one call (the repo-wide `run(signal)` model): listens (unless {@link start} was
+   * already called, which is how a caller learns the URL first), serves until `signal` aborts, then shuts down as
+   * {@link close} does and resolves once the listener and every connection are closed. Adds one listener to
+   * `signal`, removed when the run ends. Rejects only when listening fails (e.g. the port is taken).
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.address === undefined) await this.start();
+    if (!signal.aborted) {
+      const link = new SignalLink(signal);
+      const stopped = new Promise<void>((resolve) =>
+        link.signal.addEventListener("abort", () => resolve(), { once: true }),
+      );
+      await Promise.race([stopped, new Promise<void>((resolve) => this.server.once("close", () => resolve()))]);
+      link.release();
+    }
+    await this.close();
+  }
+
+  /**
    * Stops accepting connections and shuts down like kube-apiserver's graceful termination: in-flight requests are
    * cancelled, so open watches end their bodies cleanly (the final chunk is written); then every connection is
    * closed — gently (flush, then FIN) where its response is complete, at once where a request is still unanswered.
@@ -224,9 +245,8 @@ export class SimHttpServer {
   }
 
   private log(line: HttpLogLine): void {
-    const out = this.opts.log;
-    if (out === undefined || out.writableEnded) return;
-    out.write(JSON.stringify(line) + "\n");
+    const logger = this.opts.logger;
+    if (logger !== undefined) safeLog(logger, "info", "HTTP", line as unknown as Readonly<Record<string, unknown>>);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -330,7 +350,7 @@ export class SimHttpServer {
         apply: rec.verb === "patch" && (req.headers["content-type"] ?? "").startsWith("application/apply-patch+yaml"),
       });
     }
-    if (this.opts.log !== undefined) {
+    if (this.opts.logger !== undefined) {
       this.log({
         ts: new Date(now).toISOString(),
         verb: rec.verb,

@@ -1,0 +1,84 @@
+import { type MonoTypeOperatorFunction, Observable } from "rxjs";
+import { consoleLogger, type ReflectorLogger, safeLog } from "../reflector-logger.js";
+import type { ReflectorStore } from "../store.js";
+import type { WatcherEvent } from "../watcher-event.js";
+
+/** The store {@link reflect} writes into: any reflector store, with the optional capabilities it uses when present. */
+export type ReflectTarget<T> = ReflectorStore<T> & {
+  /** Used to tell `add` from `update` for an `apply` (a plain Store or Indexer has it). */
+  get?(obj: T): T | undefined;
+  /** Told every `bookmark` (a Store or a FIFO has it). */
+  bookmark?(resourceVersion: string): void;
+};
+
+/** Options of {@link reflect}. */
+export interface ReflectOptions {
+  /** Where a store that throws is reported (default: warnings to the console). The stream goes on. */
+  readonly logger?: ReflectorLogger;
+}
+
+/**
+ * Writes a {@link watcher} stream into `store` and passes every event on unchanged (kube-rs `reflect(writer)`).
+ *
+ * `init` … `initApply` … `initDone(rv)` become **one** `store.replace(objects, rv)`: the objects are buffered until
+ * `initDone`, so readers never see a half-listed cache (RealFIFO's atomic mode does the same). `apply` becomes
+ * `update` when the store already holds the object (a store with `get`) and `add` otherwise; `delete` becomes
+ * `delete`; `bookmark` is handed to `store.bookmark` when the store has it. The store is written before the event
+ * is passed downstream, so a subscriber reading the store sees the event's effect.
+ *
+ * A store that throws is logged and the stream goes on (client-go's reflector does the same).
+ */
+export function reflect<T>(
+  store: ReflectTarget<T>,
+  options: ReflectOptions = {},
+): MonoTypeOperatorFunction<WatcherEvent<T>> {
+  const logger = options.logger ?? consoleLogger;
+  const hasGet = typeof store.get === "function";
+  const hasBookmark = typeof store.bookmark === "function";
+  return (source) =>
+    new Observable<WatcherEvent<T>>((subscriber) => {
+      let buffer: T[] | undefined;
+      const write = (what: string, fn: () => void) => {
+        try {
+          fn();
+        } catch (err) {
+          safeLog(logger, "warn", `reflect: store ${what} failed`, { err });
+        }
+      };
+      return source.subscribe({
+        next(event) {
+          switch (event.type) {
+            case "init":
+              buffer = [];
+              break;
+            case "initApply":
+              if (buffer === undefined) buffer = [event.object];
+              else buffer.push(event.object);
+              break;
+            case "initDone": {
+              const items = buffer ?? [];
+              buffer = undefined;
+              write("replace", () => store.replace(items, event.resourceVersion));
+              break;
+            }
+            case "apply": {
+              const obj = event.object;
+              if (hasGet && store.get!(obj) !== undefined) write("update", () => store.update(obj));
+              else if (hasGet) write("add", () => store.add(obj));
+              else write("update", () => store.update(obj));
+              break;
+            }
+            case "delete":
+              write("delete", () => store.delete(event.object));
+              break;
+            case "bookmark":
+              if (hasBookmark) write("bookmark", () => store.bookmark!(event.resourceVersion));
+              break;
+          }
+          subscriber.next(event);
+        },
+        error: (err: unknown) => subscriber.error(err),
+        complete: () => subscriber.complete(),
+      });
+    });
+}

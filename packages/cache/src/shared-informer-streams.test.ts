@@ -1,0 +1,401 @@
+import type { KubeObject } from "@informer-ts/apimachinery";
+import { FakeClock, realClock, seededRand, settle } from "@informer-ts/clock";
+import { InMemoryMetrics, subscriberErrorsMetricName } from "@informer-ts/instrumentation";
+import { filter, firstValueFrom, type Observable, toArray } from "rxjs";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ListenerOverflowError } from "./listener-overflow-error.js";
+import { Reflector } from "./reflector.js";
+import { silentLogger } from "./reflector-logger.js";
+import {
+  type InformerNotification,
+  newSharedIndexInformer,
+  type SharedIndexInformer,
+  type SharedIndexInformerOptions,
+  type SharedInformerEvent,
+} from "./shared-informer.js";
+import { newStore } from "./store-impl.js";
+import { FakeControllerSource } from "./testing/fake-controller-source.js";
+import { runUntilSettled } from "./testing/run-until-settled.js";
+import { RealFIFO } from "./the-real-fifo.js";
+import { isDeletedFinalStateUnknown } from "./tombstone.js";
+
+interface Pod extends KubeObject {
+  metadata: { name: string; namespace?: string; resourceVersion?: string };
+}
+
+const pod = (name: string): Pod => ({ metadata: { name, namespace: "ns" } });
+
+/** RxJS re-throws a subscriber's error on a timer: count what reaches the process. */
+let uncaught: unknown[] = [];
+const onUncaught = (e: unknown) => uncaught.push(e);
+beforeEach(() => {
+  uncaught = [];
+  process.on("uncaughtException", onUncaught);
+});
+afterEach(() => {
+  process.off("uncaughtException", onUncaught);
+});
+
+/** Lets the event loop run its timer phase (where RxJS would re-throw), so a leak would be seen. */
+const timersRan = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
+
+function setup(options: SharedIndexInformerOptions<Pod> = {}, clock = new FakeClock(0)) {
+  const source = new FakeControllerSource<Pod>({ clock, rand: seededRand(7) });
+  const metrics = new InMemoryMetrics();
+  const informer = newSharedIndexInformer<Pod>(source, undefined, {
+    clock,
+    rand: seededRand(8),
+    name: "pods",
+    reflector: { logger: silentLogger },
+    logger: silentLogger,
+    metrics,
+    metricLabels: { name: "pods", group: "", version: "v1", resource: "pods" },
+    ...options,
+  });
+  return { clock, source, informer, metrics, ac: new AbortController() };
+}
+
+/** Applies a notification stream to a map, checking the order rules a consumer relies on. */
+function applyTo(state: Map<string, string>, n: InformerNotification<Pod>): void {
+  if (n.type === "relist") {
+    state.clear();
+  } else if (n.type === "add") {
+    expect(state.has(n.newObj.metadata.name)).toBe(false);
+    state.set(n.newObj.metadata.name, n.newObj.metadata.resourceVersion ?? "");
+  } else if (n.type === "update") {
+    expect(state.get(n.oldObj.metadata.name)).toBe(n.oldObj.metadata.resourceVersion);
+    state.set(n.newObj.metadata.name, n.newObj.metadata.resourceVersion ?? "");
+  } else if (n.type === "delete") {
+    const name = isDeletedFinalStateUnknown<Pod>(n.oldObj) ? n.oldObj.key.split("/")[1]! : n.oldObj.metadata.name;
+    expect(state.delete(name)).toBe(true);
+  }
+}
+
+describe("no subscriber can crash the host (issue 9 item 4)", () => {
+  const streams = (i: SharedIndexInformer<Pod>): Array<[string, Observable<unknown>]> => [
+    ["status$", i.status$],
+    ["synced$", i.synced$],
+    ["events$", i.events$],
+    ["reflectorEvents$", i.reflectorEvents$],
+    ["fifoEvents$", i.fifoEvents$],
+    ["notifications$", i.notifications$({ name: "n" })],
+  ];
+
+  it("FakeClock: a throwing subscriber on every informer stream is reported; the others are still served", async () => {
+    const { clock, source, informer, metrics, ac } = setup();
+    source.add(pod("a"));
+    const served = new Map<string, number>();
+    const events: SharedInformerEvent[] = [];
+    informer.events$.subscribe((e) => events.push(e));
+    for (const [name, stream] of streams(informer)) {
+      stream.subscribe(() => {
+        throw new Error(`bug in ${name} consumer`);
+      });
+      stream.subscribe(() => served.set(name, (served.get(name) ?? 0) + 1));
+      // A subscriber without an error callback on a stream that completes: nothing to report.
+      stream.pipe(filter(() => true)).subscribe({ complete: () => served.set(`${name}:complete`, 1) });
+    }
+    const running = informer.run(ac.signal);
+    await clock.step(0);
+    await settle();
+    source.add(pod("b"));
+    await clock.step(0);
+    await settle();
+    await timersRan();
+    ac.abort();
+    await runUntilSettled(clock, running);
+    await timersRan();
+
+    expect(uncaught).toEqual([]);
+    for (const name of ["status$", "synced$", "events$", "reflectorEvents$", "notifications$"]) {
+      expect(served.get(name), name).toBeGreaterThan(0);
+    }
+    // Every stream completes on stop, the guarded ones too.
+    for (const [name] of streams(informer)) expect(served.get(`${name}:complete`), name).toBe(1);
+    const reported = events.filter((e) => e.type === "subscriberError");
+    expect(new Set(reported.map((e) => (e.type === "subscriberError" ? e.stream : "")))).toEqual(
+      new Set([
+        // events$'s own consumer threw on an ordinary event: published once; its throw on that report is only
+        // counted and logged (no loop).
+        "informer pods events$",
+        "informer pods status$",
+        "informer pods synced$",
+        "informer pods reflectorEvents$",
+        "informer pods notifications$ n",
+      ]),
+    );
+    // The events$ consumer's own throws cannot be published on events$ without looping: they are counted.
+    expect(metrics.value(subscriberErrorsMetricName, { stream: "informer pods events$", callback: "next" })).toBe(
+      served.get("events$"),
+    );
+  });
+
+  it("real time: a throwing status$, events$ and notifications$ subscriber does not reach uncaughtException", async () => {
+    const { source, informer, ac } = setup({}, realClock as unknown as FakeClock);
+    source.add(pod("a"));
+    for (const [, stream] of streams(informer)) {
+      stream.subscribe(() => {
+        throw new Error("consumer bug");
+      });
+    }
+    const seen: string[] = [];
+    informer.notifications$().subscribe((n) => seen.push(n.type));
+    const running = informer.run(ac.signal);
+    await firstValueFrom(informer.synced$.pipe(filter(Boolean)));
+    await timersRan();
+    ac.abort();
+    await running;
+    await timersRan();
+    expect(uncaught).toEqual([]);
+    expect(seen).toContain("add");
+    expect(seen).toContain("synced");
+  });
+});
+
+describe("the building blocks' streams are read-only and safe too", () => {
+  it("RealFIFO.events$: no emit on it; a throwing subscriber is reported and the others are served", async () => {
+    const f = new RealFIFO<Pod>({
+      knownObjects: {
+        listKeys: () => ["ns/gone"],
+        getByKey: () => undefined,
+      },
+    });
+    expect("emit" in f.events$).toBe(false);
+    const seen: string[] = [];
+    f.events$.subscribe(() => {
+      throw new Error("consumer bug");
+    });
+    f.events$.subscribe((e) => seen.push(e.type));
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    f.replace([], "1");
+    await timersRan();
+    expect(seen).toEqual(["knownObjectLookup"]);
+    expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([
+      expect.stringContaining("a subscriber of fifo events$ threw in next"),
+    ]);
+    errors.mockRestore();
+    expect(uncaught).toEqual([]);
+  });
+
+  it("Reflector.events$ (FakeClock): a throwing subscriber never reaches uncaughtException", async () => {
+    const clock = new FakeClock(0);
+    const source = new FakeControllerSource<Pod>({ clock, rand: seededRand(3) });
+    source.add(pod("a"));
+    const r = new Reflector<Pod>(
+      source,
+      undefined,
+      newStore<Pod>((o) => (o as Pod).metadata.name),
+      {
+        clock,
+        rand: seededRand(4),
+        logger: silentLogger,
+      },
+    );
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const seen: string[] = [];
+    r.events$.subscribe(() => {
+      throw new Error("consumer bug");
+    });
+    r.events$.subscribe((e) => seen.push(e.type));
+    const ac = new AbortController();
+    const done = r.run(ac.signal);
+    await clock.step(0);
+    await settle();
+    source.add(pod("b"));
+    await clock.step(0);
+    await settle();
+    await timersRan();
+    ac.abort();
+    await runUntilSettled(clock, done);
+    errors.mockRestore();
+    expect(seen.length).toBeGreaterThan(0);
+    expect(uncaught).toEqual([]);
+  });
+});
+
+describe("notifications$ (issue 9 items 2 and 5)", () => {
+  it("each subscription is a registration: initial list with isInInitialList, synced, changes, tombstones", async () => {
+    const { clock, source, informer, ac } = setup();
+    source.add(pod("a"));
+    source.add(pod("b"));
+    const got: string[] = [];
+    const state = new Map<string, string>();
+    const sub = informer.notifications$({ name: "early" }).subscribe((n) => {
+      applyTo(state, n);
+      got.push(n.type === "add" ? `add:${n.newObj.metadata.name}:${n.isInInitialList}` : n.type);
+    });
+    expect(informer.status().handlers.map((h) => h.handlerName)).toEqual(["early"]);
+    const running = informer.run(ac.signal);
+    await clock.step(0);
+    await settle();
+    expect(got).toEqual(["add:a:true", "add:b:true", "synced"]);
+    const b = source.modify({ ...pod("b") });
+    source.delete(b);
+    await clock.step(0);
+    await settle();
+    expect(got.slice(3)).toEqual(["update", "delete"]);
+    expect([...state.keys()]).toEqual(["a"]);
+
+    // A late subscriber first gets the cache, then its own synced marker.
+    const late: string[] = [];
+    const lateSub = informer
+      .notifications$({ name: "late" })
+      .subscribe((n) => late.push(n.type === "add" ? `add:${n.newObj.metadata.name}:${n.isInInitialList}` : n.type));
+    await settle();
+    expect(late).toEqual(["add:a:true", "synced"]);
+    expect(informer.status().handlers.map((h) => h.handlerName)).toEqual(["early", "late"]);
+    lateSub.unsubscribe();
+    expect(informer.status().handlers.map((h) => h.handlerName)).toEqual(["early"]);
+
+    const completion = firstValueFrom(informer.notifications$().pipe(toArray()));
+    ac.abort();
+    await runUntilSettled(clock, running);
+    await expect(completion).resolves.toEqual([
+      { type: "add", newObj: expect.anything(), isInInitialList: true },
+      { type: "synced" },
+    ]);
+    sub.unsubscribe();
+    // Subscribing to a stopped informer completes at once.
+    await expect(firstValueFrom(informer.notifications$().pipe(toArray()))).resolves.toEqual([]);
+  });
+
+  it("bounded, policy error: the subscription fails with a typed ListenerOverflowError and an event", async () => {
+    const { clock, source, informer, ac, metrics } = setup();
+    for (let i = 0; i < 5; i++) source.add(pod(`p${i}`));
+    const events: SharedInformerEvent[] = [];
+    informer.events$.subscribe((e) => events.push(e));
+    let error: unknown;
+    const seen: string[] = [];
+    informer.notifications$({ name: "small", maxPending: 2 }).subscribe({
+      next: (n) => seen.push(n.type),
+      error: (e) => (error = e),
+    });
+    const running = informer.run(ac.signal);
+    await clock.step(0);
+    await settle();
+    expect(error).toBeInstanceOf(ListenerOverflowError);
+    expect((error as ListenerOverflowError).message).toContain("more than 2 notifications waiting");
+    expect(events.filter((e) => e.type === "listenerOverflow")).toEqual([
+      { type: "listenerOverflow", handlerName: "small", pendingNotifications: 2, policy: "error" },
+    ]);
+    expect(informer.status().handlers).toEqual([]);
+    expect(
+      metrics.value("informer_listener_pending_notifications", {
+        name: "pods",
+        group: "",
+        version: "v1",
+        resource: "pods",
+        handler: "small",
+      }),
+    ).toBe(0);
+    ac.abort();
+    await runUntilSettled(clock, running);
+    expect(uncaught).toEqual([]);
+  });
+
+  it("bounded, policy relist: drops the buffer, emits relist, replays the cache and syncs again", async () => {
+    const { clock, source, informer, ac } = setup();
+    const old = Array.from({ length: 5 }, (_, i) => source.add(pod(`old${i}`)));
+    const running = informer.run(ac.signal);
+    await clock.step(0);
+    await settle();
+    const state = new Map<string, string>();
+    const types: string[] = [];
+    informer.notifications$({ name: "r", maxPending: 8, overflow: "relist" }).subscribe((n) => {
+      applyTo(state, n);
+      types.push(n.type);
+    });
+    await settle();
+    expect(types).toEqual(["add", "add", "add", "add", "add", "synced"]);
+    // Replace every object behind the watch's back: the relist delivers 5 deletes + 5 adds in one turn (> 8).
+    for (const o of old) source.deleteDropWatch(o);
+    for (let i = 0; i < 5; i++) source.addDropWatch(pod(`new${i}`));
+    source.resetWatch();
+    await runUntilSettled(
+      clock,
+      firstValueFrom(informer.status$.pipe(filter(() => informer.getStore().listKeys().includes("ns/new4")))),
+    );
+    await settle();
+    expect(types.slice(6)).toContain("relist");
+    expect(types.at(-1)).toBe("synced");
+    expect([...state.keys()].sort()).toEqual(["new0", "new1", "new2", "new3", "new4"]);
+    ac.abort();
+    await runUntilSettled(clock, running);
+  });
+
+  it("informer_listener_pending_notifications shows each handler's lag, and drops back as it drains", async () => {
+    const { clock, source, informer, ac, metrics } = setup();
+    for (let i = 0; i < 5; i++) source.add(pod(`p${i}`));
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    informer.addEventHandlerWithOptions({ onAdd: () => gate }, { handlerName: "slow" });
+    const lag = () =>
+      metrics.value("informer_listener_pending_notifications", {
+        name: "pods",
+        group: "",
+        version: "v1",
+        resource: "pods",
+        handler: "slow",
+      });
+    const running = informer.run(ac.signal);
+    await clock.step(0);
+    await settle();
+    expect(lag()).toBe(4); // one add in flight, four waiting
+    release();
+    await settle();
+    expect(lag()).toBe(0);
+    ac.abort();
+    await runUntilSettled(clock, running);
+  });
+
+  it("rejects bad options by name", () => {
+    const { informer } = setup();
+    expect(() => informer.notifications$({ maxPending: 0 })).toThrow("maxPending must be a positive integer, got 0");
+    expect(() => informer.notifications$({ overflow: "drop" as never })).toThrow(
+      'overflow must be "error" or "relist"',
+    );
+  });
+});
+
+describe("lifecycle (issue 9 item 3) and handler subsets (issue 10 item 4)", () => {
+  it("synced$ gives the current value, then true, then completes; run$ is the run", async () => {
+    const { clock, source, informer } = setup();
+    source.add(pod("a"));
+    const values: boolean[] = [];
+    let completed = false;
+    informer.synced$.subscribe({ next: (v) => values.push(v), complete: () => (completed = true) });
+    const sub = informer.run$().subscribe();
+    await clock.step(0);
+    await settle();
+    expect(values).toEqual([false, true]);
+    expect(completed).toBe(true);
+    await expect(firstValueFrom(informer.synced$.pipe(toArray()))).resolves.toEqual([true]);
+    sub.unsubscribe();
+    await runUntilSettled(clock, firstValueFrom(informer.status$.pipe(filter((s) => s.stopped))));
+    expect(informer.isStopped()).toBe(true);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("a handler may implement only onAdd (or nothing else); it type-checks and receives adds", async () => {
+    const { clock, source, informer, ac } = setup();
+    source.add(pod("a"));
+    const added: string[] = [];
+    const reg = informer.addEventHandler({ onAdd: (p) => added.push(p.metadata.name) });
+    const deletes: string[] = [];
+    informer.addEventHandler({
+      onDelete: (p) => void deletes.push(isDeletedFinalStateUnknown(p) ? p.key : p.metadata.name),
+    });
+    const running = informer.run(ac.signal);
+    await clock.step(0);
+    await settle();
+    const a = source.modify(pod("a"));
+    source.delete(a);
+    await clock.step(0);
+    await settle();
+    expect(added).toEqual(["a"]);
+    expect(deletes).toEqual(["a"]);
+    expect(reg.hasSynced()).toBe(true);
+    ac.abort();
+    await runUntilSettled(clock, running);
+  });
+});
