@@ -31,7 +31,7 @@ async function start() {
       headers,
       ...(body !== undefined && { body: typeof body === "string" ? body : JSON.stringify(body) }),
     });
-  return { engine, req };
+  return { engine, clock, req };
 }
 
 function definition(name = "robots.example.net"): KubeObject {
@@ -102,6 +102,10 @@ describe("CustomResourceDefinition over HTTP", () => {
 
     const deleted = await s.req("DELETE", `${CRDS}/robots.example.net`);
     expect(deleted.status).toBe(200);
+    // The first answer is the definition, held by the cleanup finalizer until its objects are gone.
+    expect((deleted.json as KubeObject).metadata?.finalizers).toEqual(["customresourcecleanup.apiextensions.k8s.io"]);
+    for (let i = 0; i < 5; i++) await s.clock.step(0);
+    expect((await s.req("GET", `${CRDS}/robots.example.net`)).status).toBe(404);
     expect((await s.req("GET", path)).status).toBe(404);
     expect((await s.req("GET", "/apis/example.net/v1")).status).toBe(404);
   });

@@ -2,6 +2,7 @@
 // exports, like every package: a symbol added to engine/index.ts or http/index.ts is public once listed here.
 export {
   type AccountingRow,
+  APISERVER_USER_AGENT,
   APPS_SCALE,
   apiVersionOf,
   applyPatch,
@@ -17,9 +18,12 @@ export {
   type ContinueToken,
   type ControllerDeps,
   ControllerLoop,
+  CrdFinalizer,
+  CUSTOM_RESOURCE_CLEANUP_FINALIZER,
   CUSTOM_RESOURCE_DEFINITIONS,
   CUSTOM_RESOURCE_SCHEMA,
   comparePathElements,
+  type DefinitionServing,
   type DeleteOptions,
   type DeleteResult,
   decodeApplyConfiguration,
@@ -122,6 +126,7 @@ export {
   type WatcherSelector,
   type WriteOptions,
   withScaledReplicas,
+  withTerminatingCondition,
 } from "./engine/index.js";
 export {
   type AdminHandler,

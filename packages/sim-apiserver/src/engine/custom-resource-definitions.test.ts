@@ -33,9 +33,18 @@ function gadgetsCrd(overrides: Record<string, unknown> = {}): KubeObject {
   };
 }
 
+const clocks = new WeakMap<SimApiServer, FakeClock>();
+
 function engine() {
   const clock = new FakeClock(Date.parse("2026-04-01T00:00:00Z"));
-  return new SimApiServer({ clock, rand: seededRand(3), progressNotifyIntervalMs: 0, compactionIntervalMs: 0 });
+  const e = new SimApiServer({ clock, rand: seededRand(3), progressNotifyIntervalMs: 0, compactionIntervalMs: 0 });
+  clocks.set(e, clock);
+  return e;
+}
+
+/** Lets the engine's controllers (delay 0) run their passes. */
+async function settleControllers(e: SimApiServer): Promise<void> {
+  for (let i = 0; i < 5; i++) await clocks.get(e)!.step(0);
 }
 
 async function rejected(p: Promise<unknown>): Promise<StatusError> {
@@ -70,16 +79,33 @@ describe("CustomResourceDefinition lifecycle", () => {
     expect((await e.list("gadgets.example.org", "default")).items.map((o) => o.metadata?.name)).toEqual(["g1"]);
   });
 
-  it("deleting the definition deletes its objects (DELETED to watchers, then the watch ends) and stops serving it", async () => {
+  it("deleting the definition marks it Terminating with the cleanup finalizer, deletes its objects (DELETED to watchers, then the watch ends), then the definition", async () => {
     const e = engine();
     await e.create(CRD, "", gadgetsCrd({ scope: "Cluster" }));
     await e.create("gadgets.example.org", "", { metadata: { name: "a" } });
-    await e.create("gadgets.example.org", "", { metadata: { name: "b" } });
+    await e.create("gadgets.example.org", "", { metadata: { name: "b", finalizers: ["example.org/hold"] } });
     const w = await e.watch("gadgets.example.org", "", { resourceVersion: String(e.currentResourceVersion) });
-    await e.delete(CRD, "", "gadgets.example.org");
+    const ctx: { deleted?: boolean } = {};
+    const marked = await e.delete(CRD, "", "gadgets.example.org", undefined, ctx);
+    expect(ctx.deleted).toBe(false);
+    expect(marked.metadata?.finalizers).toEqual(["customresourcecleanup.apiextensions.k8s.io"]);
+    expect(marked.metadata?.deletionTimestamp).toBeDefined();
+    const terminating = (c: KubeObject) =>
+      (c.status as { conditions: Array<{ type: string; reason: string }> }).conditions.find(
+        (x) => x.type === "Terminating",
+      )?.reason;
+    expect(terminating(marked)).toBe("InstanceDeletionPending");
+    await settleControllers(e);
+    // b's finalizer holds it, and the definition with it.
+    const held = await e.get(CRD, "", "gadgets.example.org");
+    expect(terminating(held)).toBe("InstanceDeletionInProgress");
+    expect((await e.list("gadgets.example.org", "")).items.map((o) => o.metadata?.name)).toEqual(["b"]);
+    await e.patch("gadgets.example.org", "", "b", "application/merge-patch+json", '{"metadata":{"finalizers":null}}');
+    await settleControllers(e);
     const seen: string[] = [];
     for await (const ev of w) seen.push(`${ev.type} ${(ev.object as KubeObject).metadata?.name}`);
-    expect(seen).toEqual(["DELETED a", "DELETED b"]);
+    expect(seen).toEqual(["DELETED a", "MODIFIED b", "DELETED b"]);
+    expect(await rejected(e.get(CRD, "", "gadgets.example.org"))).toMatchObject({ code: 404 });
     const gone = await rejected(Promise.resolve().then(() => e.list("gadgets.example.org", "")));
     expect([gone.code, gone.status.message]).toEqual([
       404,
@@ -97,6 +123,8 @@ describe("CustomResourceDefinition lifecycle", () => {
     crd.metadata = { name: "leases.coordination.k8s.io" };
     await e.create(CRD, "", crd);
     await e.delete(CRD, "", "leases.coordination.k8s.io");
+    await settleControllers(e);
+    expect(await rejected(e.get(CRD, "", "leases.coordination.k8s.io"))).toMatchObject({ code: 404 });
     expect(e.resource("leases.coordination.k8s.io").custom).toBeUndefined();
   });
 

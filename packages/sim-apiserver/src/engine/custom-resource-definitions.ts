@@ -14,6 +14,9 @@ export const CUSTOM_RESOURCE_DEFINITIONS: SimResource = Object.freeze({
   verbs: DEFAULT_VERBS,
 });
 
+/** The finalizer with which apiextensions-apiserver deletes a definition's objects before the definition. */
+export const CUSTOM_RESOURCE_CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -197,6 +200,31 @@ export function establishedDefinition(crd: KubeObject, now: string): KubeObject 
     ],
     acceptedNames: { ...names },
     storedVersions: storage === undefined ? [] : [storage],
+  };
+  return out;
+}
+
+/**
+ * `SetCRDCondition` of `Terminating=True` with `reason`/`message`: a new object with the condition added or updated
+ * (the transition time kept when the status does not change), or `crd` itself when nothing changes.
+ */
+export function withTerminatingCondition(crd: KubeObject, reason: string, message: string, now: string): KubeObject {
+  const status = isObject(crd.status) ? crd.status : {};
+  const conditions = Array.isArray(status.conditions) ? (status.conditions as Array<Record<string, unknown>>) : [];
+  const old = conditions.find((c) => c.type === "Terminating");
+  if (old !== undefined && old.status === "True" && old.reason === reason && old.message === message) return crd;
+  const cond = {
+    type: "Terminating",
+    status: "True",
+    lastTransitionTime: old !== undefined && old.status === "True" ? old.lastTransitionTime : now,
+    reason,
+    message,
+  };
+  const out = structuredClone(crd);
+  out.status = {
+    ...status,
+    conditions:
+      old === undefined ? [...conditions, cond] : conditions.map((c) => (c.type === "Terminating" ? cond : c)),
   };
   return out;
 }

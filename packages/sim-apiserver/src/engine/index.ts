@@ -11,11 +11,14 @@ export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cache-watcher
 export { Cacher, type CacherConfig, type ServedFrom } from "./cacher.js";
 export { type ContinueToken, decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
 export { type ControllerDeps, ControllerLoop } from "./controller-loop.js";
+export { APISERVER_USER_AGENT, CrdFinalizer, type DefinitionServing } from "./crd-finalizer.js";
 export {
+  CUSTOM_RESOURCE_CLEANUP_FINALIZER,
   CUSTOM_RESOURCE_DEFINITIONS,
   establishedDefinition,
   resourceFromCrd,
   validateCustomResourceDefinition,
+  withTerminatingCondition,
 } from "./custom-resource-definitions.js";
 export { EVENT_FRESH_DURATION_MS, EventHistory, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
 export { CUSTOM_RESOURCE_SCHEMA, schemaFor } from "./field-manager/builtin-schemas.js";

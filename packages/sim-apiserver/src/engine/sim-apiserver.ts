@@ -19,11 +19,14 @@ import { type DecodedListOptions, setListOptionsDefaults, validateListOptions } 
 import { CacheMetrics, RequestAccounting } from "./accounting.js";
 import { CacheWatcher, type WatchCloseReason } from "./cache-watcher.js";
 import { Cacher, type CacherConfig, type ServedFrom, servedFromOfError } from "./cacher.js";
+import { CrdFinalizer } from "./crd-finalizer.js";
 import {
+  CUSTOM_RESOURCE_CLEANUP_FINALIZER,
   CUSTOM_RESOURCE_DEFINITIONS,
   establishedDefinition,
   resourceFromCrd,
   validateCustomResourceDefinition,
+  withTerminatingCondition,
 } from "./custom-resource-definitions.js";
 import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
 import { ServerSideApply } from "./field-manager/server-side-apply.js";
@@ -245,6 +248,8 @@ export class SimApiServer {
   /** The simulated garbage collector and namespace controller (undefined with `controllers: false`). */
   readonly garbageCollector: GarbageCollector | undefined;
   readonly namespaceController: NamespaceController | undefined;
+  /** Deletes a deleted CustomResourceDefinition's objects, then the definition (absent with `controllers: false`). */
+  readonly crdFinalizer: CrdFinalizer | undefined;
   readonly accounting: RequestAccounting;
   /** Request faults (429, error statuses, truncated watches, dropped connections), shared with the HTTP face. */
   readonly faults: HttpFaultInjector;
@@ -325,6 +330,7 @@ export class SimApiServer {
     if (opts.controllers === false) {
       this.garbageCollector = undefined;
       this.namespaceController = undefined;
+      this.crdFinalizer = undefined;
     } else {
       const delayMs = opts.controllers?.delayMs ?? 0;
       const deps = {
@@ -336,6 +342,11 @@ export class SimApiServer {
       };
       this.garbageCollector = new GarbageCollector(deps);
       this.namespaceController = new NamespaceController(deps);
+      this.crdFinalizer = new CrdFinalizer(deps, {
+        served: (name) => this.definitions.get(name),
+        retire: (name) => this.retireDefinition(name),
+        now: () => rfc3339Seconds(this.clock.now()),
+      });
     }
   }
 
@@ -373,6 +384,36 @@ export class SimApiServer {
     );
     this.serveDefinition(stored);
     return stored;
+  }
+
+  /**
+   * The CustomResourceDefinition REST's first delete: the `customresourcecleanup.apiextensions.k8s.io` finalizer and
+   * `Terminating` (`InstanceDeletionPending`) are written first, so the registry's delete then only sets the
+   * deletionTimestamp and the {@link CrdFinalizer} empties the resource before the definition goes. Preconditions
+   * are checked against the definition as it was; returns the options for the delete that follows.
+   */
+  private markDefinitionDeleting(name: string, options: DeleteOptions | undefined, ctx?: RequestContext) {
+    const current = this.storage.get(CUSTOM_RESOURCE_DEFINITIONS, "", name);
+    if (current === undefined || current.metadata?.deletionTimestamp !== undefined) return options;
+    const pre = options?.preconditions;
+    const uidOk = pre?.uid === undefined || pre.uid === current.metadata?.uid;
+    const rvOk = pre?.resourceVersion === undefined || pre.resourceVersion === current.metadata?.resourceVersion;
+    if (!uidOk || !rvOk) return options; // the registry answers the 409
+    let next = structuredClone(current);
+    const finalizers = next.metadata?.finalizers ?? [];
+    if (!finalizers.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) {
+      next.metadata = { ...next.metadata, finalizers: [...finalizers, CUSTOM_RESOURCE_CLEANUP_FINALIZER] };
+    }
+    next = withTerminatingCondition(
+      next,
+      "InstanceDeletionPending",
+      "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
+      rfc3339Seconds(this.clock.now()),
+    );
+    this.registry.update(CUSTOM_RESOURCE_DEFINITIONS, "", name, next, writeOptions(ctx, this.defaultUserAgent));
+    if (pre === undefined) return options;
+    const { resourceVersion: _rv, ...rest } = pre;
+    return { ...options, preconditions: rest };
   }
 
   /**
@@ -919,14 +960,15 @@ export class SimApiServer {
     const r = this.resource(ref);
     const local = ctx ?? {};
     return this.serve("delete", r, namespace, local, inProcess, () => {
+      const dryRun = ctx?.dryRun === true || options?.dryRun === true;
+      const crd = r === CUSTOM_RESOURCE_DEFINITIONS && !dryRun;
+      const opts = crd ? this.markDefinitionDeleting(name, options, ctx) : options;
       const res = this.registry.delete(r, namespace, name, {
-        ...options,
+        ...opts,
         ...(ctx?.dryRun === true && { dryRun: true }),
       });
       local.deleted = res.deleted;
-      if (r === CUSTOM_RESOURCE_DEFINITIONS && res.deleted && ctx?.dryRun !== true && options?.dryRun !== true) {
-        this.retireDefinition(name);
-      }
+      if (crd && res.deleted) this.retireDefinition(name);
       return res.object;
     });
   }
@@ -1008,6 +1050,7 @@ export class SimApiServer {
     this.stopped = true;
     this.garbageCollector?.stop();
     this.namespaceController?.stop();
+    this.crdFinalizer?.stop();
     this.progressTimer?.stop();
     this.compactionTimer?.stop();
     for (const c of this.cachers.values()) c.stop();
