@@ -15,6 +15,7 @@ const sources = [
   ["streams.md", "@informer-ts/cache — watcher() stream and operators"],
   ["informer.md", "@informer-ts/cache — shared informers and factory"],
   ["client.md", "@informer-ts/client"],
+  ["controller.md", "@informer-ts/controller"],
   ["sim-apiserver.md", "@informer-ts/sim-apiserver — engine"],
   ["sim-apiserver-http.md", "@informer-ts/sim-apiserver — HTTP"],
 ];

@@ -1,3 +1,4 @@
+export { optionSpellings, parseCommandLine, UsageError } from "./command-line.js";
 export {
   type CauseType,
   type FieldError,
@@ -94,6 +95,7 @@ export {
 } from "./net.js";
 export { parseResourceVersion, resourceVersionMetricValue } from "./resource-version.js";
 export { SelectorParseError } from "./selector-parse-error.js";
+export { didYouMean, levenshteinDistance, type SuggestionOptions, suggestionsFor } from "./suggestions.js";
 export {
   INITIAL_EVENTS_END_ANNOTATION,
   type KubeList,

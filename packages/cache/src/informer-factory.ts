@@ -159,8 +159,11 @@ const defaultLogger = newConsoleLogger("informer-factory");
  *
  * Usage:
  * ```ts
- * const factory = newSharedInformerFactory((r, { namespace }) => listWatchFor(client, r, namespace), 0);
- * const pods = factory.informerFor(podsResource);
+ * const factory = newSharedInformerFactory(
+ *   (r: ResourceDescriptor, { namespace }) => listWatchFor(client, r, { namespace }), // @informer-ts/client
+ *   0,
+ * );
+ * const pods = factory.informerFor(builtinResources.pods);
  * const reg = pods.addEventHandler(handler);
  * factory.start(signal);
  * const result = await factory.waitForCacheSync(signal);

@@ -1,4 +1,61 @@
 export {
+  type BuiltinResourceName,
+  type BuiltinResources,
+  builtinResources,
+  type ClusterRole,
+  type ClusterRoleBinding,
+  type ConfigMap,
+  type CoreEvent,
+  type CronJob,
+  type CustomResourceDefinition,
+  type DaemonSet,
+  type Deployment,
+  type EndpointSlice,
+  type Endpoints,
+  type EventsEvent,
+  type HorizontalPodAutoscaler,
+  type Ingress,
+  type Job,
+  type Lease,
+  type LimitRange,
+  type Namespace,
+  type NetworkPolicy,
+  type Node,
+  type PersistentVolume,
+  type PersistentVolumeClaim,
+  type Pod,
+  type PodDisruptionBudget,
+  type PriorityClass,
+  type ReplicaSet,
+  type ReplicationController,
+  type ResourceName,
+  type ResourceQuota,
+  type Role,
+  type RoleBinding,
+  resources,
+  type Secret,
+  type Service,
+  type ServiceAccount,
+  type StatefulSet,
+  type StorageClass,
+} from "./builtin-resources.js";
+export {
+  type ApplyOptions,
+  type DeleteCallOptions,
+  type DeleteCollectionOptions,
+  FIELD_MANAGER_MAX_LENGTH,
+  type FieldValidation,
+  type GetCallOptions,
+  type ListCallOptions,
+  type ObjectCallOptions,
+  PATCH_CONTENT_TYPES,
+  type PatchOptions,
+  type PatchType,
+  type Preconditions,
+  type PropagationPolicy,
+  type WriteOptions,
+} from "./call-options.js";
+export {
   type AuthProvider,
   type ClientConfig,
   ConfigError,
@@ -10,22 +67,37 @@ export {
   validateClientConfig,
 } from "./client-config.js";
 export {
+  AGGREGATED_DISCOVERY_ACCEPT,
+  AmbiguousResourceError,
+  DEFAULT_DISCOVERY_TTL_MS,
+  type DiscoveredResource,
+  DiscoveryClient,
+  type DiscoveryClientOptions,
+  NoResourceMatchError,
+} from "./discovery-client.js";
+export {
   inClusterConfig,
+  type KubeConfigCluster,
+  type KubeConfigSource,
+  type KubeConfigUser,
   type KubeconfigLoadOptions,
   type LoadedClientConfig,
   loadClientConfig,
   SERVICE_ACCOUNT_ROOT,
 } from "./kubeconfig.js";
-export { type ListWatchScope, listWatchFor } from "./listwatch.js";
+export { type ListWatchScope, listWatchFor, metadataListWatchFor } from "./listwatch.js";
+export { type MetadataSharedInformerFactory, newMetadataSharedInformerFactory } from "./metadata-informer.js";
+export type { JsonOf, PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
+export { RequestTimeoutError } from "./request-executor.js";
 export {
   apiVersionOf,
-  type BuiltinResourceName,
-  builtinResources,
   customResource,
   goDurationSeconds,
   groupResourceOf,
+  isBuiltinGroup,
   isValidPathSegmentName,
   listOptionsQuery,
+  type ObjectOf,
   RequestConstructionError,
   type ResourceDescriptor,
   type ResourceLocation,
@@ -41,17 +113,7 @@ export {
   type RequestDescription,
   statusErrorFromResponse,
 } from "./response-errors.js";
-export {
-  type DeleteCallOptions,
-  KubeClient,
-  type KubeClientOptions,
-  type ListCallOptions,
-  type ObjectCallOptions,
-  type PatchOptions,
-  type PatchType,
-  RequestTimeoutError,
-  type WriteOptions,
-} from "./rest-client.js";
+export { KubeClient, type KubeClientOptions, METADATA_ACCEPT, METADATA_LIST_ACCEPT } from "./rest-client.js";
 export {
   REST_CLIENT_LATENCY_BUCKETS,
   REST_CLIENT_METRICS,
@@ -66,6 +128,7 @@ export {
   type WatchBody,
 } from "./stream-watcher.js";
 export { newTokenBucketRateLimiter, type RateLimiter, TokenBucketRateLimiter } from "./throttle.js";
+export { LONG_THROTTLE_LATENCY_MS, ThrottleWarning } from "./throttle-warning.js";
 export {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
@@ -73,6 +136,7 @@ export {
   type TLSMaterial,
   tlsMaterialFor,
 } from "./transport.js";
+export { newTypedSharedInformerFactory, type TypedSharedInformerFactory } from "./typed-informer-factory.js";
 export { defaultUserAgent, VERSION } from "./version.js";
 export {
   DEFAULT_MAX_WATCH_LINE_BYTES,

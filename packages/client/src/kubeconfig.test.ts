@@ -4,11 +4,11 @@ import { join } from "node:path";
 import type { TLSSocket } from "node:tls";
 import { isUnauthorized } from "@informer-ts/apimachinery";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtinResources } from "./builtin-resources.js";
 import { type ClientConfig, ConfigError } from "./client-config.js";
 import { generateTestPki, type TestPki } from "./internal/pki.test-util.js";
 import { sendJSON, startServer, type TestServer } from "./internal/test-server.test-util.js";
-import { inClusterConfig, loadClientConfig, SERVICE_ACCOUNT_ROOT } from "./kubeconfig.js";
-import { builtinResources } from "./resources.js";
+import { inClusterConfig, type KubeConfigSource, loadClientConfig, SERVICE_ACCOUNT_ROOT } from "./kubeconfig.js";
 import { KubeClient } from "./rest-client.js";
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
@@ -109,6 +109,18 @@ describe("loadClientConfig (kubeconfig via @kubernetes/client-node)", () => {
     expect(await listWith(cfg)).toMatchObject({ metadata: { resourceVersion: "77" } });
   });
 
+  it("a client-node KubeConfig loaded by the caller is a KubeConfigSource and is used as loaded", async () => {
+    const { KubeConfig } = await import("@kubernetes/client-node");
+    const kc = new KubeConfig();
+    kc.loadFromString(kubeconfig({ namespace: "team-b" }));
+    const source: KubeConfigSource = kc; // type-level: client-node's class fits the structural interface
+    const cfg = await loadClientConfig({ kubeConfig: source });
+    expect(cfg.server).toBe(server.url);
+    expect(cfg.token).toBe("good");
+    expect(cfg.namespace).toBe("team-b");
+    expect(await listWith(cfg)).toMatchObject({ metadata: { resourceVersion: "77" } });
+  });
+
   it("HTTPS + client certificate from files relative to the kubeconfig's directory", async () => {
     const sub = join(dir, "certs-test");
     mkdirSync(sub, { recursive: true });
@@ -202,8 +214,8 @@ describe("loadClientConfig (kubeconfig via @kubernetes/client-node)", () => {
     expect(cfg.authProvider).toBeDefined();
     const c = new KubeClient(cfg);
     try {
-      const a = (await c.list(builtinResources.configmaps)) as { items: { data: { who: string } }[] };
-      expect(a.items[0]!.data.who).toBe("Bearer exec-token");
+      const a = await c.list(builtinResources.configmaps);
+      expect(a.items[0]?.data?.who).toBe("Bearer exec-token");
       await c.list(builtinResources.configmaps);
     } finally {
       await c.close();

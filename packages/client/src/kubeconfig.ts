@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { RequestOptions } from "node:https";
 import { join } from "node:path";
-import type { Cluster, KubeConfig, User } from "@kubernetes/client-node";
+import type { KubeConfig, User } from "@kubernetes/client-node";
 import { type AuthProvider, type ClientConfig, ConfigError, type RequestCredentials } from "./client-config.js";
 
 type ClientNode = typeof import("@kubernetes/client-node");
@@ -17,10 +17,57 @@ function loadClientNode(): Promise<ClientNode> {
 /** Where the service-account credentials of a pod are mounted. */
 export const SERVICE_ACCOUNT_ROOT = "/var/run/secrets/kubernetes.io/serviceaccount";
 
+/** The fields of a kubeconfig `cluster` entry that {@link loadClientConfig} reads (client-node's `Cluster`). */
+export interface KubeConfigCluster {
+  readonly name: string;
+  readonly server: string;
+  readonly caData?: string | undefined;
+  readonly caFile?: string | undefined;
+  readonly skipTLSVerify?: boolean | undefined;
+  readonly tlsServerName?: string | undefined;
+  readonly proxyUrl?: string | undefined;
+}
+
+/** The fields of a kubeconfig `user` entry that {@link loadClientConfig} reads (client-node's `User`). */
+export interface KubeConfigUser {
+  readonly name: string;
+  readonly certData?: string | undefined;
+  readonly certFile?: string | undefined;
+  readonly keyData?: string | undefined;
+  readonly keyFile?: string | undefined;
+  readonly token?: string | undefined;
+  readonly username?: string | undefined;
+  readonly password?: string | undefined;
+  readonly impersonateUser?: string | undefined;
+  /** An exec credential plugin (`users[].user.exec`). */
+  readonly exec?: unknown;
+  /** A legacy auth provider (`users[].user.auth-provider`). */
+  readonly authProvider?: unknown;
+}
+
+/**
+ * What {@link loadClientConfig} needs of a loaded kubeconfig: the part of `@kubernetes/client-node`'s `KubeConfig`
+ * it calls. A client-node `KubeConfig` is one (pass it as {@link KubeconfigLoadOptions.kubeConfig}).
+ *
+ * Declared here rather than imported from client-node so this package's public types do not pull in
+ * client-node's declarations (which need `ws`'s types a consumer may not have).
+ */
+export interface KubeConfigSource {
+  getCurrentContext(): string;
+  setCurrentContext(context: string): void;
+  getContextObject(
+    name: string,
+  ): { readonly cluster: string; readonly user: string; readonly namespace?: string | undefined } | null;
+  getCluster(name: string): KubeConfigCluster | null;
+  getUser(name: string): KubeConfigUser | null;
+  /** Adds the user's credentials (exec plugins and auth providers refreshed as needed) to request options. */
+  applyToHTTPSOptions(options: RequestOptions): Promise<void>;
+}
+
 /** How {@link loadClientConfig} finds the kubeconfig. The first option given wins. */
 export interface KubeconfigLoadOptions {
-  /** A `KubeConfig` already loaded by the caller (custom authenticators stay in effect). */
-  readonly kubeConfig?: KubeConfig;
+  /** A client-node `KubeConfig` already loaded by the caller (custom authenticators stay in effect). */
+  readonly kubeConfig?: KubeConfigSource;
   /** kubeconfig YAML/JSON text. */
   readonly kubeconfigString?: string;
   /** Path of a kubeconfig file (`--kubeconfig`). Relative certificate paths resolve against its directory. */
@@ -212,9 +259,9 @@ function dataOrFile(
 
 /** Maps a client-node cluster and user onto a {@link ClientConfig}. */
 async function clusterAndUserConfig(
-  cluster: Cluster,
-  user: User | null,
-  userKubeConfig: KubeConfig | undefined,
+  cluster: KubeConfigCluster,
+  user: KubeConfigUser | null,
+  userKubeConfig: KubeConfigSource | undefined,
 ): Promise<ClientConfig> {
   if (!present(cluster.server)) {
     throw new ConfigError(`invalid configuration: cluster ${JSON.stringify(cluster.name)} has no server`);
@@ -253,14 +300,14 @@ async function clusterAndUserConfig(
  * connects) answers `applyToHTTPSOptions` before each request; its authenticators keep their caches.
  */
 async function authProviderFor(
-  cluster: Cluster,
-  user: User,
-  userKubeConfig: KubeConfig | undefined,
+  cluster: KubeConfigCluster,
+  user: KubeConfigUser,
+  userKubeConfig: KubeConfigSource | undefined,
 ): Promise<AuthProvider> {
-  let kc = userKubeConfig;
+  let kc: KubeConfigSource | undefined = userKubeConfig;
   if (kc === undefined) {
     const { KubeConfig } = await loadClientNode();
-    kc = new KubeConfig();
+    const authOnly = new KubeConfig();
     const authOnlyUser: User = {
       name: user.name,
       ...(present(user.exec) && { exec: user.exec }),
@@ -268,7 +315,8 @@ async function authProviderFor(
       ...(present(user.token) && { token: user.token }),
       ...(present(user.impersonateUser) && { impersonateUser: user.impersonateUser }),
     };
-    kc.loadFromClusterAndUser({ name: cluster.name, server: cluster.server, skipTLSVerify: true }, authOnlyUser);
+    authOnly.loadFromClusterAndUser({ name: cluster.name, server: cluster.server, skipTLSVerify: true }, authOnlyUser);
+    kc = authOnly;
   }
   const source = kc;
   return async (): Promise<RequestCredentials> => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { builtinResources } from "./builtin-resources.js";
 import { sendJSON, startServer, type TestServer } from "./internal/test-server.test-util.js";
-import { listWatchFor } from "./listwatch.js";
-import { builtinResources } from "./resources.js";
+import { listWatchFor, metadataListWatchFor } from "./listwatch.js";
 import { KubeClient } from "./rest-client.js";
 
 let server: TestServer | undefined;
@@ -53,5 +53,43 @@ describe("listWatchFor (NewFilteredListWatchFromClient)", () => {
     await listWatchFor(client, builtinResources.configmaps).list({});
     await listWatchFor(client, builtinResources.nodes, { namespace: "x" }).list({});
     expect(server.requests.map((r) => r.url)).toEqual(["/api/v1/configmaps", "/api/v1/nodes"]);
+  });
+});
+
+describe("metadataListWatchFor (metadatainformer's list/watch)", () => {
+  it("applies the scope, asks for PartialObjectMetadata(List) and names its target", async () => {
+    server = await startServer((req, res) => {
+      if (req.url?.includes("watch=true")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end();
+        return;
+      }
+      sendJSON(res, 200, { kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: {}, items: [] });
+    });
+    client = new KubeClient({ server: server.url, username: "alice", password: "x" });
+    const lw = metadataListWatchFor(client, builtinResources.secrets, { namespace: "ns1", labelSelector: "a=b" });
+    expect(lw.target).toEqual({
+      url: server.url,
+      user: "alice",
+      group: "",
+      version: "v1",
+      resource: "secrets",
+      namespace: "ns1",
+    });
+    await lw.list({ resourceVersion: "0" });
+    const w = await lw.watch({ resourceVersion: "3" });
+    for await (const _ of w) {
+      // the server ends the watch at once
+    }
+    expect(server.requests.map((r) => [r.url, r.headers.accept])).toEqual([
+      [
+        "/api/v1/namespaces/ns1/secrets?labelSelector=a%3Db&resourceVersion=0",
+        "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json",
+      ],
+      [
+        "/api/v1/namespaces/ns1/secrets?labelSelector=a%3Db&resourceVersion=3&watch=true",
+        "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json",
+      ],
+    ]);
   });
 });

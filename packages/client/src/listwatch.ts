@@ -1,5 +1,6 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import type { ListerWatcher, ListerWatcherTarget, Watch } from "@informer-ts/cache";
+import type { PartialObjectMetadata } from "./object-types.js";
 import type { ResourceDescriptor } from "./resources.js";
 import type { KubeClient } from "./rest-client.js";
 
@@ -20,24 +21,11 @@ export interface ListWatchScope {
  */
 export function listWatchFor<T = KubeObject>(
   client: KubeClient,
-  resource: ResourceDescriptor,
+  resource: ResourceDescriptor<T>,
   scope: ListWatchScope = {},
 ): ListerWatcher<T> {
-  const apply = (options: ListOptions): ListOptions & { namespace?: string } => {
-    const o: ListOptions & { namespace?: string } = { ...options };
-    if (scope.fieldSelector !== undefined) o.fieldSelector = scope.fieldSelector;
-    if (scope.labelSelector !== undefined) o.labelSelector = scope.labelSelector;
-    if (scope.namespace !== undefined && scope.namespace !== "") o.namespace = scope.namespace;
-    return o;
-  };
-  const target: ListerWatcherTarget = {
-    url: client.config.server,
-    ...(client.config.username ? { user: client.config.username } : {}),
-    group: resource.group,
-    version: resource.version,
-    resource: resource.resource,
-    ...(scope.namespace ? { namespace: scope.namespace } : {}),
-  };
+  const apply = scoped(scope);
+  const target = targetOf(client, resource, scope);
   return {
     target,
     list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<T>> {
@@ -46,5 +34,56 @@ export function listWatchFor<T = KubeObject>(
     watch(options: ListOptions, signal?: AbortSignal): Promise<Watch<T>> {
       return client.watch<T>(resource, apply(options), signal);
     },
+  };
+}
+
+/**
+ * A {@link ListerWatcher} of objects' metadata only (client-go `metadatainformer`'s list/watch through the
+ * `metadata` client; controller-runtime `OnlyMetadata`, kube-rs `metadata_watcher`): lists ask for a
+ * `PartialObjectMetadataList` and watches for `PartialObjectMetadata` events, so an informer over it caches
+ * `{apiVersion: "meta.k8s.io/v1", kind: "PartialObjectMetadata", metadata}` per object and never receives specs,
+ * data or status. Scope and failures as {@link listWatchFor}.
+ */
+export function metadataListWatchFor(
+  client: KubeClient,
+  resource: ResourceDescriptor<unknown>,
+  scope: ListWatchScope = {},
+): ListerWatcher<PartialObjectMetadata> {
+  const apply = scoped(scope);
+  const target = targetOf(client, resource, scope);
+  return {
+    target,
+    list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<PartialObjectMetadata>> {
+      return client.listMetadata(resource, apply(options), signal);
+    },
+    watch(options: ListOptions, signal?: AbortSignal): Promise<Watch<PartialObjectMetadata>> {
+      return client.watchMetadata(resource, apply(options), signal);
+    },
+  };
+}
+
+/** What a lister-watcher talks to, for the reflector's failure messages (server URL, user, GVR, namespace). */
+function targetOf(
+  client: KubeClient,
+  resource: ResourceDescriptor<unknown>,
+  scope: ListWatchScope,
+): ListerWatcherTarget {
+  return {
+    url: client.config.server,
+    ...(client.config.username ? { user: client.config.username } : {}),
+    group: resource.group,
+    version: resource.version,
+    resource: resource.resource,
+    ...(scope.namespace ? { namespace: scope.namespace } : {}),
+  };
+}
+
+function scoped(scope: ListWatchScope): (options: ListOptions) => ListOptions & { namespace?: string } {
+  return (options) => {
+    const o: ListOptions & { namespace?: string } = { ...options };
+    if (scope.fieldSelector !== undefined) o.fieldSelector = scope.fieldSelector;
+    if (scope.labelSelector !== undefined) o.labelSelector = scope.labelSelector;
+    if (scope.namespace !== undefined && scope.namespace !== "") o.namespace = scope.namespace;
+    return o;
   };
 }

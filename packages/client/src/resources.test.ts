@@ -1,8 +1,8 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
+import { builtinResources } from "./builtin-resources.js";
 import {
   apiVersionOf,
-  builtinResources,
   customResource,
   goDurationSeconds,
   isValidPathSegmentName,

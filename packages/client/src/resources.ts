@@ -1,10 +1,15 @@
-import type { ListOptions } from "@informer-ts/apimachinery";
+import type { KubeObject, ListOptions } from "@informer-ts/apimachinery";
+
+declare const objectType: unique symbol;
 
 /**
- * One API resource (`schema.GroupVersionResource` plus the kind and scope that `RESTMapper` would supply).
- * `group` is `""` for the core API (`/api/v1`).
+ * One API resource (`schema.GroupVersionResource` plus the kind and scope that `RESTMapper` would supply), typed by
+ * the object it serves: `T` is a compile-time type only (no value is ever stored under it, no class conversion
+ * happens at run time), so `client.get(resources.configMaps, …)` resolves to a `ConfigMap` and
+ * `listWatchFor(client, resources.pods)` to a `ListerWatcher<Pod>`. `T` defaults to {@link KubeObject}; a typed
+ * descriptor is accepted wherever an untyped one is. `group` is `""` for the core API (`/api/v1`).
  */
-export interface ResourceDescriptor {
+export interface ResourceDescriptor<T = KubeObject> {
   readonly group: string;
   readonly version: string;
   /** Plural, lower-case resource name: `configmaps`. */
@@ -13,54 +18,50 @@ export interface ResourceDescriptor {
   readonly kind: string;
   /** Whether objects live in namespaces. */
   readonly namespaced: boolean;
+  /**
+   * Subresources the server serves for this resource (`status`, `scale`…), when known (built-ins, discovery, or
+   * given to {@link customResource}). A request for a subresource not in a known list fails before sending.
+   */
+  readonly subresources?: readonly string[];
+  /** Phantom member carrying the object type; never present at run time. */
+  readonly [objectType]?: T;
 }
 
+/** The object type a descriptor serves: `ObjectOf<typeof resources.configMaps>` is `ConfigMap`. */
+export type ObjectOf<R> = R extends ResourceDescriptor<infer T> ? T : never;
+
 /** `apiVersion` of a resource's objects: `v1`, `apps/v1`. */
-export function apiVersionOf(r: ResourceDescriptor): string {
+export function apiVersionOf(r: ResourceDescriptor<unknown>): string {
   return r.group === "" ? r.version : `${r.group}/${r.version}`;
 }
 
 /** The resource's `group/resource` for error messages: `configmaps`, `deployments.apps`. */
-export function groupResourceOf(r: ResourceDescriptor): { group: string; resource: string } {
+export function groupResourceOf(r: ResourceDescriptor<unknown>): { group: string; resource: string } {
   return { group: r.group, resource: r.resource };
 }
 
-const core = (resource: string, kind: string, namespaced = true): ResourceDescriptor => ({
-  group: "",
-  version: "v1",
-  resource,
-  kind,
-  namespaced,
-});
-
-/** Descriptors of the built-in resources informer-ts uses most. */
-export const builtinResources = {
-  configmaps: core("configmaps", "ConfigMap"),
-  secrets: core("secrets", "Secret"),
-  pods: core("pods", "Pod"),
-  services: core("services", "Service"),
-  events: core("events", "Event"),
-  nodes: core("nodes", "Node", false),
-  namespaces: core("namespaces", "Namespace", false),
-  deployments: { group: "apps", version: "v1", resource: "deployments", kind: "Deployment", namespaced: true },
-  statefulsets: { group: "apps", version: "v1", resource: "statefulsets", kind: "StatefulSet", namespaced: true },
-  leases: { group: "coordination.k8s.io", version: "v1", resource: "leases", kind: "Lease", namespaced: true },
-} as const satisfies Record<string, ResourceDescriptor>;
-
-/** Names of {@link builtinResources}. */
-export type BuiltinResourceName = keyof typeof builtinResources;
+/**
+ * Whether the resource is served by Kubernetes itself (core or a `*.k8s.io` / `*.kubernetes.io` / dot-less group)
+ * rather than by a CustomResourceDefinition, whose group must be a domain of its owner. Strategic merge patch is
+ * only served for built-in types.
+ */
+export function isBuiltinGroup(group: string): boolean {
+  return !group.includes(".") || group.endsWith(".k8s.io") || group.endsWith(".kubernetes.io");
+}
 
 /**
  * A descriptor for a custom resource (or any resource not in {@link builtinResources}). `namespaced` defaults
  * to true. Throws {@link RequestConstructionError} when a field is not usable in a URL.
  */
-export function customResource(spec: {
+export function customResource<T = KubeObject>(spec: {
   group: string;
   version: string;
   resource: string;
   kind: string;
   namespaced?: boolean;
-}): ResourceDescriptor {
+  /** Subresources the CRD declares (`status`, `scale`); unset: not checked by the client. */
+  subresources?: readonly string[];
+}): ResourceDescriptor<T> {
   for (const [field, value] of [
     ["version", spec.version],
     ["resource", spec.resource],
@@ -70,6 +71,7 @@ export function customResource(spec: {
   }
   checkSegment("resource", spec.resource);
   checkSegment("version", spec.version);
+  for (const sub of spec.subresources ?? []) checkSegment("subresource", sub);
   if (spec.group !== "") checkSegment("group", spec.group);
   return {
     group: spec.group,
@@ -77,6 +79,7 @@ export function customResource(spec: {
     resource: spec.resource,
     kind: spec.kind,
     namespaced: spec.namespaced ?? true,
+    ...(spec.subresources !== undefined && { subresources: [...spec.subresources] }),
   };
 }
 
@@ -117,7 +120,7 @@ export interface ResourceLocation {
  * The namespace is ignored for cluster-scoped resources. Throws {@link RequestConstructionError} for names
  * that are not valid path segments, or a subresource without a name.
  */
-export function resourcePath(r: ResourceDescriptor, loc: ResourceLocation = {}): string {
+export function resourcePath(r: ResourceDescriptor<unknown>, loc: ResourceLocation = {}): string {
   checkSegment("resource", r.resource);
   let p = r.group === "" ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
   if (r.namespaced && loc.namespace !== undefined && loc.namespace !== "") {
@@ -191,7 +194,7 @@ export function listOptionsQuery(options: ListOptions, watch: boolean): URLSearc
  */
 export function resourceURL(
   server: string | URL,
-  r: ResourceDescriptor,
+  r: ResourceDescriptor<unknown>,
   loc: ResourceLocation = {},
   query?: URLSearchParams,
 ): URL {

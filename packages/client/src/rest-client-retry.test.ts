@@ -3,7 +3,7 @@ import { statusOf } from "@informer-ts/apimachinery";
 import { FakeClock } from "@informer-ts/clock";
 import { MockAgent } from "undici";
 import { describe, expect } from "vitest";
-import { builtinResources } from "./resources.js";
+import { builtinResources } from "./builtin-resources.js";
 import { KubeClient } from "./rest-client.js";
 
 /** One scripted server answer. */

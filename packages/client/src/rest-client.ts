@@ -1,28 +1,50 @@
-import { createGunzip } from "node:zlib";
-import type { KubeList, KubeObject, ListOptions, Status } from "@informer-ts/apimachinery";
-import { fromStatus, isConnectionReset, isNetworkTimeout, isProbableEOF } from "@informer-ts/apimachinery";
+import type { KubeList, KubeObject, Status, WatchEvent } from "@informer-ts/apimachinery";
+import { isNetworkTimeout, isProbableEOF } from "@informer-ts/apimachinery";
 import type { Watch } from "@informer-ts/cache";
 import { type Clock, realClock } from "@informer-ts/clock";
-import { EventStream, type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
+import { EventStream, type Logger, type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
 import type { Observable } from "rxjs";
 import type { Dispatcher } from "undici";
-import { BodyBuffer } from "./body-buffer.js";
-import { type ClientConfig, type PemData, rateLimitOf, validateClientConfig } from "./client-config.js";
+import { AgentPool } from "./agent-pool.js";
 import {
+  type ApplyOptions,
+  checkSubresource,
+  type DeleteCallOptions,
+  type DeleteCollectionOptions,
+  deleteOptionsBody,
+  type GetCallOptions,
+  type ListCallOptions,
+  PATCH_CONTENT_TYPES,
+  type PatchOptions,
+  patchBody,
+  validateWriteOptions,
+  type WriteOptions,
+  writeQuery,
+} from "./call-options.js";
+import { type ClientConfig, rateLimitOf, validateClientConfig } from "./client-config.js";
+import type { PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
+import { RequestExecutor, type RequestSpec, type Verb } from "./request-executor.js";
+import {
+  apiVersionOf,
   listOptionsQuery,
   RequestConstructionError,
   type ResourceDescriptor,
   type ResourceLocation,
   resourceURL,
 } from "./resources.js";
-import { type RequestDescription, statusErrorFromResponse } from "./response-errors.js";
+import { decodedBody, discard } from "./response-body.js";
 import { type RestClientEvent, RestClientMetrics } from "./rest-client-metrics.js";
-import { emptyWatch, StreamWatcher, type WatchBody } from "./stream-watcher.js";
+import { emptyWatch, StreamWatcher } from "./stream-watcher.js";
 import { type RateLimiter, TokenBucketRateLimiter } from "./throttle.js";
-import { DEFAULT_HEADERS_TIMEOUT_MS, newAgent, tlsMaterialFor } from "./transport.js";
+import { ThrottleWarning } from "./throttle-warning.js";
 import { defaultUserAgent } from "./version.js";
 import type { WatchDecoderOptions } from "./watch-decoder.js";
-import { DEFAULT_MAX_RETRIES, type ResponseHeaders, type RetryAfter, WithRetry } from "./with-retry.js";
+import { DEFAULT_MAX_RETRIES } from "./with-retry.js";
+
+/** `Accept` of a metadata-only list (client-go's metadata client). */
+export const METADATA_LIST_ACCEPT = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+/** `Accept` of a metadata-only get or watch (client-go's metadata client). */
+export const METADATA_ACCEPT = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
 
 /** Options of a {@link KubeClient} beyond its {@link ClientConfig}. */
 export interface KubeClientOptions {
@@ -41,80 +63,11 @@ export interface KubeClientOptions {
   readonly dispatcher?: Dispatcher;
   /** Watch decoding limits. */
   readonly watchDecoder?: WatchDecoderOptions;
-}
-
-/** Options of a list or watch: `metav1.ListOptions` plus the namespace (unset = all namespaces). */
-export interface ListCallOptions extends ListOptions {
-  readonly namespace?: string;
-}
-
-/** Namespace of a single-object request (required for namespaced resources). */
-export interface ObjectCallOptions {
-  readonly namespace?: string;
-}
-
-/** Options of create/update/patch (`metav1.CreateOptions` / `UpdateOptions` / `PatchOptions`). */
-export interface WriteOptions extends ObjectCallOptions {
-  readonly fieldManager?: string;
-  readonly fieldValidation?: "Strict" | "Warn" | "Ignore";
-  readonly dryRun?: boolean;
-}
-
-/** Patch content types (`types.PatchType`). */
-export type PatchType = "merge" | "strategic-merge" | "json" | "apply";
-
-const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
-  merge: "application/merge-patch+json",
-  "strategic-merge": "application/strategic-merge-patch+json",
-  json: "application/json-patch+json",
-  apply: "application/apply-patch+yaml",
-};
-
-/** Options of patch. */
-export interface PatchOptions extends WriteOptions {
-  /** Default `merge` (JSON merge patch, RFC 7386). */
-  readonly patchType?: PatchType;
-  /** Server-side apply: take ownership of conflicting fields. */
-  readonly force?: boolean;
-}
-
-/** Options of delete (`metav1.DeleteOptions`). */
-export interface DeleteCallOptions extends ObjectCallOptions {
-  readonly gracePeriodSeconds?: number;
-  readonly propagationPolicy?: "Orphan" | "Background" | "Foreground";
-  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
-  readonly dryRun?: boolean;
-}
-
-type Verb = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-
-interface RequestSpec {
-  readonly verb: Verb;
-  readonly url: URL;
-  readonly body?: string;
-  readonly contentType?: string;
-  readonly desc: RequestDescription;
-  readonly signal: AbortSignal | undefined;
-}
-
-interface Response {
-  readonly statusCode: number;
-  readonly headers: ResponseHeaders;
-  readonly body: Dispatcher.ResponseData["body"];
-}
-
-/** Error bodies beyond this size are not read into memory (Status bodies are tiny). */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
-
-/** Thrown (as the signal reason) when {@link ClientConfig.timeoutMs} elapses. */
-export class RequestTimeoutError extends Error {
-  override readonly name = "TimeoutError";
-  constructor(
-    readonly url: string,
-    readonly timeoutMs: number,
-  ) {
-    super(`request to ${url} did not complete within ${timeoutMs} ms (client timeout)`);
-  }
+  /**
+   * Where the client logs (`@informer-ts/instrumentation`'s `Logger`). Today one line: a warning the first time the
+   * client-side rate limiter delays a request by more than a second. Default: none.
+   */
+  readonly logger?: Logger;
 }
 
 /**
@@ -133,6 +86,12 @@ export class RequestTimeoutError extends Error {
  *   answer, with the transport error when there was no answer, with `signal.reason` when aborted, and with a
  *   {@link RequestConstructionError} before sending anything when the request is malformed.
  *
+ * Resource descriptors are typed ({@link ResourceDescriptor}`<T>`): `get`, `list`, `watch`, `create`, `update`,
+ * `patch` and `apply` take and return the descriptor's object type, so `client.get(resources.configMaps, …)` is a
+ * `ConfigMap`. Subresources (`/status`, `/scale`), server-side apply, JSON/merge/strategic merge patches,
+ * `deleteCollection` and metadata-only lists and watches (client-go's `metadata` client) are verbs of the same
+ * client. Options are validated before anything is sent ({@link RequestConstructionError} naming the field).
+ *
  * Differences from client-go: no client-side exponential backoff manager (client-go's default is a no-op too);
  * errors of several attempts are not chained (`WrapPreviousError`); HTTP/1.1 only; JSON only (no protobuf/CBOR).
  */
@@ -145,164 +104,380 @@ export class KubeClient {
   readonly events$: Observable<RestClientEvent> = this.eventStream.events$;
   readonly config: ClientConfig;
   private readonly server: URL;
-  private readonly host: string;
   private readonly clock: Clock;
-  private readonly metrics: RestClientMetrics;
-  private readonly rateLimiter: RateLimiter | undefined;
-  private readonly maxRetries: number;
-  private readonly userAgent: string;
-  private readonly customDispatcher: Dispatcher | undefined;
-  private readonly agents = new Map<string, Dispatcher>();
+  private readonly pool: AgentPool;
+  private readonly executor: RequestExecutor;
   private readonly decoderOptions: WatchDecoderOptions;
   private closed = false;
 
   constructor(config: ClientConfig, options: KubeClientOptions = {}) {
     this.server = validateClientConfig(config);
     this.config = config;
-    this.host = this.server.host;
     this.clock = options.clock ?? realClock;
-    this.metrics = new RestClientMetrics(options.metrics ?? noopMetrics);
-    if (options.rateLimiter === null) this.rateLimiter = undefined;
-    else if (options.rateLimiter !== undefined) this.rateLimiter = options.rateLimiter;
+    let rateLimiter: RateLimiter | undefined;
+    if (options.rateLimiter === null) rateLimiter = undefined;
+    else if (options.rateLimiter !== undefined) rateLimiter = options.rateLimiter;
     else {
       const rl = rateLimitOf(config);
-      this.rateLimiter = rl === undefined ? undefined : new TokenBucketRateLimiter(rl.qps, rl.burst, this.clock);
+      rateLimiter = rl === undefined ? undefined : new TokenBucketRateLimiter(rl.qps, rl.burst, this.clock);
     }
-    this.maxRetries = Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES);
-    this.userAgent = config.userAgent ?? defaultUserAgent();
-    this.customDispatcher = options.dispatcher;
+    this.pool = new AgentPool(config, options.dispatcher);
+    const warning =
+      options.logger !== undefined && rateLimiter !== undefined
+        ? new ThrottleWarning(options.logger, config, options.rateLimiter !== undefined)
+        : undefined;
+    this.executor = new RequestExecutor({
+      config,
+      host: this.server.host,
+      clock: this.clock,
+      metrics: new RestClientMetrics(options.metrics ?? noopMetrics),
+      rateLimiter,
+      maxRetries: Math.max(0, options.maxRetries ?? DEFAULT_MAX_RETRIES),
+      userAgent: config.userAgent ?? defaultUserAgent(),
+      pool: this.pool,
+      events: this.eventStream,
+      ...(warning !== undefined && {
+        onThrottled: (ms: number, verb: Verb, url: URL) => warning.throttled(ms, verb, url),
+      }),
+    });
     this.decoderOptions = options.watchDecoder ?? {};
   }
 
-  /** Lists objects (`GET` collection). A `Failure` Status in a 2xx body is thrown as a `StatusError`. */
+  /**
+   * Lists objects (`GET` collection). No namespace = all namespaces. Rejects unless the body has an `items` array;
+   * a `Failure` Status in a 2xx body is thrown as a `StatusError`. A list with `timeoutSeconds` is also timed out
+   * by the client after that long.
+   */
   async list<T = KubeObject>(
-    resource: ResourceDescriptor,
+    resource: ResourceDescriptor<T>,
     options: ListCallOptions = {},
     signal?: AbortSignal,
   ): Promise<KubeList<T>> {
-    const { namespace, ...listOptions } = options;
-    const url = resourceURL(this.server, resource, { namespace }, listOptionsQuery(listOptions, false));
-    const timeoutMs =
-      listOptions.timeoutSeconds !== undefined && listOptions.timeoutSeconds > 0
-        ? listOptions.timeoutSeconds * 1000
-        : undefined;
-    const list = await this.doJSON<KubeList<T>>(
-      { verb: "GET", url, desc: { verb: "GET", group: resource.group, resource: resource.resource }, signal },
-      timeoutMs,
-    );
-    if (typeof list !== "object" || list === null || !Array.isArray((list as KubeList<T>).items)) {
-      throw new Error(`list ${url.pathname}: the response is not a list (no items array)`);
-    }
-    list.metadata ??= {};
-    return list;
+    return this.listAs<T>(resource, options, signal, undefined);
   }
 
-  /** Reads one object (`GET` name). */
+  /**
+   * Lists objects' metadata only (client-go's metadata client, `metadata.Interface.Resource(gvr).List`): sends
+   * `Accept: application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json`, so the server
+   * answers a `PartialObjectMetadataList` — each item `{kind: "PartialObjectMetadata", apiVersion:
+   * "meta.k8s.io/v1", metadata}` — and never sends specs, data or status. A server that ignores the `as=` parameter
+   * and answers full objects gets them reduced to the same shape.
+   */
+  async listMetadata(
+    resource: ResourceDescriptor<unknown>,
+    options: ListCallOptions = {},
+    signal?: AbortSignal,
+  ): Promise<PartialObjectMetadataList> {
+    const list = await this.listAs<KubeObject>(resource, options, signal, METADATA_LIST_ACCEPT);
+    if (list.kind === "PartialObjectMetadataList") return list as PartialObjectMetadataList;
+    return {
+      kind: "PartialObjectMetadataList",
+      apiVersion: "meta.k8s.io/v1",
+      metadata: list.metadata,
+      items: list.items.map(asPartialObjectMetadata),
+    };
+  }
+
+  /** Reads one object (`GET` name), or one of its subresources with `options.subresource`. */
   async get<T = KubeObject>(
-    resource: ResourceDescriptor,
+    resource: ResourceDescriptor<T>,
     name: string,
-    options: ObjectCallOptions = {},
+    options: GetCallOptions = {},
     signal?: AbortSignal,
   ): Promise<T> {
-    const loc = this.objectLocation(resource, "GET", name, options.namespace);
-    return this.doJSON<T>({
+    checkSubresource(resource, options.subresource);
+    const loc = this.objectLocation(resource, "GET", name, options.namespace, options.subresource);
+    const query = new URLSearchParams();
+    if (options.resourceVersion !== undefined && options.resourceVersion !== "") {
+      query.set("resourceVersion", options.resourceVersion);
+    }
+    return this.executor.doJSON<T>({
       verb: "GET",
-      url: resourceURL(this.server, resource, loc),
-      desc: { verb: "GET", group: resource.group, resource: resource.resource, name },
+      url: resourceURL(this.server, resource, loc, query),
+      desc: this.describe("GET", resource, name),
       signal,
     });
   }
 
-  /** Creates `object` (`POST`); the namespace defaults to `object.metadata.namespace`. */
-  async create<T extends KubeObject = KubeObject>(
-    resource: ResourceDescriptor,
-    object: T,
-    options: WriteOptions = {},
+  /** Reads one object's metadata only (`Accept: …;as=PartialObjectMetadata;…`, client-go's metadata client `Get`). */
+  async getMetadata(
+    resource: ResourceDescriptor<unknown>,
+    name: string,
+    options: Omit<GetCallOptions, "subresource"> = {},
+    signal?: AbortSignal,
+  ): Promise<PartialObjectMetadata> {
+    const loc = this.objectLocation(resource, "GET", name, options.namespace);
+    const query = new URLSearchParams();
+    if (options.resourceVersion !== undefined && options.resourceVersion !== "") {
+      query.set("resourceVersion", options.resourceVersion);
+    }
+    const obj = await this.executor.doJSON<KubeObject>({
+      verb: "GET",
+      url: resourceURL(this.server, resource, loc, query),
+      accept: METADATA_ACCEPT,
+      desc: this.describe("GET", resource, name),
+      signal,
+    });
+    return obj.kind === "PartialObjectMetadata" ? obj : asPartialObjectMetadata(obj);
+  }
+
+  /** Reads the `/status` subresource (the whole object, as the server serves it). */
+  getStatus<T>(
+    resource: ResourceDescriptor<T>,
+    name: string,
+    options: GetCallOptions = {},
     signal?: AbortSignal,
   ): Promise<T> {
-    const namespace = options.namespace ?? object.metadata?.namespace;
+    return this.get(resource, name, { ...options, subresource: "status" }, signal);
+  }
+
+  /** Reads the `/scale` subresource: an `autoscaling/v1` {@link Scale}. */
+  getScale(
+    resource: ResourceDescriptor<unknown>,
+    name: string,
+    options: GetCallOptions = {},
+    signal?: AbortSignal,
+  ): Promise<Scale> {
+    return this.get(resource as ResourceDescriptor<Scale>, name, { ...options, subresource: "scale" }, signal);
+  }
+
+  /** Creates `object` (`POST`); the namespace defaults to `object.metadata.namespace`. */
+  async create<T>(
+    resource: ResourceDescriptor<T>,
+    object: T,
+    options: Omit<WriteOptions, "subresource"> = {},
+    signal?: AbortSignal,
+  ): Promise<T> {
+    validateWriteOptions(options);
+    const meta = metadataOf(object, "create");
+    const namespace = options.namespace ?? meta?.namespace;
     if (resource.namespaced && (namespace === undefined || namespace === "")) {
       throw new RequestConstructionError("an empty namespace may not be set during creation");
     }
+    checkNamespaceMatch(resource, options.namespace, meta?.namespace, "create");
     const url = resourceURL(this.server, resource, { namespace }, writeQuery(options));
-    return this.doJSON<T>({
+    return this.executor.doJSON<T>({
       verb: "POST",
       url,
       body: JSON.stringify(object),
       contentType: "application/json",
-      desc: { verb: "POST", group: resource.group, resource: resource.resource },
-      signal,
-    });
-  }
-
-  /** Replaces `object` (`PUT`), addressed by its `metadata.name` and namespace. */
-  async update<T extends KubeObject = KubeObject>(
-    resource: ResourceDescriptor,
-    object: T,
-    options: WriteOptions = {},
-    signal?: AbortSignal,
-  ): Promise<T> {
-    const name = object.metadata?.name;
-    if (name === undefined || name === "") throw new RequestConstructionError("update: object has no metadata.name");
-    const loc = this.objectLocation(resource, "PUT", name, options.namespace ?? object.metadata?.namespace);
-    return this.doJSON<T>({
-      verb: "PUT",
-      url: resourceURL(this.server, resource, loc, writeQuery(options)),
-      body: JSON.stringify(object),
-      contentType: "application/json",
-      desc: { verb: "PUT", group: resource.group, resource: resource.resource, name },
-      signal,
-    });
-  }
-
-  /** Patches an object (`PATCH`); JSON merge patch unless `patchType` says otherwise. */
-  async patch<T = KubeObject>(
-    resource: ResourceDescriptor,
-    name: string,
-    patch: unknown,
-    options: PatchOptions = {},
-    signal?: AbortSignal,
-  ): Promise<T> {
-    const loc = this.objectLocation(resource, "PATCH", name, options.namespace);
-    const query = writeQuery(options);
-    if (options.force === true) query.set("force", "true");
-    const patchType = options.patchType ?? "merge";
-    return this.doJSON<T>({
-      verb: "PATCH",
-      url: resourceURL(this.server, resource, loc, sortParams(query)),
-      body: typeof patch === "string" ? patch : JSON.stringify(patch),
-      contentType: PATCH_CONTENT_TYPES[patchType],
-      desc: { verb: "PATCH", group: resource.group, resource: resource.resource, name },
+      desc: this.describe("POST", resource),
       signal,
     });
   }
 
   /**
-   * Deletes an object (`DELETE`). Resolves with what the server returned: a `Success` Status for most kinds, the
-   * object for kinds that return it (Pods) or while finalizers run (202).
+   * Creates something below an object (`POST …/<name>/<subresource>`): a Pod `eviction` (`policy/v1` Eviction), a
+   * ServiceAccount `token` (`TokenRequest`), a Pod `binding` — client-go's `Evict`, `CreateToken`, `Bind`. `body` is
+   * sent as JSON; the answer is returned as decoded (`R`). The subresource is checked against the descriptor's list.
    */
-  async delete(
-    resource: ResourceDescriptor,
+  async createSubresource<R = KubeObject>(
+    resource: ResourceDescriptor<unknown>,
+    name: string,
+    subresource: string,
+    body: unknown,
+    options: Omit<WriteOptions, "subresource"> = {},
+    signal?: AbortSignal,
+  ): Promise<R> {
+    validateWriteOptions(options);
+    checkSubresource(resource, subresource);
+    if (typeof subresource !== "string" || subresource === "") {
+      throw new RequestConstructionError("createSubresource: subresource may not be empty");
+    }
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      throw new RequestConstructionError(`createSubresource: the ${subresource} body must be a JSON object`);
+    }
+    const loc = this.objectLocation(resource, "POST", name, options.namespace, subresource);
+    return this.executor.doJSON<R>({
+      verb: "POST",
+      url: resourceURL(this.server, resource, loc, writeQuery(options)),
+      body: JSON.stringify(body),
+      contentType: "application/json",
+      desc: this.describe("POST", resource, name),
+      signal,
+    });
+  }
+
+  /**
+   * Replaces `object` (`PUT`), addressed by its `metadata.name` and namespace; with `options.subresource`, replaces
+   * that subresource (`status`: only the status is written; the server ignores other changes).
+   */
+  async update<T>(
+    resource: ResourceDescriptor<T>,
+    object: T,
+    options: WriteOptions = {},
+    signal?: AbortSignal,
+  ): Promise<T> {
+    validateWriteOptions(options);
+    checkSubresource(resource, options.subresource);
+    const meta = metadataOf(object, "update");
+    const name = meta?.name;
+    if (name === undefined || name === "") throw new RequestConstructionError("update: object has no metadata.name");
+    checkNamespaceMatch(resource, options.namespace, meta?.namespace, "update");
+    const loc = this.objectLocation(resource, "PUT", name, options.namespace ?? meta?.namespace, options.subresource);
+    return this.executor.doJSON<T>({
+      verb: "PUT",
+      url: resourceURL(this.server, resource, loc, writeQuery(options)),
+      body: JSON.stringify(object),
+      contentType: "application/json",
+      desc: this.describe("PUT", resource, name),
+      signal,
+    });
+  }
+
+  /** Replaces the `/status` subresource (`UpdateStatus`): the server keeps everything but the status. */
+  updateStatus<T>(
+    resource: ResourceDescriptor<T>,
+    object: T,
+    options: Omit<WriteOptions, "subresource"> = {},
+    signal?: AbortSignal,
+  ): Promise<T> {
+    return this.update(resource, object, { ...options, subresource: "status" }, signal);
+  }
+
+  /** Replaces the `/scale` subresource (`UpdateScale`) with `scale` (its `metadata.name` names the object). */
+  updateScale(
+    resource: ResourceDescriptor<unknown>,
+    scale: Scale,
+    options: Omit<WriteOptions, "subresource"> = {},
+    signal?: AbortSignal,
+  ): Promise<Scale> {
+    return this.update(resource as ResourceDescriptor<Scale>, scale, { ...options, subresource: "scale" }, signal);
+  }
+
+  /**
+   * Patches an object (`PATCH`), or a subresource with `options.subresource`. `patchType`: `merge` (default, RFC 7386
+   * JSON merge patch), `strategic-merge` (built-in resources only), `json` (RFC 6902 operations) or `apply`
+   * (server-side apply; prefer {@link KubeClient.apply}). The patch is checked before sending (see
+   * `patchBody`): an object for merge patches, an operation array for JSON patch, `fieldManager` for apply.
+   */
+  async patch<T = KubeObject>(
+    resource: ResourceDescriptor<T>,
+    name: string,
+    patch: unknown,
+    options: PatchOptions = {},
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const body = patchBody(resource, patch, options);
+    checkSubresource(resource, options.subresource);
+    const loc = this.objectLocation(resource, "PATCH", name, options.namespace, options.subresource);
+    return this.executor.doJSON<T>({
+      verb: "PATCH",
+      url: resourceURL(this.server, resource, loc, writeQuery(options)),
+      body,
+      contentType: PATCH_CONTENT_TYPES[options.patchType ?? "merge"],
+      desc: this.describe("PATCH", resource, name),
+      signal,
+    });
+  }
+
+  /** Patches the `/status` subresource (`PatchStatus`). */
+  patchStatus<T>(
+    resource: ResourceDescriptor<T>,
+    name: string,
+    patch: unknown,
+    options: Omit<PatchOptions, "subresource"> = {},
+    signal?: AbortSignal,
+  ): Promise<T> {
+    return this.patch(resource, name, patch, { ...options, subresource: "status" }, signal);
+  }
+
+  /** Patches the `/scale` subresource, e.g. `{ spec: { replicas: 3 } }`. */
+  patchScale(
+    resource: ResourceDescriptor<unknown>,
+    name: string,
+    patch: unknown,
+    options: Omit<PatchOptions, "subresource"> = {},
+    signal?: AbortSignal,
+  ): Promise<Scale> {
+    return this.patch(resource as ResourceDescriptor<Scale>, name, patch, { ...options, subresource: "scale" }, signal);
+  }
+
+  /**
+   * Server-side apply (`PATCH` with `Content-Type: application/apply-patch+yaml`; controller-runtime
+   * `Patch(obj, client.Apply)`, kube-rs `Patch::Apply`): sends the fields `object` sets, owned by
+   * `options.fieldManager`; the server merges them and answers the result, or a 409 Conflict naming the fields
+   * another manager owns unless `force` is set. The body is `object` as JSON (JSON is YAML). `metadata.name` names
+   * the object; `apiVersion` and `kind` are filled in from the descriptor when missing and must match it when set.
+   */
+  async apply<T>(resource: ResourceDescriptor<T>, object: T, options: ApplyOptions, signal?: AbortSignal): Promise<T> {
+    const body = this.applyBody(resource, object, options, "apply");
+    return this.patch(
+      resource,
+      body.name,
+      body.text,
+      { ...options, namespace: body.namespace, patchType: "apply" },
+      signal,
+    );
+  }
+
+  /** Server-side apply of the `/status` subresource (`ApplyStatus`): `object` carries the status fields to own. */
+  async applyStatus<T>(
+    resource: ResourceDescriptor<T>,
+    object: T,
+    options: ApplyOptions,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const body = this.applyBody(resource, object, options, "applyStatus");
+    return this.patch(
+      resource,
+      body.name,
+      body.text,
+      { ...options, namespace: body.namespace, patchType: "apply", subresource: "status" },
+      signal,
+    );
+  }
+
+  /**
+   * Deletes an object (`DELETE`) with `metav1.DeleteOptions` as the body when any is set (`gracePeriodSeconds`,
+   * `propagationPolicy`, `preconditions` on uid/resourceVersion — a mismatch is a 409 Conflict — and `dryRun`).
+   * Resolves with what the server returned: a `Success` Status for most kinds, the object for kinds that return it
+   * (Pods) or while finalizers run (202).
+   */
+  async delete<T = KubeObject>(
+    resource: ResourceDescriptor<T>,
     name: string,
     options: DeleteCallOptions = {},
     signal?: AbortSignal,
-  ): Promise<KubeObject | Status> {
+  ): Promise<T | Status> {
+    const body = deleteOptionsBody(options);
     const loc = this.objectLocation(resource, "DELETE", name, options.namespace);
-    const { namespace: _ns, ...rest } = options;
-    const body: Record<string, unknown> = {};
-    if (rest.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = rest.gracePeriodSeconds;
-    if (rest.propagationPolicy !== undefined) body.propagationPolicy = rest.propagationPolicy;
-    if (rest.preconditions !== undefined) body.preconditions = rest.preconditions;
-    if (rest.dryRun === true) body.dryRun = ["All"];
-    const hasBody = Object.keys(body).length > 0;
-    return this.doJSON<KubeObject | Status>({
+    return this.executor.doJSON<T | Status>({
       verb: "DELETE",
       url: resourceURL(this.server, resource, loc),
-      ...(hasBody && {
-        body: JSON.stringify({ kind: "DeleteOptions", apiVersion: "v1", ...body }),
-        contentType: "application/json",
-      }),
-      desc: { verb: "DELETE", group: resource.group, resource: resource.resource, name },
+      ...(body !== undefined && { body, contentType: "application/json" }),
+      desc: this.describe("DELETE", resource, name),
+      signal,
+    });
+  }
+
+  /**
+   * Deletes every object the list options select (`DELETE` on the collection, client-go `DeleteCollection`): list
+   * options (`labelSelector`, `fieldSelector`…) go in the query, delete options in the body. No namespace deletes
+   * across all namespaces of a namespaced resource. Resolves with the server's answer: the list of deleted objects
+   * (kube-apiserver's generic registry) or a Status.
+   */
+  async deleteCollection<T = KubeObject>(
+    resource: ResourceDescriptor<T>,
+    options: DeleteCollectionOptions = {},
+    signal?: AbortSignal,
+  ): Promise<KubeList<T> | Status> {
+    const { namespace, gracePeriodSeconds, propagationPolicy, preconditions, dryRun, ...listOptions } = options;
+    const body = deleteOptionsBody({
+      ...(gracePeriodSeconds !== undefined && { gracePeriodSeconds }),
+      ...(propagationPolicy !== undefined && { propagationPolicy }),
+      ...(preconditions !== undefined && { preconditions }),
+      ...(dryRun !== undefined && { dryRun }),
+    });
+    if (listOptions.limit !== undefined && (!Number.isSafeInteger(listOptions.limit) || listOptions.limit < 0)) {
+      throw new RequestConstructionError(`limit must be a non-negative integer, got ${String(listOptions.limit)}`);
+    }
+    const url = resourceURL(this.server, resource, { namespace }, listOptionsQuery(listOptions, false));
+    return this.executor.doJSON<KubeList<T> | Status>({
+      verb: "DELETE",
+      url,
+      ...(body !== undefined && { body, contentType: "application/json" }),
+      desc: this.describe("DELETE", resource),
       signal,
     });
   }
@@ -313,21 +488,106 @@ export class KubeClient {
    * the watch once it runs. Non-200 answers reject like other requests (after Retry-After retries). If every
    * retry of an EOF/timeout is used up, an already-ended watch is returned, as client-go does.
    */
-  async watch<T = KubeObject>(
-    resource: ResourceDescriptor,
+  watch<T = KubeObject>(
+    resource: ResourceDescriptor<T>,
     options: ListCallOptions = {},
     signal?: AbortSignal,
+  ): Promise<Watch<T>> {
+    return this.watchAs<T>(resource, options, signal, undefined);
+  }
+
+  /**
+   * Watches objects' metadata only (`Accept: application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,
+   * application/json`, client-go's metadata client `Watch`): every event carries a `PartialObjectMetadata`
+   * (ERROR events still carry a Status). Full objects from a server that ignores `as=` are reduced to that shape.
+   */
+  async watchMetadata(
+    resource: ResourceDescriptor<unknown>,
+    options: ListCallOptions = {},
+    signal?: AbortSignal,
+  ): Promise<Watch<PartialObjectMetadata>> {
+    const w = await this.watchAs<KubeObject>(resource, options, signal, METADATA_ACCEPT);
+    return metadataWatch(w);
+  }
+
+  /**
+   * `GET` of a path below the server's base URL (client-go `RESTClient().Get().AbsPath(path)`), decoded as JSON:
+   * discovery documents, `/version`, aggregated APIs. `accept` overrides the `Accept` header. Same throttling,
+   * retries and errors as every other request.
+   */
+  async getRaw<T = unknown>(path: string, options: { accept?: string } = {}, signal?: AbortSignal): Promise<T> {
+    if (typeof path !== "string" || !path.startsWith("/")) {
+      throw new RequestConstructionError(`getRaw: path must start with "/", got ${JSON.stringify(path)}`);
+    }
+    const q = path.indexOf("?");
+    const pathname = q < 0 ? path : path.slice(0, q);
+    for (const seg of pathname.split("/").slice(1)) {
+      if (seg === "." || seg === "..")
+        throw new RequestConstructionError(`getRaw: path may not contain ${JSON.stringify(seg)}`);
+    }
+    const base = this.server.pathname.replace(/\/+$/, "");
+    const url = new URL(this.server.origin);
+    url.pathname = base + pathname;
+    if (q >= 0) url.search = path.slice(q);
+    return this.executor.doJSON<T>({
+      verb: "GET",
+      url,
+      ...(options.accept !== undefined && { accept: options.accept }),
+      desc: { verb: "GET" },
+      signal,
+    });
+  }
+
+  /** Closes every connection pool the client created (not a dispatcher passed in options). Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.close();
+    this.eventStream.complete();
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+
+  private async listAs<T>(
+    resource: ResourceDescriptor<unknown>,
+    options: ListCallOptions,
+    signal: AbortSignal | undefined,
+    accept: string | undefined,
+  ): Promise<KubeList<T>> {
+    const { namespace, ...listOptions } = options;
+    const url = resourceURL(this.server, resource, { namespace }, listOptionsQuery(listOptions, false));
+    const timeoutMs =
+      listOptions.timeoutSeconds !== undefined && listOptions.timeoutSeconds > 0
+        ? listOptions.timeoutSeconds * 1000
+        : undefined;
+    const list = await this.executor.doJSON<KubeList<T>>(
+      { verb: "GET", url, ...(accept !== undefined && { accept }), desc: this.describe("GET", resource), signal },
+      timeoutMs,
+    );
+    if (typeof list !== "object" || list === null || !Array.isArray((list as KubeList<T>).items)) {
+      throw new Error(`list ${url.pathname}: the response is not a list (no items array)`);
+    }
+    list.metadata ??= {};
+    return list;
+  }
+
+  private async watchAs<T>(
+    resource: ResourceDescriptor<unknown>,
+    options: ListCallOptions,
+    signal: AbortSignal | undefined,
+    accept: string | undefined,
   ): Promise<Watch<T>> {
     const { namespace, ...listOptions } = options;
     const url = resourceURL(this.server, resource, { namespace }, listOptionsQuery(listOptions, true));
     const spec: RequestSpec = {
       verb: "GET",
       url,
-      desc: { verb: "GET", group: resource.group, resource: resource.resource },
+      ...(accept !== undefined && { accept }),
+      desc: this.describe("GET", resource),
       signal,
     };
     const retryable = (err: unknown) => isProbableEOF(err) || isNetworkTimeout(err);
-    const outcome = await this.execute(spec, true, retryable);
+    const outcome = await this.executor.execute(spec, true, retryable);
     if (outcome.kind === "exhausted") return emptyWatch<T>();
     const res = outcome.response;
     if (res.statusCode !== 200) {
@@ -341,7 +601,7 @@ export class KubeClient {
       ...this.decoderOptions,
       ...(signal !== undefined && { signal }),
       onDone: (r) =>
-        this.emit({
+        this.executor.emit({
           type: "watch-closed",
           url: urlText,
           events: r.events,
@@ -352,362 +612,108 @@ export class KubeClient {
     });
   }
 
-  /** Closes every connection pool the client created (not a dispatcher passed in options). Idempotent. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    const agents = [...this.agents.values()];
-    this.agents.clear();
-    await Promise.all(agents.map((a) => a.close().catch(() => undefined)));
-    this.eventStream.complete();
+  private applyBody(
+    resource: ResourceDescriptor<unknown>,
+    object: unknown,
+    options: ApplyOptions,
+    verb: string,
+  ): { name: string; namespace: string | undefined; text: string } {
+    if (typeof object !== "object" || object === null || Array.isArray(object)) {
+      throw new RequestConstructionError(`${verb}: the object must be a JSON object`);
+    }
+    const obj = object as KubeObject;
+    const name = obj.metadata?.name;
+    if (typeof name !== "string" || name === "") {
+      throw new RequestConstructionError(`${verb}: metadata.name is required (server-side apply addresses one object)`);
+    }
+    if (options.fieldManager === undefined || options.fieldManager === "") {
+      throw new RequestConstructionError(`${verb}: fieldManager is required for server-side apply`);
+    }
+    checkNamespaceMatch(resource, options.namespace, obj.metadata?.namespace, verb);
+    const apiVersion = apiVersionOf(resource);
+    if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion) {
+      throw new RequestConstructionError(
+        `${verb}: apiVersion ${JSON.stringify(obj.apiVersion)} does not match the resource's ${JSON.stringify(apiVersion)}`,
+      );
+    }
+    if (obj.kind !== undefined && obj.kind !== resource.kind) {
+      throw new RequestConstructionError(
+        `${verb}: kind ${JSON.stringify(obj.kind)} does not match the resource's ${JSON.stringify(resource.kind)}`,
+      );
+    }
+    const namespace = options.namespace ?? obj.metadata?.namespace;
+    const text = JSON.stringify({ ...obj, apiVersion, kind: resource.kind });
+    return { name, namespace, text };
   }
 
-  // ---------------------------------------------------------------------------------------------------------
+  private describe(verb: Verb, r: ResourceDescriptor<unknown>, name?: string) {
+    return { verb, group: r.group, resource: r.resource, ...(name !== undefined && { name }) };
+  }
 
-  private objectLocation(r: ResourceDescriptor, verb: Verb, name: string, namespace?: string): ResourceLocation {
+  private objectLocation(
+    r: ResourceDescriptor<unknown>,
+    verb: Verb,
+    name: string,
+    namespace?: string,
+    subresource?: string,
+  ): ResourceLocation {
+    if (typeof name !== "string")
+      throw new RequestConstructionError(`resource name must be a string, got ${typeof name}`);
     if (name === "") throw new RequestConstructionError("resource name may not be empty");
-    if (!r.namespaced) return { name };
+    const sub = subresource !== undefined && subresource !== "" ? { subresource } : {};
+    if (!r.namespaced) return { name, ...sub };
     if (namespace === undefined || namespace === "") {
       throw new RequestConstructionError(
         `an empty namespace may not be set when a resource name is provided (${verb.toLowerCase()} ${r.resource} ${JSON.stringify(name)})`,
       );
     }
-    return { namespace, name };
-  }
-
-  private emit(e: RestClientEvent): void {
-    if (this.eventStream.observed) this.eventStream.emit(e);
-  }
-
-  /** `Request.Do` + decode: throttle, retries, error mapping, then the JSON body. */
-  private async doJSON<T>(spec: RequestSpec, callTimeoutMs?: number): Promise<T> {
-    const start = this.clock.now();
-    try {
-      // Throttle the first attempt before any timeout starts, as client-go does.
-      await this.throttle(spec, undefined);
-      const timeoutMs =
-        callTimeoutMs ?? (this.config.timeoutMs !== undefined && this.config.timeoutMs > 0 ? this.config.timeoutMs : 0);
-      const scoped = this.withTimeout(spec, timeoutMs);
-      try {
-        const retryable = (err: unknown) => spec.verb === "GET" && (isConnectionReset(err) || isProbableEOF(err));
-        const outcome = await this.execute({ ...spec, signal: scoped.signal }, false, retryable);
-        if (outcome.kind === "exhausted") throw outcome.error;
-        const res = outcome.response;
-        const text = await readText(res, Number.POSITIVE_INFINITY, scoped.signal);
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch (err) {
-          throw new Error(
-            `${spec.verb} ${spec.url.pathname}: cannot decode the ${res.statusCode} response as JSON: ${
-              err instanceof Error ? err.message : String(err)
-            }`,
-          );
-        }
-        if (isFailureStatus(parsed)) throw fromStatus(parsed);
-        return parsed as T;
-      } catch (err) {
-        throw scoped.reason() ?? err;
-      } finally {
-        scoped.dispose();
-      }
-    } finally {
-      this.metrics.requestLatency(spec.verb, this.host, this.clock.since(start) / 1000);
-    }
-  }
-
-  /**
-   * The retry loop shared by `request()` and `Watch()`: attempts until a 2xx, a final error answer (thrown as a
-   * StatusError), or a final transport error (thrown, or `exhausted` when it was retryable).
-   */
-  private async execute(
-    spec: RequestSpec,
-    watch: boolean,
-    isErrorRetryable: (err: unknown) => boolean,
-  ): Promise<{ kind: "ok"; response: Response } | { kind: "exhausted"; error: unknown }> {
-    const retry = new WithRetry(this.maxRetries, isErrorRetryable);
-    let next: RetryAfter | undefined;
-    const urlText = spec.url.toString();
-    for (let attempt = 1; ; attempt++) {
-      throwIfAborted(spec.signal);
-      if (next !== undefined) {
-        await this.clock.sleep(Math.max(0, next.waitSeconds) * 1000, spec.signal);
-        await this.throttle(spec, next.reason);
-      }
-      const headers = await this.requestHeaders(spec);
-      const dispatcher = await this.dispatcherFor(headers.cert, headers.key);
-      throwIfAborted(spec.signal);
-      this.emit({ type: "request", verb: spec.verb, url: urlText, attempt, watch });
-      const sent = this.clock.now();
-      let res: Response;
-      try {
-        res = await dispatcher.request({
-          origin: spec.url.origin,
-          path: spec.url.pathname + spec.url.search,
-          method: spec.verb,
-          headers: headers.headers,
-          body: spec.body ?? null,
-          signal: spec.signal ?? null,
-          headersTimeout: this.config.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
-          ...(watch && { bodyTimeout: 0 }),
-        });
-      } catch (err) {
-        throwIfAborted(spec.signal);
-        this.emit({
-          type: "transport-error",
-          verb: spec.verb,
-          url: urlText,
-          attempt,
-          error: err,
-          durationMs: this.clock.since(sent),
-        });
-        next = retry.isNextRetry({ error: err });
-        if (next !== undefined) {
-          this.metrics.requestRetry(undefined, spec.verb, this.host);
-          this.emit({
-            type: "retry",
-            verb: spec.verb,
-            url: urlText,
-            attempt,
-            waitMs: next.waitSeconds * 1000,
-            reason: next.reason,
-          });
-          continue;
-        }
-        this.metrics.requestResult(undefined, spec.verb, this.host);
-        if (isErrorRetryable(err)) return { kind: "exhausted", error: err };
-        throw err;
-      }
-      this.emit({
-        type: "response",
-        verb: spec.verb,
-        url: urlText,
-        attempt,
-        code: res.statusCode,
-        durationMs: this.clock.since(sent),
-        watch,
-      });
-      if (res.statusCode >= 200 && res.statusCode < 300) {
-        this.metrics.requestResult(res.statusCode, spec.verb, this.host);
-        return { kind: "ok", response: res };
-      }
-      next = retry.isNextRetry({ statusCode: res.statusCode, headers: res.headers });
-      if (next !== undefined) {
-        await discard(res.body);
-        this.metrics.requestRetry(res.statusCode, spec.verb, this.host);
-        this.emit({
-          type: "retry",
-          verb: spec.verb,
-          url: urlText,
-          attempt,
-          waitMs: next.waitSeconds * 1000,
-          reason: next.reason,
-        });
-        continue;
-      }
-      this.metrics.requestResult(res.statusCode, spec.verb, this.host);
-      const text = await readText(res, MAX_ERROR_BODY_BYTES, spec.signal);
-      throw statusErrorFromResponse(res.statusCode, res.headers, text, spec.desc);
-    }
-  }
-
-  /** `tryThrottle`: waits for the rate limiter, recording the wait. */
-  private async throttle(spec: RequestSpec, _retryInfo: string | undefined): Promise<void> {
-    const limiter = this.rateLimiter;
-    if (limiter === undefined) return;
-    const start = this.clock.now();
-    await limiter.wait(spec.signal);
-    const waited = this.clock.since(start);
-    this.metrics.rateLimiterLatency(spec.verb, this.host, waited / 1000);
-    if (waited > 0) this.emit({ type: "throttled", verb: spec.verb, url: spec.url.toString(), waitedMs: waited });
-  }
-
-  private withTimeout(
-    spec: RequestSpec,
-    timeoutMs: number,
-  ): { signal: AbortSignal | undefined; reason(): unknown; dispose(): void } {
-    if (timeoutMs <= 0) return { signal: spec.signal, reason: () => undefined, dispose() {} };
-    const ac = new AbortController();
-    let timedOut: RequestTimeoutError | undefined;
-    const timer = this.clock.afterFunc(timeoutMs, () => {
-      timedOut = new RequestTimeoutError(spec.url.toString(), timeoutMs);
-      ac.abort(timedOut);
-    });
-    const outer = spec.signal;
-    const onAbort = () => ac.abort(outer?.reason);
-    if (outer?.aborted) ac.abort(outer.reason);
-    else outer?.addEventListener("abort", onAbort, { once: true });
-    return {
-      signal: ac.signal,
-      reason: () => timedOut,
-      dispose: () => {
-        timer.stop();
-        outer?.removeEventListener("abort", onAbort);
-      },
-    };
-  }
-
-  private async requestHeaders(
-    spec: RequestSpec,
-  ): Promise<{ headers: Record<string, string>; cert?: PemData; key?: PemData }> {
-    const c = this.config;
-    const h: Record<string, string> = {
-      "user-agent": this.userAgent,
-      accept: "application/json, */*",
-    };
-    if (c.disableCompression !== true) h["accept-encoding"] = "gzip";
-    if (spec.contentType !== undefined) h["content-type"] = spec.contentType;
-    for (const [k, v] of Object.entries(c.headers ?? {})) h[k.toLowerCase()] = v;
-    if (c.username !== undefined) {
-      h.authorization = `Basic ${Buffer.from(`${c.username}:${c.password ?? ""}`).toString("base64")}`;
-    }
-    if (c.token !== undefined && c.token !== "") h.authorization = `Bearer ${c.token}`;
-    if (c.tokenProvider !== undefined) {
-      const token = await c.tokenProvider();
-      if (token !== "") h.authorization = `Bearer ${token}`;
-    }
-    let cert: PemData | undefined;
-    let key: PemData | undefined;
-    if (c.authProvider !== undefined) {
-      const creds = await c.authProvider();
-      for (const [k, v] of Object.entries(creds.headers ?? {})) h[k.toLowerCase()] = v;
-      cert = creds.clientCert;
-      key = creds.clientKey;
-    }
-    return { headers: h, ...(cert !== undefined && { cert }), ...(key !== undefined && { key }) };
-  }
-
-  private async dispatcherFor(cert: PemData | undefined, key: PemData | undefined): Promise<Dispatcher> {
-    if (this.customDispatcher !== undefined) return this.customDispatcher;
-    if (this.closed) throw new Error("KubeClient is closed");
-    const id = cert === undefined ? "" : `${pemText(cert)}\u0000${key === undefined ? "" : pemText(key)}`;
-    let agent = this.agents.get(id);
-    if (agent === undefined) {
-      // An auth provider rotated its client certificate: drop pools of older certificates once idle.
-      if (id !== "") {
-        for (const [k, a] of this.agents) {
-          if (k !== "") {
-            this.agents.delete(k);
-            void a.close().catch(() => undefined);
-          }
-        }
-      }
-      agent = newAgent(tlsMaterialFor(this.config, cert, key), this.config.headersTimeoutMs);
-      this.agents.set(id, agent);
-    }
-    return agent;
+    return { namespace, name, ...sub };
   }
 }
 
-function pemText(p: PemData): string {
-  return typeof p === "string" ? p : Buffer.from(p).toString("utf8");
+/** `meta.AsPartialObjectMetadata`: the object's metadata under the `meta.k8s.io/v1` type. */
+function asPartialObjectMetadata(obj: KubeObject): PartialObjectMetadata {
+  return { kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: obj.metadata ?? {} };
 }
 
-function writeQuery(options: WriteOptions): URLSearchParams {
-  const q = new URLSearchParams();
-  if (options.dryRun === true) q.set("dryRun", "All");
-  if (options.fieldManager !== undefined && options.fieldManager !== "") q.set("fieldManager", options.fieldManager);
-  if (options.fieldValidation !== undefined) q.set("fieldValidation", options.fieldValidation);
-  return sortParams(q);
-}
-
-function sortParams(q: URLSearchParams): URLSearchParams {
-  q.sort();
-  return q;
-}
-
-function isFailureStatus(v: unknown): v is Status {
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    (v as { kind?: unknown }).kind === "Status" &&
-    (v as { status?: unknown }).status === "Failure"
-  );
-}
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason;
-}
-
-function headerValue(headers: ResponseHeaders, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-function isGzip(res: Response): boolean {
-  return headerValue(res.headers, "content-encoding")?.trim().toLowerCase() === "gzip";
-}
-
-function ignoreError(): void {}
-
-/** The response body as chunks, gunzipped as a stream when the server compressed it. */
-function decodedBody(res: Response): WatchBody {
-  const body = res.body;
-  // Destroying a body that is not being iterated emits 'error' (AbortError); iteration reports errors itself,
-  // so an unobserved one must not become an uncaught exception.
-  body.on("error", ignoreError);
-  if (!isGzip(res)) {
-    return {
-      [Symbol.asyncIterator]: () => body[Symbol.asyncIterator](),
-      destroy: () => {
-        body.destroy();
-      },
-    };
-  }
-  const gunzip = createGunzip();
-  gunzip.on("error", ignoreError);
-  body.on("error", (err) => gunzip.destroy(err));
-  body.pipe(gunzip);
+/** A watch whose object events are reduced to PartialObjectMetadata when the server sent full objects. */
+function metadataWatch(w: Watch<KubeObject>): Watch<PartialObjectMetadata> {
   return {
-    [Symbol.asyncIterator]: () => gunzip[Symbol.asyncIterator](),
-    destroy: () => {
-      body.destroy();
-      gunzip.destroy();
+    stop: () => w.stop(),
+    async *[Symbol.asyncIterator](): AsyncIterator<WatchEvent<PartialObjectMetadata>> {
+      for await (const e of w) {
+        if (e.type === "ERROR" || e.object.kind === "PartialObjectMetadata") {
+          yield e as WatchEvent<PartialObjectMetadata>;
+        } else {
+          yield { type: e.type, object: asPartialObjectMetadata(e.object) };
+        }
+      }
     },
   };
 }
 
-/** The body size announced by `Content-Length` for an uncompressed body, else undefined. */
-function announcedLength(res: Response): number | undefined {
-  if (isGzip(res)) return undefined;
-  const v = headerValue(res.headers, "content-length");
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
-}
-
-/**
- * Reads a whole body as UTF-8 (gunzipping if needed), keeping at most `limit` bytes and draining the rest.
- *
- * With a `Content-Length` (uncompressed bodies) every chunk is copied into one buffer of that size as it arrives
- * (see {@link BodyBuffer}), so the chunks are released at once and the body is held about twice at most (bytes,
- * then text; or, for a body past the 256 MiB up-front cap, the capped buffer and the full-size one during the
- * one copy) instead of three times (chunks, their concatenation, text) — a 100 MB LIST costs 100 MB less peak
- * memory. Without one, the chunks are concatenated at the end.
- */
-async function readText(res: Response, limit: number, signal: AbortSignal | undefined): Promise<string> {
-  const source = decodedBody(res);
-  const body = new BodyBuffer(announcedLength(res), limit);
-  const onAbort = () => source.destroy();
-  signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    for await (const chunk of source) {
-      if (!body.full) body.append(chunk);
-    }
-  } catch (err) {
-    throwIfAborted(signal);
-    throw err;
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
+function metadataOf(object: unknown, verb: string): KubeObject["metadata"] {
+  if (typeof object !== "object" || object === null || Array.isArray(object)) {
+    throw new RequestConstructionError(`${verb}: the object must be a JSON object`);
   }
-  return body.text();
+  const meta = (object as KubeObject).metadata;
+  if (meta !== undefined && (typeof meta !== "object" || meta === null)) {
+    throw new RequestConstructionError(`${verb}: metadata must be an object`);
+  }
+  return meta;
 }
 
-/** Drains a body so its connection can be reused (client-go `readAndCloseResponseBody`). */
-async function discard(body: Response["body"]): Promise<void> {
-  try {
-    await body.dump({ limit: 4096 });
-  } catch {
-    // The connection will be closed instead.
+/** The namespace given in options and the one in the object must agree (client-go's typed clients would fail). */
+function checkNamespaceMatch(
+  r: ResourceDescriptor<unknown>,
+  given: string | undefined,
+  inObject: string | undefined,
+  verb: string,
+): void {
+  if (!r.namespaced) return;
+  if (given !== undefined && given !== "" && inObject !== undefined && inObject !== "" && given !== inObject) {
+    throw new RequestConstructionError(
+      `${verb}: the namespace of the request (${JSON.stringify(given)}) does not match metadata.namespace (${JSON.stringify(inObject)})`,
+    );
   }
 }

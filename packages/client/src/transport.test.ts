@@ -1,9 +1,9 @@
 import type { TLSSocket } from "node:tls";
 import { isUnauthorized } from "@informer-ts/apimachinery";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtinResources } from "./builtin-resources.js";
 import { generateTestPki, type TestPki } from "./internal/pki.test-util.js";
 import { sendJSON, startServer, type TestServer } from "./internal/test-server.test-util.js";
-import { builtinResources } from "./resources.js";
 import { KubeClient } from "./rest-client.js";
 
 const { configmaps } = builtinResources;

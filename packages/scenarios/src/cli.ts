@@ -1,46 +1,85 @@
 #!/usr/bin/env node
-import { parseArgs } from "node:util";
-import { runDemo } from "./demo.js";
+// The `informer` CLI (`pnpm informer`, `pnpm demo`). Exit statuses: 0 success, 1 a check failed or the command
+// failed, 2 bad command line, 130 interrupted by Ctrl-C.
+import { didYouMean, parseCommandLine, UsageError } from "@informer-ts/apimachinery";
+import { helpFor, INFORMER_COMMANDS, INFORMER_USAGE } from "./cli-usage.js";
 
-const usage = `usage: informer <command> [options]
+/** Exit status after Ctrl-C (128 + SIGINT), as shells report it. */
+const INTERRUPTED = 130;
 
-commands:
-  demo [--objects N] [--seconds S] [--rate R] [--seed K] [--sync-timeout S]
-       run a SharedIndexInformer through churn and faults and check it converges.
-       The demo runs on the real clock over real sockets: --seed fixes the sequence of writes, not the
-       timing, so the counts it prints (relists, requests, handler calls) can differ between runs.
-       --sync-timeout: seconds to wait for the informer's initial sync before failing (default 60).
-`;
+async function demo(args: string[]): Promise<number> {
+  const { values } = parseCommandLine({
+    args,
+    options: {
+      objects: { type: "string", default: "2000" },
+      seconds: { type: "string", default: "6" },
+      rate: { type: "string", default: "400" },
+      seed: { type: "string", default: "1" },
+      "sync-timeout": { type: "string", default: "60" },
+      downtime: { type: "string", default: "1" },
+    },
+  });
+  const num = (name: keyof typeof values, min: number): number => {
+    const v = Number(values[name]);
+    if (!Number.isFinite(v) || v < min)
+      throw new UsageError(`--${name} must be a number ≥ ${min}, got "${values[name]}"`);
+    return v;
+  };
+  const options = {
+    objects: num("objects", 0),
+    seconds: num("seconds", 1),
+    rate: num("rate", 1),
+    seed: num("seed", 0),
+    syncTimeoutMs: num("sync-timeout", 0) * 1000,
+    downtimeMs: num("downtime", 0) * 1000,
+  };
+  // Ctrl-C: say so, stop the informer and the apiserver (runDemo closes everything), exit 130. A second Ctrl-C
+  // while that runs exits at once.
+  const ac = new AbortController();
+  const onSigint = () => {
+    if (ac.signal.aborted) process.exit(INTERRUPTED);
+    process.stderr.write("\ninformer: interrupted (Ctrl-C); stopping the informer and the apiserver…\n");
+    ac.abort();
+  };
+  process.on("SIGINT", onSigint);
+  // Loaded here, not at the top: the help and usage errors answer without loading the informer stack.
+  const { DemoInterruptedError, runDemo } = await import("./demo.js");
+  try {
+    const result = await runDemo({ ...options, signal: ac.signal });
+    return result.ok ? 0 : 1;
+  } catch (err) {
+    if (err instanceof DemoInterruptedError) {
+      process.stderr.write("informer: stopped cleanly after Ctrl-C\n");
+      return INTERRUPTED;
+    }
+    throw err;
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === "demo") {
-    const { values } = parseArgs({
-      args: rest,
-      options: {
-        objects: { type: "string", default: "2000" },
-        seconds: { type: "string", default: "6" },
-        rate: { type: "string", default: "400" },
-        seed: { type: "string", default: "1" },
-        "sync-timeout": { type: "string", default: "60" },
-      },
-    });
-    const num = (name: keyof typeof values, min: number): number => {
-      const v = Number(values[name]);
-      if (!Number.isFinite(v) || v < min) throw new Error(`--${name} must be a number ≥ ${min}, got "${values[name]}"`);
-      return v;
-    };
-    const result = await runDemo({
-      objects: num("objects", 0),
-      seconds: num("seconds", 1),
-      rate: num("rate", 1),
-      seed: num("seed", 0),
-      syncTimeoutMs: num("sync-timeout", 0) * 1000,
-    });
-    return result.converged ? 0 : 1;
+  const help = helpFor(argv);
+  if (help !== undefined) {
+    process.stdout.write(help);
+    return 0;
   }
-  process.stderr.write(command === undefined || command === "help" ? usage : `unknown command "${command}"\n${usage}`);
-  return command === undefined || command === "help" ? 0 : 2;
+  const [command, ...rest] = argv;
+  try {
+    if (command === "demo") return await demo(rest);
+    if (command === undefined) {
+      process.stdout.write(INFORMER_USAGE);
+      return 0;
+    }
+    const what = command.startsWith("-") ? `unknown option ${command}` : `unknown command "${command}"`;
+    const candidates = command.startsWith("-") ? ["--help", "-h"] : INFORMER_COMMANDS;
+    throw new UsageError(`${what}${didYouMean(command, candidates)}`);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    const usage = command === "demo" ? "informer demo --help" : "informer --help";
+    process.stderr.write(`informer: ${err.message}\n(${usage} lists the commands and flags)\n`);
+    return 2;
+  }
 }
 
 // A reader that goes away (`informer demo | head`) is not an error of the demo: stop quietly.

@@ -24,6 +24,8 @@ interface Started {
   readonly firstLine: string;
   readonly url: string;
   stderr(): string;
+  /** Resolves with the stderr written so far once it matches `re` (as it arrives: no polling, no sleeps). */
+  stderrMatching(re: RegExp): Promise<string>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -33,8 +35,16 @@ function start(args: string[]): Promise<Started> {
     let out = "";
     let err = "";
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    const waiters: Array<{ re: RegExp; resolve: (s: string) => void }> = [];
+    const wake = () => {
+      for (const w of waiters.splice(0)) {
+        if (w.re.test(err)) w.resolve(err);
+        else waiters.push(w);
+      }
+    };
     child.stderr!.setEncoding("utf8").on("data", (c: string) => {
       err += c;
+      wake();
     });
     child.stdout!.setEncoding("utf8").on("data", (c: string) => {
       out += c;
@@ -46,6 +56,11 @@ function start(args: string[]): Promise<Started> {
           firstLine,
           url: firstLine.replace(/^listening on /, "").trim(),
           stderr: () => err,
+          stderrMatching: (re) =>
+            new Promise<string>((r) => {
+              waiters.push({ re, resolve: r });
+              wake();
+            }),
           stop: async (signal = "SIGTERM") => {
             child.kill(signal);
             return exited;
@@ -276,6 +291,65 @@ describe("apiserver command", () => {
     expect(httplog).toContainEqual(
       expect.objectContaining({ verb: "list", code: 200, userAgent: "main-test/1", method: "GET" }),
     );
+  });
+
+  it("--help and -h print the usage on stdout and exit 0, without starting a server", () => {
+    for (const flag of ["--help", "-h"]) {
+      const run = runToExit(["--port", "0", flag]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: pnpm apiserver \[flags\]/);
+      expect(run.stdout).not.toMatch(/^listening on http/m);
+      for (const f of ["--port", "--kubeconfig-out", "--seed", "--tls", "--token", "--fault", "--help"]) {
+        expect(run.stdout).toContain(f);
+      }
+      expect(run.stdout).toMatch(/Environment: none is read/);
+      expect(run.stdout).toMatch(/Exit status: 0 after SIGINT\/SIGTERM, 2 /);
+    }
+  });
+
+  it("an unknown flag exits 2 naming it and the closest known flag", () => {
+    const run = runToExit(["--kubeconfig", "x"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("apiserver: unknown option --kubeconfig; did you mean --kubeconfig-out?");
+    expect(run.stderr).toContain("pnpm apiserver --help");
+    const far = runToExit(["--frobnicate"]);
+    expect(far.code).toBe(2);
+    expect(far.stderr).toMatch(/^apiserver: unknown option --frobnicate\n/);
+    const missing = runToExit(["--port"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("apiserver: option --port needs a value");
+  });
+
+  it("--port 0 says on stderr that no kubeconfig was written and how kubectl reaches the server", async () => {
+    const s = await start(["--port", "0"]);
+    try {
+      const err = await s.stderrMatching(/try: .*\n/);
+      expect(err).toContain("apiserver: no kubeconfig written (add --kubeconfig-out <file> to get one)");
+      expect(err).toContain(`apiserver: try: kubectl --server ${s.url} get namespaces`);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+    const tls = await start(["--tls", "--token", "abc"]);
+    try {
+      const err = await tls.stderrMatching(/try: .*\n/);
+      expect(err).toContain(`try: kubectl --server ${tls.url} --insecure-skip-tls-verify --token abc get namespaces`);
+    } finally {
+      expect(await tls.stop()).toBe(0);
+    }
+  });
+
+  it("--kubeconfig-out says where the kubeconfig was written (absolute path) and how to use it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "apiserver-kc-hint-"));
+    const kc = join(dir, "kubeconfig");
+    const s = await start(["--kubeconfig-out", kc]);
+    try {
+      const err = await s.stderrMatching(/try: .*\n/);
+      expect(err).toContain(`apiserver: kubeconfig written to ${kc}\n`);
+      expect(err).toContain(`apiserver: try: kubectl --kubeconfig ${kc} get namespaces`);
+      expect(parse(readFileSync(kc, "utf8")).clusters[0].cluster.server).toBe(s.url);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
   });
 
   it("bad flags and bad seed files exit 2 with a message naming the problem", () => {

@@ -1,30 +1,29 @@
 #!/usr/bin/env node
 // `pnpm apiserver`: the simulated kube-apiserver in the foreground. Prints exactly one line
-// `listening on <url>` when ready; exits 0 on SIGINT/SIGTERM, 2 on bad flags or seed files.
+// `listening on <url>` on stdout when ready (hints go to stderr); exits 0 on SIGINT/SIGTERM, 2 on bad flags or seed
+// files.
 import { createWriteStream, type WriteStream } from "node:fs";
+import { resolve } from "node:path";
 import { realClock, seededRand } from "@informer-ts/clock";
 import { newJsonLineLogger, newLineLogger } from "@informer-ts/instrumentation";
 import { createCliBackend } from "./http/cli-backend.js";
-import {
-  APISERVER_USAGE,
-  generatePki,
-  loadSeedFile,
-  parseApiserverFlags,
-  SimHttpServer,
-  writeKubeconfig,
-} from "./http/index.js";
+import { helpFor } from "./http/cli-usage.js";
+import { generatePki, loadSeedFile, parseApiserverFlags, SimHttpServer, writeKubeconfig } from "./http/index.js";
 
 async function main(argv: readonly string[]): Promise<number> {
+  const help = helpFor(argv);
+  if (help !== undefined) {
+    process.stdout.write(help);
+    return 0;
+  }
   let flags: ReturnType<typeof parseApiserverFlags>;
   try {
     flags = parseApiserverFlags(argv);
   } catch (err) {
-    process.stderr.write(`apiserver: ${err instanceof Error ? err.message : String(err)}\n${APISERVER_USAGE}`);
+    process.stderr.write(
+      `apiserver: ${err instanceof Error ? err.message : String(err)}\n(pnpm apiserver --help lists the flags)\n`,
+    );
     return 2;
-  }
-  if (flags.help) {
-    process.stdout.write(APISERVER_USAGE);
-    return 0;
   }
   const rand = flags.randSeed === undefined ? undefined : seededRand(flags.randSeed);
   let cli: Awaited<ReturnType<typeof createCliBackend>>;
@@ -88,16 +87,42 @@ async function main(argv: readonly string[]): Promise<number> {
         }),
     });
   }
-  process.stdout.write(`listening on ${url}\n`);
-  await new Promise<void>((resolve) => {
+  // The handlers go in before the first line: a supervisor that signals as soon as it reads it gets a clean stop.
+  const stopped = new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+  process.stdout.write(`listening on ${url}\n`);
+  process.stderr.write(kubeconfigHint(url, flags));
+  await stopped;
   await server.close();
   await cli.stop();
   if (audit !== undefined) await new Promise<void>((resolve) => audit.end(resolve));
   return 0;
+}
+
+/**
+ * What to tell the user after "listening on": where the kubeconfig is (and the kubectl line that uses it), or that
+ * none was written and how to reach the server without one.
+ */
+function kubeconfigHint(url: string, flags: ReturnType<typeof parseApiserverFlags>): string {
+  if (flags.kubeconfigOut !== undefined) {
+    const path = resolve(flags.kubeconfigOut);
+    return `apiserver: kubeconfig written to ${path}\napiserver: try: kubectl --kubeconfig ${path} get namespaces\n`;
+  }
+  const token = flags.tokens[0];
+  if (token === undefined && flags.clientCertAuth) {
+    return (
+      "apiserver: no kubeconfig written, and the generated client certificate is only handed out in one: " +
+      "add --kubeconfig-out <file>\n"
+    );
+  }
+  const extra = (flags.tls ? " --insecure-skip-tls-verify" : "") + (token !== undefined ? ` --token ${token}` : "");
+  return (
+    "apiserver: no kubeconfig written (add --kubeconfig-out <file> to get one)\n" +
+    `apiserver: try: kubectl --server ${url}${extra} get namespaces\n`
+  );
 }
 
 /** Opens a file for appending; rejects (naming the file) when it cannot be opened. */

@@ -1,11 +1,13 @@
+import { didYouMean, parseCommandLine, UsageError } from "@informer-ts/apimachinery";
 import { runApiserver } from "./apiserver.js";
 import { runCacheFifo } from "./cache-fifo.js";
 import { runCacheStore } from "./cache-store.js";
 import { runReflector } from "./reflector.js";
 import { type BenchResult, writeResult } from "./report.js";
+import { BENCH_SUITES, helpFor } from "./usage.js";
 import { runWorkqueue } from "./workqueue.js";
 
-/** Each benchmark module registers here: name → runner. */
+/** Each benchmark module registers here: name → runner (described, in the same order, in usage.ts). */
 const benches: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
   workqueue: runWorkqueue,
   reflector: runReflector,
@@ -14,11 +16,31 @@ const benches: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
 };
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
-  const names = wanted.length > 0 ? wanted : Object.keys(benches);
+  const args = process.argv.slice(2);
+  const help = helpFor(args);
+  if (help !== undefined) {
+    process.stdout.write(help);
+    return;
+  }
+  let wanted: string[];
+  try {
+    wanted = parseCommandLine({
+      args,
+      options: { help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+    }).positionals;
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`bench: ${err.message}\n(pnpm bench --help lists the suites and their variables)\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const known = BENCH_SUITES.map((s) => s.name);
+  const names = wanted.length > 0 ? wanted : known;
   const unknown = names.filter((n) => benches[n] === undefined);
   if (unknown.length > 0) {
-    process.stderr.write(`unknown benchmark(s): ${unknown.join(", ")}; known: ${Object.keys(benches).join(", ")}\n`);
+    const hints = unknown.map((n) => `${n}${didYouMean(n, known)}`).join("; ");
+    process.stderr.write(`bench: unknown suite ${hints}\n(known: ${known.join(", ")}; pnpm bench --help)\n`);
     process.exitCode = 2;
     return;
   }

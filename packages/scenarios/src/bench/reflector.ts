@@ -15,7 +15,7 @@ import {
   silentLogger,
   type Watch,
 } from "@informer-ts/cache";
-import { builtinResources, KubeClient, listWatchFor } from "@informer-ts/client";
+import { builtinResources, KubeClient, listWatchFor, metadataListWatchFor } from "@informer-ts/client";
 import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
 import type { V1ConfigMap } from "@kubernetes/client-node";
 import { firstValueFrom } from "rxjs";
@@ -274,6 +274,8 @@ type HttpVariant =
   | "reflector-list"
   /** (b) The reflector with watch-list (`sendInitialEvents=true`). */
   | "reflector-watch-list"
+  /** (e) The reflector with LIST, metadata only (`metadataListWatchFor`: `as=PartialObjectMetadataList`). */
+  | "reflector-metadata-list"
   /** (d) `@kubernetes/client-node`'s `ListWatch` (its informer) over `CoreV1Api.listConfigMapForAllNamespaces`. */
   | "client-node"
   /** Raw NDJSON: undici watch from an old RV, lines split and `JSON.parse`d into a Map. */
@@ -367,9 +369,12 @@ class CountingStore implements ReflectorStore<KubeObject>, BookmarkStore {
 }
 
 /** The reflector syncing over HTTP through `listWatchFor`; `lw` may wrap the HTTP ListerWatcher. */
-function prepareReflector(spec: ChildSpec, mode: "list" | "watch-list" | "watch"): Prepared {
+function prepareReflector(spec: ChildSpec, mode: "list" | "watch-list" | "watch" | "metadata-list"): Prepared {
   const client = new KubeClient({ server: spec.url });
-  const http = listWatchFor<KubeObject>(client, builtinResources.configmaps);
+  const http: ListerWatcher<KubeObject> =
+    mode === "metadata-list"
+      ? metadataListWatchFor(client, builtinResources.configmaps)
+      : listWatchFor<KubeObject>(client, builtinResources.configmaps);
   const inner = newStore<KubeObject>(metaNamespaceKeyFunc);
   let lw: ListerWatcher<KubeObject> = http;
   let store: ReflectorStore<KubeObject> = inner;
@@ -405,7 +410,7 @@ function prepareReflector(spec: ChildSpec, mode: "list" | "watch-list" | "watch"
       const note =
         mode === "watch"
           ? `${s.counts.watches} watch`
-          : mode === "list"
+          : mode === "list" || mode === "metadata-list"
             ? `${s.counts.lists} list, ${s.counts.watchLists} watch-list`
             : `${s.counts.watchLists} watch-list, ${s.counts.lists} list`;
       return { count: counting !== undefined ? counting.count : inner.listKeys().length, note };
@@ -521,6 +526,8 @@ async function prepare(spec: ChildSpec): Promise<Prepared> {
       return prepareReflector(spec, "list");
     case "reflector-watch-list":
       return prepareReflector(spec, "watch-list");
+    case "reflector-metadata-list":
+      return prepareReflector(spec, "metadata-list");
     case "client-node":
       return prepareClientNode(spec);
     case "floor-watch":
@@ -626,7 +633,8 @@ const peakAbove = (r: ChildResult) => (r.peakRss - r.startRss) / MiB;
  * BENCH_REFLECTOR_HTTP_N, default 100k). Each client runs in its own child process, in rounds that alternate the
  * variants (BENCH_REFLECTOR_REPS rounds, default 3; best of each figure):
  * (a) the reflector with LIST, (b) with watch-list, (c) raw undici + `JSON.parse` of the same pages (the floor),
- * (d) `@kubernetes/client-node`'s `ListWatch`. Time is to "synced" (client-node: `start()` resolved); peak RSS is
+ * (d) `@kubernetes/client-node`'s `ListWatch`, (e) the reflector with a metadata-only LIST (`metadataListWatchFor`,
+ * `PartialObjectMetadataList`: what a metadata informer caches), compared with (a). Time is to "synced" (client-node: `start()` resolved); peak RSS is
  * the child's `maxRSS` above its RSS before the sync; the store heap is the heap still held after the sync and a
  * full GC. Watch throughput: the reflector's watch from RV 1 replaying the N ADDED events of the seed from the
  * watch cache, into its store, against raw NDJSON parsing of the same replay (after one discarded warm-up replay,
@@ -681,7 +689,13 @@ export async function runReflectorHttp(): Promise<BenchResult> {
     // line cache of the watch encoder), and would otherwise penalize whichever variant runs first.
     await runChild(spec("floor-list"));
     await runChild(spec("floor-watch"));
-    const order: HttpVariant[] = ["floor-list", "reflector-list", "reflector-watch-list", "client-node"];
+    const order: HttpVariant[] = [
+      "floor-list",
+      "reflector-list",
+      "reflector-watch-list",
+      "client-node",
+      "reflector-metadata-list",
+    ];
     const watchOrder: HttpVariant[] = ["floor-watch", "reflector-watch"];
     for (let rep = 0; rep < reps; rep++) {
       for (const v of rep % 2 === 0 ? order : [...order].reverse()) await record(v);
@@ -704,6 +718,7 @@ export async function runReflectorHttp(): Promise<BenchResult> {
   const a = get("reflector-list");
   const b = get("reflector-watch-list");
   const d = get("client-node");
+  const e = get("reflector-metadata-list");
   const fw = get("floor-watch");
   const rw = get("reflector-watch");
   const note = (r: ChildResult, extra?: string) =>
@@ -770,6 +785,34 @@ export async function runReflectorHttp(): Promise<BenchResult> {
     );
   };
   const bRatio = peakAbove(b) / (b.storeHeap / MiB);
+  /** (e) against (a): how many times less the metadata-only sync costs than the full-object one. */
+  const metadataRow = (what: "cpu" | "wall" | "rss" | "heap"): BenchRow => {
+    const fig = (r: ChildResult) =>
+      what === "cpu" ? r.cpuMs : what === "wall" ? r.ms : what === "rss" ? peakAbove(r) : r.storeHeap / n;
+    const x = fig(a) / fig(e);
+    const label = {
+      cpu: "client CPU",
+      wall: "wall time",
+      rss: "peak RSS above start",
+      heap: "retained heap per object",
+    }[what];
+    return withNote(
+      what === "heap"
+        ? `${Math.round(fig(e))} B/object metadata-only vs ${Math.round(fig(a))} B/object full`
+        : `metadata-only ${fig(e).toFixed(0)} vs full ${fig(a).toFixed(0)} ${what === "rss" ? "MiB" : "ms"}`,
+      {
+        case: `(e) metadata-only LIST vs (a) full-object LIST, ${label} — ${n} ConfigMaps`,
+        value: x,
+        unit: "× less",
+        baseline: 1,
+        ratioLabel: "full/metadata-only",
+        ratio: x,
+        ...(what === "cpu" && goal("≥ 3×", x >= 3)),
+        ...(what === "heap" && goal("≥ 4×", x >= 4)),
+      },
+      e,
+    );
+  };
   const rows: BenchRow[] = [
     syncRow("(c) floor: undici + JSON.parse", c, false),
     syncRow("(a) reflector, LIST", a, false, goal("≤ 1.3× floor", a.ms <= 1.3 * c.ms)),
@@ -794,6 +837,23 @@ export async function runReflectorHttp(): Promise<BenchResult> {
     },
     watchRow(false),
     watchRow(true),
+    syncRow("(e) reflector, metadata-only LIST", e, false),
+    syncRow("(e) reflector, metadata-only LIST", e, true),
+    rssRow("(e) reflector, metadata-only LIST", e),
+    {
+      case: "retained heap per cached object, (a) full-object LIST",
+      value: a.storeHeap / n,
+      unit: "B/object",
+    },
+    {
+      case: "retained heap per cached object, (e) metadata-only LIST",
+      value: e.storeHeap / n,
+      unit: "B/object",
+    },
+    metadataRow("wall"),
+    metadataRow("cpu"),
+    metadataRow("rss"),
+    metadataRow("heap"),
   ];
   if (!fw.ok) rows.push({ case: "raw NDJSON watch floor", value: Number.NaN, unit: "", note: note(fw) ?? "" });
   return {

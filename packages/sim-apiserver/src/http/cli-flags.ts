@@ -1,4 +1,6 @@
-import { parseArgs } from "node:util";
+import { parseCommandLine } from "@informer-ts/apimachinery";
+
+export { USAGE } from "./cli-usage.js";
 
 /** The parsed command line of `pnpm apiserver` (`node packages/sim-apiserver/dist/main.js`). */
 export interface ApiserverFlags {
@@ -20,32 +22,6 @@ export interface ApiserverFlags {
   readonly help: boolean;
 }
 
-/** Usage text of the `apiserver` command. */
-export const USAGE = `Usage: pnpm apiserver [flags]
-
-Starts the simulated kube-apiserver in the foreground and prints "listening on <url>" when ready.
-
-  --port <p>                 port to listen on (default 0 = any free port)
-  --host <addr>              address to bind (default 127.0.0.1)
-  --seed <file>              load objects from a JSON or YAML file (a List, an array, or multi-doc YAML);
-                             CustomResourceDefinitions in it register their custom resources
-  --tls                      serve HTTPS with a freshly generated CA and serving certificate
-  --token <t>                require "Authorization: Bearer <t>" (repeatable)
-  --client-cert-auth         accept client certificates signed by the generated CA (with --tls)
-  --kubeconfig-out <file>    write a kubeconfig for this server (CA, token or client certificate)
-  --no-watch-list            emulate a server with the WatchList feature gate off (sendInitialEvents -> 422)
-  --min-request-timeout <s>  default watch timeout is random in [s, 2s) (default 1800)
-  --rand-seed <n>            seed for the server's random choices (watch timeouts, jitter)
-  --fault <json>             inject a fault at start (repeatable; see docs/sim-apiserver-http.md), e.g.
-                             '{"type":"apf-429","every":3}', '{"type":"status","code":500}',
-                             '{"type":"truncate-watch","afterEvents":2}', '{"type":"drop-connection"}',
-                             '{"type":"latency","ms":200}', '{"type":"bookmarks","mode":"off"}',
-                             '{"type":"stall-watchers","userAgent":"slow","future":true}'
-  --http-log                 write one httplog-style JSON line per request to stderr
-  --audit-log <file>         append one audit-style JSON line per request to <file> ("-" = stderr)
-  -h, --help                 show this help
-`;
-
 function int(name: string, v: string | undefined, def: number): number {
   if (v === undefined) return def;
   if (!/^[0-9]+$/.test(v)) throw new Error(`--${name}: expected a non-negative integer, got ${JSON.stringify(v)}`);
@@ -53,11 +29,12 @@ function int(name: string, v: string | undefined, def: number): number {
 }
 
 /**
- * Parses the `apiserver` command line. Throws an Error naming the bad flag (unknown flags, bad integers, bad
- * `--fault` JSON, `--client-cert-auth` without `--tls`).
+ * Parses the `apiserver` command line. Throws an Error naming the bad flag (unknown flags, with the closest known
+ * one: `unknown option --kubeconfig; did you mean --kubeconfig-out?`; missing values, bad integers, bad `--fault`
+ * JSON, `--client-cert-auth` without `--tls`); the CLI prints it with the usage and exits 2.
  */
 export function parseApiserverFlags(argv: readonly string[]): ApiserverFlags {
-  const { values } = parseArgs({
+  const { values } = parseCommandLine({
     args: [...argv],
     strict: true,
     allowPositionals: false,

@@ -1,0 +1,49 @@
+import {
+  newSharedInformerFactoryWithOptions,
+  type SharedInformerFactory,
+  type SharedInformerOption,
+} from "@informer-ts/cache";
+import { metadataListWatchFor } from "./listwatch.js";
+import type { PartialObjectMetadata } from "./object-types.js";
+import type { ResourceDescriptor } from "./resources.js";
+import type { KubeClient } from "./rest-client.js";
+
+/** A factory of metadata-only informers: every informer caches {@link PartialObjectMetadata}. */
+export type MetadataSharedInformerFactory = SharedInformerFactory<ResourceDescriptor<unknown>, PartialObjectMetadata>;
+
+/**
+ * A shared informer factory whose informers list and watch metadata only (client-go
+ * `metadatainformer.NewFilteredSharedInformerFactory`; controller-runtime's `OnlyMetadata` informers, kube-rs
+ * `metadata_watcher`), built on `@informer-ts/cache`'s factory with {@link metadataListWatchFor} as its
+ * lister-watcher: same options (`withNamespace`, `withTweakListOptions`, …), same sharing (one informer per
+ * resource), same start/sync/shutdown. A controller that only needs names, labels, owners or finalizers keeps a
+ * fraction of the memory of a full-object cache.
+ *
+ * Keep it apart from a full-object factory: both key informers by resource, so the same resource may have one
+ * informer of each kind, one per factory.
+ *
+ * The informers expect no particular kind from the watch (their objects are `meta.k8s.io/v1`
+ * `PartialObjectMetadata`, not the resource's kind): `informerFor` hands the cache factory the resource without
+ * its `kind`, which the factory would otherwise turn into the reflector's expected type and reject every event
+ * with ("Unexpected watch event object gvk"). client-go's metadata informers likewise expect the
+ * `PartialObjectMetadata` type, not the resource's kind. Informers are keyed, named and labelled by
+ * group/version/resource as usual.
+ */
+export function newMetadataSharedInformerFactory(
+  client: KubeClient,
+  defaultResync: number,
+  ...options: SharedInformerOption<PartialObjectMetadata>[]
+): MetadataSharedInformerFactory {
+  const factory = newSharedInformerFactoryWithOptions<ResourceDescriptor<unknown>, PartialObjectMetadata>(
+    (resource, scope) => metadataListWatchFor(client, resource, { namespace: scope.namespace }),
+    defaultResync,
+    ...options,
+  );
+  const informerFor = factory.informerFor.bind(factory);
+  factory.informerFor = (resource, newFunc) => {
+    const { kind: _kind, ...withoutKind } = resource;
+    // The cache factory reads `kind` only to build the expected object type; nothing else here needs it.
+    return informerFor(withoutKind as ResourceDescriptor<unknown>, newFunc);
+  };
+  return factory;
+}

@@ -1,0 +1,36 @@
+import type { KubeObject, ListMeta, ObjectMeta } from "@informer-ts/apimachinery";
+import type { V1Scale } from "@kubernetes/client-node/dist/gen/models/V1Scale.js";
+
+/**
+ * The JSON form of a `@kubernetes/client-node` model: the same fields, with `Date`s as the RFC 3339 strings the API
+ * server sends (client-node's `ObjectSerializer` would turn them into `Date`s; this client does no conversion).
+ * Compile-time only.
+ */
+export type JsonOf<T> = T extends Date
+  ? string
+  : T extends readonly (infer U)[]
+    ? JsonOf<U>[]
+    : T extends object
+      ? { [K in keyof T]: JsonOf<T[K]> }
+      : T;
+
+/** `autoscaling/v1` `Scale`: what the `/scale` subresource reads and writes. */
+export type Scale = JsonOf<V1Scale>;
+
+/**
+ * `meta.k8s.io/v1` `PartialObjectMetadata`: an object reduced to its type and metadata, as metadata-only lists and
+ * watches return it (client-go `metav1.PartialObjectMetadata`).
+ */
+export interface PartialObjectMetadata extends KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+}
+
+/** `meta.k8s.io/v1` `PartialObjectMetadataList`. */
+export interface PartialObjectMetadataList {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ListMeta;
+  items: PartialObjectMetadata[];
+}

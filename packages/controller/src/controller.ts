@@ -1,0 +1,473 @@
+import type { KubeObject } from "@informer-ts/apimachinery";
+import type { ResourceEventHandlerRegistration, SharedIndexInformer } from "@informer-ts/cache";
+import { waitFor } from "@informer-ts/cache";
+import { type Clock, realClock, type Timer } from "@informer-ts/clock";
+import { type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
+import {
+  type DrainSemantics,
+  defaultControllerRateLimiter,
+  RateLimitingQueue,
+  type TypedRateLimiter,
+} from "@informer-ts/workqueue";
+import { type Observable, Subject } from "rxjs";
+import { type EventHandler, toResourceEventHandler } from "./handler.js";
+import { controllerRuntimeMetrics, type ReconcileResultLabel } from "./metrics.js";
+import type { Predicate } from "./predicate.js";
+import {
+  isTerminalError,
+  NonErrorThrownError,
+  type ReconcileContext,
+  type Reconciler,
+  ReconcileTimeoutError,
+  type Result,
+  validateResult,
+} from "./reconciler.js";
+import { type Request, requestFromKey, requestKey } from "./request.js";
+
+/** One source of requests: an informer, the handler that maps its objects to requests, and its predicates. */
+export interface WatchSource {
+  readonly informer: SharedIndexInformer<KubeObject>;
+  readonly handler: EventHandler<KubeObject>;
+  readonly predicates?: readonly Predicate<KubeObject>[];
+  /** A tombstone without a last known object enqueues its own key (the `for` watch). */
+  readonly keyFallback?: boolean;
+  /** Name of the informer handler registration (status, errors). */
+  readonly name?: string;
+}
+
+/** Options of a {@link Controller} (controller-runtime's `controller.Options` plus its `New` arguments). */
+export interface ControllerOptions {
+  /** The controller's name: the `controller` label of its metrics and the `name` label of its work queue's. Required. */
+  readonly name: string;
+  readonly reconciler: Reconciler;
+  /** Where requests come from. */
+  readonly watches: readonly WatchSource[];
+  /** Workers reconciling different keys at once. Default 1. */
+  readonly maxConcurrentReconciles?: number;
+  /** Default {@link defaultControllerRateLimiter} on the controller's clock. */
+  readonly rateLimiter?: TypedRateLimiter<string>;
+  /**
+   * Per-reconcile timeout (ms; default none). When it elapses the reconcile's `ctx.signal` aborts with a
+   * {@link ReconcileTimeoutError}; the reconcile counts as an error and the key is requeued rate-limited. If the
+   * reconcile still does not settle, its worker is released (it is *abandoned*) but its key is not handed out again
+   * until it settles.
+   */
+  readonly reconcileTimeout?: number;
+  /** How long `run` waits for in-flight reconciles after its signal aborts before aborting theirs. Default 30 000 ms. */
+  readonly gracefulShutdownTimeout?: number;
+  /** How long `run` waits for the watches' handlers to sync before failing. Default 120 000 ms (`CacheSyncTimeout`). */
+  readonly cacheSyncTimeout?: number;
+  readonly clock?: Clock;
+  /** Where the `controller_runtime_*` and `workqueue_*` metrics go. Default none. */
+  readonly metrics?: MetricsProvider;
+  /** The work queue's drain semantics (see the workqueue docs). Default `"client-go"`. */
+  readonly drainSemantics?: DrainSemantics;
+}
+
+/** What a {@link Controller} reports on {@link Controller.events$}. */
+export type ControllerEvent =
+  | { readonly type: "started"; readonly workers: number }
+  | { readonly type: "reconcileError"; readonly key: string; readonly error: Error; readonly terminal: boolean }
+  | { readonly type: "reconcileAbandoned"; readonly key: string; readonly timeoutMs: number }
+  | { readonly type: "abandonedSettled"; readonly key: string }
+  | { readonly type: "mapError"; readonly source: string; readonly error: unknown }
+  | { readonly type: "stopping"; readonly inFlight: number }
+  | { readonly type: "shutdownAborted"; readonly keys: readonly string[] }
+  | { readonly type: "stopped" };
+
+/** A snapshot of a {@link Controller}'s state. */
+export interface ControllerStatus {
+  readonly name: string;
+  readonly phase: "new" | "syncing" | "running" | "stopping" | "stopped";
+  readonly workers: number;
+  readonly activeWorkers: number;
+  /** Keys whose reconcile is running, abandoned ones included. */
+  readonly inFlight: readonly string[];
+  /** Reconciles that outlived their timeout and have not settled yet. */
+  readonly abandoned: number;
+  readonly queueLength: number;
+  readonly reconciles: number;
+  readonly errors: number;
+  readonly lastError?: { readonly key: string; readonly message: string; readonly time: number };
+}
+
+interface InFlight {
+  readonly key: string;
+  readonly abort: AbortController;
+  readonly settled: Promise<void>;
+  abandoned: boolean;
+}
+
+type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
+
+/**
+ * A controller (controller-runtime's `internal/controller.Controller`): watches feed a rate-limited work queue of
+ * request keys, and `maxConcurrentReconciles` workers reconcile them.
+ *
+ * The reconcile contract (`reconcileHandler`): a thrown error, rejected promise or thrown non-`Error` requeues the key
+ * with the rate limiter (client-go's default controller limiter: per-key exponential 5 ms…1000 s, max'ed with a
+ * 10 qps / burst 100 bucket) and counts an error; a {@link TerminalError} is counted but not requeued; `requeueAfter`
+ * forgets the backoff and requeues after that delay; `requeue: true` requeues rate-limited; anything else forgets the
+ * key. A reconcile of one key never runs while another reconcile of the same key runs — also after a timeout.
+ *
+ * Lifecycle: {@link Controller.run} once. It registers the watches' handlers, waits for them to sync, runs the
+ * workers until its signal aborts, then stops taking keys, waits up to `gracefulShutdownTimeout` for in-flight
+ * reconciles, aborts the rest through their `ctx.signal`, removes its handlers and resolves. It does not start the
+ * informers (the {@link Manager} or the caller's factory does).
+ *
+ * Differences from controller-runtime: reconcile errors are reported as data on {@link Controller.events$} and in
+ * {@link Controller.status} instead of logs; panics have no counterpart (a thrown non-`Error` is wrapped and counted
+ * in `controller_runtime_reconcile_panics_total`); a per-reconcile timeout that is ignored by the reconcile abandons
+ * it without running its key concurrently (controller-runtime only cancels the context).
+ */
+export class Controller {
+  readonly name: string;
+  /** The controller's work queue (keys `namespace/name`). */
+  readonly queue: RateLimitingQueue<string>;
+  /** Errors, abandonments and lifecycle changes. Completes when `run` has resolved. */
+  readonly events$: Observable<ControllerEvent>;
+
+  private readonly reconciler: Reconciler;
+  private readonly watches: readonly WatchSource[];
+  private readonly workers: number;
+  private readonly clock: Clock;
+  private readonly reconcileTimeout: number | undefined;
+  private readonly gracefulShutdownTimeout: number;
+  private readonly cacheSyncTimeout: number;
+  private readonly events = new Subject<ControllerEvent>();
+  private readonly inFlight = new Map<string, InFlight>();
+  private readonly m: ControllerMetricSet;
+  private phase: ControllerStatus["phase"] = "new";
+  private stopping = false;
+  private active = 0;
+  private reconciles = 0;
+  private errors = 0;
+  private lastError: ControllerStatus["lastError"];
+
+  constructor(options: ControllerOptions) {
+    if (typeof options.name !== "string" || options.name === "") {
+      throw new TypeError("controller options: name must be a non-empty string");
+    }
+    if (typeof options.reconciler !== "function") {
+      throw new TypeError(`controller ${options.name}: reconciler must be a function`);
+    }
+    const workers = options.maxConcurrentReconciles ?? 1;
+    if (!Number.isInteger(workers) || workers < 1) {
+      throw new RangeError(
+        `controller ${options.name}: maxConcurrentReconciles must be an integer ≥ 1, got ${workers}`,
+      );
+    }
+    checkDuration(options.name, "reconcileTimeout", options.reconcileTimeout, true);
+    checkDuration(options.name, "gracefulShutdownTimeout", options.gracefulShutdownTimeout, false);
+    checkDuration(options.name, "cacheSyncTimeout", options.cacheSyncTimeout, true);
+    this.name = options.name;
+    this.reconciler = options.reconciler;
+    this.watches = [...options.watches];
+    this.workers = workers;
+    this.clock = options.clock ?? realClock;
+    this.reconcileTimeout = options.reconcileTimeout;
+    this.gracefulShutdownTimeout = options.gracefulShutdownTimeout ?? 30_000;
+    this.cacheSyncTimeout = options.cacheSyncTimeout ?? 120_000;
+    const metrics = options.metrics ?? noopMetrics;
+    this.m = metricSet(metrics, this.name);
+    this.queue = new RateLimitingQueue<string>(options.rateLimiter ?? defaultControllerRateLimiter(this.clock), {
+      name: this.name,
+      metricsProvider: metrics,
+      clock: this.clock,
+      ...(options.drainSemantics !== undefined && { drainSemantics: options.drainSemantics }),
+    });
+    this.events$ = this.events.asObservable();
+  }
+
+  /** Enqueues a request by hand (`Queue.Add`), e.g. from an external trigger. Ignored once stopping. */
+  enqueue(request: Request): void {
+    this.queue.add(requestKey(request));
+  }
+
+  /** The controller's state now. */
+  status(): ControllerStatus {
+    let abandoned = 0;
+    for (const f of this.inFlight.values()) if (f.abandoned) abandoned++;
+    return {
+      name: this.name,
+      phase: this.phase,
+      workers: this.workers,
+      activeWorkers: this.active,
+      inFlight: [...this.inFlight.keys()],
+      abandoned,
+      queueLength: this.queue.len(),
+      reconciles: this.reconciles,
+      errors: this.errors,
+      ...(this.lastError !== undefined && { lastError: this.lastError }),
+    };
+  }
+
+  /**
+   * Runs the controller until `signal` aborts (see the class contract), resolving once every worker has stopped, every
+   * in-flight reconcile has settled or been aborted, and its handlers are removed. Rejects (after releasing all of
+   * that) only when the caches do not sync within `cacheSyncTimeout`. A second call rejects.
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.phase !== "new") throw new Error(`controller ${this.name} was started more than once`);
+    this.phase = "syncing";
+    const registrations: [SharedIndexInformer<KubeObject>, ResourceEventHandlerRegistration][] = [];
+    try {
+      for (const w of this.watches) {
+        const handler = toResourceEventHandler(w.handler, w.predicates ?? [], (r) => this.queue.add(requestKey(r)), {
+          keyFallback: w.keyFallback === true,
+          onMapError: (error) => this.events.next({ type: "mapError", source: w.name ?? "watch", error }),
+        });
+        registrations.push([
+          w.informer,
+          w.informer.addEventHandlerWithOptions(handler, { handlerName: `${this.name}/${w.name ?? "watch"}` }),
+        ]);
+      }
+      const synced = await this.waitForSync(signal, registrations);
+      if (!synced) {
+        if (!signal.aborted) {
+          throw new Error(
+            `controller ${this.name}: failed to wait for caches to sync within ${this.cacheSyncTimeout} ms`,
+          );
+        }
+        return;
+      }
+      this.phase = "running";
+      this.m.workerCount.set(this.workers, this.m.labels);
+      this.events.next({ type: "started", workers: this.workers });
+      const workers = Array.from({ length: this.workers }, () => this.worker());
+      await abortedOf(signal);
+      await this.shutdown(workers);
+    } finally {
+      this.stopping = true;
+      this.queue.shutDown();
+      for (const [informer, reg] of registrations) informer.removeEventHandler(reg);
+      await Promise.all(registrations.map(([, reg]) => reg.shutdownDone()));
+      this.phase = "stopped";
+      this.events.next({ type: "stopped" });
+      this.events.complete();
+    }
+  }
+
+  private async waitForSync(
+    signal: AbortSignal,
+    registrations: readonly [SharedIndexInformer<KubeObject>, ResourceEventHandlerRegistration][],
+  ): Promise<boolean> {
+    const ac = new AbortController();
+    const onAbort = () => ac.abort(signal.reason);
+    if (signal.aborted) return false;
+    signal.addEventListener("abort", onAbort, { once: true });
+    const timer = this.clock.afterFunc(this.cacheSyncTimeout, () => ac.abort(new Error("cache sync timeout")));
+    try {
+      return await waitFor(ac.signal, ...registrations.map(([, reg]) => reg.hasSyncedChecker()));
+    } finally {
+      timer.stop();
+      signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Stop taking keys, wait for in-flight reconciles up to the deadline, then abort them. */
+  private async shutdown(workers: Promise<void>[]): Promise<void> {
+    this.phase = "stopping";
+    this.stopping = true;
+    this.events.next({ type: "stopping", inFlight: this.inFlight.size });
+    this.queue.shutDown();
+    const all = () => Promise.all([...workers, ...[...this.inFlight.values()].map((f) => f.settled)]).then(() => true);
+    let timer: Timer | undefined;
+    const deadline = new Promise<false>((resolve) => {
+      timer = this.clock.afterFunc(this.gracefulShutdownTimeout, () => resolve(false));
+    });
+    const drained = await Promise.race([all(), deadline]);
+    timer?.stop();
+    if (!drained) {
+      const keys = [...this.inFlight.keys()];
+      this.events.next({ type: "shutdownAborted", keys });
+      for (const f of this.inFlight.values()) {
+        f.abort.abort(new Error(`controller ${this.name} is shutting down: graceful shutdown deadline passed`));
+      }
+      // Workers are released by the abort (a reconcile that ignores its signal is abandoned, see reconcileHandler).
+      await Promise.all(workers);
+    }
+  }
+
+  private async worker(): Promise<void> {
+    while (!this.stopping) {
+      let key = this.queue.tryGet();
+      if (key === undefined) {
+        const [item, shutdown] = await this.queue.get();
+        if (shutdown) return;
+        key = item as string;
+      }
+      if (this.stopping) {
+        this.queue.done(key);
+        return;
+      }
+      await this.reconcileHandler(key);
+    }
+  }
+
+  private async reconcileHandler(key: string): Promise<void> {
+    let request: Request;
+    try {
+      request = requestFromKey(key);
+    } catch (err) {
+      this.queue.forget(key);
+      this.queue.done(key);
+      this.recordError(key, err instanceof Error ? err : new NonErrorThrownError(key, err), true);
+      return;
+    }
+    const abort = new AbortController();
+    const ctx: ReconcileContext = { signal: abort.signal, controller: this.name, retries: this.queue.numRequeues(key) };
+    const start = this.clock.now();
+    this.active++;
+    this.m.activeWorkers.inc(this.m.labels);
+    let outcome: Promise<Outcome>;
+    try {
+      const value = this.reconciler(request, ctx);
+      outcome = Promise.resolve(value).then(
+        (v): Outcome => ({ ok: true, value: v }),
+        (error: unknown): Outcome => ({ ok: false, error }),
+      );
+    } catch (error) {
+      outcome = Promise.resolve({ ok: false, error });
+    }
+    const entry: InFlight = { key, abort, settled: outcome.then(() => undefined), abandoned: false };
+    this.inFlight.set(key, entry);
+
+    // Released by: the outcome, the per-reconcile timeout, or (during shutdown) the abort of the reconcile's signal.
+    let timer: Timer | undefined;
+    const released = new Promise<"timeout" | "aborted">((resolve) => {
+      if (this.reconcileTimeout !== undefined) {
+        const ms = this.reconcileTimeout;
+        timer = this.clock.afterFunc(ms, () => {
+          resolve("timeout"); // before the abort, whose listener would resolve "aborted"
+          abort.abort(new ReconcileTimeoutError(key, ms));
+        });
+      }
+      abort.signal.addEventListener("abort", () => resolve("aborted"), { once: true });
+    });
+    const first = await Promise.race([outcome, released]);
+    timer?.stop();
+    this.active--;
+    this.m.activeWorkers.dec(this.m.labels);
+    this.m.reconcileTime.observe((this.clock.now() - start) / 1000, this.m.labels);
+    this.reconciles++;
+
+    if (first === "timeout" || first === "aborted") {
+      // The reconcile did not settle in time: count an error, requeue, and release the worker. The key stays in the
+      // queue's processing set until the reconcile settles, so it is never handed out while the abandoned one runs.
+      entry.abandoned = true;
+      const reason: unknown = abort.signal.reason;
+      if (first === "timeout") this.m.reconcileTimeouts.inc(this.m.labels);
+      this.events.next({ type: "reconcileAbandoned", key, timeoutMs: this.reconcileTimeout ?? 0 });
+      this.recordError(key, reason instanceof Error ? reason : new NonErrorThrownError(key, reason), false);
+      this.queue.addRateLimited(key);
+      void outcome.then(() => {
+        this.inFlight.delete(key);
+        this.queue.done(key);
+        this.events.next({ type: "abandonedSettled", key });
+      });
+      return;
+    }
+    this.inFlight.delete(key);
+    this.handleOutcome(key, first);
+    this.queue.done(key);
+  }
+
+  private handleOutcome(key: string, outcome: Outcome): void {
+    let result: Result;
+    if (outcome.ok) {
+      try {
+        result = validateResult(key, outcome.value);
+      } catch (err) {
+        this.recordError(key, err as Error, false);
+        this.queue.addRateLimited(key);
+        return;
+      }
+    } else {
+      const error = outcome.error instanceof Error ? outcome.error : new NonErrorThrownError(key, outcome.error);
+      if (!(outcome.error instanceof Error)) this.m.reconcilePanics.inc(this.m.labels);
+      const terminal = isTerminalError(error);
+      this.recordError(key, error, terminal);
+      if (terminal) this.queue.forget(key);
+      else this.queue.addRateLimited(key);
+      return;
+    }
+    if (result.requeueAfter !== undefined && result.requeueAfter > 0) {
+      this.queue.forget(key);
+      this.queue.addAfter(key, result.requeueAfter);
+      this.count("requeue_after");
+    } else if (result.requeue === true) {
+      this.queue.addRateLimited(key);
+      this.count("requeue");
+    } else {
+      this.queue.forget(key);
+      this.count("success");
+    }
+  }
+
+  private recordError(key: string, error: Error, terminal: boolean): void {
+    this.errors++;
+    this.lastError = { key, message: error.message, time: this.clock.now() };
+    this.m.reconcileErrors.inc(this.m.labels);
+    if (terminal) this.m.terminalReconcileErrors.inc(this.m.labels);
+    this.count("error");
+    this.events.next({ type: "reconcileError", key, error, terminal });
+  }
+
+  private count(result: ReconcileResultLabel): void {
+    this.m.reconcileTotal.inc({ controller: this.name, result });
+  }
+}
+
+interface ControllerMetricSet {
+  readonly labels: { readonly controller: string };
+  readonly reconcileTotal: ReturnType<MetricsProvider["counter"]>;
+  readonly reconcileErrors: ReturnType<MetricsProvider["counter"]>;
+  readonly terminalReconcileErrors: ReturnType<MetricsProvider["counter"]>;
+  readonly reconcilePanics: ReturnType<MetricsProvider["counter"]>;
+  readonly reconcileTimeouts: ReturnType<MetricsProvider["counter"]>;
+  readonly reconcileTime: ReturnType<MetricsProvider["histogram"]>;
+  readonly workerCount: ReturnType<MetricsProvider["gauge"]>;
+  readonly activeWorkers: ReturnType<MetricsProvider["gauge"]>;
+}
+
+function metricSet(p: MetricsProvider, controller: string): ControllerMetricSet {
+  const d = controllerRuntimeMetrics;
+  const labels = { controller };
+  const set: ControllerMetricSet = {
+    labels,
+    reconcileTotal: p.counter(d.reconcileTotal),
+    reconcileErrors: p.counter(d.reconcileErrors),
+    terminalReconcileErrors: p.counter(d.terminalReconcileErrors),
+    reconcilePanics: p.counter(d.reconcilePanics),
+    reconcileTimeouts: p.counter(d.reconcileTimeouts),
+    reconcileTime: p.histogram(d.reconcileTime),
+    workerCount: p.gauge(d.workerCount),
+    activeWorkers: p.gauge(d.activeWorkers),
+  };
+  // controller-runtime initialises every series of the controller to 0 so that rates exist before the first event.
+  for (const result of ["success", "error", "requeue", "requeue_after"] as const) {
+    set.reconcileTotal.inc({ controller, result }, 0);
+  }
+  set.reconcileErrors.inc(labels, 0);
+  set.terminalReconcileErrors.inc(labels, 0);
+  set.reconcilePanics.inc(labels, 0);
+  set.reconcileTimeouts.inc(labels, 0);
+  set.activeWorkers.set(0, labels);
+  return set;
+}
+
+function checkDuration(name: string, field: string, ms: number | undefined, positive: boolean): void {
+  if (ms === undefined) return;
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0 || (positive && ms === 0)) {
+    throw new RangeError(
+      `controller ${name}: ${field} must be a finite number of milliseconds ${positive ? "> 0" : "≥ 0"}, got ${String(ms)}`,
+    );
+  }
+}
+
+/** Resolves when `signal` aborts. */
+function abortedOf(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}

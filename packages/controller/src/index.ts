@@ -1,0 +1,149 @@
+// Public API of @informer-ts/controller: named re-exports only, grouped by concept.
+// Requests and the reconcile contract
+
+export {
+  type BuilderControllerOptions,
+  ControllerBuilder,
+  type ControllerContext,
+  type FinalizeHook,
+  newControllerManagedBy,
+  type OwnsOptions,
+  type WatchOptions,
+} from "./builder.js";
+// Controller and builder
+export {
+  Controller,
+  type ControllerEvent,
+  type ControllerOptions,
+  type ControllerStatus,
+  type WatchSource,
+} from "./controller.js";
+export {
+  addFinalizer,
+  containsFinalizer,
+  type FinalizerPatchOptions,
+  InvalidFinalizerError,
+  patchAddFinalizer,
+  patchRemoveFinalizer,
+  removeFinalizer,
+  validateFinalizerName,
+} from "./finalizer.js";
+export {
+  type EnqueueRequestForOwnerOptions,
+  type EventHandler,
+  enqueueRequestForObject,
+  enqueueRequestForOwner,
+  enqueueRequestsFromMapFunc,
+  groupOf,
+  type MapFunc,
+  type OwnerType,
+  toResourceEventHandler,
+} from "./handler.js";
+// Leader election
+export {
+  DEFAULT_LEASE_DURATION,
+  DEFAULT_RENEW_DEADLINE,
+  DEFAULT_RETRY_PERIOD,
+  JitterFactor,
+  type LeaderCallbacks,
+  type LeaderElectionConfig,
+  type LeaderElectionEvent,
+  LeaderElector,
+  leaderElectionMetrics,
+  validateLeaderElectionConfig,
+} from "./leaderelection/leader-election.js";
+export {
+  formatMicroTime,
+  InvalidLeaseError,
+  type LeaderElectionRecord,
+  LeaseLock,
+  type LeaseLockOptions,
+  leaderElectionRecordToLeaseSpec,
+  leaseSpecToLeaderElectionRecord,
+  leasesResource,
+  type ResourceLock,
+} from "./leaderelection/lease-lock.js";
+// Manager, probes, signals
+export {
+  LeaderElectionLostError,
+  Manager,
+  type ManagerEvent,
+  type ManagerLeaderElectionOptions,
+  type ManagerOptions,
+} from "./manager.js";
+export { controllerRuntimeMetrics, type ReconcileResultLabel, reconcileTimeBuckets } from "./metrics.js";
+// Writes: client interface, finalizers, owner references
+export type { ObjectClient } from "./object-client.js";
+export {
+  AlreadyOwnedError,
+  getControllerOf,
+  isControlledBy,
+  type OwnerReferenceOptions,
+  removeOwnerReference,
+  setControllerReference,
+  setOwnerReference,
+} from "./owner-reference.js";
+// Predicates and event handlers
+export {
+  and,
+  annotationChangedPredicate,
+  generationChangedPredicate,
+  hasLabelsPredicate,
+  labelChangedPredicate,
+  newPredicateFuncs,
+  not,
+  or,
+  type Predicate,
+  resourceVersionChangedPredicate,
+} from "./predicate.js";
+export { type ProbeCheck, ProbeServer, type ProbeServerOptions } from "./probe-server.js";
+export {
+  describe,
+  InvalidResultError,
+  isTerminalError,
+  NonErrorThrownError,
+  type ReconcileContext,
+  type ReconcileReturn,
+  type Reconciler,
+  ReconcileTimeoutError,
+  type Result,
+  TerminalError,
+  validateResult,
+} from "./reconciler.js";
+// Event recorder
+export {
+  defaultSleepDuration,
+  EventBroadcaster,
+  type EventBroadcasterEvent,
+  type EventBroadcasterOptions,
+  type EventRecorder,
+  EventTypeNormal,
+  EventTypeWarning,
+  eventRecorderMetrics,
+  eventsResource,
+  FakeRecorder,
+  maxQueuedEvents,
+  maxTriesPerEvent,
+  referenceOf,
+} from "./record/event.js";
+export {
+  type CoreEvent,
+  type CorrelatorOptions,
+  defaultAggregateIntervalInSeconds,
+  defaultAggregateMaxEvents,
+  defaultSpamBurst,
+  defaultSpamQPS,
+  type EventCorrelateResult,
+  EventCorrelator,
+  type EventSource,
+  eventAggregatorByReasonFunc,
+  eventAggregatorByReasonMessageFunc,
+  eventName,
+  formatTime,
+  getEventKey,
+  getSpamKey,
+  maxLruCacheEntries,
+  type ObjectReference,
+} from "./record/events-cache.js";
+export { type Request, requestFromKey, requestKey } from "./request.js";
+export { type SignalHandler, setupSignalHandler } from "./signals.js";

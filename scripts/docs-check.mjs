@@ -1,0 +1,209 @@
+// Type-checks every TypeScript block of the docs against the packages' public exports.
+//
+// Blocks are the fenced ```ts / ```typescript blocks of docs/*.md, the root README.md and packages/*/README.md.
+// Each block becomes one ES module (so top-level await works and blocks do not see each other's names) and all of
+// them are checked in one `tsc` run with the repository's strict settings; `@informer-ts/<pkg>` resolves to
+// `packages/<pkg>/src/index.ts`, i.e. exactly what the package exports; the packages' own dependencies (rxjs,
+// undici, prom-client …) resolve as a user who installed the packages would see them, and other imports (node:*,
+// @kubernetes/client-node …) from the workspace's node_modules.
+//
+// A block that cannot compile on its own (a signature, a piece of a longer listing) opts out with a first line
+//   // fragment: <why it is not a complete program>
+// The reason is mandatory: a bare `// fragment` is an error, so every exemption says why.
+//
+// `node scripts/docs-check.mjs [file.md…]` (default: all of the above) prints `file:line` diagnostics and exits 1
+// on any error; `--list` prints the blocks it found. test/docs/docs-compile.test.ts runs it.
+import { spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const cacheDir = join(root, "node_modules", ".cache");
+const FRAGMENT = /^\s*\/\/\s*fragment\b\s*:?\s*(.*)$/i;
+const TS_INFO = /^(ts|typescript|mts|cts)$/i;
+
+/** Markdown files whose TypeScript blocks are checked. */
+export function docFiles() {
+  const files = [];
+  const docs = join(root, "docs");
+  for (const f of readdirSync(docs).sort()) if (f.endsWith(".md")) files.push(join(docs, f));
+  if (existsSync(join(root, "README.md"))) files.push(join(root, "README.md"));
+  const packages = join(root, "packages");
+  for (const p of readdirSync(packages).sort()) {
+    const readme = join(packages, p, "README.md");
+    if (existsSync(readme)) files.push(readme);
+  }
+  return files;
+}
+
+/**
+ * The fenced TypeScript blocks of one markdown text: `{ line, code, fragment }` where `line` is the 1-based line of
+ * the block's first code line and `fragment` is the reason given on its `// fragment:` line (or undefined).
+ */
+export function extractBlocks(text) {
+  const blocks = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)(`{3,}|~{3,})\s*([^\s`]*)(.*)$/.exec(lines[i]);
+    if (!open) continue;
+    const [, indent, fence, lang] = open;
+    let j = i + 1;
+    const body = [];
+    while (j < lines.length && !(lines[j].trim().startsWith(fence) && lines[j].trim().replace(/[`~]/g, "") === "")) {
+      body.push(lines[j].startsWith(indent) ? lines[j].slice(indent.length) : lines[j]);
+      j++;
+    }
+    if (TS_INFO.test(lang)) {
+      const m = body.length > 0 ? FRAGMENT.exec(body[0]) : null;
+      blocks.push({ line: i + 2, code: body.join("\n"), fragment: m ? m[1].trim() : undefined });
+    }
+    i = j;
+  }
+  return blocks;
+}
+
+function tscBin() {
+  const require = createRequire(join(root, "package.json"));
+  return require.resolve("typescript/bin/tsc");
+}
+
+/** Writes one module per checked block and runs tsc; returns `{ blocks, fragments, errors: string[] }`. */
+export function checkDocs({ files = docFiles() } = {}) {
+  // Under the workspace's node_modules (so imports resolve from it, and Biome ignores it); one directory per run.
+  mkdirSync(cacheDir, { recursive: true });
+  const outDir = mkdtempSync(join(cacheDir, "docs-check-"));
+  try {
+    return checkIn(outDir, files);
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Links every third-party dependency of a workspace package into `dir/node_modules`, so blocks can import what a
+ * user of the packages has installed alongside them (rxjs for the streams, …).
+ */
+function linkPackageDependencies(dir) {
+  const packages = join(root, "packages");
+  for (const p of readdirSync(packages)) {
+    const manifest = join(packages, p, "package.json");
+    if (!existsSync(manifest)) continue;
+    const deps = Object.keys(JSON.parse(readFileSync(manifest, "utf8")).dependencies ?? {});
+    for (const dep of deps) {
+      if (dep.startsWith("@informer-ts/")) continue;
+      const from = join(packages, p, "node_modules", ...dep.split("/"));
+      const to = join(dir, "node_modules", ...dep.split("/"));
+      if (!existsSync(from) || existsSync(to)) continue;
+      mkdirSync(dirname(to), { recursive: true });
+      symlinkSync(realpathSync(from), to, "dir");
+    }
+  }
+}
+
+function checkIn(outDir, files) {
+  linkPackageDependencies(outDir);
+  const errors = [];
+  const sources = new Map(); // generated file name -> { doc, line }
+  let fragments = 0;
+  for (const file of files) {
+    const doc = relative(root, file);
+    for (const block of extractBlocks(readFileSync(file, "utf8"))) {
+      if (block.fragment !== undefined) {
+        if (block.fragment === "") {
+          errors.push(`${doc}:${block.line}: a fragment must say why it is not a complete program ("// fragment: …")`);
+        }
+        fragments++;
+        continue;
+      }
+      const name = `${doc.replace(/[/\\.]/g, "_")}_L${block.line}.ts`;
+      // `export {}` makes every block a module even when it imports nothing (its own scope, top-level await).
+      writeFileSync(join(outDir, name), `${block.code}\nexport {};\n`);
+      sources.set(name, { doc, line: block.line });
+    }
+  }
+  writeFileSync(
+    join(outDir, "tsconfig.json"),
+    JSON.stringify(
+      {
+        extends: join(root, "tsconfig.base.json"),
+        compilerOptions: {
+          noEmit: true,
+          declaration: false,
+          declarationMap: false,
+          sourceMap: false,
+          // Blocks may declare things only to show them; unused names are not errors in docs.
+          noUnusedLocals: false,
+          noUnusedParameters: false,
+          paths: { "@informer-ts/*": [`${relative(outDir, root)}/packages/*/src/index.ts`] },
+          typeRoots: [join(root, "node_modules", "@types")],
+        },
+        include: ["./*.ts"],
+      },
+      null,
+      2,
+    ),
+  );
+  if (sources.size > 0) {
+    const run = spawnSync(process.execPath, [tscBin(), "-p", join(outDir, "tsconfig.json"), "--pretty", "false"], {
+      cwd: outDir,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const output = `${run.stdout}${run.stderr}`;
+    for (const raw of output.split("\n")) {
+      const line = raw.trimEnd();
+      if (line === "") continue;
+      // tsc prints "<file>(<line>,<col>): error TSxxxx: message" (file relative to cwd) and indented continuations.
+      const m = /^(.*?)\((\d+),(\d+)\): (error .*)$/.exec(line);
+      if (m) {
+        const source = sources.get(m[1].replace(/^.*[/\\]/, ""));
+        if (source) {
+          errors.push(`${source.doc}:${source.line + Number(m[2]) - 1}:${m[3]}: ${m[4]}`);
+          continue;
+        }
+        errors.push(`${relative(root, join(outDir, m[1]))}:${m[2]}:${m[3]}: ${m[4]}`);
+      } else if (/^\s/.test(raw) && errors.length > 0) {
+        errors[errors.length - 1] += `\n${line}`;
+      } else {
+        errors.push(line);
+      }
+    }
+    if (run.status !== 0 && errors.length === 0) errors.push(`tsc exited with ${run.status ?? run.signal}`);
+  }
+  return { blocks: sources.size, fragments, errors };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const named = args.filter((a) => !a.startsWith("--"));
+  const files = named.length > 0 ? named.map((f) => resolve(f)) : docFiles();
+  if (args.includes("--list")) {
+    for (const file of files) {
+      for (const b of extractBlocks(readFileSync(file, "utf8"))) {
+        const kind = b.fragment === undefined ? "checked" : `fragment: ${b.fragment}`;
+        console.log(`${relative(root, file)}:${b.line}: ${kind}`);
+      }
+    }
+    process.exit(0);
+  }
+  const started = Date.now();
+  const { blocks, fragments, errors } = checkDocs({ files });
+  for (const e of errors) console.error(e);
+  const took = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(
+    `docs-check: ${blocks} TypeScript blocks type-checked, ${fragments} fragments exempt, ${errors.length} errors (${took} s)`,
+  );
+  process.exit(errors.length === 0 ? 0 : 1);
+}

@@ -1,0 +1,310 @@
+// Proves every library package installs alone from its tarball, as a user outside this monorepo would get it.
+//
+// For each package under packages/ that is not `private` (found automatically, so new packages are covered):
+//   1. `pnpm pack` it (its `prepack` builds it) and inspect the tarball: dist/ with every `exports`/`bin` target,
+//      README.md, LICENSE, no test files, no `workspace:` ranges left, internal dependencies as semver ranges that
+//      the sibling tarballs satisfy;
+//   2. for npm and for pnpm: in an empty project outside the workspace, install the tarball ALONE — its
+//      @informer-ts dependencies come from the sibling tarballs (npm `overrides` / `pnpm.overrides` to file:
+//      tarballs, never a registry), third-party ones from the registry (preferring the local cache/store);
+//   3. import it under NodeNext ESM (`import`) and CommonJS (`require`, i.e. Node's require(esm)), checking that
+//      every name its `index.d.ts` exports is there at run time; run each `bin` with `--help`;
+//   4. type-check a consumer (`.ts` ESM and `.cts` CommonJS) with `strict` and `skipLibCheck: false`.
+//
+// Steps 2–4 run for npm and pnpm at the same time (one child process per package manager, each going through the
+// packages in turn), which roughly halves the wall time on two cores.
+//
+// Usage: node scripts/pack-check.mjs [--pm npm|pnpm] [--keep] [package-dir-name…]
+// Exits 1 if any check fails; prints one line per check and the time taken. Run by .ci/run.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const args = process.argv.slice(2);
+const keep = args.includes("--keep");
+const pmArg = args.indexOf("--pm");
+const managers = pmArg >= 0 ? [args[pmArg + 1]] : ["npm", "pnpm"];
+// Internal: `--lane <work dir>` runs steps 2–4 for one `--pm` on tarballs already packed into <work dir>/tarballs.
+const laneArg = args.indexOf("--lane");
+const laneWork = laneArg >= 0 ? args[laneArg + 1] : undefined;
+const only = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--pm" && args[i - 1] !== "--lane");
+const started = Date.now();
+const failures = [];
+const secs = (t0) => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+
+function ok(label, t0) {
+  console.log(`  ok   ${label}${t0 === undefined ? "" : ` (${secs(t0)})`}`);
+}
+function fail(label, detail) {
+  failures.push(label);
+  console.log(`  FAIL ${label}`);
+  if (detail) console.log(detail.replace(/^/gm, "       ").trimEnd());
+}
+
+/** Runs a command; returns { ok, out } with stdout+stderr, never throws. */
+function run(cmd, argv, cwd, env = {}) {
+  const r = spawnSync(cmd, argv, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 10 * 60_000,
+  });
+  return { ok: r.status === 0, out: `${r.stdout ?? ""}${r.stderr ?? ""}${r.error ? String(r.error) : ""}` };
+}
+
+// Discover the library packages.
+const packages = readdirSync(join(root, "packages"))
+  .filter((d) => existsSync(join(root, "packages", d, "package.json")))
+  .map((d) => ({ dir: join(root, "packages", d), name: d, json: readPkg(join(root, "packages", d)) }))
+  .filter((p) => p.json.private !== true);
+// Every package is packed (the checked ones need their siblings' tarballs); the named ones (default: all) are checked.
+const checked = packages.filter((p) => only.length === 0 || only.includes(p.name));
+function readPkg(dir) {
+  return JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+}
+if (checked.length === 0) {
+  console.error("pack-check: no packages to check");
+  process.exit(1);
+}
+
+const work = laneWork ?? mkdtempSync(join(tmpdir(), "informer-ts-pack-check-"));
+const tarballs = join(work, "tarballs");
+if (laneWork === undefined) mkdirSync(tarballs);
+const pnpmStore = run("pnpm", ["store", "path"], root).out.trim().split("\n").pop();
+
+// 1. Pack.
+if (laneWork === undefined) {
+  console.log(`pack-check: ${checked.map((p) => p.json.name).join(", ")} with ${managers.join(" and ")} in ${work}`);
+}
+const tarballOf = new Map();
+if (laneWork !== undefined) {
+  for (const p of packages) {
+    const file = join(tarballs, `${p.json.name.replace(/^@/, "").replace("/", "-")}-${p.json.version}.tgz`);
+    if (existsSync(file)) tarballOf.set(p.json.name, file);
+  }
+}
+for (const p of laneWork === undefined ? packages : []) {
+  const t0 = Date.now();
+  const before = new Set(readdirSync(tarballs));
+  const r = run("pnpm", ["pack", "--pack-destination", tarballs], p.dir);
+  const made = readdirSync(tarballs).filter((f) => !before.has(f) && f.endsWith(".tgz"));
+  if (!r.ok || made.length !== 1) {
+    fail(`${p.json.name}: pnpm pack`, r.out.split("\n").slice(-20).join("\n"));
+    continue;
+  }
+  tarballOf.set(p.json.name, join(tarballs, made[0]));
+  ok(`${p.json.name}: packed ${made[0]}`, t0);
+}
+
+// 1b. Inspect each tarball.
+const versions = new Map(packages.map((p) => [p.json.name, p.json.version]));
+for (const p of laneWork === undefined ? packages : []) {
+  const tgz = tarballOf.get(p.json.name);
+  if (tgz === undefined) continue;
+  const files = execFileSync("tar", ["-tzf", tgz], { encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean)
+    .map((f) => f.replace(/^package\//, ""));
+  const have = new Set(files);
+  const manifest = JSON.parse(execFileSync("tar", ["-xzOf", tgz, "package/package.json"], { encoding: "utf8" }));
+  const problems = [];
+  for (const f of ["package.json", "README.md", "LICENSE", "dist/index.js", "dist/index.d.ts"]) {
+    if (!have.has(f)) problems.push(`missing ${f}`);
+  }
+  const targets = [];
+  const collect = (v) => {
+    if (typeof v === "string") targets.push(v.replace(/^\.\//, ""));
+    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) collect(x);
+  };
+  collect(manifest.exports);
+  collect(manifest.bin);
+  for (const t of targets) if (!t.includes("*") && !have.has(t)) problems.push(`exports/bin target ${t} not packed`);
+  for (const f of files) if (/\.test(-util)?\.(ts|js|d\.ts)$/.test(f)) problems.push(`test file packed: ${f}`);
+  for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
+    for (const [dep, range] of Object.entries(manifest[field] ?? {})) {
+      if (String(range).startsWith("workspace:")) problems.push(`${field}.${dep} is still ${range}`);
+      if (versions.has(dep)) {
+        const v = versions.get(dep);
+        if (range !== `^${v}` && range !== v) problems.push(`${field}.${dep} is ${range}, expected ^${v}`);
+      } else if (/^\d/.test(String(range))) problems.push(`${field}.${dep} is pinned to ${range}: use a caret range`);
+    }
+  }
+  for (const field of ["license", "repository", "engines", "keywords"]) {
+    if (manifest[field] === undefined) problems.push(`package.json has no ${field}`);
+  }
+  if (manifest.sideEffects !== false) problems.push("package.json lacks sideEffects: false");
+  if (problems.length > 0) fail(`${p.json.name}: tarball contents`, problems.join("\n"));
+  else ok(`${p.json.name}: tarball has dist/, README.md, LICENSE, semver ranges (${files.length} files)`);
+}
+
+const ts = createRequire(join(root, "package.json"))("typescript");
+
+/**
+ * Type-checks the consumer project in `dir` (its tsconfig.json) and returns `{ diagnostics, values }`: the
+ * formatted errors, and the names the package's declarations export as values (what must exist at run time).
+ */
+function typeCheck(dir, name) {
+  const configPath = join(dir, "tsconfig.json");
+  const config = ts.readConfigFile(configPath, ts.sys.readFile);
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, dir);
+  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+  const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => dir, getNewLine: () => "\n" };
+  const diagnostics = ts.formatDiagnostics([...parsed.errors, ...ts.getPreEmitDiagnostics(program)], host);
+  const checker = program.getTypeChecker();
+  const consumer = program.getSourceFile(join(dir, "consumer.ts"));
+  const values = [];
+  const decl = consumer?.statements.find(ts.isImportDeclaration);
+  const moduleSymbol = decl === undefined ? undefined : checker.getSymbolAtLocation(decl.moduleSpecifier);
+  if (moduleSymbol !== undefined) {
+    for (const sym of checker.getExportsOfModule(moduleSymbol)) {
+      const target = sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym;
+      if (target.flags & ts.SymbolFlags.Value) values.push(sym.getName());
+    }
+  }
+  if (moduleSymbol === undefined) return { diagnostics: `${diagnostics}\ncannot resolve ${name}'s types`, values };
+  return { diagnostics, values: values.sort() };
+}
+
+// 2–4. Install alone, import, type-check.
+const internalOverrides = Object.fromEntries([...tarballOf].map(([n, t]) => [n, `file:${t}`]));
+
+/** Steps 2–4 for one package manager, package after package. */
+function lane(pm) {
+  for (const p of checked) {
+    const name = p.json.name;
+    const tgz = tarballOf.get(name);
+    if (tgz === undefined) continue;
+    const label = `${name} [${pm}]`;
+    const consumer = join(work, `${pm}-${p.name}`);
+    mkdirSync(consumer);
+    const manifest = {
+      name: `consumer-of-${p.name}`,
+      version: "0.0.0",
+      private: true,
+      type: "module",
+      dependencies: { [name]: `file:${tgz}` },
+    };
+    const others = Object.fromEntries(Object.entries(internalOverrides).filter(([n]) => n !== name));
+    if (pm === "npm") manifest.overrides = others;
+    else manifest.pnpm = { overrides: others };
+    writeFileSync(join(consumer, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+
+    let t0 = Date.now();
+    const install =
+      pm === "npm"
+        ? run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], consumer)
+        : run(
+            "pnpm",
+            ["install", "--prefer-offline", "--ignore-workspace", "--reporter=append-only", "--store-dir", pnpmStore],
+            consumer,
+          );
+    if (!install.ok) {
+      fail(`${label}: install`, install.out.split("\n").slice(-25).join("\n"));
+      continue;
+    }
+    ok(`${label}: installed alone`, t0);
+
+    // Types: a strict NodeNext consumer, ESM and CommonJS, with skipLibCheck off.
+    writeFileSync(
+      join(consumer, "consumer.ts"),
+      `import * as m from ${JSON.stringify(name)};\nexport const names: string[] = Object.keys(m);\n`,
+    );
+    writeFileSync(
+      join(consumer, "consumer-cjs.cts"),
+      `import m = require(${JSON.stringify(name)});\nexport const names: string[] = Object.keys(m);\n`,
+    );
+    writeFileSync(
+      join(consumer, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          lib: ["ES2023"],
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          // The consumer's own @types/node: the workspace's (a user brings theirs).
+          typeRoots: [join(root, "node_modules", "@types")],
+          types: ["node"],
+        },
+        files: ["consumer.ts", "consumer-cjs.cts"],
+      }),
+    );
+    t0 = Date.now();
+    const types = typeCheck(consumer, name);
+    if (types.diagnostics === "") ok(`${label}: type-checks with skipLibCheck: false (ESM and CommonJS consumer)`, t0);
+    else fail(`${label}: type-check with skipLibCheck: false`, types.diagnostics.split("\n").slice(0, 30).join("\n"));
+
+    // Run-time: ESM import and CommonJS require() both expose every value the declarations export.
+    const expected = types.values;
+    writeFileSync(
+      join(consumer, "esm.mjs"),
+      `import * as m from ${JSON.stringify(name)};\nconst want = ${JSON.stringify(expected)};\n` +
+        `const missing = want.filter((k) => m[k] === undefined);\n` +
+        `if (want.length === 0 || missing.length > 0) { console.error("missing exports: " + missing.join(", ")); process.exit(1); }\n`,
+    );
+    writeFileSync(
+      join(consumer, "cjs.cjs"),
+      `const m = require(${JSON.stringify(name)});\nconst want = ${JSON.stringify(expected)};\n` +
+        `const missing = want.filter((k) => m[k] === undefined);\n` +
+        `if (want.length === 0 || missing.length > 0) { console.error("missing exports: " + missing.join(", ")); process.exit(1); }\n`,
+    );
+    t0 = Date.now();
+    const esm = run(process.execPath, ["esm.mjs"], consumer);
+    const cjs = run(process.execPath, ["--disable-warning=ExperimentalWarning", "cjs.cjs"], consumer);
+    if (!esm.ok) fail(`${label}: import (ESM)`, esm.out);
+    if (!cjs.ok) fail(`${label}: require (CommonJS)`, cjs.out);
+    if (esm.ok && cjs.ok) ok(`${label}: import and require expose all ${expected.length} exported values`, t0);
+
+    for (const bin of Object.keys(typeof p.json.bin === "string" ? { [p.name]: p.json.bin } : (p.json.bin ?? {}))) {
+      const r = run(join(consumer, "node_modules", ".bin", bin), ["--help"], consumer);
+      if (r.ok) ok(`${label}: bin ${bin} --help`);
+      else fail(`${label}: bin ${bin} --help`, r.out);
+    }
+  }
+}
+
+if (laneWork !== undefined) {
+  lane(managers[0]);
+  process.exit(failures.length === 0 ? 0 : 1);
+}
+if (managers.length === 1) lane(managers[0]);
+else {
+  // One child per package manager, concurrently; each one's report is printed whole when it ends.
+  const self = fileURLToPath(import.meta.url);
+  const lanes = managers.map(
+    (pm) =>
+      new Promise((resolve) => {
+        const child = spawn(process.execPath, [self, "--pm", pm, "--lane", work, ...only], {
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let out = "";
+        child.stdout.setEncoding("utf8").on("data", (c) => {
+          out += c;
+        });
+        child.stderr.setEncoding("utf8").on("data", (c) => {
+          out += c;
+        });
+        child.on("error", (err) => resolve({ pm, out: `${out}${String(err)}\n`, code: 1 }));
+        child.on("close", (code, signal) => resolve({ pm, out, code: code ?? signal }));
+      }),
+  );
+  for (const { pm, out, code } of await Promise.all(lanes)) {
+    process.stdout.write(out);
+    const failed = out.split("\n").filter((l) => l.startsWith("  FAIL ")).length;
+    if (code !== 0 && failed === 0) fail(`${pm} lane exited with ${code}`);
+    for (let i = 0; i < failed; i++) failures.push(pm);
+  }
+}
+
+if (!keep) rmSync(work, { recursive: true, force: true });
+console.log(
+  `pack-check: ${checked.length} packages × ${managers.length} package managers, ${failures.length} failures (${secs(started)})`,
+);
+process.exit(failures.length === 0 ? 0 : 1);
