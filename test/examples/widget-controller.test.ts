@@ -25,7 +25,11 @@ const W = "widgets.example.com";
 
 describe("example: widget-controller", () => {
   it("two replicas: the leader reconciles, a killed leader is replaced, finalizer and GC work end to end", async () => {
-    cluster = await startSimCluster([{ ...widgets, singularName: "widget", verbs: DEFAULT_VERBS, custom: true }]);
+    // The client descriptor's `subresources` (a name list) is not the engine's (an object per subresource).
+    const { subresources: _clientSubresources, ...widgetResource } = widgets;
+    cluster = await startSimCluster([
+      { ...widgetResource, singularName: "widget", verbs: DEFAULT_VERBS, custom: true },
+    ]);
     const c = cluster;
     const admin = c.client();
     await admin.create(builtinResources.namespaces, { metadata: { name: REGISTRY_NAMESPACE } });
