@@ -36,9 +36,13 @@ async function flush(n = 30): Promise<void> {
 function setup() {
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
   const engine = new SimApiServer({ clock, rand: seededRand(11) });
-  // The client descriptor's `subresources` (a name list) is not the engine's (an object per subresource).
-  const { subresources: _clientSubresources, ...widget } = widgets;
-  engine.register({ ...widget, singularName: "widget", verbs: DEFAULT_VERBS, custom: true });
+  engine.register({
+    ...widgets,
+    singularName: "widget",
+    verbs: DEFAULT_VERBS,
+    custom: true,
+    subresources: { status: widgets.subresources?.includes("status") === true },
+  });
   const client = new EngineClient(engine);
   const manager = new Manager({
     listerWatcherFor: (r, { namespace }) => engine.listerWatcher(ref(r), { namespace }) as never,

@@ -25,10 +25,14 @@ const W = "widgets.example.com";
 
 describe("example: widget-controller", () => {
   it("two replicas: the leader reconciles, a killed leader is replaced, finalizer and GC work end to end", async () => {
-    // The client descriptor's `subresources` (a name list) is not the engine's (an object per subresource).
-    const { subresources: _clientSubresources, ...widgetResource } = widgets;
     cluster = await startSimCluster([
-      { ...widgetResource, singularName: "widget", verbs: DEFAULT_VERBS, custom: true },
+      {
+        ...widgets,
+        singularName: "widget",
+        verbs: DEFAULT_VERBS,
+        custom: true,
+        subresources: { status: widgets.subresources?.includes("status") === true },
+      },
     ]);
     const c = cluster;
     const admin = c.client();

@@ -55,8 +55,9 @@ function builtin(
 }
 
 /**
- * The built-in resources: core/v1, apps/v1, coordination.k8s.io/v1, events.k8s.io/v1 and
- * apiextensions.k8s.io/v1 customresourcedefinitions (creating one serves its resource).
+ * The built-in resources: core/v1 (serviceaccounts included, for `kubectl create serviceaccount`), apps/v1,
+ * batch/v1 jobs, coordination.k8s.io/v1, events.k8s.io/v1 and apiextensions.k8s.io/v1 customresourcedefinitions
+ * (creating one serves its resource).
  */
 export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   builtin("", "configmaps", "ConfigMap", true, { shortNames: ["cm"], trigger: "metadata.name" }),
@@ -104,6 +105,7 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
     ],
   }),
   builtin("", "services", "Service", true, { shortNames: ["svc"], subresources: { status: true } }),
+  builtin("", "serviceaccounts", "ServiceAccount", true, { shortNames: ["sa"] }),
   builtin("apps", "statefulsets", "StatefulSet", true, {
     shortNames: ["sts"],
     subresources: { status: true, scale: APPS_SCALE },
@@ -112,6 +114,7 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
     shortNames: ["deploy"],
     subresources: { status: true, scale: APPS_SCALE },
   }),
+  builtin("batch", "jobs", "Job", true, { subresources: { status: true } }),
   builtin("coordination.k8s.io", "leases", "Lease", true),
   // events.k8s.io/v1 registers no field-label conversion: only metadata.name/metadata.namespace select.
   builtin("events.k8s.io", "events", "Event", true, { shortNames: ["ev"] }),

@@ -51,11 +51,12 @@ describe("resource set (item 4): every built-in resource and a custom resource r
   // CustomResourceDefinitions have their own tests (a definition needs a valid spec).
   const all = [...BUILTIN_RESOURCES.filter((r) => r.resource !== "customresourcedefinitions"), WIDGETS];
 
-  it("the built-ins are exactly core/v1 configmaps, secrets, pods, nodes, namespaces, events, services; apps/v1 statefulsets, deployments; coordination.k8s.io/v1 leases; events.k8s.io/v1 events; apiextensions.k8s.io/v1 customresourcedefinitions", () => {
+  it("the built-ins are exactly core/v1 configmaps, secrets, pods, nodes, namespaces, events, services, serviceaccounts; apps/v1 statefulsets, deployments; batch/v1 jobs; coordination.k8s.io/v1 leases; events.k8s.io/v1 events; apiextensions.k8s.io/v1 customresourcedefinitions", () => {
     expect(BUILTIN_RESOURCES.map((r) => `${apiVersion(r)}/${r.resource}`).sort()).toEqual([
       "apiextensions.k8s.io/v1/customresourcedefinitions",
       "apps/v1/deployments",
       "apps/v1/statefulsets",
+      "batch/v1/jobs",
       "coordination.k8s.io/v1/leases",
       "events.k8s.io/v1/events",
       "v1/configmaps",
@@ -64,6 +65,7 @@ describe("resource set (item 4): every built-in resource and a custom resource r
       "v1/nodes",
       "v1/pods",
       "v1/secrets",
+      "v1/serviceaccounts",
       "v1/services",
     ]);
   });
@@ -161,6 +163,7 @@ describe("discovery and non-resource endpoints", () => {
     expect(apis.groups.map((g) => g.name).sort()).toEqual([
       "apiextensions.k8s.io",
       "apps",
+      "batch",
       "coordination.k8s.io",
       "events.k8s.io",
       "example.com",
@@ -179,6 +182,7 @@ describe("discovery and non-resource endpoints", () => {
       "api/v1",
       "apis/apiextensions.k8s.io/v1",
       "apis/apps/v1",
+      "apis/batch/v1",
       "apis/coordination.k8s.io/v1",
       "apis/events.k8s.io/v1",
       "apis/example.com/v1",

@@ -10,7 +10,7 @@ import {
 import { FIELD_MANAGER_MAX_LENGTH } from "../engine/field-manager/structured-merge-manager.js";
 import type { DeleteOptions } from "../engine/registry/delete-options.js";
 import type { ApiBackend, BackendRequestContext, HttpFault } from "./backend.js";
-import { decodeObject, inputParserFor, readBody } from "./body.js";
+import { decodeRequestBody, inputParserFor, readBody } from "./body.js";
 import type { ServedResource } from "./discovery.js";
 import { negotiateOutput, newNotAcceptable, type OutputMediaType } from "./negotiation.js";
 import { listOptionsFromQuery, parseQueryBool, parseQueryInt64, writeOptionsFromQuery } from "./query.js";
@@ -327,11 +327,21 @@ async function create(
 ): Promise<void> {
   const out = negotiateOutput(req.headers.accept, isCustom(r));
   const body = await readBody(req, cfg.maxRequestBodyBytes);
-  const obj = decodeObject(body, r, inputParserFor(req.headers["content-type"]));
+  const { object: obj, warnings } = decodeRequestBody(body, req.headers["content-type"], r);
+  setWarnings(res, warnings);
   ensureNamespace(obj, r, namespace);
   const w = writeOptionsFromQuery(query);
   const created = await cfg.backend.create(r, namespace, obj, withWrite(ctx, w));
   writeJson(res, 201, transformObject(created, r, out, query, cfg.now()));
+}
+
+/** kube-apiserver's warning headers: `Warning: 299 - "<text>"`, one per warning (kubectl prints each). */
+function setWarnings(res: ServerResponse, warnings: readonly string[]): void {
+  if (warnings.length > 0)
+    res.setHeader(
+      "Warning",
+      warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+    );
 }
 
 function withWrite(ctx: BackendRequestContext, w: ReturnType<typeof writeOptionsFromQuery>): BackendRequestContext {
@@ -357,7 +367,8 @@ async function update(
   const body = await readBody(req, cfg.maxRequestBodyBytes);
   // `/scale` takes an autoscaling/v1 Scale.
   const expected = ctx.subresource === "scale" ? SCALE_KIND : r;
-  const obj = decodeObject(body, expected, inputParserFor(req.headers["content-type"]));
+  const { object: obj, warnings } = decodeRequestBody(body, req.headers["content-type"], expected);
+  setWarnings(res, warnings);
   const meta = metaOf(obj);
   const objName = typeof meta.name === "string" ? meta.name : "";
   if (objName === "") meta.name = name;
