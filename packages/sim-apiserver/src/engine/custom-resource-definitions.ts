@@ -1,6 +1,6 @@
 import type { FieldError, KubeObject } from "@informer-ts/apimachinery";
-import { DEFAULT_VERBS } from "../http/discovery.js";
 import type { SimResource } from "./resources.js";
+import { DEFAULT_VERBS } from "./served-resource.js";
 
 /** `apiextensions.k8s.io/v1` `customresourcedefinitions`: cluster-scoped, short names `crd`, `crds`. */
 export const CUSTOM_RESOURCE_DEFINITIONS: SimResource = Object.freeze({

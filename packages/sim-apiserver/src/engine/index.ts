@@ -48,6 +48,15 @@ export {
   type StructuredMergeManagerOptions,
 } from "./field-manager/structured-merge-manager.js";
 export { GARBAGE_COLLECTOR_USER_AGENT, GarbageCollector } from "./garbage-collector.js";
+export {
+  type HttpFault,
+  HttpFaultInjector,
+  type HttpFaultRule,
+  type HttpFaultState,
+  type HttpRequestDescriptor,
+  parseHttpFaultRule,
+} from "./http-faults.js";
+export { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "./list-options.js";
 export { NamespaceController } from "./namespace-controller.js";
 export { decodeApplyConfiguration } from "./registry/apply-patch.js";
 export {
@@ -107,6 +116,7 @@ export {
   type SimSubresources,
 } from "./resources.js";
 export { parseSelection, type Selection } from "./selection.js";
+export { DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
 export {
   type BookmarkMode,
   type InProcessListerWatcher,

@@ -1,7 +1,8 @@
 // A custom resource for tests: namespaced `widgets.example.com/v1` (short name `wg`), registered on an engine with
 // `engine.register(WIDGETS)`.
-import { DEFAULT_VERBS } from "../http/discovery.js";
+
 import type { SimResource } from "./resources.js";
+import { DEFAULT_VERBS } from "./served-resource.js";
 
 export const WIDGETS: SimResource = Object.freeze({
   group: "example.com",

@@ -1,7 +1,6 @@
-import type { ServedResource } from "../http/discovery.js";
-import { DEFAULT_VERBS } from "../http/discovery.js";
 import { CUSTOM_RESOURCE_DEFINITIONS } from "./custom-resource-definitions.js";
 import { APPS_SCALE, type ScaleSubresource } from "./registry/scale.js";
+import { DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
 
 /**
  * A resource the engine stores and serves: what discovery needs ({@link ServedResource}) plus the parts of the

@@ -13,9 +13,6 @@ import {
 } from "@informer-ts/apimachinery";
 import { type Clock, mathRand, type Rand, realClock, seededRand, type Timer } from "@informer-ts/clock";
 import { type Logger, type MetricsProvider, noopMetrics, safeLog } from "@informer-ts/instrumentation";
-import type { HttpFault, HttpRequestDescriptor } from "../http/backend.js";
-import { HttpFaultInjector } from "../http/http-faults.js";
-import { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "../http/query.js";
 import { CacheMetrics, RequestAccounting } from "./accounting.js";
 import { CacheWatcher, type WatchCloseReason } from "./cache-watcher.js";
 import { Cacher, type CacherConfig, type ServedFrom, servedFromOfError } from "./cacher.js";
@@ -31,6 +28,8 @@ import {
 import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
 import { ServerSideApply } from "./field-manager/server-side-apply.js";
 import { GarbageCollector } from "./garbage-collector.js";
+import { type HttpFault, HttpFaultInjector, type HttpRequestDescriptor } from "./http-faults.js";
+import { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "./list-options.js";
 import { NamespaceController } from "./namespace-controller.js";
 import { rfc3339Seconds } from "./object-util.js";
 import type { DeleteOptions } from "./registry/delete-options.js";

@@ -1,4 +1,4 @@
-import { type HttpFaultInjector, parseHttpFaultRule } from "./http-faults.js";
+import { type HttpFaultInjector, parseHttpFaultRule } from "../engine/http-faults.js";
 import type { AdminHandler } from "./server.js";
 
 /**

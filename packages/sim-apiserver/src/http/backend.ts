@@ -1,7 +1,8 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import type { RequestRecord } from "../engine/accounting.js";
+import type { HttpFault, HttpRequestDescriptor } from "../engine/http-faults.js";
 import type { DeleteOptions } from "../engine/registry/delete-options.js";
-import type { ServedResource } from "./discovery.js";
+import type { ServedResource } from "../engine/served-resource.js";
 import type { WatchSource } from "./watch-server.js";
 
 /** Per-request context handed to the backend: cancellation and who is asking. */
@@ -48,27 +49,6 @@ export type CompletedRequest = RequestRecord;
 export interface DeletePreconditions {
   readonly uid?: string;
   readonly resourceVersion?: string;
-}
-
-/**
- * A fault the backend wants the HTTP layer to apply to one request before it reaches storage (decided per request,
- * so the engine's fault schedule stays the single source of truth).
- */
-export type HttpFault =
-  | { readonly type: "apf-429"; readonly retryAfterSeconds: number }
-  | { readonly type: "status"; readonly error: unknown }
-  | { readonly type: "truncate-watch"; readonly afterEvents: number }
-  | { readonly type: "drop-connection" };
-
-/** What a request looks like to the fault hook. */
-export interface HttpRequestDescriptor {
-  readonly verb: string;
-  readonly group: string;
-  readonly version: string;
-  readonly resource: string;
-  readonly namespace: string;
-  readonly name: string;
-  readonly userAgent: string;
 }
 
 /**

@@ -2,13 +2,13 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import { PromMetrics } from "@informer-ts/instrumentation";
+import { parseHttpFaultRule } from "../engine/http-faults.js";
 import { type BookmarkMode, type LatencyRule, SimApiServer, type WatcherSelector } from "../engine/sim-apiserver.js";
 import { createAdminHandler } from "./admin.js";
 import type { ApiBackend } from "./backend.js";
 import type { ApiserverFlags } from "./cli-flags.js";
 import { groupVersionString } from "./discovery.js";
 import { EngineBackend } from "./engine-backend.js";
-import { parseHttpFaultRule } from "./http-faults.js";
 import type { AdminHandler, MetricsRenderer } from "./server.js";
 
 /** What `main.ts` runs: a backend, how to seed it, the admin API, metrics, and how to stop it. */

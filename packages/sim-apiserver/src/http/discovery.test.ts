@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  apiGroup,
-  apiGroupList,
-  apiResourceList,
-  apiVersions,
-  compareKubeVersions,
-  DEFAULT_VERBS,
-  type ServedResource,
-} from "./discovery.js";
+import { DEFAULT_VERBS, type ServedResource } from "../engine/served-resource.js";
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, compareKubeVersions } from "./discovery.js";
 import { buildOpenApiV3, openApiV3PathKey } from "./openapi.js";
 
 const res = (group: string, version: string, resource: string, kind: string, namespaced = true): ServedResource => ({

@@ -1,30 +1,4 @@
-/**
- * One served resource as discovery and OpenAPI describe it (`metav1.APIResource` plus its group/version).
- */
-export interface ServedResource {
-  readonly group: string;
-  readonly version: string;
-  /** Plural resource name, e.g. `configmaps`. */
-  readonly resource: string;
-  readonly kind: string;
-  readonly singularName: string;
-  readonly namespaced: boolean;
-  readonly shortNames?: readonly string[];
-  readonly verbs: readonly string[];
-  /** DELETE answers with the deleted object (pods) instead of a `Status` (the registry's `ReturnDeletedObject`). */
-  readonly returnDeletedObject?: boolean;
-}
-
-/** The verbs the simulator serves for every resource. */
-export const DEFAULT_VERBS: readonly string[] = Object.freeze([
-  "create",
-  "delete",
-  "get",
-  "list",
-  "patch",
-  "update",
-  "watch",
-]);
+import type { ServedResource } from "../engine/served-resource.js";
 
 /** The version the simulated server reports (`/version`): v1.34, the behaviour baseline of the simulator. */
 export const SIM_VERSION_INFO = Object.freeze({

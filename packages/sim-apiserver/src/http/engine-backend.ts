@@ -1,14 +1,9 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
+import type { HttpFault, HttpRequestDescriptor } from "../engine/http-faults.js";
 import type { DeleteOptions } from "../engine/registry/delete-options.js";
+import type { ServedResource } from "../engine/served-resource.js";
 import type { RequestContext, SimApiServer } from "../engine/sim-apiserver.js";
-import type {
-  ApiBackend,
-  BackendRequestContext,
-  CompletedRequest,
-  HttpFault,
-  HttpRequestDescriptor,
-} from "./backend.js";
-import type { ServedResource } from "./discovery.js";
+import type { ApiBackend, BackendRequestContext, CompletedRequest } from "./backend.js";
 import type { WatchSource } from "./watch-server.js";
 
 /**

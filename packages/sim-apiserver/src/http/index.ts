@@ -7,8 +7,6 @@ export type {
   BackendRequestContext,
   CompletedRequest,
   DeletePreconditions,
-  HttpFault,
-  HttpRequestDescriptor,
 } from "./backend.js";
 export {
   type DecodedBody,
@@ -28,26 +26,20 @@ export {
   apiResourceList,
   apiVersions,
   compareKubeVersions,
-  DEFAULT_VERBS,
   groupVersionString,
-  type ServedResource,
   SIM_VERSION_INFO,
 } from "./discovery.js";
 export { EngineBackend } from "./engine-backend.js";
-export { HttpFaultInjector, type HttpFaultRule, type HttpFaultState, parseHttpFaultRule } from "./http-faults.js";
 export { type KubeconfigOptions, renderKubeconfig, writeKubeconfig } from "./kubeconfig.js";
 export { negotiateOutput, type OutputMediaType } from "./negotiation.js";
 export { buildOpenApiV3, type OpenApiV3, openApiV3GroupVersionDoc, openApiV3PathKey } from "./openapi.js";
 export {
-  type DecodedListOptions,
   decodeListOptions,
   type ListQuery,
   type ListQueryContext,
   listOptionsFromQuery,
   parseQueryBool,
   parseQueryInt64,
-  setListOptionsDefaults,
-  validateListOptions,
   type WriteQuery,
   writeOptionsFromQuery,
 } from "./query.js";

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { type ServedResource, SIM_VERSION_INFO } from "./discovery.js";
+import type { ServedResource } from "../engine/served-resource.js";
+import { SIM_VERSION_INFO } from "./discovery.js";
 
 /** The `/openapi/v3` path key of a group version: `api/v1` or `apis/<group>/<version>`. */
 export function openApiV3PathKey(group: string, version: string): string {

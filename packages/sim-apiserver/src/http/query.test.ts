@@ -1,14 +1,12 @@
 import { fc, test } from "@fast-check/vitest";
 import { fieldErrorString, isBadRequest, StatusError } from "@informer-ts/apimachinery";
 import { describe, expect, it } from "vitest";
+import { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "../engine/list-options.js";
 import {
-  type DecodedListOptions,
   decodeListOptions,
   listOptionsFromQuery,
   parseQueryBool,
   parseQueryInt64,
-  setListOptionsDefaults,
-  validateListOptions,
   writeOptionsFromQuery,
 } from "./query.js";
 

@@ -8,10 +8,11 @@ import {
   type Status,
 } from "@informer-ts/apimachinery";
 import { FIELD_MANAGER_MAX_LENGTH } from "../engine/field-manager/structured-merge-manager.js";
+import type { HttpFault } from "../engine/http-faults.js";
 import type { DeleteOptions } from "../engine/registry/delete-options.js";
-import type { ApiBackend, BackendRequestContext, HttpFault } from "./backend.js";
+import type { ServedResource } from "../engine/served-resource.js";
+import type { ApiBackend, BackendRequestContext } from "./backend.js";
 import { decodeRequestBody, inputParserFor, readBody } from "./body.js";
-import type { ServedResource } from "./discovery.js";
 import { negotiateOutput, newNotAcceptable, type OutputMediaType } from "./negotiation.js";
 import { listOptionsFromQuery, parseQueryBool, parseQueryInt64, writeOptionsFromQuery } from "./query.js";
 import type { RequestInfo } from "./request-info.js";

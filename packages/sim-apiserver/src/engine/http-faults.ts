@@ -7,7 +7,27 @@ import {
   StatusError,
 } from "@informer-ts/apimachinery";
 import { mathRand, type Rand } from "@informer-ts/clock";
-import type { HttpFault, HttpRequestDescriptor } from "./backend.js";
+
+/**
+ * A fault the backend wants the HTTP layer to apply to one request before it reaches storage (decided per request,
+ * so the engine's fault schedule stays the single source of truth).
+ */
+export type HttpFault =
+  | { readonly type: "apf-429"; readonly retryAfterSeconds: number }
+  | { readonly type: "status"; readonly error: unknown }
+  | { readonly type: "truncate-watch"; readonly afterEvents: number }
+  | { readonly type: "drop-connection" };
+
+/** What a request looks like to the fault hook. */
+export interface HttpRequestDescriptor {
+  readonly verb: string;
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly userAgent: string;
+}
 
 /**
  * One HTTP-level fault rule (JSON, as accepted by `--fault` and `POST /_sim/faults`):
