@@ -43,7 +43,7 @@ const commands = {
     project: join(simApiserver, "tsconfig.json"),
     entry: join(simApiserver, "dist", "main.js"),
     prefix: [],
-    usage: join(simApiserver, "src", "http", "cli-usage.ts"),
+    usage: join(simApiserver, "src", "cli", "cli-usage.ts"),
   },
 };
 

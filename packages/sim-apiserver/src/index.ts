@@ -1,5 +1,15 @@
-// Public surface of @informer-ts/sim-apiserver: the engine (in-process, any Clock) and its HTTP(S) face. Named
-// exports, like every package: a symbol added to engine/index.ts or http/index.ts is public once listed here.
+// Public surface of @informer-ts/sim-apiserver: the engine (in-process, any Clock), its HTTP(S) face and the
+// command's wiring. Named exports, like every package: a symbol added to engine/index.ts, http/index.ts or
+// cli/index.ts is public once listed here.
+
+export {
+  APISERVER_USAGE,
+  type ApiserverFlags,
+  type CliBackend,
+  createCliBackend,
+  ENGINE_FAULT_TYPES,
+  parseApiserverFlags,
+} from "./cli/index.js";
 export {
   type AccountingRow,
   APISERVER_USER_AGENT,
@@ -142,9 +152,7 @@ export {
 export {
   type AdminHandler,
   type AdminHooks,
-  APISERVER_USAGE,
   type ApiBackend,
-  type ApiserverFlags,
   type AuthOptions,
   apiGroup,
   apiGroupList,
@@ -156,12 +164,10 @@ export {
   type BackendRequestContext,
   buildOpenApiV3,
   type CertKeyPair,
-  type CliBackend,
   type CompletedRequest,
   compareKubeVersions,
   configMapTablePrinter,
   createAdminHandler,
-  createCliBackend,
   customResourceTablePrinter,
   type DecodedBody,
   type DeletePreconditions,
@@ -169,7 +175,6 @@ export {
   decodeObject,
   decodeRequestBody,
   defaultTablePrinter,
-  ENGINE_FAULT_TYPES,
   EngineBackend,
   type ExpectedKind,
   type GeneratePkiOptions,
@@ -199,7 +204,6 @@ export {
   openApiV3GroupVersionDoc,
   openApiV3PathKey,
   orderedStatus,
-  parseApiserverFlags,
   parseQueryBool,
   parseQueryInt64,
   parseRequestInfo,

@@ -6,9 +6,10 @@ import { createWriteStream, type WriteStream } from "node:fs";
 import { resolve } from "node:path";
 import { realClock, seededRand } from "@informer-ts/clock";
 import { newJsonLineLogger, newLineLogger } from "@informer-ts/instrumentation";
-import { createCliBackend } from "./http/cli-backend.js";
-import { helpFor } from "./http/cli-usage.js";
-import { generatePki, loadSeedFile, parseApiserverFlags, SimHttpServer, writeKubeconfig } from "./http/index.js";
+import { createCliBackend } from "./cli/cli-backend.js";
+import { parseApiserverFlags } from "./cli/cli-flags.js";
+import { helpFor } from "./cli/cli-usage.js";
+import { generatePki, loadSeedFile, SimHttpServer, writeKubeconfig } from "./http/index.js";
 
 async function main(argv: readonly string[]): Promise<number> {
   const help = helpFor(argv);

@@ -3,9 +3,9 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { type Clock, seededRand } from "@informer-ts/clock";
 import { newJsonLineLogger } from "@informer-ts/instrumentation";
+import { type CliBackend, createCliBackend } from "../cli/cli-backend.js";
+import type { ApiserverFlags } from "../cli/cli-flags.js";
 import type { SimApiServer } from "../engine/sim-apiserver.js";
-import { type CliBackend, createCliBackend } from "./cli-backend.js";
-import type { ApiserverFlags } from "./cli-flags.js";
 import { SimHttpServer, type SimHttpServerOptions } from "./server.js";
 
 export interface EngineServer {

@@ -18,8 +18,6 @@ export {
   readBody,
   SUPPORTED_INPUT_MEDIA_TYPES,
 } from "./body.js";
-export { type CliBackend, createCliBackend, ENGINE_FAULT_TYPES } from "./cli-backend.js";
-export { type ApiserverFlags, parseApiserverFlags, USAGE as APISERVER_USAGE } from "./cli-flags.js";
 export {
   apiGroup,
   apiGroupList,

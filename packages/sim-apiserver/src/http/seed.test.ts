@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseApiserverFlags } from "./cli-flags.js";
+import { parseApiserverFlags } from "../cli/cli-flags.js";
 import { parseSeed } from "./seed.js";
 
 describe("parseSeed", () => {

@@ -4,12 +4,12 @@ import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import { PromMetrics } from "@informer-ts/instrumentation";
 import { parseHttpFaultRule } from "../engine/http-faults.js";
 import { type BookmarkMode, type LatencyRule, SimApiServer, type WatcherSelector } from "../engine/sim-apiserver.js";
-import { createAdminHandler } from "./admin.js";
-import type { ApiBackend } from "./backend.js";
+import { createAdminHandler } from "../http/admin.js";
+import type { ApiBackend } from "../http/backend.js";
+import { groupVersionString } from "../http/discovery.js";
+import { EngineBackend } from "../http/engine-backend.js";
+import type { AdminHandler, MetricsRenderer } from "../http/server.js";
 import type { ApiserverFlags } from "./cli-flags.js";
-import { groupVersionString } from "./discovery.js";
-import { EngineBackend } from "./engine-backend.js";
-import type { AdminHandler, MetricsRenderer } from "./server.js";
 
 /** What `main.ts` runs: a backend, how to seed it, the admin API, metrics, and how to stop it. */
 export interface CliBackend {
