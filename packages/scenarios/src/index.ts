@@ -1,1 +1,13 @@
-export {};
+// Public surface of @informer-ts/scenarios: the scenario runtime for users' own studies.
+export { type HistogramBucket, LONG_WAIT_BUCKETS_SECONDS, LongHistogram } from "./scenario/long-histogram.js";
+export { costFunction, type ProcessingCost } from "./scenario/processing-cost.js";
+export { type Sample, Sampler, type SampleSource } from "./scenario/sampler.js";
+export {
+  type ItemError,
+  type ProcessOutcome,
+  type RunOptions,
+  requestsByServedFrom,
+  ScenarioRuntime,
+  type ScenarioRuntimeOptions,
+  ScenarioStalledError,
+} from "./scenario/scenario-runtime.js";
