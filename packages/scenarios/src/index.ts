@@ -1,4 +1,11 @@
 // Public surface of @informer-ts/scenarios: the scenario runtime for users' own studies.
+
+export {
+  formatSummaryTable,
+  type ScenarioReport,
+  type SummaryRow,
+  type VariantResult,
+} from "./report/scenario-report.js";
 export { type HistogramBucket, LONG_WAIT_BUCKETS_SECONDS, LongHistogram } from "./scenario/long-histogram.js";
 export { costFunction, type ProcessingCost } from "./scenario/processing-cost.js";
 export { type Sample, Sampler, type SampleSource } from "./scenario/sampler.js";
@@ -11,3 +18,9 @@ export {
   type ScenarioRuntimeOptions,
   ScenarioStalledError,
 } from "./scenario/scenario-runtime.js";
+export {
+  runStatefulSetResync,
+  STATEFULSET_RESYNC_VARIANTS,
+  type StatefulSetResyncOptions,
+  type StatefulSetResyncVariant,
+} from "./scenarios/statefulset-resync.js";
