@@ -3,6 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { didYouMean, parseCommandLine, UsageError } from "@informer-ts/apimachinery";
 import { SCENARIO_NAMES, SCENARIO_USAGE } from "./cli-usage.js";
+import { renderHtmlReport } from "./report/html-report.js";
 import { formatSummaryTable, type ScenarioReport } from "./report/scenario-report.js";
 import {
   runStatefulSetResync,
@@ -96,5 +97,9 @@ async function emit(
   if (values.json !== undefined) {
     writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
     io.out(`wrote ${values.json}\n`);
+  }
+  if (values.report !== undefined) {
+    writeFileSync(values.report, renderHtmlReport(report));
+    io.out(`wrote ${values.report}\n`);
   }
 }
