@@ -29,8 +29,16 @@ beforeAll(async () => {
 
 describe("renderHtmlReport", () => {
   it("draws the four charts as inline SVG with axis labels, and loads nothing", () => {
-    for (const id of ["queue-depth", "wait", "requests", "memory"]) expect(html).toContain(`data-chart="${id}"`);
-    for (const label of ["virtual time (s)", "items queued", "wait ≤ (long buckets)", "verb/served-from", "bytes"])
+    for (const id of ["queue-depth", "wait", "requests", "memory", "oldest-wait"])
+      expect(html).toContain(`data-chart="${id}"`);
+    for (const label of [
+      "virtual time (s)",
+      "items queued",
+      "wait ≤ (long buckets)",
+      "verb/served-from",
+      "bytes",
+      "seconds waiting",
+    ])
       expect(html).toContain(label);
     expect(html).not.toMatch(/<script|<link|<img|\ssrc=|\shref=/);
     // the queue-depth line of the resync variant has one point per sample

@@ -12,7 +12,8 @@ function bucketLabel(le: number): string {
 
 /**
  * Renders a {@link ScenarioReport} as a standalone HTML page: queue depth over time, queue wait distribution (long
- * buckets), requests by verb/served-from, heap over time (when sampled), the summary table and the parameters.
+ * buckets), requests by verb/served-from, heap over time (when sampled), the oldest queued key's wait over time, the
+ * summary table and the parameters.
  */
 export function renderHtmlReport(report: ScenarioReport): string {
   const vs = report.variants;
@@ -70,6 +71,17 @@ export function renderHtmlReport(report: ScenarioReport): string {
           { id: "events", title: "Informer events per second", xLabel: "virtual time (s)", yLabel: "events/s" },
           vs.map((v) => ({ name: v.name, points: v.samples.map((s) => [s.t / 1000, s.eventsPerSecond] as const) })),
         ),
+  );
+  charts.push(
+    lineChart(
+      {
+        id: "oldest-wait",
+        title: "Wait of the oldest queued key",
+        xLabel: "virtual time (s)",
+        yLabel: "seconds waiting",
+      },
+      vs.map((v) => ({ name: v.name, points: v.samples.map((s) => [s.t / 1000, s.oldestWaitMs / 1000] as const) })),
+    ),
   );
   const rows = report.summary
     .map(

@@ -9,6 +9,8 @@ export interface Sample {
   readonly queueDepth: number;
   /** Items being processed by workers. */
   readonly inFlight: number;
+  /** How long the oldest queued key has been waiting, virtual ms (0 when the queue is empty). */
+  readonly oldestWaitMs: number;
   /** Informer events (handler calls) received per second over the interval. */
   readonly eventsPerSecond: number;
   /** Items finished per second over the interval. */
@@ -23,6 +25,8 @@ export interface Sample {
 export interface SampleSource {
   queueDepth(): number;
   inFlight(): number;
+  /** Age of the oldest queued key in ms (0 when none). */
+  oldestWaitMs(): number;
   /** Cumulative informer events. */
   events(): number;
   /** Cumulative processed items. */
@@ -82,6 +86,7 @@ export class Sampler {
       t: now - this.t0,
       queueDepth: this.source.queueDepth(),
       inFlight: this.source.inFlight(),
+      oldestWaitMs: this.source.oldestWaitMs(),
       eventsPerSecond: secs > 0 ? (events - this.last.events) / secs : 0,
       processedPerSecond: secs > 0 ? (processed - this.last.processed) / secs : 0,
       requestsPerSecond: rps,

@@ -51,6 +51,9 @@ describe("ScenarioRuntime", () => {
     expect(s[0]?.queueDepth).toBe(30);
     // by t=1 s, 11 items finished (at 90 … 990 ms) and the 12th is in flight
     expect(s[1]).toMatchObject({ queueDepth: 18, inFlight: 1, processedPerSecond: 11, eventsPerSecond: 0 });
+    // every key was queued at 0: the oldest still queued has waited the whole second
+    expect(s[1]?.oldestWaitMs).toBe(1000);
+    expect(s[0]?.oldestWaitMs).toBe(0);
     await rt.stop();
     expect(rt.samples().at(-1)?.t).toBe(3000);
   });

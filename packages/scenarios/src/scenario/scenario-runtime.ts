@@ -108,6 +108,11 @@ export class ScenarioRuntime {
       {
         queueDepth: () => this.queue.len(),
         inFlight: () => this.inFlight.size,
+        // queuedSince is set only when a key is absent, so its insertion order is wait order: the first is the oldest.
+        oldestWaitMs: () => {
+          const first = this.queuedSince.values().next();
+          return first.done === true ? 0 : opts.clock.now() - first.value;
+        },
         events: () => this.nEvents,
         processed: () => this.nProcessed,
         ...(opts.requests !== undefined && { requests: opts.requests }),
