@@ -157,7 +157,7 @@ describe("the root launcher (pnpm demo, informer, bench, apiserver)", () => {
       "scripts/launch.mjs",
       "packages/scenarios/src/cli-usage.ts",
       "packages/scenarios/src/bench/usage.ts",
-      "packages/sim-apiserver/src/http/cli-usage.ts",
+      "packages/sim-apiserver/src/cli/cli-usage.ts",
     ]) {
       mkdirSync(dirname(join(bare, file)), { recursive: true });
       cpSync(join(repo, file), join(bare, file));
