@@ -298,3 +298,24 @@ describe("RegistryStore: delete and finalizers", () => {
     expect(await failure(engine.get("namespaces", "", "n"))).toMatchObject({ code: 404 });
   });
 });
+
+describe("RegistryStore: generation on deletion", () => {
+  it("the delete that first sets deletionTimestamp bumps a tracked generation once (markAsDeleting); later deletes do not", async () => {
+    const { engine } = setup();
+    engine.register(WIDGETS);
+    await engine.create("widgets.example.com", "default", {
+      apiVersion: "example.com/v1",
+      kind: "Widget",
+      metadata: { name: "w", finalizers: ["example.com/w"] },
+      spec: { size: 1 },
+    });
+    expect((await engine.get("widgets.example.com", "default", "w")).metadata?.generation).toBe(1);
+    const held = await engine.delete("widgets.example.com", "default", "w");
+    expect(held.metadata).toMatchObject({ generation: 2, deletionTimestamp: expect.any(String) });
+    const again = await engine.delete("widgets.example.com", "default", "w");
+    expect(again.metadata?.generation).toBe(2);
+    // A ConfigMap tracks no generation: nothing to bump.
+    await engine.create("configmaps", "default", { metadata: { name: "c", finalizers: ["example.com/c"] } });
+    expect((await engine.delete("configmaps", "default", "c")).metadata?.generation).toBeUndefined();
+  });
+});
