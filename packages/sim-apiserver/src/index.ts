@@ -146,6 +146,7 @@ export {
   buildOpenApiV3,
   type CertKeyPair,
   type CliBackend,
+  COLLECTION_VERBS,
   type CompletedRequest,
   compareKubeVersions,
   configMapTablePrinter,

@@ -1,5 +1,5 @@
 import type { ServedResource } from "../http/discovery.js";
-import { DEFAULT_VERBS } from "../http/discovery.js";
+import { COLLECTION_VERBS, DEFAULT_VERBS } from "../http/discovery.js";
 import { CUSTOM_RESOURCE_DEFINITIONS } from "./custom-resource-definitions.js";
 import { APPS_SCALE, type ScaleSubresource } from "./registry/scale.js";
 
@@ -49,7 +49,8 @@ function builtin(
     kind,
     singularName: kind.toLowerCase(),
     namespaced,
-    verbs: DEFAULT_VERBS,
+    // Namespaces serve no deletecollection (kube-apiserver's namespace REST does not offer it).
+    verbs: resource === "namespaces" ? DEFAULT_VERBS : COLLECTION_VERBS,
     ...extra,
   };
 }

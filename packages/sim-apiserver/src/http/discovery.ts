@@ -26,6 +26,21 @@ export const DEFAULT_VERBS: readonly string[] = Object.freeze([
   "watch",
 ]);
 
+/**
+ * The verbs of a resource that also serves `deletecollection` (every built-in but namespaces and
+ * CustomResourceDefinitions here, and the resources CustomResourceDefinitions serve), in discovery's sorted order.
+ */
+export const COLLECTION_VERBS: readonly string[] = Object.freeze([
+  "create",
+  "delete",
+  "deletecollection",
+  "get",
+  "list",
+  "patch",
+  "update",
+  "watch",
+]);
+
 /** The version the simulated server reports (`/version`): v1.34, the behaviour baseline of the simulator. */
 export const SIM_VERSION_INFO = Object.freeze({
   major: "1",

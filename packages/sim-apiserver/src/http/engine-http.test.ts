@@ -482,4 +482,20 @@ describe("deletecollection over HTTP", () => {
     expect(bad.status).toBe(422);
     expect((await fetchRaw(`${s.url}/api/v1/namespaces`, { method: "DELETE" })).status).toBe(405);
   });
+
+  it("discovery lists deletecollection for the resources that serve it, not for namespaces", async () => {
+    const doc = (await fetchRaw(`${s.url}/api/v1`)).json as { resources: Array<{ name: string; verbs: string[] }> };
+    const verbs = (name: string) => doc.resources.find((r) => r.name === name)?.verbs;
+    expect(verbs("configmaps")).toEqual([
+      "create",
+      "delete",
+      "deletecollection",
+      "get",
+      "list",
+      "patch",
+      "update",
+      "watch",
+    ]);
+    expect(verbs("namespaces")).not.toContain("deletecollection");
+  });
 });

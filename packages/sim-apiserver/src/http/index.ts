@@ -27,6 +27,7 @@ export {
   apiGroupList,
   apiResourceList,
   apiVersions,
+  COLLECTION_VERBS,
   compareKubeVersions,
   DEFAULT_VERBS,
   groupVersionString,
