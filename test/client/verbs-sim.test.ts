@@ -1,7 +1,6 @@
 // The client's controller verbs against the simulated apiserver over HTTP: typed objects, patches of every type,
 // server-side apply, delete options, metadata-only list/watch and discovery. Lives in test/
-// because it joins two packages that may not import each other (client ↛ sim-apiserver). deleteCollection is not here:
-// the simulator answers 405 for DELETE on a collection (its request shape is tested in packages/client).
+// because it joins two packages that may not import each other (client ↛ sim-apiserver).
 import { isConflict, isNotFound, type WatchEvent } from "@informer-ts/apimachinery";
 import {
   DiscoveryClient,
@@ -194,5 +193,39 @@ describe("discovery against the simulator", () => {
     expect(await d.resolve("deployments.apps")).toMatchObject({ group: "apps", namespaced: true });
     expect(await d.resolve("Lease")).toMatchObject({ group: "coordination.k8s.io", resource: "leases" });
     await expect(d.resolve("no-such-things")).rejects.toThrow(NoResourceMatchError);
+  });
+});
+
+describe("deleteCollection against the simulator", () => {
+  it("deletes what the label selector matches, answers the selected list; dryRun deletes nothing", async () => {
+    await client.create(resources.configMaps, {
+      metadata: { name: "dc-a", namespace: "default", labels: { dc: "1" } },
+    });
+    await client.create(resources.configMaps, {
+      metadata: { name: "dc-b", namespace: "default", labels: { dc: "1" } },
+    });
+    await client.create(resources.configMaps, {
+      metadata: { name: "dc-c", namespace: "default", labels: { dc: "2" } },
+    });
+    const dry = await client.deleteCollection(resources.configMaps, {
+      namespace: "default",
+      labelSelector: "dc=1",
+      dryRun: true,
+    });
+    expect("items" in dry && dry.items.length).toBe(2);
+    expect((await client.list(resources.configMaps, { namespace: "default", labelSelector: "dc" })).items).toHaveLength(
+      3,
+    );
+    const out = await client.deleteCollection(resources.configMaps, {
+      namespace: "default",
+      labelSelector: "dc=1",
+      propagationPolicy: "Background",
+    });
+    expect("items" in out ? out.items.map((o) => o.metadata?.name) : out).toEqual(["dc-a", "dc-b"]);
+    const left = await client.list(resources.configMaps, { namespace: "default", labelSelector: "dc" });
+    expect(left.items.map((o) => o.metadata?.name)).toEqual(["dc-c"]);
+    await expect(
+      client.deleteCollection(resources.configMaps, { namespace: "default", fieldSelector: "nope=1" }),
+    ).rejects.toMatchObject({ code: 400 });
   });
 });

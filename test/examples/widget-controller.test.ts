@@ -1,7 +1,8 @@
 // Example (b), the Widget controller, as two replicas under leader election over loopback HTTP against the simulated
 // apiserver: only the leader reconciles; the leader is killed mid-run (its process stops without releasing the
 // Lease) and the standby takes over once the lease expired and applies the next spec change; deleting a Widget runs the
-// finalizer (registry entry removed) and the garbage collector removes its ConfigMap.
+// finalizer (registry entry removed) and the garbage collector removes its ConfigMap. `status.observedGeneration` is
+// written through `/status` and follows each generation without bumping it.
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { builtinResources } from "@informer-ts/client";
 import { DEFAULT_VERBS } from "@informer-ts/sim-apiserver";
@@ -35,6 +36,7 @@ describe("example: widget-controller", () => {
         singularName: "widget",
         verbs: DEFAULT_VERBS,
         custom: true,
+        subresources: { status: true },
       },
     ]);
     const c = cluster;
@@ -73,6 +75,11 @@ describe("example: widget-controller", () => {
     expect(widget()?.metadata?.finalizers).toEqual([WIDGET_FINALIZER]);
     expect(c.stored("configmaps", "default", "w1-widget")?.data).toEqual({ size: "3" });
     expect(c.stored("configmaps", REGISTRY_NAMESPACE, registryName("default", "w1"))).toBeDefined();
+    // Status through /status: observedGeneration catches up, and the status write leaves the generation alone.
+    const status = () => widget()?.status as { observedGeneration?: number; size?: number } | undefined;
+    expect(await c.until(() => status()?.observedGeneration === 1)).toBe(true);
+    expect(status()).toEqual({ observedGeneration: 1, size: 3 });
+    expect(widget()?.metadata?.generation).toBe(1);
 
     // The leader dies without releasing its lease.
     first.ac.abort();
@@ -86,8 +93,12 @@ describe("example: widget-controller", () => {
         () => (c.stored("configmaps", "default", "w1-widget")?.data as { size?: string } | undefined)?.size === "5",
       ),
     ).toBe(true);
+    expect(await c.until(() => status()?.observedGeneration === 2)).toBe(true);
+    expect(status()).toEqual({ observedGeneration: 2, size: 5 });
+    expect(widget()?.metadata?.generation).toBe(2);
 
-    // Delete: the finalizer removes the registry entry, then the Widget goes and the GC removes its ConfigMap.
+    // Delete: the server bumps the generation as it sets deletionTimestamp (so generationChangedPredicate alone wakes
+    // the controller); the finalizer removes the registry entry, then the Widget goes and the GC removes its ConfigMap.
     await admin.delete(widgets, "w1", { namespace: "default" });
     expect(await c.until(() => widget() === undefined)).toBe(true);
     expect(c.stored("configmaps", REGISTRY_NAMESPACE, registryName("default", "w1"))).toBeUndefined();

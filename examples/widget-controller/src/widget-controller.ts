@@ -7,21 +7,28 @@ import {
   type Manager,
   newControllerManagedBy,
   type ObjectClient,
-  or,
-  type Predicate,
   setControllerReference,
 } from "@informer-ts/controller";
 
 const { configmaps } = builtinResources;
 
-/** `widgets.example.com/v1`: `spec.size`. */
+/** `widgets.example.com/v1`: `spec.size`; `status.observedGeneration` and `status.size` through `/status`. */
 export const widgets = customResource({
   group: "example.com",
   version: "v1",
   resource: "widgets",
   kind: "Widget",
   namespaced: true,
+  subresources: ["status"],
 });
+
+/** What the controller reports in a Widget's `/status`. */
+export interface WidgetStatus {
+  /** The `metadata.generation` the children were last brought in line with. */
+  readonly observedGeneration?: number;
+  /** The size the children carry. */
+  readonly size?: number;
+}
 
 /** The finalizer this controller puts on every Widget. */
 export const WIDGET_FINALIZER = "example.com/widget-cleanup";
@@ -34,25 +41,17 @@ export const REGISTRY_NAMESPACE = "widget-registry";
 export const registryName = (namespace: string, name: string): string => `${namespace}.${name}`;
 
 /**
- * Passes the update that sets `deletionTimestamp`. kube-apiserver also bumps the generation then (so
- * `generationChangedPredicate` alone lets it through); being explicit keeps the finalizer working on servers that do not.
- */
-const deletionStarted: Predicate<KubeObject> = {
-  create: () => false,
-  delete: () => false,
-  update: (oldObj, newObj) =>
-    oldObj.metadata?.deletionTimestamp === undefined && newObj.metadata?.deletionTimestamp !== undefined,
-};
-
-/**
  * Registers the Widget controller on `mgr`. For each Widget it keeps
  * - a ConfigMap `<name>-widget` in the Widget's namespace with `size`, controlled by the Widget (the GC deletes it);
  * - a registry ConfigMap in `widget-registry`, removed by the finalizer when the Widget is deleted.
  *
- * Widgets are reconciled on spec changes and when their deletion starts: the finalizer patch (metadata) does not wake
- * the controller again. Writing `status.observedGeneration` needs the `/status` subresource verbs of the client,
- * which this example will use once they are on main (a CRD without a status subresource bumps the generation on
- * every status write, so status written with the object would loop).
+ * - `status.observedGeneration` (and `status.size`) written through the `/status` subresource once the children
+ *   match the spec of that generation.
+ *
+ * Widgets are reconciled when their generation changes: on spec changes, and when their deletion starts (the delete
+ * that sets `deletionTimestamp` also increments `metadata.generation`, as kube-apiserver does). Neither the finalizer
+ * patch (metadata) nor the status write (the CRD declares the status subresource, so `/status` writes keep the
+ * generation) wakes the controller again.
  */
 export function setupWidgetController(mgr: Manager, client: ObjectClient): Controller {
   const recorder = mgr.getEventRecorderFor("widget-controller");
@@ -60,7 +59,7 @@ export function setupWidgetController(mgr: Manager, client: ObjectClient): Contr
   const children = mgr.informerFor(configmaps);
   return newControllerManagedBy(mgr)
     .named("widget")
-    .for(widgets, { predicates: [or(generationChangedPredicate, deletionStarted)] })
+    .for(widgets, { predicates: [generationChangedPredicate] })
     .owns(configmaps)
     .finalize(WIDGET_FINALIZER, async (widget, ctx) => {
       const ns = widget.metadata?.namespace ?? "";
@@ -75,7 +74,8 @@ export function setupWidgetController(mgr: Manager, client: ObjectClient): Contr
     .complete(async (req, ctx) => {
       const widget = cache.getIndexer().getByKey(`${req.namespace}/${req.name}`);
       if (widget === undefined) return;
-      const size = String((widget.spec as { size?: number } | undefined)?.size ?? 1);
+      const sizeNumber = (widget.spec as { size?: number } | undefined)?.size ?? 1;
+      const size = String(sizeNumber);
       const childName = `${req.name}-widget`;
       const child = children.getIndexer().getByKey(`${req.namespace}/${childName}`);
       if (child === undefined) {
@@ -104,11 +104,18 @@ export function setupWidgetController(mgr: Manager, client: ObjectClient): Contr
         .catch((err: unknown) => {
           if ((err as { code?: number }).code !== 409) throw err;
         });
-      recorder.event(
-        widget,
-        EventTypeNormal,
-        "Reconciled",
-        `size ${size} at generation ${widget.metadata?.generation}`,
-      );
+      const generation = widget.metadata?.generation;
+      const status = widget.status as WidgetStatus | undefined;
+      if (generation !== undefined && (status?.observedGeneration !== generation || status.size !== sizeNumber)) {
+        const next: WidgetStatus = { observedGeneration: generation, size: sizeNumber };
+        await client.patch(
+          widgets,
+          req.name,
+          { status: next },
+          { namespace: req.namespace, subresource: "status", patchType: "merge" },
+          ctx.signal,
+        );
+      }
+      recorder.event(widget, EventTypeNormal, "Reconciled", `size ${size} at generation ${generation}`);
     });
 }

@@ -24,6 +24,7 @@ export {
   Cacher,
   type CacherConfig,
   CacheWatcher,
+  COLLECTION_VERBS,
   type Conflict,
   type ContinueToken,
   type ControllerDeps,

@@ -1,6 +1,6 @@
 import type { FieldError, KubeObject } from "@informer-ts/apimachinery";
 import type { SimResource } from "./resources.js";
-import { DEFAULT_VERBS } from "./served-resource.js";
+import { COLLECTION_VERBS, DEFAULT_VERBS } from "./served-resource.js";
 
 /** `apiextensions.k8s.io/v1` `customresourcedefinitions`: cluster-scoped, short names `crd`, `crds`. */
 export const CUSTOM_RESOURCE_DEFINITIONS: SimResource = Object.freeze({
@@ -161,7 +161,7 @@ export function resourceFromCrd(crd: KubeObject): SimResource {
     kind,
     singularName: typeof names?.singular === "string" ? names.singular : kind.toLowerCase(),
     namespaced: scope === "Namespaced",
-    verbs: DEFAULT_VERBS,
+    verbs: COLLECTION_VERBS,
     ...(shortNames !== undefined && { shortNames }),
     ...((status || scale !== undefined) && {
       subresources: { ...(status && { status: true }), ...(scale !== undefined && { scale }) },

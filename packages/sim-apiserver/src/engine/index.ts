@@ -116,7 +116,7 @@ export {
   type SimSubresources,
 } from "./resources.js";
 export { parseSelection, type Selection } from "./selection.js";
-export { DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
+export { COLLECTION_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
 export {
   type BookmarkMode,
   type InProcessListerWatcher,

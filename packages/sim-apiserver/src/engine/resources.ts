@@ -1,6 +1,6 @@
 import { CUSTOM_RESOURCE_DEFINITIONS } from "./custom-resource-definitions.js";
 import { APPS_SCALE, type ScaleSubresource } from "./registry/scale.js";
-import { DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
+import { COLLECTION_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
 
 /**
  * A resource the engine stores and serves: what discovery needs ({@link ServedResource}) plus the parts of the
@@ -48,7 +48,8 @@ function builtin(
     kind,
     singularName: kind.toLowerCase(),
     namespaced,
-    verbs: DEFAULT_VERBS,
+    // Namespaces serve no deletecollection (kube-apiserver's namespace REST does not offer it).
+    verbs: resource === "namespaces" ? DEFAULT_VERBS : COLLECTION_VERBS,
     ...extra,
   };
 }

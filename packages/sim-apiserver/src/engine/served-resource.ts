@@ -25,3 +25,18 @@ export const DEFAULT_VERBS: readonly string[] = Object.freeze([
   "update",
   "watch",
 ]);
+
+/**
+ * The verbs of a resource that also serves `deletecollection` (every built-in but namespaces and
+ * CustomResourceDefinitions here, and the resources CustomResourceDefinitions serve), in discovery's sorted order.
+ */
+export const COLLECTION_VERBS: readonly string[] = Object.freeze([
+  "create",
+  "delete",
+  "deletecollection",
+  "get",
+  "list",
+  "patch",
+  "update",
+  "watch",
+]);

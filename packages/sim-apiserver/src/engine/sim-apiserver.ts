@@ -1,10 +1,12 @@
 import {
   type FieldError,
+  isNotFound,
   type KubeList,
   type KubeObject,
   type ListOptions,
   newConflict,
   newInvalid,
+  newMethodNotSupported,
   newNotFound,
   newTooManyRequests,
   StatusError,
@@ -32,7 +34,7 @@ import { type HttpFault, HttpFaultInjector, type HttpRequestDescriptor } from ".
 import { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "./list-options.js";
 import { NamespaceController } from "./namespace-controller.js";
 import { rfc3339Seconds } from "./object-util.js";
-import type { DeleteOptions } from "./registry/delete-options.js";
+import { type DeleteOptions, validateDeleteOptions } from "./registry/delete-options.js";
 import { applyPatch, type PatchType, patchTypeOf, unsupportedPatchType } from "./registry/patch.js";
 import { type ScaleSubresource, scaleOf, validateScale, withScaledReplicas } from "./registry/scale.js";
 import { type FieldManager, RegistryStore } from "./registry/store.js";
@@ -969,6 +971,49 @@ export class SimApiServer {
       local.deleted = res.deleted;
       if (crd && res.deleted) this.retireDefinition(name);
       return res.object;
+    });
+  }
+
+  /**
+   * DELETE on a collection (`Store.DeleteCollection`): lists what `listOpts` select in `namespace` (`""`: every
+   * namespace of a namespaced resource), as {@link list} does (same validation and errors), then deletes each
+   * listed object through the registry's delete path with `options` (preconditions, propagation policy, dry run;
+   * finalizers hold an object, a MODIFIED event, instead of a DELETED one). An object gone meanwhile is skipped; the
+   * first other error stops the loop and rejects (the deletes before it stay done: not atomic, as upstream).
+   * Resolves to the list as it was selected, before the deletes (upstream's answer). Namespaces do not serve it
+   * (405, as kube-apiserver's namespace REST), nor do CustomResourceDefinitions here (405; a difference).
+   */
+  deleteCollection(
+    ref: ResourceRef,
+    namespace: string,
+    listOpts: ListOptions = {},
+    options?: DeleteOptions,
+    ctx?: RequestContext,
+    inProcess = true,
+  ): Promise<KubeList> {
+    const r = this.resource(ref);
+    const local = ctx ?? {};
+    return this.serve("deletecollection", r, namespace, local, inProcess, async () => {
+      if ((r.group === "" && r.resource === "namespaces") || r === CUSTOM_RESOURCE_DEFINITIONS) {
+        throw newMethodNotSupported({ group: r.group, resource: r.resource }, "deletecollection");
+      }
+      if (options !== undefined) validateDeleteOptions(options);
+      const { v, sel } = this.listOpts(r, listOpts, false);
+      const res = await this.cachers
+        .get(r)!
+        .list(namespace, v, sel)
+        .catch((err: unknown) => this.answered(local, err));
+      local.servedFrom = res.servedFrom;
+      const opts: DeleteOptions = { ...options, ...(ctx?.dryRun === true && { dryRun: true }) };
+      for (const item of res.list.items) {
+        const m = item.metadata ?? {};
+        try {
+          this.registry.delete(r, m.namespace ?? "", m.name ?? "", opts);
+        } catch (err) {
+          if (!isNotFound(err)) throw err;
+        }
+      }
+      return res.list;
     });
   }
 

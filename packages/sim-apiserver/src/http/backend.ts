@@ -103,6 +103,17 @@ export interface ApiBackend {
     ctx: BackendRequestContext,
   ): Promise<KubeObject>;
   /**
+   * DELETE on a collection: deletes what the list options select (each through the delete path with `options`)
+   * and returns the list as selected. Absent: the server answers 405 (deletecollection not served).
+   */
+  deleteCollection?(
+    r: ServedResource,
+    namespace: string,
+    opts: ListOptions,
+    options: DeleteOptions | undefined,
+    ctx: BackendRequestContext,
+  ): Promise<KubeList>;
+  /**
    * Starts a watch. `opts` are decoded only, as for {@link list}: the backend defaults them (WatchList, unless
    * `ctx.legacyWatchPath`), validates them and picks the timeout when `timeoutSeconds` is absent (`--min-request-timeout`
    * ·(1+rand)). Errors detected before streaming (429 cache not ready, 400 bad RV or selector, 422) are thrown; errors

@@ -299,8 +299,8 @@ const CASES: readonly Case[] = [
     body: failure(405, "MethodNotAllowed", "the server does not allow this method on the requested resource", {}),
   },
   {
-    name: "unknown verb: DELETE on a collection (deletecollection is not served) → 405",
-    path: CM,
+    name: "DELETE on the all-namespaces collection of a namespaced resource (deletecollection is per namespace) → 405",
+    path: "/api/v1/configmaps",
     req: { method: "DELETE" },
     code: 405,
     body: failure(405, "MethodNotAllowed", "the server does not allow this method on the requested resource", {}),

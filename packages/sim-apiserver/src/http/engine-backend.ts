@@ -68,6 +68,16 @@ export class EngineBackend implements ApiBackend {
     return this.engine.delete(key(r), namespace, name, options, ctx as RequestContext, false);
   }
 
+  deleteCollection(
+    r: ServedResource,
+    namespace: string,
+    opts: ListOptions,
+    options: DeleteOptions | undefined,
+    ctx: BackendRequestContext,
+  ): Promise<KubeList> {
+    return this.engine.deleteCollection(key(r), namespace, opts, options, ctx as RequestContext, false);
+  }
+
   watch(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<WatchSource> {
     return this.engine.watch(key(r), namespace, opts, ctx as RequestContext, false);
   }

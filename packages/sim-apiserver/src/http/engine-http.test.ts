@@ -429,3 +429,73 @@ describe("accounting (item 7): programmatic, /metrics, audit and httplog lines",
     expect(row.bytes).toBeGreaterThan(100);
   });
 });
+
+describe("deletecollection over HTTP", () => {
+  it("DELETE on a namespaced collection with a label selector and a body: the selected list as the answer; finalizers hold", async () => {
+    const ns = "/api/v1/namespaces/dc/configmaps";
+    expect(
+      (
+        await fetchRaw(`${s.url}/api/v1/namespaces`, {
+          method: "POST",
+          headers: json,
+          body: JSON.stringify({ metadata: { name: "dc" } }),
+        })
+      ).status,
+    ).toBe(201);
+    for (const [name, fin] of [
+      ["x1", false],
+      ["x2", true],
+      ["y1", false],
+    ] as const) {
+      const body = {
+        metadata: { name, labels: { app: name.slice(0, 1) }, ...(fin && { finalizers: ["example.com/x"] }) },
+      };
+      expect(
+        (await fetchRaw(`${s.url}${ns}`, { method: "POST", headers: json, body: JSON.stringify(body) })).status,
+      ).toBe(201);
+    }
+    const dry = await fetchRaw(`${s.url}${ns}?labelSelector=app%3Dx&dryRun=All`, { method: "DELETE" });
+    expect(dry.status).toBe(200);
+    expect((await fetchRaw(`${s.url}${ns}`)).json).toMatchObject({ items: [{}, {}, {}] });
+    const res = await fetchRaw(`${s.url}${ns}?labelSelector=app%3Dx`, {
+      method: "DELETE",
+      headers: json,
+      body: JSON.stringify({ kind: "DeleteOptions", apiVersion: "v1", propagationPolicy: "Background" }),
+    });
+    expect(res.status).toBe(200);
+    const list = res.json as { kind: string; apiVersion: string; items: Array<{ metadata: { name: string } }> };
+    expect(list.kind).toBe("ConfigMapList");
+    expect(list.apiVersion).toBe("v1");
+    expect(list.items.map((o) => o.metadata.name)).toEqual(["x1", "x2"]);
+    const left = (await fetchRaw(`${s.url}${ns}`)).json as {
+      items: Array<{ metadata: { name: string; deletionTimestamp?: string } }>;
+    };
+    expect(left.items.map((o) => [o.metadata.name, o.metadata.deletionTimestamp !== undefined])).toEqual([
+      ["x2", true],
+      ["y1", false],
+    ]);
+    const bad = await fetchRaw(`${s.url}${ns}`, {
+      method: "DELETE",
+      headers: json,
+      body: JSON.stringify({ propagationPolicy: "Sideways" }),
+    });
+    expect(bad.status).toBe(422);
+    expect((await fetchRaw(`${s.url}/api/v1/namespaces`, { method: "DELETE" })).status).toBe(405);
+  });
+
+  it("discovery lists deletecollection for the resources that serve it, not for namespaces", async () => {
+    const doc = (await fetchRaw(`${s.url}/api/v1`)).json as { resources: Array<{ name: string; verbs: string[] }> };
+    const verbs = (name: string) => doc.resources.find((r) => r.name === name)?.verbs;
+    expect(verbs("configmaps")).toEqual([
+      "create",
+      "delete",
+      "deletecollection",
+      "get",
+      "list",
+      "patch",
+      "update",
+      "watch",
+    ]);
+    expect(verbs("namespaces")).not.toContain("deletecollection");
+  });
+});

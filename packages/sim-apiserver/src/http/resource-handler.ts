@@ -232,6 +232,12 @@ export async function handleResourceRequest(
       return listOrWatch(res, r, namespace, info, query, ctx, cfg, false, fault, req.headers.accept);
     if (method === "POST" && (namespace !== "" || !r.namespaced))
       return create(req, res, r, namespace, query, ctx, cfg);
+    // Namespaces and CustomResourceDefinitions serve no deletecollection: go-restful's generic 405, as upstream.
+    const noCollectionDelete =
+      (r.group === "" && r.resource === "namespaces") ||
+      (r.group === "apiextensions.k8s.io" && r.resource === "customresourcedefinitions");
+    if (method === "DELETE" && !noCollectionDelete && (namespace !== "" || !r.namespaced) && backend.deleteCollection)
+      return removeCollection(req, res, r, namespace, info, query, ctx, cfg);
     throw genericMethodNotAllowed();
   }
   if (sub !== "" && method !== "GET" && method !== "PUT" && method !== "PATCH") throw genericMethodNotAllowed();
@@ -479,6 +485,31 @@ async function remove(
     return;
   }
   writeJson(res, 200, successStatus(r, deleted));
+}
+
+/**
+ * DELETE on a collection (`DeleteCollection` handler): list options from the query, `DeleteOptions` from the body
+ * (and `dryRun`/`propagationPolicy`/`gracePeriodSeconds` from the query), answered with the list of the objects
+ * selected (their state before the deletes), as upstream's store returns it.
+ */
+async function removeCollection(
+  req: IncomingMessage,
+  res: ServerResponse,
+  r: ServedResource,
+  namespace: string,
+  info: RequestInfo,
+  query: URLSearchParams,
+  ctx: BackendRequestContext,
+  cfg: ResourceHandlerConfig,
+): Promise<void> {
+  const output = negotiateOutput(req.headers.accept, isCustom(r));
+  const body = await readBody(req, cfg.maxRequestBodyBytes);
+  const options = deleteOptionsOf(body, req.headers["content-type"], query);
+  const lq = listOptionsFromQuery(query, info.name !== "" ? { name: info.name } : {});
+  const backend = cfg.backend;
+  if (backend.deleteCollection === undefined) throw genericMethodNotAllowed();
+  const list = await backend.deleteCollection(r, namespace, lq.options, options, ctx);
+  await writeJsonList(res, transformList(list, r, output, query, cfg.now()) as Record<string, unknown>);
 }
 
 export { writeStatus };

@@ -298,3 +298,80 @@ describe("RegistryStore: delete and finalizers", () => {
     expect(await failure(engine.get("namespaces", "", "n"))).toMatchObject({ code: 404 });
   });
 });
+
+describe("RegistryStore: generation on deletion", () => {
+  it("the delete that first sets deletionTimestamp bumps a tracked generation once (markAsDeleting); later deletes do not", async () => {
+    const { engine } = setup();
+    engine.register(WIDGETS);
+    await engine.create("widgets.example.com", "default", {
+      apiVersion: "example.com/v1",
+      kind: "Widget",
+      metadata: { name: "w", finalizers: ["example.com/w"] },
+      spec: { size: 1 },
+    });
+    expect((await engine.get("widgets.example.com", "default", "w")).metadata?.generation).toBe(1);
+    const held = await engine.delete("widgets.example.com", "default", "w");
+    expect(held.metadata).toMatchObject({ generation: 2, deletionTimestamp: expect.any(String) });
+    const again = await engine.delete("widgets.example.com", "default", "w");
+    expect(again.metadata?.generation).toBe(2);
+    // A ConfigMap tracks no generation: nothing to bump.
+    await engine.create("configmaps", "default", { metadata: { name: "c", finalizers: ["example.com/c"] } });
+    expect((await engine.delete("configmaps", "default", "c")).metadata?.generation).toBeUndefined();
+  });
+});
+
+describe("SimApiServer.deleteCollection", () => {
+  it("deletes what the selectors match through the delete path: finalizers hold (MODIFIED), others go (DELETED)", async () => {
+    const { engine } = setup();
+    await engine.create("namespaces", "", { metadata: { name: "other" } });
+    await engine.create("configmaps", "default", { metadata: { name: "a", labels: { app: "x" } } });
+    await engine.create("configmaps", "default", {
+      metadata: { name: "b", labels: { app: "x" }, finalizers: ["example.com/b"] },
+    });
+    await engine.create("configmaps", "default", { metadata: { name: "c", labels: { app: "y" } } });
+    await engine.create("configmaps", "other", { metadata: { name: "d", labels: { app: "x" } } });
+    const rv = engine.currentResourceVersion;
+    const list = await engine.deleteCollection("configmaps", "default", { labelSelector: "app=x" });
+    // The answer is the list as selected, before the deletes (upstream's DeleteCollection returns its List).
+    expect(list.items.map((o) => o.metadata?.name)).toEqual(["a", "b"]);
+    expect(list.items[1]?.metadata?.deletionTimestamp).toBeUndefined();
+    expect(await failure(engine.get("configmaps", "default", "a"))).toMatchObject({ code: 404 });
+    expect((await engine.get("configmaps", "default", "b")).metadata?.deletionTimestamp).toEqual(expect.any(String));
+    expect((await engine.get("configmaps", "default", "c")).metadata?.name).toBe("c");
+    expect((await engine.get("configmaps", "other", "d")).metadata?.name).toBe("d");
+    expect(await events(engine, "configmaps", rv, 2)).toEqual(["DELETED a", "MODIFIED b"]);
+  });
+
+  it("field selector, dryRun and propagationPolicy; 422 for bad delete options, 400 for a bad selector, 405 for namespaces", async () => {
+    const { engine } = setup();
+    await engine.create("configmaps", "default", { metadata: { name: "a" } });
+    await engine.create("configmaps", "default", { metadata: { name: "b" } });
+    const rv = engine.currentResourceVersion;
+    const dry = await engine.deleteCollection("configmaps", "default", {}, { dryRun: true });
+    expect(dry.items).toHaveLength(2);
+    expect(engine.currentResourceVersion).toBe(rv);
+    await engine.deleteCollection(
+      "configmaps",
+      "default",
+      { fieldSelector: "metadata.name=a" },
+      {
+        propagationPolicy: "Orphan",
+      },
+    );
+    // Orphan adds the orphan finalizer: the object is held until the garbage collector orphans its dependents.
+    const a = await engine.get("configmaps", "default", "a");
+    expect(a.metadata).toMatchObject({ finalizers: ["orphan"], deletionTimestamp: expect.any(String) });
+    expect((await engine.get("configmaps", "default", "b")).metadata?.deletionTimestamp).toBeUndefined();
+    expect(
+      await failure(engine.deleteCollection("configmaps", "default", {}, { propagationPolicy: "Sideways" })),
+    ).toMatchObject({ code: 422 });
+    expect(await failure(engine.deleteCollection("configmaps", "default", { labelSelector: "a in (" }))).toMatchObject({
+      code: 400,
+    });
+    expect((await engine.get("configmaps", "default", "b")).metadata?.name).toBe("b");
+    expect(await failure(engine.deleteCollection("namespaces", ""))).toMatchObject({
+      code: 405,
+      message: 'deletecollection is not supported on resources of kind "namespaces"',
+    });
+  });
+});

@@ -479,8 +479,9 @@ export class RegistryStore {
 
   /**
    * DELETE (`Store.Delete` + `BeforeDelete`): see the class comment. An object without finalizers after the
-   * propagation policy is removed (DELETED); one with finalizers gets `deletionTimestamp` (first delete only) and
-   * `deletionGracePeriodSeconds: 0` and is kept (MODIFIED, `deleted: false`).
+   * propagation policy is removed (DELETED); one with finalizers gets `deletionTimestamp` (first delete only, which
+   * also increments a `metadata.generation` > 0, as upstream's `markAsDeleting`) and `deletionGracePeriodSeconds: 0`
+   * and is kept (MODIFIED, `deleted: false`).
    */
   delete(r: SimResource, namespace: string, name: string, d: DeleteOptions = {}): DeleteResult {
     validateDeleteOptions(d);
@@ -522,7 +523,12 @@ export class RegistryStore {
     const nm = metaOf(next);
     if (finalizers.length > 0) nm.finalizers = finalizers;
     else delete nm.finalizers;
-    if (nm.deletionTimestamp === undefined) nm.deletionTimestamp = this.now();
+    if (nm.deletionTimestamp === undefined) {
+      // markAsDeleting: the first delete changes what controllers of the object must do, so a generation that is
+      // tracked (> 0) is bumped once, when deletionTimestamp is first set.
+      if (typeof nm.generation === "number" && nm.generation > 0) nm.generation += 1;
+      nm.deletionTimestamp = this.now();
+    }
     // The namespace registry sets no grace period; the generic store sets 0 (no graceful deletion is pending).
     if (isNamespace) next.status = { ...(next.status as object | undefined), phase: "Terminating" };
     else nm.deletionGracePeriodSeconds = 0;
