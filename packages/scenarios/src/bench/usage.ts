@@ -78,6 +78,16 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
     ],
   },
   {
+    name: "informer",
+    summary:
+      "N ConfigMaps over HTTP from the simulated apiserver, initial sync then N watch events, delivered to one " +
+      "callback handler, to 1, 4 and 16 notifications$ subscribers, through watcher().pipe(reflect(store)), and " +
+      "through client-node's makeInformer (each client in its own child): events/s, client CPU, peak RSS, retained " +
+      "bytes per cached object, as ratios to client-node",
+    results: ["informer"],
+    env: [{ name: "BENCH_INFORMER_N", default: "100000", meaning: "ConfigMaps synced, then updated once each" }],
+  },
+  {
     name: "controller",
     summary:
       "no-op reconcile throughput of the controller with 1, 4 and 16 workers beside a bare workqueue loop, and " +
