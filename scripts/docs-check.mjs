@@ -1,6 +1,7 @@
 // Type-checks every TypeScript block of the docs against the packages' public exports.
 //
-// Blocks are the fenced ```ts / ```typescript blocks of docs/*.md, the root README.md and packages/*/README.md.
+// Blocks are the fenced ```ts / ```typescript blocks of docs/*.md, the root README.md, packages/*/README.md and
+// examples/*/README.md.
 // Each block becomes one ES module (so top-level await works and blocks do not see each other's names) and all of
 // them are checked in one `tsc` run with the repository's strict settings; `@informer-ts/<pkg>` resolves to
 // `packages/<pkg>/src/index.ts`, i.e. exactly what the package exports; the packages' own dependencies (rxjs,
@@ -40,10 +41,13 @@ export function docFiles() {
   const docs = join(root, "docs");
   for (const f of readdirSync(docs).sort()) if (f.endsWith(".md")) files.push(join(docs, f));
   if (existsSync(join(root, "README.md"))) files.push(join(root, "README.md"));
-  const packages = join(root, "packages");
-  for (const p of readdirSync(packages).sort()) {
-    const readme = join(packages, p, "README.md");
-    if (existsSync(readme)) files.push(readme);
+  for (const group of ["packages", "examples"]) {
+    const dir = join(root, group);
+    if (!existsSync(dir)) continue;
+    for (const p of readdirSync(dir).sort()) {
+      const readme = join(dir, p, "README.md");
+      if (existsSync(readme)) files.push(readme);
+    }
   }
   return files;
 }

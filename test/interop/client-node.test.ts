@@ -142,6 +142,63 @@ describe("interop: @kubernetes/client-node", () => {
     await api.deleteNamespacedConfigMap({ name: "cn-newer", namespace: "default" });
   });
 
+  it("AppsV1Api reads and replaces a Deployment's /status; the main resource's spec and generation are untouched", async (ctx) => {
+    requireClientNode(ctx);
+    const apps = kubeConfig(sim).makeApiClient(k8s.AppsV1Api);
+    const labels = { app: "cn-status" };
+    const created = await apps.createNamespacedDeployment({
+      namespace: "default",
+      body: {
+        metadata: { name: "cn-status" },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: labels },
+          template: { metadata: { labels }, spec: { containers: [{ name: "c", image: "busybox" }] } },
+        },
+      },
+    });
+    const read = await apps.readNamespacedDeploymentStatus({ name: "cn-status", namespace: "default" });
+    expect(read.metadata?.name).toBe("cn-status");
+    read.status = { ...read.status, observedGeneration: 1, readyReplicas: 2, replicas: 2 };
+    if (read.spec !== undefined) read.spec.replicas = 5; // ignored by /status
+    const replaced = await apps.replaceNamespacedDeploymentStatus({
+      name: "cn-status",
+      namespace: "default",
+      body: read,
+    });
+    expect(replaced.status?.readyReplicas).toBe(2);
+    expect(replaced.spec?.replicas).toBe(2);
+    expect(replaced.metadata?.generation).toBe(created.metadata?.generation);
+    const after = await apps.readNamespacedDeployment({ name: "cn-status", namespace: "default" });
+    expect(after.status?.readyReplicas).toBe(2);
+    await apps.deleteNamespacedDeployment({ name: "cn-status", namespace: "default" });
+  });
+
+  it("a metadata-only list (PartialObjectMetadataList) through the kubeconfig's fetch options", async (ctx) => {
+    requireClientNode(ctx);
+    const kc = kubeConfig(sim);
+    const init = await kc.applyToFetchOptions({});
+    const server = kc.getCurrentCluster()?.server ?? "";
+    // client-node hands out node-fetch options: copy its headers (auth, if any) into a plain object for fetch().
+    const headers: Record<string, string> = {};
+    const given = init.headers as { forEach?: (fn: (value: string, key: string) => void) => void } | undefined;
+    given?.forEach?.((value, key) => {
+      headers[key] = value;
+    });
+    headers.accept = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+    const res = await fetch(`${server}/api/v1/namespaces/default/configmaps`, { headers });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as {
+      kind: string;
+      apiVersion: string;
+      items: Array<{ kind?: string; metadata: { name: string }; data?: unknown }>;
+    };
+    expect(body.kind).toBe("PartialObjectMetadataList");
+    expect(body.apiVersion).toBe("meta.k8s.io/v1");
+    expect(body.items.map((i) => i.metadata.name)).toContain("cn-existing");
+    for (const item of body.items) expect(item.data).toBeUndefined();
+  });
+
   it("ListWatch (informer) sees add, update, delete", async (ctx) => {
     requireClientNode(ctx);
     await informerRoundTrip(sim);
