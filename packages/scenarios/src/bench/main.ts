@@ -2,6 +2,8 @@ import { didYouMean, parseCommandLine, UsageError } from "@informer-ts/apimachin
 import { runApiserver } from "./apiserver.js";
 import { runCacheFifo } from "./cache-fifo.js";
 import { runCacheStore } from "./cache-store.js";
+import { runController } from "./controller.js";
+import { runInformer } from "./informer.js";
 import { runReflector } from "./reflector.js";
 import { type BenchResult, writeResult } from "./report.js";
 import { BENCH_SUITES, helpFor } from "./usage.js";
@@ -13,6 +15,8 @@ const benches: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
   reflector: runReflector,
   cache: async () => [await runCacheStore(), await runCacheFifo()],
   apiserver: runApiserver,
+  informer: runInformer,
+  controller: runController,
 };
 
 async function main(): Promise<void> {
