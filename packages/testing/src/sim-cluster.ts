@@ -52,6 +52,8 @@ export interface SimFaults {
   bookmarks(mode: BookmarkMode): void;
   /** Adds latency to matching requests (virtual time); returns the function that removes it. */
   latency(rule: LatencyRule): () => void;
+  /** Ends every fault: request faults and latency removed, bookmarks back `on` (the quiet phase of a property). */
+  clearAll(): void;
 }
 
 /** What {@link SimCluster.pending} reports: the reasons the cluster is not quiescent. */
@@ -164,6 +166,7 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
     },
   );
   const tracked = new Map<number, string>();
+  const latencies = new Set<() => void>();
   let trackSeq = 0;
   let closed: Promise<void> | undefined;
 
@@ -219,7 +222,20 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
       reinitializeCache: (resource, downtimeMs) => engine.reinitializeCache(resource, downtimeMs),
       dropWatches: (resource, asError) => engine.dropWatches(resource, asError),
       bookmarks: (mode) => engine.setBookmarkMode(mode),
-      latency: (rule) => engine.addLatency(rule),
+      latency: (rule) => {
+        const remove = engine.addLatency(rule);
+        latencies.add(remove);
+        return () => {
+          latencies.delete(remove);
+          remove();
+        };
+      },
+      clearAll: () => {
+        engine.faults.clear();
+        for (const remove of latencies) remove();
+        latencies.clear();
+        engine.setBookmarkMode("on");
+      },
     },
     track<T>(label: string, work: Promise<T>): Promise<T> {
       const id = trackSeq++;
