@@ -42,7 +42,10 @@ export interface InformerCase {
 export interface CheckInformerOptions {
   /** Generated cases (default 100). */
   readonly numRuns?: number;
-  /** fast-check seed (default: `FC_SEED` from the environment, else 42, so CI runs are reproducible). */
+  /**
+   * fast-check seed (default 42, so CI runs are reproducible). `FC_SEED=<n>` in the environment overrides it (to replay
+   * a printed failure); `FC_SEED=random` draws one, printed with any failure.
+   */
   readonly seed?: number;
   /** `in-process` (default) or `http`. */
   readonly transport?: SimTransport;
@@ -100,8 +103,9 @@ export function runInformerCase(options: CheckInformerOptions, input: InformerCa
 function seedFromEnv(): number | undefined {
   const raw = typeof process !== "undefined" ? process.env.FC_SEED : undefined;
   if (raw === undefined || raw.trim() === "") return undefined;
+  if (raw === "random") return Math.floor(Math.random() * 0x7fffffff);
   const n = Number(raw);
-  if (!Number.isInteger(n)) throw new Error(`FC_SEED must be an integer, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(n)) throw new Error(`FC_SEED must be an integer or "random", got ${JSON.stringify(raw)}`);
   return n;
 }
 
