@@ -131,7 +131,17 @@ describe("registry over HTTP", () => {
       headers: { "content-type": "application/vnd.kubernetes.protobuf" },
       body: "k8s\u0000",
     });
-    expect([proto.status, proto.body.reason, proto.unchanged]).toEqual([415, "UnsupportedMediaType", true]);
+    expect([proto.status, proto.body.reason, proto.unchanged]).toEqual([400, "BadRequest", true]);
+    const leaseProto = await rejected("/apis/coordination.k8s.io/v1/namespaces/default/leases", {
+      method: "POST",
+      headers: { "content-type": "application/vnd.kubernetes.protobuf" },
+      body: "k8s\u0000",
+    });
+    expect([leaseProto.status, leaseProto.body.reason, leaseProto.unchanged]).toEqual([
+      415,
+      "UnsupportedMediaType",
+      true,
+    ]);
   });
 
   it("DELETE of an object with a finalizer answers the object with deletionTimestamp; the finalizer's removal deletes it", async () => {

@@ -1,7 +1,7 @@
 // kubectl against the simulated apiserver's write path (issue #10 item 1, issue #11): namespaces, describe,
 // label/annotate/edit/patch, --watch-only, output formats, field selectors, chunked lists, cascading deletes and a
-// deletion held by a finalizer. Objects are created with `create -f` (JSON through kubectl's dynamic client):
-// kubectl v1.32's typed `create configmap|secret|ns|deployment` send protobuf and do not retry in JSON on 415.
+// deletion held by a finalizer. Objects are created with `create -f` (JSON through kubectl's dynamic client); the
+// typed `create configmap|secret|ns|deployment|job` (protobuf bodies) are covered by kubectl-create.test.ts.
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

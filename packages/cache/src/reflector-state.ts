@@ -1,6 +1,7 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { isInternalError } from "@informer-ts/apimachinery";
 import { type Clock, mathRand, type Rand, realClock } from "@informer-ts/clock";
+import { SubscriberErrorReporter } from "@informer-ts/instrumentation";
 import {
   DEFAULT_BACKOFF_RESET_MS,
   type DelayFunc,
@@ -95,6 +96,8 @@ export class ReflectorState<T> {
   readonly livenessTimeoutMs: number | undefined;
   readonly livenessRequiresBookmarks: boolean;
   readonly tracker: ReflectorStatusTracker;
+  /** Where errors thrown by consumers of the reflector's streams go (logged through the reflector's logger). */
+  readonly reporter: SubscriberErrorReporter;
   readonly failures: FailureReporter;
   readonly watchCtx: WatchHandlerContext;
 
@@ -165,10 +168,17 @@ export class ReflectorState<T> {
     }
     this.watchListEnabled = useWatchList;
 
-    this.tracker = new ReflectorStatusTracker(this.name, this.typeDescription, this.clock, () => ({
-      lastSyncResourceVersion: this.lastSyncRV,
-      unavailable: this.isLastSyncResourceVersionUnavailable,
-    }));
+    this.reporter = new SubscriberErrorReporter({ logger: this.logger });
+    this.tracker = new ReflectorStatusTracker(
+      this.name,
+      this.typeDescription,
+      this.clock,
+      () => ({
+        lastSyncResourceVersion: this.lastSyncRV,
+        unavailable: this.isLastSyncResourceVersionUnavailable,
+      }),
+      this.reporter,
+    );
     this.failures = new FailureReporter(this.name, this.typeDescription, lw.target, this.clock, this.logger);
     this.watchCtx = {
       name: this.name,

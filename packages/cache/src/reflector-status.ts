@@ -1,5 +1,10 @@
 import type { Clock } from "@informer-ts/clock";
-import { EventStream } from "@informer-ts/instrumentation";
+import {
+  defaultSubscriberErrorReporter,
+  EventStream,
+  type SubscriberErrorReporter,
+  safeObservable,
+} from "@informer-ts/instrumentation";
 import { Observable, Subject } from "rxjs";
 import type { ReflectorErrorInfo } from "./reflector-errors.js";
 import type { ReflectorFailure } from "./reflector-failures.js";
@@ -195,7 +200,7 @@ function zeroRecord<K extends string>(keys: readonly K[]): Record<K, number> {
  * `snapshot()` is always current.
  */
 export class ReflectorStatusTracker {
-  readonly events = new EventStream<ReflectorEvent>();
+  readonly events: EventStream<ReflectorEvent>;
   phase: ReflectorPhase = "idle";
   hasSynced = false;
   lastError: ReflectorErrorRecord | undefined;
@@ -227,20 +232,30 @@ export class ReflectorStatusTracker {
    */
   readonly status$: Observable<ReflectorStatus>;
 
+  /**
+   * @param reporter where an error thrown by a consumer of `status$` or `events$` goes (both streams are
+   *   {@link safeObservable}s: a throwing subscriber is reported, never re-thrown into the host).
+   */
   constructor(
     readonly name: string,
     readonly typeDescription: string,
     private readonly clock: Clock,
     private readonly rv: () => { lastSyncResourceVersion: string; unavailable: boolean },
+    reporter: SubscriberErrorReporter = defaultSubscriberErrorReporter,
   ) {
-    this.status$ = new Observable<ReflectorStatus>((subscriber) => {
-      subscriber.next(this.snapshot());
-      if (this.runEnded) {
-        subscriber.complete();
-        return undefined;
-      }
-      return this.changes.subscribe(subscriber);
-    });
+    this.events = new EventStream<ReflectorEvent>({ name: `reflector ${name} events$`, reporter });
+    this.status$ = safeObservable(
+      new Observable<ReflectorStatus>((subscriber) => {
+        subscriber.next(this.snapshot());
+        if (this.runEnded) {
+          subscriber.complete();
+          return undefined;
+        }
+        return this.changes.subscribe(subscriber);
+      }),
+      `reflector ${name} status$`,
+      reporter,
+    );
   }
 
   snapshot(): ReflectorStatus {

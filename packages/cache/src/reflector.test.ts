@@ -1776,4 +1776,35 @@ describe("reflector: F rows", () => {
     expect(clock.pendingTimers()).toBe(0);
     expect(r.status().phase).toBe("stopped");
   });
+
+  it("status$, events$ and run$(): a throwing subscriber is reported through the logger and the others are still served", async () => {
+    const { options } = harness();
+    const lines: string[] = [];
+    const r = new Reflector(
+      lwOf(
+        () => podList("5"),
+        () => new FakeWatch<Pod>(),
+      ),
+      undefined,
+      newStore(metaNamespaceKeyFunc),
+      { ...options, logger: { log: (_l, m) => lines.push(m) } },
+    );
+    const bad = () => {
+      throw new Error("consumer bug");
+    };
+    const good: string[] = [];
+    r.status$.subscribe(bad);
+    r.status$.subscribe((st) => good.push(st.phase));
+    r.events$.subscribe(bad);
+    const sub = r.run$().subscribe(bad);
+    await settle();
+    await new Promise((resolve) => setTimeout(resolve, 5)); // RxJS would re-throw on a timer: give it the chance
+    expect(good.at(-1)).toBe("watching");
+    expect(lines).toContain("a subscriber of reflector test-reflector status$ threw in next");
+    expect(lines).toContain("a subscriber of reflector test-reflector events$ threw in next");
+    expect(lines).toContain("a subscriber of reflector test-reflector run$ threw in next");
+    sub.unsubscribe();
+    await settle();
+    expect(r.status().phase).toBe("stopped");
+  });
 });

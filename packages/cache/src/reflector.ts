@@ -1,4 +1,5 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
+import { safeObservable } from "@informer-ts/instrumentation";
 import { Observable } from "rxjs";
 import { metaNamespaceIndexFunc, NamespaceIndex } from "./index-funcs.js";
 import { onAbort } from "./internal/abort-registry.js";
@@ -208,10 +209,11 @@ export class Reflector<T> implements ReflectorInfo {
   /**
    * The run as an Observable: subscribing runs the reflector (as {@link Reflector.run}), unsubscribing stops it.
    * It emits the status (the current one on subscribe, then every change) and errors only if the reflector is
-   * already running. It does not complete on its own: the run only ends when unsubscribed.
+   * already running. It does not complete on its own: the run only ends when unsubscribed. Like `status$` and
+   * `events$`, a subscriber that throws is reported through the logger, never re-thrown into the host.
    */
   run$(): Observable<ReflectorStatus> {
-    return new Observable<ReflectorStatus>((subscriber) => {
+    const run$ = new Observable<ReflectorStatus>((subscriber) => {
       const stop = new AbortController();
       this.run(stop.signal).catch((err: unknown) => subscriber.error(err));
       if (subscriber.closed) return undefined;
@@ -221,6 +223,7 @@ export class Reflector<T> implements ReflectorInfo {
         stop.abort(STOP_REQUESTED);
       };
     });
+    return safeObservable(run$, `reflector ${this.name} run$`, this.state.reporter);
   }
 
   /** The loop of {@link Reflector.run}: one `listAndWatch` after the other, one backoff delay between them. */

@@ -13,6 +13,7 @@ import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import type { Subscription } from "rxjs";
 import { describe, expect, it } from "vitest";
 import type { ListerWatcher, Watch } from "./listwatch.js";
+import { appliedObjects } from "./operators/applied-objects.js";
 import { silentLogger } from "./reflector-logger.js";
 import type { ReflectorStatus } from "./reflector-status.js";
 import { FakeWatch } from "./testing/fake-controller-source.js";
@@ -297,6 +298,35 @@ describe("watcher(): the reflector as a stream", () => {
     expect(events).toEqual(["init", "initApply(a@2)", "initDone(2)"]);
     expect(lines).toContain("watcher onStatus callback threw");
     expect(lines).toContain("watcher onEvent callback threw");
+    sub.unsubscribe();
+  });
+
+  it("a throwing subscriber is reported through the logger, keeps receiving, and never reaches the host", async () => {
+    const clock = new FakeClock();
+    const lines: string[] = [];
+    const w = new FakeWatch<Pod>();
+    const lw = new ScriptedLW(clock, [list("1", pod("a", "1"))], [w]);
+    const w$ = watcher(lw, config(clock, { logger: { log: (_l, m) => lines.push(m) } }));
+    let calls = 0;
+    const sub = w$.pipe(appliedObjects()).subscribe(() => {
+      calls++;
+      throw new Error("consumer bug");
+    });
+    await settle();
+    w.push({ type: "MODIFIED", object: pod("a", "2") });
+    await settle();
+    await new Promise((resolve) => setTimeout(resolve, 5)); // RxJS would re-throw on a timer: give it the chance
+    expect(calls).toBe(2);
+    expect(lines.filter((m) => m === "a subscriber of watcher w threw in next")).toHaveLength(2);
+    // A stream error without an error callback is reported, not thrown.
+    let tries = 0;
+    const failing = new ScriptedLW(clock, [newForbidden({ group: "", resource: "pods" }, "", "rbac")]);
+    watcher(failing, config(clock, { logger: { log: (_l, m) => lines.push(m) }, fatal: () => ++tries >= 1 })).subscribe(
+      () => {},
+    );
+    await settle();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(lines).toContain("a subscriber of watcher w threw in unhandledError");
     sub.unsubscribe();
   });
 });

@@ -1,4 +1,5 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
+import { SubscriberErrorReporter, safeObservable } from "@informer-ts/instrumentation";
 import { Observable, type Subscriber, Subscription } from "rxjs";
 import type { ListerWatcher } from "./listwatch.js";
 import { Reflector } from "./reflector.js";
@@ -115,6 +116,10 @@ class EventSink<T> implements ReflectorStore<T>, BookmarkStore {
  * {@link WatcherConfig.fatal} policy can turn chosen failures into a {@link WatcherFailedError}. The stream
  * never completes on its own.
  *
+ * A subscriber that throws (in `next`, `error` or `complete`, also after `pipe`) is reported through the logger and
+ * never re-thrown into the host; it stays subscribed. A stream error reaching a subscriber without an `error`
+ * callback is reported the same way.
+ *
  * Events are pushed as fast as the server sends them (the watch is read into the stream without waiting for
  * consumers, like client-go's reflector writing into an unbounded queue); an asynchronous consumer buffers.
  *
@@ -124,7 +129,7 @@ class EventSink<T> implements ReflectorStore<T>, BookmarkStore {
 export function watcher<T>(lw: ListerWatcher<T>, config: WatcherConfig<T> = {}): Observable<WatcherEvent<T>> {
   const { expectedType, onStatus, onEvent, fatal, ...options } = config;
   const logger = options.logger ?? consoleLogger;
-  return new Observable<WatcherEvent<T>>((subscriber) => {
+  const events$ = new Observable<WatcherEvent<T>>((subscriber) => {
     const reflector = new Reflector<T>(lw, expectedType, new EventSink(subscriber), options);
     const teardown = new Subscription();
     const guarded =
@@ -161,4 +166,6 @@ export function watcher<T>(lw: ListerWatcher<T>, config: WatcherConfig<T> = {}):
     teardown.add(() => stop.abort());
     return teardown;
   });
+  // A subscriber that throws is reported through the logger, never re-thrown into the host (also after `pipe`).
+  return safeObservable(events$, `watcher ${options.name ?? "(unnamed)"}`, new SubscriberErrorReporter({ logger }));
 }

@@ -3,13 +3,8 @@ import { consoleLogger, type ReflectorLogger, safeLog } from "../reflector-logge
 import type { ReflectorStore } from "../store.js";
 import type { WatcherEvent } from "../watcher-event.js";
 
-/** The store {@link reflect} writes into: any reflector store, with the optional capabilities it uses when present. */
-export type ReflectTarget<T> = ReflectorStore<T> & {
-  /** Used to tell `add` from `update` for an `apply` (a plain Store or Indexer has it). */
-  get?(obj: T): T | undefined;
-  /** Told every `bookmark` (a Store or a FIFO has it). */
-  bookmark?(resourceVersion: string): void;
-};
+/** The store {@link reflect} writes into: any reflector store (its optional `bookmark` is used when present). */
+export type ReflectTarget<T> = ReflectorStore<T>;
 
 /** Options of {@link reflect}. */
 export interface ReflectOptions {
@@ -22,7 +17,8 @@ export interface ReflectOptions {
  *
  * `init` … `initApply` … `initDone(rv)` become **one** `store.replace(objects, rv)`: the objects are buffered until
  * `initDone`, so readers never see a half-listed cache (RealFIFO's atomic mode does the same). `apply` becomes
- * `update` when the store already holds the object (a store with `get`) and `add` otherwise; `delete` becomes
+ * `store.update` — an upsert, as kube-rs's writer does: a Store or Indexer stores the object either way, and a
+ * FIFO records an `Updated` delta that an informer delivers as an add when the object is new; `delete` becomes
  * `delete`; `bookmark` is handed to `store.bookmark` when the store has it. The store is written before the event
  * is passed downstream, so a subscriber reading the store sees the event's effect.
  *
@@ -33,7 +29,6 @@ export function reflect<T>(
   options: ReflectOptions = {},
 ): MonoTypeOperatorFunction<WatcherEvent<T>> {
   const logger = options.logger ?? consoleLogger;
-  const hasGet = typeof store.get === "function";
   const hasBookmark = typeof store.bookmark === "function";
   return (source) =>
     new Observable<WatcherEvent<T>>((subscriber) => {
@@ -61,13 +56,9 @@ export function reflect<T>(
               write("replace", () => store.replace(items, event.resourceVersion));
               break;
             }
-            case "apply": {
-              const obj = event.object;
-              if (hasGet && store.get!(obj) !== undefined) write("update", () => store.update(obj));
-              else if (hasGet) write("add", () => store.add(obj));
-              else write("update", () => store.update(obj));
+            case "apply":
+              write("update", () => store.update(event.object));
               break;
-            }
             case "delete":
               write("delete", () => store.delete(event.object));
               break;

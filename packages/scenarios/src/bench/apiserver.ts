@@ -565,6 +565,10 @@ async function listBench(): Promise<BenchRow[]> {
   const sim = await startSim();
   const { engine } = sim;
   const namespaces = 100;
+  // The objects spread over 100 namespaces: create them first (the simulator refuses objects in a missing namespace).
+  for (let i = 0; i < namespaces; i++) {
+    await engine.create("namespaces", "", { apiVersion: "v1", kind: "Namespace", metadata: { name: `ns-${i}` } });
+  }
   const tCreate = process.hrtime.bigint();
   for (let i = 0; i < n; i++) {
     const ns = `ns-${i % namespaces}`;

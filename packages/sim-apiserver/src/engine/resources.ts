@@ -50,7 +50,10 @@ function builtin(
   };
 }
 
-/** The built-in resources of issue #4: core/v1, apps/v1 and coordination.k8s.io/v1. */
+/**
+ * The built-in resources of issue #4: core/v1, apps/v1 and coordination.k8s.io/v1, plus batch/v1 jobs and core/v1
+ * serviceaccounts (for `kubectl create job|serviceaccount`).
+ */
 export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   builtin("", "configmaps", "ConfigMap", true, { shortNames: ["cm"], trigger: "metadata.name" }),
   builtin("", "secrets", "Secret", true, { trigger: "metadata.name", fieldLabels: ["type"] }),
@@ -97,8 +100,10 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
     ],
   }),
   builtin("", "services", "Service", true, { shortNames: ["svc"], subresources: { status: true } }),
+  builtin("", "serviceaccounts", "ServiceAccount", true, { shortNames: ["sa"] }),
   builtin("apps", "statefulsets", "StatefulSet", true, { shortNames: ["sts"], subresources: { status: true } }),
   builtin("apps", "deployments", "Deployment", true, { shortNames: ["deploy"], subresources: { status: true } }),
+  builtin("batch", "jobs", "Job", true, { subresources: { status: true } }),
   builtin("coordination.k8s.io", "leases", "Lease", true),
 ]);
 

@@ -50,10 +50,11 @@ afterAll(async () => {
 describe("resource set (item 4): every built-in resource and a custom resource registered at start", () => {
   const all = [...BUILTIN_RESOURCES, WIDGETS];
 
-  it("the built-ins are exactly core/v1 configmaps, secrets, pods, nodes, namespaces, events, services; apps/v1 statefulsets, deployments; coordination.k8s.io/v1 leases", () => {
+  it("the built-ins are exactly core/v1 configmaps, secrets, pods, nodes, namespaces, events, services, serviceaccounts; apps/v1 statefulsets, deployments; batch/v1 jobs; coordination.k8s.io/v1 leases", () => {
     expect(BUILTIN_RESOURCES.map((r) => `${apiVersion(r)}/${r.resource}`).sort()).toEqual([
       "apps/v1/deployments",
       "apps/v1/statefulsets",
+      "batch/v1/jobs",
       "coordination.k8s.io/v1/leases",
       "v1/configmaps",
       "v1/events",
@@ -61,6 +62,7 @@ describe("resource set (item 4): every built-in resource and a custom resource r
       "v1/nodes",
       "v1/pods",
       "v1/secrets",
+      "v1/serviceaccounts",
       "v1/services",
     ]);
   });
@@ -155,7 +157,7 @@ describe("discovery and non-resource endpoints", () => {
     const apis = (await fetchRaw(`${s.url}/apis`)).json as {
       groups: Array<{ name: string; preferredVersion: unknown }>;
     };
-    expect(apis.groups.map((g) => g.name).sort()).toEqual(["apps", "coordination.k8s.io", "example.com"]);
+    expect(apis.groups.map((g) => g.name).sort()).toEqual(["apps", "batch", "coordination.k8s.io", "example.com"]);
     expect((await fetchRaw(`${s.url}/apis/apps`)).json).toMatchObject({
       kind: "APIGroup",
       name: "apps",
@@ -169,6 +171,7 @@ describe("discovery and non-resource endpoints", () => {
     expect(Object.keys(idx.paths).sort()).toEqual([
       "api/v1",
       "apis/apps/v1",
+      "apis/batch/v1",
       "apis/coordination.k8s.io/v1",
       "apis/example.com/v1",
     ]);

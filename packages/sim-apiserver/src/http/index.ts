@@ -11,7 +11,9 @@ export type {
   HttpRequestDescriptor,
 } from "./backend.js";
 export {
+  type DecodedBody,
   decodeObject,
+  decodeRequestBody,
   type ExpectedKind,
   inputParserFor,
   MAX_REQUEST_BODY_BYTES,

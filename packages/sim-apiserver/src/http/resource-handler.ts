@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type KubeList, type KubeObject, newBadRequest, type Status } from "@informer-ts/apimachinery";
 import type { DeleteOptions } from "../engine/registry/delete-options.js";
 import type { ApiBackend, BackendRequestContext, HttpFault } from "./backend.js";
-import { decodeObject, inputParserFor, readBody } from "./body.js";
+import { decodeRequestBody, inputParserFor, readBody } from "./body.js";
 import type { ServedResource } from "./discovery.js";
 import { negotiateOutput, type OutputMediaType } from "./negotiation.js";
 import { listOptionsFromQuery, parseQueryBool, parseQueryInt64, writeOptionsFromQuery } from "./query.js";
@@ -295,11 +295,21 @@ async function create(
   cfg: ResourceHandlerConfig,
 ): Promise<void> {
   const body = await readBody(req, cfg.maxRequestBodyBytes);
-  const obj = decodeObject(body, r, inputParserFor(req.headers["content-type"]));
+  const { object: obj, warnings } = decodeRequestBody(body, req.headers["content-type"], r);
+  setWarnings(res, warnings);
   ensureNamespace(obj, r, namespace);
   const w = writeOptionsFromQuery(query);
   const created = await cfg.backend.create(r, namespace, obj, withWrite(ctx, w));
   writeJson(res, 201, transformObject(created, r, negotiateOutput(req.headers.accept, false), query, cfg.now()));
+}
+
+/** kube-apiserver's warning headers: `Warning: 299 - "<text>"`, one per warning (kubectl prints each). */
+function setWarnings(res: ServerResponse, warnings: readonly string[]): void {
+  if (warnings.length > 0)
+    res.setHeader(
+      "Warning",
+      warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+    );
 }
 
 function withWrite(ctx: BackendRequestContext, w: ReturnType<typeof writeOptionsFromQuery>): BackendRequestContext {
@@ -322,7 +332,8 @@ async function update(
   cfg: ResourceHandlerConfig,
 ): Promise<void> {
   const body = await readBody(req, cfg.maxRequestBodyBytes);
-  const obj = decodeObject(body, r, inputParserFor(req.headers["content-type"]));
+  const { object: obj, warnings } = decodeRequestBody(body, req.headers["content-type"], r);
+  setWarnings(res, warnings);
   const meta = metaOf(obj);
   const objName = typeof meta.name === "string" ? meta.name : "";
   if (objName === "") meta.name = name;

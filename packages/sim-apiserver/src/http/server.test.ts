@@ -302,15 +302,26 @@ describe("error statuses and routing", () => {
     const r = await fetchRaw(`${base}${CM}`, { method: "POST", body, headers: { "content-type": "application/json" } });
     expect(r.status).toBe(201);
   });
-  it("415 for a protobuf or CBOR create body (clients fall back to JSON); the backend is not called", async () => {
+  it("protobuf create bodies are decoded (a malformed one is 400), CBOR is 415; the backend is not called", async () => {
     backend.calls = [];
-    for (const ct of ["application/vnd.kubernetes.protobuf", "application/cbor"]) {
-      const r = await fetchRaw(`${base}${CM}`, { method: "POST", body: "k8s\0", headers: { "content-type": ct } });
-      expect(r.status, ct).toBe(415);
-      expect(r.text).toBe(
-        '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the body of the request was in an unknown format - accepted media types include: application/json, application/yaml","reason":"UnsupportedMediaType","code":415}\n',
-      );
-    }
+    const proto = await fetchRaw(`${base}${CM}`, {
+      method: "POST",
+      body: "k8s\0",
+      headers: { "content-type": "application/vnd.kubernetes.protobuf" },
+    });
+    expect(proto.status).toBe(400);
+    expect(proto.text).toBe(
+      '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the object provided is unrecognized (must be of type ConfigMap): empty body at byte 4 (6b387300)","reason":"BadRequest","code":400}\n',
+    );
+    const cbor = await fetchRaw(`${base}${CM}`, {
+      method: "POST",
+      body: "k8s\0",
+      headers: { "content-type": "application/cbor" },
+    });
+    expect(cbor.status).toBe(415);
+    expect(cbor.text).toBe(
+      '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf","reason":"UnsupportedMediaType","code":415}\n',
+    );
     expect(backend.calls).toEqual([]);
   });
 });
