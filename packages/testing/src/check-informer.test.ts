@@ -45,6 +45,33 @@ describe("checkInformer", () => {
   }, 300_000);
 });
 
+describe("checkInformer with bystander handlers", () => {
+  it("slow, throwing, async-rejecting handlers added and removed mid-run do not disturb the checked handler", async () => {
+    const r = await checkInformer({ numRuns: 60, seed: 5, bystanders: true });
+    expect(r.numRuns).toBe(60);
+  }, 120_000);
+
+  it("a bystander's misbehaviour is in the timeline of a failing case", async () => {
+    const outcome = await runInformerCase(
+      { invariants: () => [{ name: "alwaysFails", ok: false, violations: ["planted"] }] },
+      {
+        useWatchList: false,
+        seed: 2,
+        steps: [{ kind: "put", namespace: "default", name: "a", value: 1 }],
+        bystanders: [{ behaviour: { kind: "throws", every: 1 }, addAfter: 0, removeAfter: 1 }],
+      },
+    );
+    const texts = outcome.timeline.map((e) => e.text);
+    expect(texts).toContain(
+      "added a handler throwing on every 1. notification, added after step 0, removed after step 1",
+    );
+    expect(texts).toContain(
+      "removed a handler throwing on every 1. notification, added after step 0, removed after step 1",
+    );
+    expect(outcome.reports.filter((x) => !x.ok).map((x) => x.name)).toEqual(["alwaysFails"]);
+  });
+});
+
 describe("checkInformer over real HTTP and replay", () => {
   it("passes over a loopback HTTP listener too", async () => {
     const r = await checkInformer({ numRuns: 30, seed: 3, transport: "http" });

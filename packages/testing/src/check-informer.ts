@@ -17,6 +17,7 @@ import {
   prepareNamespaces,
   type SimStep,
 } from "./arbitraries.js";
+import { type BystanderPlan, bystanderHandler, bystandersArb, describeBystander } from "./handler-behaviours.js";
 import {
   handlerViewConverges,
   type InvariantReport,
@@ -59,6 +60,11 @@ export interface CheckInformerOptions {
   readonly convergeWithinMs?: number;
   /** More invariants, checked at quiescence. */
   readonly invariants?: (c: InformerCase) => InvariantReport[];
+  /**
+   * Also generate bystander handlers on the same informer — slow, throwing, async-rejecting, added and removed
+   * mid-run — whose misbehaviour must not disturb the checked handler (default false).
+   */
+  readonly bystanders?: boolean;
   /** Where the failure report goes besides the thrown error (default nowhere). */
   readonly log?: (text: string) => void;
 }
@@ -89,6 +95,8 @@ export interface InformerCaseInput {
   readonly steps: readonly SimStep[];
   /** Seed of the simulator's and the informer's randomness. */
   readonly seed: number;
+  /** Bystander handlers (default none). */
+  readonly bystanders?: readonly BystanderPlan[];
 }
 
 /**
@@ -97,7 +105,7 @@ export interface InformerCaseInput {
  * regression test.
  */
 export function runInformerCase(options: CheckInformerOptions, input: InformerCaseInput): Promise<CaseOutcome> {
-  return runCase(options, input.useWatchList, input.steps, input.seed);
+  return runCase(options, input.useWatchList, input.steps, input.seed, input.bystanders ?? []);
 }
 
 function seedFromEnv(): number | undefined {
@@ -117,6 +125,7 @@ async function runCase(
   useWatchList: boolean,
   steps: readonly SimStep[],
   caseSeed: number,
+  bystanders: readonly BystanderPlan[],
 ): Promise<CaseOutcome> {
   const cluster = await createSimCluster({ seed: caseSeed, transport: options.transport ?? "in-process" });
   const start = cluster.clock.now();
@@ -150,6 +159,7 @@ async function runCase(
         clock: cluster.clock,
         rand: seededRand(caseSeed),
         name: "checkInformer",
+        logger: silentLogger,
         reflector: { useWatchList, logger: silentLogger },
       });
     const user = options.handler;
@@ -203,10 +213,27 @@ async function runCase(
       drainRequests();
       observe();
     };
+    const registered = new Map<BystanderPlan, ReturnType<typeof informer.addEventHandler>>();
+    const bystandersAt = (i: number) => {
+      for (const p of bystanders) {
+        if (p.addAfter === i) {
+          registered.set(p, informer.addEventHandler(bystanderHandler(p.behaviour, cluster.clock)));
+          log("phase", `added ${describeBystander(p)}`);
+        }
+        const reg = registered.get(p);
+        if (p.removeAfter === i && reg !== undefined) {
+          informer.removeEventHandler(reg);
+          registered.delete(p);
+          log("phase", `removed ${describeBystander(p)}`);
+        }
+      }
+    };
+    bystandersAt(0);
     await quiesce();
-    for (const s of steps) {
+    for (const [i, s] of steps.entries()) {
       const outcome = await applyStep(cluster, s);
       log("step", `${describeStep(s)} → ${outcome}`);
+      bystandersAt(i + 1);
       await quiesce();
     }
     cluster.faults.clearAll();
@@ -241,10 +268,30 @@ async function runCase(
       { name: "handlerNeverThrows", ok: handlerErrors.length === 0, violations: handlerErrors.slice(0, 10) },
       ...(options.invariants?.(ctx) ?? []),
     ];
+    // Stopping may need virtual time (a slow handler sleeping on the clock): never await it without moving time.
+    let stopped = false;
+    const stopping = running.then(
+      () => {
+        stopped = true;
+      },
+      () => {
+        stopped = true;
+      },
+    );
     ac.abort();
-    await running;
-    running = undefined;
-    await cluster.settle({ maxMs: 60_000, until: () => cluster.server.stats.openWatches === 0 }).catch(() => undefined);
+    await cluster
+      .settle({ maxMs: 60_000, until: () => stopped && cluster.server.stats.openWatches === 0 })
+      .catch(() => undefined);
+    if (!stopped) {
+      reports.push({
+        name: "stops",
+        ok: false,
+        violations: ["informer.run did not return within 60 s of virtual time after its signal aborted"],
+      });
+    } else {
+      await stopping;
+      running = undefined;
+    }
     cluster.engine.stop();
     // Timers already armed may still run out (a latency sleep, a backoff); what is left after a virtual minute leaked.
     await cluster.settle({ maxMs: 60_000, noTimers: true }).catch(() => undefined);
@@ -259,7 +306,8 @@ async function runCase(
     return { reports, timeline };
   } finally {
     ac.abort();
-    await running?.catch(() => undefined);
+    // A run that did not stop is reported above; awaiting it here could hang on a clock nobody advances.
+    void running?.catch(() => undefined);
     await cluster.close();
   }
 }
@@ -293,12 +341,15 @@ export function formatFailure(
   useWatchList: boolean,
   steps: readonly SimStep[],
   outcome: CaseOutcome,
+  bystanders: readonly BystanderPlan[] = [],
 ): string {
   const lines: string[] = [];
   lines.push(`checkInformer: a generated case broke ${outcome.reports.filter((r) => !r.ok).length} invariant(s)`);
   lines.push(`  seed ${seed} — replay exactly with FC_SEED=${seed}`);
   lines.push(`  reflector: ${useWatchList ? "watch-list" : "list+watch"}; history (${steps.length} steps, shrunk):`);
   for (const s of steps) lines.push(`    - ${describeStep(s)}`);
+  if (bystanders.length > 0) lines.push("  bystander handlers:");
+  for (const b of bystanders) lines.push(`    - ${describeBystander(b)}`);
   for (const r of outcome.reports) {
     if (r.ok) continue;
     lines.push(`  ✗ ${r.name}`);
@@ -327,9 +378,10 @@ export async function checkInformer(options: CheckInformerOptions = {}): Promise
     fc.boolean(),
     historyArb(options.history),
     fc.integer({ min: 1, max: 1_000_000 }),
-    async (useWatchList, steps, caseSeed) => {
+    options.bystanders === true ? bystandersArb(options.history?.maxSteps ?? 25) : fc.constant<BystanderPlan[]>([]),
+    async (useWatchList, steps, caseSeed, bystanders) => {
       caseNo++;
-      const outcome = await runCase(options, useWatchList, steps, caseSeed);
+      const outcome = await runCase(options, useWatchList, steps, caseSeed, bystanders);
       return outcome.reports.every((r) => r.ok);
     },
   );
@@ -339,10 +391,10 @@ export async function checkInformer(options: CheckInformerOptions = {}): Promise
   if (counterexample === null) {
     throw new Error(`checkInformer: seed ${seed} failed without a counterexample: ${String(details.errorInstance)}`);
   }
-  const [useWatchList, steps, caseSeed] = counterexample;
+  const [useWatchList, steps, caseSeed, bystanders] = counterexample;
   // Re-run the shrunk case once to record its timeline (the run is a pure function of its inputs in-process).
-  const outcome = await runCase(options, useWatchList, steps, caseSeed);
-  const text = `${formatFailure(seed, useWatchList, steps, outcome)}\n  (fast-check path ${details.counterexamplePath}; ${caseNo} cases run)`;
+  const outcome = await runCase(options, useWatchList, steps, caseSeed, bystanders);
+  const text = `${formatFailure(seed, useWatchList, steps, outcome, bystanders)}\n  (fast-check path ${details.counterexamplePath}; ${caseNo} cases run)`;
   options.log?.(text);
   throw new Error(text);
 }

@@ -27,6 +27,14 @@ export {
   type TimelineEntry,
 } from "./check-informer.js";
 export {
+  type BystanderPlan,
+  bystanderHandler,
+  bystandersArb,
+  describeBystander,
+  type HandlerBehaviour,
+  handlerBehaviourArb,
+} from "./handler-behaviours.js";
+export {
   InProcessDispatcher,
   type InProcessDispatcherOptions,
   type InProcessExchange,
