@@ -37,11 +37,14 @@ function setup() {
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
   const engine = new SimApiServer({ clock, rand: seededRand(11) });
   engine.register({
-    ...widgets,
+    group: widgets.group,
+    version: widgets.version,
+    resource: widgets.resource,
+    kind: widgets.kind,
+    namespaced: true,
     singularName: "widget",
     verbs: DEFAULT_VERBS,
     custom: true,
-    subresources: { status: widgets.subresources?.includes("status") === true },
   });
   const client = new EngineClient(engine);
   const manager = new Manager({

@@ -27,11 +27,14 @@ describe("example: widget-controller", () => {
   it("two replicas: the leader reconciles, a killed leader is replaced, finalizer and GC work end to end", async () => {
     cluster = await startSimCluster([
       {
-        ...widgets,
+        group: widgets.group,
+        version: widgets.version,
+        resource: widgets.resource,
+        kind: widgets.kind,
+        namespaced: true,
         singularName: "widget",
         verbs: DEFAULT_VERBS,
         custom: true,
-        subresources: { status: widgets.subresources?.includes("status") === true },
       },
     ]);
     const c = cluster;

@@ -75,6 +75,123 @@ describe("interop: kubectl", () => {
     expect(got.data).toEqual({ v: "2" });
   });
 
+  it("kubectl apply --server-side: creates, conflicts with kubectl create's ownership, --force-conflicts takes over", async (ctx) => {
+    requireTool(kubectl, ctx);
+    const f = join(dir, "ssa.yaml");
+    writeFileSync(f, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-ssa\ndata:\n  a: "1"\n');
+    const created = await k(["create", "-f", f]);
+    expect(created.stdout.trim()).toBe("configmap/cm-ssa created");
+    writeFileSync(f, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-ssa\ndata:\n  a: "2"\n  b: "x"\n');
+    const conflict = await k(["apply", "--server-side", "-f", f]);
+    expect(conflict.code).toBe(1);
+    expect(conflict.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl-create" using v1: .data.a');
+    expect(conflict.stderr).toContain("--force-conflicts");
+    const unchanged = JSON.parse((await k(["get", "cm", "cm-ssa", "-o", "json"])).stdout);
+    expect(unchanged.data).toEqual({ a: "1" });
+    const forced = await k(["apply", "--server-side", "--force-conflicts", "-f", f]);
+    expect(forced.stderr).toBe("");
+    expect(forced.stdout.trim()).toBe("configmap/cm-ssa serverside-applied");
+    const got = JSON.parse((await k(["get", "cm", "cm-ssa", "-o", "json", "--show-managed-fields"])).stdout);
+    expect(got.data).toEqual({ a: "2", b: "x" });
+    expect(
+      got.metadata.managedFields.map((e: { manager: string; operation: string }) => [e.manager, e.operation]),
+    ).toEqual([
+      ["kubectl", "Apply"],
+      ["kubectl-create", "Update"],
+    ]);
+    expect(got.metadata.managedFields[0].fieldsV1).toEqual({ "f:data": { "f:a": {}, "f:b": {} } });
+    // kubectl get hides managedFields unless asked.
+    const plain = JSON.parse((await k(["get", "cm", "cm-ssa", "-o", "json"])).stdout);
+    expect(plain.metadata.managedFields).toBeUndefined();
+  });
+
+  it("kubectl apply --server-side creates a missing object and is idempotent; kubectl scale uses /scale", async (ctx) => {
+    requireTool(kubectl, ctx);
+    const f = join(dir, "ssa-new.yaml");
+    writeFileSync(
+      f,
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: app\n        image: nginx:1\n",
+    );
+    const a = await k(["apply", "--server-side", "-f", f]);
+    expect(a.stderr).toBe("");
+    expect(a.stdout.trim()).toBe("deployment.apps/web serverside-applied");
+    const rv1 = JSON.parse((await k(["get", "deploy", "web", "-o", "json"])).stdout).metadata.resourceVersion;
+    const b = await k(["apply", "--server-side", "-f", f]);
+    expect(b.stdout.trim()).toBe("deployment.apps/web serverside-applied");
+    const got = JSON.parse((await k(["get", "deploy", "web", "-o", "json", "--show-managed-fields"])).stdout);
+    expect(got.metadata.resourceVersion).toBe(rv1);
+    expect(
+      Object.keys(got.metadata.managedFields[0].fieldsV1["f:spec"]["f:template"]["f:spec"]["f:containers"]),
+    ).toEqual(['k:{"name":"app"}']);
+    // kubectl scale goes through the /scale subresource (autoscaling/v1 Scale).
+    const scaled = await k(["scale", "deployment", "web", "--replicas=4"]);
+    expect(scaled.stderr).toBe("");
+    expect(scaled.stdout.trim()).toBe("deployment.apps/web scaled");
+    const after = JSON.parse((await k(["get", "deploy", "web", "-o", "json"])).stdout);
+    expect(after.spec.replicas).toBe(4);
+    const raw = JSON.parse(
+      (await k(["get", "--raw", "/apis/apps/v1/namespaces/default/deployments/web/scale"])).stdout,
+    );
+    expect(raw).toMatchObject({
+      kind: "Scale",
+      apiVersion: "autoscaling/v1",
+      spec: { replicas: 4 },
+      status: { selector: "app=web" },
+    });
+  });
+
+  it("kubectl create -f crd.yaml serves the resource at once: get <plural>, short name, objects; delete crd stops it", async (ctx) => {
+    requireTool(kubectl, ctx);
+    const crd = join(dir, "crd.yaml");
+    writeFileSync(
+      crd,
+      [
+        "apiVersion: apiextensions.k8s.io/v1",
+        "kind: CustomResourceDefinition",
+        "metadata:",
+        "  name: gizmos.interop.example.com",
+        "spec:",
+        "  group: interop.example.com",
+        "  scope: Namespaced",
+        "  names: {plural: gizmos, singular: gizmo, kind: Gizmo, shortNames: [gz]}",
+        "  versions:",
+        "  - name: v1",
+        "    served: true",
+        "    storage: true",
+        "    schema:",
+        "      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}",
+        "",
+      ].join("\n"),
+    );
+    const created = await k(["create", "-f", crd]);
+    expect(created.stderr).toBe("");
+    expect(created.stdout.trim()).toBe(
+      "customresourcedefinition.apiextensions.k8s.io/gizmos.interop.example.com created",
+    );
+    const empty = await k(["get", "gizmos"]);
+    expect([empty.code, empty.stderr.trim()]).toEqual([0, "No resources found in default namespace."]);
+    const obj = join(dir, "gizmo.yaml");
+    writeFileSync(obj, "apiVersion: interop.example.com/v1\nkind: Gizmo\nmetadata:\n  name: g1\nspec:\n  size: 2\n");
+    expect((await k(["apply", "--server-side", "-f", obj])).stdout.trim()).toBe(
+      "gizmo.interop.example.com/g1 serverside-applied",
+    );
+    const listed = await k(["get", "gz"]);
+    expect(listed.stdout).toMatch(/^NAME\s+AGE$/m);
+    expect(listed.stdout).toMatch(/^g1\s+\S+$/m);
+    const crds = await k(["get", "crd", "gizmos.interop.example.com", "-o", "json"]);
+    expect(JSON.parse(crds.stdout).status.conditions.map((c: { type: string }) => c.type)).toEqual([
+      "NamesAccepted",
+      "Established",
+    ]);
+    const deleted = await k(["delete", "crd", "gizmos.interop.example.com"]);
+    expect(deleted.stdout.trim()).toBe(
+      'customresourcedefinition.apiextensions.k8s.io "gizmos.interop.example.com" deleted',
+    );
+    const after = await k(["get", "gizmos.interop.example.com"]);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain("the server doesn't have a resource type \"gizmos");
+  });
+
   it("kubectl get -w prints existing rows, then streamed changes", async (ctx) => {
     requireTool(kubectl, ctx);
     await sim.create(configMap("cm-w1"));

@@ -70,6 +70,42 @@ describe("interop: python kubernetes client", () => {
   });
 });
 
+// A metadata-only list through the client's generic call_api, with the Accept header a metadata informer sends.
+const METADATA_LIST = `
+import json, sys
+from kubernetes import client
+cfg = client.Configuration(); cfg.host = sys.argv[1]
+api = client.ApiClient(cfg)
+accept = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
+data = api.call_api("/api/v1/namespaces/default/configmaps", "GET", header_params={"Accept": accept},
+                    response_type="object", _return_http_data_only=True)
+print(json.dumps({"kind": data["kind"], "apiVersion": data["apiVersion"],
+                  "items": [sorted(i.keys()) for i in data["items"]],
+                  "names": [i["metadata"]["name"] for i in data["items"]]}), flush=True)
+`;
+
+describe("interop: python kubernetes client reads a metadata-only list", () => {
+  it("call_api with Accept as=PartialObjectMetadataList gets kind/apiVersion meta.k8s.io/v1 and only metadata", async (ctx) => {
+    requireTool(python, ctx);
+    const sim = await startSim();
+    try {
+      await sim.create(configMap("py-meta", { big: "x".repeat(1000) }));
+      const r = await run(pythonBin(), ["-c", METADATA_LIST, sim.url], { timeoutMs: 60_000 });
+      expect(r.stderr).toBe("");
+      expect(lines(r.stdout)).toEqual([
+        {
+          kind: "PartialObjectMetadataList",
+          apiVersion: "meta.k8s.io/v1",
+          items: [["apiVersion", "kind", "metadata"]],
+          names: ["py-meta"],
+        },
+      ]);
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
 // Watches from a resourceVersion the server no longer has: the client retries once, then raises ApiException with
 // the Status' code and "reason: message" — which needs the ERROR event's Status to carry code, reason and message.
 const WATCH_EXPIRED = `

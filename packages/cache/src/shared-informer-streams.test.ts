@@ -18,6 +18,7 @@ import { FakeControllerSource } from "./testing/fake-controller-source.js";
 import { runUntilSettled } from "./testing/run-until-settled.js";
 import { RealFIFO } from "./the-real-fifo.js";
 import { isDeletedFinalStateUnknown } from "./tombstone.js";
+import { watcher } from "./watcher.js";
 
 interface Pod extends KubeObject {
   metadata: { name: string; namespace?: string; resourceVersion?: string };
@@ -209,6 +210,41 @@ describe("the building blocks' streams are read-only and safe too", () => {
     await runUntilSettled(clock, done);
     errors.mockRestore();
     expect(seen.length).toBeGreaterThan(0);
+    expect(uncaught).toEqual([]);
+  });
+});
+
+describe("watcher() is safe too", () => {
+  it("a throwing consumer keeps receiving, is logged, never reaches uncaughtException; piped consumers too", async () => {
+    const clock = new FakeClock(0);
+    const source = new FakeControllerSource<Pod>({ clock, rand: seededRand(5) });
+    source.add(pod("a"));
+    const logged: string[] = [];
+    const stream = watcher(source, {
+      clock,
+      rand: seededRand(6),
+      name: "pods",
+      useWatchList: false,
+      logger: { log: (_level, message) => logged.push(message) },
+    });
+    const seen: string[] = [];
+    const sub = stream.subscribe((e) => {
+      seen.push(e.type);
+      throw new Error("consumer bug");
+    });
+    const piped = stream.pipe(filter((e) => e.type === "apply")).subscribe(() => {
+      throw new Error("piped consumer bug");
+    });
+    await clock.step(0);
+    await settle();
+    source.add(pod("b"));
+    await clock.step(0);
+    await settle();
+    await timersRan();
+    sub.unsubscribe();
+    piped.unsubscribe();
+    expect(seen).toEqual(["init", "initApply", "initDone", "apply"]);
+    expect(logged.filter((m) => m === "a subscriber of watcher pods threw in next")).toHaveLength(5);
     expect(uncaught).toEqual([]);
   });
 });

@@ -763,7 +763,11 @@ class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
     const reflectorStop = new AbortController();
     let reflectorRun: Promise<void> | undefined;
     try {
-      reflectorRun = pipeline.reflector.run(AbortSignal.any([signal, reflectorStop.signal]));
+      // Handled at once: a rejection (only "already running", which a fresh reflector cannot hit) must not wait
+      // for the finally block below, where it would already count as an unhandled rejection.
+      reflectorRun = pipeline.reflector
+        .run(AbortSignal.any([signal, reflectorStop.signal]))
+        .catch((error: unknown) => this.reportProcessError(error));
       await processLoop<T>({
         queue: pipeline.queue,
         process: (deltas, isInInitialList) =>

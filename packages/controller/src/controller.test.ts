@@ -329,7 +329,41 @@ describe("Controller: lifecycle", () => {
     await run;
     expect(signal.aborted).toBe(true);
     expect(events.find((e) => e.type === "shutdownAborted")).toEqual({ type: "shutdownAborted", keys: ["default/a"] });
+    expect(c.status().abandoned).toBe(1); // it ignored its signal: abandoned, not awaited
     expect(events.at(-1)).toEqual({ type: "stopped" });
+    await env.stop();
+    expect(env.clock.pendingTimers()).toBe(0);
+  });
+
+  it("after the drain deadline a reconcile that honours ctx.signal stops, and its error is not retried after shutdown", async () => {
+    const env = testEnv();
+    const seen: unknown[] = [];
+    const c = newControllerManagedBy(env.context)
+      .for(parents)
+      .withOptions({ gracefulShutdownTimeout: 1000, maxConcurrentReconciles: 2 })
+      .complete(async (_req, ctx) => {
+        try {
+          await env.clock.sleep(60_000, ctx.signal);
+        } catch (err) {
+          seen.push(err);
+          throw err;
+        }
+      });
+    await env.start();
+    const ac = new AbortController();
+    const run = c.run(ac.signal);
+    await turns();
+    env.source(parents).add(obj("a"));
+    env.source(parents).add(obj("b"));
+    await turns();
+    ac.abort();
+    await env.clock.step(1000);
+    await run;
+    expect(seen.map((e) => (e as Error).message)).toEqual([
+      "controller parent is shutting down: graceful shutdown deadline passed",
+      "controller parent is shutting down: graceful shutdown deadline passed",
+    ]);
+    expect(c.status()).toMatchObject({ phase: "stopped", abandoned: 0, inFlight: [] });
     await env.stop();
     expect(env.clock.pendingTimers()).toBe(0);
   });

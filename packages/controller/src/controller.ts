@@ -2,7 +2,7 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import type { ResourceEventHandlerRegistration, SharedIndexInformer } from "@informer-ts/cache";
 import { waitFor } from "@informer-ts/cache";
 import { type Clock, realClock, type Timer } from "@informer-ts/clock";
-import { type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
+import { type MetricsProvider, noopMetrics, safeObservable } from "@informer-ts/instrumentation";
 import {
   type DrainSemantics,
   defaultControllerRateLimiter,
@@ -93,8 +93,10 @@ export interface ControllerStatus {
 
 interface InFlight {
   readonly key: string;
-  readonly abort: AbortController;
-  readonly settled: Promise<void>;
+  /** The reconcile's own controller (with a per-reconcile timeout); otherwise it shares the stop signal. */
+  readonly abort: AbortController | undefined;
+  /** Settles with the reconcile (timeout path only; the fast path's worker promise covers it). */
+  readonly settled: Promise<void> | undefined;
   abandoned: boolean;
 }
 
@@ -136,6 +138,8 @@ export class Controller {
   private readonly cacheSyncTimeout: number;
   private readonly events = new Subject<ControllerEvent>();
   private readonly inFlight = new Map<string, InFlight>();
+  /** Aborted at the shutdown deadline: the signal of reconciles without a timeout, and the trigger of the others'. */
+  private readonly stopAbort = new AbortController();
   private readonly m: ControllerMetricSet;
   private phase: ControllerStatus["phase"] = "new";
   private stopping = false;
@@ -176,7 +180,7 @@ export class Controller {
       clock: this.clock,
       ...(options.drainSemantics !== undefined && { drainSemantics: options.drainSemantics }),
     });
-    this.events$ = this.events.asObservable();
+    this.events$ = safeObservable(this.events.asObservable(), `controller ${this.name} events$`);
   }
 
   /** Enqueues a request by hand (`Queue.Add`), e.g. from an external trigger. Ignored once stopping. */
@@ -278,15 +282,23 @@ export class Controller {
     });
     const drained = await Promise.race([all(), deadline]);
     timer?.stop();
-    if (!drained) {
-      const keys = [...this.inFlight.keys()];
-      this.events.next({ type: "shutdownAborted", keys });
-      for (const f of this.inFlight.values()) {
-        f.abort.abort(new Error(`controller ${this.name} is shutting down: graceful shutdown deadline passed`));
-      }
-      // Workers are released by the abort (a reconcile that ignores its signal is abandoned, see reconcileHandler).
-      await Promise.all(workers);
-    }
+    if (drained) return;
+    const keys = [...this.inFlight.keys()];
+    this.events.next({ type: "shutdownAborted", keys });
+    const reason = new Error(`controller ${this.name} is shutting down: graceful shutdown deadline passed`);
+    this.stopAbort.abort(reason);
+    for (const f of this.inFlight.values()) f.abort?.abort(reason);
+    // Reconciles that honour their signal settle within a few turns; one that ignores it is abandoned (its worker is
+    // not awaited, its key stays in flight in the shut-down queue).
+    let settleTurns = 0;
+    await Promise.race([
+      Promise.all(workers),
+      (async () => {
+        while (settleTurns++ < 100) await new Promise<void>((resolve) => setImmediate(resolve));
+      })(),
+    ]);
+    settleTurns = 100;
+    for (const f of this.inFlight.values()) f.abandoned = true;
   }
 
   private async worker(): Promise<void> {
@@ -315,11 +327,45 @@ export class Controller {
       this.recordError(key, err instanceof Error ? err : new NonErrorThrownError(key, err), true);
       return;
     }
-    const abort = new AbortController();
-    const ctx: ReconcileContext = { signal: abort.signal, controller: this.name, retries: this.queue.numRequeues(key) };
+    if (this.reconcileTimeout === undefined) return this.reconcileShared(key, request);
+    return this.reconcileWithTimeout(key, request, this.reconcileTimeout);
+  }
+
+  /**
+   * The fast path, without a per-reconcile timeout: every reconcile shares the controller's stop signal (aborted only at
+   * the shutdown deadline), so a reconcile costs no AbortController, listener or race.
+   */
+  private async reconcileShared(key: string, request: Request): Promise<void> {
+    const ctx = new Context(this.stopAbort.signal, this.name, this.queue, key);
+    const entry: InFlight = { key, abort: undefined, settled: undefined, abandoned: false };
+    this.inFlight.set(key, entry);
     const start = this.clock.now();
-    this.active++;
-    this.m.activeWorkers.inc(this.m.labels);
+    this.begin();
+    let outcome: Outcome;
+    try {
+      outcome = { ok: true, value: await this.reconciler(request, ctx) };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    this.end(start);
+    this.inFlight.delete(key);
+    if (entry.abandoned) {
+      // Settled after the shutdown deadline: run has resolved already; just release the key.
+      this.queue.done(key);
+      return;
+    }
+    this.handleOutcome(key, outcome);
+    this.queue.done(key);
+  }
+
+  /** With a per-reconcile timeout: the reconcile races its own timer and signal. */
+  private async reconcileWithTimeout(key: string, request: Request, timeoutMs: number): Promise<void> {
+    const abort = new AbortController();
+    const onStop = () => abort.abort(this.stopAbort.signal.reason);
+    this.stopAbort.signal.addEventListener("abort", onStop, { once: true });
+    const ctx = new Context(abort.signal, this.name, this.queue, key);
+    const start = this.clock.now();
+    this.begin();
     let outcome: Promise<Outcome>;
     try {
       const value = this.reconciler(request, ctx);
@@ -336,21 +382,16 @@ export class Controller {
     // Released by: the outcome, the per-reconcile timeout, or (during shutdown) the abort of the reconcile's signal.
     let timer: Timer | undefined;
     const released = new Promise<"timeout" | "aborted">((resolve) => {
-      if (this.reconcileTimeout !== undefined) {
-        const ms = this.reconcileTimeout;
-        timer = this.clock.afterFunc(ms, () => {
-          resolve("timeout"); // before the abort, whose listener would resolve "aborted"
-          abort.abort(new ReconcileTimeoutError(key, ms));
-        });
-      }
+      timer = this.clock.afterFunc(timeoutMs, () => {
+        resolve("timeout"); // before the abort, whose listener would resolve "aborted"
+        abort.abort(new ReconcileTimeoutError(key, timeoutMs));
+      });
       abort.signal.addEventListener("abort", () => resolve("aborted"), { once: true });
     });
     const first = await Promise.race([outcome, released]);
     timer?.stop();
-    this.active--;
-    this.m.activeWorkers.dec(this.m.labels);
-    this.m.reconcileTime.observe((this.clock.now() - start) / 1000, this.m.labels);
-    this.reconciles++;
+    this.stopAbort.signal.removeEventListener("abort", onStop);
+    this.end(start);
 
     if (first === "timeout" || first === "aborted") {
       // The reconcile did not settle in time: count an error, requeue, and release the worker. The key stays in the
@@ -358,7 +399,7 @@ export class Controller {
       entry.abandoned = true;
       const reason: unknown = abort.signal.reason;
       if (first === "timeout") this.m.reconcileTimeouts.inc(this.m.labels);
-      this.events.next({ type: "reconcileAbandoned", key, timeoutMs: this.reconcileTimeout ?? 0 });
+      this.events.next({ type: "reconcileAbandoned", key, timeoutMs });
       this.recordError(key, reason instanceof Error ? reason : new NonErrorThrownError(key, reason), false);
       this.queue.addRateLimited(key);
       void outcome.then(() => {
@@ -371,6 +412,18 @@ export class Controller {
     this.inFlight.delete(key);
     this.handleOutcome(key, first);
     this.queue.done(key);
+  }
+
+  private begin(): void {
+    this.active++;
+    this.m.activeWorkers.inc(this.m.labels);
+  }
+
+  private end(start: number): void {
+    this.active--;
+    this.m.activeWorkers.dec(this.m.labels);
+    this.m.reconcileTime.observe((this.clock.now() - start) / 1000, this.m.labels);
+    this.reconciles++;
   }
 
   private handleOutcome(key: string, outcome: Outcome): void {
@@ -415,12 +468,16 @@ export class Controller {
   }
 
   private count(result: ReconcileResultLabel): void {
-    this.m.reconcileTotal.inc({ controller: this.name, result });
+    this.m.reconcileTotal.inc(this.m.resultLabels[result]);
   }
 }
 
 interface ControllerMetricSet {
   readonly labels: { readonly controller: string };
+  /** One label object per result, allocated once. */
+  readonly resultLabels: Readonly<
+    Record<ReconcileResultLabel, { readonly controller: string; readonly result: string }>
+  >;
   readonly reconcileTotal: ReturnType<MetricsProvider["counter"]>;
   readonly reconcileErrors: ReturnType<MetricsProvider["counter"]>;
   readonly terminalReconcileErrors: ReturnType<MetricsProvider["counter"]>;
@@ -436,6 +493,12 @@ function metricSet(p: MetricsProvider, controller: string): ControllerMetricSet 
   const labels = { controller };
   const set: ControllerMetricSet = {
     labels,
+    resultLabels: {
+      success: { controller, result: "success" },
+      error: { controller, result: "error" },
+      requeue: { controller, result: "requeue" },
+      requeue_after: { controller, result: "requeue_after" },
+    },
     reconcileTotal: p.counter(d.reconcileTotal),
     reconcileErrors: p.counter(d.reconcileErrors),
     terminalReconcileErrors: p.counter(d.terminalReconcileErrors),
@@ -463,6 +526,20 @@ function checkDuration(name: string, field: string, ms: number | undefined, posi
     throw new RangeError(
       `controller ${name}: ${field} must be a finite number of milliseconds ${positive ? "> 0" : "≥ 0"}, got ${String(ms)}`,
     );
+  }
+}
+
+/** The {@link ReconcileContext} of one reconcile; `retries` is read from the queue only when asked for. */
+class Context implements ReconcileContext {
+  constructor(
+    readonly signal: AbortSignal,
+    readonly controller: string,
+    private readonly queue: RateLimitingQueue<string>,
+    private readonly key: string,
+  ) {}
+
+  get retries(): number {
+    return this.queue.numRequeues(this.key);
   }
 }
 

@@ -11,7 +11,7 @@ import {
 } from "@informer-ts/cache";
 import type { ResourceDescriptor } from "@informer-ts/client";
 import { type Clock, mathRand, type Rand, realClock } from "@informer-ts/clock";
-import { type MetricsProvider, PromMetrics } from "@informer-ts/instrumentation";
+import { type MetricsProvider, PromMetrics, safeObservable } from "@informer-ts/instrumentation";
 import { type Observable, Subject } from "rxjs";
 import type { ControllerContext } from "./builder.js";
 import type { Controller } from "./controller.js";
@@ -141,7 +141,7 @@ export class Manager implements ControllerContext {
         callbacks: { onStartedLeading: (s) => this.lead(s), onStoppedLeading: () => {} },
       });
     }
-    this.events$ = this.events.asObservable();
+    this.events$ = safeObservable(this.events.asObservable(), "manager events$");
   }
 
   /** The shared informer of a resource (created on first use; started by `run`). */

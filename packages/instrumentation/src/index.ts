@@ -1,6 +1,6 @@
 export { EventStream, type EventStreamOptions } from "./event-stream.js";
 export { type HistogramSnapshot, InMemoryMetrics } from "./in-memory-metrics.js";
-export { runAsObservable, SignalLink } from "./lifecycle.js";
+export { onAbort, runAsObservable, SignalLink } from "./lifecycle.js";
 export {
   formatLogLine,
   type LogFields,

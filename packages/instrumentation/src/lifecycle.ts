@@ -1,46 +1,67 @@
 import { Observable } from "rxjs";
 
-/** The links of one caller signal, served by a single `abort` listener on it. */
-interface Fanout {
-  readonly links: Set<SignalLink>;
-  readonly onAbort: () => void;
+/** The callbacks registered on one caller signal, served by its single `abort` listener. */
+interface Entry {
+  readonly callbacks: Set<() => void>;
+  readonly listener: () => void;
 }
 
-const fanouts = new WeakMap<AbortSignal, Fanout>();
+const entries = new WeakMap<AbortSignal, Entry>();
 
 /**
- * An `AbortController` tied to a caller's signal. Long-running components give their parts the link's
- * `signal` instead of the caller's, and {@link SignalLink.release} the link once they have stopped.
- *
- * However many links are made on one caller signal (a factory of 50 informers, 100 reflectors in a test, each
- * with its own link), the caller's signal carries **one** `abort` listener, shared by all of them, and none once
- * the last link is released: no `MaxListenersExceededWarning`, no listener leak. Links abort in creation order.
+ * Calls `fn` once when `signal` aborts (at once, synchronously, if it already has); returns the idempotent
+ * un-registration. The library's one way to watch a caller's signal: however many components register on one
+ * signal (a factory of 50 informers, 100 reflectors in a test), the signal carries a **single** `abort` listener,
+ * added with the first registration and removed with the last, so there is no `MaxListenersExceededWarning` and
+ * a stopped component leaves nothing behind. A throwing callback is ignored; the others still run.
+ */
+export function onAbort(signal: AbortSignal, fn: () => void): () => void {
+  if (signal.aborted) {
+    try {
+      fn();
+    } catch {
+      // Like the callbacks run by the listener: a throw must not reach the caller.
+    }
+    return () => {};
+  }
+  let entry = entries.get(signal);
+  if (entry === undefined) {
+    const callbacks = new Set<() => void>();
+    const listener = () => {
+      entries.delete(signal);
+      for (const cb of [...callbacks]) {
+        try {
+          cb();
+        } catch {
+          // One component's failure must not keep the others running.
+        }
+      }
+      callbacks.clear();
+    };
+    entry = { callbacks, listener };
+    entries.set(signal, entry);
+    signal.addEventListener("abort", listener, { once: true });
+  }
+  const e = entry;
+  e.callbacks.add(fn);
+  return () => {
+    if (!e.callbacks.delete(fn) || e.callbacks.size > 0) return;
+    if (entries.get(signal) === e) entries.delete(signal);
+    signal.removeEventListener("abort", e.listener);
+  };
+}
+
+/**
+ * An `AbortController` tied to a caller's signal through {@link onAbort}. Long-running components give their
+ * parts the link's `signal` instead of the caller's, and {@link SignalLink.release} the link once they have
+ * stopped: all links and registrations on one caller signal share its single listener, removed with the last.
  */
 export class SignalLink {
   private readonly controller = new AbortController();
-  private readonly parent: AbortSignal | undefined;
-  private released = false;
+  private readonly unregister: () => void;
 
   constructor(parent?: AbortSignal) {
-    this.parent = parent;
-    if (parent === undefined) return;
-    if (parent.aborted) {
-      this.controller.abort(parent.reason);
-      return;
-    }
-    let fanout = fanouts.get(parent);
-    if (fanout === undefined) {
-      const links = new Set<SignalLink>();
-      const onAbort = () => {
-        fanouts.delete(parent);
-        for (const link of links) link.controller.abort(parent.reason);
-        links.clear();
-      };
-      fanout = { links, onAbort };
-      fanouts.set(parent, fanout);
-      parent.addEventListener("abort", onAbort, { once: true });
-    }
-    fanout.links.add(this);
+    this.unregister = parent === undefined ? () => {} : onAbort(parent, () => this.controller.abort(parent.reason));
   }
 
   /** Aborts when the parent aborts or {@link SignalLink.abort} is called. */
@@ -54,18 +75,11 @@ export class SignalLink {
   }
 
   /**
-   * Detaches the link from the parent signal; the last link of a parent removes the shared listener. Idempotent;
-   * call once the component has stopped. A released link no longer follows the parent.
+   * Detaches the link from the parent signal (the last registration of a parent removes the shared listener).
+   * Idempotent; call once the component has stopped. A released link no longer follows the parent.
    */
   release(): void {
-    if (this.released || this.parent === undefined) return;
-    this.released = true;
-    const fanout = fanouts.get(this.parent);
-    if (fanout === undefined || !fanout.links.delete(this)) return;
-    if (fanout.links.size === 0) {
-      fanouts.delete(this.parent);
-      this.parent.removeEventListener("abort", fanout.onAbort);
-    }
+    this.unregister();
   }
 }
 

@@ -2,7 +2,10 @@
 // file on the fly to answer `--help` before (and without) building the packages.
 
 /** The commands of the `informer` CLI, for usage errors' "did you mean" suggestions. */
-export const INFORMER_COMMANDS: readonly string[] = ["demo", "help"];
+export const INFORMER_COMMANDS: readonly string[] = ["demo", "scenario", "help"];
+
+/** The studies `informer scenario <name>` runs. */
+export const SCENARIO_NAMES: readonly string[] = ["statefulset-resync"];
 
 /** Usage of the `informer` CLI as a whole. */
 export const INFORMER_USAGE = `Usage: informer <command> [flags]
@@ -12,6 +15,7 @@ export const INFORMER_USAGE = `Usage: informer <command> [flags]
 Commands:
   demo        run a SharedIndexInformer against an embedded simulated kube-apiserver through churn and two
               server-side faults, check each fault's outcome and that the informer converges
+  scenario    run a study of a production problem in virtual time (informer scenario --help lists them)
   help [cmd]  show this help, or a command's
 
 Flags:
@@ -64,5 +68,60 @@ export function helpFor(args: readonly string[]): string | undefined {
   const asks = own[0] === "help" || own.some((a) => a === "-h" || a === "--help");
   if (!asks) return undefined;
   const command = own[0] === "help" ? own[1] : own[0];
+  if (command === "scenario") {
+    const name = own[0] === "help" ? own[2] : own[1];
+    return name === "statefulset-resync" ? STATEFULSET_RESYNC_USAGE : SCENARIO_USAGE;
+  }
   return command === "demo" ? DEMO_USAGE : INFORMER_USAGE;
 }
+
+/** Usage of `informer scenario`. */
+export const SCENARIO_USAGE = `Usage: informer scenario <name> [flags]
+       pnpm informer scenario <name> [flags]
+
+Runs a study of a production problem (shared/background) in virtual time against the in-process simulated
+kube-apiserver, and prints a summary table with the write-up's figures beside the measured ones.
+
+Studies:
+  statefulset-resync  a 30 s resync keeps the StatefulSet controller's queue full; new StatefulSets wait (003)
+
+Flags of every study:
+  --seed <k>            seed of every random choice; the run is deterministic for it (default 1)
+  --json <file>         write the full result (parameters, time series, histograms, summary) as JSON
+  --report <file.html>  write an HTML report with inline SVG charts (no network)
+  --heap                sample process.memoryUsage().heapUsed too (real memory: not deterministic)
+  -h, --help            show the study's flags (informer scenario <name> --help)
+
+Exit status: 0 the study ran, 1 it failed (the message says why), 2 bad command line.
+`;
+
+/** Usage of `informer scenario statefulset-resync`. */
+export const STATEFULSET_RESYNC_USAGE = `Usage: informer scenario statefulset-resync [flags]
+
+Study 003 (shared/background/003): StatefulSets wait minutes for their pods although each sync takes 40 ms.
+Model: --statefulsets StatefulSets in the simulated apiserver; a shared informer whose handler enqueues every
+add/update/delete and every resync (the StatefulSet controller's handler, resync --resync s); a rate-limited
+workqueue; workers paying --cost-ms virtual ms per key. New StatefulSets ("probes") are created mid-run; their
+wait from creation to being taken by a worker is measured. Variants (--variants, default all):
+  resync             resync --resync s, 1 worker: the problem (the write-up's demo)
+  no-resync          no resync, 1 worker: the write-up's first fix
+  skip-processed-rv  resync, but a key whose resourceVersion was already processed is skipped: the second fix
+  workers            resync with --workers workers (kube-controller-manager's --concurrent-statefulset-syncs)
+
+Flags (defaults are the write-up's values):
+  --statefulsets <n>      StatefulSets in the cluster (default 2000)
+  --cost-ms <ms>          virtual processing cost per key (default 40)
+  --cost-spread-ms <ms>   uniform spread ± around --cost-ms, drawn from --seed (default 0)
+  --resync <s>            resync period of the handler (default 30)
+  --workers <n>           workers of the "workers" variant (default 5)
+  --duration <s>          virtual length of each variant (default 360)
+  --probes <n>            StatefulSets created mid-run (default 5)
+  --probe-start <s>       virtual time of the first probe (default 120)
+  --probe-interval <s>    virtual seconds between probes (default 25)
+  --sample <s>            sampling period (default 1)
+  --variants <list>       comma-separated subset of: resync,no-resync,skip-processed-rv,workers
+  --seed <k>              (default 1)   --json <file>   --report <file.html>   --heap
+  -h, --help              show this help
+
+Exit status: 0 the study ran, 1 it failed, 2 bad command line.
+`;

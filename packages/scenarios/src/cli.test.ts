@@ -1,7 +1,7 @@
 // The `informer` CLI run as its built JS (node dist/cli.js), the way `pnpm demo` runs it: the demo must sync from the
 // embedded simulated apiserver over HTTP, ride through the two server-side faults and converge.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -197,5 +197,45 @@ describe("the root launcher (pnpm demo, informer, bench, apiserver)", () => {
     const run = launch(repo, ["informer", "dmeo"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("did you mean demo?");
+  });
+});
+
+describe("informer scenario", () => {
+  it("lists the studies and explains each one's flags", () => {
+    const list = cli(["scenario", "--help"]);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain("statefulset-resync");
+    const one = cli(["scenario", "statefulset-resync", "--help"]);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain("--statefulsets <n>");
+    expect(one.stdout).toContain("(default 2000)");
+  });
+
+  it("names an unknown study or flag with a suggestion and exits 2", () => {
+    const r = cli(["scenario", "statefulset-resyn"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown scenario "statefulset-resyn"; did you mean statefulset-resync?');
+    const f = cli(["scenario", "statefulset-resync", "--workers", "0"]);
+    expect(f.code).toBe(2);
+    expect(f.stderr).toContain('--workers must be an integer ≥ 1, got "0"');
+  });
+
+  it("runs statefulset-resync small, prints the summary with the write-up's figures and writes --json", () => {
+    const dir = mkdtempSync(join(tmpdir(), "scenario-"));
+    const json = join(dir, "out.json");
+    const r = cli([
+      "scenario",
+      "statefulset-resync",
+      ...["--statefulsets", "300", "--resync", "5", "--duration", "40", "--probe-start", "20", "--probe-interval", "5"],
+      ...["--variants", "resync,no-resync", "--json", json],
+    ]);
+    expect(r.stderr).toContain("[resync] t=30s");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/write-up\s+measured/);
+    expect(r.stdout).toContain("12 s (300 × 40 ms)");
+    const data = JSON.parse(readFileSync(json, "utf8"));
+    expect(data.scenario).toBe("statefulset-resync");
+    expect(data.variants).toHaveLength(2);
+    expect(data.params.statefulsets).toBe(300);
   });
 });

@@ -2,7 +2,7 @@
 // The `informer` CLI (`pnpm informer`, `pnpm demo`). Exit statuses: 0 success, 1 a check failed or the command
 // failed, 2 bad command line, 130 interrupted by Ctrl-C.
 import { didYouMean, parseCommandLine, UsageError } from "@informer-ts/apimachinery";
-import { helpFor, INFORMER_COMMANDS, INFORMER_USAGE } from "./cli-usage.js";
+import { helpFor, INFORMER_COMMANDS, INFORMER_USAGE, SCENARIO_NAMES } from "./cli-usage.js";
 
 /** Exit status after Ctrl-C (128 + SIGINT), as shells report it. */
 const INTERRUPTED = 130;
@@ -67,6 +67,11 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === "demo") return await demo(rest);
+    if (command === "scenario") {
+      // Loaded here: help and usage errors answer without loading the informer stack.
+      const { scenarioCommand } = await import("./scenario-command.js");
+      return await scenarioCommand(rest, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
+    }
     if (command === undefined) {
       process.stdout.write(INFORMER_USAGE);
       return 0;
@@ -76,7 +81,12 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError(`${what}${didYouMean(command, candidates)}`);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    const usage = command === "demo" ? "informer demo --help" : "informer --help";
+    const usage =
+      command === "demo"
+        ? "informer demo --help"
+        : command === "scenario"
+          ? `informer scenario${rest[0] !== undefined && SCENARIO_NAMES.includes(rest[0]) ? ` ${rest[0]}` : ""} --help`
+          : "informer --help";
     process.stderr.write(`informer: ${err.message}\n(${usage} lists the commands and flags)\n`);
     return 2;
   }

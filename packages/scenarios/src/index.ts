@@ -1,1 +1,28 @@
-export {};
+// Public surface of @informer-ts/scenarios: the scenario runtime for users' own studies.
+
+export { renderHtmlReport } from "./report/html-report.js";
+export {
+  formatSummaryTable,
+  type ScenarioReport,
+  type SummaryRow,
+  type VariantResult,
+} from "./report/scenario-report.js";
+export { barChart, type ChartFrame, type LineSeries, lineChart } from "./report/svg-chart.js";
+export { type HistogramBucket, LONG_WAIT_BUCKETS_SECONDS, LongHistogram } from "./scenario/long-histogram.js";
+export { costFunction, type ProcessingCost } from "./scenario/processing-cost.js";
+export { type Sample, Sampler, type SampleSource } from "./scenario/sampler.js";
+export {
+  type ItemError,
+  type ProcessOutcome,
+  type RunOptions,
+  requestsByServedFrom,
+  ScenarioRuntime,
+  type ScenarioRuntimeOptions,
+  ScenarioStalledError,
+} from "./scenario/scenario-runtime.js";
+export {
+  runStatefulSetResync,
+  STATEFULSET_RESYNC_VARIANTS,
+  type StatefulSetResyncOptions,
+  type StatefulSetResyncVariant,
+} from "./scenarios/statefulset-resync.js";

@@ -372,6 +372,9 @@ describe("apiserver command", () => {
     );
     const crd = runToExit(["--seed", badCrd]);
     expect(crd.code).toBe(2);
-    expect(crd.stderr).toContain("spec.names.plural and spec.names.kind are required");
+    expect(crd.stderr).toContain(
+      'seed object 1 (apiextensions.k8s.io/v1 CustomResourceDefinition /x): CustomResourceDefinition.apiextensions.k8s.io "x" is invalid: [metadata.name: Invalid value: "x": must be spec.names.plural+"."+spec.group',
+    );
+    expect(crd.stderr).toContain("spec.names.kind: Required value]");
   });
 });

@@ -1,6 +1,6 @@
 import { isNotFound } from "@informer-ts/apimachinery";
 import { type Clock, jitter, mathRand, type Rand, realClock } from "@informer-ts/clock";
-import { type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
+import { type MetricsProvider, noopMetrics, safeObservable } from "@informer-ts/instrumentation";
 import { type Observable, Subject } from "rxjs";
 import { InvalidLeaseError, type LeaderElectionRecord, type ResourceLock } from "./lease-lock.js";
 
@@ -153,7 +153,7 @@ export class LeaderElector {
     this.masterStatus = m.gauge(leaderElectionMetrics.masterStatus);
     this.slowpath = m.counter(leaderElectionMetrics.slowpathTotal);
     this.masterStatus.set(0, { name: this.name });
-    this.events$ = this.events.asObservable();
+    this.events$ = safeObservable(this.events.asObservable(), `leader election ${this.name} events$`);
   }
 
   /** Whether the last observed record names this candidate (`IsLeader`). */

@@ -1,7 +1,7 @@
 import { isAlreadyExists, isNotFound, type KubeObject, StatusError } from "@informer-ts/apimachinery";
 import { RequestConstructionError, type ResourceDescriptor } from "@informer-ts/client";
 import { type Clock, mathRand, type Rand, realClock } from "@informer-ts/clock";
-import { type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
+import { type MetricsProvider, noopMetrics, safeObservable } from "@informer-ts/instrumentation";
 import { type Observable, Subject } from "rxjs";
 import type { ObjectClient } from "../object-client.js";
 import {
@@ -120,7 +120,7 @@ export class EventBroadcaster {
     const m = options.metrics ?? noopMetrics;
     this.dropped = m.counter(eventRecorderMetrics.dropped);
     this.queueLength = m.gauge(eventRecorderMetrics.queueLength);
-    this.events$ = this.events.asObservable();
+    this.events$ = safeObservable(this.events.asObservable(), "event broadcaster events$");
   }
 
   /** A recorder whose events carry `source` (`NewRecorder`). */

@@ -828,6 +828,18 @@ export class Cacher {
     }
   }
 
+  /**
+   * The resource stops being served (its CustomResourceDefinition was deleted): once the events committed so far
+   * have reached the cache, every watcher is closed gracefully (it still reads what it holds, then its stream ends)
+   * and the cache stops.
+   */
+  retire(): void {
+    this.deliver(() => {
+      for (const w of [...this.watchers]) w.close("server-stopped", true);
+      this.stop();
+    });
+  }
+
   /** Open watchers (tests, admin). */
   openWatchers(): readonly CacheWatcher[] {
     return [...this.watchers];

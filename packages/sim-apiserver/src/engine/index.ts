@@ -11,9 +11,45 @@ export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cache-watcher
 export { Cacher, type CacherConfig, type ServedFrom } from "./cacher.js";
 export { type ContinueToken, decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
 export { type ControllerDeps, ControllerLoop } from "./controller-loop.js";
+export { APISERVER_USER_AGENT, CrdFinalizer, type DefinitionServing } from "./crd-finalizer.js";
+export {
+  CUSTOM_RESOURCE_CLEANUP_FINALIZER,
+  CUSTOM_RESOURCE_DEFINITIONS,
+  establishedDefinition,
+  resourceFromCrd,
+  validateCustomResourceDefinition,
+  withTerminatingCondition,
+} from "./custom-resource-definitions.js";
 export { EVENT_FRESH_DURATION_MS, EventHistory, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
+export { CUSTOM_RESOURCE_SCHEMA, schemaFor } from "./field-manager/builtin-schemas.js";
+export { type Conflict, newApplyConflict, printManager } from "./field-manager/conflict.js";
+export { FieldSet } from "./field-manager/field-set.js";
+export {
+  decodeManagedFields,
+  encodeManagedFields,
+  type ManagedFields,
+  type ManagedFieldsEntry,
+  type ManagerFields,
+  managerIdentifier,
+} from "./field-manager/managed-fields.js";
+export {
+  comparePathElements,
+  deserializePathElement,
+  type Path,
+  type PathElement,
+  pathString,
+  serializePathElement,
+} from "./field-manager/path-element.js";
+export type { TypeDef } from "./field-manager/schema.js";
+export { ServerSideApply } from "./field-manager/server-side-apply.js";
+export {
+  FIELD_MANAGER_MAX_LENGTH,
+  StructuredMergeManager,
+  type StructuredMergeManagerOptions,
+} from "./field-manager/structured-merge-manager.js";
 export { GARBAGE_COLLECTOR_USER_AGENT, GarbageCollector } from "./garbage-collector.js";
 export { NamespaceController } from "./namespace-controller.js";
+export { decodeApplyConfiguration } from "./registry/apply-patch.js";
 export {
   type DeleteOptions,
   finalizersForDeletion,
@@ -40,6 +76,14 @@ export {
   patchTypeOf,
   unsupportedPatchType,
 } from "./registry/patch.js";
+export {
+  APPS_SCALE,
+  formatLabelSelector,
+  type ScaleSubresource,
+  scaleOf,
+  validateScale,
+  withScaledReplicas,
+} from "./registry/scale.js";
 export {
   type DeleteResult,
   type FieldManager,

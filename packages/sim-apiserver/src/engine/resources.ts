@@ -1,5 +1,7 @@
 import type { ServedResource } from "../http/discovery.js";
 import { DEFAULT_VERBS } from "../http/discovery.js";
+import { CUSTOM_RESOURCE_DEFINITIONS } from "./custom-resource-definitions.js";
+import { APPS_SCALE, type ScaleSubresource } from "./registry/scale.js";
 
 /**
  * A resource the engine stores and serves: what discovery needs ({@link ServedResource}) plus the parts of the
@@ -29,6 +31,8 @@ export interface SimResource extends ServedResource {
 /** {@link SimResource.subresources}. */
 export interface SimSubresources {
   readonly status?: boolean;
+  /** `/scale` (`autoscaling/v1` Scale): where the replica counts and the selector live. */
+  readonly scale?: ScaleSubresource;
 }
 
 function builtin(
@@ -51,8 +55,9 @@ function builtin(
 }
 
 /**
- * The built-in resources of issue #4: core/v1, apps/v1 and coordination.k8s.io/v1, plus batch/v1 jobs and core/v1
- * serviceaccounts (for `kubectl create job|serviceaccount`).
+ * The built-in resources: core/v1 (serviceaccounts included, for `kubectl create serviceaccount`), apps/v1,
+ * batch/v1 jobs, coordination.k8s.io/v1, events.k8s.io/v1 and apiextensions.k8s.io/v1 customresourcedefinitions
+ * (creating one serves its resource).
  */
 export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   builtin("", "configmaps", "ConfigMap", true, { shortNames: ["cm"], trigger: "metadata.name" }),
@@ -101,10 +106,19 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   }),
   builtin("", "services", "Service", true, { shortNames: ["svc"], subresources: { status: true } }),
   builtin("", "serviceaccounts", "ServiceAccount", true, { shortNames: ["sa"] }),
-  builtin("apps", "statefulsets", "StatefulSet", true, { shortNames: ["sts"], subresources: { status: true } }),
-  builtin("apps", "deployments", "Deployment", true, { shortNames: ["deploy"], subresources: { status: true } }),
+  builtin("apps", "statefulsets", "StatefulSet", true, {
+    shortNames: ["sts"],
+    subresources: { status: true, scale: APPS_SCALE },
+  }),
+  builtin("apps", "deployments", "Deployment", true, {
+    shortNames: ["deploy"],
+    subresources: { status: true, scale: APPS_SCALE },
+  }),
   builtin("batch", "jobs", "Job", true, { subresources: { status: true } }),
   builtin("coordination.k8s.io", "leases", "Lease", true),
+  // events.k8s.io/v1 registers no field-label conversion: only metadata.name/metadata.namespace select.
+  builtin("events.k8s.io", "events", "Event", true, { shortNames: ["ev"] }),
+  CUSTOM_RESOURCE_DEFINITIONS,
 ]);
 
 /** `v1` or `<group>/<version>`. */

@@ -3,6 +3,7 @@ import {
   type KubeList,
   type KubeObject,
   type ListOptions,
+  newConflict,
   newInvalid,
   newNotFound,
   newTooManyRequests,
@@ -18,11 +19,23 @@ import { type DecodedListOptions, setListOptionsDefaults, validateListOptions } 
 import { CacheMetrics, RequestAccounting } from "./accounting.js";
 import { CacheWatcher, type WatchCloseReason } from "./cache-watcher.js";
 import { Cacher, type CacherConfig, type ServedFrom, servedFromOfError } from "./cacher.js";
+import { CrdFinalizer } from "./crd-finalizer.js";
+import {
+  CUSTOM_RESOURCE_CLEANUP_FINALIZER,
+  CUSTOM_RESOURCE_DEFINITIONS,
+  establishedDefinition,
+  resourceFromCrd,
+  validateCustomResourceDefinition,
+  withTerminatingCondition,
+} from "./custom-resource-definitions.js";
 import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
+import { ServerSideApply } from "./field-manager/server-side-apply.js";
 import { GarbageCollector } from "./garbage-collector.js";
 import { NamespaceController } from "./namespace-controller.js";
+import { rfc3339Seconds } from "./object-util.js";
 import type { DeleteOptions } from "./registry/delete-options.js";
-import type { PatchType } from "./registry/patch.js";
+import { applyPatch, type PatchType, patchTypeOf, unsupportedPatchType } from "./registry/patch.js";
+import { type ScaleSubresource, scaleOf, validateScale, withScaledReplicas } from "./registry/scale.js";
 import { type FieldManager, RegistryStore } from "./registry/store.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
 import { type ParsedSelectors, parseSelectors, type Selection, selectionFor } from "./selection.js";
@@ -130,6 +143,8 @@ export interface RequestContext {
    * object with its deletionTimestamp instead of a Status).
    */
   deleted?: boolean;
+  /** Set by {@link SimApiServer.patch}: the (server-side apply) patch created the object. */
+  created?: boolean;
 }
 
 /** A resource given by object or by name: `configmaps`, `deployments.apps`, `leases.coordination.k8s.io`. */
@@ -233,6 +248,8 @@ export class SimApiServer {
   /** The simulated garbage collector and namespace controller (undefined with `controllers: false`). */
   readonly garbageCollector: GarbageCollector | undefined;
   readonly namespaceController: NamespaceController | undefined;
+  /** Deletes a deleted CustomResourceDefinition's objects, then the definition (absent with `controllers: false`). */
+  readonly crdFinalizer: CrdFinalizer | undefined;
   readonly accounting: RequestAccounting;
   /** Request faults (429, error statuses, truncated watches, dropped connections), shared with the HTTP face. */
   readonly faults: HttpFaultInjector;
@@ -241,6 +258,8 @@ export class SimApiServer {
   private readonly cfg: CacherConfig;
   private readonly byName = new Map<string, SimResource>();
   private readonly cachers = new Map<SimResource, Cacher>();
+  /** Resources served because a CustomResourceDefinition (by name) declares them. */
+  private readonly definitions = new Map<string, SimResource>();
   private readonly cacheMetrics: CacheMetrics;
   private readonly logger: Logger | undefined;
   private readonly defaultUserAgent: string;
@@ -286,8 +305,10 @@ export class SimApiServer {
       rand: this.rand,
       namespaces: () => this.byName.get("namespaces"),
       namespaceLifecycle: opts.namespaceLifecycle ?? true,
-      ...(opts.fieldManager !== undefined && { fieldManager: opts.fieldManager }),
     });
+    // Server-side apply and managedFields unless the caller installs its own hook.
+    this.registry.fieldManager =
+      opts.fieldManager ?? new ServerSideApply(this.clock, (r) => this.registry.strategy(r).hasStatus);
     const initial = opts.resources ?? BUILTIN_RESOURCES;
     const namespaces = initial.find((r) => r.group === "" && r.resource === "namespaces");
     if ((opts.systemNamespaces ?? true) && namespaces !== undefined) {
@@ -309,6 +330,7 @@ export class SimApiServer {
     if (opts.controllers === false) {
       this.garbageCollector = undefined;
       this.namespaceController = undefined;
+      this.crdFinalizer = undefined;
     } else {
       const delayMs = opts.controllers?.delayMs ?? 0;
       const deps = {
@@ -320,12 +342,97 @@ export class SimApiServer {
       };
       this.garbageCollector = new GarbageCollector(deps);
       this.namespaceController = new NamespaceController(deps);
+      this.crdFinalizer = new CrdFinalizer(deps, {
+        served: (name) => this.definitions.get(name),
+        retire: (name) => this.retireDefinition(name),
+        now: () => rfc3339Seconds(this.clock.now()),
+      });
     }
   }
 
   // ---- resources ----------------------------------------------------------------------------------------------
 
   /** Adds a resource (a custom resource, typically); its watch cache starts empty and ready. */
+  /**
+   * Serves the resource a stored CustomResourceDefinition declares (apiextensions-apiserver's `crdHandler` once the
+   * definition is Established). A resource that is already served (a built-in or one registered by hand) is left
+   * as it is.
+   */
+  private serveDefinition(crd: KubeObject): void {
+    const r = resourceFromCrd(crd);
+    if (this.byName.has(groupResourceString(r))) return;
+    this.register(r);
+    this.definitions.set(crd.metadata!.name!, r);
+  }
+
+  /**
+   * Stores a CustomResourceDefinition straight in storage, as if it existed before the server started (seeding),
+   * and serves its resource: validated (422 with upstream's messages, nothing stored), with the defaults and status
+   * the apiextensions controllers write. Requests go through {@link create}, which does the same through the
+   * registry.
+   */
+  seedDefinition(crd: KubeObject): KubeObject {
+    const errs = validateCustomResourceDefinition(crd);
+    if (errs.length > 0) {
+      const gk = { group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" };
+      throw newInvalid(gk, crd.metadata?.name ?? "", errs);
+    }
+    const stored = this.storage.create(
+      CUSTOM_RESOURCE_DEFINITIONS,
+      "",
+      establishedDefinition(crd, rfc3339Seconds(this.clock.now())),
+    );
+    this.serveDefinition(stored);
+    return stored;
+  }
+
+  /**
+   * The CustomResourceDefinition REST's first delete: the `customresourcecleanup.apiextensions.k8s.io` finalizer and
+   * `Terminating` (`InstanceDeletionPending`) are written first, so the registry's delete then only sets the
+   * deletionTimestamp and the {@link CrdFinalizer} empties the resource before the definition goes. Preconditions
+   * are checked against the definition as it was; returns the options for the delete that follows.
+   */
+  private markDefinitionDeleting(name: string, options: DeleteOptions | undefined, ctx?: RequestContext) {
+    const current = this.storage.get(CUSTOM_RESOURCE_DEFINITIONS, "", name);
+    if (current === undefined || current.metadata?.deletionTimestamp !== undefined) return options;
+    const pre = options?.preconditions;
+    const uidOk = pre?.uid === undefined || pre.uid === current.metadata?.uid;
+    const rvOk = pre?.resourceVersion === undefined || pre.resourceVersion === current.metadata?.resourceVersion;
+    if (!uidOk || !rvOk) return options; // the registry answers the 409
+    let next = structuredClone(current);
+    const finalizers = next.metadata?.finalizers ?? [];
+    if (!finalizers.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) {
+      next.metadata = { ...next.metadata, finalizers: [...finalizers, CUSTOM_RESOURCE_CLEANUP_FINALIZER] };
+    }
+    next = withTerminatingCondition(
+      next,
+      "InstanceDeletionPending",
+      "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
+      rfc3339Seconds(this.clock.now()),
+    );
+    this.registry.update(CUSTOM_RESOURCE_DEFINITIONS, "", name, next, writeOptions(ctx, this.defaultUserAgent));
+    if (pre === undefined) return options;
+    const { resourceVersion: _rv, ...rest } = pre;
+    return { ...options, preconditions: rest };
+  }
+
+  /**
+   * Stops serving what a deleted definition declared (apiextensions' `CRDFinalizer`): every object of the resource
+   * is deleted (watchers see DELETED events), then its watchers end and requests for it are 404.
+   */
+  private retireDefinition(name: string): void {
+    const r = this.definitions.get(name);
+    if (r === undefined) return;
+    this.definitions.delete(name);
+    for (const [, obj] of this.storage.snapshot(r)) {
+      this.storage.delete(r, obj.metadata?.namespace ?? "", obj.metadata?.name ?? "");
+    }
+    this.byName.delete(groupResourceString(r));
+    const cacher = this.cachers.get(r);
+    this.cachers.delete(r);
+    cacher?.retire();
+  }
+
   register(r: SimResource): SimResource {
     const name = groupResourceString(r);
     if (this.byName.has(name)) throw new Error(`resource ${name} is already registered`);
@@ -558,7 +665,7 @@ export class SimApiServer {
   // ---- requests -----------------------------------------------------------------------------------------------
 
   private async serve<T>(
-    verb: string,
+    requestVerb: string,
     r: SimResource,
     namespace: string,
     ctx: RequestContext | undefined,
@@ -566,6 +673,9 @@ export class SimApiServer {
     fn: () => Promise<T> | T,
   ): Promise<T> {
     const start = this.clock.now();
+    // Server-side apply is a PATCH; metrics report it as APPLY.
+    const apply = requestVerb === "apply";
+    const verb = apply ? "patch" : requestVerb;
     const userAgent = ctx?.userAgent ?? this.defaultUserAgent;
     let code = 200;
     const local: RequestContext = ctx ?? {};
@@ -607,6 +717,7 @@ export class SimApiServer {
           bytes: 0,
           namespace,
           receivedAt: start,
+          ...(apply && { apply }),
         });
       }
     }
@@ -688,8 +799,51 @@ export class SimApiServer {
         .catch((err: unknown) => this.answered(local, err));
       local.servedFrom = res.servedFrom;
       if (res.object === undefined) throw newNotFound({ group: r.group, resource: r.resource }, name);
+      if (ctx?.subresource === "scale") return scaleOf(res.object, this.scalePaths(r));
       return res.object;
     });
+  }
+
+  /** The `/scale` paths of a resource; 404 (the route does not exist) when it has no scale subresource. */
+  private scalePaths(r: SimResource): ScaleSubresource {
+    const paths = r.subresources?.scale;
+    if (paths === undefined) {
+      throw new StatusError({
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        message: "the server could not find the requested resource",
+        reason: "NotFound",
+        details: {},
+        code: 404,
+      });
+    }
+    return paths;
+  }
+
+  /**
+   * Writes an `autoscaling/v1` Scale to its object (`/scale` PUT, and PATCH after patching the current Scale):
+   * `spec.replicas` validated (422 `Scale.autoscaling "x" is invalid: spec.replicas: Invalid value: -1: must be
+   * greater than or equal to 0`), a given `metadata.resourceVersion` must be the stored one (409), then the object's
+   * desired replicas are set through the registry. Returns the new Scale.
+   */
+  private writeScale(r: SimResource, namespace: string, name: string, scale: KubeObject, ctx?: RequestContext) {
+    const paths = this.scalePaths(r);
+    const errs = validateScale(scale);
+    if (errs.length > 0) throw newInvalid({ group: "autoscaling", kind: "Scale" }, name, errs);
+    const current = this.storage.get(r, namespace, name);
+    if (current === undefined) throw newNotFound({ group: r.group, resource: r.resource }, name);
+    const rv = scale.metadata?.resourceVersion;
+    if (typeof rv === "string" && rv !== "" && rv !== current.metadata?.resourceVersion) {
+      throw newConflict({ group: r.group, resource: r.resource }, name);
+    }
+    const next = withScaledReplicas(current, scale, paths);
+    const stored = this.registry.update(r, namespace, name, next, {
+      ...writeOptions(ctx, this.defaultUserAgent),
+      subresource: "",
+    });
+    return scaleOf(stored, paths);
   }
 
   /**
@@ -704,9 +858,24 @@ export class SimApiServer {
     inProcess = true,
   ): Promise<KubeObject> {
     const r = this.resource(ref);
-    return this.serve("create", r, namespace, ctx, inProcess, () =>
-      this.registry.create(r, namespace, obj, writeOptions(ctx, this.defaultUserAgent)),
-    );
+    return this.serve("create", r, namespace, ctx, inProcess, () => {
+      if (r !== CUSTOM_RESOURCE_DEFINITIONS) {
+        return this.registry.create(r, namespace, obj, writeOptions(ctx, this.defaultUserAgent));
+      }
+      const errs = validateCustomResourceDefinition(obj);
+      if (errs.length > 0) {
+        const gk = { group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" };
+        throw newInvalid(gk, obj.metadata?.name ?? "", errs);
+      }
+      const stored = this.registry.create(
+        r,
+        namespace,
+        establishedDefinition(obj, rfc3339Seconds(this.clock.now())),
+        writeOptions(ctx, this.defaultUserAgent),
+      );
+      if (ctx?.dryRun !== true) this.serveDefinition(stored);
+      return stored;
+    });
   }
 
   /**
@@ -721,9 +890,16 @@ export class SimApiServer {
     inProcess = true,
   ): Promise<KubeObject> {
     const r = this.resource(ref);
-    return this.serve("update", r, namespace, ctx, inProcess, () =>
-      this.registry.update(r, namespace, name, obj, writeOptions(ctx, this.defaultUserAgent)),
-    );
+    return this.serve("update", r, namespace, ctx, inProcess, () => {
+      if (ctx?.subresource === "scale") return this.writeScale(r, namespace, name, obj, ctx);
+      if (r === CUSTOM_RESOURCE_DEFINITIONS && ctx?.subresource !== "status") {
+        const errs = validateCustomResourceDefinition(obj);
+        if (errs.length > 0) {
+          throw newInvalid({ group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" }, name, errs);
+        }
+      }
+      return this.registry.update(r, namespace, name, obj, writeOptions(ctx, this.defaultUserAgent));
+    });
   }
 
   /**
@@ -740,9 +916,32 @@ export class SimApiServer {
     inProcess = true,
   ): Promise<KubeObject> {
     const r = this.resource(ref);
-    return this.serve("patch", r, namespace, ctx, inProcess, () =>
-      this.registry.patch(r, namespace, name, type, body, writeOptions(ctx, this.defaultUserAgent)),
-    );
+    const local = ctx ?? {};
+    const isApply = type.split(";")[0]!.trim().toLowerCase() === "application/apply-patch+yaml";
+    return this.serve(isApply ? "apply" : "patch", r, namespace, local, inProcess, () => {
+      local.created = false;
+      if (ctx?.subresource === "scale") {
+        const paths = this.scalePaths(r);
+        const pt = patchTypeOf(type);
+        if (pt === "application/apply-patch+yaml") {
+          throw unsupportedPatchType([
+            "application/json-patch+json",
+            "application/merge-patch+json",
+            "application/strategic-merge-patch+json",
+          ]);
+        }
+        const current = this.storage.get(r, namespace, name);
+        if (current === undefined) throw newNotFound({ group: r.group, resource: r.resource }, name);
+        const scale = applyPatch(pt, scaleOf(current, paths), body, { kind: "Scale", custom: false }) as KubeObject;
+        return this.writeScale(r, namespace, name, scale, ctx);
+      }
+      return this.registry.patch(r, namespace, name, type, body, {
+        ...writeOptions(ctx, this.defaultUserAgent),
+        onCreated: () => {
+          local.created = true;
+        },
+      });
+    });
   }
 
   /**
@@ -761,11 +960,15 @@ export class SimApiServer {
     const r = this.resource(ref);
     const local = ctx ?? {};
     return this.serve("delete", r, namespace, local, inProcess, () => {
+      const dryRun = ctx?.dryRun === true || options?.dryRun === true;
+      const crd = r === CUSTOM_RESOURCE_DEFINITIONS && !dryRun;
+      const opts = crd ? this.markDefinitionDeleting(name, options, ctx) : options;
       const res = this.registry.delete(r, namespace, name, {
-        ...options,
+        ...opts,
         ...(ctx?.dryRun === true && { dryRun: true }),
       });
       local.deleted = res.deleted;
+      if (crd && res.deleted) this.retireDefinition(name);
       return res.object;
     });
   }
@@ -847,6 +1050,7 @@ export class SimApiServer {
     this.stopped = true;
     this.garbageCollector?.stop();
     this.namespaceController?.stop();
+    this.crdFinalizer?.stop();
     this.progressTimer?.stop();
     this.compactionTimer?.stop();
     for (const c of this.cachers.values()) c.stop();

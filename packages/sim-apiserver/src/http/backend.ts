@@ -20,6 +20,8 @@ export interface BackendRequestContext {
   subresource?: string;
   /** Set by the backend on a delete: false when finalizers keep the object (the answer is then the object). */
   deleted?: boolean;
+  /** Set by the backend: the apply created the object (the answer is 201). */
+  created?: boolean;
   /** Set by the backend: where a read was served from (the accounting's `served_from`). */
   servedFrom?: "cache" | "storage";
   /**

@@ -2,12 +2,11 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import { PromMetrics } from "@informer-ts/instrumentation";
-import type { SimResource } from "../engine/resources.js";
 import { type BookmarkMode, type LatencyRule, SimApiServer, type WatcherSelector } from "../engine/sim-apiserver.js";
 import { createAdminHandler } from "./admin.js";
 import type { ApiBackend } from "./backend.js";
 import type { ApiserverFlags } from "./cli-flags.js";
-import { DEFAULT_VERBS, groupVersionString } from "./discovery.js";
+import { groupVersionString } from "./discovery.js";
 import { EngineBackend } from "./engine-backend.js";
 import { parseHttpFaultRule } from "./http-faults.js";
 import type { AdminHandler, MetricsRenderer } from "./server.js";
@@ -164,42 +163,6 @@ function engineFaults(engine: SimApiServer) {
 }
 
 /**
- * The resource a `CustomResourceDefinition` (apiextensions.k8s.io/v1) declares: its group, the first served version,
- * plural/singular/kind/shortNames and scope. Throws an Error naming the missing field.
- */
-export function resourceFromCrd(crd: KubeObject): SimResource {
-  const spec = (crd as { spec?: Record<string, unknown> }).spec;
-  if (typeof spec !== "object" || spec === null) throw new Error("CustomResourceDefinition: spec is required");
-  const group = spec.group;
-  if (typeof group !== "string" || group === "") throw new Error("CustomResourceDefinition: spec.group is required");
-  const names = spec.names as Record<string, unknown> | undefined;
-  const plural = names?.plural;
-  const kind = names?.kind;
-  if (typeof plural !== "string" || plural === "" || typeof kind !== "string" || kind === "") {
-    throw new Error("CustomResourceDefinition: spec.names.plural and spec.names.kind are required");
-  }
-  const versions = Array.isArray(spec.versions) ? (spec.versions as Array<Record<string, unknown>>) : [];
-  const served = versions.find((v) => v.served !== false && typeof v.name === "string");
-  if (served === undefined) throw new Error("CustomResourceDefinition: spec.versions needs a served version");
-  const scope = spec.scope ?? "Namespaced";
-  if (scope !== "Namespaced" && scope !== "Cluster") {
-    throw new Error(`CustomResourceDefinition: spec.scope must be Namespaced or Cluster, got ${JSON.stringify(scope)}`);
-  }
-  const shortNames = Array.isArray(names?.shortNames) ? (names.shortNames as string[]) : undefined;
-  return {
-    group,
-    version: served.name as string,
-    resource: plural,
-    kind,
-    singularName: typeof names?.singular === "string" ? names.singular : kind.toLowerCase(),
-    namespaced: scope === "Namespaced",
-    verbs: DEFAULT_VERBS,
-    ...(shortNames !== undefined && { shortNames }),
-    custom: true,
-  };
-}
-
-/**
  * Builds the `apiserver` command's backend: the {@link SimApiServer} engine behind an {@link EngineBackend}, request
  * faults from `--fault`, and the `/_sim` admin API (faults, engine faults, compact, reinit, accounting, state).
  */
@@ -260,7 +223,7 @@ export async function createCliBackend(
         const what = `seed object ${i + 1} (${obj.apiVersion} ${obj.kind} ${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""})`;
         if (obj.apiVersion === "apiextensions.k8s.io/v1" && obj.kind === "CustomResourceDefinition") {
           try {
-            engine.register(resourceFromCrd(obj));
+            engine.seedDefinition(obj);
           } catch (err) {
             throw new Error(`${what}: ${err instanceof Error ? err.message : String(err)}`);
           }

@@ -104,15 +104,42 @@ export function apiResourceList(resources: readonly ServedResource[], group: str
   body.groupVersion = groupVersionString(group, version);
   body.resources = [...rs]
     .sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0))
-    .map((r) => ({
-      name: r.resource,
-      singularName: r.singularName,
-      namespaced: r.namespaced,
-      kind: r.kind,
-      verbs: [...r.verbs],
-      ...(r.shortNames !== undefined && r.shortNames.length > 0 && { shortNames: [...r.shortNames] }),
-      storageVersionHash: storageVersionHash(r),
-    }));
+    .flatMap((r) => [
+      {
+        name: r.resource,
+        singularName: r.singularName,
+        namespaced: r.namespaced,
+        kind: r.kind,
+        verbs: [...r.verbs],
+        ...(r.shortNames !== undefined && r.shortNames.length > 0 && { shortNames: [...r.shortNames] }),
+        storageVersionHash: storageVersionHash(r),
+      },
+      // The status subresource is listed as its own entry, as kube-apiserver does (`pods/status`).
+      ...((r as { subresources?: { status?: boolean } }).subresources?.status === true
+        ? [
+            {
+              name: `${r.resource}/status`,
+              singularName: "",
+              namespaced: r.namespaced,
+              kind: r.kind,
+              verbs: ["get", "patch", "update"],
+            },
+          ]
+        : []),
+      ...((r as { subresources?: { scale?: unknown } }).subresources?.scale !== undefined
+        ? [
+            {
+              name: `${r.resource}/scale`,
+              singularName: "",
+              namespaced: r.namespaced,
+              group: "autoscaling",
+              version: "v1",
+              kind: "Scale",
+              verbs: ["get", "patch", "update"],
+            },
+          ]
+        : []),
+    ]);
   return body;
 }
 

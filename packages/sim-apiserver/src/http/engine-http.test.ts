@@ -48,14 +48,17 @@ afterAll(async () => {
 });
 
 describe("resource set (item 4): every built-in resource and a custom resource registered at start", () => {
-  const all = [...BUILTIN_RESOURCES, WIDGETS];
+  // CustomResourceDefinitions have their own tests (a definition needs a valid spec).
+  const all = [...BUILTIN_RESOURCES.filter((r) => r.resource !== "customresourcedefinitions"), WIDGETS];
 
-  it("the built-ins are exactly core/v1 configmaps, secrets, pods, nodes, namespaces, events, services, serviceaccounts; apps/v1 statefulsets, deployments; batch/v1 jobs; coordination.k8s.io/v1 leases", () => {
+  it("the built-ins are exactly core/v1 configmaps, secrets, pods, nodes, namespaces, events, services, serviceaccounts; apps/v1 statefulsets, deployments; batch/v1 jobs; coordination.k8s.io/v1 leases; events.k8s.io/v1 events; apiextensions.k8s.io/v1 customresourcedefinitions", () => {
     expect(BUILTIN_RESOURCES.map((r) => `${apiVersion(r)}/${r.resource}`).sort()).toEqual([
+      "apiextensions.k8s.io/v1/customresourcedefinitions",
       "apps/v1/deployments",
       "apps/v1/statefulsets",
       "batch/v1/jobs",
       "coordination.k8s.io/v1/leases",
+      "events.k8s.io/v1/events",
       "v1/configmaps",
       "v1/events",
       "v1/namespaces",
@@ -157,7 +160,14 @@ describe("discovery and non-resource endpoints", () => {
     const apis = (await fetchRaw(`${s.url}/apis`)).json as {
       groups: Array<{ name: string; preferredVersion: unknown }>;
     };
-    expect(apis.groups.map((g) => g.name).sort()).toEqual(["apps", "batch", "coordination.k8s.io", "example.com"]);
+    expect(apis.groups.map((g) => g.name).sort()).toEqual([
+      "apiextensions.k8s.io",
+      "apps",
+      "batch",
+      "coordination.k8s.io",
+      "events.k8s.io",
+      "example.com",
+    ]);
     expect((await fetchRaw(`${s.url}/apis/apps`)).json).toMatchObject({
       kind: "APIGroup",
       name: "apps",
@@ -170,9 +180,11 @@ describe("discovery and non-resource endpoints", () => {
     const idx = (await fetchRaw(`${s.url}/openapi/v3`)).json as { paths: Record<string, unknown> };
     expect(Object.keys(idx.paths).sort()).toEqual([
       "api/v1",
+      "apis/apiextensions.k8s.io/v1",
       "apis/apps/v1",
       "apis/batch/v1",
       "apis/coordination.k8s.io/v1",
+      "apis/events.k8s.io/v1",
       "apis/example.com/v1",
     ]);
   });

@@ -20,7 +20,7 @@ export {
   readBody,
   SUPPORTED_INPUT_MEDIA_TYPES,
 } from "./body.js";
-export { type CliBackend, createCliBackend, ENGINE_FAULT_TYPES, resourceFromCrd } from "./cli-backend.js";
+export { type CliBackend, createCliBackend, ENGINE_FAULT_TYPES } from "./cli-backend.js";
 export { type ApiserverFlags, parseApiserverFlags, USAGE as APISERVER_USAGE } from "./cli-flags.js";
 export {
   apiGroup,
@@ -73,6 +73,7 @@ export {
 export {
   asPartialObjectMetadata,
   configMapTablePrinter,
+  customResourceTablePrinter,
   defaultTablePrinter,
   humanDuration,
   type IncludeObjectPolicy,

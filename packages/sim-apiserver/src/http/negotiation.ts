@@ -1,3 +1,5 @@
+import { StatusError } from "@informer-ts/apimachinery";
+
 /**
  * The response shape a client asked for through its `Accept` header (`negotiation.NegotiateOutputMediaType`):
  * plain JSON, a `meta.k8s.io` Table, or PartialObjectMetadata(List) (what metadata-only informers ask for).
@@ -5,6 +7,7 @@
 export type OutputMediaType =
   | { readonly kind: "json" }
   | { readonly kind: "table"; readonly apiVersion: string }
+  /** `list`: the client asked for `PartialObjectMetadataList` (else `PartialObjectMetadata`). */
   | { readonly kind: "partial"; readonly apiVersion: string; readonly list: boolean };
 
 interface MediaRange {
@@ -35,28 +38,62 @@ function parseAccept(header: string): MediaRange[] {
 const JSONISH = new Set(["application/json", "application/*", "*/*"]);
 const META_VERSIONS = new Set(["v1", "v1beta1"]);
 
+/** The media types kube-apiserver lists in a 406 (built-in resources; custom resources have no protobuf). */
+export function supportedMediaTypes(custom: boolean): readonly string[] {
+  return custom
+    ? ["application/json", "application/yaml"]
+    : ["application/json", "application/yaml", "application/vnd.kubernetes.protobuf"];
+}
+
+/** A 406 NotAcceptable Status error with `message`. */
+export function newNotAcceptable(message: string): StatusError {
+  return new StatusError({
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Failure",
+    message,
+    reason: "NotAcceptable",
+    code: 406,
+  });
+}
+
 /**
  * Picks the first media range of `accept` the simulator can serve, in the client's order (q-values are ignored, as
  * kube-apiserver's negotiation mostly does for these clients). `as=Table;g=meta.k8s.io;v=v1|v1beta1` → Table;
- * `as=PartialObjectMetadata` (object, watch) or `as=PartialObjectMetadataList` (list) → metadata only; any JSON
- * range without `as` → JSON. `list` says whether the response is a list (for PartialObjectMetadataList).
+ * `as=PartialObjectMetadata` or `as=PartialObjectMetadataList` (g=meta.k8s.io, v1 or v1beta1) → metadata only, for
+ * list and single-object endpoints alike (as upstream's `AllowsMediaTypeTransform`: a list asked for as
+ * `PartialObjectMetadata` is a 406 later, when the response is transformed); any JSON range without `as` → JSON.
+ * A JSON range with any other `as`/`g`/`v` is not acceptable: when every range of the header is such a one, the
+ * answer is 406 NotAcceptable `only the following media types are accepted: …` (`custom`: the resource is a custom
+ * resource, which lists no protobuf).
  *
  * Differences from kube-apiserver: YAML, protobuf and CBOR are not served; a header naming only those (or nothing
- * recognisable) gets JSON instead of 406 Not Acceptable.
+ * recognisable) gets JSON instead of that format or a 406.
  */
-export function negotiateOutput(accept: string | undefined, list: boolean): OutputMediaType {
+export function negotiateOutput(accept: string | undefined, custom = false): OutputMediaType {
   if (accept === undefined || accept.trim() === "") return { kind: "json" };
+  let rejectedTransform = false;
+  let otherType = false;
   for (const r of parseAccept(accept)) {
-    if (!JSONISH.has(r.type)) continue;
+    if (!JSONISH.has(r.type)) {
+      otherType = true;
+      continue;
+    }
     const as = r.params.as;
     if (as === undefined) return { kind: "json" };
     const g = r.params.g;
     const v = r.params.v;
-    if (g !== "meta.k8s.io" || v === undefined || !META_VERSIONS.has(v)) continue;
-    const apiVersion = `meta.k8s.io/${v}`;
-    if (as === "Table") return { kind: "table", apiVersion };
-    if (as === "PartialObjectMetadata" && !list) return { kind: "partial", apiVersion, list: false };
-    if (as === "PartialObjectMetadataList" && list) return { kind: "partial", apiVersion, list: true };
+    if (g === "meta.k8s.io" && v !== undefined && META_VERSIONS.has(v)) {
+      const apiVersion = `meta.k8s.io/${v}`;
+      if (as === "Table") return { kind: "table", apiVersion };
+      if (as === "PartialObjectMetadata") return { kind: "partial", apiVersion, list: false };
+      if (as === "PartialObjectMetadataList") return { kind: "partial", apiVersion, list: true };
+    }
+    rejectedTransform = true;
+  }
+  if (rejectedTransform && !otherType) {
+    throw newNotAcceptable(`only the following media types are accepted: ${supportedMediaTypes(custom).join(", ")}`);
   }
   return { kind: "json" };
 }

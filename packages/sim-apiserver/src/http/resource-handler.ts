@@ -1,10 +1,18 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type KubeList, type KubeObject, newBadRequest, type Status } from "@informer-ts/apimachinery";
+import {
+  type FieldError,
+  type KubeList,
+  type KubeObject,
+  newBadRequest,
+  newInvalid,
+  type Status,
+} from "@informer-ts/apimachinery";
+import { FIELD_MANAGER_MAX_LENGTH } from "../engine/field-manager/structured-merge-manager.js";
 import type { DeleteOptions } from "../engine/registry/delete-options.js";
 import type { ApiBackend, BackendRequestContext, HttpFault } from "./backend.js";
 import { decodeRequestBody, inputParserFor, readBody } from "./body.js";
 import type { ServedResource } from "./discovery.js";
-import { negotiateOutput, type OutputMediaType } from "./negotiation.js";
+import { negotiateOutput, newNotAcceptable, type OutputMediaType } from "./negotiation.js";
 import { listOptionsFromQuery, parseQueryBool, parseQueryInt64, writeOptionsFromQuery } from "./query.js";
 import type { RequestInfo } from "./request-info.js";
 import type { RequestMetrics } from "./request-metrics.js";
@@ -20,7 +28,7 @@ import { serveWatch, type WatchEndReason } from "./watch-server.js";
 
 /** The part of the engine's `SimResource` the router reads (subresources are not discovery data). */
 interface SimResourceLike extends ServedResource {
-  readonly subresources?: { readonly status?: boolean };
+  readonly subresources?: { readonly status?: boolean; readonly scale?: unknown };
 }
 
 /** Live counters of the HTTP face (read them from `SimHttpServer.stats`). */
@@ -84,6 +92,18 @@ function withTypeMeta(obj: KubeObject, r: ServedResource): KubeObject {
   return { kind: r.kind, apiVersion: r.group === "" ? r.version : `${r.group}/${r.version}`, ...rest };
 }
 
+const SCALE_KIND = { group: "autoscaling", version: "v1", kind: "Scale" } as const;
+
+function isCustom(r: ServedResource): boolean {
+  return (r as { custom?: boolean }).custom === true;
+}
+
+/** The Go type kube-apiserver names in transform errors: `*v1.ConfigMapList`, `*unstructured.Unstructured`. */
+function goTypeName(r: ServedResource, list: boolean): string {
+  if (isCustom(r)) return list ? "*unstructured.UnstructuredList" : "*unstructured.Unstructured";
+  return `*${r.version}.${r.kind}${list ? "List" : ""}`;
+}
+
 function transformObject(
   raw: KubeObject,
   r: ServedResource,
@@ -94,13 +114,20 @@ function transformObject(
   const obj = withTypeMeta(raw, r);
   if (out.kind === "table") {
     const includeObject = includeObjectOf(query);
-    return objectToTable(obj, tablePrinterFor(r.group, r.resource), {
+    return objectToTable(obj, tablePrinterFor(r.group, r.resource, isCustom(r)), {
       apiVersion: out.apiVersion,
       ...(includeObject !== undefined && { includeObject }),
       now,
     });
   }
-  if (out.kind === "partial") return asPartialObjectMetadata(obj, out.apiVersion);
+  if (out.kind === "partial") {
+    if (out.list) {
+      throw newNotAcceptable(
+        `you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(r, false)})`,
+      );
+    }
+    return asPartialObjectMetadata(obj, out.apiVersion);
+  }
   return obj;
 }
 
@@ -113,13 +140,18 @@ function transformList(
 ): unknown {
   if (out.kind === "table") {
     const includeObject = includeObjectOf(query);
-    return listToTable(list, tablePrinterFor(r.group, r.resource), {
+    return listToTable(list, tablePrinterFor(r.group, r.resource, isCustom(r)), {
       apiVersion: out.apiVersion,
       ...(includeObject !== undefined && { includeObject }),
       now,
     });
   }
   if (out.kind === "partial") {
+    if (!out.list) {
+      throw newNotAcceptable(
+        `you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(r, true)})`,
+      );
+    }
     return {
       kind: "PartialObjectMetadataList",
       apiVersion: out.apiVersion,
@@ -182,7 +214,8 @@ export async function handleResourceRequest(
   // Subresources: `/status` of resources that declare it (GET, PUT, PATCH); any other is a route that does not exist.
   const sub = info.subresource;
   if (r === undefined || info.parts.length > 3) throw genericNotFound();
-  if (sub !== "" && !(sub === "status" && (r as SimResourceLike).subresources?.status === true))
+  const subs = (r as SimResourceLike | undefined)?.subresources;
+  if (sub !== "" && !((sub === "status" && subs?.status === true) || (sub === "scale" && subs?.scale !== undefined)))
     throw genericNotFound();
   if (sub !== "") ctx.subresource = sub;
   if (!r.namespaced && namespace !== "") throw genericNotFound();
@@ -203,9 +236,9 @@ export async function handleResourceRequest(
   if (sub !== "" && method !== "GET" && method !== "PUT" && method !== "PATCH") throw genericMethodNotAllowed();
   switch (method) {
     case "GET": {
+      const out = negotiateOutput(req.headers.accept, isCustom(r));
       const rv = query.get("resourceVersion") ?? "";
       const obj = await backend.get(r, namespace, info.name, rv === "" ? {} : { resourceVersion: rv }, ctx);
-      const out = negotiateOutput(req.headers.accept, false);
       writeJson(res, 200, transformObject(obj, r, out, query, cfg.now()));
       return;
     }
@@ -232,14 +265,12 @@ async function listOrWatch(
   fault: HttpFault | undefined,
   accept: string | undefined,
 ): Promise<void> {
+  const output = negotiateOutput(accept, isCustom(r));
   // Only decoding here: the backend defaults and validates the options and picks the default watch timeout.
   const lq = listOptionsFromQuery(query, info.name !== "" ? { name: info.name } : {});
   if (!(lq.watch || forceWatch)) {
     const list = await cfg.backend.list(r, namespace, lq.options, ctx);
-    await writeJsonList(
-      res,
-      transformList(list, r, negotiateOutput(accept, true), query, cfg.now()) as Record<string, unknown>,
-    );
+    await writeJsonList(res, transformList(list, r, output, query, cfg.now()) as Record<string, unknown>);
     return;
   }
   const includeObject = includeObjectOf(query);
@@ -259,8 +290,8 @@ async function listOrWatch(
   // Both outcomes are handled, and a throwing end hook is contained: nothing here can become an unhandled
   // rejection. A failure of the writer itself (a bug) ends the watch as a write error and frees the source.
   serveWatch(res, source, {
-    output: negotiateOutput(accept, false),
-    printer: tablePrinterFor(r.group, r.resource),
+    output,
+    printer: tablePrinterFor(r.group, r.resource, isCustom(r)),
     ...(includeObject !== undefined && { includeObject }),
     now: cfg.now,
     ...(fault?.type === "truncate-watch" && { truncateAfterEvents: fault.afterEvents }),
@@ -294,13 +325,14 @@ async function create(
   ctx: BackendRequestContext,
   cfg: ResourceHandlerConfig,
 ): Promise<void> {
+  const out = negotiateOutput(req.headers.accept, isCustom(r));
   const body = await readBody(req, cfg.maxRequestBodyBytes);
   const { object: obj, warnings } = decodeRequestBody(body, req.headers["content-type"], r);
   setWarnings(res, warnings);
   ensureNamespace(obj, r, namespace);
   const w = writeOptionsFromQuery(query);
   const created = await cfg.backend.create(r, namespace, obj, withWrite(ctx, w));
-  writeJson(res, 201, transformObject(created, r, negotiateOutput(req.headers.accept, false), query, cfg.now()));
+  writeJson(res, 201, transformObject(created, r, out, query, cfg.now()));
 }
 
 /** kube-apiserver's warning headers: `Warning: 299 - "<text>"`, one per warning (kubectl prints each). */
@@ -331,8 +363,11 @@ async function update(
   ctx: BackendRequestContext,
   cfg: ResourceHandlerConfig,
 ): Promise<void> {
+  const out = negotiateOutput(req.headers.accept, isCustom(r));
   const body = await readBody(req, cfg.maxRequestBodyBytes);
-  const { object: obj, warnings } = decodeRequestBody(body, req.headers["content-type"], r);
+  // `/scale` takes an autoscaling/v1 Scale.
+  const expected = ctx.subresource === "scale" ? SCALE_KIND : r;
+  const { object: obj, warnings } = decodeRequestBody(body, req.headers["content-type"], expected);
   setWarnings(res, warnings);
   const meta = metaOf(obj);
   const objName = typeof meta.name === "string" ? meta.name : "";
@@ -343,7 +378,7 @@ async function update(
   ensureNamespace(obj, r, namespace);
   const w = writeOptionsFromQuery(query);
   const updated = await cfg.backend.update(r, namespace, name, obj, withWrite(ctx, w));
-  writeJson(res, 200, transformObject(updated, r, negotiateOutput(req.headers.accept, false), query, cfg.now()));
+  writeJson(res, 200, transformObject(updated, r, out, query, cfg.now()));
 }
 
 async function patch(
@@ -356,18 +391,28 @@ async function patch(
   ctx: BackendRequestContext,
   cfg: ResourceHandlerConfig,
 ): Promise<void> {
+  const out = negotiateOutput(req.headers.accept, isCustom(r));
   const text = (await readBody(req, cfg.maxRequestBodyBytes)).toString("utf8");
   const w = writeOptionsFromQuery(query);
-  // The registry checks the patch type (415), decodes, applies and retries (engine/registry/store.ts).
-  const result = await cfg.backend.patch(
-    r,
-    namespace,
-    name,
-    req.headers["content-type"] ?? "",
-    text,
-    withWrite(ctx, w),
-  );
-  writeJson(res, 200, transformObject(result, r, negotiateOutput(req.headers.accept, false), query, cfg.now()));
+  const contentType = req.headers["content-type"] ?? "";
+  // ValidatePatchOptions' query-level rules (the registry checks the patch type (415) and the apply field manager).
+  const isApply = contentType.split(";")[0]!.trim().toLowerCase() === "application/apply-patch+yaml";
+  const errs: FieldError[] = [];
+  if (!isApply && query.get("force") !== null) {
+    errs.push({ type: "FieldValueForbidden", field: "force", detail: "may not be specified for non-apply patch" });
+  }
+  if (Buffer.byteLength(w.fieldManager ?? "") > FIELD_MANAGER_MAX_LENGTH) {
+    errs.push({
+      type: "FieldValueTooLong",
+      field: "fieldManager",
+      detail: `may not be more than ${FIELD_MANAGER_MAX_LENGTH} bytes`,
+    });
+  }
+  if (errs.length > 0) throw newInvalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", errs);
+  // The registry decodes, applies and retries (engine/registry/store.ts); an apply may create (201).
+  const wctx = withWrite(ctx, w);
+  const result = await cfg.backend.patch(r, namespace, name, contentType, text, wctx);
+  writeJson(res, wctx.created === true ? 201 : 200, transformObject(result, r, out, query, cfg.now()));
 }
 
 /** `DeleteOptions` from the body (JSON or YAML) and the query (`propagationPolicy`, `gracePeriodSeconds`, …). */

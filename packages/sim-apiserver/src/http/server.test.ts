@@ -368,7 +368,7 @@ describe("writes", () => {
     const r = await fetchRaw(`${base}${CM}/a?fieldManager=me&force=true`, {
       method: "PATCH",
       body: '{"data":{"k":null}}',
-      headers: { "content-type": "application/merge-patch+json" },
+      headers: { "content-type": "application/apply-patch+yaml" },
     });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ metadata: { name: "a", resourceVersion: "12" } });
@@ -377,7 +377,7 @@ describe("writes", () => {
     expect([c.method, c.name, c.patchType, c.body]).toEqual([
       "patch",
       "a",
-      "application/merge-patch+json",
+      "application/apply-patch+yaml",
       '{"data":{"k":null}}',
     ]);
     expect([c.ctx?.fieldManager, c.ctx?.force]).toEqual(["me", true]);

@@ -81,6 +81,17 @@ describe("Table rendering (rest.defaultTableConvertor / ConfigMap printer)", () 
   it("configmaps print NAME DATA AGE; DATA counts data and binaryData", () => {
     expect(tablePrinterFor("", "configmaps")).toBe(configMapTablePrinter);
     expect(tablePrinterFor("apps", "configmaps")).toBe(defaultTablePrinter);
+    const cr = tablePrinterFor("example.com", "widgets", true);
+    expect(cr.columns.map((c) => [c.name, c.type])).toEqual([
+      ["Name", "string"],
+      ["Age", "date"],
+    ]);
+    expect(
+      cr.cells(
+        { metadata: { name: "w", creationTimestamp: "2026-01-01T00:00:00Z" } },
+        Date.parse("2026-01-01T00:05:00Z"),
+      ),
+    ).toEqual(["w", "5m"]);
     const t = objectToTable(cm, configMapTablePrinter, { now: Date.parse("2026-01-01T00:05:30Z") });
     expect(t.columnDefinitions?.map((c) => c.name)).toEqual(["Name", "Data", "Age"]);
     expect(t.rows[0]!.cells).toEqual(["a", 3, "5m30s"]);
@@ -112,7 +123,7 @@ describe("negotiateOutput", () => {
   const kubectlGet =
     "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
   it("kubectl get's Accept picks Table v1", () => {
-    expect(negotiateOutput(kubectlGet, true)).toEqual({ kind: "table", apiVersion: "meta.k8s.io/v1" });
+    expect(negotiateOutput(kubectlGet)).toEqual({ kind: "table", apiVersion: "meta.k8s.io/v1" });
   });
   it("plain, wildcard, empty and unknown Accept give JSON", () => {
     for (const a of [
@@ -123,16 +134,35 @@ describe("negotiateOutput", () => {
       "application/json, */*",
       "application/vnd.kubernetes.protobuf",
     ]) {
-      expect(negotiateOutput(a, true)).toEqual({ kind: "json" });
+      expect(negotiateOutput(a)).toEqual({ kind: "json" });
     }
   });
-  it("metadata informers get PartialObjectMetadata(List); the wrong one is skipped", () => {
+  it("metadata informers get PartialObjectMetadata(List), whichever endpoint asks (upstream checks the kind later)", () => {
     const accept =
       "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
-    expect(negotiateOutput(accept, true)).toEqual({ kind: "partial", apiVersion: "meta.k8s.io/v1", list: true });
-    expect(negotiateOutput(accept, false)).toEqual({ kind: "json" });
+    expect(negotiateOutput(accept)).toEqual({ kind: "partial", apiVersion: "meta.k8s.io/v1", list: true });
+    expect(negotiateOutput("application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1")).toEqual({
+      kind: "partial",
+      apiVersion: "meta.k8s.io/v1beta1",
+      list: false,
+    });
   });
-  it("a Table in another group is not acceptable", () => {
-    expect(negotiateOutput("application/json;as=Table;v=v1;g=example.com", true)).toEqual({ kind: "json" });
+  it("an unsupported as=/g=/v= is skipped; with nothing else acceptable it is a 406", () => {
+    expect(negotiateOutput("application/json;as=Table;v=v1;g=example.com,application/json")).toEqual({ kind: "json" });
+    for (const [a, custom, types] of [
+      [
+        "application/json;as=Table;v=v1;g=example.com",
+        false,
+        "application/json, application/yaml, application/vnd.kubernetes.protobuf",
+      ],
+      ["application/json;as=Foo;g=meta.k8s.io;v=v1", true, "application/json, application/yaml"],
+      [
+        "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v2",
+        false,
+        "application/json, application/yaml, application/vnd.kubernetes.protobuf",
+      ],
+    ] as const) {
+      expect(() => negotiateOutput(a, custom)).toThrow(`only the following media types are accepted: ${types}`);
+    }
   });
 });

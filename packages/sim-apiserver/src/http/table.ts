@@ -82,6 +82,20 @@ export const configMapTablePrinter: TablePrinter = {
   },
 };
 
+/**
+ * The printer of a custom resource whose definition declares no `additionalPrinterColumns` (apiextensions'
+ * `tableconvertor` over the default `Age` column): `NAME AGE`, the age as a human duration (a `date` column).
+ */
+export const customResourceTablePrinter: TablePrinter = {
+  columns: [
+    col("Name", "string", "name", "Name of the object, unique within its namespace."),
+    col("Age", "date", "", "When the object was created."),
+  ],
+  cells(obj, now) {
+    return [obj.metadata?.name ?? "", ageOf(obj.metadata, now)];
+  },
+};
+
 /** kube's Namespace printer: `NAME STATUS AGE` (STATUS is `status.phase`, Active or Terminating). */
 export const namespaceTablePrinter: TablePrinter = {
   columns: [
@@ -96,10 +110,11 @@ export const namespaceTablePrinter: TablePrinter = {
 };
 
 /**
- * The printer for a resource: dedicated ones for core `configmaps` and `namespaces`, else
- * {@link defaultTablePrinter}.
+ * The printer for a resource: dedicated ones for core `configmaps` and `namespaces`,
+ * {@link customResourceTablePrinter} for custom resources, else {@link defaultTablePrinter}.
  */
-export function tablePrinterFor(group: string, resource: string): TablePrinter {
+export function tablePrinterFor(group: string, resource: string, custom = false): TablePrinter {
+  if (custom) return customResourceTablePrinter;
   if (group === "" && resource === "configmaps") return configMapTablePrinter;
   if (group === "" && resource === "namespaces") return namespaceTablePrinter;
   return defaultTablePrinter;

@@ -106,7 +106,9 @@ export function validateObjectMeta(r: SimResource, obj: KubeObject): FieldError[
       requiresNamespace: r.namespaced,
       nameFn: r.resource === "namespaces" ? nameIsDNSLabel : nameIsDNSSubdomain,
     }),
-    ...validateFinalizers(meta.finalizers, r.custom !== true),
+    // The core rule (a name without "/" must be a standard finalizer) is kubernetes' own validation; custom
+    // resources and apiextensions' CustomResourceDefinitions are validated by apimachinery's (a qualified name).
+    ...validateFinalizers(meta.finalizers, r.custom !== true && r.group !== "apiextensions.k8s.io"),
     ...validateOwnerReferences(meta.ownerReferences),
   ];
 }

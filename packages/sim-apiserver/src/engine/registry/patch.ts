@@ -1,5 +1,5 @@
 import { newBadRequest, StatusError } from "@informer-ts/apimachinery";
-import { parse as parseYaml } from "yaml";
+import { decodeApplyConfiguration } from "./apply-patch.js";
 import { strategicMergePatch } from "./strategic-merge-patch.js";
 
 /** The patch content types kube-apiserver accepts (`PATCH` `Content-Type`). */
@@ -239,12 +239,13 @@ export interface PatchTarget {
 }
 
 /**
- * Decodes a PATCH body of type `type`: JSON for the JSON, merge and strategic patch types, YAML for apply patches.
- * Throws 400 `error decoding patch: …` for an undecodable body.
+ * Decodes a PATCH body of type `type`: JSON for the JSON, merge and strategic patch types (400 `error decoding
+ * patch: …` when undecodable), YAML or JSON for apply patches ({@link decodeApplyConfiguration}).
  */
 export function decodePatch(type: PatchType, body: string): unknown {
+  if (type === "application/apply-patch+yaml") return decodeApplyConfiguration(body);
   try {
-    return type === "application/apply-patch+yaml" ? parseYaml(body) : JSON.parse(body);
+    return JSON.parse(body);
   } catch (err) {
     throw newBadRequest(`error decoding patch: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -58,6 +58,13 @@ export interface WriteOptions {
   readonly force?: boolean;
   /** For `managerOrUserAgent` when no `fieldManager` is given. */
   readonly userAgent?: string;
+  /** Called when a patch (server-side apply) created the object: the HTTP answer is then 201. */
+  readonly onCreated?: () => void;
+  /**
+   * Internal: the object is the result of the field manager's `apply`, so its `managedFields` are final and the
+   * create it leads to records no `Update` entry (upstream runs the field manager once per request).
+   */
+  readonly applied?: boolean;
   /** `""` (the object) or `"status"`. */
   readonly subresource?: string;
 }
@@ -90,12 +97,22 @@ export const SYSTEM_NAMESPACES: readonly string[] = ["default", "kube-system", "
 const MAX_PATCH_ATTEMPTS = 5;
 const MAX_GENERATE_NAME_ATTEMPTS = 8;
 
-/** `managerOrUserAgent`: the given field manager, else the user agent up to its first `/`. */
+/**
+ * `managerOrUserAgent`: the given field manager, else the user agent up to its first `/` without non-printable
+ * characters and cut at 128 bytes (`kubectl/v1.32.4 (linux/amd64) …` records as `kubectl`).
+ */
 export function managerOrUserAgent(fieldManager: string | undefined, userAgent: string | undefined): string {
   if (fieldManager !== undefined && fieldManager !== "") return fieldManager;
-  const ua = userAgent ?? "";
-  const i = ua.indexOf("/");
-  return (i >= 0 ? ua.slice(0, i) : ua).slice(0, 128);
+  let out = "";
+  let bytes = 0;
+  for (const ch of (userAgent ?? "").split("/")[0]!) {
+    if (/\p{C}/u.test(ch)) continue;
+    const n = Buffer.byteLength(ch);
+    if (bytes + n > 128) break;
+    out += ch;
+    bytes += n;
+  }
+  return out;
 }
 
 function metaOf(obj: KubeObject): Record<string, unknown> {
@@ -178,7 +195,7 @@ export class RegistryStore {
     o: WriteOptions,
   ): KubeObject {
     const fm = this.fieldManager;
-    if (fm === undefined) return next;
+    if (fm === undefined || o.applied === true) return next;
     return fm.update(live, next, {
       resource: r,
       manager: managerOrUserAgent(o.fieldManager, o.userAgent),
@@ -398,10 +415,16 @@ export class RegistryStore {
       let patched: KubeObject;
       const fm = this.fieldManager;
       if (isApply && fm?.apply !== undefined) {
-        const p = decodePatch(pt, body);
-        if (typeof p !== "object" || p === null || Array.isArray(p))
-          throw newBadRequest("the patch body must be a YAML or JSON object");
-        patched = fm.apply(current, p as Record<string, unknown>, {
+        const p = decodePatch(pt, body) as Record<string, unknown>;
+        const uid = (p.metadata as { uid?: unknown } | undefined)?.uid;
+        if (current === undefined && typeof uid === "string" && uid !== "") {
+          throw newConflict(
+            this.gr(r),
+            name,
+            `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`,
+          );
+        }
+        patched = fm.apply(current, p, {
           resource: r,
           manager: o.fieldManager ?? "",
           operation: "Apply",
@@ -432,7 +455,13 @@ export class RegistryStore {
       try {
         if (current === undefined) {
           delete meta.resourceVersion;
-          return this.create(r, namespace, patched, { ...o, subresource: "" });
+          const created = this.create(r, namespace, patched, {
+            ...o,
+            subresource: "",
+            ...(isApply && fm?.apply !== undefined && { applied: true }),
+          });
+          o.onCreated?.();
+          return created;
         }
         meta.resourceVersion = currentRV;
         const next = this.prepareUpdate(r, namespace, name, patched, current, o);

@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { onAbort } from "./abort-registry.js";
+import { onAbort } from "./lifecycle.js";
 
 describe("onAbort: one listener per caller's signal", () => {
   it("shares one listener between registrations and removes it with the last one", () => {

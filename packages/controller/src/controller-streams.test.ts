@@ -1,0 +1,48 @@
+import { runUntilSettled } from "@informer-ts/cache";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { newControllerManagedBy } from "./builder.js";
+import { obj, parents, testEnv, turns } from "./controller.test-util.js";
+
+let uncaught: unknown[] = [];
+const onUncaught = (e: unknown) => uncaught.push(e);
+beforeEach(() => {
+  uncaught = [];
+  process.on("uncaughtException", onUncaught);
+});
+afterEach(() => {
+  process.off("uncaughtException", onUncaught);
+  vi.restoreAllMocks();
+});
+
+describe("Controller.events$ is read-only and safe (issue 9 item 4)", () => {
+  it("a throwing subscriber is logged, keeps receiving, never reaches uncaughtException; others are served", async () => {
+    const env = testEnv();
+    const c = newControllerManagedBy(env.context)
+      .for(parents)
+      .complete(() => {});
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    let thrown = 0;
+    c.events$.subscribe(() => {
+      thrown++;
+      throw new Error("consumer bug");
+    });
+    const seen: string[] = [];
+    c.events$.subscribe((e) => seen.push(e.type));
+    await env.start();
+    const ac = new AbortController();
+    const run = c.run(ac.signal);
+    await turns();
+    env.source(parents).add(obj("a"));
+    await turns();
+    await new Promise<void>((resolve) => setTimeout(resolve, 5)); // where RxJS would re-throw
+    ac.abort();
+    await runUntilSettled(env.clock, run);
+    await env.stop();
+    expect(seen).toContain("started");
+    expect(thrown).toBe(seen.length);
+    expect(errors.mock.calls.filter((call) => String(call[0]).includes("a subscriber of controller"))).toHaveLength(
+      thrown,
+    );
+    expect(uncaught).toEqual([]);
+  });
+});

@@ -1,0 +1,139 @@
+import { FakeClock, seededRand } from "@informer-ts/clock";
+import { describe, expect, it } from "vitest";
+import { LONG_WAIT_BUCKETS_SECONDS, LongHistogram } from "./long-histogram.js";
+import { costFunction } from "./processing-cost.js";
+import { ScenarioRuntime, ScenarioStalledError } from "./scenario-runtime.js";
+
+describe("ScenarioRuntime", () => {
+  it("one worker at 40 ms per item drains 100 keys in 4 s of virtual time, waits growing linearly", async () => {
+    const clock = new FakeClock(0);
+    const waits = new Map<string, number>();
+    const rt = new ScenarioRuntime({
+      clock,
+      rand: seededRand(1),
+      workers: 1,
+      cost: 40,
+      onTaken: (k, w) => waits.set(k, w),
+    });
+    for (let i = 0; i < 100; i++) rt.enqueue(`k${i}`);
+    await rt.run({ forMs: 10_000, until: () => rt.processed() === 100 });
+    expect(clock.now()).toBe(4000);
+    expect(waits.get("k0")).toBe(0);
+    expect(waits.get("k99")).toBe(99 * 40);
+    expect(rt.waitHistogram.count()).toBe(100);
+    await rt.stop();
+  });
+
+  it("N workers divide the drain time; skip costs nothing", async () => {
+    const clock = new FakeClock(0);
+    const rt = new ScenarioRuntime({
+      clock,
+      rand: seededRand(1),
+      workers: 4,
+      cost: 40,
+      process: (k) => (k.endsWith("skip") ? "skip" : undefined),
+    });
+    for (let i = 0; i < 100; i++) rt.enqueue(`k${i}`);
+    for (let i = 0; i < 50; i++) rt.enqueue(`k${i}-skip`);
+    await rt.run({ forMs: 10_000, stepMs: 100, until: () => rt.processed() === 150 });
+    expect(clock.now()).toBe(1000);
+    expect(rt.skipped()).toBe(50);
+    await rt.stop();
+  });
+
+  it("samples queue depth and events per second on the clock", async () => {
+    const clock = new FakeClock(0);
+    const rt = new ScenarioRuntime({ clock, rand: seededRand(1), workers: 1, cost: 90, sampleIntervalMs: 1000 });
+    for (let i = 0; i < 30; i++) rt.enqueue(`k${i}`);
+    await rt.run({ forMs: 3000 });
+    const s = rt.samples();
+    expect(s.map((x) => x.t)).toEqual([0, 1000, 2000, 3000]);
+    expect(s[0]?.queueDepth).toBe(30);
+    // by t=1 s, 11 items finished (at 90 … 990 ms) and the 12th is in flight
+    expect(s[1]).toMatchObject({ queueDepth: 18, inFlight: 1, processedPerSecond: 11, eventsPerSecond: 0 });
+    // every key was queued at 0: the oldest still queued has waited the whole second
+    expect(s[1]?.oldestWaitMs).toBe(1000);
+    expect(s[0]?.oldestWaitMs).toBe(0);
+    await rt.stop();
+    expect(rt.samples().at(-1)?.t).toBe(3000);
+  });
+
+  it("fails with the pending work named when nothing is left to fire, instead of hanging", async () => {
+    const clock = new FakeClock(0);
+    const never = new Promise<undefined>(() => {});
+    const rt = new ScenarioRuntime({
+      clock,
+      rand: seededRand(1),
+      workers: 1,
+      cost: 0,
+      process: (k) => (k === "stuck" ? never : undefined),
+    });
+    rt.enqueue("stuck");
+    rt.enqueue("next");
+    const err = await rt.run({ forMs: 60_000, until: () => false, untilLabel: "all keys processed" }).catch((e) => e);
+    expect(err).toBeInstanceOf(ScenarioStalledError);
+    expect(err.message).toContain('worker 0 is processing "stuck"');
+    expect(err.message).toContain('1 key(s) queued ("next")');
+    expect(err.message).toContain("all keys processed is unmet");
+    expect(clock.now()).toBe(0);
+  });
+
+  it("records a failing item as data and keeps working", async () => {
+    const clock = new FakeClock(0);
+    const rt = new ScenarioRuntime({
+      clock,
+      rand: seededRand(1),
+      workers: 1,
+      cost: 10,
+      process: (k) => {
+        if (k === "bad") throw new Error("boom");
+        return undefined;
+      },
+    });
+    rt.enqueue("bad");
+    rt.enqueue("good");
+    await rt.run({ forMs: 1000, until: () => rt.processed() === 1 });
+    expect(rt.errors).toEqual([{ key: "bad", message: "boom" }]);
+    await rt.stop();
+  });
+
+  it("rejects a bad worker count", () => {
+    expect(() => new ScenarioRuntime({ clock: new FakeClock(0), rand: seededRand(1), workers: 0, cost: 1 })).toThrow(
+      /workers must be an integer ≥ 1, got 0/,
+    );
+  });
+});
+
+describe("LongHistogram", () => {
+  it("puts a 60 s wait in its own bucket (client-go's buckets would say +Inf) and reaches hours", () => {
+    const h = new LongHistogram();
+    h.observe(60);
+    h.observe(0.0005);
+    h.observe(5 * 3600);
+    h.observe(1e6);
+    const b = h.buckets();
+    expect(b.find((x) => x.le === 60)?.count).toBe(1);
+    expect(b.find((x) => x.le === 21600)?.count).toBe(1);
+    expect(b.at(-1)).toEqual({ le: Number.POSITIVE_INFINITY, count: 1 });
+    expect(h.stats()).toMatchObject({ count: 4, min: 0.0005, max: 1e6 });
+    expect(LONG_WAIT_BUCKETS_SECONDS.at(-1)).toBeGreaterThanOrEqual(3600);
+    expect(() => h.observe(-1)).toThrow(/got -1/);
+  });
+});
+
+describe("costFunction", () => {
+  it("draws distributions from the seeded rand, deterministically", () => {
+    const a = costFunction({ kind: "uniform", minMs: 10, maxMs: 20 }, seededRand(7));
+    const b = costFunction({ kind: "uniform", minMs: 10, maxMs: 20 }, seededRand(7));
+    const xs = Array.from({ length: 50 }, () => a("k"));
+    expect(xs).toEqual(Array.from({ length: 50 }, () => b("k")));
+    expect(Math.min(...xs)).toBeGreaterThanOrEqual(10);
+    expect(Math.max(...xs)).toBeLessThan(20);
+    const e = costFunction({ kind: "exponential", meanMs: 40 }, seededRand(3));
+    const mean = Array.from({ length: 4000 }, () => e("k")).reduce((s, x) => s + x, 0) / 4000;
+    expect(mean).toBeGreaterThan(35);
+    expect(mean).toBeLessThan(45);
+    expect(costFunction((k) => k.length, seededRand(1))("abc")).toBe(3);
+    expect(() => costFunction((): number => -1, seededRand(1))("x")).toThrow(/for key "x" must be .* got -1/);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { FieldSet } from "./field-set.js";
+import { fieldElement as f, keyElement, pathString } from "./path-element.js";
+
+describe("FieldSet FieldsV1", () => {
+  it("encodes members, children and '.' as upstream writes them, in PathElement order", () => {
+    const s = FieldSet.of(
+      [f("data"), f("b")],
+      [f("data"), f("a")],
+      [f("metadata"), f("labels")],
+      [f("metadata"), f("labels"), f("app")],
+      [f("spec"), f("containers"), keyElement([["name", "app"]])],
+      [f("spec"), f("containers"), keyElement([["name", "app"]]), f("image")],
+      [f("spec"), f("finalizers"), { kind: "value", value: "x" }],
+    );
+    expect(JSON.stringify(s.toFieldsV1())).toBe(
+      '{"f:data":{"f:a":{},"f:b":{}},"f:metadata":{"f:labels":{"f:app":{},".":{}}},' +
+        '"f:spec":{"f:containers":{"k:{\\"name\\":\\"app\\"}":{"f:image":{},".":{}}},"f:finalizers":{"v:\\"x\\"":{}}}}',
+    );
+  });
+
+  it("round-trips FieldsV1 and keeps membership", () => {
+    const json = {
+      "f:metadata": { "f:labels": { ".": {}, "f:app": {} } },
+      "f:spec": { "f:ports": { 'k:{"containerPort":80,"protocol":"TCP"}': { ".": {}, "f:name": {} } } },
+    };
+    const s = FieldSet.fromFieldsV1(json);
+    expect(s.has([f("metadata"), f("labels")])).toBe(true);
+    expect(s.has([f("metadata")])).toBe(false);
+    expect(s.paths().map(pathString)).toEqual([
+      ".metadata.labels",
+      ".metadata.labels.app",
+      '.spec.ports[containerPort=80,protocol="TCP"]',
+      '.spec.ports[containerPort=80,protocol="TCP"].name',
+    ]);
+    expect(FieldSet.fromFieldsV1(s.toFieldsV1()).equals(s)).toBe(true);
+  });
+
+  it("drops unknown prefixes and rejects malformed keys with a 400", () => {
+    expect(FieldSet.fromFieldsV1({ "x:future": {}, "f:a": {} }).paths().map(pathString)).toEqual([".a"]);
+    expect(() => FieldSet.fromFieldsV1({ "k:{not json": {} })).toThrow(/error decoding managed fields/);
+    expect(() => FieldSet.fromFieldsV1([])).toThrow(/expected a JSON object/);
+  });
+
+  it("set algebra: union, intersection, difference, recursiveDifference", () => {
+    const a = FieldSet.of([f("x")], [f("x"), f("y")], [f("z")]);
+    const b = FieldSet.of([f("x")], [f("w")]);
+    expect(a.union(b).paths().map(pathString)).toEqual([".w", ".x", ".x.y", ".z"]);
+    expect(a.intersection(b).paths().map(pathString)).toEqual([".x"]);
+    expect(a.difference(b).paths().map(pathString)).toEqual([".x.y", ".z"]);
+    expect(a.recursiveDifference(b).paths().map(pathString)).toEqual([".z"]);
+    expect(new FieldSet().isEmpty()).toBe(true);
+    expect(a.size()).toBe(3);
+  });
+});

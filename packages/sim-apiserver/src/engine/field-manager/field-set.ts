@@ -1,0 +1,265 @@
+import { newBadRequest } from "@informer-ts/apimachinery";
+import {
+  comparePathElements,
+  deserializePathElement,
+  type Path,
+  type PathElement,
+  serializePathElement,
+} from "./path-element.js";
+
+interface Child {
+  readonly pe: PathElement;
+  readonly set: FieldSet;
+}
+
+/**
+ * A set of field paths, stored as a tree (structured-merge-diff `fieldpath.Set`): at each level the `members` are the
+ * path elements that end a path here, the `children` the elements that longer paths continue through. A path can be
+ * both (a map that is owned as a whole and whose keys are owned too: FieldsV1 `{".":{},"f:a":{}}`). Immutable by
+ * convention once built: the set operations return new sets.
+ */
+export class FieldSet {
+  private readonly members = new Map<string, PathElement>();
+  private readonly children = new Map<string, Child>();
+
+  /** A set of the given paths. */
+  static of(...paths: Path[]): FieldSet {
+    const s = new FieldSet();
+    for (const p of paths) s.insert(p);
+    return s;
+  }
+
+  /** Adds a path (the empty path is ignored: the root is never a member). */
+  insert(path: Path): this {
+    if (path.length === 0) return this;
+    let cur: FieldSet = this;
+    for (let i = 0; i < path.length - 1; i++) cur = cur.descend(path[i]!);
+    const last = path[path.length - 1]!;
+    cur.members.set(serializePathElement(last), last);
+    return this;
+  }
+
+  /** The child set at `pe`, created when missing (for building). */
+  private descend(pe: PathElement): FieldSet {
+    const k = serializePathElement(pe);
+    let c = this.children.get(k);
+    if (c === undefined) {
+      c = { pe, set: new FieldSet() };
+      this.children.set(k, c);
+    }
+    return c.set;
+  }
+
+  /** Whether `path` is a member. */
+  has(path: Path): boolean {
+    if (path.length === 0) return false;
+    let cur: FieldSet | undefined = this;
+    for (let i = 0; i < path.length - 1 && cur !== undefined; i++)
+      cur = cur.children.get(serializePathElement(path[i]!))?.set;
+    return cur?.members.has(serializePathElement(path[path.length - 1]!)) ?? false;
+  }
+
+  /** Whether `pe` is a member at this level. */
+  hasMember(pe: PathElement): boolean {
+    return this.members.has(serializePathElement(pe));
+  }
+
+  /** The paths below `pe` (`Set.WithPrefix`), or undefined when there are none. */
+  withPrefix(pe: PathElement): FieldSet | undefined {
+    return this.children.get(serializePathElement(pe))?.set;
+  }
+
+  /** No paths at all. */
+  isEmpty(): boolean {
+    if (this.members.size > 0) return false;
+    for (const c of this.children.values()) if (!c.set.isEmpty()) return false;
+    return true;
+  }
+
+  /** Number of member paths. */
+  size(): number {
+    let n = this.members.size;
+    for (const c of this.children.values()) n += c.set.size();
+    return n;
+  }
+
+  /** Members at this level and child sets, each in `PathElement` order. */
+  private sortedMembers(): PathElement[] {
+    return [...this.members.values()].sort(comparePathElements);
+  }
+
+  private sortedChildren(): Child[] {
+    return [...this.children.values()].sort((a, b) => comparePathElements(a.pe, b.pe));
+  }
+
+  /** Every member path, in `PathElement` order (depth first, a member before the paths below it). */
+  paths(): Path[] {
+    const out: Path[] = [];
+    const walk = (s: FieldSet, prefix: PathElement[]) => {
+      const ms = s.sortedMembers();
+      const cs = s.sortedChildren();
+      let mi = 0;
+      let ci = 0;
+      while (mi < ms.length || ci < cs.length) {
+        const m = ms[mi];
+        const c = cs[ci];
+        const cmp = m === undefined ? 1 : c === undefined ? -1 : comparePathElements(m, c.pe);
+        if (cmp <= 0) {
+          out.push([...prefix, m!]);
+          mi++;
+          if (cmp === 0) {
+            walk(c!.set, [...prefix, c!.pe]);
+            ci++;
+          }
+        } else {
+          walk(c!.set, [...prefix, c!.pe]);
+          ci++;
+        }
+      }
+    };
+    walk(this, []);
+    return out;
+  }
+
+  /** `Set.Union`. */
+  union(o: FieldSet): FieldSet {
+    const out = this.clone();
+    out.addAll(o);
+    return out;
+  }
+
+  private addAll(o: FieldSet): void {
+    for (const [k, pe] of o.members) this.members.set(k, pe);
+    for (const c of o.children.values()) this.descend(c.pe).addAll(c.set);
+  }
+
+  /** A deep copy. */
+  clone(): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) out.members.set(k, pe);
+    for (const [k, c] of this.children) out.children.set(k, { pe: c.pe, set: c.set.clone() });
+    return out;
+  }
+
+  /** `Set.Intersection`: the paths in both. */
+  intersection(o: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) if (o.members.has(k)) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      const oc = o.children.get(k);
+      if (oc === undefined) continue;
+      const i = c.set.intersection(oc.set);
+      if (!i.isEmpty()) out.children.set(k, { pe: c.pe, set: i });
+    }
+    return out;
+  }
+
+  /** `Set.Difference`: the paths of this set that `o` does not have (a member of `o` removes only that path). */
+  difference(o: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      const oc = o.children.get(k);
+      const d = oc === undefined ? c.set.clone() : c.set.difference(oc.set);
+      if (!d.isEmpty()) out.children.set(k, { pe: c.pe, set: d });
+    }
+    return out;
+  }
+
+  /** `Set.RecursiveDifference`: like {@link difference}, but a member of `o` also removes every path below it. */
+  recursiveDifference(o: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      if (o.members.has(k)) continue;
+      const oc = o.children.get(k);
+      const d = oc === undefined ? c.set.clone() : c.set.recursiveDifference(oc.set);
+      if (!d.isEmpty()) out.children.set(k, { pe: c.pe, set: d });
+    }
+    return out;
+  }
+
+  /** Same member paths. */
+  equals(o: FieldSet): boolean {
+    return JSON.stringify(this.toFieldsV1()) === JSON.stringify(o.toFieldsV1());
+  }
+
+  /**
+   * Visits the tree: `fn(pe, child, isMember)` for every element at this level, in order; used by schema-aware walks.
+   */
+  forEachElement(fn: (pe: PathElement, child: FieldSet | undefined, isMember: boolean) => void): void {
+    const keys = new Set([...this.members.keys(), ...this.children.keys()]);
+    const items = [...keys].map((k) => ({
+      pe: this.members.get(k) ?? this.children.get(k)!.pe,
+      child: this.children.get(k)?.set,
+      member: this.members.has(k),
+    }));
+    items.sort((a, b) => comparePathElements(a.pe, b.pe));
+    for (const it of items) fn(it.pe, it.child, it.member);
+  }
+
+  /** Marks `pe` as a member at this level (used by schema-aware rewrites). */
+  addMember(pe: PathElement): void {
+    this.members.set(serializePathElement(pe), pe);
+  }
+
+  /** Attaches a (non-empty) child set at `pe`, replacing any. */
+  setChild(pe: PathElement, set: FieldSet): void {
+    if (set.isEmpty()) this.children.delete(serializePathElement(pe));
+    else this.children.set(serializePathElement(pe), { pe, set });
+  }
+
+  /**
+   * The FieldsV1 JSON of the set (`Set.ToJSON`): an object whose keys are serialized path elements in `PathElement`
+   * order; a member without children is `{}`, a member with children carries `".": {}` after its children.
+   */
+  toFieldsV1(): Record<string, unknown> {
+    return this.emit(false);
+  }
+
+  private emit(includeSelf: boolean): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    this.forEachElement((pe, child, member) => {
+      const key = serializePathElement(pe);
+      if (child === undefined || child.isEmpty()) {
+        if (member) out[key] = {};
+      } else out[key] = child.emit(member);
+    });
+    if (includeSelf && Object.keys(out).length > 0) out["."] = {};
+    return out;
+  }
+
+  /**
+   * Parses FieldsV1 JSON (`Set.FromJSON`). Unknown element prefixes are dropped; a malformed element or a value
+   * that is not an object is a 400 BadRequest.
+   */
+  static fromFieldsV1(json: unknown): FieldSet {
+    const out = new FieldSet();
+    read(json, out);
+    return out;
+  }
+}
+
+/** Reads the contents of a FieldsV1 object into `into`; returns whether the object marks its parent as a member. */
+function read(json: unknown, into: FieldSet): boolean {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw newBadRequest(`error decoding managed fields: expected a JSON object, got ${JSON.stringify(json)}`);
+  }
+  let self = false;
+  let any = false;
+  for (const [k, v] of Object.entries(json)) {
+    if (k === ".") {
+      self = true;
+      continue;
+    }
+    const pe = deserializePathElement(k);
+    if (pe === undefined) continue;
+    any = true;
+    const child = new FieldSet();
+    const member = read(v, child);
+    if (member) into.addMember(pe);
+    into.setChild(pe, child);
+  }
+  // An element with no children (`{}`) is a member of its parent.
+  return self || !any;
+}

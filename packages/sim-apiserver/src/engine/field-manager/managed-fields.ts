@@ -1,0 +1,115 @@
+import { newBadRequest } from "@informer-ts/apimachinery";
+import { FieldSet } from "./field-set.js";
+
+/** `metav1.ManagedFieldsEntry` as stored in `metadata.managedFields`. */
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: "Apply" | "Update";
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: string;
+  fieldsV1?: Record<string, unknown>;
+  subresource?: string;
+}
+
+/** One manager's ownership (`fieldpath.VersionedSet` plus the entry's identity and time). */
+export interface ManagerFields {
+  readonly manager: string;
+  readonly operation: "Apply" | "Update";
+  readonly apiVersion: string;
+  readonly subresource: string;
+  readonly time: string | undefined;
+  readonly set: FieldSet;
+}
+
+/** Every manager's ownership, by manager identifier ({@link managerIdentifier}). */
+export type ManagedFields = Map<string, ManagerFields>;
+
+/**
+ * `BuildManagerIdentifier`: the JSON of the entry without fields, fieldsType and time — and without the apiVersion
+ * for an `Apply` entry, so that an applier keeps one entry whatever version it applies with. Field order is the Go
+ * struct's (manager, operation, apiVersion, subresource), which also decides how conflicts are sorted.
+ */
+export function managerIdentifier(m: {
+  readonly manager: string;
+  readonly operation: "Apply" | "Update";
+  readonly apiVersion: string;
+  readonly subresource: string;
+}): string {
+  const o: Record<string, string> = {};
+  if (m.manager !== "") o.manager = m.manager;
+  o.operation = m.operation;
+  if (m.operation !== "Apply" && m.apiVersion !== "") o.apiVersion = m.apiVersion;
+  if (m.subresource !== "") o.subresource = m.subresource;
+  return JSON.stringify(o);
+}
+
+function invalid(i: number, what: string): never {
+  throw newBadRequest(`error decoding managed fields: entry ${i}: ${what}`);
+}
+
+/**
+ * `DecodeManagedFields`: the ownership recorded in `metadata.managedFields`. Throws 400 BadRequest for an entry that
+ * is not an object, has a `fieldsType` other than `FieldsV1`, an unknown operation or a malformed `fieldsV1`.
+ */
+export function decodeManagedFields(entries: unknown): ManagedFields {
+  const out: ManagedFields = new Map();
+  if (entries === undefined || entries === null) return out;
+  if (!Array.isArray(entries))
+    throw newBadRequest("error decoding managed fields: metadata.managedFields is not a list");
+  entries.forEach((e: unknown, i) => {
+    if (typeof e !== "object" || e === null || Array.isArray(e)) invalid(i, "not an object");
+    const entry = e as ManagedFieldsEntry;
+    if (entry.fieldsType !== "FieldsV1") invalid(i, `invalid fieldsType ${JSON.stringify(entry.fieldsType ?? "")}`);
+    if (entry.operation !== "Apply" && entry.operation !== "Update") {
+      invalid(i, `invalid operation ${JSON.stringify(entry.operation ?? "")}`);
+    }
+    const m = {
+      manager: typeof entry.manager === "string" ? entry.manager : "",
+      operation: entry.operation,
+      apiVersion: typeof entry.apiVersion === "string" ? entry.apiVersion : "",
+      subresource: typeof entry.subresource === "string" ? entry.subresource : "",
+    };
+    const set = FieldSet.fromFieldsV1(entry.fieldsV1 ?? {});
+    const id = managerIdentifier(m);
+    const prev = out.get(id);
+    out.set(id, {
+      ...m,
+      time: typeof entry.time === "string" ? entry.time : undefined,
+      set: prev === undefined ? set : prev.set.union(set),
+    });
+  });
+  return out;
+}
+
+function unixSeconds(t: string | undefined): number {
+  if (t === undefined) return 0;
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
+}
+
+/**
+ * `EncodeObjectManagedFields`: the entries of every manager that owns something, sorted as upstream's
+ * `sortEncodedManagedFields` (operation, then time in seconds, manager, apiVersion, subresource).
+ */
+export function encodeManagedFields(managed: ManagedFields): ManagedFieldsEntry[] {
+  const out: ManagedFieldsEntry[] = [];
+  for (const m of managed.values()) {
+    if (m.set.isEmpty()) continue;
+    const e: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
+    if (m.time !== undefined) e.time = m.time;
+    e.fieldsType = "FieldsV1";
+    e.fieldsV1 = m.set.toFieldsV1();
+    if (m.subresource !== "") e.subresource = m.subresource;
+    out.push(e);
+  }
+  const cmp = (a: string, b: string) => (a === b ? 0 : a < b ? -1 : 1);
+  return out.sort(
+    (p, q) =>
+      cmp(p.operation!, q.operation!) ||
+      unixSeconds(p.time) - unixSeconds(q.time) ||
+      cmp(p.manager!, q.manager!) ||
+      cmp(p.apiVersion!, q.apiVersion!) ||
+      cmp(p.subresource ?? "", q.subresource ?? ""),
+  );
+}

@@ -1,0 +1,142 @@
+// CustomResourceDefinitions over real HTTP (SimHttpServer + EngineBackend, engine on a FakeClock): POST a definition,
+// its group and resource appear in discovery without a restart, objects are served (with /status and /scale as
+// declared),
+// DELETE of the definition removes them and the routes answer 404; an invalid definition is a 422 with upstream's
+// Status and nothing is stored.
+import { failureStatus as failure, type KubeObject } from "@informer-ts/apimachinery";
+import { FakeClock, seededRand } from "@informer-ts/clock";
+import { afterEach, describe, expect, it } from "vitest";
+import { SimApiServer } from "../../packages/sim-apiserver/src/engine/sim-apiserver.js";
+import { EngineBackend } from "../../packages/sim-apiserver/src/http/engine-backend.js";
+import { fetchRaw } from "../../packages/sim-apiserver/src/http/http-client.test-util.js";
+import { SimHttpServer } from "../../packages/sim-apiserver/src/http/server.js";
+
+const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+const JSON_TYPE = { "content-type": "application/json" };
+
+const open: SimHttpServer[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+});
+
+async function start() {
+  const clock = new FakeClock(Date.parse("2026-06-01T00:00:00Z"));
+  const engine = new SimApiServer({ clock, rand: seededRand(9), progressNotifyIntervalMs: 0, compactionIntervalMs: 0 });
+  const server = new SimHttpServer({ backend: new EngineBackend(engine), clock });
+  open.push(server);
+  const url = await server.start();
+  const req = (method: string, path: string, body?: unknown, headers: Record<string, string> = JSON_TYPE) =>
+    fetchRaw(`${url}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined && { body: typeof body === "string" ? body : JSON.stringify(body) }),
+    });
+  return { engine, clock, req };
+}
+
+function definition(name = "robots.example.net"): KubeObject {
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name },
+    spec: {
+      group: "example.net",
+      names: { plural: "robots", kind: "Robot" },
+      scope: "Namespaced",
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          subresources: {
+            status: {},
+            scale: { specReplicasPath: ".spec.replicas", statusReplicasPath: ".status.replicas" },
+          },
+          schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+        },
+      ],
+    },
+  };
+}
+
+describe("CustomResourceDefinition over HTTP", () => {
+  it("POST serves the resource at once (discovery, objects, /status), DELETE stops it (404)", async () => {
+    const s = await start();
+    const created = await s.req("POST", CRDS, definition());
+    expect(created.status).toBe(201);
+    expect((created.json as KubeObject).status).toMatchObject({ acceptedNames: { kind: "Robot", plural: "robots" } });
+    const groups = (await s.req("GET", "/apis")).json as { groups: Array<{ name: string }> };
+    expect(groups.groups.map((g) => g.name)).toContain("example.net");
+    const resources = (await s.req("GET", "/apis/example.net/v1")).json as { resources: Array<{ name: string }> };
+    expect(resources.resources.map((r) => r.name)).toEqual(["robots", "robots/status", "robots/scale"]);
+
+    const path = "/apis/example.net/v1/namespaces/default/robots";
+    const robot = await s.req("POST", path, { apiVersion: "example.net/v1", kind: "Robot", metadata: { name: "r1" } });
+    expect(robot.status).toBe(201);
+    const status = await s.req(
+      "PATCH",
+      `${path}/r1/status?fieldManager=ctrl`,
+      { status: { ready: true } },
+      { "content-type": "application/merge-patch+json" },
+    );
+    expect(status.status).toBe(200);
+    const entries = (status.json as KubeObject).metadata?.managedFields as Array<Record<string, unknown>>;
+    expect(entries.find((e) => e.manager === "ctrl")).toMatchObject({
+      operation: "Update",
+      subresource: "status",
+      fieldsV1: { "f:status": { ".": {}, "f:ready": {} } },
+    });
+
+    const put = await s.req("PUT", `${path}/r1/scale`, {
+      kind: "Scale",
+      apiVersion: "autoscaling/v1",
+      metadata: { name: "r1" },
+      spec: { replicas: 3 },
+    });
+    expect([put.status, (put.json as KubeObject).spec]).toEqual([200, { replicas: 3 }]);
+    const scale = (await s.req("GET", `${path}/r1/scale`)).json as KubeObject;
+    expect(scale).toMatchObject({ kind: "Scale", apiVersion: "autoscaling/v1", spec: { replicas: 3 } });
+    expect(((await s.req("GET", `${path}/r1`)).json as KubeObject).spec).toEqual({ replicas: 3 });
+    const wrongKind = await s.req("PUT", `${path}/r1/scale`, { kind: "Robot", apiVersion: "example.net/v1" });
+    expect(wrongKind.status).toBe(400);
+
+    const deleted = await s.req("DELETE", `${CRDS}/robots.example.net`);
+    expect(deleted.status).toBe(200);
+    // The first answer is the definition, held by the cleanup finalizer until its objects are gone.
+    expect((deleted.json as KubeObject).metadata?.finalizers).toEqual(["customresourcecleanup.apiextensions.k8s.io"]);
+    for (let i = 0; i < 5; i++) await s.clock.step(0);
+    expect((await s.req("GET", `${CRDS}/robots.example.net`)).status).toBe(404);
+    expect((await s.req("GET", path)).status).toBe(404);
+    expect((await s.req("GET", "/apis/example.net/v1")).status).toBe(404);
+  });
+
+  it("an invalid definition is a 422 with upstream's Status; nothing is stored or served", async () => {
+    const s = await start();
+    const rv = s.engine.currentResourceVersion;
+    const r = await s.req("POST", CRDS, definition("robots"));
+    expect(r.status).toBe(422);
+    expect(r.text.trimEnd()).toBe(
+      JSON.stringify(
+        failure(
+          422,
+          "Invalid",
+          'CustomResourceDefinition.apiextensions.k8s.io "robots" is invalid: metadata.name: Invalid value: "robots": must be spec.names.plural+"."+spec.group',
+          {
+            name: "robots",
+            group: "apiextensions.k8s.io",
+            kind: "CustomResourceDefinition",
+            causes: [
+              {
+                reason: "FieldValueInvalid",
+                message: 'Invalid value: "robots": must be spec.names.plural+"."+spec.group',
+                field: "metadata.name",
+              },
+            ],
+          },
+        ),
+      ),
+    );
+    expect(s.engine.currentResourceVersion).toBe(rv);
+    expect((await s.req("GET", "/apis/example.net/v1")).status).toBe(404);
+  });
+});
