@@ -260,3 +260,60 @@ describe("FakeClock", () => {
     expect(survivors.every((t) => !t.timer.stop())).toBe(true);
   });
 });
+
+describe("FakeClock.goStep (Go's Step semantics)", () => {
+  it("runs only timers registered before the call; a timer created by a callback waits even when due inside the step", async () => {
+    const clock = new FakeClock(0);
+    const fired: string[] = [];
+    clock.afterFunc(10, () => {
+      fired.push(`a@${clock.now()}`);
+      clock.afterFunc(5, () => fired.push(`b@${clock.now()}`));
+    });
+    await clock.goStep(100);
+    expect(fired).toEqual(["a@100"]);
+    expect(clock.now()).toBe(100);
+    // The chained timer was created at 100 (the time is set first), so it is due at 105.
+    expect(clock.nextDue()).toBe(105);
+    await clock.goStep(5);
+    expect(fired).toEqual(["a@100", "b@105"]);
+
+    // step() walks the interval and also runs the chained timer.
+    const walked = new FakeClock(0);
+    const seen: number[] = [];
+    walked.afterFunc(10, () => {
+      seen.push(walked.now());
+      walked.afterFunc(5, () => seen.push(walked.now()));
+    });
+    await walked.step(100);
+    expect(seen).toEqual([10, 15]);
+  });
+
+  it("fires a ticker once per step and re-arms it past the new time; due timers run in due order", async () => {
+    const clock = new FakeClock(0);
+    const fired: string[] = [];
+    clock.newTicker(10, () => fired.push("tick"));
+    clock.afterFunc(30, () => fired.push("t30"));
+    clock.afterFunc(20, () => fired.push("t20"));
+    clock.afterFunc(50, () => fired.push("t50"));
+    await clock.goStep(35);
+    expect(fired).toEqual(["tick", "t20", "t30"]);
+    expect(clock.nextDue()).toBe(40);
+    expect(clock.pendingTimers()).toBe(2);
+  });
+
+  it("skips a due timer cancelled by an earlier callback and re-throws the first callback error after running all", async () => {
+    const clock = new FakeClock(0);
+    const fired: string[] = [];
+    const later = clock.afterFunc(20, () => fired.push("later"));
+    clock.afterFunc(10, () => {
+      fired.push("first");
+      later.stop();
+      throw new Error("boom");
+    });
+    clock.afterFunc(15, () => fired.push("second"));
+    await expect(clock.goStep(30)).rejects.toThrow("boom");
+    expect(fired).toEqual(["first", "second"]);
+    expect(clock.pendingTimers()).toBe(0);
+    await expect(clock.goStep(-1)).rejects.toThrow(RangeError);
+  });
+});

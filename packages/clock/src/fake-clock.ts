@@ -86,10 +86,57 @@ export class FakeClock implements Clock {
     return this.heap[0]?.due;
   }
 
-  /** Advances time by `ms`, running every timer that becomes due on the way. */
+  /**
+   * Advances time by `ms`, running every timer that becomes due on the way, including timers created by callbacks
+   * during the step when they fall due inside it.
+   *
+   * Differences from client-go: Go's `testingclock.FakeClock.Step` fires only the waiters registered before the call
+   * (and a ticker at most once); {@link FakeClock.goStep} offers that behaviour for ported tests.
+   */
   async step(ms: number): Promise<void> {
     if (!(ms >= 0)) throw new RangeError(`FakeClock.step needs a non-negative duration, got ${ms}`);
     await this.advanceTo(this.current + ms);
+  }
+
+  /**
+   * Go's `FakeClock.Step` semantics, for tests ported from client-go: sets the time to now + `ms` first, then runs
+   * only the timers that were already registered when the call started and are due by then, each at most once, in
+   * due order; a timer created by one of those callbacks does not run in this call even when it falls due inside
+   * the step, and a ticker fires once and is re-armed to its first period after the new time (no catch-up).
+   * {@link FakeClock.step} differs: it walks through the interval and also runs timers created on the way.
+   * Callbacks see `now()` equal to the new time. The first exception thrown by a callback is re-thrown after all
+   * of them ran.
+   */
+  async goStep(ms: number): Promise<void> {
+    if (!(ms >= 0)) throw new RangeError(`FakeClock.goStep needs a non-negative duration, got ${ms}`);
+    await settle();
+    const target = this.current + ms;
+    this.current = target;
+    this.dropCancelledHead();
+    const due = this.heap.filter((e) => !e.cancelled && e.due <= target).sort((a, b) => (this.less(a, b) ? -1 : 1));
+    let firstError: unknown;
+    let failed = false;
+    for (const entry of due) {
+      // A callback that ran earlier in this loop may have cancelled it.
+      if (entry.cancelled) continue;
+      this.remove(entry);
+      if (entry.period !== undefined) {
+        while (entry.due <= target) entry.due += entry.period;
+        entry.seq = this.seq++;
+        this.insert(entry);
+      }
+      try {
+        entry.fn();
+      } catch (err) {
+        if (!failed) {
+          failed = true;
+          firstError = err;
+        }
+      }
+      await settle();
+    }
+    await settle();
+    if (failed) throw firstError;
   }
 
   /** Advances time to `t` (not before now), running every timer due at or before `t`. */
@@ -198,6 +245,25 @@ export class FakeClock implements Clock {
       if (!this.less(h[i]!, h[parent]!)) break;
       [h[i], h[parent]] = [h[parent]!, h[i]!];
       i = parent;
+    }
+  }
+
+  /** Removes one live entry from anywhere in the heap (O(n) to find it; used by {@link FakeClock.goStep} only). */
+  private remove(entry: Entry): void {
+    const h = this.heap;
+    const i = h.indexOf(entry);
+    if (i < 0) return;
+    entry.inHeap = false;
+    const last = h.pop()!;
+    if (i === h.length) return;
+    h[i] = last;
+    this.siftDown(i);
+    let j = i;
+    while (j > 0) {
+      const parent = (j - 1) >> 1;
+      if (!this.less(h[j]!, h[parent]!)) break;
+      [h[j], h[parent]] = [h[parent]!, h[j]!];
+      j = parent;
     }
   }
 

@@ -1,0 +1,252 @@
+import type { KubeObject } from "@informer-ts/apimachinery";
+import { builtinResources } from "@informer-ts/client";
+import fc from "fast-check";
+import type { SimCluster } from "./sim-cluster.js";
+
+/** A write to the cluster: one step of an object history (ConfigMaps, the kit's default resource). */
+export type ObjectStep =
+  | { readonly kind: "put"; readonly namespace: string; readonly name: string; readonly value: number }
+  | { readonly kind: "label"; readonly namespace: string; readonly name: string; readonly tier: string }
+  | { readonly kind: "large"; readonly namespace: string; readonly name: string; readonly kib: number }
+  | { readonly kind: "delete"; readonly namespace: string; readonly name: string }
+  | { readonly kind: "recreate"; readonly namespace: string; readonly name: string };
+
+/** A server fault (the simulator's own fault injection). */
+export type FaultStep =
+  | { readonly kind: "drop-watches"; readonly asError: boolean }
+  | { readonly kind: "compact" }
+  | { readonly kind: "reinitialize-cache"; readonly downtimeMs: number }
+  | { readonly kind: "request-fault"; readonly verb: "list" | "watch"; readonly code: 429 | 500 | 504 }
+  | { readonly kind: "error-burst"; readonly verb: "list" | "watch"; readonly count: number }
+  | { readonly kind: "truncate-watch"; readonly afterEvents: number }
+  | { readonly kind: "bookmarks"; readonly mode: "on" | "no-periodic" | "off" }
+  | { readonly kind: "latency"; readonly verb: "list" | "watch"; readonly ms: number };
+
+/** Virtual time passing. */
+export interface TimeStep {
+  readonly kind: "wait";
+  readonly ms: number;
+}
+
+/** One step of a generated history: a write, a fault or time passing. */
+export type SimStep = ObjectStep | FaultStep | TimeStep;
+
+/** Options of the history arbitraries. */
+export interface HistoryOptions {
+  /** Namespaces objects are spread over (default `default` and `team-a`; each must exist, see {@link prepareNamespaces}). */
+  readonly namespaces?: readonly string[];
+  /** Object names per namespace (default `a`, `b`, `c`: few, so histories revisit keys). */
+  readonly names?: readonly string[];
+  /** Most steps of a history (default 25). */
+  readonly maxSteps?: number;
+  /** Include server faults (default true). */
+  readonly faults?: boolean;
+  /** Relative weights of writes, time steps and faults (default 8, 3, 4). */
+  readonly weights?: { readonly writes?: number; readonly time?: number; readonly faults?: number };
+}
+
+const DEFAULT_NAMESPACES = ["default", "team-a"] as const;
+const DEFAULT_NAMES = ["a", "b", "c"] as const;
+
+/** Writes: puts (create or update), label changes, large objects, deletes and delete+recreate with a new UID. */
+export function objectStepArb(options: HistoryOptions = {}): fc.Arbitrary<ObjectStep> {
+  const namespace = fc.constantFrom(...(options.namespaces ?? DEFAULT_NAMESPACES));
+  const name = fc.constantFrom(...(options.names ?? DEFAULT_NAMES));
+  return fc.oneof(
+    { weight: 5, arbitrary: fc.record({ kind: fc.constant("put" as const), namespace, name, value: fc.nat(9) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant("label" as const),
+        namespace,
+        name,
+        tier: fc.constantFrom("web", "db"),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant("large" as const), namespace, name, kib: fc.constantFrom(64, 512) }),
+    },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant("delete" as const), namespace, name }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant("recreate" as const), namespace, name }) },
+  );
+}
+
+const verb = fc.constantFrom("list" as const, "watch" as const);
+
+/**
+ * Server faults: watches dropped cleanly or with an ERROR event, compaction (→ 410 for old resourceVersions),
+ * watch-cache re-initialization (with downtime), single 429 (Retry-After)/500/504 answers, bursts of 500s,
+ * truncated watch lines, bookmark modes (missing bookmarks) and latency.
+ */
+export function faultStepArb(): fc.Arbitrary<FaultStep> {
+  return fc.oneof(
+    fc.record({ kind: fc.constant("drop-watches" as const), asError: fc.boolean() }),
+    fc.record({ kind: fc.constant("compact" as const) }),
+    fc.record({ kind: fc.constant("reinitialize-cache" as const), downtimeMs: fc.constantFrom(0, 2000, 8000) }),
+    fc.record({
+      kind: fc.constant("request-fault" as const),
+      verb,
+      code: fc.constantFrom(429 as const, 500 as const, 504 as const),
+    }),
+    fc.record({ kind: fc.constant("error-burst" as const), verb, count: fc.integer({ min: 2, max: 5 }) }),
+    fc.record({ kind: fc.constant("truncate-watch" as const), afterEvents: fc.nat(2) }),
+    fc.record({
+      kind: fc.constant("bookmarks" as const),
+      mode: fc.constantFrom("on" as const, "no-periodic" as const, "off" as const),
+    }),
+    fc.record({ kind: fc.constant("latency" as const), verb, ms: fc.constantFrom(100, 2000) }),
+  );
+}
+
+/** Time passing: nothing, a moment, a few seconds, a minute (past bookmark and progress-notify periods). */
+export function timeStepArb(): fc.Arbitrary<TimeStep> {
+  return fc.record({ kind: fc.constant("wait" as const), ms: fc.constantFrom(0, 500, 1500, 60_000) });
+}
+
+/** One step: mostly writes, then time, then faults (unless `faults: false`). Shrinks towards `put`. */
+export function simStepArb(options: HistoryOptions = {}): fc.Arbitrary<SimStep> {
+  const parts: { weight: number; arbitrary: fc.Arbitrary<SimStep> }[] = [
+    { weight: options.weights?.writes ?? 8, arbitrary: objectStepArb(options) },
+    { weight: options.weights?.time ?? 3, arbitrary: timeStepArb() },
+  ];
+  if (options.faults !== false) parts.push({ weight: options.weights?.faults ?? 4, arbitrary: faultStepArb() });
+  return fc.oneof(...parts);
+}
+
+/** A history: up to `maxSteps` (default 25) steps; shrinks by dropping steps, then simplifying each. */
+export function historyArb(options: HistoryOptions = {}): fc.Arbitrary<SimStep[]> {
+  // size "max": lengths spread over the whole range (fast-check's default size keeps arrays short).
+  return fc.array(simStepArb(options), { maxLength: options.maxSteps ?? 25, size: "max" });
+}
+
+/** One line per step, as the failure timeline prints it. */
+export function describeStep(s: SimStep): string {
+  switch (s.kind) {
+    case "put":
+      return `put ${s.namespace}/${s.name} v=${s.value}`;
+    case "label":
+      return `label ${s.namespace}/${s.name} tier=${s.tier}`;
+    case "large":
+      return `put ${s.namespace}/${s.name} with ${s.kib} KiB of data`;
+    case "delete":
+      return `delete ${s.namespace}/${s.name}`;
+    case "recreate":
+      return `delete and re-create ${s.namespace}/${s.name} (new uid)`;
+    case "drop-watches":
+      return s.asError ? "drop every watch with an ERROR event" : "drop every watch cleanly";
+    case "compact":
+      return "compact storage (older resourceVersions: 410 Gone)";
+    case "reinitialize-cache":
+      return `re-initialize the watch cache (${s.downtimeMs} ms downtime)`;
+    case "request-fault":
+      return `next ${s.verb} answers ${s.code}${s.code === 429 ? " (Retry-After: 1)" : ""}`;
+    case "error-burst":
+      return `next ${s.count} ${s.verb} requests answer 500`;
+    case "truncate-watch":
+      return `next watch cut mid-line after ${s.afterEvents} events`;
+    case "bookmarks":
+      return `bookmarks ${s.mode}`;
+    case "latency":
+      return `${s.verb} requests take ${s.ms} ms longer`;
+    case "wait":
+      return `wait ${s.ms} ms`;
+  }
+}
+
+const { configmaps, namespaces } = builtinResources;
+
+/** Creates the namespaces a history writes into (those that do not exist yet). */
+export async function prepareNamespaces(cluster: SimCluster, names: readonly string[] = DEFAULT_NAMESPACES) {
+  for (const ns of names) {
+    const exists = await cluster.client.get(namespaces, ns).then(
+      () => true,
+      () => false,
+    );
+    if (!exists)
+      await cluster.client.create(namespaces, { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
+  }
+}
+
+/**
+ * Applies one step to the cluster: writes go through the cluster's `KubeClient` (a write the server refuses, e.g.
+ * while a fault is active, is returned as the error text rather than thrown); faults and time through the fixture.
+ * Returns what happened, for the timeline.
+ */
+export async function applyStep(cluster: SimCluster, s: SimStep): Promise<string> {
+  const c = cluster.client;
+  const current = async (ns: string, name: string): Promise<KubeObject | undefined> =>
+    c.get(configmaps, name, { namespace: ns }).then(
+      (o) => o as KubeObject,
+      () => undefined,
+    );
+  const object = (ns: string, name: string, data: Record<string, string>, labels?: Record<string, string>) =>
+    ({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name, namespace: ns, ...(labels !== undefined && { labels }) },
+      data,
+    }) as KubeObject;
+  const write = async (fn: () => Promise<unknown>): Promise<string> => {
+    try {
+      const o = (await fn()) as KubeObject | undefined;
+      const rv = o?.metadata?.resourceVersion;
+      return rv === undefined ? "ok" : `ok rv=${rv}`;
+    } catch (err) {
+      return `refused: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  };
+  switch (s.kind) {
+    case "put":
+    case "large":
+    case "label": {
+      const cur = await current(s.namespace, s.name);
+      const data =
+        s.kind === "large" ? { v: "x".repeat(s.kib * 1024) } : s.kind === "put" ? { v: String(s.value) } : cur?.data;
+      const labels = s.kind === "label" ? { tier: s.tier } : cur?.metadata?.labels;
+      const obj = object(s.namespace, s.name, (data ?? {}) as Record<string, string>, labels);
+      if (cur === undefined) return write(() => c.create(configmaps, obj));
+      return write(() =>
+        c.update(configmaps, { ...obj, metadata: { ...obj.metadata, resourceVersion: cur.metadata?.resourceVersion } }),
+      );
+    }
+    case "delete":
+      if ((await current(s.namespace, s.name)) === undefined) return "absent";
+      return write(() => c.delete(configmaps, s.name, { namespace: s.namespace }));
+    case "recreate": {
+      if ((await current(s.namespace, s.name)) !== undefined) {
+        await c.delete(configmaps, s.name, { namespace: s.namespace }).catch(() => undefined);
+      }
+      return write(() => c.create(configmaps, object(s.namespace, s.name, { v: "re" })));
+    }
+    case "drop-watches":
+      return `${cluster.faults.dropWatches(undefined, s.asError)} watches ended`;
+    case "compact":
+      return `compacted to rv=${cluster.faults.compact()}`;
+    case "reinitialize-cache":
+      cluster.faults.reinitializeCache("configmaps", s.downtimeMs);
+      return "ok";
+    case "request-fault":
+      if (s.code === 429) {
+        cluster.faults.request({ type: "apf-429", verbs: [s.verb], count: 1, retryAfterSeconds: 1 });
+      } else {
+        cluster.faults.request({ type: "status", code: s.code, verbs: [s.verb], count: 1 });
+      }
+      return "armed";
+    case "error-burst":
+      cluster.faults.request({ type: "status", code: 500, verbs: [s.verb], count: s.count });
+      return "armed";
+    case "truncate-watch":
+      cluster.faults.request({ type: "truncate-watch", verbs: ["watch"], count: 1, afterEvents: s.afterEvents });
+      return "armed";
+    case "bookmarks":
+      cluster.faults.bookmarks(s.mode);
+      return "ok";
+    case "latency":
+      cluster.faults.latency({ ms: s.ms, verbs: [s.verb], resource: "configmaps" });
+      return "ok";
+    case "wait":
+      await cluster.clock.step(s.ms);
+      return "ok";
+  }
+}

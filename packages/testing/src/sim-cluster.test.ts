@@ -1,0 +1,147 @@
+import type { KubeObject, WatchEvent } from "@informer-ts/apimachinery";
+import { StatusError } from "@informer-ts/apimachinery";
+
+const isStatusError = (e: unknown): e is StatusError => e instanceof StatusError;
+
+import { builtinResources } from "@informer-ts/client";
+import { FakeClock } from "@informer-ts/clock";
+import { afterEach, describe, expect, it } from "vitest";
+import { createSimCluster, type SimCluster, type SimTransport } from "./sim-cluster.js";
+
+const { configmaps } = builtinResources;
+const cm = (name: string, v = "1", namespace = "default"): KubeObject => ({
+  apiVersion: "v1",
+  kind: "ConfigMap",
+  metadata: { name, namespace },
+  data: { v },
+});
+
+let cluster: SimCluster | undefined;
+afterEach(async () => {
+  await cluster?.close();
+  cluster = undefined;
+});
+
+/** Reads `n` events from a watch, letting the cluster settle (virtual time) while waiting. */
+async function take(c: SimCluster, it: AsyncIterator<WatchEvent<KubeObject>>, n: number) {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const next = it.next();
+    await c.settle({ until: () => false, maxMs: 0 }).catch(() => undefined);
+    const r = await next;
+    if (r.done === true) break;
+    out.push(`${r.value.type} ${(r.value.object as KubeObject).metadata?.name ?? ""}`);
+  }
+  return out;
+}
+
+describe.each<SimTransport>(["in-process", "http"])("createSimCluster (%s)", (transport) => {
+  it("runs every KubeClient verb against the simulator under a FakeClock", async () => {
+    const clock = new FakeClock();
+    const c = await createSimCluster({ clock, seed: 7, transport });
+    cluster = c;
+    expect(c.transport).toBe(transport);
+    expect(c.kubeconfig === undefined).toBe(transport === "in-process");
+    const created = await c.client.create(configmaps, cm("a"));
+    expect(created.metadata?.uid).toBeTruthy();
+    for (let i = 0; i < 5; i++) await c.client.create(configmaps, cm(`p-${i}`));
+    const got = await c.client.get(configmaps, "a", { namespace: "default" });
+    expect(got.data).toEqual({ v: "1" });
+    const page1 = await c.client.list(configmaps, { namespace: "default", limit: 4 });
+    expect(page1.items).toHaveLength(4);
+    expect(page1.metadata.continue).toBeTruthy();
+    const page2 = await c.client.list(configmaps, {
+      namespace: "default",
+      limit: 4,
+      continue: page1.metadata.continue!,
+    });
+    expect(page2.items.map((o) => o.metadata?.name)).toEqual(["p-3", "p-4"]);
+    const updated = await c.client.update(configmaps, { ...got, data: { v: "2" } });
+    expect(Number(updated.metadata?.resourceVersion)).toBeGreaterThan(Number(got.metadata?.resourceVersion));
+    const patched = await c.client.patch(configmaps, "a", { data: { w: "3" } }, { namespace: "default" });
+    expect(patched.data).toEqual({ v: "2", w: "3" });
+    await c.client.delete(configmaps, "a", { namespace: "default" });
+    const missing = await c.client.get(configmaps, "a", { namespace: "default" }).catch((e: unknown) => e);
+    expect(isStatusError(missing) && missing.code).toBe(404);
+    // The server recorded each request once, with where reads were served from.
+    const verbs = c.requests.map((r) => r.verb);
+    expect(verbs.filter((v) => v === "create")).toHaveLength(6);
+    // Consistent lists are served from the watch cache (kube-apiserver 1.33+ ConsistentListFromCache).
+    expect(c.requests.find((r) => r.verb === "list")?.servedFrom).toBe("cache");
+    expect(c.requests.find((r) => r.verb === "get" && r.code === 404)).toBeDefined();
+    await c.settle();
+    expect(c.pending().requests).toEqual([]);
+  });
+
+  it("streams a watch, survives an abort and reports faults as the client sees them over a socket", async () => {
+    const c = await createSimCluster({ seed: 3, transport });
+    cluster = c;
+    const start = await c.client.create(configmaps, cm("w0"));
+    const ac = new AbortController();
+    const w = await c.client.watch(
+      configmaps,
+      { namespace: "default", resourceVersion: start.metadata!.resourceVersion!, allowWatchBookmarks: false },
+      ac.signal,
+    );
+    const it = w[Symbol.asyncIterator]();
+    await c.client.create(configmaps, cm("w1"));
+    await c.client.patch(configmaps, "w1", { data: { v: "9" } }, { namespace: "default" });
+    await c.client.delete(configmaps, "w0", { namespace: "default" });
+    expect(await take(c, it, 3)).toEqual(["ADDED w1", "MODIFIED w1", "DELETED w0"]);
+    // A clean drop by the server ends the stream.
+    expect(c.faults.dropWatches()).toBe(1);
+    expect((await it.next()).done).toBe(true);
+    ac.abort();
+    // 429 with Retry-After reaches the client as a StatusError (retries are off in the fixture's client).
+    c.faults.request({ type: "apf-429", verbs: ["list"], count: 1, retryAfterSeconds: 2 });
+    const err = await c.client.list(configmaps, { namespace: "default" }).catch((e: unknown) => e);
+    expect(isStatusError(err) && err.code).toBe(429);
+    // A dropped connection is a transport error, not a StatusError.
+    c.faults.request({ type: "drop-connection", verbs: ["get"], count: 1 });
+    const dropped = await c.client.get(configmaps, "w1", { namespace: "default" }).catch((e: unknown) => e);
+    expect(dropped).toBeInstanceOf(Error);
+    expect(isStatusError(dropped)).toBe(false);
+    await c.settle();
+  });
+});
+
+describe("createSimCluster in-process specifics", () => {
+  it("aborting a watch closes it on the server, and settle() leaves no request in flight", async () => {
+    const c = await createSimCluster();
+    cluster = c;
+    const ac = new AbortController();
+    const w = await c.client.watch(configmaps, { namespace: "default" }, ac.signal);
+    await c.settle();
+    expect(c.server.stats.openWatches).toBe(1);
+    ac.abort();
+    w.stop();
+    await c.settle({ until: () => c.server.stats.openWatches === 0 });
+    expect(c.server.stats.openWatches).toBe(0);
+  });
+
+  it("settle() times out with an error naming what is still pending", async () => {
+    const c = await createSimCluster();
+    cluster = c;
+    const never = new Promise<void>(() => undefined);
+    void c.track("reconcile default/x", never);
+    await expect(c.settle({ maxMs: 1000 })).rejects.toThrow(/tracked work pending: reconcile default\/x/);
+    c.faults.latency({ ms: 5000, verbs: ["get"] });
+    const slow = c.client.get(configmaps, "nope", { namespace: "default" }).catch((e: unknown) => e);
+    const c2 = c;
+    await expect(c2.settle({ maxMs: 1000, until: () => true })).rejects.toThrow(/requests in flight: GET/);
+    await c.clock.step(5000);
+    expect(isStatusError(await slow) && ((await slow) as { code: number }).code).toBe(404);
+  });
+
+  it("is deterministic: the same seed gives the same uids and request log", async () => {
+    const run = async () => {
+      const c = await createSimCluster({ seed: 42 });
+      const out: string[] = [];
+      for (let i = 0; i < 3; i++) out.push((await c.client.create(configmaps, cm(`d-${i}`))).metadata!.uid!);
+      out.push(...c.requests.map((r) => `${r.verb}:${r.code}:${r.receivedAt}`));
+      await c.close();
+      return out;
+    };
+    expect(await run()).toEqual(await run());
+  });
+});

@@ -1,0 +1,276 @@
+import { KubeClient, type KubeClientOptions } from "@informer-ts/client";
+import { type Clock, FakeClock, seededRand } from "@informer-ts/clock";
+import {
+  type BookmarkMode,
+  type CompletedRequest,
+  EngineBackend,
+  type HttpFaultRule,
+  type LatencyRule,
+  type ResourceRef,
+  renderKubeconfig,
+  SimApiServer,
+  type SimApiServerOptions,
+  SimHttpServer,
+  type SimResource,
+} from "@informer-ts/sim-apiserver";
+import { InProcessDispatcher, type InProcessExchange } from "./in-process-dispatcher.js";
+
+/** How the cluster's `KubeClient` reaches the simulator. */
+export type SimTransport = "in-process" | "http";
+
+/** Options of {@link createSimCluster}. */
+export interface SimClusterOptions {
+  /** The one clock of the run (default a new `FakeClock`). {@link SimCluster.settle} needs a `FakeClock`. */
+  readonly clock?: FakeClock;
+  /** Seed of the engine's randomness (uids, generated names, watch timeouts); default 1. */
+  readonly seed?: number;
+  /** Resources served besides the built-in ones (custom resources). */
+  readonly resources?: readonly SimResource[];
+  /** Feature gates: `WatchList` (default true). */
+  readonly gates?: { readonly WatchList?: boolean };
+  /** `in-process` (default: the {@link InProcessDispatcher}, no sockets) or `http` (a real loopback listener). */
+  readonly transport?: SimTransport;
+  /** More engine options (the clock, rand, resources and gates above win). */
+  readonly engine?: Omit<SimApiServerOptions, "clock" | "rand" | "resources" | "watchList">;
+  /** More options of the cluster's `KubeClient` (default: no client-side rate limit, no retries). */
+  readonly client?: Omit<KubeClientOptions, "clock" | "dispatcher">;
+}
+
+/** The fault controls of a {@link SimCluster}: the engine's own fault injection, in one place. */
+export interface SimFaults {
+  /** Adds a request fault (429 with Retry-After, a status, a dropped connection, a truncated watch); returns its id. */
+  request(rule: HttpFaultRule): number;
+  /** Removes one request fault (or all); returns how many were removed. */
+  clearRequests(id?: number): number;
+  /** Compacts storage up to `rev` (default: the current revision); older resourceVersions get 410 Gone. */
+  compact(rev?: number): number;
+  /** Re-initializes the watch cache of one resource (or all): open watches end, reads wait for the re-list. */
+  reinitializeCache(resource?: ResourceRef, downtimeMs?: number): void;
+  /** Ends open watches cleanly, or with an ERROR event when `asError`; returns how many ended. */
+  dropWatches(resource?: ResourceRef, asError?: boolean): number;
+  /** Bookmark behaviour: `on`, `no-periodic` (only the initial-events-end bookmark) or `off`. */
+  bookmarks(mode: BookmarkMode): void;
+  /** Adds latency to matching requests (virtual time); returns the function that removes it. */
+  latency(rule: LatencyRule): () => void;
+  /** Ends every fault: request faults and latency removed, bookmarks back `on` (the quiet phase of a property). */
+  clearAll(): void;
+}
+
+/** What {@link SimCluster.pending} reports: the reasons the cluster is not quiescent. */
+export interface SimPending {
+  /** Non-watch requests in flight (`METHOD path`). */
+  readonly requests: readonly string[];
+  /** Watches whose client has stopped reading (their server side is blocked). */
+  readonly pausedWatches: readonly string[];
+  /** Promises handed to {@link SimCluster.track} that have not settled (their labels). */
+  readonly tracked: readonly string[];
+  /** Timers pending on the clock (informational: tickers and watch timeouts keep a running system busy). */
+  readonly timers: number;
+}
+
+/** Options of {@link SimCluster.settle}. */
+export interface SettleOptions {
+  /** The most virtual time to advance before giving up (default 10 minutes). */
+  readonly maxMs?: number;
+  /** An extra condition of quiescence (for example "the informer's store equals the server's"). */
+  readonly until?: () => boolean;
+  /** Also require that no timer is pending at all (after everything was stopped: a leak check). */
+  readonly noTimers?: boolean;
+}
+
+/**
+ * A simulated Kubernetes cluster for tests: the engine, a `KubeClient` on it (in-process without sockets by default,
+ * or over real HTTP), fault controls, the log of finished requests, and {@link SimCluster.settle}.
+ */
+export interface SimCluster {
+  readonly clock: FakeClock;
+  readonly engine: SimApiServer;
+  /** The HTTP face (listening only in `http` mode). */
+  readonly server: SimHttpServer;
+  readonly client: KubeClient;
+  readonly transport: SimTransport;
+  /** A kubeconfig for the listening server (`http` mode; undefined in-process, where nothing listens). */
+  readonly kubeconfig: string | undefined;
+  /** The server's URL (`http` mode) or the in-process pseudo-URL. */
+  readonly url: string;
+  readonly faults: SimFaults;
+  /** Every finished request, in completion order (verb, resource, code, served-from, virtual receive time…). */
+  readonly requests: readonly CompletedRequest[];
+  /** Lets {@link SimCluster.settle} wait for work the test started (a handler's promise, a reconcile). */
+  track<T>(label: string, work: Promise<T>): Promise<T>;
+  /** Why the cluster is not quiescent right now. */
+  pending(): SimPending;
+  /**
+   * Advances virtual time, timer by timer and letting I/O and promise continuations run in between, until no
+   * non-watch request is in flight, no watch is blocked on a paused client, no tracked work is pending and
+   * `until` (if given) holds (with `noTimers`: and no timer is pending). Rejects, naming what is still pending,
+   * when `maxMs` of virtual time pass first or when nothing is left to run but the condition does not hold.
+   */
+  settle(options?: SettleOptions): Promise<void>;
+  /** Stops the engine, closes the client and the server. Idempotent. */
+  close(): Promise<void>;
+}
+
+const IN_PROCESS_URL = "http://sim.invalid";
+
+/** Lets promise continuations and in-process I/O run: a few event-loop turns, more while something progresses. */
+async function flushIo(progress: () => number): Promise<void> {
+  let last = -1;
+  for (let i = 0; i < 1000; i++) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const now = progress();
+    if (now === last && i >= 3) return;
+    last = now;
+  }
+}
+
+/**
+ * Creates a {@link SimCluster}: a `SimApiServer` engine on `clock` (default a new `FakeClock`) seeded with `seed`,
+ * serving the built-in resources plus `resources`, and a `KubeClient` reaching it in-process (the default) or
+ * over a loopback HTTP listener (`transport: "http"`). Everything on the request path — the client's retries, the
+ * server's timeouts, watch timers — runs on the one clock, so an in-process run is a pure function of its seed.
+ */
+export async function createSimCluster(options: SimClusterOptions = {}): Promise<SimCluster> {
+  const clock = options.clock ?? new FakeClock();
+  const transport = options.transport ?? "in-process";
+  const engine = new SimApiServer({
+    ...options.engine,
+    clock,
+    rand: seededRand(options.seed ?? 1),
+    watchList: options.gates?.WatchList ?? true,
+  });
+  for (const r of options.resources ?? []) engine.register(r);
+  const requests: CompletedRequest[] = [];
+  const backend = new (class extends EngineBackend {
+    override recordRequest(rec: CompletedRequest): void {
+      requests.push(rec);
+      super.recordRequest(rec);
+    }
+  })(engine);
+  const server = new SimHttpServer({ backend, clock: clock as Clock });
+  let url = IN_PROCESS_URL;
+  let dispatcher: InProcessDispatcher | undefined;
+  if (transport === "http") {
+    url = await server.start();
+  } else {
+    dispatcher = new InProcessDispatcher(server);
+  }
+  const client = new KubeClient(
+    { server: url, qps: -1 },
+    {
+      rateLimiter: null,
+      maxRetries: 0,
+      ...options.client,
+      clock,
+      ...(dispatcher !== undefined && { dispatcher }),
+    },
+  );
+  const tracked = new Map<number, string>();
+  const latencies = new Set<() => void>();
+  let trackSeq = 0;
+  let closed: Promise<void> | undefined;
+
+  const pending = (): SimPending => {
+    const inflight: readonly InProcessExchange[] = dispatcher?.inflight ?? [];
+    return {
+      requests: inflight.filter((e) => !e.watch).map((e) => `${e.method} ${e.path}`),
+      pausedWatches: inflight.filter((e) => e.watch && e.paused).map((e) => `${e.method} ${e.path}`),
+      tracked: [...tracked.values()],
+      timers: clock.pendingTimers(),
+    };
+  };
+  const progress = () => {
+    let n = requests.length + tracked.size * 1_000_003 + (dispatcher?.requests ?? 0) * 7;
+    for (const e of dispatcher?.inflight ?? []) n += e.bytes;
+    return n + server.stats.watchEvents;
+  };
+  const quiet = (o: SettleOptions) => {
+    const p = pending();
+    return (
+      p.requests.length === 0 &&
+      p.pausedWatches.length === 0 &&
+      p.tracked.length === 0 &&
+      (o.noTimers !== true || p.timers === 0) &&
+      (o.until === undefined || o.until())
+    );
+  };
+  const describe = (o: SettleOptions): string => {
+    const p = pending();
+    const parts: string[] = [];
+    if (p.requests.length > 0) parts.push(`requests in flight: ${p.requests.join(", ")}`);
+    if (p.pausedWatches.length > 0) parts.push(`watches blocked on a paused client: ${p.pausedWatches.join(", ")}`);
+    if (p.tracked.length > 0) parts.push(`tracked work pending: ${p.tracked.join(", ")}`);
+    if (o.noTimers === true && p.timers > 0) parts.push(`${p.timers} timers pending`);
+    if (o.until !== undefined && !o.until()) parts.push("the `until` condition does not hold");
+    if (transport === "http") parts.push("(over HTTP only tracked work and `until` are visible)");
+    return parts.join("; ");
+  };
+
+  return {
+    clock,
+    engine,
+    server,
+    client,
+    transport,
+    kubeconfig: transport === "http" ? renderKubeconfig({ server: url }) : undefined,
+    url,
+    requests,
+    faults: {
+      request: (rule) => engine.faults.add(rule),
+      clearRequests: (id) => engine.faults.clear(id),
+      compact: (rev) => engine.compact(rev),
+      reinitializeCache: (resource, downtimeMs) => engine.reinitializeCache(resource, downtimeMs),
+      dropWatches: (resource, asError) => engine.dropWatches(resource, asError),
+      bookmarks: (mode) => engine.setBookmarkMode(mode),
+      latency: (rule) => {
+        const remove = engine.addLatency(rule);
+        latencies.add(remove);
+        return () => {
+          latencies.delete(remove);
+          remove();
+        };
+      },
+      clearAll: () => {
+        engine.faults.clear();
+        for (const remove of latencies) remove();
+        latencies.clear();
+        engine.setBookmarkMode("on");
+      },
+    },
+    track<T>(label: string, work: Promise<T>): Promise<T> {
+      const id = trackSeq++;
+      tracked.set(id, label);
+      const untrack = () => {
+        tracked.delete(id);
+      };
+      work.then(untrack, untrack);
+      return work;
+    },
+    pending,
+    async settle(o: SettleOptions = {}): Promise<void> {
+      const maxMs = o.maxMs ?? 600_000;
+      const deadline = clock.now() + maxMs;
+      for (;;) {
+        await flushIo(progress);
+        if (quiet(o)) return;
+        const due = clock.nextDue();
+        if (due === undefined) {
+          throw new Error(`SimCluster.settle: nothing left to run but not quiescent: ${describe(o)}`);
+        }
+        if (due > deadline) {
+          throw new Error(`SimCluster.settle: not quiescent after ${maxMs} ms of virtual time: ${describe(o)}`);
+        }
+        await clock.advanceTo(due);
+      }
+    },
+    close(): Promise<void> {
+      closed ??= (async () => {
+        engine.stop();
+        await client.close();
+        await server.close();
+        await dispatcher?.destroy();
+      })();
+      return closed;
+    },
+  };
+}
