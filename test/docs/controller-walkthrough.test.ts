@@ -3,44 +3,26 @@
 // (those present at start and those created later), follow updates, delete mirrors with their sources, leave
 // unlabelled ConfigMaps alone, and stop cleanly on SIGTERM. Real time and sockets, like the interop tests: waits
 // poll for the expected state, never sleep a fixed time.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { isNotFound, type KubeObject } from "@informer-ts/apimachinery";
-import { EngineBackend, SimApiServer, SimHttpServer, writeKubeconfig } from "@informer-ts/sim-apiserver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnStreaming } from "../interop/run.js";
-import { blockUnderHeading, buildWorkspace, writeDocProgram } from "./doc-program.js";
+import { type DocProgramRig, startDocProgramRig } from "./doc-program.js";
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 
-let engine: SimApiServer;
-let server: SimHttpServer;
-let dir: string;
-let kubeconfig: string;
-let program: string;
+let rig: DocProgramRig;
 
 beforeAll(async () => {
-  buildWorkspace();
-  const block = blockUnderHeading("docs/informer.md", "## Writing a controller");
-  program = writeDocProgram("controller-walkthrough", block.code);
-  engine = new SimApiServer();
-  server = new SimHttpServer({ backend: new EngineBackend(engine) });
-  const url = await server.start();
-  dir = mkdtempSync(join(tmpdir(), "controller-walkthrough-"));
-  kubeconfig = join(dir, "kubeconfig.yaml");
-  writeKubeconfig(kubeconfig, { server: url });
+  rig = await startDocProgramRig("docs/informer.md", "## Writing a controller", "controller-walkthrough");
 }, 120_000);
 
 afterAll(async () => {
-  await server?.close();
-  engine?.stop();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  await rig?.close();
 });
 
 async function mirrorOf(name: string, namespace = "default"): Promise<ConfigMap | undefined> {
   try {
-    return (await engine.get("configmaps", namespace, `${name}-mirror`)) as ConfigMap;
+    return (await rig.engine.get("configmaps", namespace, `${name}-mirror`)) as ConfigMap;
   } catch (err) {
     if (isNotFound(err)) return undefined;
     throw err;
@@ -56,9 +38,9 @@ const source = (name: string, data: Record<string, string>, labels: Record<strin
 
 describe("docs/informer.md: the controller walkthrough", () => {
   it("mirrors labelled ConfigMaps, follows updates and deletes, and stops on SIGTERM", async () => {
-    await engine.create("configmaps", "default", source("before", { a: "1" }));
-    await engine.create("configmaps", "default", source("plain", { p: "1" }, { other: "x" }));
-    const proc = spawnStreaming(process.execPath, [program], { KUBECONFIG: kubeconfig });
+    await rig.engine.create("configmaps", "default", source("before", { a: "1" }));
+    await rig.engine.create("configmaps", "default", source("plain", { p: "1" }, { other: "x" }));
+    const proc = spawnStreaming(process.execPath, [rig.program], { KUBECONFIG: rig.kubeconfig });
     try {
       await proc.waitForLine(/^synced 1 ConfigMaps labelled mirror=true; running 2 workers$/, 60_000);
       await expect
@@ -68,14 +50,14 @@ describe("docs/informer.md: the controller walkthrough", () => {
           metadata: { labels: { "mirror-of": "before" } },
         });
 
-      await engine.create("configmaps", "default", source("later", { b: "2" }));
+      await rig.engine.create("configmaps", "default", source("later", { b: "2" }));
       await expect.poll(() => mirrorOf("later"), { timeout: 30_000 }).toMatchObject({ data: { b: "2" } });
 
-      const current = (await engine.get("configmaps", "default", "before")) as ConfigMap;
-      await engine.update("configmaps", "default", "before", { ...current, data: { a: "changed" } });
+      const current = (await rig.engine.get("configmaps", "default", "before")) as ConfigMap;
+      await rig.engine.update("configmaps", "default", "before", { ...current, data: { a: "changed" } });
       await expect.poll(async () => (await mirrorOf("before"))?.data, { timeout: 30_000 }).toEqual({ a: "changed" });
 
-      await engine.delete("configmaps", "default", "later");
+      await rig.engine.delete("configmaps", "default", "later");
       await expect.poll(() => mirrorOf("later"), { timeout: 30_000 }).toBeUndefined();
 
       expect(await mirrorOf("plain")).toBeUndefined();

@@ -3,9 +3,11 @@
 // workspace packages, so its imports resolve exactly as an installed package's would (through each package's
 // `exports` to its built `dist/`). `buildWorkspace()` brings `dist/` up to date first.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { EngineBackend, SimApiServer, SimHttpServer, writeKubeconfig } from "@informer-ts/sim-apiserver";
 import ts from "typescript";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -62,4 +64,36 @@ export function writeDocProgram(name: string, code: string): string {
   const main = join(dir, "main.mjs");
   writeFileSync(main, out.outputText);
   return main;
+}
+
+/** A doc's program compiled to a file, and a simulated apiserver over HTTP with a kubeconfig for it. */
+export interface DocProgramRig {
+  readonly engine: SimApiServer;
+  /** The compiled program (run it with `process.execPath`). */
+  readonly program: string;
+  /** A kubeconfig for the server (pass it as `KUBECONFIG`). */
+  readonly kubeconfig: string;
+  close(): Promise<void>;
+}
+
+/** Builds the workspace, compiles the block under `heading` of `doc` and starts a simulated apiserver for it. */
+export async function startDocProgramRig(doc: string, heading: string, name: string): Promise<DocProgramRig> {
+  buildWorkspace();
+  const program = writeDocProgram(name, blockUnderHeading(doc, heading).code);
+  const engine = new SimApiServer();
+  const server = new SimHttpServer({ backend: new EngineBackend(engine) });
+  const url = await server.start();
+  const dir = mkdtempSync(join(tmpdir(), `${name}-`));
+  const kubeconfig = join(dir, "kubeconfig.yaml");
+  writeKubeconfig(kubeconfig, { server: url });
+  return {
+    engine,
+    program,
+    kubeconfig,
+    async close() {
+      await server.close();
+      engine.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

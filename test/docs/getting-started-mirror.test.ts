@@ -2,42 +2,28 @@
 // own Node process, KUBECONFIG pointing at the simulated apiserver over HTTP. It must mirror a labelled ConfigMap into
 // an owned Secret (base64 data), put back a deleted mirror, remove the mirror when the label goes, leave unlabelled
 // ConfigMaps alone, and stop cleanly on SIGTERM. Real time and sockets: waits poll for the state, never sleep.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { isNotFound, type KubeObject } from "@informer-ts/apimachinery";
-import { EngineBackend, SimApiServer, SimHttpServer, writeKubeconfig } from "@informer-ts/sim-apiserver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnStreaming } from "../interop/run.js";
-import { blockUnderHeading, buildWorkspace, writeDocProgram } from "./doc-program.js";
+import { type DocProgramRig, startDocProgramRig } from "./doc-program.js";
 
-let engine: SimApiServer;
-let server: SimHttpServer;
-let dir: string;
-let kubeconfig: string;
-let program: string;
+let rig: DocProgramRig;
 
 beforeAll(async () => {
-  buildWorkspace();
-  const block = blockUnderHeading("docs/getting-started.md", "## Your first controller, from an empty folder");
-  program = writeDocProgram("getting-started-mirror", block.code);
-  engine = new SimApiServer();
-  server = new SimHttpServer({ backend: new EngineBackend(engine) });
-  const url = await server.start();
-  dir = mkdtempSync(join(tmpdir(), "getting-started-"));
-  kubeconfig = join(dir, "kubeconfig.yaml");
-  writeKubeconfig(kubeconfig, { server: url });
+  rig = await startDocProgramRig(
+    "docs/getting-started.md",
+    "## Your first controller, from an empty folder",
+    "getting-started-mirror",
+  );
 }, 120_000);
 
 afterAll(async () => {
-  await server?.close();
-  engine?.stop();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  await rig?.close();
 });
 
 async function secret(name: string): Promise<KubeObject | undefined> {
   try {
-    return await engine.get("secrets", "default", name);
+    return await rig.engine.get("secrets", "default", name);
   } catch (err) {
     if (isNotFound(err)) return undefined;
     throw err;
@@ -48,12 +34,12 @@ const LABEL = "mirror.example.com/enabled";
 
 describe("docs/getting-started.md: the ConfigMap → Secret mirror", () => {
   it("mirrors, restores a deleted mirror, removes it with the label, ignores unlabelled ConfigMaps, stops on SIGTERM", async () => {
-    await engine.create("configmaps", "default", {
+    await rig.engine.create("configmaps", "default", {
       metadata: { name: "web", labels: { [LABEL]: "true" } },
       data: { color: "blue" },
     });
-    await engine.create("configmaps", "default", { metadata: { name: "plain" }, data: { p: "1" } });
-    const proc = spawnStreaming(process.execPath, [program], { KUBECONFIG: kubeconfig, PROBE_PORT: "0" });
+    await rig.engine.create("configmaps", "default", { metadata: { name: "plain" }, data: { p: "1" } });
+    const proc = spawnStreaming(process.execPath, [rig.program], { KUBECONFIG: rig.kubeconfig, PROBE_PORT: "0" });
     try {
       await expect
         .poll(() => secret("web-mirror"), { timeout: 60_000 })
@@ -61,13 +47,13 @@ describe("docs/getting-started.md: the ConfigMap → Secret mirror", () => {
           data: { color: Buffer.from("blue").toString("base64") },
           metadata: { ownerReferences: [{ kind: "ConfigMap", name: "web", controller: true }] },
         });
-      await engine.delete("secrets", "default", "web-mirror");
+      await rig.engine.delete("secrets", "default", "web-mirror");
       await expect.poll(() => secret("web-mirror"), { timeout: 30_000 }).toBeDefined();
-      const cm = await engine.get("configmaps", "default", "web");
-      await engine.update("configmaps", "default", "web", { ...cm, metadata: { ...cm.metadata, labels: {} } });
+      const cm = await rig.engine.get("configmaps", "default", "web");
+      await rig.engine.update("configmaps", "default", "web", { ...cm, metadata: { ...cm.metadata, labels: {} } });
       await expect.poll(() => secret("web-mirror"), { timeout: 30_000 }).toBeUndefined();
       expect(await secret("plain-mirror")).toBeUndefined();
-      const events = await engine.list("events", "default");
+      const events = await rig.engine.list("events", "default");
       expect(events.items.map((e) => e.reason)).toEqual(expect.arrayContaining(["MirrorCreated", "MirrorDeleted"]));
     } finally {
       await proc.kill();
