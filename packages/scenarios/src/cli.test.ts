@@ -218,6 +218,10 @@ describe("informer scenario", () => {
     const f = cli(["scenario", "statefulset-resync", "--workers", "0"]);
     expect(f.code).toBe(2);
     expect(f.stderr).toContain('--workers must be an integer ≥ 1, got "0"');
+    const late = cli(["scenario", "statefulset-resync", "--duration", "120"]);
+    expect(late.code).toBe(2);
+    expect(late.stderr).toContain("--duration 120 ends before the last probe is created");
+    expect(late.stderr).toContain("= 220 s)");
   });
 
   it("runs statefulset-resync small, prints the summary with the write-up's figures and writes --json", () => {

@@ -68,16 +68,26 @@ export async function scenarioCommand(args: readonly string[], io: ScenarioIo): 
   const costMs = number("cost-ms", values["cost-ms"], 0);
   const spread = number("cost-spread-ms", values["cost-spread-ms"], 0);
   if (spread > costMs) throw new UsageError(`--cost-spread-ms (${spread}) must not exceed --cost-ms (${costMs})`);
+  const durationSeconds = number("duration", values.duration, sample);
+  const probes = number("probes", values.probes, 0, true);
+  const probeStartSeconds = number("probe-start", values["probe-start"], 0);
+  const probeIntervalSeconds = number("probe-interval", values["probe-interval"], 0);
+  const lastProbe = probeStartSeconds + (probes - 1) * probeIntervalSeconds;
+  if (probes > 0 && lastProbe > durationSeconds)
+    throw new UsageError(
+      `--duration ${durationSeconds} ends before the last probe is created (--probe-start + (--probes − 1) × --probe-interval = ` +
+        `${lastProbe} s): raise --duration or lower --probes, --probe-start or --probe-interval`,
+    );
   const report = await runStatefulSetResync({
     statefulsets: number("statefulsets", values.statefulsets, 0, true),
     costMs,
     costSpreadMs: spread,
     resyncSeconds: number("resync", values.resync, 0),
     workers: number("workers", values.workers, 1, true),
-    durationSeconds: number("duration", values.duration, sample),
-    probes: number("probes", values.probes, 0, true),
-    probeStartSeconds: number("probe-start", values["probe-start"], 0),
-    probeIntervalSeconds: number("probe-interval", values["probe-interval"], 0),
+    durationSeconds,
+    probes,
+    probeStartSeconds,
+    probeIntervalSeconds,
     sampleSeconds: sample,
     seed: number("seed", values.seed, 0, true),
     sampleHeap: values.heap === true,

@@ -40,4 +40,16 @@ describe("statefulset-resync (003)", () => {
     const c = await runStatefulSetResync({ ...opts, seed: 8 });
     expect(JSON.stringify(c.variants[0]?.figures)).not.toBe(JSON.stringify(a.variants[0]?.figures));
   });
+
+  it("refuses a probe schedule that runs past the end of the run, naming the numbers", async () => {
+    await expect(
+      runStatefulSetResync({
+        ...small,
+        durationSeconds: 35,
+        probes: 3,
+        probeStartSeconds: 30,
+        probeIntervalSeconds: 5,
+      }),
+    ).rejects.toThrow(/last probe would be created at 40 s, after the end of the run \(35 s\)/);
+  });
 });

@@ -80,6 +80,12 @@ export async function runStatefulSetResync(options: StatefulSetResyncOptions = {
   };
   if (o.costSpreadMs > o.costMs)
     throw new RangeError(`cost spread (${o.costSpreadMs} ms) exceeds the cost (${o.costMs} ms)`);
+  const lastProbeSeconds = o.probeStartSeconds + (o.probes - 1) * o.probeIntervalSeconds;
+  if (o.probes > 0 && lastProbeSeconds > o.durationSeconds)
+    throw new RangeError(
+      `the last probe would be created at ${lastProbeSeconds} s, after the end of the run (${o.durationSeconds} s): ` +
+        "raise the duration, or lower the probes, their start or their interval",
+    );
   const settings: Record<StatefulSetResyncVariant, VariantSetting> = {
     resync: {
       label: `resync ${o.resyncSeconds}s, 1 worker`,
