@@ -2,7 +2,6 @@ import { type KubeList, type KubeObject, type ListOptions, StatusError } from "@
 import type { Clock } from "@informer-ts/clock";
 import type { RequestAccounting } from "./accounting.js";
 import { CacheWatcher } from "./cache-watcher.js";
-import { type ServedFrom, servedFromOfError } from "./cacher.js";
 import type { EngineRequests } from "./engine-requests.js";
 import type { HttpFaultInjector } from "./http-faults.js";
 import { inProcessFault, SimConnectionError } from "./in-process-faults.js";
@@ -11,6 +10,7 @@ import type { PatchType } from "./registry/patch.js";
 import type { RequestContext, ResourceRef, Served } from "./request-context.js";
 import type { ResourceTable } from "./resource-table.js";
 import type { SimResource } from "./resources.js";
+import { type ServedFrom, servedFromOfError } from "./served-from.js";
 import { type SimWatch, TruncatingWatch } from "./sim-watch.js";
 import { isApplyPatch } from "./write-serving.js";
 

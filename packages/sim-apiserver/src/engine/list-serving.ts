@@ -7,12 +7,13 @@ import {
   newNotFound,
   StatusError,
 } from "@informer-ts/apimachinery";
-import { answeredBy, type Cacher } from "./cacher.js";
+import type { Cacher } from "./cacher.js";
 import { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "./list-options.js";
 import { type ScaleSubresource, scaleOf } from "./registry/scale.js";
 import type { Served } from "./request-context.js";
 import type { SimResource } from "./resources.js";
 import { type ParsedSelectors, parseSelectors, type Selection, selectionFor } from "./selection.js";
+import { answeredBy } from "./served-from.js";
 
 function toDecoded(opts: ListOptions, watch: boolean): DecodedListOptions {
   return {

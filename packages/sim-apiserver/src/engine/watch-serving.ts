@@ -1,9 +1,10 @@
 import type { ListOptions } from "@informer-ts/apimachinery";
 import type { Rand } from "@informer-ts/clock";
 import type { CacheWatcher, FixedWatch } from "./cache-watcher.js";
-import { answeredBy, type Cacher } from "./cacher.js";
+import type { Cacher } from "./cacher.js";
 import { listOptionsFor } from "./list-serving.js";
 import type { Served } from "./request-context.js";
+import { answeredBy } from "./served-from.js";
 
 /** What the watch handler needs besides the request. */
 export interface WatchServing {

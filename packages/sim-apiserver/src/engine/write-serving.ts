@@ -9,7 +9,6 @@ import {
   newNotFound,
 } from "@informer-ts/apimachinery";
 import type { Clock } from "@informer-ts/clock";
-import { answeredBy, type ServedFrom } from "./cacher.js";
 import {
   CUSTOM_RESOURCE_CLEANUP_FINALIZER,
   CUSTOM_RESOURCE_DEFINITIONS,
@@ -26,6 +25,7 @@ import type { RegistryStore } from "./registry/store.js";
 import type { EngineRequest, Served } from "./request-context.js";
 import type { ResourceTable } from "./resource-table.js";
 import type { SimResource } from "./resources.js";
+import { answeredBy, type ServedFrom } from "./served-from.js";
 import type { MvccStorage } from "./storage.js";
 
 /** Whether a PATCH content type is server-side apply (reported as verb `APPLY`). */
