@@ -70,7 +70,7 @@ export function helpFor(args: readonly string[]): string | undefined {
   const command = own[0] === "help" ? own[1] : own[0];
   if (command === "scenario") {
     const name = own[0] === "help" ? own[2] : own[1];
-    return name === "statefulset-resync" ? STATEFULSET_RESYNC_USAGE : SCENARIO_USAGE;
+    return (name !== undefined ? SCENARIO_USAGES[name] : undefined) ?? SCENARIO_USAGE;
   }
   return command === "demo" ? DEMO_USAGE : INFORMER_USAGE;
 }
@@ -125,3 +125,8 @@ Flags (defaults are the write-up's values):
 
 Exit status: 0 the study ran, 1 it failed, 2 bad command line.
 `;
+
+/** Each study's usage, by name; every name of {@link SCENARIO_NAMES} has one. */
+export const SCENARIO_USAGES: Readonly<Record<string, string>> = {
+  "statefulset-resync": STATEFULSET_RESYNC_USAGE,
+};
