@@ -29,7 +29,7 @@ export function takeEscapedRxjsErrors(): unknown[] {
 
 beforeEach(() => {
   escaped = [];
-  config.onUnhandledError = (err) => escaped.push(err);
+  config.onUnhandledError = (err: unknown) => escaped.push(err);
   timeoutProvider.delegate = {
     setTimeout: (handler: () => void) => {
       handler();
