@@ -10,7 +10,7 @@ import { afterEach, beforeEach } from "vitest";
 // `rxjs` is loaded the way the packages load it under Node (the CommonJS build, through the "node" export
 // condition), so this is the same module instance they use.
 const requireFromPackages = createRequire(new URL("../../packages/instrumentation/package.json", import.meta.url));
-const { config } = requireFromPackages("rxjs") as typeof import("rxjs");
+const { config } = requireFromPackages("rxjs") as { config: { onUnhandledError: ((err: unknown) => void) | null } };
 const { timeoutProvider } = requireFromPackages("rxjs/internal/scheduler/timeoutProvider") as {
   timeoutProvider: { delegate: unknown };
 };
