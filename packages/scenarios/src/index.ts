@@ -2,6 +2,7 @@
 
 export { renderHtmlReport } from "./report/html-report.js";
 export {
+  describeRun,
   formatSummaryTable,
   type ScenarioReport,
   type SummaryRow,

@@ -1,5 +1,5 @@
 // A scenario's --report: one self-contained HTML file with inline SVG charts (no script, no network).
-import type { ScenarioReport } from "./scenario-report.js";
+import { describeRun, type ScenarioReport } from "./scenario-report.js";
 import { barChart, escapeXml, lineChart } from "./svg-chart.js";
 
 function bucketLabel(le: number): string {
@@ -96,14 +96,15 @@ export function renderHtmlReport(report: ScenarioReport): string {
 <html lang="en"><head><meta charset="utf-8"><title>${escapeXml(report.scenario)} — informer-ts scenario</title>
 <style>
 body{margin:0;padding:8px 16px;font:13px system-ui,sans-serif;color:#111;background:#fff}
-h1{font-size:17px;margin:4px 0}p{margin:2px 0 8px}
+h1{font-size:17px;margin:4px 0}p{margin:2px 0 4px}p.source{color:#555;margin-bottom:8px}
 .charts{display:grid;grid-template-columns:repeat(2,560px);gap:8px 16px}
 table{border-collapse:collapse;margin-top:12px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
 code{margin-right:6px}
 </style></head>
 <body>
 <h1>${escapeXml(report.scenario)}: ${escapeXml(report.title)}</h1>
-<p>${escapeXml(report.source)}</p>
+<p class="run">${escapeXml(describeRun(report))}</p>
+<p class="source">${escapeXml(report.source)}</p>
 <div class="charts">
 ${charts.join("\n")}
 </div>
