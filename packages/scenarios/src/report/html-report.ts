@@ -1,5 +1,5 @@
 // A scenario's --report: one self-contained HTML file with inline SVG charts (no script, no network).
-import { describeRun, type ScenarioReport } from "./scenario-report.js";
+import { describeRun, type ScenarioReport, type StandardChart } from "./scenario-report.js";
 import { barChart, escapeXml, lineChart } from "./svg-chart.js";
 
 function bucketLabel(le: number): string {
@@ -18,14 +18,22 @@ function bucketLabel(le: number): string {
 export function renderHtmlReport(report: ScenarioReport): string {
   const vs = report.variants;
   const charts: string[] = [];
-  charts.push(
+  for (const c of report.charts ?? [])
+    charts.push(c.kind === "line" ? lineChart(c.frame, c.series) : barChart(c.frame, c.categories, c.series));
+  const want = new Set<StandardChart>(
+    report.standardCharts ?? ["queue-depth", "wait", "requests", "memory", "oldest-wait"],
+  );
+  const add = (id: StandardChart, svg: () => string) => {
+    if (want.has(id)) charts.push(svg());
+  };
+  add("queue-depth", () =>
     lineChart(
       { id: "queue-depth", title: "Queue depth over time", xLabel: "virtual time (s)", yLabel: "items queued" },
       vs.map((v) => ({ name: v.name, points: v.samples.map((s) => [s.t / 1000, s.queueDepth] as const) })),
     ),
   );
   const buckets = vs[0]?.waitBuckets ?? [];
-  charts.push(
+  add("wait", () =>
     barChart(
       { id: "wait", title: "Queue wait distribution", xLabel: "wait ≤ (long buckets)", yLabel: "items" },
       buckets.map((b) => bucketLabel(b.le)),
@@ -43,7 +51,7 @@ export function renderHtmlReport(report: ScenarioReport): string {
     }
     return { name: v.name, values: kinds.map((k) => Math.round(t.get(k) ?? 0)) };
   });
-  charts.push(
+  add("requests", () =>
     barChart(
       {
         id: "requests",
@@ -56,7 +64,7 @@ export function renderHtmlReport(report: ScenarioReport): string {
     ),
   );
   const heap = vs.filter((v) => v.samples.some((s) => s.heapUsed !== undefined));
-  charts.push(
+  add("memory", () =>
     heap.length > 0
       ? lineChart(
           { id: "memory", title: "Heap used over time", xLabel: "virtual time (s)", yLabel: "bytes" },
@@ -72,7 +80,7 @@ export function renderHtmlReport(report: ScenarioReport): string {
           vs.map((v) => ({ name: v.name, points: v.samples.map((s) => [s.t / 1000, s.eventsPerSecond] as const) })),
         ),
   );
-  charts.push(
+  add("oldest-wait", () =>
     lineChart(
       {
         id: "oldest-wait",

@@ -1,6 +1,20 @@
 // The data every scenario produces: written as --json, rendered as the terminal summary and the --report HTML.
 import type { HistogramBucket } from "../scenario/long-histogram.js";
 import type { Sample } from "../scenario/sampler.js";
+import type { ChartFrame, LineSeries } from "./svg-chart.js";
+
+/** A study's own chart in its report (drawn before the standard ones). */
+export type ReportChart =
+  | { readonly kind: "line"; readonly frame: ChartFrame; readonly series: readonly LineSeries[] }
+  | {
+      readonly kind: "bar";
+      readonly frame: ChartFrame;
+      readonly categories: readonly string[];
+      readonly series: readonly { readonly name: string; readonly values: readonly number[] }[];
+    };
+
+/** The charts every report can draw from the runtime's samples (see `renderHtmlReport`). */
+export type StandardChart = "queue-depth" | "wait" | "requests" | "memory" | "oldest-wait";
 
 /** One line of a scenario's summary: the write-up's figure beside the measured one. */
 export interface SummaryRow {
@@ -39,6 +53,12 @@ export interface ScenarioReport {
   readonly description?: string;
   readonly variants: readonly VariantResult[];
   readonly summary: readonly SummaryRow[];
+  /** The study's own charts, drawn first. */
+  readonly charts?: readonly ReportChart[];
+  /** Which standard charts to draw after them (default all; "memory" falls back to events/s without heap samples). */
+  readonly standardCharts?: readonly StandardChart[];
+  /** Study-specific results (e.g. a sweep's cells), written to --json as they are. */
+  readonly extra?: Readonly<Record<string, unknown>>;
 }
 
 /** The summary as an aligned text table (variant, metric, write-up, measured). */

@@ -96,7 +96,15 @@ export function lineChart(f: ChartFrame, series: readonly LineSeries[]): string 
   const py = (y: number) => M.top + ph * (1 - y / yMax);
   const lines = series.map((s, i) => {
     const d = s.points.map((p, j) => `${j === 0 ? "M" : "L"}${px(p[0]).toFixed(1)} ${py(p[1]).toFixed(1)}`).join("");
-    return `<path d="${d}" fill="none" stroke="${PALETTE[i % PALETTE.length]}" stroke-width="2"/>`;
+    const colour = PALETTE[i % PALETTE.length];
+    // Few points (a sweep, not a time series): mark each, so a single point is visible too.
+    const marks =
+      s.points.length <= 20
+        ? s.points
+            .map((p) => `<circle cx="${px(p[0]).toFixed(1)}" cy="${py(p[1]).toFixed(1)}" r="3.5" fill="${colour}"/>`)
+            .join("")
+        : "";
+    return `<path d="${d}" fill="none" stroke="${colour}" stroke-width="2"/>${marks}`;
   });
   return frame(f, yMax, linearTicks(xMax, px), lines.join("") + legend(series.map((s) => s.name)));
 }
