@@ -229,6 +229,7 @@ export {
   type SimPki,
   SUPPORTED_INPUT_MEDIA_TYPES,
   serveWatch,
+  simVersionInfo,
   statusForError,
   type Table,
   type TableColumnDefinition,

@@ -122,6 +122,8 @@ export interface ApiBackend {
   watch(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<WatchSource>;
   /** Called once per finished resource request (after the response ended or the client went away). */
   recordRequest?(rec: CompletedRequest): void;
+  /** The `/version` answer (absent: `SIM_VERSION_INFO`, v1.34). */
+  versionInfo?(): Readonly<Record<string, string>>;
   /** Fault hook consulted for every resource request before it is served; `undefined` = no fault. */
   faultFor?(req: HttpRequestDescriptor): HttpFault | undefined;
 }

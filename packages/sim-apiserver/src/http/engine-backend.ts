@@ -6,6 +6,7 @@ import { servedFromOfError } from "../engine/served-from.js";
 import type { ServedResource } from "../engine/served-resource.js";
 import type { SimApiServer } from "../engine/sim-apiserver.js";
 import type { ApiBackend, BackendRequestContext, CompletedRequest } from "./backend.js";
+import { simVersionInfo } from "./discovery.js";
 import type { WatchSource } from "./watch-server.js";
 
 /**
@@ -84,6 +85,11 @@ export class EngineBackend implements ApiBackend {
 
   watch(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<WatchSource> {
     return answer(ctx, this.engine.requests.watch(key(r), namespace, opts, ctx));
+  }
+
+  /** `/version` of the release the engine reproduces (`kubeVersion`). */
+  versionInfo(): Readonly<Record<string, string>> {
+    return simVersionInfo(this.engine.kubeVersion);
   }
 
   faultFor(req: HttpRequestDescriptor): HttpFault | undefined {

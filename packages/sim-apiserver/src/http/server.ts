@@ -425,7 +425,7 @@ export class SimHttpServer {
     }
     switch (path) {
       case "/version":
-        writeJson(res, 200, SIM_VERSION_INFO);
+        writeJson(res, 200, this.opts.backend.versionInfo?.() ?? SIM_VERSION_INFO);
         return;
       case "/healthz":
       case "/readyz":
