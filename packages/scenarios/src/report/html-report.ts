@@ -1,4 +1,6 @@
 // A scenario's --report: one self-contained HTML file with inline SVG charts (no script, no network).
+
+import { renderReportChart } from "./report-chart.js";
 import type { ScenarioReport } from "./scenario-report.js";
 import { barChart, escapeXml, lineChart } from "./svg-chart.js";
 
@@ -13,7 +15,7 @@ function bucketLabel(le: number): string {
 /**
  * Renders a {@link ScenarioReport} as a standalone HTML page: queue depth over time, queue wait distribution (long
  * buckets), requests by verb/served-from, heap over time (when sampled), the oldest queued key's wait over time, the
- * summary table and the parameters.
+ * summary table and the parameters. A report that carries its own `charts` gets those instead of the five above.
  */
 export function renderHtmlReport(report: ScenarioReport): string {
   const vs = report.variants;
@@ -105,7 +107,7 @@ code{margin-right:6px}
 <h1>${escapeXml(report.scenario)}: ${escapeXml(report.title)}</h1>
 <p>${escapeXml(report.source)}</p>
 <div class="charts">
-${charts.join("\n")}
+${(report.charts?.map(renderReportChart) ?? charts).join("\n")}
 </div>
 <table><thead><tr><th>variant</th><th>metric</th><th>write-up</th><th>measured</th></tr></thead><tbody>
 ${rows}

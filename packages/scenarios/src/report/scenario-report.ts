@@ -1,6 +1,7 @@
 // The data every scenario produces: written as --json, rendered as the terminal summary and the --report HTML.
 import type { HistogramBucket } from "../scenario/long-histogram.js";
 import type { Sample } from "../scenario/sampler.js";
+import type { ReportChart } from "./report-chart.js";
 
 /** One line of a scenario's summary: the write-up's figure beside the measured one. */
 export interface SummaryRow {
@@ -34,6 +35,8 @@ export interface ScenarioReport {
   readonly params: Readonly<Record<string, number | string | boolean>>;
   readonly variants: readonly VariantResult[];
   readonly summary: readonly SummaryRow[];
+  /** The study's own charts: when present, `--report` draws these instead of the workqueue charts. */
+  readonly charts?: readonly ReportChart[];
 }
 
 /** The summary as an aligned text table (variant, metric, write-up, measured). */
