@@ -409,6 +409,12 @@ const fmtCount = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(0)}k` : x.t
 const fmtBytes = (b: number) =>
   b >= 1e9 ? `${(b / 1e9).toFixed(1)} GB` : b >= 1e6 ? `${(b / 1e6).toFixed(1)} MB` : `${(b / 1e3).toFixed(0)} KB`;
 
+/** " (one per N s per watch)" when both figures are positive. */
+function reopenPeriod(open: number | null | undefined, opensPerSecond: number | null | undefined): string {
+  if (!open || !opensPerSecond) return "";
+  return ` (one per ${Math.round(open / opensPerSecond)} s per watch)`;
+}
+
 function summarize(variants: readonly VariantResult[], o: Resolved, ttlSeconds: number, memory: boolean): SummaryRow[] {
   const rows: SummaryRow[] = [];
   const perNode = (x: number | null | undefined) => (x ?? 0) / o.nodes;
@@ -426,7 +432,7 @@ function summarize(variants: readonly VariantResult[], o: Resolved, ttlSeconds: 
         : id === "cache-1.29"
           ? "first read only (kubernetes#120255)"
           : "0 (001: no load on etcd)",
-      measured: `${fmtRate(f.storageGetsPerSecond)} (${fmtRate(perNode(f.storageGetsPerSecond))}/node → ${fmtCount(perNode(f.storageGetsPerSecond) * scale)} at ${scale} nodes)`,
+      measured: `${fmtRate(f.storageGetsPerSecond)}/s (${fmtRate(perNode(f.storageGetsPerSecond))}/s per node → ${fmtCount(perNode(f.storageGetsPerSecond) * scale)}/s at ${scale} nodes)`,
     });
     rows.push({
       variant: v.name,
@@ -447,13 +453,13 @@ function summarize(variants: readonly VariantResult[], o: Resolved, ttlSeconds: 
           id === "watch"
             ? "one per ConfigMap per node (001: 100/node × 2,000 nodes = 200k)"
             : "immutable: the watch is stopped after the first read (001, KEP-1412)",
-        measured: `${f.openWatchesMin ?? "—"}–${f.openWatchesMax ?? "—"} of ${f.configMaps} ConfigMaps (→ ${fmtCount(perNode(f.openWatchesMax) * scale)} at ${scale} nodes)`,
+        measured: `${f.openWatchesMin ?? "—"}–${f.openWatchesMax ?? "—"} of ${f.configMaps} ConfigMaps; at the end ${f.openWatchesEnd ?? "—"} (→ ${fmtCount(perNode(f.openWatchesEnd) * scale)} at ${scale} nodes)`,
       });
       rows.push({
         variant: v.name,
         metric: "watch (re-)opens/s, LISTs/s",
         writeUp: id === "watch" ? "a re-open per watch every 5–10 min (reflector timeout)" : "—",
-        measured: `${fmtRate(f.watchOpensPerSecond)}, ${fmtRate(f.listsPerSecond)}`,
+        measured: `${fmtRate(f.watchOpensPerSecond)}/s${reopenPeriod(f.openWatchesEnd, f.watchOpensPerSecond)}, ${fmtRate(f.listsPerSecond)}/s`,
       });
       if (memory)
         rows.push({
