@@ -443,7 +443,7 @@ function summarize(variants: readonly VariantResult[], o: Resolved, ttlSeconds: 
           : id === "cache"
             ? "never: the pod sync invalidates first (000)"
             : "—",
-      measured: fmtRate(f.cacheGetsPerSecond),
+      measured: `${fmtRate(f.cacheGetsPerSecond)}/s`,
     });
     if (isWatch) {
       rows.push({
