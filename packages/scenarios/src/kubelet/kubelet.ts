@@ -2,6 +2,7 @@
 // ConfigMap manager of the configured change-detection strategy.
 import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
+import { onAbort } from "@informer-ts/instrumentation";
 import { CacheBasedManager } from "./cache-based-manager.js";
 import type { ChangeDetectionStrategy, ConfigMapManager, KubeletPod, ObjectClient } from "./manager.js";
 import { DEFAULT_SYNC_FREQUENCY_MS, PodWorkers, SYNC_TICK_MS } from "./pod-workers.js";
@@ -177,8 +178,8 @@ export class SimKubelet {
 
   async run(signal: AbortSignal): Promise<void> {
     this.podWorkers.start();
-    if (!signal.aborted)
-      await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+    // onAbort keeps one listener on a signal however many kubelets share it (no MaxListenersExceededWarning).
+    await new Promise<void>((resolve) => onAbort(signal, resolve));
     this.podWorkers.stop();
     this.volumeManager.stop();
     await this.manager.stop();
