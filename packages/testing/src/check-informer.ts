@@ -56,8 +56,12 @@ export interface CheckInformerOptions {
   readonly history?: HistoryOptions;
   /** The informer under test (default: a shared informer on ConfigMaps in every namespace, via the cluster's client). */
   readonly informer?: (c: InformerCase) => SharedIndexInformer<KubeObject>;
-  /** Your handler: it gets every notification after the kit recorded it; an exception it throws is a violation. */
-  readonly handler?: ResourceEventHandler<KubeObject>;
+  /**
+   * Your handler: it gets every notification after the kit recorded it; an exception it throws is a violation. A
+   * function is called once per case, before the informer starts, for a handler that keeps state (a fresh one each
+   * case); your `invariants` can then judge that state.
+   */
+  readonly handler?: ResourceEventHandler<KubeObject> | ((c: InformerCase) => ResourceEventHandler<KubeObject>);
   /** How long the quiet phase may take to converge (virtual time, default 15 minutes). */
   readonly convergeWithinMs?: number;
   /** More invariants, checked at quiescence. */
@@ -155,7 +159,7 @@ async function runCase(
         logger: silentLogger,
         reflector: { useWatchList, logger: silentLogger },
       });
-    const user = options.handler;
+    const user = typeof options.handler === "function" ? options.handler(ctx) : options.handler;
     const guard = (what: string, fn: (() => void) | undefined) => {
       if (fn === undefined) return;
       try {
