@@ -62,6 +62,13 @@ export {
   storeConverges,
   syncedHonest,
 } from "./invariants.js";
+export {
+  type MemoryInformerContext,
+  type MemoryReport,
+  type MemorySample,
+  type MemoryStaysBoundedOptions,
+  memoryStaysBounded,
+} from "./memory-stays-bounded.js";
 export { type ServerState, type StateResource, serverState } from "./server-state.js";
 export {
   createSimCluster,
