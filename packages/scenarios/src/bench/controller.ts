@@ -10,6 +10,7 @@ import {
 } from "@informer-ts/cache";
 import { realClock, seededRand } from "@informer-ts/clock";
 import { Controller, enqueueRequestForObject } from "@informer-ts/controller";
+import { type MetricsProvider, PromMetrics } from "@informer-ts/instrumentation";
 import { defaultControllerRateLimiter, RateLimitingQueue } from "@informer-ts/workqueue";
 import { controllerOverHttp } from "./controller-http.js";
 import { type BenchResult, type BenchRow, forceGc } from "./report.js";
@@ -26,7 +27,7 @@ function secondsSince(start: bigint): number {
  * No-op reconciles of `n` distinct keys, queued before the start, by a {@link Controller} with `workers` workers and no
  * watches: keys/s from `run()` to the last reconcile (queue, worker loop, reconcile contract, metrics hooks).
  */
-async function controllerThroughput(n: number, workers: number): Promise<number> {
+async function controllerThroughput(n: number, workers: number, metrics?: MetricsProvider): Promise<number> {
   let done = 0;
   let finish!: () => void;
   const finished = new Promise<void>((resolve) => {
@@ -36,6 +37,7 @@ async function controllerThroughput(n: number, workers: number): Promise<number>
     name: `bench-${workers}`,
     watches: [],
     maxConcurrentReconciles: workers,
+    ...(metrics !== undefined && { metrics }),
     reconciler: () => {
       if (++done === n) finish();
     },
@@ -137,19 +139,27 @@ interface ThroughputRounds {
   readonly bare: number[];
   readonly hand: number[];
   readonly controller: number[];
+  /** The controller recording into a fresh PromMetrics registry (the Manager's default), when asked for. */
+  readonly prom: number[];
 }
 
 /**
  * `rounds` rounds of the three loops with `workers` workers, the order rotated each round, a full GC before each timed
  * run: each round's three figures are taken within a second of each other, so their ratios see the same machine load.
  */
-async function throughputRounds(n: number, workers: number, rounds: number): Promise<ThroughputRounds> {
-  const r: ThroughputRounds = { bare: [], hand: [], controller: [] };
+async function throughputRounds(
+  n: number,
+  workers: number,
+  rounds: number,
+  withProm = false,
+): Promise<ThroughputRounds> {
+  const r: ThroughputRounds = { bare: [], hand: [], controller: [], prom: [] };
   const runs = [
     async () => r.bare.push(await bareLoopThroughput(n, workers)),
     async () => r.hand.push(await handWrittenLoopThroughput(n, workers)),
     async () => r.controller.push(await controllerThroughput(n, workers)),
   ];
+  if (withProm) runs.push(async () => r.prom.push(await controllerThroughput(n, workers, new PromMetrics())));
   for (let i = 0; i < rounds; i++) for (let j = 0; j < runs.length; j++) await runs[(i + j) % runs.length]!();
   return r;
 }
@@ -271,7 +281,7 @@ export async function runController(): Promise<BenchResult> {
   await throughputRounds(Math.min(n, 20_000), 1, 2);
   await throughputRounds(Math.min(n, 20_000), 4, 1);
   for (const w of WORKER_COUNTS) {
-    const r = await throughputRounds(n, w, rounds);
+    const r = await throughputRounds(n, w, rounds, w === 1);
     const ours = median(r.controller);
     const hand = medianRatio(r.hand, r.controller);
     const bare = medianRatio(r.bare, r.controller);
@@ -286,6 +296,18 @@ export async function runController(): Promise<BenchResult> {
       met: hand <= 1.2,
       note: `bare no-op loop ${Math.round(median(r.bare)).toLocaleString("en-US")} keys/s, bare/controller ${bare.toFixed(2)}×`,
     });
+    if (r.prom.length > 0) {
+      const prom = medianRatio(r.hand, r.prom);
+      rows.push({
+        case: `no-op reconcile throughput with PromMetrics (the Manager's default), ${w} worker${w === 1 ? "" : "s"}`,
+        value: median(r.prom),
+        unit: "keys/s",
+        baseline: median(r.hand),
+        ratioLabel: "hand-written loop (no metrics)/controller",
+        ratio: prom,
+        note: "controller_runtime_* and workqueue_* recorded through prom-client on every key",
+      });
+    }
   }
   for (const rate of [1000, 10_000]) {
     const l = await eventToReconcileLatency(rate, seconds, pool);
