@@ -180,6 +180,8 @@ interface Latency {
   readonly p50: number;
   readonly p99: number;
   readonly max: number;
+  /** p99 of the informer's part: modification → a plain handler on the same informer sees it. */
+  readonly informerP99: number;
   readonly samples: number;
   readonly sent: number;
   readonly achievedRate: number;
@@ -210,7 +212,15 @@ async function eventToReconcileLatency(rate: number, seconds: number, pool: numb
   const informer = factory.informerFor(configmaps);
   const pending = new Map<string, number>();
   const latencies: number[] = [];
+  const informerLatencies: number[] = [];
   let measuring = false;
+  // A plain handler beside the controller's: when the informer delivered the modification (its own listener).
+  informer.addEventHandler({
+    onUpdate: (_old, obj) => {
+      const t = pending.get(`${obj.metadata?.namespace}/${obj.metadata?.name}`);
+      if (t !== undefined && measuring) informerLatencies.push(performance.now() - t);
+    },
+  });
   const controller = new Controller({
     name: `latency-${rate}`,
     watches: [{ informer, handler: enqueueRequestForObject() }],
@@ -254,7 +264,9 @@ async function eventToReconcileLatency(rate: number, seconds: number, pool: numb
   await run;
   await factory.shutdown();
   latencies.sort((a, b) => a - b);
+  informerLatencies.sort((a, b) => a - b);
   return {
+    informerP99: percentile(informerLatencies, 99),
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     max: latencies.at(-1) ?? Number.NaN,
@@ -317,6 +329,7 @@ export async function runController(): Promise<BenchResult> {
       case: `event-to-reconcile latency p99 at ${rate} events/s`,
       value: l.p99,
       unit: "ms",
+      note: `of which the informer (modification → a plain handler): p99 ${l.informerP99.toFixed(1)} ms`,
       ...(rate === 1000 && { goal: "< 10 ms", met: l.p99 < 10 }),
     });
   }
