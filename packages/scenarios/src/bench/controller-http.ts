@@ -62,7 +62,8 @@ function percentile(sorted: readonly number[], p: number): number {
 /**
  * What both children's no-op reconcile does with the object it read from its cache: the write time (`data.t`) and
  * phase (`data.phase`) the parent stamped give the event-to-reconcile latency (a version seen before is not counted
- * twice) and the burst's progress.
+ * twice; modifications merged in the queue count from the latest one, the version the reconcile reads) and the
+ * burst's progress.
  */
 class Recorder {
   private readonly seen = new Map<string, string>();
