@@ -165,6 +165,7 @@ export {
   type RequestTraceInfo,
   requestScope,
 } from "./request-trace.js";
+export { type RequestTarget, requestPath, requestURI } from "./request-uri.js";
 export {
   apiVersionOf,
   BUILTIN_RESOURCES,
@@ -202,10 +203,12 @@ export {
 } from "./trace.js";
 export {
   DEFAULT_WATCH_MEMORY_MODEL,
+  type OpenWatchSample,
   suggestedWatchChannelSize,
   type WatchMemoryEstimate,
   type WatchMemoryGauge,
   type WatchMemoryInput,
   type WatchMemoryModel,
   watchMemoryEstimate,
+  watchMemoryGauge,
 } from "./watch-memory-model.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { suggestedWatchChannelSize, watchMemoryEstimate } from "./watch-memory-model.js";
+import { suggestedWatchChannelSize, watchMemoryEstimate, watchMemoryGauge } from "./watch-memory-model.js";
 
 describe("suggestedWatchChannelSize", () => {
   it("sizes channels as the cacher does: ~1 s of history, clamped by how the watch uses the trigger", () => {
@@ -45,5 +45,26 @@ describe("watchMemoryEstimate", () => {
       /chanSize must be an integer ≥ 0, got 1.5/,
     );
     expect(() => watchMemoryEstimate({ chanSize: 1, eventBytes: -3 })).toThrow(/eventBytes/);
+  });
+});
+
+describe("watchMemoryGauge", () => {
+  it("sums the model over open watches, by resource, with each watch's own channel and fill", () => {
+    const g = watchMemoryGauge(
+      [
+        { resource: "configmaps", chanSize: 10, buffered: 0 },
+        { resource: "configmaps", chanSize: 10, buffered: 4 },
+        { resource: "pods", chanSize: 1000, buffered: 5000 }, // queued past its channels: counted full
+      ],
+      (r) => (r === "pods" ? 3_000 : 1_000),
+    );
+    expect(g.watches).toBe(3);
+    expect(g.byResource.map((r) => [r.resource, r.watches, r.bufferedEvents])).toEqual([
+      ["configmaps", 2, 4],
+      ["pods", 1, 2000],
+    ]);
+    expect(g.byResource[0]!.totalBytes).toBe(2 * 100_000 + 4 * 1_000);
+    expect(g.byResource[1]!.totalBytes).toBe(99_600 + 1000 * 40 + 2000 * 3_000);
+    expect(g.totalBytes).toBe(g.byResource[0]!.totalBytes + g.byResource[1]!.totalBytes);
   });
 });

@@ -126,3 +126,48 @@ export interface WatchMemoryGauge {
     readonly totalBytes: number;
   }>;
 }
+
+/** One open watch as the engine samples it for {@link watchMemoryGauge}. */
+export interface OpenWatchSample {
+  readonly resource: string;
+  readonly chanSize: number;
+  /** Events in its `input` and `result` buffers now. */
+  readonly buffered: number;
+}
+
+/**
+ * The model's bytes for a set of open watches, by resource: each watch as {@link watchMemoryEstimate} with its own
+ * channel size and current fill, its events sized at its resource's average encoded object (`eventBytesOf`). A fill
+ * above the channels (the simulator's dispatcher queues beyond them while it waits on a blocked watcher) counts as
+ * full. Resources come out in name order.
+ */
+export function watchMemoryGauge(
+  watches: Iterable<OpenWatchSample>,
+  eventBytesOf: (resource: string) => number,
+  model: WatchMemoryModel = DEFAULT_WATCH_MEMORY_MODEL,
+): WatchMemoryGauge {
+  const by = new Map<
+    string,
+    { watches: number; bufferedEvents: number; averageEventBytes: number; totalBytes: number }
+  >();
+  let watchesN = 0;
+  let total = 0;
+  for (const w of watches) {
+    let row = by.get(w.resource);
+    if (row === undefined) {
+      row = { watches: 0, bufferedEvents: 0, averageEventBytes: eventBytesOf(w.resource), totalBytes: 0 };
+      by.set(w.resource, row);
+    }
+    const buffered = Math.min(Math.max(0, Math.trunc(w.buffered)), 2 * w.chanSize);
+    const est = watchMemoryEstimate({ chanSize: w.chanSize, eventBytes: row.averageEventBytes, buffered }, model);
+    row.watches++;
+    row.bufferedEvents += buffered;
+    row.totalBytes += est.totalBytes;
+    watchesN++;
+    total += est.totalBytes;
+  }
+  const byResource = [...by.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([resource, r]) => ({ resource, ...r }));
+  return { watches: watchesN, totalBytes: total, byResource };
+}
