@@ -66,7 +66,7 @@ export function servedFromOfError(err: unknown): ServedFrom | undefined {
   return typeof err === "object" && err !== null ? answeredErrors.get(err) : undefined;
 }
 
-function answeredBy<E>(err: E, from: ServedFrom): E {
+export function answeredBy<E>(err: E, from: ServedFrom): E {
   if (typeof err === "object" && err !== null) answeredErrors.set(err, from);
   return err;
 }

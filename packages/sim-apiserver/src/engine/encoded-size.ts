@@ -22,6 +22,6 @@ export function encodedListSize(list: KubeList): number {
   let n = 0;
   for (const item of list.items) n += encodedSize(item);
   const { items, ...envelope } = list;
-  // `"items":[` … `]` with a comma between items.
-  return n + Math.max(0, items.length - 1) + Buffer.byteLength(JSON.stringify(envelope), "utf8") + 10;
+  // `,"items":[` … `]` with a comma between items.
+  return n + Math.max(0, items.length - 1) + Buffer.byteLength(JSON.stringify(envelope), "utf8") + 11;
 }

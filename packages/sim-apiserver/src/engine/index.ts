@@ -157,6 +157,7 @@ export {
 } from "./registry/store.js";
 export { strategicMergePatch } from "./registry/strategic-merge-patch.js";
 export { type ResourceStrategy, strategyFor } from "./registry/strategy.js";
+export type { RequestOutcome, TraceLogConfig } from "./request-models.js";
 export {
   type HandlerSteps,
   handlerSteps,

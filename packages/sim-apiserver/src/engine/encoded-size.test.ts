@@ -1,0 +1,19 @@
+import type { KubeList } from "@informer-ts/apimachinery";
+import { describe, expect, it } from "vitest";
+import { encodedListSize, encodedSize } from "./encoded-size.js";
+
+describe("encodedSize", () => {
+  it("is the UTF-8 length of the JSON encoding, for objects and whole lists", () => {
+    const a = { metadata: { name: "ä" }, data: { k: "€" } };
+    expect(encodedSize(a)).toBe(Buffer.byteLength(JSON.stringify(a)));
+    const list: KubeList = {
+      kind: "ConfigMapList",
+      apiVersion: "v1",
+      metadata: { resourceVersion: "9" },
+      items: [a, { metadata: { name: "b" } }],
+    };
+    expect(encodedListSize(list)).toBe(Buffer.byteLength(JSON.stringify(list)));
+    const empty: KubeList = { ...list, items: [] };
+    expect(encodedListSize(empty)).toBe(Buffer.byteLength(JSON.stringify(empty)));
+  });
+});
