@@ -1,0 +1,23 @@
+// What a study contributes to `informer scenario`: its own flags and how it runs from them.
+import type { ParseArgsConfig } from "node:util";
+import type { ScenarioReport } from "../report/scenario-report.js";
+import type { ScenarioFlagValues } from "./scenario-flags.js";
+
+/** The flags every study accepts, parsed by `informer scenario` itself. */
+export interface CommonScenarioFlags {
+  /** `--seed`: the run is deterministic for it. */
+  readonly seed: number;
+  /** `--heap`: sample `process.memoryUsage().heapUsed` too. */
+  readonly sampleHeap: boolean;
+  /** Writes one progress line (to stderr on the command line). */
+  readonly progress: (line: string) => void;
+}
+
+/**
+ * One study as a command: the flags it adds to the common ones (`parseArgs` option configs with their
+ * defaults) and `run`, which validates them (a bad value is a `UsageError` naming the flag) and runs the study.
+ */
+export interface ScenarioCommandDefinition {
+  readonly options: NonNullable<ParseArgsConfig["options"]>;
+  run(values: ScenarioFlagValues, common: CommonScenarioFlags): Promise<ScenarioReport>;
+}
