@@ -71,7 +71,7 @@ export async function serveList(
 ): Promise<Served<KubeList>> {
   const { v, sel } = listOptionsFor(cacher.resource, opts, false, watchListEnabled);
   const res = await cacher.list(namespace, v, sel);
-  return { object: res.list, servedFrom: res.servedFrom };
+  return { object: res.list, servedFrom: res.servedFrom, scanned: res.scanned };
 }
 
 /**

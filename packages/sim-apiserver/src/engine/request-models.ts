@@ -33,14 +33,26 @@ export interface RequestModelsDeps {
   readonly trace: TraceLogConfig | undefined;
   /** The object-count tracker's figures of a resource (APF list estimate, scanned bytes). */
   readonly stats: (r: SimResource) => ResourceStats;
-  /** Watchers interested in a write to (namespace, name) of a resource (APF's mutating estimate). */
-  readonly interestedWatchers: (r: SimResource, namespace: string, name: string) => number;
+  /** Watchers interested in a write of `obj` (the written object; undefined when the write failed). */
+  readonly interestedWatchers: (r: SimResource, obj: KubeObject | undefined) => number;
   /** Whether response sizes are wanted without the cost model (an audit sink is set). */
   readonly measureBytes: () => boolean;
 }
 
+/** What a face knows of the connection, for the trace's fields (absent in-process). */
+export interface RequestTraceConnection {
+  /** The request path (default: the path a client would use). */
+  readonly path?: string;
+  /** `Accept` header (default `unknown`). */
+  readonly accept?: string;
+  /** Client IP (default `unknown`). */
+  readonly client?: string;
+  /** `HTTP/1.1`, `HTTP/2.0` (default `in-process`). */
+  readonly protocol?: string;
+}
+
 /** One request as the models see it. */
-export interface ModeledRequest {
+export interface ModeledRequest extends RequestTraceConnection {
   /** Kubernetes verb; `apply` for a server-side apply patch. */
   readonly verb: string;
   readonly resource: SimResource;
@@ -51,11 +63,6 @@ export interface ModeledRequest {
   readonly options?: ListOptions;
   readonly userAgent: string;
   readonly signal?: AbortSignal;
-  /** The request's path over HTTP (default: the path a client would use, see {@link requestURI}). */
-  readonly path?: string;
-  readonly accept?: string;
-  readonly client?: string;
-  readonly protocol?: string;
 }
 
 /** What the engine answered, as far as the models look at it. */
@@ -106,9 +113,12 @@ export class RequestModels {
     }
   }
 
-  /** Whether any model is on (otherwise {@link serve} only runs the handler). */
+  /**
+   * Whether {@link serve} has anything to do: a model is on, or an audit sink wants complete lines (audit ID, URI,
+   * response size). Otherwise the engine runs handlers without it.
+   */
   get enabled(): boolean {
-    return this.deps.costModel !== undefined || this.deps.trace !== undefined;
+    return this.deps.costModel !== undefined || this.deps.trace !== undefined || this.deps.measureBytes();
   }
 
   /**
@@ -185,6 +195,9 @@ export class RequestModels {
     if (req.verb === "watch" || !wanted) {
       return { ...base, keys: 0, bytesScanned: 0, responseBytes: 0, items: 0 };
     }
+    if (res.object === null || typeof res.object !== "object") {
+      return { ...base, keys: 0, bytesScanned: 0, responseBytes: 0, items: 0 };
+    }
     const o = res.object as Partial<KubeList> & KubeObject;
     if (Array.isArray(o.items)) {
       const list = o as KubeList;
@@ -200,7 +213,14 @@ export class RequestModels {
       return { ...base, keys, bytesScanned, responseBytes, items, pages };
     }
     const size = o !== null && typeof o === "object" ? encodedSize(o) : 0;
-    return { ...base, keys: 1, bytesScanned: size, responseBytes: size, items: 1 };
+    return {
+      ...base,
+      keys: 1,
+      bytesScanned: size,
+      responseBytes: size,
+      items: 1,
+      ...(MUTATING.has(req.verb) && { written: o }),
+    };
   }
 
   /** Applies the cost (virtual time), records the remaining trace steps, writes the trace; returns the outcome. */
@@ -231,7 +251,7 @@ export class RequestModels {
             resourceStats: this.deps.stats(req.resource),
           }),
           ...(MUTATING.has(verb) && {
-            interestedWatchers: this.deps.interestedWatchers(req.resource, req.namespace, req.name),
+            interestedWatchers: this.deps.interestedWatchers(req.resource, m.written),
           }),
         };
         cost = requestCost(input, costModel);
@@ -263,6 +283,8 @@ export class RequestModels {
 
 interface Measured {
   readonly servedFrom: "cache" | "storage" | undefined;
+  /** A write's answer (the object its watchers are told about). */
+  readonly written?: KubeObject;
   readonly keys: number;
   readonly bytesScanned: number;
   readonly responseBytes: number;

@@ -5,6 +5,7 @@ import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
 import { type Clock, realClock, type Timer } from "@informer-ts/clock";
 import { type Logger, type MetricsProvider, SignalLink, safeLog } from "@informer-ts/instrumentation";
 import type { HttpFault } from "../engine/http-faults.js";
+import type { RequestOutcome, RequestTraceConnection } from "../engine/request-models.js";
 import { type AuthOptions, authenticate } from "./auth.js";
 import type { ApiBackend, BackendRequestContext } from "./backend.js";
 import { MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
@@ -348,6 +349,9 @@ export class SimHttpServer {
         name: rec.name,
         requestURI: req.url ?? "",
         receivedAt: rec.start,
+        ...(req.socket.remoteAddress !== undefined && { sourceIP: req.socket.remoteAddress }),
+        ...(rec.outcome !== undefined && { auditID: rec.outcome.auditID }),
+        ...(rec.outcome?.cost !== undefined && { cost: rec.outcome.cost }),
         apply: rec.verb === "patch" && (req.headers["content-type"] ?? "").startsWith("application/apply-patch+yaml"),
       });
     }
@@ -487,6 +491,8 @@ class InflightRequest implements BackendRequestContext {
   isResource = false;
   watchEnd: WatchEndReason | undefined;
   servedFrom: "cache" | "storage" | undefined = undefined;
+  /** Set by the backend when the engine's request models are on (audit ID, cost). */
+  outcome: RequestOutcome | undefined = undefined;
   /** Socket bytes written before this request (keep-alive sockets carry several requests). */
   startBytes = 0;
   socket: Socket | undefined;
@@ -511,6 +517,18 @@ class InflightRequest implements BackendRequestContext {
     this.resource = info.resource;
     this.namespace = info.namespace;
     this.name = info.name;
+  }
+
+  /** The connection as the engine's trace log shows it; computed when read, so an idle watch holds nothing more. */
+  get trace(): RequestTraceConnection | undefined {
+    const req = this.response?.req;
+    if (req === undefined) return undefined;
+    return {
+      path: (req.url ?? "/").split("?")[0]!,
+      accept: req.headers.accept ?? "unknown",
+      client: req.socket.remoteAddress ?? "unknown",
+      protocol: `HTTP/${req.httpVersion}`,
+    };
   }
 
   /** Whether the response has been completely written (a finished watch body included). */
