@@ -554,6 +554,8 @@ export class SimApiServer {
       compactedResourceVersion: this.storage.compactedRevision,
       bookmarks: this.bookmarks,
       caches,
+      // kube-apiserver's memory for the open watches per the model (not this process's heap).
+      watchMemoryModelBytes: this.watchMemory().totalBytes,
     };
   }
 }
