@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_COST_MODEL, newCostModel, requestCost, seatSeconds } from "./cost-model.js";
+import { costModelFor, DEFAULT_COST_MODEL, newCostModel, requestCost, seatSeconds } from "./cost-model.js";
 
 describe("requestCost", () => {
   it("puts a kubelet's one-key etcd GET where write-up 000's httplog lines are (1.56–1.93 ms)", () => {
@@ -98,5 +98,42 @@ describe("requestCost", () => {
     expect(() => newCostModel({ apf: { objectsPerSeat: 0 } })).toThrow(/objectsPerSeat must be > 0/);
     expect(newCostModel({ storageRoundTripMs: 3 }).storageRoundTripMs).toBe(3);
     expect(newCostModel({ apf: { maximumListSeats: 10 } }).apf.bytesPerSeat).toBe(100_000);
+  });
+});
+
+describe("costModelFor", () => {
+  const bigList = {
+    verb: "list",
+    servedFrom: "storage",
+    keysScanned: 5000,
+    bytesScanned: 0,
+    responseBytes: 0,
+    listOptions: { limit: 5000, resourceVersion: "" },
+    resourceStats: { objectCount: 50_000, averageObjectSizeBytes: 4_000 },
+  } as const;
+
+  it("estimates seats as each release's APF did", () => {
+    // 1.34: by bytes (5,000 × 4 KB = 20 MB; an RV-unset list is cache-served with ConsistentListFromCache: 1 MB → 10).
+    expect(requestCost(bigList, costModelFor("1.34", true)).seats.initialSeats).toBe(10);
+    // 1.28: RV unset goes to etcd; by count, 2 × 5,000 / 100 = 100, capped at 10.
+    expect(requestCost(bigList, costModelFor("1.28", false)).seats.initialSeats).toBe(10);
+    expect(costModelFor("1.28", false).apf.maximumListSeats).toBe(10);
+    expect(costModelFor("1.34", true).apf.maximumListSeats).toBe(100);
+    // 1.22: no work estimation yet: one seat, no fan-out seats for writes.
+    expect(requestCost(bigList, costModelFor("1.22", false)).seats.initialSeats).toBe(1);
+    const write = {
+      verb: "update",
+      servedFrom: "",
+      keysScanned: 0,
+      bytesScanned: 0,
+      responseBytes: 0,
+      interestedWatchers: 500,
+    } as const;
+    expect(requestCost(write, costModelFor("1.22", false)).seats.finalSeats).toBe(0);
+    expect(requestCost(write, costModelFor("1.31", true)).seats.finalSeats).toBe(10);
+  });
+
+  it("names an unknown release", () => {
+    expect(() => costModelFor("2.0", true)).toThrow(/unknown kubeVersion "2.0"/);
   });
 });

@@ -52,6 +52,22 @@ export const DEFAULT_COST_MODEL: CostModel = Object.freeze({
 });
 
 /**
+ * The default model with API Priority and Fairness as a release had it by default: v1.34 sizes lists by bytes
+ * (`SizeBasedListCostEstimate`, cap 100 seats); v1.28–v1.33 by object count (cap 10); v1.22 had no work estimation
+ * (every request one seat: the estimators came in v1.23). `consistentListFromCache` says whether RV-unset lists are
+ * estimated as cache-served (the release's `ConsistentListFromCache`).
+ */
+export function costModelFor(kubeVersion: string, consistentListFromCache: boolean): CostModel {
+  const minor = Number(/^1\.(\d+)$/.exec(kubeVersion)?.[1]);
+  if (!Number.isInteger(minor)) throw new RangeError(`cost model: unknown kubeVersion ${JSON.stringify(kubeVersion)}`);
+  const apf = defaultWorkEstimatorConfig({ sizeBasedListCostEstimate: minor >= 34, consistentListFromCache });
+  return Object.freeze({
+    ...DEFAULT_COST_MODEL,
+    apf: Object.freeze(minor < 23 ? { ...apf, maximumListSeats: 1, mutatingEnabled: false } : apf),
+  });
+}
+
+/**
  * A cost model from partial settings over {@link DEFAULT_COST_MODEL} (`apf` merged field by field). Throws a
  * `RangeError` naming the first field that is not a finite number ≥ 0 (or, for the APF divisors, > 0).
  */

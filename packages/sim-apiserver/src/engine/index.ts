@@ -15,6 +15,7 @@ export { type ControllerDeps, ControllerLoop } from "./controller-loop.js";
 export {
   type CostInput,
   type CostModel,
+  costModelFor,
   DEFAULT_COST_MODEL,
   newCostModel,
   type RequestCost,
@@ -70,6 +71,15 @@ export {
   parseHttpFaultRule,
 } from "./http-faults.js";
 export { SimConnectionError } from "./in-process-faults.js";
+export {
+  DEFAULT_KUBE_VERSION,
+  isKubeVersion,
+  KUBE_VERSIONS,
+  type KubeVersion,
+  type KubeVersionGates,
+  kubeVersionGates,
+  parseKubeVersion,
+} from "./kube-version.js";
 export { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "./list-options.js";
 export {
   defaultWorkEstimatorConfig,

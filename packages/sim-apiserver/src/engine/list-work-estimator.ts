@@ -37,6 +37,8 @@ export interface WorkEstimatorConfig {
   readonly bytesPerSeat: number;
   readonly watchesPerSeat: number;
   readonly eventAdditionalDurationMs: number;
+  /** The mutating estimator (`MutatingWorkEstimatorConfig.Enabled`, on by default): off, writes take one seat. */
+  readonly mutatingEnabled: boolean;
   /** The `SizeBasedListCostEstimate` feature gate (beta, on from v1.34): seats from bytes in memory, not objects. */
   readonly sizeBasedListCostEstimate: boolean;
   /**
@@ -63,6 +65,7 @@ export function defaultWorkEstimatorConfig(
     bytesPerSeat: APF_BYTES_PER_SEAT,
     watchesPerSeat: APF_WATCHES_PER_SEAT,
     eventAdditionalDurationMs: APF_EVENT_ADDITIONAL_DURATION_MS,
+    mutatingEnabled: true,
     sizeBasedListCostEstimate: sizeBased,
     consistentListFromCache: gates.consistentListFromCache ?? true,
   };
@@ -175,7 +178,7 @@ export function estimateMutatingWork(interestedWatchers: number, cfg: WorkEstima
   }
   let maxSeats = cfg.priorityLevelMaxSeats;
   if (maxSeats === 0 || maxSeats > cfg.maximumMutatingSeats) maxSeats = cfg.maximumMutatingSeats;
-  if (interestedWatchers < cfg.watchesPerSeat) {
+  if (!cfg.mutatingEnabled || interestedWatchers < cfg.watchesPerSeat) {
     return { initialSeats: cfg.minimumSeats, finalSeats: 0, additionalLatencyMs: 0 };
   }
   const finalSeats = Math.ceil(interestedWatchers / cfg.watchesPerSeat);

@@ -4,7 +4,7 @@ import { type Logger, noopMetrics, safeLog } from "@informer-ts/instrumentation"
 import { CacheMetrics, RequestAccounting } from "./accounting.js";
 import type { CacheWatcher } from "./cache-watcher.js";
 import { Cacher } from "./cacher.js";
-import { DEFAULT_COST_MODEL, validateCostModel } from "./cost-model.js";
+import { costModelFor, validateCostModel } from "./cost-model.js";
 import { CrdFinalizer } from "./crd-finalizer.js";
 import {
   CUSTOM_RESOURCE_DEFINITIONS,
@@ -16,6 +16,13 @@ import { ServerSideApply } from "./field-manager/server-side-apply.js";
 import { GarbageCollector } from "./garbage-collector.js";
 import { type HttpFault, HttpFaultInjector, type HttpRequestDescriptor } from "./http-faults.js";
 import { InProcessRequests } from "./in-process-requests.js";
+import {
+  DEFAULT_KUBE_VERSION,
+  type KubeVersion,
+  type KubeVersionGates,
+  kubeVersionGates,
+  parseKubeVersion,
+} from "./kube-version.js";
 import { NamespaceController } from "./namespace-controller.js";
 import { ObjectCountTracker } from "./object-count-tracker.js";
 import { rfc3339Seconds } from "./object-util.js";
@@ -91,6 +98,13 @@ export class SimApiServer {
   readonly faults: HttpFaultInjector;
   readonly watchListEnabled: boolean;
   readonly minRequestTimeoutSeconds: number;
+  /** The release whose read routing the engine reproduces (option `kubeVersion`, default 1.34). */
+  readonly kubeVersion: KubeVersion;
+  /**
+   * The routing gates in effect: the release's defaults with the `watchList` and `listFromCacheSnapshot` options
+   * applied.
+   */
+  readonly gates: KubeVersionGates;
   /**
    * The engine's request API for a face that does its own fault injection and accounting (the HTTP face): typed
    * results (`{ object, servedFrom, … }`), no request faults applied, nothing recorded.
@@ -114,11 +128,22 @@ export class SimApiServer {
     this.accounting = new RequestAccounting(opts.metrics ?? noopMetrics);
     this.cacheMetrics = new CacheMetrics(opts.metrics ?? noopMetrics);
     this.faults = new HttpFaultInjector(this.rand);
-    this.watchListEnabled = opts.watchList ?? true;
+    this.kubeVersion = opts.kubeVersion === undefined ? DEFAULT_KUBE_VERSION : parseKubeVersion(opts.kubeVersion);
+    const release = kubeVersionGates(this.kubeVersion);
+    this.watchListEnabled = opts.watchList ?? release.watchList;
+    this.gates = Object.freeze({
+      ...release,
+      watchList: this.watchListEnabled,
+      listFromCacheSnapshot: opts.listFromCacheSnapshot ?? release.listFromCacheSnapshot,
+    });
+    const listOptionGates = {
+      watchList: this.watchListEnabled,
+      sendInitialEventsOption: release.sendInitialEventsOption,
+    };
     this.minRequestTimeoutSeconds = opts.minRequestTimeoutSeconds ?? 1800;
     this.logger = opts.logger;
     const defaultUserAgent = opts.defaultUserAgent ?? "informer-ts-inprocess";
-    const cfg = cacherConfigOf(opts);
+    const cfg = cacherConfigOf({ ...opts, kubeVersion: this.kubeVersion });
     this.table = new ResourceTable(
       this.storage,
       (r) =>
@@ -150,7 +175,9 @@ export class SimApiServer {
     this.watcherFaults = new WatcherFaults(this.table);
     this.watchMemoryModel = opts.watchMemoryModel ?? DEFAULT_WATCH_MEMORY_MODEL;
     this.objectCounts = new ObjectCountTracker<SimResource>(this.clock, (r) => objectsOf(this.storage, r));
-    const costModel = opts.costModel === true ? DEFAULT_COST_MODEL : opts.costModel;
+    // `true`: the calibrated model with APF's work estimation as this release had it.
+    const costModel =
+      opts.costModel === true ? costModelFor(this.kubeVersion, this.gates.consistentListFromCache) : opts.costModel;
     if (costModel !== undefined) validateCostModel(costModel);
     const models = new RequestModels({
       clock: this.clock,
@@ -182,12 +209,12 @@ export class SimApiServer {
         registry: this.registry,
         table: this.table,
         defaultUserAgent,
-        watchListEnabled: this.watchListEnabled,
+        gates: listOptionGates,
       }),
       latency: this.latency,
       watcherFaults: this.watcherFaults,
       rand: this.rand,
-      watchListEnabled: this.watchListEnabled,
+      gates: listOptionGates,
       minRequestTimeoutSeconds: this.minRequestTimeoutSeconds,
       defaultUserAgent,
       models,
