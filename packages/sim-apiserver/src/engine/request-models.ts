@@ -2,7 +2,7 @@ import { type KubeList, type KubeObject, type ListOptions, StatusError } from "@
 import type { Clock, Rand } from "@informer-ts/clock";
 import { servedFromOfError } from "./cacher.js";
 import { type CostInput, type CostModel, type RequestCost, requestCost } from "./cost-model.js";
-import { encodedListSize, encodedSize } from "./encoded-size.js";
+import { encodedSize, listEnvelopeSize } from "./encoded-size.js";
 import type { ResourceStats } from "./list-work-estimator.js";
 import { TRACE_LOG_THRESHOLD_MS } from "./model-calibration.js";
 import { handlerSteps, newRequestTrace } from "./request-trace.js";
@@ -201,11 +201,11 @@ export class RequestModels {
     const o = res.object as Partial<KubeList> & KubeObject;
     if (Array.isArray(o.items)) {
       const list = o as KubeList;
-      const responseBytes = encodedListSize(list);
       const items = list.items.length;
       const keys = Math.max(res.scanned ?? items, items);
       let itemBytes = 0;
       for (const it of list.items) itemBytes += encodedSize(it);
+      const responseBytes = itemBytes + listEnvelopeSize(list);
       const extra = keys - items;
       const bytesScanned = itemBytes + (extra > 0 ? extra * this.deps.stats(req.resource).averageObjectSizeBytes : 0);
       const limit = req.options?.limit ?? 0;
