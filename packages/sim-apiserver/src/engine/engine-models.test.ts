@@ -155,6 +155,17 @@ describe("engine request models", () => {
     expect(engine.watchMemory()).toEqual({ watches: 0, totalBytes: 0, byResource: [] });
   });
 
+  it("estimate APF seats as the engine's kubeVersion did (1.22: no work estimation)", async () => {
+    const seatsOf = async (kubeVersion: "1.22" | "1.34") => {
+      const { clock, engine, audit } = rig({ kubeVersion, costModel: true });
+      for (let i = 0; i < 50; i++) engine.storage.create(engine.resource("configmaps"), "default", cm(`s${i}`, 20_000));
+      await done(clock, engine.list("configmaps", "default", { resourceVersion: "0" }));
+      return (audit.at(-1)!.annotations as Record<string, string>)["sim.informer-ts.dev/apf-seats"];
+    };
+    expect(await seatsOf("1.34")).toBe("10"); // 50 × 20 KB from the cache: 1 MB counted → 10 seats
+    expect(await seatsOf("1.22")).toBe("1");
+  });
+
   it("names a bad model setting", () => {
     expect(() => rig({ costModel: { ...DEFAULT_COST_MODEL, cacheMsPerObject: -1 } })).toThrow(
       /cacheMsPerObject must be a finite number ≥ 0, got -1/,
