@@ -136,6 +136,8 @@ export interface CostInput {
  */
 export interface RequestCost {
   readonly latencyMs: number;
+  /** The filter chain before the handler (part of `readMs`); `latencyMs − overheadMs` is APF's execution time. */
+  readonly overheadMs: number;
   readonly readMs: number;
   readonly encodeMs: number;
   readonly cpuMs: number;
@@ -191,6 +193,7 @@ export function requestCost(input: CostInput, model: CostModel = DEFAULT_COST_MO
   }
   return {
     latencyMs: readMs + encodeMs,
+    overheadMs: model.requestOverheadMs,
     readMs,
     encodeMs,
     cpuMs: model.requestOverheadMs + readCpu + encodeMs,

@@ -10,6 +10,7 @@ import { SimHttpServer } from "./server.js";
 const clock = new FakeClock();
 const logs: Array<{ msg: string }> = [];
 const audit: Array<Record<string, unknown>> = [];
+const httpLog: Array<Record<string, unknown>> = [];
 let engine: SimApiServer;
 let http: SimHttpServer;
 let url: string;
@@ -26,7 +27,11 @@ beforeAll(async () => {
   const created = engine.create("configmaps", "default", configMap("a"));
   await clock.step(100); // the create's modelled latency
   await created;
-  http = new SimHttpServer({ backend: new EngineBackend(engine), clock });
+  http = new SimHttpServer({
+    backend: new EngineBackend(engine),
+    clock,
+    logger: newJsonLineLogger((l) => httpLog.push(JSON.parse(l))),
+  });
   url = await http.start();
 });
 
@@ -67,6 +72,16 @@ describe("request models over HTTP", () => {
     expect(head).toMatch(
       /^Trace\[\d+\]: "Get" accept:application\/json,audit-id:sim-\d+,client:[\d.:f]*127\.0\.0\.1,protocol:HTTP\/1\.1,resource:configmaps,scope:resource,url:\/api\/v1\/namespaces\/default\/configmaps\/a,user-agent:kubelet\/v1\.28\.0,verb:GET \(.*\) \(total time: \d+ms\):$/,
     );
+    // The httplog line carries the same audit ID and kube-apiserver's APF fields (write-up 000's lines have them).
+    const hl = httpLog.find((l) => l.userAgent === "kubelet/v1.28.0")!;
+    expect(hl).toMatchObject({
+      msg: "HTTP",
+      auditID: line.auditID,
+      apf_iseats: 1,
+      apf_fseats: 0,
+      apf_additionalLatency: "0s",
+    });
+    expect(hl.apf_execution_time).toMatch(/^[\d.]+(µs|ms)$/);
     expect(steps.map((s) => /---"([^"]+)"/.exec(s)?.[1] ?? "END")).toEqual([
       "About to Get from storage",
       "About to write a response",

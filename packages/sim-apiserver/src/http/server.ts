@@ -4,8 +4,10 @@ import type { AddressInfo, Socket } from "node:net";
 import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
 import { type Clock, realClock, type Timer } from "@informer-ts/clock";
 import { type Logger, type MetricsProvider, SignalLink, safeLog } from "@informer-ts/instrumentation";
+import type { RequestCost } from "../engine/cost-model.js";
 import type { HttpFault } from "../engine/http-faults.js";
 import type { RequestOutcome, RequestTraceConnection } from "../engine/request-models.js";
+import { formatGoDuration } from "../engine/trace.js";
 import { type AuthOptions, authenticate } from "./auth.js";
 import type { ApiBackend, BackendRequestContext } from "./backend.js";
 import { MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
@@ -71,12 +73,27 @@ export interface SimHttpServerOptions {
   readonly admin?: AdminHandler;
   /**
    * httplog: one `info` line per finished request, message `HTTP`, fields `{ ts, verb, method, uri, code, user,
-   * userAgent, latencyMs, watchEnd? }` ({@link HttpLogLine}). `newJsonLineLogger` renders them as JSON lines.
+   * userAgent, latencyMs, watchEnd?, auditID?, apf_…? }` ({@link HttpLogLine}). `newJsonLineLogger` renders them as
+   * JSON lines.
    */
   readonly logger?: Logger;
 }
 
-/** One httplog line. */
+/** kube-apiserver's httplog APF fields for a request the cost model priced. */
+function apfFields(c: RequestCost) {
+  return {
+    apf_iseats: c.seats.initialSeats,
+    apf_fseats: c.seats.finalSeats,
+    apf_additionalLatency: formatGoDuration(c.seats.additionalLatencyMs),
+    // What ran after APF admitted it: everything but the filter chain's overhead.
+    apf_execution_time: formatGoDuration(c.latencyMs - c.overheadMs),
+  };
+}
+
+/**
+ * One httplog line. With the engine's request models on, also the request's `auditID` and, with the cost model,
+ * kube-apiserver's APF fields (`apf_iseats`, `apf_fseats`, `apf_additionalLatency`, `apf_execution_time`).
+ */
 export interface HttpLogLine {
   readonly ts: string;
   readonly verb: string;
@@ -87,6 +104,15 @@ export interface HttpLogLine {
   readonly userAgent: string;
   readonly latencyMs: number;
   readonly watchEnd?: WatchEndReason;
+  /** The request's audit ID (as its audit line and trace), when the engine's request models assigned one. */
+  readonly auditID?: string;
+  /** With the engine's cost model, kube-apiserver's APF fields: initial and final seats. */
+  readonly apf_iseats?: number;
+  readonly apf_fseats?: number;
+  /** With the cost model: how long the final seats are held (Go duration, e.g. `5ms`). */
+  readonly apf_additionalLatency?: string;
+  /** With the cost model: the request's execution after the filter chain (Go duration). */
+  readonly apf_execution_time?: string;
 }
 
 /**
@@ -366,6 +392,8 @@ export class SimHttpServer {
         userAgent: rec.userAgent,
         latencyMs: now - rec.start,
         ...(rec.watchEnd !== undefined && { watchEnd: rec.watchEnd }),
+        ...(rec.outcome !== undefined && { auditID: rec.outcome.auditID }),
+        ...(rec.outcome?.cost !== undefined && apfFields(rec.outcome.cost)),
       });
     }
   }
