@@ -197,10 +197,13 @@ async function runVariant(
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
   const rand = seededRand(o.seed);
   const sim = new SimApiServer({ clock, rand });
-  const ns = "default";
   const pick = seededRand(o.seed + 1);
-  // The cluster: ConfigMaps of every simulated pod, and the simulated Nodes annotated by the TTL controller.
-  for (let n = 0; n < o.nodes; n++)
+  // The cluster: ConfigMaps of every simulated pod, and the simulated Nodes annotated by the TTL controller. Each
+  // node's pods live in a namespace of their own: the simulator answers a single-object LIST (field selector
+  // metadata.name) by scanning the namespace, so one shared namespace would make every LIST cost O(cluster).
+  for (let n = 0; n < o.nodes; n++) {
+    const ns = namespaceOf(n);
+    await sim.create("namespaces", "", { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
     for (let p = 0; p < o.podsPerNode; p++)
       for (let c = 0; c < o.configMapsPerPod; c++)
         await sim.create("configmaps", ns, {
@@ -210,6 +213,7 @@ async function runVariant(
           data: { "nginx.conf": "worker_processes 1;\n".repeat(8) },
           ...(pick.float() < s.immutableFraction && { immutable: true }),
         });
+  }
   const nodes: KubeObject[] = [];
   for (let n = 0; n < o.nodes; n++)
     nodes.push(
@@ -257,7 +261,7 @@ async function runVariant(
   const running = kubelets.map((k) => k.run(ac.signal));
   const pods: KubeletPod[][] = kubelets.map((_, n) =>
     Array.from({ length: o.podsPerNode }, (_p, p) => ({
-      namespace: ns,
+      namespace: namespaceOf(n),
       name: `pod-${n}-${p}`,
       uid: `uid-${n}-${p}`,
       configMaps: Array.from({ length: o.configMapsPerPod }, (_c, c) => cmName(n, p, c)),
@@ -370,6 +374,10 @@ async function runVariant(
     },
   };
   return { result, series, intervalBuckets: buckets };
+}
+
+function namespaceOf(n: number): string {
+  return `team-${n}`;
 }
 
 function cmName(n: number, p: number, c: number): string {
