@@ -147,7 +147,7 @@ the first 1.5 sync periods; rates are measured after that. Variants (--variants,
   watch            Watch: one LIST + WATCH (fieldSelector metadata.name) per ConfigMap per node, nothing per remount
   watch-immutable  Watch with --immutable-fraction of the ConfigMaps immutable: their watch stops after the first read
 The summary extrapolates per-node figures to --cluster-size nodes (the write-ups' 2,000 nodes × 100 ConfigMaps).
-Write-up scale in full: --nodes 2000 (hours of wall time and several GB of heap for the watch variants).
+Write-up scale in full: --nodes 2000 (the cost is linear in --nodes: --nodes 100 takes ~11 s of CPU and 430 MB).
 
 Flags (defaults are the write-ups' values, except --nodes):
   --nodes <n>                  kubelets simulated (default 10)
