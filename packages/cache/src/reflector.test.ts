@@ -13,6 +13,7 @@ import {
 } from "@informer-ts/apimachinery";
 import { FakeClock, type Rand, seededRand, settle } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
+import { takeEscapedRxjsErrors } from "../../../test/setup/rxjs-unhandled.js";
 import { type Backoff, delayWithReset } from "./backoff.js";
 import { metaNamespaceKeyFunc } from "./keys.js";
 import type { ListerWatcher, Watch } from "./listwatch.js";
@@ -931,22 +932,32 @@ describe("reflector: upstream reflector_test.go", () => {
     ]);
   });
 
-  it("TestReflectorListExtract (P5, §4 memory): the store holds detached copies, not the response objects", async () => {
+  it("TestReflectorListExtract (P5, §4 memory): with copyListItems the store holds detached copies; by default the response's objects", async () => {
     const { clock, options } = harness();
     const response = podList("5", pod("a", "1"), pod("b", "2"));
-    const ac = new AbortController();
-    const lw = lwOf(
-      () => response,
-      () => {
-        ac.abort();
-        return new FakeWatch<Pod>();
-      },
-    );
-    const s = newStore<Pod>(metaNamespaceKeyFunc);
-    await runUntilSettled(clock, new Reflector(lw, pod(""), s, options).listAndWatch(ac.signal));
-    expect(s.getByKey("a")).toEqual(response.items[0]);
-    expect(s.getByKey("a")).not.toBe(response.items[0]);
-    expect(s.getByKey("a")!.metadata).not.toBe(response.items[0]!.metadata);
+    const sync = async (copyListItems: boolean | undefined) => {
+      const ac = new AbortController();
+      const lw = lwOf(
+        () => response,
+        () => {
+          ac.abort();
+          return new FakeWatch<Pod>();
+        },
+      );
+      const s = newStore<Pod>(metaNamespaceKeyFunc);
+      const opts = copyListItems === undefined ? options : { ...options, copyListItems };
+      await runUntilSettled(clock, new Reflector(lw, pod(""), s, opts).listAndWatch(ac.signal));
+      return s;
+    };
+    const copied = await sync(true);
+    expect(copied.getByKey("a")).toEqual(response.items[0]);
+    expect(copied.getByKey("a")).not.toBe(response.items[0]);
+    expect(copied.getByKey("a")!.metadata).not.toBe(response.items[0]!.metadata);
+    const shared = await sync(undefined);
+    expect(shared.getByKey("a")).toBe(response.items[0]);
+    expect(shared.getByKey("b")).toBe(response.items[1]);
+    // the response itself is not modified
+    expect(response.items.map((p) => p.metadata?.name)).toEqual(["a", "b"]);
   });
 
   it("TestReflectorReplacesStoreOnUnsafeDelete (F18): a 500 ERROR event leads to a relist that drops the corrupt object", async () => {
@@ -1798,7 +1809,7 @@ describe("reflector: F rows", () => {
     r.events$.subscribe(bad);
     const sub = r.run$().subscribe(bad);
     await settle();
-    await new Promise((resolve) => setTimeout(resolve, 5)); // RxJS would re-throw on a timer: give it the chance
+    expect(takeEscapedRxjsErrors()).toEqual([]); // nothing reached RxJS's unhandled-error path (the host)
     expect(good.at(-1)).toBe("watching");
     expect(lines).toContain("a subscriber of reflector test-reflector status$ threw in next");
     expect(lines).toContain("a subscriber of reflector test-reflector events$ threw in next");

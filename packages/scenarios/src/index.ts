@@ -57,8 +57,10 @@ export {
 export { renderHtmlReport } from "./report/html-report.js";
 export { type ReportChart, renderReportChart } from "./report/report-chart.js";
 export {
+  describeRun,
   formatSummaryTable,
   type ScenarioReport,
+  type StandardChart,
   type SummaryRow,
   type VariantResult,
 } from "./report/scenario-report.js";
@@ -75,6 +77,7 @@ export {
   type ScenarioRuntimeOptions,
   ScenarioStalledError,
 } from "./scenario/scenario-runtime.js";
+export { type SlowConsumerOptions, slowConsumer } from "./scenario/slow-consumer.js";
 export {
   INTERVAL_BUCKETS_SECONDS,
   KUBELET_CONFIGMAP_VARIANTS,
@@ -89,3 +92,16 @@ export {
   type StatefulSetResyncOptions,
   type StatefulSetResyncVariant,
 } from "./scenarios/statefulset-resync.js";
+// study 002 (scen-lists)
+export {
+  type FrontierPoint,
+  frontierOf,
+  runWatchRv0Churn,
+  rv0WatchListerWatcher,
+  WATCH_RV0_APPROACHES,
+  WATCH_RV0_DEFAULT_SWEEP,
+  type WatchRv0Approach,
+  type WatchRv0Cell,
+  type WatchRv0ChurnOptions,
+  type WatchRv0Sweep,
+} from "./scenarios/watch-rv0-churn.js";

@@ -1,4 +1,5 @@
-// Charts a study describes as data (kept in its --json), drawn by the --report page in place of the workqueue charts.
+// Charts a study describes as data (kept in its --json), drawn by the --report page
+// before the standard workqueue charts the study asks for.
 import { barChart, type ChartFrame, type LineSeries, lineChart } from "./svg-chart.js";
 
 /** A chart as data: a line chart of series over a numeric x axis, or a grouped bar chart over categories. */

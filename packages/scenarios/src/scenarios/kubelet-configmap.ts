@@ -172,6 +172,7 @@ export async function runKubeletConfigMap(options: KubeletConfigMapOptions = {})
     variants,
     summary: summarize(variants, o, ttl.desiredTTLSeconds, options.watchMemory !== undefined),
     charts: charts(runs, options.watchMemory !== undefined),
+    standardCharts: [], // its own charts cover requests by served-from
   };
 }
 

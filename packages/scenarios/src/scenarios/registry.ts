@@ -3,11 +3,11 @@
 import { kubeletConfigMapCommand } from "./kubelet-configmap-command.js";
 import type { ScenarioCommandDefinition } from "./scenario-command-definition.js";
 import { statefulSetResyncCommand } from "./statefulset-resync-command.js";
+import { watchRv0ChurnCommand } from "./watch-rv0-churn-command.js";
 
 /** Every study's command, keyed by its name on the command line (the same names as `SCENARIO_NAMES`). */
 export const SCENARIO_COMMANDS: Readonly<Record<string, ScenarioCommandDefinition>> = {
   "statefulset-resync": statefulSetResyncCommand,
-
-  // kubelet-configmap (000, 001)
+  "watch-rv0-churn": watchRv0ChurnCommand,
   "kubelet-configmap": kubeletConfigMapCommand,
 };
