@@ -169,6 +169,10 @@ export async function runKubeletConfigMap(options: KubeletConfigMapOptions = {})
       "shared/background/000 (kubelet v1.22/v1.28, Cache: a ConfigMap GET to etcd every ~65–75 s per pod) and 001 " +
       "(Watch: 100 ConfigMaps × 2,000 nodes = 200k watches ≈ 20 GB of apiserver memory, ~100 KB per watch)",
     params: { ...o, ttlSeconds: ttl.desiredTTLSeconds, memoryModel: options.watchMemory !== undefined },
+    description:
+      `${o.nodes} nodes × ${o.podsPerNode} pods × ${o.configMapsPerPod} ConfigMaps, cluster of ${o.clusterSize} nodes ` +
+      `(TTL ${ttl.desiredTTLSeconds} s), ${o.durationSeconds} virtual s per variant (rates after a ${warmupSeconds(o)} s ` +
+      `warm-up), seed ${o.seed}`,
     variants,
     summary: summarize(variants, o, ttl.desiredTTLSeconds, options.watchMemory !== undefined),
     charts: charts(runs, options.watchMemory !== undefined),
