@@ -185,7 +185,8 @@ Flags (defaults are the write-ups' values, except --nodes):
   --pods-per-node <n>          pods per node (default 50)
   --configmaps-per-pod <n>     ConfigMap volumes per pod (default 2: 001's 100 ConfigMaps per node)
   --cluster-size <n>           nodes in the cluster, for the TTL controller's table and the extrapolation (default 2000)
-  --kubelet-version <v>        kubelet of the get, cache and watch variants (default 1.28; 000 tested 1.22 and 1.28)
+  --kubelet-version <v>        kubelet of get, cache and watch* (default 1.28; 000 tested 1.22 and 1.28; before 1.19
+                               immutable ConfigMaps keep their watch)
   --sync-frequency <s>         kubelet --sync-frequency (default 60)
   --immutable-fraction <f>     share of immutable ConfigMaps in watch-immutable, 0–1 (default 1)
   --pod-updates-per-hour <r>   updates per pod per hour, each re-syncing the pod at once (default 0)
