@@ -176,7 +176,8 @@ export async function runKubeletConfigMap(options: KubeletConfigMapOptions = {})
     variants,
     summary: summarize(variants, o, ttl.desiredTTLSeconds, options.watchMemory !== undefined),
     charts: charts(runs, options.watchMemory !== undefined),
-    standardCharts: [], // its own charts cover requests by served-from
+    // its own charts draw GETs and watches over time; the standard bar chart totals every request by verb/served-from
+    standardCharts: ["requests"],
   };
 }
 
