@@ -28,7 +28,7 @@ export const KUBELET_CONFIGMAP_VARIANTS: readonly KubeletConfigMapVariant[] = [
  * Estimates kube-apiserver memory held by the open watches of a simulated apiserver, in bytes (a per-watch memory
  * model); undefined when the model has nothing to say.
  */
-export type WatchMemoryModel = (sim: SimApiServer) => number | undefined;
+export type WatchMemoryReader = (sim: SimApiServer) => number | undefined;
 
 /** Options of {@link runKubeletConfigMap}; defaults are the write-ups' values except the number of nodes. */
 export interface KubeletConfigMapOptions {
@@ -59,7 +59,7 @@ export interface KubeletConfigMapOptions {
   /** Which variants to run (default all, see {@link KUBELET_CONFIGMAP_VARIANTS}). */
   readonly variants?: readonly KubeletConfigMapVariant[];
   /** The apiserver's per-watch memory model; without one the memory column is left out. */
-  readonly watchMemory?: WatchMemoryModel;
+  readonly watchMemory?: WatchMemoryReader;
   /** Progress lines (one per 60 virtual s per variant). */
   readonly progress?: (line: string) => void;
 }
