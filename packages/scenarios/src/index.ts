@@ -84,7 +84,7 @@ export {
   type KubeletConfigMapOptions,
   type KubeletConfigMapVariant,
   runKubeletConfigMap,
-  type WatchMemoryModel,
+  type WatchMemoryReader,
 } from "./scenarios/kubelet-configmap.js";
 export {
   runStatefulSetResync,
