@@ -25,6 +25,14 @@ export {
 } from "./scenario/scenario-runtime.js";
 export { type SlowConsumerOptions, slowConsumer } from "./scenario/slow-consumer.js";
 export {
+  LIST_MEMORY_VARIANTS,
+  type ListMemoryChildResult,
+  type ListMemoryOptions,
+  type ListMemoryVariant,
+  pins,
+  runListMemory,
+} from "./scenarios/list-memory.js";
+export {
   runStatefulSetResync,
   STATEFULSET_RESYNC_VARIANTS,
   type StatefulSetResyncOptions,
