@@ -97,6 +97,8 @@ Flags of every study:
   --json <file>         write the full result (parameters, time series, histograms, summary) as JSON
   --report <file.html>  write an HTML report with inline SVG charts (no network)
   --heap                sample process.memoryUsage().heapUsed too (real memory: not deterministic)
+  --real-time           run on the real clock over real HTTP where the study supports it (watch-rv0-churn);
+                        durations are then real seconds and the run is not deterministic
   -h, --help            show the study's flags (informer scenario <name> --help)
 
 Exit status: 0 the study ran, 1 it failed (the message says why), 2 bad command line.
@@ -156,12 +158,15 @@ Flags (defaults are the write-up's and the issue's values):
   --writes <r>               updates per second (default 50; the write-up's clusters: 50 and 500)
   --consumer <r>             objects per second the informer ingests (default 1200: the write-up's empty watch)
   --duration <s>             virtual length of each run (default 30)
+  --warmup <s>               churn before the informer starts (default 80: the cache's 75 s history window)
   --sample <s>               sampling period of the detailed runs (default 0.5)
   --approaches <list>        comma-separated subset of: rv0-watch,list-watch,watch-list
   --sweep-objects <list>     objects of the sweep (default 2000,10000)
   --sweep-writes <list>      writes per second of the sweep (default 10,50,200,500)
   --sweep-consumer <list>    consumer rates of the sweep (default 1200)
   --no-sweep                 skip the sweep
+  --real-time                the same over real HTTP on the real clock (seconds are real; try --no-sweep,
+                             a few thousand objects and --warmup 5)
   --seed <k>                 (default 1)   --json <file>   --report <file.html>   --heap
   -h, --help                 show this help
 

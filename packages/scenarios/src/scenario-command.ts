@@ -19,6 +19,7 @@ const common = {
   json: { type: "string" },
   report: { type: "string" },
   heap: { type: "boolean", default: false },
+  "real-time": { type: "boolean", default: false },
 } as const;
 
 /**
@@ -38,6 +39,7 @@ export async function scenarioCommand(args: readonly string[], io: ScenarioIo): 
   const report = await command.run(values, {
     seed: numberFlag(values, "seed", 0, true),
     sampleHeap: values.heap === true,
+    realTime: values["real-time"] === true,
     progress: (line) => io.err(`${line}\n`),
   });
   await emit(report, values, io);

@@ -9,6 +9,11 @@ export interface CommonScenarioFlags {
   readonly seed: number;
   /** `--heap`: sample `process.memoryUsage().heapUsed` too. */
   readonly sampleHeap: boolean;
+  /**
+   * `--real-time`: run on the real clock, over HTTP where the study has a server, instead of in virtual time (a study
+   * that cannot says so with a `UsageError`).
+   */
+  readonly realTime: boolean;
   /** Writes one progress line (to stderr on the command line). */
   readonly progress: (line: string) => void;
 }
