@@ -34,6 +34,12 @@ export interface ListMemoryChildResult {
    * decoded list while the store does not hold it yet (0 for watch-list). Unlike `peakHeap`, free of GC timing.
    */
   readonly liveAtList: number;
+  /**
+   * Size of the largest LIST body (its JSON re-encoded; a one-byte string in V8): while `JSON.parse` runs, the body
+   * and the objects decoded so far are both alive, so the true peak is about `liveAtList + bodyBytes` — a moment
+   * the 2 ms sampler cannot see, since parsing is one synchronous call.
+   */
+  readonly bodyBytes: number;
   /** `heapUsed` above the baseline after the sync and full GCs (the store, plus whatever else stayed). */
   readonly retainedHeap: number;
   /** `arrayBuffers` (Buffers' backing stores) above the baseline after the GCs. */
@@ -119,6 +125,9 @@ export async function measureListMemory(spec: ListMemoryChildSpec): Promise<List
       const paged = spec.variant === "list-paginated" && o.resourceVersion === "0" ? { ...o, resourceVersion: "" } : o;
       const l = await inner.list(paged, signal);
       refs.push(new WeakRef(l), new WeakRef(l.items));
+      // The body this response was decoded from (re-encoded: the same JSON, ASCII, one byte per character).
+      const body = JSON.stringify(l).length;
+      if (body > bodyBytes) bodyBytes = body;
       // Live heap with this response decoded (its body is garbage by now); pages count once each.
       gc();
       const live = process.memoryUsage().heapUsed - base.heap;
@@ -128,6 +137,7 @@ export async function measureListMemory(spec: ListMemoryChildSpec): Promise<List
     watch: (o: ListOptions, signal?: AbortSignal): Promise<Watch<KubeObject>> => inner.watch(o, signal),
   };
   let liveAtList = 0;
+  let bodyBytes = 0;
   base = await settledHeap();
   let peak = 0;
   const sampler = setInterval(() => {
@@ -160,6 +170,7 @@ export async function measureListMemory(spec: ListMemoryChildSpec): Promise<List
     stored,
     peakHeap: Math.max(peak, after.heap - base.heap),
     liveAtList,
+    bodyBytes,
     retainedHeap: after.heap - base.heap,
     retainedArrayBuffers: after.arrayBuffers - base.arrayBuffers,
     listsAlive: refs.filter((r) => r.deref() !== undefined).length,

@@ -24,6 +24,7 @@ describe("list-memory (002)", () => {
       expect(v.figures.retainedHeapBytes).toBeGreaterThan(400_000);
       expect(v.figures.peakHeapBytes).toBeGreaterThanOrEqual(v.figures.retainedHeapBytes ?? 0);
       expect(v.figures.liveAtListBytes).toBeGreaterThan(400_000);
+      expect(v.figures.bodyBytes).toBeGreaterThan(800 * 900);
       // the list response and its items array were seen and collected
       expect(v.figures.listsSeen).toBe(2);
       expect(v.figures.listsAlive).toBe(0);
@@ -43,6 +44,7 @@ describe("list-memory (002)", () => {
       stored: 1,
       peakHeap: 1,
       liveAtList: 1,
+      bodyBytes: 1,
       retainedHeap: 1,
       retainedArrayBuffers: 0,
       listsAlive: 0,
