@@ -1,6 +1,5 @@
 // `informer scenario list-memory`: the flags of study 002's memory parts and their checks.
 
-import { UsageError } from "@informer-ts/apimachinery";
 import { LIST_MEMORY_VARIANTS, runListMemory } from "./list-memory.js";
 import type { ScenarioCommandDefinition } from "./scenario-command-definition.js";
 import { listFlag, numberFlag } from "./scenario-flags.js";
@@ -15,7 +14,6 @@ export const listMemoryCommand: ScenarioCommandDefinition = {
     "no-snapshot": { type: "boolean", default: false },
   },
   run(values, common) {
-    if (common.realTime) throw new UsageError("list-memory always runs on real clocks over HTTP: drop --real-time");
     return runListMemory({
       objects: numberFlag(values, "objects", 1, true),
       pageSize: numberFlag(values, "page-size", 1, true),

@@ -20,8 +20,6 @@ export const statefulSetResyncCommand: ScenarioCommandDefinition = {
     variants: { type: "string", default: STATEFULSET_RESYNC_VARIANTS.join(",") },
   },
   run(values, common) {
-    if (common.realTime)
-      throw new UsageError("statefulset-resync runs in virtual time only (its model has no wire): drop --real-time");
     const variants = listFlag(values, "variants", STATEFULSET_RESYNC_VARIANTS);
     const sample = numberFlag(values, "sample", 0.001);
     const costMs = numberFlag(values, "cost-ms", 0);

@@ -20,6 +20,7 @@ function numberListFlag(values: ScenarioFlagValues, name: string, integer: boole
 
 /** `informer scenario watch-rv0-churn`; its usage is `WATCH_RV0_CHURN_USAGE` in cli-usage.ts. */
 export const watchRv0ChurnCommand: ScenarioCommandDefinition = {
+  realTime: true,
   options: {
     objects: { type: "string", default: "10000" },
     writes: { type: "string", default: "50" },

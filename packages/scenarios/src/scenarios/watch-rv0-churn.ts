@@ -5,7 +5,8 @@ import { type ListerWatcher, newSharedIndexInformer, type SharedIndexInformer } 
 import { builtinResources, KubeClient, listWatchFor } from "@informer-ts/client";
 import { type Clock, FakeClock, realClock, seededRand } from "@informer-ts/clock";
 import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
-import type { ReportChart, ScenarioReport, SummaryRow, VariantResult } from "../report/scenario-report.js";
+import type { ReportChart } from "../report/report-chart.js";
+import type { ScenarioReport, SummaryRow, VariantResult } from "../report/scenario-report.js";
 import { type Sample, Sampler } from "../scenario/sampler.js";
 import { requestsByServedFrom, ScenarioRuntime } from "../scenario/scenario-runtime.js";
 import { slowConsumer } from "../scenario/slow-consumer.js";

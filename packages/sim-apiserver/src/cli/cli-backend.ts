@@ -3,7 +3,9 @@ import type { Clock, Rand } from "@informer-ts/clock";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import { PromMetrics } from "@informer-ts/instrumentation";
 import { parseHttpFaultRule } from "../engine/http-faults.js";
-import { type BookmarkMode, type LatencyRule, SimApiServer, type WatcherSelector } from "../engine/sim-apiserver.js";
+import type { LatencyRule } from "../engine/request-latency.js";
+import { SimApiServer } from "../engine/sim-apiserver.js";
+import type { BookmarkMode, WatcherSelector } from "../engine/watcher-faults.js";
 import { createAdminHandler } from "../http/admin.js";
 import type { ApiBackend } from "../http/backend.js";
 import { groupVersionString } from "../http/discovery.js";
@@ -181,6 +183,7 @@ export async function createCliBackend(
   const engine = new SimApiServer({
     clock: deps.clock,
     ...(deps.rand !== undefined && { rand: deps.rand }),
+    ...(flags.kubeVersion !== undefined && { kubeVersion: flags.kubeVersion }),
     watchList: flags.watchList,
     minRequestTimeoutSeconds: flags.minRequestTimeoutSeconds,
     metrics,
