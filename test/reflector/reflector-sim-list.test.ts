@@ -468,8 +468,8 @@ describe("pager and ListWatch against the sim-apiserver (§1F)", () => {
     expect(all).toHaveLength(40);
   });
 
-  it("P5: the reflector stores detached copies, never the server's own objects", async () => {
-    const s = await syncedScenario(sc.make, listOnly());
+  it("P5: with copyListItems the reflector stores detached copies, never the server's own objects", async () => {
+    const s = await syncedScenario(sc.make, listOnly({ copyListItems: true }));
     const r = s.sim.resource("configmaps");
     const server = s.sim.storage.get(r, "default", "cm-00")!;
     const stored = s.recording.items.get("default/cm-00")!;
@@ -477,6 +477,21 @@ describe("pager and ListWatch against the sim-apiserver (§1F)", () => {
     expect(stored).not.toBe(server);
     expect(stored.metadata).not.toBe(server.metadata);
     (stored.metadata as { labels?: Record<string, string> }).labels = { mutated: "by-client" };
+    expect(s.sim.storage.get(r, "default", "cm-00")!.metadata?.labels).toBeUndefined();
+  });
+
+  it("P5: by default the store takes the LIST's objects as served (no copy); what a client does to them never reaches the server", async () => {
+    const s = await syncedScenario(sc.make, listOnly());
+    const r = s.sim.resource("configmaps");
+    const server = s.sim.storage.get(r, "default", "cm-00")!;
+    const stored = s.recording.items.get("default/cm-00")!;
+    expect(stored).toEqual(expect.objectContaining({ data: server.data }));
+    try {
+      // The in-process simulator serves objects whose nested parts it shares and has frozen: a write may throw.
+      (stored.metadata as { labels?: Record<string, string> }).labels = { mutated: "by-client" };
+    } catch (err) {
+      expect(err).toBeInstanceOf(TypeError);
+    }
     expect(s.sim.storage.get(r, "default", "cm-00")!.metadata?.labels).toBeUndefined();
   });
 
