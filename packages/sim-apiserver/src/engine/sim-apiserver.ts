@@ -462,6 +462,10 @@ export class SimApiServer {
    * The in-process `ListerWatcher` of a resource: the same engine calls as over HTTP, without sockets. Use it with
    * `@informer-ts/cache`'s reflector and informers under a `FakeClock`. The resource is looked up per call, so a
    * resource that is not (or no longer) served makes each call reject with 404 naming it, as over HTTP.
+   *
+   * Unlike a response decoded from the wire, the objects it hands out share their parts (metadata, data, spec) with
+   * the engine's stored objects, as a watch cache shares them among watchers: read them, never mutate them. A reflector whose transform or handlers
+   * rewrite objects in place should set `copyListItems: true` (or transform into new objects).
    */
   listerWatcher(ref: ResourceRef, scope: ListerWatcherScope = {}): InProcessListerWatcher {
     const namespaced = (): boolean => {
