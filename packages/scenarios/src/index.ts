@@ -84,7 +84,6 @@ export {
   type KubeletConfigMapOptions,
   type KubeletConfigMapVariant,
   runKubeletConfigMap,
-  type WatchMemoryReader,
 } from "./scenarios/kubelet-configmap.js";
 export {
   LIST_MEMORY_VARIANTS,

@@ -33,7 +33,7 @@ describe("kubelet-configmap --report", () => {
             ...["--disable-background-networking", "--disable-component-update", "--disable-sync"],
             `--user-data-dir=${join(dir, "profile")}`,
             `--screenshot=${png}`,
-            "--window-size=1200,1100",
+            "--window-size=1200,1400",
             `file://${page}`,
           ],
           { encoding: "utf8", timeout: 90_000 },
@@ -49,6 +49,9 @@ describe("kubelet-configmap --report", () => {
         expect(plot(0, 1), "open watches").toBeGreaterThan(500);
         expect(plot(1, 1), "watch opens/s").toBeGreaterThan(1000);
         expect(plot(0, 2), "inter-GET interval histogram").toBeGreaterThan(10_000);
+        expect(plot(1, 2), "requests by verb/served-from").toBeGreaterThan(1000);
+        expect(plot(0, 3), "watch memory (model)").toBeGreaterThan(500);
+        expect(plot(1, 3), "no eighth chart").toBe(0);
         expect(countColoured(shot, 0, 0, 1200, 30), "the title band has no series colour").toBe(0);
       } finally {
         rmSync(dir, { recursive: true, force: true });
