@@ -2,7 +2,7 @@
 // file on the fly to answer `--help` before (and without) building the packages.
 
 /** The commands of the `informer` CLI, for usage errors' "did you mean" suggestions. */
-export const INFORMER_COMMANDS: readonly string[] = ["demo", "scenario", "help"];
+export const INFORMER_COMMANDS: readonly string[] = ["demo", "scenario", "analyze-logs", "help"];
 
 /** The studies `informer scenario <name>` runs. */
 export const SCENARIO_NAMES: readonly string[] = ["statefulset-resync"];
@@ -16,6 +16,9 @@ Commands:
   demo        run a SharedIndexInformer against an embedded simulated kube-apiserver through churn and two
               server-side faults, check each fault's outcome and that the informer converges
   scenario    run a study of a production problem in virtual time (informer scenario --help lists them)
+  analyze-logs <file…>
+              attribute kube-apiserver load from its httplog, audit and trace lines (by user agent, verb,
+              resource, served-from) and list the slow requests with their steps
   help [cmd]  show this help, or a command's
 
 Flags:
@@ -72,6 +75,7 @@ export function helpFor(args: readonly string[]): string | undefined {
     const name = own[0] === "help" ? own[2] : own[1];
     return (name !== undefined ? SCENARIO_USAGES[name] : undefined) ?? SCENARIO_USAGE;
   }
+  if (command === "analyze-logs") return ANALYZE_LOGS_USAGE;
   return command === "demo" ? DEMO_USAGE : INFORMER_USAGE;
 }
 
@@ -130,3 +134,33 @@ Exit status: 0 the study ran, 1 it failed, 2 bad command line.
 export const SCENARIO_USAGES: Readonly<Record<string, string>> = {
   "statefulset-resync": STATEFULSET_RESYNC_USAGE,
 };
+
+/** Usage of `informer analyze-logs`. */
+export const ANALYZE_LOGS_USAGE = `Usage: informer analyze-logs [flags] <file…>
+       pnpm informer analyze-logs [flags] <file…>      (- reads standard input)
+
+Reads kube-apiserver logs and attributes the load they show: requests by user agent, verb, resource,
+served-from (when a line says: the simulator's audit annotations), read shape (list RV="0" limit, get RV="", …)
+× served-from, and the top user agent × verb × resource combinations; then the slow requests: Trace[…] blocks
+with their steps (linked to their request by audit ID), and the slowest requests by logged latency.
+
+Formats, in any mix, one file or many:
+  httplog        "HTTP" verb="LIST" URI="…" latency="…" userAgent="…" audit-ID="…" srcIP="…" resp=200
+                 (klog text or --logging-format=json)
+  audit          audit.k8s.io/v1 Event JSON lines (ResponseComplete/Panic counted once; other stages skipped;
+                 a request in both httplog and audit, same audit ID, is counted once)
+  traces         Trace[N]: "List" … (total time: 812ms): and its step lines (k8s.io/utils/trace, old and new)
+  simulator      informer-ts apiserver --http-log JSON lines; the apiserver-load study's --log
+  Lines may carry a CRI (containerd) or docker json-file wrapper. Other klog lines are counted and skipped;
+  lines of no known format, or of a known one that cannot be read, are counted as malformed and the first
+  10 are named with file and line.
+
+Flags:
+  --json <file>         write the whole analysis as JSON
+  --report <file.html>  write an HTML report with inline SVG charts (no network)
+  --top <n>             rows of the top table and the slow lists (default 10)
+  --slow-ms <ms>        list requests at least this slow (default 500, kube-apiserver's trace threshold)
+  -h, --help            show this help
+
+Exit status: 0 analysed (malformed lines do not fail it), 1 a file could not be read, 2 bad command line.
+`;
