@@ -5,7 +5,11 @@
 export const INFORMER_COMMANDS: readonly string[] = ["demo", "scenario", "analyze-logs", "help"];
 
 /** The studies `informer scenario <name>` runs. */
-export const SCENARIO_NAMES: readonly string[] = ["statefulset-resync"];
+export const SCENARIO_NAMES: readonly string[] = [
+  "statefulset-resync",
+  // study 004 (scen-load)
+  "apiserver-load",
+];
 
 /** Usage of the `informer` CLI as a whole. */
 export const INFORMER_USAGE = `Usage: informer <command> [flags]
@@ -88,6 +92,7 @@ kube-apiserver, and prints a summary table with the write-up's figures beside th
 
 Studies:
   statefulset-resync  a 30 s resync keeps the StatefulSet controller's queue full; new StatefulSets wait (003)
+  apiserver-load      who loads the apiserver and which reads reach etcd, per --kube-version (004)
 
 Flags of every study:
   --seed <k>            seed of every random choice; the run is deterministic for it (default 1)
@@ -130,9 +135,53 @@ Flags (defaults are the write-up's values):
 Exit status: 0 the study ran, 1 it failed, 2 bad command line.
 `;
 
+/** Usage of `informer scenario apiserver-load`. */
+export const APISERVER_LOAD_USAGE = `Usage: informer scenario apiserver-load [flags]
+
+Study 004 (shared/background/004): which requests kube-apiserver answers from its watch cache and which reach etcd,
+per Kubernetes version, and who sends them. For each --kube-version a fresh simulated apiserver routes reads as that
+release did; --pods pods (labelled app=app-<n> among --apps) in --namespaces namespaces, --nodes Nodes with
+--configmaps-per-node ConfigMaps each, and for --duration virtual seconds a mixed workload:
+  informers    --informers pod informers, each restarted every --restart-interval s (staggered): a full relist
+               (RV "0", limit 500; with --watch-list a streaming watch-list, refused by releases without it)
+  kubectl      kubectl get pods -A -l app=<random> (limit 500, RV unset, every page) every --kubectl-interval s
+  RV-less      a full pod list without resourceVersion (List(ListOptions{})) every --plain-list-interval s
+  kubelets     every --kubelet-interval s each node GETs its Node (RV "0") and its ConfigMaps (the first GET
+               without RV, then RV "0": the kubelet's cache-based manager)
+  writes       --writes-per-sec pod annotation patches
+Requests are attributed by client and served-from (the simulator's accounting). Then every request shape of the
+write-up's routing rules is sent once to each version 1.22, 1.28, 1.31, 1.33, 1.34: the routing table, beside
+the write-up's rule. --log <file> writes the simulator's audit lines (one file per version: load.log →
+load-1.22.log, load-1.34.log when several) for informer analyze-logs.
+
+Flags:
+  --kube-version <list>       versions to run the workload on: 1.22,1.28,1.31,1.33,1.34 (default 1.22,1.34)
+  --pods <n>                  pods (default 5000)
+  --namespaces <n>            namespaces (default 50)
+  --apps <n>                  distinct app labels (default 10)
+  --informers <n>             pod informers (default 4)
+  --restart-interval <s>      each informer restarts this often, 0 never (default 60)
+  --watch-list                informers start with a streaming watch-list (client-go >= 1.35) (default off)
+  --kubectl-interval <s>      kubectl get -l period, 0 off (default 10)
+  --plain-list-interval <s>   RV-less list period, 0 off (default 30)
+  --nodes <n>                 kubelets (default 100)
+  --kubelet-interval <s>      each kubelet's GET period, 0 off (default 10)
+  --configmaps-per-node <n>   ConfigMaps each kubelet GETs (default 2)
+  --writes-per-sec <r>        pod writes per second (default 20)
+  --duration <s>              virtual length of each version's run (default 300)
+  --sample <s>                sampling period (default 5)
+  --log <file>                write the audit lines (see above)
+  --seed <k>                  (default 1)   --json <file>   --report <file.html>   --heap
+  -h, --help                  show this help
+
+Exit status: 0 the study ran, 1 it failed, 2 bad command line.
+`;
+
 /** Each study's usage, by name; every name of {@link SCENARIO_NAMES} has one. */
 export const SCENARIO_USAGES: Readonly<Record<string, string>> = {
   "statefulset-resync": STATEFULSET_RESYNC_USAGE,
+  // study 004 (scen-load)
+  "apiserver-load": APISERVER_LOAD_USAGE,
 };
 
 /** Usage of `informer analyze-logs`. */

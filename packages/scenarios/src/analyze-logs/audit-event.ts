@@ -69,7 +69,7 @@ export function auditEntry(ev: Readonly<Record<string, unknown>>, at: LogPositio
   const code = num(obj(ev.responseStatus).code);
   const bytes = num(annotations[`${SIM}bytes`]);
   const cpuMs = num(annotations[`${SIM}cpu-ms`]);
-  const seats = num(annotations[`${SIM}seats`]);
+  const seats = num(annotations[`${SIM}apf-seats`]);
   const served = str(annotations[`${SIM}served-from`]) ?? "";
   const user = str(obj(ev.user).username);
   const ips = ev.sourceIPs;

@@ -1,0 +1,230 @@
+// Study 004: where a mixed client workload's reads are served (watch cache or etcd) per Kubernetes version, who
+// sends them, and the write-up's routing table measured per version.
+import { FakeClock, seededRand } from "@informer-ts/clock";
+import { SimApiServer } from "@informer-ts/sim-apiserver";
+import type { ScenarioReport, SummaryRow, VariantResult } from "../report/scenario-report.js";
+import { requestsByServedFrom, ScenarioRuntime } from "../scenario/scenario-runtime.js";
+import { measureRouting, ROUTING_PROBES, type RoutingOutcome } from "./apiserver-load-routing.js";
+import {
+  LOAD_USER_AGENTS,
+  type LoadWorkloadOptions,
+  RunningWorkload,
+  seedLoadCluster,
+} from "./apiserver-load-workload.js";
+import { KUBE_VERSIONS, type KubeVersion, simOptionsForVersion } from "./kube-version.js";
+
+/** Options of {@link runApiserverLoad}; see {@link LoadWorkloadOptions} for the workload's. */
+export interface ApiserverLoadOptions extends Partial<LoadWorkloadOptions> {
+  /** The versions to run the workload on, one variant each. Default 1.22 and 1.34. */
+  readonly versions?: readonly KubeVersion[];
+  /** The versions of the routing table. Default all of {@link KUBE_VERSIONS}. */
+  readonly routingVersions?: readonly KubeVersion[];
+  /** Virtual length of each variant in s. Default 300. */
+  readonly durationSeconds?: number;
+  /** Sampling period in virtual s. Default 5. */
+  readonly sampleSeconds?: number;
+  readonly seed?: number;
+  readonly sampleHeap?: boolean;
+  readonly progress?: (line: string) => void;
+  /** Receives every audit line of the variant of `version` (the simulator's accounting sink), for `--log`. */
+  readonly auditLog?: (version: KubeVersion, line: string) => void;
+}
+
+/** The workload's clients, as the study reports them (by user agent). */
+export const LOAD_CLIENTS = ["informers", "kubectl", "rv-less lists", "kubelets", "writes"] as const;
+type LoadClient = (typeof LOAD_CLIENTS)[number];
+
+function clientOf(userAgent: string, verb: string): LoadClient | undefined {
+  if (userAgent.startsWith("controller-")) return "informers";
+  if (userAgent === LOAD_USER_AGENTS.kubectl) return "kubectl";
+  if (userAgent === LOAD_USER_AGENTS.lister) return "rv-less lists";
+  if (userAgent === LOAD_USER_AGENTS.kubelet) return verb === "get" ? "kubelets" : "writes";
+  return undefined;
+}
+
+const DEFAULTS: LoadWorkloadOptions = {
+  pods: 5000,
+  namespaces: 50,
+  apps: 10,
+  informers: 4,
+  restartSeconds: 60,
+  watchList: false,
+  kubectlSeconds: 10,
+  plainListSeconds: 30,
+  nodes: 100,
+  kubeletSeconds: 10,
+  configMapsPerNode: 2,
+  writesPerSecond: 20,
+};
+
+/**
+ * Runs study 004 in virtual time: for each version a fresh simulated apiserver routing reads as that release did,
+ * `pods` pods, and the mixed workload of {@link RunningWorkload} for `durationSeconds`; requests are attributed by
+ * client and served-from from the simulator's accounting. Then every {@link ROUTING_PROBES} shape is sent once to
+ * each of `routingVersions`, giving the routing table beside the write-up's rules.
+ */
+export async function runApiserverLoad(options: ApiserverLoadOptions = {}): Promise<ScenarioReport> {
+  const w: LoadWorkloadOptions = {
+    pods: options.pods ?? DEFAULTS.pods,
+    namespaces: options.namespaces ?? DEFAULTS.namespaces,
+    apps: options.apps ?? DEFAULTS.apps,
+    informers: options.informers ?? DEFAULTS.informers,
+    restartSeconds: options.restartSeconds ?? DEFAULTS.restartSeconds,
+    watchList: options.watchList ?? DEFAULTS.watchList,
+    kubectlSeconds: options.kubectlSeconds ?? DEFAULTS.kubectlSeconds,
+    plainListSeconds: options.plainListSeconds ?? DEFAULTS.plainListSeconds,
+    nodes: options.nodes ?? DEFAULTS.nodes,
+    kubeletSeconds: options.kubeletSeconds ?? DEFAULTS.kubeletSeconds,
+    configMapsPerNode: options.configMapsPerNode ?? DEFAULTS.configMapsPerNode,
+    writesPerSecond: options.writesPerSecond ?? DEFAULTS.writesPerSecond,
+  };
+  if (w.namespaces < 1) throw new RangeError(`namespaces must be ≥ 1, got ${w.namespaces}`);
+  if (w.apps < 1) throw new RangeError(`apps must be ≥ 1, got ${w.apps}`);
+  const durationSeconds = options.durationSeconds ?? 300;
+  const sampleSeconds = options.sampleSeconds ?? 5;
+  const seed = options.seed ?? 1;
+  const versions = options.versions ?? (["1.22", "1.34"] as const);
+  const variants: VariantResult[] = [];
+  for (const v of versions) variants.push(await runVersion(v, w, { ...options, durationSeconds, sampleSeconds, seed }));
+  const routingVersions = options.routingVersions ?? KUBE_VERSIONS;
+  const routing: Record<string, Record<string, RoutingOutcome>> = {};
+  for (const v of routingVersions) routing[v] = await measureRouting(v, seed);
+  return {
+    scenario: "apiserver-load",
+    title: "Who loads the apiserver, and which reads reach etcd, per Kubernetes version",
+    source:
+      "shared/background/004: RV-less, paginated and labelled lists and continue pages go to etcd; RV 0 is served " +
+      "from the watch cache; consistent reads from the cache change that",
+    params: {
+      ...w,
+      versions: versions.join(","),
+      routingVersions: routingVersions.join(","),
+      durationSeconds,
+      sampleSeconds,
+      seed,
+    },
+    variants,
+    summary: [...summarize(variants, versions), ...routingRows(routing, routingVersions)],
+  };
+}
+
+async function runVersion(
+  version: KubeVersion,
+  w: LoadWorkloadOptions,
+  o: ApiserverLoadOptions & { durationSeconds: number; sampleSeconds: number; seed: number },
+): Promise<VariantResult> {
+  const clock = new FakeClock(Date.UTC(2026, 0, 1));
+  const sim = new SimApiServer({ clock, rand: seededRand(o.seed), ...simOptionsForVersion(version) });
+  const rand = seededRand(o.seed + 1);
+  await seedLoadCluster(sim, w);
+  sim.accounting.reset();
+  const log = o.auditLog;
+  if (log !== undefined) sim.accounting.auditLog = (line) => log(version, line);
+  const rt = new ScenarioRuntime({
+    clock,
+    rand,
+    workers: 1,
+    cost: 0,
+    sampleIntervalMs: o.sampleSeconds * 1000,
+    sampleHeap: o.sampleHeap ?? false,
+    requests: requestsByServedFrom(sim.accounting),
+  });
+  const workload = new RunningWorkload(sim, clock, rand, w, () => rt.countEvent());
+  try {
+    await rt.run({
+      forMs: o.durationSeconds * 1000,
+      stepMs: o.sampleSeconds * 1000,
+      onProgress: (ms) => {
+        if (ms % 30_000 === 0) {
+          const c = workload.counts;
+          o.progress?.(
+            `[${version}] t=${ms / 1000}s requests=${sim.accounting.count()} informer starts=${c.informerStarts} kubectl pages=${c.kubectlPages}`,
+          );
+        }
+      },
+    });
+  } finally {
+    await workload.stop();
+    await rt.stop();
+    sim.accounting.auditLog = undefined;
+    sim.stop();
+  }
+  const figures: Record<string, number | null> = {};
+  const add = (k: string, n: number) => {
+    figures[k] = (figures[k] ?? 0) + n;
+  };
+  for (const r of sim.accounting.rows()) {
+    add("requests", r.count);
+    const client = clientOf(r.userAgent, r.verb);
+    if (client !== undefined) add(`${client}.requests`, r.count);
+    if (r.servedFrom === "storage" || r.servedFrom === "cache") {
+      add(`reads.${r.servedFrom}`, r.count);
+      if (client !== undefined) add(`${client}.${r.servedFrom}`, r.count);
+    }
+    if (r.code === 0 || r.code >= 400) add("errors", r.count);
+  }
+  const c = workload.counts;
+  Object.assign(figures, {
+    informerStarts: c.informerStarts,
+    kubectlRuns: c.kubectlRuns,
+    kubectlPages: c.kubectlPages,
+    plainLists: c.plainLists,
+    kubeletGets: c.kubeletGets,
+    writes: c.writes,
+    failedRequests: [...c.errors.values()].reduce((s, n) => s + n, 0),
+    version: KUBE_VERSIONS.indexOf(version),
+  });
+  return { name: `v${version}`, samples: rt.samples(), waitBuckets: rt.waitHistogram.buckets(), figures };
+}
+
+const WRITE_UP_BY_CLIENT: Readonly<Record<LoadClient, string>> = {
+  informers: "relist with RV 0 + limit 500: cache (§3 rule; its reflector note says etcd)",
+  kubectl: "etcd (kubectl get -l: limit 500 pages, RV unset)",
+  "rv-less lists": "etcd (RV unset); cache with consistent reads (§4)",
+  kubelets: "—",
+  writes: "— (writes always go to etcd)",
+};
+
+function summarize(variants: readonly VariantResult[], versions: readonly KubeVersion[]): SummaryRow[] {
+  const rows: SummaryRow[] = [];
+  variants.forEach((v, i) => {
+    const f = v.figures;
+    const n = (k: string) => f[k] ?? 0;
+    for (const client of LOAD_CLIENTS) {
+      const total = n(`${client}.requests`);
+      if (total === 0) continue;
+      const storage = n(`${client}.storage`);
+      const cache = n(`${client}.cache`);
+      rows.push({
+        variant: v.name,
+        metric: `${client}: requests, served from`,
+        writeUp: WRITE_UP_BY_CLIENT[client],
+        measured: client === "writes" ? `${total} writes` : `${total}: storage ${storage}, cache ${cache}`,
+      });
+    }
+    const reads = n("reads.storage") + n("reads.cache");
+    rows.push({
+      variant: v.name,
+      metric: "reads served from etcd (storage)",
+      writeUp: versions[i] === "1.22" ? "every RV-less, limited or continued list" : "—",
+      measured: `${n("reads.storage")} of ${reads} (${reads === 0 ? 0 : ((100 * n("reads.storage")) / reads).toFixed(1)}%)`,
+    });
+  });
+  return rows;
+}
+
+function routingRows(
+  routing: Readonly<Record<string, Readonly<Record<string, RoutingOutcome>>>>,
+  versions: readonly KubeVersion[],
+): SummaryRow[] {
+  return ROUTING_PROBES.map((p) => ({
+    variant: `routing ${versions.join("/")}`,
+    metric: `${p.shape} (${p.example})`,
+    writeUp: p.writeUp,
+    measured: versions.map((v) => shortOutcome(routing[v]?.[p.shape] ?? "?")).join(" / "),
+  }));
+}
+
+function shortOutcome(o: RoutingOutcome): string {
+  return o === "storage" ? "etcd" : o;
+}
