@@ -40,6 +40,8 @@ export interface LoadAnalysis {
   readonly malformed: readonly MalformedLine[];
   /** Whether any record said where it was served from / what it cost (else those columns are unknown). */
   readonly hasServedFrom: boolean;
+  /** Requests whose served-from was read from their trace's steps (`… etcd3` → storage, `cacher …` → cache). */
+  readonly servedFromFromTraces: number;
   readonly hasCpu: boolean;
   readonly byUserAgent: readonly LoadGroup[];
   readonly byVerb: readonly LoadGroup[];
@@ -120,6 +122,13 @@ function groupBy(reqs: readonly ApiRequestEntry[], keyOf: (r: ApiRequestEntry) =
     .sort((a, b) => b.count - a.count || (a.key.join(" ") < b.key.join(" ") ? -1 : 1));
 }
 
+/** Where a traced read was served from, by its steps' names: `storage` (etcd3), `cache` (cacher), else undefined. */
+export function servedFromOfTrace(t: SlowRequestTrace): "storage" | "cache" | undefined {
+  if (t.steps.some((s) => /\betcd3\b/.test(s.message))) return "storage";
+  if (t.steps.some((s) => /\bcacher\b/i.test(s.message))) return "cache";
+  return undefined;
+}
+
 const served = (r: ApiRequestEntry) => (r.servedFrom === "" ? "?" : r.servedFrom);
 
 /**
@@ -134,7 +143,21 @@ export function aggregateLoad(
 ): LoadAnalysis {
   const top = options.top ?? 10;
   const slowMs = options.slowMs ?? 500;
-  const reqs = logs.requests;
+  // kube-apiserver's own lines do not say where a read was served from, but a slow read's trace does: its storage
+  // step is an "… etcd3" (nested) trace, a cache read's a "cacher …" one.
+  const fromTrace = new Map<string, string>();
+  for (const t of logs.traces) {
+    const id = t.fields["audit-id"];
+    const served = servedFromOfTrace(t);
+    if (id !== undefined && served !== undefined) fromTrace.set(id, served);
+  }
+  let servedFromFromTraces = 0;
+  const reqs = logs.requests.map((r) => {
+    const inferred = r.servedFrom === "" && r.auditId !== undefined ? fromTrace.get(r.auditId) : undefined;
+    if (inferred === undefined) return r;
+    servedFromFromTraces++;
+    return { ...r, servedFrom: inferred };
+  });
   const byAudit = new Map<string, ApiRequestEntry>();
   for (const r of reqs) if (r.auditId !== undefined) byAudit.set(r.auditId, r);
   const slowTraces = [...logs.traces]
@@ -157,6 +180,7 @@ export function aggregateLoad(
     malformedCount: logs.malformedCount,
     malformed: logs.malformed,
     hasServedFrom: reqs.some((r) => r.servedFrom !== ""),
+    servedFromFromTraces,
     hasCpu: reqs.some((r) => r.cpuMs !== undefined),
     byUserAgent: groupBy(reqs, (r) => [userAgentProduct(r.userAgent)]),
     byVerb: groupBy(reqs, (r) => [r.verb]),

@@ -1,6 +1,6 @@
 // The terminal output of `informer analyze-logs`: the load attribution tables, the slow requests with their steps,
 // the malformed lines.
-import type { LoadAnalysis, LoadGroup } from "./load-aggregator.js";
+import { type LoadAnalysis, type LoadGroup, userAgentProduct } from "./load-aggregator.js";
 
 /** Aligned columns; `right` marks the columns (by index) to right-align. */
 export function formatColumns(
@@ -76,6 +76,10 @@ export function formatLoadAnalysis(a: LoadAnalysis): string {
       out.push(
         "(no record says where it was served from: kube-apiserver's own logs do not; the simulator's audit lines do)\n",
       );
+    else if (a.servedFromFromTraces > 0)
+      out.push(
+        `(${count(a.servedFromFromTraces)} served-from read from the request's trace: "… etcd3" steps are storage reads)\n`,
+      );
     out.push(groupTable("Reads by shape and served-from", ["shape", "served from"], a.byShape, a));
     out.push(
       groupTable(
@@ -108,7 +112,7 @@ export function formatLoadAnalysis(a: LoadAnalysis): string {
       formatMs(r.latencyMs),
       r.verb,
       r.uri !== "" ? r.uri : r.resource,
-      r.userAgent,
+      userAgentProduct(r.userAgent),
       r.servedFrom === "" ? "?" : r.servedFrom,
       `${r.file}:${r.line}`,
     ]);
