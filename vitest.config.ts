@@ -10,7 +10,7 @@ export default defineConfig({
   },
   test: {
     include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
-    setupFiles: ["test/setup/fast-check.ts"],
+    setupFiles: ["test/setup/fast-check.ts", "test/setup/rxjs-unhandled.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

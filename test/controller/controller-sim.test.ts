@@ -203,29 +203,27 @@ async function apply(w: World, s: Step): Promise<void> {
     case "putParent": {
       const cur = get("configmaps", s.name);
       if (cur === undefined)
-        await e.create(
+        await e.requests.create(
           "configmaps",
           NS,
           { metadata: { name: s.name, namespace: NS }, data: { v: String(s.v) } },
-          undefined,
-          false,
+          {},
         );
-      else await e.update("configmaps", NS, s.name, { ...cur, data: { v: String(s.v) } }, undefined, false);
+      else await e.requests.update("configmaps", NS, s.name, { ...cur, data: { v: String(s.v) } }, {});
       break;
     }
     case "deleteParent":
-      if (get("configmaps", s.name) !== undefined)
-        await e.delete("configmaps", NS, s.name, undefined, undefined, false);
+      if (get("configmaps", s.name) !== undefined) await e.requests.delete("configmaps", NS, s.name, undefined, {});
       break;
     case "deleteChild":
       if (get("secrets", `${s.name}-mirror`) !== undefined) {
-        await e.delete("secrets", NS, `${s.name}-mirror`, undefined, undefined, false);
+        await e.requests.delete("secrets", NS, `${s.name}-mirror`, undefined, {});
       }
       break;
     case "tamperChild": {
       const cur = get("secrets", `${s.name}-mirror`);
       if (cur !== undefined)
-        await e.update("secrets", NS, `${s.name}-mirror`, { ...cur, data: { v: `tampered-${s.v}` } }, undefined, false);
+        await e.requests.update("secrets", NS, `${s.name}-mirror`, { ...cur, data: { v: `tampered-${s.v}` } }, {});
       break;
     }
     case "dropWatches":
@@ -251,13 +249,7 @@ describe("controller against the in-process simulated apiserver", () => {
     const w = makeWorld({ failEvery: 0, slowMs: 0 }, 1);
     try {
       for (const n of ["a", "b"]) {
-        await w.engine.create(
-          "configmaps",
-          NS,
-          { metadata: { name: n, namespace: NS }, data: { v: n } },
-          undefined,
-          false,
-        );
+        await w.engine.requests.create("configmaps", NS, { metadata: { name: n, namespace: NS }, data: { v: n } }, {});
       }
       await flush();
       await untilConverged(w, 60_000);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run, spawnStreaming } from "./run.js";
 import { type SimHandle, startSim } from "./sim.js";
 import { checkKubectl, freshDir, kubectlBin, requireTool } from "./tools.js";
+import { watchOpened } from "./watch-opened.js";
 
 const kubectl = checkKubectl();
 
@@ -149,7 +150,7 @@ describe("interop: kubectl writes", () => {
       "name",
     ]);
     try {
-      await new Promise((r) => setTimeout(r, 1500));
+      await watchOpened(sim, "configmaps");
       await cm("kc-w1");
       await w.waitForLine(/configmap\/kc-w1/, 20_000);
       expect(w.lines).not.toContain("configmap/kc-w0");

@@ -3,6 +3,7 @@ import { FakeClock, realClock, seededRand, settle } from "@informer-ts/clock";
 import { InMemoryMetrics, subscriberErrorsMetricName } from "@informer-ts/instrumentation";
 import { filter, firstValueFrom, type Observable, toArray } from "rxjs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { takeEscapedRxjsErrors } from "../../../test/setup/rxjs-unhandled.js";
 import { ListenerOverflowError } from "./listener-overflow-error.js";
 import { Reflector } from "./reflector.js";
 import { silentLogger } from "./reflector-logger.js";
@@ -25,20 +26,6 @@ interface Pod extends KubeObject {
 }
 
 const pod = (name: string): Pod => ({ metadata: { name, namespace: "ns" } });
-
-/** RxJS re-throws a subscriber's error on a timer: count what reaches the process. */
-let uncaught: unknown[] = [];
-const onUncaught = (e: unknown) => uncaught.push(e);
-beforeEach(() => {
-  uncaught = [];
-  process.on("uncaughtException", onUncaught);
-});
-afterEach(() => {
-  process.off("uncaughtException", onUncaught);
-});
-
-/** Lets the event loop run its timer phase (where RxJS would re-throw), so a leak would be seen. */
-const timersRan = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
 
 function setup(options: SharedIndexInformerOptions<Pod> = {}, clock = new FakeClock(0)) {
   const source = new FakeControllerSource<Pod>({ clock, rand: seededRand(7) });
@@ -102,12 +89,10 @@ describe("no subscriber can crash the host (issue 9 item 4)", () => {
     source.add(pod("b"));
     await clock.step(0);
     await settle();
-    await timersRan();
     ac.abort();
     await runUntilSettled(clock, running);
-    await timersRan();
 
-    expect(uncaught).toEqual([]);
+    expect(takeEscapedRxjsErrors()).toEqual([]);
     for (const name of ["status$", "synced$", "events$", "reflectorEvents$", "notifications$"]) {
       expect(served.get(name), name).toBeGreaterThan(0);
     }
@@ -143,11 +128,9 @@ describe("no subscriber can crash the host (issue 9 item 4)", () => {
     informer.notifications$().subscribe((n) => seen.push(n.type));
     const running = informer.run(ac.signal);
     await firstValueFrom(informer.synced$.pipe(filter(Boolean)));
-    await timersRan();
     ac.abort();
     await running;
-    await timersRan();
-    expect(uncaught).toEqual([]);
+    expect(takeEscapedRxjsErrors()).toEqual([]);
     expect(seen).toContain("add");
     expect(seen).toContain("synced");
   });
@@ -169,13 +152,12 @@ describe("the building blocks' streams are read-only and safe too", () => {
     f.events$.subscribe((e) => seen.push(e.type));
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     f.replace([], "1");
-    await timersRan();
     expect(seen).toEqual(["knownObjectLookup"]);
     expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([
       expect.stringContaining("a subscriber of fifo events$ threw in next"),
     ]);
     errors.mockRestore();
-    expect(uncaught).toEqual([]);
+    expect(takeEscapedRxjsErrors()).toEqual([]);
   });
 
   it("Reflector.events$ (FakeClock): a throwing subscriber never reaches uncaughtException", async () => {
@@ -205,12 +187,11 @@ describe("the building blocks' streams are read-only and safe too", () => {
     source.add(pod("b"));
     await clock.step(0);
     await settle();
-    await timersRan();
     ac.abort();
     await runUntilSettled(clock, done);
     errors.mockRestore();
     expect(seen.length).toBeGreaterThan(0);
-    expect(uncaught).toEqual([]);
+    expect(takeEscapedRxjsErrors()).toEqual([]);
   });
 });
 
@@ -240,12 +221,11 @@ describe("watcher() is safe too", () => {
     source.add(pod("b"));
     await clock.step(0);
     await settle();
-    await timersRan();
     sub.unsubscribe();
     piped.unsubscribe();
     expect(seen).toEqual(["init", "initApply", "initDone", "apply"]);
     expect(logged.filter((m) => m === "a subscriber of watcher pods threw in next")).toHaveLength(5);
-    expect(uncaught).toEqual([]);
+    expect(takeEscapedRxjsErrors()).toEqual([]);
   });
 });
 
@@ -326,7 +306,7 @@ describe("notifications$ (issue 9 items 2 and 5)", () => {
     ).toBe(0);
     ac.abort();
     await runUntilSettled(clock, running);
-    expect(uncaught).toEqual([]);
+    expect(takeEscapedRxjsErrors()).toEqual([]);
   });
 
   it("bounded, policy relist: drops the buffer, emits relist, replays the cache and syncs again", async () => {

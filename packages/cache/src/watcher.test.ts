@@ -12,6 +12,7 @@ import {
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import type { Subscription } from "rxjs";
 import { describe, expect, it } from "vitest";
+import { takeEscapedRxjsErrors } from "../../../test/setup/rxjs-unhandled.js";
 import type { ListerWatcher, Watch } from "./listwatch.js";
 import { appliedObjects } from "./operators/applied-objects.js";
 import { silentLogger } from "./reflector-logger.js";
@@ -315,7 +316,7 @@ describe("watcher(): the reflector as a stream", () => {
     await settle();
     w.push({ type: "MODIFIED", object: pod("a", "2") });
     await settle();
-    await new Promise((resolve) => setTimeout(resolve, 5)); // RxJS would re-throw on a timer: give it the chance
+    expect(takeEscapedRxjsErrors()).toEqual([]); // nothing reached RxJS's unhandled-error path (the host)
     expect(calls).toBe(2);
     expect(lines.filter((m) => m === "a subscriber of watcher w threw in next")).toHaveLength(2);
     // A stream error without an error callback is reported, not thrown.
@@ -325,7 +326,7 @@ describe("watcher(): the reflector as a stream", () => {
       () => {},
     );
     await settle();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(takeEscapedRxjsErrors()).toEqual([]); // nothing reached RxJS's unhandled-error path (the host)
     expect(lines).toContain("a subscriber of watcher w threw in unhandledError");
     sub.unsubscribe();
   });

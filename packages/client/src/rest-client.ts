@@ -1,4 +1,4 @@
-import type { KubeList, KubeObject, Status, WatchEvent } from "@informer-ts/apimachinery";
+import type { KubeList, KubeObject, Status } from "@informer-ts/apimachinery";
 import { isNetworkTimeout, isProbableEOF } from "@informer-ts/apimachinery";
 import type { Watch } from "@informer-ts/cache";
 import { type Clock, realClock } from "@informer-ts/clock";
@@ -22,16 +22,11 @@ import {
   writeQuery,
 } from "./call-options.js";
 import { type ClientConfig, rateLimitOf, validateClientConfig } from "./client-config.js";
+import { asPartialObjectMetadata, metadataWatch } from "./metadata-watch.js";
 import type { PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
 import { RequestExecutor, type RequestSpec, type Verb } from "./request-executor.js";
-import {
-  apiVersionOf,
-  listOptionsQuery,
-  RequestConstructionError,
-  type ResourceDescriptor,
-  type ResourceLocation,
-  resourceURL,
-} from "./resources.js";
+import { applyBody, checkNamespaceMatch, metadataOf, objectLocation } from "./request-target.js";
+import { listOptionsQuery, RequestConstructionError, type ResourceDescriptor, resourceURL } from "./resources.js";
 import { decodedBody, discard } from "./response-body.js";
 import { type RestClientEvent, RestClientMetrics } from "./rest-client-metrics.js";
 import { emptyWatch, StreamWatcher } from "./stream-watcher.js";
@@ -186,7 +181,7 @@ export class KubeClient {
     signal?: AbortSignal,
   ): Promise<T> {
     checkSubresource(resource, options.subresource);
-    const loc = this.objectLocation(resource, "GET", name, options.namespace, options.subresource);
+    const loc = objectLocation(resource, "GET", name, options.namespace, options.subresource);
     const query = new URLSearchParams();
     if (options.resourceVersion !== undefined && options.resourceVersion !== "") {
       query.set("resourceVersion", options.resourceVersion);
@@ -206,7 +201,7 @@ export class KubeClient {
     options: Omit<GetCallOptions, "subresource"> = {},
     signal?: AbortSignal,
   ): Promise<PartialObjectMetadata> {
-    const loc = this.objectLocation(resource, "GET", name, options.namespace);
+    const loc = objectLocation(resource, "GET", name, options.namespace);
     const query = new URLSearchParams();
     if (options.resourceVersion !== undefined && options.resourceVersion !== "") {
       query.set("resourceVersion", options.resourceVersion);
@@ -287,7 +282,7 @@ export class KubeClient {
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
       throw new RequestConstructionError(`createSubresource: the ${subresource} body must be a JSON object`);
     }
-    const loc = this.objectLocation(resource, "POST", name, options.namespace, subresource);
+    const loc = objectLocation(resource, "POST", name, options.namespace, subresource);
     return this.executor.doJSON<R>({
       verb: "POST",
       url: resourceURL(this.server, resource, loc, writeQuery(options)),
@@ -314,7 +309,7 @@ export class KubeClient {
     const name = meta?.name;
     if (name === undefined || name === "") throw new RequestConstructionError("update: object has no metadata.name");
     checkNamespaceMatch(resource, options.namespace, meta?.namespace, "update");
-    const loc = this.objectLocation(resource, "PUT", name, options.namespace ?? meta?.namespace, options.subresource);
+    const loc = objectLocation(resource, "PUT", name, options.namespace ?? meta?.namespace, options.subresource);
     return this.executor.doJSON<T>({
       verb: "PUT",
       url: resourceURL(this.server, resource, loc, writeQuery(options)),
@@ -360,7 +355,7 @@ export class KubeClient {
   ): Promise<T> {
     const body = patchBody(resource, patch, options);
     checkSubresource(resource, options.subresource);
-    const loc = this.objectLocation(resource, "PATCH", name, options.namespace, options.subresource);
+    const loc = objectLocation(resource, "PATCH", name, options.namespace, options.subresource);
     return this.executor.doJSON<T>({
       verb: "PATCH",
       url: resourceURL(this.server, resource, loc, writeQuery(options)),
@@ -401,7 +396,7 @@ export class KubeClient {
    * the object; `apiVersion` and `kind` are filled in from the descriptor when missing and must match it when set.
    */
   async apply<T>(resource: ResourceDescriptor<T>, object: T, options: ApplyOptions, signal?: AbortSignal): Promise<T> {
-    const body = this.applyBody(resource, object, options, "apply");
+    const body = applyBody(resource, object, options, "apply");
     return this.patch(
       resource,
       body.name,
@@ -418,7 +413,7 @@ export class KubeClient {
     options: ApplyOptions,
     signal?: AbortSignal,
   ): Promise<T> {
-    const body = this.applyBody(resource, object, options, "applyStatus");
+    const body = applyBody(resource, object, options, "applyStatus");
     return this.patch(
       resource,
       body.name,
@@ -441,7 +436,7 @@ export class KubeClient {
     signal?: AbortSignal,
   ): Promise<T | Status> {
     const body = deleteOptionsBody(options);
-    const loc = this.objectLocation(resource, "DELETE", name, options.namespace);
+    const loc = objectLocation(resource, "DELETE", name, options.namespace);
     return this.executor.doJSON<T | Status>({
       verb: "DELETE",
       url: resourceURL(this.server, resource, loc),
@@ -612,108 +607,7 @@ export class KubeClient {
     });
   }
 
-  private applyBody(
-    resource: ResourceDescriptor<unknown>,
-    object: unknown,
-    options: ApplyOptions,
-    verb: string,
-  ): { name: string; namespace: string | undefined; text: string } {
-    if (typeof object !== "object" || object === null || Array.isArray(object)) {
-      throw new RequestConstructionError(`${verb}: the object must be a JSON object`);
-    }
-    const obj = object as KubeObject;
-    const name = obj.metadata?.name;
-    if (typeof name !== "string" || name === "") {
-      throw new RequestConstructionError(`${verb}: metadata.name is required (server-side apply addresses one object)`);
-    }
-    if (options.fieldManager === undefined || options.fieldManager === "") {
-      throw new RequestConstructionError(`${verb}: fieldManager is required for server-side apply`);
-    }
-    checkNamespaceMatch(resource, options.namespace, obj.metadata?.namespace, verb);
-    const apiVersion = apiVersionOf(resource);
-    if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersion) {
-      throw new RequestConstructionError(
-        `${verb}: apiVersion ${JSON.stringify(obj.apiVersion)} does not match the resource's ${JSON.stringify(apiVersion)}`,
-      );
-    }
-    if (obj.kind !== undefined && obj.kind !== resource.kind) {
-      throw new RequestConstructionError(
-        `${verb}: kind ${JSON.stringify(obj.kind)} does not match the resource's ${JSON.stringify(resource.kind)}`,
-      );
-    }
-    const namespace = options.namespace ?? obj.metadata?.namespace;
-    const text = JSON.stringify({ ...obj, apiVersion, kind: resource.kind });
-    return { name, namespace, text };
-  }
-
   private describe(verb: Verb, r: ResourceDescriptor<unknown>, name?: string) {
     return { verb, group: r.group, resource: r.resource, ...(name !== undefined && { name }) };
-  }
-
-  private objectLocation(
-    r: ResourceDescriptor<unknown>,
-    verb: Verb,
-    name: string,
-    namespace?: string,
-    subresource?: string,
-  ): ResourceLocation {
-    if (typeof name !== "string")
-      throw new RequestConstructionError(`resource name must be a string, got ${typeof name}`);
-    if (name === "") throw new RequestConstructionError("resource name may not be empty");
-    const sub = subresource !== undefined && subresource !== "" ? { subresource } : {};
-    if (!r.namespaced) return { name, ...sub };
-    if (namespace === undefined || namespace === "") {
-      throw new RequestConstructionError(
-        `an empty namespace may not be set when a resource name is provided (${verb.toLowerCase()} ${r.resource} ${JSON.stringify(name)})`,
-      );
-    }
-    return { namespace, name, ...sub };
-  }
-}
-
-/** `meta.AsPartialObjectMetadata`: the object's metadata under the `meta.k8s.io/v1` type. */
-function asPartialObjectMetadata(obj: KubeObject): PartialObjectMetadata {
-  return { kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: obj.metadata ?? {} };
-}
-
-/** A watch whose object events are reduced to PartialObjectMetadata when the server sent full objects. */
-function metadataWatch(w: Watch<KubeObject>): Watch<PartialObjectMetadata> {
-  return {
-    stop: () => w.stop(),
-    async *[Symbol.asyncIterator](): AsyncIterator<WatchEvent<PartialObjectMetadata>> {
-      for await (const e of w) {
-        if (e.type === "ERROR" || e.object.kind === "PartialObjectMetadata") {
-          yield e as WatchEvent<PartialObjectMetadata>;
-        } else {
-          yield { type: e.type, object: asPartialObjectMetadata(e.object) };
-        }
-      }
-    },
-  };
-}
-
-function metadataOf(object: unknown, verb: string): KubeObject["metadata"] {
-  if (typeof object !== "object" || object === null || Array.isArray(object)) {
-    throw new RequestConstructionError(`${verb}: the object must be a JSON object`);
-  }
-  const meta = (object as KubeObject).metadata;
-  if (meta !== undefined && (typeof meta !== "object" || meta === null)) {
-    throw new RequestConstructionError(`${verb}: metadata must be an object`);
-  }
-  return meta;
-}
-
-/** The namespace given in options and the one in the object must agree (client-go's typed clients would fail). */
-function checkNamespaceMatch(
-  r: ResourceDescriptor<unknown>,
-  given: string | undefined,
-  inObject: string | undefined,
-  verb: string,
-): void {
-  if (!r.namespaced) return;
-  if (given !== undefined && given !== "" && inObject !== undefined && inObject !== "" && given !== inObject) {
-    throw new RequestConstructionError(
-      `${verb}: the namespace of the request (${JSON.stringify(given)}) does not match metadata.namespace (${JSON.stringify(inObject)})`,
-    );
   }
 }

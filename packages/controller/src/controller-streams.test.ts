@@ -1,16 +1,10 @@
 import { runUntilSettled } from "@informer-ts/cache";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { takeEscapedRxjsErrors } from "../../../test/setup/rxjs-unhandled.js";
 import { newControllerManagedBy } from "./builder.js";
 import { obj, parents, testEnv, turns } from "./controller.test-util.js";
 
-let uncaught: unknown[] = [];
-const onUncaught = (e: unknown) => uncaught.push(e);
-beforeEach(() => {
-  uncaught = [];
-  process.on("uncaughtException", onUncaught);
-});
 afterEach(() => {
-  process.off("uncaughtException", onUncaught);
   vi.restoreAllMocks();
 });
 
@@ -34,7 +28,7 @@ describe("Controller.events$ is read-only and safe (issue 9 item 4)", () => {
     await turns();
     env.source(parents).add(obj("a"));
     await turns();
-    await new Promise<void>((resolve) => setTimeout(resolve, 5)); // where RxJS would re-throw
+    expect(takeEscapedRxjsErrors()).toEqual([]); // nothing reached RxJS's unhandled-error path (the host)
     ac.abort();
     await runUntilSettled(env.clock, run);
     await env.stop();
@@ -43,6 +37,6 @@ describe("Controller.events$ is read-only and safe (issue 9 item 4)", () => {
     expect(errors.mock.calls.filter((call) => String(call[0]).includes("a subscriber of controller"))).toHaveLength(
       thrown,
     );
-    expect(uncaught).toEqual([]);
+    expect(takeEscapedRxjsErrors()).toEqual([]);
   });
 });

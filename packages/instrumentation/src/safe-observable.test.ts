@@ -1,5 +1,6 @@
 import { BehaviorSubject, filter, firstValueFrom, map, Subject, switchMap, throwError } from "rxjs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { takeEscapedRxjsErrors } from "../../../test/setup/rxjs-unhandled.js";
 import { InMemoryMetrics } from "./in-memory-metrics.js";
 import type { LogLevel } from "./logger.js";
 import {
@@ -9,20 +10,6 @@ import {
   safeObservable,
   subscriberErrorsMetricName,
 } from "./safe-observable.js";
-
-/** Counts `uncaughtException`s while a test runs (RxJS re-throws consumer errors on a timer). */
-let uncaught: unknown[] = [];
-const onUncaught = (e: unknown) => uncaught.push(e);
-beforeEach(() => {
-  uncaught = [];
-  process.on("uncaughtException", onUncaught);
-});
-afterEach(() => {
-  process.off("uncaughtException", onUncaught);
-});
-
-/** Lets the event loop run its timer phase, where RxJS would re-throw an unhandled consumer error. */
-const timersRan = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
 
 function collectingReporter() {
   const reports: SubscriberErrorReport[] = [];
@@ -53,7 +40,6 @@ describe("SafeObservable", () => {
     stream.subscribe((v) => seenByOther.push(v));
     subject.next(1);
     subject.next(2);
-    await timersRan();
     expect(seenByThrower).toEqual([1, 2]);
     expect(seenByOther).toEqual([1, 2]);
     expect(reports.map((r) => [r.stream, r.callback, (r.error as Error).message])).toEqual([
@@ -62,7 +48,7 @@ describe("SafeObservable", () => {
     ]);
     expect(metrics.value(subscriberErrorsMetricName, { stream: "test$", callback: "next" })).toBe(2);
     expect(reporter.count).toBe(2);
-    expect(uncaught).toEqual([]);
+    expect(takeEscapedRxjsErrors()).toEqual([]);
   });
 
   it("guards observers, complete callbacks and error callbacks; an unhandled stream error is reported", async () => {
@@ -88,13 +74,12 @@ describe("SafeObservable", () => {
       "c$",
       reporter,
     ).subscribe(() => {});
-    await timersRan();
     expect(reports.map((r) => [r.stream, r.callback, (r.error as Error).message])).toEqual([
       ["a$", "complete", "in complete"],
       ["b$", "error", "in error"],
       ["c$", "unhandledError", "nobody handles me"],
     ]);
-    expect(uncaught).toEqual([]);
+    expect(takeEscapedRxjsErrors()).toEqual([]);
   });
 
   it("stays safe through pipe: the final consumer is guarded, an operator's throw reaches it as an error", async () => {
@@ -120,11 +105,10 @@ describe("SafeObservable", () => {
       )
       .subscribe({ error: (e) => errors.push(e) });
     subject.next(2);
-    await timersRan();
     expect(seen).toEqual([10, 20]);
     expect(reports.filter((r) => r.callback === "next")).toHaveLength(2);
     expect((errors[0] as Error).message).toBe("operator");
-    expect(uncaught).toEqual([]);
+    expect(takeEscapedRxjsErrors()).toEqual([]);
   });
 
   it("lets operator-internal subscribers through: switchMap and firstValueFrom work unchanged", async () => {
@@ -198,5 +182,17 @@ describe("SubscriberErrorReporter", () => {
     });
     expect(() => reporter.report({ stream: "s$", callback: "next", error: 1 })).not.toThrow();
     expect(reporter.count).toBe(1);
+  });
+});
+
+describe("the test setup's RxJS unhandled-error check (test/setup/rxjs-unhandled.ts)", () => {
+  it("sees an error a plain Subject's throwing subscriber sends to RxJS's unhandled-error path, at once", () => {
+    const subject = new Subject<number>();
+    subject.subscribe(() => {
+      throw new Error("unguarded");
+    });
+    subject.next(1);
+    const escaped = takeEscapedRxjsErrors();
+    expect(escaped.map((e) => (e as Error).message)).toEqual(["unguarded"]);
   });
 });

@@ -20,6 +20,7 @@ export {
   validateCustomResourceDefinition,
   withTerminatingCondition,
 } from "./custom-resource-definitions.js";
+export type { EngineRequests } from "./engine-requests.js";
 export { EVENT_FRESH_DURATION_MS, EventHistory, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
 export { CUSTOM_RESOURCE_SCHEMA, schemaFor } from "./field-manager/builtin-schemas.js";
 export { type Conflict, newApplyConflict, printManager } from "./field-manager/conflict.js";
@@ -56,6 +57,7 @@ export {
   type HttpRequestDescriptor,
   parseHttpFaultRule,
 } from "./http-faults.js";
+export { SimConnectionError } from "./in-process-faults.js";
 export { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "./list-options.js";
 export { NamespaceController } from "./namespace-controller.js";
 export { decodeApplyConfiguration } from "./registry/apply-patch.js";
@@ -107,6 +109,8 @@ export {
 } from "./registry/store.js";
 export { strategicMergePatch } from "./registry/strategic-merge-patch.js";
 export { type ResourceStrategy, strategyFor } from "./registry/strategy.js";
+export type { EngineRequest, RequestContext, ResourceRef, Served } from "./request-context.js";
+export type { LatencyRule } from "./request-latency.js";
 export {
   apiVersionOf,
   BUILTIN_RESOURCES,
@@ -118,19 +122,12 @@ export {
 export { parseSelection, type Selection } from "./selection.js";
 export { COLLECTION_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
 export {
-  type BookmarkMode,
   type InProcessListerWatcher,
-  type LatencyRule,
   type ListerWatcherScope,
-  type RequestContext,
-  type ResourceRef,
   SimApiServer,
-  type SimApiServerOptions,
-  SimConnectionError,
-  SimTruncatedWatchError,
-  type SimWatch,
-  type WatcherInfo,
-  type WatcherSelector,
 } from "./sim-apiserver.js";
+export type { SimApiServerOptions } from "./sim-apiserver-options.js";
+export { SimTruncatedWatchError, type SimWatch } from "./sim-watch.js";
 export { keyOf, MvccStorage, prefixOf, type StorageEvent, type StorageListener } from "./storage.js";
 export { BUDGET_REFRESH_MS_PER_SECOND, MAX_DISPATCH_BUDGET_MS, TimeBudget } from "./time-budget.js";
+export type { BookmarkMode, WatcherInfo, WatcherSelector } from "./watcher-faults.js";

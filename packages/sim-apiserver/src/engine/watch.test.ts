@@ -701,7 +701,7 @@ describe("watch faults", () => {
     engine.stop();
   });
 
-  it("a watch for the HTTP face (inProcess false) never reads the context's signal (it is created on first read)", async () => {
+  it("a watch through the engine's request API (the HTTP face) never reads the request's signal (it is created on first read)", async () => {
     const { engine } = setup();
     let reads = 0;
     const ctx = {
@@ -711,10 +711,10 @@ describe("watch faults", () => {
         return new AbortController().signal;
       },
     };
-    const w = await engine.watch("configmaps", "default", { timeoutSeconds: 60 }, ctx, false);
+    const w = await engine.requests.watch("configmaps", "default", { timeoutSeconds: 60 }, ctx);
     expect(reads).toBe(0);
-    w.stop();
-    await engine.list("configmaps", "default", {}, ctx, false);
+    w.object.stop();
+    await engine.requests.list("configmaps", "default", {}, ctx);
     expect(reads).toBe(0);
     engine.stop();
   });

@@ -1,16 +1,20 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import type { HttpFault, HttpRequestDescriptor } from "../engine/http-faults.js";
 import type { DeleteOptions } from "../engine/registry/delete-options.js";
+import type { Served } from "../engine/request-context.js";
+import { servedFromOfError } from "../engine/served-from.js";
 import type { ServedResource } from "../engine/served-resource.js";
-import type { RequestContext, SimApiServer } from "../engine/sim-apiserver.js";
+import type { SimApiServer } from "../engine/sim-apiserver.js";
 import type { ApiBackend, BackendRequestContext, CompletedRequest } from "./backend.js";
 import type { WatchSource } from "./watch-server.js";
 
 /**
- * The {@link ApiBackend} of the real simulator: every HTTP request goes to the {@link SimApiServer} engine, so HTTP
- * and in-process callers get the same semantics. Request faults are decided by the engine's injector and applied by
- * the HTTP face; each finished request is recorded once in the engine's accounting, with its bytes and where it was
- * served from.
+ * The {@link ApiBackend} of the real simulator: every HTTP request goes to the engine's request API
+ * ({@link SimApiServer.requests}), so HTTP and in-process callers get the same semantics. The request context is the
+ * engine request as it is (who asks, the write parameters, the `/watch/` path flag, a cancellation signal the engine
+ * reads only while a request waits on injected latency); the engine's typed answer is unwrapped here and its outcome
+ * (served-from, deleted, created) written to the context. Request faults are decided by the engine's injector and
+ * applied by the HTTP face; each finished request is recorded once in the engine's accounting, with its bytes.
  */
 export class EngineBackend implements ApiBackend {
   constructor(readonly engine: SimApiServer) {}
@@ -20,7 +24,7 @@ export class EngineBackend implements ApiBackend {
   }
 
   list(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<KubeList> {
-    return this.engine.list(key(r), namespace, opts, ctx as RequestContext, false);
+    return answer(ctx, this.engine.requests.list(key(r), namespace, opts, ctx));
   }
 
   get(
@@ -30,11 +34,11 @@ export class EngineBackend implements ApiBackend {
     opts: { readonly resourceVersion?: string },
     ctx: BackendRequestContext,
   ): Promise<KubeObject> {
-    return this.engine.get(key(r), namespace, name, opts, ctx as RequestContext, false);
+    return answer(ctx, this.engine.requests.get(key(r), namespace, name, opts, ctx));
   }
 
   create(r: ServedResource, namespace: string, obj: KubeObject, ctx: BackendRequestContext): Promise<KubeObject> {
-    return this.engine.create(key(r), namespace, obj, ctx as RequestContext, false);
+    return answer(ctx, this.engine.requests.create(key(r), namespace, obj, ctx));
   }
 
   update(
@@ -44,7 +48,7 @@ export class EngineBackend implements ApiBackend {
     obj: KubeObject,
     ctx: BackendRequestContext,
   ): Promise<KubeObject> {
-    return this.engine.update(key(r), namespace, name, obj, ctx as RequestContext, false);
+    return answer(ctx, this.engine.requests.update(key(r), namespace, name, obj, ctx));
   }
 
   patch(
@@ -55,7 +59,7 @@ export class EngineBackend implements ApiBackend {
     body: string,
     ctx: BackendRequestContext,
   ): Promise<KubeObject> {
-    return this.engine.patch(key(r), namespace, name, patchType, body, ctx as RequestContext, false);
+    return answer(ctx, this.engine.requests.patch(key(r), namespace, name, patchType, body, ctx));
   }
 
   delete(
@@ -65,7 +69,7 @@ export class EngineBackend implements ApiBackend {
     options: DeleteOptions | undefined,
     ctx: BackendRequestContext,
   ): Promise<KubeObject> {
-    return this.engine.delete(key(r), namespace, name, options, ctx as RequestContext, false);
+    return answer(ctx, this.engine.requests.delete(key(r), namespace, name, options, ctx));
   }
 
   deleteCollection(
@@ -75,11 +79,11 @@ export class EngineBackend implements ApiBackend {
     options: DeleteOptions | undefined,
     ctx: BackendRequestContext,
   ): Promise<KubeList> {
-    return this.engine.deleteCollection(key(r), namespace, opts, options, ctx as RequestContext, false);
+    return answer(ctx, this.engine.requests.deleteCollection(key(r), namespace, opts, options, ctx));
   }
 
   watch(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<WatchSource> {
-    return this.engine.watch(key(r), namespace, opts, ctx as RequestContext, false);
+    return answer(ctx, this.engine.requests.watch(key(r), namespace, opts, ctx));
   }
 
   faultFor(req: HttpRequestDescriptor): HttpFault | undefined {
@@ -88,6 +92,21 @@ export class EngineBackend implements ApiBackend {
 
   recordRequest(rec: CompletedRequest): void {
     this.engine.accounting.record(rec);
+  }
+}
+
+/** Unwraps the engine's answer, writing its outcome (or, for a failed read, where it was answered) to `ctx`. */
+async function answer<T>(ctx: BackendRequestContext, served: Promise<Served<T>>): Promise<T> {
+  try {
+    const res = await served;
+    if (res.servedFrom !== undefined) ctx.servedFrom = res.servedFrom;
+    if (res.deleted !== undefined) ctx.deleted = res.deleted;
+    if (res.created !== undefined) ctx.created = res.created;
+    return res.object;
+  } catch (err) {
+    const from = servedFromOfError(err);
+    if (from !== undefined) ctx.servedFrom = from;
+    throw err;
   }
 }
 

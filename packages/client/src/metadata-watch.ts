@@ -1,0 +1,26 @@
+// Metadata-only reads (client-go's metadata client): full objects reduced to PartialObjectMetadata when the server
+// did not honour the `as=PartialObjectMetadata` Accept.
+import type { KubeObject, WatchEvent } from "@informer-ts/apimachinery";
+import type { Watch } from "@informer-ts/cache";
+import type { PartialObjectMetadata } from "./object-types.js";
+
+/** `meta.AsPartialObjectMetadata`: the object's metadata under the `meta.k8s.io/v1` type. */
+export function asPartialObjectMetadata(obj: KubeObject): PartialObjectMetadata {
+  return { kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: obj.metadata ?? {} };
+}
+
+/** A watch whose object events are reduced to PartialObjectMetadata when the server sent full objects. */
+export function metadataWatch(w: Watch<KubeObject>): Watch<PartialObjectMetadata> {
+  return {
+    stop: () => w.stop(),
+    async *[Symbol.asyncIterator](): AsyncIterator<WatchEvent<PartialObjectMetadata>> {
+      for await (const e of w) {
+        if (e.type === "ERROR" || e.object.kind === "PartialObjectMetadata") {
+          yield e as WatchEvent<PartialObjectMetadata>;
+        } else {
+          yield { type: e.type, object: asPartialObjectMetadata(e.object) };
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,208 @@
+import {
+  type KubeList,
+  type KubeObject,
+  type ListOptions,
+  newBadRequest,
+  newResourceExpired,
+  newTooLargeResourceVersion,
+  parseResourceVersion,
+  type StatusError,
+} from "@informer-ts/apimachinery";
+import { decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
+import { apiVersionOf, type SimResource } from "./resources.js";
+import type { Selection } from "./selection.js";
+import { answeredBy, type ServedFrom } from "./served-from.js";
+import { type MvccStorage, prefixOf, type StoragePage } from "./storage.js";
+import type { WatchCache } from "./watch-cache.js";
+
+/** Result of a list. */
+export interface CacherListResult {
+  readonly list: KubeList;
+  readonly servedFrom: ServedFrom;
+}
+
+/** What the delegator's routing depends on besides the request. */
+export interface DelegatorConfig {
+  /**
+   * The `ListFromCacheSnapshot` gate (beta, on in v1.34; default true): exact-RV lists and continuations are served
+   * from the cache's state at that RV while its history covers it. Off (≤ v1.33): always from storage.
+   */
+  readonly listFromCacheSnapshot?: boolean;
+}
+
+const INCONSISTENT_CONTINUE_MESSAGE =
+  "The provided continue parameter is too old to display a consistent list result. You can start a new list " +
+  "without the continue parameter, or use the continue token in this response to retrieve the remainder of the " +
+  "results. Continuing with the provided token results in an inconsistent list - objects that were created, " +
+  "modified, or deleted between the time the first chunk was returned and now may show up in the list.";
+
+/**
+ * The reads of one resource (kube-apiserver's `CacheDelegator` with the cacher's `GetList`/`Get`): decides per
+ * request whether the watch cache or storage answers — consistent reads, "not older than", exact RVs, continuations,
+ * reads while the cache is not ready — and builds the list.
+ */
+export class Delegator {
+  constructor(
+    private readonly resource: SimResource,
+    private readonly storage: MvccStorage,
+    private readonly cache: WatchCache,
+    private readonly cfg: DelegatorConfig,
+  ) {}
+
+  /** LIST: RV unset (consistent), "0" (any), N (not older than, or exact with a limit), `Exact`, continue. */
+  async list(namespace: string, opts: ListOptions, sel: Selection): Promise<CacherListResult> {
+    const cache = this.cache;
+    const rvStr = opts.resourceVersion ?? "";
+    const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : 0;
+    const prefix = prefixOf(this.resource, namespace);
+    const match = opts.resourceVersionMatch;
+    if (opts.continue !== undefined && opts.continue !== "") {
+      // storage.ValidateListOptions: the token is decoded before the RV is looked at.
+      const tok = decodeContinue(opts.continue, prefix);
+      if (rvStr !== "" && rvStr !== "0") {
+        throw newBadRequest("specifying resource version is not allowed when using continue");
+      }
+      if (tok.rv > 0) return this.exact(prefix, tok.fromKey, tok.rv, limit, sel, true);
+      // rv -1: continue at the latest revision (storage only, without ListFromCacheSnapshot).
+      if (this.cfg.listFromCacheSnapshot === false) return this.fromStorage(prefix, tok.fromKey, 0, limit, sel);
+      return this.consistent(prefix, tok.fromKey, limit, sel);
+    }
+    const rv = Number(parseResourceVersion(rvStr));
+    if (match === "Exact" || (match === undefined && limit > 0 && rv > 0)) {
+      return this.exact(prefix, undefined, rv, limit, sel, false); // L5
+    }
+    if (rvStr === "") return this.consistent(prefix, undefined, limit, sel); // L1/L2
+    if (!cache.ready) {
+      // ResilientWatchCacheInitialization: a paged list without selectors goes to storage (which serves "not older
+      // than N" at its current revision, or 504 without Retry-After when N is in its future); anything else is 429.
+      if (!(limit > 0 && sel.empty)) throw cache.notReady();
+      const current = this.storage.currentRevision;
+      if (rv > current) throw answeredBy(newTooLargeResourceVersion(rv, current, 0), "storage");
+      return this.fromStorage(prefix, undefined, 0, limit, sel);
+    }
+    if (rv === 0) return this.fromCache(prefix, undefined, 0, sel); // L3: limit ignored
+    await cache.waitFresh(rv); // L4
+    return this.fromCache(prefix, undefined, match === "NotOlderThan" ? limit : 0, sel);
+  }
+
+  /**
+   * GET (L7–L9): RV unset → storage; "0" → cache, no wait; N → cache once fresh (504 with Retry-After after 3 s).
+   * While the cache is not ready every GET goes to storage, which answers an RV in its future with 504 (no
+   * Retry-After).
+   */
+  async get(
+    namespace: string,
+    name: string,
+    rvStr: string,
+  ): Promise<{ object: KubeObject | undefined; servedFrom: ServedFrom }> {
+    const rv = Number(parseResourceVersion(rvStr));
+    const key = this.resource.namespaced ? `${namespace}/${name}` : name;
+    if (rvStr === "" || !this.cache.ready) {
+      const current = this.storage.currentRevision;
+      if (rv > current) throw answeredBy(newTooLargeResourceVersion(rv, current, 0), "storage");
+      return { object: this.storage.get(this.resource, namespace, name), servedFrom: "storage" };
+    }
+    if (rv > 0) await this.cache.waitFresh(rv);
+    return { object: this.cache.state.get(key), servedFrom: "cache" };
+  }
+
+  private toList(page: StoragePage, prefix: string, sel: Selection, tokenRV: number): KubeList {
+    const r = this.resource;
+    const items = r.custom === true ? page.items : page.items.map(stripTypeMeta);
+    const metadata: KubeList["metadata"] = { resourceVersion: String(page.rev) };
+    if (page.lastKey !== undefined) {
+      metadata.continue = encodeContinue(page.lastKey, prefix, tokenRV);
+      if (sel.empty) metadata.remainingItemCount = page.remaining;
+    }
+    return { kind: `${r.kind}List`, apiVersion: apiVersionOf(r), metadata, items };
+  }
+
+  private fromCache(prefix: string, fromKey: string | undefined, limit: number, sel: Selection): CacherListResult {
+    const page = this.cache.page(prefix, fromKey, limit, sel);
+    return { list: this.toList(page, prefix, sel, this.cache.rv), servedFrom: "cache" };
+  }
+
+  private fromStorage(
+    prefix: string,
+    fromKey: string | undefined,
+    rev: number,
+    limit: number,
+    sel: Selection,
+  ): CacherListResult {
+    let page: StoragePage;
+    try {
+      page = this.storage.list(this.resource, {
+        prefix,
+        ...(fromKey !== undefined && { fromKey }),
+        rev,
+        limit,
+        predicate: sel.matches,
+      });
+    } catch (err) {
+      throw answeredBy(err, "storage");
+    }
+    return { list: this.toList(page, prefix, sel, page.rev), servedFrom: "storage" };
+  }
+
+  /**
+   * An exact-RV read (L5: legacy exact with limit or `Exact`; L6: a continuation pinned to its first page's RV): waits
+   * while the cache is behind `rv` (3 s, then 504 with Retry-After), serves from the cache's snapshot at `rv` while
+   * its history covers it, else from storage at revision `rv` (410 below compaction; a continuation's 410 carries the
+   * inconsistent token). While the cache is not ready: storage when the cache had already passed `rv` or the request
+   * is a paged list without selectors, else 429.
+   */
+  private async exact(
+    prefix: string,
+    fromKey: string | undefined,
+    rv: number,
+    limit: number,
+    sel: Selection,
+    continuation: boolean,
+  ): Promise<CacherListResult> {
+    const cache = this.cache;
+    if (this.cfg.listFromCacheSnapshot !== false) {
+      if (!cache.ready) {
+        if (rv > cache.rv && !(limit > 0 && sel.empty)) throw cache.notReady();
+      } else {
+        if (rv > cache.rv) await cache.waitFresh(rv);
+        const page = cache.ready ? cache.snapshotPage(prefix, fromKey, rv, limit, sel) : undefined;
+        if (page !== undefined) return { list: this.toList(page, prefix, sel, rv), servedFrom: "cache" };
+      }
+    }
+    try {
+      return this.fromStorage(prefix, fromKey, rv, limit, sel);
+    } catch (err) {
+      if (continuation && (err as StatusError).code === 410 && fromKey !== undefined) {
+        const e = newResourceExpired(INCONSISTENT_CONTINUE_MESSAGE);
+        // The same start key re-encoded at "latest" (storage.EncodeContinue of the decoded key, unchanged).
+        e.status.metadata.continue = encodeContinueFrom(fromKey, prefix, -1);
+        throw answeredBy(e, "storage");
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * A consistent read (L1/L2, and L6 with an inconsistent token): from the cache once it caught up with storage's
+   * current revision, from storage when it does not within the block timeout. Cache not ready: storage for a paged
+   * list without selectors, else 429.
+   */
+  private async consistent(
+    prefix: string,
+    fromKey: string | undefined,
+    limit: number,
+    sel: Selection,
+  ): Promise<CacherListResult> {
+    if (!this.cache.ready) {
+      if (limit > 0 && sel.empty) return this.fromStorage(prefix, fromKey, 0, limit, sel);
+      throw this.cache.notReady();
+    }
+    if (!(await this.cache.consistentWait())) return this.fromStorage(prefix, fromKey, 0, limit, sel);
+    return this.fromCache(prefix, fromKey, limit, sel);
+  }
+}
+
+function stripTypeMeta(o: KubeObject): KubeObject {
+  const { kind: _k, apiVersion: _a, ...rest } = o;
+  return rest;
+}

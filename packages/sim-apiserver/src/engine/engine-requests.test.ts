@@ -1,0 +1,170 @@
+// The engine's request API and its in-process face: errors are data (an unknown resource rejects with a 404 naming
+// it, never a synchronous throw), typed results ({ object, servedFrom, deleted, created }), and the injected latency
+// wait ends with the request's signal or the engine's stop, leaving no timer behind.
+import { isNotFound, type StatusError } from "@informer-ts/apimachinery";
+import { FakeClock, seededRand, settle } from "@informer-ts/clock";
+import { describe, expect, it } from "vitest";
+import { SimApiServer } from "./sim-apiserver.js";
+
+function setup() {
+  const clock = new FakeClock();
+  const engine = new SimApiServer({ clock, rand: seededRand(3), controllers: false, compactionIntervalMs: 0 });
+  return { clock, engine };
+}
+
+/** Calls `fn` and returns what it returned, failing the test if it threw synchronously. */
+function noThrow<T>(fn: () => T): T {
+  let out: T | undefined;
+  expect(() => {
+    out = fn();
+  }).not.toThrow();
+  return out as T;
+}
+
+async function rejection(p: Promise<unknown>): Promise<StatusError> {
+  return p.then(
+    () => expect.unreachable("resolved"),
+    (err: unknown) => err as StatusError,
+  );
+}
+
+describe("engine requests: an unknown resource is a rejected promise naming it", () => {
+  const calls: Array<[string, (e: SimApiServer) => Promise<unknown>]> = [
+    ["list", (e) => e.list("configmapz", "default")],
+    ["get", (e) => e.get("configmapz", "default", "a")],
+    ["create", (e) => e.create("configmapz", "default", { metadata: { name: "a" } })],
+    ["update", (e) => e.update("configmapz", "default", "a", { metadata: { name: "a" } })],
+    ["patch", (e) => e.patch("configmapz", "default", "a", "application/merge-patch+json", "{}")],
+    ["delete", (e) => e.delete("configmapz", "default", "a")],
+    ["deleteCollection", (e) => e.deleteCollection("configmapz", "default")],
+    ["watch", (e) => e.watch("configmapz", "default")],
+    ["requests.list", (e) => e.requests.list("configmapz", "default", {}, {})],
+    ["requests.watch", (e) => e.requests.watch("configmapz", "default", {}, {})],
+    ["listerWatcher.list", (e) => e.listerWatcher("configmapz").list({})],
+    ["listerWatcher.watch", (e) => e.listerWatcher("configmapz").watch({})],
+  ];
+  for (const [name, call] of calls) {
+    it(`${name}`, async () => {
+      const { engine } = setup();
+      const err = await rejection(noThrow(() => call(engine)));
+      expect(isNotFound(err)).toBe(true);
+      expect(err.message).toBe("the server could not find the requested resource (configmapz)");
+      engine.stop();
+    });
+  }
+
+  it("an in-process listerWatcher made before its custom resource is served works once it is", async () => {
+    const { engine } = setup();
+    const lw = engine.listerWatcher("gadgets.example.org", { namespace: "default" });
+    expect(isNotFound(await rejection(lw.list({})))).toBe(true);
+    engine.register({
+      group: "example.org",
+      version: "v1",
+      resource: "gadgets",
+      kind: "Gadget",
+      singularName: "gadget",
+      namespaced: true,
+      verbs: [],
+      custom: true,
+    });
+    await engine.create("gadgets.example.org", "default", { metadata: { name: "g" } });
+    expect((await lw.list({})).items.map((o) => o.metadata?.name)).toEqual(["g"]);
+    engine.stop();
+  });
+});
+
+describe("engine requests: typed results", () => {
+  it("list and get answer where they were served from; delete whether it finished; apply whether it created", async () => {
+    const { engine } = setup();
+    const created = await engine.requests.create("configmaps", "default", { metadata: { name: "a" } }, {});
+    expect(created).toMatchObject({ object: { metadata: { name: "a" } } });
+    expect(created.servedFrom).toBeUndefined();
+    expect((await engine.requests.list("configmaps", "default", { resourceVersion: "0" }, {})).servedFrom).toBe(
+      "cache",
+    );
+    expect((await engine.requests.get("configmaps", "default", "a", {}, {})).servedFrom).toBe("storage");
+    const apply = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n";
+    const applied = await engine.requests.patch("configmaps", "default", "b", "application/apply-patch+yaml", apply, {
+      fieldManager: "t",
+    });
+    expect(applied.created).toBe(true);
+    const held = await engine.requests.create(
+      "configmaps",
+      "default",
+      { metadata: { name: "f", finalizers: ["example.com/x"] } },
+      {},
+    );
+    expect(held.object.metadata?.name).toBe("f");
+    expect((await engine.requests.delete("configmaps", "default", "f", undefined, {})).deleted).toBe(false);
+    expect((await engine.requests.delete("configmaps", "default", "a", undefined, {})).deleted).toBe(true);
+    // The request API records nothing (the HTTP face records each request itself, with its bytes).
+    expect(engine.accounting.count()).toBe(0);
+    engine.stop();
+  });
+});
+
+describe("engine requests: the latency wait is cancelled with the request and by stop", () => {
+  it("an aborted in-process request rejects with the signal's reason, leaves no timer and is recorded with code 0", async () => {
+    const { clock, engine } = setup();
+    const idle = clock.pendingTimers();
+    engine.addLatency({ ms: 10_000, verbs: ["list"] });
+    const ac = new AbortController();
+    const p = engine.list("configmaps", "default", {}, { signal: ac.signal, userAgent: "cancelled" });
+    await settle();
+    expect(clock.pendingTimers()).toBe(idle + 1);
+    const reason = new Error("client went away");
+    ac.abort(reason);
+    expect(await p.catch((err: unknown) => err)).toBe(reason);
+    expect(clock.pendingTimers()).toBe(idle);
+    expect(engine.accounting.count({ userAgent: "cancelled", code: 0 })).toBe(1);
+    engine.stop();
+  });
+
+  it("an already-aborted signal rejects at once without arming a timer", async () => {
+    const { clock, engine } = setup();
+    const idle = clock.pendingTimers();
+    engine.addLatency({ ms: 500 });
+    const ac = new AbortController();
+    ac.abort(new Error("gone"));
+    await expect(engine.requests.get("configmaps", "default", "x", {}, { signal: ac.signal })).rejects.toThrow("gone");
+    expect(clock.pendingTimers()).toBe(idle);
+    engine.stop();
+  });
+
+  it("stop() ends every waiting request with 503 and no timer survives it; later requests with latency get 503 at once", async () => {
+    const { clock, engine } = setup();
+    engine.addLatency({ ms: 60_000 });
+    const waiting = [
+      engine.list("configmaps", "default"),
+      engine.requests.watch("configmaps", "default", {}, {}),
+      engine.create("configmaps", "default", { metadata: { name: "late" } }),
+    ];
+    await settle();
+    expect(clock.pendingTimers()).toBeGreaterThanOrEqual(3);
+    engine.stop();
+    for (const p of waiting) {
+      const err = await rejection(p);
+      expect([err.code, err.message]).toEqual([503, "the apiserver is shutting down"]);
+    }
+    expect(clock.pendingTimers()).toBe(0);
+    expect((await rejection(engine.list("configmaps", "default"))).code).toBe(503);
+    expect(clock.pendingTimers()).toBe(0);
+    // Nothing was written by the create that waited.
+    expect(engine.storage.count(engine.resource("configmaps"))).toBe(0);
+  });
+
+  it("a request without latency never reads its signal (the HTTP face creates it lazily)", async () => {
+    const { engine } = setup();
+    engine.addLatency({ ms: 100, verbs: ["watch"] });
+    let reads = 0;
+    const req = {
+      get signal(): AbortSignal {
+        reads++;
+        return new AbortController().signal;
+      },
+    };
+    await engine.requests.list("configmaps", "default", {}, req);
+    expect(reads).toBe(0);
+    engine.stop();
+  });
+});

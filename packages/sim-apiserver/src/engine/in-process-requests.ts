@@ -1,0 +1,187 @@
+import { type KubeList, type KubeObject, type ListOptions, StatusError } from "@informer-ts/apimachinery";
+import type { Clock } from "@informer-ts/clock";
+import type { RequestAccounting } from "./accounting.js";
+import { CacheWatcher } from "./cache-watcher.js";
+import type { EngineRequests } from "./engine-requests.js";
+import type { HttpFaultInjector } from "./http-faults.js";
+import { inProcessFault, SimConnectionError } from "./in-process-faults.js";
+import type { DeleteOptions } from "./registry/delete-options.js";
+import type { PatchType } from "./registry/patch.js";
+import type { RequestContext, ResourceRef, Served } from "./request-context.js";
+import type { ResourceTable } from "./resource-table.js";
+import type { SimResource } from "./resources.js";
+import { type ServedFrom, servedFromOfError } from "./served-from.js";
+import { type SimWatch, TruncatingWatch } from "./sim-watch.js";
+import { isApplyPatch } from "./write-serving.js";
+
+/** What {@link InProcessRequests} decorates and reports to. */
+export interface InProcessRequestsDeps {
+  readonly requests: EngineRequests;
+  readonly table: ResourceTable;
+  readonly faults: HttpFaultInjector;
+  readonly accounting: RequestAccounting;
+  readonly clock: Clock;
+  readonly defaultUserAgent: string;
+}
+
+/**
+ * The in-process face of the engine: {@link EngineRequests} decorated with what the HTTP face does around each
+ * request — the request faults (APF 429, error Status, dropped connection, a watch truncated mid-line), the accounting
+ * record (verb, resource, user agent, code, served-from, latency; 0 bytes), the caller's signal stopping a watch —
+ * and the answer unwrapped to the object, with the outcome written to the caller's {@link RequestContext}.
+ */
+export class InProcessRequests {
+  constructor(private readonly deps: InProcessRequestsDeps) {}
+
+  list(ref: ResourceRef, namespace: string, opts: ListOptions, ctx?: RequestContext): Promise<KubeList> {
+    return this.run("list", ref, namespace, ctx, (r, req) => this.deps.requests.list(r, namespace, opts, req));
+  }
+
+  get(
+    ref: ResourceRef,
+    namespace: string,
+    name: string,
+    opts: { readonly resourceVersion?: string },
+    ctx?: RequestContext,
+  ): Promise<KubeObject> {
+    return this.run("get", ref, namespace, ctx, (r, req) => this.deps.requests.get(r, namespace, name, opts, req));
+  }
+
+  create(ref: ResourceRef, namespace: string, obj: KubeObject, ctx?: RequestContext): Promise<KubeObject> {
+    return this.run("create", ref, namespace, ctx, (r, req) => this.deps.requests.create(r, namespace, obj, req));
+  }
+
+  update(
+    ref: ResourceRef,
+    namespace: string,
+    name: string,
+    obj: KubeObject,
+    ctx?: RequestContext,
+  ): Promise<KubeObject> {
+    return this.run("update", ref, namespace, ctx, (r, req) => this.deps.requests.update(r, namespace, name, obj, req));
+  }
+
+  patch(
+    ref: ResourceRef,
+    namespace: string,
+    name: string,
+    type: PatchType | string,
+    body: string,
+    ctx?: RequestContext,
+  ): Promise<KubeObject> {
+    return this.run(isApplyPatch(type) ? "apply" : "patch", ref, namespace, ctx, (r, req) =>
+      this.deps.requests.patch(r, namespace, name, type, body, req),
+    );
+  }
+
+  delete(
+    ref: ResourceRef,
+    namespace: string,
+    name: string,
+    options: DeleteOptions | undefined,
+    ctx?: RequestContext,
+  ): Promise<KubeObject> {
+    return this.run("delete", ref, namespace, ctx, (r, req) =>
+      this.deps.requests.delete(r, namespace, name, options, req),
+    );
+  }
+
+  deleteCollection(
+    ref: ResourceRef,
+    namespace: string,
+    listOpts: ListOptions,
+    options: DeleteOptions | undefined,
+    ctx?: RequestContext,
+  ): Promise<KubeList> {
+    return this.run("deletecollection", ref, namespace, ctx, (r, req) =>
+      this.deps.requests.deleteCollection(r, namespace, listOpts, options, req),
+    );
+  }
+
+  /**
+   * WATCH: the engine's watch, stopped when the caller's signal aborts (the listener is removed when the watch
+   * closes, so one long-lived signal re-used for many watches does not accumulate listeners), and cut after N events
+   * under a `truncate-watch` fault.
+   */
+  watch(ref: ResourceRef, namespace: string, opts: ListOptions, ctx?: RequestContext): Promise<SimWatch> {
+    return this.run("watch", ref, namespace, ctx, async (r, req, truncateAfter) => {
+      const res = await this.deps.requests.watch(r, namespace, opts, req);
+      const w = res.object;
+      const signal = req.signal;
+      if (signal !== undefined && w instanceof CacheWatcher) {
+        if (signal.aborted) w.stop();
+        else {
+          const onAbort = () => w.stop();
+          signal.addEventListener("abort", onAbort, { once: true });
+          w.whenClosed(() => signal.removeEventListener("abort", onAbort));
+        }
+      }
+      return truncateAfter === undefined ? res : { ...res, object: new TruncatingWatch(w, truncateAfter) };
+    });
+  }
+
+  /**
+   * One in-process request: the resource (an unknown one rejects with 404 naming it), the request fault, the engine
+   * call, the outcome written to `ctx`, and one accounting record whatever happened.
+   */
+  private async run<T>(
+    requestVerb: string,
+    ref: ResourceRef,
+    namespace: string,
+    ctx: RequestContext | undefined,
+    call: (r: SimResource, req: RequestContext, truncateAfter: number | undefined) => Promise<Served<T>>,
+  ): Promise<T> {
+    const { table, faults, accounting, clock, defaultUserAgent } = this.deps;
+    const r = table.resolve(ref);
+    const start = clock.now();
+    // Server-side apply is a PATCH; metrics report it as APPLY.
+    const apply = requestVerb === "apply";
+    const verb = apply ? "patch" : requestVerb;
+    const userAgent = ctx?.userAgent ?? defaultUserAgent;
+    const req: RequestContext = ctx ?? {};
+    // A context reused for several calls must not carry the previous call's outcome over.
+    req.servedFrom = undefined;
+    let code = 200;
+    let servedFrom: ServedFrom | undefined;
+    try {
+      const fault = faults.faultFor({
+        verb,
+        group: r.group,
+        version: r.version,
+        resource: r.resource,
+        namespace,
+        name: "",
+        userAgent,
+      });
+      if (fault !== undefined && fault.type !== "truncate-watch") throw inProcessFault(fault);
+      const res = await call(r, req, fault?.type === "truncate-watch" ? fault.afterEvents : undefined);
+      servedFrom = res.servedFrom;
+      req.servedFrom = servedFrom;
+      if (res.deleted !== undefined) req.deleted = res.deleted;
+      if (res.created !== undefined) req.created = res.created;
+      if (verb === "create") code = 201;
+      return res.object;
+    } catch (err) {
+      servedFrom = servedFromOfError(err);
+      if (servedFrom !== undefined) req.servedFrom = servedFrom;
+      const gone = err instanceof SimConnectionError || req.signal?.aborted === true; // no answer reached anyone
+      code = err instanceof StatusError ? err.code : gone ? 0 : 500;
+      throw err;
+    } finally {
+      accounting.record({
+        verb,
+        group: r.group,
+        version: r.version,
+        resource: r.resource,
+        userAgent,
+        code,
+        servedFrom: servedFrom ?? "",
+        latencyMs: clock.now() - start,
+        bytes: 0,
+        namespace,
+        receivedAt: start,
+        ...(apply && { apply }),
+      });
+    }
+  }
+}

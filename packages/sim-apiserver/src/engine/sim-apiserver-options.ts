@@ -1,0 +1,87 @@
+import type { Clock, Rand } from "@informer-ts/clock";
+import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
+import type { CacherConfig } from "./cacher.js";
+import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
+import type { FieldManager } from "./registry/store.js";
+import type { SimResource } from "./resources.js";
+import { BUDGET_REFRESH_MS_PER_SECOND, MAX_DISPATCH_BUDGET_MS } from "./time-budget.js";
+
+/** Options of {@link SimApiServer}. Every default is kube-apiserver v1.34's value. */
+export interface SimApiServerOptions {
+  /** Time source (default real time). Tests pass a `FakeClock`. */
+  readonly clock?: Clock;
+  /** Randomness (uids, generated names, jitter, watch timeouts); default `Math.random`. */
+  readonly rand?: Rand;
+  /** Served resources (default {@link BUILTIN_RESOURCES}); more can be added with {@link SimApiServer.register}. */
+  readonly resources?: readonly SimResource[];
+  /** The WatchList feature gate (default true). Off: `sendInitialEvents` is rejected with the real 422. */
+  readonly watchList?: boolean;
+  /** Revision of the empty store (default 1). */
+  readonly initialResourceVersion?: number;
+  /** Bookmark period (default 60 s). */
+  readonly bookmarkFrequencyMs?: number;
+  /** How long reads wait for the cache to be fresh enough (default 3 s). */
+  readonly blockTimeoutMs?: number;
+  /** Ring buffer freshness window (default 75 s). */
+  readonly eventFreshMs?: number;
+  /** Ring buffer bounds (default 100 and 102 400). */
+  readonly historyLowerBound?: number;
+  readonly historyUpperBound?: number;
+  /**
+   * The `ListFromCacheSnapshot` feature gate (default true, as v1.34): exact-RV lists and continuations are served from
+   * the watch cache while its event history covers the RV. False reproduces v1.33 and older: always from storage.
+   */
+  readonly listFromCacheSnapshot?: boolean;
+  /** Delay between a commit and the watch caches seeing it (default 0: caches are never behind). */
+  readonly cacheLagMs?: number;
+  /** etcd progress-notify interval: idle caches catch up with the global RV this often (default 5 s; 0 = never). */
+  readonly progressNotifyIntervalMs?: number;
+  /** Periodic compaction to the revision seen at the previous tick (default 5 min; 0 = only {@link compact}). */
+  readonly compactionIntervalMs?: number;
+  /** `--min-request-timeout` (default 1800 s): watches without `timeoutSeconds` end in [min, 2·min). */
+  readonly minRequestTimeoutSeconds?: number;
+  /** Dispatch budget for blocked watchers (default 100 ms, refilled at 50 ms/s). */
+  readonly dispatchBudgetMs?: number;
+  readonly budgetRefreshMsPerSecond?: number;
+  /** Metrics registry (default none). */
+  readonly metrics?: MetricsProvider;
+  /**
+   * Where the engine logs, at `info` (what kube-apiserver logs through klog: watcher terminations, slow initial
+   * events, cache re-initializations). Default none. A throwing logger is ignored.
+   */
+  readonly logger?: Logger;
+  /** User agent recorded for in-process requests without one (default `informer-ts-inprocess`). */
+  readonly defaultUserAgent?: string;
+  /**
+   * NamespaceLifecycle admission (default true): creates in a missing namespace are 404, in a terminating one 403,
+   * and `default`, `kube-system`, `kube-public` cannot be deleted.
+   */
+  readonly namespaceLifecycle?: boolean;
+  /**
+   * Create `default`, `kube-system`, `kube-public` and `kube-node-lease` at start (default true), in the store's
+   * initial revision (the store starts at `initialResourceVersion` already holding them).
+   */
+  readonly systemNamespaces?: boolean;
+  /**
+   * The simulated garbage collector (ownerReferences) and namespace controller: `false` turns both off; `delayMs`
+   * (default 0) is how long, on the engine's clock, they take to react to a change.
+   */
+  readonly controllers?: false | { readonly delayMs?: number };
+  /** Field ownership hook of the registry (server-side apply); see {@link FieldManager}. */
+  readonly fieldManager?: FieldManager;
+}
+
+/** The watch caches' configuration from the engine's options (kube-apiserver's defaults for what is not given). */
+export function cacherConfigOf(opts: SimApiServerOptions): CacherConfig {
+  return {
+    bookmarkFrequencyMs: opts.bookmarkFrequencyMs ?? 60_000,
+    blockTimeoutMs: opts.blockTimeoutMs ?? 3000,
+    eventFreshMs: opts.eventFreshMs ?? EVENT_FRESH_DURATION_MS,
+    historyLowerBound: opts.historyLowerBound ?? HISTORY_LOWER_BOUND,
+    historyUpperBound: opts.historyUpperBound ?? HISTORY_UPPER_BOUND,
+    cacheLagMs: opts.cacheLagMs ?? 0,
+    listFromCacheSnapshot: opts.listFromCacheSnapshot ?? true,
+    dispatchBudgetMs: opts.dispatchBudgetMs ?? MAX_DISPATCH_BUDGET_MS,
+    budgetRefreshMsPerSecond: opts.budgetRefreshMsPerSecond ?? BUDGET_REFRESH_MS_PER_SECOND,
+  };
+}

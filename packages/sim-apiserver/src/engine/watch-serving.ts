@@ -1,0 +1,41 @@
+import type { ListOptions } from "@informer-ts/apimachinery";
+import type { Rand } from "@informer-ts/clock";
+import type { CacheWatcher, FixedWatch } from "./cache-watcher.js";
+import type { Cacher } from "./cacher.js";
+import { listOptionsFor } from "./list-serving.js";
+import type { Served } from "./request-context.js";
+import { answeredBy } from "./served-from.js";
+
+/** What the watch handler needs besides the request. */
+export interface WatchServing {
+  readonly rand: Rand;
+  /** `--min-request-timeout` in seconds. */
+  readonly minRequestTimeoutSeconds: number;
+  /** The WatchList feature gate. */
+  readonly watchListEnabled: boolean;
+}
+
+/**
+ * WATCH (kube-apiserver's `ListResource` with `watch=true` and `serveWatch`): `opts` are the decoded query,
+ * defaulted (WatchList, unless `legacyWatchPath`) and validated as for a list; without `timeoutSeconds` (or with 0)
+ * the watch ends after a random time in [min-request-timeout, 2×), drawn from `rand`. Errors before the stream starts
+ * (400, 422, 429 while the cache initializes) reject; later ones arrive as one ERROR event of the returned watch.
+ * The watch is always served by the watch cache.
+ */
+export async function serveWatch(
+  cfg: WatchServing,
+  cacher: Cacher,
+  namespace: string,
+  opts: ListOptions,
+  legacyWatchPath: boolean,
+): Promise<Served<CacheWatcher | FixedWatch>> {
+  const { v, sel } = listOptionsFor(cacher.resource, opts, !legacyWatchPath, cfg.watchListEnabled);
+  if (v.timeoutSeconds === undefined || v.timeoutSeconds <= 0) {
+    v.timeoutSeconds = Math.floor(cfg.minRequestTimeoutSeconds * (1 + cfg.rand.float()));
+  }
+  try {
+    return { object: await cacher.watch(namespace, v, sel), servedFrom: "cache" };
+  } catch (err) {
+    throw answeredBy(err, "cache"); // the cache answered (429 while it initializes)
+  }
+}
