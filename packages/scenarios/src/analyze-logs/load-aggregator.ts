@@ -129,7 +129,10 @@ export function servedFromOfTrace(t: SlowRequestTrace): "storage" | "cache" | un
   return undefined;
 }
 
-const served = (r: ApiRequestEntry) => (r.servedFrom === "" ? "?" : r.servedFrom);
+const READ_VERBS = new Set(["list", "watch", "get"]);
+
+/** A request's served-from column: the record's, `?` for a read that does not say, `—` for writes and others. */
+const served = (r: ApiRequestEntry) => (r.servedFrom !== "" ? r.servedFrom : READ_VERBS.has(r.verb) ? "?" : "—");
 
 /**
  * Groups the requests of {@link ParsedLogs} by user agent (product/version), verb, resource, served-from, read shape ×
@@ -168,7 +171,6 @@ export function aggregateLoad(
       const request = id === undefined ? undefined : byAudit.get(id);
       return request === undefined ? { trace } : { trace, request };
     });
-  const reads = new Set(["list", "watch", "get"]);
   return {
     files,
     lines: logs.lines,
@@ -187,7 +189,7 @@ export function aggregateLoad(
     byResource: groupBy(reqs, (r) => [r.resource === "" ? "(unknown)" : r.resource]),
     byServedFrom: groupBy(reqs, (r) => [served(r)]),
     byShape: groupBy(
-      reqs.filter((r) => reads.has(r.verb)),
+      reqs.filter((r) => READ_VERBS.has(r.verb)),
       (r) => [r.shape, served(r)],
     ),
     top: groupBy(reqs, (r) => [userAgentProduct(r.userAgent), r.verb, r.resource, served(r)]).slice(0, top),
