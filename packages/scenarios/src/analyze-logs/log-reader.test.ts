@@ -25,7 +25,7 @@ describe("ApiserverLogReader", () => {
       format: "httplog",
       verb: "list",
       resource: "pods",
-      shape: 'list RV="0" limit',
+      shape: 'list RV="" limit',
       code: 200,
       auditId: AUDIT_ID_SLOW_LIST,
       sourceIP: "10.0.0.12:51234",

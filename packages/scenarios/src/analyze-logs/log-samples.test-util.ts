@@ -9,7 +9,7 @@ export const AUDIT_ID_SLOW_LIST = "0b4f3e2a-6c1d-4d0e-9a39-1b2c3d4e5f60";
 
 /** klog text httplog lines (kube-apiserver ≥ 1.27 with APF fields), a trace block interleaved, one multi-line value. */
 export const HTTPLOG_LINES: readonly string[] = [
-  `I1125 20:25:00.123456      12 httplog.go:132] "HTTP" verb="LIST" URI="/api/v1/pods?limit=500&resourceVersion=0" latency="812.345678ms" userAgent="${UA_KCM}" audit-ID="${AUDIT_ID_SLOW_LIST}" srcIP="10.0.0.12:51234" apf_pl="workload-high" apf_fs="kube-system-service-accounts" apf_iseats=10 apf_fseats=0 apf_additionalLatency="0s" apf_execution_time="811.2ms" resp=200`,
+  `I1125 20:25:00.123456      12 httplog.go:132] "HTTP" verb="LIST" URI="/api/v1/pods?limit=500" latency="812.345678ms" userAgent="${UA_KCM}" audit-ID="${AUDIT_ID_SLOW_LIST}" srcIP="10.0.0.12:51234" apf_pl="workload-high" apf_fs="kube-system-service-accounts" apf_iseats=10 apf_fseats=0 apf_additionalLatency="0s" apf_execution_time="811.2ms" resp=200`,
   `I1125 20:25:00.935712      12 trace.go:236] Trace[1988148393]: "List" accept:application/json, */*,audit-id:${AUDIT_ID_SLOW_LIST},client:10.0.0.12,protocol:HTTP/2.0,resource:pods,scope:cluster,url:/api/v1/pods,user-agent:${UA_KCM},verb:LIST (25-Nov-2026 20:25:00.123) (total time: 812ms):`,
   `Trace[1988148393]: ["List(recursive=true) etcd3" audit-id:${AUDIT_ID_SLOW_LIST},key:/pods,resourceVersion:,resourceVersionMatch:,limit:500,continue: 640ms (20:25:00.124)]`,
   `I1125 20:25:01.000001      12 httplog.go:132] "HTTP" verb="GET" URI="/api/v1/namespaces/default/configmaps/app-config" latency="2.1ms" userAgent="${UA_KUBELET}" audit-ID="1c5e7a10-0000-4000-8000-000000000001" srcIP="10.0.1.5:40000" apf_pl="system" apf_fs="system-nodes" apf_iseats=1 apf_fseats=0 apf_additionalLatency="0s" apf_execution_time="1.9ms" resp=200`,
@@ -34,7 +34,7 @@ export const AUDIT_LINES: readonly string[] = [
     level: "Metadata",
     auditID: AUDIT_ID_SLOW_LIST,
     stage: "ResponseComplete",
-    requestURI: "/api/v1/pods?limit=500&resourceVersion=0",
+    requestURI: "/api/v1/pods?limit=500",
     verb: "list",
     user: { username: "system:serviceaccount:kube-system:pod-garbage-collector", groups: ["system:serviceaccounts"] },
     sourceIPs: ["10.0.0.12"],
