@@ -130,11 +130,13 @@ export class RunningWorkload {
     }
   }
 
+  /** Runs `fn` after `firstMs`, then every `periodMs`; one pending timer per schedule (slot `i` of `timers`). */
   private every(firstMs: number, periodMs: number, fn: () => void): void {
+    const slot = this.timers.length;
     const tick = () => {
       if (this.stopped) return;
       fn();
-      this.timers.push(this.clock.afterFunc(periodMs, tick));
+      this.timers[slot] = this.clock.afterFunc(periodMs, tick);
     };
     this.timers.push(this.clock.afterFunc(firstMs, tick));
   }
