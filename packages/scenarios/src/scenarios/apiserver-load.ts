@@ -161,7 +161,10 @@ async function runVersion(
       add(`reads.${r.servedFrom}`, r.count);
       if (client !== undefined) add(`${client}.${r.servedFrom}`, r.count);
     }
-    if (r.code === 0 || r.code >= 400) add("errors", r.count);
+    if (r.code === 0 || r.code >= 400) {
+      add("errors", r.count);
+      if (client !== undefined) add(`${client}.errors`, r.count);
+    }
   }
   const c = workload.counts;
   Object.assign(figures, {
@@ -199,7 +202,9 @@ function summarize(variants: readonly VariantResult[], versions: readonly KubeVe
         variant: v.name,
         metric: `${client}: requests, served from`,
         writeUp: WRITE_UP_BY_CLIENT[client],
-        measured: client === "writes" ? `${total} writes` : `${total}: storage ${storage}, cache ${cache}`,
+        measured:
+          (client === "writes" ? `${total} writes` : `${total}: storage ${storage}, cache ${cache}`) +
+          (n(`${client}.errors`) > 0 ? `, refused ${n(`${client}.errors`)}` : ""),
       });
     }
     const reads = n("reads.storage") + n("reads.cache");
