@@ -59,6 +59,18 @@ describe("apiserver-load (004)", () => {
     expect(kubectl?.count).toBe(f["kubectl.requests"]);
   }, 60_000);
 
+  it("--watch-list: releases without watch-list refuse it (422) and the informers fall back to list-then-watch", async () => {
+    const opts = { ...small, durationSeconds: 20, watchList: true, routingVersions: ["1.34"] as const };
+    const r = await runApiserverLoad({ ...opts, versions: ["1.22", "1.34"] });
+    const [old, now] = r.variants.map((v) => v.figures);
+    // 2 informers restarting every 20 s, staggered: the first at 10 s, the second at 20 s: 4 starts
+    expect(old?.informerStarts).toBe(4);
+    expect(old?.["informers.errors"]).toBe(4);
+    expect(old?.["informers.requests"]).toBe(12); // each: the refused watch-list, a list, a watch
+    expect(now?.["informers.errors"] ?? 0).toBe(0);
+    expect(now?.["informers.requests"]).toBe(4); // each: one watch-list
+  }, 60_000);
+
   it("is deterministic for a seed", async () => {
     const opts = { ...small, durationSeconds: 20, versions: ["1.34"] as const, routingVersions: ["1.34"] as const };
     const a = await runApiserverLoad({ ...opts, seed: 3 });
