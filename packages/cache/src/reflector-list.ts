@@ -60,8 +60,9 @@ export async function listIntoStore<T>(state: ReflectorState<T>, signal: AbortSi
     state.recordError("list", err);
     throw err;
   }
-  // ExtractListWithAlloc: the store gets detached copies, never the response's own objects.
-  const items = extractListWithAlloc(list.items);
+  // client-go copies every item (ExtractListWithAlloc) so that no item pins the list's array; in JavaScript nothing
+  // does, so by default the store takes the response's objects, in a new array (the response is not modified).
+  const items = state.copyListItems ? extractListWithAlloc(list.items) : list.items.slice();
   try {
     state.store.replace(items, rv);
   } catch (err) {

@@ -34,7 +34,8 @@ function item(i: number): KubeObject {
 }
 
 describe("memory (§4, principle 5): nothing keeps a response alive once its objects are stored", () => {
-  it("LIST: no page, list body or original item is reachable after the sync", async () => {
+  /** Syncs 30 items in pages of 10; returns weak refs to the pages and page arrays, the items, and the store. */
+  async function syncPages(copyListItems: boolean | undefined) {
     const clock = new FakeClock();
     const pageRefs: WeakRef<object>[] = [];
     const itemRefs: WeakRef<object>[] = [];
@@ -59,15 +60,32 @@ describe("memory (§4, principle 5): nothing keeps a response alive once its obj
       name: "mem",
       useWatchList: false,
       watchListPageSize: 10,
+      ...(copyListItems !== undefined && { copyListItems }),
     });
     const sub = startRun(r);
     await settle();
     expect(store.size).toBe(30);
     await collect();
     expect(pageRefs).toHaveLength(6);
+    return { pageRefs, itemRefs, store, sub };
+  }
+
+  it("LIST: no page or list body is reachable after the sync; the store holds the response's items (no copy)", async () => {
+    const { pageRefs, itemRefs, store, sub } = await syncPages(undefined);
+    expect(pageRefs.filter((w) => w.deref() !== undefined)).toHaveLength(0);
+    // Without the copy the stored objects are the decoded items themselves, and they pin nothing else.
+    const alive = itemRefs.map((w) => w.deref()).filter((o) => o !== undefined);
+    expect(alive).toHaveLength(30);
+    expect(alive.every((o) => store.getByKey(metaNamespaceKeyFunc(o)) === o)).toBe(true);
+    await sub.stop();
+  });
+
+  it("LIST with copyListItems: the store holds copies and no original item stays reachable", async () => {
+    const { pageRefs, itemRefs, store, sub } = await syncPages(true);
     expect(pageRefs.filter((w) => w.deref() !== undefined)).toHaveLength(0);
     expect(itemRefs.filter((w) => w.deref() !== undefined)).toHaveLength(0);
     expect(store.size).toBe(30);
+    expect(store.getByKey("ns/o0")).toMatchObject({ metadata: { name: "o0" }, data: { v: "x".repeat(100) } });
     await sub.stop();
   });
 

@@ -113,4 +113,13 @@ export interface ReflectorOptions<T> {
    * first list / watch-list asks for data at least that new instead of RV "0" / "".
    */
   readonly initialResourceVersion?: string;
+  /**
+   * Store shallow copies of LIST items (`meta.ExtractListWithAlloc`: new top-level and `metadata` objects) instead
+   * of the response's own objects. Default false. client-go always copies, because in Go an item pointer pins its
+   * list's whole backing array (kubernetes#111370); in JavaScript nothing an item references leads back to its list
+   * (the `list-memory` study measures it), so the copy only costs CPU and a transient second set of objects. Turn
+   * it on when the ListerWatcher hands out objects it keeps using (e.g. frozen objects shared with a cache) and a
+   * transform or handler must be able to replace their top-level fields.
+   */
+  readonly copyListItems?: boolean;
 }

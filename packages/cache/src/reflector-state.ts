@@ -93,6 +93,8 @@ export class ReflectorState<T> {
   readonly transformer: TransformFunc<T> | undefined;
   readonly consistencyDetector: boolean;
   readonly initialEventsEndTimeout: number | undefined;
+  /** Store shallow copies of LIST items instead of the response's objects. */
+  readonly copyListItems: boolean;
   readonly livenessTimeoutMs: number | undefined;
   readonly livenessRequiresBookmarks: boolean;
   readonly tracker: ReflectorStatusTracker;
@@ -148,6 +150,7 @@ export class ReflectorState<T> {
     this.transformer = options.transformer ?? transformerOfStore<T>(store);
     this.consistencyDetector = options.watchListConsistencyDetector ?? isDataConsistencyDetectionForWatchListEnabled();
     this.initialEventsEndTimeout = options.initialEventsEndTimeout;
+    this.copyListItems = options.copyListItems ?? false;
     if (options.watchLiveness !== undefined) {
       const period = options.watchLiveness.bookmarkPeriod ?? 60_000;
       const factor = options.watchLiveness.factor ?? 3;

@@ -932,22 +932,32 @@ describe("reflector: upstream reflector_test.go", () => {
     ]);
   });
 
-  it("TestReflectorListExtract (P5, §4 memory): the store holds detached copies, not the response objects", async () => {
+  it("TestReflectorListExtract (P5, §4 memory): with copyListItems the store holds detached copies; by default the response's objects", async () => {
     const { clock, options } = harness();
     const response = podList("5", pod("a", "1"), pod("b", "2"));
-    const ac = new AbortController();
-    const lw = lwOf(
-      () => response,
-      () => {
-        ac.abort();
-        return new FakeWatch<Pod>();
-      },
-    );
-    const s = newStore<Pod>(metaNamespaceKeyFunc);
-    await runUntilSettled(clock, new Reflector(lw, pod(""), s, options).listAndWatch(ac.signal));
-    expect(s.getByKey("a")).toEqual(response.items[0]);
-    expect(s.getByKey("a")).not.toBe(response.items[0]);
-    expect(s.getByKey("a")!.metadata).not.toBe(response.items[0]!.metadata);
+    const sync = async (copyListItems: boolean | undefined) => {
+      const ac = new AbortController();
+      const lw = lwOf(
+        () => response,
+        () => {
+          ac.abort();
+          return new FakeWatch<Pod>();
+        },
+      );
+      const s = newStore<Pod>(metaNamespaceKeyFunc);
+      const opts = copyListItems === undefined ? options : { ...options, copyListItems };
+      await runUntilSettled(clock, new Reflector(lw, pod(""), s, opts).listAndWatch(ac.signal));
+      return s;
+    };
+    const copied = await sync(true);
+    expect(copied.getByKey("a")).toEqual(response.items[0]);
+    expect(copied.getByKey("a")).not.toBe(response.items[0]);
+    expect(copied.getByKey("a")!.metadata).not.toBe(response.items[0]!.metadata);
+    const shared = await sync(undefined);
+    expect(shared.getByKey("a")).toBe(response.items[0]);
+    expect(shared.getByKey("b")).toBe(response.items[1]);
+    // the response itself is not modified
+    expect(response.items.map((p) => p.metadata?.name)).toEqual(["a", "b"]);
   });
 
   it("TestReflectorReplacesStoreOnUnsafeDelete (F18): a 500 ERROR event leads to a relist that drops the corrupt object", async () => {

@@ -2,7 +2,7 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import { FakeClock, realClock, seededRand, settle } from "@informer-ts/clock";
 import { InMemoryMetrics, subscriberErrorsMetricName } from "@informer-ts/instrumentation";
 import { filter, firstValueFrom, type Observable, toArray } from "rxjs";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { takeEscapedRxjsErrors } from "../../../test/setup/rxjs-unhandled.js";
 import { ListenerOverflowError } from "./listener-overflow-error.js";
 import { Reflector } from "./reflector.js";

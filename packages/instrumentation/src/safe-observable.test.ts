@@ -1,5 +1,5 @@
 import { BehaviorSubject, filter, firstValueFrom, map, Subject, switchMap, throwError } from "rxjs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { takeEscapedRxjsErrors } from "../../../test/setup/rxjs-unhandled.js";
 import { InMemoryMetrics } from "./in-memory-metrics.js";
 import type { LogLevel } from "./logger.js";

@@ -9,6 +9,8 @@ export const SCENARIO_NAMES: readonly string[] = [
   "statefulset-resync",
   // study 004 (scen-load)
   "apiserver-load",
+  // study 002 (scen-lists)
+  "watch-rv0-churn",
 ];
 
 /** Usage of the `informer` CLI as a whole. */
@@ -93,6 +95,7 @@ kube-apiserver, and prints a summary table with the write-up's figures beside th
 Studies:
   statefulset-resync  a 30 s resync keeps the StatefulSet controller's queue full; new StatefulSets wait (003)
   apiserver-load      who loads the apiserver and which reads reach etcd, per --kube-version (004)
+  watch-rv0-churn     an RV "0" watch never finishes its initial sync under churn; list-then-watch does (002)
 
 Flags of every study:
   --seed <k>            seed of every random choice; the run is deterministic for it (default 1)
@@ -177,11 +180,48 @@ Flags:
 Exit status: 0 the study ran, 1 it failed, 2 bad command line.
 `;
 
+// study 002 (scen-lists)
+/** Usage of `informer scenario watch-rv0-churn`. */
+export const WATCH_RV0_CHURN_USAGE = `Usage: informer scenario watch-rv0-churn [flags]
+
+Study 002 (shared/background/002, third part): an informer whose initial state comes from an RV "0" watch is
+closed by the watch cache's dispatch budget (100 ms, +50 ms/s) before its initial events end whenever the cluster
+writes faster than its watch channel absorbs while the client reads them; it restarts from RV "0" and never syncs.
+Model: --objects pods in the simulated apiserver (created long ago: their events are out of the watch cache's
+history), --writes updates per second (80 s of churn before the informer starts, then throughout), and a
+SharedIndexInformer ingesting --consumer objects per second (list items and watch events alike: the per-event cost
+of its read path). Approaches (--approaches, default all):
+  rv0-watch   an empty LIST at RV "0" then a watch from RV "0": the write-up's idea (server without WatchList)
+  list-watch  client-go's LIST at RV "0", then a watch from the list's resourceVersion
+  watch-list  a streaming watch-list (sendInitialEvents=true; WatchList on)
+Each approach runs once at the flags' values for --duration virtual s (sampled), then the sweep runs every approach
+at every --sweep-objects × --sweep-writes × --sweep-consumer until it syncs or --duration ends, giving the frontier:
+the highest write rate at which each approach still syncs.
+
+Flags (defaults are the write-up's and the issue's values):
+  --objects <n>              pods in the cluster (default 10000)
+  --writes <r>               updates per second (default 50; the write-up's clusters: 50 and 500)
+  --consumer <r>             objects per second the informer ingests (default 1200: the write-up's empty watch)
+  --duration <s>             virtual length of each run (default 30)
+  --sample <s>               sampling period of the detailed runs (default 0.5)
+  --approaches <list>        comma-separated subset of: rv0-watch,list-watch,watch-list
+  --sweep-objects <list>     objects of the sweep (default 2000,10000)
+  --sweep-writes <list>      writes per second of the sweep (default 10,50,200,500)
+  --sweep-consumer <list>    consumer rates of the sweep (default 1200)
+  --no-sweep                 skip the sweep
+  --seed <k>                 (default 1)   --json <file>   --report <file.html>   --heap
+  -h, --help                 show this help
+
+Exit status: 0 the study ran, 1 it failed, 2 bad command line.
+`;
+
 /** Each study's usage, by name; every name of {@link SCENARIO_NAMES} has one. */
 export const SCENARIO_USAGES: Readonly<Record<string, string>> = {
   "statefulset-resync": STATEFULSET_RESYNC_USAGE,
   // study 004 (scen-load)
   "apiserver-load": APISERVER_LOAD_USAGE,
+  // study 002 (scen-lists)
+  "watch-rv0-churn": WATCH_RV0_CHURN_USAGE,
 };
 
 /** Usage of `informer analyze-logs`. */

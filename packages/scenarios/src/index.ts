@@ -34,8 +34,11 @@ export { parseRequestUri, type RequestTarget } from "./analyze-logs/request-uri.
 export { parseTraceFields, TraceCollector } from "./analyze-logs/trace-parser.js";
 export { renderHtmlReport } from "./report/html-report.js";
 export {
+  describeRun,
   formatSummaryTable,
+  type ReportChart,
   type ScenarioReport,
+  type StandardChart,
   type SummaryRow,
   type VariantResult,
 } from "./report/scenario-report.js";
@@ -52,6 +55,7 @@ export {
   type ScenarioRuntimeOptions,
   ScenarioStalledError,
 } from "./scenario/scenario-runtime.js";
+export { type SlowConsumerOptions, slowConsumer } from "./scenario/slow-consumer.js";
 export { type ApiserverLoadOptions, LOAD_CLIENTS, runApiserverLoad } from "./scenarios/apiserver-load.js";
 export {
   measureRouting,
@@ -73,3 +77,16 @@ export {
   type StatefulSetResyncOptions,
   type StatefulSetResyncVariant,
 } from "./scenarios/statefulset-resync.js";
+// study 002 (scen-lists)
+export {
+  type FrontierPoint,
+  frontierOf,
+  runWatchRv0Churn,
+  rv0WatchListerWatcher,
+  WATCH_RV0_APPROACHES,
+  WATCH_RV0_DEFAULT_SWEEP,
+  type WatchRv0Approach,
+  type WatchRv0Cell,
+  type WatchRv0ChurnOptions,
+  type WatchRv0Sweep,
+} from "./scenarios/watch-rv0-churn.js";

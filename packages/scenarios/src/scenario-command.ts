@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { didYouMean, parseCommandLine, UsageError } from "@informer-ts/apimachinery";
 import { SCENARIO_NAMES, SCENARIO_USAGE } from "./cli-usage.js";
 import { renderHtmlReport } from "./report/html-report.js";
-import { formatSummaryTable, type ScenarioReport } from "./report/scenario-report.js";
+import { describeRun, formatSummaryTable, type ScenarioReport } from "./report/scenario-report.js";
 import { SCENARIO_COMMANDS } from "./scenarios/registry.js";
 import { numberFlag } from "./scenarios/scenario-flags.js";
 
@@ -49,7 +49,7 @@ async function emit(
   values: { readonly [flag: string]: string | boolean | undefined },
   io: ScenarioIo,
 ): Promise<void> {
-  io.out(`${report.title}\n${report.source}\n\n${formatSummaryTable(report.summary)}\n`);
+  io.out(`${report.title}\n${describeRun(report)}\n${report.source}\n\n${formatSummaryTable(report.summary)}\n`);
   if (typeof values.json === "string") {
     writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
     io.out(`wrote ${values.json}\n`);

@@ -51,6 +51,28 @@ describe("renderHtmlReport", () => {
     expect(html).toContain("watch/cache");
   });
 
+  it("ends the time axes at the run's duration (40 s), not at the next round number past it", () => {
+    const svg = html.slice(html.indexOf('data-chart="queue-depth"'), html.indexOf('data-chart="wait"'));
+    const labels = [...svg.matchAll(/text-anchor="middle" font-size="11" fill="#333">([^<]+)</g)].map((m) => m[1]);
+    expect(labels).toEqual(["0", "10", "20", "30", "40"]);
+    // the last sample (t = 40 s) is drawn at the right edge of the plot area (64 + 480 px)
+    const first = /<path d="([^"]+)"/.exec(svg)?.[1] ?? "";
+    expect(/L544\.0 [\d.]+$/.test(first)).toBe(true);
+  });
+
+  it("describes the run in its subtitle (the study's parameters), apart from the write-up's claim", () => {
+    expect(html).toContain(
+      '<p class="run">300 StatefulSets × 40 ms, resync 5 s, 40 virtual s per variant, 5 probes from 20 s every 5 s, seed 1</p>',
+    );
+    expect(html).toMatch(/<p class="source">shared\/background\/003/);
+    // without a description, the subtitle is built from the variants, the time sampled and the parameters
+    const { description: _, ...rest } = report;
+    const generic = renderHtmlReport({ ...rest, params: { statefulsets: 300, seed: 4 } });
+    expect(generic).toContain(
+      '<p class="run">2 variants (resync 5s, 1 worker; no resync, 1 worker) · 40 virtual s sampled · seed=4, statefulsets=300</p>',
+    );
+  });
+
   it("escapes text", () => {
     const r = renderHtmlReport({ ...report, title: "<b>&" });
     expect(r).toContain("&#60;b&#62;&#38;");

@@ -1,5 +1,5 @@
 // A scenario's --report: one self-contained HTML file with inline SVG charts (no script, no network).
-import type { ScenarioReport } from "./scenario-report.js";
+import { describeRun, type ScenarioReport, type StandardChart } from "./scenario-report.js";
 import { barChart, escapeXml, lineChart } from "./svg-chart.js";
 
 function bucketLabel(le: number): string {
@@ -18,14 +18,22 @@ function bucketLabel(le: number): string {
 export function renderHtmlReport(report: ScenarioReport): string {
   const vs = report.variants;
   const charts: string[] = [];
-  charts.push(
+  for (const c of report.charts ?? [])
+    charts.push(c.kind === "line" ? lineChart(c.frame, c.series) : barChart(c.frame, c.categories, c.series));
+  const want = new Set<StandardChart>(
+    report.standardCharts ?? ["queue-depth", "wait", "requests", "memory", "oldest-wait"],
+  );
+  const add = (id: StandardChart, svg: () => string) => {
+    if (want.has(id)) charts.push(svg());
+  };
+  add("queue-depth", () =>
     lineChart(
       { id: "queue-depth", title: "Queue depth over time", xLabel: "virtual time (s)", yLabel: "items queued" },
       vs.map((v) => ({ name: v.name, points: v.samples.map((s) => [s.t / 1000, s.queueDepth] as const) })),
     ),
   );
   const buckets = vs[0]?.waitBuckets ?? [];
-  charts.push(
+  add("wait", () =>
     barChart(
       { id: "wait", title: "Queue wait distribution", xLabel: "wait ≤ (long buckets)", yLabel: "items" },
       buckets.map((b) => bucketLabel(b.le)),
@@ -43,7 +51,7 @@ export function renderHtmlReport(report: ScenarioReport): string {
     }
     return { name: v.name, values: kinds.map((k) => Math.round(t.get(k) ?? 0)) };
   });
-  charts.push(
+  add("requests", () =>
     barChart(
       {
         id: "requests",
@@ -56,7 +64,7 @@ export function renderHtmlReport(report: ScenarioReport): string {
     ),
   );
   const heap = vs.filter((v) => v.samples.some((s) => s.heapUsed !== undefined));
-  charts.push(
+  add("memory", () =>
     heap.length > 0
       ? lineChart(
           { id: "memory", title: "Heap used over time", xLabel: "virtual time (s)", yLabel: "bytes" },
@@ -72,7 +80,7 @@ export function renderHtmlReport(report: ScenarioReport): string {
           vs.map((v) => ({ name: v.name, points: v.samples.map((s) => [s.t / 1000, s.eventsPerSecond] as const) })),
         ),
   );
-  charts.push(
+  add("oldest-wait", () =>
     lineChart(
       {
         id: "oldest-wait",
@@ -96,14 +104,15 @@ export function renderHtmlReport(report: ScenarioReport): string {
 <html lang="en"><head><meta charset="utf-8"><title>${escapeXml(report.scenario)} — informer-ts scenario</title>
 <style>
 body{margin:0;padding:8px 16px;font:13px system-ui,sans-serif;color:#111;background:#fff}
-h1{font-size:17px;margin:4px 0}p{margin:2px 0 8px}
+h1{font-size:17px;margin:4px 0}p{margin:2px 0 4px}p.source{color:#555;margin-bottom:8px}
 .charts{display:grid;grid-template-columns:repeat(2,560px);gap:8px 16px}
 table{border-collapse:collapse;margin-top:12px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}
 code{margin-right:6px}
 </style></head>
 <body>
 <h1>${escapeXml(report.scenario)}: ${escapeXml(report.title)}</h1>
-<p>${escapeXml(report.source)}</p>
+<p class="run">${escapeXml(describeRun(report))}</p>
+<p class="source">${escapeXml(report.source)}</p>
 <div class="charts">
 ${charts.join("\n")}
 </div>

@@ -75,21 +75,38 @@ function legend(names: readonly string[]): string {
     .join("");
 }
 
-/** A line chart of `series` over a shared linear x axis starting at 0. */
+/** Ticks at round steps from 0 to `max` (inclusive when `max` is a multiple of the step; `max` itself is not forced). */
+function linearTicks(max: number, px: (x: number) => number): { x: number; label: string }[] {
+  const step = niceMax(max / 5);
+  const ticks: { x: number; label: string }[] = [];
+  for (let i = 0; i * step <= max * (1 + 1e-9); i++) ticks.push({ x: px(i * step), label: fmt(i * step) });
+  return ticks;
+}
+
+/** A line chart of `series` over a shared linear x axis from 0 to the largest x (e.g. the run's duration). */
 export function lineChart(f: ChartFrame, series: readonly LineSeries[]): string {
   const pw = W - M.left - M.right;
   const ph = H - M.top - M.bottom;
   const all = series.flatMap((s) => s.points);
-  const xMax = niceMax(Math.max(0, ...all.map((p) => p[0])));
+  // The x axis ends at the last point (a run's duration), not at the next round number past it.
+  const xEnd = Math.max(0, ...all.map((p) => p[0]));
+  const xMax = xEnd > 0 ? xEnd : 1;
   const yMax = niceMax(Math.max(0, ...all.map((p) => p[1])));
   const px = (x: number) => M.left + (x / xMax) * pw;
   const py = (y: number) => M.top + ph * (1 - y / yMax);
   const lines = series.map((s, i) => {
     const d = s.points.map((p, j) => `${j === 0 ? "M" : "L"}${px(p[0]).toFixed(1)} ${py(p[1]).toFixed(1)}`).join("");
-    return `<path d="${d}" fill="none" stroke="${PALETTE[i % PALETTE.length]}" stroke-width="2"/>`;
+    const colour = PALETTE[i % PALETTE.length];
+    // Few points (a sweep, not a time series): mark each, so a single point is visible too.
+    const marks =
+      s.points.length <= 20
+        ? s.points
+            .map((p) => `<circle cx="${px(p[0]).toFixed(1)}" cy="${py(p[1]).toFixed(1)}" r="3.5" fill="${colour}"/>`)
+            .join("")
+        : "";
+    return `<path d="${d}" fill="none" stroke="${colour}" stroke-width="2"/>${marks}`;
   });
-  const xTicks = [0, 0.25, 0.5, 0.75, 1].map((q) => ({ x: px(xMax * q), label: fmt(xMax * q) }));
-  return frame(f, yMax, xTicks, lines.join("") + legend(series.map((s) => s.name)));
+  return frame(f, yMax, linearTicks(xMax, px), lines.join("") + legend(series.map((s) => s.name)));
 }
 
 /** A grouped bar chart: one group per category, one bar per series (values[series][category]). */

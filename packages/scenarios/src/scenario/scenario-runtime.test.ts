@@ -78,6 +78,54 @@ describe("ScenarioRuntime", () => {
     expect(clock.now()).toBe(0);
   });
 
+  it("detects a stall while a recurring timer (a resync, bookmarks) keeps the clock busy, after stallAfterMs", async () => {
+    const clock = new FakeClock(0);
+    const ticks: number[] = [];
+    const resync = clock.newTicker(1000, () => ticks.push(clock.now()));
+    const never = new Promise<undefined>(() => {});
+    const rt = new ScenarioRuntime({
+      clock,
+      rand: seededRand(1),
+      workers: 1,
+      cost: 10,
+      process: (k) => (k === "stuck" ? never : undefined),
+    });
+    rt.enqueue("a");
+    rt.enqueue("stuck");
+    rt.enqueue("b");
+    const err = await rt.run({ forMs: 3_600_000, stallAfterMs: 5000 }).catch((e) => e);
+    expect(err).toBeInstanceOf(ScenarioStalledError);
+    expect(err.idleMs).toBe(5000);
+    expect(err.message).toMatch(/no progress for 5000 ms \(only recurring timers fired\)/);
+    expect(err.message).toContain('worker 0 is processing "stuck"');
+    // "a" was done at 10 ms and "stuck" taken then; the stall is called 5 s after the last change, not at 1 h
+    expect(clock.now()).toBeLessThanOrEqual(6000);
+    expect(ticks.length).toBeGreaterThan(0);
+    resync.stop();
+  });
+
+  it("a long processing cost or a study's own activity is progress, not a stall", async () => {
+    const clock = new FakeClock(0);
+    const resync = clock.newTicker(1000, () => {});
+    const rt = new ScenarioRuntime({ clock, rand: seededRand(1), workers: 1, cost: 120_000 });
+    rt.enqueue("slow");
+    rt.enqueue("next");
+    await rt.run({ forMs: 600_000, stallAfterMs: 5000, until: () => rt.processed() === 2 });
+    expect(clock.now()).toBe(240_000);
+    // nothing queued, `until` unmet, but the study reports activity (e.g. its store growing) every 2 s
+    let grown = 0;
+    const grow = clock.newTicker(2000, () => grown++);
+    await rt.run({ forMs: 30_000, stallAfterMs: 5000, until: () => grown >= 10, activity: () => grown });
+    expect(grown).toBe(10);
+    grow.stop();
+    // …and without activity the same unmet condition is a stall after 5 s
+    const err = await rt.run({ forMs: 30_000, stallAfterMs: 5000, until: () => false }).catch((e) => e);
+    expect(err).toBeInstanceOf(ScenarioStalledError);
+    expect(err.message).toContain("the run's condition is unmet");
+    resync.stop();
+    await rt.stop();
+  });
+
   it("records a failing item as data and keeps working", async () => {
     const clock = new FakeClock(0);
     const rt = new ScenarioRuntime({

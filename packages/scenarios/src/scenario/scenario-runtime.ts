@@ -48,20 +48,37 @@ export interface RunOptions {
   readonly onProgress?: (elapsedMs: number) => void;
   /** Extra descriptions of pending work (e.g. "informer not synced"), named in the stall error. */
   readonly pending?: () => readonly string[];
+  /**
+   * A measure of the study's own progress (e.g. objects in an informer's store, the server's resourceVersion): a
+   * change counts as progress for the stall check, besides the runtime's own counters.
+   */
+  readonly activity?: () => number;
+  /**
+   * Virtual ms without any progress after which unfinished work is a stall even though timers remain (recurring
+   * timers — a resync, the server's bookmarks — keep the clock busy but finish nothing). Progress is any change of
+   * the items processed, informer events, queue depth, the keys in flight or `activity`; a worker paying its
+   * processing cost is progress in the making and never counts as stalled. Default 60 000; `Infinity` disables it.
+   */
+  readonly stallAfterMs?: number;
 }
 
 /**
- * Thrown by {@link ScenarioRuntime.run} when the clock has nothing left to fire (no timer other than the runtime's
- * own sampler) while work is unfinished: instead of hanging until a test timeout, the message names the keys being
- * processed (worker, since when), the keys still queued and any other pending condition.
+ * Thrown by {@link ScenarioRuntime.run} when work is unfinished and cannot finish: either the clock has nothing left
+ * to fire (no timer other than the runtime's own sampler), or only recurring timers fired for
+ * {@link RunOptions.stallAfterMs} without any progress. Instead of hanging until a test timeout (or idling to the
+ * deadline), the message names the keys being processed (worker, since when), the keys still queued and any other
+ * pending condition; `idleMs` is how long nothing progressed (0 when the clock ran out of timers).
  */
 export class ScenarioStalledError extends Error {
   constructor(
     readonly atMs: number,
     readonly pending: readonly string[],
+    readonly idleMs = 0,
   ) {
     super(
-      `scenario stalled at virtual t=${atMs} ms: the clock has nothing left to fire but work is unfinished: ${pending.join("; ")}`,
+      idleMs > 0
+        ? `scenario stalled at virtual t=${atMs} ms: no progress for ${idleMs} ms (only recurring timers fired) but work is unfinished: ${pending.join("; ")}`
+        : `scenario stalled at virtual t=${atMs} ms: the clock has nothing left to fire but work is unfinished: ${pending.join("; ")}`,
     );
     this.name = "ScenarioStalledError";
   }
@@ -96,6 +113,8 @@ export class ScenarioRuntime {
   private nEvents = 0;
   private nProcessed = 0;
   private nSkipped = 0;
+  /** Workers asleep on the clock paying an item's cost (they will finish by themselves). */
+  private paying = 0;
   private started = false;
 
   constructor(private readonly opts: ScenarioRuntimeOptions) {
@@ -159,8 +178,8 @@ export class ScenarioRuntime {
 
   /**
    * Drives the clock forward by `forMs` (or until `until()` holds), step by step. Throws a
-   * {@link ScenarioStalledError} when nothing but the sampler is left to fire while items are queued or in flight,
-   * or `until` is unmet.
+   * {@link ScenarioStalledError} while items are queued or in flight, or `until` is unmet, when nothing but the
+   * sampler is left to fire, or when nothing progressed for `stallAfterMs` (timers left notwithstanding).
    */
   async run(options: RunOptions): Promise<void> {
     this.start();
@@ -168,17 +187,34 @@ export class ScenarioRuntime {
     const start = clock.now();
     const deadline = start + options.forMs;
     const step = options.stepMs ?? this.opts.sampleIntervalMs ?? 1000;
+    const stallAfterMs = options.stallAfterMs ?? 60_000;
+    if (!(stallAfterMs > 0)) throw new RangeError(`stallAfterMs must be > 0, got ${stallAfterMs}`);
+    let signature = "";
+    let lastProgressAt = clock.now();
     for (;;) {
       await settle();
       if (options.until?.()) return;
       if (clock.now() >= deadline) return;
       const pending = this.pendingWork(options);
-      // The sampler's ticker is the runtime's own timer: it does not count as something that can finish the work.
-      if (clock.pendingTimers() <= 1 && pending.length > 0)
-        throw new ScenarioStalledError(clock.now() - start, pending);
+      if (pending.length > 0) {
+        // The sampler's ticker is the runtime's own timer: it does not count as something that can finish the work.
+        if (clock.pendingTimers() <= 1) throw new ScenarioStalledError(clock.now() - start, pending);
+        const now = this.progressSignature(options);
+        if (now !== signature || this.paying > 0) {
+          signature = now;
+          lastProgressAt = clock.now();
+        } else if (clock.now() - lastProgressAt >= stallAfterMs)
+          throw new ScenarioStalledError(clock.now() - start, pending, clock.now() - lastProgressAt);
+      } else lastProgressAt = clock.now();
       await clock.advanceTo(Math.min(deadline, clock.now() + step));
       options.onProgress?.(clock.now() - start);
     }
+  }
+
+  /** What changes whenever anything progresses (see {@link RunOptions.stallAfterMs}). */
+  private progressSignature(options: Pick<RunOptions, "activity">): string {
+    const flight = [...this.inFlight].map(([k, f]) => `${f.worker}:${k}@${f.since}`).join(",");
+    return `${this.nProcessed}|${this.nEvents}|${this.queue.len()}|${flight}|${options.activity?.() ?? 0}`;
   }
 
   /** Descriptions of the unfinished work (empty when there is none). */
@@ -227,7 +263,14 @@ export class ScenarioRuntime {
         if (outcome === "skip") this.nSkipped++;
         else {
           const ms = this.costOf(key);
-          if (ms > 0) await clock.sleep(ms, this.ac.signal);
+          if (ms > 0) {
+            this.paying++;
+            try {
+              await clock.sleep(ms, this.ac.signal);
+            } finally {
+              this.paying--;
+            }
+          }
         }
         this.nProcessed++;
         this.queue.forget(key);

@@ -116,6 +116,10 @@ export async function runStatefulSetResync(options: StatefulSetResyncOptions = {
     source:
       "shared/background/003: 2000+ StatefulSets × 40 ms = 80 s per pass > 30 s resync; new StatefulSets wait minutes",
     params: { ...o },
+    description:
+      `${o.statefulsets} StatefulSets × ${o.costMs}${o.costSpreadMs > 0 ? ` ± ${o.costSpreadMs}` : ""} ms, ` +
+      `resync ${o.resyncSeconds} s, ${o.durationSeconds} virtual s per variant, ` +
+      `${o.probes} probe${o.probes === 1 ? "" : "s"} from ${o.probeStartSeconds} s every ${o.probeIntervalSeconds} s, seed ${o.seed}`,
     variants,
     summary: summarize(variants, o),
   };
