@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyzeLogFiles } from "../analyze-logs/analyze-logs-command.js";
 import { userAgentProduct } from "../analyze-logs/load-aggregator.js";
+import { renderHtmlReport } from "../report/html-report.js";
 import { runApiserverLoad } from "./apiserver-load.js";
 import { logFileFor } from "./apiserver-load-command.js";
 import { LOAD_USER_AGENTS } from "./apiserver-load-workload.js";
@@ -45,6 +46,9 @@ describe("apiserver-load (004)", () => {
     expect(f["kubelets.storage"]).toBeGreaterThanOrEqual(small.nodes * small.configMapsPerNode);
     expect(f.failedRequests).toBe(0);
     expect(r.summary.filter((s) => s.variant.startsWith("routing"))).toHaveLength(12);
+    const html = renderHtmlReport(r);
+    for (const id of ["storage-reads", "routing", "requests"]) expect(html).toContain(`data-chart="${id}"`);
+    expect(html).not.toContain('data-chart="queue-depth"');
 
     // end to end: the audit log → informer analyze-logs
     const file = join(dir, "load-1.34.log");

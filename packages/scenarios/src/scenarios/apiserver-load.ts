@@ -2,7 +2,7 @@
 // sends them, and the write-up's routing table measured per version.
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { SimApiServer } from "@informer-ts/sim-apiserver";
-import type { ScenarioReport, SummaryRow, VariantResult } from "../report/scenario-report.js";
+import type { ReportChart, ScenarioReport, SummaryRow, VariantResult } from "../report/scenario-report.js";
 import { requestsByServedFrom, ScenarioRuntime } from "../scenario/scenario-runtime.js";
 import { measureRouting, ROUTING_PROBES, type RoutingOutcome } from "./apiserver-load-routing.js";
 import {
@@ -103,9 +103,51 @@ export async function runApiserverLoad(options: ApiserverLoadOptions = {}): Prom
       sampleSeconds,
       seed,
     },
+    description:
+      `${w.pods} pods, ${w.informers} restarting informers, kubectl -l every ${w.kubectlSeconds} s, ` +
+      `${w.nodes} kubelets every ${w.kubeletSeconds} s, ${w.writesPerSecond} writes/s; ${durationSeconds} virtual s ` +
+      `per version (${versions.join(", ")}); routing table of ${routingVersions.join(", ")}`,
     variants,
     summary: [...summarize(variants, versions), ...routingRows(routing, routingVersions)],
+    charts: charts(variants, routing, routingVersions),
+    standardCharts: ["requests", "memory"],
+    extra: { routing },
   };
+}
+
+function charts(
+  variants: readonly VariantResult[],
+  routing: Readonly<Record<string, Readonly<Record<string, RoutingOutcome>>>>,
+  routingVersions: readonly KubeVersion[],
+): ReportChart[] {
+  const readers = LOAD_CLIENTS.filter((c) => c !== "writes");
+  return [
+    {
+      kind: "bar",
+      frame: {
+        id: "storage-reads",
+        title: "Reads that reached etcd, by client",
+        xLabel: "client",
+        yLabel: "requests served from storage",
+      },
+      categories: readers,
+      series: variants.map((v) => ({ name: v.name, values: readers.map((c) => v.figures[`${c}.storage`] ?? 0) })),
+    },
+    {
+      kind: "bar",
+      frame: {
+        id: "routing",
+        title: `The write-up's ${ROUTING_PROBES.length} request shapes: where each version serves them`,
+        xLabel: "Kubernetes version",
+        yLabel: "request shapes",
+      },
+      categories: routingVersions.map((v) => `v${v}`),
+      series: ["storage", "cache"].map((from) => ({
+        name: from === "storage" ? "served from etcd" : "served from the watch cache",
+        values: routingVersions.map((v) => Object.values(routing[v] ?? {}).filter((o) => o === from).length),
+      })),
+    },
+  ];
 }
 
 async function runVersion(
