@@ -154,7 +154,7 @@ release did; --pods pods (labelled app=app-<n> among --apps) in --namespaces nam
   writes       --writes-per-sec pod annotation patches
 Requests are attributed by client and served-from (the simulator's accounting). Then every request shape of the
 write-up's routing rules is sent once to each version 1.22, 1.28, 1.31, 1.33, 1.34: the routing table, beside
-the write-up's rule. --log <file> writes the simulator's audit lines (one file per version: load.log →
+the write-up's rule. --log <file> writes the simulator's audit lines and klog log with its traces (one file per version: load.log →
 load-1.22.log, load-1.34.log when several) for informer analyze-logs.
 
 Flags:
@@ -173,7 +173,7 @@ Flags:
   --writes-per-sec <r>        pod writes per second (default 20)
   --duration <s>              virtual length of each version's run (default 300)
   --sample <s>                sampling period (default 5)
-  --log <file>                write the audit lines (see above)
+  --log <file>                write its audit lines and klog-format log (see above)
   --seed <k>                  (default 1)   --json <file>   --report <file.html>   --heap
   -h, --help                  show this help
 

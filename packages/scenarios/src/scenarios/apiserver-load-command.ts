@@ -62,7 +62,7 @@ export const apiserverLoadCommand: ScenarioCommandDefinition = {
       sampleHeap: common.sampleHeap,
       progress: common.progress,
       ...(log !== undefined && {
-        auditLog: (v: KubeVersion, line: string) => {
+        log: (v: KubeVersion, line: string) => {
           const l = lines.get(v) ?? [];
           if (l.length === 0) lines.set(v, l);
           l.push(line);

@@ -33,7 +33,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("apiserver-load (004)", () => {
   it("attributes the workload by client and served-from; its audit log reads back the same through analyze-logs", async () => {
     const lines: Record<string, string[]> = { "1.34": [] };
-    const r = await runApiserverLoad({ ...small, versions: ["1.34"], auditLog: (v, line) => lines[v]?.push(line) });
+    const r = await runApiserverLoad({ ...small, versions: ["1.34"], log: (v, line) => lines[v]?.push(line) });
     const f = r.variants[0]?.figures ?? {};
     // 2 informers restarted every 20 s for 60 s: 2 + 2 × 3 starts (the last restarts at 60 s)
     expect(f.informerStarts).toBe(8);

@@ -11,6 +11,7 @@ import {
   RunningWorkload,
   seedLoadCluster,
 } from "./apiserver-load-workload.js";
+import { klogTextLogger } from "./klog-writer.js";
 import { KUBE_VERSIONS, type KubeVersion, simOptionsForVersion } from "./kube-version.js";
 
 /** Options of {@link runApiserverLoad}; see {@link LoadWorkloadOptions} for the workload's. */
@@ -26,8 +27,12 @@ export interface ApiserverLoadOptions extends Partial<LoadWorkloadOptions> {
   readonly seed?: number;
   readonly sampleHeap?: boolean;
   readonly progress?: (line: string) => void;
-  /** Receives every audit line of the variant of `version` (the simulator's accounting sink), for `--log`. */
-  readonly auditLog?: (version: KubeVersion, line: string) => void;
+  /**
+   * Receives the simulator's log of the variant of `version`, for `--log`: one audit line per request (the
+   * accounting's audit sink) and its own log (trace blocks, cache events) in klog's text format, in the order written;
+   * a trace block is one multi-line text.
+   */
+  readonly log?: (version: KubeVersion, text: string) => void;
 }
 
 /** The workload's clients, as the study reports them (by user agent). */
@@ -156,12 +161,28 @@ async function runVersion(
   o: ApiserverLoadOptions & { durationSeconds: number; sampleSeconds: number; seed: number },
 ): Promise<VariantResult> {
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
-  const sim = new SimApiServer({ clock, rand: seededRand(o.seed), ...simOptionsForVersion(version) });
+  const log = o.log;
+  let logging = false;
+  const sim = new SimApiServer({
+    clock,
+    rand: seededRand(o.seed),
+    ...simOptionsForVersion(version),
+    ...(log !== undefined && {
+      logger: klogTextLogger(
+        () => clock.now(),
+        (text) => {
+          if (logging) log(version, text);
+        },
+      ),
+    }),
+  });
   const rand = seededRand(o.seed + 1);
   await seedLoadCluster(sim, w);
   sim.accounting.reset();
-  const log = o.auditLog;
-  if (log !== undefined) sim.accounting.auditLog = (line) => log(version, line);
+  if (log !== undefined) {
+    logging = true;
+    sim.accounting.auditLog = (line) => log(version, line);
+  }
   const rt = new ScenarioRuntime({
     clock,
     rand,
@@ -189,6 +210,7 @@ async function runVersion(
     await workload.stop();
     await rt.stop();
     sim.accounting.auditLog = undefined;
+    logging = false;
     sim.stop();
   }
   const figures: Record<string, number | null> = {};
