@@ -13,7 +13,7 @@ import { describeValue } from "./internal/meta-accessor.js";
 import { isThenable } from "./internal/thenable.js";
 import { metaNamespaceKeyFunc } from "./keys.js";
 import type { KeyFunc, Store } from "./store.js";
-import type { TransformFunc } from "./store-impl.js";
+import { isUpsertStore, type TransformFunc } from "./store-impl.js";
 import { type FIFOMetricsOptions, RealFIFO } from "./the-real-fifo.js";
 import { DeletedFinalStateUnknown } from "./tombstone.js";
 import type { Transaction, TransactionError, TransactionStore } from "./transaction.js";
@@ -291,6 +291,7 @@ export function processDeltas<T>(
   keyFunc: KeyFunc,
 ): void | Promise<void> {
   let pending: PendingCallbacks;
+  const upsert = isUpsertStore(clientState);
   try {
     each: for (const d of deltas) {
       switch (d.type) {
@@ -313,14 +314,18 @@ export function processDeltas<T>(
         case DeltaType.Added:
         case DeltaType.Updated: {
           const obj = d.object;
-          const old = existing(clientState, obj);
-          if (old !== undefined) {
-            clientState.update(obj);
-            pending = track(pending, handler.onUpdate?.(old, obj));
+          let old: T | undefined;
+          if (upsert) {
+            old = (clientState as Store<T> & { upsert(obj: T): T | undefined }).upsert(obj);
           } else {
-            clientState.add(obj);
-            pending = track(pending, handler.onAdd?.(obj, isInInitialList));
+            old = existing(clientState, obj);
+            if (old !== undefined) clientState.update(obj);
+            else clientState.add(obj);
           }
+          pending = track(
+            pending,
+            old !== undefined ? handler.onUpdate?.(old, obj) : handler.onAdd?.(obj, isInInitialList),
+          );
           break;
         }
         case DeltaType.Deleted: {

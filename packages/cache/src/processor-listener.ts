@@ -228,6 +228,13 @@ class NotificationRing<T> {
   }
 }
 
+/** Most notifications a listener delivers in one turn before it yields (while its callbacks return synchronously). */
+const drainBudget = 64;
+
+/** {@link ProcessorListener}'s `deliver` outcomes for a callback that returned or threw synchronously. */
+const DELIVERED = 0;
+const FAILED = 1;
+
 const ALREADY_SYNCED: DoneChecker = {
   name: () => "always synced",
   done: () => Promise.resolve(),
@@ -511,26 +518,37 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
         }
         continue;
       }
-      const notification = this.pending.shift() as Notification<T>;
-      this.pendingGauge?.gauge.set(this.pending.size, this.pendingGauge.labels);
-      const failed = await this.deliver(notification);
+      // Deliver in one turn while callbacks return synchronously, at most `drainBudget` of them: no promise per
+      // notification on the hot path. A callback returning a promise is awaited before the next one.
+      let failed = false;
+      for (let budget = drainBudget; budget > 0 && this.state === "running" && this.pending.size > 0; budget--) {
+        const notification = this.pending.shift() as Notification<T>;
+        this.pendingGauge?.gauge.set(this.pending.size, this.pendingGauge.labels);
+        const outcome = this.deliver(notification);
+        failed = outcome === FAILED || (outcome !== DELIVERED && (await outcome));
+        if (failed) break;
+      }
       if (failed && this.crashOnHandlerError) {
         this.stop();
         break;
       }
       pauseAfterError = failed;
-      // Yield between notifications so that other listeners and the producer interleave with a busy handler.
-      await undefined;
+      // Yield between bursts so that other listeners and the producer interleave with a busy handler (an empty
+      // buffer yields anyway: the loop then waits to be woken).
+      if (failed || this.pending.size > 0) await undefined;
     }
   }
 
-  /** Calls the handler for one notification. Returns true when the callback threw or rejected. */
-  private async deliver(n: Notification<T>): Promise<boolean> {
+  /**
+   * Calls the handler for one notification: {@link DELIVERED} or {@link FAILED} when the callback returned or threw
+   * synchronously, else a promise of whether its promise rejected.
+   */
+  private deliver(n: Notification<T>): typeof DELIVERED | typeof FAILED | Promise<boolean> {
     const tracePending = this.pending.size > this.minCapacity ? this.pending.size : 0;
     const started = tracePending > 0 ? this.clock.now() : 0;
     this.running = true;
+    let result: unknown;
     try {
-      let result: unknown;
       if (this.sink !== undefined) result = this.sink(n);
       else
         switch (n.type) {
@@ -544,26 +562,45 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
             result = this.handler?.onDelete?.(n.oldObj);
             break;
         }
-      if (isThenable(result)) await result;
-      this.deliveredCount++;
-      return false;
     } catch (error) {
       this.errorCount++;
       this.reportError(error, n);
-      return true;
-    } finally {
-      this.running = false;
-      if (n.type === "add" && n.isInInitialList) this.tracker.finished();
-      if (tracePending > 0) {
-        const durationMs = this.clock.since(started);
-        if (durationMs >= 100) {
-          this.events.emit({
-            type: "slowHandler",
-            handlerName: this.handlerName,
-            durationMs,
-            pendingNotifications: tracePending,
-          });
-        }
+      this.afterDelivery(n, tracePending, started);
+      return FAILED;
+    }
+    if (!isThenable(result)) {
+      this.deliveredCount++;
+      this.afterDelivery(n, tracePending, started);
+      return DELIVERED;
+    }
+    return Promise.resolve(result).then(
+      () => {
+        this.deliveredCount++;
+        this.afterDelivery(n, tracePending, started);
+        return false;
+      },
+      (error: unknown) => {
+        this.errorCount++;
+        this.reportError(error, n);
+        this.afterDelivery(n, tracePending, started);
+        return true;
+      },
+    );
+  }
+
+  /** Bookkeeping once a callback has returned, thrown or settled: sync tracking and the slow-handler event. */
+  private afterDelivery(n: Notification<T>, tracePending: number, started: number): void {
+    this.running = false;
+    if (n.type === "add" && n.isInInitialList) this.tracker.finished();
+    if (tracePending > 0) {
+      const durationMs = this.clock.since(started);
+      if (durationMs >= 100) {
+        this.events.emit({
+          type: "slowHandler",
+          handlerName: this.handlerName,
+          durationMs,
+          pendingNotifications: tracePending,
+        });
       }
     }
   }

@@ -84,8 +84,12 @@ export class SharedProcessor<T> {
 
   /** Queues `notification` on every listener (`sync = false`) or on every syncing listener (`sync = true`). */
   distribute(notification: Notification<T>, sync: boolean): void {
+    if (!sync) {
+      for (const listener of this.listeners.keys()) listener.add(notification);
+      return;
+    }
     for (const [listener, syncing] of this.listeners) {
-      if (!sync || syncing) listener.add(notification);
+      if (syncing) listener.add(notification);
     }
   }
 

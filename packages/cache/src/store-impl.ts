@@ -92,6 +92,21 @@ class Cache<T> implements StoreWithTransactions<T> {
     this.storage.deleteWithObject(this.keyOf(obj), obj);
   }
 
+  /**
+   * `add` when the key is new, else `update`, computing the key once; returns the object replaced (undefined when
+   * there was none). The hot path of delta processing, which would otherwise key the object for `get` and again for
+   * `add`/`update`. Throws what `add`/`update` throw.
+   */
+  upsert(obj: T): T | undefined {
+    const key = this.keyOf(obj);
+    const old = this.storage.get(key);
+    const stored = this.transform(obj);
+    if (old === undefined) this.storage.add(key, stored);
+    else this.storage.update(key, stored);
+    this.detector?.addObject(stored);
+    return old;
+  }
+
   list(): T[] {
     return this.storage.list();
   }
@@ -215,6 +230,11 @@ class Cache<T> implements StoreWithTransactions<T> {
  * transformer (as in client-go, whose objects come already transformed from the FIFO) and reports an
  * unknown transaction type as a per-transaction error (Go ignores it silently).
  */
+/** Whether `store` is one built by {@link newStore} / {@link newIndexer} (which has `upsert`). Internal. */
+export function isUpsertStore<T>(store: Store<T>): store is Store<T> & { upsert(obj: T): T | undefined } {
+  return store instanceof Cache;
+}
+
 export function newStore<T>(keyFunc: KeyFunc, options: StoreOptions<T> = {}): StoreWithTransactions<T> {
   return new Cache<T>(keyFunc, {}, options);
 }

@@ -342,6 +342,11 @@ export class RealFIFO<T> extends FIFOCore<T> implements QueueWithBatch<T>, Bookm
         if (deltas.length === 0) deltas.push(item);
         break;
       }
+      if (limit === 1) {
+        // Nothing to deduplicate against: a broken key is reported by the consumer either way.
+        deltas.push(item);
+        break;
+      }
       let id: string;
       try {
         id = this.keyOf(item.object);

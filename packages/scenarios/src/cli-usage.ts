@@ -7,10 +7,9 @@ export const INFORMER_COMMANDS: readonly string[] = ["demo", "scenario", "analyz
 /** The studies `informer scenario <name>` runs. */
 export const SCENARIO_NAMES: readonly string[] = [
   "statefulset-resync",
-  // study 004 (scen-load)
-  "apiserver-load",
-  // study 002 (scen-lists)
   "watch-rv0-churn",
+  "kubelet-configmap",
+  "apiserver-load",
 ];
 
 /** Usage of the `informer` CLI as a whole. */
@@ -96,6 +95,8 @@ Studies:
   statefulset-resync  a 30 s resync keeps the StatefulSet controller's queue full; new StatefulSets wait (003)
   apiserver-load      who loads the apiserver and which reads reach etcd, per --kube-version (004)
   watch-rv0-churn     an RV "0" watch never finishes its initial sync under churn; list-then-watch does (002)
+  kubelet-configmap   kubelets' ConfigMap reads: a GET to etcd per pod sync (Get, Cache) or a watch per ConfigMap
+                      and the apiserver memory it holds (Watch), immutable ConfigMaps (000, 001)
 
 Flags of every study:
   --seed <k>            seed of every random choice; the run is deterministic for it (default 1)
@@ -180,7 +181,6 @@ Flags:
 Exit status: 0 the study ran, 1 it failed, 2 bad command line.
 `;
 
-// study 002 (scen-lists)
 /** Usage of `informer scenario watch-rv0-churn`. */
 export const WATCH_RV0_CHURN_USAGE = `Usage: informer scenario watch-rv0-churn [flags]
 
@@ -215,13 +215,47 @@ Flags (defaults are the write-up's and the issue's values):
 Exit status: 0 the study ran, 1 it failed, 2 bad command line.
 `;
 
+/** Usage of `informer scenario kubelet-configmap`. */
+export const KUBELET_CONFIGMAP_USAGE = `Usage: informer scenario kubelet-configmap [flags]
+
+Studies 000 and 001 (shared/background): kubelets reading the ConfigMaps their pods mount. Model: --nodes simulated
+kubelets, each with --pods-per-node pods mounting --configmaps-per-pod ConfigMaps of their own; pod workers sync each
+pod every --sync-frequency s plus up to 50% jitter (and on pod updates); every sync registers the pod with the
+ConfigMap manager and has the volume manager's 100 ms loops remount its ConfigMap volumes, each remount reading the
+ConfigMap through the manager. The Cache TTL is the node TTL controller's for --cluster-size nodes. Pods start over
+the first 1.5 sync periods; rates are measured after that. Variants (--variants, default all):
+  get              configMapAndSecretChangeDetectionStrategy Get: a GET (from etcd) per remount
+  cache            Cache, kubelet --kubelet-version: every pod sync invalidates, so a GET from etcd per remount (000)
+  cache-1.29       Cache, kubelet 1.29+ (kubernetes#120255): refreshes from the watch cache when the TTL has run out
+  watch            Watch: one LIST + WATCH (fieldSelector metadata.name) per ConfigMap per node, nothing per remount
+  watch-immutable  Watch with --immutable-fraction of the ConfigMaps immutable: their watch stops after the first read
+The summary extrapolates per-node figures to --cluster-size nodes (the write-ups' 2,000 nodes × 100 ConfigMaps).
+Write-up scale in full: --nodes 2000 (hours of wall time and several GB of heap for the watch variants).
+
+Flags (defaults are the write-ups' values, except --nodes):
+  --nodes <n>                  kubelets simulated (default 10)
+  --pods-per-node <n>          pods per node (default 50)
+  --configmaps-per-pod <n>     ConfigMap volumes per pod (default 2: 001's 100 ConfigMaps per node)
+  --cluster-size <n>           nodes in the cluster, for the TTL controller's table and the extrapolation (default 2000)
+  --kubelet-version <v>        kubelet of the get, cache and watch variants (default 1.28; 000 tested 1.22 and 1.28)
+  --sync-frequency <s>         kubelet --sync-frequency (default 60)
+  --immutable-fraction <f>     share of immutable ConfigMaps in watch-immutable, 0–1 (default 1)
+  --pod-updates-per-hour <r>   updates per pod per hour, each re-syncing the pod at once (default 0)
+  --duration <s>               virtual length of each variant (default 1200)
+  --sample <s>                 sampling period (default 10)
+  --variants <list>            comma-separated subset of: get,cache,cache-1.29,watch,watch-immutable
+  --seed <k>                   (default 1)   --json <file>   --report <file.html>   --heap
+  -h, --help                   show this help
+
+Exit status: 0 the study ran, 1 it failed, 2 bad command line.
+`;
+
 /** Each study's usage, by name; every name of {@link SCENARIO_NAMES} has one. */
 export const SCENARIO_USAGES: Readonly<Record<string, string>> = {
   "statefulset-resync": STATEFULSET_RESYNC_USAGE,
-  // study 004 (scen-load)
   "apiserver-load": APISERVER_LOAD_USAGE,
-  // study 002 (scen-lists)
   "watch-rv0-churn": WATCH_RV0_CHURN_USAGE,
+  "kubelet-configmap": KUBELET_CONFIGMAP_USAGE,
 };
 
 /** Usage of `informer analyze-logs`. */

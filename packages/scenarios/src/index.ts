@@ -32,11 +32,65 @@ export { ApiserverLogReader, MALFORMED_KEPT, type ParsedLogs } from "./analyze-l
 export { type ReadOptions, readOptionsOfQuery, requestShape } from "./analyze-logs/request-shape.js";
 export { parseRequestUri, type RequestTarget } from "./analyze-logs/request-uri.js";
 export { parseTraceFields, TraceCollector } from "./analyze-logs/trace-parser.js";
+export {
+  CacheBasedManager,
+  type CacheBasedManagerOptions,
+  DEFAULT_OBJECT_TTL_MS,
+} from "./kubelet/cache-based-manager.js";
+export {
+  kubeletMinorVersion,
+  newConfigMapManager,
+  nodeObjectTTLMs,
+  SimKubelet,
+  type SimKubeletOptions,
+  type SimKubeletStats,
+} from "./kubelet/kubelet.js";
+export {
+  CHANGE_DETECTION_STRATEGIES,
+  type ChangeDetectionStrategy,
+  type ConfigMapManager,
+  isImmutable,
+  type KubeletPod,
+  type ObjectClient,
+} from "./kubelet/manager.js";
+export {
+  DEFAULT_SYNC_FREQUENCY_MS,
+  PodWorkers,
+  type PodWorkersOptions,
+  SYNC_TICK_MS,
+  type SyncPodType,
+  WORKER_RESYNC_JITTER_FACTOR,
+} from "./kubelet/pod-workers.js";
+export { KUBELET_USER_AGENT, simObjectClient } from "./kubelet/sim-object-client.js";
+export { SimpleManager } from "./kubelet/simple-manager.js";
+export {
+  OBJECT_TTL_ANNOTATION_KEY,
+  TTL_BOUNDARIES,
+  TTL_BOUNDARIES_CURRENT,
+  type TTLBoundary,
+  TTLController,
+  ttlSecondsForClusterSize,
+} from "./kubelet/ttl-controller.js";
+export {
+  MOUNT_RETRY_INITIAL_MS,
+  MOUNT_RETRY_MAX_MS,
+  VOLUME_LOOP_PERIOD_MS,
+  VolumeManager,
+  type VolumeManagerOptions,
+  type VolumeManagerStats,
+} from "./kubelet/volume-manager.js";
+export {
+  MIN_IDLE_TIME_MS,
+  SYNC_WAIT_MS,
+  WatchBasedManager,
+  type WatchBasedManagerOptions,
+  type WatchBasedManagerStats,
+} from "./kubelet/watch-based-manager.js";
 export { renderHtmlReport } from "./report/html-report.js";
+export { type ReportChart, renderReportChart } from "./report/report-chart.js";
 export {
   describeRun,
   formatSummaryTable,
-  type ReportChart,
   type ScenarioReport,
   type StandardChart,
   type SummaryRow,
@@ -71,6 +125,14 @@ export {
   seedLoadCluster,
 } from "./scenarios/apiserver-load-workload.js";
 export { KUBE_VERSIONS, type KubeVersion, simOptionsForVersion } from "./scenarios/kube-version.js";
+export {
+  INTERVAL_BUCKETS_SECONDS,
+  KUBELET_CONFIGMAP_VARIANTS,
+  type KubeletConfigMapOptions,
+  type KubeletConfigMapVariant,
+  runKubeletConfigMap,
+  type WatchMemoryModel,
+} from "./scenarios/kubelet-configmap.js";
 export {
   runStatefulSetResync,
   STATEFULSET_RESYNC_VARIANTS,

@@ -299,12 +299,31 @@ describe("apiserver command", () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^Usage: pnpm apiserver \[flags\]/);
       expect(run.stdout).not.toMatch(/^listening on http/m);
-      for (const f of ["--port", "--kubeconfig-out", "--seed", "--tls", "--token", "--fault", "--help"]) {
+      for (const f of [
+        "--port",
+        "--kubeconfig-out",
+        "--seed",
+        "--tls",
+        "--token",
+        "--fault",
+        "--kube-version",
+        "--help",
+      ]) {
         expect(run.stdout).toContain(f);
       }
       expect(run.stdout).toMatch(/Environment: none is read/);
       expect(run.stdout).toMatch(/Exit status: 0 after SIGINT\/SIGTERM, 2 /);
     }
+  });
+
+  it("--kube-version with an unknown release exits 2 naming the flag, the value and the known releases", () => {
+    const run = runToExit(["--kube-version", "1.29"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'apiserver: --kube-version: unknown kube version "1.29": expected one of 1.22, 1.28, 1.31, 1.33, 1.34',
+    );
+    expect(run.stderr).toContain("pnpm apiserver --help");
+    expect(run.stdout).toBe("");
   });
 
   it("an unknown flag exits 2 naming it and the closest known flag", () => {

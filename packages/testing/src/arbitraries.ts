@@ -16,7 +16,22 @@ export type FaultStep =
   | { readonly kind: "drop-watches"; readonly asError: boolean }
   | { readonly kind: "compact" }
   | { readonly kind: "reinitialize-cache"; readonly downtimeMs: number }
-  | { readonly kind: "request-fault"; readonly verb: "list" | "watch"; readonly code: 429 | 500 | 504 }
+  | {
+      readonly kind: "request-fault";
+      readonly verb: "list" | "watch";
+      readonly code: 429 | 500 | 504;
+      /** With 429: the `Retry-After` seconds (default 1). */
+      readonly retryAfterSeconds?: number;
+    }
+  | { readonly kind: "too-large-rv"; readonly verb: "list" | "watch" }
+  | {
+      readonly kind: "stall-watchers";
+      readonly namespace: string;
+      readonly name: string;
+      /** Updates of `namespace/name` written while the watchers are stalled (enough fill their buffers). */
+      readonly updates: number;
+    }
+  | { readonly kind: "late-bookmarks"; readonly ms: number }
   | { readonly kind: "error-burst"; readonly verb: "list" | "watch"; readonly count: number }
   | { readonly kind: "truncate-watch"; readonly afterEvents: number }
   | { readonly kind: "bookmarks"; readonly mode: "on" | "no-periodic" | "off" }
@@ -76,19 +91,39 @@ const verb = fc.constantFrom("list" as const, "watch" as const);
 
 /**
  * Server faults: watches dropped cleanly or with an ERROR event, compaction (→ 410 for old resourceVersions),
- * watch-cache re-initialization (with downtime), single 429 (Retry-After)/500/504 answers, bursts of 500s,
- * truncated watch lines, bookmark modes (missing bookmarks) and latency.
+ * watch-cache re-initialization (with downtime), single 429 (with a generated Retry-After)/500/504 answers, bursts of
+ * 500s, 504 "Too large resource version" (what a lagging watch cache answers), watchers that stop reading while
+ * updates pour in (closed by the dispatch budget), truncated watch lines, bookmark modes (missing bookmarks), late
+ * bookmarks and latency. Objects named by a fault step come from `options` as for {@link objectStepArb}.
  */
-export function faultStepArb(): fc.Arbitrary<FaultStep> {
+export function faultStepArb(options: HistoryOptions = {}): fc.Arbitrary<FaultStep> {
+  const namespace = fc.constantFrom(...(options.namespaces ?? DEFAULT_NAMESPACES));
+  const name = fc.constantFrom(...(options.names ?? DEFAULT_NAMES));
   return fc.oneof(
     fc.record({ kind: fc.constant("drop-watches" as const), asError: fc.boolean() }),
     fc.record({ kind: fc.constant("compact" as const) }),
     fc.record({ kind: fc.constant("reinitialize-cache" as const), downtimeMs: fc.constantFrom(0, 2000, 8000) }),
+    fc.oneof(
+      fc.record({
+        kind: fc.constant("request-fault" as const),
+        verb,
+        code: fc.constantFrom(500 as const, 504 as const),
+      }),
+      fc.record({
+        kind: fc.constant("request-fault" as const),
+        verb,
+        code: fc.constant(429 as const),
+        retryAfterSeconds: fc.constantFrom(1, 5, 30),
+      }),
+    ),
+    fc.record({ kind: fc.constant("too-large-rv" as const), verb }),
     fc.record({
-      kind: fc.constant("request-fault" as const),
-      verb,
-      code: fc.constantFrom(429 as const, 500 as const, 504 as const),
+      kind: fc.constant("stall-watchers" as const),
+      namespace,
+      name,
+      updates: fc.constantFrom(5, 120),
     }),
+    fc.record({ kind: fc.constant("late-bookmarks" as const), ms: fc.constantFrom(5_000, 90_000) }),
     fc.record({ kind: fc.constant("error-burst" as const), verb, count: fc.integer({ min: 2, max: 5 }) }),
     fc.record({ kind: fc.constant("truncate-watch" as const), afterEvents: fc.nat(2) }),
     fc.record({
@@ -110,7 +145,7 @@ export function simStepArb(options: HistoryOptions = {}): fc.Arbitrary<SimStep> 
     { weight: options.weights?.writes ?? 8, arbitrary: objectStepArb(options) },
     { weight: options.weights?.time ?? 3, arbitrary: timeStepArb() },
   ];
-  if (options.faults !== false) parts.push({ weight: options.weights?.faults ?? 4, arbitrary: faultStepArb() });
+  if (options.faults !== false) parts.push({ weight: options.weights?.faults ?? 4, arbitrary: faultStepArb(options) });
   return fc.oneof(...parts);
 }
 
@@ -140,7 +175,13 @@ export function describeStep(s: SimStep): string {
     case "reinitialize-cache":
       return `re-initialize the watch cache (${s.downtimeMs} ms downtime)`;
     case "request-fault":
-      return `next ${s.verb} answers ${s.code}${s.code === 429 ? " (Retry-After: 1)" : ""}`;
+      return `next ${s.verb} answers ${s.code}${s.code === 429 ? ` (Retry-After: ${s.retryAfterSeconds ?? 1})` : ""}`;
+    case "too-large-rv":
+      return `next ${s.verb} answers 504 Too large resource version (a lagging watch cache)`;
+    case "stall-watchers":
+      return `open watches stop reading; ${s.namespace}/${s.name} updated ${s.updates} times (full buffers: the dispatch budget closes them)`;
+    case "late-bookmarks":
+      return `bookmarks withheld for ${s.ms} ms, then sent late`;
     case "error-burst":
       return `next ${s.count} ${s.verb} requests answer 500`;
     case "truncate-watch":
@@ -228,11 +269,52 @@ export async function applyStep(cluster: SimCluster, s: SimStep): Promise<string
       return "ok";
     case "request-fault":
       if (s.code === 429) {
-        cluster.faults.request({ type: "apf-429", verbs: [s.verb], count: 1, retryAfterSeconds: 1 });
+        cluster.faults.request({
+          type: "apf-429",
+          verbs: [s.verb],
+          count: 1,
+          retryAfterSeconds: s.retryAfterSeconds ?? 1,
+        });
       } else {
         cluster.faults.request({ type: "status", code: s.code, verbs: [s.verb], count: 1 });
       }
       return "armed";
+    case "too-large-rv": {
+      // A watch cache behind storage answers this after its 3 s freshness wait (the legacy message form: no cause).
+      const rv = cluster.engine.currentResourceVersion;
+      cluster.faults.request({
+        type: "status",
+        code: 504,
+        verbs: [s.verb],
+        count: 1,
+        retryAfterSeconds: 1,
+        message: `Too large resource version: ${rv + 1}, current: ${rv}`,
+      });
+      return "armed";
+    }
+    case "stall-watchers": {
+      const stalled = cluster.faults.stallWatchers();
+      let obj = await current(s.namespace, s.name);
+      let done = 0;
+      for (let i = 0; i < s.updates; i++) {
+        const data = { v: `stall-${i}` };
+        try {
+          obj = (await (obj === undefined
+            ? c.create(configmaps, object(s.namespace, s.name, data))
+            : c.update(configmaps, { ...obj, data }))) as KubeObject;
+          done++;
+        } catch {
+          obj = await current(s.namespace, s.name);
+        }
+      }
+      // The dispatcher waits for full buffers with its budget (100 ms), then closes what is still full.
+      await cluster.clock.step(1000);
+      const left = cluster.engine.watcherInfo().filter((w) => w.stalled).length;
+      return `${stalled} watches stalled, ${done} updates, ${left} stalled watches still open`;
+    }
+    case "late-bookmarks":
+      cluster.faults.delayBookmarks(s.ms);
+      return "ok";
     case "error-burst":
       cluster.faults.request({ type: "status", code: 500, verbs: [s.verb], count: s.count });
       return "armed";

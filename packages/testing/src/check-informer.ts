@@ -18,6 +18,8 @@ import {
   type SimStep,
 } from "./arbitraries.js";
 import { type BystanderPlan, bystanderHandler, bystandersArb, describeBystander } from "./handler-behaviours.js";
+import { seedFromEnv } from "./internal/replay-seed.js";
+import { renderTimeline } from "./internal/timeline.js";
 import {
   handlerViewConverges,
   type InvariantReport,
@@ -54,8 +56,12 @@ export interface CheckInformerOptions {
   readonly history?: HistoryOptions;
   /** The informer under test (default: a shared informer on ConfigMaps in every namespace, via the cluster's client). */
   readonly informer?: (c: InformerCase) => SharedIndexInformer<KubeObject>;
-  /** Your handler: it gets every notification after the kit recorded it; an exception it throws is a violation. */
-  readonly handler?: ResourceEventHandler<KubeObject>;
+  /**
+   * Your handler: it gets every notification after the kit recorded it; an exception it throws is a violation. A
+   * function is called once per case, before the informer starts, for a handler that keeps state (a fresh one each
+   * case); your `invariants` can then judge that state.
+   */
+  readonly handler?: ResourceEventHandler<KubeObject> | ((c: InformerCase) => ResourceEventHandler<KubeObject>);
   /** How long the quiet phase may take to converge (virtual time, default 15 minutes). */
   readonly convergeWithinMs?: number;
   /** More invariants, checked at quiescence. */
@@ -79,7 +85,7 @@ export interface CheckResult {
 export interface TimelineEntry {
   /** Virtual ms since the case started. */
   readonly at: number;
-  readonly kind: "step" | "request" | "notification" | "handler-error" | "phase";
+  readonly kind: "step" | "request" | "notification" | "handler-error" | "reconcile" | "phase";
   readonly text: string;
 }
 
@@ -106,15 +112,6 @@ export interface InformerCaseInput {
  */
 export function runInformerCase(options: CheckInformerOptions, input: InformerCaseInput): Promise<CaseOutcome> {
   return runCase(options, input.useWatchList, input.steps, input.seed, input.bystanders ?? []);
-}
-
-function seedFromEnv(): number | undefined {
-  const raw = typeof process !== "undefined" ? process.env.FC_SEED : undefined;
-  if (raw === undefined || raw.trim() === "") return undefined;
-  if (raw === "random") return Math.floor(Math.random() * 0x7fffffff);
-  const n = Number(raw);
-  if (!Number.isInteger(n)) throw new Error(`FC_SEED must be an integer or "random", got ${JSON.stringify(raw)}`);
-  return n;
 }
 
 const keyOf = (o: KubeObject) => `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
@@ -162,7 +159,7 @@ async function runCase(
         logger: silentLogger,
         reflector: { useWatchList, logger: silentLogger },
       });
-    const user = options.handler;
+    const user = typeof options.handler === "function" ? options.handler(ctx) : options.handler;
     const guard = (what: string, fn: (() => void) | undefined) => {
       if (fn === undefined) return;
       try {
@@ -238,7 +235,7 @@ async function runCase(
     }
     cluster.faults.clearAll();
     log("phase", "faults cleared; waiting for convergence");
-    const truth = () => serverState(cluster);
+    const truth = () => configMapVersions(cluster);
     const storeState = () =>
       new Map(
         informer
@@ -326,7 +323,7 @@ function replayKeys(notes: readonly RecordedNotification[]): string[] {
 }
 
 /** The server's ConfigMaps as `namespace/name → resourceVersion`, read from storage (no request is made). */
-function serverState(cluster: SimCluster): Map<string, string> {
+function configMapVersions(cluster: SimCluster): Map<string, string> {
   const r = cluster.engine.resource("configmaps");
   return new Map(
     cluster.engine.storage
@@ -356,9 +353,7 @@ export function formatFailure(
     for (const v of r.violations) lines.push(`      ${v}`);
   }
   lines.push("  timeline (virtual ms):");
-  // Requests are logged when they finish, stamped with when they arrived: a stable sort puts them in place.
-  const sorted = outcome.timeline.map((e, i) => [e, i] as const).sort((a, b) => a[0].at - b[0].at || a[1] - b[1]);
-  for (const [e] of sorted) lines.push(`    ${String(Math.round(e.at)).padStart(8)}  ${e.kind.padEnd(12)} ${e.text}`);
+  lines.push(...renderTimeline(outcome.timeline));
   return lines.join("\n");
 }
 
@@ -371,7 +366,7 @@ export function formatFailure(
  * how to replay it (`FC_SEED=<seed>`). Test-runner agnostic (vitest, node:test, …): it only returns a promise.
  */
 export async function checkInformer(options: CheckInformerOptions = {}): Promise<CheckResult> {
-  const seed = seedFromEnv() ?? options.seed ?? 42;
+  const seed = seedFromEnv(options.seed ?? 42);
   const numRuns = options.numRuns ?? 100;
   let caseNo = 0;
   const property = fc.asyncProperty(

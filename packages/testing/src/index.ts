@@ -16,6 +16,18 @@ export {
   timeStepArb,
 } from "./arbitraries.js";
 export {
+  type CheckControllerOptions,
+  type ControllerCase,
+  type ControllerCaseInput,
+  type ControllerCaseOutcome,
+  type ConvergencePredicate,
+  checkController,
+  controllerConverges,
+  formatControllerFailure,
+  type ReconcileRecord,
+  runControllerCase,
+} from "./check-controller.js";
+export {
   type CaseOutcome,
   type CheckInformerOptions,
   type CheckResult,
@@ -50,6 +62,14 @@ export {
   storeConverges,
   syncedHonest,
 } from "./invariants.js";
+export {
+  type MemoryInformerContext,
+  type MemoryReport,
+  type MemorySample,
+  type MemoryStaysBoundedOptions,
+  memoryStaysBounded,
+} from "./memory-stays-bounded.js";
+export { type ServerState, type StateResource, serverState } from "./server-state.js";
 export {
   createSimCluster,
   type SettleOptions,

@@ -1,5 +1,5 @@
 import { KubeClient, type KubeClientOptions } from "@informer-ts/client";
-import { type Clock, FakeClock, seededRand } from "@informer-ts/clock";
+import { type Clock, FakeClock, seededRand, type Timer } from "@informer-ts/clock";
 import {
   type BookmarkMode,
   type CompletedRequest,
@@ -50,9 +50,21 @@ export interface SimFaults {
   dropWatches(resource?: ResourceRef, asError?: boolean): number;
   /** Bookmark behaviour: `on`, `no-periodic` (only the initial-events-end bookmark) or `off`. */
   bookmarks(mode: BookmarkMode): void;
+  /**
+   * Open watches of one resource (or all) stop reading: the server buffers their events, and once the buffers are
+   * full the dispatcher's time budget closes them, as for a client that stopped reading. Returns how many stalled.
+   */
+  stallWatchers(resource?: ResourceRef): number;
+  /** Stalled watches read again (what they buffered is delivered, in order); returns how many resumed. */
+  resumeWatchers(): number;
+  /** Withholds every bookmark (the watch-list end marker included) for `ms` of virtual time: they come late. */
+  delayBookmarks(ms: number): void;
   /** Adds latency to matching requests (virtual time); returns the function that removes it. */
   latency(rule: LatencyRule): () => void;
-  /** Ends every fault: request faults and latency removed, bookmarks back `on` (the quiet phase of a property). */
+  /**
+   * Ends every fault: request faults and latency removed, stalled watches resumed, bookmarks back `on` (the quiet
+   * phase of a property).
+   */
   clearAll(): void;
 }
 
@@ -168,6 +180,7 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
   const tracked = new Map<number, string>();
   const latencies = new Set<() => void>();
   let trackSeq = 0;
+  let bookmarksBack: Timer | undefined;
   let closed: Promise<void> | undefined;
 
   const pending = (): SimPending => {
@@ -230,7 +243,23 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
           remove();
         };
       },
+      stallWatchers: (resource) => engine.stallWatchers(resource === undefined ? {} : { resource }),
+      resumeWatchers: () => engine.resumeWatchers(),
+      delayBookmarks: (ms) => {
+        if (!(Number.isFinite(ms) && ms >= 0)) {
+          throw new RangeError(`delayBookmarks: ms must be a finite number ≥ 0, got ${ms}`);
+        }
+        bookmarksBack?.stop();
+        engine.setBookmarkMode("off");
+        bookmarksBack = clock.afterFunc(ms, () => {
+          bookmarksBack = undefined;
+          engine.setBookmarkMode("on");
+        });
+      },
       clearAll: () => {
+        bookmarksBack?.stop();
+        bookmarksBack = undefined;
+        engine.resumeWatchers();
         engine.faults.clear();
         for (const remove of latencies) remove();
         latencies.clear();
@@ -265,6 +294,7 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
     },
     close(): Promise<void> {
       closed ??= (async () => {
+        bookmarksBack?.stop();
         engine.stop();
         await client.close();
         await server.close();

@@ -183,6 +183,7 @@ export async function createCliBackend(
   const engine = new SimApiServer({
     clock: deps.clock,
     ...(deps.rand !== undefined && { rand: deps.rand }),
+    ...(flags.kubeVersion !== undefined && { kubeVersion: flags.kubeVersion }),
     watchList: flags.watchList,
     minRequestTimeoutSeconds: flags.minRequestTimeoutSeconds,
     metrics,

@@ -1,4 +1,5 @@
 import { parseCommandLine } from "@informer-ts/apimachinery";
+import { DEFAULT_KUBE_VERSION, type KubeVersion, kubeVersionGates, parseKubeVersion } from "../engine/kube-version.js";
 
 export { USAGE } from "./cli-usage.js";
 
@@ -11,6 +12,9 @@ export interface ApiserverFlags {
   readonly tokens: readonly string[];
   readonly clientCertAuth: boolean;
   readonly kubeconfigOut?: string;
+  /** `--kube-version` (absent: 1.34): the release whose cache-vs-etcd routing the server reproduces. */
+  readonly kubeVersion?: KubeVersion;
+  /** The WatchList gate: the `--kube-version`'s default, false with `--no-watch-list`. */
   readonly watchList: boolean;
   readonly httpLog: boolean;
   /** `--audit-log <file>`: one audit-style JSON line per request, appended to the file (`-` = stderr). */
@@ -31,7 +35,8 @@ function int(name: string, v: string | undefined, def: number): number {
 /**
  * Parses the `apiserver` command line. Throws an Error naming the bad flag (unknown flags, with the closest known
  * one: `unknown option --kubeconfig; did you mean --kubeconfig-out?`; missing values, bad integers, bad `--fault`
- * JSON, `--client-cert-auth` without `--tls`); the CLI prints it with the usage and exits 2.
+ * JSON, an unknown `--kube-version`, `--client-cert-auth` without `--tls`); the CLI prints it with the usage and
+ * exits 2.
  */
 export function parseApiserverFlags(argv: readonly string[]): ApiserverFlags {
   const { values } = parseCommandLine({
@@ -47,6 +52,7 @@ export function parseApiserverFlags(argv: readonly string[]): ApiserverFlags {
       "client-cert-auth": { type: "boolean" },
       "kubeconfig-out": { type: "string" },
       "no-watch-list": { type: "boolean" },
+      "kube-version": { type: "string" },
       "min-request-timeout": { type: "string" },
       "rand-seed": { type: "string" },
       fault: { type: "string", multiple: true },
@@ -66,6 +72,14 @@ export function parseApiserverFlags(argv: readonly string[]): ApiserverFlags {
       );
     }
   });
+  let kubeVersion: KubeVersion | undefined;
+  if (values["kube-version"] !== undefined) {
+    try {
+      kubeVersion = parseKubeVersion(values["kube-version"]);
+    } catch (err) {
+      throw new Error(`--kube-version: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
   if (values["client-cert-auth"] === true && values.tls !== true) {
     throw new Error("--client-cert-auth needs --tls");
   }
@@ -77,7 +91,8 @@ export function parseApiserverFlags(argv: readonly string[]): ApiserverFlags {
     tokens: values.token ?? [],
     clientCertAuth: values["client-cert-auth"] === true,
     ...(values["kubeconfig-out"] !== undefined && { kubeconfigOut: values["kubeconfig-out"] }),
-    watchList: values["no-watch-list"] !== true,
+    ...(kubeVersion !== undefined && { kubeVersion }),
+    watchList: values["no-watch-list"] !== true && kubeVersionGates(kubeVersion ?? DEFAULT_KUBE_VERSION).watchList,
     httpLog: values["http-log"] === true,
     ...(values["audit-log"] !== undefined && { auditLog: values["audit-log"] }),
     minRequestTimeoutSeconds: int("min-request-timeout", values["min-request-timeout"], 1800),

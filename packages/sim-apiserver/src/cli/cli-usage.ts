@@ -20,6 +20,9 @@ Flags:
   --client-cert-auth         accept client certificates signed by the generated CA (with --tls)
   --kubeconfig-out <file>    write a kubeconfig for this server (URL, CA, first token or client certificate);
                              without it no kubeconfig is written
+  --kube-version <v>         reproduce how kube-apiserver <v> routes reads between the watch cache and etcd,
+                             with that release's default feature gates: 1.22, 1.28, 1.31, 1.33 or 1.34
+                             (default 1.34; e.g. 1.22 sends RV-unset lists and paged lists with an RV to etcd)
   --no-watch-list            emulate a server with the WatchList feature gate off (sendInitialEvents -> 422)
   --min-request-timeout <s>  default watch timeout is random in [s, 2s) (default 1800)
   --rand-seed <n>            seed for the server's random choices (watch timeouts, jitter)

@@ -3,7 +3,7 @@ import { newResourceExpired, parseResourceVersion } from "@informer-ts/apimachin
 import type { Clock, Rand, Timer } from "@informer-ts/clock";
 import { CacheDispatcher } from "./cache-dispatcher.js";
 import { CacheWatcher, FixedWatch, type InitialSource } from "./cache-watcher.js";
-import { type CacherListResult, Delegator } from "./delegator.js";
+import { type CacherListResult, Delegator, type DelegatorConfig } from "./delegator.js";
 import { groupResourceString, type SimResource } from "./resources.js";
 import type { Selection } from "./selection.js";
 import type { ServedFrom } from "./served-from.js";
@@ -15,7 +15,7 @@ export type { CacherListResult } from "./delegator.js";
 export { answeredBy, type ServedFrom, servedFromOfError } from "./served-from.js";
 
 /** Cacher tuning; every field has kube-apiserver's value as the default (see the engine options). */
-export interface CacherConfig {
+export interface CacherConfig extends DelegatorConfig {
   readonly bookmarkFrequencyMs: number;
   readonly blockTimeoutMs: number;
   readonly eventFreshMs: number;
@@ -25,12 +25,6 @@ export interface CacherConfig {
   readonly cacheLagMs: number;
   readonly dispatchBudgetMs: number;
   readonly budgetRefreshMsPerSecond: number;
-  /**
-   * The `ListFromCacheSnapshot` gate (beta, on in v1.34; default true): exact-RV lists and continuations are served
-   * from the cache's state at that RV, rebuilt from the event history, while the history covers it. Off (≤ v1.33):
-   * every exact-RV list and every continuation goes to storage.
-   */
-  readonly listFromCacheSnapshot?: boolean;
 }
 
 /** What the cacher reports to the engine. */
@@ -203,7 +197,11 @@ export class Cacher {
    * ERROR event.
    */
   async watch(namespace: string, opts: ListOptions, sel: Selection): Promise<CacheWatcher | FixedWatch> {
-    if (!this.cache.ready) throw this.cache.notReady();
+    if (!this.cache.ready) {
+      // ResilientWatchCacheInitialization: 429 (W8). Before it, the watch waits until the cache is ready.
+      if (this.cfg.resilientWatchCacheInitialization !== false) throw this.cache.notReady();
+      await this.cache.whenReady();
+    }
     const rvStr = opts.resourceVersion ?? "";
     const rv = Number(parseResourceVersion(rvStr));
     const sie = opts.sendInitialEvents;
@@ -308,8 +306,7 @@ export class Cacher {
     const finish = () => {
       this.readyTimer = undefined;
       this.relist();
-      this.cache.ready = true;
-      this.cache.wakeWaiters();
+      this.cache.becameReady();
     };
     if (downtimeMs <= 0) finish();
     else this.readyTimer = this.clock.afterFunc(downtimeMs, finish);

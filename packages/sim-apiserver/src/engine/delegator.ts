@@ -9,6 +9,7 @@ import {
   type StatusError,
 } from "@informer-ts/apimachinery";
 import { decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
+import type { KubeVersionGates } from "./kube-version.js";
 import { apiVersionOf, type SimResource } from "./resources.js";
 import type { Selection } from "./selection.js";
 import { answeredBy, type ServedFrom } from "./served-from.js";
@@ -21,13 +22,22 @@ export interface CacherListResult {
   readonly servedFrom: ServedFrom;
 }
 
-/** What the delegator's routing depends on besides the request. */
+/**
+ * What the delegator's routing depends on besides the request: the gates of {@link KubeVersionGates}. An absent field
+ * takes v1.34's default.
+ */
 export interface DelegatorConfig {
   /**
    * The `ListFromCacheSnapshot` gate (beta, on in v1.34; default true): exact-RV lists and continuations are served
    * from the cache's state at that RV while its history covers it. Off (≤ v1.33): always from storage.
    */
   readonly listFromCacheSnapshot?: boolean;
+  /** `ConsistentListFromCache` (default true); see {@link KubeVersionGates.consistentListFromCache}. */
+  readonly consistentListFromCache?: boolean;
+  /** `ResilientWatchCacheInitialization` (default true); see {@link KubeVersionGates.resilientWatchCacheInitialization}. */
+  readonly resilientWatchCacheInitialization?: boolean;
+  /** Pre-1.31 `hasLimit` (default false); see {@link KubeVersionGates.limitedListsFromStorage}. */
+  readonly limitedListsFromStorage?: boolean;
 }
 
 const INCONSISTENT_CONTINUE_MESSAGE =
@@ -49,9 +59,13 @@ export class Delegator {
     private readonly cfg: DelegatorConfig,
   ) {}
 
-  /** LIST: RV unset (consistent), "0" (any), N (not older than, or exact with a limit), `Exact`, continue. */
+  /**
+   * LIST: RV unset (consistent), "0" (any), N (not older than, or exact with a limit), `Exact`, continue — routed as
+   * the configured release does (see {@link KubeVersionGates}).
+   */
   async list(namespace: string, opts: ListOptions, sel: Selection): Promise<CacherListResult> {
     const cache = this.cache;
+    const cfg = this.cfg;
     const rvStr = opts.resourceVersion ?? "";
     const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : 0;
     const prefix = prefixOf(this.resource, namespace);
@@ -64,31 +78,48 @@ export class Delegator {
       }
       if (tok.rv > 0) return this.exact(prefix, tok.fromKey, tok.rv, limit, sel, true);
       // rv -1: continue at the latest revision (storage only, without ListFromCacheSnapshot).
-      if (this.cfg.listFromCacheSnapshot === false) return this.fromStorage(prefix, tok.fromKey, 0, limit, sel);
+      if (cfg.listFromCacheSnapshot === false) return this.fromStorage(prefix, tok.fromKey, 0, limit, sel);
       return this.consistent(prefix, tok.fromKey, limit, sel);
     }
     const rv = Number(parseResourceVersion(rvStr));
     if (match === "Exact" || (match === undefined && limit > 0 && rv > 0)) {
       return this.exact(prefix, undefined, rv, limit, sel, false); // L5
     }
-    if (rvStr === "") return this.consistent(prefix, undefined, limit, sel); // L1/L2
+    if (rvStr === "") {
+      // Without ConsistentListFromCache an RV-unset list is a quorum read from etcd.
+      if (cfg.consistentListFromCache === false) return this.fromStorage(prefix, undefined, 0, limit, sel);
+      return this.consistent(prefix, undefined, limit, sel); // L1/L2
+    }
+    // Before 1.31 (`hasLimit`): a limit with an RV other than "0" is etcd's, "not older than" at its revision.
+    if (cfg.limitedListsFromStorage === true && limit > 0 && rv > 0)
+      return this.notOlderThanFromStorage(prefix, rv, limit, sel);
     if (!cache.ready) {
-      // ResilientWatchCacheInitialization: a paged list without selectors goes to storage (which serves "not older
-      // than N" at its current revision, or 504 without Retry-After when N is in its future); anything else is 429.
-      if (!(limit > 0 && sel.empty)) throw cache.notReady();
-      const current = this.storage.currentRevision;
-      if (rv > current) throw answeredBy(newTooLargeResourceVersion(rv, current, 0), "storage");
-      return this.fromStorage(prefix, undefined, 0, limit, sel);
+      if (cfg.resilientWatchCacheInitialization !== false) {
+        // ResilientWatchCacheInitialization: a paged list without selectors goes to storage (which serves "not older
+        // than N" at its current revision, or 504 without Retry-After when N is in its future); anything else is 429.
+        if (!(limit > 0 && sel.empty)) throw cache.notReady();
+        return this.notOlderThanFromStorage(prefix, rv, limit, sel);
+      }
+      // Before it: RV "0" goes to etcd (which honours the limit); RV=N waits until the cache is ready.
+      if (rv === 0) return this.fromStorage(prefix, undefined, 0, limit, sel);
+      await cache.whenReady();
     }
     if (rv === 0) return this.fromCache(prefix, undefined, 0, sel); // L3: limit ignored
     await cache.waitFresh(rv); // L4
     return this.fromCache(prefix, undefined, match === "NotOlderThan" ? limit : 0, sel);
   }
 
+  /** etcd's "not older than N": its current revision, or 504 (no Retry-After) when N is in its future. */
+  private notOlderThanFromStorage(prefix: string, rv: number, limit: number, sel: Selection): CacherListResult {
+    const current = this.storage.currentRevision;
+    if (rv > current) throw answeredBy(newTooLargeResourceVersion(rv, current, 0), "storage");
+    return this.fromStorage(prefix, undefined, 0, limit, sel);
+  }
+
   /**
    * GET (L7–L9): RV unset → storage; "0" → cache, no wait; N → cache once fresh (504 with Retry-After after 3 s).
    * While the cache is not ready every GET goes to storage, which answers an RV in its future with 504 (no
-   * Retry-After).
+   * Retry-After); before ResilientWatchCacheInitialization only RV "0" does, and RV=N waits until the cache is ready.
    */
   async get(
     namespace: string,
@@ -97,11 +128,13 @@ export class Delegator {
   ): Promise<{ object: KubeObject | undefined; servedFrom: ServedFrom }> {
     const rv = Number(parseResourceVersion(rvStr));
     const key = this.resource.namespaced ? `${namespace}/${name}` : name;
-    if (rvStr === "" || !this.cache.ready) {
+    const resilient = this.cfg.resilientWatchCacheInitialization !== false;
+    if (rvStr === "" || (!this.cache.ready && (resilient || rv === 0))) {
       const current = this.storage.currentRevision;
       if (rv > current) throw answeredBy(newTooLargeResourceVersion(rv, current, 0), "storage");
       return { object: this.storage.get(this.resource, namespace, name), servedFrom: "storage" };
     }
+    if (!this.cache.ready) await this.cache.whenReady();
     if (rv > 0) await this.cache.waitFresh(rv);
     return { object: this.cache.state.get(key), servedFrom: "cache" };
   }

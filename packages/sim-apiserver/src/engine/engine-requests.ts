@@ -1,6 +1,6 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import type { Rand } from "@informer-ts/clock";
-import { serveGet, serveList } from "./list-serving.js";
+import { type ListOptionGates, serveGet, serveList } from "./list-serving.js";
 import type { DeleteOptions } from "./registry/delete-options.js";
 import type { PatchType } from "./registry/patch.js";
 import type { EngineRequest, ResourceRef, Served } from "./request-context.js";
@@ -19,7 +19,8 @@ export interface EngineRequestsDeps {
   readonly latency: RequestLatency;
   readonly watcherFaults: WatcherFaults;
   readonly rand: Rand;
-  readonly watchListEnabled: boolean;
+  /** The WatchList gate and whether `sendInitialEvents` exists. */
+  readonly gates: ListOptionGates;
   readonly minRequestTimeoutSeconds: number;
   readonly defaultUserAgent: string;
 }
@@ -39,9 +40,7 @@ export class EngineRequests {
 
   /** LIST: `opts` are the decoded query; defaulting, validation and routing (cache or storage) happen here. */
   list(ref: ResourceRef, namespace: string, opts: ListOptions, req: EngineRequest): Promise<Served<KubeList>> {
-    return this.run("list", ref, req, (r) =>
-      serveList(this.deps.table.cacher(r), namespace, opts, this.deps.watchListEnabled),
-    );
+    return this.run("list", ref, req, (r) => serveList(this.deps.table.cacher(r), namespace, opts, this.deps.gates));
   }
 
   /** GET one object (RV unset: storage; "0": cache; N: cache once fresh); 404 when absent. */

@@ -58,6 +58,15 @@ export {
   parseHttpFaultRule,
 } from "./http-faults.js";
 export { SimConnectionError } from "./in-process-faults.js";
+export {
+  DEFAULT_KUBE_VERSION,
+  isKubeVersion,
+  KUBE_VERSIONS,
+  type KubeVersion,
+  type KubeVersionGates,
+  kubeVersionGates,
+  parseKubeVersion,
+} from "./kube-version.js";
 export { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "./list-options.js";
 export { NamespaceController } from "./namespace-controller.js";
 export { decodeApplyConfiguration } from "./registry/apply-patch.js";

@@ -30,11 +30,23 @@ function toDecoded(opts: ListOptions, watch: boolean): DecodedListOptions {
   };
 }
 
+/** The gates list-option decoding depends on (see `KubeVersionGates`). */
+export interface ListOptionGates {
+  /** The WatchList feature gate: `sendInitialEvents` accepted, legacy RV ""/"0" watches defaulted to watch-lists. */
+  readonly watchList: boolean;
+  /** Whether the server knows the `sendInitialEvents` option at all (1.27+); unknown, it is ignored. */
+  readonly sendInitialEventsOption: boolean;
+}
+
 /** `SetListOptionsDefaults` + `ValidateListOptions` on the WatchList gate; throws the 422. */
-function validated(opts: ListOptions, watch: boolean, watchListEnabled: boolean): ListOptions {
+function validated(opts: ListOptions, watch: boolean, gates: ListOptionGates): ListOptions {
+  if (!gates.sendInitialEventsOption && opts.sendInitialEvents !== undefined) {
+    const { sendInitialEvents: _unknown, ...known } = opts;
+    opts = known;
+  }
   const d = toDecoded(opts, watch);
-  setListOptionsDefaults(d, watchListEnabled);
-  const errs: FieldError[] = validateListOptions(d, watchListEnabled);
+  setListOptionsDefaults(d, gates.watchList);
+  const errs: FieldError[] = validateListOptions(d, gates.watchList);
   if (errs.length > 0) throw newInvalid({ group: "meta.k8s.io", kind: "ListOptions" }, "", errs);
   const out: ListOptions = { ...opts };
   if (d.sendInitialEvents !== undefined) out.sendInitialEvents = d.sendInitialEvents;
@@ -52,10 +64,10 @@ export function listOptionsFor(
   r: SimResource,
   opts: ListOptions,
   watch: boolean,
-  watchListEnabled: boolean,
+  gates: ListOptionGates,
 ): { readonly v: ListOptions; readonly sel: Selection } {
   const parsed: ParsedSelectors = parseSelectors(opts.labelSelector, opts.fieldSelector);
-  const v = validated(opts, watch, watchListEnabled);
+  const v = validated(opts, watch, gates);
   return { v, sel: selectionFor(r, parsed) };
 }
 
@@ -67,9 +79,9 @@ export async function serveList(
   cacher: Cacher,
   namespace: string,
   opts: ListOptions,
-  watchListEnabled: boolean,
+  gates: ListOptionGates,
 ): Promise<Served<KubeList>> {
-  const { v, sel } = listOptionsFor(cacher.resource, opts, false, watchListEnabled);
+  const { v, sel } = listOptionsFor(cacher.resource, opts, false, gates);
   const res = await cacher.list(namespace, v, sel);
   return { object: res.list, servedFrom: res.servedFrom };
 }

@@ -2,11 +2,12 @@ import type { Clock, Rand } from "@informer-ts/clock";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import type { CacherConfig } from "./cacher.js";
 import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
+import { DEFAULT_KUBE_VERSION, type KubeVersion, kubeVersionGates } from "./kube-version.js";
 import type { FieldManager } from "./registry/store.js";
 import type { SimResource } from "./resources.js";
 import { BUDGET_REFRESH_MS_PER_SECOND, MAX_DISPATCH_BUDGET_MS } from "./time-budget.js";
 
-/** Options of {@link SimApiServer}. Every default is kube-apiserver v1.34's value. */
+/** Options of {@link SimApiServer}. Every default is kube-apiserver v1.34's value (see `kubeVersion`). */
 export interface SimApiServerOptions {
   /** Time source (default real time). Tests pass a `FakeClock`. */
   readonly clock?: Clock;
@@ -14,7 +15,16 @@ export interface SimApiServerOptions {
   readonly rand?: Rand;
   /** Served resources (default {@link BUILTIN_RESOURCES}); more can be added with {@link SimApiServer.register}. */
   readonly resources?: readonly SimResource[];
-  /** The WatchList feature gate (default true). Off: `sendInitialEvents` is rejected with the real 422. */
+  /**
+   * The kube-apiserver release whose read routing to reproduce (default `"1.34"`): its default feature gates and
+   * rules deciding watch cache vs etcd (see {@link KubeVersionGates}). `watchList` and `listFromCacheSnapshot`
+   * below override the release's value of their gate.
+   */
+  readonly kubeVersion?: KubeVersion;
+  /**
+   * The WatchList feature gate (default: the `kubeVersion`'s, true for 1.34). Off: `sendInitialEvents` is rejected
+   * with the real 422.
+   */
   readonly watchList?: boolean;
   /** Revision of the empty store (default 1). */
   readonly initialResourceVersion?: number;
@@ -28,8 +38,9 @@ export interface SimApiServerOptions {
   readonly historyLowerBound?: number;
   readonly historyUpperBound?: number;
   /**
-   * The `ListFromCacheSnapshot` feature gate (default true, as v1.34): exact-RV lists and continuations are served from
-   * the watch cache while its event history covers the RV. False reproduces v1.33 and older: always from storage.
+   * The `ListFromCacheSnapshot` feature gate (default: the `kubeVersion`'s, true for 1.34): exact-RV lists and
+   * continuations are served from the watch cache while its event history covers the RV. False: always from storage,
+   * as v1.33 and older.
    */
   readonly listFromCacheSnapshot?: boolean;
   /** Delay between a commit and the watch caches seeing it (default 0: caches are never behind). */
@@ -73,14 +84,18 @@ export interface SimApiServerOptions {
 
 /** The watch caches' configuration from the engine's options (kube-apiserver's defaults for what is not given). */
 export function cacherConfigOf(opts: SimApiServerOptions): CacherConfig {
+  const gates = kubeVersionGates(opts.kubeVersion ?? DEFAULT_KUBE_VERSION);
   return {
+    consistentListFromCache: gates.consistentListFromCache,
+    resilientWatchCacheInitialization: gates.resilientWatchCacheInitialization,
+    limitedListsFromStorage: gates.limitedListsFromStorage,
     bookmarkFrequencyMs: opts.bookmarkFrequencyMs ?? 60_000,
     blockTimeoutMs: opts.blockTimeoutMs ?? 3000,
     eventFreshMs: opts.eventFreshMs ?? EVENT_FRESH_DURATION_MS,
     historyLowerBound: opts.historyLowerBound ?? HISTORY_LOWER_BOUND,
     historyUpperBound: opts.historyUpperBound ?? HISTORY_UPPER_BOUND,
     cacheLagMs: opts.cacheLagMs ?? 0,
-    listFromCacheSnapshot: opts.listFromCacheSnapshot ?? true,
+    listFromCacheSnapshot: opts.listFromCacheSnapshot ?? gates.listFromCacheSnapshot,
     dispatchBudgetMs: opts.dispatchBudgetMs ?? MAX_DISPATCH_BUDGET_MS,
     budgetRefreshMsPerSecond: opts.budgetRefreshMsPerSecond ?? BUDGET_REFRESH_MS_PER_SECOND,
   };

@@ -15,6 +15,13 @@ import { ServerSideApply } from "./field-manager/server-side-apply.js";
 import { GarbageCollector } from "./garbage-collector.js";
 import { type HttpFault, HttpFaultInjector, type HttpRequestDescriptor } from "./http-faults.js";
 import { InProcessRequests } from "./in-process-requests.js";
+import {
+  DEFAULT_KUBE_VERSION,
+  type KubeVersion,
+  type KubeVersionGates,
+  kubeVersionGates,
+  parseKubeVersion,
+} from "./kube-version.js";
 import { NamespaceController } from "./namespace-controller.js";
 import { rfc3339Seconds } from "./object-util.js";
 import type { DeleteOptions } from "./registry/delete-options.js";
@@ -74,6 +81,13 @@ export class SimApiServer {
   readonly faults: HttpFaultInjector;
   readonly watchListEnabled: boolean;
   readonly minRequestTimeoutSeconds: number;
+  /** The release whose read routing the engine reproduces (option `kubeVersion`, default 1.34). */
+  readonly kubeVersion: KubeVersion;
+  /**
+   * The routing gates in effect: the release's defaults with the `watchList` and `listFromCacheSnapshot` options
+   * applied.
+   */
+  readonly gates: KubeVersionGates;
   /**
    * The engine's request API for a face that does its own fault injection and accounting (the HTTP face): typed
    * results (`{ object, servedFrom, … }`), no request faults applied, nothing recorded.
@@ -95,11 +109,22 @@ export class SimApiServer {
     this.accounting = new RequestAccounting(opts.metrics ?? noopMetrics);
     this.cacheMetrics = new CacheMetrics(opts.metrics ?? noopMetrics);
     this.faults = new HttpFaultInjector(this.rand);
-    this.watchListEnabled = opts.watchList ?? true;
+    this.kubeVersion = opts.kubeVersion === undefined ? DEFAULT_KUBE_VERSION : parseKubeVersion(opts.kubeVersion);
+    const release = kubeVersionGates(this.kubeVersion);
+    this.watchListEnabled = opts.watchList ?? release.watchList;
+    this.gates = Object.freeze({
+      ...release,
+      watchList: this.watchListEnabled,
+      listFromCacheSnapshot: opts.listFromCacheSnapshot ?? release.listFromCacheSnapshot,
+    });
+    const listOptionGates = {
+      watchList: this.watchListEnabled,
+      sendInitialEventsOption: release.sendInitialEventsOption,
+    };
     this.minRequestTimeoutSeconds = opts.minRequestTimeoutSeconds ?? 1800;
     this.logger = opts.logger;
     const defaultUserAgent = opts.defaultUserAgent ?? "informer-ts-inprocess";
-    const cfg = cacherConfigOf(opts);
+    const cfg = cacherConfigOf({ ...opts, kubeVersion: this.kubeVersion });
     this.table = new ResourceTable(
       this.storage,
       (r) =>
@@ -147,12 +172,12 @@ export class SimApiServer {
         registry: this.registry,
         table: this.table,
         defaultUserAgent,
-        watchListEnabled: this.watchListEnabled,
+        gates: listOptionGates,
       }),
       latency: this.latency,
       watcherFaults: this.watcherFaults,
       rand: this.rand,
-      watchListEnabled: this.watchListEnabled,
+      gates: listOptionGates,
       minRequestTimeoutSeconds: this.minRequestTimeoutSeconds,
       defaultUserAgent,
     });

@@ -45,6 +45,7 @@ export class WatchCache {
   /** When the cache last became pending (for the 429's Retry-After). */
   pendingSince = 0;
   private waiters: FreshWaiter[] = [];
+  private readyWaiters: Array<{ readonly resolve: () => void; readonly reject: (err: unknown) => void }> = [];
 
   constructor(
     readonly resource: SimResource,
@@ -123,7 +124,26 @@ export class WatchCache {
     }
   }
 
-  /** Ends every freshness wait with 503 (the server stops). */
+  /**
+   * Resolves once the cache is ready (`c.ready.wait` of releases without ResilientWatchCacheInitialization: a read
+   * that needs the cache waits for the re-initialization to end, without a timeout of its own). Rejects with 503 when
+   * the server stops first.
+   */
+  whenReady(): Promise<void> {
+    if (this.ready) return Promise.resolve();
+    return new Promise((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
+  }
+
+  /** The cache became ready again: wakes the freshness waits it satisfies and every {@link whenReady}. */
+  becameReady(): void {
+    this.ready = true;
+    this.wakeWaiters();
+    const ready = this.readyWaiters;
+    this.readyWaiters = [];
+    for (const w of ready) w.resolve();
+  }
+
+  /** Ends every freshness and readiness wait with 503 (the server stops). */
   rejectWaiters(): void {
     const waiters = this.waiters;
     this.waiters = [];
@@ -131,6 +151,9 @@ export class WatchCache {
       w.timer.stop();
       w.reject(newServiceUnavailable("the apiserver is shutting down"));
     }
+    const ready = this.readyWaiters;
+    this.readyWaiters = [];
+    for (const w of ready) w.reject(newServiceUnavailable("the apiserver is shutting down"));
   }
 
   /** The 429 of a cache that is (re)initializing, with `calculateRetryAfterForUnreadyCache`'s Retry-After. */

@@ -2,7 +2,7 @@ import type { ListOptions } from "@informer-ts/apimachinery";
 import type { Rand } from "@informer-ts/clock";
 import type { CacheWatcher, FixedWatch } from "./cache-watcher.js";
 import type { Cacher } from "./cacher.js";
-import { listOptionsFor } from "./list-serving.js";
+import { type ListOptionGates, listOptionsFor } from "./list-serving.js";
 import type { Served } from "./request-context.js";
 import { answeredBy } from "./served-from.js";
 
@@ -11,8 +11,8 @@ export interface WatchServing {
   readonly rand: Rand;
   /** `--min-request-timeout` in seconds. */
   readonly minRequestTimeoutSeconds: number;
-  /** The WatchList feature gate. */
-  readonly watchListEnabled: boolean;
+  /** The WatchList gate and whether `sendInitialEvents` exists. */
+  readonly gates: ListOptionGates;
 }
 
 /**
@@ -29,7 +29,7 @@ export async function serveWatch(
   opts: ListOptions,
   legacyWatchPath: boolean,
 ): Promise<Served<CacheWatcher | FixedWatch>> {
-  const { v, sel } = listOptionsFor(cacher.resource, opts, !legacyWatchPath, cfg.watchListEnabled);
+  const { v, sel } = listOptionsFor(cacher.resource, opts, !legacyWatchPath, cfg.gates);
   if (v.timeoutSeconds === undefined || v.timeoutSeconds <= 0) {
     v.timeoutSeconds = Math.floor(cfg.minRequestTimeoutSeconds * (1 + cfg.rand.float()));
   }

@@ -16,7 +16,7 @@ import {
   validateCustomResourceDefinition,
   withTerminatingCondition,
 } from "./custom-resource-definitions.js";
-import { listOptionsFor, scalePathsOf } from "./list-serving.js";
+import { type ListOptionGates, listOptionsFor, scalePathsOf } from "./list-serving.js";
 import { rfc3339Seconds } from "./object-util.js";
 import { type DeleteOptions, validateDeleteOptions } from "./registry/delete-options.js";
 import { applyPatch, type PatchType, patchTypeOf, unsupportedPatchType } from "./registry/patch.js";
@@ -46,7 +46,7 @@ export class WriteServing {
       readonly registry: RegistryStore;
       readonly table: ResourceTable;
       readonly defaultUserAgent: string;
-      readonly watchListEnabled: boolean;
+      readonly gates: ListOptionGates;
     },
   ) {}
 
@@ -166,7 +166,7 @@ export class WriteServing {
       throw newMethodNotSupported({ group: r.group, resource: r.resource }, "deletecollection");
     }
     if (options !== undefined) validateDeleteOptions(options);
-    const { v, sel } = listOptionsFor(r, listOpts, false, this.deps.watchListEnabled);
+    const { v, sel } = listOptionsFor(r, listOpts, false, this.deps.gates);
     const res = await this.deps.table.cacher(r).list(namespace, v, sel);
     const servedFrom: ServedFrom = res.servedFrom;
     const opts: DeleteOptions = { ...options, ...(req.dryRun === true && { dryRun: true }) };

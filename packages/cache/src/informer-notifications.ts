@@ -1,0 +1,145 @@
+import { type SubscriberErrorReporter, safeObservable } from "@informer-ts/instrumentation";
+import { Observable } from "rxjs";
+import { checkPeriod } from "./internal/check-period.js";
+import { describeValue } from "./internal/meta-accessor.js";
+import { ListenerOverflowError } from "./listener-overflow-error.js";
+import type { NotificationSink, ProcessorListener } from "./processor-listener.js";
+import type {
+  HandlerOptions,
+  InformerNotification,
+  NotificationsOptions,
+  SharedInformerEvent,
+} from "./shared-informer.js";
+
+/** Options of {@link NotificationsHost.register} beyond {@link HandlerOptions}. */
+export interface RegistrationOptions<T> extends HandlerOptions<T> {
+  /** Bound of the listener's buffer (see `ProcessorListenerOptions.maxPending`). */
+  readonly maxPending?: number;
+  /** Called when the bound is hit. */
+  readonly onOverflow?: (pending: number) => void;
+  /** Called with the new listener before a running informer replays its cache into it. */
+  readonly onBeforeReplay?: (listener: ProcessorListener<T>) => void;
+}
+
+/** What a `notifications$` subscription needs from its informer. */
+export interface NotificationsHost<T> {
+  /** The informer's name (in the stream's name for subscriber-error reports). */
+  readonly name: string;
+  /** Reports a subscriber that threw. */
+  readonly reporter: SubscriberErrorReporter;
+  /** Emits (and replays) once the informer has stopped for good. */
+  readonly stopped$: Observable<void>;
+  isStopped(): boolean;
+  /** Registers `sink` as a handler (`addEventHandlerWithOptions`). Throws once stopped. */
+  register(sink: NotificationSink<T>, options: RegistrationOptions<T>): ProcessorListener<T>;
+  /** Removes and stops `listener`; false when it was not registered. */
+  unregister(listener: ProcessorListener<T>): boolean;
+  /** The informer's status changed (a registration came or went). */
+  statusChanged(): void;
+  /** Publishes an event on the informer's `events$`. */
+  publish(event: SharedInformerEvent): void;
+}
+
+let anonymousSubscriptions = 0;
+
+/**
+ * The informer's `notifications$(options)`: a cold, read-only Observable where **each subscription is a registration**
+ * (as `addEventHandler`) with its own buffer, resync and `hasSynced`, delivered through `host.register`; it emits the
+ * handler notifications, `{ type: "synced" }` once the registration has synced, and completes when the informer
+ * stops (at once when it has stopped already). Unsubscribing removes the registration. With `maxPending`, a full
+ * buffer publishes a `listenerOverflow` event and then, between turns, either errors the subscription with a
+ * {@link ListenerOverflowError} (`overflow: "error"`, or when the cache alone exceeds the bound) or emits
+ * `{ type: "relist" }` and registers again, replaying the cache (`"relist"`).
+ *
+ * @throws RangeError for a `maxPending` that is not a positive integer (or Infinity), an unknown `overflow`, or a
+ *   negative or non-finite `resyncPeriod`.
+ */
+export function notificationsStream<T>(
+  host: NotificationsHost<T>,
+  options: NotificationsOptions,
+): Observable<InformerNotification<T>> {
+  const maxPending = options.maxPending ?? Number.POSITIVE_INFINITY;
+  if (!(maxPending >= 1) || (Number.isFinite(maxPending) && !Number.isInteger(maxPending))) {
+    throw new RangeError(`maxPending must be a positive integer, got ${describeValue(options.maxPending)}`);
+  }
+  const policy = options.overflow ?? "error";
+  if (policy !== "error" && policy !== "relist") {
+    throw new RangeError(`overflow must be "error" or "relist", got ${describeValue(policy)}`);
+  }
+  if (options.resyncPeriod !== undefined) checkPeriod("resyncPeriod", options.resyncPeriod);
+  const name = options.name ?? `notifications$#${++anonymousSubscriptions}`;
+  const stream = new Observable<InformerNotification<T>>((subscriber) => {
+    if (host.isStopped()) {
+      subscriber.complete();
+      return undefined;
+    }
+    let current: ProcessorListener<T> | undefined;
+    let registering = false;
+    const sink: NotificationSink<T> = (n) => subscriber.next(n);
+    const onOverflow = (listener: ProcessorListener<T>, pending: number) => {
+      // Inside the producer's synchronous turn: stop the registration now (later notifications are ignored)
+      // and act between turns, where a replay of the cache is exact (as when a handler joins, I5).
+      if (current !== listener || listener.isStopped) return;
+      const cacheTooLarge = registering;
+      host.unregister(listener);
+      host.statusChanged();
+      host.publish({ type: "listenerOverflow", handlerName: name, pendingNotifications: pending, policy });
+      queueMicrotask(() => {
+        if (current !== listener || subscriber.closed) return;
+        current = undefined;
+        if (policy === "error" || cacheTooLarge || host.isStopped()) {
+          subscriber.error(
+            new ListenerOverflowError(name, maxPending, cacheTooLarge ? "cacheLargerThanBound" : "behind"),
+          );
+          return;
+        }
+        subscriber.next({ type: "relist" });
+        try {
+          register();
+        } catch (error) {
+          subscriber.error(error); // never thrown from a microtask (that would be an uncaughtException)
+        }
+      });
+    };
+    const register = () => {
+      registering = true;
+      let listener: ProcessorListener<T> | undefined;
+      try {
+        listener = host.register(sink, {
+          handlerName: name,
+          resyncPeriod: options.resyncPeriod,
+          maxPending,
+          onOverflow: (pending) => {
+            if (listener !== undefined) onOverflow(listener, pending);
+          },
+          onBeforeReplay: (l) => {
+            listener = l;
+            current = l;
+          },
+        });
+      } finally {
+        registering = false;
+      }
+      if (listener.isStopped) return; // overflowed during the replay: the microtask errors the subscription
+      const registered = listener;
+      registered
+        .hasSyncedChecker()
+        .done()
+        .then(
+          () => {
+            if (current === registered && !subscriber.closed) subscriber.next({ type: "synced" });
+          },
+          () => {},
+        );
+    };
+    register();
+    const done = host.stopped$.subscribe(() => subscriber.complete());
+    return () => {
+      done.unsubscribe();
+      const listener = current;
+      current = undefined;
+      if (listener !== undefined && host.unregister(listener)) host.statusChanged();
+    };
+  });
+  return safeObservable(stream, `informer ${host.name} notifications$ ${name}`, host.reporter);
+}

@@ -1,0 +1,42 @@
+// The `--kube-version` flag of `pnpm apiserver`: parsed into the release whose routing the engine reproduces, with
+// that release's WatchList default; a bad value is a usage error naming the flag, the value and the known releases.
+import { FakeClock } from "@informer-ts/clock";
+import { describe, expect, it } from "vitest";
+import { createCliBackend } from "./cli-backend.js";
+import { parseApiserverFlags } from "./cli-flags.js";
+
+describe("--kube-version", () => {
+  it("absent: today's release (1.34), WatchList on", () => {
+    const f = parseApiserverFlags([]);
+    expect([f.kubeVersion, f.watchList]).toEqual([undefined, true]);
+  });
+
+  it("sets the release and its WatchList default; --no-watch-list still turns WatchList off", () => {
+    expect(parseApiserverFlags(["--kube-version", "1.22"])).toMatchObject({ kubeVersion: "1.22", watchList: false });
+    expect(parseApiserverFlags(["--kube-version", "v1.34.1"])).toMatchObject({ kubeVersion: "1.34", watchList: true });
+    expect(parseApiserverFlags(["--kube-version=1.34", "--no-watch-list"])).toMatchObject({
+      kubeVersion: "1.34",
+      watchList: false,
+    });
+  });
+
+  it("a value that is not a known release is an error naming the flag, the value and the releases", () => {
+    expect(() => parseApiserverFlags(["--kube-version", "1.29"])).toThrow(
+      '--kube-version: unknown kube version "1.29": expected one of 1.22, 1.28, 1.31, 1.33, 1.34',
+    );
+    expect(() => parseApiserverFlags(["--kube-version", ""])).toThrow('--kube-version: unknown kube version ""');
+    expect(() => parseApiserverFlags(["--kube-version"])).toThrow("--kube-version");
+  });
+
+  it("the command's engine routes reads as the release does", async () => {
+    const cli = await createCliBackend(parseApiserverFlags(["--kube-version", "1.22"]), { clock: new FakeClock() });
+    try {
+      expect(cli.engine.kubeVersion).toBe("1.22");
+      const ctx: { servedFrom?: "cache" | "storage" } = {};
+      await cli.engine.list("configmaps", "default", {}, ctx);
+      expect(ctx.servedFrom).toBe("storage"); // 1.22: an RV-unset list is a quorum read from etcd
+    } finally {
+      await cli.stop();
+    }
+  });
+});

@@ -1,0 +1,215 @@
+import type { KubeObject } from "@informer-ts/apimachinery";
+import { builtinResources } from "@informer-ts/client";
+import type { Reconciler } from "@informer-ts/controller";
+import { describe, expect, it } from "vitest";
+import {
+  type CheckControllerOptions,
+  type ControllerCase,
+  checkController,
+  controllerConverges,
+  type ReconcileRecord,
+  runControllerCase,
+} from "./check-controller.js";
+import type { ServerState } from "./server-state.js";
+
+const { configmaps, secrets } = builtinResources;
+const b64 = (s: string) => Buffer.from(s).toString("base64");
+
+/** Every ConfigMap has a Secret `<name>-mirror` with the same data; no mirror outlives its ConfigMap. */
+function mirrored(state: ServerState): string[] {
+  const out: string[] = [];
+  for (const cm of state.list(configmaps)) {
+    const ns = cm.metadata!.namespace!;
+    const name = `${cm.metadata!.name}-mirror`;
+    const s = state.get(secrets, ns, name);
+    const want = Object.fromEntries(
+      Object.entries((cm.data ?? {}) as Record<string, string>).map(([k, v]) => [k, b64(v)]),
+    );
+    if (s === undefined) out.push(`${ns}/${name} is missing`);
+    else if (JSON.stringify(s.data ?? {}) !== JSON.stringify(want)) out.push(`${ns}/${name} has stale data`);
+  }
+  for (const s of state.list(secrets)) {
+    const n = s.metadata!.name!;
+    if (!n.endsWith("-mirror")) continue;
+    if (state.get(configmaps, s.metadata!.namespace!, n.slice(0, -"-mirror".length)) === undefined) {
+      out.push(`${s.metadata!.namespace}/${n} outlived its ConfigMap`);
+    }
+  }
+  return out;
+}
+
+/** A mirror controller; `updates: false` plants a bug (an existing Secret is never brought up to date). */
+function mirrorSetup(updates: boolean) {
+  return ({ builder, manager, cluster }: ControllerCase) => {
+    const cms = manager.informerFor(configmaps);
+    const secretCache = manager.informerFor(secrets);
+    const reconcile: Reconciler = async (req, ctx) => {
+      const cm = cms.getIndexer().getByKey(`${req.namespace}/${req.name}`) as KubeObject | undefined;
+      const name = `${req.name}-mirror`;
+      const current = secretCache.getIndexer().getByKey(`${req.namespace}/${name}`) as KubeObject | undefined;
+      const opts = { namespace: req.namespace };
+      if (cm === undefined) {
+        if (current !== undefined) {
+          await cluster.client.delete(secrets, name, opts, ctx.signal).catch((err: { code?: number }) => {
+            if (err.code !== 404) throw err;
+          });
+        }
+        return;
+      }
+      const data = Object.fromEntries(
+        Object.entries((cm.data ?? {}) as Record<string, string>).map(([k, v]) => [k, b64(v)]),
+      );
+      const secret = { apiVersion: "v1", kind: "Secret", metadata: { name, namespace: req.namespace }, data };
+      if (current === undefined) await cluster.client.create(secrets, secret, {}, ctx.signal);
+      else if (updates && JSON.stringify(current.data ?? {}) !== JSON.stringify(data)) {
+        await cluster.client.update(
+          secrets,
+          { ...secret, metadata: { ...secret.metadata, resourceVersion: current.metadata?.resourceVersion } },
+          {},
+          ctx.signal,
+        );
+      }
+    };
+    builder()
+      .for(configmaps)
+      .watches(secrets, (s) =>
+        s.metadata?.name?.endsWith("-mirror") === true
+          ? [{ namespace: s.metadata.namespace ?? "", name: s.metadata.name.slice(0, -"-mirror".length) }]
+          : [],
+      )
+      .withOptions({ maxConcurrentReconciles: 2 })
+      .complete(reconcile);
+  };
+}
+
+const withoutSeedOverride = async <T>(fn: () => Promise<T>): Promise<T> => {
+  const before = process.env.FC_SEED;
+  delete process.env.FC_SEED;
+  try {
+    return await fn();
+  } finally {
+    if (before !== undefined) process.env.FC_SEED = before;
+  }
+};
+
+describe("checkController", () => {
+  it("passes for a correct mirror controller over generated histories with faults", async () => {
+    const r = await checkController({ numRuns: 100, seed: 3, setup: mirrorSetup(true), converges: mirrored });
+    expect(r.numRuns).toBe(100);
+  }, 300_000);
+
+  it("finds a controller that never updates what it created, and prints the shrunk story with its seed", async () => {
+    let log = "";
+    const options: CheckControllerOptions = {
+      numRuns: 100,
+      seed: 9,
+      setup: mirrorSetup(false),
+      converges: mirrored,
+      history: { faults: false },
+      log: (t) => {
+        log = t;
+      },
+    };
+    const err = await withoutSeedOverride(() =>
+      checkController(options).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      ),
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect(err!.message).toBe(log);
+    expect(log).toContain("seed 9 — replay exactly with FC_SEED=9");
+    expect(log).toMatch(/✗ controllerConverges\n {6}\S+\/\w-mirror has stale data/);
+    // Shrunk to the smallest story: a write that creates the ConfigMap, then one that changes its data.
+    expect(log).toMatch(/history \(2 steps, shrunk\):\n {4}- (put|label) (\S+) .*\n {4}- put \2 v=\d/);
+    expect(log).toMatch(/reconcile +configmap \S+ → ok/);
+  }, 300_000);
+
+  it("passes over real HTTP too", async () => {
+    const r = await checkController({
+      numRuns: 10,
+      seed: 4,
+      transport: "http",
+      setup: mirrorSetup(true),
+      converges: mirrored,
+    });
+    expect(r.numRuns).toBe(10);
+  }, 120_000);
+
+  it("reports a setup that observes no reconcile, and rejects options without setup or predicate", async () => {
+    const outcome = await runControllerCase(
+      { setup: () => {}, converges: () => true },
+      { useWatchList: false, seed: 1, steps: [] },
+    );
+    expect(outcome.reports.filter((r) => !r.ok).map((r) => r.name)).toEqual(["reconcilersObserved"]);
+    await expect(checkController({ converges: () => true } as unknown as CheckControllerOptions)).rejects.toThrow(
+      "options.setup must be a function",
+    );
+    await expect(checkController({ setup: () => {} } as unknown as CheckControllerOptions)).rejects.toThrow(
+      "options.converges must be a function",
+    );
+  });
+});
+
+describe("controllerConverges", () => {
+  const empty: ServerState = { list: () => [], get: () => undefined, resourceVersion: "1" };
+  const rec = (key: string, startSeq: number, endSeq: number | undefined, controller = "c"): ReconcileRecord => ({
+    controller,
+    key,
+    startedAt: startSeq * 10,
+    startSeq,
+    ...(endSeq !== undefined && { endSeq }),
+  });
+
+  it("holds when the predicate holds and reconciles of one key do not overlap", () => {
+    const r = controllerConverges(() => [], empty, [
+      rec("a", 0, 1),
+      rec("a", 2, 3),
+      rec("b", 1, 4),
+      rec("a", 1, 2, "d"),
+    ]);
+    expect(r).toEqual({ name: "controllerConverges", ok: true, violations: [] });
+  });
+
+  it("names overlapping reconciles of one key, an unsettled one included", () => {
+    const r = controllerConverges(() => true, empty, [
+      rec("a", 0, 3),
+      rec("a", 1, 2),
+      rec("b", 4, undefined),
+      rec("b", 5, 6),
+    ]);
+    expect(r.violations).toEqual([
+      "c reconciled a concurrently: a reconcile started @10 while the one started @0 was still running",
+      "c reconciled b concurrently: a reconcile started @50 while the one started @40 was still running",
+    ]);
+  });
+
+  it("reports a false or throwing predicate as a violation", () => {
+    expect(controllerConverges(() => false, empty, []).violations).toEqual([
+      "the convergence predicate does not hold on the server's state",
+    ]);
+    expect(
+      controllerConverges(
+        () => {
+          throw new Error("boom");
+        },
+        empty,
+        [],
+      ).violations,
+    ).toEqual(["the convergence predicate threw: boom"]);
+  });
+});
+
+describe("runControllerCase", () => {
+  it("records each reconcile and its outcome in the timeline", async () => {
+    const outcome = await runControllerCase(
+      { setup: mirrorSetup(true), converges: mirrored },
+      { useWatchList: true, seed: 5, steps: [{ kind: "put", namespace: "default", name: "a", value: 1 }] },
+    );
+    expect(outcome.reports.every((r) => r.ok)).toBe(true);
+    expect(outcome.reconciles.some((r) => r.key === "default/a" && r.outcome === "ok")).toBe(true);
+    expect(outcome.timeline.some((e) => e.kind === "reconcile" && e.text.startsWith("configmap default/a → ok"))).toBe(
+      true,
+    );
+  });
+});
