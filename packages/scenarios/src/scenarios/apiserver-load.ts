@@ -2,7 +2,8 @@
 // sends them, and the write-up's routing table measured per version.
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { SimApiServer } from "@informer-ts/sim-apiserver";
-import type { ReportChart, ScenarioReport, SummaryRow, VariantResult } from "../report/scenario-report.js";
+import type { ReportChart } from "../report/report-chart.js";
+import type { ScenarioReport, SummaryRow, VariantResult } from "../report/scenario-report.js";
 import { requestsByServedFrom, ScenarioRuntime } from "../scenario/scenario-runtime.js";
 import { measureRouting, ROUTING_PROBES, type RoutingOutcome } from "./apiserver-load-routing.js";
 import {
