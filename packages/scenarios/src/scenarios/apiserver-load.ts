@@ -178,7 +178,7 @@ async function runVersion(
     }),
   });
   const rand = seededRand(o.seed + 1);
-  await seedLoadCluster(sim, w);
+  await seedLoadCluster(sim, clock, w);
   sim.accounting.reset();
   if (log !== undefined) {
     logging = true;
