@@ -250,12 +250,15 @@ export class RunningWorkload {
     );
   }
 
-  /** Stops every client: no new request; informers stopped and awaited; requests in flight settled. */
+  /**
+   * Stops every client: no new request; informers stopped; resolves when they and the requests in flight have
+   * settled, advancing the clock meanwhile (a request may be sleeping its virtual latency).
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) t.stop();
     for (const inf of this.informers) inf.ac.abort();
-    await Promise.all(this.informers.map((i) => i.run));
-    await Promise.all([...this.inflight]);
+    const all = Promise.all([...this.informers.map((i) => i.run), ...this.inflight]);
+    await awaitOnClock(this.clock, all, "stopping the workload");
   }
 }

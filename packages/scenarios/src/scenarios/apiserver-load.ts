@@ -226,7 +226,8 @@ async function runVersion(
       add(`reads.${r.servedFrom}`, r.count);
       if (client !== undefined) add(`${client}.${r.servedFrom}`, r.count);
     }
-    if (r.code === 0 || r.code >= 400) {
+    // Code 0: a request cancelled when the run ended (its client stopped); ≥ 400: refused.
+    if (r.code >= 400) {
       add("errors", r.count);
       if (client !== undefined) add(`${client}.errors`, r.count);
     }
