@@ -2,6 +2,7 @@
 // usage text in cli-usage.ts (which must stay import-free), a row in docs/scenarios.md.
 import { apiserverLoadCommand } from "./apiserver-load-command.js";
 import { kubeletConfigMapCommand } from "./kubelet-configmap-command.js";
+import { listMemoryCommand } from "./list-memory-command.js";
 import type { ScenarioCommandDefinition } from "./scenario-command-definition.js";
 import { statefulSetResyncCommand } from "./statefulset-resync-command.js";
 import { watchRv0ChurnCommand } from "./watch-rv0-churn-command.js";
@@ -11,5 +12,6 @@ export const SCENARIO_COMMANDS: Readonly<Record<string, ScenarioCommandDefinitio
   "statefulset-resync": statefulSetResyncCommand,
   "apiserver-load": apiserverLoadCommand,
   "watch-rv0-churn": watchRv0ChurnCommand,
+  "list-memory": listMemoryCommand,
   "kubelet-configmap": kubeletConfigMapCommand,
 };
