@@ -157,7 +157,8 @@ release did; --pods pods (labelled app=app-<n> among --apps) in --namespaces nam
   kubelets     every --kubelet-interval s each node GETs its Node (RV "0") and its ConfigMaps (the first GET
                without RV, then RV "0": the kubelet's cache-based manager)
   writes       --writes-per-sec pod annotation patches
-Requests are attributed by client and served-from (the simulator's accounting). Then every request shape of the
+Requests are attributed by client and served-from, with the apiserver CPU and APF seats of the simulator's cost
+model (its accounting). Then every request shape of the
 write-up's routing rules is sent once to each version 1.22, 1.28, 1.31, 1.33, 1.34: the routing table, beside
 the write-up's rule. --log <file> writes the simulator's audit lines and klog log with its traces (one file per version: load.log →
 load-1.22.log, load-1.34.log when several) for informer analyze-logs.

@@ -124,7 +124,6 @@ export {
   RunningWorkload,
   seedLoadCluster,
 } from "./scenarios/apiserver-load-workload.js";
-export { KUBE_VERSIONS, type KubeVersion, simOptionsForVersion } from "./scenarios/kube-version.js";
 export {
   INTERVAL_BUCKETS_SECONDS,
   KUBELET_CONFIGMAP_VARIANTS,

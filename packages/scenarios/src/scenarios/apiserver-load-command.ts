@@ -2,8 +2,8 @@
 // lines for `informer analyze-logs`.
 import { writeFileSync } from "node:fs";
 import { extname } from "node:path";
+import { KUBE_VERSIONS, type KubeVersion } from "@informer-ts/sim-apiserver";
 import { runApiserverLoad } from "./apiserver-load.js";
-import { KUBE_VERSIONS, type KubeVersion } from "./kube-version.js";
 import type { ScenarioCommandDefinition } from "./scenario-command-definition.js";
 import { listFlag, numberFlag } from "./scenario-flags.js";
 

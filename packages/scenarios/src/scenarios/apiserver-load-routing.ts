@@ -4,9 +4,8 @@
 import type { KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import { StatusError } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
-import { type RequestContext, SimApiServer } from "@informer-ts/sim-apiserver";
+import { type KubeVersion, type RequestContext, SimApiServer } from "@informer-ts/sim-apiserver";
 import { requestShape } from "../analyze-logs/request-shape.js";
-import { type KubeVersion, simOptionsForVersion } from "./kube-version.js";
 
 /** One request shape of the routing table: how the study issues it, who issues it so, what the write-up says. */
 export interface RoutingProbe {
@@ -128,7 +127,7 @@ const POD = (name: string, ns: string, app: string): KubeObject => ({
  */
 export async function measureRouting(version: KubeVersion, seed = 1): Promise<Record<string, RoutingOutcome>> {
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
-  const sim = new SimApiServer({ clock, rand: seededRand(seed), ...simOptionsForVersion(version) });
+  const sim = new SimApiServer({ clock, rand: seededRand(seed), kubeVersion: version });
   try {
     for (let i = 0; i < 6; i++)
       await sim.create("pods", "default", POD(`p-${i}`, "default", i % 2 === 0 ? "web" : "db"));

@@ -1,7 +1,7 @@
 // Study 004: where a mixed client workload's reads are served (watch cache or etcd) per Kubernetes version, who
 // sends them, and the write-up's routing table measured per version.
 import { FakeClock, seededRand } from "@informer-ts/clock";
-import { SimApiServer } from "@informer-ts/sim-apiserver";
+import { KUBE_VERSIONS, type KubeVersion, SimApiServer } from "@informer-ts/sim-apiserver";
 import type { ReportChart } from "../report/report-chart.js";
 import type { ScenarioReport, SummaryRow, VariantResult } from "../report/scenario-report.js";
 import { requestsByServedFrom, ScenarioRuntime } from "../scenario/scenario-runtime.js";
@@ -13,7 +13,6 @@ import {
   seedLoadCluster,
 } from "./apiserver-load-workload.js";
 import { klogTextLogger } from "./klog-writer.js";
-import { KUBE_VERSIONS, type KubeVersion, simOptionsForVersion } from "./kube-version.js";
 
 /** Options of {@link runApiserverLoad}; see {@link LoadWorkloadOptions} for the workload's. */
 export interface ApiserverLoadOptions extends Partial<LoadWorkloadOptions> {
@@ -142,6 +141,20 @@ function charts(
     {
       kind: "bar",
       frame: {
+        id: "cpu",
+        title: "apiserver CPU by client (cost model)",
+        xLabel: "client",
+        yLabel: "virtual CPU seconds",
+      },
+      categories: [...LOAD_CLIENTS],
+      series: variants.map((v) => ({
+        name: v.name,
+        values: LOAD_CLIENTS.map((c) => (v.figures[`${c}.cpuMs`] ?? 0) / 1000),
+      })),
+    },
+    {
+      kind: "bar",
+      frame: {
         id: "routing",
         title: `The write-up's ${ROUTING_PROBES.length} request shapes: where each version serves them`,
         xLabel: "Kubernetes version",
@@ -167,7 +180,10 @@ async function runVersion(
   const sim = new SimApiServer({
     clock,
     rand: seededRand(o.seed),
-    ...simOptionsForVersion(version),
+    kubeVersion: version,
+    // The cost model: virtual latency, apiserver CPU and APF seats per request (docs/sim-apiserver.md, Models).
+    costModel: true,
+    ...(log !== undefined && { traceLog: true }),
     ...(log !== undefined && {
       logger: klogTextLogger(
         () => clock.now(),
@@ -220,8 +236,15 @@ async function runVersion(
   };
   for (const r of sim.accounting.rows()) {
     add("requests", r.count);
+    add("cpuMs", r.cpuMsSum);
+    add("seatSeconds", r.seatSeconds);
+    add(`cpuMs.${r.servedFrom === "" ? "writes" : r.servedFrom}`, r.cpuMsSum);
     const client = clientOf(r.userAgent, r.verb);
-    if (client !== undefined) add(`${client}.requests`, r.count);
+    if (client !== undefined) {
+      add(`${client}.requests`, r.count);
+      add(`${client}.cpuMs`, r.cpuMsSum);
+      add(`${client}.seatSeconds`, r.seatSeconds);
+    }
     if (r.servedFrom === "storage" || r.servedFrom === "cache") {
       add(`reads.${r.servedFrom}`, r.count);
       if (client !== undefined) add(`${client}.${r.servedFrom}`, r.count);
@@ -273,6 +296,23 @@ function summarize(variants: readonly VariantResult[], versions: readonly KubeVe
           (n(`${client}.errors`) > 0 ? `, refused ${n(`${client}.errors`)}` : ""),
       });
     }
+    const cpu = n("cpuMs");
+    rows.push({
+      variant: v.name,
+      metric: "apiserver CPU (cost model), by client",
+      writeUp: "—",
+      measured:
+        `${(cpu / 1000).toFixed(1)} s: ` +
+        LOAD_CLIENTS.filter((c) => n(`${c}.requests`) > 0)
+          .map((c) => `${c} ${cpu === 0 ? 0 : ((100 * n(`${c}.cpuMs`)) / cpu).toFixed(0)}%`)
+          .join(", "),
+    });
+    rows.push({
+      variant: v.name,
+      metric: "apiserver CPU (cost model), by where served",
+      writeUp: "—",
+      measured: `etcd reads ${(n("cpuMs.storage") / 1000).toFixed(1)} s, cache reads ${(n("cpuMs.cache") / 1000).toFixed(1)} s, writes ${(n("cpuMs.writes") / 1000).toFixed(1)} s; APF ${n("seatSeconds").toFixed(1)} seat-s`,
+    });
     const reads = n("reads.storage") + n("reads.cache");
     rows.push({
       variant: v.name,
