@@ -303,7 +303,8 @@ export const ANALYZE_LOGS_USAGE = `Usage: informer analyze-logs [flags] <file…
        pnpm informer analyze-logs [flags] <file…>      (- reads standard input)
 
 Reads kube-apiserver logs and attributes the load they show: requests by user agent, verb, resource,
-served-from (when a line says: the simulator's audit annotations), read shape (list RV="0" limit, get RV="", …)
+served-from (when a record says: the simulator's audit annotations, or a read's trace with an etcd3 or cacher
+step), read shape (list RV="0" limit, get RV="", …)
 × served-from, and the top user agent × verb × resource combinations; then the slow requests: Trace[…] blocks
 with their steps (linked to their request by audit ID), and the slowest requests by logged latency.
 
