@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { analyzeLogFiles } from "../analyze-logs/analyze-logs-command.js";
 import { userAgentProduct } from "../analyze-logs/load-aggregator.js";
 import { renderHtmlReport } from "../report/html-report.js";
+import { countColoured } from "../report/png.test-util.js";
+import { hasChromium, plotPixels, screenshot, warnIfNoChromium } from "../report/report-screenshot.test-util.js";
 import { runApiserverLoad } from "./apiserver-load.js";
 import { logFileFor } from "./apiserver-load-command.js";
 import { measureRouting } from "./apiserver-load-routing.js";
@@ -141,4 +143,24 @@ describe("apiserver-load (004)", () => {
     expect(logFileFor("out/load.log", "1.22", ["1.22", "1.34"])).toBe("out/load-1.22.log");
     expect(logFileFor("load", "1.34", ["1.22", "1.34"])).toBe("load-1.34");
   });
+});
+
+warnIfNoChromium("apiserver-load.test");
+
+describe("apiserver-load --report", () => {
+  it.skipIf(!hasChromium)(
+    "renders in headless Chromium: the study's charts and the requests chart have series drawn",
+    async () => {
+      const r = await runApiserverLoad({ ...small, durationSeconds: 30, versions: ["1.22", "1.34"] });
+      const shot = screenshot(renderHtmlReport(r), 1200, 1100);
+      // grid order: the study's charts (reads from etcd by client, apiserver CPU, routing), then the requests chart
+      const cell = (i: number) => plotPixels(shot, i % 2, Math.floor(i / 2), 80);
+      expect(cell(0), "reads that reached etcd").toBeGreaterThan(1000);
+      expect(cell(1), "apiserver CPU").toBeGreaterThan(1000);
+      expect(cell(2), "routing").toBeGreaterThan(1000);
+      expect(cell(3), "requests by verb/served-from").toBeGreaterThan(1000);
+      expect(countColoured(shot, 0, 0, 1200, 30), "the title band has no series colour").toBe(0);
+    },
+    120_000,
+  );
 });
