@@ -145,7 +145,6 @@ export {
   type StatefulSetResyncOptions,
   type StatefulSetResyncVariant,
 } from "./scenarios/statefulset-resync.js";
-// study 002 (scen-lists)
 export {
   type FrontierPoint,
   frontierOf,
