@@ -116,6 +116,11 @@ export interface CheckControllerOptions {
   readonly history?: HistoryOptions;
   /** Resources served besides the built-in ones (your custom resources). */
   readonly resources?: readonly SimResource[];
+  /**
+   * Runs once per case before anything starts, after the history's namespaces exist: pre-populate the cluster (for
+   * example thousands of objects through `cluster.engine`, which bypasses the request log).
+   */
+  readonly prepare?: (cluster: SimCluster) => Promise<void> | void;
   /** How long the quiet phase may take to converge (virtual time, default 15 minutes). */
   readonly convergeWithinMs?: number;
   /** More invariants, checked at quiescence. */
@@ -248,6 +253,7 @@ export async function runControllerCase(
   let run: Promise<void> | undefined;
   try {
     await prepareNamespaces(cluster, options.history?.namespaces);
+    await options.prepare?.(cluster);
     const manager = new Manager({
       listerWatcherFor: (r, { namespace }) =>
         listWatchFor(cluster.client, r, namespace === undefined ? {} : { namespace }),

@@ -54,6 +54,11 @@ export interface CheckInformerOptions {
   readonly transport?: SimTransport;
   /** Shape of the generated histories. */
   readonly history?: HistoryOptions;
+  /**
+   * Runs once per case before anything starts, after the history's namespaces exist: pre-populate the cluster (for
+   * example thousands of objects through `cluster.engine`, which bypasses the request log).
+   */
+  readonly prepare?: (cluster: SimCluster) => Promise<void> | void;
   /** The informer under test (default: a shared informer on ConfigMaps in every namespace, via the cluster's client). */
   readonly informer?: (c: InformerCase) => SharedIndexInformer<KubeObject>;
   /**
@@ -150,6 +155,7 @@ async function runCase(
   let running: Promise<void> | undefined;
   try {
     await prepareNamespaces(cluster, options.history?.namespaces);
+    await options.prepare?.(cluster);
     const informer =
       options.informer?.(ctx) ??
       newSharedIndexInformer<KubeObject>(listWatchFor(cluster.client, configmaps), undefined, {
