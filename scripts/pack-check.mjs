@@ -303,9 +303,9 @@ function docsExample(pm) {
     type: "module",
     dependencies: Object.fromEntries(imported.map((n) => [n, `file:${tarballOf.get(n)}`])),
   };
-  const others = Object.fromEntries(Object.entries(internalOverrides).filter(([n]) => !imported.includes(n)));
-  if (pm === "npm") manifest.overrides = others;
-  else manifest.pnpm = { overrides: others };
+  // Every @informer-ts package from its tarball, the directly imported ones included (the others need them too).
+  if (pm === "npm") manifest.overrides = { ...internalOverrides };
+  else manifest.pnpm = { overrides: { ...internalOverrides } };
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   let t0 = Date.now();
   const install =
