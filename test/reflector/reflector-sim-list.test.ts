@@ -468,8 +468,8 @@ describe("pager and ListWatch against the sim-apiserver (§1F)", () => {
     expect(all).toHaveLength(40);
   });
 
-  it("P5: the reflector stores detached copies, never the server's own objects", async () => {
-    const s = await syncedScenario(sc.make, listOnly());
+  it("P5: with copyListItems the reflector stores detached copies, never the in-process server's own objects", async () => {
+    const s = await syncedScenario(sc.make, listOnly({ copyListItems: true }));
     const r = s.sim.resource("configmaps");
     const server = s.sim.storage.get(r, "default", "cm-00")!;
     const stored = s.recording.items.get("default/cm-00")!;
@@ -478,6 +478,14 @@ describe("pager and ListWatch against the sim-apiserver (§1F)", () => {
     expect(stored.metadata).not.toBe(server.metadata);
     (stored.metadata as { labels?: Record<string, string> }).labels = { mutated: "by-client" };
     expect(s.sim.storage.get(r, "default", "cm-00")!.metadata?.labels).toBeUndefined();
+  });
+
+  it("P5b: by default the store takes the LIST's objects as handed out (in-process: the server's, to be read only)", async () => {
+    const s = await syncedScenario(sc.make, listOnly());
+    const r = s.sim.resource("configmaps");
+    // The engine hands out its stored objects' parts (a new top level with kind and apiVersion, the same metadata).
+    const stored = s.recording.items.get("default/cm-00")!;
+    expect(stored.metadata).toBe(s.sim.storage.get(r, "default", "cm-00")!.metadata);
   });
 
   it("P6: a ListWatch of functions with an options modifier (label selector) feeds a reflector only the selected objects", async () => {

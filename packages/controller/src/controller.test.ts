@@ -1,6 +1,6 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { runUntilSettled } from "@informer-ts/cache";
-import { settle } from "@informer-ts/clock";
+import { FakeClock, settle } from "@informer-ts/clock";
 import { afterEach, describe, expect, it } from "vitest";
 import { newControllerManagedBy } from "./builder.js";
 import { Controller, type ControllerEvent } from "./controller.js";
@@ -480,5 +480,54 @@ describe("Controller: owns, watches and predicates", () => {
     expect(seen).toEqual(["ok"]);
     expect(events.filter((e) => e.type === "mapError")).toHaveLength(1);
     await settle();
+  });
+});
+
+describe("Controller: enqueue by hand, no metrics provider", () => {
+  it("status lists each worker's key in flight, ctx.retries is the key's own, a malformed key is a terminal error", async () => {
+    const clock = new FakeClock(0);
+    let releaseA!: () => void;
+    const gateA = new Promise<void>((r) => {
+      releaseA = r;
+    });
+    const seen: string[] = [];
+    const c = new Controller({
+      name: "plain",
+      watches: [],
+      clock,
+      maxConcurrentReconciles: 2,
+      reconciler: async (req, ctx) => {
+        seen.push(`${req.namespace}/${req.name}#${ctx.retries}`);
+        if (req.name === "a") await gateA;
+        if (req.name === "b" && ctx.retries < 2) throw new Error(`b fails (${ctx.retries})`);
+      },
+    });
+    const events: ControllerEvent[] = [];
+    c.events$.subscribe((e) => events.push(e));
+    c.enqueue({ namespace: "ns", name: "a" });
+    c.enqueue({ namespace: "ns", name: "b" });
+    c.queue.add("x/y/z");
+    c.enqueue({ namespace: "", name: "cluster-scoped" });
+    const ac = new AbortController();
+    const run = c.run(ac.signal);
+    await turns();
+    expect(c.status()).toMatchObject({ phase: "running", inFlight: ["ns/a"], activeWorkers: 1 });
+    expect(seen).toEqual(["ns/a#0", "ns/b#0", "/cluster-scoped#0"]);
+    const bad = events.find((e) => e.type === "reconcileError" && e.key === "x/y/z");
+    expect(bad).toMatchObject({ terminal: true });
+    expect((bad as { error: Error }).error.message).toBe('unexpected key format: "x/y/z"');
+    await clock.step(5); // b's first retry (5 ms)
+    await turns();
+    await clock.step(10); // its second (10 ms)
+    await turns();
+    expect(seen.slice(3)).toEqual(["ns/b#1", "ns/b#2"]);
+    expect(c.status()).toMatchObject({ inFlight: ["ns/a"], errors: 3, reconciles: 4 }); // finished ones; the malformed key is none
+    releaseA();
+    await turns();
+    expect(c.status()).toMatchObject({ inFlight: [], activeWorkers: 0, reconciles: 5, abandoned: 0 });
+    expect(c.queue.numRequeues("ns/b")).toBe(0); // success forgot b's backoff
+    ac.abort();
+    await runUntilSettled(clock, run);
+    expect(c.status().phase).toBe("stopped");
   });
 });

@@ -22,7 +22,7 @@ import {
   type Result,
   validateResult,
 } from "./reconciler.js";
-import { type Request, requestFromKey, requestKey } from "./request.js";
+import { type Request, requestKey } from "./request.js";
 
 /** One source of requests: an informer, the handler that maps its objects to requests, and its predicates. */
 export interface WatchSource {
@@ -91,15 +91,6 @@ export interface ControllerStatus {
   readonly lastError?: { readonly key: string; readonly message: string; readonly time: number };
 }
 
-interface InFlight {
-  readonly key: string;
-  /** The reconcile's own controller (with a per-reconcile timeout); otherwise it shares the stop signal. */
-  readonly abort: AbortController | undefined;
-  /** Settles with the reconcile (timeout path only; the fast path's worker promise covers it). */
-  readonly settled: Promise<void> | undefined;
-  abandoned: boolean;
-}
-
 type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
 
 /**
@@ -137,10 +128,15 @@ export class Controller {
   private readonly gracefulShutdownTimeout: number;
   private readonly cacheSyncTimeout: number;
   private readonly events = new Subject<ControllerEvent>();
-  private readonly inFlight = new Map<string, InFlight>();
+  /** The reconcile each worker runs now (index = worker), `undefined` while it waits for a key. */
+  private readonly running: (InFlightReconcile | undefined)[];
+  /** Reconciles that outlived their per-reconcile timeout: their worker moved on, their key is still in flight. */
+  private readonly abandonedRuns = new Set<InFlightReconcile>();
   /** Aborted at the shutdown deadline: the signal of reconciles without a timeout, and the trigger of the others'. */
   private readonly stopAbort = new AbortController();
   private readonly m: ControllerMetricSet;
+  /** False with `noopMetrics`: the per-reconcile metric updates (and the clock reads they need) are skipped. */
+  private readonly recording: boolean;
   private phase: ControllerStatus["phase"] = "new";
   private stopping = false;
   private active = 0;
@@ -174,6 +170,8 @@ export class Controller {
     this.cacheSyncTimeout = options.cacheSyncTimeout ?? 120_000;
     const metrics = options.metrics ?? noopMetrics;
     this.m = metricSet(metrics, this.name);
+    this.recording = metrics !== noopMetrics;
+    this.running = new Array<InFlightReconcile | undefined>(workers).fill(undefined);
     this.queue = new RateLimitingQueue<string>(options.rateLimiter ?? defaultControllerRateLimiter(this.clock), {
       name: this.name,
       metricsProvider: metrics,
@@ -190,14 +188,15 @@ export class Controller {
 
   /** The controller's state now. */
   status(): ControllerStatus {
+    const inFlight = this.inFlightReconciles();
     let abandoned = 0;
-    for (const f of this.inFlight.values()) if (f.abandoned) abandoned++;
+    for (const f of inFlight) if (f.abandoned) abandoned++;
     return {
       name: this.name,
       phase: this.phase,
       workers: this.workers,
       activeWorkers: this.active,
-      inFlight: [...this.inFlight.keys()],
+      inFlight: inFlight.map((f) => f.key),
       abandoned,
       queueLength: this.queue.len(),
       reconciles: this.reconciles,
@@ -238,7 +237,7 @@ export class Controller {
       this.phase = "running";
       this.m.workerCount.set(this.workers, this.m.labels);
       this.events.next({ type: "started", workers: this.workers });
-      const workers = Array.from({ length: this.workers }, () => this.worker());
+      const workers = Array.from({ length: this.workers }, (_, slot) => this.worker(slot));
       await abortedOf(signal);
       await this.shutdown(workers);
     } finally {
@@ -269,13 +268,24 @@ export class Controller {
     }
   }
 
+  /** Every reconcile in flight: the workers' current ones, then the abandoned ones. */
+  private inFlightReconciles(): InFlightReconcile[] {
+    const out: InFlightReconcile[] = [];
+    for (const f of this.running) if (f !== undefined) out.push(f);
+    for (const f of this.abandonedRuns) out.push(f);
+    return out;
+  }
+
   /** Stop taking keys, wait for in-flight reconciles up to the deadline, then abort them. */
   private async shutdown(workers: Promise<void>[]): Promise<void> {
     this.phase = "stopping";
     this.stopping = true;
-    this.events.next({ type: "stopping", inFlight: this.inFlight.size });
+    this.events.next({ type: "stopping", inFlight: this.inFlightReconciles().length });
     this.queue.shutDown();
-    const all = () => Promise.all([...workers, ...[...this.inFlight.values()].map((f) => f.settled)]).then(() => true);
+    // The workers cover their own reconciles; one with a timeout is waited for through its `settled` promise, also if
+    // it is abandoned during the drain.
+    const all = () =>
+      Promise.all([...workers, ...this.inFlightReconciles().map((f) => f.settled)]).then(() => true as const);
     let timer: Timer | undefined;
     const deadline = new Promise<false>((resolve) => {
       timer = this.clock.afterFunc(this.gracefulShutdownTimeout, () => resolve(false));
@@ -283,11 +293,11 @@ export class Controller {
     const drained = await Promise.race([all(), deadline]);
     timer?.stop();
     if (drained) return;
-    const keys = [...this.inFlight.keys()];
-    this.events.next({ type: "shutdownAborted", keys });
+    const pending = this.inFlightReconciles();
+    this.events.next({ type: "shutdownAborted", keys: pending.map((f) => f.key) });
     const reason = new Error(`controller ${this.name} is shutting down: graceful shutdown deadline passed`);
     this.stopAbort.abort(reason);
-    for (const f of this.inFlight.values()) f.abort?.abort(reason);
+    for (const f of pending) f.abort?.abort(reason);
     // Reconciles that honour their signal settle within a few turns; one that ignores it is abandoned (its worker is
     // not awaited, its key stays in flight in the shut-down queue).
     let settleTurns = 0;
@@ -298,77 +308,81 @@ export class Controller {
       })(),
     ]);
     settleTurns = 100;
-    for (const f of this.inFlight.values()) f.abandoned = true;
+    for (const f of this.inFlightReconciles()) f.abandoned = true;
   }
 
-  private async worker(): Promise<void> {
+  /**
+   * One worker (`processNextWorkItem` in a loop). The path without a per-reconcile timeout is inlined and costs one
+   * `await` per key (the reconcile's result) and one allocation besides the request: the {@link InFlightReconcile},
+   * which is also the reconcile's context. It shares the controller's stop signal (aborted only at the shutdown
+   * deadline), so it needs no AbortController, listener, timer or race.
+   */
+  private async worker(slot: number): Promise<void> {
+    const queue = this.queue;
+    const timeout = this.reconcileTimeout;
     while (!this.stopping) {
-      let key = this.queue.tryGet();
+      let key = queue.tryGet();
       if (key === undefined) {
-        const [item, shutdown] = await this.queue.get();
+        const [item, shutdown] = await queue.get();
         if (shutdown) return;
         key = item as string;
       }
       if (this.stopping) {
-        this.queue.done(key);
+        queue.done(key);
         return;
       }
-      await this.reconcileHandler(key);
+      const request = this.requestOf(key);
+      if (request === undefined) continue;
+      if (timeout !== undefined) {
+        await this.reconcileWithTimeout(slot, key, request, timeout);
+        continue;
+      }
+      const run = new InFlightReconcile(key, this.stopAbort.signal, undefined, this.name, queue);
+      this.running[slot] = run;
+      const start = this.begin();
+      let value: unknown;
+      let failed = false;
+      try {
+        value = await this.reconciler(request, run);
+      } catch (error) {
+        failed = true;
+        value = error;
+      }
+      this.running[slot] = undefined;
+      this.end(start);
+      if (!run.abandoned) {
+        if (failed) this.handleError(key, value);
+        else this.handleResult(key, value);
+      }
+      // else: settled after the shutdown deadline (run has resolved already): just release the key.
+      queue.done(key);
     }
-  }
-
-  private async reconcileHandler(key: string): Promise<void> {
-    let request: Request;
-    try {
-      request = requestFromKey(key);
-    } catch (err) {
-      this.queue.forget(key);
-      this.queue.done(key);
-      this.recordError(key, err instanceof Error ? err : new NonErrorThrownError(key, err), true);
-      return;
-    }
-    if (this.reconcileTimeout === undefined) return this.reconcileShared(key, request);
-    return this.reconcileWithTimeout(key, request, this.reconcileTimeout);
   }
 
   /**
-   * The fast path, without a per-reconcile timeout: every reconcile shares the controller's stop signal (aborted only at
-   * the shutdown deadline), so a reconcile costs no AbortController, listener or race.
+   * The request of a queue key (`namespace/name` or `name`); a key with more than one `/` (only `enqueue` by hand can
+   * make one) is a terminal error: counted, forgotten, released, never reconciled.
    */
-  private async reconcileShared(key: string, request: Request): Promise<void> {
-    const ctx = new Context(this.stopAbort.signal, this.name, this.queue, key);
-    const entry: InFlight = { key, abort: undefined, settled: undefined, abandoned: false };
-    this.inFlight.set(key, entry);
-    const start = this.clock.now();
-    this.begin();
-    let outcome: Outcome;
-    try {
-      outcome = { ok: true, value: await this.reconciler(request, ctx) };
-    } catch (error) {
-      outcome = { ok: false, error };
-    }
-    this.end(start);
-    this.inFlight.delete(key);
-    if (entry.abandoned) {
-      // Settled after the shutdown deadline: run has resolved already; just release the key.
-      this.queue.done(key);
-      return;
-    }
-    this.handleOutcome(key, outcome);
+  private requestOf(key: string): Request | undefined {
+    const slash = key.indexOf("/");
+    if (slash < 0) return { namespace: "", name: key };
+    if (key.indexOf("/", slash + 1) < 0) return { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+    this.queue.forget(key);
     this.queue.done(key);
+    this.recordError(key, new TypeError(`unexpected key format: ${JSON.stringify(key)}`), true);
+    return undefined;
   }
 
   /** With a per-reconcile timeout: the reconcile races its own timer and signal. */
-  private async reconcileWithTimeout(key: string, request: Request, timeoutMs: number): Promise<void> {
+  private async reconcileWithTimeout(slot: number, key: string, request: Request, timeoutMs: number): Promise<void> {
     const abort = new AbortController();
     const onStop = () => abort.abort(this.stopAbort.signal.reason);
     this.stopAbort.signal.addEventListener("abort", onStop, { once: true });
-    const ctx = new Context(abort.signal, this.name, this.queue, key);
-    const start = this.clock.now();
-    this.begin();
+    const run = new InFlightReconcile(key, abort.signal, abort, this.name, this.queue);
+    const start = this.begin();
     let outcome: Promise<Outcome>;
     try {
-      const value = this.reconciler(request, ctx);
+      const value = this.reconciler(request, run);
       outcome = Promise.resolve(value).then(
         (v): Outcome => ({ ok: true, value: v }),
         (error: unknown): Outcome => ({ ok: false, error }),
@@ -376,8 +390,8 @@ export class Controller {
     } catch (error) {
       outcome = Promise.resolve({ ok: false, error });
     }
-    const entry: InFlight = { key, abort, settled: outcome.then(() => undefined), abandoned: false };
-    this.inFlight.set(key, entry);
+    run.settled = outcome.then(() => undefined);
+    this.running[slot] = run;
 
     // Released by: the outcome, the per-reconcile timeout, or (during shutdown) the abort of the reconcile's signal.
     let timer: Timer | undefined;
@@ -391,58 +405,60 @@ export class Controller {
     const first = await Promise.race([outcome, released]);
     timer?.stop();
     this.stopAbort.signal.removeEventListener("abort", onStop);
+    this.running[slot] = undefined;
     this.end(start);
 
     if (first === "timeout" || first === "aborted") {
       // The reconcile did not settle in time: count an error, requeue, and release the worker. The key stays in the
       // queue's processing set until the reconcile settles, so it is never handed out while the abandoned one runs.
-      entry.abandoned = true;
+      run.abandoned = true;
+      this.abandonedRuns.add(run);
       const reason: unknown = abort.signal.reason;
       if (first === "timeout") this.m.reconcileTimeouts.inc(this.m.labels);
       this.events.next({ type: "reconcileAbandoned", key, timeoutMs });
       this.recordError(key, reason instanceof Error ? reason : new NonErrorThrownError(key, reason), false);
       this.queue.addRateLimited(key);
       void outcome.then(() => {
-        this.inFlight.delete(key);
+        this.abandonedRuns.delete(run);
         this.queue.done(key);
         this.events.next({ type: "abandonedSettled", key });
       });
       return;
     }
-    this.inFlight.delete(key);
-    this.handleOutcome(key, first);
+    if (first.ok) this.handleResult(key, first.value);
+    else this.handleError(key, first.error);
     this.queue.done(key);
   }
 
-  private begin(): void {
+  /** A reconcile starts: returns its start time (0 when no metrics are recorded). */
+  private begin(): number {
     this.active++;
+    if (!this.recording) return 0;
     this.m.activeWorkers.inc(this.m.labels);
+    return this.clock.now();
   }
 
   private end(start: number): void {
     this.active--;
+    this.reconciles++;
+    if (!this.recording) return;
     this.m.activeWorkers.dec(this.m.labels);
     this.m.reconcileTime.observe((this.clock.now() - start) / 1000, this.m.labels);
-    this.reconciles++;
   }
 
-  private handleOutcome(key: string, outcome: Outcome): void {
+  /** A reconcile returned `value`: check it against the {@link Result} contract and requeue or forget the key. */
+  private handleResult(key: string, value: unknown): void {
+    if (value === undefined || value === null) {
+      this.queue.forget(key);
+      this.count("success");
+      return;
+    }
     let result: Result;
-    if (outcome.ok) {
-      try {
-        result = validateResult(key, outcome.value);
-      } catch (err) {
-        this.recordError(key, err as Error, false);
-        this.queue.addRateLimited(key);
-        return;
-      }
-    } else {
-      const error = outcome.error instanceof Error ? outcome.error : new NonErrorThrownError(key, outcome.error);
-      if (!(outcome.error instanceof Error)) this.m.reconcilePanics.inc(this.m.labels);
-      const terminal = isTerminalError(error);
-      this.recordError(key, error, terminal);
-      if (terminal) this.queue.forget(key);
-      else this.queue.addRateLimited(key);
+    try {
+      result = validateResult(key, value);
+    } catch (err) {
+      this.recordError(key, err as Error, false);
+      this.queue.addRateLimited(key);
       return;
     }
     if (result.requeueAfter !== undefined && result.requeueAfter > 0) {
@@ -456,6 +472,16 @@ export class Controller {
       this.queue.forget(key);
       this.count("success");
     }
+  }
+
+  /** A reconcile threw or rejected with `thrown`: count it and requeue rate-limited, unless it is terminal. */
+  private handleError(key: string, thrown: unknown): void {
+    const error = thrown instanceof Error ? thrown : new NonErrorThrownError(key, thrown);
+    if (!(thrown instanceof Error)) this.m.reconcilePanics.inc(this.m.labels);
+    const terminal = isTerminalError(error);
+    this.recordError(key, error, terminal);
+    if (terminal) this.queue.forget(key);
+    else this.queue.addRateLimited(key);
   }
 
   private recordError(key: string, error: Error, terminal: boolean): void {
@@ -529,13 +555,23 @@ function checkDuration(name: string, field: string, ms: number | undefined, posi
   }
 }
 
-/** The {@link ReconcileContext} of one reconcile; `retries` is read from the queue only when asked for. */
-class Context implements ReconcileContext {
+/**
+ * One reconcile in flight, which is also its {@link ReconcileContext} (one allocation per reconcile): `retries` is read
+ * from the queue only when asked for.
+ */
+class InFlightReconcile implements ReconcileContext {
+  /** Settles with the reconcile (per-reconcile timeout path only; otherwise the worker's promise covers it). */
+  settled: Promise<void> | undefined = undefined;
+  /** Outlived its timeout or the shutdown deadline: whoever sees it settle only releases its key. */
+  abandoned = false;
+
   constructor(
+    readonly key: string,
     readonly signal: AbortSignal,
+    /** The reconcile's own controller (per-reconcile timeout); `undefined` when it shares the stop signal. */
+    readonly abort: AbortController | undefined,
     readonly controller: string,
     private readonly queue: RateLimitingQueue<string>,
-    private readonly key: string,
   ) {}
 
   get retries(): number {

@@ -1,7 +1,9 @@
-import { silentLogger } from "@informer-ts/cache";
+import type { KubeObject } from "@informer-ts/apimachinery";
+import { type GenericLister, newGenericLister, type SharedIndexInformer, silentLogger } from "@informer-ts/cache";
+import { type ConfigMap, customResource, resources } from "@informer-ts/client";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import { PromMetrics } from "@informer-ts/instrumentation";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { newControllerManagedBy } from "./builder.js";
 import { children, fakeSources, obj, parents } from "./controller.test-util.js";
 import { FakeObjectClient } from "./fake-object-client.test-util.js";
@@ -72,6 +74,49 @@ describe("Manager", () => {
     expect(events.at(-1)).toEqual({ type: "stopped" });
     expect(m.notReadyReason()).toBe("manager is stopped");
     await expect(m.run(ac.signal)).rejects.toThrow("manager was started more than once");
+  });
+
+  it("informerFor is typed by the descriptor: typed informers, indexers and listers without casts, one informer per resource", async () => {
+    const clock = new FakeClock(0);
+    const sources = fakeSources(clock);
+    const { m } = managerOn(clock, sources);
+    interface Widget extends KubeObject {
+      spec?: { replicas?: number };
+    }
+    const widgets = customResource<Widget>({
+      group: "example.com",
+      version: "v1",
+      resource: "widgets",
+      kind: "Widget",
+    });
+    const cms = m.informerFor(resources.configMaps);
+    const ws = m.informerFor(widgets);
+    expectTypeOf(cms).toEqualTypeOf<SharedIndexInformer<ConfigMap>>();
+    expectTypeOf(cms.getIndexer().getByKey("default/a")).toEqualTypeOf<ConfigMap | undefined>();
+    expectTypeOf(ws.getIndexer().list()).toEqualTypeOf<Widget[]>();
+    expectTypeOf(m.informerFor(children)).toEqualTypeOf<SharedIndexInformer<KubeObject>>();
+    const lister = newGenericLister(cms.getIndexer(), { group: "", resource: "configmaps" });
+    expectTypeOf(lister).toEqualTypeOf<GenericLister<ConfigMap>>();
+    // @ts-expect-error a ConfigMap's data values are strings
+    const wrong: number | undefined = cms.getIndexer().list()[0]?.data?.k;
+    // A typed informer still goes wherever an untyped one is expected (WatchSource, newControllerManagedBy…).
+    const asUntyped: SharedIndexInformer<KubeObject> = cms;
+    // Typed or not, one resource has one informer.
+    expect(m.informerFor(children)).toBe(cms);
+    expect(asUntyped).toBe(cms);
+    expect([...m.factory.list().keys()].sort()).toEqual(["configmaps.v1", "widgets.v1.example.com"]);
+    sources.source(children).add(obj("a", { data: { k: "v" } }));
+    const ac = new AbortController();
+    const run = m.run(ac.signal);
+    await turns();
+    await clock.step(100);
+    await turns();
+    const cm = lister.byNamespace("default").get("a");
+    expect(cm.data?.k).toBe("v");
+    expect(wrong).toBeUndefined();
+    ac.abort();
+    await clock.step(100);
+    await run;
   });
 
   it("serves /healthz, /readyz and /metrics on loopback; readiness waits for the caches", async () => {

@@ -144,9 +144,17 @@ export class Manager implements ControllerContext {
     this.events$ = safeObservable(this.events.asObservable(), "manager events$");
   }
 
-  /** The shared informer of a resource (created on first use; started by `run`). */
-  informerFor(resource: ResourceDescriptor): SharedIndexInformer<KubeObject> {
-    return this.factory.informerFor(resource);
+  /**
+   * The shared informer of a resource (created on first use; started by `run`), typed by the descriptor:
+   * `manager.informerFor(resources.configMaps)` is a `SharedIndexInformer<ConfigMap>` whose indexer and listers hand out
+   * `ConfigMap`s; an untyped descriptor (`customResource(…)` without a type argument) gives `KubeObject`s. Asking for one
+   * resource twice — typed or not — returns the same informer. The type is a compile-time promise, as with the typed
+   * client: the manager's `listerWatcherFor` must serve the descriptor's objects (`listWatchFor` does), and an
+   * `informerOptions.transform` that changes their shape makes it wrong.
+   */
+  informerFor<T = KubeObject>(resource: ResourceDescriptor<T>): SharedIndexInformer<T> {
+    // The factory holds every informer as KubeObject; the descriptor's type is the view the caller asked for.
+    return this.factory.informerFor(resource as ResourceDescriptor) as unknown as SharedIndexInformer<T>;
   }
 
   /** Registers a controller to run (the builder calls this). Controllers must be added before `run`. */

@@ -99,13 +99,16 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
   {
     name: "controller",
     summary:
-      "no-op reconcile throughput of the controller with 1, 4 and 16 workers beside a bare workqueue loop, and " +
-      "event-to-reconcile latency p50/p99 at 1k and 10k events/s through a shared informer (in-process, real clock)",
+      "no-op reconcile throughput of the controller with 1, 4 and 16 workers beside a hand-written and a bare workqueue " +
+      "loop, event-to-reconcile latency p50/p99 at 1k and 10k events/s through a shared informer (in-process, real " +
+      "clock), and the same no-op controller over HTTP beside client-node's makeInformer with a hand-written queue",
     results: ["controller"],
     env: [
-      { name: "BENCH_CONTROLLER_N", default: "200000", meaning: "keys reconciled per throughput run" },
+      { name: "BENCH_CONTROLLER_N", default: "100000", meaning: "keys reconciled per throughput run" },
+      { name: "BENCH_CONTROLLER_ROUNDS", default: "7", meaning: "throughput rounds per worker count (medians)" },
       { name: "BENCH_CONTROLLER_LATENCY_SECONDS", default: "3", meaning: "length of each latency run, seconds" },
-      { name: "BENCH_CONTROLLER_POOL", default: "5000", meaning: "ConfigMaps the latency runs modify round-robin" },
+      { name: "BENCH_CONTROLLER_POOL", default: "5000", meaning: "ConfigMaps the latency and HTTP runs modify" },
+      { name: "BENCH_CONTROLLER_HTTP", default: "1", meaning: "0 skips the over-HTTP client-node comparison" },
     ],
   },
   {

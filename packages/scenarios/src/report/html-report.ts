@@ -1,4 +1,5 @@
 // A scenario's --report: one self-contained HTML file with inline SVG charts (no script, no network).
+import { renderReportChart } from "./report-chart.js";
 import { describeRun, type ScenarioReport, type StandardChart } from "./scenario-report.js";
 import { barChart, escapeXml, lineChart } from "./svg-chart.js";
 
@@ -13,13 +14,12 @@ function bucketLabel(le: number): string {
 /**
  * Renders a {@link ScenarioReport} as a standalone HTML page: queue depth over time, queue wait distribution (long
  * buckets), requests by verb/served-from, heap over time (when sampled), the oldest queued key's wait over time, the
- * summary table and the parameters.
+ * summary table and the parameters. A study's own `charts` come first; `standardCharts` picks which of the five follow.
  */
 export function renderHtmlReport(report: ScenarioReport): string {
   const vs = report.variants;
   const charts: string[] = [];
-  for (const c of report.charts ?? [])
-    charts.push(c.kind === "line" ? lineChart(c.frame, c.series) : barChart(c.frame, c.categories, c.series));
+  for (const c of report.charts ?? []) charts.push(renderReportChart(c));
   const want = new Set<StandardChart>(
     report.standardCharts ?? ["queue-depth", "wait", "requests", "memory", "oldest-wait"],
   );

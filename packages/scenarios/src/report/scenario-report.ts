@@ -1,17 +1,7 @@
 // The data every scenario produces: written as --json, rendered as the terminal summary and the --report HTML.
 import type { HistogramBucket } from "../scenario/long-histogram.js";
 import type { Sample } from "../scenario/sampler.js";
-import type { ChartFrame, LineSeries } from "./svg-chart.js";
-
-/** A study's own chart in its report (drawn before the standard ones). */
-export type ReportChart =
-  | { readonly kind: "line"; readonly frame: ChartFrame; readonly series: readonly LineSeries[] }
-  | {
-      readonly kind: "bar";
-      readonly frame: ChartFrame;
-      readonly categories: readonly string[];
-      readonly series: readonly { readonly name: string; readonly values: readonly number[] }[];
-    };
+import type { ReportChart } from "./report-chart.js";
 
 /** The charts every report can draw from the runtime's samples (see `renderHtmlReport`). */
 export type StandardChart = "queue-depth" | "wait" | "requests" | "memory" | "oldest-wait";

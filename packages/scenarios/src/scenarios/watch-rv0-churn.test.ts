@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { renderHtmlReport } from "../report/html-report.js";
+import { countColoured } from "../report/png.test-util.js";
+import { hasChromium, plotPixels, screenshot, warnIfNoChromium } from "../report/report-screenshot.test-util.js";
 import { frontierOf, runWatchRv0Churn, type WatchRv0Cell } from "./watch-rv0-churn.js";
 
 // Small: 1000 pods read at 200 objects/s (5 s of initial events) against 20 writes/s — the write-up's ratio of
@@ -63,9 +66,49 @@ describe("watch-rv0-churn (002)", () => {
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
   });
 
+  it("--real-time: the same informer over real HTTP on the real clock syncs (tiny: 200 pods, 1 s of churn first)", async () => {
+    const r = await runWatchRv0Churn({
+      realTime: true,
+      objects: 200,
+      writesPerSecond: 10,
+      consumerPerSecond: 2000,
+      durationSeconds: 5,
+      warmupSeconds: 1,
+      sampleSeconds: 0.25,
+      approaches: ["list-watch"],
+      sweep: false,
+    });
+    const lw = cell(r, "list-watch");
+    expect(lw?.syncedAtSeconds).not.toBeNull();
+    expect(lw?.heldAtEnd).toBe(200);
+    expect(lw?.lists).toBe(1);
+    expect(r.params.realTime).toBe(true);
+    expect(r.description).toContain("real s per run over HTTP");
+    // the LIST went over HTTP to the simulator, which accounted it
+    const kinds = new Set(r.variants[0]?.samples.flatMap((x) => Object.keys(x.requestsPerSecond)));
+    expect([...kinds].some((k) => k.startsWith("list/"))).toBe(true);
+  }, 60_000);
+
   it("refuses bad options, naming them", async () => {
     await expect(runWatchRv0Churn({ ...small, consumerPerSecond: 0 })).rejects.toThrow(
       /consumerPerSecond must be a finite number ≥ 0.001, got 0/,
     );
   });
+});
+
+warnIfNoChromium("watch-rv0-churn.test");
+
+describe("watch-rv0-churn --report", () => {
+  it.skipIf(!hasChromium)(
+    "renders in headless Chromium: objects held, events read and requests are drawn",
+    async () => {
+      const r = await runWatchRv0Churn({ ...small, objects: 300, consumerPerSecond: 100, durationSeconds: 6 });
+      const shot = screenshot(renderHtmlReport(r), 1200, 900);
+      expect(plotPixels(shot, 0, 0, 80), "initial objects held").toBeGreaterThan(1000);
+      expect(plotPixels(shot, 1, 0, 80), "events read per second").toBeGreaterThan(1000);
+      expect(plotPixels(shot, 0, 1, 80), "requests by verb/served-from").toBeGreaterThan(5000);
+      expect(countColoured(shot, 0, 0, 1200, 30), "the title band has no series colour").toBe(0);
+    },
+    120_000,
+  );
 });

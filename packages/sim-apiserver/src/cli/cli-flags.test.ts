@@ -2,6 +2,9 @@
 // that release's WatchList default; a bad value is a usage error naming the flag, the value and the known releases.
 import { FakeClock } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
+import { SIM_VERSION_INFO } from "../http/discovery.js";
+import { startEngineServer } from "../http/engine-server.test-util.js";
+import { fetchRaw } from "../http/http-client.test-util.js";
 import { createCliBackend } from "./cli-backend.js";
 import { parseApiserverFlags } from "./cli-flags.js";
 
@@ -37,6 +40,29 @@ describe("--kube-version", () => {
       expect(ctx.servedFrom).toBe("storage"); // 1.22: an RV-unset list is a quorum read from etcd
     } finally {
       await cli.stop();
+    }
+  });
+});
+
+describe("--kube-version over HTTP", () => {
+  it("/version answers the release and RV-unset lists are accounted to etcd on 1.22, to the cache on 1.34", async () => {
+    for (const [v, from] of [
+      ["1.22", "storage"],
+      ["1.34", "cache"],
+    ] as const) {
+      const s = await startEngineServer(new FakeClock(), parseApiserverFlags(["--kube-version", v]));
+      try {
+        const version = (await fetchRaw(`${s.url}/version`)).json as Record<string, string>;
+        if (v === "1.34") expect(version).toEqual(SIM_VERSION_INFO);
+        else {
+          expect(version).toMatchObject({ major: "1", minor: "22", gitVersion: "v1.22.0-informer-ts-sim" });
+          expect(version).not.toHaveProperty("emulationMajor");
+        }
+        expect((await fetchRaw(`${s.url}/api/v1/namespaces/default/configmaps?limit=500`)).status).toBe(200);
+        expect(s.engine.accounting.count({ verb: "list", servedFrom: from })).toBe(1);
+      } finally {
+        await s.close();
+      }
     }
   });
 });

@@ -1,3 +1,4 @@
+import { DEFAULT_KUBE_VERSION, type KubeVersion } from "../engine/kube-version.js";
 import type { ServedResource } from "../engine/served-resource.js";
 
 /** The version the simulated server reports (`/version`): v1.34, the behaviour baseline of the simulator. */
@@ -16,6 +17,25 @@ export const SIM_VERSION_INFO = Object.freeze({
   compiler: "gc",
   platform: "linux/amd64",
 });
+
+/**
+ * What `/version` answers for a simulator reproducing `kubeVersion`'s routing: {@link SIM_VERSION_INFO} for 1.34;
+ * for older releases their major/minor and `gitVersion` (`v1.22.0-informer-ts-sim`), without the emulation and
+ * min-compatibility fields 1.34 added (so kubectl's version-skew warning is the one a real server of that release
+ * would cause).
+ */
+export function simVersionInfo(kubeVersion: KubeVersion = DEFAULT_KUBE_VERSION): Readonly<Record<string, string>> {
+  if (kubeVersion === DEFAULT_KUBE_VERSION) return SIM_VERSION_INFO;
+  const {
+    emulationMajor: _em,
+    emulationMinor: _en,
+    minCompatibilityMajor: _cm,
+    minCompatibilityMinor: _cn,
+    ...rest
+  } = SIM_VERSION_INFO;
+  const [major, minor] = kubeVersion.split(".") as [string, string];
+  return Object.freeze({ ...rest, major, minor, gitVersion: `v${kubeVersion}.0-informer-ts-sim` });
+}
 
 /** `groupVersion` string: `v1` for the core group, `<group>/<version>` otherwise. */
 export function groupVersionString(group: string, version: string): string {

@@ -2,10 +2,12 @@ import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachiner
 import type { HttpFault, HttpRequestDescriptor } from "../engine/http-faults.js";
 import type { DeleteOptions } from "../engine/registry/delete-options.js";
 import type { Served } from "../engine/request-context.js";
+import { outcomeOfError } from "../engine/request-models.js";
 import { servedFromOfError } from "../engine/served-from.js";
 import type { ServedResource } from "../engine/served-resource.js";
 import type { SimApiServer } from "../engine/sim-apiserver.js";
 import type { ApiBackend, BackendRequestContext, CompletedRequest } from "./backend.js";
+import { simVersionInfo } from "./discovery.js";
 import type { WatchSource } from "./watch-server.js";
 
 /**
@@ -86,6 +88,11 @@ export class EngineBackend implements ApiBackend {
     return answer(ctx, this.engine.requests.watch(key(r), namespace, opts, ctx));
   }
 
+  /** `/version` of the release the engine reproduces (`kubeVersion`). */
+  versionInfo(): Readonly<Record<string, string>> {
+    return simVersionInfo(this.engine.kubeVersion);
+  }
+
   faultFor(req: HttpRequestDescriptor): HttpFault | undefined {
     return this.engine.faultFor(req);
   }
@@ -102,10 +109,13 @@ async function answer<T>(ctx: BackendRequestContext, served: Promise<Served<T>>)
     if (res.servedFrom !== undefined) ctx.servedFrom = res.servedFrom;
     if (res.deleted !== undefined) ctx.deleted = res.deleted;
     if (res.created !== undefined) ctx.created = res.created;
+    if (res.outcome !== undefined) ctx.outcome = res.outcome;
     return res.object;
   } catch (err) {
     const from = servedFromOfError(err);
     if (from !== undefined) ctx.servedFrom = from;
+    const outcome = outcomeOfError(err);
+    if (outcome !== undefined) ctx.outcome = outcome;
     throw err;
   }
 }

@@ -26,6 +26,7 @@ export {
   compareKubeVersions,
   groupVersionString,
   SIM_VERSION_INFO,
+  simVersionInfo,
 } from "./discovery.js";
 export { EngineBackend } from "./engine-backend.js";
 export { type KubeconfigOptions, renderKubeconfig, writeKubeconfig } from "./kubeconfig.js";

@@ -1,0 +1,454 @@
+// The controller benchmark's over-HTTP part: the same no-op controller built on informer-ts (shared informer +
+// Controller) and on @kubernetes/client-node 1.4 (`makeInformer` + a hand-written dedup queue and worker), each in its
+// own child process, against one simulated apiserver (engine + HTTP face) in the parent.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { KubeObject } from "@informer-ts/apimachinery";
+import { newSharedIndexInformer, silentLogger } from "@informer-ts/cache";
+import { builtinResources, KubeClient, listWatchFor } from "@informer-ts/client";
+import { Controller, enqueueRequestForObject } from "@informer-ts/controller";
+import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
+import type { BenchRow } from "./report.js";
+import { smallConfigMap } from "./util.js";
+
+/** Which controller a child runs. */
+export type HttpVariant = "informer-ts" | "client-node";
+
+const VARIANTS: readonly HttpVariant[] = ["client-node", "informer-ts"];
+
+const LABELS: Record<HttpVariant, string> = {
+  "informer-ts": "informer-ts Controller on a shared informer",
+  "client-node": "client-node makeInformer + hand-written queue",
+};
+
+interface ChildSpec {
+  readonly variant: HttpVariant;
+  readonly url: string;
+  readonly pool: number;
+}
+
+/** Child → parent: `synced` once the initial reconciles are done, then `result` after the parent's `finish`. */
+type ChildMessage = { readonly type: "synced" } | ({ readonly type: "result" } & ChildResult);
+/** Parent → child: every write is done; report once the burst is fully reconciled. */
+type ParentMessage = { readonly type: "finish" };
+
+interface ChildResult {
+  readonly variant: HttpVariant;
+  readonly ok: boolean;
+  readonly error?: string;
+  /** Event-to-reconcile latencies (ms) per phase (`lat-1000`, `lat-10000`): write time → reconcile start. */
+  readonly latencies: Record<string, { p50: number; p99: number; max: number; samples: number }>;
+  /** Keys of the burst phase reconciled, and ms from the first burst write to the last burst reconcile. */
+  readonly burstReconciled: number;
+  readonly burstMs: number;
+  /** Client CPU (user + system) from sync to the end, ms. */
+  readonly cpuMs: number;
+}
+
+const CHILD_ENV = "INFORMER_BENCH_CONTROLLER_HTTP_CHILD";
+
+/** Wall-clock milliseconds with sub-millisecond resolution, comparable between processes on one machine. */
+function wallNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** The p-th percentile (0–100) of sorted `xs`. */
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+/**
+ * What both children's no-op reconcile does with the object it read from its cache: the write time (`data.t`) and
+ * phase (`data.phase`) the parent stamped give the event-to-reconcile latency (a version seen before is not counted
+ * twice; modifications merged in the queue count from the latest one, the version the reconcile reads) and the
+ * burst's progress.
+ */
+class Recorder {
+  private readonly seen = new Map<string, string>();
+  private readonly latencies = new Map<string, number[]>();
+  private burstKeys = new Set<string>();
+  private firstBurstWrite = Number.POSITIVE_INFINITY;
+  private lastBurstReconcile = 0;
+  private onBurstDone: (() => void) | undefined;
+  reconciles = 0;
+
+  constructor(private readonly pool: number) {}
+
+  reconciled(key: string, obj: KubeObject | undefined): void {
+    const now = wallNow();
+    this.reconciles++;
+    const data = obj?.data as Record<string, string> | undefined;
+    const t = data?.t;
+    const phase = data?.phase;
+    if (t === undefined || phase === undefined || this.seen.get(key) === t) return;
+    if (phase !== "burst" && !phase.startsWith("lat-")) return;
+    this.seen.set(key, t);
+    const written = Number(t);
+    if (phase === "burst") {
+      this.firstBurstWrite = Math.min(this.firstBurstWrite, written);
+      this.lastBurstReconcile = now;
+      this.burstKeys.add(key);
+      if (this.burstKeys.size === this.pool) this.onBurstDone?.();
+      return;
+    }
+    let xs = this.latencies.get(phase);
+    if (xs === undefined) {
+      xs = [];
+      this.latencies.set(phase, xs);
+    }
+    xs.push(now - written);
+  }
+
+  /** Resolves once every key's burst version was reconciled, or after `limitMs`. */
+  burstDone(limitMs: number): Promise<void> {
+    if (this.burstKeys.size === this.pool) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, limitMs);
+      this.onBurstDone = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  result(): Pick<ChildResult, "latencies" | "burstReconciled" | "burstMs"> {
+    const latencies: ChildResult["latencies"] = {};
+    for (const [phase, xs] of this.latencies) {
+      xs.sort((a, b) => a - b);
+      latencies[phase] = { p50: percentile(xs, 50), p99: percentile(xs, 99), max: xs.at(-1)!, samples: xs.length };
+    }
+    return {
+      latencies,
+      burstReconciled: this.burstKeys.size,
+      burstMs: this.burstKeys.size > 0 ? this.lastBurstReconcile - this.firstBurstWrite : Number.NaN,
+    };
+  }
+}
+
+/** A controller under test: `start` resolves once synced, `stop` releases everything. */
+interface ChildController {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function informerTsController(spec: ChildSpec, rec: Recorder): ChildController {
+  const client = new KubeClient({ server: spec.url });
+  const informer = newSharedIndexInformer<KubeObject>(
+    listWatchFor<KubeObject>(client, builtinResources.configmaps),
+    { apiVersion: "v1", kind: "ConfigMap" },
+    { name: "bench", reflector: { logger: silentLogger } },
+  );
+  const indexer = informer.getIndexer();
+  const controller = new Controller({
+    name: "bench-http",
+    watches: [{ informer, handler: enqueueRequestForObject() }],
+    reconciler: (req) => {
+      const key = `${req.namespace}/${req.name}`;
+      rec.reconciled(key, indexer.getByKey(key));
+    },
+  });
+  const stop = new AbortController();
+  let informerRun: Promise<void> | undefined;
+  let controllerRun: Promise<void> | undefined;
+  return {
+    async start() {
+      informerRun = informer.run(stop.signal);
+      controllerRun = controller.run(stop.signal);
+      while (!informer.hasSynced()) await new Promise<void>((r) => setTimeout(r, 2));
+    },
+    async stop() {
+      stop.abort();
+      await controllerRun;
+      await informerRun;
+      await client.close();
+    },
+  };
+}
+
+/**
+ * A deduplicating work queue as a client-node user writes it: a FIFO of keys, a dirty set (queued or changed while in
+ * flight) and a processing set (a key is never handed to two workers), one waiting worker woken on add.
+ */
+class HandWrittenQueue {
+  private items: string[] = [];
+  private head = 0;
+  private readonly dirty = new Set<string>();
+  private readonly processing = new Set<string>();
+  private wake: (() => void) | undefined;
+  private closed = false;
+
+  add(key: string): void {
+    if (this.closed || this.dirty.has(key)) return;
+    this.dirty.add(key);
+    if (this.processing.has(key)) return;
+    this.items.push(key);
+    this.wake?.();
+  }
+
+  /** The next key, or `undefined` once closed. */
+  async get(): Promise<string | undefined> {
+    while (this.head === this.items.length) {
+      if (this.closed) return undefined;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+      this.wake = undefined;
+    }
+    const key = this.items[this.head++]!;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    this.dirty.delete(key);
+    this.processing.add(key);
+    return key;
+  }
+
+  done(key: string): void {
+    this.processing.delete(key);
+    if (this.dirty.has(key)) {
+      this.items.push(key);
+      this.wake?.();
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    this.wake?.();
+  }
+}
+
+async function clientNodeController(spec: ChildSpec, rec: Recorder): Promise<ChildController> {
+  const k8s = await import("@kubernetes/client-node");
+  const kc = new k8s.KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: "sim", server: spec.url, skipTLSVerify: true }],
+    users: [{ name: "bench" }],
+    contexts: [{ name: "sim", cluster: "sim", user: "bench" }],
+    currentContext: "sim",
+  });
+  const api = kc.makeApiClient(k8s.CoreV1Api);
+  const informer = k8s.makeInformer(kc, "/api/v1/configmaps", () =>
+    api.listConfigMapForAllNamespaces({ resourceVersion: "0" }),
+  );
+  const queue = new HandWrittenQueue();
+  const enqueue = (obj: { metadata?: { namespace?: string; name?: string } }) =>
+    queue.add(`${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""}`);
+  const errors: unknown[] = [];
+  informer.on("add", enqueue);
+  informer.on("update", enqueue);
+  informer.on("delete", enqueue);
+  informer.on("error", (e) => errors.push(e));
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const key = await queue.get();
+      if (key === undefined) return;
+      try {
+        const slash = key.indexOf("/");
+        const obj = informer.get(key.slice(slash + 1), key.slice(0, slash));
+        await rec.reconciled(key, obj as KubeObject | undefined);
+      } catch {
+        // A no-op reconcile does not fail; a real one would requeue with a backoff here.
+      } finally {
+        queue.done(key);
+      }
+    }
+  };
+  let running: Promise<void> | undefined;
+  return {
+    async start() {
+      await informer.start();
+      if (errors.length > 0) throw new Error(`client-node informer: ${String(errors[0])}`);
+      running = worker();
+    },
+    async stop() {
+      queue.close();
+      await running;
+      await informer.stop();
+    },
+  };
+}
+
+async function childMain(spec: ChildSpec): Promise<ChildResult> {
+  const rec = new Recorder(spec.pool);
+  const c = spec.variant === "client-node" ? await clientNodeController(spec, rec) : informerTsController(spec, rec);
+  await c.start();
+  // The initial ADDED reconciles drain before the parent writes.
+  while (rec.reconciles < spec.pool) await new Promise<void>((r) => setTimeout(r, 5));
+  const cpu0 = process.cpuUsage();
+  const finish = new Promise<void>((resolve) => {
+    process.on("message", (m: ParentMessage) => {
+      if (m.type === "finish") resolve();
+    });
+  });
+  process.send?.({ type: "synced" } satisfies ChildMessage);
+  await finish;
+  await rec.burstDone(30_000);
+  const cpu = process.cpuUsage(cpu0);
+  await c.stop();
+  return { variant: spec.variant, ok: true, ...rec.result(), cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+function failed(variant: HttpVariant, error: string): ChildResult {
+  return { variant, ok: false, error, latencies: {}, burstReconciled: 0, burstMs: Number.NaN, cpuMs: Number.NaN };
+}
+
+/** Runs one variant in its own child; `write` (the parent's phases) runs once the child reports `synced`. */
+function runChild(spec: ChildSpec, write: () => Promise<void>): Promise<ChildResult> {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    env: { ...process.env, [CHILD_ENV]: JSON.stringify(spec) },
+  });
+  return new Promise<ChildResult>((resolve) => {
+    let result: ChildResult | undefined;
+    let writing: Promise<void> | undefined;
+    const limit = setTimeout(() => {
+      result ??= failed(spec.variant, "no result within 10 minutes");
+      child.kill();
+    }, 600_000);
+    child.on("message", (m: ChildMessage) => {
+      if (m.type === "synced") {
+        writing = write().then(
+          () => {
+            child.send({ type: "finish" } satisfies ParentMessage);
+          },
+          (err: unknown) => {
+            result = failed(spec.variant, `writes failed: ${err instanceof Error ? err.message : String(err)}`);
+            child.kill();
+          },
+        );
+      } else {
+        const { type: _, ...r } = m;
+        result ??= r;
+      }
+    });
+    child.on("error", (err) => resolve(failed(spec.variant, `cannot start the child: ${err.message}`)));
+    child.on("exit", (code, signal) => {
+      clearTimeout(limit);
+      void (writing ?? Promise.resolve()).then(() =>
+        resolve(result ?? failed(spec.variant, `the child exited (${signal ?? `code ${code}`}) without a result`)),
+      );
+    });
+  });
+}
+
+/**
+ * The no-op controller over HTTP, informer-ts beside client-node 1.4 (issue 12): one simulated apiserver in this process
+ * holds `pool` ConfigMaps; each controller runs in its own child (one worker, the reconcile reads the object from its
+ * cache). After the initial reconciles, this process modifies the ConfigMaps round-robin at each of `rates` events/s
+ * for `seconds` (event-to-reconcile latency, from the write to the reconcile start, wall clock shared by the
+ * processes), then updates every ConfigMap once as fast as it can (burst: updates reconciled per second end to end,
+ * the server's writes included). Returns the rows; asserts nothing.
+ */
+export async function controllerOverHttp(
+  pool: number,
+  rates: readonly number[],
+  seconds: number,
+): Promise<{ rows: BenchRow[]; meta: Record<string, string | number> }> {
+  const engine = new SimApiServer({ compactionIntervalMs: 0, namespaceLifecycle: false });
+  const stored: KubeObject[] = [];
+  for (let i = 0; i < pool; i++) {
+    const o = smallConfigMap(`cm-${i}`, `ns-${i % 10}`, i);
+    stored.push(await engine.create("configmaps", o.metadata?.namespace ?? "", o));
+  }
+  const server = new SimHttpServer({ backend: new EngineBackend(engine) });
+  const url = await server.start();
+  const update = async (i: number, phase: string): Promise<void> => {
+    const o = stored[i]!;
+    const data = { ...(o.data as Record<string, string>), phase, t: String(wallNow()) };
+    stored[i] = await engine.update("configmaps", o.metadata?.namespace ?? "", o.metadata?.name ?? "", { ...o, data });
+  };
+  const write = async (): Promise<void> => {
+    for (const rate of rates) {
+      const total = Math.round(rate * seconds);
+      const start = performance.now();
+      let sent = 0;
+      while (sent < total) {
+        const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate));
+        for (; sent < due; sent++) await update(sent % pool, `lat-${rate}`);
+        await new Promise<void>((r) => setTimeout(r, 1));
+      }
+      // Let the last reconciles of this rate happen before the next phase.
+      await new Promise<void>((r) => setTimeout(r, 500));
+    }
+    for (let i = 0; i < pool; i++) {
+      await update(i, "burst");
+      if (i % 256 === 255) await new Promise<void>((r) => setImmediate(r));
+    }
+  };
+  const results = new Map<HttpVariant, ChildResult>();
+  try {
+    for (const variant of VARIANTS) {
+      // Every child starts from objects in the same (non-measured) phase.
+      for (let i = 0; i < pool; i++) await update(i, "reset");
+      results.set(variant, await runChild({ variant, url, pool }, write));
+    }
+  } finally {
+    await server.close();
+    engine.stop();
+  }
+  const d = results.get("client-node")!;
+  const rows: BenchRow[] = [];
+  const fail = (r: ChildResult) => (r.ok ? undefined : `FAILED: ${r.error}`);
+  for (const rate of rates) {
+    for (const p of ["p50", "p99"] as const) {
+      for (const v of VARIANTS) {
+        const r = results.get(v)!;
+        const l = r.latencies[`lat-${rate}`];
+        const base = d.latencies[`lat-${rate}`];
+        const value = l?.[p] ?? Number.NaN;
+        rows.push({
+          case: `over HTTP: event-to-reconcile latency ${p} at ${rate} events/s, ${LABELS[v]}`,
+          value,
+          unit: "ms",
+          ...(v !== "client-node" && {
+            baseline: base?.[p] ?? Number.NaN,
+            ratioLabel: "informer-ts/client-node",
+            ratio: value / (base?.[p] ?? Number.NaN),
+          }),
+          ...(p === "p99" && rate === 1000 && { goal: "< 10 ms", met: value < 10 }),
+          note:
+            fail(r) ??
+            (p === "p50" && l !== undefined ? `${l.samples} samples; max ${l.max.toFixed(1)} ms` : undefined),
+        });
+      }
+    }
+  }
+  const rate = (r: ChildResult) => (r.burstReconciled / r.burstMs) * 1000;
+  for (const v of VARIANTS) {
+    const r = results.get(v)!;
+    rows.push({
+      case: `over HTTP: burst of ${pool} updates reconciled per second end to end, ${LABELS[v]}`,
+      value: rate(r),
+      unit: "reconciles/s",
+      ...(v !== "client-node" && {
+        baseline: rate(d),
+        ratioLabel: "informer-ts/client-node",
+        ratio: rate(r) / rate(d),
+      }),
+      note:
+        fail(r) ??
+        `${r.burstReconciled}/${pool} keys; child CPU over the latency and burst phases ${Math.round(r.cpuMs)} ms`,
+    });
+  }
+  return {
+    rows,
+    meta: {
+      http: `loopback HTTP/1.1, JSON; sim-apiserver in the parent, each controller in its own child (1 worker); client-node first; ${pool} ConfigMaps`,
+    },
+  };
+}
+
+// Child-process entry: `node controller-http.js` with the spec in INFORMER_BENCH_CONTROLLER_HTTP_CHILD.
+if (process.env[CHILD_ENV] !== undefined && process.argv[1] === fileURLToPath(import.meta.url)) {
+  const spec = JSON.parse(process.env[CHILD_ENV]) as ChildSpec;
+  let result: ChildResult;
+  try {
+    result = await childMain(spec);
+  } catch (err) {
+    result = failed(spec.variant, err instanceof Error ? err.message : String(err));
+  }
+  process.send?.({ type: "result", ...result } satisfies ChildMessage, () => process.exit(0));
+}
