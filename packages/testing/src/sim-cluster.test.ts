@@ -3,6 +3,7 @@ import { StatusError } from "@informer-ts/apimachinery";
 
 const isStatusError = (e: unknown): e is StatusError => e instanceof StatusError;
 
+import { get as httpGet } from "node:http";
 import { builtinResources } from "@informer-ts/client";
 import { FakeClock } from "@informer-ts/clock";
 import { afterEach, describe, expect, it } from "vitest";
@@ -143,5 +144,86 @@ describe("createSimCluster in-process specifics", () => {
       return out;
     };
     expect(await run()).toEqual(await run());
+  });
+});
+
+/** GETs `path` with node:http, paused until `resumeAfterTurns` event-loop turns passed (never, if undefined). */
+function slowRead(url: string, path: string, resumeAfterTurns: number | undefined) {
+  const state = { bytes: 0, code: 0, outcome: "" };
+  const done = new Promise<void>((resolve) => {
+    const req = httpGet(`${url}${path}`, (res) => {
+      state.code = res.statusCode ?? 0;
+      res.pause();
+      res.on("data", (b: Buffer) => {
+        state.bytes += b.length;
+      });
+      res.on("end", () => {
+        state.outcome = "complete";
+        resolve();
+      });
+      res.on("error", (err) => {
+        state.outcome ||= `cut: ${err.message}`;
+        resolve();
+      });
+      res.on("close", () => {
+        state.outcome ||= "cut: closed before the end";
+        resolve();
+      });
+      if (resumeAfterTurns !== undefined) {
+        let turns = 0;
+        const tick = () => (++turns >= resumeAfterTurns ? res.resume() : setImmediate(tick));
+        setImmediate(tick);
+      }
+    });
+    req.on("error", (err) => {
+      state.outcome = `cut: ${err.message}`;
+      resolve();
+    });
+  });
+  return { state, done };
+}
+
+describe("createSimCluster (http): settle and response bodies in transit", () => {
+  /** 40 ConfigMaps of 512 KiB: a ~20 MB streamed list, more than the loopback socket buffers hold. */
+  async function bigCluster(): Promise<SimCluster> {
+    const c = await createSimCluster({ seed: 3, transport: "http" });
+    cluster = c;
+    const big = "x".repeat(512 * 1024);
+    for (let i = 0; i < 40; i++)
+      await c.engine.create("configmaps", "default", { ...cm(`big-${i}`), data: { v: big } });
+    return c;
+  }
+
+  it("does not advance virtual time past the server's request timeout while a list body is still crossing the socket", async () => {
+    // The pager-less list of an informer's relist, read by a client that is busy for a few event-loop turns. The
+    // server's 60 s request deadline is the next timer: a settle that advanced to it cut the list, on every relist.
+    const c = await bigCluster();
+    const read = slowRead(c.url, "/api/v1/configmaps", 50);
+    let finished = false;
+    void read.done.then(() => {
+      finished = true;
+    });
+    const t0 = c.clock.now();
+    await c.settle({ maxMs: 10 * 60_000, until: () => finished });
+    expect(read.state.outcome).toBe("complete");
+    expect(read.state.code).toBe(200);
+    expect(read.state.bytes).toBeGreaterThan(40 * 512 * 1024);
+    expect(c.clock.now() - t0).toBeLessThan(60_000);
+    expect(c.server.responsesInTransit().responses).toBe(0);
+  });
+
+  it("gives up on a body whose client stopped reading, once, and names it when it cannot settle", async () => {
+    const c = await bigCluster();
+    const read = slowRead(c.url, "/api/v1/configmaps", undefined);
+    let finished = false;
+    void read.done.then(() => {
+      finished = true;
+    });
+    const t0 = c.clock.now();
+    await expect(c.settle({ maxMs: 5 * 60_000, until: () => finished })).rejects.toThrow(
+      /1 response bodies stuck in transit/,
+    );
+    expect(c.clock.now() - t0).toBeGreaterThan(60_000);
+    expect(read.state.bytes).toBe(0);
   });
 });

@@ -115,7 +115,9 @@ export interface SimCluster {
   /**
    * Advances virtual time, timer by timer and letting I/O and promise continuations run in between, until no
    * non-watch request is in flight, no watch is blocked on a paused client, no tracked work is pending and
-   * `until` (if given) holds (with `noTimers`: and no timer is pending). Rejects, naming what is still pending,
+   * `until` (if given) holds (with `noTimers`: and no timer is pending). Over HTTP it also never advances virtual
+   * time while a response body is crossing the socket (bytes still moving; see `SimHttpServer.responsesInTransit`),
+   * so a large list is not cut by the server's request timeout on the way. Rejects, naming what is still pending,
    * when `maxMs` of virtual time pass first or when nothing is left to run but the condition does not hold.
    */
   settle(options?: SettleOptions): Promise<void>;
@@ -124,6 +126,35 @@ export interface SimCluster {
 }
 
 const IN_PROCESS_URL = "http://sim.invalid";
+
+/** Over HTTP, how many 1 ms real-time turns a response in transit may go without moving a byte before `settle` moves on. */
+const TRANSIT_IDLE_TURNS = 1000;
+
+/**
+ * Over HTTP: waits (in real time, a millisecond at a time) while the server has non-watch response bodies in transit
+ * and their bytes keep moving; resolves whether it waited. A large streamed list needs many event-loop turns to cross
+ * a loopback socket; advancing the virtual clock meanwhile fires the server's 60 s request timeout and cuts the list —
+ * on every relist, so an informer never converges. Bodies that move no byte for {@link TRANSIT_IDLE_TURNS} turns (a
+ * client that stopped reading) are given up on and remembered in `stuck`, so later calls do not wait for them again.
+ */
+async function awaitTransit(server: SimHttpServer, stuck: { bytes: number }): Promise<boolean> {
+  let last = -1;
+  let idle = 0;
+  let waited = false;
+  for (;;) {
+    const t = server.responsesInTransit();
+    if (t.responses === 0 || t.bytesWritten === stuck.bytes) return waited;
+    if (t.bytesWritten !== last) {
+      last = t.bytesWritten;
+      idle = 0;
+    } else if (++idle >= TRANSIT_IDLE_TURNS) {
+      stuck.bytes = t.bytesWritten;
+      return waited;
+    }
+    waited = true;
+    await new Promise<void>((resolve) => setTimeout(resolve, 1));
+  }
+}
 
 /** Lets promise continuations and in-process I/O run: a few event-loop turns, more while something progresses. */
 async function flushIo(progress: () => number): Promise<void> {
@@ -181,6 +212,8 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
   const latencies = new Set<() => void>();
   let trackSeq = 0;
   let bookmarksBack: Timer | undefined;
+  /** Socket bytes of response bodies `settle` found stuck in transit (their client stopped reading). */
+  const stuckTransit = { bytes: -1 };
   let closed: Promise<void> | undefined;
 
   const pending = (): SimPending => {
@@ -215,7 +248,11 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
     if (p.tracked.length > 0) parts.push(`tracked work pending: ${p.tracked.join(", ")}`);
     if (o.noTimers === true && p.timers > 0) parts.push(`${p.timers} timers pending`);
     if (o.until !== undefined && !o.until()) parts.push("the `until` condition does not hold");
-    if (transport === "http") parts.push("(over HTTP only tracked work and `until` are visible)");
+    if (transport === "http") {
+      const t = server.responsesInTransit();
+      if (t.responses > 0) parts.push(`${t.responses} response bodies stuck in transit (the client stopped reading)`);
+      parts.push("(over HTTP only tracked work, response bodies in transit and `until` are visible)");
+    }
     return parts.join("; ");
   };
 
@@ -281,6 +318,7 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
       const deadline = clock.now() + maxMs;
       for (;;) {
         await flushIo(progress);
+        if (transport === "http" && (await awaitTransit(server, stuckTransit))) await flushIo(progress);
         if (quiet(o)) return;
         const due = clock.nextDue();
         if (due === undefined) {

@@ -224,6 +224,26 @@ export class SimHttpServer {
   }
 
   /**
+   * The non-watch responses whose status line went out but whose body is not finished — a streamed list still being
+   * written or still queued in its socket — and the bytes their sockets have handed to the OS so far. These
+   * bytes move in real time whatever the server's clock does: a harness driving a `FakeClock` waits for them to be
+   * 0 (or to stop moving) before advancing virtual time, else the request timeout ({@link REQUEST_TIMEOUT_MS}) cuts a
+   * list that was merely slow to cross the socket. Watches are not counted (they stream for as long as they live).
+   */
+  responsesInTransit(): { readonly responses: number; readonly bytesWritten: number } {
+    let responses = 0;
+    let bytesWritten = 0;
+    for (const rec of this.inflight) {
+      const res = rec.response;
+      if (rec.verb === "watch" || res === undefined || !res.headersSent || res.writableFinished) continue;
+      responses++;
+      // `bytesWritten` also counts what still waits in the socket's own buffer: only what the OS took has moved.
+      bytesWritten += rec.socket === undefined ? 0 : rec.socket.bytesWritten - rec.socket.writableLength;
+    }
+    return { responses, bytesWritten };
+  }
+
+  /**
    * The server's lifecycle in one call (the repo-wide `run(signal)` model): listens (unless {@link start} was
    * already called, which is how a caller learns the URL first), serves until `signal` aborts, then shuts down as
    * {@link close} does and resolves once the listener and every connection are closed. Adds one listener to
