@@ -1,9 +1,12 @@
 import type { Clock } from "@informer-ts/clock";
 import {
-  type Counter,
+  type BoundCounter,
+  type BoundGauge,
+  type BoundHistogram,
+  bindCounter,
+  bindGauge,
+  bindHistogram,
   exponentialBuckets,
-  type Gauge,
-  type Histogram,
   type HistogramOpts,
   type Labels,
   type MetricOpts,
@@ -102,15 +105,17 @@ export interface QueueMetrics<T> {
   updateUnfinishedWork(): void;
 }
 
-/** `defaultQueueMetrics`: the six queue metrics of one named queue, with per-item timestamps. */
+/**
+ * `defaultQueueMetrics`: the six queue metrics of one named queue, with per-item timestamps. Each metric's series of
+ * the queue is bound once, at construction.
+ */
 class DefaultQueueMetrics<T> implements QueueMetrics<T> {
-  private readonly labels: Labels;
-  private readonly depth: Gauge;
-  private readonly adds: Counter;
-  private readonly latency: Histogram;
-  private readonly workDuration: Histogram;
-  private readonly unfinishedWorkSeconds: Gauge;
-  private readonly longestRunningProcessor: Gauge;
+  private readonly depth: BoundGauge;
+  private readonly adds: BoundCounter;
+  private readonly latency: BoundHistogram;
+  private readonly workDuration: BoundHistogram;
+  private readonly unfinishedWorkSeconds: BoundGauge;
+  private readonly longestRunningProcessor: BoundGauge;
   /** First non-deduplicated add time of each queued item. */
   private readonly addTimes = new Map<T, number>();
   /** `get` time of each in-flight item. */
@@ -121,28 +126,28 @@ class DefaultQueueMetrics<T> implements QueueMetrics<T> {
     name: string,
     private readonly clock: Clock,
   ) {
-    this.labels = Object.freeze({ name });
-    this.depth = provider.gauge(workqueueMetrics.depth);
-    this.adds = provider.counter(workqueueMetrics.adds);
-    this.latency = provider.histogram(workqueueMetrics.latency);
-    this.workDuration = provider.histogram(workqueueMetrics.workDuration);
-    this.unfinishedWorkSeconds = provider.gauge(workqueueMetrics.unfinishedWork);
-    this.longestRunningProcessor = provider.gauge(workqueueMetrics.longestRunningProcessor);
+    const labels: Labels = Object.freeze({ name });
+    this.depth = bindGauge(provider.gauge(workqueueMetrics.depth), labels);
+    this.adds = bindCounter(provider.counter(workqueueMetrics.adds), labels);
+    this.latency = bindHistogram(provider.histogram(workqueueMetrics.latency), labels);
+    this.workDuration = bindHistogram(provider.histogram(workqueueMetrics.workDuration), labels);
+    this.unfinishedWorkSeconds = bindGauge(provider.gauge(workqueueMetrics.unfinishedWork), labels);
+    this.longestRunningProcessor = bindGauge(provider.gauge(workqueueMetrics.longestRunningProcessor), labels);
   }
 
   add(item: T): void {
-    this.adds.inc(this.labels);
-    this.depth.inc(this.labels);
+    this.adds.inc();
+    this.depth.inc();
     if (!this.addTimes.has(item)) this.addTimes.set(item, this.clock.now());
   }
 
   get(item: T): void {
-    this.depth.dec(this.labels);
+    this.depth.dec();
     const now = this.clock.now();
     this.processingStartTimes.set(item, now);
     const added = this.addTimes.get(item);
     if (added !== undefined) {
-      this.latency.observe(seconds(now - added), this.labels);
+      this.latency.observe(seconds(now - added));
       this.addTimes.delete(item);
     }
   }
@@ -150,7 +155,7 @@ class DefaultQueueMetrics<T> implements QueueMetrics<T> {
   done(item: T): void {
     const started = this.processingStartTimes.get(item);
     if (started !== undefined) {
-      this.workDuration.observe(seconds(this.clock.since(started)), this.labels);
+      this.workDuration.observe(seconds(this.clock.since(started)));
       this.processingStartTimes.delete(item);
     }
   }
@@ -163,8 +168,8 @@ class DefaultQueueMetrics<T> implements QueueMetrics<T> {
       total += age;
       if (age > oldest) oldest = age;
     }
-    this.unfinishedWorkSeconds.set(total, this.labels);
-    this.longestRunningProcessor.set(oldest, this.labels);
+    this.unfinishedWorkSeconds.set(total);
+    this.longestRunningProcessor.set(oldest);
   }
 }
 
@@ -193,7 +198,6 @@ export interface RetryMetrics {
  */
 export function newRetryMetrics(name: string, provider: MetricsProvider): RetryMetrics | undefined {
   if (name.length === 0) return undefined;
-  const labels: Labels = Object.freeze({ name });
-  const retries = provider.counter(workqueueMetrics.retries);
-  return { retry: () => retries.inc(labels) };
+  const retries = bindCounter(provider.counter(workqueueMetrics.retries), Object.freeze({ name }));
+  return { retry: () => retries.inc() };
 }
