@@ -5,7 +5,12 @@
 export const INFORMER_COMMANDS: readonly string[] = ["demo", "scenario", "help"];
 
 /** The studies `informer scenario <name>` runs. */
-export const SCENARIO_NAMES: readonly string[] = ["statefulset-resync", "watch-rv0-churn", "kubelet-configmap"];
+export const SCENARIO_NAMES: readonly string[] = [
+  "statefulset-resync",
+  "watch-rv0-churn",
+  "list-memory",
+  "kubelet-configmap",
+];
 
 /** Usage of the `informer` CLI as a whole. */
 export const INFORMER_USAGE = `Usage: informer <command> [flags]
@@ -85,6 +90,7 @@ kube-apiserver, and prints a summary table with the write-up's figures beside th
 Studies:
   statefulset-resync  a 30 s resync keeps the StatefulSet controller's queue full; new StatefulSets wait (003)
   watch-rv0-churn     an RV "0" watch never finishes its initial sync under churn; list-then-watch does (002)
+  list-memory         peak and retained heap of the initial sync; can a stored item pin its list? (002)
   kubelet-configmap   kubelets' ConfigMap reads: a GET to etcd per pod sync (Get, Cache) or a watch per ConfigMap
                       and the apiserver memory it holds (Watch), immutable ConfigMaps (000, 001)
 
@@ -93,6 +99,8 @@ Flags of every study:
   --json <file>         write the full result (parameters, time series, histograms, summary) as JSON
   --report <file.html>  write an HTML report with inline SVG charts (no network)
   --heap                sample process.memoryUsage().heapUsed too (real memory: not deterministic)
+  --real-time           run on the real clock over real HTTP where the study supports it (watch-rv0-churn);
+                        durations are then real seconds and the run is not deterministic
   -h, --help            show the study's flags (informer scenario <name> --help)
 
 Exit status: 0 the study ran, 1 it failed (the message says why), 2 bad command line.
@@ -151,15 +159,48 @@ Flags (defaults are the write-up's and the issue's values):
   --writes <r>               updates per second (default 50; the write-up's clusters: 50 and 500)
   --consumer <r>             objects per second the informer ingests (default 1200: the write-up's empty watch)
   --duration <s>             virtual length of each run (default 30)
+  --warmup <s>               churn before the informer starts (default 80: the cache's 75 s history window)
   --sample <s>               sampling period of the detailed runs (default 0.5)
   --approaches <list>        comma-separated subset of: rv0-watch,list-watch,watch-list
   --sweep-objects <list>     objects of the sweep (default 2000,10000)
   --sweep-writes <list>      writes per second of the sweep (default 10,50,200,500)
   --sweep-consumer <list>    consumer rates of the sweep (default 1200)
   --no-sweep                 skip the sweep
+  --real-time                the same over real HTTP on the real clock (seconds are real; try --no-sweep,
+                             a few thousand objects and --warmup 5)
   --seed <k>                 (default 1)   --json <file>   --report <file.html>   --heap
   -h, --help                 show this help
 
+Exit status: 0 the study ran, 1 it failed, 2 bad command line.
+`;
+
+/** Usage of `informer scenario list-memory`. */
+export const LIST_MEMORY_USAGE = `Usage: informer scenario list-memory [flags]
+
+Study 002 (shared/background/002, first two parts): the heap an informer's initial sync needs at its peak and
+keeps afterwards, and whether a stored item can keep its LIST response alive (in Go it does: an item pointer pins
+the list's backing array, kubernetes#111370, so client-go shallow-copies every item). The simulated apiserver
+serves --objects ConfigMaps (~1 KiB) over real HTTP from this process; each variant's sync runs in its own child
+process (node --expose-gc): an informer over HTTP reporting the peak heap (sampled every 2 ms), the live heap
+with a response decoded (after a forced GC), the heap retained after full GCs, Buffers retained, list responses
+still reachable (WeakRefs) and the sliced strings of a heap snapshot (a V8 sliced string pins its parent).
+Real memory: figures vary between runs; each is the lowest of --repeats rounds (--seed only fixes the contents).
+Variants (--variants, default all):
+  list-rv0        LIST at RV "0" (whole, from the watch cache); the store takes the decoded items (the default)
+  list-rv0-copy   the same with the reflector's shallow copy of each item (copyListItems: client-go's behaviour)
+  list-paginated  LIST in pages of --page-size from a consistent read (RV "": the cache answers RV "0" whole)
+  watch-list      streaming watch-list (sendInitialEvents=true)
+
+Flags:
+  --objects <n>     ConfigMaps on the server (default 20000)
+  --page-size <n>   page size of list-paginated (default 500)
+  --repeats <n>     rounds (default 2)
+  --variants <list> comma-separated subset of: list-rv0,list-rv0-copy,list-paginated,watch-list
+  --no-snapshot     skip the heap snapshot search for sliced strings (seconds per child)
+  --seed <k>        (default 1)   --json <file>   --report <file.html>
+  -h, --help        show this help
+
+Needs the built package (the child is dist/scenarios/list-memory-child.js: pnpm run build).
 Exit status: 0 the study ran, 1 it failed, 2 bad command line.
 `;
 
@@ -178,14 +219,15 @@ the first 1.5 sync periods; rates are measured after that. Variants (--variants,
   watch            Watch: one LIST + WATCH (fieldSelector metadata.name) per ConfigMap per node, nothing per remount
   watch-immutable  Watch with --immutable-fraction of the ConfigMaps immutable: their watch stops after the first read
 The summary extrapolates per-node figures to --cluster-size nodes (the write-ups' 2,000 nodes × 100 ConfigMaps).
-Write-up scale in full: --nodes 2000 (hours of wall time and several GB of heap for the watch variants).
+Write-up scale in full: --nodes 2000 (the cost is linear in --nodes: --nodes 100 takes ~11 s of CPU and 430 MB).
 
 Flags (defaults are the write-ups' values, except --nodes):
   --nodes <n>                  kubelets simulated (default 10)
   --pods-per-node <n>          pods per node (default 50)
   --configmaps-per-pod <n>     ConfigMap volumes per pod (default 2: 001's 100 ConfigMaps per node)
   --cluster-size <n>           nodes in the cluster, for the TTL controller's table and the extrapolation (default 2000)
-  --kubelet-version <v>        kubelet of the get, cache and watch variants (default 1.28; 000 tested 1.22 and 1.28)
+  --kubelet-version <v>        kubelet of get, cache and watch* (default 1.28; 000 tested 1.22 and 1.28; before 1.19
+                               immutable ConfigMaps keep their watch)
   --sync-frequency <s>         kubelet --sync-frequency (default 60)
   --immutable-fraction <f>     share of immutable ConfigMaps in watch-immutable, 0–1 (default 1)
   --pod-updates-per-hour <r>   updates per pod per hour, each re-syncing the pod at once (default 0)
@@ -202,5 +244,6 @@ Exit status: 0 the study ran, 1 it failed, 2 bad command line.
 export const SCENARIO_USAGES: Readonly<Record<string, string>> = {
   "statefulset-resync": STATEFULSET_RESYNC_USAGE,
   "watch-rv0-churn": WATCH_RV0_CHURN_USAGE,
+  "list-memory": LIST_MEMORY_USAGE,
   "kubelet-configmap": KUBELET_CONFIGMAP_USAGE,
 };

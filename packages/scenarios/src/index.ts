@@ -84,8 +84,16 @@ export {
   type KubeletConfigMapOptions,
   type KubeletConfigMapVariant,
   runKubeletConfigMap,
-  type WatchMemoryModel,
+  type WatchMemoryReader,
 } from "./scenarios/kubelet-configmap.js";
+export {
+  LIST_MEMORY_VARIANTS,
+  type ListMemoryChildResult,
+  type ListMemoryOptions,
+  type ListMemoryVariant,
+  pins,
+  runListMemory,
+} from "./scenarios/list-memory.js";
 export {
   runStatefulSetResync,
   STATEFULSET_RESYNC_VARIANTS,

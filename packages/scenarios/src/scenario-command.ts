@@ -19,6 +19,7 @@ const common = {
   json: { type: "string" },
   report: { type: "string" },
   heap: { type: "boolean", default: false },
+  "real-time": { type: "boolean", default: false },
 } as const;
 
 /**
@@ -35,9 +36,14 @@ export async function scenarioCommand(args: readonly string[], io: ScenarioIo): 
   if (!SCENARIO_NAMES.includes(name) || command === undefined)
     throw new UsageError(`unknown scenario "${name}"${didYouMean(name, SCENARIO_NAMES)}`);
   const { values } = parseCommandLine({ args: rest, options: { ...common, ...command.options } });
+  if (values["real-time"] === true && command.realTime !== true)
+    throw new UsageError(
+      `scenario ${name} does not support --real-time (it runs in virtual time, or always on real clocks): drop the flag`,
+    );
   const report = await command.run(values, {
     seed: numberFlag(values, "seed", 0, true),
     sampleHeap: values.heap === true,
+    realTime: values["real-time"] === true,
     progress: (line) => io.err(`${line}\n`),
   });
   await emit(report, values, io);

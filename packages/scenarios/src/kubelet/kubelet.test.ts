@@ -73,6 +73,75 @@ describe("SimKubelet", () => {
     expect(watch.stats.remounts).toBeGreaterThan(0);
   });
 
+  it("Watch stops the watch of an immutable ConfigMap from kubelet 1.19 on (ImmutableEphemeralVolumes)", async () => {
+    const open = async (version: string) => {
+      const clock = new FakeClock();
+      const rand = seededRand(2);
+      const sim = new SimApiServer({ clock, rand });
+      await sim.create("configmaps", "default", {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: "a", namespace: "default" },
+        immutable: true,
+      });
+      const k = new SimKubelet({
+        nodeName: "n1",
+        clock,
+        rand,
+        strategy: "Watch",
+        client: simObjectClient(sim),
+        getNode: () => undefined,
+        kubeletVersion: version,
+      });
+      const ac = new AbortController();
+      const run = k.run(ac.signal);
+      k.updatePod({ namespace: "default", name: "p", uid: "u", configMaps: ["a"] });
+      await clock.step(5000);
+      const watches = sim.watchers("configmaps").length;
+      ac.abort();
+      await run;
+      sim.stop();
+      return watches;
+    };
+    expect(await open("1.18")).toBe(1);
+    expect(await open("1.19")).toBe(0);
+  });
+
+  it("adopts a running pod: no request until its resync is due (Cache), its watch opened at once (Watch)", async () => {
+    const adopt = async (strategy: ChangeDetectionStrategy) => {
+      const clock = new FakeClock();
+      const rand = seededRand(4);
+      const sim = new SimApiServer({ clock, rand });
+      await sim.create("configmaps", "default", { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" } });
+      sim.accounting.reset();
+      const k = new SimKubelet({
+        nodeName: "n1",
+        clock,
+        rand,
+        strategy,
+        client: simObjectClient(sim),
+        getNode: () => undefined,
+      });
+      const ac = new AbortController();
+      const run = k.run(ac.signal);
+      k.adoptRunningPod({ namespace: "default", name: "p", uid: "u", configMaps: ["a"] }, 30_000);
+      await clock.step(29_000);
+      const before = { gets: sim.accounting.count({ verb: "get" }), watches: sim.watchers("configmaps").length };
+      await clock.step(2_000);
+      const after = { gets: sim.accounting.count({ verb: "get", servedFrom: "storage" }), syncs: k.stats().podSyncs };
+      ac.abort();
+      await run;
+      sim.stop();
+      return { before, after };
+    };
+    const cache = await adopt("Cache");
+    expect(cache.before).toEqual({ gets: 0, watches: 0 });
+    expect(cache.after).toEqual({ gets: 1, syncs: 1 });
+    const watch = await adopt("Watch");
+    expect(watch.before).toEqual({ gets: 0, watches: 1 });
+    expect(watch.after).toEqual({ gets: 0, syncs: 1 });
+  });
+
   it("parses versions and the TTL annotation, and names bad input", () => {
     expect(kubeletMinorVersion("1.28")).toBe(28);
     expect(kubeletMinorVersion("v1.22.13")).toBe(22);

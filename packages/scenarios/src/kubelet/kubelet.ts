@@ -27,7 +27,8 @@ export interface SimKubeletOptions {
   readonly getNode: () => KubeObject | undefined;
   /**
    * kubelet version as `major.minor` (default "1.28", the write-up's). From 1.29 the Cache strategy no longer
-   * invalidates its entries on every pod sync (kubernetes#120255).
+   * invalidates its entries on every pod sync (kubernetes#120255); before 1.19 the Watch strategy keeps watching
+   * immutable objects (`ImmutableEphemeralVolumes` off by default).
    */
   readonly kubeletVersion?: string;
   /** `--sync-frequency` in ms. Default 60 s. */
@@ -84,6 +85,8 @@ export function newConfigMapManager(
         clock: deps.clock,
         rand: deps.rand,
         resyncIntervalMs: deps.syncFrequencyMs ?? DEFAULT_SYNC_FREQUENCY_MS,
+        // ImmutableEphemeralVolumes: alpha (off) in 1.18, on by default from 1.19.
+        stopImmutable: kubeletMinorVersion(deps.kubeletVersion ?? "1.28") >= 19,
       });
     default:
       throw new RangeError(`unknown change-detection strategy "${String(strategy)}"`);

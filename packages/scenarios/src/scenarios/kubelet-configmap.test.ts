@@ -63,7 +63,8 @@ describe("kubelet-configmap (000, 001)", () => {
     const html = renderHtmlReport(a);
     for (const id of ["storage-gets", "cache-gets", "open-watches", "watch-opens", "get-intervals"])
       expect(html).toContain(`data-chart="${id}"`);
-    expect(html).not.toContain('data-chart="queue-depth"');
+    expect(html).not.toContain(`data-chart="queue-depth"`);
+    expect(html).toContain(`data-chart="requests"`);
     expect(html).toContain("65–70");
   });
 

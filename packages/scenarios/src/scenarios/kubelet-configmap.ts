@@ -28,7 +28,7 @@ export const KUBELET_CONFIGMAP_VARIANTS: readonly KubeletConfigMapVariant[] = [
  * Estimates kube-apiserver memory held by the open watches of a simulated apiserver, in bytes (a per-watch memory
  * model); undefined when the model has nothing to say.
  */
-export type WatchMemoryModel = (sim: SimApiServer) => number | undefined;
+export type WatchMemoryReader = (sim: SimApiServer) => number | undefined;
 
 /** Options of {@link runKubeletConfigMap}; defaults are the write-ups' values except the number of nodes. */
 export interface KubeletConfigMapOptions {
@@ -59,7 +59,7 @@ export interface KubeletConfigMapOptions {
   /** Which variants to run (default all, see {@link KUBELET_CONFIGMAP_VARIANTS}). */
   readonly variants?: readonly KubeletConfigMapVariant[];
   /** The apiserver's per-watch memory model; without one the memory column is left out. */
-  readonly watchMemory?: WatchMemoryModel;
+  readonly watchMemory?: WatchMemoryReader;
   /** Progress lines (one per 60 virtual s per variant). */
   readonly progress?: (line: string) => void;
 }
@@ -169,10 +169,15 @@ export async function runKubeletConfigMap(options: KubeletConfigMapOptions = {})
       "shared/background/000 (kubelet v1.22/v1.28, Cache: a ConfigMap GET to etcd every ~65–75 s per pod) and 001 " +
       "(Watch: 100 ConfigMaps × 2,000 nodes = 200k watches ≈ 20 GB of apiserver memory, ~100 KB per watch)",
     params: { ...o, ttlSeconds: ttl.desiredTTLSeconds, memoryModel: options.watchMemory !== undefined },
+    description:
+      `${o.nodes} nodes × ${o.podsPerNode} pods × ${o.configMapsPerPod} ConfigMaps, cluster of ${o.clusterSize} nodes ` +
+      `(TTL ${ttl.desiredTTLSeconds} s), ${o.durationSeconds} virtual s per variant (rates after a ${warmupSeconds(o)} s ` +
+      `warm-up), seed ${o.seed}`,
     variants,
     summary: summarize(variants, o, ttl.desiredTTLSeconds, options.watchMemory !== undefined),
     charts: charts(runs, options.watchMemory !== undefined),
-    standardCharts: [], // its own charts cover requests by served-from
+    // its own charts draw GETs and watches over time; the standard bar chart totals every request by verb/served-from
+    standardCharts: ["requests"],
   };
 }
 
@@ -198,10 +203,13 @@ async function runVariant(
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
   const rand = seededRand(o.seed);
   const sim = new SimApiServer({ clock, rand });
-  const ns = "default";
   const pick = seededRand(o.seed + 1);
-  // The cluster: ConfigMaps of every simulated pod, and the simulated Nodes annotated by the TTL controller.
-  for (let n = 0; n < o.nodes; n++)
+  // The cluster: ConfigMaps of every simulated pod, and the simulated Nodes annotated by the TTL controller. Each
+  // node's pods live in a namespace of their own: the simulator answers a single-object LIST (field selector
+  // metadata.name) by scanning the namespace, so one shared namespace would make every LIST cost O(cluster).
+  for (let n = 0; n < o.nodes; n++) {
+    const ns = namespaceOf(n);
+    await sim.create("namespaces", "", { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
     for (let p = 0; p < o.podsPerNode; p++)
       for (let c = 0; c < o.configMapsPerPod; c++)
         await sim.create("configmaps", ns, {
@@ -211,6 +219,7 @@ async function runVariant(
           data: { "nginx.conf": "worker_processes 1;\n".repeat(8) },
           ...(pick.float() < s.immutableFraction && { immutable: true }),
         });
+  }
   const nodes: KubeObject[] = [];
   for (let n = 0; n < o.nodes; n++)
     nodes.push(
@@ -258,7 +267,7 @@ async function runVariant(
   const running = kubelets.map((k) => k.run(ac.signal));
   const pods: KubeletPod[][] = kubelets.map((_, n) =>
     Array.from({ length: o.podsPerNode }, (_p, p) => ({
-      namespace: ns,
+      namespace: namespaceOf(n),
       name: `pod-${n}-${p}`,
       uid: `uid-${n}-${p}`,
       configMaps: Array.from({ length: o.configMapsPerPod }, (_c, c) => cmName(n, p, c)),
@@ -371,6 +380,10 @@ async function runVariant(
     },
   };
   return { result, series, intervalBuckets: buckets };
+}
+
+function namespaceOf(n: number): string {
+  return `team-${n}`;
 }
 
 function cmName(n: number, p: number, c: number): string {

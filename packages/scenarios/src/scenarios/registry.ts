@@ -1,6 +1,7 @@
 // The studies `informer scenario <name>` runs, by name. Adding a study: its command definition here, its name and
 // usage text in cli-usage.ts (which must stay import-free), a row in docs/scenarios.md.
 import { kubeletConfigMapCommand } from "./kubelet-configmap-command.js";
+import { listMemoryCommand } from "./list-memory-command.js";
 import type { ScenarioCommandDefinition } from "./scenario-command-definition.js";
 import { statefulSetResyncCommand } from "./statefulset-resync-command.js";
 import { watchRv0ChurnCommand } from "./watch-rv0-churn-command.js";
@@ -9,5 +10,6 @@ import { watchRv0ChurnCommand } from "./watch-rv0-churn-command.js";
 export const SCENARIO_COMMANDS: Readonly<Record<string, ScenarioCommandDefinition>> = {
   "statefulset-resync": statefulSetResyncCommand,
   "watch-rv0-churn": watchRv0ChurnCommand,
+  "list-memory": listMemoryCommand,
   "kubelet-configmap": kubeletConfigMapCommand,
 };

@@ -9,6 +9,11 @@ export interface CommonScenarioFlags {
   readonly seed: number;
   /** `--heap`: sample `process.memoryUsage().heapUsed` too. */
   readonly sampleHeap: boolean;
+  /**
+   * `--real-time`: run on the real clock, over HTTP where the study has a server, instead of in virtual time (only
+   * passed true to a study whose definition declares `realTime: true`).
+   */
+  readonly realTime: boolean;
   /** Writes one progress line (to stderr on the command line). */
   readonly progress: (line: string) => void;
 }
@@ -19,5 +24,7 @@ export interface CommonScenarioFlags {
  */
 export interface ScenarioCommandDefinition {
   readonly options: NonNullable<ParseArgsConfig["options"]>;
+  /** True when the study honours `--real-time`; `informer scenario` refuses the flag for the others. */
+  readonly realTime?: boolean;
   run(values: ScenarioFlagValues, common: CommonScenarioFlags): Promise<ScenarioReport>;
 }

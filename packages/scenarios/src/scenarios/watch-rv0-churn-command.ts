@@ -20,11 +20,13 @@ function numberListFlag(values: ScenarioFlagValues, name: string, integer: boole
 
 /** `informer scenario watch-rv0-churn`; its usage is `WATCH_RV0_CHURN_USAGE` in cli-usage.ts. */
 export const watchRv0ChurnCommand: ScenarioCommandDefinition = {
+  realTime: true,
   options: {
     objects: { type: "string", default: "10000" },
     writes: { type: "string", default: "50" },
     consumer: { type: "string", default: "1200" },
     duration: { type: "string", default: "30" },
+    warmup: { type: "string", default: "80" },
     sample: { type: "string", default: "0.5" },
     approaches: { type: "string", default: WATCH_RV0_APPROACHES.join(",") },
     "sweep-objects": { type: "string", default: WATCH_RV0_DEFAULT_SWEEP.objects.join(",") },
@@ -40,6 +42,8 @@ export const watchRv0ChurnCommand: ScenarioCommandDefinition = {
       writesPerSecond: numberFlag(values, "writes", 0.001),
       consumerPerSecond: numberFlag(values, "consumer", 0.001),
       durationSeconds,
+      warmupSeconds: numberFlag(values, "warmup", 0),
+      realTime: common.realTime,
       sampleSeconds: sample,
       approaches: listFlag(values, "approaches", WATCH_RV0_APPROACHES),
       sweep:

@@ -63,6 +63,29 @@ describe("watch-rv0-churn (002)", () => {
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
   });
 
+  it("--real-time: the same informer over real HTTP on the real clock syncs (tiny: 200 pods, 1 s of churn first)", async () => {
+    const r = await runWatchRv0Churn({
+      realTime: true,
+      objects: 200,
+      writesPerSecond: 10,
+      consumerPerSecond: 2000,
+      durationSeconds: 5,
+      warmupSeconds: 1,
+      sampleSeconds: 0.25,
+      approaches: ["list-watch"],
+      sweep: false,
+    });
+    const lw = cell(r, "list-watch");
+    expect(lw?.syncedAtSeconds).not.toBeNull();
+    expect(lw?.heldAtEnd).toBe(200);
+    expect(lw?.lists).toBe(1);
+    expect(r.params.realTime).toBe(true);
+    expect(r.description).toContain("real s per run over HTTP");
+    // the LIST went over HTTP to the simulator, which accounted it
+    const kinds = new Set(r.variants[0]?.samples.flatMap((x) => Object.keys(x.requestsPerSecond)));
+    expect([...kinds].some((k) => k.startsWith("list/"))).toBe(true);
+  }, 60_000);
+
   it("refuses bad options, naming them", async () => {
     await expect(runWatchRv0Churn({ ...small, consumerPerSecond: 0 })).rejects.toThrow(
       /consumerPerSecond must be a finite number ≥ 0.001, got 0/,

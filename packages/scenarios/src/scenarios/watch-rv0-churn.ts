@@ -2,11 +2,12 @@
 // dispatch budget closes a watcher still busy with its initial events; list-then-watch and watch-list compared.
 import type { KubeList, KubeObject } from "@informer-ts/apimachinery";
 import { type ListerWatcher, newSharedIndexInformer, type SharedIndexInformer } from "@informer-ts/cache";
-import { FakeClock, seededRand } from "@informer-ts/clock";
-import { SimApiServer } from "@informer-ts/sim-apiserver";
+import { builtinResources, KubeClient, listWatchFor } from "@informer-ts/client";
+import { type Clock, FakeClock, realClock, seededRand } from "@informer-ts/clock";
+import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
 import type { ReportChart } from "../report/report-chart.js";
 import type { ScenarioReport, SummaryRow, VariantResult } from "../report/scenario-report.js";
-import type { Sample } from "../scenario/sampler.js";
+import { type Sample, Sampler } from "../scenario/sampler.js";
 import { requestsByServedFrom, ScenarioRuntime } from "../scenario/scenario-runtime.js";
 import { slowConsumer } from "../scenario/slow-consumer.js";
 
@@ -38,6 +39,16 @@ export interface WatchRv0ChurnOptions {
   readonly consumerPerSecond?: number;
   /** Virtual seconds each run lasts. Default 30. */
   readonly durationSeconds?: number;
+  /**
+   * Seconds of churn before the informer starts (default 80: the watch cache's 75 s history window and then some,
+   * so the history and the watch channels are sized as a running cluster's).
+   */
+  readonly warmupSeconds?: number;
+  /**
+   * Run on the real clock over real HTTP (the simulated apiserver served by `SimHttpServer`, the informer on
+   * `@informer-ts/client`) instead of in virtual time: seconds are real, and the run is not deterministic.
+   */
+  readonly realTime?: boolean;
   /** Approaches of the detailed runs (default all three). */
   readonly approaches?: readonly WatchRv0Approach[];
   /**
@@ -107,9 +118,6 @@ function pod(i: number, v: number): KubeObject {
   };
 }
 
-/** Virtual seconds of churn before the informer starts: the watch cache's history window (75 s) and then some. */
-const WARMUP_MS = 80_000;
-
 /**
  * A ListerWatcher whose LIST answers an empty list at resourceVersion "0" without asking the server, so the reflector
  * follows it with a watch from RV "0": the informer's initial state comes from that watch's synthetic ADDED events.
@@ -137,6 +145,8 @@ interface CellSetting {
   readonly sampleSeconds: number;
   readonly seed: number;
   readonly sampleHeap: boolean;
+  readonly warmupSeconds: number;
+  readonly realTime: boolean;
   /** Run the whole duration (detailed runs) instead of stopping once synced (sweep cells). */
   readonly full: boolean;
 }
@@ -150,7 +160,8 @@ interface CellRun {
 
 /** Runs one approach at one setting on a fresh simulated apiserver and clock. */
 async function runCell(s: CellSetting): Promise<CellRun> {
-  const clock = new FakeClock(Date.UTC(2026, 0, 1));
+  const fake = s.realTime ? undefined : new FakeClock(Date.UTC(2026, 0, 1));
+  const clock: Clock = fake ?? realClock;
   const rand = seededRand(s.seed);
   const closesAt: number[] = [];
   const sim = new SimApiServer({
@@ -175,6 +186,14 @@ async function runCell(s: CellSetting): Promise<CellRun> {
   // history), and the history and the watch channels are sized by the churn of the last 75 s. Without this the
   // history would still hold every create, and an informer could resume from any object's resourceVersion.
   sim.reinitializeCache(resource);
+  let http: SimHttpServer | undefined;
+  let client: KubeClient | undefined;
+  let source: ListerWatcher<KubeObject> = sim.listerWatcher(resource);
+  if (s.realTime) {
+    http = new SimHttpServer({ backend: new EngineBackend(sim), clock });
+    client = new KubeClient({ server: await http.start() }, { clock });
+    source = listWatchFor(client, builtinResources.pods) as ListerWatcher<KubeObject>;
+  }
   let eventsRead = 0;
   let firstEnd: { held: number } | undefined;
   let informer: SharedIndexInformer<KubeObject> | undefined;
@@ -182,7 +201,7 @@ async function runCell(s: CellSetting): Promise<CellRun> {
     const store = informer?.getStore();
     return store === undefined ? 0 : store.listKeys().length;
   };
-  const slow = slowConsumer(sim.listerWatcher(resource), {
+  const slow = slowConsumer(source, {
     clock,
     perSecond: s.consumerPerSecond,
     onEvent: () => {
@@ -200,8 +219,9 @@ async function runCell(s: CellSetting): Promise<CellRun> {
     reflector: { useWatchList: s.approach === "watch-list", logger: { log: () => {} } },
     logger: { log: () => {} },
   });
+  let handlerEvents = 0;
   const rt = new ScenarioRuntime({
-    clock,
+    clock: fake ?? new FakeClock(0),
     rand,
     workers: 1,
     cost: 0,
@@ -209,7 +229,10 @@ async function runCell(s: CellSetting): Promise<CellRun> {
     sampleHeap: s.sampleHeap,
     requests: requestsByServedFrom(sim.accounting),
   });
-  const count = () => rt.countEvent();
+  const count = () => {
+    handlerEvents++;
+    rt.countEvent();
+  };
   informer.addEventHandler({ onAdd: count, onUpdate: count, onDelete: count });
   let writes = 0;
   // The churn's own stream, so its choices do not depend on how often the informer draws.
@@ -219,7 +242,8 @@ async function runCell(s: CellSetting): Promise<CellRun> {
     writes++;
     sim.storage.update(pods, "default", pod(i, 0).metadata?.name ?? "", pod(i, writes));
   });
-  await clock.step(WARMUP_MS);
+  if (fake !== undefined) await fake.step(s.warmupSeconds * 1000);
+  else await clock.sleep(s.warmupSeconds * 1000);
   const writesBefore = writes;
   const ac = new AbortController();
   const t0 = clock.now();
@@ -234,21 +258,47 @@ async function runCell(s: CellSetting): Promise<CellRun> {
     if (syncedAt === null && initialHeld() >= s.objects) syncedAt = clock.now() - t0;
     return syncedAt !== null && !s.full;
   };
+  // On the real clock the runtime's driver (which advances a FakeClock) has no part: a sampler and a polling loop.
+  const realSampler =
+    fake === undefined
+      ? new Sampler(
+          clock,
+          {
+            queueDepth: () => 0,
+            inFlight: () => 0,
+            oldestWaitMs: () => 0,
+            events: () => handlerEvents,
+            processed: () => 0,
+            requests: requestsByServedFrom(sim.accounting),
+          },
+          s.sampleSeconds * 1000,
+          s.sampleHeap,
+        )
+      : undefined;
   try {
-    await rt.run({
-      forMs: s.durationSeconds * 1000,
-      stepMs: Math.min(500, s.sampleSeconds * 1000),
-      until: synced,
-      untilLabel: "the informer holding every initial object",
-      activity: () => sim.currentResourceVersion + eventsRead,
-    });
+    if (fake !== undefined)
+      await rt.run({
+        forMs: s.durationSeconds * 1000,
+        stepMs: Math.min(500, s.sampleSeconds * 1000),
+        until: synced,
+        untilLabel: "the informer holding every initial object",
+        activity: () => sim.currentResourceVersion + eventsRead,
+      });
+    else {
+      realSampler?.start();
+      while (clock.now() - t0 < s.durationSeconds * 1000 && !synced())
+        await clock.sleep(Math.min(100, s.sampleSeconds * 1000));
+    }
     synced();
   } finally {
     churn.stop();
     sampler.stop();
+    realSampler?.stop();
     await rt.stop();
     ac.abort();
     await running;
+    await client?.close();
+    await http?.close();
     sim.stop();
   }
   const counts = informer.status().reflector?.counts;
@@ -273,7 +323,7 @@ async function runCell(s: CellSetting): Promise<CellRun> {
       behindAtEnd: Number.isFinite(lastRV) && lastRV > 0 ? Math.max(0, sim.currentResourceVersion - lastRV) : -1,
       chanSize,
     },
-    samples: rt.samples(),
+    samples: realSampler?.samples ?? rt.samples(),
     held,
   };
 }
@@ -325,6 +375,7 @@ export async function runWatchRv0Churn(options: WatchRv0ChurnOptions = {}): Prom
     writesPerSecond: options.writesPerSecond ?? 50,
     consumerPerSecond: options.consumerPerSecond ?? 1200,
     durationSeconds: options.durationSeconds ?? 30,
+    warmupSeconds: options.warmupSeconds ?? 80,
     sampleSeconds: options.sampleSeconds ?? 0.5,
     seed: options.seed ?? 1,
   };
@@ -333,12 +384,14 @@ export async function runWatchRv0Churn(options: WatchRv0ChurnOptions = {}): Prom
     ["writesPerSecond", o.writesPerSecond, 0.001],
     ["consumerPerSecond", o.consumerPerSecond, 0.001],
     ["durationSeconds", o.durationSeconds, 0.001],
+    ["warmupSeconds", o.warmupSeconds, 0],
     ["sampleSeconds", o.sampleSeconds, 0.001],
   ] as const)
     if (!(v >= min) || !Number.isFinite(v)) throw new RangeError(`${name} must be a finite number ≥ ${min}, got ${v}`);
   const approaches = options.approaches ?? WATCH_RV0_APPROACHES;
   const sweep = options.sweep === undefined ? WATCH_RV0_DEFAULT_SWEEP : options.sweep;
-  const base = { ...o, sampleHeap: options.sampleHeap ?? false };
+  const realTime = options.realTime ?? false;
+  const base = { ...o, sampleHeap: options.sampleHeap ?? false, realTime };
   const variants: VariantResult[] = [];
   const detailed: CellRun[] = [];
   for (const approach of approaches) {
@@ -387,6 +440,7 @@ export async function runWatchRv0Churn(options: WatchRv0ChurnOptions = {}): Prom
       "cluster is closed before its initial events end, and cannot resume",
     params: {
       ...o,
+      realTime,
       approaches: approaches.join(","),
       ...(sweep !== false && {
         sweepObjects: sweep.objects.join(","),
@@ -396,7 +450,8 @@ export async function runWatchRv0Churn(options: WatchRv0ChurnOptions = {}): Prom
     },
     description:
       `${o.objects} pods, ${o.writesPerSecond} updates/s, informer ingesting ${o.consumerPerSecond} objects/s, ` +
-      `${o.durationSeconds} virtual s per run, seed ${o.seed}` +
+      `${o.durationSeconds} ${realTime ? "real s per run over HTTP (--real-time)" : "virtual s per run"}, ` +
+      `${o.warmupSeconds} s of churn first, seed ${o.seed}` +
       (sweep === false
         ? ""
         : `; sweep of ${cells.length} runs (${sweep.objects.length} × ${sweep.writesPerSecond.length} × ${sweep.consumerPerSecond.length} × ${approaches.length} approaches)`),

@@ -188,6 +188,8 @@ export async function createCliBackend(
     minRequestTimeoutSeconds: flags.minRequestTimeoutSeconds,
     metrics,
     ...(deps.logger !== undefined && { logger: deps.logger }),
+    ...(flags.costModel === true && { costModel: true }),
+    ...(flags.traceLogThresholdMs !== undefined && { traceLog: { thresholdMs: flags.traceLogThresholdMs } }),
   });
   if (deps.auditLog !== undefined) engine.accounting.auditLog = deps.auditLog;
   const backend = new EngineBackend(engine);

@@ -21,6 +21,10 @@ export interface ApiserverFlags {
   readonly auditLog?: string;
   readonly minRequestTimeoutSeconds: number;
   readonly randSeed?: number;
+  /** `--cost-model`: the engine's request cost model (virtual latency, CPU and APF seats in the accounting). */
+  readonly costModel?: boolean;
+  /** `--trace-log <ms>`: write kube-apiserver-style traces of requests that took at least this long (engine log). */
+  readonly traceLogThresholdMs?: number;
   /** `--fault <json>` (repeatable): fault specs handed to the engine's fault injector. */
   readonly faults: readonly unknown[];
   readonly help: boolean;
@@ -58,6 +62,8 @@ export function parseApiserverFlags(argv: readonly string[]): ApiserverFlags {
       fault: { type: "string", multiple: true },
       "http-log": { type: "boolean" },
       "audit-log": { type: "string" },
+      "cost-model": { type: "boolean" },
+      "trace-log": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -97,6 +103,8 @@ export function parseApiserverFlags(argv: readonly string[]): ApiserverFlags {
     ...(values["audit-log"] !== undefined && { auditLog: values["audit-log"] }),
     minRequestTimeoutSeconds: int("min-request-timeout", values["min-request-timeout"], 1800),
     ...(values["rand-seed"] !== undefined && { randSeed: int("rand-seed", values["rand-seed"], 0) }),
+    ...(values["cost-model"] === true && { costModel: true }),
+    ...(values["trace-log"] !== undefined && { traceLogThresholdMs: int("trace-log", values["trace-log"], 500) }),
     faults,
     help: values.help === true,
   };

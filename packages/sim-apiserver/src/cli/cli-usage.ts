@@ -33,6 +33,10 @@ Flags:
                              '{"type":"stall-watchers","userAgent":"slow","future":true}'
   --http-log                 write one httplog-style JSON line per request to stderr
   --audit-log <file>         append one audit-style JSON line per request to <file> ("-" = stderr)
+  --cost-model               model each request's cost: virtual latency by its path (etcd or watch cache,
+                             encoding), apiserver CPU and APF seats in the accounting and audit lines
+  --trace-log <ms>           log kube-apiserver-style Trace[...] lines of requests that took at least <ms>
+                             (kube-apiserver uses 500) on stderr
   -h, --help                 show this help
 
 Examples:

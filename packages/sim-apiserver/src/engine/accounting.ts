@@ -6,6 +6,8 @@ import {
   type MetricsProvider,
   noopMetrics,
 } from "@informer-ts/instrumentation";
+import { type RequestCost, seatSeconds } from "./cost-model.js";
+import { formatGoDuration } from "./trace.js";
 
 /** One finished request as the accounting sees it. */
 export interface RequestRecord {
@@ -33,6 +35,17 @@ export interface RequestRecord {
   readonly receivedAt?: number;
   /** `PATCH` with `application/apply-patch+yaml` (reported as verb `APPLY` in metrics, like kube-apiserver). */
   readonly apply?: boolean;
+  /**
+   * The request's audit ID (the same in its trace and audit line). Absent: the accounting numbers the audit line
+   * itself ({@link RequestAccounting.nextAuditID}).
+   */
+  readonly auditID?: string;
+  /** The client's address over HTTP (the audit event's `sourceIPs`). */
+  readonly sourceIP?: string;
+  /** Subresource addressed (`status`, `scale`), for the audit event's `objectRef`. */
+  readonly subresource?: string;
+  /** What the request cost under the engine's cost model (absent when the model is off). */
+  readonly cost?: RequestCost;
 }
 
 /**
@@ -73,26 +86,52 @@ export function auditLine(r: RequestRecord, seq: number): string {
   if (r.name !== undefined && r.name !== "") objectRef.name = r.name;
   if (r.group !== "") objectRef.apiGroup = r.group;
   objectRef.apiVersion = r.version;
+  if (r.subresource !== undefined && r.subresource !== "") objectRef.subresource = r.subresource;
+  const annotations: Record<string, string> = {
+    "sim.informer-ts.dev/served-from": r.servedFrom,
+    "sim.informer-ts.dev/latency-ms": String(r.latencyMs),
+    "sim.informer-ts.dev/bytes": String(r.bytes),
+  };
+  const c = r.cost;
+  if (c !== undefined) {
+    annotations["sim.informer-ts.dev/cpu-ms"] = String(round6(c.cpuMs));
+    annotations["sim.informer-ts.dev/apf-seats"] = String(c.seats.initialSeats);
+    if (c.seats.finalSeats > 0) {
+      annotations["sim.informer-ts.dev/apf-final-seats"] = String(c.seats.finalSeats);
+      annotations["sim.informer-ts.dev/apf-additional-latency-ms"] = String(round6(c.seats.additionalLatencyMs));
+    }
+    // kube-apiserver's latency trackers, added to requests slower than 500 ms (non-zero layers only).
+    if (r.latencyMs > 500) {
+      if (c.storageWaitMs > 0) annotations["apiserver.latency.k8s.io/etcd"] = formatGoDuration(c.storageWaitMs);
+      if (r.servedFrom === "storage" && c.readCpuMs > 0) {
+        annotations["apiserver.latency.k8s.io/decode-response-object"] = formatGoDuration(c.readCpuMs);
+      }
+      if (c.encodeMs > 0)
+        annotations["apiserver.latency.k8s.io/serialize-response-object"] = formatGoDuration(c.encodeMs);
+      annotations["apiserver.latency.k8s.io/total"] = formatGoDuration(r.latencyMs);
+    }
+  }
   return JSON.stringify({
     kind: "Event",
     apiVersion: "audit.k8s.io/v1",
     level: "Metadata",
-    auditID: `sim-${seq}`,
+    auditID: r.auditID ?? `sim-${seq}`,
     stage: "ResponseComplete",
     requestURI: r.requestURI ?? "",
     verb: r.verb,
     user: { username: r.user ?? "system:inprocess" },
+    ...(r.sourceIP !== undefined && r.sourceIP !== "" && { sourceIPs: [r.sourceIP] }),
     userAgent: r.userAgent,
     objectRef,
     responseStatus: { metadata: {}, code: r.code },
     requestReceivedTimestamp: microTime(received),
     stageTimestamp: microTime(received + r.latencyMs),
-    annotations: {
-      "sim.informer-ts.dev/served-from": r.servedFrom,
-      "sim.informer-ts.dev/latency-ms": String(r.latencyMs),
-      "sim.informer-ts.dev/bytes": String(r.bytes),
-    },
+    annotations,
   });
+}
+
+function round6(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
 }
 
 function microTime(ms: number): string {
@@ -111,7 +150,14 @@ export interface AccountingRow {
   count: number;
   latencyMsSum: number;
   bytes: number;
+  /** apiserver CPU of these requests under the cost model (0 when it is off), ms. */
+  cpuMsSum: number;
+  /** APF seat-seconds of these requests under the cost model (0 when it is off). */
+  seatSeconds: number;
 }
+
+/** A dimension {@link RequestAccounting.cpuSecondsBy} groups by. */
+export type AccountingDimension = "verb" | "resource" | "userAgent" | "servedFrom" | "code";
 
 const SEP = "\u0000";
 
@@ -172,12 +218,18 @@ export class RequestAccounting {
         count: 0,
         latencyMsSum: 0,
         bytes: 0,
+        cpuMsSum: 0,
+        seatSeconds: 0,
       };
       this.series.set(key, row);
     }
     row.count++;
     row.latencyMsSum += r.latencyMs;
     row.bytes += r.bytes;
+    if (r.cost !== undefined) {
+      row.cpuMsSum += r.cost.cpuMs;
+      row.seatSeconds += seatSeconds(r.cost);
+    }
     const base = {
       verb: metricsVerb(r.verb, r.apply === true),
       group: r.group,
@@ -194,11 +246,37 @@ export class RequestAccounting {
     }
     if (this.auditLog !== undefined) {
       try {
-        this.auditLog(auditLine(r, ++this.auditSeq));
+        this.auditLog(auditLine(r, r.auditID === undefined ? ++this.auditSeq : this.auditSeq));
       } catch {
         // A failing audit sink drops its line.
       }
     }
+  }
+
+  /**
+   * A new audit ID (`sim-<n>`), from the same sequence the audit lines of requests recorded without one use, so IDs
+   * never repeat. The engine gives each request one when its trace or cost model is on, so its trace, its audit line
+   * and its record share it.
+   */
+  nextAuditID(): string {
+    return `sim-${++this.auditSeq}`;
+  }
+
+  /**
+   * apiserver CPU-seconds under the cost model, summed by one dimension (e.g. `servedFrom` → `{cache: 1.2, storage:
+   * 40.5}`, `userAgent`), over the requests matching `filter`.
+   */
+  cpuSecondsBy(
+    dimension: AccountingDimension,
+    filter: Partial<Pick<AccountingRow, "verb" | "resource" | "userAgent" | "code" | "servedFrom">> = {},
+  ): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const r of this.series.values()) {
+      if (!matches(r, filter)) continue;
+      const k = String(r[dimension]);
+      out.set(k, (out.get(k) ?? 0) + r.cpuMsSum / 1000);
+    }
+    return out;
   }
 
   /** Snapshot of every series. */
@@ -209,20 +287,25 @@ export class RequestAccounting {
   /** Number of requests matching every given field. */
   count(filter: Partial<Pick<AccountingRow, "verb" | "resource" | "userAgent" | "code" | "servedFrom">> = {}): number {
     let n = 0;
-    for (const r of this.series.values()) {
-      if (filter.verb !== undefined && r.verb !== filter.verb) continue;
-      if (filter.resource !== undefined && r.resource !== filter.resource) continue;
-      if (filter.userAgent !== undefined && r.userAgent !== filter.userAgent) continue;
-      if (filter.code !== undefined && r.code !== filter.code) continue;
-      if (filter.servedFrom !== undefined && r.servedFrom !== filter.servedFrom) continue;
-      n += r.count;
-    }
+    for (const r of this.series.values()) if (matches(r, filter)) n += r.count;
     return n;
   }
 
   reset(): void {
     this.series.clear();
   }
+}
+
+function matches(
+  r: AccountingRow,
+  filter: Partial<Pick<AccountingRow, "verb" | "resource" | "userAgent" | "code" | "servedFrom">>,
+): boolean {
+  if (filter.verb !== undefined && r.verb !== filter.verb) return false;
+  if (filter.resource !== undefined && r.resource !== filter.resource) return false;
+  if (filter.userAgent !== undefined && r.userAgent !== filter.userAgent) return false;
+  if (filter.code !== undefined && r.code !== filter.code) return false;
+  if (filter.servedFrom !== undefined && r.servedFrom !== filter.servedFrom) return false;
+  return true;
 }
 
 /** Watch-cache metrics with kube-apiserver's names. */

@@ -120,6 +120,15 @@ export class CacheDispatcher {
     this.paused = undefined;
   }
 
+  /**
+   * How many watchers an event of an object with this trigger value would be offered to: every watcher that does not
+   * select on the trigger, plus those selecting this value (APF's interested-watch count for a write).
+   */
+  interestedCount(triggerValue: string | undefined): number {
+    const n = this.untriggered.size;
+    return triggerValue === undefined ? n : n + (this.byTrigger.get(triggerValue)?.size ?? 0);
+  }
+
   private candidates(ce: CacheEvent): Iterable<CacheWatcher> {
     const trigger = this.resource.trigger;
     if (trigger === undefined || this.byTrigger.size === 0) return this.untriggered;

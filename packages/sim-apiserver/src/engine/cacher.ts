@@ -1,5 +1,5 @@
 import type { KubeObject, ListOptions, StatusError } from "@informer-ts/apimachinery";
-import { newResourceExpired, parseResourceVersion } from "@informer-ts/apimachinery";
+import { newResourceExpired, objectFieldSet, parseResourceVersion } from "@informer-ts/apimachinery";
 import type { Clock, Rand, Timer } from "@informer-ts/clock";
 import { CacheDispatcher } from "./cache-dispatcher.js";
 import { CacheWatcher, FixedWatch, type InitialSource } from "./cache-watcher.js";
@@ -333,6 +333,16 @@ export class Cacher {
       for (const w of [...this.dispatcher.watchers]) w.close("server-stopped", true);
       this.stop();
     });
+  }
+
+  /**
+   * Watchers a change of `obj` would be offered to (those not selecting on the trigger, plus those selecting its
+   * value): the interested-watch count of API Priority and Fairness's estimate for a write.
+   */
+  interestedWatchers(obj: KubeObject | undefined): number {
+    const trigger = this.resource.trigger;
+    const v = trigger === undefined || obj === undefined ? undefined : objectFieldSet(obj, [trigger])[trigger];
+    return this.dispatcher.interestedCount(v);
   }
 
   /** Open watchers (tests, admin). */

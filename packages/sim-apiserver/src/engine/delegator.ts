@@ -20,6 +20,8 @@ import type { WatchCache } from "./watch-cache.js";
 export interface CacherListResult {
   readonly list: KubeList;
   readonly servedFrom: ServedFrom;
+  /** Keys the read examined, matching or not (the cost model's keys scanned). */
+  readonly scanned: number;
 }
 
 /**
@@ -152,7 +154,7 @@ export class Delegator {
 
   private fromCache(prefix: string, fromKey: string | undefined, limit: number, sel: Selection): CacherListResult {
     const page = this.cache.page(prefix, fromKey, limit, sel);
-    return { list: this.toList(page, prefix, sel, this.cache.rv), servedFrom: "cache" };
+    return { list: this.toList(page, prefix, sel, this.cache.rv), servedFrom: "cache", scanned: page.scanned };
   }
 
   private fromStorage(
@@ -174,7 +176,7 @@ export class Delegator {
     } catch (err) {
       throw answeredBy(err, "storage");
     }
-    return { list: this.toList(page, prefix, sel, page.rev), servedFrom: "storage" };
+    return { list: this.toList(page, prefix, sel, page.rev), servedFrom: "storage", scanned: page.scanned };
   }
 
   /**
@@ -199,7 +201,8 @@ export class Delegator {
       } else {
         if (rv > cache.rv) await cache.waitFresh(rv);
         const page = cache.ready ? cache.snapshotPage(prefix, fromKey, rv, limit, sel) : undefined;
-        if (page !== undefined) return { list: this.toList(page, prefix, sel, rv), servedFrom: "cache" };
+        if (page !== undefined)
+          return { list: this.toList(page, prefix, sel, rv), servedFrom: "cache", scanned: page.scanned };
       }
     }
     try {

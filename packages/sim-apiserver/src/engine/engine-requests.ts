@@ -1,16 +1,17 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
-import type { Rand } from "@informer-ts/clock";
+import type { Clock, Rand } from "@informer-ts/clock";
 import { type ListOptionGates, serveGet, serveList } from "./list-serving.js";
 import type { DeleteOptions } from "./registry/delete-options.js";
 import type { PatchType } from "./registry/patch.js";
 import type { EngineRequest, ResourceRef, Served } from "./request-context.js";
 import type { RequestLatency } from "./request-latency.js";
+import type { RequestModels } from "./request-models.js";
 import type { ResourceTable } from "./resource-table.js";
 import type { SimResource } from "./resources.js";
 import type { SimWatch } from "./sim-watch.js";
 import { serveWatch } from "./watch-serving.js";
 import type { WatcherFaults } from "./watcher-faults.js";
-import type { WriteServing } from "./write-serving.js";
+import { isApplyPatch, type WriteServing } from "./write-serving.js";
 
 /** What {@link EngineRequests} is built from (the engine's parts). */
 export interface EngineRequestsDeps {
@@ -23,6 +24,9 @@ export interface EngineRequestsDeps {
   readonly gates: ListOptionGates;
   readonly minRequestTimeoutSeconds: number;
   readonly defaultUserAgent: string;
+  /** The cost model and the trace log around each request (see {@link RequestModels}); off by default. */
+  readonly models: RequestModels;
+  readonly clock: Clock;
 }
 
 /**
@@ -40,7 +44,9 @@ export class EngineRequests {
 
   /** LIST: `opts` are the decoded query; defaulting, validation and routing (cache or storage) happen here. */
   list(ref: ResourceRef, namespace: string, opts: ListOptions, req: EngineRequest): Promise<Served<KubeList>> {
-    return this.run("list", ref, req, (r) => serveList(this.deps.table.cacher(r), namespace, opts, this.deps.gates));
+    return this.run("list", ref, req, { namespace, name: "", options: opts }, (r) =>
+      serveList(this.deps.table.cacher(r), namespace, opts, this.deps.gates),
+    );
   }
 
   /** GET one object (RV unset: storage; "0": cache; N: cache once fresh); 404 when absent. */
@@ -51,14 +57,17 @@ export class EngineRequests {
     opts: { readonly resourceVersion?: string },
     req: EngineRequest,
   ): Promise<Served<KubeObject>> {
-    return this.run("get", ref, req, (r) =>
+    const options = opts.resourceVersion === undefined ? {} : { resourceVersion: opts.resourceVersion };
+    return this.run("get", ref, req, { namespace, name, options }, (r) =>
       serveGet(this.deps.table.cacher(r), namespace, name, opts.resourceVersion ?? "", req.subresource),
     );
   }
 
   /** CREATE through the registry. */
   create(ref: ResourceRef, namespace: string, obj: KubeObject, req: EngineRequest): Promise<Served<KubeObject>> {
-    return this.run("create", ref, req, (r) => this.deps.writes.create(r, namespace, obj, req));
+    return this.run("create", ref, req, { namespace, name: "" }, (r) =>
+      this.deps.writes.create(r, namespace, obj, req),
+    );
   }
 
   /** UPDATE (PUT) of an object, its status or its Scale. */
@@ -69,7 +78,9 @@ export class EngineRequests {
     obj: KubeObject,
     req: EngineRequest,
   ): Promise<Served<KubeObject>> {
-    return this.run("update", ref, req, (r) => this.deps.writes.update(r, namespace, name, obj, req));
+    return this.run("update", ref, req, { namespace, name }, (r) =>
+      this.deps.writes.update(r, namespace, name, obj, req),
+    );
   }
 
   /** PATCH (JSON, merge, strategic merge, apply) of an object, its status or its Scale. */
@@ -81,7 +92,9 @@ export class EngineRequests {
     body: string,
     req: EngineRequest,
   ): Promise<Served<KubeObject>> {
-    return this.run("patch", ref, req, (r) => this.deps.writes.patch(r, namespace, name, type, body, req));
+    return this.run(isApplyPatch(type) ? "apply" : "patch", ref, req, { namespace, name }, (r) =>
+      this.deps.writes.patch(r, namespace, name, type, body, req),
+    );
   }
 
   /** DELETE with `DeleteOptions`; `deleted` of the result is false while finalizers hold the object. */
@@ -92,7 +105,9 @@ export class EngineRequests {
     options: DeleteOptions | undefined,
     req: EngineRequest,
   ): Promise<Served<KubeObject>> {
-    return this.run("delete", ref, req, (r) => this.deps.writes.delete(r, namespace, name, options, req));
+    return this.run("delete", ref, req, { namespace, name }, (r) =>
+      this.deps.writes.delete(r, namespace, name, options, req),
+    );
   }
 
   /** DELETE on a collection: the objects `listOpts` select, one after the other; answers the list as selected. */
@@ -103,7 +118,7 @@ export class EngineRequests {
     options: DeleteOptions | undefined,
     req: EngineRequest,
   ): Promise<Served<KubeList>> {
-    return this.run("deletecollection", ref, req, (r) =>
+    return this.run("deletecollection", ref, req, { namespace, name: "", options: listOpts }, (r) =>
       this.deps.writes.deleteCollection(r, namespace, listOpts, options, req),
     );
   }
@@ -113,22 +128,44 @@ export class EngineRequests {
    * the client goes away, the in-process face when the caller's signal aborts).
    */
   watch(ref: ResourceRef, namespace: string, opts: ListOptions, req: EngineRequest): Promise<Served<SimWatch>> {
-    return this.run("watch", ref, req, async (r) => {
+    return this.run("watch", ref, req, { namespace, name: "", options: opts }, async (r) => {
       const res = await serveWatch(this.deps, this.deps.table.cacher(r), namespace, opts, req.legacyWatchPath === true);
       this.deps.watcherFaults.watchOpened(r, res.object, req.userAgent ?? this.deps.defaultUserAgent);
       return res;
     });
   }
 
-  /** The resource's lookup and the latency wait, then the handler; everything that fails rejects. */
+  /**
+   * The resource's lookup and the latency wait, then the handler — under the request models (cost, trace) when they
+   * are on; everything that fails rejects. `verb` is `apply` for a server-side apply patch.
+   */
   private async run<T>(
     verb: string,
     ref: ResourceRef,
     req: EngineRequest,
+    target: { readonly namespace: string; readonly name: string; readonly options?: ListOptions },
     handler: (r: SimResource) => Promise<Served<T>> | Served<T>,
   ): Promise<Served<T>> {
     const r = this.deps.table.resolve(ref);
-    await this.deps.latency.wait(verb, r, () => req.signal);
-    return handler(r);
+    const start = this.deps.clock.now();
+    const latencyVerb = verb === "apply" ? "patch" : verb;
+    await this.deps.latency.wait(latencyVerb, r, () => req.signal);
+    const models = this.deps.models;
+    if (!models.enabled) return handler(r);
+    return models.serve(
+      {
+        verb,
+        resource: r,
+        namespace: target.namespace,
+        name: target.name,
+        ...(req.subresource !== undefined && { subresource: req.subresource }),
+        ...(target.options !== undefined && { options: target.options }),
+        userAgent: req.userAgent ?? this.deps.defaultUserAgent,
+        ...(req.signal !== undefined && { signal: req.signal }),
+        ...(req.trace !== undefined && req.trace),
+      },
+      start,
+      () => handler(r),
+    );
   }
 }

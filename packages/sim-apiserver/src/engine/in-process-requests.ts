@@ -8,6 +8,7 @@ import { inProcessFault, SimConnectionError } from "./in-process-faults.js";
 import type { DeleteOptions } from "./registry/delete-options.js";
 import type { PatchType } from "./registry/patch.js";
 import type { RequestContext, ResourceRef, Served } from "./request-context.js";
+import { outcomeOfError, type RequestOutcome } from "./request-models.js";
 import type { ResourceTable } from "./resource-table.js";
 import type { SimResource } from "./resources.js";
 import { type ServedFrom, servedFromOfError } from "./served-from.js";
@@ -34,7 +35,7 @@ export class InProcessRequests {
   constructor(private readonly deps: InProcessRequestsDeps) {}
 
   list(ref: ResourceRef, namespace: string, opts: ListOptions, ctx?: RequestContext): Promise<KubeList> {
-    return this.run("list", ref, namespace, ctx, (r, req) => this.deps.requests.list(r, namespace, opts, req));
+    return this.run("list", ref, namespace, ctx, "", (r, req) => this.deps.requests.list(r, namespace, opts, req));
   }
 
   get(
@@ -44,11 +45,13 @@ export class InProcessRequests {
     opts: { readonly resourceVersion?: string },
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.run("get", ref, namespace, ctx, (r, req) => this.deps.requests.get(r, namespace, name, opts, req));
+    return this.run("get", ref, namespace, ctx, name, (r, req) =>
+      this.deps.requests.get(r, namespace, name, opts, req),
+    );
   }
 
   create(ref: ResourceRef, namespace: string, obj: KubeObject, ctx?: RequestContext): Promise<KubeObject> {
-    return this.run("create", ref, namespace, ctx, (r, req) => this.deps.requests.create(r, namespace, obj, req));
+    return this.run("create", ref, namespace, ctx, "", (r, req) => this.deps.requests.create(r, namespace, obj, req));
   }
 
   update(
@@ -58,7 +61,9 @@ export class InProcessRequests {
     obj: KubeObject,
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.run("update", ref, namespace, ctx, (r, req) => this.deps.requests.update(r, namespace, name, obj, req));
+    return this.run("update", ref, namespace, ctx, name, (r, req) =>
+      this.deps.requests.update(r, namespace, name, obj, req),
+    );
   }
 
   patch(
@@ -69,7 +74,7 @@ export class InProcessRequests {
     body: string,
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.run(isApplyPatch(type) ? "apply" : "patch", ref, namespace, ctx, (r, req) =>
+    return this.run(isApplyPatch(type) ? "apply" : "patch", ref, namespace, ctx, name, (r, req) =>
       this.deps.requests.patch(r, namespace, name, type, body, req),
     );
   }
@@ -81,7 +86,7 @@ export class InProcessRequests {
     options: DeleteOptions | undefined,
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.run("delete", ref, namespace, ctx, (r, req) =>
+    return this.run("delete", ref, namespace, ctx, name, (r, req) =>
       this.deps.requests.delete(r, namespace, name, options, req),
     );
   }
@@ -93,7 +98,7 @@ export class InProcessRequests {
     options: DeleteOptions | undefined,
     ctx?: RequestContext,
   ): Promise<KubeList> {
-    return this.run("deletecollection", ref, namespace, ctx, (r, req) =>
+    return this.run("deletecollection", ref, namespace, ctx, "", (r, req) =>
       this.deps.requests.deleteCollection(r, namespace, listOpts, options, req),
     );
   }
@@ -104,7 +109,7 @@ export class InProcessRequests {
    * under a `truncate-watch` fault.
    */
   watch(ref: ResourceRef, namespace: string, opts: ListOptions, ctx?: RequestContext): Promise<SimWatch> {
-    return this.run("watch", ref, namespace, ctx, async (r, req, truncateAfter) => {
+    return this.run("watch", ref, namespace, ctx, "", async (r, req, truncateAfter) => {
       const res = await this.deps.requests.watch(r, namespace, opts, req);
       const w = res.object;
       const signal = req.signal;
@@ -129,6 +134,7 @@ export class InProcessRequests {
     ref: ResourceRef,
     namespace: string,
     ctx: RequestContext | undefined,
+    name: string,
     call: (r: SimResource, req: RequestContext, truncateAfter: number | undefined) => Promise<Served<T>>,
   ): Promise<T> {
     const { table, faults, accounting, clock, defaultUserAgent } = this.deps;
@@ -143,6 +149,7 @@ export class InProcessRequests {
     req.servedFrom = undefined;
     let code = 200;
     let servedFrom: ServedFrom | undefined;
+    let outcome: RequestOutcome | undefined;
     try {
       const fault = faults.faultFor({
         verb,
@@ -156,6 +163,7 @@ export class InProcessRequests {
       if (fault !== undefined && fault.type !== "truncate-watch") throw inProcessFault(fault);
       const res = await call(r, req, fault?.type === "truncate-watch" ? fault.afterEvents : undefined);
       servedFrom = res.servedFrom;
+      outcome = res.outcome;
       req.servedFrom = servedFrom;
       if (res.deleted !== undefined) req.deleted = res.deleted;
       if (res.created !== undefined) req.created = res.created;
@@ -163,6 +171,7 @@ export class InProcessRequests {
       return res.object;
     } catch (err) {
       servedFrom = servedFromOfError(err);
+      outcome = outcomeOfError(err);
       if (servedFrom !== undefined) req.servedFrom = servedFrom;
       const gone = err instanceof SimConnectionError || req.signal?.aborted === true; // no answer reached anyone
       code = err instanceof StatusError ? err.code : gone ? 0 : 500;
@@ -177,10 +186,15 @@ export class InProcessRequests {
         code,
         servedFrom: servedFrom ?? "",
         latencyMs: clock.now() - start,
-        bytes: 0,
+        // In-process nothing is serialized: the request models measure the encoded response when asked to.
+        bytes: outcome?.responseBytes ?? 0,
         namespace,
+        ...(name !== "" && { name }),
         receivedAt: start,
         ...(apply && { apply }),
+        ...(outcome !== undefined && { auditID: outcome.auditID, requestURI: outcome.requestURI }),
+        ...(outcome?.cost !== undefined && { cost: outcome.cost }),
+        ...(req.subresource !== undefined && req.subresource !== "" && { subresource: req.subresource }),
       });
     }
   }

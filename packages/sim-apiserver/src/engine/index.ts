@@ -1,5 +1,6 @@
 // The engine of the simulated apiserver: storage, watch caches, list/watch semantics, faults, accounting.
 export {
+  type AccountingDimension,
   type AccountingRow,
   auditLine,
   CacheMetrics,
@@ -11,6 +12,17 @@ export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cache-watcher
 export { Cacher, type CacherConfig, type ServedFrom } from "./cacher.js";
 export { type ContinueToken, decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
 export { type ControllerDeps, ControllerLoop } from "./controller-loop.js";
+export {
+  type CostInput,
+  type CostModel,
+  costModelFor,
+  DEFAULT_COST_MODEL,
+  newCostModel,
+  type RequestCost,
+  requestCost,
+  seatSeconds,
+  validateCostModel,
+} from "./cost-model.js";
 export { APISERVER_USER_AGENT, CrdFinalizer, type DefinitionServing } from "./crd-finalizer.js";
 export {
   CUSTOM_RESOURCE_CLEANUP_FINALIZER,
@@ -20,6 +32,7 @@ export {
   validateCustomResourceDefinition,
   withTerminatingCondition,
 } from "./custom-resource-definitions.js";
+export { encodedListSize, encodedSize } from "./encoded-size.js";
 export type { EngineRequests } from "./engine-requests.js";
 export { EVENT_FRESH_DURATION_MS, EventHistory, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
 export { CUSTOM_RESOURCE_SCHEMA, schemaFor } from "./field-manager/builtin-schemas.js";
@@ -68,6 +81,44 @@ export {
   parseKubeVersion,
 } from "./kube-version.js";
 export { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "./list-options.js";
+export {
+  defaultWorkEstimatorConfig,
+  type EstimatedListOptions,
+  estimateListWork,
+  estimateMutatingWork,
+  type ListWorkRequest,
+  type ResourceStats,
+  shouldDelegateList,
+  type WorkEstimate,
+  type WorkEstimatorConfig,
+} from "./list-work-estimator.js";
+export {
+  APF_BYTES_PER_SEAT,
+  APF_CACHE_STREAMING_MAX_BYTES,
+  APF_EVENT_ADDITIONAL_DURATION_MS,
+  APF_MAX_LIST_SEATS_COUNT_BASED,
+  APF_MAX_LIST_SEATS_SIZE_BASED,
+  APF_MAX_MUTATING_SEATS,
+  APF_MAX_OBJECT_SIZE,
+  APF_MINIMUM_SEATS,
+  APF_OBJECTS_PER_SEAT,
+  APF_WATCHES_PER_SEAT,
+  CACHE_MS_PER_OBJECT,
+  ENCODE_MS_PER_KIB,
+  MAX_WATCH_CHAN_SIZE_WITH_INDEX_AND_TRIGGER,
+  MAX_WATCH_CHAN_SIZE_WITH_INDEX_WITHOUT_TRIGGER,
+  MAX_WATCH_CHAN_SIZE_WITHOUT_INDEX,
+  MIN_WATCH_CHAN_SIZE,
+  REQUEST_OVERHEAD_MS,
+  STORAGE_MS_PER_KEY,
+  STORAGE_MS_PER_KIB,
+  STORAGE_ROUND_TRIP_MS,
+  STORAGE_WRITE_COMMIT_MS,
+  TRACE_LOG_THRESHOLD_MS,
+  WATCH_FIXED_OVERHEAD_BYTES,
+  WATCH_INPUT_SLOT_BYTES,
+  WATCH_RESULT_SLOT_BYTES,
+} from "./model-calibration.js";
 export { NamespaceController } from "./namespace-controller.js";
 export { decodeApplyConfiguration } from "./registry/apply-patch.js";
 export {
@@ -120,6 +171,16 @@ export { strategicMergePatch } from "./registry/strategic-merge-patch.js";
 export { type ResourceStrategy, strategyFor } from "./registry/strategy.js";
 export type { EngineRequest, RequestContext, ResourceRef, Served } from "./request-context.js";
 export type { LatencyRule } from "./request-latency.js";
+export type { RequestOutcome, TraceLogConfig } from "./request-models.js";
+export {
+  type HandlerSteps,
+  handlerSteps,
+  handlerTraceName,
+  newRequestTrace,
+  type RequestTraceInfo,
+  requestScope,
+} from "./request-trace.js";
+export { type RequestTarget, requestPath, requestURI } from "./request-uri.js";
 export {
   apiVersionOf,
   BUILTIN_RESOURCES,
@@ -139,4 +200,23 @@ export type { SimApiServerOptions } from "./sim-apiserver-options.js";
 export { SimTruncatedWatchError, type SimWatch } from "./sim-watch.js";
 export { keyOf, MvccStorage, prefixOf, type StorageEvent, type StorageListener } from "./storage.js";
 export { BUDGET_REFRESH_MS_PER_SECOND, MAX_DISPATCH_BUDGET_MS, TimeBudget } from "./time-budget.js";
+export {
+  formatClockTime,
+  formatGoDuration,
+  formatTraceStart,
+  Trace,
+  type TraceField,
+  type TraceLogOptions,
+} from "./trace.js";
+export {
+  DEFAULT_WATCH_MEMORY_MODEL,
+  type OpenWatchSample,
+  suggestedWatchChannelSize,
+  type WatchMemoryEstimate,
+  type WatchMemoryGauge,
+  type WatchMemoryInput,
+  type WatchMemoryModel,
+  watchMemoryEstimate,
+  watchMemoryGauge,
+} from "./watch-memory-model.js";
 export type { BookmarkMode, WatcherInfo, WatcherSelector } from "./watcher-faults.js";

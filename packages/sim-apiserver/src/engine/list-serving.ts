@@ -83,7 +83,7 @@ export async function serveList(
 ): Promise<Served<KubeList>> {
   const { v, sel } = listOptionsFor(cacher.resource, opts, false, gates);
   const res = await cacher.list(namespace, v, sel);
-  return { object: res.list, servedFrom: res.servedFrom };
+  return { object: res.list, servedFrom: res.servedFrom, scanned: res.scanned };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ServedFrom } from "./cacher.js";
+import type { RequestOutcome, RequestTraceConnection } from "./request-models.js";
 import type { SimResource } from "./resources.js";
 
 /** A resource given by object or by name: `configmaps`, `deployments.apps`, `leases.coordination.k8s.io`. */
@@ -32,6 +33,8 @@ export interface EngineRequest {
   readonly force?: boolean;
   /** Writes and GET: `"status"` or `"scale"` addresses that subresource (404 for resources without one). */
   readonly subresource?: string;
+  /** Over HTTP: what the trace log shows of the connection (read only when the trace log is on). */
+  readonly trace?: RequestTraceConnection;
 }
 
 /**
@@ -46,6 +49,13 @@ export interface Served<T> {
   readonly deleted?: boolean;
   /** Patches: whether the (server-side apply) patch created the object (the HTTP answer is then 201). */
   readonly created?: boolean;
+  /** Lists: the keys the read examined, matching or not (the cost model's keys scanned). */
+  readonly scanned?: number;
+  /**
+   * What the engine's request models added (audit ID, response size, cost); absent when they are off. A failed
+   * request's is {@link outcomeOfError} of its error.
+   */
+  readonly outcome?: RequestOutcome;
 }
 
 /**

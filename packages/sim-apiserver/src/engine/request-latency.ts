@@ -51,8 +51,15 @@ export class RequestLatency {
    * rejects with the signal's reason when it aborts first, and with 503 when the engine stops first (or had stopped).
    */
   wait(verb: string, r: SimResource, signal: () => AbortSignal | undefined): Promise<void> {
-    const ms = this.msFor(verb, r);
-    if (ms <= 0) return Promise.resolve();
+    return this.sleep(this.msFor(verb, r), signal);
+  }
+
+  /**
+   * Waits `ms` of the clock for a request (the cost model's phases use it too): resolves at once for 0 (the signal is
+   * then not read); rejects with the signal's reason when it aborts first, and with 503 when the engine stops first.
+   */
+  sleep(ms: number, signal: () => AbortSignal | undefined): Promise<void> {
+    if (!(ms > 0)) return Promise.resolve();
     if (this.stopped) return Promise.reject(shuttingDown());
     const s = signal();
     if (s?.aborted === true) return Promise.reject(s.reason);

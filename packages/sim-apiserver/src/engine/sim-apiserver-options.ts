@@ -1,11 +1,14 @@
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import type { CacherConfig } from "./cacher.js";
+import type { CostModel } from "./cost-model.js";
 import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
 import { DEFAULT_KUBE_VERSION, type KubeVersion, kubeVersionGates } from "./kube-version.js";
 import type { FieldManager } from "./registry/store.js";
+import type { TraceLogConfig } from "./request-models.js";
 import type { SimResource } from "./resources.js";
 import { BUDGET_REFRESH_MS_PER_SECOND, MAX_DISPATCH_BUDGET_MS } from "./time-budget.js";
+import type { WatchMemoryModel } from "./watch-memory-model.js";
 
 /** Options of {@link SimApiServer}. Every default is kube-apiserver v1.34's value (see `kubeVersion`). */
 export interface SimApiServerOptions {
@@ -80,6 +83,21 @@ export interface SimApiServerOptions {
   readonly controllers?: false | { readonly delayMs?: number };
   /** Field ownership hook of the registry (server-side apply); see {@link FieldManager}. */
   readonly fieldManager?: FieldManager;
+  /**
+   * The request cost model (default off): each request takes virtual time on the clock by its path (filter chain,
+   * etcd round trips and keys read, or watch-cache objects walked, then encoding), and its apiserver CPU and APF seats
+   * are recorded in the accounting. `true` = {@link DEFAULT_COST_MODEL}; a bad constant throws a `RangeError` naming
+   * it. See docs/sim-apiserver.md, Models.
+   */
+  readonly costModel?: CostModel | true;
+  /**
+   * The trace log of slow requests (default off): kube-apiserver's handler traces (`Trace[…]: "List" … (total time:
+   * …ms):` with steps), written through {@link logger} when a request took at least `thresholdMs` (default 500 ms,
+   * upstream's). `true` = the defaults.
+   */
+  readonly traceLog?: TraceLogConfig | true;
+  /** The kube-apiserver memory model behind `watchMemory()` (default {@link DEFAULT_WATCH_MEMORY_MODEL}). */
+  readonly watchMemoryModel?: WatchMemoryModel;
 }
 
 /** The watch caches' configuration from the engine's options (kube-apiserver's defaults for what is not given). */

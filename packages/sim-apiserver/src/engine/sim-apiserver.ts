@@ -4,6 +4,7 @@ import { type Logger, noopMetrics, safeLog } from "@informer-ts/instrumentation"
 import { CacheMetrics, RequestAccounting } from "./accounting.js";
 import type { CacheWatcher } from "./cache-watcher.js";
 import { Cacher } from "./cacher.js";
+import { costModelFor, validateCostModel } from "./cost-model.js";
 import { CrdFinalizer } from "./crd-finalizer.js";
 import {
   CUSTOM_RESOURCE_DEFINITIONS,
@@ -23,23 +24,39 @@ import {
   parseKubeVersion,
 } from "./kube-version.js";
 import { NamespaceController } from "./namespace-controller.js";
+import { ObjectCountTracker } from "./object-count-tracker.js";
 import { rfc3339Seconds } from "./object-util.js";
 import type { DeleteOptions } from "./registry/delete-options.js";
 import type { PatchType } from "./registry/patch.js";
 import { RegistryStore } from "./registry/store.js";
 import type { RequestContext, ResourceRef } from "./request-context.js";
 import { type LatencyRule, RequestLatency } from "./request-latency.js";
+import { RequestModels } from "./request-models.js";
 import { ResourceTable } from "./resource-table.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
 import { cacherConfigOf, type SimApiServerOptions } from "./sim-apiserver-options.js";
 import type { SimWatch } from "./sim-watch.js";
 import { MvccStorage } from "./storage.js";
 import { StorageMaintenance } from "./storage-maintenance.js";
+import {
+  DEFAULT_WATCH_MEMORY_MODEL,
+  type OpenWatchSample,
+  type WatchMemoryGauge,
+  type WatchMemoryModel,
+  watchMemoryGauge,
+} from "./watch-memory-model.js";
 import { type BookmarkMode, WatcherFaults, type WatcherInfo, type WatcherSelector } from "./watcher-faults.js";
 import { WriteServing } from "./write-serving.js";
 
 /** Seed of the Rand that draws the system namespaces' uids (kept apart from the engine's `rand`). */
 const SYSTEM_NAMESPACES_SEED = 0x6b756265;
+/** Seed of the Rand that draws trace numbers (kept apart, so turning the trace log on changes no other draw). */
+const TRACE_NUMBERS_SEED = 0x74726163;
+
+/** A resource's stored objects, for the object-count tracker. */
+function* objectsOf(storage: MvccStorage, r: SimResource): Iterable<KubeObject> {
+  for (const [, o] of storage.snapshot(r)) yield o;
+}
 
 /** Scope of an in-process {@link SimApiServer.listerWatcher}. */
 export interface ListerWatcherScope {
@@ -100,6 +117,8 @@ export class SimApiServer {
   private readonly watcherFaults: WatcherFaults;
   private readonly cacheMetrics: CacheMetrics;
   private readonly logger: Logger | undefined;
+  private readonly watchMemoryModel: WatchMemoryModel;
+  private readonly objectCounts: ObjectCountTracker<SimResource>;
   private bookmarks: BookmarkMode = "on";
 
   constructor(opts: SimApiServerOptions = {}) {
@@ -154,6 +173,24 @@ export class SimApiServer {
     );
     this.latency = new RequestLatency(this.clock);
     this.watcherFaults = new WatcherFaults(this.table);
+    this.watchMemoryModel = opts.watchMemoryModel ?? DEFAULT_WATCH_MEMORY_MODEL;
+    this.objectCounts = new ObjectCountTracker<SimResource>(this.clock, (r) => objectsOf(this.storage, r));
+    // `true`: the calibrated model with APF's work estimation as this release had it.
+    const costModel =
+      opts.costModel === true ? costModelFor(this.kubeVersion, this.gates.consistentListFromCache) : opts.costModel;
+    if (costModel !== undefined) validateCostModel(costModel);
+    const models = new RequestModels({
+      clock: this.clock,
+      sleep: (ms, signal) => this.latency.sleep(ms, () => signal),
+      log: (text) => this.logLine(text),
+      nextAuditID: () => this.accounting.nextAuditID(),
+      traceRand: seededRand(TRACE_NUMBERS_SEED),
+      costModel,
+      trace: opts.traceLog === true ? {} : opts.traceLog,
+      stats: (r) => this.objectCounts.get(r),
+      interestedWatchers: (r, obj) => this.table.cacherIfServed(r)?.interestedWatchers(obj) ?? 0,
+      measureBytes: () => this.accounting.auditLog !== undefined,
+    });
     this.registry = new RegistryStore({
       storage: this.storage,
       clock: this.clock,
@@ -180,6 +217,8 @@ export class SimApiServer {
       gates: listOptionGates,
       minRequestTimeoutSeconds: this.minRequestTimeoutSeconds,
       defaultUserAgent,
+      models,
+      clock: this.clock,
     });
     this.inProcess = new InProcessRequests({
       requests: this.requests,
@@ -342,6 +381,28 @@ export class SimApiServer {
   /** Undoes {@link stallWatchers}: removes every stall rule and resumes the matching stalled watchers. */
   resumeWatchers(sel: WatcherSelector = {}): number {
     return this.watcherFaults.resume(sel);
+  }
+
+  /**
+   * kube-apiserver's memory for the watches open now, per the watch memory model (`watchMemoryEstimate` for each
+   * watcher with its own channel size and buffered events, events sized at its resource's average encoded object), by
+   * resource. A model of the real server, not this process's heap.
+   */
+  watchMemory(): WatchMemoryGauge {
+    const samples: OpenWatchSample[] = [];
+    const byName = new Map<string, SimResource>();
+    for (const c of this.table.allCachers()) {
+      const name = groupResourceString(c.resource);
+      byName.set(name, c.resource);
+      for (const w of c.openWatchers()) {
+        samples.push({ resource: name, chanSize: w.chanSize, buffered: w.inputLength + w.resultLength });
+      }
+    }
+    return watchMemoryGauge(
+      samples,
+      (name) => this.objectCounts.get(byName.get(name)!).averageObjectSizeBytes,
+      this.watchMemoryModel,
+    );
   }
 
   /** Every open watcher (all resources, or one), with its id, user agent and buffer fill. */
@@ -525,6 +586,8 @@ export class SimApiServer {
       compactedResourceVersion: this.storage.compactedRevision,
       bookmarks: this.bookmarks,
       caches,
+      // kube-apiserver's memory for the open watches per the model (not this process's heap).
+      watchMemoryModelBytes: this.watchMemory().totalBytes,
     };
   }
 }

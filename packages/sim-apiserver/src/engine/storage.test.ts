@@ -601,3 +601,16 @@ describe("MvccStorage: model-based", () => {
     );
   });
 });
+
+describe("MvccStorage: keys scanned", () => {
+  it("counts every key a page examined, matching or not (the cost model's keys scanned)", () => {
+    const { storage: s } = setup();
+    for (let i = 0; i < 10; i++) s.create(configmaps, "default", cm(`c${i}`, { k: i % 3 === 0 ? "hit" : "miss" }));
+    const hit = (o: KubeObject) => (o.data as Record<string, string>).k === "hit";
+    const page = s.list(configmaps, { prefix: "default/", rev: 0, limit: 2, predicate: hit });
+    expect(names(page.items)).toEqual(["default/c0", "default/c3"]);
+    expect(page.scanned).toBe(4); // c0, c1, c2, c3
+    const all = s.list(configmaps, { prefix: "default/", rev: 0, limit: 0, predicate: hit });
+    expect([all.items.length, all.scanned]).toEqual([4, 10]);
+  });
+});

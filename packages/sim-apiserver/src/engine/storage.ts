@@ -59,6 +59,8 @@ export interface StoragePage {
   /** Keys after the page (all of them count, as etcd's `count`). */
   readonly remaining: number;
   readonly rev: number;
+  /** Keys the read examined, matching or not (the cost model's "keys scanned"). */
+  readonly scanned: number;
 }
 
 /** Options of {@link MvccStorage.list}. */
@@ -449,6 +451,7 @@ export function paginate(
   const keys = index.keys();
   const [lo, hi] = index.prefixRange(opts.prefix);
   let i = opts.fromKey === undefined ? lo : Math.max(lo, index.lowerBound(opts.fromKey));
+  const first = i;
   const items: KubeObject[] = [];
   let lastKey: string | undefined;
   for (; i < hi; i++) {
@@ -459,12 +462,13 @@ export function paginate(
     items.push(o);
     lastKey = k;
   }
-  if (i >= hi) return { items, lastKey: undefined, remaining: 0, rev };
+  const scanned = i - first;
+  if (i >= hi) return { items, lastKey: undefined, remaining: 0, rev, scanned };
   let remaining = hi - i;
   if (countLiveOnly) {
     remaining = 0;
     for (let j = i; j < hi; j++) if (objectAt(keys[j]!) !== undefined) remaining++;
-    if (remaining === 0) return { items, lastKey: undefined, remaining: 0, rev };
+    if (remaining === 0) return { items, lastKey: undefined, remaining: 0, rev, scanned };
   }
-  return { items, lastKey, remaining, rev }; // the loop stopped at the limit, so lastKey is set
+  return { items, lastKey, remaining, rev, scanned }; // the loop stopped at the limit, so lastKey is set
 }

@@ -2,6 +2,7 @@ import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachiner
 import type { RequestRecord } from "../engine/accounting.js";
 import type { HttpFault, HttpRequestDescriptor } from "../engine/http-faults.js";
 import type { DeleteOptions } from "../engine/registry/delete-options.js";
+import type { RequestOutcome, RequestTraceConnection } from "../engine/request-models.js";
 import type { ServedResource } from "../engine/served-resource.js";
 import type { WatchSource } from "./watch-server.js";
 
@@ -25,6 +26,10 @@ export interface BackendRequestContext {
   created?: boolean;
   /** Set by the backend: where a read was served from (the accounting's `served_from`). */
   servedFrom?: "cache" | "storage";
+  /** Set by the backend when the engine's request models are on: audit ID and cost, for the accounting record. */
+  outcome?: RequestOutcome;
+  /** What the engine's trace log shows of the connection (path, Accept, client, protocol); read only when tracing. */
+  readonly trace?: RequestTraceConnection;
   /**
    * Set by the HTTP face for a watch: stops it when the request is cancelled (server shutdown). Cheaper than a
    * listener on {@link signal}, which an idle watch would otherwise keep (an `AbortController` per watch).

@@ -2,6 +2,7 @@ import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachiner
 import type { HttpFault, HttpRequestDescriptor } from "../engine/http-faults.js";
 import type { DeleteOptions } from "../engine/registry/delete-options.js";
 import type { Served } from "../engine/request-context.js";
+import { outcomeOfError } from "../engine/request-models.js";
 import { servedFromOfError } from "../engine/served-from.js";
 import type { ServedResource } from "../engine/served-resource.js";
 import type { SimApiServer } from "../engine/sim-apiserver.js";
@@ -108,10 +109,13 @@ async function answer<T>(ctx: BackendRequestContext, served: Promise<Served<T>>)
     if (res.servedFrom !== undefined) ctx.servedFrom = res.servedFrom;
     if (res.deleted !== undefined) ctx.deleted = res.deleted;
     if (res.created !== undefined) ctx.created = res.created;
+    if (res.outcome !== undefined) ctx.outcome = res.outcome;
     return res.object;
   } catch (err) {
     const from = servedFromOfError(err);
     if (from !== undefined) ctx.servedFrom = from;
+    const outcome = outcomeOfError(err);
+    if (outcome !== undefined) ctx.outcome = outcome;
     throw err;
   }
 }

@@ -63,6 +63,9 @@ describe("parseApiserverFlags", () => {
       "7",
       "--fault",
       '{"type":"apf-429"}',
+      "--cost-model",
+      "--trace-log",
+      "250",
     ]);
     expect(f).toMatchObject({
       port: 8080,
@@ -76,6 +79,8 @@ describe("parseApiserverFlags", () => {
       minRequestTimeoutSeconds: 60,
       randSeed: 7,
       faults: [{ type: "apf-429" }],
+      costModel: true,
+      traceLogThresholdMs: 250,
     });
   });
   it("bad input names the flag", () => {
@@ -84,5 +89,6 @@ describe("parseApiserverFlags", () => {
     expect(() => parseApiserverFlags(["--fault", "{"])).toThrow(/--fault: invalid JSON/);
     expect(() => parseApiserverFlags(["--client-cert-auth"])).toThrow("--client-cert-auth needs --tls");
     expect(() => parseApiserverFlags(["--bogus"])).toThrow(/bogus/);
+    expect(() => parseApiserverFlags(["--trace-log", "1.5"])).toThrow("--trace-log: expected a non-negative integer");
   });
 });

@@ -4,7 +4,10 @@ import type { AddressInfo, Socket } from "node:net";
 import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
 import { type Clock, realClock, type Timer } from "@informer-ts/clock";
 import { type Logger, type MetricsProvider, SignalLink, safeLog } from "@informer-ts/instrumentation";
+import type { RequestCost } from "../engine/cost-model.js";
 import type { HttpFault } from "../engine/http-faults.js";
+import type { RequestOutcome, RequestTraceConnection } from "../engine/request-models.js";
+import { formatGoDuration } from "../engine/trace.js";
 import { type AuthOptions, authenticate } from "./auth.js";
 import type { ApiBackend, BackendRequestContext } from "./backend.js";
 import { MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
@@ -70,12 +73,27 @@ export interface SimHttpServerOptions {
   readonly admin?: AdminHandler;
   /**
    * httplog: one `info` line per finished request, message `HTTP`, fields `{ ts, verb, method, uri, code, user,
-   * userAgent, latencyMs, watchEnd? }` ({@link HttpLogLine}). `newJsonLineLogger` renders them as JSON lines.
+   * userAgent, latencyMs, watchEnd?, auditID?, apf_…? }` ({@link HttpLogLine}). `newJsonLineLogger` renders them as
+   * JSON lines.
    */
   readonly logger?: Logger;
 }
 
-/** One httplog line. */
+/** kube-apiserver's httplog APF fields for a request the cost model priced. */
+function apfFields(c: RequestCost) {
+  return {
+    apf_iseats: c.seats.initialSeats,
+    apf_fseats: c.seats.finalSeats,
+    apf_additionalLatency: formatGoDuration(c.seats.additionalLatencyMs),
+    // What ran after APF admitted it: everything but the filter chain's overhead.
+    apf_execution_time: formatGoDuration(c.latencyMs - c.overheadMs),
+  };
+}
+
+/**
+ * One httplog line. With the engine's request models on, also the request's `auditID` and, with the cost model,
+ * kube-apiserver's APF fields (`apf_iseats`, `apf_fseats`, `apf_additionalLatency`, `apf_execution_time`).
+ */
 export interface HttpLogLine {
   readonly ts: string;
   readonly verb: string;
@@ -86,6 +104,15 @@ export interface HttpLogLine {
   readonly userAgent: string;
   readonly latencyMs: number;
   readonly watchEnd?: WatchEndReason;
+  /** The request's audit ID (as its audit line and trace), when the engine's request models assigned one. */
+  readonly auditID?: string;
+  /** With the engine's cost model, kube-apiserver's APF fields: initial and final seats. */
+  readonly apf_iseats?: number;
+  readonly apf_fseats?: number;
+  /** With the cost model: how long the final seats are held (Go duration, e.g. `5ms`). */
+  readonly apf_additionalLatency?: string;
+  /** With the cost model: the request's execution after the filter chain (Go duration). */
+  readonly apf_execution_time?: string;
 }
 
 /**
@@ -348,6 +375,9 @@ export class SimHttpServer {
         name: rec.name,
         requestURI: req.url ?? "",
         receivedAt: rec.start,
+        ...(req.socket.remoteAddress !== undefined && { sourceIP: req.socket.remoteAddress }),
+        ...(rec.outcome !== undefined && { auditID: rec.outcome.auditID }),
+        ...(rec.outcome?.cost !== undefined && { cost: rec.outcome.cost }),
         apply: rec.verb === "patch" && (req.headers["content-type"] ?? "").startsWith("application/apply-patch+yaml"),
       });
     }
@@ -362,6 +392,8 @@ export class SimHttpServer {
         userAgent: rec.userAgent,
         latencyMs: now - rec.start,
         ...(rec.watchEnd !== undefined && { watchEnd: rec.watchEnd }),
+        ...(rec.outcome !== undefined && { auditID: rec.outcome.auditID }),
+        ...(rec.outcome?.cost !== undefined && apfFields(rec.outcome.cost)),
       });
     }
   }
@@ -487,6 +519,8 @@ class InflightRequest implements BackendRequestContext {
   isResource = false;
   watchEnd: WatchEndReason | undefined;
   servedFrom: "cache" | "storage" | undefined = undefined;
+  /** Set by the backend when the engine's request models are on (audit ID, cost). */
+  outcome: RequestOutcome | undefined = undefined;
   /** Socket bytes written before this request (keep-alive sockets carry several requests). */
   startBytes = 0;
   socket: Socket | undefined;
@@ -511,6 +545,18 @@ class InflightRequest implements BackendRequestContext {
     this.resource = info.resource;
     this.namespace = info.namespace;
     this.name = info.name;
+  }
+
+  /** The connection as the engine's trace log shows it; computed when read, so an idle watch holds nothing more. */
+  get trace(): RequestTraceConnection | undefined {
+    const req = this.response?.req;
+    if (req === undefined) return undefined;
+    return {
+      path: (req.url ?? "/").split("?")[0]!,
+      accept: req.headers.accept ?? "unknown",
+      client: req.socket.remoteAddress ?? "unknown",
+      protocol: `HTTP/${req.httpVersion}`,
+    };
   }
 
   /** Whether the response has been completely written (a finished watch body included). */
