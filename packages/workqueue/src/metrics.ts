@@ -95,31 +95,41 @@ export function resolveProvider(provider: MetricsProvider | undefined): MetricsP
 }
 
 /**
- * What a queue reports about its items (client-go's unexported `queueMetrics`). Every method runs inside the
- * queue's synchronous turn.
+ * The metric timestamps of one item, kept in the queue's own record of the item (client-go keeps them in two maps
+ * keyed by item; one record per item is the same state without two hash lookups per add, get and done). A queue
+ * creates the record with both fields `undefined` and keeps it while the item is dirty or in flight.
  */
-export interface QueueMetrics<T> {
-  add(item: T): void;
-  get(item: T): void;
-  done(item: T): void;
-  updateUnfinishedWork(): void;
+export interface ItemTimes {
+  /** First non-deduplicated add since the item was last handed out (`addTimes`). */
+  addedAt: number | undefined;
+  /** When the item was handed out, while it is in flight (`processingStartTimes`). */
+  startedAt: number | undefined;
 }
 
 /**
- * `defaultQueueMetrics`: the six queue metrics of one named queue, with per-item timestamps. Each metric's series of
- * the queue is bound once, at construction.
+ * What a queue reports about its items (client-go's unexported `queueMetrics`). Every method runs inside the
+ * queue's synchronous turn; `times` is the item's record (see {@link ItemTimes}).
  */
-class DefaultQueueMetrics<T> implements QueueMetrics<T> {
+export interface QueueMetrics {
+  add(times: ItemTimes): void;
+  get(times: ItemTimes): void;
+  /** `times` is `undefined` when the queue has no record of the item (`done` of an item never handed out). */
+  done(times: ItemTimes | undefined): void;
+  /** Sets the unfinished-work gauges from the records of the items in flight (those with a `startedAt`). */
+  updateUnfinishedWork(records: Iterable<ItemTimes>): void;
+}
+
+/**
+ * `defaultQueueMetrics`: the six queue metrics of one named queue. Each metric's series of the queue is bound once,
+ * at construction; the per-item timestamps live in the queue's item records.
+ */
+class DefaultQueueMetrics implements QueueMetrics {
   private readonly depth: BoundGauge;
   private readonly adds: BoundCounter;
   private readonly latency: BoundHistogram;
   private readonly workDuration: BoundHistogram;
   private readonly unfinishedWorkSeconds: BoundGauge;
   private readonly longestRunningProcessor: BoundGauge;
-  /** First non-deduplicated add time of each queued item. */
-  private readonly addTimes = new Map<T, number>();
-  /** `get` time of each in-flight item. */
-  private readonly processingStartTimes = new Map<T, number>();
 
   constructor(
     provider: MetricsProvider,
@@ -135,36 +145,37 @@ class DefaultQueueMetrics<T> implements QueueMetrics<T> {
     this.longestRunningProcessor = bindGauge(provider.gauge(workqueueMetrics.longestRunningProcessor), labels);
   }
 
-  add(item: T): void {
+  add(times: ItemTimes): void {
     this.adds.inc();
     this.depth.inc();
-    if (!this.addTimes.has(item)) this.addTimes.set(item, this.clock.now());
+    if (times.addedAt === undefined) times.addedAt = this.clock.now();
   }
 
-  get(item: T): void {
+  get(times: ItemTimes): void {
     this.depth.dec();
     const now = this.clock.now();
-    this.processingStartTimes.set(item, now);
-    const added = this.addTimes.get(item);
+    times.startedAt = now;
+    const added = times.addedAt;
     if (added !== undefined) {
       this.latency.observe(seconds(now - added));
-      this.addTimes.delete(item);
+      times.addedAt = undefined;
     }
   }
 
-  done(item: T): void {
-    const started = this.processingStartTimes.get(item);
+  done(times: ItemTimes | undefined): void {
+    const started = times?.startedAt;
     if (started !== undefined) {
       this.workDuration.observe(seconds(this.clock.since(started)));
-      this.processingStartTimes.delete(item);
+      times!.startedAt = undefined;
     }
   }
 
-  updateUnfinishedWork(): void {
+  updateUnfinishedWork(records: Iterable<ItemTimes>): void {
     let total = 0;
     let oldest = 0;
-    for (const started of this.processingStartTimes.values()) {
-      const age = seconds(this.clock.since(started));
+    for (const { startedAt } of records) {
+      if (startedAt === undefined) continue;
+      const age = seconds(this.clock.since(startedAt));
       total += age;
       if (age > oldest) oldest = age;
     }
@@ -182,9 +193,9 @@ function seconds(ms: number): number {
  * is empty or the provider is {@link noopMetrics}. A queue only runs its unfinished-work ticker when this
  * returns metrics.
  */
-export function newQueueMetrics<T>(provider: MetricsProvider, name: string, clock: Clock): QueueMetrics<T> | undefined {
+export function newQueueMetrics(provider: MetricsProvider, name: string, clock: Clock): QueueMetrics | undefined {
   if (name.length === 0 || provider === noopMetrics) return undefined;
-  return new DefaultQueueMetrics<T>(provider, name, clock);
+  return new DefaultQueueMetrics(provider, name, clock);
 }
 
 /** Counts `addAfter` calls (`retryMetrics`). */
