@@ -2,7 +2,7 @@
 // file on the fly to answer `--help` before (and without) building the packages.
 
 /** The commands of the `informer` CLI, for usage errors' "did you mean" suggestions. */
-export const INFORMER_COMMANDS: readonly string[] = ["demo", "scenario", "help"];
+export const INFORMER_COMMANDS: readonly string[] = ["demo", "scenario", "analyze-logs", "help"];
 
 /** The studies `informer scenario <name>` runs. */
 export const SCENARIO_NAMES: readonly string[] = [
@@ -10,6 +10,7 @@ export const SCENARIO_NAMES: readonly string[] = [
   "watch-rv0-churn",
   "list-memory",
   "kubelet-configmap",
+  "apiserver-load",
 ];
 
 /** Usage of the `informer` CLI as a whole. */
@@ -21,6 +22,9 @@ Commands:
   demo        run a SharedIndexInformer against an embedded simulated kube-apiserver through churn and two
               server-side faults, check each fault's outcome and that the informer converges
   scenario    run a study of a production problem in virtual time (informer scenario --help lists them)
+  analyze-logs <file…>
+              attribute kube-apiserver load from its httplog, audit and trace lines (by user agent, verb,
+              resource, served-from) and list the slow requests with their steps
   help [cmd]  show this help, or a command's
 
 Flags:
@@ -77,6 +81,7 @@ export function helpFor(args: readonly string[]): string | undefined {
     const name = own[0] === "help" ? own[2] : own[1];
     return (name !== undefined ? SCENARIO_USAGES[name] : undefined) ?? SCENARIO_USAGE;
   }
+  if (command === "analyze-logs") return ANALYZE_LOGS_USAGE;
   return command === "demo" ? DEMO_USAGE : INFORMER_USAGE;
 }
 
@@ -89,6 +94,7 @@ kube-apiserver, and prints a summary table with the write-up's figures beside th
 
 Studies:
   statefulset-resync  a 30 s resync keeps the StatefulSet controller's queue full; new StatefulSets wait (003)
+  apiserver-load      who loads the apiserver and which reads reach etcd, per --kube-version (004)
   watch-rv0-churn     an RV "0" watch never finishes its initial sync under churn; list-then-watch does (002)
   list-memory         peak and retained heap of the initial sync; can a stored item pin its list? (002)
   kubelet-configmap   kubelets' ConfigMap reads: a GET to etcd per pod sync (Get, Cache) or a watch per ConfigMap
@@ -133,6 +139,49 @@ Flags (defaults are the write-up's values):
   --variants <list>       comma-separated subset of: resync,no-resync,skip-processed-rv,workers
   --seed <k>              (default 1)   --json <file>   --report <file.html>   --heap
   -h, --help              show this help
+
+Exit status: 0 the study ran, 1 it failed, 2 bad command line.
+`;
+
+/** Usage of `informer scenario apiserver-load`. */
+export const APISERVER_LOAD_USAGE = `Usage: informer scenario apiserver-load [flags]
+
+Study 004 (shared/background/004): which requests kube-apiserver answers from its watch cache and which reach etcd,
+per Kubernetes version, and who sends them. For each --kube-version a fresh simulated apiserver routes reads as that
+release did; --pods pods (labelled app=app-<n> among --apps) in --namespaces namespaces, --nodes Nodes with
+--configmaps-per-node ConfigMaps each, and for --duration virtual seconds a mixed workload:
+  informers    --informers pod informers, each restarted every --restart-interval s (staggered): a full relist
+               (RV "0", limit 500; with --watch-list a streaming watch-list, refused by releases without it)
+  kubectl      kubectl get pods -A -l app=<random> (limit 500, RV unset, every page) every --kubectl-interval s
+  RV-less      a full pod list without resourceVersion (List(ListOptions{})) every --plain-list-interval s
+  kubelets     every --kubelet-interval s each node GETs its Node (RV "0") and its ConfigMaps (the first GET
+               without RV, then RV "0": the kubelet's cache-based manager)
+  writes       --writes-per-sec pod annotation patches
+Requests are attributed by client and served-from, with the apiserver CPU and APF seats of the simulator's cost
+model (its accounting). Then every request shape of the
+write-up's routing rules is sent once to each version 1.22, 1.28, 1.31, 1.33, 1.34: the routing table, beside
+the write-up's rule. --log <file> writes the simulator's audit lines and klog log with its traces (one file per version: load.log →
+load-1.22.log, load-1.34.log when several) for informer analyze-logs.
+
+Flags:
+  --kube-version <list>       versions to run the workload on: 1.22,1.28,1.31,1.33,1.34 (default 1.22,1.34)
+  --pods <n>                  pods (default 5000)
+  --namespaces <n>            namespaces (default 50)
+  --apps <n>                  distinct app labels (default 10)
+  --informers <n>             pod informers (default 4)
+  --restart-interval <s>      each informer restarts this often, 0 never (default 60)
+  --watch-list                informers start with a streaming watch-list (client-go >= 1.35) (default off)
+  --kubectl-interval <s>      kubectl get -l period, 0 off (default 10)
+  --plain-list-interval <s>   RV-less list period, 0 off (default 30)
+  --nodes <n>                 kubelets (default 100)
+  --kubelet-interval <s>      each kubelet's GET period, 0 off (default 10)
+  --configmaps-per-node <n>   ConfigMaps each kubelet GETs (default 2)
+  --writes-per-sec <r>        pod writes per second (default 20)
+  --duration <s>              virtual length of each version's run (default 300)
+  --sample <s>                sampling period (default 5)
+  --log <file>                write its audit lines and klog-format log (see above)
+  --seed <k>                  (default 1)   --json <file>   --report <file.html>   --heap
+  -h, --help                  show this help
 
 Exit status: 0 the study ran, 1 it failed, 2 bad command line.
 `;
@@ -243,7 +292,39 @@ Exit status: 0 the study ran, 1 it failed, 2 bad command line.
 /** Each study's usage, by name; every name of {@link SCENARIO_NAMES} has one. */
 export const SCENARIO_USAGES: Readonly<Record<string, string>> = {
   "statefulset-resync": STATEFULSET_RESYNC_USAGE,
+  "apiserver-load": APISERVER_LOAD_USAGE,
   "watch-rv0-churn": WATCH_RV0_CHURN_USAGE,
   "list-memory": LIST_MEMORY_USAGE,
   "kubelet-configmap": KUBELET_CONFIGMAP_USAGE,
 };
+
+/** Usage of `informer analyze-logs`. */
+export const ANALYZE_LOGS_USAGE = `Usage: informer analyze-logs [flags] <file…>
+       pnpm informer analyze-logs [flags] <file…>      (- reads standard input)
+
+Reads kube-apiserver logs and attributes the load they show: requests by user agent, verb, resource,
+served-from (when a record says: the simulator's audit annotations, or a read's trace with an etcd3 or cacher
+step), read shape (list RV="0" limit, get RV="", …)
+× served-from, and the top user agent × verb × resource combinations; then the slow requests: Trace[…] blocks
+with their steps (linked to their request by audit ID), and the slowest requests by logged latency.
+
+Formats, in any mix, one file or many:
+  httplog        "HTTP" verb="LIST" URI="…" latency="…" userAgent="…" audit-ID="…" srcIP="…" resp=200
+                 (klog text or --logging-format=json)
+  audit          audit.k8s.io/v1 Event JSON lines (ResponseComplete/Panic counted once; other stages skipped;
+                 a request in both httplog and audit, same audit ID, is counted once)
+  traces         Trace[N]: "List" … (total time: 812ms): and its step lines (k8s.io/utils/trace, old and new)
+  simulator      informer-ts apiserver --http-log JSON lines; the apiserver-load study's --log
+  Lines may carry a CRI (containerd) or docker json-file wrapper. Other klog lines are counted and skipped;
+  lines of no known format, or of a known one that cannot be read, are counted as malformed and the first
+  10 are named with file and line.
+
+Flags:
+  --json <file>         write the whole analysis as JSON
+  --report <file.html>  write an HTML report with inline SVG charts (no network)
+  --top <n>             rows of the top table and the slow lists (default 10)
+  --slow-ms <ms>        list requests at least this slow (default 500, kube-apiserver's trace threshold)
+  -h, --help            show this help
+
+Exit status: 0 analysed (malformed lines do not fail it), 1 a file could not be read, 2 bad command line.
+`;

@@ -177,6 +177,7 @@ describe("the root launcher (pnpm demo, informer, bench, apiserver)", () => {
     expect(launch(bare, ["apiserver", "--help"]).stdout).toMatch(/^Usage: pnpm apiserver \[flags\]/);
     expect(launch(bare, ["informer", "-h"]).stdout).toMatch(/^Usage: informer <command>/);
     expect(launch(bare, ["demo", "--help"]).stdout).toMatch(/^Usage: informer demo \[flags\]/);
+    expect(launch(bare, ["informer", "analyze-logs", "--help"]).stdout).toMatch(/^Usage: informer analyze-logs /);
     for (const r of [one, bench]) expect(r.stderr).toBe("");
   });
 

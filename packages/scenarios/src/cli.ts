@@ -72,6 +72,14 @@ async function main(argv: string[]): Promise<number> {
       const { scenarioCommand } = await import("./scenario-command.js");
       return await scenarioCommand(rest, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
     }
+    if (command === "analyze-logs") {
+      // Loaded here: help and usage errors answer without loading the analyzer.
+      const { analyzeLogsCommand } = await import("./analyze-logs/analyze-logs-command.js");
+      return await analyzeLogsCommand(rest, {
+        out: (t) => process.stdout.write(t),
+        err: (t) => process.stderr.write(t),
+      });
+    }
     if (command === undefined) {
       process.stdout.write(INFORMER_USAGE);
       return 0;
@@ -84,9 +92,11 @@ async function main(argv: string[]): Promise<number> {
     const usage =
       command === "demo"
         ? "informer demo --help"
-        : command === "scenario"
-          ? `informer scenario${rest[0] !== undefined && SCENARIO_NAMES.includes(rest[0]) ? ` ${rest[0]}` : ""} --help`
-          : "informer --help";
+        : command === "analyze-logs"
+          ? "informer analyze-logs --help"
+          : command === "scenario"
+            ? `informer scenario${rest[0] !== undefined && SCENARIO_NAMES.includes(rest[0]) ? ` ${rest[0]}` : ""} --help`
+            : "informer --help";
     process.stderr.write(`informer: ${err.message}\n(${usage} lists the commands and flags)\n`);
     return 2;
   }

@@ -1,5 +1,37 @@
 // Public surface of @informer-ts/scenarios: the scenario runtime for users' own studies.
 
+export { analyzeLogFiles } from "./analyze-logs/analyze-logs-command.js";
+export { auditEntry, isAuditEvent } from "./analyze-logs/audit-event.js";
+export { parseGoDuration } from "./analyze-logs/go-duration.js";
+export { httplogEntry, kubernetesVerb } from "./analyze-logs/httplog-record.js";
+export {
+  type KlogHeader,
+  type KlogStructured,
+  parseKlogHeader,
+  parseKlogStructured,
+} from "./analyze-logs/klog-line.js";
+export {
+  type AggregateOptions,
+  aggregateLoad,
+  type LoadAnalysis,
+  type LoadGroup,
+  type SlowRequest,
+  userAgentProduct,
+} from "./analyze-logs/load-aggregator.js";
+export { renderLoadReport } from "./analyze-logs/load-report.js";
+export { formatLoadAnalysis } from "./analyze-logs/load-table.js";
+export type {
+  ApiRequestEntry,
+  LogPosition,
+  MalformedLine,
+  RequestLogFormat,
+  SlowRequestTrace,
+  TraceStep,
+} from "./analyze-logs/log-entry.js";
+export { ApiserverLogReader, MALFORMED_KEPT, type ParsedLogs } from "./analyze-logs/log-reader.js";
+export { type ReadOptions, readOptionsOfQuery, requestShape } from "./analyze-logs/request-shape.js";
+export { parseRequestUri, type RequestTarget } from "./analyze-logs/request-uri.js";
+export { parseTraceFields, TraceCollector } from "./analyze-logs/trace-parser.js";
 export {
   CacheBasedManager,
   type CacheBasedManagerOptions,
@@ -78,6 +110,20 @@ export {
   ScenarioStalledError,
 } from "./scenario/scenario-runtime.js";
 export { type SlowConsumerOptions, slowConsumer } from "./scenario/slow-consumer.js";
+export { type ApiserverLoadOptions, LOAD_CLIENTS, runApiserverLoad } from "./scenarios/apiserver-load.js";
+export {
+  measureRouting,
+  ROUTING_PROBES,
+  type RoutingOutcome,
+  type RoutingProbe,
+} from "./scenarios/apiserver-load-routing.js";
+export {
+  LOAD_USER_AGENTS,
+  type LoadWorkloadCounts,
+  type LoadWorkloadOptions,
+  RunningWorkload,
+  seedLoadCluster,
+} from "./scenarios/apiserver-load-workload.js";
 export {
   INTERVAL_BUCKETS_SECONDS,
   KUBELET_CONFIGMAP_VARIANTS,

@@ -1,16 +1,11 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runStatefulSetResync } from "../scenarios/statefulset-resync.js";
 import { renderHtmlReport } from "./html-report.js";
-import { countColoured, decodePng } from "./png.test-util.js";
+import { countColoured } from "./png.test-util.js";
+import { hasChromium, screenshot, warnIfNoChromium } from "./report-screenshot.test-util.js";
 import type { ScenarioReport } from "./scenario-report.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`html-report.test: skipping the screenshot test: ${CHROMIUM} is not installed`);
+warnIfNoChromium("html-report.test");
 
 let report: ScenarioReport;
 let html: string;
@@ -82,39 +77,18 @@ describe("renderHtmlReport", () => {
   it.skipIf(!hasChromium)(
     "renders in headless Chromium: the plot areas are drawn",
     () => {
-      const dir = mkdtempSync(join(tmpdir(), "report-shot-"));
-      try {
-        const page = join(dir, "report.html");
-        const png = join(dir, "shot.png");
-        writeFileSync(page, html);
-        const run = spawnSync(
-          CHROMIUM,
-          [
-            ...["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"],
-            ...["--disable-background-networking", "--disable-component-update", "--disable-sync"],
-            `--user-data-dir=${join(dir, "profile")}`,
-            `--screenshot=${png}`,
-            "--window-size=1200,900",
-            `file://${page}`,
-          ],
-          { encoding: "utf8", timeout: 90_000 },
-        );
-        expect(existsSync(png), `chromium wrote no screenshot: ${run.stderr}`).toBe(true);
-        const shot = decodePng(readFileSync(png));
-        expect(shot.width).toBe(1200);
-        // Layout: 16 px page margin, a ~60 px header, then a 2 × 560 px grid of 300 px charts; the plot area of a
-        // chart is 64 px in from its left edge and 36 px down from its top. Coloured pixels there are series.
-        const plot = (col: number, row: number) =>
-          countColoured(shot, 16 + col * 576 + 70, 60 + row * 308 + 60, 16 + col * 576 + 540, 60 + row * 308 + 290);
-        expect(plot(0, 0), "queue depth chart").toBeGreaterThan(400);
-        expect(plot(1, 0), "wait chart").toBeGreaterThan(100);
-        expect(plot(0, 1), "requests chart").toBeGreaterThan(100);
-        expect(plot(1, 1), "memory chart").toBeGreaterThan(400);
-        // control: the header band above the charts has no series colour
-        expect(countColoured(shot, 0, 0, 1200, 30)).toBe(0);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      const shot = screenshot(html, 1200, 900);
+      expect(shot.width).toBe(1200);
+      // Layout: 16 px page margin, a ~60 px header, then a 2 × 560 px grid of 300 px charts; the plot area of a
+      // chart is 64 px in from its left edge and 36 px down from its top. Coloured pixels there are series.
+      const plot = (col: number, row: number) =>
+        countColoured(shot, 16 + col * 576 + 70, 60 + row * 308 + 60, 16 + col * 576 + 540, 60 + row * 308 + 290);
+      expect(plot(0, 0), "queue depth chart").toBeGreaterThan(400);
+      expect(plot(1, 0), "wait chart").toBeGreaterThan(100);
+      expect(plot(0, 1), "requests chart").toBeGreaterThan(100);
+      expect(plot(1, 1), "memory chart").toBeGreaterThan(400);
+      // control: the header band above the charts has no series colour
+      expect(countColoured(shot, 0, 0, 1200, 30)).toBe(0);
     },
     120_000,
   );

@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { renderHtmlReport } from "../report/html-report.js";
+import { countColoured } from "../report/png.test-util.js";
+import { hasChromium, plotPixels, screenshot, warnIfNoChromium } from "../report/report-screenshot.test-util.js";
 import { frontierOf, runWatchRv0Churn, type WatchRv0Cell } from "./watch-rv0-churn.js";
 
 // Small: 1000 pods read at 200 objects/s (5 s of initial events) against 20 writes/s — the write-up's ratio of
@@ -91,4 +94,21 @@ describe("watch-rv0-churn (002)", () => {
       /consumerPerSecond must be a finite number ≥ 0.001, got 0/,
     );
   });
+});
+
+warnIfNoChromium("watch-rv0-churn.test");
+
+describe("watch-rv0-churn --report", () => {
+  it.skipIf(!hasChromium)(
+    "renders in headless Chromium: objects held, events read and requests are drawn",
+    async () => {
+      const r = await runWatchRv0Churn({ ...small, objects: 300, consumerPerSecond: 100, durationSeconds: 6 });
+      const shot = screenshot(renderHtmlReport(r), 1200, 900);
+      expect(plotPixels(shot, 0, 0, 80), "initial objects held").toBeGreaterThan(1000);
+      expect(plotPixels(shot, 1, 0, 80), "events read per second").toBeGreaterThan(1000);
+      expect(plotPixels(shot, 0, 1, 80), "requests by verb/served-from").toBeGreaterThan(5000);
+      expect(countColoured(shot, 0, 0, 1200, 30), "the title band has no series colour").toBe(0);
+    },
+    120_000,
+  );
 });

@@ -1,0 +1,73 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import { ANALYZE_LOGS_USAGE, helpFor, INFORMER_COMMANDS } from "../cli-usage.js";
+import { analyzeLogFiles, analyzeLogsCommand } from "./analyze-logs-command.js";
+import { AUDIT_LINES, HTTPLOG_LINES, MALFORMED_LINES, OLD_TRACE_LINES } from "./log-samples.test-util.js";
+
+const dir = mkdtempSync(join(tmpdir(), "analyze-logs-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, lines: readonly string[]): string {
+  const p = join(dir, name);
+  writeFileSync(p, `${lines.join("\n")}\n`);
+  return p;
+}
+
+function io() {
+  const o = { out: "", err: "" };
+  return { o, io: { out: (t: string) => (o.out += t), err: (t: string) => (o.err += t) } };
+}
+
+describe("informer analyze-logs", () => {
+  it("reads several files, prints the tables, writes --json and --report", async () => {
+    const a = file("apiserver.log", [...HTTPLOG_LINES, ...OLD_TRACE_LINES]);
+    const b = file("audit.log", AUDIT_LINES);
+    const json = join(dir, "out.json");
+    const html = join(dir, "out.html");
+    const { o, io: w } = io();
+    expect(await analyzeLogsCommand([a, b, "--json", json, "--report", html, "--top", "5"], w)).toBe(0);
+    expect(o.out).toContain("Requests by user agent");
+    expect(o.out).toContain("Reads by shape and served-from");
+    expect(o.out).toContain('Trace[1234567] "List etcd3" 1.02 s');
+    expect(o.err).toBe("");
+    const parsed = JSON.parse(readFileSync(json, "utf8"));
+    expect(parsed.requests).toBe(8);
+    expect(parsed.top).toHaveLength(5);
+    const page = readFileSync(html, "utf8");
+    for (const id of ["by-user-agent", "by-verb", "by-shape", "slow-traces"])
+      expect(page).toContain(`data-chart="${id}"`);
+    expect(page).not.toMatch(/<script|<link|<img|\ssrc=|\shref=/);
+  });
+
+  it("keeps going past malformed lines and names them; reads stdin for -", async () => {
+    const bad = file("bad.log", MALFORMED_LINES);
+    const { o, io: w } = io();
+    expect(await analyzeLogsCommand([bad], w)).toBe(0);
+    expect(o.out).toContain("Malformed lines: 6");
+    expect(o.out).toContain(`${bad}:4: not a kube-apiserver log line`);
+    expect(o.err).toContain("no request and no trace found");
+    const stdin = new PassThrough();
+    stdin.end(`${HTTPLOG_LINES[0]}\n`);
+    const a = await analyzeLogFiles(["-"], { stdin });
+    expect(a.requests).toBe(1);
+    expect(a.files).toEqual(["-"]);
+  });
+
+  it("names a missing file, and rejects bad flags with a UsageError", async () => {
+    await expect(analyzeLogFiles([join(dir, "nope.log")])).rejects.toThrow(/cannot read .*nope\.log: no such file/);
+    const { io: w } = io();
+    await expect(analyzeLogsCommand([], w)).rejects.toThrow(/no log file given/);
+    await expect(analyzeLogsCommand(["x.log", "--top", "0"], w)).rejects.toThrow(/--top must be an integer ≥ 1/);
+    await expect(analyzeLogsCommand(["x.log", "--slow", "1"], w)).rejects.toThrow(/unknown option --slow/);
+  });
+
+  it("is a command of the CLI with its own help", () => {
+    expect(INFORMER_COMMANDS).toContain("analyze-logs");
+    expect(helpFor(["analyze-logs", "--help"])).toBe(ANALYZE_LOGS_USAGE);
+    expect(helpFor(["help", "analyze-logs"])).toBe(ANALYZE_LOGS_USAGE);
+    for (const flag of ["--json", "--report", "--top", "--slow-ms"]) expect(ANALYZE_LOGS_USAGE).toContain(flag);
+  });
+});
