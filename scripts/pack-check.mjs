@@ -9,7 +9,9 @@
 //      tarballs, never a registry), third-party ones from the registry (preferring the local cache/store);
 //   3. import it under NodeNext ESM (`import`) and CommonJS (`require`, i.e. Node's require(esm)), checking that
 //      every name its `index.d.ts` exports is there at run time; run each `bin` with `--help`;
-//   4. type-check a consumer (`.ts` ESM and `.cts` CommonJS) with `strict` and `skipLibCheck: false`.
+//   4. type-check a consumer (`.ts` ESM and `.cts` CommonJS) with `strict` and `skipLibCheck: false`;
+//   5. for @informer-ts/testing: install it (and the packages docs/testing.md's first example imports) from the
+//      tarballs, type-check that example and run it with node's test runner (it must pass).
 //
 // Steps 2–4 run for npm and pnpm at the same time (one child process per package manager, each going through the
 // packages in turn), which roughly halves the wall time on two cores.
@@ -262,12 +264,103 @@ function lane(pm) {
     if (!cjs.ok) fail(`${label}: require (CommonJS)`, cjs.out);
     if (esm.ok && cjs.ok) ok(`${label}: import and require expose all ${expected.length} exported values`, t0);
 
+    if (p.name === "testing") docsExample(pm);
+
     for (const bin of Object.keys(typeof p.json.bin === "string" ? { [p.name]: p.json.bin } : (p.json.bin ?? {}))) {
       const r = run(join(consumer, "node_modules", ".bin", bin), ["--help"], consumer);
       if (r.ok) ok(`${label}: bin ${bin} --help`);
       else fail(`${label}: bin ${bin} --help`, r.out);
     }
   }
+}
+
+/**
+ * 5. docs/testing.md's first example ("Property-testing your controller"), as a user outside the monorepo
+ * runs it: a project that installs @informer-ts/testing and the other packages the example imports from their
+ * tarballs, type-checks the block (strict, NodeNext, skipLibCheck off), compiles it to JavaScript and runs it with
+ * node's test runner. The example's property must pass.
+ */
+function docsExample(pm) {
+  const label = `docs/testing.md example [${pm}]`;
+  const text = readFileSync(join(root, "docs", "testing.md"), "utf8");
+  const block = /## Property-testing your controller\n+```ts\n([\s\S]*?)\n```/.exec(text)?.[1];
+  if (block === undefined) {
+    fail(`${label}: find the example`, 'no ts block under "## Property-testing your controller"');
+    return;
+  }
+  const imported = [...new Set([...block.matchAll(/from "(@informer-ts\/[a-z-]+)"/g)].map((m) => m[1]))];
+  const missing = imported.filter((n) => !tarballOf.has(n));
+  if (missing.length > 0) {
+    fail(`${label}: tarballs`, `no tarball for ${missing.join(", ")}`);
+    return;
+  }
+  const dir = join(work, `${pm}-docs-testing-example`);
+  mkdirSync(dir);
+  const manifest = {
+    name: "consumer-of-the-testing-docs",
+    version: "0.0.0",
+    private: true,
+    type: "module",
+    dependencies: Object.fromEntries(imported.map((n) => [n, `file:${tarballOf.get(n)}`])),
+  };
+  // Every @informer-ts package from its tarball, the directly imported ones included (the others need them too).
+  if (pm === "npm") manifest.overrides = { ...internalOverrides };
+  else manifest.pnpm = { overrides: { ...internalOverrides } };
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  let t0 = Date.now();
+  const install =
+    pm === "npm"
+      ? run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], dir)
+      : run(
+          "pnpm",
+          ["install", "--prefer-offline", "--ignore-workspace", "--reporter=append-only", "--store-dir", pnpmStore],
+          dir,
+        );
+  if (!install.ok) {
+    fail(`${label}: install`, install.out.split("\n").slice(-25).join("\n"));
+    return;
+  }
+  ok(`${label}: installed ${imported.join(", ")}`, t0);
+  writeFileSync(join(dir, "example.ts"), `${block}\n`);
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2022",
+        lib: ["ES2023", "DOM"],
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        skipLibCheck: false,
+        noEmit: true,
+        typeRoots: [join(root, "node_modules", "@types")],
+        types: ["node"],
+      },
+      files: ["example.ts"],
+    }),
+  );
+  t0 = Date.now();
+  const config = ts.parseJsonConfigFileContent(
+    ts.readConfigFile(join(dir, "tsconfig.json"), ts.sys.readFile).config,
+    ts.sys,
+    dir,
+  );
+  const program = ts.createProgram({ rootNames: config.fileNames, options: config.options });
+  const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => dir, getNewLine: () => "\n" };
+  const diagnostics = ts.formatDiagnostics([...config.errors, ...ts.getPreEmitDiagnostics(program)], host);
+  if (diagnostics !== "") {
+    fail(`${label}: type-check`, diagnostics.split("\n").slice(0, 30).join("\n"));
+    return;
+  }
+  ok(`${label}: type-checks`, t0);
+  const js = ts.transpileModule(block, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
+  writeFileSync(join(dir, "example.mjs"), js);
+  t0 = Date.now();
+  const r = run(process.execPath, ["--test", "example.mjs"], dir);
+  if (r.ok) ok(`${label}: runs and passes (node --test)`, t0);
+  else fail(`${label}: run`, r.out.split("\n").slice(-40).join("\n"));
 }
 
 if (laneWork !== undefined) {

@@ -130,7 +130,6 @@ export {
   type KubeletConfigMapOptions,
   type KubeletConfigMapVariant,
   runKubeletConfigMap,
-  type WatchMemoryReader,
 } from "./scenarios/kubelet-configmap.js";
 export {
   LIST_MEMORY_VARIANTS,
@@ -146,7 +145,6 @@ export {
   type StatefulSetResyncOptions,
   type StatefulSetResyncVariant,
 } from "./scenarios/statefulset-resync.js";
-// study 002 (scen-lists)
 export {
   type FrontierPoint,
   frontierOf,

@@ -200,6 +200,33 @@ describe("controllerConverges", () => {
   });
 });
 
+describe("reconcileStorm", () => {
+  it("a controller that re-triggers itself without time passing fails with reconcileStorm instead of spinning", async () => {
+    let n = 0;
+    const outcome = await runControllerCase(
+      {
+        maxReconciles: 50,
+        converges: () => true,
+        setup: ({ builder, cluster }) => {
+          builder()
+            .for(configmaps)
+            .complete(async (req, ctx) => {
+              // Every reconcile writes its own object again: the write's event enqueues the next reconcile.
+              const cm = await cluster.client.get(configmaps, req.name, { namespace: req.namespace }, ctx.signal);
+              await cluster.client.update(configmaps, { ...cm, data: { n: String(n++) } }, {}, ctx.signal);
+            });
+        },
+      },
+      { useWatchList: false, seed: 1, steps: [{ kind: "put", namespace: "default", name: "a", value: 1 }] },
+    );
+    expect(outcome.reports.filter((r) => !r.ok).map((r) => r.name)).toEqual(["reconcileStorm"]);
+    expect(outcome.reconciles).toHaveLength(50);
+    expect(
+      outcome.timeline.some((e) => e.text === "reconcile storm: 50 reconciles; reconcilers are no longer called"),
+    ).toBe(true);
+  });
+});
+
 describe("runControllerCase", () => {
   it("records each reconcile and its outcome in the timeline", async () => {
     const outcome = await runControllerCase(

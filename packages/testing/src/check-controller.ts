@@ -116,10 +116,21 @@ export interface CheckControllerOptions {
   readonly history?: HistoryOptions;
   /** Resources served besides the built-in ones (your custom resources). */
   readonly resources?: readonly SimResource[];
+  /**
+   * Runs once per case before anything starts, after the history's namespaces exist: pre-populate the cluster (for
+   * example thousands of objects through `cluster.engine`, which bypasses the request log).
+   */
+  readonly prepare?: (cluster: SimCluster) => Promise<void> | void;
   /** How long the quiet phase may take to converge (virtual time, default 15 minutes). */
   readonly convergeWithinMs?: number;
   /** More invariants, checked at quiescence. */
   readonly invariants?: (c: ControllerCase, reconciles: readonly ReconcileRecord[]) => InvariantReport[];
+  /**
+   * Most reconciles one case may run (default 5 000). A controller that keeps re-triggering itself (each write
+   * enqueues another reconcile, without virtual time passing) would otherwise never let the case end: past the bound
+   * its reconciles are no longer called and the case fails with `reconcileStorm`.
+   */
+  readonly maxReconciles?: number;
   /** Where the failure report goes besides the thrown error (default nowhere). */
   readonly log?: (text: string) => void;
 }
@@ -198,6 +209,8 @@ export async function runControllerCase(
     }
   };
   let observed = 0;
+  let storm = false;
+  const maxReconciles = options.maxReconciles ?? 5_000;
   // Requests finished so far go first: the timeline then reads in completion order within one virtual ms.
   const log = (kind: TimelineEntry["kind"], text: string) => {
     drainRequests();
@@ -208,6 +221,13 @@ export async function runControllerCase(
     return (request, ctx) => {
       const key = requestKey(request);
       const name = controller();
+      if (reconciles.length >= maxReconciles) {
+        if (!storm) {
+          storm = true;
+          log("phase", `reconcile storm: ${maxReconciles} reconciles; reconcilers are no longer called`);
+        }
+        return undefined;
+      }
       const rec: ReconcileRecord = { controller: name, key, startedAt: at(), startSeq: seq++ };
       reconciles.push(rec);
       const id = `${name}\u0000${key}`;
@@ -248,6 +268,7 @@ export async function runControllerCase(
   let run: Promise<void> | undefined;
   try {
     await prepareNamespaces(cluster, options.history?.namespaces);
+    await options.prepare?.(cluster);
     const manager = new Manager({
       listerWatcherFor: (r, { namespace }) =>
         listWatchFor(cluster.client, r, namespace === undefined ? {} : { namespace }),
@@ -327,6 +348,13 @@ export async function runControllerCase(
     const reports: InvariantReport[] = [
       controllerConverges(options.converges, state, reconciles),
       { name: "managerRuns", ok: runErrors.length === 0, violations: runErrors },
+      {
+        name: "reconcileStorm",
+        ok: !storm,
+        violations: storm
+          ? [`more than ${maxReconciles} reconciles in one case: the controller keeps re-triggering itself`]
+          : [],
+      },
       ...(options.invariants?.(ctx, reconciles) ?? []),
     ];
     if (observed === 0) {

@@ -6,6 +6,7 @@ import { runController } from "./controller.js";
 import { runInformer } from "./informer.js";
 import { runReflector } from "./reflector.js";
 import { type BenchResult, writeResult } from "./report.js";
+import { runTesting } from "./testing.js";
 import { BENCH_SUITES, helpFor } from "./usage.js";
 import { runWorkqueue } from "./workqueue.js";
 
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
   apiserver: runApiserver,
   informer: runInformer,
   controller: runController,
+  testing: runTesting,
 };
 
 async function main(): Promise<void> {

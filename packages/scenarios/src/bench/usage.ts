@@ -111,6 +111,20 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
       { name: "BENCH_CONTROLLER_HTTP", default: "1", meaning: "0 skips the over-HTTP client-node comparison" },
     ],
   },
+  {
+    name: "testing",
+    summary:
+      "@informer-ts/testing: wall time and generated cases per second of a case of 2k ConfigMaps and a virtual hour " +
+      "of writes and faults (the library's shared informer, every invariant checked), in-process vs over HTTP",
+    results: ["testing"],
+    env: [
+      { name: "BENCH_TESTING_OBJECTS", default: "2000", meaning: "ConfigMaps in the cluster before the history" },
+      { name: "BENCH_TESTING_MINUTES", default: "60", meaning: "virtual minutes of history per case" },
+      { name: "BENCH_TESTING_STEPS_PER_MINUTE", default: "10", meaning: "generated writes and faults per minute" },
+      { name: "BENCH_TESTING_CASES", default: "4", meaning: "in-process cases measured" },
+      { name: "BENCH_TESTING_HTTP_CASES", default: "2", meaning: "cases measured over HTTP (0: none)" },
+    ],
+  },
 ];
 
 /** `text` wrapped at `width` columns; lines after the first start with `indent`. */

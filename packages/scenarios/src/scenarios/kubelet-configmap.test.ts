@@ -32,6 +32,11 @@ describe("kubelet-configmap (000, 001)", () => {
     expect(watch?.watchOpensPerSecond).toBeGreaterThan(0);
     expect(watch?.listsPerSecond).toBe(0);
     expect(watch?.intervals).toBe(0);
+    // kube-apiserver memory per the simulator's watch model (~100 KB per idle single-object watch, 001's figure);
+    // no watch, no memory
+    expect(watch?.memoryBytesEnd).toBeGreaterThan(configMaps * 90_000);
+    expect(watch?.memoryBytesEnd).toBeLessThan(configMaps * 110_000);
+    expect(get?.memoryBytesMax).toBe(0);
     expect(r.summary.some((row) => row.writeUp.includes("75 s, 65 s"))).toBe(true);
     expect(r.summary.some((row) => row.measured.includes("% within 65–75 s"))).toBe(true);
   });
@@ -40,6 +45,7 @@ describe("kubelet-configmap (000, 001)", () => {
     const r = await runKubeletConfigMap({ ...small, durationSeconds: 300, variants: ["watch-immutable"] });
     const f = r.variants[0]?.figures;
     expect(f?.openWatchesEnd).toBe(0);
+    expect(f?.memoryBytesEnd).toBe(0);
     expect(f?.openWatchesMax).toBeLessThanOrEqual(1);
     expect(f?.storageGetsPerSecond).toBe(0);
     const half = await runKubeletConfigMap({
@@ -61,7 +67,7 @@ describe("kubelet-configmap (000, 001)", () => {
     const c = await runKubeletConfigMap({ ...opts, seed: 10 });
     expect(JSON.stringify(c.variants[0]?.figures)).not.toBe(JSON.stringify(a.variants[0]?.figures));
     const html = renderHtmlReport(a);
-    for (const id of ["storage-gets", "cache-gets", "open-watches", "watch-opens", "get-intervals"])
+    for (const id of ["storage-gets", "cache-gets", "open-watches", "watch-opens", "get-intervals", "watch-memory"])
       expect(html).toContain(`data-chart="${id}"`);
     expect(html).not.toContain(`data-chart="queue-depth"`);
     expect(html).toContain(`data-chart="requests"`);

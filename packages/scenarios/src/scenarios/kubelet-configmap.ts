@@ -2,7 +2,7 @@
 // kubelet ≤ v1.28; Get), or one watch per ConfigMap and the apiserver memory it holds (Watch).
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { FakeClock, type Rand, seededRand, settle } from "@informer-ts/clock";
-import { SimApiServer } from "@informer-ts/sim-apiserver";
+import { SimApiServer, type WatchMemoryModel } from "@informer-ts/sim-apiserver";
 import { SimKubelet } from "../kubelet/kubelet.js";
 import type { ChangeDetectionStrategy, KubeletPod, ObjectClient } from "../kubelet/manager.js";
 import { KUBELET_USER_AGENT, simObjectClient } from "../kubelet/sim-object-client.js";
@@ -23,12 +23,6 @@ export const KUBELET_CONFIGMAP_VARIANTS: readonly KubeletConfigMapVariant[] = [
   "watch",
   "watch-immutable",
 ];
-
-/**
- * Estimates kube-apiserver memory held by the open watches of a simulated apiserver, in bytes (a per-watch memory
- * model); undefined when the model has nothing to say.
- */
-export type WatchMemoryReader = (sim: SimApiServer) => number | undefined;
 
 /** Options of {@link runKubeletConfigMap}; defaults are the write-ups' values except the number of nodes. */
 export interface KubeletConfigMapOptions {
@@ -58,8 +52,12 @@ export interface KubeletConfigMapOptions {
   readonly sampleHeap?: boolean;
   /** Which variants to run (default all, see {@link KUBELET_CONFIGMAP_VARIANTS}). */
   readonly variants?: readonly KubeletConfigMapVariant[];
-  /** The apiserver's per-watch memory model; without one the memory column is left out. */
-  readonly watchMemory?: WatchMemoryReader;
+  /**
+   * The simulator's kube-apiserver memory model per watch (`SimApiServerOptions.watchMemoryModel`; default the
+   * simulator's, calibrated to 001's ~100 KB per watch). Its estimate for the open ConfigMap watches is the memory
+   * column (`SimApiServer.watchMemory()`).
+   */
+  readonly watchMemoryModel?: WatchMemoryModel;
   /** Progress lines (one per 60 virtual s per variant). */
   readonly progress?: (line: string) => void;
 }
@@ -71,7 +69,7 @@ interface Setting {
   readonly immutableFraction: number;
 }
 
-type Resolved = Required<Omit<KubeletConfigMapOptions, "variants" | "progress" | "sampleHeap" | "watchMemory">>;
+type Resolved = Required<Omit<KubeletConfigMapOptions, "variants" | "progress" | "sampleHeap" | "watchMemoryModel">>;
 
 /** Upper bounds (s) of the inter-GET interval histogram's buckets; the last bucket is open. */
 export const INTERVAL_BUCKETS_SECONDS: readonly number[] = [60, 65, 70, 75, 80, 85, 90, 95];
@@ -106,7 +104,7 @@ function warmupSeconds(o: Pick<Resolved, "syncFrequencySeconds">): number {
  * each variant's strategy) against an in-process SimApiServer holding their pods' ConfigMaps; pods start spread over
  * the first 1.5 sync periods, then live for the run (resync every 60–90 s, optional pod updates). Reports per variant
  * the GETs per second by where the apiserver served them (simulator accounting), open watches, watch (re-)opens per
- * second, the apiserver memory those watches hold (when a model is given), and the interval between two GETs of one
+ * second, the apiserver memory those watches hold (the simulator's watch memory model), and the interval between two GETs of one
  * ConfigMap by one kubelet — 000's log pattern.
  */
 export async function runKubeletConfigMap(options: KubeletConfigMapOptions = {}): Promise<ScenarioReport> {
@@ -168,14 +166,14 @@ export async function runKubeletConfigMap(options: KubeletConfigMapOptions = {})
     source:
       "shared/background/000 (kubelet v1.22/v1.28, Cache: a ConfigMap GET to etcd every ~65–75 s per pod) and 001 " +
       "(Watch: 100 ConfigMaps × 2,000 nodes = 200k watches ≈ 20 GB of apiserver memory, ~100 KB per watch)",
-    params: { ...o, ttlSeconds: ttl.desiredTTLSeconds, memoryModel: options.watchMemory !== undefined },
+    params: { ...o, ttlSeconds: ttl.desiredTTLSeconds },
     description:
       `${o.nodes} nodes × ${o.podsPerNode} pods × ${o.configMapsPerPod} ConfigMaps, cluster of ${o.clusterSize} nodes ` +
       `(TTL ${ttl.desiredTTLSeconds} s), ${o.durationSeconds} virtual s per variant (rates after a ${warmupSeconds(o)} s ` +
       `warm-up), seed ${o.seed}`,
     variants,
-    summary: summarize(variants, o, ttl.desiredTTLSeconds, options.watchMemory !== undefined),
-    charts: charts(runs, options.watchMemory !== undefined),
+    summary: summarize(variants, o, ttl.desiredTTLSeconds),
+    charts: charts(runs),
     // its own charts draw GETs and watches over time; the standard bar chart totals every request by verb/served-from
     standardCharts: ["requests"],
   };
@@ -184,7 +182,8 @@ export async function runKubeletConfigMap(options: KubeletConfigMapOptions = {})
 interface SeriesPoint {
   readonly t: number;
   readonly openWatches: number;
-  readonly memoryBytes: number | undefined;
+  /** kube-apiserver memory held by the open ConfigMap watches, per the simulator's model. */
+  readonly memoryBytes: number;
 }
 
 interface VariantRun {
@@ -202,7 +201,11 @@ async function runVariant(
 ): Promise<VariantRun> {
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
   const rand = seededRand(o.seed);
-  const sim = new SimApiServer({ clock, rand });
+  const sim = new SimApiServer({
+    clock,
+    rand,
+    ...(options.watchMemoryModel !== undefined && { watchMemoryModel: options.watchMemoryModel }),
+  });
   const pick = seededRand(o.seed + 1);
   // The cluster: ConfigMaps of every simulated pod, and the simulated Nodes annotated by the TTL controller. Each
   // node's pods live in a namespace of their own: the simulator answers a single-object LIST (field selector
@@ -296,7 +299,7 @@ async function runVariant(
     series.push({
       t: clock.now() - t0,
       openWatches: sim.watchers("configmaps").length,
-      memoryBytes: options.watchMemory?.(sim),
+      memoryBytes: configMapWatchMemory(sim),
     });
   sampler.start();
   point();
@@ -343,7 +346,7 @@ async function runVariant(
   const secs = o.durationSeconds - warmupSeconds(o);
   const steady = series.filter((p) => p.t >= warmupMs);
   const open = steady.map((p) => p.openWatches);
-  const mem = steady.map((p) => p.memoryBytes).filter((m): m is number => m !== undefined);
+  const mem = steady.map((p) => p.memoryBytes);
   const sorted = [...intervals].sort((a, b) => a - b);
   const q = (f: number) =>
     sorted.length === 0 ? null : (sorted[Math.min(sorted.length - 1, Math.floor(f * sorted.length))] ?? null);
@@ -369,6 +372,7 @@ async function runVariant(
       openWatchesMax: open.length > 0 ? Math.max(...open) : null,
       openWatchesEnd: series.at(-2)?.openWatches ?? null,
       memoryBytesMax: mem.length > 0 ? Math.max(...mem) : null,
+      memoryBytesEnd: series.at(-2)?.memoryBytes ?? null,
       configMaps: o.nodes * o.podsPerNode * o.configMapsPerPod,
       intervals: sorted.length,
       intervalMinSeconds: sorted[0] ?? null,
@@ -429,7 +433,12 @@ function reopenPeriod(open: number | null | undefined, opensPerSecond: number | 
   return ` (one per ${Math.round(open / opensPerSecond)} s per watch)`;
 }
 
-function summarize(variants: readonly VariantResult[], o: Resolved, ttlSeconds: number, memory: boolean): SummaryRow[] {
+/** The watch memory model's bytes for the open ConfigMap watches of `sim`. */
+function configMapWatchMemory(sim: SimApiServer): number {
+  return sim.watchMemory().byResource.find((r) => r.resource === "configmaps")?.totalBytes ?? 0;
+}
+
+function summarize(variants: readonly VariantResult[], o: Resolved, ttlSeconds: number): SummaryRow[] {
   const rows: SummaryRow[] = [];
   const perNode = (x: number | null | undefined) => (x ?? 0) / o.nodes;
   const scale = o.clusterSize;
@@ -475,16 +484,17 @@ function summarize(variants: readonly VariantResult[], o: Resolved, ttlSeconds: 
         writeUp: id === "watch" ? "a re-open per watch every 5–10 min (reflector timeout)" : "—",
         measured: `${fmtRate(f.watchOpensPerSecond)}/s${reopenPeriod(f.openWatchesEnd, f.watchOpensPerSecond)}, ${fmtRate(f.listsPerSecond)}/s`,
       });
-      if (memory)
-        rows.push({
-          variant: v.name,
-          metric: "apiserver memory held by watches (model)",
-          writeUp: id === "watch" ? "~100 KB per watch; 200k watches ≈ 20 GB (001)" : "—",
-          measured:
-            f.memoryBytesMax === null || f.memoryBytesMax === undefined
-              ? "—"
-              : `${fmtBytes(f.memoryBytesMax)} (→ ${fmtBytes((f.memoryBytesMax / o.nodes) * scale)} at ${scale} nodes)`,
-        });
+      const open = f.openWatchesEnd ?? 0;
+      const bytes = f.memoryBytesEnd ?? 0;
+      rows.push({
+        variant: v.name,
+        metric: "apiserver memory held by the watches (model, at the end)",
+        writeUp: id === "watch" ? "~100 KB per watch; 200k watches ≈ 20 GB (001)" : "—",
+        measured:
+          `${fmtBytes(bytes)}` +
+          (open > 0 ? ` (${fmtBytes(bytes / open)} per watch)` : "") +
+          ` → ${fmtBytes((bytes / o.nodes) * scale)} at ${scale} nodes; peak ${fmtBytes(f.memoryBytesMax ?? 0)}`,
+      });
     }
     if ((f.intervals ?? 0) > 0)
       rows.push({
@@ -499,7 +509,7 @@ function summarize(variants: readonly VariantResult[], o: Resolved, ttlSeconds: 
   return rows;
 }
 
-function charts(runs: readonly VariantRun[], memory: boolean): ReportChart[] {
+function charts(runs: readonly VariantRun[]): ReportChart[] {
   const rate = (key: string) =>
     runs.map((r) => ({
       name: r.result.name,
@@ -566,21 +576,18 @@ function charts(runs: readonly VariantRun[], memory: boolean): ReportChart[] {
     categories: labels,
     series: withGets.map((r) => ({ name: r.result.name, values: r.intervalBuckets })),
   });
-  if (memory)
-    out.push({
-      kind: "line",
-      frame: {
-        id: "memory",
-        title: "apiserver memory held by watches (model)",
-        xLabel: "virtual time (s)",
-        yLabel: "bytes",
-      },
-      series: runs.map((r) => ({
-        name: r.result.name,
-        points: r.series
-          .filter((p) => p.memoryBytes !== undefined)
-          .map((p) => [p.t / 1000, p.memoryBytes ?? 0] as const),
-      })),
-    });
+  out.push({
+    kind: "line",
+    frame: {
+      id: "watch-memory",
+      title: "kube-apiserver memory held by ConfigMap watches (model)",
+      xLabel: "virtual time (s)",
+      yLabel: "bytes",
+    },
+    series: runs.map((r) => ({
+      name: r.result.name,
+      points: r.series.map((p) => [p.t / 1000, p.memoryBytes] as const),
+    })),
+  });
   return out;
 }
