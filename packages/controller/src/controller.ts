@@ -2,7 +2,17 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import type { ResourceEventHandlerRegistration, SharedIndexInformer } from "@informer-ts/cache";
 import { waitFor } from "@informer-ts/cache";
 import { type Clock, realClock, type Timer } from "@informer-ts/clock";
-import { type MetricsProvider, noopMetrics, safeObservable } from "@informer-ts/instrumentation";
+import {
+  type BoundCounter,
+  type BoundGauge,
+  type BoundHistogram,
+  bindCounter,
+  bindGauge,
+  bindHistogram,
+  type MetricsProvider,
+  noopMetrics,
+  safeObservable,
+} from "@informer-ts/instrumentation";
 import {
   type DrainSemantics,
   defaultControllerRateLimiter,
@@ -235,7 +245,7 @@ export class Controller {
         return;
       }
       this.phase = "running";
-      this.m.workerCount.set(this.workers, this.m.labels);
+      this.m.workerCount.set(this.workers);
       this.events.next({ type: "started", workers: this.workers });
       const workers = Array.from({ length: this.workers }, (_, slot) => this.worker(slot));
       await abortedOf(signal);
@@ -414,7 +424,7 @@ export class Controller {
       run.abandoned = true;
       this.abandonedRuns.add(run);
       const reason: unknown = abort.signal.reason;
-      if (first === "timeout") this.m.reconcileTimeouts.inc(this.m.labels);
+      if (first === "timeout") this.m.reconcileTimeouts.inc();
       this.events.next({ type: "reconcileAbandoned", key, timeoutMs });
       this.recordError(key, reason instanceof Error ? reason : new NonErrorThrownError(key, reason), false);
       this.queue.addRateLimited(key);
@@ -434,7 +444,7 @@ export class Controller {
   private begin(): number {
     this.active++;
     if (!this.recording) return 0;
-    this.m.activeWorkers.inc(this.m.labels);
+    this.m.activeWorkers.inc();
     return this.clock.now();
   }
 
@@ -442,8 +452,8 @@ export class Controller {
     this.active--;
     this.reconciles++;
     if (!this.recording) return;
-    this.m.activeWorkers.dec(this.m.labels);
-    this.m.reconcileTime.observe((this.clock.now() - start) / 1000, this.m.labels);
+    this.m.activeWorkers.dec();
+    this.m.reconcileTime.observe((this.clock.now() - start) / 1000);
   }
 
   /** A reconcile returned `value`: check it against the {@link Result} contract and requeue or forget the key. */
@@ -477,7 +487,7 @@ export class Controller {
   /** A reconcile threw or rejected with `thrown`: count it and requeue rate-limited, unless it is terminal. */
   private handleError(key: string, thrown: unknown): void {
     const error = thrown instanceof Error ? thrown : new NonErrorThrownError(key, thrown);
-    if (!(thrown instanceof Error)) this.m.reconcilePanics.inc(this.m.labels);
+    if (!(thrown instanceof Error)) this.m.reconcilePanics.inc();
     const terminal = isTerminalError(error);
     this.recordError(key, error, terminal);
     if (terminal) this.queue.forget(key);
@@ -487,62 +497,57 @@ export class Controller {
   private recordError(key: string, error: Error, terminal: boolean): void {
     this.errors++;
     this.lastError = { key, message: error.message, time: this.clock.now() };
-    this.m.reconcileErrors.inc(this.m.labels);
-    if (terminal) this.m.terminalReconcileErrors.inc(this.m.labels);
+    this.m.reconcileErrors.inc();
+    if (terminal) this.m.terminalReconcileErrors.inc();
     this.count("error");
     this.events.next({ type: "reconcileError", key, error, terminal });
   }
 
   private count(result: ReconcileResultLabel): void {
-    this.m.reconcileTotal.inc(this.m.resultLabels[result]);
+    this.m.reconcileTotal[result].inc();
   }
 }
 
+/** The controller's series of the `controller_runtime_*` metrics, bound once to its `controller` label. */
 interface ControllerMetricSet {
-  readonly labels: { readonly controller: string };
-  /** One label object per result, allocated once. */
-  readonly resultLabels: Readonly<
-    Record<ReconcileResultLabel, { readonly controller: string; readonly result: string }>
-  >;
-  readonly reconcileTotal: ReturnType<MetricsProvider["counter"]>;
-  readonly reconcileErrors: ReturnType<MetricsProvider["counter"]>;
-  readonly terminalReconcileErrors: ReturnType<MetricsProvider["counter"]>;
-  readonly reconcilePanics: ReturnType<MetricsProvider["counter"]>;
-  readonly reconcileTimeouts: ReturnType<MetricsProvider["counter"]>;
-  readonly reconcileTime: ReturnType<MetricsProvider["histogram"]>;
-  readonly workerCount: ReturnType<MetricsProvider["gauge"]>;
-  readonly activeWorkers: ReturnType<MetricsProvider["gauge"]>;
+  /** `controller_runtime_reconcile_total`, one series per result. */
+  readonly reconcileTotal: Readonly<Record<ReconcileResultLabel, BoundCounter>>;
+  readonly reconcileErrors: BoundCounter;
+  readonly terminalReconcileErrors: BoundCounter;
+  readonly reconcilePanics: BoundCounter;
+  readonly reconcileTimeouts: BoundCounter;
+  readonly reconcileTime: BoundHistogram;
+  readonly workerCount: BoundGauge;
+  readonly activeWorkers: BoundGauge;
 }
 
 function metricSet(p: MetricsProvider, controller: string): ControllerMetricSet {
   const d = controllerRuntimeMetrics;
-  const labels = { controller };
+  const labels = Object.freeze({ controller });
+  const total = p.counter(d.reconcileTotal);
+  const perResult = (result: ReconcileResultLabel) => bindCounter(total, Object.freeze({ controller, result }));
   const set: ControllerMetricSet = {
-    labels,
-    resultLabels: {
-      success: { controller, result: "success" },
-      error: { controller, result: "error" },
-      requeue: { controller, result: "requeue" },
-      requeue_after: { controller, result: "requeue_after" },
+    reconcileTotal: {
+      success: perResult("success"),
+      error: perResult("error"),
+      requeue: perResult("requeue"),
+      requeue_after: perResult("requeue_after"),
     },
-    reconcileTotal: p.counter(d.reconcileTotal),
-    reconcileErrors: p.counter(d.reconcileErrors),
-    terminalReconcileErrors: p.counter(d.terminalReconcileErrors),
-    reconcilePanics: p.counter(d.reconcilePanics),
-    reconcileTimeouts: p.counter(d.reconcileTimeouts),
-    reconcileTime: p.histogram(d.reconcileTime),
-    workerCount: p.gauge(d.workerCount),
-    activeWorkers: p.gauge(d.activeWorkers),
+    reconcileErrors: bindCounter(p.counter(d.reconcileErrors), labels),
+    terminalReconcileErrors: bindCounter(p.counter(d.terminalReconcileErrors), labels),
+    reconcilePanics: bindCounter(p.counter(d.reconcilePanics), labels),
+    reconcileTimeouts: bindCounter(p.counter(d.reconcileTimeouts), labels),
+    reconcileTime: bindHistogram(p.histogram(d.reconcileTime), labels),
+    workerCount: bindGauge(p.gauge(d.workerCount), labels),
+    activeWorkers: bindGauge(p.gauge(d.activeWorkers), labels),
   };
   // controller-runtime initialises every series of the controller to 0 so that rates exist before the first event.
-  for (const result of ["success", "error", "requeue", "requeue_after"] as const) {
-    set.reconcileTotal.inc({ controller, result }, 0);
-  }
-  set.reconcileErrors.inc(labels, 0);
-  set.terminalReconcileErrors.inc(labels, 0);
-  set.reconcilePanics.inc(labels, 0);
-  set.reconcileTimeouts.inc(labels, 0);
-  set.activeWorkers.set(0, labels);
+  for (const result of ["success", "error", "requeue", "requeue_after"] as const) set.reconcileTotal[result].inc(0);
+  set.reconcileErrors.inc(0);
+  set.terminalReconcileErrors.inc(0);
+  set.reconcilePanics.inc(0);
+  set.reconcileTimeouts.inc(0);
+  set.activeWorkers.set(0);
   return set;
 }
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { InMemoryMetrics } from "./in-memory-metrics.js";
-import { exponentialBuckets, noopMetrics, seriesKey } from "./metrics.js";
+import {
+  bindCounter,
+  bindGauge,
+  bindHistogram,
+  exponentialBuckets,
+  type Gauge,
+  noopMetrics,
+  seriesKey,
+} from "./metrics.js";
 
 describe("InMemoryMetrics", () => {
   it("counters add up per label set and refuse to decrease", () => {
@@ -72,6 +80,79 @@ describe("InMemoryMetrics", () => {
   });
 });
 
+describe("InMemoryMetrics bound handles (with)", () => {
+  it("record the same values as the unbound methods", () => {
+    const bound = new InMemoryMetrics();
+    const unbound = new InMemoryMetrics();
+    const opts = {
+      c: { name: "c_total", help: "h", labelNames: ["name"] },
+      g: { name: "g", help: "h", labelNames: ["name"] },
+      h: { name: "h_seconds", help: "h", labelNames: ["name"], buckets: [0.1, 1] },
+    } as const;
+    const bc = bindCounter(bound.counter(opts.c), { name: "a" });
+    const bg = bindGauge(bound.gauge(opts.g), { name: "a" });
+    const bh = bindHistogram(bound.histogram(opts.h), { name: "a" });
+    bc.inc();
+    bc.inc(2);
+    bg.set(4);
+    bg.inc();
+    bg.dec(undefined);
+    bg.dec(3);
+    for (const v of [0.05, 0.5, 5]) bh.observe(v);
+    const uc = unbound.counter(opts.c);
+    const ug = unbound.gauge(opts.g);
+    const uh = unbound.histogram(opts.h);
+    uc.inc({ name: "a" });
+    uc.inc({ name: "a" }, 2);
+    ug.set(4, { name: "a" });
+    ug.inc({ name: "a" });
+    ug.dec({ name: "a" });
+    ug.dec({ name: "a" }, 3);
+    for (const v of [0.05, 0.5, 5]) uh.observe(v, { name: "a" });
+    for (const name of ["c_total", "g"]) {
+      expect(bound.value(name, { name: "a" })).toBe(unbound.value(name, { name: "a" }));
+      expect(bound.series(name)).toEqual(unbound.series(name));
+    }
+    expect(bound.value("c_total", { name: "a" })).toBe(3);
+    expect(bound.value("g", { name: "a" })).toBe(1);
+    expect(bound.histogramValue("h_seconds", { name: "a" })).toEqual(
+      unbound.histogramValue("h_seconds", { name: "a" }),
+    );
+    expect(() => bc.inc(-1)).toThrow(/c_total cannot decrease/);
+  });
+
+  it("check the labels when bound, naming the metric, and create the series on first use", () => {
+    const m = new InMemoryMetrics();
+    const c = m.counter({ name: "l_total", help: "h", labelNames: ["name"] });
+    expect(() => c.with!()).toThrow(/metric l_total expects labels \[name\], got \[\]/);
+    expect(() => c.with!({ other: "x" })).toThrow(/l_total/);
+    expect(() => c.with!({ name: "a", extra: "b" })).toThrow(/l_total/);
+    const labels = { name: "a" };
+    const b = c.with!(labels);
+    expect(m.series("l_total")).toEqual([]);
+    labels.name = "changed"; // the handle keeps its own copy
+    b.inc(0);
+    expect(m.series("l_total")).toEqual([{ labels: { name: "a" }, value: 0 }]);
+  });
+
+  it("a wrapper made by spreading a metric has no `with`, so bindGauge goes through the wrapper", () => {
+    const m = new InMemoryMetrics();
+    const g = m.gauge({ name: "w", help: "h" });
+    let sets = 0;
+    const wrapped: Gauge = {
+      ...g,
+      set: (value, labels) => {
+        sets++;
+        g.set(value, labels);
+      },
+    };
+    expect(wrapped.with).toBeUndefined();
+    bindGauge(wrapped).set(7);
+    expect(sets).toBe(1);
+    expect(m.value("w")).toBe(7);
+  });
+});
+
 describe("metrics helpers", () => {
   it("exponentialBuckets matches prometheus.ExponentialBuckets", () => {
     expect(exponentialBuckets(1, 2, 4)).toEqual([1, 2, 4, 8]);
@@ -92,5 +173,8 @@ describe("metrics helpers", () => {
     noopMetrics.gauge({ name: "n", help: "h" }).set(1);
     noopMetrics.histogram({ name: "n", help: "h", buckets: [1] }).observe(1);
     expect(noopMetrics.counter({ name: "n", help: "h" })).toBe(noopMetrics.counter({ name: "m", help: "h" }));
+    bindCounter(noopMetrics.counter({ name: "n", help: "h" }), { any: "x" }).inc();
+    bindGauge(noopMetrics.gauge({ name: "n", help: "h" })).set(1);
+    bindHistogram(noopMetrics.histogram({ name: "n", help: "h", buckets: [1] })).observe(1);
   });
 });

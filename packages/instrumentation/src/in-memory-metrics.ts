@@ -1,5 +1,7 @@
 import {
+  type BoundGauge,
   type Counter,
+  checkLabels,
   type Gauge,
   type Histogram,
   type HistogramOpts,
@@ -7,6 +9,7 @@ import {
   type MetricOpts,
   type MetricsProvider,
   seriesKey,
+  withBound,
 } from "./metrics.js";
 
 /** What an {@link InMemoryMetrics} histogram series holds. */
@@ -21,10 +24,16 @@ export interface HistogramSnapshot {
 
 type Kind = "counter" | "gauge" | "histogram";
 
+interface Cell {
+  labels: Labels;
+  value: number;
+  hist?: HistogramSnapshot;
+}
+
 interface Family {
   kind: Kind;
   opts: MetricOpts | HistogramOpts;
-  series: Map<string, { labels: Labels; value: number; hist?: HistogramSnapshot }>;
+  series: Map<string, Cell>;
 }
 
 /**
@@ -36,17 +45,19 @@ export class InMemoryMetrics implements MetricsProvider {
 
   counter(opts: MetricOpts): Counter {
     const f = this.family("counter", opts);
-    return {
-      inc: (labels, value = 1) => {
-        if (value < 0) throw new RangeError(`counter ${opts.name} cannot decrease (inc by ${value})`);
-        this.cell(f, labels).value += value;
-      },
+    const inc = (cell: Cell, value: number) => {
+      if (value < 0) throw new RangeError(`counter ${opts.name} cannot decrease (inc by ${value})`);
+      cell.value += value;
     };
+    return withBound<Counter>({ inc: (labels, value = 1) => inc(this.cell(f, labels), value) }, (labels) => {
+      const cell = this.boundCell(f, labels);
+      return { inc: (value = 1) => inc(cell(), value) };
+    });
   }
 
   gauge(opts: MetricOpts): Gauge {
     const f = this.family("gauge", opts);
-    return {
+    const gauge: Gauge = {
       set: (value, labels) => {
         this.cell(f, labels).value = value;
       },
@@ -57,25 +68,40 @@ export class InMemoryMetrics implements MetricsProvider {
         this.cell(f, labels).value -= value;
       },
     };
+    return withBound(gauge, (labels): BoundGauge => {
+      const cell = this.boundCell(f, labels);
+      return {
+        set: (value) => {
+          cell().value = value;
+        },
+        inc: (value = 1) => {
+          cell().value += value;
+        },
+        dec: (value = 1) => {
+          cell().value -= value;
+        },
+      };
+    });
   }
 
   histogram(opts: HistogramOpts): Histogram {
     const f = this.family("histogram", opts);
-    return {
-      observe: (value, labels) => {
-        const cell = this.cell(f, labels);
-        cell.hist ??= {
-          count: 0,
-          sum: 0,
-          buckets: opts.buckets.map((le) => ({ le, count: 0 })),
-          values: [],
-        };
-        cell.hist.count++;
-        cell.hist.sum += value;
-        cell.hist.values.push(value);
-        for (const b of cell.hist.buckets) if (value <= b.le) b.count++;
-      },
+    const observe = (cell: Cell, value: number) => {
+      cell.hist ??= {
+        count: 0,
+        sum: 0,
+        buckets: opts.buckets.map((le) => ({ le, count: 0 })),
+        values: [],
+      };
+      cell.hist.count++;
+      cell.hist.sum += value;
+      cell.hist.values.push(value);
+      for (const b of cell.hist.buckets) if (value <= b.le) b.count++;
     };
+    return withBound<Histogram>({ observe: (value, labels) => observe(this.cell(f, labels), value) }, (labels) => {
+      const cell = this.boundCell(f, labels);
+      return { observe: (value) => observe(cell(), value) };
+    });
   }
 
   /** The value of a counter or gauge series; 0 when the series was never touched. */
@@ -126,12 +152,22 @@ export class InMemoryMetrics implements MetricsProvider {
     return f;
   }
 
-  private cell(f: Family, labels: Labels | undefined) {
-    const expected = f.opts.labelNames ?? [];
-    const given = labels === undefined ? [] : Object.keys(labels);
-    if (given.length !== expected.length || !expected.every((n) => labels?.[n] !== undefined)) {
-      throw new Error(`metric ${f.opts.name} expects labels [${expected}], got [${given}]`);
-    }
+  /**
+   * The cell of a bound series: the labels are checked now, the cell is created on first use (so that a handle that
+   * never records leaves no series, as with the unbound methods) and then kept.
+   */
+  private boundCell(f: Family, labels: Labels | undefined): () => Cell {
+    checkLabels(f.opts.name, f.opts.labelNames ?? [], labels);
+    const own: Labels | undefined = labels === undefined ? undefined : Object.freeze({ ...labels });
+    let cell: Cell | undefined;
+    return () => {
+      cell ??= this.cell(f, own);
+      return cell;
+    };
+  }
+
+  private cell(f: Family, labels: Labels | undefined): Cell {
+    checkLabels(f.opts.name, f.opts.labelNames ?? [], labels);
     const key = seriesKey(labels);
     let cell = f.series.get(key);
     if (cell === undefined) {

@@ -13,7 +13,14 @@ export {
   silentLogger,
 } from "./logger.js";
 export {
+  type BoundCounter,
+  type BoundGauge,
+  type BoundHistogram,
+  bindCounter,
+  bindGauge,
+  bindHistogram,
   type Counter,
+  checkLabels,
   exponentialBuckets,
   type Gauge,
   type Histogram,
@@ -23,6 +30,7 @@ export {
   type MetricsProvider,
   noopMetrics,
   seriesKey,
+  withBound,
 } from "./metrics.js";
 export { PromMetrics } from "./prom-metrics.js";
 export {

@@ -22,8 +22,9 @@ import {
 } from "./arbitraries.js";
 import type { CaseOutcome, CheckResult, TimelineEntry } from "./check-informer.js";
 import { seedFromEnv } from "./internal/replay-seed.js";
+import { stopCase } from "./internal/stop-case.js";
 import { renderTimeline } from "./internal/timeline.js";
-import { type InvariantReport, noLeaks } from "./invariants.js";
+import type { InvariantReport } from "./invariants.js";
 import { type ServerState, serverState } from "./server-state.js";
 import { createSimCluster, type SimCluster, type SimTransport } from "./sim-cluster.js";
 
@@ -289,7 +290,7 @@ export async function runControllerCase(
       observe: (r, name) => observe(r, () => name),
     };
     await options.setup(ctx);
-    const managerEvents = manager.events$.subscribe((e) => {
+    const _managerEvents = manager.events$.subscribe((e) => {
       if (e.type === "error") {
         log("phase", `manager error from ${e.source}: ${e.error instanceof Error ? e.error.message : String(e.error)}`);
       } else if (e.type === "controllersStarted") {
@@ -365,27 +366,11 @@ export async function runControllerCase(
       });
     }
     ac.abort();
-    await cluster.settle({ maxMs: 120_000, until: () => stopped }).catch(() => undefined);
-    managerEvents.unsubscribe();
-    if (!stopped) {
-      reports.push({
-        name: "stops",
-        ok: false,
-        violations: ["manager.run did not return within 120 s of virtual time after its signal aborted"],
-      });
-    } else {
+    reports.push(...(await stopCase(cluster, { what: "manager.run", stopped: () => stopped, withinMs: 120_000 })));
+    if (stopped) {
       await run;
       run = undefined;
     }
-    cluster.engine.stop();
-    await cluster.settle({ maxMs: 60_000, noTimers: true }).catch(() => undefined);
-    if (cluster.transport === "http") {
-      await cluster.client.close();
-      for (let i = 0; i < 1000 && cluster.server.connections > 0; i++) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-    }
-    reports.push(noLeaks(cluster));
     drainRequests();
     return { reports, timeline, reconciles };
   } finally {

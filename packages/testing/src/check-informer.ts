@@ -19,11 +19,11 @@ import {
 } from "./arbitraries.js";
 import { type BystanderPlan, bystanderHandler, bystandersArb, describeBystander } from "./handler-behaviours.js";
 import { seedFromEnv } from "./internal/replay-seed.js";
+import { stopCase } from "./internal/stop-case.js";
 import { renderTimeline } from "./internal/timeline.js";
 import {
   handlerViewConverges,
   type InvariantReport,
-  noLeaks,
   notificationsOrdered,
   type RecordedNotification,
   type SyncObservation,
@@ -289,30 +289,18 @@ async function runCase(
       },
     );
     ac.abort();
-    await cluster
-      .settle({ maxMs: 60_000, until: () => stopped && cluster.server.stats.openWatches === 0 })
-      .catch(() => undefined);
-    if (!stopped) {
-      reports.push({
-        name: "stops",
-        ok: false,
-        violations: ["informer.run did not return within 60 s of virtual time after its signal aborted"],
-      });
-    } else {
+    reports.push(
+      ...(await stopCase(cluster, {
+        what: "informer.run",
+        stopped: () => stopped,
+        withinMs: 60_000,
+        alsoUntil: () => cluster.server.stats.openWatches === 0,
+      })),
+    );
+    if (stopped) {
       await stopping;
       running = undefined;
     }
-    cluster.engine.stop();
-    // Timers already armed may still run out (a latency sleep, a backoff); what is left after a virtual minute leaked.
-    await cluster.settle({ maxMs: 60_000, noTimers: true }).catch(() => undefined);
-    if (cluster.transport === "http") {
-      // Idle keep-alive sockets belong to the client's pool, not to the informer: close it, then let the server see.
-      await cluster.client.close();
-      for (let i = 0; i < 1000 && cluster.server.connections > 0; i++) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-    }
-    reports.push(noLeaks(cluster));
     return { reports, timeline };
   } finally {
     ac.abort();

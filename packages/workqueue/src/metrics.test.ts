@@ -7,6 +7,7 @@ import {
   noopMetrics,
   PromMetrics,
 } from "@informer-ts/instrumentation";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ItemExponentialFailureRateLimiter } from "./default-rate-limiters.js";
 import { DelayingQueue } from "./delaying-queue.js";
@@ -224,5 +225,116 @@ describe("workqueue metrics (metrics_test.go)", () => {
     a.shutDown();
     b.shutDown();
     expect(clock.pendingTimers()).toBe(0);
+  });
+});
+
+/**
+ * client-go's queue with `defaultQueueMetrics`, timestamps in two maps keyed by item (the reference for the queue,
+ * which keeps them in its item records). Records into `m` like the real queue.
+ */
+class ReferenceQueue {
+  private readonly queue: string[] = [];
+  private readonly dirty = new Set<string>();
+  private readonly processing = new Set<string>();
+  private readonly addTimes = new Map<string, number>();
+  private readonly startTimes = new Map<string, number>();
+  constructor(
+    private readonly m: InMemoryMetrics,
+    private readonly clock: FakeClock,
+  ) {}
+  add(item: string): void {
+    if (this.dirty.has(item)) return;
+    this.m.counter(workqueueMetrics.adds).inc(name);
+    this.m.gauge(workqueueMetrics.depth).inc(name);
+    if (!this.addTimes.has(item)) this.addTimes.set(item, this.clock.now());
+    this.dirty.add(item);
+    if (!this.processing.has(item)) this.queue.push(item);
+  }
+  get(): string | undefined {
+    const item = this.queue.shift();
+    if (item === undefined) return undefined;
+    this.m.gauge(workqueueMetrics.depth).dec(name);
+    this.startTimes.set(item, this.clock.now());
+    const added = this.addTimes.get(item);
+    if (added !== undefined) {
+      this.m.histogram(workqueueMetrics.latency).observe((this.clock.now() - added) / 1000, name);
+      this.addTimes.delete(item);
+    }
+    this.processing.add(item);
+    this.dirty.delete(item);
+    return item;
+  }
+  done(item: string): void {
+    const started = this.startTimes.get(item);
+    if (started !== undefined) {
+      this.m.histogram(workqueueMetrics.workDuration).observe(this.clock.since(started) / 1000, name);
+      this.startTimes.delete(item);
+    }
+    this.processing.delete(item);
+    if (this.dirty.has(item)) this.queue.push(item);
+  }
+  unfinished(): [number, number] {
+    let total = 0;
+    let oldest = 0;
+    for (const s of this.startTimes.values()) {
+      const age = this.clock.since(s) / 1000;
+      total += age;
+      if (age > oldest) oldest = age;
+    }
+    return [total, oldest];
+  }
+}
+
+describe("workqueue metrics against client-go's map-based bookkeeping", () => {
+  type Op = { op: "add"; item: string } | { op: "done"; item: string } | { op: "get" } | { op: "tick"; ms: number };
+  const item = fc.constantFrom("a", "b");
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    { arbitrary: fc.record({ op: fc.constant("add" as const), item }), weight: 3 },
+    { arbitrary: fc.record({ op: fc.constant("done" as const), item }), weight: 3 },
+    { arbitrary: fc.constant({ op: "get" as const }), weight: 3 },
+    { arbitrary: fc.record({ op: fc.constant("tick" as const), ms: fc.integer({ min: 1, max: 700 }) }), weight: 1 },
+  );
+
+  it("every series equals the reference's, spurious and repeated done() calls included (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 60 }), async (ops) => {
+        const clock = new FakeClock(0);
+        const real = new InMemoryMetrics();
+        const ref = new InMemoryMetrics();
+        const q = new Queue<string>({ name: "test", clock, metricsProvider: real });
+        const r = new ReferenceQueue(ref, clock);
+        // The reference's unfinished-work figures, read on a ticker of the same period as the queue's.
+        let expected: [number, number] = [0, 0];
+        const ticker = clock.newTicker(500, () => {
+          expected = r.unfinished();
+        });
+        for (const o of ops) {
+          if (o.op === "add") {
+            q.add(o.item);
+            r.add(o.item);
+          } else if (o.op === "done") {
+            q.done(o.item);
+            r.done(o.item);
+          } else if (o.op === "get") {
+            expect(q.tryGet()).toBe(r.get());
+          } else {
+            await clock.step(o.ms);
+          }
+        }
+        for (const metric of [workqueueMetrics.adds, workqueueMetrics.depth]) {
+          expect(real.value(metric.name, name)).toBe(ref.value(metric.name, name));
+        }
+        for (const metric of [workqueueMetrics.latency, workqueueMetrics.workDuration]) {
+          expect(real.histogramValue(metric.name, name).values).toEqual(ref.histogramValue(metric.name, name).values);
+        }
+        await clock.step(500); // at least one unfinished-work tick at the end
+        const [total, oldest] = expected;
+        expect(real.value(workqueueMetrics.unfinishedWork.name, name)).toBeCloseTo(total, 9);
+        expect(real.value(workqueueMetrics.longestRunningProcessor.name, name)).toBeCloseTo(oldest, 9);
+        q.shutDown();
+        ticker.stop();
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,9 +1,12 @@
 import type { Clock } from "@informer-ts/clock";
 import {
-  type Counter,
+  type BoundCounter,
+  type BoundGauge,
+  type BoundHistogram,
+  bindCounter,
+  bindGauge,
+  bindHistogram,
   exponentialBuckets,
-  type Gauge,
-  type Histogram,
   type HistogramOpts,
   type Labels,
   type MetricOpts,
@@ -92,79 +95,92 @@ export function resolveProvider(provider: MetricsProvider | undefined): MetricsP
 }
 
 /**
- * What a queue reports about its items (client-go's unexported `queueMetrics`). Every method runs inside the
- * queue's synchronous turn.
+ * The metric timestamps of one item, kept in the queue's own record of the item (client-go keeps them in two maps
+ * keyed by item; one record per item is the same state without two hash lookups per add, get and done). A queue
+ * creates the record with both fields `undefined` and keeps it while the item is dirty or in flight.
  */
-export interface QueueMetrics<T> {
-  add(item: T): void;
-  get(item: T): void;
-  done(item: T): void;
-  updateUnfinishedWork(): void;
+export interface ItemTimes {
+  /** First non-deduplicated add since the item was last handed out (`addTimes`). */
+  addedAt: number | undefined;
+  /** When the item was handed out, while it is in flight (`processingStartTimes`). */
+  startedAt: number | undefined;
 }
 
-/** `defaultQueueMetrics`: the six queue metrics of one named queue, with per-item timestamps. */
-class DefaultQueueMetrics<T> implements QueueMetrics<T> {
-  private readonly labels: Labels;
-  private readonly depth: Gauge;
-  private readonly adds: Counter;
-  private readonly latency: Histogram;
-  private readonly workDuration: Histogram;
-  private readonly unfinishedWorkSeconds: Gauge;
-  private readonly longestRunningProcessor: Gauge;
-  /** First non-deduplicated add time of each queued item. */
-  private readonly addTimes = new Map<T, number>();
-  /** `get` time of each in-flight item. */
-  private readonly processingStartTimes = new Map<T, number>();
+/**
+ * What a queue reports about its items (client-go's unexported `queueMetrics`). Every method runs inside the
+ * queue's synchronous turn; `times` is the item's record (see {@link ItemTimes}).
+ */
+export interface QueueMetrics {
+  add(times: ItemTimes): void;
+  get(times: ItemTimes): void;
+  /** `times` is `undefined` when the queue has no record of the item (`done` of an item never handed out). */
+  done(times: ItemTimes | undefined): void;
+  /** Sets the unfinished-work gauges from the records of the items in flight (those with a `startedAt`). */
+  updateUnfinishedWork(records: Iterable<ItemTimes>): void;
+}
+
+/**
+ * `defaultQueueMetrics`: the six queue metrics of one named queue. Each metric's series of the queue is bound once,
+ * at construction; the per-item timestamps live in the queue's item records.
+ */
+class DefaultQueueMetrics implements QueueMetrics {
+  private readonly depth: BoundGauge;
+  private readonly adds: BoundCounter;
+  private readonly latency: BoundHistogram;
+  private readonly workDuration: BoundHistogram;
+  private readonly unfinishedWorkSeconds: BoundGauge;
+  private readonly longestRunningProcessor: BoundGauge;
 
   constructor(
     provider: MetricsProvider,
     name: string,
     private readonly clock: Clock,
   ) {
-    this.labels = Object.freeze({ name });
-    this.depth = provider.gauge(workqueueMetrics.depth);
-    this.adds = provider.counter(workqueueMetrics.adds);
-    this.latency = provider.histogram(workqueueMetrics.latency);
-    this.workDuration = provider.histogram(workqueueMetrics.workDuration);
-    this.unfinishedWorkSeconds = provider.gauge(workqueueMetrics.unfinishedWork);
-    this.longestRunningProcessor = provider.gauge(workqueueMetrics.longestRunningProcessor);
+    const labels: Labels = Object.freeze({ name });
+    this.depth = bindGauge(provider.gauge(workqueueMetrics.depth), labels);
+    this.adds = bindCounter(provider.counter(workqueueMetrics.adds), labels);
+    this.latency = bindHistogram(provider.histogram(workqueueMetrics.latency), labels);
+    this.workDuration = bindHistogram(provider.histogram(workqueueMetrics.workDuration), labels);
+    this.unfinishedWorkSeconds = bindGauge(provider.gauge(workqueueMetrics.unfinishedWork), labels);
+    this.longestRunningProcessor = bindGauge(provider.gauge(workqueueMetrics.longestRunningProcessor), labels);
   }
 
-  add(item: T): void {
-    this.adds.inc(this.labels);
-    this.depth.inc(this.labels);
-    if (!this.addTimes.has(item)) this.addTimes.set(item, this.clock.now());
+  add(times: ItemTimes): void {
+    this.adds.inc();
+    this.depth.inc();
+    if (times.addedAt === undefined) times.addedAt = this.clock.now();
   }
 
-  get(item: T): void {
-    this.depth.dec(this.labels);
+  get(times: ItemTimes): void {
+    this.depth.dec();
     const now = this.clock.now();
-    this.processingStartTimes.set(item, now);
-    const added = this.addTimes.get(item);
+    times.startedAt = now;
+    const added = times.addedAt;
     if (added !== undefined) {
-      this.latency.observe(seconds(now - added), this.labels);
-      this.addTimes.delete(item);
+      this.latency.observe(seconds(now - added));
+      times.addedAt = undefined;
     }
   }
 
-  done(item: T): void {
-    const started = this.processingStartTimes.get(item);
+  done(times: ItemTimes | undefined): void {
+    const started = times?.startedAt;
     if (started !== undefined) {
-      this.workDuration.observe(seconds(this.clock.since(started)), this.labels);
-      this.processingStartTimes.delete(item);
+      this.workDuration.observe(seconds(this.clock.since(started)));
+      times!.startedAt = undefined;
     }
   }
 
-  updateUnfinishedWork(): void {
+  updateUnfinishedWork(records: Iterable<ItemTimes>): void {
     let total = 0;
     let oldest = 0;
-    for (const started of this.processingStartTimes.values()) {
-      const age = seconds(this.clock.since(started));
+    for (const { startedAt } of records) {
+      if (startedAt === undefined) continue;
+      const age = seconds(this.clock.since(startedAt));
       total += age;
       if (age > oldest) oldest = age;
     }
-    this.unfinishedWorkSeconds.set(total, this.labels);
-    this.longestRunningProcessor.set(oldest, this.labels);
+    this.unfinishedWorkSeconds.set(total);
+    this.longestRunningProcessor.set(oldest);
   }
 }
 
@@ -177,9 +193,9 @@ function seconds(ms: number): number {
  * is empty or the provider is {@link noopMetrics}. A queue only runs its unfinished-work ticker when this
  * returns metrics.
  */
-export function newQueueMetrics<T>(provider: MetricsProvider, name: string, clock: Clock): QueueMetrics<T> | undefined {
+export function newQueueMetrics(provider: MetricsProvider, name: string, clock: Clock): QueueMetrics | undefined {
   if (name.length === 0 || provider === noopMetrics) return undefined;
-  return new DefaultQueueMetrics<T>(provider, name, clock);
+  return new DefaultQueueMetrics(provider, name, clock);
 }
 
 /** Counts `addAfter` calls (`retryMetrics`). */
@@ -193,7 +209,6 @@ export interface RetryMetrics {
  */
 export function newRetryMetrics(name: string, provider: MetricsProvider): RetryMetrics | undefined {
   if (name.length === 0) return undefined;
-  const labels: Labels = Object.freeze({ name });
-  const retries = provider.counter(workqueueMetrics.retries);
-  return { retry: () => retries.inc(labels) };
+  const retries = bindCounter(provider.counter(workqueueMetrics.retries), Object.freeze({ name }));
+  return { retry: () => retries.inc() };
 }

@@ -1,7 +1,7 @@
 import { type Clock, realClock, type Ticker } from "@informer-ts/clock";
 import type { MetricsProvider } from "@informer-ts/instrumentation";
 import { Deque } from "./internal/deque.js";
-import { newQueueMetrics, type QueueMetrics, resolveProvider } from "./metrics.js";
+import { type ItemTimes, newQueueMetrics, type QueueMetrics, resolveProvider } from "./metrics.js";
 
 /**
  * What {@link TypedInterface.get} resolves to, shaped like Go's `(item, shutdown)` pair:
@@ -137,8 +137,8 @@ interface Waiter<T> {
 const DIRTY = 1;
 const PROCESSING = 2;
 
-/** One item known to the queue (dirty, in flight, or both) and its state bits. */
-interface Entry<T> {
+/** One item known to the queue (dirty, in flight, or both), its state bits, and its metric timestamps. */
+interface Entry<T> extends ItemTimes {
   item: T | undefined;
   bits: number;
 }
@@ -203,7 +203,7 @@ export class Queue<T> implements TypedInterface<T> {
   private isShuttingDown = false;
   private drain = false;
   private readonly strictDrain: boolean;
-  private readonly metrics: QueueMetrics<T> | undefined;
+  private readonly metrics: QueueMetrics | undefined;
   private ticker: Ticker | undefined;
 
   constructor(config: QueueConfig<T> = {}) {
@@ -215,11 +215,12 @@ export class Queue<T> implements TypedInterface<T> {
     if (config.drainSemantics !== undefined && config.drainSemantics !== "client-go" && !this.strictDrain) {
       throw new RangeError(`drainSemantics must be "client-go" or "pr141079", got ${String(config.drainSemantics)}`);
     }
-    this.metrics = newQueueMetrics<T>(resolveProvider(config.metricsProvider), config.name ?? "", clock);
+    this.metrics = newQueueMetrics(resolveProvider(config.metricsProvider), config.name ?? "", clock);
     if (this.metrics !== undefined) {
       const metrics = this.metrics;
       this.ticker = clock.newTicker(config.unfinishedWorkUpdatePeriod ?? defaultUnfinishedWorkUpdatePeriod, () => {
-        if (!this.isShuttingDown) metrics.updateUnfinishedWork();
+        // The in-flight items are the entries with a start time; with none in flight there is nothing to visit.
+        if (!this.isShuttingDown) metrics.updateUnfinishedWork(this.inFlight > 0 ? this.state.values() : []);
       });
     }
   }
@@ -228,13 +229,15 @@ export class Queue<T> implements TypedInterface<T> {
     if (this.isShuttingDown) return;
     const e = this.state.get(item);
     if (e === undefined) {
-      this.metrics?.add(item);
       let entry = this.entryPool.pop();
-      if (entry === undefined) entry = { item, bits: DIRTY };
+      if (entry === undefined) entry = { item, bits: DIRTY, addedAt: undefined, startedAt: undefined };
       else {
         entry.item = item;
         entry.bits = DIRTY;
+        entry.addedAt = undefined;
+        entry.startedAt = undefined;
       }
+      this.metrics?.add(entry);
       this.state.set(item, entry);
       this.push(entry);
       return;
@@ -245,7 +248,7 @@ export class Queue<T> implements TypedInterface<T> {
       return;
     }
     // In flight and not dirty: mark it dirty; done() re-queues it.
-    this.metrics?.add(item);
+    this.metrics?.add(e);
     e.bits = PROCESSING | DIRTY;
   }
 
@@ -282,7 +285,7 @@ export class Queue<T> implements TypedInterface<T> {
   done(item: T): void {
     const e = this.state.get(item);
     if (this.strictDrain && (e === undefined || (e.bits & PROCESSING) === 0)) return; // PR 141079: ignore it
-    this.metrics?.done(item);
+    this.metrics?.done(e);
     if (e !== undefined) {
       const bits = e.bits;
       if ((bits & PROCESSING) !== 0) this.inFlight--;
@@ -345,10 +348,11 @@ export class Queue<T> implements TypedInterface<T> {
     } else {
       item = this.storage!.pop();
     }
-    this.metrics?.get(item);
     if (this.duplicates === 0) {
       // Invariant: a queued item is dirty, not in flight, and queued once, as its current entry.
-      (entry ?? this.state.get(item)!).bits = PROCESSING;
+      const current = entry ?? this.state.get(item)!;
+      current.bits = PROCESSING;
+      this.metrics?.get(current);
       this.inFlight++;
       return item;
     }
@@ -357,8 +361,14 @@ export class Queue<T> implements TypedInterface<T> {
     const bits = current?.bits ?? 0;
     if (current === undefined || (bits & PROCESSING) !== 0) this.duplicates--; // a leftover duplicate entry
     if ((bits & PROCESSING) === 0) this.inFlight++;
-    if (current === undefined) this.state.set(item, { item, bits: PROCESSING });
-    else current.bits = PROCESSING;
+    if (current === undefined) {
+      const created: Entry<T> = { item, bits: PROCESSING, addedAt: undefined, startedAt: undefined };
+      this.state.set(item, created);
+      this.metrics?.get(created);
+    } else {
+      current.bits = PROCESSING;
+      this.metrics?.get(current);
+    }
     return item;
   }
 
