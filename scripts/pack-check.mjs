@@ -147,6 +147,22 @@ for (const p of laneWork === undefined ? packages : []) {
 const ts = createRequire(join(root, "package.json"))("typescript");
 
 /**
+ * Whether an export reaches its declaration through a type-only re-export (`export type { X }`, `export { type X }`)
+ * anywhere along its alias chain: then a class or function is exported as a type only and need not exist at run time.
+ */
+function typeOnlyExport(checker, sym) {
+  let s = sym;
+  for (let i = 0; i < 32 && s !== undefined && s.flags & ts.SymbolFlags.Alias; i++) {
+    for (const d of s.declarations ?? []) {
+      if (ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent?.parent?.isTypeOnly)) return true;
+      if (ts.isImportSpecifier(d) && (d.isTypeOnly || d.parent?.parent?.isTypeOnly)) return true;
+    }
+    s = checker.getImmediateAliasedSymbol(s);
+  }
+  return false;
+}
+
+/**
  * Type-checks the consumer project in `dir` (its tsconfig.json) and returns `{ diagnostics, values }`: the
  * formatted errors, and the names the package's declarations export as values (what must exist at run time).
  */
@@ -165,7 +181,7 @@ function typeCheck(dir, name) {
   if (moduleSymbol !== undefined) {
     for (const sym of checker.getExportsOfModule(moduleSymbol)) {
       const target = sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym;
-      if (target.flags & ts.SymbolFlags.Value) values.push(sym.getName());
+      if (target.flags & ts.SymbolFlags.Value && !typeOnlyExport(checker, sym)) values.push(sym.getName());
     }
   }
   if (moduleSymbol === undefined) return { diagnostics: `${diagnostics}\ncannot resolve ${name}'s types`, values };
