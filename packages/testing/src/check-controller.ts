@@ -23,7 +23,7 @@ import {
 import type { CaseOutcome, CheckResult, TimelineEntry } from "./check-informer.js";
 import { seedFromEnv } from "./internal/replay-seed.js";
 import { stopCase } from "./internal/stop-case.js";
-import { renderTimeline } from "./internal/timeline.js";
+import { renderFailure } from "./internal/timeline.js";
 import type { InvariantReport } from "./invariants.js";
 import { type ServerState, serverState } from "./server-state.js";
 import { createSimCluster, type SimCluster, type SimTransport } from "./sim-cluster.js";
@@ -382,21 +382,16 @@ export async function runControllerCase(
 
 /** Renders a controller failure: seed, replay command, history, broken invariants and the timeline. */
 export function formatControllerFailure(seed: number, input: ControllerCaseInput, outcome: CaseOutcome): string {
-  const lines: string[] = [];
-  lines.push(`checkController: a generated case broke ${outcome.reports.filter((r) => !r.ok).length} invariant(s)`);
-  lines.push(`  seed ${seed} — replay exactly with FC_SEED=${seed}`);
-  lines.push(
-    `  reflectors: ${input.useWatchList ? "watch-list" : "list+watch"}; history (${input.steps.length} steps, shrunk):`,
+  return renderFailure(
+    "checkController",
+    seed,
+    [
+      `  reflectors: ${input.useWatchList ? "watch-list" : "list+watch"}; history (${input.steps.length} steps, shrunk):`,
+      ...input.steps.map((s) => `    - ${describeStep(s)}`),
+    ],
+    outcome.reports,
+    outcome.timeline,
   );
-  for (const s of input.steps) lines.push(`    - ${describeStep(s)}`);
-  for (const r of outcome.reports) {
-    if (r.ok) continue;
-    lines.push(`  ✗ ${r.name}`);
-    for (const v of r.violations) lines.push(`      ${v}`);
-  }
-  lines.push("  timeline (virtual ms):");
-  lines.push(...renderTimeline(outcome.timeline));
-  return lines.join("\n");
 }
 
 /**

@@ -20,7 +20,7 @@ import {
 import { type BystanderPlan, bystanderHandler, bystandersArb, describeBystander } from "./handler-behaviours.js";
 import { seedFromEnv } from "./internal/replay-seed.js";
 import { stopCase } from "./internal/stop-case.js";
-import { renderTimeline } from "./internal/timeline.js";
+import { renderFailure } from "./internal/timeline.js";
 import {
   handlerViewConverges,
   type InvariantReport,
@@ -328,21 +328,18 @@ export function formatFailure(
   outcome: CaseOutcome,
   bystanders: readonly BystanderPlan[] = [],
 ): string {
-  const lines: string[] = [];
-  lines.push(`checkInformer: a generated case broke ${outcome.reports.filter((r) => !r.ok).length} invariant(s)`);
-  lines.push(`  seed ${seed} — replay exactly with FC_SEED=${seed}`);
-  lines.push(`  reflector: ${useWatchList ? "watch-list" : "list+watch"}; history (${steps.length} steps, shrunk):`);
-  for (const s of steps) lines.push(`    - ${describeStep(s)}`);
-  if (bystanders.length > 0) lines.push("  bystander handlers:");
-  for (const b of bystanders) lines.push(`    - ${describeBystander(b)}`);
-  for (const r of outcome.reports) {
-    if (r.ok) continue;
-    lines.push(`  ✗ ${r.name}`);
-    for (const v of r.violations) lines.push(`      ${v}`);
-  }
-  lines.push("  timeline (virtual ms):");
-  lines.push(...renderTimeline(outcome.timeline));
-  return lines.join("\n");
+  return renderFailure(
+    "checkInformer",
+    seed,
+    [
+      `  reflector: ${useWatchList ? "watch-list" : "list+watch"}; history (${steps.length} steps, shrunk):`,
+      ...steps.map((s) => `    - ${describeStep(s)}`),
+      ...(bystanders.length > 0 ? ["  bystander handlers:"] : []),
+      ...bystanders.map((b) => `    - ${describeBystander(b)}`),
+    ],
+    outcome.reports,
+    outcome.timeline,
+  );
 }
 
 /**

@@ -32,3 +32,36 @@ export function renderTimeline(timeline: readonly TimelineLine[]): string[] {
   flush();
   return out;
 }
+
+/** One invariant's verdict, as the failure report needs it (the public `InvariantReport`). */
+interface ReportLine {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly violations: readonly string[];
+}
+
+/**
+ * Renders a failed case: `checker` and the count of broken invariants, the seed and how to replay it, the case's
+ * `story` (lines already indented, e.g. the shrunk history), each broken invariant with its violations, and the
+ * timeline.
+ */
+export function renderFailure(
+  checker: string,
+  seed: number,
+  story: readonly string[],
+  reports: readonly ReportLine[],
+  timeline: readonly TimelineLine[],
+): string {
+  const lines = [
+    `${checker}: a generated case broke ${reports.filter((r) => !r.ok).length} invariant(s)`,
+    `  seed ${seed} — replay exactly with FC_SEED=${seed}`,
+    ...story,
+  ];
+  for (const r of reports) {
+    if (r.ok) continue;
+    lines.push(`  ✗ ${r.name}`);
+    for (const v of r.violations) lines.push(`      ${v}`);
+  }
+  lines.push("  timeline (virtual ms):", ...renderTimeline(timeline));
+  return lines.join("\n");
+}
