@@ -8,6 +8,7 @@ import {
   safeLog,
 } from "@informer-ts/instrumentation";
 import { isThenable } from "./internal/thenable.js";
+import { NotificationRing } from "./notification-ring.js";
 import { type DoneChecker, SingleFileTracker } from "./synctrack.js";
 import type { DeletedFinalStateUnknown } from "./tombstone.js";
 
@@ -173,60 +174,6 @@ export interface ProcessorListenerOptions<T> {
 
 /** Name of the gauge of notifications waiting in one listener's buffer (informer-ts addition). */
 export const listenerPendingNotificationsMetricName = "informer_listener_pending_notifications";
-
-/**
- * A growable, shrinkable FIFO ring of notifications. Popped slots are cleared so delivered objects can be
- * collected; capacity doubles when full and halves whenever occupancy falls to a quarter, never below the
- * initial capacity (client-go's `RingGrowing` never shrinks).
- */
-class NotificationRing<T> {
-  private buf: (T | undefined)[];
-  private head = 0;
-  private count = 0;
-
-  constructor(private readonly minCapacity: number) {
-    this.buf = new Array<T | undefined>(minCapacity);
-  }
-
-  get size(): number {
-    return this.count;
-  }
-
-  get capacity(): number {
-    return this.buf.length;
-  }
-
-  push(item: T): void {
-    if (this.count === this.buf.length) this.resize(this.buf.length * 2);
-    this.buf[(this.head + this.count) % this.buf.length] = item;
-    this.count++;
-  }
-
-  shift(): T | undefined {
-    if (this.count === 0) return undefined;
-    const item = this.buf[this.head];
-    this.buf[this.head] = undefined;
-    this.head = (this.head + 1) % this.buf.length;
-    this.count--;
-    if (this.buf.length > this.minCapacity && this.count <= this.buf.length / 4) {
-      this.resize(Math.max(this.minCapacity, this.buf.length / 2));
-    }
-    return item;
-  }
-
-  clear(): void {
-    this.buf = new Array<T | undefined>(this.minCapacity);
-    this.head = 0;
-    this.count = 0;
-  }
-
-  private resize(capacity: number): void {
-    const next = new Array<T | undefined>(capacity);
-    for (let i = 0; i < this.count; i++) next[i] = this.buf[(this.head + i) % this.buf.length];
-    this.buf = next;
-    this.head = 0;
-  }
-}
 
 /** Most notifications a listener delivers in one turn before it yields (while its callbacks return synchronously). */
 const drainBudget = 64;
