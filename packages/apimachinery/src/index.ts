@@ -84,6 +84,7 @@ export {
   requirementString,
   selectorFromSet,
 } from "./labels.js";
+export { goDurationSeconds, listOptionsQuery } from "./list-options-query.js";
 export { metaOf, nameOf, namespaceOf, resourceVersionOf, shallowCopyObject } from "./meta.js";
 export {
   anyErrorInChain,

@@ -1,4 +1,4 @@
-import type { KubeObject, ListOptions } from "@informer-ts/apimachinery";
+import type { KubeObject } from "@informer-ts/apimachinery";
 
 declare const objectType: unique symbol;
 
@@ -142,54 +142,6 @@ export function resourcePath(r: ResourceDescriptor<unknown>, loc: ResourceLocati
 }
 
 /**
- * Go's `time.Duration.String()` for whole seconds: `45s`, `5m0s`, `1h0m0s`. client-go sends a watch's or
- * list's `timeoutSeconds` a second time as the `timeout` query parameter in this form.
- */
-export function goDurationSeconds(seconds: number): string {
-  const s = Math.trunc(seconds);
-  if (s === 0) return "0s";
-  const sign = s < 0 ? "-" : "";
-  let rest = Math.abs(s);
-  const h = Math.floor(rest / 3600);
-  rest -= h * 3600;
-  const m = Math.floor(rest / 60);
-  const sec = rest - m * 60;
-  if (h > 0) return `${sign}${h}h${m}m${sec}s`;
-  if (m > 0) return `${sign}${m}m${sec}s`;
-  return `${sign}${sec}s`;
-}
-
-/**
- * Query parameters of a list or watch (`metav1.ListOptions` through the parameter codec): only fields that are
- * set (and non-empty / non-zero, like Go's `omitempty`), plus `watch=true` for a watch and `timeout=<duration>`
- * when `timeoutSeconds` is set, as the typed clients do. Keys come out sorted, as Go's `url.Values.Encode`.
- */
-export function listOptionsQuery(options: ListOptions, watch: boolean): URLSearchParams {
-  const entries: [string, string][] = [];
-  const add = (k: string, v: string | number | boolean | undefined) => {
-    if (v === undefined || v === "" || v === 0 || v === false) return;
-    entries.push([k, String(v)]);
-  };
-  add("allowWatchBookmarks", options.allowWatchBookmarks);
-  add("continue", options.continue);
-  add("fieldSelector", options.fieldSelector);
-  add("labelSelector", options.labelSelector);
-  add("limit", options.limit);
-  add("resourceVersion", options.resourceVersion);
-  add("resourceVersionMatch", options.resourceVersionMatch);
-  // sendInitialEvents is a *bool in Go: an explicit false is sent.
-  if (options.sendInitialEvents !== undefined) entries.push(["sendInitialEvents", String(options.sendInitialEvents)]);
-  // timeoutSeconds is an *int64 (sent when set, even 0); `timeout` only when it is non-zero.
-  if (options.timeoutSeconds !== undefined) {
-    if (options.timeoutSeconds !== 0) entries.push(["timeout", goDurationSeconds(options.timeoutSeconds)]);
-    entries.push(["timeoutSeconds", String(options.timeoutSeconds)]);
-  }
-  if (watch) entries.push(["watch", "true"]);
-  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return new URLSearchParams(entries);
-}
-
-/**
  * The full URL of a request: the server's base URL (keeping its path prefix) + {@link resourcePath} + query.
  */
 export function resourceURL(
@@ -206,3 +158,7 @@ export function resourceURL(
   url.search = q === "" ? "" : `?${q}`;
   return url;
 }
+
+// The query encoding lives in @informer-ts/apimachinery (the simulated apiserver records the same URIs); the client
+// keeps exporting it under its own name.
+export { goDurationSeconds, listOptionsQuery } from "@informer-ts/apimachinery";

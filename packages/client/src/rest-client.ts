@@ -1,5 +1,5 @@
 import type { KubeList, KubeObject, Status } from "@informer-ts/apimachinery";
-import { isNetworkTimeout, isProbableEOF } from "@informer-ts/apimachinery";
+import { isNetworkTimeout, isProbableEOF, listOptionsQuery } from "@informer-ts/apimachinery";
 import type { Watch } from "@informer-ts/cache";
 import { type Clock, realClock } from "@informer-ts/clock";
 import { EventStream, type Logger, type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
@@ -26,7 +26,7 @@ import { asPartialObjectMetadata, metadataWatch } from "./metadata-watch.js";
 import type { PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
 import { RequestExecutor, type RequestSpec, type Verb } from "./request-executor.js";
 import { applyBody, checkNamespaceMatch, metadataOf, objectLocation } from "./request-target.js";
-import { listOptionsQuery, RequestConstructionError, type ResourceDescriptor, resourceURL } from "./resources.js";
+import { RequestConstructionError, type ResourceDescriptor, resourceURL } from "./resources.js";
 import { decodedBody, discard } from "./response-body.js";
 import { type RestClientEvent, RestClientMetrics } from "./rest-client-metrics.js";
 import { emptyWatch, StreamWatcher } from "./stream-watcher.js";

@@ -1,4 +1,4 @@
-import type { ListOptions } from "@informer-ts/apimachinery";
+import { type ListOptions, listOptionsQuery } from "@informer-ts/apimachinery";
 
 /** What a request addresses, for the path kube-apiserver would have been asked at. */
 export interface RequestTarget {
@@ -26,33 +26,15 @@ export function requestPath(t: RequestTarget): string {
 }
 
 /**
- * The request URI (path and query) of an in-process request, as client-go would have encoded it: the set list
- * options (Go's `omitempty`; `sendInitialEvents` and `timeoutSeconds` when given), `watch=true` for a watch, keys
- * sorted as `url.Values.Encode` sorts them. Used for the audit line and the trace of requests that never had a URL.
+ * The request URI (path and query) of an in-process request, as client-go would have encoded it
+ * ({@link listOptionsQuery}: the set list options, `watch=true` for a watch, keys sorted). Used for the audit line and the trace of requests that never had a URL.
  */
 export function requestURI(
   t: RequestTarget,
   verb: string,
   opts: ListOptions | { readonly resourceVersion?: string } = {},
 ): string {
-  const o = opts as ListOptions;
-  const q: Array<[string, string]> = [];
-  const add = (k: string, v: string | number | boolean | undefined) => {
-    if (v === undefined || v === "" || v === 0 || v === false) return;
-    q.push([k, String(v)]);
-  };
-  add("allowWatchBookmarks", o.allowWatchBookmarks);
-  add("continue", o.continue);
-  add("fieldSelector", o.fieldSelector);
-  add("labelSelector", o.labelSelector);
-  add("limit", o.limit);
-  add("resourceVersion", o.resourceVersion);
-  add("resourceVersionMatch", o.resourceVersionMatch);
-  if (o.sendInitialEvents !== undefined) q.push(["sendInitialEvents", String(o.sendInitialEvents)]);
-  if (o.timeoutSeconds !== undefined) q.push(["timeoutSeconds", String(o.timeoutSeconds)]);
-  if (verb === "watch") q.push(["watch", "true"]);
-  q.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const query = new URLSearchParams(q).toString();
+  const query = listOptionsQuery(opts as ListOptions, verb === "watch").toString();
   const path = requestPath(t);
   return query === "" ? path : `${path}?${query}`;
 }
