@@ -146,6 +146,17 @@ for (const p of laneWork === undefined ? packages : []) {
 
 const ts = createRequire(join(root, "package.json"))("typescript");
 
+/** Installs the consumer project in `dir` with `pm` (npm or pnpm, outside the workspace, from the shared store). */
+function installWith(pm, dir) {
+  return pm === "npm"
+    ? run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], dir)
+    : run(
+        "pnpm",
+        ["install", "--prefer-offline", "--ignore-workspace", "--reporter=append-only", "--store-dir", pnpmStore],
+        dir,
+      );
+}
+
 /**
  * Whether an export reaches its declaration through a type-only re-export (`export type { X }`, `export { type X }`)
  * anywhere along its alias chain: then a class or function is exported as a type only and need not exist at run time.
@@ -213,14 +224,7 @@ function lane(pm) {
     writeFileSync(join(consumer, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 
     let t0 = Date.now();
-    const install =
-      pm === "npm"
-        ? run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], consumer)
-        : run(
-            "pnpm",
-            ["install", "--prefer-offline", "--ignore-workspace", "--reporter=append-only", "--store-dir", pnpmStore],
-            consumer,
-          );
+    const install = installWith(pm, consumer);
     if (!install.ok) {
       fail(`${label}: install`, install.out.split("\n").slice(-25).join("\n"));
       continue;
@@ -324,14 +328,7 @@ function docsExample(pm) {
   else manifest.pnpm = { overrides: { ...internalOverrides } };
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   let t0 = Date.now();
-  const install =
-    pm === "npm"
-      ? run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], dir)
-      : run(
-          "pnpm",
-          ["install", "--prefer-offline", "--ignore-workspace", "--reporter=append-only", "--store-dir", pnpmStore],
-          dir,
-        );
+  const install = installWith(pm, dir);
   if (!install.ok) {
     fail(`${label}: install`, install.out.split("\n").slice(-25).join("\n"));
     return;
