@@ -268,7 +268,9 @@ the first 1.5 sync periods; rates are measured after that. Variants (--variants,
   watch            Watch: one LIST + WATCH (fieldSelector metadata.name) per ConfigMap per node, nothing per remount
   watch-immutable  Watch with --immutable-fraction of the ConfigMaps immutable: their watch stops after the first read
 Reported per variant: GETs/s by where the apiserver served them, open watches, watch (re-)opens/s, kube-apiserver
-memory held by the watches (the simulator's watch memory model), the interval between two GETs of one ConfigMap.
+memory held by the watches (the simulator's watch memory model), the interval between two GETs of one ConfigMap,
+and the apiserver CPU of the simulator's cost model (by request kind, during the warm-up and after it; its latency is
+recorded, not waited, so the kubelets' timing is the model-free one) beside 000's logged GET latency.
 The summary extrapolates per-node figures to --cluster-size nodes (the write-ups' 2,000 nodes × 100 ConfigMaps).
 Write-up scale in full: --nodes 2000 (the cost is linear in --nodes: --nodes 100 takes ~11 s of CPU and 430 MB).
 
