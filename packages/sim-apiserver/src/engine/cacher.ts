@@ -10,6 +10,7 @@ import type { ServedFrom } from "./served-from.js";
 import type { MvccStorage, StorageEvent } from "./storage.js";
 import { WatchBookmarks } from "./watch-bookmarks.js";
 import { WatchCache } from "./watch-cache.js";
+import { suggestedWatchChannelSize } from "./watch-memory-model.js";
 
 export type { CacherListResult } from "./delegator.js";
 export { answeredBy, type ServedFrom, servedFromOfError } from "./served-from.js";
@@ -180,10 +181,17 @@ export class Cacher {
 
   // ---- watches ------------------------------------------------------------------------------------------------
 
+  /**
+   * The new watcher's channel size from the history's capacity now (`suggestedWatchChannelSize`). A
+   * re-initialization empties the history but keeps its capacity, as upstream's `ResetLocked` does, so a watch opened
+   * after one gets channels sized by the churn before it until the ring fills again and resizes.
+   */
   private chanSize(triggerValue: string | undefined): number {
-    const max = triggerValue !== undefined ? 10 : this.resource.trigger !== undefined ? 1000 : 100;
-    // About one second of history: capacity / eventFreshDuration in seconds (suggestedWatchChannelSize).
-    return Math.min(max, Math.max(10, Math.ceil(this.cache.history.cap / (this.cfg.eventFreshMs / 1000))));
+    return suggestedWatchChannelSize(this.cache.history.cap, {
+      indexExists: this.resource.trigger !== undefined,
+      triggerUsed: triggerValue !== undefined,
+      eventFreshMs: this.cfg.eventFreshMs,
+    });
   }
 
   private errorWatch(err: unknown): FixedWatch {
