@@ -204,6 +204,7 @@ export {
   type TraceLogConfig,
   type TraceLogOptions,
   type TypeDef,
+  UnknownResourceError,
   unsupportedPatchType,
   validateCostModel,
   validateCustomResourceDefinition,

@@ -5,6 +5,7 @@ import { isNotFound, type StatusError } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
 import { SimApiServer } from "./sim-apiserver.js";
+import { UnknownResourceError } from "./unknown-resource-error.js";
 
 function setup() {
   const clock = new FakeClock();
@@ -69,6 +70,53 @@ describe("engine requests: an unknown resource is a rejected promise naming it",
     });
     await engine.create("gadgets.example.org", "default", { metadata: { name: "g" } });
     expect((await lw.list({})).items.map((o) => o.metadata?.name)).toEqual(["g"]);
+    engine.stop();
+  });
+});
+
+describe("the synchronous admin API: an unknown resource throws UnknownResourceError naming it, changing nothing", () => {
+  const calls: Array<[string, (e: SimApiServer) => unknown]> = [
+    ["resource", (e) => e.resource("gizmos")],
+    ["cacher", (e) => e.cacher("gizmos")],
+    ["watchers", (e) => e.watchers("gizmos")],
+    ["reinitializeCache", (e) => e.reinitializeCache("gizmos", 1000)],
+    ["dropWatches", (e) => e.dropWatches("gizmos")],
+    ["watcherInfo", (e) => e.watcherInfo("gizmos")],
+    ["stallWatchers", (e) => e.stallWatchers({ resource: "gizmos" }, true)],
+    ["resumeWatchers", (e) => e.resumeWatchers({ resource: "gizmos" })],
+  ];
+  for (const [name, call] of calls) {
+    it(name, async () => {
+      const { engine } = setup();
+      const w = await engine.watch("configmaps", "default", { resourceVersion: "0", timeoutSeconds: 60 });
+      let thrown: unknown;
+      try {
+        call(engine);
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toBeInstanceOf(UnknownResourceError);
+      const err = thrown as UnknownResourceError;
+      expect([err.code, err.reason, err.resource, err.message]).toEqual([
+        404,
+        "NotFound",
+        "gizmos",
+        "the server could not find the requested resource (gizmos)",
+      ]);
+      // Nothing changed: the open watch is neither stalled nor closed, the caches are ready, no rule was added.
+      expect(engine.watcherInfo().map((i) => i.stalled)).toEqual([false]);
+      expect(engine.cacher("configmaps").isReady).toBe(true);
+      const later = await engine.watch("configmaps", "default", { resourceVersion: "0", timeoutSeconds: 60 });
+      expect(engine.watcherInfo().map((i) => i.stalled)).toEqual([false, false]);
+      w.stop();
+      later.stop();
+      engine.stop();
+    });
+  }
+
+  it("the verbs reject with the same error type", async () => {
+    const { engine } = setup();
+    await expect(engine.list("gizmos", "default")).rejects.toBeInstanceOf(UnknownResourceError);
     engine.stop();
   });
 });

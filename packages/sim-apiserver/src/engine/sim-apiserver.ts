@@ -38,6 +38,7 @@ import { cacherConfigOf, type SimApiServerOptions } from "./sim-apiserver-option
 import type { SimWatch } from "./sim-watch.js";
 import { MvccStorage } from "./storage.js";
 import { StorageMaintenance } from "./storage-maintenance.js";
+import type { UnknownResourceError } from "./unknown-resource-error.js";
 import {
   DEFAULT_WATCH_MEMORY_MODEL,
   type OpenWatchSample,
@@ -80,7 +81,11 @@ export interface InProcessListerWatcher {
  * requests plus request faults and accounting) or use {@link listerWatcher}, so the semantics are identical with and
  * without sockets; under a `FakeClock` everything is deterministic.
  *
- * Every verb returns a promise and reports every failure through it, an unknown resource included (404 naming it).
+ * Every verb returns a promise and reports every failure through it, an unknown resource included (rejected with
+ * {@link UnknownResourceError}, a 404 naming it). The synchronous admin and test methods (`resource`, `cacher`,
+ * `watchers`, `reinitializeCache`, `dropWatches`, `watcherInfo`, `stallWatchers`, `resumeWatchers`) throw that same
+ * error when given a resource that is not served: a programmer or configuration error, reported where it was made;
+ * the admin API answers it with a 404 and `--fault` with exit code 2, each naming the resource.
  */
 export class SimApiServer {
   readonly clock: Clock;
@@ -304,12 +309,15 @@ export class SimApiServer {
     return this.table.resources();
   }
 
-  /** Looks a resource up; throws 404 naming it when it is not served. */
+  /** Looks a resource up; throws {@link UnknownResourceError} (404 naming it) when it is not served. */
   resource(ref: ResourceRef): SimResource {
     return this.table.resolve(ref);
   }
 
-  /** The watch cache of a resource (for tests, metrics and the admin API); throws 404 as {@link resource}. */
+  /**
+   * The watch cache of a resource (for tests, metrics and the admin API); throws {@link UnknownResourceError} as
+   * {@link resource}.
+   */
   cacher(ref: ResourceRef): Cacher {
     return this.table.cacher(ref);
   }
@@ -333,7 +341,8 @@ export class SimApiServer {
 
   /**
    * Re-initializes watch caches (all, or one resource) as after their etcd watch broke: every watcher is closed, the
-   * history is emptied (older RVs now get 410), and for `downtimeMs` watches get 429.
+   * history is emptied (older RVs now get 410), and for `downtimeMs` watches get 429. Throws
+   * {@link UnknownResourceError}, changing nothing, when `ref` is not served.
    */
   reinitializeCache(ref?: ResourceRef, downtimeMs = 0): void {
     const targets = ref === undefined ? this.table.allCachers() : [this.table.cacher(ref)];
@@ -345,7 +354,8 @@ export class SimApiServer {
 
   /**
    * Closes open watches (all, or of one resource) the way a dropped connection does. In-process iteration ends, or
-   * throws {@link SimConnectionError} with `asError`. Returns how many were closed.
+   * throws {@link SimConnectionError} with `asError`. Returns how many were closed. Throws
+   * {@link UnknownResourceError} when `ref` is not served.
    */
   dropWatches(ref?: ResourceRef, asError = false): number {
     return this.watcherFaults.drop(ref, asError);
@@ -372,13 +382,18 @@ export class SimApiServer {
    * Fault "a watcher that stops reading": the matching open watchers stop draining their result buffer (their
    * consumer, in-process or the HTTP stream, receives nothing), so under churn their buffers fill and the dispatcher's
    * time budget closes them, exactly as for a client that stopped reading. With `future`, watchers opened later that
-   * match are stalled too, until {@link resumeWatchers}. Returns how many open watchers were stalled.
+   * match are stalled too, until {@link resumeWatchers}. Returns how many open watchers were stalled. Throws
+   * {@link UnknownResourceError}, adding no rule, when `sel.resource` is not served; a rule whose resource stops
+   * being served later matches nothing.
    */
   stallWatchers(sel: WatcherSelector = {}, future = false): number {
     return this.watcherFaults.stall(sel, future);
   }
 
-  /** Undoes {@link stallWatchers}: removes every stall rule and resumes the matching stalled watchers. */
+  /**
+   * Undoes {@link stallWatchers}: removes every stall rule and resumes the matching stalled watchers. Throws
+   * {@link UnknownResourceError}, changing nothing, when `sel.resource` is not served.
+   */
   resumeWatchers(sel: WatcherSelector = {}): number {
     return this.watcherFaults.resume(sel);
   }
@@ -405,7 +420,10 @@ export class SimApiServer {
     );
   }
 
-  /** Every open watcher (all resources, or one), with its id, user agent and buffer fill. */
+  /**
+   * Every open watcher (all resources, or one), with its id, user agent and buffer fill. Throws
+   * {@link UnknownResourceError} when `ref` is not served.
+   */
   watcherInfo(ref?: ResourceRef): WatcherInfo[] {
     return this.watcherFaults.info(ref);
   }
@@ -553,7 +571,7 @@ export class SimApiServer {
     };
   }
 
-  /** Open watchers of a resource (tests, admin). */
+  /** Open watchers of a resource (tests, admin); throws {@link UnknownResourceError} when it is not served. */
   watchers(ref: ResourceRef): readonly CacheWatcher[] {
     return this.table.cacher(ref).openWatchers();
   }

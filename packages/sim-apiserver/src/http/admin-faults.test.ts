@@ -262,6 +262,25 @@ describe("faults through /_sim (item 6)", () => {
     expect(resumed.json).toEqual({ resumed: 1 });
   });
 
+  it("a resource that is not served answers 404 naming it on every admin path that takes one; nothing changes", async () => {
+    const w = await watch();
+    const notFound = { error: "the server could not find the requested resource (gizmos)" };
+    const calls = [
+      await admin("reinit", { resource: "gizmos" }),
+      await admin("engine-faults", { type: "reinit", resource: "gizmos", downtimeMs: 1000 }),
+      await admin("engine-faults", { type: "drop-watches", resource: "gizmos" }),
+      await admin("engine-faults", { type: "stall-watchers", resource: "gizmos", future: true }),
+      await admin("engine-faults", { type: "resume-watchers", resource: "gizmos" }),
+    ];
+    expect(calls.map((r) => [r.status, r.json])).toEqual(calls.map(() => [404, notFound]));
+    // No rule was added, the watch is open and not stalled, and the server keeps serving.
+    const info = (await fetchRaw(`${s.url}/_sim/watchers`)).json as { watchers: Array<{ stalled: boolean }> };
+    expect(info.watchers.map((x) => x.stalled)).toEqual([false]);
+    await create();
+    expect((await w.nextEvent())?.type).toBe("ADDED");
+    expect((await fetchRaw(`${s.url}${CM}`)).status).toBe(200);
+  });
+
   it("bad admin input answers 400 naming the problem; unknown paths 404; the server keeps serving", async () => {
     const bad = await admin("engine-faults", { type: "stall-watchers", ids: ["x"] });
     expect([bad.status, bad.json]).toEqual([
