@@ -8,6 +8,7 @@ import {
 } from "@informer-ts/instrumentation";
 import { type RequestCost, seatSeconds } from "./cost-model.js";
 import { formatGoDuration } from "./trace.js";
+import { unansweredRequestStatus } from "./unanswered-request.js";
 
 /** One finished request as the accounting sees it. */
 export interface RequestRecord {
@@ -29,7 +30,10 @@ export interface RequestRecord {
   /** Namespace and name the request addressed ("" = none). */
   readonly namespace?: string;
   readonly name?: string;
-  /** Request URI (path and query) over HTTP. */
+  /**
+   * Request URI (path and query): over HTTP as the client sent it; in-process the URI a client would have used
+   * (`requestURI`), set when an audit sink or the request models read it and for a request no answer reached.
+   */
   readonly requestURI?: string;
   /** When the request was received (engine/server clock ms), for audit timestamps. */
   readonly receivedAt?: number;
@@ -46,6 +50,12 @@ export interface RequestRecord {
   readonly subresource?: string;
   /** What the request cost under the engine's cost model (absent when the model is off). */
   readonly cost?: RequestCost;
+  /**
+   * No answer reached the client: it went away, or the connection dropped, before a status line. `code` is then
+   * what kube-apiserver records for it ({@link unansweredRequestStatus}: 504 from the timeout filter, 200 for a
+   * watch), and the audit line's `responseStatus` carries that status's message.
+   */
+  readonly unanswered?: boolean;
 }
 
 /**
@@ -123,11 +133,23 @@ export function auditLine(r: RequestRecord, seq: number): string {
     ...(r.sourceIP !== undefined && r.sourceIP !== "" && { sourceIPs: [r.sourceIP] }),
     userAgent: r.userAgent,
     objectRef,
-    responseStatus: { metadata: {}, code: r.code },
+    responseStatus: r.unanswered === true ? unansweredResponseStatus(r) : { metadata: {}, code: r.code },
     requestReceivedTimestamp: microTime(received),
     stageTimestamp: microTime(received + r.latencyMs),
     annotations,
   });
+}
+
+/** The audit `responseStatus` of a request no answer reached (the status kube-apiserver's filters record). */
+function unansweredResponseStatus(r: RequestRecord): Record<string, unknown> {
+  const s = unansweredRequestStatus(r.verb);
+  return {
+    metadata: {},
+    status: s.status,
+    message: s.message,
+    ...(s.reason !== undefined && { reason: s.reason }),
+    code: r.code,
+  };
 }
 
 function round6(n: number): number {

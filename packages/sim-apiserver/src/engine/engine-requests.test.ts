@@ -152,8 +152,10 @@ describe("engine requests: typed results", () => {
 });
 
 describe("engine requests: the latency wait is cancelled with the request and by stop", () => {
-  it("an aborted in-process request rejects with the signal's reason, leaves no timer and is recorded with code 0", async () => {
+  it("an aborted in-process request rejects with the signal's reason, leaves no timer and is recorded as kube-apiserver records it", async () => {
     const { clock, engine } = setup();
+    const audit: string[] = [];
+    engine.accounting.auditLog = (l) => audit.push(l);
     const idle = clock.pendingTimers();
     engine.addLatency({ ms: 10_000, verbs: ["list"] });
     const ac = new AbortController();
@@ -164,7 +166,54 @@ describe("engine requests: the latency wait is cancelled with the request and by
     ac.abort(reason);
     expect(await p.catch((err: unknown) => err)).toBe(reason);
     expect(clock.pendingTimers()).toBe(idle);
-    expect(engine.accounting.count({ userAgent: "cancelled", code: 0 })).toBe(1);
+    // The timeout filter's 504 (it answers a request whose context ended, the client's going away included), with
+    // the URI the client asked for.
+    expect(engine.accounting.count({ userAgent: "cancelled", code: 504 })).toBe(1);
+    const line = JSON.parse(audit.at(-1)!);
+    expect([line.verb, line.requestURI, line.responseStatus]).toEqual([
+      "list",
+      "/api/v1/namespaces/default/configmaps",
+      {
+        metadata: {},
+        status: "Failure",
+        message: "Timeout: request did not complete within the allotted timeout",
+        reason: "Timeout",
+        code: 504,
+      },
+    ]);
+    engine.stop();
+  });
+
+  it("a watch aborted before it started is recorded as audit's 'Connection closed early' (200), with its URI", async () => {
+    const { engine } = setup();
+    const audit: string[] = [];
+    engine.accounting.auditLog = (l) => audit.push(l);
+    engine.addLatency({ ms: 10_000, verbs: ["watch"] });
+    const ac = new AbortController();
+    const p = engine.watch("configmaps", "default", { resourceVersion: "7" }, { signal: ac.signal, userAgent: "w" });
+    await settle();
+    ac.abort(new Error("client went away"));
+    await expect(p).rejects.toThrow("client went away");
+    const line = JSON.parse(audit.at(-1)!);
+    expect([line.verb, line.requestURI, line.responseStatus]).toEqual([
+      "watch",
+      "/api/v1/namespaces/default/configmaps?resourceVersion=7&watch=true",
+      { metadata: {}, status: "Success", message: "Connection closed early", code: 200 },
+    ]);
+    engine.stop();
+  });
+
+  it("a dropped-connection fault in-process is recorded as unanswered (504, with its URI); an API error keeps its code", async () => {
+    const { engine } = setup();
+    const audit: string[] = [];
+    engine.accounting.auditLog = (l) => audit.push(l);
+    engine.faults.add({ type: "drop-connection", verbs: ["get"], count: 1 });
+    await expect(engine.get("configmaps", "default", "x", {}, { userAgent: "d" })).rejects.toThrow(/dropped/);
+    await expect(engine.get("configmaps", "default", "x", {}, { userAgent: "d" })).rejects.toMatchObject({ code: 404 });
+    expect(audit.map((l) => [JSON.parse(l).requestURI, JSON.parse(l).responseStatus.code])).toEqual([
+      ["/api/v1/namespaces/default/configmaps/x", 504],
+      ["/api/v1/namespaces/default/configmaps/x", 404],
+    ]);
     engine.stop();
   });
 

@@ -208,6 +208,7 @@ export {
   type TraceField,
   type TraceLogOptions,
 } from "./trace.js";
+export { type UnansweredRequestStatus, unansweredRequestStatus } from "./unanswered-request.js";
 export { UnknownResourceError } from "./unknown-resource-error.js";
 export {
   DEFAULT_WATCH_MEMORY_MODEL,

@@ -8,6 +8,7 @@ import type { RequestCost } from "../engine/cost-model.js";
 import type { HttpFault } from "../engine/http-faults.js";
 import type { RequestOutcome, RequestTraceConnection } from "../engine/request-models.js";
 import { formatGoDuration } from "../engine/trace.js";
+import { unansweredRequestStatus } from "../engine/unanswered-request.js";
 import { type AuthOptions, authenticate } from "./auth.js";
 import type { ApiBackend, BackendRequestContext } from "./backend.js";
 import { MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
@@ -369,16 +370,18 @@ export class SimHttpServer {
     rec.abort();
     this.inflight.delete(rec);
     const now = this.clock.now();
-    // No status line went out (dropped connection, client gone before the answer): recorded as code 0.
-    const code = res.headersSent ? res.statusCode : 0;
+    // The code the handler wrote; when no status line went out (the client went away, the connection dropped),
+    // what kube-apiserver's filters record for such a request: 504 (timeout filter), 200 for a watch.
+    const unanswered = !res.headersSent;
+    const code = unanswered ? unansweredRequestStatus(rec.verb).code : res.statusCode;
     try {
-      this.record(rec, req, code, now);
+      this.record(rec, req, code, now, unanswered);
     } catch {
       // Accounting and logging sinks must never take the server down (they run in a socket event handler).
     }
   }
 
-  private record(rec: InflightRequest, req: IncomingMessage, code: number, now: number): void {
+  private record(rec: InflightRequest, req: IncomingMessage, code: number, now: number, unanswered: boolean): void {
     if (rec.isResource && this.opts.backend.recordRequest !== undefined) {
       this.opts.backend.recordRequest({
         verb: rec.verb,
@@ -399,6 +402,7 @@ export class SimHttpServer {
         ...(rec.outcome !== undefined && { auditID: rec.outcome.auditID }),
         ...(rec.outcome?.cost !== undefined && { cost: rec.outcome.cost }),
         apply: rec.verb === "patch" && (req.headers["content-type"] ?? "").startsWith("application/apply-patch+yaml"),
+        ...(unanswered && { unanswered }),
       });
     }
     if (this.opts.logger !== undefined) {
