@@ -3,7 +3,7 @@ import { newResourceExpired, objectFieldSet, parseResourceVersion } from "@infor
 import type { Clock, Rand, Timer } from "@informer-ts/clock";
 import { CacheDispatcher } from "./cache-dispatcher.js";
 import { CacheWatcher, FixedWatch, type InitialSource } from "./cache-watcher.js";
-import { type CacherListResult, Delegator, type DelegatorConfig } from "./delegator.js";
+import { type CacherListResult, Delegator, type DelegatorConfig, singleObjectKey } from "./delegator.js";
 import { groupResourceString, type SimResource } from "./resources.js";
 import type { Selection } from "./selection.js";
 import type { ServedFrom } from "./served-from.js";
@@ -214,6 +214,8 @@ export class Cacher {
     const rv = Number(parseResourceVersion(rvStr));
     const sie = opts.sendInitialEvents;
     const generation = this.cache.generation;
+    // A watch naming one object reads its initial state by key, not by scanning the namespace.
+    const single = singleObjectKey(this.resource, namespace, sel);
     let initial: InitialSource = { kind: "none" };
     let startRV: number;
     let bookmarkAfterRV: number | undefined;
@@ -231,13 +233,13 @@ export class Cacher {
       // The cache went unready (or was re-initialized) while this watch waited: kube-apiserver does not register it
       // and answers with a watch that is closed at once (no events, no ERROR).
       if (!this.cache.ready || this.cache.generation !== generation) return new FixedWatch([]);
-      initial = { kind: "snapshot", items: this.cache.snapshotItems(namespace) };
+      initial = { kind: "snapshot", items: this.cache.snapshotItems(namespace, single) };
       startRV = this.cache.rv;
       // getBookmarkAfterResourceVersionLockedFunc: RV "" → the required RV, "0" → the cache's RV, N → N.
       bookmarkAfterRV = rvStr === "" ? requiredRV : rv > 0 ? rv : this.cache.rv;
     } else if (sie === undefined && rv === 0) {
       // Legacy RV ""/"0" on a server without WatchList: current cache state, not a consistent read, no end marker.
-      initial = { kind: "snapshot", items: this.cache.snapshotItems(namespace) };
+      initial = { kind: "snapshot", items: this.cache.snapshotItems(namespace, single) };
       startRV = this.cache.rv;
     } else if (rv === 0) {
       // W5 (RV "0") and RV "" without initial events: start now (RV "": at etcd's current RV, no wait).
