@@ -1,9 +1,10 @@
 import { type KubeList, type KubeObject, type ListOptions, newInvalid } from "@informer-ts/apimachinery";
 import { type Clock, mathRand, type Rand, realClock, seededRand } from "@informer-ts/clock";
 import { type Logger, noopMetrics, safeLog } from "@informer-ts/instrumentation";
-import { CacheMetrics, RequestAccounting } from "./accounting.js";
+import { RequestAccounting } from "./accounting.js";
 import type { CacheWatcher } from "./cache-watcher.js";
 import { Cacher } from "./cacher.js";
+import { CacheMetrics, cacherHooks } from "./cacher-metrics.js";
 import { costModelFor, validateCostModel } from "./cost-model.js";
 import { CrdFinalizer } from "./crd-finalizer.js";
 import {
@@ -23,6 +24,7 @@ import {
   kubeVersionGates,
   parseKubeVersion,
 } from "./kube-version.js";
+import { type InProcessListerWatcher, inProcessListerWatcher, type ListerWatcherScope } from "./listwatch.js";
 import { NamespaceController } from "./namespace-controller.js";
 import { ObjectCountTracker } from "./object-count-tracker.js";
 import { rfc3339Seconds } from "./object-util.js";
@@ -57,20 +59,6 @@ const TRACE_NUMBERS_SEED = 0x74726163;
 /** A resource's stored objects, for the object-count tracker. */
 function* objectsOf(storage: MvccStorage, r: SimResource): Iterable<KubeObject> {
   for (const [, o] of storage.snapshot(r)) yield o;
-}
-
-/** Scope of an in-process {@link SimApiServer.listerWatcher}. */
-export interface ListerWatcherScope {
-  readonly namespace?: string;
-  readonly labelSelector?: string;
-  readonly fieldSelector?: string;
-  readonly userAgent?: string;
-}
-
-/** The in-process list/watch source (structurally `@informer-ts/cache`'s `ListerWatcher`). */
-export interface InProcessListerWatcher {
-  list(options: ListOptions, signal?: AbortSignal): Promise<KubeList>;
-  watch(options: ListOptions, signal?: AbortSignal): Promise<SimWatch>;
 }
 
 /**
@@ -152,22 +140,14 @@ export class SimApiServer {
     this.table = new ResourceTable(
       this.storage,
       (r) =>
-        // The hooks run inside the dispatcher and timer callbacks: a throwing metrics provider or log sink must not
-        // lose an event for the remaining watchers or escape as an uncaught exception, so each one is guarded.
-        new Cacher(r, this.storage, this.clock, this.rand, cfg, {
-          onWatcherTerminated: (res, message) => {
-            guarded(() => this.cacheMetrics.terminatedWatchers.inc({ group: res.group, resource: res.resource }));
-            this.logLine(message);
-          },
-          onWatcherCountChanged: (res, delta) =>
-            guarded(() =>
-              this.cacheMetrics.registeredWatchers.inc({ group: res.group, resource: res.resource }, delta),
-            ),
-          onEventsDispatched: (res, n) =>
-            guarded(() => this.cacheMetrics.dispatchedEvents.inc({ group: res.group, resource: res.resource }, n)),
-          bookmarkMode: () => this.bookmarks,
-          log: (message) => this.logLine(message),
-        }),
+        new Cacher(
+          r,
+          this.storage,
+          this.clock,
+          this.rand,
+          cfg,
+          cacherHooks(this.cacheMetrics, { bookmarkMode: () => this.bookmarks, log: (m) => this.logLine(m) }),
+        ),
     );
     this.maintenance = new StorageMaintenance(
       this.clock,
@@ -548,27 +528,7 @@ export class SimApiServer {
    * into new objects).
    */
   listerWatcher(ref: ResourceRef, scope: ListerWatcherScope = {}): InProcessListerWatcher {
-    const namespaced = (): boolean => {
-      try {
-        return this.table.resolve(ref).namespaced;
-      } catch {
-        return false; // the call below rejects with the 404
-      }
-    };
-    const ns = () => (namespaced() ? (scope.namespace ?? "") : "");
-    const merge = (o: ListOptions): ListOptions => ({
-      ...o,
-      ...(scope.labelSelector !== undefined && { labelSelector: scope.labelSelector }),
-      ...(scope.fieldSelector !== undefined && { fieldSelector: scope.fieldSelector }),
-    });
-    const ctxOf = (signal?: AbortSignal): RequestContext => ({
-      ...(scope.userAgent !== undefined && { userAgent: scope.userAgent }),
-      ...(signal !== undefined && { signal }),
-    });
-    return {
-      list: (o, signal) => this.list(ref, ns(), merge(o), ctxOf(signal)),
-      watch: (o, signal) => this.watch(ref, ns(), merge(o), ctxOf(signal)),
-    };
+    return inProcessListerWatcher(this, (r) => this.table.lookup(r)?.namespaced ?? false, ref, scope);
   }
 
   /** Open watchers of a resource (tests, admin); throws {@link UnknownResourceError} when it is not served. */
@@ -613,17 +573,9 @@ export class SimApiServer {
 export type { WatchCloseReason } from "./cache-watcher.js";
 // What this module declared before its parts moved to their own files stays importable from here.
 export { SimConnectionError } from "./in-process-faults.js";
+export type { InProcessListerWatcher, ListerWatcherScope } from "./listwatch.js";
 export type { RequestContext, ResourceRef } from "./request-context.js";
 export type { LatencyRule } from "./request-latency.js";
 export type { SimApiServerOptions } from "./sim-apiserver-options.js";
 export { SimTruncatedWatchError, type SimWatch } from "./sim-watch.js";
 export type { BookmarkMode, WatcherInfo, WatcherSelector } from "./watcher-faults.js";
-
-/** Runs a side channel (metrics, logs) so that its failure cannot break the request or the dispatcher calling it. */
-function guarded(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    // A broken sink loses its own output, nothing else.
-  }
-}
