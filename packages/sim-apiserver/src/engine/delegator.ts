@@ -49,6 +49,19 @@ const INCONSISTENT_CONTINUE_MESSAGE =
   "modified, or deleted between the time the first chunk was returned and now may show up in the list.";
 
 /**
+ * The storage key of the one object a list selects by name, if it does (`MatchesSingle`: the field selector requires
+ * `metadata.name` to equal a value), and the registry's key function accepts it: a namespaced resource needs the
+ * request's namespace (a list across namespaces scans), and the name must be a valid path segment (not `.` or `..`,
+ * no `/` or `%`). Undefined otherwise: the list scans its prefix.
+ */
+export function singleObjectKey(r: SimResource, namespace: string, sel: Selection): string | undefined {
+  const name = sel.fields.requiresExactMatch("metadata.name");
+  if (name === undefined || name === "" || name === "." || name === ".." || /[/%]/.test(name)) return undefined;
+  if (r.namespaced && namespace === "") return undefined;
+  return keyOf(r, namespace, name);
+}
+
+/**
  * The reads of one resource (kube-apiserver's `CacheDelegator` with the cacher's `GetList`/`Get`): decides per
  * request whether the watch cache or storage answers — consistent reads, "not older than", exact RVs, continuations,
  * reads while the cache is not ready — and builds the list.
@@ -295,19 +308,6 @@ export class Delegator {
     if (!(await this.cache.consistentWait())) return this.fromStorage(prefix, fromKey, 0, limit, sel);
     return this.fromCache(prefix, fromKey, limit, sel);
   }
-}
-
-/**
- * The storage key of the one object a list selects by name, if it does (`MatchesSingle`: the field selector requires
- * `metadata.name` to equal a value), and the registry's key function accepts it: a namespaced resource needs the
- * request's namespace (a list across namespaces scans), and the name must be a valid path segment (not `.` or `..`,
- * no `/` or `%`). Undefined otherwise: the list scans its prefix.
- */
-export function singleObjectKey(r: SimResource, namespace: string, sel: Selection): string | undefined {
-  const name = sel.fields.requiresExactMatch("metadata.name");
-  if (name === undefined || name === "" || name === "." || name === ".." || /[/%]/.test(name)) return undefined;
-  if (r.namespaced && namespace === "") return undefined;
-  return keyOf(r, namespace, name);
 }
 
 function stripTypeMeta(o: KubeObject): KubeObject {
