@@ -47,6 +47,22 @@ export function writeJson(
   res.end(bytes);
 }
 
+// Encoded JSON of frozen list items. The engine deep-freezes what it stores and serves one frozen list-item copy per
+// stored object, so a relist of unchanged objects copies their bytes instead of encoding them again (kube-apiserver
+// caches serializations of watch events the same way, CachingObject). Weak: an encoding lives only as long as the
+// engine keeps its object. Only frozen items are cached (an object that can still change is encoded every time).
+const encodedItems = new WeakMap<object, string>();
+
+function encodeItem(item: unknown): string {
+  if (typeof item !== "object" || item === null || !Object.isFrozen(item)) return JSON.stringify(item);
+  let json = encodedItems.get(item);
+  if (json === undefined) {
+    json = JSON.stringify(item);
+    encodedItems.set(item, json);
+  }
+  return json;
+}
+
 /** Lists with more items than this are streamed (chunked, item by item) rather than encoded whole. */
 export const STREAMED_LIST_MIN_ITEMS = 500;
 /** Size of the chunks a streamed list is written in. */
@@ -71,7 +87,7 @@ export async function writeJsonList(res: ServerResponse, list: Record<string, un
   res.writeHead(200, { "Content-Type": "application/json" });
   let chunk = `${JSON.stringify(head).slice(0, -1)}${Object.keys(head).length > 0 ? "," : ""}"items":[`;
   for (let i = 0; i < items.length; i++) {
-    chunk += (i === 0 ? "" : ",") + JSON.stringify(items[i]);
+    chunk += (i === 0 ? "" : ",") + encodeItem(items[i]);
     if (chunk.length < LIST_CHUNK_CHARS) continue;
     if (res.destroyed) return;
     const ok = res.write(chunk);
