@@ -50,7 +50,8 @@ export function writeJson(
 // Encoded JSON of frozen list items. The engine deep-freezes what it stores and serves one frozen list-item copy per
 // stored object, so a relist of unchanged objects copies their bytes instead of encoding them again (kube-apiserver
 // caches serializations of watch events the same way, CachingObject). Weak: an encoding lives only as long as the
-// engine keeps its object. Only frozen items are cached (an object that can still change is encoded every time).
+// engine keeps its object. Only frozen items are cached (an object that can still change is encoded every time); a
+// frozen item must be deep-frozen, as the engine's are.
 const encodedItems = new WeakMap<object, string>();
 
 function encodeItem(item: unknown): string {
