@@ -208,8 +208,13 @@ async function runCase(
     const observe = () => {
       if (!registration.hasSynced()) return;
       const missing: string[] = [];
-      for (const o of informer.getStore().list()) {
-        const k = keyOf(o as KubeObject);
+      const store = informer.getStore();
+      // Store keys are `namespace/name` (the view's keys) for namespaced objects: only a key the view lacks needs
+      // the object's own key, so the common case allocates nothing per object.
+      for (const sk of store.listKeys()) {
+        if (view.has(sk)) continue;
+        const o = store.getByKey(sk);
+        const k = o === undefined ? sk : keyOf(o as KubeObject);
         if (!view.has(k)) missing.push(k);
       }
       if (missing.length > 0) {
