@@ -79,6 +79,7 @@ export {
   getControllerOf,
   isControlledBy,
   type OwnerReferenceOptions,
+  type RemoveOwnerReferenceOptions,
   removeOwnerReference,
   setControllerReference,
   setOwnerReference,
