@@ -147,4 +147,11 @@ export {
   type ObjectReference,
 } from "./record/events-cache.js";
 export { type Request, requestFromKey, requestKey } from "./request.js";
+export {
+  GracefulShutdownTimeoutError,
+  type LeaderElectionRunnable,
+  needsLeaderElection,
+  type Runnable,
+  RunnableError,
+} from "./runnable.js";
 export { type SignalHandler, setupSignalHandler } from "./signals.js";

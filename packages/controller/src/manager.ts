@@ -10,16 +10,17 @@ import {
   withNamespace,
 } from "@informer-ts/cache";
 import type { ResourceDescriptor } from "@informer-ts/client";
-import { type Clock, mathRand, type Rand, realClock } from "@informer-ts/clock";
+import { type Clock, mathRand, type Rand, realClock, type Timer } from "@informer-ts/clock";
 import { type MetricsProvider, PromMetrics, safeObservable } from "@informer-ts/instrumentation";
 import { type Observable, Subject } from "rxjs";
 import type { ControllerContext } from "./builder.js";
-import type { Controller } from "./controller.js";
+import { Controller } from "./controller.js";
 import { LeaderElector } from "./leaderelection/leader-election.js";
 import { LeaseLock } from "./leaderelection/lease-lock.js";
 import type { ObjectClient } from "./object-client.js";
 import { ProbeServer } from "./probe-server.js";
 import { EventBroadcaster, type EventRecorder } from "./record/event.js";
+import { GracefulShutdownTimeoutError, needsLeaderElection, type Runnable, RunnableError } from "./runnable.js";
 import { type SignalHandler, setupSignalHandler } from "./signals.js";
 
 /** Leader election settings of a {@link Manager} (controller-runtime's `LeaderElection*` options). Durations in ms. */
@@ -58,6 +59,13 @@ export interface ManagerOptions {
   readonly cacheSyncTimeout?: number;
   /** Handle SIGTERM/SIGINT: the first stops the manager gracefully, a second exits the process. Default false. */
   readonly handleSignals?: boolean;
+  /**
+   * How long the stop waits for the runnables (controllers included) to end, from the moment it begins
+   * (`GracefulShutdownTimeout`). Default 30 000 ms. Those still running then are named in the
+   * {@link GracefulShutdownTimeoutError} `run` rejects with; `0` does not wait at all (and reports nothing), a negative
+   * value or `Infinity` waits as long as it takes. Keep it at least each controller's own `gracefulShutdownTimeout`.
+   */
+  readonly gracefulShutdownTimeout?: number;
 }
 
 /** What a {@link Manager} reports on `events$`. */
@@ -66,6 +74,9 @@ export type ManagerEvent =
   | { readonly type: "cachesSynced" }
   | { readonly type: "startedLeading" }
   | { readonly type: "controllersStarted"; readonly names: readonly string[] }
+  /** Runnables other than the leader-elected controllers started: those that need no leader election after the caches
+   * synced (`leaderElection: false`, controllers included), the leader-elected ones when leading starts. */
+  | { readonly type: "runnablesStarted"; readonly names: readonly string[]; readonly leaderElection: boolean }
   | { readonly type: "error"; readonly source: string; readonly error: unknown }
   | { readonly type: "stopped" };
 
@@ -74,17 +85,41 @@ export class LeaderElectionLostError extends Error {
   override readonly name = "LeaderElectionLostError";
 }
 
+/** A started runnable: settles (never rejects) once the runnable has; `settled` says whether it has. */
+interface Started {
+  readonly name: string;
+  readonly done: Promise<void>;
+  settled: boolean;
+}
+
+/** What `run` shares with `lead` and the runnables it starts. */
+interface RunState {
+  /** Aborting it begins the stop (and the grace period). */
+  readonly stop: AbortController;
+  /** Aborted by `run` when it stops the leader-elected runnables (it is `lead`'s signal without leader election). */
+  readonly leading: AbortController;
+  /** Resolves when the grace period after the stop began has elapsed (never with a negative/infinite timeout). */
+  readonly deadline: Promise<void>;
+  readonly started: Started[];
+  /** Records the run's first failure and begins the stop. */
+  fail(err: unknown): void;
+}
+
 /**
  * controller-runtime's `Manager`: one shared informer factory for every controller (each resource is watched once),
  * the controllers built on it ({@link newControllerManagedBy}`(manager)`), optional leader election, an event recorder
  * per component, and an optional HTTP endpoint.
  *
- * `run(signal)`: starts the probe server and the informers, waits for the caches to sync, then — on every replica
- * without election, only on the leader with it — runs the controllers. Standbys keep their informers warm. When
- * `signal` aborts (or SIGTERM/SIGINT with `handleSignals`), controllers drain (each up to its own graceful shutdown
- * timeout), then the informers, event writer and HTTP server stop; `run` resolves once all is released. It rejects
- * (after releasing everything) when the caches do not sync, or with {@link LeaderElectionLostError} when leadership is
- * lost — restart the process then, as a Go controller does.
+ * `run(signal)`: starts the probe server and the informers, waits for the caches to sync, starts the runnables that
+ * need no leader election ({@link Manager.add}), then — on every replica without election, only on the leader with it —
+ * runs the controllers and the other runnables. Standbys keep their informers warm. When `signal` aborts (or
+ * SIGTERM/SIGINT with `handleSignals`, or a runnable fails) the stop begins: the runnables without leader election are
+ * stopped and awaited, then the leader-elected ones (controllers drain, each up to its own graceful shutdown timeout),
+ * all within `gracefulShutdownTimeout`; then the informers, event writer and HTTP server stop and `run` settles once
+ * all is released. It rejects (after releasing everything) when the caches do not sync, with a {@link RunnableError}
+ * when a runnable failed, with {@link LeaderElectionLostError} when leadership is lost — restart the process then, as
+ * a Go controller does — or with a {@link GracefulShutdownTimeoutError} naming the runnables that outlived the grace
+ * period.
  *
  * `/readyz` passes once every informer has synced and, with election, a leader is known (this replica or another);
  * `/healthz` passes while `run` runs.
@@ -99,7 +134,9 @@ export class Manager implements ControllerContext {
   readonly elector: LeaderElector | undefined;
   private readonly options: ManagerOptions;
   private readonly rand: Rand;
-  private readonly controllers: Controller[] = [];
+  private readonly runnables: { readonly name: string; readonly runnable: Runnable }[] = [];
+  private readonly gracefulShutdownTimeout: number;
+  private state: RunState | undefined;
   private readonly events = new Subject<ManagerEvent>();
   private broadcaster: EventBroadcaster | undefined;
   private probe: ProbeServer | undefined;
@@ -110,6 +147,11 @@ export class Manager implements ControllerContext {
     if (typeof options?.listerWatcherFor !== "function") {
       throw new TypeError("manager options: listerWatcherFor must be a function (resource, scope) => ListerWatcher");
     }
+    const grace = options.gracefulShutdownTimeout ?? 30_000;
+    if (typeof grace !== "number" || Number.isNaN(grace)) {
+      throw new RangeError(`manager options: gracefulShutdownTimeout must be a number of ms, got ${String(grace)}`);
+    }
+    this.gracefulShutdownTimeout = grace;
     this.options = options;
     this.clock = options.clock ?? realClock;
     this.rand = options.rand ?? mathRand;
@@ -157,13 +199,30 @@ export class Manager implements ControllerContext {
     return this.factory.informerFor(resource as ResourceDescriptor) as unknown as SharedIndexInformer<T>;
   }
 
-  /** Registers a controller to run (the builder calls this). Controllers must be added before `run`. */
-  add(controller: Controller): void {
-    if (this.phase !== "new") throw new Error(`controller ${controller.name} added after the manager started`);
-    if (this.controllers.some((c) => c.name === controller.name)) {
-      throw new Error(`controller with name ${controller.name} already exists: controller names must be unique`);
+  /**
+   * Registers a runnable (`Manager.Add`): a {@link Controller} (the builder calls this) or any {@link Runnable}. Those
+   * whose `needLeaderElection()` is false run on every replica once the caches have synced; the others (the default)
+   * only while this replica leads — on every replica without leader election. All share the manager's one lifecycle
+   * (see the class contract). Runnables must be added before `run`, under unique names; a bad runnable throws a
+   * `TypeError` naming the problem.
+   */
+  add(runnable: Runnable): void {
+    if (typeof runnable !== "object" || runnable === null || typeof runnable.run !== "function") {
+      throw new TypeError("manager.add: a runnable is an object with a run(signal) method");
     }
-    this.controllers.push(controller);
+    const kind = runnable instanceof Controller ? "controller" : "runnable";
+    if (runnable.name !== undefined && (typeof runnable.name !== "string" || runnable.name === "")) {
+      throw new TypeError(`manager.add: a runnable's name must be a non-empty string, got ${String(runnable.name)}`);
+    }
+    if (runnable.needLeaderElection !== undefined && typeof runnable.needLeaderElection !== "function") {
+      throw new TypeError(`manager.add: ${kind} ${runnable.name ?? ""} has a needLeaderElection that is not a method`);
+    }
+    const name = runnable.name ?? `runnable-${this.runnables.length}`;
+    if (this.phase !== "new") throw new Error(`${kind} ${name} added after the manager started`);
+    if (this.runnables.some((r) => r.name === name)) {
+      throw new Error(`${kind} with name ${name} already exists: ${kind} names must be unique`);
+    }
+    this.runnables.push({ name, runnable });
   }
 
   /** A recorder whose events carry `source.component = name` (`GetEventRecorderFor`). Needs `client`. */
@@ -198,7 +257,35 @@ export class Manager implements ControllerContext {
     if (this.phase !== "new") throw new Error("manager was started more than once");
     this.phase = "running";
     let signals: SignalHandler | undefined;
+    let failure: unknown;
     const stop = new AbortController();
+    const others = new AbortController();
+    const leading = new AbortController();
+    let graceTimer: Timer | undefined;
+    let deadlineReached!: () => void;
+    const deadline = new Promise<void>((resolve) => {
+      deadlineReached = resolve;
+    });
+    const timeout = this.gracefulShutdownTimeout;
+    stop.signal.addEventListener(
+      "abort",
+      () => {
+        if (timeout === 0) deadlineReached();
+        else if (timeout > 0 && Number.isFinite(timeout)) graceTimer = this.clock.afterFunc(timeout, deadlineReached);
+      },
+      { once: true },
+    );
+    const state: RunState = {
+      stop,
+      leading,
+      deadline,
+      started: [],
+      fail: (err) => {
+        failure ??= err;
+        stop.abort(err);
+      },
+    };
+    this.state = state;
     const onAbort = () => stop.abort(signal.reason);
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
@@ -208,7 +295,6 @@ export class Manager implements ControllerContext {
     }
     const informers = new AbortController();
     const background: Promise<unknown>[] = [];
-    let failure: unknown;
     try {
       if (this.options.probe !== undefined) {
         this.probe = new ProbeServer({
@@ -235,17 +321,39 @@ export class Manager implements ControllerContext {
       }
       this.synced = true;
       this.events.next({ type: "cachesSynced" });
+      const unelected = this.runnables.filter((r) => !needsLeaderElection(r.runnable));
+      if (unelected.length > 0) {
+        this.events.next({ type: "runnablesStarted", names: unelected.map((r) => r.name), leaderElection: false });
+      }
+      const othersRunning = unelected.map((r) => this.start(r.name, r.runnable, others.signal));
+      const leaderDone = (
+        this.elector === undefined ? this.lead(leading.signal) : this.elector.run(leading.signal)
+      ).catch((err: unknown) => state.fail(err));
       if (this.elector === undefined) {
-        await this.lead(stop.signal);
+        await abortedOf(stop.signal);
       } else {
-        await this.elector.run(stop.signal);
-        if (!stop.signal.aborted) {
-          throw new LeaderElectionLostError(`leader election lost: ${this.elector.status().identity} stopped leading`);
-        }
+        await Promise.race([abortedOf(stop.signal), leaderDone]);
+        // The elector gave up on its own: this replica lost its lease.
+        if (!stop.signal.aborted) state.fail(this.leadershipLost());
+      }
+      // The stop procedure (upstream's order): runnables without leader election first, then the leader-elected ones.
+      others.abort(stop.signal.reason);
+      await Promise.race([Promise.all(othersRunning.map((r) => r.done)), deadline]);
+      leading.abort(stop.signal.reason);
+      await Promise.race([leaderDone, deadline]);
+      const stuck = state.started.filter((r) => !r.settled).map((r) => r.name);
+      if (stuck.length > 0 && timeout > 0) {
+        const err = new GracefulShutdownTimeoutError(timeout, stuck);
+        this.events.next({ type: "error", source: "manager", error: err });
+        failure ??= err;
       }
     } catch (err) {
-      failure = err;
+      failure ??= err;
     } finally {
+      stop.abort(new Error("manager stopped"));
+      others.abort(stop.signal.reason);
+      leading.abort(stop.signal.reason);
+      graceTimer?.stop();
       informers.abort(new Error("manager stopped"));
       await this.factory.shutdown();
       await Promise.allSettled(background);
@@ -259,15 +367,61 @@ export class Manager implements ControllerContext {
     if (failure !== undefined) throw failure;
   }
 
-  /** Runs every controller until `signal` aborts and all of them have stopped. */
+  private leadershipLost(): LeaderElectionLostError {
+    return new LeaderElectionLostError(`leader election lost: ${this.elector?.status().identity} stopped leading`);
+  }
+
+  /**
+   * Runs the leader-elected runnables (all of them without leader election) until `signal` aborts and they have
+   * stopped, or the grace period is over. With leader election, `signal` aborting while `run` has not asked for it
+   * means this replica stopped leading: that fails the run.
+   */
   private async lead(signal: AbortSignal): Promise<void> {
+    const state = this.state!;
+    const elected = this.runnables.filter((r) => needsLeaderElection(r.runnable));
+    const controllers = elected.filter((r) => r.runnable instanceof Controller).map((r) => r.name);
+    const rest = elected.filter((r) => !(r.runnable instanceof Controller)).map((r) => r.name);
     if (this.elector !== undefined) this.events.next({ type: "startedLeading" });
-    this.events.next({ type: "controllersStarted", names: this.controllers.map((c) => c.name) });
-    const results = await Promise.allSettled(this.controllers.map((c) => c.run(signal)));
-    for (const [i, r] of results.entries()) {
-      if (r.status === "rejected")
-        this.events.next({ type: "error", source: this.controllers[i]!.name, error: r.reason });
+    this.events.next({ type: "controllersStarted", names: controllers });
+    if (rest.length > 0) this.events.next({ type: "runnablesStarted", names: rest, leaderElection: true });
+    const onAbort = () => {
+      if (!state.leading.signal.aborted) state.fail(this.leadershipLost());
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    const running = elected.map((r) => this.start(r.name, r.runnable, signal));
+    await Promise.race([Promise.all(running.map((r) => r.done)), state.deadline]);
+    signal.removeEventListener("abort", onAbort);
+  }
+
+  /**
+   * Starts one runnable. Its failure is an `error` event and — unless the stop has already begun, as upstream only
+   * logs errors after that — fails the run with a {@link RunnableError}.
+   */
+  private start(name: string, runnable: Runnable, signal: AbortSignal): Started {
+    const state = this.state!;
+    let ran: Promise<void>;
+    try {
+      ran = Promise.resolve(runnable.run(signal));
+    } catch (err) {
+      ran = Promise.reject(err);
     }
+    const started: Started = {
+      name,
+      settled: false,
+      done: ran.then(
+        () => {
+          started.settled = true;
+        },
+        (err: unknown) => {
+          started.settled = true;
+          this.events.next({ type: "error", source: name, error: err });
+          if (!state.stop.signal.aborted) state.fail(new RunnableError(name, err));
+        },
+      ),
+    };
+    state.started.push(started);
+    return started;
   }
 
   private async waitForSync(signal: AbortSignal): Promise<boolean> {
@@ -293,4 +447,10 @@ function defaultIdentity(rand: Rand): string {
     .toString(16)
     .padStart(8, "0");
   return `${host}_${suffix}`;
+}
+
+/** Resolves when `signal` aborts (the caller makes sure it does). */
+function abortedOf(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }
