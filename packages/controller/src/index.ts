@@ -97,7 +97,13 @@ export {
   type Predicate,
   resourceVersionChangedPredicate,
 } from "./predicate.js";
-export { type ProbeCheck, ProbeServer, type ProbeServerOptions } from "./probe-server.js";
+export {
+  type HealthChecker,
+  type HealthCheckResult,
+  type ProbeCheck,
+  ProbeServer,
+  type ProbeServerOptions,
+} from "./probe-server.js";
 export {
   describe,
   InvalidResultError,

@@ -18,7 +18,7 @@ import { Controller } from "./controller.js";
 import { LeaderElector } from "./leaderelection/leader-election.js";
 import { LeaseLock } from "./leaderelection/lease-lock.js";
 import type { ObjectClient } from "./object-client.js";
-import { ProbeServer } from "./probe-server.js";
+import { type HealthChecker, ProbeServer } from "./probe-server.js";
 import { EventBroadcaster, type EventRecorder } from "./record/event.js";
 import { GracefulShutdownTimeoutError, needsLeaderElection, type Runnable, RunnableError } from "./runnable.js";
 import { type SignalHandler, setupSignalHandler } from "./signals.js";
@@ -137,6 +137,8 @@ export class Manager implements ControllerContext {
   private readonly runnables: { readonly name: string; readonly runnable: Runnable }[] = [];
   private readonly gracefulShutdownTimeout: number;
   private state: RunState | undefined;
+  private readonly healthzChecks = new Map<string, HealthChecker>();
+  private readonly readyzChecks = new Map<string, HealthChecker>();
   private readonly events = new Subject<ManagerEvent>();
   private broadcaster: EventBroadcaster | undefined;
   private probe: ProbeServer | undefined;
@@ -225,6 +227,40 @@ export class Manager implements ControllerContext {
     this.runnables.push({ name, runnable });
   }
 
+  /**
+   * Adds a check to `/healthz` (`AddHealthzCheck`), served beside the built-in `ping` (which fails once the manager
+   * stopped) and on its own at `/healthz/<name>`. Add checks before `run`; names are unique per endpoint and cannot
+   * contain `/`. Violations throw an `Error` naming the problem. Without `probe` the checks are not served.
+   */
+  addHealthzCheck(name: string, check: HealthChecker): void {
+    this.addCheck("healthz", this.healthzChecks, name, check);
+  }
+
+  /**
+   * Adds a check to `/readyz` (`AddReadyzCheck`), served beside the built-in `manager` check (informers synced, a
+   * leader known) and on its own at `/readyz/<name>`. Same rules as {@link Manager.addHealthzCheck}.
+   */
+  addReadyzCheck(name: string, check: HealthChecker): void {
+    this.addCheck("readyz", this.readyzChecks, name, check);
+  }
+
+  private addCheck(endpoint: string, checks: Map<string, HealthChecker>, name: string, check: HealthChecker): void {
+    if (typeof name !== "string" || name === "" || name.includes("/")) {
+      throw new TypeError(
+        `manager: a ${endpoint} check name must be a non-empty string without "/", got ${String(name)}`,
+      );
+    }
+    if (typeof check !== "function") throw new TypeError(`manager: ${endpoint} check ${name} must be a function`);
+    if (this.phase !== "new") {
+      throw new Error(
+        `unable to add new checker because ${endpoint} endpoint has already been created (check ${name})`,
+      );
+    }
+    const builtin = endpoint === "healthz" ? "ping" : "manager";
+    if (name === builtin || checks.has(name)) throw new Error(`${endpoint} check ${name} already exists`);
+    checks.set(name, check);
+  }
+
   /** A recorder whose events carry `source.component = name` (`GetEventRecorderFor`). Needs `client`. */
   getEventRecorderFor(name: string): EventRecorder {
     if (this.client === undefined) throw new TypeError("manager: getEventRecorderFor needs a client");
@@ -299,8 +335,11 @@ export class Manager implements ControllerContext {
       if (this.options.probe !== undefined) {
         this.probe = new ProbeServer({
           ...this.options.probe,
-          healthz: { ping: () => (this.phase === "running" ? undefined : `manager is ${this.phase}`) },
-          readyz: { manager: () => this.notReadyReason() },
+          healthz: {
+            ping: () => (this.phase === "running" ? undefined : `manager is ${this.phase}`),
+            ...Object.fromEntries(this.healthzChecks),
+          },
+          readyz: { manager: () => this.notReadyReason(), ...Object.fromEntries(this.readyzChecks) },
           metrics: async () => {
             const m = this.metrics as Partial<PromMetrics>;
             if (typeof m.render !== "function") throw new Error("the metrics provider cannot render Prometheus text");
