@@ -10,6 +10,12 @@ export {
   type OwnsOptions,
   type WatchOptions,
 } from "./builder.js";
+export {
+  CacheNotStartedError,
+  CacheReader,
+  type CacheReaderOptions,
+  type SyncedInformerFor,
+} from "./cache-reader.js";
 // Controller and builder
 export {
   Controller,
@@ -18,6 +24,17 @@ export {
   type ControllerStatus,
   type WatchSource,
 } from "./controller.js";
+export {
+  DelegatingClient,
+  type DelegatingClientOptions,
+} from "./delegating-client.js";
+export {
+  allNamespacesPrefix,
+  type FieldIndexer,
+  fieldIndexName,
+  type IndexerFunc,
+  keyToNamespacedKey,
+} from "./field-indexer.js";
 export {
   addFinalizer,
   containsFinalizer,
@@ -73,7 +90,7 @@ export {
 } from "./manager.js";
 export { controllerRuntimeMetrics, type ReconcileResultLabel, reconcileTimeBuckets } from "./metrics.js";
 // Writes: client interface, finalizers, owner references
-export type { ObjectClient } from "./object-client.js";
+export type { ObjectClient, ObjectReader } from "./object-client.js";
 export {
   AlreadyOwnedError,
   getControllerOf,

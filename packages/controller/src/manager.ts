@@ -6,6 +6,7 @@ import {
   type SharedIndexInformerOptions,
   type SharedInformerFactory,
   type SharedInformerOption,
+  waitForCacheSync,
   withInformerOptions,
   withNamespace,
 } from "@informer-ts/cache";
@@ -14,10 +15,13 @@ import { type Clock, mathRand, type Rand, realClock, type Timer } from "@informe
 import { type MetricsProvider, PromMetrics, safeObservable } from "@informer-ts/instrumentation";
 import { type Observable, Subject } from "rxjs";
 import type { ControllerContext } from "./builder.js";
+import { CacheNotStartedError, CacheReader } from "./cache-reader.js";
 import { Controller } from "./controller.js";
+import { DelegatingClient } from "./delegating-client.js";
+import { addFieldIndex, type FieldIndexer } from "./field-indexer.js";
 import { LeaderElector } from "./leaderelection/leader-election.js";
 import { LeaseLock } from "./leaderelection/lease-lock.js";
-import type { ObjectClient } from "./object-client.js";
+import type { ObjectClient, ObjectReader } from "./object-client.js";
 import { type HealthChecker, ProbeServer } from "./probe-server.js";
 import { EventBroadcaster, type EventRecorder } from "./record/event.js";
 import { GracefulShutdownTimeoutError, needsLeaderElection, type Runnable, RunnableError } from "./runnable.js";
@@ -66,6 +70,11 @@ export interface ManagerOptions {
    * value or `Infinity` waits as long as it takes. Keep it at least each controller's own `gracefulShutdownTimeout`.
    */
   readonly gracefulShutdownTimeout?: number;
+  /**
+   * Reads of {@link Manager.getClient} for these resources go to the API server instead of a cache
+   * (controller-runtime's `Client.Cache.DisableFor`): for resources too big or too rarely read to watch.
+   */
+  readonly disableCacheFor?: readonly ResourceDescriptor<unknown>[];
 }
 
 /** What a {@link Manager} reports on `events$`. */
@@ -139,6 +148,10 @@ export class Manager implements ControllerContext {
   private state: RunState | undefined;
   private readonly healthzChecks = new Map<string, HealthChecker>();
   private readonly readyzChecks = new Map<string, HealthChecker>();
+  /** Aborted when the manager stops its informers; the signal informers started later run on. */
+  private informersStop: AbortController | undefined;
+  private cacheReader: CacheReader | undefined;
+  private delegatingClient: DelegatingClient | undefined;
   private readonly events = new Subject<ManagerEvent>();
   private broadcaster: EventBroadcaster | undefined;
   private probe: ProbeServer | undefined;
@@ -228,6 +241,91 @@ export class Manager implements ControllerContext {
   }
 
   /**
+   * The manager's client (`GetClient`): reads answered from the informers' caches, writes sent through `client`
+   * (see {@link DelegatingClient}). A resource's informer starts on its first read and the read waits for it to sync;
+   * reads before `run` or after it ended reject with a {@link CacheNotStartedError}. Always the same client.
+   */
+  getClient(): DelegatingClient {
+    this.delegatingClient ??= new DelegatingClient({
+      cache: this.getCache(),
+      ...(this.hasAPIReader() && { apiReader: this.client as unknown as ObjectReader }),
+      ...(this.client !== undefined && { writer: this.client }),
+      ...(this.options.disableCacheFor !== undefined && { disableFor: this.options.disableCacheFor }),
+    });
+    return this.delegatingClient;
+  }
+
+  /** Reads from the informers' caches only (`GetCache` as a reader); see {@link CacheReader}. */
+  getCache(): CacheReader {
+    this.cacheReader ??= new CacheReader((resource, signal) => this.syncedInformer(resource, signal));
+    return this.cacheReader;
+  }
+
+  /**
+   * Reads straight from the API server (`GetAPIReader`): the manager's `client`, which must be able to `get` and
+   * `list` (a `KubeClient` is); throws a `TypeError` otherwise. For reads that must not be stale, e.g. right after a
+   * write, or of objects the manager should not watch.
+   */
+  getAPIReader(): ObjectReader {
+    if (!this.hasAPIReader()) {
+      throw new TypeError("manager: getAPIReader needs a client that can get and list (a KubeClient)");
+    }
+    return this.client as unknown as ObjectReader;
+  }
+
+  /**
+   * Adds field indexes to the informers (`GetFieldIndexer`), for `getClient().list(resource, { fieldSelector })`.
+   * An index function that throws is reported as an `error` event (source `index field:<name>`) and leaves that
+   * object out of the index.
+   */
+  getFieldIndexer(): FieldIndexer {
+    return {
+      indexField: (resource, field, extract) => {
+        addFieldIndex(this.informerFor(resource), field, extract, (error) =>
+          this.events.next({ type: "error", source: `index field:${field}`, error }),
+        );
+      },
+    };
+  }
+
+  private hasAPIReader(): boolean {
+    const c = this.client as Partial<ObjectReader> | undefined;
+    return typeof c?.get === "function" && typeof c.list === "function";
+  }
+
+  /** The informer of `resource`, started (while the manager runs) and synced; see {@link Manager.getClient}. */
+  private async syncedInformer(
+    resource: ResourceDescriptor<unknown>,
+    signal?: AbortSignal,
+  ): Promise<SharedIndexInformer<KubeObject>> {
+    const stop = this.informersStop;
+    if (this.phase !== "running" || stop === undefined || stop.signal.aborted) {
+      throw new CacheNotStartedError(
+        this.phase === "new"
+          ? "the cache is not started, can not read objects: run the manager first"
+          : "the cache is stopped, can not read objects: the manager has stopped",
+      );
+    }
+    const informer = this.informerFor(resource as ResourceDescriptor);
+    if (informer.hasSynced()) return informer;
+    this.factory.start(stop.signal);
+    signal?.throwIfAborted();
+    const wait = new AbortController();
+    const abortWait = () => wait.abort();
+    stop.signal.addEventListener("abort", abortWait, { once: true });
+    signal?.addEventListener("abort", abortWait, { once: true });
+    try {
+      if (await waitForCacheSync({ signal: wait.signal, clock: this.clock }, () => informer.hasSynced()))
+        return informer;
+    } finally {
+      stop.signal.removeEventListener("abort", abortWait);
+      signal?.removeEventListener("abort", abortWait);
+    }
+    signal?.throwIfAborted();
+    throw new CacheNotStartedError(`the manager stopped before the cache of ${resource.resource} synced`);
+  }
+
+  /**
    * Adds a check to `/healthz` (`AddHealthzCheck`), served beside the built-in `ping` (which fails once the manager
    * stopped) and on its own at `/healthz/<name>`. Add checks before `run`; names are unique per endpoint and cannot
    * contain `/`. Violations throw an `Error` naming the problem. Without `probe` the checks are not served.
@@ -282,7 +380,8 @@ export class Manager implements ControllerContext {
   /** Why the manager is not ready, or `undefined` when it is (the `/readyz` check). */
   notReadyReason(): string | undefined {
     if (this.phase !== "running") return `manager is ${this.phase}`;
-    const unsynced = [...this.factory.list()].filter(([, inf]) => !inf.hasSynced()).map(([k]) => k);
+    // Informers created after the start and not started (yet) are not waited for.
+    const unsynced = [...this.factory.list()].filter(([, inf]) => inf.hasStarted() && !inf.hasSynced()).map(([k]) => k);
     if (!this.synced || unsynced.length > 0) return `informers not synced: ${unsynced.sort().join(", ") || "starting"}`;
     if (this.elector !== undefined && this.elector.getLeader() === "") return "no leader known yet";
     return undefined;
@@ -330,6 +429,7 @@ export class Manager implements ControllerContext {
       signals.signal.addEventListener("abort", () => stop.abort(signals!.signal.reason), { once: true });
     }
     const informers = new AbortController();
+    this.informersStop = informers;
     const background: Promise<unknown>[] = [];
     try {
       if (this.options.probe !== undefined) {
