@@ -236,6 +236,27 @@ describe("Manager.add(runnable)", () => {
     expect([...m.factory.list().values()].every((i) => i.isStopped())).toBe(true);
   });
 
+  it("counts controllers: one whose reconcile outlives the manager's grace period is named", async () => {
+    const clock = new FakeClock(0);
+    const sources = fakeSources(clock);
+    const { m } = managerOn(clock, sources, { gracefulShutdownTimeout: 2000 });
+    newControllerManagedBy(m)
+      .for(parents)
+      .withOptions({ gracefulShutdownTimeout: 10_000 })
+      .complete(() => new Promise<void>(() => {})); // ignores its signal
+    sources.source(parents).add(obj("p1"));
+    const ac = new AbortController();
+    const run = outcome(m.run(ac.signal));
+    await turns();
+    await clock.step(100);
+    await turns();
+    ac.abort();
+    await clock.step(2000);
+    const err = await run;
+    expect(err).toBeInstanceOf(GracefulShutdownTimeoutError);
+    expect((err as GracefulShutdownTimeoutError).runnables).toEqual(["parent"]);
+  });
+
   it("gracefulShutdownTimeout 0 does not wait (and reports nothing); Infinity waits as long as it takes", async () => {
     const clock = new FakeClock(0);
     const sources = fakeSources(clock);
