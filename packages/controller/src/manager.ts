@@ -10,7 +10,7 @@ import {
   withInformerOptions,
   withNamespace,
 } from "@informer-ts/cache";
-import type { ResourceDescriptor } from "@informer-ts/client";
+import { apiVersionOf, type ResourceDescriptor } from "@informer-ts/client";
 import { type Clock, mathRand, type Rand, realClock, type Timer } from "@informer-ts/clock";
 import { type MetricsProvider, PromMetrics, safeObservable } from "@informer-ts/instrumentation";
 import { type Observable, Subject } from "rxjs";
@@ -151,6 +151,8 @@ export class Manager implements ControllerContext {
   /** Aborted when the manager stops its informers; the signal informers started later run on. */
   private informersStop: AbortController | undefined;
   private cacheReader: CacheReader | undefined;
+  /** The descriptor each informer was created for: the manager's "scheme" for objects without apiVersion/kind. */
+  private readonly descriptors = new Map<SharedIndexInformer<KubeObject>, ResourceDescriptor>();
   private delegatingClient: DelegatingClient | undefined;
   private readonly events = new Subject<ManagerEvent>();
   private broadcaster: EventBroadcaster | undefined;
@@ -211,7 +213,9 @@ export class Manager implements ControllerContext {
    */
   informerFor<T = KubeObject>(resource: ResourceDescriptor<T>): SharedIndexInformer<T> {
     // The factory holds every informer as KubeObject; the descriptor's type is the view the caller asked for.
-    return this.factory.informerFor(resource as ResourceDescriptor) as unknown as SharedIndexInformer<T>;
+    const informer = this.factory.informerFor(resource as ResourceDescriptor);
+    if (!this.descriptors.has(informer)) this.descriptors.set(informer, resource as ResourceDescriptor);
+    return informer as unknown as SharedIndexInformer<T>;
   }
 
   /**
@@ -359,7 +363,12 @@ export class Manager implements ControllerContext {
     checks.set(name, check);
   }
 
-  /** A recorder whose events carry `source.component = name` (`GetEventRecorderFor`). Needs `client`. */
+  /**
+   * A recorder whose events carry `source.component = name` (`GetEventRecorderFor`). Needs `client`. An object taken
+   * from one of the manager's caches without `apiVersion`/`kind` (an informer's listed objects carry none) gets them
+   * from the informer's descriptor in the Event's `involvedObject`, as controller-runtime takes them from its scheme —
+   * so `kubectl describe` finds the Event.
+   */
   getEventRecorderFor(name: string): EventRecorder {
     if (this.client === undefined) throw new TypeError("manager: getEventRecorderFor needs a client");
     this.broadcaster ??= new EventBroadcaster({
@@ -368,7 +377,28 @@ export class Manager implements ControllerContext {
       rand: this.rand,
       metrics: this.metrics,
     });
-    return this.broadcaster.newRecorder({ component: name });
+    const recorder = this.broadcaster.newRecorder({ component: name });
+    return {
+      event: (object, type, reason, message) => recorder.event(this.withType(object), type, reason, message),
+      annotatedEvent: (object, annotations, type, reason, message) =>
+        recorder.annotatedEvent(this.withType(object), annotations, type, reason, message),
+    };
+  }
+
+  /** `object` with the apiVersion/kind of the informer whose cache holds this very object, when it lacks them. */
+  private withType<O>(object: O): O {
+    const o = object as KubeObject;
+    const meta = o?.metadata;
+    if (meta === undefined || typeof meta?.name !== "string" || (typeof o.kind === "string" && o.kind !== "")) {
+      return object;
+    }
+    const key = meta.namespace ? `${meta.namespace}/${meta.name}` : meta.name;
+    for (const [informer, resource] of this.descriptors) {
+      if (informer.getIndexer().getByKey(key) === o) {
+        return { ...o, apiVersion: apiVersionOf(resource), kind: resource.kind } as O;
+      }
+    }
+    return object;
   }
 
   /** The probe server's address once listening. */
