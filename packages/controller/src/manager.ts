@@ -110,6 +110,10 @@ interface RunState {
   /** Resolves when the grace period after the stop began has elapsed (never with a negative/infinite timeout). */
   readonly deadline: Promise<void>;
   readonly started: Started[];
+  /** The runnables without leader election, once started (after the caches synced); later adds join them. */
+  others: { readonly signal: AbortSignal; readonly group: Started[] } | undefined;
+  /** The leader-elected runnables while leading (all of them without election); later adds join them. */
+  leaders: { readonly signal: AbortSignal; readonly group: Started[] } | undefined;
   /** Records the run's first failure and begins the stop. */
   fail(err: unknown): void;
 }
@@ -222,8 +226,9 @@ export class Manager implements ControllerContext {
    * Registers a runnable (`Manager.Add`): a {@link Controller} (the builder calls this) or any {@link Runnable}. Those
    * whose `needLeaderElection()` is false run on every replica once the caches have synced; the others (the default)
    * only while this replica leads — on every replica without leader election. All share the manager's one lifecycle
-   * (see the class contract). Runnables must be added before `run`, under unique names; a bad runnable throws a
-   * `TypeError` naming the problem.
+   * (see the class contract). A runnable added while the manager runs starts at once if its group already runs (a
+   * controller's new informers start too), else with its group; adding one once the stop has begun throws. Names are
+   * unique; a bad runnable throws a `TypeError` naming the problem.
    */
   add(runnable: Runnable): void {
     if (typeof runnable !== "object" || runnable === null || typeof runnable.run !== "function") {
@@ -237,11 +242,21 @@ export class Manager implements ControllerContext {
       throw new TypeError(`manager.add: ${kind} ${runnable.name ?? ""} has a needLeaderElection that is not a method`);
     }
     const name = runnable.name ?? `runnable-${this.runnables.length}`;
-    if (this.phase !== "new") throw new Error(`${kind} ${name} added after the manager started`);
+    const state = this.state;
+    if (this.phase === "stopped" || state?.stop.signal.aborted === true) {
+      throw new Error(`${kind} ${name} added after the manager stopped`);
+    }
     if (this.runnables.some((r) => r.name === name)) {
       throw new Error(`${kind} with name ${name} already exists: ${kind} names must be unique`);
     }
     this.runnables.push({ name, runnable });
+    if (state === undefined) return;
+    // Running: start it now if its group already runs (else it starts with its group).
+    const group = needsLeaderElection(runnable) ? state.leaders : state.others;
+    if (group === undefined || group.signal.aborted) return;
+    if (this.informersStop !== undefined) this.factory.start(this.informersStop.signal); // a controller's new watches
+    this.events.next({ type: "runnablesStarted", names: [name], leaderElection: needsLeaderElection(runnable) });
+    group.group.push(this.start(name, runnable, group.signal));
   }
 
   /**
@@ -445,6 +460,8 @@ export class Manager implements ControllerContext {
       leading,
       deadline,
       started: [],
+      others: undefined,
+      leaders: undefined,
       fail: (err) => {
         failure ??= err;
         stop.abort(err);
@@ -494,7 +511,8 @@ export class Manager implements ControllerContext {
       if (unelected.length > 0) {
         this.events.next({ type: "runnablesStarted", names: unelected.map((r) => r.name), leaderElection: false });
       }
-      const othersRunning = unelected.map((r) => this.start(r.name, r.runnable, others.signal));
+      state.others = { signal: others.signal, group: [] };
+      for (const r of unelected) state.others.group.push(this.start(r.name, r.runnable, others.signal));
       const leaderDone = (
         this.elector === undefined ? this.lead(leading.signal) : this.elector.run(leading.signal)
       ).catch((err: unknown) => state.fail(err));
@@ -507,9 +525,11 @@ export class Manager implements ControllerContext {
       }
       // The stop procedure (upstream's order): runnables without leader election first, then the leader-elected ones.
       others.abort(stop.signal.reason);
-      await Promise.race([Promise.all(othersRunning.map((r) => r.done)), deadline]);
+      await Promise.race([allStopped(state.others.group), deadline]);
       leading.abort(stop.signal.reason);
       await Promise.race([leaderDone, deadline]);
+      // `lead` may have returned before runnables added later joined its group.
+      await Promise.race([allStopped(state.leaders?.group ?? []), deadline]);
       const stuck = state.started.filter((r) => !r.settled).map((r) => r.name);
       if (stuck.length > 0 && timeout > 0) {
         const err = new GracefulShutdownTimeoutError(timeout, stuck);
@@ -558,8 +578,10 @@ export class Manager implements ControllerContext {
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
-    const running = elected.map((r) => this.start(r.name, r.runnable, signal));
-    await Promise.race([Promise.all(running.map((r) => r.done)), state.deadline]);
+    const leaders = { signal, group: [] as Started[] };
+    state.leaders = leaders;
+    for (const r of elected) leaders.group.push(this.start(r.name, r.runnable, signal));
+    await Promise.race([allStopped(leaders.group), state.deadline]);
     signal.removeEventListener("abort", onAbort);
   }
 
@@ -616,6 +638,15 @@ function defaultIdentity(rand: Rand): string {
     .toString(16)
     .padStart(8, "0");
   return `${host}_${suffix}`;
+}
+
+/** Resolves once every runnable of `group` has stopped, including those added to it meanwhile. */
+async function allStopped(group: readonly Started[]): Promise<void> {
+  for (;;) {
+    const pending = group.filter((r) => !r.settled);
+    if (pending.length === 0) return;
+    await Promise.all(pending.map((r) => r.done));
+  }
 }
 
 /** Resolves when `signal` aborts (the caller makes sure it does). */

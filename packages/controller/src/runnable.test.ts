@@ -2,7 +2,7 @@ import { silentLogger } from "@informer-ts/cache";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
 import { newControllerManagedBy } from "./builder.js";
-import { fakeSources, obj, parents } from "./controller.test-util.js";
+import { children, fakeSources, obj, parents } from "./controller.test-util.js";
 import { FakeObjectClient } from "./fake-object-client.test-util.js";
 import { LeaderElectionLostError, Manager, type ManagerEvent, type ManagerOptions } from "./manager.js";
 import { GracefulShutdownTimeoutError, needsLeaderElection, type Runnable, RunnableError } from "./runnable.js";
@@ -336,8 +336,53 @@ describe("Manager.add(runnable)", () => {
     ).toThrow("controller parent: needLeaderElection must be a boolean");
     const ac = new AbortController();
     const run = m.run(ac.signal);
-    expect(() => m.add({ name: "late", run: () => {} })).toThrow("runnable late added after the manager started");
     ac.abort();
+    expect(() => m.add({ name: "late", run: () => {} })).toThrow("runnable late added after the manager stopped");
     await run;
+    expect(() => m.add({ name: "later", run: () => {} })).toThrow("runnable later added after the manager stopped");
+  });
+
+  it("a runnable added while the manager runs starts at once (or with its group) and stops with the manager", async () => {
+    const clock = new FakeClock(0);
+    const sources = fakeSources(clock);
+    const { m, events } = managerOn(clock, sources);
+    m.informerFor(parents);
+    const log: string[] = [];
+    const ac = new AbortController();
+    const run = m.run(ac.signal);
+    m.add(recorder("before-sync", log, false)); // running, caches not synced yet: starts with its group
+    expect(log).toEqual([]);
+    await turns();
+    await clock.step(100);
+    await turns();
+    expect(log).toEqual(["before-sync started"]);
+    m.add(recorder("late", log));
+    m.add(recorder("late-everywhere", log, false));
+    expect(log).toEqual(["before-sync started", "late started", "late-everywhere started"]);
+    expect(events.filter((e) => e.type === "runnablesStarted").map((e) => e.names)).toEqual([
+      ["before-sync"],
+      ["late"],
+      ["late-everywhere"],
+    ]);
+    // A controller built now starts its informers and reconciles.
+    const seen: string[] = [];
+    sources.source(children).add(obj("c1"));
+    newControllerManagedBy(m)
+      .for(children)
+      .complete((r) => {
+        seen.push(r.name);
+      });
+    await turns();
+    await clock.step(100);
+    await turns();
+    expect(seen).toEqual(["c1"]);
+    ac.abort();
+    await turns();
+    await run;
+    expect(log.filter((l) => l.endsWith("stopped")).sort()).toEqual([
+      "before-sync stopped",
+      "late stopped",
+      "late-everywhere stopped",
+    ]);
   });
 });
