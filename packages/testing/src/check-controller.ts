@@ -20,7 +20,7 @@ import {
   prepareNamespaces,
   type SimStep,
 } from "./arbitraries.js";
-import type { CaseOutcome, CheckResult, TimelineEntry } from "./check-informer.js";
+import type { CaseOutcome, CheckResult, TimelineEntry } from "./check-subject.js";
 import { seedFromEnv } from "./internal/replay-seed.js";
 import { stopCase } from "./internal/stop-case.js";
 import { renderFailure } from "./internal/timeline.js";
