@@ -28,27 +28,9 @@ import {
   watcher,
 } from "@informer-ts/cache";
 import { seededRand } from "@informer-ts/clock";
-import {
-  checkSubject,
-  type HistoryOptions,
-  type InvariantReport,
-  type SimCluster,
-  type SubjectCase,
-  type SubjectUnderTest,
-} from "@informer-ts/testing";
+import { checkSubject, type InvariantReport, type SubjectCase, type SubjectUnderTest } from "@informer-ts/testing";
 import { describe, expect, it } from "vitest";
-
-const CONFIGMAP_TYPE: KubeObject = { apiVersion: "v1", kind: "ConfigMap" };
-const history: HistoryOptions = { weights: { writes: 6, time: 3, faults: 6 } };
-
-const seedObjects = (n: number) => async (cluster: SimCluster) => {
-  for (let i = 0; i < n; i++) {
-    await cluster.engine.create("configmaps", "default", {
-      metadata: { name: `seed-${i}`, namespace: "default" },
-      data: { v: "seed" },
-    });
-  }
-};
+import { CONFIGMAP_TYPE, history, seedObjects } from "./kit-cases.js";
 
 const rvOf = (o: KubeObject): number => Number(o.metadata?.resourceVersion ?? Number.NaN);
 const keyOf = (o: KubeObject): string => `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;

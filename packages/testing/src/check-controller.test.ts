@@ -10,6 +10,7 @@ import {
   type ReconcileRecord,
   runControllerCase,
 } from "./check-controller.js";
+import { withoutFcSeed } from "./internal/without-fc-seed.test-util.js";
 import type { ServerState } from "./server-state.js";
 
 const { configmaps, secrets } = builtinResources;
@@ -82,16 +83,6 @@ function mirrorSetup(updates: boolean) {
   };
 }
 
-const withoutSeedOverride = async <T>(fn: () => Promise<T>): Promise<T> => {
-  const before = process.env.FC_SEED;
-  delete process.env.FC_SEED;
-  try {
-    return await fn();
-  } finally {
-    if (before !== undefined) process.env.FC_SEED = before;
-  }
-};
-
 describe("checkController", () => {
   it("passes for a correct mirror controller over generated histories with faults", async () => {
     const r = await checkController({ numRuns: 100, seed: 3, setup: mirrorSetup(true), converges: mirrored });
@@ -110,7 +101,7 @@ describe("checkController", () => {
         log = t;
       },
     };
-    const err = await withoutSeedOverride(() =>
+    const err = await withoutFcSeed(() =>
       checkController(options).then(
         () => undefined,
         (e: unknown) => e as Error,

@@ -13,6 +13,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SimStep } from "./arbitraries.js";
 import { checkSubject, runSubjectCase, type SubjectCase, type SubjectUnderTest } from "./check-subject.js";
+import { withoutFcSeed } from "./internal/without-fc-seed.test-util.js";
 
 /** A bare Reflector into `store` (default a plain store) on the case's lister-watcher, paged by the variant. */
 function reflectorInto(store: ReflectorStore<KubeObject> & { list(): KubeObject[] }) {
@@ -46,32 +47,28 @@ describe("checkSubject", () => {
   }, 120_000);
 
   it("finds a planted broken subject (a store that ignores deletes) and prints the shrunk case with its variant", async () => {
-    const before = process.env.FC_SEED;
-    delete process.env.FC_SEED; // the search is pinned to seed 5
     let logged = "";
-    const failure = await checkSubject({
-      name: "reflector",
-      subject: (c) => {
-        const store = newStore<KubeObject>(metaNamespaceKeyFunc);
-        store.delete = () => undefined; // the planted bug
-        return reflectorInto(store)(c);
-      },
-      ...pageSizes,
-      numRuns: 100,
-      seed: 5,
-      log: (t) => {
-        logged = t;
-      },
-    })
-      .then(
+    const failure = await withoutFcSeed(() =>
+      checkSubject({
+        name: "reflector",
+        subject: (c) => {
+          const store = newStore<KubeObject>(metaNamespaceKeyFunc);
+          store.delete = () => undefined; // the planted bug
+          return reflectorInto(store)(c);
+        },
+        ...pageSizes,
+        numRuns: 100,
+        seed: 5,
+        log: (t) => {
+          logged = t;
+        },
+      }).then(
         () => undefined,
         (err: unknown) => err as Error,
-      )
-      .finally(() => {
-        if (before !== undefined) process.env.FC_SEED = before;
-      });
+      ),
+    );
     expect(failure).toBeInstanceOf(Error);
-    const text = failure!.message;
+    const text = failure?.message ?? "";
     expect(text).toBe(logged);
     expect(text).toMatch(
       /^checkSubject: a generated case broke 1 invariant\(s\)\n {2}seed 5 — replay exactly with FC_SEED=5\n/,
