@@ -7,6 +7,7 @@ import {
   type SharedInformer,
 } from "@informer-ts/cache";
 import { builtinResources, listWatchFor } from "@informer-ts/client";
+import type { SimResource } from "@informer-ts/sim-apiserver";
 import fc from "fast-check";
 import {
   applyStep,
@@ -172,10 +173,31 @@ export interface SubjectSpec<V> {
   readonly name: string;
   /** Names the run in the `stops` violation (`informer.run`). */
   readonly stopWhat: string;
-  readonly subject: (c: SubjectCase<V>) => SubjectUnderTest | Promise<SubjectUnderTest>;
+  readonly subject: (c: SubjectCase<V>) => CoreSubject | Promise<CoreSubject>;
   readonly invariants?: (c: SubjectCase<V>) => InvariantReport[];
+  /** Resources the cluster serves besides the built-in ones. */
+  readonly resources?: readonly SimResource[];
+  /**
+   * `configmaps` (default): the timeline shows the ConfigMap requests, drained at quiescent points. `all`: every
+   * request, drained before each entry (so the timeline reads in completion order) and after the stop.
+   */
+  readonly requests?: "configmaps" | "all";
+  /** Virtual ms the subject may take to stop (default 60 s). */
+  readonly stopWithinMs?: number;
+  /** Whether the stop wait also waits for every watch to close (default true). */
+  readonly stopClosesWatches?: boolean;
   /** The story's head line (before the steps) and its tail (after them). */
   story(useWatchList: boolean, variant: V, steps: readonly SimStep[]): { head: string; tail: readonly string[] };
+}
+
+/**
+ * A subject as the core runs it: a {@link SubjectUnderTest} whose store is optional (without one there is no
+ * `storeConverges`, and the quiet phase waits for `hasSynced` alone) and which may need to get ready before the steps.
+ */
+export interface CoreSubject extends Omit<SubjectUnderTest, "store"> {
+  readonly store?: SubjectUnderTest["store"];
+  /** Waited for (120 virtual seconds at most) before the first step; a timeout is logged, not a violation. */
+  ready?(): boolean;
 }
 
 const keyOf = (o: KubeObject) => `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
@@ -215,16 +237,24 @@ export async function runSubjectCaseWith<V>(
   input: { readonly useWatchList: boolean; readonly steps: readonly SimStep[]; readonly seed: number; variant: V },
 ): Promise<CaseOutcome> {
   const { useWatchList, steps, variant } = input;
-  const cluster = await createSimCluster({ seed: input.seed, transport: options.transport ?? "in-process" });
+  const cluster = await createSimCluster({
+    seed: input.seed,
+    transport: options.transport ?? "in-process",
+    ...(spec.resources !== undefined && { resources: spec.resources }),
+  });
+  const allRequests = spec.requests === "all";
   const start = cluster.clock.now();
   const timeline: TimelineEntry[] = [];
   const at = () => Math.round(cluster.clock.now() - start);
-  const log = (kind: TimelineEntry["kind"], text: string) => timeline.push({ at: at(), kind, text });
+  const log = (kind: TimelineEntry["kind"], text: string) => {
+    if (allRequests) drainRequests();
+    timeline.push({ at: at(), kind, text });
+  };
   let seenRequests = 0;
   const drainRequests = () => {
     for (; seenRequests < cluster.requests.length; seenRequests++) {
       const r = cluster.requests[seenRequests]!;
-      if (r.resource !== "configmaps") continue;
+      if (!allRequests && r.resource !== "configmaps") continue;
       const served = r.servedFrom === "" ? "" : ` from ${r.servedFrom}`;
       timeline.push({
         at: r.receivedAt === undefined ? at() : Math.round(r.receivedAt - start),
@@ -298,9 +328,9 @@ export async function runSubjectCaseWith<V>(
     }
   };
   const ac = new AbortController();
-  let subject: SubjectUnderTest | undefined;
+  let subject: CoreSubject | undefined;
   let stopCalled = false;
-  const callStop = (s: SubjectUnderTest) => {
+  const callStop = (s: CoreSubject) => {
     stopCalled = true;
     ac.abort();
     return Promise.resolve().then(() => s.stop?.());
@@ -341,6 +371,13 @@ export async function runSubjectCaseWith<V>(
       drainRequests();
       observe();
     };
+    if (s.ready !== undefined) {
+      const ready = s.ready.bind(s);
+      await cluster
+        .settle({ maxMs: 120_000, until: ready })
+        .catch((err: unknown) => log("phase", `not ready: ${errText(err)}`));
+      drainRequests();
+    }
     s.afterStep?.(0);
     await quiesce();
     for (const [i, step] of steps.entries()) {
@@ -360,7 +397,7 @@ export async function runSubjectCaseWith<V>(
           const t = truth();
           return (
             s.hasSynced() &&
-            same(versions(s.store.list()), t) &&
+            (s.store === undefined || same(versions(s.store.list()), t)) &&
             recorders.every((r) => r.registration.hasSynced() && same(r.view, t))
           );
         },
@@ -373,7 +410,7 @@ export async function runSubjectCaseWith<V>(
       ...report,
       name: named(report.name, r),
     });
-    const reports: InvariantReport[] = [storeConverges(versions(s.store.list()), t)];
+    const reports: InvariantReport[] = s.store === undefined ? [] : [storeConverges(versions(s.store.list()), t)];
     for (const r of recorders) {
       reports.push(
         rename(handlerViewConverges(r.notes, t), r),
@@ -409,13 +446,14 @@ export async function runSubjectCaseWith<V>(
       ...(await stopCase(cluster, {
         what: spec.stopWhat,
         stopped: () => stopped,
-        withinMs: 60_000,
-        alsoUntil: () => cluster.server.stats.openWatches === 0,
+        withinMs: spec.stopWithinMs ?? 60_000,
+        ...(spec.stopClosesWatches !== false && { alsoUntil: () => cluster.server.stats.openWatches === 0 }),
       })),
     );
     if (stopError !== undefined) {
       reports.push({ name: "stops", ok: false, violations: [`${spec.stopWhat} rejected: ${stopError}`] });
     }
+    if (allRequests) drainRequests();
     return { reports, timeline };
   } finally {
     ac.abort();
