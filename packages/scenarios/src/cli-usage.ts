@@ -203,7 +203,7 @@ Each approach runs once at the flags' values for --duration virtual s (sampled),
 at every --sweep-objects × --sweep-writes × --sweep-consumer until it syncs or --duration ends, giving the frontier:
 the highest write rate at which each approach still syncs.
 
-Flags (defaults are the write-up's and the issue's values):
+Flags (rates default to the write-up's values):
   --objects <n>              pods in the cluster (default 10000)
   --writes <r>               updates per second (default 50; the write-up's clusters: 50 and 500)
   --consumer <r>             objects per second the informer ingests (default 1200: the write-up's empty watch)

@@ -268,14 +268,18 @@ function summarize(
     rows.push({
       variant: v.name,
       metric: "queue depth after the first pass (min–max)",
-      writeUp: problem ? "2000+ → 1525 → 2000+ (issue: 1900 → 1275)" : fix1 ? "≈ 0" : "—",
+      writeUp: problem ? "2000+ down to 1525, then back up with the next resync (003's demo)" : fix1 ? "≈ 0" : "—",
       measured: `${n(f.steadyQueueMin, 0)}–${n(f.steadyQueueMax, 0)}`,
     });
     const unprocessed = f.probesUnprocessed ?? 0;
     rows.push({
       variant: v.name,
       metric: "new StatefulSet's wait (min–max)",
-      writeUp: problem ? "minutes (issue: 51–76 s)" : fix1 ? "0 s (issue)" : "—",
+      writeUp: problem
+        ? "minutes from creation to pods (003; a task sometimes failed past 300 s)"
+        : fix1
+          ? "no backlog to wait behind (fix 1, kubernetes#75622)"
+          : "—",
       measured:
         `${n(f.probeWaitMinSeconds)}–${n(f.probeWaitMaxSeconds)} s` +
         (unprocessed > 0 ? `, ${unprocessed} never taken (≥ ${n(f.probeWaitLowerBoundSeconds)} s)` : ""),
