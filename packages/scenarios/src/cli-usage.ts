@@ -105,8 +105,8 @@ Flags of every study:
   --json <file>         write the full result (parameters, time series, histograms, summary) as JSON
   --report <file.html>  write an HTML report with inline SVG charts (no network)
   --heap                sample process.memoryUsage().heapUsed too (real memory: not deterministic)
-  --real-time           run on the real clock over real HTTP where the study supports it (watch-rv0-churn);
-                        durations are then real seconds and the run is not deterministic
+  --real-time           run on the real clock over real HTTP where the study supports it (watch-rv0-churn,
+                        statefulset-resync); durations are then real seconds and the run is not deterministic
   -h, --help            show the study's flags (informer scenario <name> --help)
 
 Exit status: 0 the study ran, 1 it failed (the message says why), 2 bad command line.
@@ -137,6 +137,9 @@ Flags (defaults are the write-up's values):
   --probe-interval <s>    virtual seconds between probes (default 25)
   --sample <s>            sampling period (default 1)
   --variants <list>       comma-separated subset of: resync,no-resync,skip-processed-rv,workers
+  --real-time             the same informer over real HTTP on the real clock: seconds and ms are real, so scale
+                          down (e.g. --statefulsets 200 --resync 3 --duration 30 --probe-start 12
+                          --probe-interval 3)
   --seed <k>              (default 1)   --json <file>   --report <file.html>   --heap
   -h, --help              show this help
 

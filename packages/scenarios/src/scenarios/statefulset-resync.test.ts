@@ -52,4 +52,29 @@ describe("statefulset-resync (003)", () => {
       }),
     ).rejects.toThrow(/last probe would be created at 40 s, after the end of the run \(35 s\)/);
   });
+
+  it("--real-time: the same informer over real HTTP on the real clock (tiny: 30 StatefulSets × 10 ms, 2.5 s)", async () => {
+    const r = await runStatefulSetResync({
+      realTime: true,
+      statefulsets: 30,
+      costMs: 10,
+      resyncSeconds: 1,
+      durationSeconds: 2.5,
+      probes: 1,
+      probeStartSeconds: 1.5,
+      probeIntervalSeconds: 1,
+      sampleSeconds: 0.25,
+      variants: ["resync"],
+    });
+    const f = r.variants[0]?.figures;
+    expect(r.params.realTime).toBe(true);
+    expect(r.description).toContain("real s per variant over HTTP");
+    // the pass took 0.3 s, and the resyncs at ~1 s and ~2 s queued every key again
+    expect(f?.firstFullPassSeconds).not.toBeNull();
+    expect(f?.processed).toBeGreaterThan(30);
+    expect(f?.probesUnprocessed).toBe(0);
+    expect(f?.errors).toBe(0);
+    // the informer's watch-list went over HTTP and the simulator accounted it when it ended
+    expect(f?.informerRequests).toBeGreaterThanOrEqual(1);
+  }, 60_000);
 });
