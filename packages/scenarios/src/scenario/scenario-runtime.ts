@@ -188,28 +188,16 @@ export class ScenarioRuntime {
     this.start();
     const clock = this.opts.clock;
     if (!(clock instanceof FakeClock)) return this.runOnRealClock(clock, options);
-    const start = clock.now();
-    const deadline = start + options.forMs;
-    const step = options.stepMs ?? this.opts.sampleIntervalMs ?? 1000;
-    const stallAfterMs = options.stallAfterMs ?? 60_000;
-    if (!(stallAfterMs > 0)) throw new RangeError(`stallAfterMs must be > 0, got ${stallAfterMs}`);
-    let signature = "";
-    let lastProgressAt = clock.now();
+    const { start, deadline, step, checkStall } = this.runBounds(clock.now(), options);
     for (;;) {
       await settle();
       if (options.until?.()) return;
       if (clock.now() >= deadline) return;
       const pending = this.pendingWork(options);
-      if (pending.length > 0) {
-        // The sampler's ticker is the runtime's own timer: it does not count as something that can finish the work.
-        if (clock.pendingTimers() <= 1) throw new ScenarioStalledError(clock.now() - start, pending);
-        const now = this.progressSignature(options);
-        if (now !== signature || this.paying > 0) {
-          signature = now;
-          lastProgressAt = clock.now();
-        } else if (clock.now() - lastProgressAt >= stallAfterMs)
-          throw new ScenarioStalledError(clock.now() - start, pending, clock.now() - lastProgressAt);
-      } else lastProgressAt = clock.now();
+      // The sampler's ticker is the runtime's own timer: it does not count as something that can finish the work.
+      if (pending.length > 0 && clock.pendingTimers() <= 1)
+        throw new ScenarioStalledError(clock.now() - start, pending);
+      checkStall(clock.now(), pending);
       await clock.advanceTo(Math.min(deadline, clock.now() + step));
       options.onProgress?.(clock.now() - start);
     }
@@ -221,29 +209,42 @@ export class ScenarioRuntime {
    * while work is pending ends with a {@link ScenarioStalledError}.
    */
   private async runOnRealClock(clock: Clock, options: RunOptions): Promise<void> {
-    const start = clock.now();
-    const deadline = start + options.forMs;
-    const step = options.stepMs ?? this.opts.sampleIntervalMs ?? 1000;
-    const stallAfterMs = options.stallAfterMs ?? 60_000;
-    if (!(stallAfterMs > 0)) throw new RangeError(`stallAfterMs must be > 0, got ${stallAfterMs}`);
-    let signature = "";
-    let lastProgressAt = start;
+    const { start, deadline, step, checkStall } = this.runBounds(clock.now(), options);
     let nextReport = start + step;
     for (;;) {
       if (options.until?.()) return;
       const now = clock.now();
       if (now >= deadline) return;
-      const pending = this.pendingWork(options);
-      const sig = this.progressSignature(options);
-      if (pending.length === 0 || sig !== signature || this.paying > 0) {
-        signature = sig;
-        lastProgressAt = now;
-      } else if (now - lastProgressAt >= stallAfterMs)
-        throw new ScenarioStalledError(now - start, pending, now - lastProgressAt);
+      checkStall(now, this.pendingWork(options));
       await clock.sleep(Math.max(1, Math.min(100, deadline - now, nextReport - now)));
       for (; clock.now() >= nextReport && nextReport <= deadline; nextReport += step)
         options.onProgress?.(nextReport - start);
     }
+  }
+
+  /**
+   * A run's deadline and step from its options, and its stall check: called with the time and the pending work, it
+   * throws a {@link ScenarioStalledError} once work has been pending without any progress for `stallAfterMs`.
+   */
+  private runBounds(start: number, options: RunOptions) {
+    const step = options.stepMs ?? this.opts.sampleIntervalMs ?? 1000;
+    const stallAfterMs = options.stallAfterMs ?? 60_000;
+    if (!(stallAfterMs > 0)) throw new RangeError(`stallAfterMs must be > 0, got ${stallAfterMs}`);
+    let signature = "";
+    let lastProgressAt = start;
+    const checkStall = (now: number, pending: readonly string[]): void => {
+      if (pending.length === 0) {
+        lastProgressAt = now;
+        return;
+      }
+      const sig = this.progressSignature(options);
+      if (sig !== signature || this.paying > 0) {
+        signature = sig;
+        lastProgressAt = now;
+      } else if (now - lastProgressAt >= stallAfterMs)
+        throw new ScenarioStalledError(now - start, pending, now - lastProgressAt);
+    };
+    return { start, deadline: start + options.forMs, step, checkStall };
   }
 
   /** What changes whenever anything progresses (see {@link RunOptions.stallAfterMs}). */
