@@ -31,10 +31,12 @@ import {
   storeConverges,
 } from "@informer-ts/testing";
 import { expect } from "vitest";
+import { CONFIGMAP_TYPE } from "./kit-cases.js";
+
+export { CONFIGMAP_TYPE };
 
 export const NS = "default";
 export const { configmaps } = builtinResources;
-export const CONFIGMAP_TYPE: KubeObject = { apiVersion: "v1", kind: "ConfigMap" };
 
 /** A rand that always returns `v` (watch timeouts and backoff jitter become exact). */
 export const fixedRand = (v: number): Rand => ({ float: () => v });
