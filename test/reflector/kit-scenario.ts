@@ -12,6 +12,7 @@ import type { KubeList, KubeObject, ListOptions, Status, WatchEvent } from "@inf
 import {
   FakeWatch,
   type ListerWatcher,
+  type ListerWatcherTarget,
   RecordingStore,
   Reflector,
   type ReflectorEvent,
@@ -77,13 +78,15 @@ export class ClientSideFaults implements ListerWatcher<KubeObject> {
   /** Rewrites each watch event into 0..n events (Table objects, a lost event, a proxy gone silent). */
   rewriteEvent: ((e: WatchEvent<KubeObject>) => WatchEvent<KubeObject>[]) | undefined;
   watchListSemanticsUnsupported?: boolean;
+  /** The client's target (server, resource, namespace): the reflector's failure messages name it. */
+  readonly target?: ListerWatcherTarget;
   private readonly open = new Set<FakeWatch<KubeObject>>();
 
   constructor(
     private readonly inner: ListerWatcher<KubeObject>,
     private readonly clock: FakeClock,
   ) {
-    if (inner.target !== undefined) (this as { target?: unknown }).target = inner.target;
+    if (inner.target !== undefined) this.target = inner.target;
   }
 
   private async call<T>(verb: "list" | "watch", options: ListOptions, run: (o: ListOptions) => Promise<T>) {
