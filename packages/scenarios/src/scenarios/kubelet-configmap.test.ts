@@ -51,6 +51,15 @@ describe("kubelet-configmap (000, 001)", () => {
     expect(steady(fixed, "get/storage")).toBe(0);
     expect(steady(fixed, "get/cache")).toBeCloseTo(fixed?.cpuMsSteady ?? -1, 6);
     expect(fixed?.cpuMsSteady).toBeGreaterThan(0);
+    // --json's extra: the whole run's CPU-seconds by served-from and by user agent (the kubelet's, per version)
+    const cpu = r.extra?.cpuSeconds as Record<
+      string,
+      { byServedFrom: Record<string, number>; byUserAgent: Record<string, number> }
+    >;
+    const ofGet = cpu[r.variants[0]?.name ?? ""];
+    expect(Object.keys(ofGet?.byServedFrom ?? {})).toEqual(["storage"]);
+    expect(Object.keys(ofGet?.byUserAgent ?? {})).toEqual(["kubelet/v1.28.0 (linux/amd64) kubernetes/855e7c4"]);
+    expect(Object.keys(cpu[r.variants[2]?.name ?? ""]?.byUserAgent ?? {})[0]).toMatch(/^kubelet\/v1\.29\.0 /);
     expect(watch?.["cpuMs.warmup.list/cache"]).toBeGreaterThan(0);
     expect(watch?.["cpuMs.warmup.watch/cache"]).toBeGreaterThan(0);
     expect(steady(watch, "get/storage") + steady(watch, "get/cache")).toBe(0);

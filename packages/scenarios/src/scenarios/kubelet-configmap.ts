@@ -176,6 +176,8 @@ export async function runKubeletConfigMap(options: KubeletConfigMapOptions = {})
     charts: charts(runs),
     // its own charts draw GETs and watches over time; the standard bar chart totals every request by verb/served-from
     standardCharts: ["requests"],
+    // the whole run's apiserver CPU-seconds (cost model) per variant by served-from ("" = writes) and user agent
+    extra: { cpuSeconds: Object.fromEntries(runs.map((r) => [r.result.name, r.cpuSeconds])) },
   };
 }
 
@@ -190,6 +192,11 @@ interface VariantRun {
   readonly result: VariantResult;
   readonly series: readonly SeriesPoint[];
   readonly intervalBuckets: readonly number[];
+  /** apiserver CPU-seconds of the whole run (cost model) by served-from and by user agent. */
+  readonly cpuSeconds: {
+    readonly byServedFrom: Readonly<Record<string, number>>;
+    readonly byUserAgent: Readonly<Record<string, number>>;
+  };
 }
 
 async function runVariant(
@@ -401,7 +408,11 @@ async function runVariant(
       storageGetCpuMs: storageGetCount === 0 ? null : storageGets.reduce((a, r) => a + r.cpuMsSum, 0) / storageGetCount,
     },
   };
-  return { result, series, intervalBuckets: buckets };
+  const cpuSeconds = {
+    byServedFrom: Object.fromEntries(sim.accounting.cpuSecondsBy("servedFrom")),
+    byUserAgent: Object.fromEntries(sim.accounting.cpuSecondsBy("userAgent")),
+  };
+  return { result, series, intervalBuckets: buckets, cpuSeconds };
 }
 
 /** The requests the study's apiserver CPU is split by: GETs by where served, the watch variants' LISTs and WATCHes. */
