@@ -72,6 +72,14 @@ function mirrorReconciler(
     // Objects from a LIST carry no apiVersion/kind (as with client-go), and an owner reference needs them.
     const parent: KubeObject = { ...cm, apiVersion: "v1", kind: "ConfigMap" };
     if (existing === undefined) {
+      // The cache may be behind (a watch gap): a parent the server no longer has would get a child that the garbage
+      // collector deletes at once, whose delete event brings the parent back here — a storm of writes until the
+      // informer catches up (checkController's reconcileStorm found it). Confirm the parent with a live read first.
+      const live = await w.client.get(configmaps, req.name, { namespace: req.namespace }).catch((e: unknown) => {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      });
+      if (live === undefined || live.metadata?.uid !== cm.metadata?.uid) return;
       const secret: KubeObject = {
         apiVersion: "v1",
         kind: "Secret",
