@@ -320,8 +320,13 @@ export async function runSubjectCaseWith<V>(
     for (const r of recorders) {
       if (!r.registration.hasSynced()) continue;
       const missing: string[] = [];
-      for (const o of r.source.getStore().list()) {
-        const k = keyOf(o);
+      const store = r.source.getStore();
+      // Store keys are `namespace/name` (the view's keys) for namespaced objects: only a key the view lacks needs
+      // the object's own key, so the common case allocates nothing per object.
+      for (const sk of store.listKeys()) {
+        if (r.view.has(sk)) continue;
+        const o = store.getByKey(sk);
+        const k = o === undefined ? sk : keyOf(o);
         if (!r.view.has(k)) missing.push(k);
       }
       if (missing.length > 0) r.observations.push({ at: at(), synced: true, storeKeys: missing, notifiedKeys: [] });
