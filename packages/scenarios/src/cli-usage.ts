@@ -77,6 +77,8 @@ export function helpFor(args: readonly string[]): string | undefined {
   const asks = own[0] === "help" || own.some((a) => a === "-h" || a === "--help");
   if (!asks) return undefined;
   const command = own[0] === "help" ? own[1] : own[0];
+  // `help <unknown>` is not answered with the general help: the CLI reports the unknown command (exit 2).
+  if (own[0] === "help" && command !== undefined && !INFORMER_COMMANDS.includes(command)) return undefined;
   if (command === "scenario") {
     const name = own[0] === "help" ? own[2] : own[1];
     return (name !== undefined ? SCENARIO_USAGES[name] : undefined) ?? SCENARIO_USAGE;

@@ -139,7 +139,12 @@ describe("informer CLI", () => {
     const flag = cli(["demo", "--object", "5"]);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toBe(
-      "informer: unknown option --object; did you mean --objects?\n(informer demo --help lists the commands and flags)\n",
+      "informer: unknown option --object; did you mean --objects?\n(informer demo --help lists its flags)\n",
+    );
+    const helpOf = cli(["help", "scenarios"]);
+    expect(helpOf.code).toBe(2);
+    expect(helpOf.stderr).toBe(
+      'informer: unknown command "scenarios"; did you mean scenario?\n(informer --help lists the commands and flags)\n',
     );
     const global = cli(["--hepl"]);
     expect(global.code).toBe(2);

@@ -308,7 +308,7 @@ function summarize(results: readonly ListMemoryChildResult[]): SummaryRow[] {
       metric: "the reflector's shallow copy of LIST items (copyListItems)",
       writeUp: "needed in Go (kubernetes#111370)",
       measured:
-        `retains ${((copy.retainedHeap / plain.retainedHeap - 1) * 100).toFixed(0)} % ` +
+        `retains ${Math.abs((copy.retainedHeap / plain.retainedHeap - 1) * 100).toFixed(0)} % ` +
         `${copy.retainedHeap >= plain.retainedHeap ? "more" : "less"} heap, peak ${mib(copy.peakHeap)} vs ${mib(plain.peakHeap)}; ` +
         `pins ${pins(plain) ? "something" : "nothing"} without it → default off`,
     });
