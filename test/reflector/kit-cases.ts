@@ -1,8 +1,9 @@
 // What the kit-based reflector properties (reflector-sim-property, reflector-sim-order) share: the expected type, the
 // fault-heavy history shape, and the ConfigMaps that exist before a subject starts.
+import type { KubeObject } from "@informer-ts/apimachinery";
 import type { HistoryOptions, SimCluster } from "@informer-ts/testing";
 
-export { CONFIGMAP_TYPE } from "./kit-scenario.js";
+export const CONFIGMAP_TYPE: KubeObject = { apiVersion: "v1", kind: "ConfigMap" };
 
 /** As many faults as writes (the kit's default leans on writes): these suites are about surviving faults. */
 export const history: HistoryOptions = { weights: { writes: 6, time: 3, faults: 6 } };
