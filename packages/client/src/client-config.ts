@@ -1,3 +1,9 @@
+import type { Clock } from "@informer-ts/clock";
+import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
+import type { Dispatcher } from "undici";
+import type { RateLimiter } from "./throttle.js";
+import type { WatchDecoderOptions } from "./watch-decoder.js";
+
 /** `rest.DefaultQPS`: requests per second a client may make when {@link ClientConfig.qps} is unset or 0. */
 export const DEFAULT_QPS = 5;
 
@@ -120,4 +126,31 @@ export function validateClientConfig(config: ClientConfig): URL {
   }
   rateLimitOf(config);
   return url;
+}
+
+/**
+ * Options of a `KubeClient` beyond its {@link ClientConfig}: what client-go's `rest.Config` also carries besides the
+ * connection (rate limiter, transport, metrics), plus the clock.
+ */
+export interface KubeClientOptions {
+  /** Clock for Retry-After sleeps, the rate limiter, timeouts and durations. Default: real time. */
+  readonly clock?: Clock;
+  /** Metrics sink (client-go names). Default: none. */
+  readonly metrics?: MetricsProvider;
+  /**
+   * Client-side rate limiter. Default: a token bucket of the config's qps/burst (5/10), or none when the config's
+   * qps is negative. `null` disables client-side rate limiting.
+   */
+  readonly rateLimiter?: RateLimiter | null;
+  /** Retries after a Retry-After answer or a retryable transport error (`MaxRetries`); default 10. */
+  readonly maxRetries?: number;
+  /** Use this undici dispatcher instead of building agents from the config's TLS settings (tests, proxies). */
+  readonly dispatcher?: Dispatcher;
+  /** Watch decoding limits. */
+  readonly watchDecoder?: WatchDecoderOptions;
+  /**
+   * Where the client logs (`@informer-ts/instrumentation`'s `Logger`). Today one line: a warning the first time the
+   * client-side rate limiter delays a request by more than a second. Default: none.
+   */
+  readonly logger?: Logger;
 }

@@ -61,6 +61,7 @@ export {
   ConfigError,
   DEFAULT_BURST,
   DEFAULT_QPS,
+  type KubeClientOptions,
   type PemData,
   type RequestCredentials,
   rateLimitOf,
@@ -87,6 +88,7 @@ export {
 } from "./kubeconfig.js";
 export { type ListWatchScope, listWatchFor, metadataListWatchFor } from "./listwatch.js";
 export { type MetadataSharedInformerFactory, newMetadataSharedInformerFactory } from "./metadata-informer.js";
+export { METADATA_ACCEPT, METADATA_LIST_ACCEPT } from "./metadata-watch.js";
 export type { JsonOf, PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
 export { RequestTimeoutError } from "./request-executor.js";
 export {
@@ -113,7 +115,7 @@ export {
   type RequestDescription,
   statusErrorFromResponse,
 } from "./response-errors.js";
-export { KubeClient, type KubeClientOptions, METADATA_ACCEPT, METADATA_LIST_ACCEPT } from "./rest-client.js";
+export { KubeClient } from "./rest-client.js";
 export {
   REST_CLIENT_LATENCY_BUCKETS,
   REST_CLIENT_METRICS,

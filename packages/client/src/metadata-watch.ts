@@ -4,6 +4,11 @@ import type { KubeObject, WatchEvent } from "@informer-ts/apimachinery";
 import type { Watch } from "@informer-ts/cache";
 import type { PartialObjectMetadata } from "./object-types.js";
 
+/** `Accept` of a metadata-only list (client-go's metadata client). */
+export const METADATA_LIST_ACCEPT = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+/** `Accept` of a metadata-only get or watch (client-go's metadata client). */
+export const METADATA_ACCEPT = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
+
 /** `meta.AsPartialObjectMetadata`: the object's metadata under the `meta.k8s.io/v1` type. */
 export function asPartialObjectMetadata(obj: KubeObject): PartialObjectMetadata {
   return { kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: obj.metadata ?? {} };

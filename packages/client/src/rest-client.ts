@@ -2,9 +2,8 @@ import type { KubeList, KubeObject, Status } from "@informer-ts/apimachinery";
 import { isNetworkTimeout, isProbableEOF, listOptionsQuery } from "@informer-ts/apimachinery";
 import type { Watch } from "@informer-ts/cache";
 import { type Clock, realClock } from "@informer-ts/clock";
-import { EventStream, type Logger, type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
+import { EventStream, noopMetrics } from "@informer-ts/instrumentation";
 import type { Observable } from "rxjs";
-import type { Dispatcher } from "undici";
 import { AgentPool } from "./agent-pool.js";
 import {
   type ApplyOptions,
@@ -21,8 +20,8 @@ import {
   type WriteOptions,
   writeQuery,
 } from "./call-options.js";
-import { type ClientConfig, rateLimitOf, validateClientConfig } from "./client-config.js";
-import { asPartialObjectMetadata, metadataWatch } from "./metadata-watch.js";
+import { type ClientConfig, type KubeClientOptions, rateLimitOf, validateClientConfig } from "./client-config.js";
+import { asPartialObjectMetadata, METADATA_ACCEPT, METADATA_LIST_ACCEPT, metadataWatch } from "./metadata-watch.js";
 import type { PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
 import { RequestExecutor, type RequestSpec, type Verb } from "./request-executor.js";
 import { applyBody, checkNamespaceMatch, metadataOf, objectLocation } from "./request-target.js";
@@ -36,34 +35,9 @@ import { defaultUserAgent } from "./version.js";
 import type { WatchDecoderOptions } from "./watch-decoder.js";
 import { DEFAULT_MAX_RETRIES } from "./with-retry.js";
 
-/** `Accept` of a metadata-only list (client-go's metadata client). */
-export const METADATA_LIST_ACCEPT = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
-/** `Accept` of a metadata-only get or watch (client-go's metadata client). */
-export const METADATA_ACCEPT = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
-
-/** Options of a {@link KubeClient} beyond its {@link ClientConfig}. */
-export interface KubeClientOptions {
-  /** Clock for Retry-After sleeps, the rate limiter, timeouts and durations. Default: real time. */
-  readonly clock?: Clock;
-  /** Metrics sink (client-go names). Default: none. */
-  readonly metrics?: MetricsProvider;
-  /**
-   * Client-side rate limiter. Default: a token bucket of the config's qps/burst (5/10), or none when the config's
-   * qps is negative. `null` disables client-side rate limiting.
-   */
-  readonly rateLimiter?: RateLimiter | null;
-  /** Retries after a Retry-After answer or a retryable transport error (`MaxRetries`); default 10. */
-  readonly maxRetries?: number;
-  /** Use this undici dispatcher instead of building agents from the config's TLS settings (tests, proxies). */
-  readonly dispatcher?: Dispatcher;
-  /** Watch decoding limits. */
-  readonly watchDecoder?: WatchDecoderOptions;
-  /**
-   * Where the client logs (`@informer-ts/instrumentation`'s `Logger`). Today one line: a warning the first time the
-   * client-side rate limiter delays a request by more than a second. Default: none.
-   */
-  readonly logger?: Logger;
-}
+// What this module declared before they moved to the files of their concepts stays importable from here.
+export type { KubeClientOptions } from "./client-config.js";
+export { METADATA_ACCEPT, METADATA_LIST_ACCEPT } from "./metadata-watch.js";
 
 /**
  * A client for one Kubernetes API server (client-go `rest.RESTClient` + the typed clients' verbs) over undici.

@@ -384,6 +384,14 @@ describe("apiserver command", () => {
     const badFault = runToExit(["--fault", '{"type":"stall-watchers","ids":"x"}']);
     expect(badFault.code).toBe(2);
     expect(badFault.stderr).toContain("--fault #1: stall-watchers: ids must be an array of watcher ids (integers)");
+    const unknown = runToExit([
+      "--fault",
+      '{"type":"drop-watches"}',
+      "--fault",
+      '{"type":"reinit","resource":"gizmos"}',
+    ]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("--fault #2: the server could not find the requested resource (gizmos)");
     const badCrd = join(dir, "crd.json");
     writeFileSync(
       badCrd,

@@ -1,13 +1,13 @@
 import {
   type Counter,
   exponentialBuckets,
-  type Gauge,
   type Histogram,
   type MetricsProvider,
   noopMetrics,
 } from "@informer-ts/instrumentation";
 import { type RequestCost, seatSeconds } from "./cost-model.js";
 import { formatGoDuration } from "./trace.js";
+import { unansweredRequestStatus } from "./unanswered-request.js";
 
 /** One finished request as the accounting sees it. */
 export interface RequestRecord {
@@ -29,7 +29,10 @@ export interface RequestRecord {
   /** Namespace and name the request addressed ("" = none). */
   readonly namespace?: string;
   readonly name?: string;
-  /** Request URI (path and query) over HTTP. */
+  /**
+   * Request URI (path and query): over HTTP as the client sent it; in-process the URI a client would have used
+   * (`requestURI`), set when an audit sink or the request models read it and for a request no answer reached.
+   */
   readonly requestURI?: string;
   /** When the request was received (engine/server clock ms), for audit timestamps. */
   readonly receivedAt?: number;
@@ -46,6 +49,12 @@ export interface RequestRecord {
   readonly subresource?: string;
   /** What the request cost under the engine's cost model (absent when the model is off). */
   readonly cost?: RequestCost;
+  /**
+   * No answer reached the client: it went away, or the connection dropped, before a status line. `code` is then
+   * what kube-apiserver records for it ({@link unansweredRequestStatus}: 504 from the timeout filter, 200 for a
+   * watch), and the audit line's `responseStatus` carries that status's message.
+   */
+  readonly unanswered?: boolean;
 }
 
 /**
@@ -123,11 +132,23 @@ export function auditLine(r: RequestRecord, seq: number): string {
     ...(r.sourceIP !== undefined && r.sourceIP !== "" && { sourceIPs: [r.sourceIP] }),
     userAgent: r.userAgent,
     objectRef,
-    responseStatus: { metadata: {}, code: r.code },
+    responseStatus: r.unanswered === true ? unansweredResponseStatus(r) : { metadata: {}, code: r.code },
     requestReceivedTimestamp: microTime(received),
     stageTimestamp: microTime(received + r.latencyMs),
     annotations,
   });
+}
+
+/** The audit `responseStatus` of a request no answer reached (the status kube-apiserver's filters record). */
+function unansweredResponseStatus(r: RequestRecord): Record<string, unknown> {
+  const s = unansweredRequestStatus(r.verb);
+  return {
+    metadata: {},
+    status: s.status,
+    message: s.message,
+    ...(s.reason !== undefined && { reason: s.reason }),
+    code: r.code,
+  };
 }
 
 function round6(n: number): number {
@@ -308,27 +329,5 @@ function matches(
   return true;
 }
 
-/** Watch-cache metrics with kube-apiserver's names. */
-export class CacheMetrics {
-  readonly registeredWatchers: Gauge;
-  readonly terminatedWatchers: Counter;
-  readonly dispatchedEvents: Counter;
-
-  constructor(metrics: MetricsProvider = noopMetrics) {
-    this.registeredWatchers = metrics.gauge({
-      name: "apiserver_registered_watchers",
-      help: "Number of currently registered watchers for a given resource",
-      labelNames: ["group", "resource"],
-    });
-    this.terminatedWatchers = metrics.counter({
-      name: "apiserver_terminated_watchers_total",
-      help: "Counter of watchers closed due to unresponsiveness broken by resource type.",
-      labelNames: ["group", "resource"],
-    });
-    this.dispatchedEvents = metrics.counter({
-      name: "apiserver_watch_events_total",
-      help: "Number of events sent in watch clients",
-      labelNames: ["group", "resource"],
-    });
-  }
-}
+// Declared here before it moved to the watch cache's metrics file; still importable from here.
+export { CacheMetrics } from "./cacher-metrics.js";

@@ -3,13 +3,14 @@ import { newResourceExpired, objectFieldSet, parseResourceVersion } from "@infor
 import type { Clock, Rand, Timer } from "@informer-ts/clock";
 import { CacheDispatcher } from "./cache-dispatcher.js";
 import { CacheWatcher, FixedWatch, type InitialSource } from "./cache-watcher.js";
-import { type CacherListResult, Delegator, type DelegatorConfig } from "./delegator.js";
+import { type CacherListResult, Delegator, type DelegatorConfig, singleObjectKey } from "./delegator.js";
 import { groupResourceString, type SimResource } from "./resources.js";
 import type { Selection } from "./selection.js";
 import type { ServedFrom } from "./served-from.js";
 import type { MvccStorage, StorageEvent } from "./storage.js";
 import { WatchBookmarks } from "./watch-bookmarks.js";
 import { WatchCache } from "./watch-cache.js";
+import { suggestedWatchChannelSize } from "./watch-memory-model.js";
 
 export type { CacherListResult } from "./delegator.js";
 export { answeredBy, type ServedFrom, servedFromOfError } from "./served-from.js";
@@ -180,10 +181,17 @@ export class Cacher {
 
   // ---- watches ------------------------------------------------------------------------------------------------
 
+  /**
+   * The new watcher's channel size from the history's capacity now (`suggestedWatchChannelSize`). A
+   * re-initialization empties the history but keeps its capacity, as upstream's `ResetLocked` does, so a watch opened
+   * after one gets channels sized by the churn before it until the ring fills again and resizes.
+   */
   private chanSize(triggerValue: string | undefined): number {
-    const max = triggerValue !== undefined ? 10 : this.resource.trigger !== undefined ? 1000 : 100;
-    // About one second of history: capacity / eventFreshDuration in seconds (suggestedWatchChannelSize).
-    return Math.min(max, Math.max(10, Math.ceil(this.cache.history.cap / (this.cfg.eventFreshMs / 1000))));
+    return suggestedWatchChannelSize(this.cache.history.cap, {
+      indexExists: this.resource.trigger !== undefined,
+      triggerUsed: triggerValue !== undefined,
+      eventFreshMs: this.cfg.eventFreshMs,
+    });
   }
 
   private errorWatch(err: unknown): FixedWatch {
@@ -206,6 +214,8 @@ export class Cacher {
     const rv = Number(parseResourceVersion(rvStr));
     const sie = opts.sendInitialEvents;
     const generation = this.cache.generation;
+    // A watch naming one object reads its initial state by key, not by scanning the namespace.
+    const single = singleObjectKey(this.resource, namespace, sel);
     let initial: InitialSource = { kind: "none" };
     let startRV: number;
     let bookmarkAfterRV: number | undefined;
@@ -223,13 +233,13 @@ export class Cacher {
       // The cache went unready (or was re-initialized) while this watch waited: kube-apiserver does not register it
       // and answers with a watch that is closed at once (no events, no ERROR).
       if (!this.cache.ready || this.cache.generation !== generation) return new FixedWatch([]);
-      initial = { kind: "snapshot", items: this.cache.snapshotItems(namespace) };
+      initial = { kind: "snapshot", items: this.cache.snapshotItems(namespace, single) };
       startRV = this.cache.rv;
       // getBookmarkAfterResourceVersionLockedFunc: RV "" → the required RV, "0" → the cache's RV, N → N.
       bookmarkAfterRV = rvStr === "" ? requiredRV : rv > 0 ? rv : this.cache.rv;
     } else if (sie === undefined && rv === 0) {
       // Legacy RV ""/"0" on a server without WatchList: current cache state, not a consistent read, no end marker.
-      initial = { kind: "snapshot", items: this.cache.snapshotItems(namespace) };
+      initial = { kind: "snapshot", items: this.cache.snapshotItems(namespace, single) };
       startRV = this.cache.rv;
     } else if (rv === 0) {
       // W5 (RV "0") and RV "" without initial events: start now (RV "": at etcd's current RV, no wait).

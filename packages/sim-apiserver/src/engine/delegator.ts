@@ -14,7 +14,7 @@ import { deepFreeze, isDeepFrozen } from "./object-util.js";
 import { apiVersionOf, type SimResource } from "./resources.js";
 import type { Selection } from "./selection.js";
 import { answeredBy, type ServedFrom } from "./served-from.js";
-import { type MvccStorage, prefixOf, type StoragePage } from "./storage.js";
+import { keyOf, type MvccStorage, prefixOf, type StoragePage } from "./storage.js";
 import type { WatchCache } from "./watch-cache.js";
 
 /** Result of a list. */
@@ -50,6 +50,19 @@ const INCONSISTENT_CONTINUE_MESSAGE =
   "modified, or deleted between the time the first chunk was returned and now may show up in the list.";
 
 /**
+ * The storage key of the one object a list selects by name, if it does (`MatchesSingle`: the field selector requires
+ * `metadata.name` to equal a value), and the registry's key function accepts it: a namespaced resource needs the
+ * request's namespace (a list across namespaces scans), and the name must be a valid path segment (not `.` or `..`,
+ * no `/` or `%`). Undefined otherwise: the list scans its prefix.
+ */
+export function singleObjectKey(r: SimResource, namespace: string, sel: Selection): string | undefined {
+  const name = sel.fields.requiresExactMatch("metadata.name");
+  if (name === undefined || name === "" || name === "." || name === ".." || /[/%]/.test(name)) return undefined;
+  if (r.namespaced && namespace === "") return undefined;
+  return keyOf(r, namespace, name);
+}
+
+/**
  * The reads of one resource (kube-apiserver's `CacheDelegator` with the cacher's `GetList`/`Get`): decides per
  * request whether the watch cache or storage answers — consistent reads, "not older than", exact RVs, continuations,
  * reads while the cache is not ready — and builds the list.
@@ -73,6 +86,9 @@ export class Delegator {
     const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : 0;
     const prefix = prefixOf(this.resource, namespace);
     const match = opts.resourceVersionMatch;
+    // A list naming one object by `metadata.name` is a non-recursive read of its key (the registry's MatchesSingle).
+    const key = opts.continue ? undefined : singleObjectKey(this.resource, namespace, sel);
+    if (key !== undefined) return this.listOne(key, rvStr, limit, match, sel);
     if (opts.continue !== undefined && opts.continue !== "") {
       // storage.ValidateListOptions: the token is decoded before the RV is looked at.
       const tok = decodeContinue(opts.continue, prefix);
@@ -110,6 +126,62 @@ export class Delegator {
     if (rv === 0) return this.fromCache(prefix, undefined, 0, sel); // L3: limit ignored
     await cache.waitFresh(rv); // L4
     return this.fromCache(prefix, undefined, match === "NotOlderThan" ? limit : 0, sel);
+  }
+
+  /**
+   * A list that names one object (`fieldSelector=metadata.name=x` in a namespace, no continue token: the registry's
+   * `MatchesSingle` with a key its `KeyFunc` accepts), served as kube-apiserver serves a non-recursive `GetList`: by
+   * the object's key, from storage or from the watch cache, never by scanning the namespace (one key examined). The
+   * routing is the list's, except that an exact-RV read (`Exact`, or an RV with a limit) always goes to storage:
+   * upstream's cacher delegates non-recursive exact reads (`ShouldDelegateExactRV` with `recursive` false), there is
+   * no snapshot read by key. At most one item, so no `continue` and no `remainingItemCount`.
+   */
+  private async listOne(
+    key: string,
+    rvStr: string,
+    limit: number,
+    match: ListOptions["resourceVersionMatch"],
+    sel: Selection,
+  ): Promise<CacherListResult> {
+    const cache = this.cache;
+    const cfg = this.cfg;
+    const rv = Number(parseResourceVersion(rvStr));
+    if (match === "Exact" || (match === undefined && limit > 0 && rv > 0)) return this.oneFromStorage(key, rv, sel);
+    if (rvStr === "") {
+      if (cfg.consistentListFromCache === false) return this.oneFromStorage(key, 0, sel);
+      // A consistent read: the cache once it caught up with storage (storage when it does not), 429 while it is not
+      // ready (a list with a field selector is never delegated to storage then).
+      if (!cache.ready) throw cache.notReady();
+      if (!(await cache.consistentWait())) return this.oneFromStorage(key, 0, sel);
+      return this.oneFromCache(key, sel);
+    }
+    if (cfg.limitedListsFromStorage === true && limit > 0 && rv > 0) {
+      const current = this.storage.currentRevision;
+      if (rv > current) throw answeredBy(newTooLargeResourceVersion(rv, current, 0), "storage");
+      return this.oneFromStorage(key, 0, sel);
+    }
+    if (!cache.ready) {
+      if (cfg.resilientWatchCacheInitialization !== false) throw cache.notReady();
+      if (rv === 0) return this.oneFromStorage(key, 0, sel);
+      await cache.whenReady();
+    }
+    if (rv > 0) await cache.waitFresh(rv);
+    return this.oneFromCache(key, sel);
+  }
+
+  private oneFromCache(key: string, sel: Selection): CacherListResult {
+    const page = this.cache.pageOfKey(key, sel);
+    return { list: this.toList(page, "", sel, page.rev), servedFrom: "cache", scanned: page.scanned };
+  }
+
+  private oneFromStorage(key: string, rev: number, sel: Selection): CacherListResult {
+    let page: StoragePage;
+    try {
+      page = this.storage.listKey(this.resource, key, rev, sel.matches);
+    } catch (err) {
+      throw answeredBy(err, "storage");
+    }
+    return { list: this.toList(page, "", sel, page.rev), servedFrom: "storage", scanned: page.scanned };
   }
 
   /** etcd's "not older than N": its current revision, or 504 (no Retry-After) when N is in its future. */

@@ -125,6 +125,32 @@ describe("§5.3 per-watcher channel sizes", () => {
     engine.stop();
   });
 
+  it("a re-initialization keeps the ring's capacity (upstream's ResetLocked): channels follow it until it resizes", async () => {
+    // A 10 s freshness window, so channel sizes above the minimum of 10 show small capacities: ceil(capacity / 10).
+    const { clock, engine } = setup({ eventFreshMs: 10_000 });
+    for (let i = 0; i < 201; i++) await engine.create("configmaps", "default", cm(`burst${i}`));
+    expect(engine.cacher("configmaps").historyStats.capacity).toBe(400);
+    engine.reinitializeCache("configmaps");
+    // The history is empty, its capacity is the burst's: a watch opened now gets the burst's channel size, not the
+    // slow churn's that follows (this is what a study measuring a watch right after a re-initialization sees).
+    expect(engine.cacher("configmaps").historyStats).toMatchObject({ capacity: 400, size: 0 });
+    const early = await engine.watch("configmaps", "default", { resourceVersion: "0" });
+    expect(engine.watchers("configmaps")[0]!.chanSize).toBe(40);
+    early.stop();
+    // One event per second: the ring only resizes when it is full; at the 401st event its newest quarter is older
+    // than the window, so it halves, and new watchers get half the slots.
+    for (let i = 0; i < 400; i++) {
+      await engine.update("configmaps", "default", "burst0", cm("burst0", String(i + 1)));
+      await clock.step(1000);
+    }
+    expect(engine.cacher("configmaps").historyStats.capacity).toBe(400);
+    await engine.update("configmaps", "default", "burst0", cm("burst0", "last"));
+    expect(engine.cacher("configmaps").historyStats.capacity).toBe(200);
+    await engine.watch("configmaps", "default", { resourceVersion: "0" });
+    expect(engine.watchers("configmaps").map((w) => w.chanSize)).toEqual([20]);
+    engine.stop();
+  });
+
   it("the window is eventFreshDuration: 1600 slots over 150 s is 11 per watcher", async () => {
     const { engine } = setup({ historyLowerBound: 1600, historyUpperBound: 1600, eventFreshMs: 150_000 });
     await engine.watch("configmaps", "default", { resourceVersion: "1" });

@@ -5,6 +5,7 @@ import { isNotFound, type StatusError } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
 import { SimApiServer } from "./sim-apiserver.js";
+import { UnknownResourceError } from "./unknown-resource-error.js";
 
 function setup() {
   const clock = new FakeClock();
@@ -73,6 +74,53 @@ describe("engine requests: an unknown resource is a rejected promise naming it",
   });
 });
 
+describe("the synchronous admin API: an unknown resource throws UnknownResourceError naming it, changing nothing", () => {
+  const calls: Array<[string, (e: SimApiServer) => unknown]> = [
+    ["resource", (e) => e.resource("gizmos")],
+    ["cacher", (e) => e.cacher("gizmos")],
+    ["watchers", (e) => e.watchers("gizmos")],
+    ["reinitializeCache", (e) => e.reinitializeCache("gizmos", 1000)],
+    ["dropWatches", (e) => e.dropWatches("gizmos")],
+    ["watcherInfo", (e) => e.watcherInfo("gizmos")],
+    ["stallWatchers", (e) => e.stallWatchers({ resource: "gizmos" }, true)],
+    ["resumeWatchers", (e) => e.resumeWatchers({ resource: "gizmos" })],
+  ];
+  for (const [name, call] of calls) {
+    it(name, async () => {
+      const { engine } = setup();
+      const w = await engine.watch("configmaps", "default", { resourceVersion: "0", timeoutSeconds: 60 });
+      let thrown: unknown;
+      try {
+        call(engine);
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toBeInstanceOf(UnknownResourceError);
+      const err = thrown as UnknownResourceError;
+      expect([err.code, err.reason, err.resource, err.message]).toEqual([
+        404,
+        "NotFound",
+        "gizmos",
+        "the server could not find the requested resource (gizmos)",
+      ]);
+      // Nothing changed: the open watch is neither stalled nor closed, the caches are ready, no rule was added.
+      expect(engine.watcherInfo().map((i) => i.stalled)).toEqual([false]);
+      expect(engine.cacher("configmaps").isReady).toBe(true);
+      const later = await engine.watch("configmaps", "default", { resourceVersion: "0", timeoutSeconds: 60 });
+      expect(engine.watcherInfo().map((i) => i.stalled)).toEqual([false, false]);
+      w.stop();
+      later.stop();
+      engine.stop();
+    });
+  }
+
+  it("the verbs reject with the same error type", async () => {
+    const { engine } = setup();
+    await expect(engine.list("gizmos", "default")).rejects.toBeInstanceOf(UnknownResourceError);
+    engine.stop();
+  });
+});
+
 describe("engine requests: typed results", () => {
   it("list and get answer where they were served from; delete whether it finished; apply whether it created", async () => {
     const { engine } = setup();
@@ -104,8 +152,10 @@ describe("engine requests: typed results", () => {
 });
 
 describe("engine requests: the latency wait is cancelled with the request and by stop", () => {
-  it("an aborted in-process request rejects with the signal's reason, leaves no timer and is recorded with code 0", async () => {
+  it("an aborted in-process request rejects with the signal's reason, leaves no timer and is recorded as kube-apiserver records it", async () => {
     const { clock, engine } = setup();
+    const audit: string[] = [];
+    engine.accounting.auditLog = (l) => audit.push(l);
     const idle = clock.pendingTimers();
     engine.addLatency({ ms: 10_000, verbs: ["list"] });
     const ac = new AbortController();
@@ -116,7 +166,54 @@ describe("engine requests: the latency wait is cancelled with the request and by
     ac.abort(reason);
     expect(await p.catch((err: unknown) => err)).toBe(reason);
     expect(clock.pendingTimers()).toBe(idle);
-    expect(engine.accounting.count({ userAgent: "cancelled", code: 0 })).toBe(1);
+    // The timeout filter's 504 (it answers a request whose context ended, the client's going away included), with
+    // the URI the client asked for.
+    expect(engine.accounting.count({ userAgent: "cancelled", code: 504 })).toBe(1);
+    const line = JSON.parse(audit.at(-1)!);
+    expect([line.verb, line.requestURI, line.responseStatus]).toEqual([
+      "list",
+      "/api/v1/namespaces/default/configmaps",
+      {
+        metadata: {},
+        status: "Failure",
+        message: "Timeout: request did not complete within the allotted timeout",
+        reason: "Timeout",
+        code: 504,
+      },
+    ]);
+    engine.stop();
+  });
+
+  it("a watch aborted before it started is recorded as audit's 'Connection closed early' (200), with its URI", async () => {
+    const { engine } = setup();
+    const audit: string[] = [];
+    engine.accounting.auditLog = (l) => audit.push(l);
+    engine.addLatency({ ms: 10_000, verbs: ["watch"] });
+    const ac = new AbortController();
+    const p = engine.watch("configmaps", "default", { resourceVersion: "7" }, { signal: ac.signal, userAgent: "w" });
+    await settle();
+    ac.abort(new Error("client went away"));
+    await expect(p).rejects.toThrow("client went away");
+    const line = JSON.parse(audit.at(-1)!);
+    expect([line.verb, line.requestURI, line.responseStatus]).toEqual([
+      "watch",
+      "/api/v1/namespaces/default/configmaps?resourceVersion=7&watch=true",
+      { metadata: {}, status: "Success", message: "Connection closed early", code: 200 },
+    ]);
+    engine.stop();
+  });
+
+  it("a dropped-connection fault in-process is recorded as unanswered (504, with its URI); an API error keeps its code", async () => {
+    const { engine } = setup();
+    const audit: string[] = [];
+    engine.accounting.auditLog = (l) => audit.push(l);
+    engine.faults.add({ type: "drop-connection", verbs: ["get"], count: 1 });
+    await expect(engine.get("configmaps", "default", "x", {}, { userAgent: "d" })).rejects.toThrow(/dropped/);
+    await expect(engine.get("configmaps", "default", "x", {}, { userAgent: "d" })).rejects.toMatchObject({ code: 404 });
+    expect(audit.map((l) => [JSON.parse(l).requestURI, JSON.parse(l).responseStatus.code])).toEqual([
+      ["/api/v1/namespaces/default/configmaps/x", 504],
+      ["/api/v1/namespaces/default/configmaps/x", 404],
+    ]);
     engine.stop();
   });
 

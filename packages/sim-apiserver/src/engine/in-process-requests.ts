@@ -9,10 +9,12 @@ import type { DeleteOptions } from "./registry/delete-options.js";
 import type { PatchType } from "./registry/patch.js";
 import type { RequestContext, ResourceRef, Served } from "./request-context.js";
 import { outcomeOfError, type RequestOutcome } from "./request-models.js";
+import { requestURI } from "./request-uri.js";
 import type { ResourceTable } from "./resource-table.js";
 import type { SimResource } from "./resources.js";
 import { type ServedFrom, servedFromOfError } from "./served-from.js";
 import { type SimWatch, TruncatingWatch } from "./sim-watch.js";
+import { unansweredRequestStatus } from "./unanswered-request.js";
 import { isApplyPatch } from "./write-serving.js";
 
 /** What {@link InProcessRequests} decorates and reports to. */
@@ -35,7 +37,9 @@ export class InProcessRequests {
   constructor(private readonly deps: InProcessRequestsDeps) {}
 
   list(ref: ResourceRef, namespace: string, opts: ListOptions, ctx?: RequestContext): Promise<KubeList> {
-    return this.run("list", ref, namespace, ctx, "", (r, req) => this.deps.requests.list(r, namespace, opts, req));
+    return this.run("list", ref, namespace, ctx, "", opts, (r, req) =>
+      this.deps.requests.list(r, namespace, opts, req),
+    );
   }
 
   get(
@@ -45,13 +49,15 @@ export class InProcessRequests {
     opts: { readonly resourceVersion?: string },
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.run("get", ref, namespace, ctx, name, (r, req) =>
+    return this.run("get", ref, namespace, ctx, name, opts, (r, req) =>
       this.deps.requests.get(r, namespace, name, opts, req),
     );
   }
 
   create(ref: ResourceRef, namespace: string, obj: KubeObject, ctx?: RequestContext): Promise<KubeObject> {
-    return this.run("create", ref, namespace, ctx, "", (r, req) => this.deps.requests.create(r, namespace, obj, req));
+    return this.run("create", ref, namespace, ctx, "", {}, (r, req) =>
+      this.deps.requests.create(r, namespace, obj, req),
+    );
   }
 
   update(
@@ -61,7 +67,7 @@ export class InProcessRequests {
     obj: KubeObject,
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.run("update", ref, namespace, ctx, name, (r, req) =>
+    return this.run("update", ref, namespace, ctx, name, {}, (r, req) =>
       this.deps.requests.update(r, namespace, name, obj, req),
     );
   }
@@ -74,7 +80,7 @@ export class InProcessRequests {
     body: string,
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.run(isApplyPatch(type) ? "apply" : "patch", ref, namespace, ctx, name, (r, req) =>
+    return this.run(isApplyPatch(type) ? "apply" : "patch", ref, namespace, ctx, name, {}, (r, req) =>
       this.deps.requests.patch(r, namespace, name, type, body, req),
     );
   }
@@ -86,7 +92,7 @@ export class InProcessRequests {
     options: DeleteOptions | undefined,
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.run("delete", ref, namespace, ctx, name, (r, req) =>
+    return this.run("delete", ref, namespace, ctx, name, {}, (r, req) =>
       this.deps.requests.delete(r, namespace, name, options, req),
     );
   }
@@ -98,7 +104,7 @@ export class InProcessRequests {
     options: DeleteOptions | undefined,
     ctx?: RequestContext,
   ): Promise<KubeList> {
-    return this.run("deletecollection", ref, namespace, ctx, "", (r, req) =>
+    return this.run("deletecollection", ref, namespace, ctx, "", listOpts, (r, req) =>
       this.deps.requests.deleteCollection(r, namespace, listOpts, options, req),
     );
   }
@@ -109,7 +115,7 @@ export class InProcessRequests {
    * under a `truncate-watch` fault.
    */
   watch(ref: ResourceRef, namespace: string, opts: ListOptions, ctx?: RequestContext): Promise<SimWatch> {
-    return this.run("watch", ref, namespace, ctx, "", async (r, req, truncateAfter) => {
+    return this.run("watch", ref, namespace, ctx, "", opts, async (r, req, truncateAfter) => {
       const res = await this.deps.requests.watch(r, namespace, opts, req);
       const w = res.object;
       const signal = req.signal;
@@ -127,7 +133,9 @@ export class InProcessRequests {
 
   /**
    * One in-process request: the resource (an unknown one rejects with 404 naming it), the request fault, the engine
-   * call, the outcome written to `ctx`, and one accounting record whatever happened.
+   * call, the outcome written to `ctx`, and one accounting record whatever happened, with the URI a client would have
+   * asked (`options`: the list options, or a GET's resourceVersion). A request no answer reached (its signal aborted,
+   * or a dropped-connection fault) is recorded as kube-apiserver records one ({@link unansweredRequestStatus}).
    */
   private async run<T>(
     requestVerb: string,
@@ -135,6 +143,7 @@ export class InProcessRequests {
     namespace: string,
     ctx: RequestContext | undefined,
     name: string,
+    options: ListOptions | { readonly resourceVersion?: string },
     call: (r: SimResource, req: RequestContext, truncateAfter: number | undefined) => Promise<Served<T>>,
   ): Promise<T> {
     const { table, faults, accounting, clock, defaultUserAgent } = this.deps;
@@ -148,6 +157,7 @@ export class InProcessRequests {
     // A context reused for several calls must not carry the previous call's outcome over.
     req.servedFrom = undefined;
     let code = 200;
+    let unanswered = false;
     let servedFrom: ServedFrom | undefined;
     let outcome: RequestOutcome | undefined;
     try {
@@ -173,8 +183,9 @@ export class InProcessRequests {
       servedFrom = servedFromOfError(err);
       outcome = outcomeOfError(err);
       if (servedFrom !== undefined) req.servedFrom = servedFrom;
-      const gone = err instanceof SimConnectionError || req.signal?.aborted === true; // no answer reached anyone
-      code = err instanceof StatusError ? err.code : gone ? 0 : 500;
+      // What the handler answered, else (no answer reached anyone) what kube-apiserver's filters record.
+      unanswered = !(err instanceof StatusError) && (err instanceof SimConnectionError || req.signal?.aborted === true);
+      code = err instanceof StatusError ? err.code : unanswered ? unansweredRequestStatus(verb).code : 500;
       throw err;
     } finally {
       accounting.record({
@@ -185,17 +196,43 @@ export class InProcessRequests {
         userAgent,
         code,
         servedFrom: servedFrom ?? "",
-        latencyMs: clock.now() - start,
+        latencyMs: clock.now() - start + (outcome?.unsleptMs ?? 0),
         // In-process nothing is serialized: the request models measure the encoded response when asked to.
         bytes: outcome?.responseBytes ?? 0,
         namespace,
         ...(name !== "" && { name }),
         receivedAt: start,
         ...(apply && { apply }),
-        ...(outcome !== undefined && { auditID: outcome.auditID, requestURI: outcome.requestURI }),
+        ...(outcome !== undefined && { auditID: outcome.auditID }),
+        // Built only when something reads it (the audit line), or for a request no answer reached.
+        ...((outcome !== undefined || accounting.auditLog !== undefined || unanswered) && {
+          requestURI: outcome?.requestURI ?? uriOf(r, verb, namespace, name, req.subresource, options),
+        }),
+        ...(unanswered && { unanswered }),
         ...(outcome?.cost !== undefined && { cost: outcome.cost }),
         ...(req.subresource !== undefined && req.subresource !== "" && { subresource: req.subresource }),
       });
     }
   }
+}
+
+/** The URI a client would have asked for this request (in-process requests have no other). */
+function uriOf(
+  r: SimResource,
+  verb: string,
+  namespace: string,
+  name: string,
+  subresource: string | undefined,
+  options: ListOptions | { readonly resourceVersion?: string },
+): string {
+  const target = {
+    group: r.group,
+    version: r.version,
+    resource: r.resource,
+    namespaced: r.namespaced,
+    namespace,
+    name,
+    ...(subresource !== undefined && { subresource }),
+  };
+  return requestURI(target, verb, options);
 }

@@ -3,13 +3,13 @@ export {
   type AccountingDimension,
   type AccountingRow,
   auditLine,
-  CacheMetrics,
   metricsVerb,
   RequestAccounting,
   type RequestRecord,
 } from "./accounting.js";
 export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cache-watcher.js";
 export { Cacher, type CacherConfig, type ServedFrom } from "./cacher.js";
+export { CacheMetrics } from "./cacher-metrics.js";
 export { type ContinueToken, decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
 export { type ControllerDeps, ControllerLoop } from "./controller-loop.js";
 export {
@@ -92,6 +92,7 @@ export {
   type WorkEstimate,
   type WorkEstimatorConfig,
 } from "./list-work-estimator.js";
+export type { InProcessListerWatcher, ListerWatcherScope } from "./listwatch.js";
 export {
   APF_BYTES_PER_SEAT,
   APF_CACHE_STREAMING_MAX_BYTES,
@@ -171,7 +172,7 @@ export { strategicMergePatch } from "./registry/strategic-merge-patch.js";
 export { type ResourceStrategy, strategyFor } from "./registry/strategy.js";
 export type { EngineRequest, RequestContext, ResourceRef, Served } from "./request-context.js";
 export type { LatencyRule } from "./request-latency.js";
-export type { RequestOutcome, TraceLogConfig } from "./request-models.js";
+export type { CostModelLatency, RequestOutcome, TraceLogConfig } from "./request-models.js";
 export {
   type HandlerSteps,
   handlerSteps,
@@ -191,11 +192,7 @@ export {
 } from "./resources.js";
 export { parseSelection, type Selection } from "./selection.js";
 export { COLLECTION_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
-export {
-  type InProcessListerWatcher,
-  type ListerWatcherScope,
-  SimApiServer,
-} from "./sim-apiserver.js";
+export { SimApiServer } from "./sim-apiserver.js";
 export type { SimApiServerOptions } from "./sim-apiserver-options.js";
 export { SimTruncatedWatchError, type SimWatch } from "./sim-watch.js";
 export { keyOf, MvccStorage, prefixOf, type StorageEvent, type StorageListener } from "./storage.js";
@@ -208,6 +205,8 @@ export {
   type TraceField,
   type TraceLogOptions,
 } from "./trace.js";
+export { type UnansweredRequestStatus, unansweredRequestStatus } from "./unanswered-request.js";
+export { UnknownResourceError } from "./unknown-resource-error.js";
 export {
   DEFAULT_WATCH_MEMORY_MODEL,
   type OpenWatchSample,

@@ -23,6 +23,7 @@ import {
   tooLargeStatus as tooLarge,
   VALIDATION_CASES,
 } from "./list-cases.test-util.js";
+import { CACHE_MS_PER_OBJECT } from "./model-calibration.js";
 import { WIDGETS } from "./resources.test-util.js";
 import { SimApiServer, type SimApiServerOptions } from "./sim-apiserver.js";
 
@@ -524,6 +525,136 @@ describe("L7–L9: GET", () => {
     const p = pending(get(sim, "a", "50"));
     await clock.step(3000);
     expect(p.value).toEqual({ status: tooLarge(50, 7, 1), servedFrom: "cache", code: 504 });
+  });
+});
+
+describe("a list naming one object (fieldSelector=metadata.name, MatchesSingle): a key lookup, not a scan", () => {
+  /** Seeded, then a modified (RV 8), b deleted (RV 9), f created (RV 10). */
+  async function withHistory(opts: Partial<SimApiServerOptions> = {}) {
+    const env = await setup(opts);
+    await env.sim.update("configmaps", NS, "a", cm("a", "v2"));
+    await env.sim.delete("configmaps", NS, "b");
+    await env.sim.create("configmaps", NS, cm("f", "v1"));
+    return env;
+  }
+  const one = (name: string, opts: ListOptions = {}): ListOptions => ({
+    ...opts,
+    fieldSelector: `metadata.name=${name}`,
+  });
+  /** The engine's typed answer: list, where it was served from, keys examined. */
+  const read = (sim: SimApiServer, opts: ListOptions, ns = NS) => sim.requests.list("configmaps", ns, opts, {});
+
+  const OPTIONS: Array<{ what: string; opts: ListOptions; from: "cache" | "storage" }> = [
+    { what: "RV unset (consistent)", opts: {}, from: "cache" },
+    { what: "RV unset with a limit", opts: { limit: 500 }, from: "cache" },
+    { what: 'RV "0" with a limit (the reflector)', opts: { resourceVersion: "0", limit: 500 }, from: "cache" },
+    { what: "RV=N", opts: { resourceVersion: "8" }, from: "cache" },
+    { what: "NotOlderThan", opts: { resourceVersion: "5", resourceVersionMatch: "NotOlderThan" }, from: "cache" },
+    { what: "Exact at an older N", opts: { resourceVersion: "7", resourceVersionMatch: "Exact" }, from: "storage" },
+    { what: "legacy exact (RV=N + limit)", opts: { resourceVersion: "7", limit: 10 }, from: "storage" },
+  ];
+  it.each(OPTIONS)("$what: one key examined, from the $from, the same answer as the scan", async (c) => {
+    const { sim } = await withHistory();
+    for (const name of ["a", "b", "f", "zz"]) {
+      const single = await read(sim, one(name, c.opts));
+      const scan = await read(sim, c.opts);
+      expect(single.scanned).toBe(1);
+      expect(scan.scanned).toBeGreaterThan(1);
+      expect(single.servedFrom).toBe(c.from);
+      // Same items and RV as the namespace scan filtered by name; at most one item: no continue, no count.
+      expect(single.object.metadata).toEqual({ resourceVersion: scan.object.metadata.resourceVersion });
+      expect(single.object.items).toEqual(scan.object.items.filter((o) => o.metadata?.name === name));
+    }
+  });
+
+  it("an exact read by key is storage's at N (upstream delegates non-recursive exact reads): 410 below compaction, 504 beyond", async () => {
+    const { sim } = await withHistory();
+    const at7 = await list(sim, one("a", { resourceVersion: "7", resourceVersionMatch: "Exact" }));
+    expect([at7.servedFrom, items(at7.value)]).toEqual(["storage", ["a@2=v1"]]);
+    sim.compact(9);
+    expect(await list(sim, one("a", { resourceVersion: "7", resourceVersionMatch: "Exact" }))).toEqual({
+      status: LIST_TOO_OLD,
+      servedFrom: "storage",
+      code: 410,
+    });
+    expect(await list(sim, one("a", { resourceVersion: "99", limit: 1 }))).toEqual({
+      status: tooLarge(99, 11),
+      servedFrom: "storage",
+      code: 504,
+    });
+  });
+
+  it("freshness: RV=N waits for the cache by key as the scan does; a consistent read sees the newest write", async () => {
+    const { sim, clock } = await setup({ cacheLagMs: 1000 });
+    await sim.update("configmaps", NS, "c", cm("c", "v2")); // RV 8, the cache sees it 1 s later
+    const p = pending(list(sim, one("c", { resourceVersion: "8" })));
+    await clock.step(999);
+    expect(p.done).toBe(false);
+    await clock.step(1);
+    expect([p.value?.servedFrom, items(p.value?.value)]).toEqual(["cache", ["c@8=v2"]]);
+    await sim.update("configmaps", NS, "c", cm("c", "v3")); // RV 9
+    const q = pending(list(sim, one("c")));
+    await clock.step(1000);
+    expect([q.value?.servedFrom, q.value?.value?.metadata.resourceVersion, items(q.value?.value)]).toEqual([
+      "cache",
+      "9",
+      ["c@9=v3"],
+    ]);
+  });
+
+  it("other selectors still filter the one object; metadata.name=x with != or across namespaces scans", async () => {
+    const { sim } = await setup();
+    await sim.update("configmaps", NS, "a", cm("a", "v1", { app: "web" }));
+    const labelled = await read(sim, { ...one("a"), labelSelector: "app=web" });
+    const otherLabel = await read(sim, { ...one("a"), labelSelector: "app=db" });
+    const withNs = await read(sim, { fieldSelector: `metadata.name=a,metadata.namespace=${NS}` });
+    expect([labelled.scanned, namesOf(labelled.object)]).toEqual([1, ["a"]]);
+    expect([otherLabel.scanned, namesOf(otherLabel.object)]).toEqual([1, []]);
+    expect([withNs.scanned, namesOf(withNs.object)]).toEqual([1, ["a"]]);
+    // Not a single key: a negated name, and a namespaced resource listed across namespaces (no key without one).
+    const negated = await read(sim, { fieldSelector: "metadata.name!=a" });
+    const everywhere = await read(sim, one("x"), "");
+    expect([negated.scanned, namesOf(negated.object)]).toEqual([5, ["b", "c", "d", "e"]]);
+    expect([everywhere.scanned, namesOf(everywhere.object)]).toEqual([6, ["x"]]);
+  });
+
+  it("a continuation is never a single-key read (MatchesSingle is false with a continue token)", async () => {
+    const { sim } = await setup();
+    const first = await read(sim, { limit: 2 });
+    const next = await read(sim, { ...one("d"), limit: 2, continue: first.object.metadata.continue! });
+    expect([(next.scanned ?? 0) > 1, namesOf(next.object)]).toEqual([true, ["d"]]);
+  });
+
+  it("a cluster-scoped resource is read by key from every namespace-less list", async () => {
+    const { sim } = await setup();
+    for (const n of ["n1", "n2", "n3"]) await sim.create("nodes", "", { metadata: { name: n } });
+    const r = await sim.requests.list("nodes", "", { fieldSelector: "metadata.name=n2" }, {});
+    expect([r.scanned, r.object.items.map((o) => o.metadata?.name)]).toEqual([1, ["n2"]]);
+  });
+
+  it("while the cache re-initializes: 429 (a field selector is never delegated to storage); Exact goes to storage", async () => {
+    const { sim } = await setup();
+    sim.reinitializeCache("configmaps", 60_000);
+    expect((await list(sim, one("a", { limit: 10 }))).code).toBe(429);
+    expect((await list(sim, one("a", { resourceVersion: "0" }))).code).toBe(429);
+    const exact = await list(sim, one("a", { resourceVersion: "3", resourceVersionMatch: "Exact" }));
+    expect([exact.servedFrom, items(exact.value)]).toEqual(["storage", ["a@2=v1"]]);
+  });
+
+  it("the cost model is charged for one key (the watch cache's CPU per object walked × 1)", async () => {
+    const clock = new FakeClock();
+    const sim = new SimApiServer({ clock, rand: seededRand(1), costModel: true, compactionIntervalMs: 0 });
+    /** The cost model sleeps on the engine's clock: step it until the request is answered. */
+    const answered = async <T>(p: Promise<T>): Promise<T> => {
+      const state = pending(p);
+      for (let i = 0; i < 1000 && !state.done; i++) await clock.step(1);
+      return p;
+    };
+    for (const name of SEED) await answered(sim.create("configmaps", "default", cm(name, "v1")));
+    const single = await answered(read(sim, one("c", { resourceVersion: "0" }), "default"));
+    const scan = await answered(read(sim, { resourceVersion: "0" }, "default"));
+    expect(single.outcome?.cost?.readCpuMs).toBeCloseTo(CACHE_MS_PER_OBJECT, 12);
+    expect(scan.outcome?.cost?.readCpuMs).toBeCloseTo(5 * CACHE_MS_PER_OBJECT, 12);
   });
 });
 

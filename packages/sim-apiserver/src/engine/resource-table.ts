@@ -1,9 +1,10 @@
-import { type KubeObject, StatusError } from "@informer-ts/apimachinery";
+import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Cacher } from "./cacher.js";
 import { resourceFromCrd } from "./custom-resource-definitions.js";
 import type { ResourceRef } from "./request-context.js";
 import { groupResourceString, type SimResource } from "./resources.js";
 import type { MvccStorage } from "./storage.js";
+import { UnknownResourceError } from "./unknown-resource-error.js";
 
 /**
  * The served resources and their watch caches (kube-apiserver's installed REST storage plus apiextensions'
@@ -35,25 +36,16 @@ export class ResourceTable {
     return this.byName.get(name);
   }
 
-  /** Looks a resource up; throws 404 naming it when it is not served. */
+  /** A served resource by reference, or undefined (never throws). */
+  lookup(ref: ResourceRef): SimResource | undefined {
+    if (typeof ref !== "string") return this.cachers.has(ref) ? ref : this.byName.get(groupResourceString(ref));
+    return this.byName.get(ref);
+  }
+
+  /** Looks a resource up; throws {@link UnknownResourceError} (404 naming it) when it is not served. */
   resolve(ref: ResourceRef): SimResource {
-    if (typeof ref !== "string") {
-      if (this.cachers.has(ref)) return ref;
-      ref = groupResourceString(ref);
-    }
-    const r = this.byName.get(ref);
-    if (r === undefined) {
-      throw new StatusError({
-        kind: "Status",
-        apiVersion: "v1",
-        metadata: {},
-        status: "Failure",
-        message: `the server could not find the requested resource (${ref})`,
-        reason: "NotFound",
-        details: {},
-        code: 404,
-      });
-    }
+    const r = this.lookup(ref);
+    if (r === undefined) throw new UnknownResourceError(typeof ref === "string" ? ref : groupResourceString(ref));
     return r;
   }
 

@@ -1,9 +1,10 @@
 import { type KubeList, type KubeObject, type ListOptions, newInvalid } from "@informer-ts/apimachinery";
 import { type Clock, mathRand, type Rand, realClock, seededRand } from "@informer-ts/clock";
 import { type Logger, noopMetrics, safeLog } from "@informer-ts/instrumentation";
-import { CacheMetrics, RequestAccounting } from "./accounting.js";
+import { RequestAccounting } from "./accounting.js";
 import type { CacheWatcher } from "./cache-watcher.js";
 import { Cacher } from "./cacher.js";
+import { CacheMetrics, cacherHooks } from "./cacher-metrics.js";
 import { costModelFor, validateCostModel } from "./cost-model.js";
 import { CrdFinalizer } from "./crd-finalizer.js";
 import {
@@ -23,6 +24,7 @@ import {
   kubeVersionGates,
   parseKubeVersion,
 } from "./kube-version.js";
+import { type InProcessListerWatcher, inProcessListerWatcher, type ListerWatcherScope } from "./listwatch.js";
 import { NamespaceController } from "./namespace-controller.js";
 import { ObjectCountTracker } from "./object-count-tracker.js";
 import { rfc3339Seconds } from "./object-util.js";
@@ -38,6 +40,7 @@ import { cacherConfigOf, type SimApiServerOptions } from "./sim-apiserver-option
 import type { SimWatch } from "./sim-watch.js";
 import { MvccStorage } from "./storage.js";
 import { StorageMaintenance } from "./storage-maintenance.js";
+import type { UnknownResourceError } from "./unknown-resource-error.js";
 import {
   DEFAULT_WATCH_MEMORY_MODEL,
   type OpenWatchSample,
@@ -58,20 +61,6 @@ function* objectsOf(storage: MvccStorage, r: SimResource): Iterable<KubeObject> 
   for (const [, o] of storage.snapshot(r)) yield o;
 }
 
-/** Scope of an in-process {@link SimApiServer.listerWatcher}. */
-export interface ListerWatcherScope {
-  readonly namespace?: string;
-  readonly labelSelector?: string;
-  readonly fieldSelector?: string;
-  readonly userAgent?: string;
-}
-
-/** The in-process list/watch source (structurally `@informer-ts/cache`'s `ListerWatcher`). */
-export interface InProcessListerWatcher {
-  list(options: ListOptions, signal?: AbortSignal): Promise<KubeList>;
-  watch(options: ListOptions, signal?: AbortSignal): Promise<SimWatch>;
-}
-
 /**
  * The simulated kube-apiserver's engine: MVCC storage with one global resourceVersion, a watch cache per resource
  * (ring buffer, dispatcher with the shared time budget, bookmarks, freshness waits, readiness), list/get/watch per
@@ -80,7 +69,11 @@ export interface InProcessListerWatcher {
  * requests plus request faults and accounting) or use {@link listerWatcher}, so the semantics are identical with and
  * without sockets; under a `FakeClock` everything is deterministic.
  *
- * Every verb returns a promise and reports every failure through it, an unknown resource included (404 naming it).
+ * Every verb returns a promise and reports every failure through it, an unknown resource included (rejected with
+ * {@link UnknownResourceError}, a 404 naming it). The synchronous admin and test methods (`resource`, `cacher`,
+ * `watchers`, `reinitializeCache`, `dropWatches`, `watcherInfo`, `stallWatchers`, `resumeWatchers`) throw that same
+ * error when given a resource that is not served: a programmer or configuration error, reported where it was made;
+ * the admin API answers it with a 404 and `--fault` with exit code 2, each naming the resource.
  */
 export class SimApiServer {
   readonly clock: Clock;
@@ -147,22 +140,14 @@ export class SimApiServer {
     this.table = new ResourceTable(
       this.storage,
       (r) =>
-        // The hooks run inside the dispatcher and timer callbacks: a throwing metrics provider or log sink must not
-        // lose an event for the remaining watchers or escape as an uncaught exception, so each one is guarded.
-        new Cacher(r, this.storage, this.clock, this.rand, cfg, {
-          onWatcherTerminated: (res, message) => {
-            guarded(() => this.cacheMetrics.terminatedWatchers.inc({ group: res.group, resource: res.resource }));
-            this.logLine(message);
-          },
-          onWatcherCountChanged: (res, delta) =>
-            guarded(() =>
-              this.cacheMetrics.registeredWatchers.inc({ group: res.group, resource: res.resource }, delta),
-            ),
-          onEventsDispatched: (res, n) =>
-            guarded(() => this.cacheMetrics.dispatchedEvents.inc({ group: res.group, resource: res.resource }, n)),
-          bookmarkMode: () => this.bookmarks,
-          log: (message) => this.logLine(message),
-        }),
+        new Cacher(
+          r,
+          this.storage,
+          this.clock,
+          this.rand,
+          cfg,
+          cacherHooks(this.cacheMetrics, { bookmarkMode: () => this.bookmarks, log: (m) => this.logLine(m) }),
+        ),
     );
     this.maintenance = new StorageMaintenance(
       this.clock,
@@ -179,6 +164,9 @@ export class SimApiServer {
     const costModel =
       opts.costModel === true ? costModelFor(this.kubeVersion, this.gates.consistentListFromCache) : opts.costModel;
     if (costModel !== undefined) validateCostModel(costModel);
+    const costLatency = opts.costModelLatency ?? "sleep";
+    if (costLatency !== "sleep" && costLatency !== "record")
+      throw new RangeError(`costModelLatency must be "sleep" or "record", got ${JSON.stringify(costLatency)}`);
     const models = new RequestModels({
       clock: this.clock,
       sleep: (ms, signal) => this.latency.sleep(ms, () => signal),
@@ -186,6 +174,7 @@ export class SimApiServer {
       nextAuditID: () => this.accounting.nextAuditID(),
       traceRand: seededRand(TRACE_NUMBERS_SEED),
       costModel,
+      costLatency,
       trace: opts.traceLog === true ? {} : opts.traceLog,
       stats: (r) => this.objectCounts.get(r),
       interestedWatchers: (r, obj) => this.table.cacherIfServed(r)?.interestedWatchers(obj) ?? 0,
@@ -304,12 +293,15 @@ export class SimApiServer {
     return this.table.resources();
   }
 
-  /** Looks a resource up; throws 404 naming it when it is not served. */
+  /** Looks a resource up; throws {@link UnknownResourceError} (404 naming it) when it is not served. */
   resource(ref: ResourceRef): SimResource {
     return this.table.resolve(ref);
   }
 
-  /** The watch cache of a resource (for tests, metrics and the admin API); throws 404 as {@link resource}. */
+  /**
+   * The watch cache of a resource (for tests, metrics and the admin API); throws {@link UnknownResourceError} as
+   * {@link resource}.
+   */
   cacher(ref: ResourceRef): Cacher {
     return this.table.cacher(ref);
   }
@@ -333,7 +325,8 @@ export class SimApiServer {
 
   /**
    * Re-initializes watch caches (all, or one resource) as after their etcd watch broke: every watcher is closed, the
-   * history is emptied (older RVs now get 410), and for `downtimeMs` watches get 429.
+   * history is emptied (older RVs now get 410), and for `downtimeMs` watches get 429. Throws
+   * {@link UnknownResourceError}, changing nothing, when `ref` is not served.
    */
   reinitializeCache(ref?: ResourceRef, downtimeMs = 0): void {
     const targets = ref === undefined ? this.table.allCachers() : [this.table.cacher(ref)];
@@ -345,7 +338,8 @@ export class SimApiServer {
 
   /**
    * Closes open watches (all, or of one resource) the way a dropped connection does. In-process iteration ends, or
-   * throws {@link SimConnectionError} with `asError`. Returns how many were closed.
+   * throws {@link SimConnectionError} with `asError`. Returns how many were closed. Throws
+   * {@link UnknownResourceError} when `ref` is not served.
    */
   dropWatches(ref?: ResourceRef, asError = false): number {
     return this.watcherFaults.drop(ref, asError);
@@ -372,13 +366,18 @@ export class SimApiServer {
    * Fault "a watcher that stops reading": the matching open watchers stop draining their result buffer (their
    * consumer, in-process or the HTTP stream, receives nothing), so under churn their buffers fill and the dispatcher's
    * time budget closes them, exactly as for a client that stopped reading. With `future`, watchers opened later that
-   * match are stalled too, until {@link resumeWatchers}. Returns how many open watchers were stalled.
+   * match are stalled too, until {@link resumeWatchers}. Returns how many open watchers were stalled. Throws
+   * {@link UnknownResourceError}, adding no rule, when `sel.resource` is not served; a rule whose resource stops
+   * being served later matches nothing.
    */
   stallWatchers(sel: WatcherSelector = {}, future = false): number {
     return this.watcherFaults.stall(sel, future);
   }
 
-  /** Undoes {@link stallWatchers}: removes every stall rule and resumes the matching stalled watchers. */
+  /**
+   * Undoes {@link stallWatchers}: removes every stall rule and resumes the matching stalled watchers. Throws
+   * {@link UnknownResourceError}, changing nothing, when `sel.resource` is not served.
+   */
   resumeWatchers(sel: WatcherSelector = {}): number {
     return this.watcherFaults.resume(sel);
   }
@@ -405,7 +404,10 @@ export class SimApiServer {
     );
   }
 
-  /** Every open watcher (all resources, or one), with its id, user agent and buffer fill. */
+  /**
+   * Every open watcher (all resources, or one), with its id, user agent and buffer fill. Throws
+   * {@link UnknownResourceError} when `ref` is not served.
+   */
   watcherInfo(ref?: ResourceRef): WatcherInfo[] {
     return this.watcherFaults.info(ref);
   }
@@ -530,30 +532,10 @@ export class SimApiServer {
    * into new objects).
    */
   listerWatcher(ref: ResourceRef, scope: ListerWatcherScope = {}): InProcessListerWatcher {
-    const namespaced = (): boolean => {
-      try {
-        return this.table.resolve(ref).namespaced;
-      } catch {
-        return false; // the call below rejects with the 404
-      }
-    };
-    const ns = () => (namespaced() ? (scope.namespace ?? "") : "");
-    const merge = (o: ListOptions): ListOptions => ({
-      ...o,
-      ...(scope.labelSelector !== undefined && { labelSelector: scope.labelSelector }),
-      ...(scope.fieldSelector !== undefined && { fieldSelector: scope.fieldSelector }),
-    });
-    const ctxOf = (signal?: AbortSignal): RequestContext => ({
-      ...(scope.userAgent !== undefined && { userAgent: scope.userAgent }),
-      ...(signal !== undefined && { signal }),
-    });
-    return {
-      list: (o, signal) => this.list(ref, ns(), merge(o), ctxOf(signal)),
-      watch: (o, signal) => this.watch(ref, ns(), merge(o), ctxOf(signal)),
-    };
+    return inProcessListerWatcher(this, (r) => this.table.lookup(r)?.namespaced ?? false, ref, scope);
   }
 
-  /** Open watchers of a resource (tests, admin). */
+  /** Open watchers of a resource (tests, admin); throws {@link UnknownResourceError} when it is not served. */
   watchers(ref: ResourceRef): readonly CacheWatcher[] {
     return this.table.cacher(ref).openWatchers();
   }
@@ -595,17 +577,9 @@ export class SimApiServer {
 export type { WatchCloseReason } from "./cache-watcher.js";
 // What this module declared before its parts moved to their own files stays importable from here.
 export { SimConnectionError } from "./in-process-faults.js";
+export type { InProcessListerWatcher, ListerWatcherScope } from "./listwatch.js";
 export type { RequestContext, ResourceRef } from "./request-context.js";
 export type { LatencyRule } from "./request-latency.js";
 export type { SimApiServerOptions } from "./sim-apiserver-options.js";
 export { SimTruncatedWatchError, type SimWatch } from "./sim-watch.js";
 export type { BookmarkMode, WatcherInfo, WatcherSelector } from "./watcher-faults.js";
-
-/** Runs a side channel (metrics, logs) so that its failure cannot break the request or the dispatcher calling it. */
-function guarded(fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    // A broken sink loses its own output, nothing else.
-  }
-}

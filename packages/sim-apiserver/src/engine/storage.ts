@@ -397,6 +397,32 @@ export class MvccStorage {
   }
 
   /**
+   * Reads one key at the current revision (`rev` 0) or a retained one, as a page of at most one item matching
+   * `predicate` (etcd's `GetList` without `Recursive`: a range of one key). One key examined.
+   *
+   * @throws {StatusError} as {@link list}: 410 below the compaction point, 504 above the current revision.
+   */
+  listKey(r: SimResource, key: string, rev: number, predicate: (o: KubeObject) => boolean): StoragePage {
+    const at = rev === 0 ? this.revision : rev;
+    if (at > this.revision) throw newTooLargeResourceVersion(at, this.revision, 0);
+    if (at < this.compacted) throw newResourceExpired("The resourceVersion for the provided list is too old.");
+    const d = this.data.get(r);
+    let o: KubeObject | undefined;
+    if (at === this.revision) o = d?.live.get(key);
+    else {
+      const versions = d?.history.get(key) ?? [];
+      for (let i = versions.length - 1; i >= 0; i--) {
+        if (versions[i]!.rev <= at) {
+          o = versions[i]!.object;
+          break;
+        }
+      }
+    }
+    const items = o !== undefined && predicate(o) ? [o] : [];
+    return { items, lastKey: undefined, remaining: 0, rev: at, scanned: 1 };
+  }
+
+  /**
    * Compacts history below `rev` (default: the current revision), as kube-apiserver's periodic compaction does.
    * Writes the compaction key, so the global revision moves by one. Returns the compacted revision.
    */

@@ -176,6 +176,16 @@ export class WatchCache {
   }
 
   /**
+   * The object at `key` in the current state, as a page of at most one item (`WaitUntilFreshAndGet` of a
+   * non-recursive list, the freshness wait being the caller's): one key examined, none after it.
+   */
+  pageOfKey(key: string, sel: Selection): StoragePage {
+    const o = this.state.get(key);
+    const items = o !== undefined && sel.matches(o) ? [o] : [];
+    return { items, lastKey: undefined, remaining: 0, rev: this.rv, scanned: 1 };
+  }
+
+  /**
    * One page of the state at `rv` (ListFromCacheSnapshot), or undefined when the history no longer reaches back to
    * `rv`: the current state with every event after `rv` undone (newest first, so the oldest change of a key decides;
    * its previous object is the state at `rv`).
@@ -207,8 +217,15 @@ export class WatchCache {
     return paginate(index, opts, rv, objectAt, someAbsent);
   }
 
-  /** The current objects of a namespace (all for `""`), in key order: a watch-list's initial events. */
-  snapshotItems(namespace: string): KubeObject[] {
+  /**
+   * The current objects of a namespace (all for `""`), in key order: a watch-list's initial events. With `key` (a
+   * watch naming one object), only that object, if present (`getIntervalFromStoreLocked` with `matchesSingle`).
+   */
+  snapshotItems(namespace: string, key?: string): KubeObject[] {
+    if (key !== undefined) {
+      const o = this.state.get(key);
+      return o === undefined ? [] : [o];
+    }
     const prefix = prefixOf(this.resource, namespace);
     const [lo, hi] = this.state.prefixRange(prefix);
     const keys = this.state.keys();

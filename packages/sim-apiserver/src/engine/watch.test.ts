@@ -189,6 +189,29 @@ describe("watch-list (W2–W5) and legacy defaulting", () => {
     engine.stop();
   });
 
+  it("a watch naming one object (kubectl wait, a ListWatch for one object) gets only it as initial events", async () => {
+    const { clock, engine } = setup();
+    await seed(engine, ["a", "b", "c"]);
+    const one = { fieldSelector: "metadata.name=b", allowWatchBookmarks: true };
+    const list = await open(clock, engine, { ...one, resourceVersion: "0" });
+    const absent = await open(clock, engine, { fieldSelector: "metadata.name=zz", allowWatchBookmarks: true });
+    await clock.step(1300);
+    expect(list.seen).toEqual(["ADDED b@3", "BOOKMARK@4 end"]);
+    expect(absent.seen).toEqual(["BOOKMARK@4 end"]);
+    // Without WatchList, the legacy RV "0" watch's synthetic ADDED events are read by key too.
+    const old = setup({ watchList: false });
+    await seed(old.engine, ["a", "b", "c"]);
+    const legacy = await open(old.clock, old.engine, { fieldSelector: "metadata.name=b", resourceVersion: "0" });
+    expect(legacy.seen).toEqual(["ADDED b@3"]);
+    old.engine.stop();
+    // Later events of the object, and only of it, follow.
+    await engine.update("configmaps", "default", "b", cm("b", { k: "2" }));
+    await engine.update("configmaps", "default", "c", cm("c", { k: "2" }));
+    await settle();
+    expect(list.seen).toEqual(["ADDED b@3", "BOOKMARK@4 end", "MODIFIED b@5"]);
+    engine.stop();
+  });
+
   it('W3: RV="0" defaulted: no wait (the snapshot may be stale), end bookmark at the cache RV', async () => {
     const { clock, engine } = setup({ cacheLagMs: 500 });
     await seed(engine, ["a"]);

@@ -4,6 +4,7 @@ import type { KubeObject, WatchEvent } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
 import { SimApiServer, type SimWatch } from "./sim-apiserver.js";
+import { UnknownResourceError } from "./unknown-resource-error.js";
 
 function cm(name: string): KubeObject {
   return { apiVersion: "v1", kind: "ConfigMap", metadata: { name }, data: { k: name } };
@@ -95,7 +96,7 @@ describe("engine watcher faults", () => {
     const w = await engine.watch("configmaps", "", { timeoutSeconds: 3600 }, { userAgent: "late-joiner" });
     const other = await engine.watch("configmaps", "", { timeoutSeconds: 3600 }, { userAgent: "other" });
     expect(engine.watcherInfo().map((i) => i.stalled)).toEqual([true, false]);
-    expect(() => engine.stallWatchers({ resource: "gizmos" })).toThrow(/could not find the requested resource/);
+    expect(() => engine.stallWatchers({ resource: "gizmos" })).toThrow(UnknownResourceError);
     w.stop();
     other.stop();
     engine.stop();

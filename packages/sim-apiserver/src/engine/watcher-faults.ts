@@ -3,6 +3,7 @@ import { SimConnectionError } from "./in-process-faults.js";
 import type { ResourceRef } from "./request-context.js";
 import type { ResourceTable } from "./resource-table.js";
 import { groupResourceString, type SimResource } from "./resources.js";
+import type { UnknownResourceError } from "./unknown-resource-error.js";
 
 /** Which bookmarks the server sends (fault injection). */
 export type BookmarkMode = "on" | "no-periodic" | "off";
@@ -33,7 +34,8 @@ export interface WatcherInfo {
 
 /**
  * Faults on open watches: dropped connections, watchers that stop reading (now, and future ones matching a rule),
- * and the listing of open watchers with who opened them. Selection by resource throws the 404 of an unknown one.
+ * and the listing of open watchers with who opened them. Selecting a resource that is not served throws
+ * {@link UnknownResourceError} (these are synchronous admin calls).
  */
 export class WatcherFaults {
   private stallRules: WatcherSelector[] = [];
@@ -75,6 +77,7 @@ export class WatcherFaults {
 
   /** Removes every stall rule and resumes the matching stalled watchers; returns how many were resumed. */
   resume(sel: WatcherSelector): number {
+    if (sel.resource !== undefined) this.table.resolve(sel.resource);
     this.stallRules = [];
     let n = 0;
     for (const [, w] of this.selected(sel)) {
@@ -108,7 +111,9 @@ export class WatcherFaults {
   }
 
   private matches(r: SimResource, w: CacheWatcher, sel: WatcherSelector): boolean {
-    if (sel.resource !== undefined && this.table.resolve(sel.resource) !== r) return false;
+    // A rule may outlive its resource (a CustomResourceDefinition deleted after `stall-watchers … future`): it then
+    // matches nothing, rather than failing every watch opened later with that resource's 404.
+    if (sel.resource !== undefined && this.table.lookup(sel.resource) !== r) return false;
     if (sel.ids !== undefined && !sel.ids.includes(w.id)) return false;
     if (sel.userAgent !== undefined && !(this.userAgents.get(w) ?? "").includes(sel.userAgent)) return false;
     return true;

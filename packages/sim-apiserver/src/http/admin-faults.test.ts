@@ -2,6 +2,7 @@
 // watch connections, compact to force 410, 429 with Retry-After, 500s, added latency, stop bookmarks, truncate a
 // watch line mid-JSON, cache re-initialization, and a watcher that stops reading. Virtual time (FakeClock): latency,
 // bookmarks and the dispatch budget advance only when the test steps the clock.
+import { request as httpRequest } from "node:http";
 import { FakeClock, settle } from "@informer-ts/clock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { configMap, type EngineServer, startEngineServer } from "./engine-server.test-util.js";
@@ -64,8 +65,9 @@ describe("faults through /_sim (item 6)", () => {
     const ua = { "user-agent": "dropped-client" };
     await expect(fetchRaw(`${s.url}${CM}`, { headers: ua })).rejects.toThrow(/socket hang up|ECONNRESET/);
     expect((await fetchRaw(`${s.url}${CM}`, { headers: ua })).status).toBe(200);
-    // No status line went out: the accounting records code 0, not a fictitious 200.
-    await expect.poll(() => s.engine.accounting.count({ userAgent: "dropped-client", code: 0 })).toBe(1);
+    // No status line went out: recorded as kube-apiserver's timeout filter records a request whose connection went
+    // away (504), not as a fictitious 200 nor a code no server writes.
+    await expect.poll(() => s.engine.accounting.count({ userAgent: "dropped-client", code: 504 })).toBe(1);
     expect(s.engine.accounting.count({ userAgent: "dropped-client", code: 200 })).toBe(1);
   });
 
@@ -154,6 +156,36 @@ describe("faults through /_sim (item 6)", () => {
     expect((await p).status).toBe(200);
     const row = s.engine.accounting.rows().find((r) => r.userAgent === "latency-probe")!;
     expect(row.latencyMsSum).toBe(700);
+  });
+
+  it("a client that goes away before the answer: its URI and the status kube-apiserver records (504; a watch 200)", async () => {
+    await admin("engine-faults", { type: "latency", ms: 10_000, verbs: ["list", "watch"], resource: "configmaps" });
+    const cases = [
+      { uri: `${CM}?limit=500&resourceVersion=0`, ua: "gone-lister", code: 504, status: "Failure", reason: "Timeout" },
+      { uri: `${CM}?watch=true&resourceVersion=0`, ua: "gone-watcher", code: 200, status: "Success" },
+    ];
+    for (const c of cases) {
+      const timers = clock.pendingTimers();
+      const req = httpRequest(`${s.url}${c.uri}`, { agent: false, headers: { "user-agent": c.ua } });
+      req.on("error", () => {});
+      req.end();
+      await expect.poll(() => clock.pendingTimers()).toBeGreaterThan(timers); // waiting on the latency
+      req.destroy();
+      await expect.poll(() => s.engine.accounting.count({ userAgent: c.ua })).toBe(1);
+      expect(s.engine.accounting.count({ userAgent: c.ua, code: c.code })).toBe(1);
+      const line = JSON.parse(s.auditLines.findLast((l) => l.includes(`"userAgent":"${c.ua}"`))!);
+      expect(line.requestURI).toBe(c.uri);
+      expect(line.responseStatus).toEqual({
+        metadata: {},
+        status: c.status,
+        message:
+          c.code === 504 ? "Timeout: request did not complete within the allotted timeout" : "Connection closed early",
+        ...(c.reason !== undefined && { reason: c.reason }),
+        code: c.code,
+      });
+    }
+    // The server's work for them ended with the client: no latency wait is left behind.
+    await expect.poll(() => s.server.stats.openWatches).toBe(0);
   });
 
   it("bookmarks: periodic bookmarks every 60 s when on; none with no-periodic; no init-end bookmark with off", async () => {
@@ -260,6 +292,25 @@ describe("faults through /_sim (item 6)", () => {
     expect(info.watchers.map((w) => w.stalled)).toEqual([true]);
     const resumed = await admin("engine-faults", { type: "resume-watchers" });
     expect(resumed.json).toEqual({ resumed: 1 });
+  });
+
+  it("a resource that is not served answers 404 naming it on every admin path that takes one; nothing changes", async () => {
+    const w = await watch();
+    const notFound = { error: "the server could not find the requested resource (gizmos)" };
+    const calls = [
+      await admin("reinit", { resource: "gizmos" }),
+      await admin("engine-faults", { type: "reinit", resource: "gizmos", downtimeMs: 1000 }),
+      await admin("engine-faults", { type: "drop-watches", resource: "gizmos" }),
+      await admin("engine-faults", { type: "stall-watchers", resource: "gizmos", future: true }),
+      await admin("engine-faults", { type: "resume-watchers", resource: "gizmos" }),
+    ];
+    expect(calls.map((r) => [r.status, r.json])).toEqual(calls.map(() => [404, notFound]));
+    // No rule was added, the watch is open and not stalled, and the server keeps serving.
+    const info = (await fetchRaw(`${s.url}/_sim/watchers`)).json as { watchers: Array<{ stalled: boolean }> };
+    expect(info.watchers.map((x) => x.stalled)).toEqual([false]);
+    await create();
+    expect((await w.nextEvent())?.type).toBe("ADDED");
+    expect((await fetchRaw(`${s.url}${CM}`)).status).toBe(200);
   });
 
   it("bad admin input answers 400 naming the problem; unknown paths 404; the server keeps serving", async () => {

@@ -1,9 +1,11 @@
+import { StatusError } from "@informer-ts/apimachinery";
 import { type HttpFaultInjector, parseHttpFaultRule } from "../engine/http-faults.js";
 import type { AdminHandler } from "./server.js";
 
 /**
  * Engine operations the admin API exposes when the backend provides them. Each receives the parsed JSON body
- * (or `undefined`) and returns a JSON-able result; throwing an Error answers 400 with its message.
+ * (or `undefined`) and returns a JSON-able result; throwing an Error answers 400 with its message, a `StatusError`
+ * its code.
  */
 export interface AdminHooks {
   /** `POST /_sim/compact`: compact storage history (body e.g. `{"resourceVersion":"123"}`). */
@@ -47,7 +49,9 @@ const methodNotAllowed = (method: string, path: string) => ({
  * | `GET /_sim/watchers` | open watchers with ids and user agents (targets for `stall-watchers`) |
  * | `GET /_sim/state` | engine state summary |
  *
- * Engine endpoints answer 404 when the backend does not provide the hook. Bad input answers 400 `{"error":…}`.
+ * Engine endpoints answer 404 when the backend does not provide the hook. Bad input answers 400 `{"error":…}`; a
+ * hook's `StatusError` answers its code (a resource that is not served: 404 `{"error":"the server could not find the
+ * requested resource (x)"}`).
  */
 export function createAdminHandler(faults: HttpFaultInjector, hooks: AdminHooks = {}): AdminHandler {
   return async (path, method, body, query) => {
@@ -103,7 +107,9 @@ export function createAdminHandler(faults: HttpFaultInjector, hooks: AdminHooks 
           return notFound(p);
       }
     } catch (err) {
-      return { status: 400, body: { error: err instanceof Error ? err.message : String(err) } };
+      // An API error keeps its code (a resource that is not served is a 404 naming it); any other is bad input.
+      const status = err instanceof StatusError && err.code >= 400 ? err.code : 400;
+      return { status, body: { error: err instanceof Error ? err.message : String(err) } };
     }
   };
 }

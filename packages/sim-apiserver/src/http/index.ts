@@ -29,6 +29,7 @@ export {
   simVersionInfo,
 } from "./discovery.js";
 export { EngineBackend } from "./engine-backend.js";
+export type { HttpLogLine } from "./httplog.js";
 export { type KubeconfigOptions, renderKubeconfig, writeKubeconfig } from "./kubeconfig.js";
 export { negotiateOutput, type OutputMediaType } from "./negotiation.js";
 export { buildOpenApiV3, type OpenApiV3, openApiV3GroupVersionDoc, openApiV3PathKey } from "./openapi.js";
@@ -56,7 +57,6 @@ export {
 export { loadSeedFile, parseSeed } from "./seed.js";
 export {
   type AdminHandler,
-  type HttpLogLine,
   type MetricsRenderer,
   SimHttpServer,
   type SimHttpServerOptions,

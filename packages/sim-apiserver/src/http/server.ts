@@ -2,21 +2,21 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
-import { type Clock, realClock, type Timer } from "@informer-ts/clock";
+import { type Clock, realClock } from "@informer-ts/clock";
 import { type Logger, type MetricsProvider, SignalLink, safeLog } from "@informer-ts/instrumentation";
-import type { RequestCost } from "../engine/cost-model.js";
 import type { HttpFault } from "../engine/http-faults.js";
-import type { RequestOutcome, RequestTraceConnection } from "../engine/request-models.js";
-import { formatGoDuration } from "../engine/trace.js";
+import { unansweredRequestStatus } from "../engine/unanswered-request.js";
 import { type AuthOptions, authenticate } from "./auth.js";
-import type { ApiBackend, BackendRequestContext } from "./backend.js";
+import type { ApiBackend } from "./backend.js";
 import { MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SIM_VERSION_INFO } from "./discovery.js";
+import { apfFields, type HttpLogLine } from "./httplog.js";
+import { InflightRequest } from "./inflight-request.js";
 import { buildOpenApiV3 } from "./openapi.js";
 import { parseQueryBool } from "./query.js";
 import { parseRequestInfo, type RequestInfo } from "./request-info.js";
 import { RequestMetrics } from "./request-metrics.js";
-import { type HttpServerStats, handleResourceRequest, type ResourceHandlerConfig, verbOf } from "./resource-handler.js";
+import { type HttpServerStats, handleResourceRequest, type ResourceHandlerConfig } from "./resource-handler.js";
 import {
   genericMethodNotAllowed,
   genericNotFound,
@@ -27,7 +27,6 @@ import {
   writeText,
 } from "./responsewriters.js";
 import type { SimPki } from "./tls.js";
-import type { WatchEndReason } from "./watch-server.js";
 
 /** Something that renders Prometheus text (an `@informer-ts/instrumentation` `PromMetrics`). */
 export interface MetricsRenderer {
@@ -77,42 +76,6 @@ export interface SimHttpServerOptions {
    * JSON lines.
    */
   readonly logger?: Logger;
-}
-
-/** kube-apiserver's httplog APF fields for a request the cost model priced. */
-function apfFields(c: RequestCost) {
-  return {
-    apf_iseats: c.seats.initialSeats,
-    apf_fseats: c.seats.finalSeats,
-    apf_additionalLatency: formatGoDuration(c.seats.additionalLatencyMs),
-    // What ran after APF admitted it: everything but the filter chain's overhead.
-    apf_execution_time: formatGoDuration(c.latencyMs - c.overheadMs),
-  };
-}
-
-/**
- * One httplog line. With the engine's request models on, also the request's `auditID` and, with the cost model,
- * kube-apiserver's APF fields (`apf_iseats`, `apf_fseats`, `apf_additionalLatency`, `apf_execution_time`).
- */
-export interface HttpLogLine {
-  readonly ts: string;
-  readonly verb: string;
-  readonly method: string;
-  readonly uri: string;
-  readonly code: number;
-  readonly user: string;
-  readonly userAgent: string;
-  readonly latencyMs: number;
-  readonly watchEnd?: WatchEndReason;
-  /** The request's audit ID (as its audit line and trace), when the engine's request models assigned one. */
-  readonly auditID?: string;
-  /** With the engine's cost model, kube-apiserver's APF fields: initial and final seats. */
-  readonly apf_iseats?: number;
-  readonly apf_fseats?: number;
-  /** With the cost model: how long the final seats are held (Go duration, e.g. `5ms`). */
-  readonly apf_additionalLatency?: string;
-  /** With the cost model: the request's execution after the filter chain (Go duration). */
-  readonly apf_execution_time?: string;
 }
 
 /**
@@ -369,16 +332,18 @@ export class SimHttpServer {
     rec.abort();
     this.inflight.delete(rec);
     const now = this.clock.now();
-    // No status line went out (dropped connection, client gone before the answer): recorded as code 0.
-    const code = res.headersSent ? res.statusCode : 0;
+    // The code the handler wrote; when no status line went out (the client went away, the connection dropped),
+    // what kube-apiserver's filters record for such a request: 504 (timeout filter), 200 for a watch.
+    const unanswered = !res.headersSent;
+    const code = unanswered ? unansweredRequestStatus(rec.verb).code : res.statusCode;
     try {
-      this.record(rec, req, code, now);
+      this.record(rec, req, code, now, unanswered);
     } catch {
       // Accounting and logging sinks must never take the server down (they run in a socket event handler).
     }
   }
 
-  private record(rec: InflightRequest, req: IncomingMessage, code: number, now: number): void {
+  private record(rec: InflightRequest, req: IncomingMessage, code: number, now: number, unanswered: boolean): void {
     if (rec.isResource && this.opts.backend.recordRequest !== undefined) {
       this.opts.backend.recordRequest({
         verb: rec.verb,
@@ -388,7 +353,7 @@ export class SimHttpServer {
         userAgent: rec.userAgent,
         code,
         servedFrom: rec.servedFrom ?? "",
-        latencyMs: now - rec.start,
+        latencyMs: now - rec.start + (rec.outcome?.unsleptMs ?? 0),
         bytes: req.socket.bytesWritten - rec.startBytes,
         user: rec.user,
         namespace: rec.namespace,
@@ -399,6 +364,7 @@ export class SimHttpServer {
         ...(rec.outcome !== undefined && { auditID: rec.outcome.auditID }),
         ...(rec.outcome?.cost !== undefined && { cost: rec.outcome.cost }),
         apply: rec.verb === "patch" && (req.headers["content-type"] ?? "").startsWith("application/apply-patch+yaml"),
+        ...(unanswered && { unanswered }),
       });
     }
     if (this.opts.logger !== undefined) {
@@ -410,7 +376,7 @@ export class SimHttpServer {
         code,
         user: rec.user,
         userAgent: rec.userAgent,
-        latencyMs: now - rec.start,
+        latencyMs: now - rec.start + (rec.outcome?.unsleptMs ?? 0),
         ...(rec.watchEnd !== undefined && { watchEnd: rec.watchEnd }),
         ...(rec.outcome !== undefined && { auditID: rec.outcome.auditID }),
         ...(rec.outcome?.cost !== undefined && apfFields(rec.outcome.cost)),
@@ -524,88 +490,5 @@ export class SimHttpServer {
   }
 }
 
-/**
- * One request's context: what the backend sees (`BackendRequestContext`, with a cancellation signal created on
- * first use) and what the httplog and metrics need when it ends. Kept small: an idle watch holds one.
- */
-class InflightRequest implements BackendRequestContext {
-  user = "";
-  verb = "";
-  group = "";
-  version = "";
-  resource = "";
-  namespace = "";
-  name = "";
-  isResource = false;
-  watchEnd: WatchEndReason | undefined;
-  servedFrom: "cache" | "storage" | undefined = undefined;
-  /** Set by the backend when the engine's request models are on (audit ID, cost). */
-  outcome: RequestOutcome | undefined = undefined;
-  /** Socket bytes written before this request (keep-alive sockets carry several requests). */
-  startBytes = 0;
-  socket: Socket | undefined;
-  response: ServerResponse | undefined;
-  private controller: AbortController | undefined;
-  private aborted = false;
-  /** The non-long-running request timeout (not armed for watches). */
-  deadline: Timer | undefined;
-  private abortHook: (() => void) | undefined;
-
-  constructor(
-    readonly start: number,
-    readonly method: string,
-    readonly userAgent: string,
-  ) {}
-
-  describe(info: RequestInfo, watchParam: boolean): void {
-    this.isResource = info.isResourceRequest;
-    this.verb = info.isResourceRequest ? verbOf(this.method, info, watchParam) : this.method.toLowerCase();
-    this.group = info.apiGroup;
-    this.version = info.apiVersion;
-    this.resource = info.resource;
-    this.namespace = info.namespace;
-    this.name = info.name;
-  }
-
-  /** The connection as the engine's trace log shows it; computed when read, so an idle watch holds nothing more. */
-  get trace(): RequestTraceConnection | undefined {
-    const req = this.response?.req;
-    if (req === undefined) return undefined;
-    return {
-      path: (req.url ?? "/").split("?")[0]!,
-      accept: req.headers.accept ?? "unknown",
-      client: req.socket.remoteAddress ?? "unknown",
-      protocol: `HTTP/${req.httpVersion}`,
-    };
-  }
-
-  /** Whether the response has been completely written (a finished watch body included). */
-  get answered(): boolean {
-    return this.response?.writableEnded === true;
-  }
-
-  get signal(): AbortSignal {
-    if (this.controller === undefined) {
-      this.controller = new AbortController();
-      if (this.aborted) this.controller.abort();
-    }
-    return this.controller.signal;
-  }
-
-  /** Called on cancellation; set after the request was already cancelled, it runs at once. */
-  set onAbort(fn: (() => void) | undefined) {
-    this.abortHook = fn;
-    if (this.aborted) fn?.();
-  }
-
-  get onAbort(): (() => void) | undefined {
-    return this.abortHook;
-  }
-
-  abort(): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.controller?.abort();
-    this.abortHook?.();
-  }
-}
+// What this module declared before its parts moved to their own files stays importable from here.
+export type { HttpLogLine } from "./httplog.js";

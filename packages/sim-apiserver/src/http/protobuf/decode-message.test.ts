@@ -53,6 +53,19 @@ describe("decodeMessage", () => {
     expect(unknown).toEqual([]);
   });
 
+  it("an int64 beyond ±(2^53 − 1) is refused naming the field, never rounded", () => {
+    const err = decodeError("ConfigMap", [...meta(sfield(1, "x"), vfield(7, 2n ** 53n + 1n))]);
+    expect(err.path).toBe("metadata.generation");
+    expect(err.message).toContain("int64 value 9007199254740993 cannot be represented exactly");
+    // The largest exact value and a negative one decode as themselves.
+    const ok = decode("ConfigMap", [...meta(sfield(1, "x"), vfield(7, Number.MAX_SAFE_INTEGER), vfield(10, -30))]);
+    expect(ok.object.metadata).toEqual({
+      name: "x",
+      generation: Number.MAX_SAFE_INTEGER,
+      deletionGracePeriodSeconds: -30,
+    });
+  });
+
   it("Secret: data is base64, type and stringData are strings", () => {
     const { object } = decode("Secret", [
       ...meta(sfield(1, "s")),

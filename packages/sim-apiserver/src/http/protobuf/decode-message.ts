@@ -46,8 +46,9 @@ function readScalar(r: WireReader, type: string, path: string): unknown {
     case "int32":
       return r.signedVarint(32, path);
     case "int64":
-      // Go writes the exact int64; a JSON number in JavaScript keeps 53 bits of it.
-      return r.signedVarint(64, path);
+      // Go keeps every 64-bit value; these objects are JSON values whose numbers are doubles, so a value beyond
+      // ±(2^53 − 1) is refused (400 naming the field) rather than stored as a neighbouring one.
+      return r.exactInt64(path);
     default:
       return r.fail(`unsupported scalar type ${type}`, path);
   }

@@ -42,6 +42,33 @@ describe("WireReader", () => {
     },
   );
 
+  test.prop([fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })])(
+    "exactInt64: every int64 within ±(2^53 − 1) exactly, anything beyond refused naming the value",
+    (v) => {
+      const r = reader([...varint(v), 0x01]);
+      const safe = v >= -BigInt(Number.MAX_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER);
+      if (safe) {
+        expect(r.exactInt64("spec.x")).toBe(Number(v));
+        expect(r.varint("")).toBe(1n);
+      } else {
+        const err = failure(() => r.exactInt64("spec.x"));
+        expect(err.reason).toContain(`int64 value ${v} cannot be represented exactly`);
+        expect([err.offset, err.path]).toEqual([0, "spec.x"]);
+      }
+    },
+  );
+
+  it("exactInt64 at the edges of the exact range", () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    expect(reader(varint(max)).exactInt64("")).toBe(max);
+    expect(reader(varint(-max)).exactInt64("")).toBe(-max);
+    expect(reader(varint(-1)).exactInt64("")).toBe(-1);
+    expect(failure(() => reader(varint(2n ** 53n)).exactInt64("g")).message).toBe(
+      "int64 value 9007199254740992 cannot be represented exactly (beyond ±(2^53 − 1), JSON numbers' exact range) at byte 0 (field g)",
+    );
+    expect(failure(() => reader(varint(-(2n ** 63n))).exactInt64("g")).reason).toContain("-9223372036854775808");
+  });
+
   it("a truncated varint names where it started, in absolute offsets", () => {
     const err = failure(() => reader([0x80, 0x80], 10).varint("metadata.generation"));
     expect(err.message).toBe("truncated varint at byte 10 (field metadata.generation)");

@@ -2,6 +2,8 @@
 // fields. Every failure is a ProtobufDecodeError naming the byte offset and what was being read.
 import { isUtf8 } from "node:buffer";
 
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** Wire types of the protobuf encoding (groups, 3 and 4, are deprecated and rejected). */
 export const WireType = {
   Varint: 0,
@@ -103,6 +105,25 @@ export class WireReader {
     const fast = this.shortVarint();
     if (fast !== undefined) return bits === 32 ? fast | 0 : fast;
     return Number(BigInt.asIntN(bits, this.varint(path)));
+  }
+
+  /**
+   * A varint as a signed 64-bit integer (`int64`) that must be exactly representable as a JavaScript number
+   * (|v| ≤ 2^53 − 1); a larger magnitude fails naming the value instead of being rounded.
+   */
+  exactInt64(path: string): number {
+    const fast = this.shortVarint();
+    if (fast !== undefined) return fast;
+    const start = this.offset;
+    const v = BigInt.asIntN(64, this.varint(path));
+    if (v > MAX_EXACT || v < -MAX_EXACT) {
+      this.fail(
+        `int64 value ${v} cannot be represented exactly (beyond ±(2^53 − 1), JSON numbers' exact range)`,
+        path,
+        start,
+      );
+    }
+    return Number(v);
   }
 
   /** A varint that must fit a non-negative safe integer (lengths, field keys). */

@@ -1,0 +1,96 @@
+// The context of one request the HTTP face is serving (kube-apiserver's request context with its RequestInfo, the
+// httplog's respLogger and the timeout filter's deadline, in one small object).
+import type { ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import type { Timer } from "@informer-ts/clock";
+import type { RequestOutcome, RequestTraceConnection } from "../engine/request-models.js";
+import type { BackendRequestContext } from "./backend.js";
+import type { RequestInfo } from "./request-info.js";
+import { verbOf } from "./resource-handler.js";
+import type { WatchEndReason } from "./watch-server.js";
+
+/**
+ * One request's context: what the backend sees (`BackendRequestContext`, with a cancellation signal created on
+ * first use) and what the httplog and metrics need when it ends. Kept small: an idle watch holds one.
+ */
+export class InflightRequest implements BackendRequestContext {
+  user = "";
+  verb = "";
+  group = "";
+  version = "";
+  resource = "";
+  namespace = "";
+  name = "";
+  isResource = false;
+  watchEnd: WatchEndReason | undefined;
+  servedFrom: "cache" | "storage" | undefined = undefined;
+  /** Set by the backend when the engine's request models are on (audit ID, cost). */
+  outcome: RequestOutcome | undefined = undefined;
+  /** Socket bytes written before this request (keep-alive sockets carry several requests). */
+  startBytes = 0;
+  socket: Socket | undefined;
+  response: ServerResponse | undefined;
+  private controller: AbortController | undefined;
+  private aborted = false;
+  /** The non-long-running request timeout (not armed for watches). */
+  deadline: Timer | undefined;
+  private abortHook: (() => void) | undefined;
+
+  constructor(
+    readonly start: number,
+    readonly method: string,
+    readonly userAgent: string,
+  ) {}
+
+  describe(info: RequestInfo, watchParam: boolean): void {
+    this.isResource = info.isResourceRequest;
+    this.verb = info.isResourceRequest ? verbOf(this.method, info, watchParam) : this.method.toLowerCase();
+    this.group = info.apiGroup;
+    this.version = info.apiVersion;
+    this.resource = info.resource;
+    this.namespace = info.namespace;
+    this.name = info.name;
+  }
+
+  /** The connection as the engine's trace log shows it; computed when read, so an idle watch holds nothing more. */
+  get trace(): RequestTraceConnection | undefined {
+    const req = this.response?.req;
+    if (req === undefined) return undefined;
+    return {
+      path: (req.url ?? "/").split("?")[0]!,
+      accept: req.headers.accept ?? "unknown",
+      client: req.socket.remoteAddress ?? "unknown",
+      protocol: `HTTP/${req.httpVersion}`,
+    };
+  }
+
+  /** Whether the response has been completely written (a finished watch body included). */
+  get answered(): boolean {
+    return this.response?.writableEnded === true;
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  /** Called on cancellation; set after the request was already cancelled, it runs at once. */
+  set onAbort(fn: (() => void) | undefined) {
+    this.abortHook = fn;
+    if (this.aborted) fn?.();
+  }
+
+  get onAbort(): (() => void) | undefined {
+    return this.abortHook;
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.controller?.abort();
+    this.abortHook?.();
+  }
+}
