@@ -1,5 +1,5 @@
-// `pnpm test:explore [filter…] [--runs N]`: runs every property-test file (those calling fast-check or
-// @informer-ts/testing's checkInformer) with a fresh
+// `pnpm test:explore [filter…] [--runs N]`: runs every property-test file (those calling fast-check or a runner of
+// @informer-ts/testing: checkInformer, checkController, checkSubject) with a fresh
 // random seed instead of the fixed one CI uses (test/setup/fast-check.ts), N times (default 1). The seed is printed
 // before each run, and again with the command that reproduces it when a run fails. Arguments other than --runs
 // narrow the files (substring match on the path).
@@ -41,7 +41,9 @@ function* walk(dir) {
 const candidates = [...walk(join(root, "packages")), ...walk(join(root, "test"))];
 const files = candidates
   .filter((f) =>
-    /\bfc\.(assert|asyncProperty|property)\b|@fast-check\/vitest|\bcheckInformer\(/.test(readFileSync(f, "utf8")),
+    /\bfc\.(assert|asyncProperty|property)\b|@fast-check\/vitest|\bcheck(Informer|Controller|Subject)\(/.test(
+      readFileSync(f, "utf8"),
+    ),
   )
   .map((f) => relative(root, f))
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))

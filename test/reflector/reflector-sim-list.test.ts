@@ -21,40 +21,40 @@ import {
   flush,
   isWatchList,
   listOnly,
-  type SimScenario,
+  type Scenario,
   scenarios,
   syncedScenario,
-} from "./sim-harness.js";
+} from "./kit-scenario.js";
 
 const sc = scenarios();
 afterEach(() => sc.stopAll());
 
 /** Ends the open watch at once (0 events, 0 s): a VeryShortWatchError, so the reflector backs off and relists. */
-async function forceVeryShortRelist(s: SimScenario): Promise<void> {
+async function forceVeryShortRelist(s: Scenario): Promise<void> {
   const lists = s.lw.lists().length;
-  expect(s.sim.dropWatches()).toBe(1);
+  expect(s.faults.dropWatches()).toBe(1);
   await s.until(() => s.lw.lists().length > lists && s.lw.openWatches === 1, "relist after a very short watch");
 }
 
 /** Ends the open watch with a 410 ERROR event: the reflector backs off and relists at its last RV (F18). */
-async function forceRelist(s: SimScenario): Promise<void> {
+async function forceRelist(s: Scenario): Promise<void> {
   const lists = s.lw.lists().length;
   expect(s.lw.sendError(newResourceExpired("too old resource version").status)).toBe(1);
   await s.until(() => s.lw.lists().length > lists && s.lw.openWatches === 1, "relist after a 410");
 }
 
 /** Runs a LIST 500 storm of `n` failures with jitter 0.5 and returns the backoff delays the reflector used. */
-async function listStorm(n: number, extra: ReflectorOptions<KubeObject> = {}): Promise<SimScenario> {
-  const s = sc.make(listOnly({ rand: fixedRand(0.5), ...extra }));
+async function listStorm(n: number, extra: ReflectorOptions<KubeObject> = {}): Promise<Scenario> {
+  const s = await sc.make(listOnly({ rand: fixedRand(0.5), ...extra }));
   await s.seed(3);
-  s.sim.faults.add({ type: "status", code: 500, verbs: ["list"], count: n, message: "etcdserver: request timed out" });
+  s.faults.request({ type: "status", code: 500, verbs: ["list"], count: n, message: "etcdserver: request timed out" });
   await s.start();
   await s.until(() => s.status().hasSynced, "sync after the storm");
   return s;
 }
 
-const delays = (s: SimScenario) => s.eventsOf("backoff").map((e) => e.delayMs);
-const firstPages = (s: SimScenario) => s.lw.lists().filter((r) => r.opts.continue === undefined);
+const delays = (s: Scenario) => s.eventsOf("backoff").map((e) => e.delayMs);
+const firstPages = (s: Scenario) => s.lw.lists().filter((r) => r.opts.continue === undefined);
 
 describe("reflector list path against the sim-apiserver", () => {
   it("F2: a 500 storm on LIST backs off 800 ms ×2 with full jitter up to the 30 s cap (each delay d + rand·d)", async () => {
@@ -64,7 +64,7 @@ describe("reflector list path against the sim-apiserver", () => {
     const at = s.lw.lists().map((r) => r.at - s.lw.lists()[0]!.at);
     expect(at).toEqual([0, 1200, 3600, 8400, 18_000, 37_200, 75_600, 120_600]);
     expect(s.lw.lists().map((r) => r.outcome)).toEqual([500, 500, 500, 500, 500, 500, 500, "ok"]);
-    expect(s.sim.accounting.count({ verb: "list", code: 500 })).toBe(7);
+    expect(s.served("list", 500)).toBe(7);
     expect(s.status()).toMatchObject({
       phase: "watching",
       lastError: { code: 500, reason: "InternalError", during: "list" },
@@ -106,7 +106,7 @@ describe("reflector list path against the sim-apiserver", () => {
   });
 
   it("F5: watch-list first; a 422 from a server without WatchList falls back to LIST in the same call, and every relist tries watch-list again", async () => {
-    const s = await syncedScenario(sc.make, { server: { watchList: false } });
+    const s = await syncedScenario(sc.make, { watchList: false });
     await forceVeryShortRelist(s);
     const shape = s.lw.requests.map((r) => `${isWatchList(r) ? "watch-list" : r.verb}:${r.outcome}`);
     expect(shape).toEqual(["watch-list:422", "list:ok", "watch:ok", "watch-list:422", "list:ok", "watch:ok"]);
@@ -114,13 +114,13 @@ describe("reflector list path against the sim-apiserver", () => {
       lastError: { code: 422, reason: "Invalid", during: "watch-list" },
       counts: { watchLists: 2, watchListFallbacks: 2, lists: 2, relists: { "very-short": 1 } },
     });
-    expect(s.sim.accounting.count({ verb: "watch", code: 422 })).toBe(2);
+    expect(s.served("watch", 422)).toBe(2);
     await s.create("after");
     await s.converged();
   });
 
   it("F6: relistResourceVersion is '0' before the first sync, then the last synced RV", async () => {
-    const s = sc.make(listOnly());
+    const s = await sc.make(listOnly());
     await s.seed(3);
     expect(s.r.relistResourceVersion()).toBe("0");
     await s.start();
@@ -153,7 +153,7 @@ describe("reflector list path against the sim-apiserver", () => {
   });
 
   it("F8: a paginated answer to RV '0' (watch cache off) latches paginatedResult: later RV lists keep the 500 page size", async () => {
-    const s = sc.make(listOnly());
+    const s = await sc.make(listOnly());
     // A server with its watch cache disabled serves RV "0" from etcd, honouring limit.
     s.lw.rewriteOptions = (verb, o) =>
       verb === "list" && o.resourceVersion === "0" ? { ...o, resourceVersion: "" } : o;
@@ -172,13 +172,13 @@ describe("reflector list path against the sim-apiserver", () => {
   it("F9: a LIST that hits Expired (compacted below the RV, cache history gone) retries at once with RV '' in the same call", async () => {
     const s = await syncedScenario(sc.make, listOnly({ watchListPageSize: 2 }));
     const synced = s.r.lastSyncResourceVersion();
-    expect(s.sim.dropWatches()).toBe(1); // very short: the reflector backs off 0.8 s, then relists at `synced`
+    expect(s.faults.dropWatches()).toBe(1); // very short: the reflector backs off 0.8 s, then relists at `synced`
     await flush();
     await s.update("cm-00", "2");
     // etcd compacted past `synced`, and the watch cache's history no longer covers it either (ListFromCacheSnapshot
     // would otherwise serve the exact read from the cache).
-    s.sim.compact();
-    s.sim.reinitializeCache("configmaps");
+    s.faults.compact();
+    s.faults.reinitializeCache("configmaps");
     await s.until(() => s.status().counts.lists === 3 && s.lw.openWatches === 1, "relist");
     expect(firstPages(s).map((r) => [r.opts.resourceVersion, r.outcome])).toEqual([
       ["0", "ok"],
@@ -196,7 +196,7 @@ describe("reflector list path against the sim-apiserver", () => {
 
   it("F9: a LIST whose RV is ahead of the watch cache (504 too large after the 3 s freshness wait) retries with RV ''", async () => {
     // Resuming from a persisted RV the server has not reached (beyond client-go: initialResourceVersion).
-    const s = sc.make(listOnly({ initialResourceVersion: "1000" }));
+    const s = await sc.make(listOnly({ initialResourceVersion: "1000" }));
     await s.seed(3);
     await s.start();
     await s.until(() => s.lw.openWatches === 1, "sync");
@@ -226,9 +226,9 @@ describe("reflector list path against the sim-apiserver", () => {
   });
 
   it("F11: the legacy too-large form (504 Timeout saying 'Too large resource version') is recognized too", async () => {
-    const s = sc.make(listOnly());
+    const s = await sc.make(listOnly());
     await s.seed(2);
-    s.sim.faults.add({
+    s.faults.request({
       type: "status",
       code: 504,
       verbs: ["list"],
@@ -246,9 +246,9 @@ describe("reflector list path against the sim-apiserver", () => {
 
   it("F21: the watch error handler gets what listAndWatch returns (LIST 500, watch-start 500), not watch-stream errors", async () => {
     const handled: unknown[] = [];
-    const s = sc.make(listOnly({ watchErrorHandler: (_r, e) => handled.push(e) }));
+    const s = await sc.make(listOnly({ watchErrorHandler: (_r, e) => handled.push(e) }));
     await s.seed(2);
-    s.sim.faults.add({ type: "status", code: 500, verbs: ["list"], count: 1 });
+    s.faults.request({ type: "status", code: 500, verbs: ["list"], count: 1 });
     await s.start();
     await s.until(() => s.lw.openWatches === 1, "sync");
     expect(handled).toHaveLength(1);
@@ -256,7 +256,7 @@ describe("reflector list path against the sim-apiserver", () => {
     s.lw.sendError(newResourceExpired("too old").status); // returns nil: not handed over
     await s.until(() => s.status().counts.relists.expired === 1 && s.lw.openWatches === 1, "relist");
     expect(handled).toHaveLength(1);
-    s.sim.faults.add({ type: "status", code: 500, verbs: ["watch"], count: 1 });
+    s.faults.request({ type: "status", code: 500, verbs: ["watch"], count: 1 });
     await s.clock.step(300_000); // the server ends the watch; the re-watch fails to start
     await s.until(() => handled.length === 2, "watch-start error handed over");
     expect(handled[1]).toMatchObject({ code: 500 });
@@ -273,7 +273,7 @@ describe("reflector list path against the sim-apiserver", () => {
   });
 
   it("F28: the default name is the caller's file:line; the type description comes from the expected GVK", async () => {
-    const s = sc.make({ noReflector: true });
+    const s = await sc.make({ noReflector: true });
     const named = new Reflector(s.lw, CONFIGMAP_TYPE, new RecordingStore(), { clock: s.clock, logger: silentLogger });
     expect(named.name).toMatch(/reflector-sim-list\.test\.ts:\d+/);
     expect(named.typeDescription).toBe("/v1, Kind=ConfigMap");
@@ -324,12 +324,12 @@ describe("reflector list path against the sim-apiserver", () => {
         // A write and a compaction land between the first page and the second (synchronous storage calls).
         const r = s.sim.resource("configmaps");
         s.sim.storage.update(r, "default", "cm-01", { ...s.sim.storage.get(r, "default", "cm-01")!, data: { v: "2" } });
-        s.sim.compact();
-        s.sim.reinitializeCache("configmaps"); // the cache's history no longer covers the token's RV either
+        s.faults.compact();
+        s.faults.reinitializeCache("configmaps"); // the cache's history no longer covers the token's RV either
       }
       return o;
     };
-    expect(s.sim.dropWatches()).toBe(1);
+    expect(s.faults.dropWatches()).toBe(1);
     await s.until(() => s.lw.lists().length >= 4 && s.lw.openWatches === 1, "relist with fallback");
     const relist = s.lw.lists().slice(1);
     expect(relist.map((r) => [r.opts.resourceVersion, r.opts.limit, r.opts.continue !== undefined, r.outcome])).toEqual(
@@ -350,10 +350,10 @@ describe("reflector list path against the sim-apiserver", () => {
     await s.clock.step(2000);
     // The watch cache breaks for 10 s: the watch ends, re-watches get 429 meanwhile, and writes during the outage
     // never reach the cache's history, so the re-watch from `last` is too old afterwards (410 event).
-    s.sim.reinitializeCache("configmaps", 10_000);
+    s.faults.reinitializeCache("configmaps", 10_000);
     await s.update("cm-01", "2");
     await s.create("during-outage");
-    s.sim.compact();
+    s.faults.compact();
     await s.until(() => s.status().counts.relists.expired === 1, "410 on the watch");
     await s.until(() => s.lw.openWatches === 1 && s.status().phase === "watching", "relisted");
     expect(s.status().counts.rewatches["too-many-requests"]).toBeGreaterThan(0);
@@ -374,7 +374,7 @@ describe("reflector list path against the sim-apiserver", () => {
   it("26: 429 (Retry-After) or connection refused when starting a watch: back off, re-watch at the same RV, no list; a 500 relists", async () => {
     const s = await syncedScenario(sc.make, listOnly());
     const rv = s.r.lastSyncResourceVersion();
-    s.sim.faults.add({ type: "apf-429", verbs: ["watch"], count: 1, retryAfterSeconds: 5 });
+    s.faults.request({ type: "apf-429", verbs: ["watch"], count: 1, retryAfterSeconds: 5 });
     s.lw.failNext.push({
       verb: "watch",
       error: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
@@ -392,7 +392,7 @@ describe("reflector list path against the sim-apiserver", () => {
     expect(s.status().counts.rewatches).toMatchObject({ closed: 1, "too-many-requests": 1, "connection-refused": 1 });
     expect(s.status().lastError).toMatchObject({ code: 429, reason: "TooManyRequests", retryAfterSeconds: 5 });
 
-    s.sim.faults.add({ type: "status", code: 500, verbs: ["watch"], count: 1 });
+    s.faults.request({ type: "status", code: 500, verbs: ["watch"], count: 1 });
     await s.clock.step(300_000);
     await s.until(() => s.lw.lists().length === 2 && s.lw.openWatches === 1, "relist after the 500");
     expect(s.status().counts.relists["internal-error"]).toBe(1);
@@ -402,9 +402,9 @@ describe("reflector list path against the sim-apiserver", () => {
   it("27: backoff delays stay in F2's jitter ranges and restart from 0.8 s after the periodic 2-minute reset (F3)", async () => {
     const rands = [0.1, 0.9, 0.3, 0.7, 0.05, 0.95, 0.5, 0.2, 0.6, 0.4];
     let i = 0;
-    const s = sc.make(listOnly({ rand: { float: () => rands[i++ % rands.length]! } }));
+    const s = await sc.make(listOnly({ rand: { float: () => rands[i++ % rands.length]! } }));
     await s.seed(2);
-    s.sim.faults.add({ type: "status", code: 503, verbs: ["list"], count: 10 });
+    s.faults.request({ type: "status", code: 503, verbs: ["list"], count: 10 });
     await s.start();
     await s.until(() => s.status().hasSynced, "sync");
     const ranges = [0.8, 1.6, 3.2, 6.4, 12.8, 25.6, 30].map((d) => [d * 1000, 2 * d * 1000]);
@@ -428,7 +428,7 @@ describe("reflector list path against the sim-apiserver", () => {
 
 describe("pager and ListWatch against the sim-apiserver (§1F)", () => {
   it("P1: pager defaults are page size 500, buffer 10, full list if expired; a large consistent LIST comes in 500-item pages", async () => {
-    const s = sc.make({ noReflector: true });
+    const s = await sc.make({ noReflector: true });
     await s.seed(1201);
     const pager = newListPager<KubeObject>((o, sig) => s.lw.list(o, sig));
     expect([pager.pageSize, pager.pageBufferSize, pager.fullListIfExpired]).toEqual([500, 10, true]);
@@ -444,7 +444,7 @@ describe("pager and ListWatch against the sim-apiserver (§1F)", () => {
   });
 
   it("P4: eachListItem streams with a bounded page buffer and stops fetching as soon as fn throws", async () => {
-    const s = sc.make({ noReflector: true });
+    const s = await sc.make({ noReflector: true });
     await s.seed(40);
     const pager = newListPager<KubeObject>((o, sig) => s.lw.list(o, sig));
     pager.pageSize = 2;
@@ -469,7 +469,7 @@ describe("pager and ListWatch against the sim-apiserver (§1F)", () => {
   });
 
   it("P5: with copyListItems the reflector stores detached copies, never the in-process server's own objects", async () => {
-    const s = await syncedScenario(sc.make, listOnly({ copyListItems: true }));
+    const s = await syncedScenario(sc.make, { ...listOnly({ copyListItems: true }), direct: true });
     const r = s.sim.resource("configmaps");
     const server = s.sim.storage.get(r, "default", "cm-00")!;
     const stored = s.recording.items.get("default/cm-00")!;
@@ -481,7 +481,7 @@ describe("pager and ListWatch against the sim-apiserver (§1F)", () => {
   });
 
   it("P5b: by default the store takes the LIST's objects as handed out (in-process: the server's, to be read only)", async () => {
-    const s = await syncedScenario(sc.make, listOnly());
+    const s = await syncedScenario(sc.make, { ...listOnly(), direct: true });
     const r = s.sim.resource("configmaps");
     // The engine hands out its stored objects' parts (a new top level with kind and apiVersion, the same metadata).
     const stored = s.recording.items.get("default/cm-00")!;
@@ -489,7 +489,7 @@ describe("pager and ListWatch against the sim-apiserver (§1F)", () => {
   });
 
   it("P6: a ListWatch of functions with an options modifier (label selector) feeds a reflector only the selected objects", async () => {
-    const s = sc.make({ noReflector: true });
+    const s = await sc.make({ noReflector: true });
     for (const [name, team] of [
       ["a", "x"],
       ["b", "y"],

@@ -1,19 +1,23 @@
-// Order properties: not only the end state but the sequence a consumer sees is checked, whatever interleaving of
-// writes and server faults happens (the steps of sim-steps.ts). Over the watcher() stream:
+// Order properties, on the project's own kit (@informer-ts/testing): not only the end state but the sequence a
+// consumer sees is checked, whatever interleaving of writes and server faults the kit generates. Over the watcher()
+// stream (a subject of checkSubject):
 //   - per key, every object event carries a resourceVersion not older than the previous one for that key (a watch
 //     event strictly newer), so a consumer never goes back in time, relists included;
 //   - a delete is only ever for an object the stream has shown and not deleted since;
 //   - the status never says synced before initDone was emitted;
-//   - watcher().pipe(reflect(store)) converges to the server's list.
-// Over a SharedIndexInformer's handler notifications:
-//   - per key, notifications in resourceVersion order;
-//   - update.old is the previous notification's new object;
+//   - watcher().pipe(reflect(store)) converges to the server's storage, and unsubscribing leaves nothing running.
+// Over a SharedIndexInformer's handler notifications (recorded by the kit, which checks notificationsOrdered,
+// handlerViewConverges and syncedHonest):
+//   - per key, notifications in resourceVersion order; update.old is the previous notification's new object;
 //   - no update (and no delete) after a delete without an add between;
-//   - the handler's hasSynced is never true before every object of the initial list was delivered to it.
+//   - the handler's hasSynced is never true before every object of the initial list was delivered to it — checked by
+//     the kit against the store at every quiescent point, and here as a count of `isInInitialList` adds against the
+//     first LIST's (or watch-list's) item count.
+//
+// Case budget per CI run (fixed seeds; FC_SEED=<n> replays): 100 in-process here (60 + 40); docs/testing.md lists all.
 
 import type { KubeObject } from "@informer-ts/apimachinery";
 import {
-  DeletedFinalStateUnknown,
   metaNamespaceKeyFunc,
   newSharedIndexInformer,
   newStore,
@@ -23,27 +27,34 @@ import {
   type WatcherEvent,
   watcher,
 } from "@informer-ts/cache";
-import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
-import { CONFIGMAP_TYPE, fixedRand, flush, scenarios } from "./sim-harness.js";
-import { apply, step } from "./sim-steps.js";
-
-const sc = scenarios();
-afterEach(() => sc.stopAll());
+import { seededRand } from "@informer-ts/clock";
+import { checkSubject, type InvariantReport, type SubjectCase, type SubjectUnderTest } from "@informer-ts/testing";
+import { describe, expect, it } from "vitest";
+import { CONFIGMAP_TYPE, history, seedObjects } from "./kit-cases.js";
 
 const rvOf = (o: KubeObject): number => Number(o.metadata?.resourceVersion ?? Number.NaN);
-const nameOf = (o: KubeObject): string => o.metadata?.name ?? "";
+const keyOf = (o: KubeObject): string => `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
 
-/** Checks the watcher() stream's order properties event by event; the first violation is kept. */
+/** A list of violations as an invariant report (the first ten shown). */
+const reportOf = (name: string, violations: readonly string[]): InvariantReport => ({
+  name,
+  ok: violations.length === 0,
+  violations:
+    violations.length > 10 ? [...violations.slice(0, 10), `… and ${violations.length - 10} more`] : violations,
+});
+
+/** Checks the watcher() stream's order properties event by event. */
 class WatcherOrderChecker {
-  violation: string | undefined;
+  readonly violations: string[] = [];
   initDoneSeen = false;
   private readonly lastRV = new Map<string, number>();
   private readonly present = new Set<string>();
   private listing: Set<string> | undefined;
 
-  private fail(message: string): void {
-    this.violation ??= message;
+  constructor(private readonly now: () => number) {}
+
+  fail(message: string): void {
+    this.violations.push(`@${this.now()} ${message}`);
   }
 
   onEvent(e: WatcherEvent<KubeObject>): void {
@@ -61,7 +72,7 @@ class WatcherOrderChecker {
       case "bookmark":
         return;
     }
-    const k = nameOf(e.object);
+    const k = keyOf(e.object);
     const rv = rvOf(e.object);
     const prev = this.lastRV.get(k);
     if (e.type === "initApply") {
@@ -82,174 +93,107 @@ class WatcherOrderChecker {
   }
 }
 
-/** Checks a handler's notifications; the first violation is kept. */
-class HandlerOrderChecker {
-  violation: string | undefined;
-  initialAdds = 0;
-  /** The last object delivered per key (undefined after a delete). */
-  private readonly last = new Map<string, KubeObject | undefined>();
-  private readonly lastRV = new Map<string, number>();
-
-  private fail(message: string): void {
-    this.violation ??= message;
-  }
-
-  private inOrder(what: string, o: KubeObject): void {
-    const k = nameOf(o);
-    const prev = this.lastRV.get(k);
-    const rv = rvOf(o);
-    if (prev !== undefined && rv < prev) this.fail(`${what}(${k}@${rv}) after ${k}@${prev}: went back in time`);
-    this.lastRV.set(k, Math.max(rv, prev ?? rv));
-  }
-
-  onAdd(o: KubeObject, isInInitialList: boolean): void {
-    const k = nameOf(o);
-    if (this.last.get(k) !== undefined) this.fail(`add(${k}) while ${k} is known (no delete before)`);
-    if (isInInitialList) this.initialAdds++;
-    this.inOrder("add", o);
-    this.last.set(k, o);
-  }
-
-  onUpdate(old: KubeObject, o: KubeObject): void {
-    const k = nameOf(o);
-    const prev = this.last.get(k);
-    if (prev === undefined) this.fail(`update(${k}@${rvOf(o)}) without an add since the last delete`);
-    else if (prev.metadata?.resourceVersion !== old.metadata?.resourceVersion) {
-      this.fail(
-        `update(${k}): old is @${old.metadata?.resourceVersion}, the previous new was @${prev.metadata?.resourceVersion}`,
-      );
-    }
-    this.inOrder("update", o);
-    this.last.set(k, o);
-  }
-
-  onDelete(o: KubeObject | DeletedFinalStateUnknown<KubeObject>): void {
-    const k = o instanceof DeletedFinalStateUnknown ? (o.key.split("/")[1] ?? "") : nameOf(o);
-    if (this.last.get(k) === undefined) this.fail(`delete(${k}) of an object not added or already deleted`);
-    if (!(o instanceof DeletedFinalStateUnknown)) this.inOrder("delete", o);
-    this.last.set(k, undefined);
-  }
-
-  view(): string[] {
-    return [...this.last.values()]
-      .filter((o): o is KubeObject => o !== undefined)
-      .map((o) => `${nameOf(o)}@${o.metadata?.resourceVersion}`)
-      .sort();
-  }
+/** `watcher(lw).pipe(reflect(store))`, every event checked by {@link WatcherOrderChecker} and put in the timeline. */
+function watcherStream(c: SubjectCase): SubjectUnderTest {
+  const check = new WatcherOrderChecker(c.now);
+  let synced = false;
+  const store = newStore<KubeObject>(metaNamespaceKeyFunc);
+  const sub = watcher(c.listerWatcher, {
+    clock: c.cluster.clock,
+    rand: seededRand(c.seed),
+    logger: silentLogger,
+    useWatchList: c.useWatchList,
+    expectedType: CONFIGMAP_TYPE,
+    onStatus: (st) => {
+      if (st.hasSynced && !check.initDoneSeen) check.fail("status synced before initDone");
+      synced ||= st.hasSynced;
+    },
+  })
+    .pipe(reflect(store))
+    .subscribe({
+      next: (e) => {
+        c.log(
+          "notification",
+          "object" in e ? `${e.type} ${keyOf(e.object)} rv=${e.object.metadata?.resourceVersion}` : e.type,
+        );
+        check.onEvent(e);
+      },
+      error: (err: unknown) => check.fail(`stream errored: ${err instanceof Error ? err.message : String(err)}`),
+    });
+  return {
+    store,
+    hasSynced: () => synced,
+    invariants: () => [reportOf("watcherStreamOrdered", check.violations)],
+    stop: () => sub.unsubscribe(),
+  };
 }
 
-describe("order properties under random faults", () => {
-  it("watcher(): per-key resourceVersion order, deletes only of shown objects, synced only after initDone; reflect(store) converges", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.boolean(), fc.array(step, { maxLength: 25 }), async (useWatchList, steps) => {
-        const s = sc.make({ noReflector: true });
-        try {
-          await s.seed(2, "seed");
-          const check = new WatcherOrderChecker();
-          let synced = false;
-          const store = newStore<KubeObject>(metaNamespaceKeyFunc);
-          const sub = watcher(s.lw, {
-            clock: s.clock,
-            rand: fixedRand(0),
-            logger: silentLogger,
-            useWatchList,
-            expectedType: CONFIGMAP_TYPE,
-            onStatus: (st) => {
-              if (st.hasSynced && !check.initDoneSeen) check.violation ??= "status synced before initDone";
-              synced ||= st.hasSynced;
-            },
-          })
-            .pipe(reflect(store))
-            .subscribe({
-              next: (e) => check.onEvent(e),
-              error: (err: unknown) => {
-                check.violation ??= `stream errored: ${String(err)}`;
-              },
-            });
-          s.onStop(() => sub.unsubscribe());
-          await flush();
-          for (const st of steps) {
-            await apply(s, st);
-            expect(check.violation).toBeUndefined();
-          }
-          s.sim.faults.clear();
-          s.sim.setBookmarkMode("on"); // "off" leaves a watch-list waiting forever, as upstream (kubernetes#140890)
-          await s.until(
-            () => synced && JSON.stringify(s.stored(store)) === JSON.stringify(s.truth()),
-            "convergence",
-            15 * 60_000,
-          );
-          expect(check.violation).toBeUndefined();
-          expect(s.stored(store)).toEqual(s.truth());
-        } finally {
-          await sc.stopAll();
-        }
-      }),
-      { numRuns: 60 },
-    );
+/**
+ * A SharedIndexInformer whose notifications the kit records (order, view, syncedHonest); besides, a second handler
+ * counts the adds flagged `isInInitialList`, and its registration must not say synced before it got as many as the
+ * first LIST (or watch-list) delivered.
+ */
+function informerWithInitialCount(c: SubjectCase): SubjectUnderTest {
+  const informer = newSharedIndexInformer<KubeObject>(c.listerWatcher, CONFIGMAP_TYPE, {
+    clock: c.cluster.clock,
+    rand: seededRand(c.seed),
+    name: "order",
+    logger: silentLogger,
+    reflector: { useWatchList: c.useWatchList, logger: silentLogger },
   });
+  c.recordNotifications(informer);
+  let initialItems: number | undefined;
+  const events = informer.reflectorEvents$.subscribe((e: ReflectorEvent) => {
+    if (initialItems === undefined && (e.type === "list-done" || e.type === "watch-list-done")) initialItems = e.items;
+  });
+  let initialAdds = 0;
+  const counting = informer.addEventHandler({
+    onAdd: (_o, isInInitialList) => {
+      if (isInInitialList) initialAdds++;
+    },
+  });
+  const early: string[] = [];
+  const observe = () => {
+    if (!counting.hasSynced()) return;
+    if (initialItems === undefined || initialAdds < initialItems) {
+      early.push(`@${c.now()} handler synced after ${initialAdds} of ${initialItems ?? "?"} initial adds`);
+    }
+  };
+  const running = informer.run(c.signal);
+  return {
+    store: informer.getStore(),
+    hasSynced: () => informer.hasSynced() && counting.hasSynced(),
+    observe,
+    invariants: () => [reportOf("syncedAfterInitialAdds", early)],
+    stop: async () => {
+      await running;
+      events.unsubscribe();
+    },
+  };
+}
 
-  it("SharedIndexInformer: per-key order, update.old is the previous new, no update after a delete, hasSynced only after the initial list", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.boolean(), fc.array(step, { maxLength: 25 }), async (useWatchList, steps) => {
-        const s = sc.make({ noReflector: true });
-        try {
-          await s.seed(3, "seed");
-          const informer = newSharedIndexInformer<KubeObject>(s.lw, CONFIGMAP_TYPE, {
-            clock: s.clock,
-            rand: fixedRand(0),
-            name: "order",
-            reflector: { useWatchList, logger: silentLogger },
-          });
-          const check = new HandlerOrderChecker();
-          let initialItems: number | undefined;
-          const events = informer.reflectorEvents$.subscribe((e: ReflectorEvent) => {
-            if (initialItems === undefined && (e.type === "list-done" || e.type === "watch-list-done")) {
-              initialItems = e.items;
-            }
-          });
-          const registration = informer.addEventHandler({
-            onAdd: (o, isInInitialList) => check.onAdd(o, isInInitialList),
-            onUpdate: (o, n) => check.onUpdate(o, n),
-            onDelete: (o) => check.onDelete(o as KubeObject | DeletedFinalStateUnknown<KubeObject>),
-          });
-          const syncedTooEarly = () => {
-            if (!registration.hasSynced()) return;
-            if (initialItems === undefined || check.initialAdds < initialItems) {
-              check.violation ??= `handler synced after ${check.initialAdds} of ${initialItems ?? "?"} initial adds`;
-            }
-          };
-          const ac = new AbortController();
-          const done = informer.run(ac.signal);
-          s.onStop(async () => {
-            ac.abort();
-            await done;
-            events.unsubscribe();
-          });
-          await flush();
-          syncedTooEarly();
-          for (const st of steps) {
-            await apply(s, st);
-            syncedTooEarly();
-            expect(check.violation).toBeUndefined();
-          }
-          s.sim.faults.clear();
-          s.sim.setBookmarkMode("on");
-          await s.until(
-            () => {
-              syncedTooEarly();
-              return registration.hasSynced() && JSON.stringify(check.view()) === JSON.stringify(s.truth());
-            },
-            "convergence",
-            15 * 60_000,
-          );
-          expect(check.violation).toBeUndefined();
-          expect(check.view()).toEqual(s.truth());
-        } finally {
-          await sc.stopAll();
-        }
-      }),
-      { numRuns: 40 },
-    );
-  });
+describe("order properties under generated histories and faults (@informer-ts/testing)", () => {
+  it("watcher(): per-key resourceVersion order, deletes only of shown objects, synced only after initDone; reflect(store) converges: 60 generated cases in-process", async () => {
+    const r = await checkSubject({
+      name: "watcher",
+      subject: watcherStream,
+      prepare: seedObjects(2),
+      history,
+      numRuns: 60,
+      seed: 201,
+    });
+    expect(r.numRuns).toBe(60);
+  }, 300_000);
+
+  it("SharedIndexInformer: per-key order, update.old is the previous new, no update after a delete, hasSynced only after the initial list: 40 generated cases in-process", async () => {
+    const r = await checkSubject({
+      name: "informer",
+      subject: informerWithInitialCount,
+      prepare: seedObjects(3),
+      history,
+      numRuns: 40,
+      seed: 202,
+    });
+    expect(r.numRuns).toBe(40);
+  }, 300_000);
 });

@@ -16,10 +16,10 @@ import {
   flush,
   listOnly,
   NS,
-  type SimScenario,
+  type Scenario,
   scenarios,
   syncedScenario,
-} from "./sim-harness.js";
+} from "./kit-scenario.js";
 
 const sc = scenarios();
 afterEach(() => sc.stopAll());
@@ -27,12 +27,12 @@ afterEach(() => sc.stopAll());
 const rvOf = (o: KubeObject | undefined) => o?.metadata?.resourceVersion;
 
 /** Moves the global RV without touching ConfigMaps (a Secret write), so the next bookmark carries a newer RV. */
-async function moveGlobalRV(s: SimScenario): Promise<void> {
+async function moveGlobalRV(s: Scenario): Promise<void> {
   await s.sim.create("secrets", NS, { metadata: { name: `s-${s.sim.currentResourceVersion}`, namespace: NS } });
 }
 
 /** An informer on the scenario's recording ListerWatcher, run until synced; stopped with the scenario. */
-async function runInformer(s: SimScenario, resyncPeriod: number, setup: (i: SharedIndexInformer<KubeObject>) => void) {
+async function runInformer(s: Scenario, resyncPeriod: number, setup: (i: SharedIndexInformer<KubeObject>) => void) {
   const informer = newSharedIndexInformer<KubeObject>(s.lw, CONFIGMAP_TYPE, {
     clock: s.clock,
     rand: fixedRand(0),
@@ -52,7 +52,7 @@ async function runInformer(s: SimScenario, resyncPeriod: number, setup: (i: Shar
 }
 
 /** Counts the sync updates (old and new with the same RV) a handler gets, per key, with their times. */
-function syncRecorder(s: SimScenario) {
+function syncRecorder(s: Scenario) {
   const syncs: { key: string; at: number }[] = [];
   const updates: { key: string; old: string | undefined; cur: string | undefined }[] = [];
   return {
@@ -89,7 +89,7 @@ describe("reflector watch path against the sim-apiserver", () => {
   it("F12: 429s when re-watching back off (growing delays) and re-watch from the same RV, never relisting", async () => {
     const s = await syncedScenario(sc.make, listOnly());
     const rv = s.r.lastSyncResourceVersion();
-    s.sim.faults.add({ type: "apf-429", verbs: ["watch"], count: 3, retryAfterSeconds: 2 });
+    s.faults.request({ type: "apf-429", verbs: ["watch"], count: 3, retryAfterSeconds: 2 });
     const t = s.clock.now() + 300_000;
     await s.clock.step(300_000);
     await s.until(() => s.lw.watches().length === 5 && s.lw.openWatches === 1, "re-watches");
@@ -180,7 +180,7 @@ describe("reflector watch path against the sim-apiserver", () => {
   it("24: a watch from RV '' keeps lastSyncRV during the synthetic ADDED events and takes the first BOOKMARK's", async () => {
     // A LIST answer without a resourceVersion (some aggregated servers) leaves lastSyncRV at "", so the reflector
     // watches from ""; the server defaults that to initial events + the end bookmark.
-    const s = sc.make(listOnly());
+    const s = await sc.make(listOnly());
     s.lw.rewriteList = (l) => ({ ...l, metadata: { ...l.metadata, resourceVersion: "" } });
     await s.seed(4);
     await s.update("cm-00", "2"); // cm-00 now has the newest RV but comes first in key order
@@ -208,7 +208,7 @@ describe("reflector watch path against the sim-apiserver", () => {
     await s.clock.step(5000);
     await s.create("x");
     await s.until(() => s.r.lastSyncResourceVersion() === s.serverRV, "event");
-    expect(s.sim.dropWatches(undefined, true)).toBe(1); // a reset connection: a probable EOF, a clean end
+    expect(s.faults.dropWatches(undefined, true)).toBe(1); // a reset connection: a probable EOF, a clean end
     await s.until(() => s.lw.watches().length === 2 && s.lw.openWatches === 1, "re-watch");
     expect(s.lw.watches()[1]).toMatchObject({ at: s.clock.now(), opts: { resourceVersion: s.serverRV } });
     expect(s.status().counts).toMatchObject({ lists: 1, backoffs: 0, rewatches: { closed: 1 } });
@@ -218,7 +218,7 @@ describe("reflector watch path against the sim-apiserver", () => {
 
   it("F17: a watch closed in under 1 s with no event is a VeryShortWatchError: back off, then relist", async () => {
     const s = await syncedScenario(sc.make, listOnly());
-    expect(s.sim.dropWatches()).toBe(1);
+    expect(s.faults.dropWatches()).toBe(1);
     await s.until(() => s.lw.lists().length === 2 && s.lw.openWatches === 1, "relist");
     expect(s.status()).toMatchObject({
       lastError: { name: "VeryShortWatchError", during: "watch" },
@@ -232,7 +232,7 @@ describe("reflector watch path against the sim-apiserver", () => {
     const s = await syncedScenario(sc.make, listOnly());
     const last = s.r.lastSyncResourceVersion();
     await s.clock.step(2000);
-    s.sim.reinitializeCache("configmaps", 5000);
+    s.faults.reinitializeCache("configmaps", 5000);
     await s.create("during-outage"); // lost by the cache's history: the re-watch at `last` is too old
     await s.until(() => s.status().counts.relists.expired === 1 && s.lw.openWatches === 1, "410 and relist");
     expect(s.lw.rvs("list")).toEqual(["0", last]);
@@ -321,7 +321,7 @@ describe("reflector watch path against the sim-apiserver", () => {
   });
 
   it("23: a MODIFIED with the object's current RV is a sync update: only handlers currently due a resync see it", async () => {
-    const s = sc.make({ noReflector: true });
+    const s = await sc.make({ noReflector: true });
     await s.seed(3);
     const resyncing = syncRecorder(s);
     const quiet = syncRecorder(s);
@@ -350,20 +350,20 @@ describe("reflector watch path against the sim-apiserver", () => {
     const s = await syncedScenario(sc.make, listOnly());
     await s.create("quick");
     await flush();
-    s.sim.dropWatches(); // 0 s, 1 event: not very short
+    s.faults.dropWatches(); // 0 s, 1 event: not very short
     await s.until(() => s.lw.watches().length === 2 && s.lw.openWatches === 1, "re-watch");
     await s.clock.step(1000);
-    s.sim.dropWatches(); // 1 s, 0 events: not very short
+    s.faults.dropWatches(); // 1 s, 0 events: not very short
     await s.until(() => s.lw.watches().length === 3 && s.lw.openWatches === 1, "re-watch");
     expect(s.lw.watches().map((r) => r.at - s.lw.watches()[0]!.at)).toEqual([0, 0, 1000]);
     expect(s.status().counts).toMatchObject({ lists: 1, backoffs: 0, rewatches: { closed: 2 } });
-    s.sim.dropWatches(); // 0 s, 0 events: very short
+    s.faults.dropWatches(); // 0 s, 0 events: very short
     await s.until(() => s.lw.lists().length === 2, "relist");
     expect(s.status().counts.relists["very-short"]).toBe(1);
   });
 
   it("29: sync updates come no more often than max(R, check period, 1 s), and never when the informer's resync is 0", async () => {
-    const s = sc.make({ noReflector: true });
+    const s = await sc.make({ noReflector: true });
     await s.seed(2);
     const r45 = syncRecorder(s);
     await runInformer(s, 30_000, (i) => {
@@ -374,7 +374,7 @@ describe("reflector watch path against the sim-apiserver", () => {
     expect(times.length).toBeGreaterThanOrEqual(4);
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(45_000);
 
-    const z = sc.make({ noReflector: true });
+    const z = await sc.make({ noReflector: true });
     await z.seed(2);
     const r10 = syncRecorder(z);
     await runInformer(z, 0, (i) => {
@@ -392,7 +392,7 @@ describe("reflector watch path against the sim-apiserver", () => {
     expect(s.eventsOf("skipped-object")).toEqual([
       expect.objectContaining({ reason: "unexpected-gvk", eventType: "ADDED" }),
     ]);
-    s.sim.dropWatches(); // 0 s and only a skipped event: very short
+    s.faults.dropWatches(); // 0 s and only a skipped event: very short
     await s.until(() => s.lw.lists().length === 2, "relist");
     expect(s.status().counts).toMatchObject({ skippedObjects: 1, relists: { "very-short": 1 } });
 
@@ -416,11 +416,11 @@ describe("reflector watch path against the sim-apiserver", () => {
 
   it("stop: unsubscribing mid-LIST, mid-backoff, mid-watch or mid-watch-list closes the server watch and restarts nothing", async () => {
     for (const when of ["list", "backoff", "watch", "watch-list"] as const) {
-      const s = sc.make(when === "watch-list" ? {} : listOnly());
+      const s = await sc.make(when === "watch-list" ? {} : listOnly());
       await s.seed(3);
-      if (when === "list") s.sim.addLatency({ ms: 5000, verbs: ["list"] });
-      if (when === "backoff") s.sim.faults.add({ type: "status", code: 500, verbs: ["list"] });
-      if (when === "watch-list") s.sim.setBookmarkMode("off");
+      if (when === "list") s.faults.latency({ ms: 5000, verbs: ["list"] });
+      if (when === "backoff") s.faults.request({ type: "status", code: 500, verbs: ["list"] });
+      if (when === "watch-list") s.faults.bookmarks("off");
       const sub = startRun(s.r);
       await s.clock.step(when === "backoff" ? 100 : 0);
       await flush();
@@ -429,6 +429,7 @@ describe("reflector watch path against the sim-apiserver", () => {
       );
       await sub.stop();
       expect(s.status().phase).toBe("stopped");
+      await flush(); // the client's abort reaches the server one in-process I/O turn later (no clock movement)
       expect(s.sim.watchers("configmaps")).toHaveLength(0);
       s.skipFinalConvergence = true;
       const requests = s.lw.requests.length;

@@ -3,7 +3,7 @@
 // against the in-process simulated apiserver, everything on one FakeClock.
 import { type KubeObject, newInternalError, newResourceExpired } from "@informer-ts/apimachinery";
 import { afterEach, describe, expect, it } from "vitest";
-import { flush, isWatchList, NS, type SimScenario, scenarios, syncedScenario } from "./sim-harness.js";
+import { flush, isWatchList, NS, type Scenario, scenarios, syncedScenario } from "./kit-scenario.js";
 
 const sc = scenarios();
 afterEach(() => sc.stopAll());
@@ -11,19 +11,19 @@ afterEach(() => sc.stopAll());
 const WATCH_LIST_OPTS = { allowWatchBookmarks: true, sendInitialEvents: true, resourceVersionMatch: "NotOlderThan" };
 
 /** Starts a default (watch-list) reflector over `seed` ConfigMaps and lets the initial events flow. */
-async function started(s: SimScenario, seed = 4): Promise<void> {
+async function started(s: Scenario, seed = 4): Promise<void> {
   await s.seed(seed);
   await s.start();
   await s.until(() => s.lw.openWatches === 1, "the watch-list stream");
   await flush();
 }
 
-const storeOps = (s: SimScenario) => s.recording.calls.filter((c) => c.op !== "updateResourceVersion").map((c) => c.op);
+const storeOps = (s: Scenario) => s.recording.calls.filter((c) => c.op !== "updateResourceVersion").map((c) => c.op);
 
 describe("reflector watch-list path against the sim-apiserver", () => {
   it("F22: the watch-list request has sendInitialEvents, NotOlderThan, bookmarks and a timeout; events go to a temporary store", async () => {
     const seen: string[] = [];
-    const s = sc.make({
+    const s = await sc.make({
       reflector: {
         transformer: (o: KubeObject) => {
           seen.push(o.metadata?.name ?? "");
@@ -31,20 +31,20 @@ describe("reflector watch-list path against the sim-apiserver", () => {
         },
       },
     });
-    s.sim.setBookmarkMode("off"); // hold the end bookmark back
+    s.faults.bookmarks("off"); // hold the end bookmark back
     await started(s);
     expect(s.lw.requests).toHaveLength(1);
     expect(s.lw.requests[0]!.opts).toEqual({ ...WATCH_LIST_OPTS, timeoutSeconds: 300 });
     expect(s.status()).toMatchObject({ phase: "watch-listing", hasSynced: false, counts: { events: 4 } });
     expect(storeOps(s)).toEqual([]); // the real store has seen nothing yet
     expect(seen).toEqual(["cm-00", "cm-01", "cm-02", "cm-03"]); // transformed inside the temporary store
-    s.sim.setBookmarkMode("on");
+    s.faults.bookmarks("on");
     await s.until(() => s.status().hasSynced, "end bookmark");
     expect([...s.recording.items.values()].every((o) => o.metadata?.labels?.transformed === "yes")).toBe(true);
   });
 
   it("F23: the annotated end bookmark replaces the store once at its RV, and the same stream carries later events", async () => {
-    const s = sc.make();
+    const s = await sc.make();
     await started(s);
     await s.until(() => s.status().hasSynced, "end bookmark");
     const rv = s.serverRV;
@@ -57,15 +57,16 @@ describe("reflector watch-list path against the sim-apiserver", () => {
     await s.update("cm-00", "2");
     await s.converged();
     expect(s.lw.requests).toHaveLength(1);
-    expect(s.sim.accounting.count({ verb: "watch" })).toBe(1);
-    expect(s.sim.accounting.count({ verb: "list" })).toBe(0);
+    // The server saw one watch (still open, so not in the finished-request log) and no list.
+    expect(s.sim.watchers("configmaps")).toHaveLength(1);
+    expect([s.served("watch"), s.served("list")]).toEqual([0, 0]);
     expect(storeOps(s)).toEqual(["replace", "add", "update"]);
     expect(s.status()).toMatchObject({ phase: "watching", counts: { watchLists: 1, watches: 0, lists: 0 } });
   });
 
   it("F24: a 429 backs off and retries the watch-list; Expired and too-large retry with RV ''; the RV is never dropped otherwise", async () => {
-    const s = sc.make({ reflector: { initialResourceVersion: "1000" } });
-    s.sim.faults.add({ type: "apf-429", verbs: ["watch"], count: 1, retryAfterSeconds: 1 });
+    const s = await sc.make({ reflector: { initialResourceVersion: "1000" } });
+    s.faults.request({ type: "apf-429", verbs: ["watch"], count: 1, retryAfterSeconds: 1 });
     await started(s);
     await s.until(() => s.status().hasSynced, "sync");
     const wl = s.lw.requests.filter(isWatchList);
@@ -78,7 +79,7 @@ describe("reflector watch-list path against the sim-apiserver", () => {
     expect(s.eventsOf("watch-end").map((e) => e.error?.code)).toEqual([504]);
     expect(s.status()).toMatchObject({ resourceVersionUnavailable: false, counts: { backoffs: 1, lists: 0 } });
 
-    const e = sc.make();
+    const e = await sc.make();
     e.lw.failNext.push({ verb: "watch", error: newResourceExpired("too old resource version") });
     await started(e);
     await e.until(() => e.status().hasSynced, "sync");
@@ -87,8 +88,8 @@ describe("reflector watch-list path against the sim-apiserver", () => {
   });
 
   it("F24: a watch-list stream that ends without the end bookmark is retried at once, with no backoff, until it arrives", async () => {
-    const s = sc.make();
-    s.sim.setBookmarkMode("off");
+    const s = await sc.make();
+    s.faults.bookmarks("off");
     await started(s);
     await s.until(() => s.lw.requests.length === 3, "two retries", 1_000_000); // server timeouts at 300 s
     expect(s.lw.requests.map((r) => [isWatchList(r), r.at - s.lw.requests[0]!.at])).toEqual([
@@ -97,15 +98,15 @@ describe("reflector watch-list path against the sim-apiserver", () => {
       [true, 600_000],
     ]);
     expect(s.status()).toMatchObject({ hasSynced: false, phase: "watch-listing", counts: { backoffs: 0, lists: 0 } });
-    s.sim.setBookmarkMode("on");
+    s.faults.bookmarks("on");
     await s.until(() => s.status().hasSynced, "sync");
     await s.converged();
   });
 
   it("F24: a watch-list that closes at once (very short) or ends with a 500 falls back to LIST within the same run", async () => {
-    const s = sc.make();
+    const s = await sc.make();
     await started(s, 0); // nothing to stream: the stream is idle until the end bookmark tick
-    expect(s.sim.dropWatches()).toBe(1);
+    expect(s.faults.dropWatches()).toBe(1);
     await s.until(() => s.status().hasSynced, "LIST fallback");
     expect(s.lw.requests.map((r) => (isWatchList(r) ? "watch-list" : r.verb))).toEqual(["watch-list", "list", "watch"]);
     expect(s.lw.lists()[0]!.at).toBe(s.lw.requests[0]!.at); // no backoff before the fallback
@@ -114,8 +115,8 @@ describe("reflector watch-list path against the sim-apiserver", () => {
       counts: { watchListFallbacks: 1, backoffs: 0 },
     });
 
-    const e = sc.make();
-    e.sim.setBookmarkMode("off");
+    const e = await sc.make();
+    e.faults.bookmarks("off");
     await started(e);
     e.lw.sendError(newInternalError("etcd cluster is unavailable").status);
     await e.until(() => e.status().hasSynced, "LIST fallback");
@@ -127,16 +128,16 @@ describe("reflector watch-list path against the sim-apiserver", () => {
   });
 
   it("F25: while the end bookmark is missing, a warning every 10 s says so", async () => {
-    const s = sc.make();
-    s.sim.setBookmarkMode("off");
+    const s = await sc.make();
+    s.faults.bookmarks("off");
     await started(s);
     await s.clock.step(20_000);
     expect(s.eventsOf("initial-events-end-warning").map((e) => e.message)).toEqual([
       "sim: hasn't received required bookmark event marking the end of initial events stream, received last event 10s ago",
       "sim: hasn't received required bookmark event marking the end of initial events stream, received last event 20s ago",
     ]);
-    const empty = sc.make();
-    empty.sim.setBookmarkMode("off");
+    const empty = await sc.make();
+    empty.faults.bookmarks("off");
     await started(empty, 0);
     await empty.clock.step(10_000);
     expect(empty.eventsOf("initial-events-end-warning").map((e) => e.message)).toEqual([
@@ -145,26 +146,27 @@ describe("reflector watch-list path against the sim-apiserver", () => {
   });
 
   it("F30: the consistency detector compares the watch-list result with an Exact LIST and reports a mismatch", async () => {
-    const ok = sc.make({ reflector: { watchListConsistencyDetector: true } });
+    const ok = await sc.make({ reflector: { watchListConsistencyDetector: true } });
     await started(ok);
     await ok.until(() => ok.status().hasSynced, "sync");
     expect(ok.lw.lists().map((r) => r.opts)).toEqual([{ resourceVersion: ok.serverRV, resourceVersionMatch: "Exact" }]);
     expect(ok.eventsOf("consistency-mismatch")).toEqual([]);
 
-    const bad = sc.make({ reflector: { watchListConsistencyDetector: true } });
+    const bad = await sc.make({ reflector: { watchListConsistencyDetector: true } });
     // A proxy that loses one initial event.
     bad.lw.rewriteEvent = (e) => (e.type === "ADDED" && e.object.metadata?.name === "cm-02" ? [] : [e]);
     await started(bad);
     await bad.until(() => bad.status().hasSynced, "sync");
     expect(bad.eventsOf("consistency-mismatch")).toHaveLength(1);
     expect(bad.status().lastError).toMatchObject({ during: "consistency" });
-    expect(bad.stored()).not.toEqual(bad.truth()); // reported, not repaired (client-go panics instead)
+    // Reported, not repaired (client-go panics instead): the store still lacks the lost object.
+    expect(bad.convergence().violations).toEqual([expect.stringMatching(/^the store lacks default\/cm-02 /)]);
     bad.skipFinalConvergence = true;
   });
 
   it("28: priming is invisible to the store, a plain BOOKMARK does not end it, the annotated one replaces once; 422 falls back to LIST", async () => {
-    const s = sc.make();
-    s.sim.setBookmarkMode("off");
+    const s = await sc.make();
+    s.faults.bookmarks("off");
     await started(s);
     await s.create("during-priming");
     await flush();
@@ -175,7 +177,7 @@ describe("reflector watch-list path against the sim-apiserver", () => {
     await flush();
     expect(storeOps(s)).toEqual([]);
     expect(s.status()).toMatchObject({ hasSynced: false, counts: { bookmarks: 1, events: 6 } });
-    s.sim.setBookmarkMode("on");
+    s.faults.bookmarks("on");
     await s.until(() => s.status().hasSynced, "end bookmark");
     expect(storeOps(s)).toEqual(["replace"]);
     expect(s.recording.items.has(`${NS}/during-priming`)).toBe(true);
@@ -183,7 +185,7 @@ describe("reflector watch-list path against the sim-apiserver", () => {
     await s.converged();
     expect(storeOps(s)).toEqual(["replace", "delete"]);
 
-    const old = await syncedScenario(sc.make, { server: { watchList: false } });
+    const old = await syncedScenario(sc.make, { watchList: false });
     expect(old.lw.requests.map((r) => [isWatchList(r) ? "watch-list" : r.verb, r.outcome])).toEqual([
       ["watch-list", 422],
       ["list", "ok"],
@@ -194,7 +196,7 @@ describe("reflector watch-list path against the sim-apiserver", () => {
 
   it("F16 (truncated watch line, engine fault): the stream ends like an unexpected EOF, re-watch from the last RV with no relist", async () => {
     const s = await syncedScenario(sc.make, { reflector: { useWatchList: false } });
-    s.sim.faults.add({ type: "truncate-watch", verbs: ["watch"], count: 1, afterEvents: 1 });
+    s.faults.request({ type: "truncate-watch", verbs: ["watch"], count: 1, afterEvents: 1 });
     await s.clock.step(300_000); // the server ends the first watch; the re-watch carries the fault
     await s.until(() => s.lw.watches().length === 2, "re-watch");
     await s.create("a");
@@ -208,8 +210,8 @@ describe("reflector watch-list path against the sim-apiserver", () => {
   });
 
   it("beyond client-go: initialEventsEndTimeout bounds the wait for a missing end bookmark and falls back to LIST (kubernetes#140890)", async () => {
-    const s = sc.make({ reflector: { initialEventsEndTimeout: 30_000 } });
-    s.sim.setBookmarkMode("off");
+    const s = await sc.make({ reflector: { initialEventsEndTimeout: 30_000 } });
+    s.faults.bookmarks("off");
     await started(s);
     await s.until(() => s.status().hasSynced, "fallback sync");
     expect(s.lw.requests.map((r) => (isWatchList(r) ? "watch-list" : r.verb))).toEqual(["watch-list", "list", "watch"]);
@@ -244,7 +246,7 @@ describe("reflector watch-list path against the sim-apiserver", () => {
   });
 
   it('beyond client-go: initialResourceVersion resumes from a persisted RV (watch-list NotOlderThan it, no RV "" read)', async () => {
-    const s = sc.make({ reflector: { initialResourceVersion: "3" } });
+    const s = await sc.make({ reflector: { initialResourceVersion: "3" } });
     await started(s, 5);
     await s.until(() => s.status().hasSynced, "sync");
     expect(s.lw.requests.map((r) => r.opts)).toEqual([

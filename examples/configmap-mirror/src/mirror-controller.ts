@@ -63,7 +63,7 @@ export function setupMirrorController(mgr: Manager, client: ObjectClient): Contr
           metadata: { name, namespace: req.namespace },
           data,
         };
-        setControllerReference(cm, secret);
+        setControllerReference(cm, secret, { ownerType: configmaps }); // cached objects carry no apiVersion/kind
         await client.create(secrets, secret, {}, ctx.signal);
         recorder.event(cm, EventTypeNormal, "MirrorCreated", `created Secret ${name}`);
       } else if (JSON.stringify(current.data ?? {}) !== JSON.stringify(data)) {

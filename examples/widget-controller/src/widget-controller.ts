@@ -85,7 +85,7 @@ export function setupWidgetController(mgr: Manager, client: ObjectClient): Contr
           metadata: { name: childName, namespace: req.namespace },
           data: { size },
         };
-        setControllerReference(widget, cm);
+        setControllerReference(widget, cm, { ownerType: widgets }); // cached objects carry no apiVersion/kind
         await client.create(configmaps, cm, {}, ctx.signal);
       } else if ((child.data as Record<string, string> | undefined)?.size !== size) {
         await client.update(configmaps, { ...child, data: { size } }, {}, ctx.signal);

@@ -72,6 +72,11 @@ export interface ControllerOptions {
   readonly metrics?: MetricsProvider;
   /** The work queue's drain semantics (see the workqueue docs). Default `"client-go"`. */
   readonly drainSemantics?: DrainSemantics;
+  /**
+   * Whether a {@link Manager} with leader election runs this controller only while leading (`NeedLeaderElection`).
+   * Default true; false runs it on every replica.
+   */
+  readonly needLeaderElection?: boolean;
 }
 
 /** What a {@link Controller} reports on {@link Controller.events$}. */
@@ -137,6 +142,7 @@ export class Controller {
   private readonly reconcileTimeout: number | undefined;
   private readonly gracefulShutdownTimeout: number;
   private readonly cacheSyncTimeout: number;
+  private readonly leaderElected: boolean;
   private readonly events = new Subject<ControllerEvent>();
   /** The reconcile each worker runs now (index = worker), `undefined` while it waits for a key. */
   private readonly running: (InFlightReconcile | undefined)[];
@@ -178,6 +184,10 @@ export class Controller {
     this.reconcileTimeout = options.reconcileTimeout;
     this.gracefulShutdownTimeout = options.gracefulShutdownTimeout ?? 30_000;
     this.cacheSyncTimeout = options.cacheSyncTimeout ?? 120_000;
+    if (options.needLeaderElection !== undefined && typeof options.needLeaderElection !== "boolean") {
+      throw new TypeError(`controller ${options.name}: needLeaderElection must be a boolean`);
+    }
+    this.leaderElected = options.needLeaderElection ?? true;
     const metrics = options.metrics ?? noopMetrics;
     this.m = metricSet(metrics, this.name);
     this.recording = metrics !== noopMetrics;
@@ -189,6 +199,11 @@ export class Controller {
       ...(options.drainSemantics !== undefined && { drainSemantics: options.drainSemantics }),
     });
     this.events$ = safeObservable(this.events.asObservable(), `controller ${this.name} events$`);
+  }
+
+  /** Whether a manager runs this controller only while leading (the `needLeaderElection` option; default true). */
+  needLeaderElection(): boolean {
+    return this.leaderElected;
   }
 
   /** Enqueues a request by hand (`Queue.Add`), e.g. from an external trigger. Ignored once stopping. */

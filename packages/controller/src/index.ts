@@ -10,6 +10,12 @@ export {
   type OwnsOptions,
   type WatchOptions,
 } from "./builder.js";
+export {
+  CacheNotStartedError,
+  CacheReader,
+  type CacheReaderOptions,
+  type SyncedInformerFor,
+} from "./cache-reader.js";
 // Controller and builder
 export {
   Controller,
@@ -18,6 +24,17 @@ export {
   type ControllerStatus,
   type WatchSource,
 } from "./controller.js";
+export {
+  DelegatingClient,
+  type DelegatingClientOptions,
+} from "./delegating-client.js";
+export {
+  allNamespacesPrefix,
+  type FieldIndexer,
+  fieldIndexName,
+  type IndexerFunc,
+  keyToNamespacedKey,
+} from "./field-indexer.js";
 export {
   addFinalizer,
   containsFinalizer,
@@ -73,12 +90,13 @@ export {
 } from "./manager.js";
 export { controllerRuntimeMetrics, type ReconcileResultLabel, reconcileTimeBuckets } from "./metrics.js";
 // Writes: client interface, finalizers, owner references
-export type { ObjectClient } from "./object-client.js";
+export type { ObjectClient, ObjectReader } from "./object-client.js";
 export {
   AlreadyOwnedError,
   getControllerOf,
   isControlledBy,
   type OwnerReferenceOptions,
+  type RemoveOwnerReferenceOptions,
   removeOwnerReference,
   setControllerReference,
   setOwnerReference,
@@ -96,7 +114,13 @@ export {
   type Predicate,
   resourceVersionChangedPredicate,
 } from "./predicate.js";
-export { type ProbeCheck, ProbeServer, type ProbeServerOptions } from "./probe-server.js";
+export {
+  type HealthChecker,
+  type HealthCheckResult,
+  type ProbeCheck,
+  ProbeServer,
+  type ProbeServerOptions,
+} from "./probe-server.js";
 export {
   describe,
   InvalidResultError,
@@ -146,4 +170,11 @@ export {
   type ObjectReference,
 } from "./record/events-cache.js";
 export { type Request, requestFromKey, requestKey } from "./request.js";
+export {
+  GracefulShutdownTimeoutError,
+  type LeaderElectionRunnable,
+  needsLeaderElection,
+  type Runnable,
+  RunnableError,
+} from "./runnable.js";
 export { type SignalHandler, setupSignalHandler } from "./signals.js";

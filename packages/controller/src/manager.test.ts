@@ -263,6 +263,39 @@ describe("Manager", () => {
     await clock.step(100);
     await run;
   });
+  it("getEventRecorderFor types objects from its caches that carry no apiVersion/kind (listed), as upstream's scheme does", async () => {
+    const clock = new FakeClock(0);
+    const sources = fakeSources(clock);
+    const store = new FakeObjectClient();
+    const { m } = managerOn(clock, sources, {
+      client: store,
+      informerOptions: { reflector: { logger: silentLogger, useWatchList: false } },
+    });
+    const recorder = m.getEventRecorderFor("parent-controller");
+    const cache = m.informerFor(parents);
+    newControllerManagedBy(m)
+      .for(parents)
+      .complete((r) => {
+        const p = cache.getIndexer().getByKey(`${r.namespace}/${r.name}`)!;
+        expect(p.kind).toBeUndefined(); // from the LIST
+        recorder.event(p, "Normal", "Reconciled", "done");
+        // A look-alike that is not the cached object is left as it is.
+        recorder.event({ metadata: { name: "stranger", namespace: "default" } }, "Normal", "Seen", "a stranger");
+      });
+    sources.source(parents).raw.add(obj("p1"));
+    const ac = new AbortController();
+    const run = m.run(ac.signal);
+    await turns();
+    await clock.step(100);
+    await turns();
+    const written = [...store.objects.values()] as { reason?: string; involvedObject?: Record<string, unknown> }[];
+    const byReason = Object.fromEntries(written.map((e) => [e.reason, e.involvedObject]));
+    expect(byReason.Reconciled).toMatchObject({ apiVersion: "example.com/v1", kind: "Parent", name: "p1" });
+    expect(byReason.Seen).toEqual({ namespace: "default", name: "stranger" });
+    ac.abort();
+    await clock.step(100);
+    await run;
+  });
 });
 
 describe("setupSignalHandler", () => {

@@ -6,20 +6,25 @@ import {
   type SharedIndexInformerOptions,
   type SharedInformerFactory,
   type SharedInformerOption,
+  waitForCacheSync,
   withInformerOptions,
   withNamespace,
 } from "@informer-ts/cache";
-import type { ResourceDescriptor } from "@informer-ts/client";
-import { type Clock, mathRand, type Rand, realClock } from "@informer-ts/clock";
+import { apiVersionOf, type ResourceDescriptor } from "@informer-ts/client";
+import { type Clock, mathRand, type Rand, realClock, type Timer } from "@informer-ts/clock";
 import { type MetricsProvider, PromMetrics, safeObservable } from "@informer-ts/instrumentation";
 import { type Observable, Subject } from "rxjs";
 import type { ControllerContext } from "./builder.js";
-import type { Controller } from "./controller.js";
+import { CacheNotStartedError, CacheReader } from "./cache-reader.js";
+import { Controller } from "./controller.js";
+import { DelegatingClient } from "./delegating-client.js";
+import { addFieldIndex, type FieldIndexer } from "./field-indexer.js";
 import { LeaderElector } from "./leaderelection/leader-election.js";
 import { LeaseLock } from "./leaderelection/lease-lock.js";
-import type { ObjectClient } from "./object-client.js";
-import { ProbeServer } from "./probe-server.js";
+import type { ObjectClient, ObjectReader } from "./object-client.js";
+import { type HealthChecker, ProbeServer } from "./probe-server.js";
 import { EventBroadcaster, type EventRecorder } from "./record/event.js";
+import { GracefulShutdownTimeoutError, needsLeaderElection, type Runnable, RunnableError } from "./runnable.js";
 import { type SignalHandler, setupSignalHandler } from "./signals.js";
 
 /** Leader election settings of a {@link Manager} (controller-runtime's `LeaderElection*` options). Durations in ms. */
@@ -58,6 +63,18 @@ export interface ManagerOptions {
   readonly cacheSyncTimeout?: number;
   /** Handle SIGTERM/SIGINT: the first stops the manager gracefully, a second exits the process. Default false. */
   readonly handleSignals?: boolean;
+  /**
+   * How long the stop waits for the runnables (controllers included) to end, from the moment it begins
+   * (`GracefulShutdownTimeout`). Default 30 000 ms. Those still running then are named in the
+   * {@link GracefulShutdownTimeoutError} `run` rejects with; `0` does not wait at all (and reports nothing), a negative
+   * value or `Infinity` waits as long as it takes. Keep it at least each controller's own `gracefulShutdownTimeout`.
+   */
+  readonly gracefulShutdownTimeout?: number;
+  /**
+   * Reads of {@link Manager.getClient} for these resources go to the API server instead of a cache
+   * (controller-runtime's `Client.Cache.DisableFor`): for resources too big or too rarely read to watch.
+   */
+  readonly disableCacheFor?: readonly ResourceDescriptor<unknown>[];
 }
 
 /** What a {@link Manager} reports on `events$`. */
@@ -66,6 +83,9 @@ export type ManagerEvent =
   | { readonly type: "cachesSynced" }
   | { readonly type: "startedLeading" }
   | { readonly type: "controllersStarted"; readonly names: readonly string[] }
+  /** Runnables other than the leader-elected controllers started: those that need no leader election after the caches
+   * synced (`leaderElection: false`, controllers included), the leader-elected ones when leading starts. */
+  | { readonly type: "runnablesStarted"; readonly names: readonly string[]; readonly leaderElection: boolean }
   | { readonly type: "error"; readonly source: string; readonly error: unknown }
   | { readonly type: "stopped" };
 
@@ -74,17 +94,45 @@ export class LeaderElectionLostError extends Error {
   override readonly name = "LeaderElectionLostError";
 }
 
+/** A started runnable: settles (never rejects) once the runnable has; `settled` says whether it has. */
+interface Started {
+  readonly name: string;
+  readonly done: Promise<void>;
+  settled: boolean;
+}
+
+/** What `run` shares with `lead` and the runnables it starts. */
+interface RunState {
+  /** Aborting it begins the stop (and the grace period). */
+  readonly stop: AbortController;
+  /** Aborted by `run` when it stops the leader-elected runnables (it is `lead`'s signal without leader election). */
+  readonly leading: AbortController;
+  /** Resolves when the grace period after the stop began has elapsed (never with a negative/infinite timeout). */
+  readonly deadline: Promise<void>;
+  readonly started: Started[];
+  /** The runnables without leader election, once started (after the caches synced); later adds join them. */
+  others: { readonly signal: AbortSignal; readonly group: Started[] } | undefined;
+  /** The leader-elected runnables while leading (all of them without election); later adds join them. */
+  leaders: { readonly signal: AbortSignal; readonly group: Started[] } | undefined;
+  /** Records the run's first failure and begins the stop. */
+  fail(err: unknown): void;
+}
+
 /**
  * controller-runtime's `Manager`: one shared informer factory for every controller (each resource is watched once),
  * the controllers built on it ({@link newControllerManagedBy}`(manager)`), optional leader election, an event recorder
  * per component, and an optional HTTP endpoint.
  *
- * `run(signal)`: starts the probe server and the informers, waits for the caches to sync, then — on every replica
- * without election, only on the leader with it — runs the controllers. Standbys keep their informers warm. When
- * `signal` aborts (or SIGTERM/SIGINT with `handleSignals`), controllers drain (each up to its own graceful shutdown
- * timeout), then the informers, event writer and HTTP server stop; `run` resolves once all is released. It rejects
- * (after releasing everything) when the caches do not sync, or with {@link LeaderElectionLostError} when leadership is
- * lost — restart the process then, as a Go controller does.
+ * `run(signal)`: starts the probe server and the informers, waits for the caches to sync, starts the runnables that
+ * need no leader election ({@link Manager.add}), then — on every replica without election, only on the leader with it —
+ * runs the controllers and the other runnables. Standbys keep their informers warm. When `signal` aborts (or
+ * SIGTERM/SIGINT with `handleSignals`, or a runnable fails) the stop begins: the runnables without leader election are
+ * stopped and awaited, then the leader-elected ones (controllers drain, each up to its own graceful shutdown timeout),
+ * all within `gracefulShutdownTimeout`; then the informers, event writer and HTTP server stop and `run` settles once
+ * all is released. It rejects (after releasing everything) when the caches do not sync, with a {@link RunnableError}
+ * when a runnable failed, with {@link LeaderElectionLostError} when leadership is lost — restart the process then, as
+ * a Go controller does — or with a {@link GracefulShutdownTimeoutError} naming the runnables that outlived the grace
+ * period.
  *
  * `/readyz` passes once every informer has synced and, with election, a leader is known (this replica or another);
  * `/healthz` passes while `run` runs.
@@ -99,7 +147,17 @@ export class Manager implements ControllerContext {
   readonly elector: LeaderElector | undefined;
   private readonly options: ManagerOptions;
   private readonly rand: Rand;
-  private readonly controllers: Controller[] = [];
+  private readonly runnables: { readonly name: string; readonly runnable: Runnable }[] = [];
+  private readonly gracefulShutdownTimeout: number;
+  private state: RunState | undefined;
+  private readonly healthzChecks = new Map<string, HealthChecker>();
+  private readonly readyzChecks = new Map<string, HealthChecker>();
+  /** Aborted when the manager stops its informers; the signal informers started later run on. */
+  private informersStop: AbortController | undefined;
+  private cacheReader: CacheReader | undefined;
+  /** The descriptor each informer was created for: the manager's "scheme" for objects without apiVersion/kind. */
+  private readonly descriptors = new Map<SharedIndexInformer<KubeObject>, ResourceDescriptor>();
+  private delegatingClient: DelegatingClient | undefined;
   private readonly events = new Subject<ManagerEvent>();
   private broadcaster: EventBroadcaster | undefined;
   private probe: ProbeServer | undefined;
@@ -110,6 +168,11 @@ export class Manager implements ControllerContext {
     if (typeof options?.listerWatcherFor !== "function") {
       throw new TypeError("manager options: listerWatcherFor must be a function (resource, scope) => ListerWatcher");
     }
+    const grace = options.gracefulShutdownTimeout ?? 30_000;
+    if (typeof grace !== "number" || Number.isNaN(grace)) {
+      throw new RangeError(`manager options: gracefulShutdownTimeout must be a number of ms, got ${String(grace)}`);
+    }
+    this.gracefulShutdownTimeout = grace;
     this.options = options;
     this.clock = options.clock ?? realClock;
     this.rand = options.rand ?? mathRand;
@@ -154,19 +217,173 @@ export class Manager implements ControllerContext {
    */
   informerFor<T = KubeObject>(resource: ResourceDescriptor<T>): SharedIndexInformer<T> {
     // The factory holds every informer as KubeObject; the descriptor's type is the view the caller asked for.
-    return this.factory.informerFor(resource as ResourceDescriptor) as unknown as SharedIndexInformer<T>;
+    const informer = this.factory.informerFor(resource as ResourceDescriptor);
+    if (!this.descriptors.has(informer)) this.descriptors.set(informer, resource as ResourceDescriptor);
+    return informer as unknown as SharedIndexInformer<T>;
   }
 
-  /** Registers a controller to run (the builder calls this). Controllers must be added before `run`. */
-  add(controller: Controller): void {
-    if (this.phase !== "new") throw new Error(`controller ${controller.name} added after the manager started`);
-    if (this.controllers.some((c) => c.name === controller.name)) {
-      throw new Error(`controller with name ${controller.name} already exists: controller names must be unique`);
+  /**
+   * Registers a runnable (`Manager.Add`): a {@link Controller} (the builder calls this) or any {@link Runnable}. Those
+   * whose `needLeaderElection()` is false run on every replica once the caches have synced; the others (the default)
+   * only while this replica leads — on every replica without leader election. All share the manager's one lifecycle
+   * (see the class contract). A runnable added while the manager runs starts at once if its group already runs (a
+   * controller's new informers start too), else with its group; adding one once the stop has begun throws. Names are
+   * unique; a bad runnable throws a `TypeError` naming the problem.
+   */
+  add(runnable: Runnable): void {
+    if (typeof runnable !== "object" || runnable === null || typeof runnable.run !== "function") {
+      throw new TypeError("manager.add: a runnable is an object with a run(signal) method");
     }
-    this.controllers.push(controller);
+    const kind = runnable instanceof Controller ? "controller" : "runnable";
+    if (runnable.name !== undefined && (typeof runnable.name !== "string" || runnable.name === "")) {
+      throw new TypeError(`manager.add: a runnable's name must be a non-empty string, got ${String(runnable.name)}`);
+    }
+    if (runnable.needLeaderElection !== undefined && typeof runnable.needLeaderElection !== "function") {
+      throw new TypeError(`manager.add: ${kind} ${runnable.name ?? ""} has a needLeaderElection that is not a method`);
+    }
+    const name = runnable.name ?? `runnable-${this.runnables.length}`;
+    const state = this.state;
+    if (this.phase === "stopped" || state?.stop.signal.aborted === true) {
+      throw new Error(`${kind} ${name} added after the manager stopped`);
+    }
+    if (this.runnables.some((r) => r.name === name)) {
+      throw new Error(`${kind} with name ${name} already exists: ${kind} names must be unique`);
+    }
+    this.runnables.push({ name, runnable });
+    if (state === undefined) return;
+    // Running: start it now if its group already runs (else it starts with its group).
+    const group = needsLeaderElection(runnable) ? state.leaders : state.others;
+    if (group === undefined || group.signal.aborted) return;
+    if (this.informersStop !== undefined) this.factory.start(this.informersStop.signal); // a controller's new watches
+    this.events.next({ type: "runnablesStarted", names: [name], leaderElection: needsLeaderElection(runnable) });
+    group.group.push(this.start(name, runnable, group.signal));
   }
 
-  /** A recorder whose events carry `source.component = name` (`GetEventRecorderFor`). Needs `client`. */
+  /**
+   * The manager's client (`GetClient`): reads answered from the informers' caches, writes sent through `client`
+   * (see {@link DelegatingClient}). A resource's informer starts on its first read and the read waits for it to sync;
+   * reads before `run` or after it ended reject with a {@link CacheNotStartedError}. Always the same client.
+   */
+  getClient(): DelegatingClient {
+    this.delegatingClient ??= new DelegatingClient({
+      cache: this.getCache(),
+      ...(this.hasAPIReader() && { apiReader: this.client as unknown as ObjectReader }),
+      ...(this.client !== undefined && { writer: this.client }),
+      ...(this.options.disableCacheFor !== undefined && { disableFor: this.options.disableCacheFor }),
+    });
+    return this.delegatingClient;
+  }
+
+  /** Reads from the informers' caches only (`GetCache` as a reader); see {@link CacheReader}. */
+  getCache(): CacheReader {
+    this.cacheReader ??= new CacheReader((resource, signal) => this.syncedInformer(resource, signal));
+    return this.cacheReader;
+  }
+
+  /**
+   * Reads straight from the API server (`GetAPIReader`): the manager's `client`, which must be able to `get` and
+   * `list` (a `KubeClient` is); throws a `TypeError` otherwise. For reads that must not be stale, e.g. right after a
+   * write, or of objects the manager should not watch.
+   */
+  getAPIReader(): ObjectReader {
+    if (!this.hasAPIReader()) {
+      throw new TypeError("manager: getAPIReader needs a client that can get and list (a KubeClient)");
+    }
+    return this.client as unknown as ObjectReader;
+  }
+
+  /**
+   * Adds field indexes to the informers (`GetFieldIndexer`), for `getClient().list(resource, { fieldSelector })`.
+   * An index function that throws is reported as an `error` event (source `index field:<name>`) and leaves that
+   * object out of the index.
+   */
+  getFieldIndexer(): FieldIndexer {
+    return {
+      indexField: (resource, field, extract) => {
+        addFieldIndex(this.informerFor(resource), field, extract, (error) =>
+          this.events.next({ type: "error", source: `index field:${field}`, error }),
+        );
+      },
+    };
+  }
+
+  private hasAPIReader(): boolean {
+    const c = this.client as Partial<ObjectReader> | undefined;
+    return typeof c?.get === "function" && typeof c.list === "function";
+  }
+
+  /** The informer of `resource`, started (while the manager runs) and synced; see {@link Manager.getClient}. */
+  private async syncedInformer(
+    resource: ResourceDescriptor<unknown>,
+    signal?: AbortSignal,
+  ): Promise<SharedIndexInformer<KubeObject>> {
+    const stop = this.informersStop;
+    if (this.phase !== "running" || stop === undefined || stop.signal.aborted) {
+      throw new CacheNotStartedError(
+        this.phase === "new"
+          ? "the cache is not started, can not read objects: run the manager first"
+          : "the cache is stopped, can not read objects: the manager has stopped",
+      );
+    }
+    const informer = this.informerFor(resource as ResourceDescriptor);
+    if (informer.hasSynced()) return informer;
+    this.factory.start(stop.signal);
+    signal?.throwIfAborted();
+    const wait = new AbortController();
+    const abortWait = () => wait.abort();
+    stop.signal.addEventListener("abort", abortWait, { once: true });
+    signal?.addEventListener("abort", abortWait, { once: true });
+    try {
+      if (await waitForCacheSync({ signal: wait.signal, clock: this.clock }, () => informer.hasSynced()))
+        return informer;
+    } finally {
+      stop.signal.removeEventListener("abort", abortWait);
+      signal?.removeEventListener("abort", abortWait);
+    }
+    signal?.throwIfAborted();
+    throw new CacheNotStartedError(`the manager stopped before the cache of ${resource.resource} synced`);
+  }
+
+  /**
+   * Adds a check to `/healthz` (`AddHealthzCheck`), served beside the built-in `ping` (which fails once the manager
+   * stopped) and on its own at `/healthz/<name>`. Add checks before `run`; names are unique per endpoint and cannot
+   * contain `/`. Violations throw an `Error` naming the problem. Without `probe` the checks are not served.
+   */
+  addHealthzCheck(name: string, check: HealthChecker): void {
+    this.addCheck("healthz", this.healthzChecks, name, check);
+  }
+
+  /**
+   * Adds a check to `/readyz` (`AddReadyzCheck`), served beside the built-in `manager` check (informers synced, a
+   * leader known) and on its own at `/readyz/<name>`. Same rules as {@link Manager.addHealthzCheck}.
+   */
+  addReadyzCheck(name: string, check: HealthChecker): void {
+    this.addCheck("readyz", this.readyzChecks, name, check);
+  }
+
+  private addCheck(endpoint: string, checks: Map<string, HealthChecker>, name: string, check: HealthChecker): void {
+    if (typeof name !== "string" || name === "" || name.includes("/")) {
+      throw new TypeError(
+        `manager: a ${endpoint} check name must be a non-empty string without "/", got ${String(name)}`,
+      );
+    }
+    if (typeof check !== "function") throw new TypeError(`manager: ${endpoint} check ${name} must be a function`);
+    if (this.phase !== "new") {
+      throw new Error(
+        `unable to add new checker because ${endpoint} endpoint has already been created (check ${name})`,
+      );
+    }
+    const builtin = endpoint === "healthz" ? "ping" : "manager";
+    if (name === builtin || checks.has(name)) throw new Error(`${endpoint} check ${name} already exists`);
+    checks.set(name, check);
+  }
+
+  /**
+   * A recorder whose events carry `source.component = name` (`GetEventRecorderFor`). Needs `client`. An object taken
+   * from one of the manager's caches without `apiVersion`/`kind` (an informer's listed objects carry none) gets them
+   * from the informer's descriptor in the Event's `involvedObject`, as controller-runtime takes them from its scheme —
+   * so `kubectl describe` finds the Event.
+   */
   getEventRecorderFor(name: string): EventRecorder {
     if (this.client === undefined) throw new TypeError("manager: getEventRecorderFor needs a client");
     this.broadcaster ??= new EventBroadcaster({
@@ -175,7 +392,28 @@ export class Manager implements ControllerContext {
       rand: this.rand,
       metrics: this.metrics,
     });
-    return this.broadcaster.newRecorder({ component: name });
+    const recorder = this.broadcaster.newRecorder({ component: name });
+    return {
+      event: (object, type, reason, message) => recorder.event(this.withType(object), type, reason, message),
+      annotatedEvent: (object, annotations, type, reason, message) =>
+        recorder.annotatedEvent(this.withType(object), annotations, type, reason, message),
+    };
+  }
+
+  /** `object` with the apiVersion/kind of the informer whose cache holds this very object, when it lacks them. */
+  private withType<O>(object: O): O {
+    const o = object as KubeObject;
+    const meta = o?.metadata;
+    if (meta === undefined || typeof meta?.name !== "string" || (typeof o.kind === "string" && o.kind !== "")) {
+      return object;
+    }
+    const key = meta.namespace ? `${meta.namespace}/${meta.name}` : meta.name;
+    for (const [informer, resource] of this.descriptors) {
+      if (informer.getIndexer().getByKey(key) === o) {
+        return { ...o, apiVersion: apiVersionOf(resource), kind: resource.kind } as O;
+      }
+    }
+    return object;
   }
 
   /** The probe server's address once listening. */
@@ -187,7 +425,8 @@ export class Manager implements ControllerContext {
   /** Why the manager is not ready, or `undefined` when it is (the `/readyz` check). */
   notReadyReason(): string | undefined {
     if (this.phase !== "running") return `manager is ${this.phase}`;
-    const unsynced = [...this.factory.list()].filter(([, inf]) => !inf.hasSynced()).map(([k]) => k);
+    // Informers created after the start and not started (yet) are not waited for.
+    const unsynced = [...this.factory.list()].filter(([, inf]) => inf.hasStarted() && !inf.hasSynced()).map(([k]) => k);
     if (!this.synced || unsynced.length > 0) return `informers not synced: ${unsynced.sort().join(", ") || "starting"}`;
     if (this.elector !== undefined && this.elector.getLeader() === "") return "no leader known yet";
     return undefined;
@@ -198,7 +437,37 @@ export class Manager implements ControllerContext {
     if (this.phase !== "new") throw new Error("manager was started more than once");
     this.phase = "running";
     let signals: SignalHandler | undefined;
+    let failure: unknown;
     const stop = new AbortController();
+    const others = new AbortController();
+    const leading = new AbortController();
+    let graceTimer: Timer | undefined;
+    let deadlineReached!: () => void;
+    const deadline = new Promise<void>((resolve) => {
+      deadlineReached = resolve;
+    });
+    const timeout = this.gracefulShutdownTimeout;
+    stop.signal.addEventListener(
+      "abort",
+      () => {
+        if (timeout === 0) deadlineReached();
+        else if (timeout > 0 && Number.isFinite(timeout)) graceTimer = this.clock.afterFunc(timeout, deadlineReached);
+      },
+      { once: true },
+    );
+    const state: RunState = {
+      stop,
+      leading,
+      deadline,
+      started: [],
+      others: undefined,
+      leaders: undefined,
+      fail: (err) => {
+        failure ??= err;
+        stop.abort(err);
+      },
+    };
+    this.state = state;
     const onAbort = () => stop.abort(signal.reason);
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
@@ -207,14 +476,17 @@ export class Manager implements ControllerContext {
       signals.signal.addEventListener("abort", () => stop.abort(signals!.signal.reason), { once: true });
     }
     const informers = new AbortController();
+    this.informersStop = informers;
     const background: Promise<unknown>[] = [];
-    let failure: unknown;
     try {
       if (this.options.probe !== undefined) {
         this.probe = new ProbeServer({
           ...this.options.probe,
-          healthz: { ping: () => (this.phase === "running" ? undefined : `manager is ${this.phase}`) },
-          readyz: { manager: () => this.notReadyReason() },
+          healthz: {
+            ping: () => (this.phase === "running" ? undefined : `manager is ${this.phase}`),
+            ...Object.fromEntries(this.healthzChecks),
+          },
+          readyz: { manager: () => this.notReadyReason(), ...Object.fromEntries(this.readyzChecks) },
           metrics: async () => {
             const m = this.metrics as Partial<PromMetrics>;
             if (typeof m.render !== "function") throw new Error("the metrics provider cannot render Prometheus text");
@@ -235,17 +507,42 @@ export class Manager implements ControllerContext {
       }
       this.synced = true;
       this.events.next({ type: "cachesSynced" });
+      const unelected = this.runnables.filter((r) => !needsLeaderElection(r.runnable));
+      if (unelected.length > 0) {
+        this.events.next({ type: "runnablesStarted", names: unelected.map((r) => r.name), leaderElection: false });
+      }
+      state.others = { signal: others.signal, group: [] };
+      for (const r of unelected) state.others.group.push(this.start(r.name, r.runnable, others.signal));
+      const leaderDone = (
+        this.elector === undefined ? this.lead(leading.signal) : this.elector.run(leading.signal)
+      ).catch((err: unknown) => state.fail(err));
       if (this.elector === undefined) {
-        await this.lead(stop.signal);
+        await abortedOf(stop.signal);
       } else {
-        await this.elector.run(stop.signal);
-        if (!stop.signal.aborted) {
-          throw new LeaderElectionLostError(`leader election lost: ${this.elector.status().identity} stopped leading`);
-        }
+        await Promise.race([abortedOf(stop.signal), leaderDone]);
+        // The elector gave up on its own: this replica lost its lease.
+        if (!stop.signal.aborted) state.fail(this.leadershipLost());
+      }
+      // The stop procedure (upstream's order): runnables without leader election first, then the leader-elected ones.
+      others.abort(stop.signal.reason);
+      await Promise.race([allStopped(state.others.group), deadline]);
+      leading.abort(stop.signal.reason);
+      await Promise.race([leaderDone, deadline]);
+      // `lead` may have returned before runnables added later joined its group.
+      await Promise.race([allStopped(state.leaders?.group ?? []), deadline]);
+      const stuck = state.started.filter((r) => !r.settled).map((r) => r.name);
+      if (stuck.length > 0 && timeout > 0) {
+        const err = new GracefulShutdownTimeoutError(timeout, stuck);
+        this.events.next({ type: "error", source: "manager", error: err });
+        failure ??= err;
       }
     } catch (err) {
-      failure = err;
+      failure ??= err;
     } finally {
+      stop.abort(new Error("manager stopped"));
+      others.abort(stop.signal.reason);
+      leading.abort(stop.signal.reason);
+      graceTimer?.stop();
       informers.abort(new Error("manager stopped"));
       await this.factory.shutdown();
       await Promise.allSettled(background);
@@ -259,15 +556,63 @@ export class Manager implements ControllerContext {
     if (failure !== undefined) throw failure;
   }
 
-  /** Runs every controller until `signal` aborts and all of them have stopped. */
+  private leadershipLost(): LeaderElectionLostError {
+    return new LeaderElectionLostError(`leader election lost: ${this.elector?.status().identity} stopped leading`);
+  }
+
+  /**
+   * Runs the leader-elected runnables (all of them without leader election) until `signal` aborts and they have
+   * stopped, or the grace period is over. With leader election, `signal` aborting while `run` has not asked for it
+   * means this replica stopped leading: that fails the run.
+   */
   private async lead(signal: AbortSignal): Promise<void> {
+    const state = this.state!;
+    const elected = this.runnables.filter((r) => needsLeaderElection(r.runnable));
+    const controllers = elected.filter((r) => r.runnable instanceof Controller).map((r) => r.name);
+    const rest = elected.filter((r) => !(r.runnable instanceof Controller)).map((r) => r.name);
     if (this.elector !== undefined) this.events.next({ type: "startedLeading" });
-    this.events.next({ type: "controllersStarted", names: this.controllers.map((c) => c.name) });
-    const results = await Promise.allSettled(this.controllers.map((c) => c.run(signal)));
-    for (const [i, r] of results.entries()) {
-      if (r.status === "rejected")
-        this.events.next({ type: "error", source: this.controllers[i]!.name, error: r.reason });
+    this.events.next({ type: "controllersStarted", names: controllers });
+    if (rest.length > 0) this.events.next({ type: "runnablesStarted", names: rest, leaderElection: true });
+    const onAbort = () => {
+      if (!state.leading.signal.aborted) state.fail(this.leadershipLost());
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    const leaders = { signal, group: [] as Started[] };
+    state.leaders = leaders;
+    for (const r of elected) leaders.group.push(this.start(r.name, r.runnable, signal));
+    await Promise.race([allStopped(leaders.group), state.deadline]);
+    signal.removeEventListener("abort", onAbort);
+  }
+
+  /**
+   * Starts one runnable. Its failure is an `error` event and — unless the stop has already begun, as upstream only
+   * logs errors after that — fails the run with a {@link RunnableError}.
+   */
+  private start(name: string, runnable: Runnable, signal: AbortSignal): Started {
+    const state = this.state!;
+    let ran: Promise<void>;
+    try {
+      ran = Promise.resolve(runnable.run(signal));
+    } catch (err) {
+      ran = Promise.reject(err);
     }
+    const started: Started = {
+      name,
+      settled: false,
+      done: ran.then(
+        () => {
+          started.settled = true;
+        },
+        (err: unknown) => {
+          started.settled = true;
+          this.events.next({ type: "error", source: name, error: err });
+          if (!state.stop.signal.aborted) state.fail(new RunnableError(name, err));
+        },
+      ),
+    };
+    state.started.push(started);
+    return started;
   }
 
   private async waitForSync(signal: AbortSignal): Promise<boolean> {
@@ -293,4 +638,19 @@ function defaultIdentity(rand: Rand): string {
     .toString(16)
     .padStart(8, "0");
   return `${host}_${suffix}`;
+}
+
+/** Resolves once every runnable of `group` has stopped, including those added to it meanwhile. */
+async function allStopped(group: readonly Started[]): Promise<void> {
+  for (;;) {
+    const pending = group.filter((r) => !r.settled);
+    if (pending.length === 0) return;
+    await Promise.all(pending.map((r) => r.done));
+  }
+}
+
+/** Resolves when `signal` aborts (the caller makes sure it does). */
+function abortedOf(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }

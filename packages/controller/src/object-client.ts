@@ -1,6 +1,8 @@
-import type { KubeObject, Status } from "@informer-ts/apimachinery";
+import type { KubeList, KubeObject, Status } from "@informer-ts/apimachinery";
 import type {
   DeleteCallOptions,
+  GetCallOptions,
+  ListCallOptions,
   ObjectCallOptions,
   PatchOptions,
   ResourceDescriptor,
@@ -44,4 +46,24 @@ export interface ObjectClient {
     options?: DeleteCallOptions,
     signal?: AbortSignal,
   ): Promise<KubeObject | Status>;
+}
+
+/**
+ * Reads of objects (controller-runtime's `client.Reader`), typed by the descriptor: `get` resolves to one object or
+ * rejects with a `StatusError` (404 NotFound…), `list` to a list whose `items` are the descriptor's objects. A
+ * `KubeClient` is one (reads from the API server); {@link CacheReader} answers from the informers' caches; the
+ * manager's {@link DelegatingClient} chooses per request.
+ */
+export interface ObjectReader {
+  get<T = KubeObject>(
+    resource: ResourceDescriptor<T>,
+    name: string,
+    options?: GetCallOptions,
+    signal?: AbortSignal,
+  ): Promise<T>;
+  list<T = KubeObject>(
+    resource: ResourceDescriptor<T>,
+    options?: ListCallOptions,
+    signal?: AbortSignal,
+  ): Promise<KubeList<T>>;
 }

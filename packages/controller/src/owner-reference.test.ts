@@ -1,4 +1,5 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
+import { customResource, resources } from "@informer-ts/client";
 import { describe, expect, it } from "vitest";
 import {
   AlreadyOwnedError,
@@ -84,5 +85,64 @@ describe("setControllerReference (controller-runtime's rules)", () => {
     expect(removeOwnerReference(owner("w", "ns"), c)).toBe(true);
     expect(removeOwnerReference(owner("w", "ns"), c)).toBe(false);
     expect(c.metadata?.ownerReferences).toEqual([]);
+  });
+
+  describe("ownerType: owners without apiVersion/kind (list items, cached objects)", () => {
+    const widgets = customResource({ group: "example.com", version: "v1", resource: "widgets", kind: "Widget" });
+    const listed = (name: string, namespace?: string): KubeObject => ({
+      metadata: { name, uid: `uid-${name}`, ...(namespace !== undefined && { namespace }) },
+    });
+
+    it("takes apiVersion and kind from the descriptor", () => {
+      const c = child("ns");
+      setControllerReference(listed("w", "ns"), c, { ownerType: widgets });
+      expect(c.metadata?.ownerReferences).toEqual([
+        {
+          apiVersion: "example.com/v1",
+          kind: "Widget",
+          name: "w",
+          uid: "uid-w",
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ]);
+      setOwnerReference(listed("n"), c, { ownerType: resources.nodes });
+      expect(c.metadata?.ownerReferences?.[1]).toEqual({ apiVersion: "v1", kind: "Node", name: "n", uid: "uid-n" });
+      expect(removeOwnerReference(listed("w", "ns"), c, { ownerType: widgets })).toBe(true);
+      expect(c.metadata?.ownerReferences?.map((r) => r.kind)).toEqual(["Node"]);
+    });
+
+    it("without ownerType, the error names what is missing and what to pass", () => {
+      expect(() => setControllerReference(listed("w", "ns"), child("ns"))).toThrow(
+        "owner object ns/w cannot be referenced: it has no apiVersion, kind (objects listed from the API server or read from an informer's cache carry none: pass the owner's descriptor as { ownerType })",
+      );
+      expect(() => removeOwnerReference(listed("w", "ns"), child("ns"))).toThrow(
+        "pass the owner's descriptor as { ownerType }",
+      );
+    });
+
+    it("refuses a descriptor that contradicts the owner's own group or kind; accepts another version", () => {
+      expect(() => setControllerReference(owner("w", "ns", "Gadget"), child("ns"), { ownerType: widgets })).toThrow(
+        "owner Gadget ns/w is a example.com/v1 Gadget, but ownerType says example.com/v1 Widget",
+      );
+      expect(() =>
+        setControllerReference(owner("w", "ns", "Widget", "other.io/v1"), child("ns"), { ownerType: widgets }),
+      ).toThrow("but ownerType says example.com/v1 Widget");
+      const c = child("ns");
+      setControllerReference(owner("w", "ns", "Widget", "example.com/v2"), c, { ownerType: widgets });
+      expect(getControllerOf(c)?.apiVersion).toBe("example.com/v1");
+      expect(() =>
+        setControllerReference(listed("w", "ns"), child("ns"), { ownerType: {} as unknown as typeof widgets }),
+      ).toThrow("ownerType must be a ResourceDescriptor with a kind");
+    });
+
+    it("a namespaced descriptor makes a namespace-less owner an error rather than a cluster-scoped owner", () => {
+      expect(() => setControllerReference(listed("w"), child("ns"), { ownerType: widgets })).toThrow(
+        "cross-namespace owner references are disallowed, owner's namespace , obj's namespace ns",
+      );
+      const c = child("ns");
+      setControllerReference(listed("n"), c, { ownerType: resources.nodes });
+      expect(getControllerOf(c)).toMatchObject({ kind: "Node", name: "n" });
+    });
   });
 });

@@ -43,6 +43,7 @@ export {
   ControllerLoop,
   type CostInput,
   type CostModel,
+  type CostModelLatency,
   CrdFinalizer,
   CUSTOM_RESOURCE_CLEANUP_FINALIZER,
   CUSTOM_RESOURCE_DEFINITIONS,

@@ -10,6 +10,7 @@ import {
   type ReconcileRecord,
   runControllerCase,
 } from "./check-controller.js";
+import { withoutFcSeed } from "./internal/without-fc-seed.test-util.js";
 import type { ServerState } from "./server-state.js";
 
 const { configmaps, secrets } = builtinResources;
@@ -82,16 +83,6 @@ function mirrorSetup(updates: boolean) {
   };
 }
 
-const withoutSeedOverride = async <T>(fn: () => Promise<T>): Promise<T> => {
-  const before = process.env.FC_SEED;
-  delete process.env.FC_SEED;
-  try {
-    return await fn();
-  } finally {
-    if (before !== undefined) process.env.FC_SEED = before;
-  }
-};
-
 describe("checkController", () => {
   it("passes for a correct mirror controller over generated histories with faults", async () => {
     const r = await checkController({ numRuns: 100, seed: 3, setup: mirrorSetup(true), converges: mirrored });
@@ -110,7 +101,7 @@ describe("checkController", () => {
         log = t;
       },
     };
-    const err = await withoutSeedOverride(() =>
+    const err = await withoutFcSeed(() =>
       checkController(options).then(
         () => undefined,
         (e: unknown) => e as Error,
@@ -136,12 +127,43 @@ describe("checkController", () => {
     expect(r.numRuns).toBe(10);
   }, 120_000);
 
-  it("reports a setup that observes no reconcile, and rejects options without setup or predicate", async () => {
+  it("reports a setup that observes no reconcile or throws, an invariant that throws, and rejects options without setup or predicate", async () => {
     const outcome = await runControllerCase(
       { setup: () => {}, converges: () => true },
       { useWatchList: false, seed: 1, steps: [] },
     );
     expect(outcome.reports.filter((r) => !r.ok).map((r) => r.name)).toEqual(["reconcilersObserved"]);
+    // A setup or an invariant that throws is a violation naming the error, never a rejection.
+    const throwing = await runControllerCase(
+      {
+        setup: () => {
+          throw new Error("no controllers today");
+        },
+        converges: () => true,
+      },
+      { useWatchList: false, seed: 1, steps: [] },
+    );
+    expect(throwing.reports).toEqual([
+      { name: "subjectStarts", ok: false, violations: ["manager threw while starting: no controllers today"] },
+    ]);
+    const badInvariant = await runControllerCase(
+      {
+        setup: ({ builder }) => {
+          builder()
+            .for(configmaps)
+            .complete(() => undefined);
+        },
+        converges: () => true,
+        invariants: () => {
+          throw new Error("oops");
+        },
+      },
+      { useWatchList: true, seed: 1, steps: [{ kind: "put", namespace: "default", name: "a", value: 1 }] },
+    );
+    expect(badInvariant.reports.filter((r) => !r.ok)).toEqual([
+      { name: "invariants", ok: false, violations: ["the invariants threw: oops"] },
+    ]);
+    expect(badInvariant.reconciles.map((r) => r.key)).toContain("default/a");
     await expect(checkController({ converges: () => true } as unknown as CheckControllerOptions)).rejects.toThrow(
       "options.setup must be a function",
     );

@@ -28,16 +28,26 @@ export {
   runControllerCase,
 } from "./check-controller.js";
 export {
-  type CaseOutcome,
   type CheckInformerOptions,
-  type CheckResult,
   checkInformer,
   formatFailure,
   type InformerCase,
   type InformerCaseInput,
   runInformerCase,
-  type TimelineEntry,
 } from "./check-informer.js";
+export {
+  type CaseOutcome,
+  type CheckResult,
+  type CheckSubjectOptions,
+  checkSubject,
+  type NotificationSource,
+  type PropertyOptions,
+  runSubjectCase,
+  type SubjectCase,
+  type SubjectCaseInput,
+  type SubjectUnderTest,
+  type TimelineEntry,
+} from "./check-subject.js";
 export {
   type BystanderPlan,
   bystanderHandler,

@@ -310,7 +310,20 @@ export class Delegator {
   }
 }
 
+/**
+ * The list-item form of each stored object, made once: stored objects are deep-frozen and immutable, so every list
+ * serves the same frozen copy, and the HTTP layer encodes it once (see `writeJsonList`) however often it is relisted.
+ * Weak: a copy lives only as long as storage or the watch cache keeps its object.
+ */
+const listItems = new WeakMap<KubeObject, KubeObject>();
+
 function stripTypeMeta(o: KubeObject): KubeObject {
-  const { kind: _k, apiVersion: _a, ...rest } = o;
-  return rest;
+  let item = listItems.get(o);
+  if (item === undefined) {
+    const { kind: _k, apiVersion: _a, ...rest } = o;
+    if (!Object.isFrozen(o)) return rest;
+    item = Object.freeze(rest);
+    listItems.set(o, item);
+  }
+  return item;
 }

@@ -178,10 +178,79 @@ describe("engine request models", () => {
     expect(await seatsOf("metadata.name!=s3")).toBe("10"); // the whole cache-served list: 1 MB counted
   });
 
+  it("with costModelLatency record, answer at once on a clock nobody advances and record the modelled latency", async () => {
+    // The default (sleep): a create waits its modelled latency on the clock, so a caller that does not advance the
+    // FakeClock never sees it resolve.
+    const sleeping = rig({ costModel: true });
+    let created = false;
+    const pending = sleeping.engine.create("configmaps", "default", cm("a")).then(() => {
+      created = true;
+    });
+    await settle();
+    await settle();
+    expect(created).toBe(false);
+    await sleeping.clock.step(10);
+    await pending;
+    expect(created).toBe(true);
+
+    // record: the same requests resolve without the clock moving, with the same CPU and seats, and latencies that
+    // are the model's (accounting, audit timestamps, trace).
+    const run = async (costModelLatency: "sleep" | "record") => {
+      const { clock, engine, audit, logs } = rig({
+        costModel: newCostModel({ storageMsPerKiB: 0.1 }),
+        costModelLatency,
+        traceLog: true,
+        listFromCacheSnapshot: false,
+      });
+      const t0 = clock.now();
+      const go = <T>(p: Promise<T>) => (costModelLatency === "sleep" ? done(clock, p) : p);
+      for (let i = 0; i < 300; i++) await go(engine.create("configmaps", "default", cm(`c${i}`, 20_000)));
+      await go(engine.get("configmaps", "default", "c1", {}, { userAgent: "kubelet/v1.28.0" }));
+      const rv = String(engine.currentResourceVersion);
+      await go(engine.list("configmaps", "default", { resourceVersion: rv, resourceVersionMatch: "Exact" }));
+      return { elapsed: clock.now() - t0, engine, audit, logs };
+    };
+    const slept = await run("sleep");
+    const recorded = await run("record");
+    expect(recorded.elapsed).toBe(0);
+    expect(slept.elapsed).toBeGreaterThan(500);
+    const cpu = (e: SimApiServer) => [...e.accounting.cpuSecondsBy("verb").entries()];
+    expect(cpu(recorded.engine)).toEqual(cpu(slept.engine));
+    const rows = recorded.engine.accounting.rows();
+    expect(rows.reduce((a, r) => a + r.seatSeconds, 0)).toBeCloseTo(
+      slept.engine.accounting.rows().reduce((a, r) => a + r.seatSeconds, 0),
+      6,
+    );
+    // The sleeping run's timers fire at their exact due times: the same latencies, to float rounding of the epoch ms.
+    const latency = (e: SimApiServer) => e.accounting.rows().reduce((a, r) => a + r.latencyMsSum, 0);
+    expect(latency(recorded.engine)).toBeGreaterThan(500);
+    expect(latency(recorded.engine)).toBeCloseTo(latency(slept.engine), 0);
+    // Each request's recorded latency is its modelled latency; the audit line's timestamps are that far apart.
+    const list = recorded.audit.find((e) => e.verb === "list")!;
+    const ann = list.annotations as Record<string, string>;
+    const modelled = Number(ann["sim.informer-ts.dev/latency-ms"]);
+    expect(modelled).toBeGreaterThan(500);
+    const span = Date.parse(list.stageTimestamp as string) - Date.parse(list.requestReceivedTimestamp as string);
+    expect(Math.abs(span - modelled)).toBeLessThan(1);
+    // The slow list is traced in both modes, with the same steps and total time.
+    expect(recorded.logs).toHaveLength(1);
+    const steps = (l: { msg: string }) =>
+      l.msg
+        .split("\n")
+        .filter((x) => x.includes("---"))
+        .map((x) => x.replace(/\(\d\d:[\d:.]+\)/, ""));
+    expect(steps(recorded.logs[0]!)).toEqual(steps(slept.logs[0]!));
+    expect(Math.abs(Number(/total time: (\d+)ms/.exec(recorded.logs[0]!.msg)?.[1]) - modelled)).toBeLessThanOrEqual(1);
+    expect(recorded.logs[0]!.msg).toMatch(/---"Listing from storage done" \d+ms/);
+  });
+
   it("names a bad model setting", () => {
     expect(() => rig({ costModel: { ...DEFAULT_COST_MODEL, cacheMsPerObject: -1 } })).toThrow(
       /cacheMsPerObject must be a finite number ≥ 0, got -1/,
     );
     expect(() => rig({ traceLog: { thresholdMs: Number.NaN } })).toThrow(/thresholdMs/);
+    expect(() => rig({ costModel: true, costModelLatency: "later" as never })).toThrow(
+      /costModelLatency must be "sleep" or "record", got "later"/,
+    );
   });
 });

@@ -196,7 +196,7 @@ export class InProcessRequests {
         userAgent,
         code,
         servedFrom: servedFrom ?? "",
-        latencyMs: clock.now() - start,
+        latencyMs: clock.now() - start + (outcome?.unsleptMs ?? 0),
         // In-process nothing is serialized: the request models measure the encoded response when asked to.
         bytes: outcome?.responseBytes ?? 0,
         namespace,

@@ -142,6 +142,20 @@ describe("L1: RV unset, no limit (consistent read)", () => {
   });
 });
 
+describe("list items", () => {
+  it("are frozen, without kind/apiVersion, the same copy in every list while their object is unchanged", async () => {
+    const { sim } = await setup();
+    const first = (await list(sim, {})).value!;
+    await sim.update("configmaps", NS, "b", cm("b", "v2")); // RV 8
+    const second = (await list(sim, {})).value!;
+    expect(first.items.every((o) => Object.isFrozen(o) && o.kind === undefined && o.apiVersion === undefined)).toBe(
+      true,
+    );
+    expect(items(second)).toEqual(["a@2=v1", "b@8=v2", "c@4=v1", "d@5=v1", "e@6=v1"]);
+    expect(second.items.map((o, i) => o === first.items[i])).toEqual([true, false, true, true, true]);
+  });
+});
+
 describe("L2: RV unset, limit=n (consistent, paged)", () => {
   it("L2: pages from the cache with a continue token at the cache RV and remainingItemCount; the last page has neither", async () => {
     const { sim } = await setup();

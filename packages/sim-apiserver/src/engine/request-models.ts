@@ -35,6 +35,11 @@ export interface RequestModelsDeps {
   readonly traceRand: Rand;
   /** The cost model; undefined = off (no virtual latency, no CPU or seats). */
   readonly costModel: CostModel | undefined;
+  /**
+   * How the cost model's latency is applied: `sleep` waits it on the clock, `record` answers at once and records it
+   * as if it had been waited (see `SimApiServerOptions.costModelLatency`). Default `sleep`.
+   */
+  readonly costLatency?: CostModelLatency;
   /** The trace log; undefined = off. */
   readonly trace: TraceLogConfig | undefined;
   /** The object-count tracker's figures of a resource (APF list estimate, scanned bytes). */
@@ -44,6 +49,13 @@ export interface RequestModelsDeps {
   /** Whether response sizes are wanted without the cost model (an audit sink is set). */
   readonly measureBytes: () => boolean;
 }
+
+/**
+ * How the cost model's virtual latency is applied: `sleep` — each phase is waited on the engine's clock (a caller on
+ * a `FakeClock` must advance it for the request to finish); `record` — the request is answered without waiting and
+ * the modelled latency is recorded as if it had elapsed (accounting, audit lines, httplog, trace steps).
+ */
+export type CostModelLatency = "sleep" | "record";
 
 /** What a face knows of the connection, for the trace's fields (absent in-process). */
 export interface RequestTraceConnection {
@@ -88,6 +100,11 @@ export interface RequestOutcome {
   readonly responseBytes: number;
   /** The cost model's figures (absent when it is off). */
   readonly cost?: RequestCost;
+  /**
+   * Modelled latency that was recorded rather than waited on the clock (`costModelLatency: "record"`): a face adds it
+   * to the clock's elapsed time for the request's latency. Absent or 0 when everything was waited.
+   */
+  readonly unsleptMs?: number;
 }
 
 const errorOutcomes = new WeakMap<object, RequestOutcome>();
@@ -182,15 +199,16 @@ export class RequestModels {
             startMs,
           );
     const steps = handlerSteps(req.verb === "apply" ? "patch" : req.verb);
-    if (costModel !== undefined) await this.deps.sleep(costModel.requestOverheadMs, req.signal);
-    trace?.step(steps.before, clock.now());
+    const pace = new RequestPace(clock, this.deps.costLatency === "record" ? undefined : this.deps.sleep, req.signal);
+    if (costModel !== undefined) await pace.wait(costModel.requestOverheadMs);
+    trace?.step(steps.before, pace.now());
     let res: T;
     try {
       res = await handler();
     } catch (err) {
       const from = servedFromOfError(err);
       const bytes = err instanceof StatusError ? Buffer.byteLength(JSON.stringify(err.status), "utf8") : 0;
-      const outcome = await this.finish(req, trace, steps, auditID, uri, {
+      const outcome = await this.finish(req, pace, trace, steps, auditID, uri, {
         servedFrom: from,
         keys: from === undefined ? 0 : 1,
         bytesScanned: 0,
@@ -201,7 +219,7 @@ export class RequestModels {
       if (typeof err === "object" && err !== null) errorOutcomes.set(err, outcome);
       throw err;
     }
-    const outcome = await this.finish(req, trace, steps, auditID, uri, this.measure(req, res));
+    const outcome = await this.finish(req, pace, trace, steps, auditID, uri, this.measure(req, res));
     return { ...res, outcome };
   }
 
@@ -243,13 +261,14 @@ export class RequestModels {
   /** Applies the cost (virtual time), records the remaining trace steps, writes the trace; returns the outcome. */
   private async finish(
     req: ModeledRequest,
+    pace: RequestPace,
     trace: Trace | undefined,
     steps: ReturnType<typeof handlerSteps>,
     auditID: string,
     uri: string,
     m: Measured,
   ): Promise<RequestOutcome> {
-    const { clock, costModel } = this.deps;
+    const { costModel } = this.deps;
     let cost: RequestCost | undefined;
     try {
       if (costModel !== undefined) {
@@ -272,29 +291,59 @@ export class RequestModels {
           }),
         };
         cost = requestCost(input, costModel);
-        await this.deps.sleep(cost.readMs - costModel.requestOverheadMs, req.signal);
+        await pace.wait(cost.readMs - costModel.requestOverheadMs);
       }
-      const now = clock.now();
+      const now = pace.now();
       if (steps.stored !== undefined) trace?.step(steps.stored, now);
       if (steps.beforeWrite !== undefined) trace?.step(steps.beforeWrite, now);
-      if (cost !== undefined && cost.encodeMs > 0) await this.deps.sleep(cost.encodeMs, req.signal);
-      trace?.step(steps.written, clock.now(), steps.countOnWritten ? [{ key: "count", value: m.items }] : []);
+      if (cost !== undefined && cost.encodeMs > 0) await pace.wait(cost.encodeMs);
+      trace?.step(steps.written, pace.now(), steps.countOnWritten ? [{ key: "count", value: m.items }] : []);
     } finally {
-      this.writeTrace(trace);
+      this.writeTrace(trace, pace.now());
     }
-    return { auditID, requestURI: uri, responseBytes: m.responseBytes, ...(cost !== undefined && { cost }) };
+    return {
+      auditID,
+      requestURI: uri,
+      responseBytes: m.responseBytes,
+      ...(cost !== undefined && { cost }),
+      ...(pace.unsleptMs > 0 && { unsleptMs: pace.unsleptMs }),
+    };
   }
 
-  private writeTrace(trace: Trace | undefined): void {
+  private writeTrace(trace: Trace | undefined, endMs: number): void {
     const cfg = this.deps.trace;
     if (trace === undefined || cfg === undefined) return;
     const text = trace.logIfLong({
-      endMs: this.deps.clock.now(),
+      endMs,
       thresholdMs: cfg.thresholdMs ?? TRACE_LOG_THRESHOLD_MS,
       traceNum: Math.floor(this.deps.traceRand.float() * 2 ** 31),
       ...(cfg.allSteps === true && { allSteps: true }),
     });
     if (text !== undefined) this.deps.log(text);
+  }
+}
+
+/**
+ * One request's passage of modelled time: waited on the clock (`sleep` given), or added up without waiting (`record`);
+ * `now()` is the clock plus what was recorded, so trace steps fall where the waits would have put them.
+ */
+class RequestPace {
+  unsleptMs = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly sleep: RequestModelsDeps["sleep"] | undefined,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  async wait(ms: number): Promise<void> {
+    if (!(ms > 0)) return;
+    if (this.sleep === undefined) this.unsleptMs += ms;
+    else await this.sleep(ms, this.signal);
+  }
+
+  now(): number {
+    return this.clock.now() + this.unsleptMs;
   }
 }
 

@@ -5,7 +5,7 @@ import type { CostModel } from "./cost-model.js";
 import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
 import { DEFAULT_KUBE_VERSION, type KubeVersion, kubeVersionGates } from "./kube-version.js";
 import type { FieldManager } from "./registry/store.js";
-import type { TraceLogConfig } from "./request-models.js";
+import type { CostModelLatency, TraceLogConfig } from "./request-models.js";
 import type { SimResource } from "./resources.js";
 import { BUDGET_REFRESH_MS_PER_SECOND, MAX_DISPATCH_BUDGET_MS } from "./time-budget.js";
 import type { WatchMemoryModel } from "./watch-memory-model.js";
@@ -90,6 +90,15 @@ export interface SimApiServerOptions {
    * it. See docs/sim-apiserver.md, Models.
    */
   readonly costModel?: CostModel | true;
+  /**
+   * How the cost model's latency is applied (default `sleep`). `sleep`: every phase is waited on the engine's clock,
+   * so a request answers after its modelled latency — on a `FakeClock` only when something advances the clock (an
+   * `await sim.create(…)` with nothing stepping the clock never resolves). `record`: requests answer without waiting
+   * on the clock; CPU, seats and the modelled latency are recorded as if it had elapsed (the accounting's latency,
+   * audit `stageTimestamp`, httplog, trace steps), and the timing of everything else is the same as with the model
+   * off. Ignored without `costModel`.
+   */
+  readonly costModelLatency?: CostModelLatency;
   /**
    * The trace log of slow requests (default off): kube-apiserver's handler traces (`Trace[…]: "List" … (total time:
    * …ms):` with steps), written through {@link logger} when a request took at least `thresholdMs` (default 500 ms,

@@ -163,6 +163,9 @@ export class SimApiServer {
     const costModel =
       opts.costModel === true ? costModelFor(this.kubeVersion, this.gates.consistentListFromCache) : opts.costModel;
     if (costModel !== undefined) validateCostModel(costModel);
+    const costLatency = opts.costModelLatency ?? "sleep";
+    if (costLatency !== "sleep" && costLatency !== "record")
+      throw new RangeError(`costModelLatency must be "sleep" or "record", got ${JSON.stringify(costLatency)}`);
     const models = new RequestModels({
       clock: this.clock,
       sleep: (ms, signal) => this.latency.sleep(ms, () => signal),
@@ -170,6 +173,7 @@ export class SimApiServer {
       nextAuditID: () => this.accounting.nextAuditID(),
       traceRand: seededRand(TRACE_NUMBERS_SEED),
       costModel,
+      costLatency,
       trace: opts.traceLog === true ? {} : opts.traceLog,
       stats: (r) => this.objectCounts.get(r),
       interestedWatchers: (r, obj) => this.table.cacherIfServed(r)?.interestedWatchers(obj) ?? 0,

@@ -59,6 +59,22 @@ describe("writeJsonList", () => {
     },
   );
 
+  it("serves frozen items from their cached encoding and re-encodes items that can still change", async () => {
+    const list = configMapList(STREAMED_LIST_MIN_ITEMS + 1);
+    const frozen = list.items.map((o) => Object.freeze(o));
+    const mutable = list.items[0]!;
+    list.items = [...frozen.slice(1), { ...mutable }];
+    const { url } = await serve(list);
+    const first = await fetchRaw(url);
+    expect(first.text).toBe(`${JSON.stringify(list)}\n`);
+    // The unfrozen last item changes between the two lists: the second body shows the change; the frozen items,
+    // encoded once by the first list, come out byte for byte the same.
+    list.items[list.items.length - 1]!.data.payload = "changed";
+    const second = await fetchRaw(url);
+    expect(second.text).toBe(`${JSON.stringify(list)}\n`);
+    expect(second.text).toContain('"payload":"changed"');
+  });
+
   it("an empty head still yields a valid document", async () => {
     const list = { items: configMapList(STREAMED_LIST_MIN_ITEMS + 2).items };
     const { url } = await serve(list);

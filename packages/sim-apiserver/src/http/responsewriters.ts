@@ -47,10 +47,30 @@ export function writeJson(
   res.end(bytes);
 }
 
+// UTF-8 JSON of frozen list items. The engine deep-freezes what it stores and serves one frozen list-item copy per
+// stored object, so a relist of unchanged objects copies their bytes instead of encoding them again (kube-apiserver
+// caches serializations of watch events the same way, CachingObject). Weak: an encoding lives only as long as the
+// engine keeps its object. Only frozen items are cached (an object that can still change is encoded every time); a
+// frozen item must be deep-frozen, as the engine's are.
+const encodedItems = new WeakMap<object, Buffer>();
+
+function encodeItem(item: unknown): Buffer {
+  if (typeof item !== "object" || item === null || !Object.isFrozen(item)) {
+    return Buffer.from(JSON.stringify(item), "utf8");
+  }
+  let bytes = encodedItems.get(item);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(item), "utf8");
+    encodedItems.set(item, bytes);
+  }
+  return bytes;
+}
+
 /** Lists with more items than this are streamed (chunked, item by item) rather than encoded whole. */
 export const STREAMED_LIST_MIN_ITEMS = 500;
-/** Size of the chunks a streamed list is written in. */
-const LIST_CHUNK_CHARS = 64 * 1024;
+/** Size of the chunks a streamed list is written in (an item larger than this is one chunk). */
+const LIST_CHUNK_BYTES = 64 * 1024;
+const COMMA = Buffer.from(",");
 
 /**
  * Writes a 200 list body. Small lists go through {@link writeJson}; larger ones are encoded item by item into ~64 KiB
@@ -69,13 +89,20 @@ export async function writeJsonList(res: ServerResponse, list: Record<string, un
   const { items: _items, ...head } = list;
   commonHeaders(res);
   res.writeHead(200, { "Content-Type": "application/json" });
-  let chunk = `${JSON.stringify(head).slice(0, -1)}${Object.keys(head).length > 0 ? "," : ""}"items":[`;
+  const open = `${JSON.stringify(head).slice(0, -1)}${Object.keys(head).length > 0 ? "," : ""}"items":[`;
+  let parts: Buffer[] = [Buffer.from(open, "utf8")];
+  let size = parts[0]!.length;
   for (let i = 0; i < items.length; i++) {
-    chunk += (i === 0 ? "" : ",") + JSON.stringify(items[i]);
-    if (chunk.length < LIST_CHUNK_CHARS) continue;
+    const bytes = encodeItem(items[i]);
+    if (i > 0) parts.push(COMMA);
+    parts.push(bytes);
+    size += bytes.length + (i > 0 ? 1 : 0);
+    if (size < LIST_CHUNK_BYTES) continue;
     if (res.destroyed) return;
-    const ok = res.write(chunk);
-    chunk = "";
+    // A fresh chunk every time: the cached encodings themselves never leave this module.
+    const ok = res.write(Buffer.concat(parts, size));
+    parts = [];
+    size = 0;
     if (!ok) {
       await new Promise<void>((resolve) => {
         const done = () => {
@@ -88,7 +115,8 @@ export async function writeJsonList(res: ServerResponse, list: Record<string, un
       });
     }
   }
-  if (!res.destroyed) res.end(`${chunk}]}\n`);
+  parts.push(Buffer.from("]}\n"));
+  if (!res.destroyed) res.end(Buffer.concat(parts, size + 3));
 }
 
 /**

@@ -58,10 +58,26 @@ const STRIPPED: FieldSet = FieldSet.of(
   [f("metadata"), f("resourceVersion")],
 );
 
+/** A deep copy of `obj` without `metadata.managedFields` (apply: the result may be mutated below metadata later). */
 function withoutManagedFields(obj: KubeObject): Record<string, unknown> {
   const copy = structuredClone(obj) as Record<string, unknown>;
   const meta = copy.metadata;
   if (typeof meta === "object" && meta !== null) delete (meta as Record<string, unknown>).managedFields;
+  return copy;
+}
+
+/**
+ * `obj` without `metadata.managedFields` as a new top level and metadata (what {@link withManagedFields} writes to)
+ * sharing everything below with `obj`: for `update`, which only reads below metadata, so that a write of a large
+ * object is not deep-copied twice here.
+ */
+function shallowWithoutManagedFields(obj: KubeObject): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...obj };
+  const meta = obj.metadata;
+  if (typeof meta === "object" && meta !== null) {
+    const { managedFields: _managed, ...rest } = meta;
+    copy.metadata = rest;
+  }
   return copy;
 }
 
@@ -166,7 +182,8 @@ export class StructuredMergeManager {
    * `Update` entry: the fields this write added or changed join the manager's set (the entry's time is now), other
    * managers lose the fields it changed or removed. Managed fields sent in `obj` replace the live ones when they
    * decode and are not empty; `[]` or `[{}]` clears them. Never throws: an object that does not fit the schema is
-   * returned without managed fields, as upstream's `UpdateNoErrors` does.
+   * returned without managed fields, as upstream's `UpdateNoErrors` does. The result has its own top level and
+   * metadata and shares everything below with `obj` (the caller hands `obj` over: the registry passes its own copy).
    */
   update(live: KubeObject | undefined, obj: KubeObject, manager: string): KubeObject {
     const sent = obj.metadata?.managedFields;
@@ -177,8 +194,8 @@ export class StructuredMergeManager {
       const decoded = sent === undefined ? new Map() : decodeOrEmpty(sent);
       managers = decoded.size === 0 ? liveManaged : decoded;
     }
-    const lv = live === undefined ? {} : withoutManagedFields(live);
-    const nv = withoutManagedFields(obj);
+    const lv = live === undefined ? {} : shallowWithoutManagedFields(live);
+    const nv = shallowWithoutManagedFields(obj);
     const workflow = "\u0000current-operation";
     try {
       const { managers: next, cmp } = this.reconcile(lv, nv, managers, workflow, true);

@@ -1,0 +1,175 @@
+import type { KubeObject } from "@informer-ts/apimachinery";
+import {
+  metaNamespaceKeyFunc,
+  newSharedIndexInformer,
+  newStore,
+  Reflector,
+  type ReflectorStore,
+  silentLogger,
+  startRun,
+} from "@informer-ts/cache";
+import { seededRand } from "@informer-ts/clock";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { SimStep } from "./arbitraries.js";
+import { checkSubject, runSubjectCase, type SubjectCase, type SubjectUnderTest } from "./check-subject.js";
+import { withoutFcSeed } from "./internal/without-fc-seed.test-util.js";
+
+/** A bare Reflector into `store` (default a plain store) on the case's lister-watcher, paged by the variant. */
+function reflectorInto(store: ReflectorStore<KubeObject> & { list(): KubeObject[] }) {
+  return (c: SubjectCase<number>): SubjectUnderTest => {
+    const r = new Reflector(c.listerWatcher, undefined, store, {
+      clock: c.cluster.clock,
+      rand: seededRand(c.seed),
+      logger: silentLogger,
+      useWatchList: c.useWatchList,
+      watchListPageSize: c.variant,
+    });
+    const run = startRun(r);
+    return { store, hasSynced: () => r.status().hasSynced, stop: () => run.stop() };
+  };
+}
+
+const pageSizes = { variant: fc.constantFrom(0, 2), describeVariant: (n: number) => `watchListPageSize=${n}` };
+
+const put = (name: string, value = 1): SimStep => ({ kind: "put", namespace: "default", name, value });
+
+describe("checkSubject", () => {
+  it("passes for a bare Reflector with a generated page size over 40 generated histories", async () => {
+    const r = await checkSubject({
+      name: "reflector",
+      subject: (c) => reflectorInto(newStore<KubeObject>(metaNamespaceKeyFunc))(c),
+      ...pageSizes,
+      numRuns: 40,
+      seed: 4,
+    });
+    expect(r.numRuns).toBe(40);
+  }, 120_000);
+
+  it("finds a planted broken subject (a store that ignores deletes) and prints the shrunk case with its variant", async () => {
+    let logged = "";
+    const failure = await withoutFcSeed(() =>
+      checkSubject({
+        name: "reflector",
+        subject: (c) => {
+          const store = newStore<KubeObject>(metaNamespaceKeyFunc);
+          store.delete = () => undefined; // the planted bug
+          return reflectorInto(store)(c);
+        },
+        ...pageSizes,
+        numRuns: 100,
+        seed: 5,
+        log: (t) => {
+          logged = t;
+        },
+      }).then(
+        () => undefined,
+        (err: unknown) => err as Error,
+      ),
+    );
+    expect(failure).toBeInstanceOf(Error);
+    const text = failure?.message ?? "";
+    expect(text).toBe(logged);
+    expect(text).toMatch(
+      /^checkSubject: a generated case broke 1 invariant\(s\)\n {2}seed 5 — replay exactly with FC_SEED=5\n/,
+    );
+    expect(text).toMatch(
+      / {2}reflector: (watch-list|list\+watch), watchListPageSize=[02]; history \(\d+ steps, shrunk\):/,
+    );
+    expect(text).toContain("✗ storeConverges");
+    expect(text).toMatch(/the store has [\w-]+\/\w+ \(rv=\d+\), deleted on the server/);
+    expect(text).toMatch(/reflector started \((watch-list|list\+watch), in-process\)/);
+    // Shrunk to the essence: a few steps, one of them a delete.
+    const steps = text.split("\n").filter((l) => l.startsWith("    - "));
+    expect(steps.length).toBeLessThanOrEqual(3);
+    expect(steps.some((l) => /delete/.test(l))).toBe(true);
+  }, 300_000);
+
+  it("checks each registration recorded with recordNotifications, named by its label", async () => {
+    const out = await runSubjectCase(
+      {
+        subject: (c) => {
+          const informer = newSharedIndexInformer<KubeObject>(c.listerWatcher, undefined, {
+            clock: c.cluster.clock,
+            rand: seededRand(c.seed),
+            logger: silentLogger,
+            reflector: { logger: silentLogger },
+          });
+          c.recordNotifications(informer, undefined, "quiet");
+          c.recordNotifications(
+            informer,
+            {
+              onUpdate: () => {
+                throw new Error("planted");
+              },
+            },
+            "thrower",
+          );
+          const running = informer.run(c.signal);
+          return { store: informer.getStore(), hasSynced: () => informer.hasSynced(), stop: () => running };
+        },
+      },
+      { useWatchList: true, seed: 3, steps: [put("a", 1), { kind: "wait", ms: 1500 }, put("a", 2)] },
+    );
+    const failed = out.reports.filter((r) => !r.ok);
+    expect(failed.map((r) => r.name)).toEqual(["handlerNeverThrows (thrower)"]);
+    expect(failed[0]!.violations[0]).toMatch(/onUpdate\(default\/a\): planted$/);
+    const names = out.reports.map((r) => r.name);
+    expect(names).toContain("handlerViewConverges (quiet)");
+    expect(names).toContain("syncedHonest (thrower)");
+    expect(out.timeline.some((e) => /^update default\/a rv=\d+→\d+ \[quiet\]$/.test(e.text))).toBe(true);
+  });
+
+  it("reports a subject that throws while starting, never stops, rejects its stop, or whose invariants throw", async () => {
+    const started = await runSubjectCase(
+      {
+        name: "broken",
+        subject: () => {
+          throw new Error("no luck");
+        },
+      },
+      { useWatchList: false, seed: 1, steps: [put("a")] },
+    );
+    expect(started.reports).toEqual([
+      { name: "subjectStarts", ok: false, violations: ["broken threw while starting: no luck"] },
+    ]);
+
+    const idle = (stop: () => Promise<unknown>): SubjectUnderTest => ({
+      store: { list: () => [] },
+      hasSynced: () => true,
+      stop,
+      invariants: () => {
+        throw new Error("oops");
+      },
+    });
+    const never = await runSubjectCase(
+      { subject: () => idle(() => new Promise(() => undefined)) },
+      {
+        useWatchList: false,
+        seed: 1,
+        steps: [],
+      },
+    );
+    const byName = (o: typeof never, n: string) => o.reports.find((r) => r.name === n);
+    expect(byName(never, "stops")?.violations).toEqual([
+      "subject.stop() did not return within 60 s of virtual time after its signal aborted",
+    ]);
+    expect(byName(never, "subjectInvariants")?.violations).toEqual(["the invariants threw: oops"]);
+
+    const rejects = await runSubjectCase(
+      { subject: () => idle(() => Promise.reject(new Error("stuck"))) },
+      {
+        useWatchList: false,
+        seed: 1,
+        steps: [],
+      },
+    );
+    expect(byName(rejects, "stops")?.violations).toEqual(["subject.stop() rejected: stuck"]);
+  });
+
+  it("rejects options without a subject", async () => {
+    await expect(checkSubject({} as never)).rejects.toThrow(
+      "checkSubject: options.subject must be a function (c) => SubjectUnderTest",
+    );
+  });
+});
