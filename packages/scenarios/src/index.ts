@@ -125,13 +125,13 @@ export {
   RunningWorkload,
   seedLoadCluster,
 } from "./scenarios/apiserver-load-workload.js";
+export { runKubeletConfigMap } from "./scenarios/kubelet-configmap.js";
 export {
   INTERVAL_BUCKETS_SECONDS,
   KUBELET_CONFIGMAP_VARIANTS,
   type KubeletConfigMapOptions,
   type KubeletConfigMapVariant,
-  runKubeletConfigMap,
-} from "./scenarios/kubelet-configmap.js";
+} from "./scenarios/kubelet-configmap-options.js";
 export {
   LIST_MEMORY_VARIANTS,
   type ListMemoryChildResult,

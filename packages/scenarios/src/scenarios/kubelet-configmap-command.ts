@@ -1,7 +1,8 @@
 // `informer scenario kubelet-configmap`: the flags of studies 000/001 and their checks.
 import { UsageError } from "@informer-ts/apimachinery";
 import { kubeletMinorVersion } from "../kubelet/kubelet.js";
-import { KUBELET_CONFIGMAP_VARIANTS, runKubeletConfigMap } from "./kubelet-configmap.js";
+import { runKubeletConfigMap } from "./kubelet-configmap.js";
+import { KUBELET_CONFIGMAP_VARIANTS } from "./kubelet-configmap-options.js";
 import type { ScenarioCommandDefinition } from "./scenario-command-definition.js";
 import { listFlag, numberFlag } from "./scenario-flags.js";
 
