@@ -4,22 +4,13 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { naiveNamespaceIndex, namespaceIndex } from "../../examples/namespace-index/src/namespace-index.js";
 import { checkNamespaceIndex } from "../../examples/namespace-index/src/property.js";
+import { withoutFcSeed } from "../../packages/testing/src/internal/without-fc-seed.test-util.js";
 
-/** The example pins its seed: run without a FC_SEED override (pnpm test:explore sets one). */
-async function pinned<T>(fn: () => Promise<T>): Promise<T> {
-  const before = process.env.FC_SEED;
-  delete process.env.FC_SEED;
-  try {
-    return await fn();
-  } finally {
-    if (before !== undefined) process.env.FC_SEED = before;
-  }
-}
-
+// The example pins its seed: run without a FC_SEED override (pnpm test:explore sets one).
 describe("example: namespace-index (a planted tombstone bug)", () => {
   it("the kit finds the naive handler's bug and prints a shrunk story with the tombstone, as the README shows", async () => {
     let story = "";
-    const err = await pinned(() =>
+    const err = await withoutFcSeed(() =>
       checkNamespaceIndex(naiveNamespaceIndex, {
         log: (t) => {
           story = t;
@@ -48,12 +39,12 @@ describe("example: namespace-index (a planted tombstone bug)", () => {
   }, 300_000);
 
   it("the fixed handler passes the same property (in-process, and over HTTP)", async () => {
-    expect(await pinned(() => checkNamespaceIndex(namespaceIndex, { numRuns: 100 }))).toEqual({
+    expect(await withoutFcSeed(() => checkNamespaceIndex(namespaceIndex, { numRuns: 100 }))).toEqual({
       numRuns: 100,
       seed: 7,
     });
-    expect((await pinned(() => checkNamespaceIndex(namespaceIndex, { numRuns: 10, transport: "http" }))).numRuns).toBe(
-      10,
-    );
+    expect(
+      (await withoutFcSeed(() => checkNamespaceIndex(namespaceIndex, { numRuns: 10, transport: "http" }))).numRuns,
+    ).toBe(10);
   }, 300_000);
 });
