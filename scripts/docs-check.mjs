@@ -191,7 +191,25 @@ function checkIn(outDir, files) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  const named = args.filter((a) => !a.startsWith("--"));
+  const usage = "usage: node scripts/docs-check.mjs [--list] [file.md…]";
+  if (args.includes("-h") || args.includes("--help")) {
+    console.log(
+      `${usage}\nType-checks the TypeScript blocks of the docs (default: docs/*.md, README.md, packages/*/README.md,\n` +
+        "examples/*/README.md) against the packages' exports; --list prints the blocks found instead.",
+    );
+    process.exit(0);
+  }
+  const unknownOptions = args.filter((a) => a.startsWith("-") && a !== "--list");
+  if (unknownOptions.length > 0) {
+    console.error(`docs-check: unknown option ${unknownOptions.join(" ")} (${usage})`);
+    process.exit(2);
+  }
+  const named = args.filter((a) => !a.startsWith("-"));
+  const missing = named.filter((f) => !existsSync(f));
+  if (missing.length > 0) {
+    console.error(`docs-check: no such file: ${missing.join(", ")}`);
+    process.exit(2);
+  }
   const files = named.length > 0 ? named.map((f) => resolve(f)) : docFiles();
   if (args.includes("--list")) {
     for (const file of files) {

@@ -68,7 +68,21 @@ const outputs = {
   ),
 };
 
-const check = process.argv.includes("--check");
+const args = process.argv.slice(2);
+if (args.includes("-h") || args.includes("--help")) {
+  console.log(
+    "usage: node scripts/docs-index.mjs [--check]\n" +
+      "Rewrites docs/client-go-map.md and docs/differences.md from the package docs; with --check, only says whether\n" +
+      "they are stale (exit 1) and writes nothing.",
+  );
+  process.exit(0);
+}
+const unknownArgs = args.filter((a) => a !== "--check");
+if (unknownArgs.length > 0) {
+  console.error(`docs-index: unknown argument ${unknownArgs.join(" ")} (usage: node scripts/docs-index.mjs [--check])`);
+  process.exit(2);
+}
+const check = args.includes("--check");
 let stale = false;
 for (const [name, content] of Object.entries(outputs)) {
   let current = "";

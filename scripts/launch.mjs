@@ -11,7 +11,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -59,10 +59,25 @@ async function importUsage(file) {
   return import(`data:text/javascript;base64,${Buffer.from(outputText).toString("base64")}`);
 }
 
+/**
+ * The directory the user ran the command in. pnpm and npm run a script in the package's root whatever the directory
+ * it was typed in, and put that directory in INIT_CWD: relative paths (`--report sts.html`, `--seed objs.yaml`,
+ * `bench-results/`) then resolve where the user is, not in the repository's root.
+ */
+function userCwd() {
+  const dir = process.env.INIT_CWD;
+  // Only when started in the root as a package script: a launcher started elsewhere (a test's temporary directory)
+  // keeps its own directory even if it inherited an INIT_CWD.
+  const inRoot = resolve(process.cwd()) === resolve(root);
+  return inRoot && process.env.npm_lifecycle_event !== undefined && dir !== undefined && dir !== "" && existsSync(dir)
+    ? dir
+    : process.cwd();
+}
+
 /** Runs `node args…`, inheriting stdio; resolves with its exit status (128 + signal number when killed). */
-function run(args) {
+function run(args, cwd = process.cwd()) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: "inherit" });
+    const child = spawn(process.execPath, args, { stdio: "inherit", cwd });
     // The terminal sends Ctrl-C to the whole process group: the child handles it, this process only waits for it.
     const ignore = () => {};
     process.on("SIGINT", ignore);
@@ -115,7 +130,7 @@ async function main() {
   }
   const built = await build(command);
   if (built !== 0) return built;
-  return run([...(command.nodeFlags ?? []), command.entry, ...full]);
+  return run([...(command.nodeFlags ?? []), command.entry, ...full], userCwd());
 }
 
 process.exitCode = await main();

@@ -12,6 +12,7 @@ import type { KubeList, KubeObject, ListOptions, Status, WatchEvent } from "@inf
 import {
   FakeWatch,
   type ListerWatcher,
+  type ListerWatcherTarget,
   RecordingStore,
   Reflector,
   type ReflectorEvent,
@@ -31,10 +32,12 @@ import {
   storeConverges,
 } from "@informer-ts/testing";
 import { expect } from "vitest";
+import { CONFIGMAP_TYPE } from "./kit-cases.js";
+
+export { CONFIGMAP_TYPE };
 
 export const NS = "default";
 export const { configmaps } = builtinResources;
-export const CONFIGMAP_TYPE: KubeObject = { apiVersion: "v1", kind: "ConfigMap" };
 
 /** A rand that always returns `v` (watch timeouts and backoff jitter become exact). */
 export const fixedRand = (v: number): Rand => ({ float: () => v });
@@ -75,13 +78,15 @@ export class ClientSideFaults implements ListerWatcher<KubeObject> {
   /** Rewrites each watch event into 0..n events (Table objects, a lost event, a proxy gone silent). */
   rewriteEvent: ((e: WatchEvent<KubeObject>) => WatchEvent<KubeObject>[]) | undefined;
   watchListSemanticsUnsupported?: boolean;
+  /** The client's target (server, resource, namespace): the reflector's failure messages name it. */
+  readonly target?: ListerWatcherTarget;
   private readonly open = new Set<FakeWatch<KubeObject>>();
 
   constructor(
     private readonly inner: ListerWatcher<KubeObject>,
     private readonly clock: FakeClock,
   ) {
-    if (inner.target !== undefined) (this as { target?: unknown }).target = inner.target;
+    if (inner.target !== undefined) this.target = inner.target;
   }
 
   private async call<T>(verb: "list" | "watch", options: ListOptions, run: (o: ListOptions) => Promise<T>) {

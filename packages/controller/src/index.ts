@@ -10,6 +10,7 @@ export {
   type OwnsOptions,
   type WatchOptions,
 } from "./builder.js";
+// The manager's client: reads from the caches, field indexes, writes to the API server
 export {
   CacheNotStartedError,
   CacheReader,
@@ -170,6 +171,7 @@ export {
   type ObjectReference,
 } from "./record/events-cache.js";
 export { type Request, requestFromKey, requestKey } from "./request.js";
+// Runnables of a manager
 export {
   GracefulShutdownTimeoutError,
   type LeaderElectionRunnable,

@@ -84,20 +84,25 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(INFORMER_USAGE);
       return 0;
     }
-    const what = command.startsWith("-") ? `unknown option ${command}` : `unknown command "${command}"`;
-    const candidates = command.startsWith("-") ? ["--help", "-h"] : INFORMER_COMMANDS;
-    throw new UsageError(`${what}${didYouMean(command, candidates)}`);
+    // `help <name>` with a name that is no command (helpFor answered every known one).
+    const unknown = command === "help" && rest[0] !== undefined ? rest[0] : command;
+    const what = unknown.startsWith("-") ? `unknown option ${unknown}` : `unknown command "${unknown}"`;
+    const candidates = unknown.startsWith("-") ? ["--help", "-h"] : INFORMER_COMMANDS;
+    throw new UsageError(`${what}${didYouMean(unknown, candidates)}`);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
+    const study = command === "scenario" && rest[0] !== undefined && SCENARIO_NAMES.includes(rest[0]);
     const usage =
       command === "demo"
-        ? "informer demo --help"
+        ? "informer demo --help lists its flags"
         : command === "analyze-logs"
-          ? "informer analyze-logs --help"
+          ? "informer analyze-logs --help lists its flags"
           : command === "scenario"
-            ? `informer scenario${rest[0] !== undefined && SCENARIO_NAMES.includes(rest[0]) ? ` ${rest[0]}` : ""} --help`
-            : "informer --help";
-    process.stderr.write(`informer: ${err.message}\n(${usage} lists the commands and flags)\n`);
+            ? study
+              ? `informer scenario ${rest[0]} --help lists its flags`
+              : "informer scenario --help lists the studies"
+            : "informer --help lists the commands and flags";
+    process.stderr.write(`informer: ${err.message}\n(${usage})\n`);
     return 2;
   }
 }

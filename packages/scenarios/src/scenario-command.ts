@@ -6,7 +6,7 @@ import { SCENARIO_NAMES, SCENARIO_USAGE } from "./cli-usage.js";
 import { renderHtmlReport } from "./report/html-report.js";
 import { describeRun, formatSummaryTable, type ScenarioReport } from "./report/scenario-report.js";
 import { SCENARIO_COMMANDS } from "./scenarios/registry.js";
-import { numberFlag } from "./scenarios/scenario-flags.js";
+import { numberFlag, outputFileFlag } from "./scenarios/scenario-flags.js";
 
 /** Where a scenario command writes: the summary to `out`, progress lines to `err`. */
 export interface ScenarioIo {
@@ -40,6 +40,9 @@ export async function scenarioCommand(args: readonly string[], io: ScenarioIo): 
     throw new UsageError(
       `scenario ${name} does not support --real-time (it runs in virtual time, or always on real clocks): drop the flag`,
     );
+  // Checked before the run: a study can take minutes, and a typo in an output path must not cost it.
+  outputFileFlag(values, "json");
+  outputFileFlag(values, "report");
   const report = await command.run(values, {
     seed: numberFlag(values, "seed", 0, true),
     sampleHeap: values.heap === true,

@@ -45,7 +45,11 @@ describe("informer analyze-logs", () => {
   it("keeps going past malformed lines and names them; reads stdin for -", async () => {
     const bad = file("bad.log", MALFORMED_LINES);
     const { o, io: w } = io();
-    expect(await analyzeLogsCommand([bad], w)).toBe(0);
+    const html = join(dir, "bad.html");
+    expect(await analyzeLogsCommand([bad, "--report", html], w)).toBe(0);
+    // No trace: no empty chart, and the section says there is none.
+    expect(readFileSync(html, "utf8")).not.toContain('data-chart="slow-traces"');
+    expect(readFileSync(html, "utf8")).toContain("none: no Trace[…] block in the input");
     expect(o.out).toContain("Malformed lines: 6");
     expect(o.out).toContain(`${bad}:4: not a kube-apiserver log line`);
     expect(o.err).toContain("no request and no trace found");

@@ -3,6 +3,7 @@
 import { createReadStream, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { parseCommandLine, UsageError } from "@informer-ts/apimachinery";
+import { outputFileFlag } from "../scenarios/scenario-flags.js";
 import { aggregateLoad, type LoadAnalysis } from "./load-aggregator.js";
 import { renderLoadReport } from "./load-report.js";
 import { formatLoadAnalysis } from "./load-table.js";
@@ -60,6 +61,8 @@ export async function analyzeLogsCommand(args: readonly string[], io: AnalyzeLog
   const slowMs = Number(values["slow-ms"]);
   if (!Number.isFinite(slowMs) || slowMs < 0)
     throw new UsageError(`--slow-ms must be a number ≥ 0, got "${values["slow-ms"]}"`);
+  outputFileFlag(values, "json");
+  outputFileFlag(values, "report");
   const analysis = await analyzeLogFiles(positionals, { top, slowMs });
   io.out(formatLoadAnalysis(analysis));
   if (values.json !== undefined) {

@@ -66,13 +66,15 @@ export function renderLoadReport(a: LoadAnalysis): string {
     ),
   );
   const slow = a.slowTraces.slice(0, CHART_CATEGORIES);
-  charts.push(
-    barChart(
-      { id: "slow-traces", title: "Slowest traces, total time", xLabel: "trace", yLabel: "ms" },
-      slow.map((s) => shorten(s.trace.name, 12)),
-      [{ name: "total time (ms)", values: slow.map((s) => s.trace.totalMs) }],
-    ),
-  );
+  // Without a trace the chart would be an empty frame: the section below says there is none instead.
+  if (slow.length > 0)
+    charts.push(
+      barChart(
+        { id: "slow-traces", title: "Slowest traces, total time", xLabel: "trace", yLabel: "ms" },
+        slow.map((s) => shorten(s.trace.name, 12)),
+        [{ name: "total time (ms)", values: slow.map((s) => s.trace.totalMs) }],
+      ),
+    );
   const traces = a.slowTraces
     .map(({ trace: t, request: r }) => {
       const steps = t.steps
@@ -117,7 +119,7 @@ ${charts.join("\n")}
 <h2>By served-from</h2>${table(["served from"], a.byServedFrom, a)}
 <h2>Reads by shape and served-from</h2>${table(["shape", "served from"], a.byShape, a)}
 <h2>Top user agent × verb × resource × served-from</h2>${table(["user agent", "verb", "resource", "served from"], a.top, a)}
-<h2>Slow requests (traces)</h2><ul>${traces}</ul>
+<h2>Slow requests (traces)</h2>${traces === "" ? "<p>none: no Trace[…] block in the input (kube-apiserver traces requests that take 500 ms or more)</p>" : `<ul>${traces}</ul>`}
 ${a.malformedCount > 0 ? `<h2>Malformed lines (${a.malformedCount})</h2><ul>${malformed}</ul>` : ""}
 </body></html>
 `;

@@ -40,7 +40,24 @@ function fmt(v: number): string {
   return `${+v.toFixed(2)}`;
 }
 
-function frame(f: ChartFrame, yMax: number, xTicks: readonly { x: number; label: string }[], body: string): string {
+/** About the width of one character of the 11 px tick labels (system-ui), to keep category labels from overlapping. */
+const TICK_CHAR_PX = 6.2;
+
+/**
+ * A category label cut to `width` pixels with an ellipsis when it is longer (the full label stays in a `<title>`,
+ * shown on hover): many long categories (user agents, request shapes) would otherwise print over each other.
+ */
+function fitLabel(label: string, width: number): string {
+  const max = Math.max(3, Math.floor(width / TICK_CHAR_PX));
+  return label.length <= max ? label : `${label.slice(0, max - 1)}…`;
+}
+
+function frame(
+  f: ChartFrame,
+  yMax: number,
+  xTicks: readonly { x: number; label: string; full?: string }[],
+  body: string,
+): string {
   const pw = W - M.left - M.right;
   const ph = H - M.top - M.bottom;
   const yTicks = [0, 0.25, 0.5, 0.75, 1].map((q) => {
@@ -49,7 +66,7 @@ function frame(f: ChartFrame, yMax: number, xTicks: readonly { x: number; label:
   });
   const xs = xTicks.map(
     (t) =>
-      `<line x1="${t.x}" x2="${t.x}" y1="${M.top + ph}" y2="${M.top + ph + 4}" stroke="#333"/><text x="${t.x}" y="${M.top + ph + 16}" text-anchor="middle" font-size="11" fill="#333">${escapeXml(t.label)}</text>`,
+      `<line x1="${t.x}" x2="${t.x}" y1="${M.top + ph}" y2="${M.top + ph + 4}" stroke="#333"/><text x="${t.x}" y="${M.top + ph + 16}" text-anchor="middle" font-size="11" fill="#333">${t.full !== undefined && t.full !== t.label ? `<title>${escapeXml(t.full)}</title>` : ""}${escapeXml(t.label)}</text>`,
   );
   return [
     `<svg class="chart" data-chart="${escapeXml(f.id)}" xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeXml(f.title)}">`,
@@ -126,6 +143,10 @@ export function barChart(
       return `<rect x="${(M.left + c * gw + gw * 0.1 + i * bw).toFixed(1)}" y="${(M.top + ph - h).toFixed(1)}" width="${bw.toFixed(1)}" height="${h.toFixed(1)}" fill="${PALETTE[i % PALETTE.length]}"/>`;
     }),
   );
-  const xTicks = categories.map((label, c) => ({ x: M.left + c * gw + gw / 2, label }));
+  const xTicks = categories.map((label, c) => ({
+    x: M.left + c * gw + gw / 2,
+    label: fitLabel(label, gw - 4),
+    full: label,
+  }));
   return frame(f, yMax, xTicks, bars.join("") + legend(series.map((s) => s.name)));
 }

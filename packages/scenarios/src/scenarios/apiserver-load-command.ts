@@ -5,7 +5,7 @@ import { extname } from "node:path";
 import { KUBE_VERSIONS, type KubeVersion } from "@informer-ts/sim-apiserver";
 import { runApiserverLoad } from "./apiserver-load.js";
 import type { ScenarioCommandDefinition } from "./scenario-command-definition.js";
-import { listFlag, numberFlag } from "./scenario-flags.js";
+import { listFlag, numberFlag, outputFileFlag } from "./scenario-flags.js";
 
 /**
  * Where `--log <file>` writes the lines of `version`: `file` itself for a single version, else the version before
@@ -40,7 +40,7 @@ export const apiserverLoadCommand: ScenarioCommandDefinition = {
   async run(values, common) {
     const versions = listFlag(values, "kube-version", KUBE_VERSIONS);
     const sample = numberFlag(values, "sample", 0.001);
-    const log = typeof values.log === "string" ? values.log : undefined;
+    const log = outputFileFlag(values, "log");
     const lines = new Map<KubeVersion, string[]>();
     const report = await runApiserverLoad({
       versions,

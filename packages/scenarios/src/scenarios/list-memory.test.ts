@@ -68,7 +68,7 @@ describe("list-memory (002)", () => {
     });
     const verdict = r.summary.find((row) => row.variant === "verdict");
     expect(verdict?.measured).toMatch(
-      /^retains -?\d+ % (more|less) heap, peak .* pins nothing without it → default off$/,
+      /^retains \d+ % (more|less) heap, peak .* pins nothing without it → default off$/,
     );
     expect(r.variants.map((v) => v.figures.slicedStrings)).toEqual([-1, -1]);
   }, 120_000);

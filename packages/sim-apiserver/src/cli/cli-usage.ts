@@ -2,8 +2,9 @@
 // file on the fly to answer `--help` before (and without) building the packages.
 
 /** Usage text of the `apiserver` command: flags, what it prints, how to get a kubeconfig, exit statuses. */
-export const USAGE = `Usage: pnpm apiserver [flags]
+export const USAGE = `Usage: pnpm apiserver [flags]                       (in the informer-ts repository)
        node packages/sim-apiserver/dist/main.js [flags]
+       sim-apiserver [flags]                        (the command of the installed @informer-ts/sim-apiserver)
 
 Starts the simulated kube-apiserver in the foreground. When it is ready it prints one line on stdout,
 "listening on <url>", then hints on stderr: where the kubeconfig was written (--kubeconfig-out), or that
