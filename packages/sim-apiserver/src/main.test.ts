@@ -100,7 +100,7 @@ describe("apiserver command", () => {
     const seed = join(dir, "seed.yaml");
     writeFileSync(
       seed,
-      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: '1'}\n---\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b, namespace: other}\n",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: '1'}\n---\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b, namespace: other}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: seeded}\n",
     );
     const s = await start(["--seed", seed]);
     try {
@@ -108,6 +108,10 @@ describe("apiserver command", () => {
         items: Array<{ metadata: { name: string; namespace: string } }>;
       };
       expect(all.items.map((i) => `${i.metadata.namespace}/${i.metadata.name}`)).toEqual(["default/a", "other/b"]);
+      // Seeded objects get the defaulting of created ones: the Namespace is Active, with the kubernetes finalizer.
+      const ns = (await fetchRaw(`${s.url}/api/v1/namespaces/seeded`)).json as { spec?: unknown; status?: unknown };
+      expect(ns.status).toEqual({ phase: "Active" });
+      expect(ns.spec).toEqual({ finalizers: ["kubernetes"] });
     } finally {
       expect(await s.stop()).toBe(0);
     }
