@@ -385,6 +385,16 @@ describe("apiserver command", () => {
     const badSeed = runToExit(["--seed", seed]);
     expect(badSeed.code).toBe(2);
     expect(badSeed.stderr).toContain("seed object 1 (v1 Gizmo /g): kind is not served");
+    const missing = join(dir, "missing.yaml");
+    const missingSeed = runToExit(["--seed", missing]);
+    expect(missingSeed.code).toBe(2);
+    expect(missingSeed.stderr).toBe(
+      `apiserver: --seed: cannot read ${missing}: ENOENT: no such file or directory\n`,
+    );
+    writeFileSync(join(dir, "bad.yaml"), "kind: ConfigMap\n");
+    const unparsable = runToExit(["--seed", join(dir, "bad.yaml")]);
+    expect(unparsable.code).toBe(2);
+    expect(unparsable.stderr).toBe(`apiserver: --seed: ${join(dir, "bad.yaml")}#1: object without kind/apiVersion\n`);
     const badFault = runToExit(["--fault", '{"type":"stall-watchers","ids":"x"}']);
     expect(badFault.code).toBe(2);
     expect(badFault.stderr).toContain("--fault #1: stall-watchers: ids must be an array of watcher ids (integers)");
