@@ -41,7 +41,7 @@ function* walk(dir) {
 const candidates = [...walk(join(root, "packages")), ...walk(join(root, "test"))];
 const files = candidates
   .filter((f) =>
-    /\bfc\.(assert|asyncProperty|property)\b|@fast-check\/vitest|\bcheck(Informer|Controller|Subject)\(/.test(
+    /\bfc\.(assert|asyncProperty|property)\b|@fast-check\/vitest|\bcheck(Informer|Controller|Subject)(<[^>(]*>)?\(/.test(
       readFileSync(f, "utf8"),
     ),
   )

@@ -107,8 +107,8 @@ Flags of every study:
   --json <file>         write the full result (parameters, time series, histograms, summary) as JSON
   --report <file.html>  write an HTML report with inline SVG charts (no network)
   --heap                sample process.memoryUsage().heapUsed too (real memory: not deterministic)
-  --real-time           run on the real clock over real HTTP where the study supports it (watch-rv0-churn);
-                        durations are then real seconds and the run is not deterministic
+  --real-time           run on the real clock over real HTTP where the study supports it (watch-rv0-churn,
+                        statefulset-resync); durations are then real seconds and the run is not deterministic
   -h, --help            show the study's flags (informer scenario <name> --help)
 
 Exit status: 0 the study ran, 1 it failed (the message says why), 2 bad command line.
@@ -139,6 +139,9 @@ Flags (defaults are the write-up's values):
   --probe-interval <s>    virtual seconds between probes (default 25)
   --sample <s>            sampling period (default 1)
   --variants <list>       comma-separated subset of: resync,no-resync,skip-processed-rv,workers
+  --real-time             the same informer over real HTTP on the real clock: seconds and ms are real, so scale
+                          down (e.g. --statefulsets 200 --resync 3 --duration 30 --probe-start 12
+                          --probe-interval 3)
   --seed <k>              (default 1)   --json <file>   --report <file.html>   --heap
   -h, --help              show this help
 
@@ -205,7 +208,7 @@ Each approach runs once at the flags' values for --duration virtual s (sampled),
 at every --sweep-objects × --sweep-writes × --sweep-consumer until it syncs or --duration ends, giving the frontier:
 the highest write rate at which each approach still syncs.
 
-Flags (defaults are the write-up's and the issue's values):
+Flags (rates default to the write-up's values):
   --objects <n>              pods in the cluster (default 10000)
   --writes <r>               updates per second (default 50; the write-up's clusters: 50 and 500)
   --consumer <r>             objects per second the informer ingests (default 1200: the write-up's empty watch)
@@ -270,7 +273,9 @@ the first 1.5 sync periods; rates are measured after that. Variants (--variants,
   watch            Watch: one LIST + WATCH (fieldSelector metadata.name) per ConfigMap per node, nothing per remount
   watch-immutable  Watch with --immutable-fraction of the ConfigMaps immutable: their watch stops after the first read
 Reported per variant: GETs/s by where the apiserver served them, open watches, watch (re-)opens/s, kube-apiserver
-memory held by the watches (the simulator's watch memory model), the interval between two GETs of one ConfigMap.
+memory held by the watches (the simulator's watch memory model), the interval between two GETs of one ConfigMap,
+and the apiserver CPU of the simulator's cost model (by request kind, during the warm-up and after it; its latency is
+recorded, not waited, so the kubelets' timing is the model-free one) beside 000's logged GET latency.
 The summary extrapolates per-node figures to --cluster-size nodes (the write-ups' 2,000 nodes × 100 ConfigMaps).
 Write-up scale in full: --nodes 2000 (the cost is linear in --nodes: --nodes 100 takes ~11 s of CPU and 430 MB).
 

@@ -228,9 +228,9 @@ describe("informer scenario", () => {
     expect(late.code).toBe(2);
     expect(late.stderr).toContain("--duration 120 ends before the last probe is created");
     expect(late.stderr).toContain("= 220 s)");
-    const rt = cli(["scenario", "statefulset-resync", "--real-time"]);
+    const rt = cli(["scenario", "kubelet-configmap", "--real-time"]);
     expect(rt.code).toBe(2);
-    expect(rt.stderr).toContain("scenario statefulset-resync does not support --real-time");
+    expect(rt.stderr).toContain("scenario kubelet-configmap does not support --real-time");
     const sweep = cli(["scenario", "watch-rv0-churn", "--sweep-writes", "10,x"]);
     expect(sweep.code).toBe(2);
     expect(sweep.stderr).toContain('--sweep-writes: "x" is not a number > 0 (in "10,x")');

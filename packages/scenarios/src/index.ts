@@ -110,6 +110,7 @@ export {
   ScenarioStalledError,
 } from "./scenario/scenario-runtime.js";
 export { type SlowConsumerOptions, slowConsumer } from "./scenario/slow-consumer.js";
+export { openStudyServer, type StudyClock, type StudyServer, studyClock } from "./scenario/study-server.js";
 export { type ApiserverLoadOptions, LOAD_CLIENTS, runApiserverLoad } from "./scenarios/apiserver-load.js";
 export {
   measureRouting,
@@ -136,6 +137,7 @@ export {
   type ListMemoryChildResult,
   type ListMemoryOptions,
   type ListMemoryVariant,
+  listMemoryReport,
   pins,
   runListMemory,
 } from "./scenarios/list-memory.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { describeStep, type FaultStep, faultStepArb } from "./arbitraries.js";
+import { applyStep, type CustomStep, describeStep, type FaultStep, faultStepArb, historyArb } from "./arbitraries.js";
 import { runInformerCase } from "./check-informer.js";
 import { createSimCluster } from "./sim-cluster.js";
 
@@ -112,6 +112,35 @@ describe("the new fault steps against the library's informer", () => {
       expect(cluster.engine.bookmarkMode).toBe("on");
       expect(cluster.pending().timers).toBe(before);
       expect(() => cluster.faults.delayBookmarks(-1)).toThrow("delayBookmarks: ms must be a finite number ≥ 0, got -1");
+    } finally {
+      await cluster.close();
+    }
+  });
+});
+
+describe("custom steps (HistoryOptions.custom)", () => {
+  const note = (text: string): CustomStep => ({ kind: "custom", description: `note ${text}`, apply: () => text });
+
+  it("mixes steps of your own into the histories", () => {
+    const custom = { arbitrary: fc.constantFrom("x", "y").map(note), weight: 4 };
+    const histories = fc.sample(historyArb({ custom }), { numRuns: 200, seed: 3 });
+    const customs = histories.flat().filter((s) => s.kind === "custom");
+    expect(customs.length).toBeGreaterThan(0);
+    expect(new Set(customs.map(describeStep))).toEqual(new Set(["note x", "note y"]));
+  });
+
+  it("applies a custom step to the cluster; an exception is its outcome, not a crash", async () => {
+    const cluster = await createSimCluster();
+    try {
+      expect(await applyStep(cluster, note("done"))).toBe("done");
+      const failing: CustomStep = {
+        kind: "custom",
+        description: "boom",
+        apply: async () => {
+          throw new Error("no such thing");
+        },
+      };
+      expect(await applyStep(cluster, failing)).toBe("threw: no such thing");
     } finally {
       await cluster.close();
     }

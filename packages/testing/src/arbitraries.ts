@@ -43,8 +43,21 @@ export interface TimeStep {
   readonly ms: number;
 }
 
-/** One step of a generated history: a write, a fault or time passing. */
-export type SimStep = ObjectStep | FaultStep | TimeStep;
+/**
+ * A step of your own (see {@link HistoryOptions.custom}): a third-party write your controller must repair, a fault the
+ * kit does not generate. It describes itself for the story and the timeline, and applies itself to the case's cluster,
+ * returning what happened (an exception is caught and printed as the outcome). Build it with `fc.record(...).map(...)`
+ * so that it shrinks with the record.
+ */
+export interface CustomStep {
+  readonly kind: "custom";
+  /** One line, as the failure's story prints it. */
+  readonly description: string;
+  apply(cluster: SimCluster): Promise<string> | string;
+}
+
+/** One step of a generated history: a write, a fault, time passing, or a step of your own. */
+export type SimStep = ObjectStep | FaultStep | TimeStep | CustomStep;
 
 /** Options of the history arbitraries. */
 export interface HistoryOptions {
@@ -58,6 +71,11 @@ export interface HistoryOptions {
   readonly faults?: boolean;
   /** Relative weights of writes, time steps and faults (default 8, 3, 4). */
   readonly weights?: { readonly writes?: number; readonly time?: number; readonly faults?: number };
+  /**
+   * Steps of your own mixed into the histories with `weight` (default 4) next to the writes, time steps and faults.
+   * Without it the histories are exactly those of the same seed before (pinned seeds stay valid).
+   */
+  readonly custom?: { readonly arbitrary: fc.Arbitrary<CustomStep>; readonly weight?: number };
 }
 
 const DEFAULT_NAMESPACES = ["default", "team-a"] as const;
@@ -146,6 +164,8 @@ export function simStepArb(options: HistoryOptions = {}): fc.Arbitrary<SimStep> 
     { weight: options.weights?.time ?? 3, arbitrary: timeStepArb() },
   ];
   if (options.faults !== false) parts.push({ weight: options.weights?.faults ?? 4, arbitrary: faultStepArb(options) });
+  if (options.custom !== undefined)
+    parts.push({ weight: options.custom.weight ?? 4, arbitrary: options.custom.arbitrary });
   return fc.oneof(...parts);
 }
 
@@ -192,6 +212,8 @@ export function describeStep(s: SimStep): string {
       return `${s.verb} requests take ${s.ms} ms longer`;
     case "wait":
       return `wait ${s.ms} ms`;
+    case "custom":
+      return s.description;
   }
 }
 
@@ -330,5 +352,11 @@ export async function applyStep(cluster: SimCluster, s: SimStep): Promise<string
     case "wait":
       await cluster.clock.step(s.ms);
       return "ok";
+    case "custom":
+      try {
+        return await s.apply(cluster);
+      } catch (err) {
+        return `threw: ${err instanceof Error ? err.message : String(err)}`;
+      }
   }
 }

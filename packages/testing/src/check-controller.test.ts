@@ -1,12 +1,15 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { builtinResources } from "@informer-ts/client";
 import type { Reconciler } from "@informer-ts/controller";
+import { InMemoryMetrics } from "@informer-ts/instrumentation";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   type CheckControllerOptions,
   type ControllerCase,
   checkController,
   controllerConverges,
+  formatControllerFailure,
   type ReconcileRecord,
   runControllerCase,
 } from "./check-controller.js";
@@ -260,5 +263,59 @@ describe("runControllerCase", () => {
     expect(outcome.timeline.some((e) => e.kind === "reconcile" && e.text.startsWith("configmap default/a → ok"))).toBe(
       true,
     );
+  });
+});
+
+describe("checkController variants, metrics and custom steps", () => {
+  it("gives setup the case's variant and a fresh metrics provider per case, and prints the variant in the story", async () => {
+    const seen: { workers: number; metrics: unknown }[] = [];
+    const options: CheckControllerOptions<{ workers: number }> = {
+      variant: fc.record({ workers: fc.constantFrom(1, 4) }),
+      describeVariant: (v) => `${v.workers} workers`,
+      metrics: () => new InMemoryMetrics(),
+      converges: () => true,
+      history: {
+        custom: {
+          arbitrary: fc.constant({ kind: "custom" as const, description: "a third party waves", apply: () => "waved" }),
+        },
+      },
+      setup: ({ builder, manager, variant }) => {
+        seen.push({ workers: variant.workers, metrics: manager.metrics });
+        builder()
+          .for(configmaps)
+          .withOptions({ maxConcurrentReconciles: variant.workers })
+          .complete(() => undefined);
+      },
+      invariants: ({ manager }, reconciles) => {
+        const counted = (manager.metrics as InMemoryMetrics).value("controller_runtime_reconcile_total", {
+          controller: "configmap",
+          result: "success",
+        });
+        const ok = counted === reconciles.length;
+        return [
+          { name: "reconcilesCounted", ok, violations: ok ? [] : [`${counted} of ${reconciles.length} counted`] },
+        ];
+      },
+    };
+    const input = {
+      useWatchList: false,
+      seed: 2,
+      variant: { workers: 4 },
+      steps: [
+        { kind: "put" as const, namespace: "default", name: "a", value: 1 },
+        { kind: "custom" as const, description: "a third party waves", apply: () => "waved" },
+      ],
+    };
+    const outcome = await runControllerCase(options, input);
+    expect(outcome.reports.filter((r) => !r.ok)).toEqual([]);
+    expect(outcome.timeline.map((e) => e.text)).toContain("a third party waves → waved");
+    const r = await checkController({ ...options, numRuns: 5, seed: 1 });
+    expect(r.numRuns).toBe(5);
+    expect(seen).toHaveLength(6);
+    expect(new Set(seen.map((x) => x.metrics)).size).toBe(6);
+    expect(seen.every((x) => x.metrics instanceof InMemoryMetrics)).toBe(true);
+    const text = formatControllerFailure(7, input, outcome, options);
+    expect(text).toContain("reflectors: list+watch, 4 workers; history (2 steps, shrunk):");
+    expect(text).toContain("    - a third party waves");
   });
 });

@@ -9,7 +9,7 @@ import {
   type Reconciler,
   requestKey,
 } from "@informer-ts/controller";
-import { noopMetrics } from "@informer-ts/instrumentation";
+import { type MetricsProvider, noopMetrics } from "@informer-ts/instrumentation";
 import type { SimResource } from "@informer-ts/sim-apiserver";
 import fc from "fast-check";
 import type { SimStep } from "./arbitraries.js";
@@ -86,12 +86,14 @@ export function controllerConverges(
 }
 
 /** What {@link CheckControllerOptions.setup} gets for one generated case. */
-export interface ControllerCase {
+export interface ControllerCase<V = undefined> {
   readonly cluster: SimCluster;
   /** The case's manager: informers on the cluster's client, the cluster's clock, no metrics. The kit runs it. */
   readonly manager: Manager;
   /** Whether this case's reflectors use watch-list (generated). */
   readonly useWatchList: boolean;
+  /** This case's generated variant (see {@link CheckControllerOptions.variant}); `undefined` without one. */
+  readonly variant: V;
   /**
    * `newControllerManagedBy(manager)`, except that the kit observes the reconciler `complete` gets: each reconcile is
    * in the timeline, `settle()` waits for it, and concurrent reconciles of one key are caught. Build every controller
@@ -103,9 +105,9 @@ export interface ControllerCase {
 }
 
 /** Options of {@link checkController} (besides the runners' shared {@link PropertyOptions}). */
-export interface CheckControllerOptions extends PropertyOptions {
+export interface CheckControllerOptions<V = undefined> extends PropertyOptions {
   /** Builds the controllers under test on `c.builder()` (or `c.manager`). Runs once per case, before the manager. */
-  readonly setup: (c: ControllerCase) => void | Promise<void>;
+  readonly setup: (c: ControllerCase<V>) => void | Promise<void>;
   /** What must hold of the server's state once the faults ended and everything settled. */
   readonly converges: ConvergencePredicate;
   /** Generated cases (default 50). */
@@ -113,7 +115,19 @@ export interface CheckControllerOptions extends PropertyOptions {
   /** Resources served besides the built-in ones (your custom resources). */
   readonly resources?: readonly SimResource[];
   /** More invariants, checked at quiescence (an exception is an `invariants` violation). */
-  readonly invariants?: (c: ControllerCase, reconciles: readonly ReconcileRecord[]) => InvariantReport[];
+  readonly invariants?: (c: ControllerCase<V>, reconciles: readonly ReconcileRecord[]) => InvariantReport[];
+  /**
+   * Generates a variant per case (how your controllers are configured: worker counts, a chaos rate…), shrunk and
+   * printed with the history; `setup` reads it as `c.variant`. Default: none.
+   */
+  readonly variant?: fc.Arbitrary<V>;
+  /** Prints a variant in a failure's story (default `JSON.stringify`). */
+  readonly describeVariant?: (variant: V) => string;
+  /**
+   * Makes each case's manager's metrics (called once per case; default none: `noopMetrics`): return an
+   * `InMemoryMetrics` to judge them in `invariants` through `c.manager.metrics`.
+   */
+  readonly metrics?: () => MetricsProvider;
   /**
    * Most reconciles one case may run (default 5 000). A controller that keeps re-triggering itself (each write
    * enqueues another reconcile, without virtual time passing) would otherwise never let the case end: past the bound
@@ -123,11 +137,13 @@ export interface CheckControllerOptions extends PropertyOptions {
 }
 
 /** One case of {@link checkController}, for replaying a history by hand with {@link runControllerCase}. */
-export interface ControllerCaseInput {
+export interface ControllerCaseInput<V = undefined> {
   readonly useWatchList: boolean;
   readonly steps: readonly SimStep[];
   /** Seed of the simulator's and the manager's randomness. */
   readonly seed: number;
+  /** The variant (omit it when the options have none). */
+  readonly variant?: V;
 }
 
 /** The outcome of one controller case: the reports, the timeline and every observed reconcile. */
@@ -161,10 +177,8 @@ const describeResult = (r: unknown): string => {
 };
 
 /** The controller runner on the subject core: the manager is the subject; it has no store, only a predicate. */
-function controllerSpec(
-  options: CheckControllerOptions,
-  out: { reconciles: ReconcileRecord[] },
-): SubjectSpec<undefined> {
+function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles: ReconcileRecord[] }): SubjectSpec<V> {
+  const describe = options.describeVariant ?? ((v: V) => JSON.stringify(v));
   const maxReconciles = options.maxReconciles ?? 5_000;
   return {
     checker: "checkController",
@@ -174,8 +188,8 @@ function controllerSpec(
     stopWithinMs: 120_000,
     stopClosesWatches: false,
     ...(options.resources !== undefined && { resources: options.resources }),
-    story: (useWatchList, _variant, steps) => ({
-      head: `  reflectors: ${useWatchList ? "watch-list" : "list+watch"}; history (${steps.length} steps, shrunk):`,
+    story: (useWatchList, variant, steps) => ({
+      head: `  reflectors: ${useWatchList ? "watch-list" : "list+watch"}${options.variant === undefined ? "" : `, ${describe(variant)}`}; history (${steps.length} steps, shrunk):`,
       tail: [],
     }),
     subject: async (c): Promise<CoreSubject> => {
@@ -243,13 +257,14 @@ function controllerSpec(
         client: cluster.client,
         clock: cluster.clock,
         rand: seededRand(c.seed),
-        metrics: noopMetrics,
+        metrics: options.metrics?.() ?? noopMetrics,
         informerOptions: { logger: silentLogger, reflector: { useWatchList, logger: silentLogger } },
       });
-      const ctx: ControllerCase = {
+      const ctx: ControllerCase<V> = {
         cluster,
         manager,
         useWatchList,
+        variant: c.variant,
         builder: () =>
           new ObservedBuilder(manager, observe, (built) => {
             controllers.push(built);
@@ -333,23 +348,27 @@ function controllerSpec(
  * reports, the timeline and the observed reconciles; never rejects for a violation (an exception thrown by `setup`
  * is a `subjectStarts` violation).
  */
-export async function runControllerCase(
-  options: CheckControllerOptions,
-  input: ControllerCaseInput,
+export async function runControllerCase<V = undefined>(
+  options: CheckControllerOptions<V>,
+  input: ControllerCaseInput<V>,
 ): Promise<ControllerCaseOutcome> {
   const out: { reconciles: ReconcileRecord[] } = { reconciles: [] };
-  const outcome = await runSubjectCaseWith(controllerSpec(options, out), options, { ...input, variant: undefined });
+  const outcome = await runSubjectCaseWith(controllerSpec(options, out), options, {
+    ...input,
+    variant: input.variant as V,
+  });
   return { ...outcome, reconciles: out.reconciles };
 }
 
 /** Renders a controller failure: seed, replay command, history, broken invariants and the timeline. */
-export function formatControllerFailure(seed: number, input: ControllerCaseInput, outcome: CaseOutcome): string {
-  return renderSubjectFailure(
-    controllerSpec({} as CheckControllerOptions, { reconciles: [] }),
-    seed,
-    { ...input, variant: undefined },
-    outcome,
-  );
+export function formatControllerFailure<V = undefined>(
+  seed: number,
+  input: ControllerCaseInput<V>,
+  outcome: CaseOutcome,
+  options?: Pick<CheckControllerOptions<V>, "variant" | "describeVariant">,
+): string {
+  const spec = controllerSpec({ ...options } as CheckControllerOptions<V>, { reconciles: [] });
+  return renderSubjectFailure(spec, seed, { ...input, variant: input.variant as V }, outcome);
 }
 
 /**
@@ -361,10 +380,11 @@ export function formatControllerFailure(seed: number, input: ControllerCaseInput
  * Resolves when every case passed; otherwise rejects with an `Error` whose message is the shrunk case as a timeline
  * (steps, requests, reconciles and their outcomes), its seed and `FC_SEED=<seed>` to replay it. Runner-agnostic.
  */
-export async function checkController(options: CheckControllerOptions): Promise<CheckResult> {
+export async function checkController<V = undefined>(options: CheckControllerOptions<V>): Promise<CheckResult> {
   if (typeof options?.setup !== "function") throw new TypeError("checkController: options.setup must be a function");
   if (typeof options.converges !== "function") {
     throw new TypeError("checkController: options.converges must be a function (state) => boolean | string[]");
   }
-  return checkSubjectWith(controllerSpec(options, { reconciles: [] }), options, fc.constant(undefined), 50);
+  const variant = options.variant ?? fc.constant(undefined as V);
+  return checkSubjectWith(controllerSpec(options, { reconciles: [] }), options, variant, 50);
 }

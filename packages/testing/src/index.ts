@@ -2,6 +2,7 @@
 
 export {
   applyStep,
+  type CustomStep,
   describeStep,
   type FaultStep,
   faultStepArb,

@@ -1,6 +1,8 @@
 // `pnpm bench testing`: how fast @informer-ts/testing runs generated cases of a realistic size — a 2k-object cluster,
 // an hour of virtual time with churn and faults, the library's informer checked against every invariant — in-process
 // and over a loopback HTTP listener.
+
+import { availableParallelism, loadavg } from "node:os";
 import {
   type FaultStep,
   faultStepArb,
@@ -49,6 +51,8 @@ function populate(objects: number) {
 
 interface Variant {
   readonly seconds: number[];
+  /** CPU seconds (user + system) of this process per case: less sensitive than wall time to other load. */
+  readonly cpuSeconds: number[];
   readonly failures: string[];
   readonly faults: number;
 }
@@ -61,20 +65,24 @@ async function measure(
   perMinute: number,
 ): Promise<Variant> {
   const seconds: number[] = [];
+  const cpuSeconds: number[] = [];
   const failures: string[] = [];
   let faults = 0;
   for (let c = 0; c < cases; c++) {
     const steps = history(objects, minutes, perMinute, 1000 + c);
     faults += steps.filter((s) => !["put", "label", "large", "delete", "recreate", "wait"].includes(s.kind)).length;
     const start = process.hrtime.bigint();
+    const cpu = process.cpuUsage();
     const outcome = await runInformerCase(
       { transport, prepare: populate(objects), history: { namespaces: NAMESPACES } },
       { useWatchList: c % 2 === 1, steps, seed: 1000 + c },
     );
     seconds.push(Number(process.hrtime.bigint() - start) / 1e9);
+    const used = process.cpuUsage(cpu);
+    cpuSeconds.push((used.user + used.system) / 1e6);
     for (const r of outcome.reports) if (!r.ok) failures.push(`${transport} case ${c}: ${r.name}: ${r.violations[0]}`);
   }
-  return { seconds, failures, faults };
+  return { seconds, cpuSeconds, failures, faults };
 }
 
 /** The suite: cases/s and wall seconds per simulated hour, in-process vs over HTTP. */
@@ -100,6 +108,12 @@ export async function runTesting(): Promise<BenchResult> {
     ...(minutes === 60 && objects >= 2000 && { met: ip < 10 }),
     note: `${inProcess.faults} faults over ${cases} cases; slowest ${Math.max(...inProcess.seconds).toFixed(2)} s; virtual/wall ${((minutes * 60) / ip).toFixed(0)}×`,
   });
+  rows.push({
+    case: `CPU time of one generated case (${size}), in-process`,
+    value: mean(inProcess.cpuSeconds),
+    unit: "s",
+    note: `user + system of this process; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
+  });
   rows.push({ case: `generated cases per second (${size}), in-process`, value: 1 / ip, unit: "cases/s" });
   if (http !== undefined) {
     const h = mean(http.seconds);
@@ -111,6 +125,14 @@ export async function runTesting(): Promise<BenchResult> {
       ratioLabel: "HTTP/in-process",
       ratio: h / ip,
       note: `${http.faults} faults over ${httpCases} cases; virtual/wall ${((minutes * 60) / h).toFixed(0)}×`,
+    });
+    rows.push({
+      case: `CPU time of one generated case (${size}), over HTTP`,
+      value: mean(http.cpuSeconds),
+      unit: "s",
+      baseline: mean(inProcess.cpuSeconds),
+      ratioLabel: "HTTP/in-process",
+      ratio: mean(http.cpuSeconds) / mean(inProcess.cpuSeconds),
     });
     rows.push({
       case: `generated cases per second (${size}), over HTTP`,

@@ -114,8 +114,9 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
   {
     name: "testing",
     summary:
-      "@informer-ts/testing: wall time and generated cases per second of a case of 2k ConfigMaps and a virtual hour " +
-      "of writes and faults (the library's shared informer, every invariant checked), in-process vs over HTTP",
+      "@informer-ts/testing: wall time, CPU time and generated cases per second of a case of 2k ConfigMaps and a " +
+      "virtual hour of writes and faults (the library's shared informer, every invariant checked), in-process vs over " +
+      "HTTP",
     results: ["testing"],
     env: [
       { name: "BENCH_TESTING_OBJECTS", default: "2000", meaning: "ConfigMaps in the cluster before the history" },

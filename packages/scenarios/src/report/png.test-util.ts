@@ -82,3 +82,23 @@ export function countColoured(png: DecodedPng, x0: number, y0: number, x1: numbe
     }
   return n;
 }
+
+/** Pixels in the rectangle within `tolerance` per channel of `hex` (`#rrggbb`): one series' lines or bars. */
+export function countColour(
+  png: DecodedPng,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  hex: string,
+  tolerance = 24,
+): number {
+  const want = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
+  let n = 0;
+  for (let y = Math.max(0, y0); y < Math.min(png.height, y1); y++)
+    for (let x = Math.max(0, x0); x < Math.min(png.width, x1); x++) {
+      const o = (y * png.width + x) * 4;
+      if (want.every((c, i) => Math.abs((png.rgba[o + i] ?? 0) - c) <= tolerance)) n++;
+    }
+  return n;
+}

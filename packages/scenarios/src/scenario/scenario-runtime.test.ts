@@ -1,4 +1,4 @@
-import { FakeClock, seededRand } from "@informer-ts/clock";
+import { FakeClock, realClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
 import { LONG_WAIT_BUCKETS_SECONDS, LongHistogram } from "./long-histogram.js";
 import { costFunction } from "./processing-cost.js";
@@ -183,5 +183,42 @@ describe("costFunction", () => {
     expect(mean).toBeLessThan(45);
     expect(costFunction((k) => k.length, seededRand(1))("abc")).toBe(3);
     expect(() => costFunction((): number => -1, seededRand(1))("x")).toThrow(/for key "x" must be .* got -1/);
+  });
+
+  // A study's --real-time: the same runtime waits on the real clock (tiny sizes: a few hundred ms of real time).
+  it("on the real clock waits for the work instead of driving time, and reports progress per step", async () => {
+    const rt = new ScenarioRuntime({
+      clock: realClock,
+      rand: seededRand(1),
+      workers: 2,
+      cost: 10,
+      sampleIntervalMs: 50,
+    });
+    for (let i = 0; i < 6; i++) rt.enqueue(`k${i}`);
+    const reported: number[] = [];
+    const t0 = realClock.now();
+    await rt.run({ forMs: 5000, stepMs: 20, until: () => rt.processed() === 6, onProgress: (ms) => reported.push(ms) });
+    expect(rt.processed()).toBe(6);
+    // 3 rounds of 10 ms on 2 workers: at least 30 ms of real time passed, and every report is a whole step
+    expect(realClock.now() - t0).toBeGreaterThanOrEqual(30);
+    expect(reported.length).toBeGreaterThan(0);
+    expect(reported.every((ms, i) => ms === 20 * (i + 1))).toBe(true);
+    expect(rt.waitHistogram.count()).toBe(6);
+    await rt.stop();
+  });
+
+  it("on the real clock names a stall instead of idling to the deadline", async () => {
+    const rt = new ScenarioRuntime({
+      clock: realClock,
+      rand: seededRand(1),
+      workers: 1,
+      cost: 0,
+      process: () => new Promise<undefined>(() => {}), // never finishes
+    });
+    rt.enqueue("stuck");
+    const err = await rt.run({ forMs: 60_000, stallAfterMs: 150 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ScenarioStalledError);
+    expect((err as Error).message).toContain('worker 0 is processing "stuck"');
+    expect((err as ScenarioStalledError).idleMs).toBeGreaterThanOrEqual(150);
   });
 });

@@ -1,6 +1,6 @@
 // The scenario runtime: a rate-limited workqueue, N workers with a virtual per-item cost, sampling and a long wait
-// histogram, all driven on a FakeClock to a virtual deadline.
-import { type FakeClock, type Rand, settle } from "@informer-ts/clock";
+// histogram, all driven on a FakeClock to a virtual deadline (or waited on the real clock for a study's --real-time).
+import { type Clock, FakeClock, type Rand, settle } from "@informer-ts/clock";
 import { defaultControllerRateLimiter, RateLimitingQueue } from "@informer-ts/workqueue";
 import { LongHistogram } from "./long-histogram.js";
 import { costFunction, type ProcessingCost } from "./processing-cost.js";
@@ -11,8 +11,11 @@ export type ProcessOutcome = "skip" | undefined;
 
 /** Options of {@link ScenarioRuntime}. */
 export interface ScenarioRuntimeOptions {
-  /** The virtual clock everything runs on (the informers', the simulator's and the queue's). */
-  readonly clock: FakeClock;
+  /**
+   * The clock everything runs on (the informers', the simulator's and the queue's): a `FakeClock`, which
+   * {@link ScenarioRuntime.run} drives, or a real clock (a study's `--real-time`), on which it waits.
+   */
+  readonly clock: FakeClock | Clock;
   /** Seeded randomness for cost distributions. */
   readonly rand: Rand;
   /** Number of workers (≥ 1). */
@@ -184,31 +187,64 @@ export class ScenarioRuntime {
   async run(options: RunOptions): Promise<void> {
     this.start();
     const clock = this.opts.clock;
-    const start = clock.now();
-    const deadline = start + options.forMs;
-    const step = options.stepMs ?? this.opts.sampleIntervalMs ?? 1000;
-    const stallAfterMs = options.stallAfterMs ?? 60_000;
-    if (!(stallAfterMs > 0)) throw new RangeError(`stallAfterMs must be > 0, got ${stallAfterMs}`);
-    let signature = "";
-    let lastProgressAt = clock.now();
+    if (!(clock instanceof FakeClock)) return this.runOnRealClock(clock, options);
+    const { start, deadline, step, checkStall } = this.runBounds(clock.now(), options);
     for (;;) {
       await settle();
       if (options.until?.()) return;
       if (clock.now() >= deadline) return;
       const pending = this.pendingWork(options);
-      if (pending.length > 0) {
-        // The sampler's ticker is the runtime's own timer: it does not count as something that can finish the work.
-        if (clock.pendingTimers() <= 1) throw new ScenarioStalledError(clock.now() - start, pending);
-        const now = this.progressSignature(options);
-        if (now !== signature || this.paying > 0) {
-          signature = now;
-          lastProgressAt = clock.now();
-        } else if (clock.now() - lastProgressAt >= stallAfterMs)
-          throw new ScenarioStalledError(clock.now() - start, pending, clock.now() - lastProgressAt);
-      } else lastProgressAt = clock.now();
+      // The sampler's ticker is the runtime's own timer: it does not count as something that can finish the work.
+      if (pending.length > 0 && clock.pendingTimers() <= 1)
+        throw new ScenarioStalledError(clock.now() - start, pending);
+      checkStall(clock.now(), pending);
       await clock.advanceTo(Math.min(deadline, clock.now() + step));
       options.onProgress?.(clock.now() - start);
     }
+  }
+
+  /**
+   * {@link run} on a real clock: time passes by itself, so the runtime waits — checking `until` every 100 ms at most,
+   * reporting progress at each step boundary — and a run in which nothing progressed for `stallAfterMs` (real ms)
+   * while work is pending ends with a {@link ScenarioStalledError}.
+   */
+  private async runOnRealClock(clock: Clock, options: RunOptions): Promise<void> {
+    const { start, deadline, step, checkStall } = this.runBounds(clock.now(), options);
+    let nextReport = start + step;
+    for (;;) {
+      if (options.until?.()) return;
+      const now = clock.now();
+      if (now >= deadline) return;
+      checkStall(now, this.pendingWork(options));
+      await clock.sleep(Math.max(1, Math.min(100, deadline - now, nextReport - now)));
+      for (; clock.now() >= nextReport && nextReport <= deadline; nextReport += step)
+        options.onProgress?.(nextReport - start);
+    }
+  }
+
+  /**
+   * A run's deadline and step from its options, and its stall check: called with the time and the pending work, it
+   * throws a {@link ScenarioStalledError} once work has been pending without any progress for `stallAfterMs`.
+   */
+  private runBounds(start: number, options: RunOptions) {
+    const step = options.stepMs ?? this.opts.sampleIntervalMs ?? 1000;
+    const stallAfterMs = options.stallAfterMs ?? 60_000;
+    if (!(stallAfterMs > 0)) throw new RangeError(`stallAfterMs must be > 0, got ${stallAfterMs}`);
+    let signature = "";
+    let lastProgressAt = start;
+    const checkStall = (now: number, pending: readonly string[]): void => {
+      if (pending.length === 0) {
+        lastProgressAt = now;
+        return;
+      }
+      const sig = this.progressSignature(options);
+      if (sig !== signature || this.paying > 0) {
+        signature = sig;
+        lastProgressAt = now;
+      } else if (now - lastProgressAt >= stallAfterMs)
+        throw new ScenarioStalledError(now - start, pending, now - lastProgressAt);
+    };
+    return { start, deadline: start + options.forMs, step, checkStall };
   }
 
   /** What changes whenever anything progresses (see {@link RunOptions.stallAfterMs}). */

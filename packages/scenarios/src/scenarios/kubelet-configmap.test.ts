@@ -37,6 +37,36 @@ describe("kubelet-configmap (000, 001)", () => {
     expect(watch?.memoryBytesEnd).toBeGreaterThan(configMaps * 90_000);
     expect(watch?.memoryBytesEnd).toBeLessThan(configMaps * 110_000);
     expect(get?.memoryBytesMax).toBe(0);
+    // apiserver CPU (cost model, latency recorded): Get/Cache spend it all on GETs from etcd, the 1.29 fix on GETs
+    // from the cache, Watch on opening its LISTs and WATCHes during the warm-up and re-opening WATCHes after
+    const steady = (f: typeof get, kind: string) => f?.[`cpuMs.steady.${kind}`] ?? 0;
+    for (const f of [get, cache]) {
+      expect(f?.cpuMsSteady).toBeGreaterThan(0);
+      expect(steady(f, "get/storage")).toBeCloseTo(f?.cpuMsSteady ?? -1, 6);
+      // 000's GETs took 1.56–1.93 ms (apf_execution_time 0.93–1.27 ms)
+      expect(f?.storageGetLatencyMs).toBeGreaterThan(1.56);
+      expect(f?.storageGetLatencyMs).toBeLessThan(1.93);
+      expect(f?.storageGetCpuMs).toBeLessThan(f?.storageGetLatencyMs ?? 0);
+    }
+    expect(steady(fixed, "get/storage")).toBe(0);
+    expect(steady(fixed, "get/cache")).toBeCloseTo(fixed?.cpuMsSteady ?? -1, 6);
+    expect(fixed?.cpuMsSteady).toBeGreaterThan(0);
+    // --json's extra: the whole run's CPU-seconds by served-from and by user agent (the kubelet's, per version)
+    const cpu = r.extra?.cpuSeconds as Record<
+      string,
+      { byServedFrom: Record<string, number>; byUserAgent: Record<string, number> }
+    >;
+    const ofGet = cpu[r.variants[0]?.name ?? ""];
+    expect(Object.keys(ofGet?.byServedFrom ?? {})).toEqual(["storage"]);
+    expect(Object.keys(ofGet?.byUserAgent ?? {})).toEqual(["kubelet/v1.28.0 (linux/amd64) kubernetes/855e7c4"]);
+    expect(Object.keys(cpu[r.variants[2]?.name ?? ""]?.byUserAgent ?? {})[0]).toMatch(/^kubelet\/v1\.29\.0 /);
+    expect(watch?.["cpuMs.warmup.list/cache"]).toBeGreaterThan(0);
+    expect(watch?.["cpuMs.warmup.watch/cache"]).toBeGreaterThan(0);
+    expect(steady(watch, "get/storage") + steady(watch, "get/cache")).toBe(0);
+    expect(steady(watch, "watch/cache")).toBeGreaterThan(0);
+    expect(
+      r.summary.some((row) => row.metric.startsWith("apiserver CPU") && row.measured.includes("cores at 2000 nodes")),
+    ).toBe(true);
     expect(r.summary.some((row) => row.writeUp.includes("75 s, 65 s"))).toBe(true);
     expect(r.summary.some((row) => row.measured.includes("% within 65–75 s"))).toBe(true);
   });
@@ -67,7 +97,15 @@ describe("kubelet-configmap (000, 001)", () => {
     const c = await runKubeletConfigMap({ ...opts, seed: 10 });
     expect(JSON.stringify(c.variants[0]?.figures)).not.toBe(JSON.stringify(a.variants[0]?.figures));
     const html = renderHtmlReport(a);
-    for (const id of ["storage-gets", "cache-gets", "open-watches", "watch-opens", "get-intervals", "watch-memory"])
+    for (const id of [
+      "storage-gets",
+      "cache-gets",
+      "open-watches",
+      "watch-opens",
+      "get-intervals",
+      "cpu",
+      "watch-memory",
+    ])
       expect(html).toContain(`data-chart="${id}"`);
     expect(html).not.toContain(`data-chart="queue-depth"`);
     expect(html).toContain(`data-chart="requests"`);

@@ -204,6 +204,27 @@ export async function runListMemory(options: ListMemoryOptions = {}): Promise<Sc
   const failed = results.filter((r) => !r.ok);
   if (failed.length > 0)
     throw new Error(`list-memory: ${failed.map((r) => `${r.variant}: ${r.error ?? "failed"}`).join("; ")}`);
+  return listMemoryReport(
+    results,
+    { ...o, variants: variants.join(","), snapshot: options.snapshot ?? true },
+    {
+      runs: Object.fromEntries(runs),
+    },
+  );
+}
+
+/**
+ * The study's report from the children's results (one per variant, in order): figures per variant, the summary with
+ * the verdict, and the heap chart. `params` are the run's options as reported; `extra` goes to `--json` as it is.
+ */
+export function listMemoryReport(
+  results: readonly ListMemoryChildResult[],
+  params: { readonly objects: number; readonly pageSize: number; readonly repeats: number } & Readonly<
+    Record<string, number | string | boolean>
+  >,
+  extra: Readonly<Record<string, unknown>> = {},
+): ScenarioReport {
+  const o = params;
   const byVariant: VariantResult[] = results.map((r) => ({
     name: LABELS[r.variant],
     samples: [],
@@ -229,7 +250,7 @@ export async function runListMemory(options: ListMemoryOptions = {}): Promise<Sc
     source:
       'shared/background/002: a LIST at RV "0" holds the whole body and the decoded list at once; in Go a stored ' +
       "item pins its list's backing array (kubernetes#111370), so client-go shallow-copies every item",
-    params: { ...o, variants: variants.join(","), snapshot: options.snapshot ?? true },
+    params,
     description:
       `${o.objects} ConfigMaps (~1 KiB) served over HTTP by the simulated apiserver; each sync in a child process ` +
       `(node --expose-gc), lowest of ${o.repeats} round${o.repeats === 1 ? "" : "s"}; page size ${o.pageSize}`,
@@ -251,7 +272,7 @@ export async function runListMemory(options: ListMemoryOptions = {}): Promise<Sc
       },
     ],
     standardCharts: [],
-    extra: { runs: Object.fromEntries(runs) },
+    extra,
   };
 }
 

@@ -19,6 +19,7 @@ export const statefulSetResyncCommand: ScenarioCommandDefinition = {
     sample: { type: "string", default: "1" },
     variants: { type: "string", default: STATEFULSET_RESYNC_VARIANTS.join(",") },
   },
+  realTime: true,
   run(values, common) {
     const variants = listFlag(values, "variants", STATEFULSET_RESYNC_VARIANTS);
     const sample = numberFlag(values, "sample", 0.001);
@@ -48,6 +49,7 @@ export const statefulSetResyncCommand: ScenarioCommandDefinition = {
       sampleSeconds: sample,
       seed: common.seed,
       sampleHeap: common.sampleHeap,
+      realTime: common.realTime,
       variants,
       progress: common.progress,
     });

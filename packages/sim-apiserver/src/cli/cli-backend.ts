@@ -5,7 +5,7 @@ import { PromMetrics } from "@informer-ts/instrumentation";
 import { parseHttpFaultRule } from "../engine/http-faults.js";
 import type { LatencyRule } from "../engine/request-latency.js";
 import { SimApiServer } from "../engine/sim-apiserver.js";
-import type { BookmarkMode, WatcherSelector } from "../engine/watcher-faults.js";
+import { BOOKMARK_MODES, type BookmarkMode, type WatcherSelector } from "../engine/watcher-faults.js";
 import { createAdminHandler } from "../http/admin.js";
 import type { ApiBackend } from "../http/backend.js";
 import { groupVersionString } from "../http/discovery.js";
@@ -28,8 +28,6 @@ export interface CliBackend {
   readonly metrics: MetricsRenderer & MetricsProvider;
   stop(): Promise<void>;
 }
-
-const BOOKMARK_MODES: readonly BookmarkMode[] = ["on", "no-periodic", "off"];
 
 function record(body: unknown, what: string): Record<string, unknown> {
   if (body === undefined || body === null) return {};

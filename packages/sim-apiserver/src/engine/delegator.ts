@@ -10,6 +10,7 @@ import {
 } from "@informer-ts/apimachinery";
 import { decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
 import type { KubeVersionGates } from "./kube-version.js";
+import { deepFreeze, isDeepFrozen } from "./object-util.js";
 import { apiVersionOf, type SimResource } from "./resources.js";
 import type { Selection } from "./selection.js";
 import { answeredBy, type ServedFrom } from "./served-from.js";
@@ -312,8 +313,8 @@ export class Delegator {
 
 /**
  * The list-item form of each stored object, made once: stored objects are deep-frozen and immutable, so every list
- * serves the same frozen copy, and the HTTP layer encodes it once (see `writeJsonList`) however often it is relisted.
- * Weak: a copy lives only as long as storage or the watch cache keeps its object.
+ * serves the same frozen copy, and the HTTP layer encodes it once (`http/encoding-cache.ts`) however often it is
+ * relisted. Weak: a copy lives only as long as storage or the watch cache keeps its object.
  */
 const listItems = new WeakMap<KubeObject, KubeObject>();
 
@@ -321,8 +322,8 @@ function stripTypeMeta(o: KubeObject): KubeObject {
   let item = listItems.get(o);
   if (item === undefined) {
     const { kind: _k, apiVersion: _a, ...rest } = o;
-    if (!Object.isFrozen(o)) return rest;
-    item = Object.freeze(rest);
+    if (!isDeepFrozen(o)) return rest;
+    item = deepFreeze(rest);
     listItems.set(o, item);
   }
   return item;

@@ -166,6 +166,18 @@ describe("engine request models", () => {
     expect(await seatsOf("1.22")).toBe("1");
   });
 
+  it("a list naming one object takes the minimum seats, as RequestInfo names it (also among other field terms)", async () => {
+    const { clock, engine, audit } = rig({ costModel: true });
+    for (let i = 0; i < 50; i++) engine.storage.create(engine.resource("configmaps"), "default", cm(`s${i}`, 20_000));
+    const seatsOf = async (fieldSelector: string) => {
+      await done(clock, engine.list("configmaps", "default", { resourceVersion: "0", fieldSelector }));
+      return (audit.at(-1)!.annotations as Record<string, string>)["sim.informer-ts.dev/apf-seats"];
+    };
+    expect(await seatsOf("metadata.name=s3")).toBe("1");
+    expect(await seatsOf("metadata.namespace=default,metadata.name=s3")).toBe("1");
+    expect(await seatsOf("metadata.name!=s3")).toBe("10"); // the whole cache-served list: 1 MB counted
+  });
+
   it("with costModelLatency record, answer at once on a clock nobody advances and record the modelled latency", async () => {
     // The default (sleep): a create waits its modelled latency on the clock, so a caller that does not advance the
     // FakeClock never sees it resolve.

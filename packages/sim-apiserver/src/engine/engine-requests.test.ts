@@ -114,6 +114,51 @@ describe("the synchronous admin API: an unknown resource throws UnknownResourceE
     });
   }
 
+  it("bad values name themselves (RangeError) and change nothing: compact, reinitializeCache, setBookmarkMode", async () => {
+    const { engine } = setup();
+    const w = await engine.watch("configmaps", "default", { resourceVersion: "0", timeoutSeconds: 60 });
+    const rv = engine.currentResourceVersion;
+    for (const bad of [Number.NaN, -1, 1.5]) {
+      expect(() => engine.compact(bad)).toThrow(
+        new RangeError(`compact: the revision must be an integer ≥ 0, got ${bad}`),
+      );
+    }
+    expect([engine.currentResourceVersion, engine.storage.compactedRevision]).toEqual([rv, 0]);
+    for (const bad of [Number.NaN, -5, Number.POSITIVE_INFINITY]) {
+      expect(() => engine.reinitializeCache("configmaps", bad)).toThrow(
+        new RangeError(`reinitializeCache: downtimeMs must be a finite number ≥ 0, got ${bad}`),
+      );
+    }
+    expect([engine.cacher("configmaps").isReady, engine.watcherInfo().length]).toEqual([true, 1]);
+    expect(() => engine.setBookmarkMode("none" as never)).toThrow(
+      new RangeError('bookmark mode must be one of on, no-periodic, off, got "none"'),
+    );
+    expect(engine.bookmarkMode).toBe("on");
+    w.stop();
+    engine.stop();
+  });
+
+  it("a latency rule names its resource by plural or plural.group; one naming nothing served throws", async () => {
+    const { clock, engine } = setup();
+    expect(() => engine.addLatency({ ms: 100, resource: "gizmos" })).toThrow(UnknownResourceError);
+    engine.addLatency({ ms: 100, resource: "leases.coordination.k8s.io" });
+    engine.addLatency({ ms: 10, resource: "leases" });
+    const start = clock.now();
+    const p = engine.list("leases.coordination.k8s.io", "default");
+    await clock.step(109);
+    await settle();
+    let done = false;
+    void p.then(() => {
+      done = true;
+    });
+    await settle();
+    expect(done).toBe(false);
+    await clock.step(1);
+    await p;
+    expect(clock.now() - start).toBe(110);
+    engine.stop();
+  });
+
   it("the verbs reject with the same error type", async () => {
     const { engine } = setup();
     await expect(engine.list("gizmos", "default")).rejects.toBeInstanceOf(UnknownResourceError);

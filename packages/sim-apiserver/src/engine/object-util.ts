@@ -1,12 +1,30 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Rand } from "@informer-ts/clock";
 
-/** Deep-freezes a JSON value in place and returns it. */
+/** Roots {@link deepFreeze} froze: values that can never change, whatever their depth. */
+const deepFrozen = new WeakSet<object>();
+
+function freezeTree(value: unknown): void {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value as Record<string, unknown>)) freezeTree(v);
+}
+
+/**
+ * Deep-freezes a JSON value in place and returns it. A part below it that is already frozen is taken as deep-frozen
+ * (the engine freezes only through here). The value is remembered as immutable ({@link isDeepFrozen}), so its
+ * encodings can be cached — unless it was frozen already by someone else (its depth is unknown: left as it is).
+ */
 export function deepFreeze<T>(value: T): T {
   if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+  freezeTree(value);
+  deepFrozen.add(value);
   return value;
+}
+
+/** Whether `value` went through {@link deepFreeze}: it and everything below it can never change. */
+export function isDeepFrozen(value: unknown): value is object {
+  return typeof value === "object" && value !== null && deepFrozen.has(value);
 }
 
 /** Structural equality of JSON values (key order ignored, `undefined` members ignored). */

@@ -1,11 +1,13 @@
 import { newServiceUnavailable } from "@informer-ts/apimachinery";
 import type { Clock, Timer } from "@informer-ts/clock";
-import type { SimResource } from "./resources.js";
+import { groupResourceString, type SimResource } from "./resources.js";
+import { UnknownResourceError } from "./unknown-resource-error.js";
 
 /** Engine-level latency rule: requests matching it take `ms` longer (on the engine's clock). */
 export interface LatencyRule {
   readonly ms: number;
   readonly verbs?: readonly string[];
+  /** Only requests of this resource: its plural (`deployments`) or with its group (`deployments.apps`). */
   readonly resource?: string;
 }
 
@@ -24,11 +26,19 @@ export class RequestLatency {
   private readonly pending = new Set<PendingWait>();
   private stopped = false;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    /** Whether a rule's `resource` names a served resource (by `resource` or `resource.group`). */
+    private readonly isServed: (resource: string) => boolean = () => true,
+  ) {}
 
-  /** Adds a rule; returns a function that removes it. Throws naming the value when `ms` is not a number ≥ 0. */
+  /**
+   * Adds a rule; returns a function that removes it. Throws naming the value when `ms` is not a number ≥ 0, and
+   * {@link UnknownResourceError} when `resource` names no served resource (a rule that could never match).
+   */
   add(rule: LatencyRule): () => void {
     if (!(rule.ms >= 0)) throw new Error(`latency: ms must be ≥ 0, got ${rule.ms}`);
+    if (rule.resource !== undefined && !this.isServed(rule.resource)) throw new UnknownResourceError(rule.resource);
     this.rules.push(rule);
     return () => {
       this.rules = this.rules.filter((r) => r !== rule);
@@ -40,7 +50,9 @@ export class RequestLatency {
     let ms = 0;
     for (const rule of this.rules) {
       if (rule.verbs !== undefined && !rule.verbs.includes(verb)) continue;
-      if (rule.resource !== undefined && rule.resource !== r.resource) continue;
+      if (rule.resource !== undefined && rule.resource !== r.resource && rule.resource !== groupResourceString(r)) {
+        continue;
+      }
       ms += rule.ms;
     }
     return ms;

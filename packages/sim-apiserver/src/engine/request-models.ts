@@ -1,4 +1,10 @@
-import { type KubeList, type KubeObject, type ListOptions, StatusError } from "@informer-ts/apimachinery";
+import {
+  type KubeList,
+  type KubeObject,
+  type ListOptions,
+  parseFieldSelector,
+  StatusError,
+} from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
 import { servedFromOfError } from "./cacher.js";
 import { type CostInput, type CostModel, type RequestCost, requestCost } from "./cost-model.js";
@@ -110,9 +116,20 @@ export function outcomeOfError(err: unknown): RequestOutcome | undefined {
 
 const MUTATING = new Set(["create", "update", "patch", "apply", "delete", "deletecollection"]);
 
-/** A field selector naming one object (`metadata.name=x`), which kube-apiserver's RequestInfo turns into a name. */
+/**
+ * A field selector naming one object, which kube-apiserver's RequestInfo turns into the request's name: it requires
+ * `metadata.name` to equal a value (`metadata.name=x`, also among other terms) that is a valid path segment. A
+ * selector that does not parse names nothing (the request fails with its 400 anyway).
+ */
 function selectsOneName(fieldSelector: string | undefined): boolean {
-  return fieldSelector !== undefined && /^metadata\.name==?[^,=!]+$/.test(fieldSelector);
+  if (fieldSelector === undefined || fieldSelector === "") return false;
+  let name: string | undefined;
+  try {
+    name = parseFieldSelector(fieldSelector).requiresExactMatch("metadata.name");
+  } catch {
+    return false;
+  }
+  return name !== undefined && name !== "" && name !== "." && name !== ".." && !/[/%]/.test(name);
 }
 
 /**

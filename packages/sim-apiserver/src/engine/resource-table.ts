@@ -1,6 +1,11 @@
-import type { KubeObject } from "@informer-ts/apimachinery";
+import { type KubeObject, newInvalid } from "@informer-ts/apimachinery";
 import type { Cacher } from "./cacher.js";
-import { resourceFromCrd } from "./custom-resource-definitions.js";
+import {
+  CUSTOM_RESOURCE_DEFINITIONS,
+  establishedDefinition,
+  resourceFromCrd,
+  validateCustomResourceDefinition,
+} from "./custom-resource-definitions.js";
 import type { ResourceRef } from "./request-context.js";
 import { groupResourceString, type SimResource } from "./resources.js";
 import type { MvccStorage } from "./storage.js";
@@ -84,6 +89,22 @@ export class ResourceTable {
     if (this.byName.has(groupResourceString(r))) return;
     this.register(r);
     this.definitions.set(crd.metadata!.name!, r);
+  }
+
+  /**
+   * Stores a CustomResourceDefinition straight in storage (seeding: no registry, no request) with the defaults and
+   * status the apiextensions controllers write at `now`, and serves its resource. An invalid definition is the 422
+   * with upstream's messages, nothing stored.
+   */
+  seedDefinition(crd: KubeObject, now: string): KubeObject {
+    const errs = validateCustomResourceDefinition(crd);
+    if (errs.length > 0) {
+      const gk = { group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" };
+      throw newInvalid(gk, crd.metadata?.name ?? "", errs);
+    }
+    const stored = this.storage.create(CUSTOM_RESOURCE_DEFINITIONS, "", establishedDefinition(crd, now));
+    this.serveDefinition(stored);
+    return stored;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { type KubeList, type KubeObject, type ListOptions, newInvalid } from "@informer-ts/apimachinery";
+import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import { type Clock, mathRand, type Rand, realClock, seededRand } from "@informer-ts/clock";
 import { type Logger, noopMetrics, safeLog } from "@informer-ts/instrumentation";
 import { RequestAccounting } from "./accounting.js";
@@ -7,11 +7,6 @@ import { Cacher } from "./cacher.js";
 import { CacheMetrics, cacherHooks } from "./cacher-metrics.js";
 import { costModelFor, validateCostModel } from "./cost-model.js";
 import { CrdFinalizer } from "./crd-finalizer.js";
-import {
-  CUSTOM_RESOURCE_DEFINITIONS,
-  establishedDefinition,
-  validateCustomResourceDefinition,
-} from "./custom-resource-definitions.js";
 import { EngineRequests } from "./engine-requests.js";
 import { ServerSideApply } from "./field-manager/server-side-apply.js";
 import { GarbageCollector } from "./garbage-collector.js";
@@ -112,7 +107,6 @@ export class SimApiServer {
   private readonly logger: Logger | undefined;
   private readonly watchMemoryModel: WatchMemoryModel;
   private readonly objectCounts: ObjectCountTracker<SimResource>;
-  private bookmarks: BookmarkMode = "on";
 
   constructor(opts: SimApiServerOptions = {}) {
     this.clock = opts.clock ?? realClock;
@@ -146,7 +140,10 @@ export class SimApiServer {
           this.clock,
           this.rand,
           cfg,
-          cacherHooks(this.cacheMetrics, { bookmarkMode: () => this.bookmarks, log: (m) => this.logLine(m) }),
+          cacherHooks(this.cacheMetrics, {
+            bookmarkMode: () => this.watcherFaults.bookmarkMode,
+            log: (m) => this.logLine(m),
+          }),
         ),
     );
     this.maintenance = new StorageMaintenance(
@@ -156,7 +153,9 @@ export class SimApiServer {
       opts.progressNotifyIntervalMs ?? 5000,
       opts.compactionIntervalMs ?? 5 * 60_000,
     );
-    this.latency = new RequestLatency(this.clock);
+    this.latency = new RequestLatency(this.clock, (name) =>
+      this.table.resources().some((r) => r.resource === name || groupResourceString(r) === name),
+    );
     this.watcherFaults = new WatcherFaults(this.table);
     this.watchMemoryModel = opts.watchMemoryModel ?? DEFAULT_WATCH_MEMORY_MODEL;
     this.objectCounts = new ObjectCountTracker<SimResource>(this.clock, (r) => objectsOf(this.storage, r));
@@ -274,18 +273,7 @@ export class SimApiServer {
    * registry.
    */
   seedDefinition(crd: KubeObject): KubeObject {
-    const errs = validateCustomResourceDefinition(crd);
-    if (errs.length > 0) {
-      const gk = { group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" };
-      throw newInvalid(gk, crd.metadata?.name ?? "", errs);
-    }
-    const stored = this.storage.create(
-      CUSTOM_RESOURCE_DEFINITIONS,
-      "",
-      establishedDefinition(crd, rfc3339Seconds(this.clock.now())),
-    );
-    this.table.serveDefinition(stored);
-    return stored;
+    return this.table.seedDefinition(crd, rfc3339Seconds(this.clock.now()));
   }
 
   /** Every served resource. */
@@ -318,7 +306,7 @@ export class SimApiServer {
 
   // ---- faults -------------------------------------------------------------------------------------------------
 
-  /** Compacts storage history below `rev` (default: now). Lists/continues older than that get 410. */
+  /** Compacts history below `rev` (default: now; an integer ≥ 0, else a RangeError). Older lists then get 410. */
   compact(rev?: number): number {
     return this.storage.compact(rev);
   }
@@ -326,9 +314,13 @@ export class SimApiServer {
   /**
    * Re-initializes watch caches (all, or one resource) as after their etcd watch broke: every watcher is closed, the
    * history is emptied (older RVs now get 410), and for `downtimeMs` watches get 429. Throws
-   * {@link UnknownResourceError}, changing nothing, when `ref` is not served.
+   * {@link UnknownResourceError} when `ref` is not served, a `RangeError` for a negative or non-finite `downtimeMs`,
+   * changing nothing either way.
    */
   reinitializeCache(ref?: ResourceRef, downtimeMs = 0): void {
+    if (!(downtimeMs >= 0 && Number.isFinite(downtimeMs))) {
+      throw new RangeError(`reinitializeCache: downtimeMs must be a finite number ≥ 0, got ${downtimeMs}`);
+    }
     const targets = ref === undefined ? this.table.allCachers() : [this.table.cacher(ref)];
     for (const c of targets) {
       this.logLine(`cacher (${groupResourceString(c.resource)}): re-initializing, ${c.watcherCount} watchers closed`);
@@ -345,18 +337,19 @@ export class SimApiServer {
     return this.watcherFaults.drop(ref, asError);
   }
 
-  /** Bookmark fault: "no-periodic" stops periodic bookmarks, "off" also the watch-list end marker. */
+  /** Bookmark fault: "no-periodic" stops periodic bookmarks, "off" also the watch-list end marker (else a RangeError). */
   setBookmarkMode(mode: BookmarkMode): void {
-    this.bookmarks = mode;
+    this.watcherFaults.setBookmarkMode(mode);
   }
 
   get bookmarkMode(): BookmarkMode {
-    return this.bookmarks;
+    return this.watcherFaults.bookmarkMode;
   }
 
   /**
    * Adds request latency (engine clock); returns a function that removes the rule. A request waiting on it ends
-   * when its signal aborts or the engine stops.
+   * when its signal aborts or the engine stops. Throws naming a bad `ms`, and {@link UnknownResourceError} when
+   * `rule.resource` names no served resource.
    */
   addLatency(rule: LatencyRule): () => void {
     return this.latency.add(rule);
@@ -566,7 +559,7 @@ export class SimApiServer {
     return {
       resourceVersion: this.storage.currentRevision,
       compactedResourceVersion: this.storage.compactedRevision,
-      bookmarks: this.bookmarks,
+      bookmarks: this.watcherFaults.bookmarkMode,
       caches,
       // kube-apiserver's memory for the open watches per the model (not this process's heap).
       watchMemoryModelBytes: this.watchMemory().totalBytes,

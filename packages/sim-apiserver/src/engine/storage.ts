@@ -424,9 +424,13 @@ export class MvccStorage {
 
   /**
    * Compacts history below `rev` (default: the current revision), as kube-apiserver's periodic compaction does.
-   * Writes the compaction key, so the global revision moves by one. Returns the compacted revision.
+   * Writes the compaction key, so the global revision moves by one. Returns the compacted revision. Throws a
+   * `RangeError` naming `rev` when it is not an integer ≥ 0 (nothing compacted).
    */
   compact(rev = this.revision): number {
+    if (!Number.isSafeInteger(rev) || rev < 0) {
+      throw new RangeError(`compact: the revision must be an integer ≥ 0, got ${String(rev)}`);
+    }
     const target = Math.min(rev, this.revision);
     if (target <= this.compacted) return this.compacted;
     for (const d of this.data.values()) {

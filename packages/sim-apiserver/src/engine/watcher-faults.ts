@@ -8,6 +8,9 @@ import type { UnknownResourceError } from "./unknown-resource-error.js";
 /** Which bookmarks the server sends (fault injection). */
 export type BookmarkMode = "on" | "no-periodic" | "off";
 
+/** Every {@link BookmarkMode}. */
+export const BOOKMARK_MODES: readonly BookmarkMode[] = Object.freeze(["on", "no-periodic", "off"]);
+
 /**
  * Which open watchers a watcher fault applies to; every given field must match (absent = any).
  */
@@ -34,14 +37,28 @@ export interface WatcherInfo {
 
 /**
  * Faults on open watches: dropped connections, watchers that stop reading (now, and future ones matching a rule),
- * and the listing of open watchers with who opened them. Selecting a resource that is not served throws
+ * which bookmarks are sent, and the listing of open watchers with who opened them. Selecting a resource that is not served throws
  * {@link UnknownResourceError} (these are synchronous admin calls).
  */
 export class WatcherFaults {
   private stallRules: WatcherSelector[] = [];
+  private bookmarks: BookmarkMode = "on";
   private readonly userAgents = new WeakMap<CacheWatcher, string>();
 
   constructor(private readonly table: ResourceTable) {}
+
+  /** Which bookmarks the server sends now (the bookmark fault; "on" by default). */
+  get bookmarkMode(): BookmarkMode {
+    return this.bookmarks;
+  }
+
+  /** Sets the bookmark fault; a `RangeError` naming any value that is not a {@link BookmarkMode}. */
+  setBookmarkMode(mode: BookmarkMode): void {
+    if (!BOOKMARK_MODES.includes(mode)) {
+      throw new RangeError(`bookmark mode must be one of ${BOOKMARK_MODES.join(", ")}, got ${JSON.stringify(mode)}`);
+    }
+    this.bookmarks = mode;
+  }
 
   /** A new watch: remember who opened it (watcher faults select by user agent) and apply the stall rules. */
   watchOpened(r: SimResource, w: unknown, userAgent: string): void {

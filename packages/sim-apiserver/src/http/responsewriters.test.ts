@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { deepFreeze } from "../engine/object-util.js";
 import { fetchRaw } from "./http-client.test-util.js";
 import { STREAMED_LIST_MIN_ITEMS, writeJsonList } from "./responsewriters.js";
 
@@ -59,17 +60,16 @@ describe("writeJsonList", () => {
     },
   );
 
-  it("serves frozen items from their cached encoding and re-encodes items that can still change", async () => {
+  it("serves the engine's deep-frozen items from their cached encoding and re-encodes anything else", async () => {
     const list = configMapList(STREAMED_LIST_MIN_ITEMS + 1);
-    const frozen = list.items.map((o) => Object.freeze(o));
-    const mutable = list.items[0]!;
-    list.items = [...frozen.slice(1), { ...mutable }];
+    const last = list.items.length - 1;
+    list.items = [...list.items.slice(0, last).map((o) => deepFreeze(o)), list.items[last]!];
     const { url } = await serve(list);
     const first = await fetchRaw(url);
     expect(first.text).toBe(`${JSON.stringify(list)}\n`);
-    // The unfrozen last item changes between the two lists: the second body shows the change; the frozen items,
-    // encoded once by the first list, come out byte for byte the same.
-    list.items[list.items.length - 1]!.data.payload = "changed";
+    // The last item is not frozen and changes between the two lists: the second body shows the change; the frozen
+    // items, encoded once by the first list, come out byte for byte the same.
+    list.items[last]!.data.payload = "changed";
     const second = await fetchRaw(url);
     expect(second.text).toBe(`${JSON.stringify(list)}\n`);
     expect(second.text).toContain('"payload":"changed"');

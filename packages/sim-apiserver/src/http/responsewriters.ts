@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { newInternalError, type Status, StatusError, statusOf } from "@informer-ts/apimachinery";
+import { jsonBytesOf, jsonOf } from "./encoding-cache.js";
 
 /**
  * A Status in kube-apiserver's field order (kind, apiVersion, metadata, status, message, reason, details, code),
@@ -41,29 +42,10 @@ export function writeJson(
   headers: Record<string, string> = {},
 ): void {
   if (res.headersSent || res.writableEnded) return;
-  const bytes = Buffer.from(JSON.stringify(body) + "\n", "utf8");
+  const bytes = Buffer.from(jsonOf(body) + "\n", "utf8");
   commonHeaders(res);
   res.writeHead(code, { ...headers, "Content-Type": "application/json", "Content-Length": String(bytes.length) });
   res.end(bytes);
-}
-
-// UTF-8 JSON of frozen list items. The engine deep-freezes what it stores and serves one frozen list-item copy per
-// stored object, so a relist of unchanged objects copies their bytes instead of encoding them again (kube-apiserver
-// caches serializations of watch events the same way, CachingObject). Weak: an encoding lives only as long as the
-// engine keeps its object. Only frozen items are cached (an object that can still change is encoded every time); a
-// frozen item must be deep-frozen, as the engine's are.
-const encodedItems = new WeakMap<object, Buffer>();
-
-function encodeItem(item: unknown): Buffer {
-  if (typeof item !== "object" || item === null || !Object.isFrozen(item)) {
-    return Buffer.from(JSON.stringify(item), "utf8");
-  }
-  let bytes = encodedItems.get(item);
-  if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(item), "utf8");
-    encodedItems.set(item, bytes);
-  }
-  return bytes;
 }
 
 /** Lists with more items than this are streamed (chunked, item by item) rather than encoded whole. */
@@ -93,13 +75,13 @@ export async function writeJsonList(res: ServerResponse, list: Record<string, un
   let parts: Buffer[] = [Buffer.from(open, "utf8")];
   let size = parts[0]!.length;
   for (let i = 0; i < items.length; i++) {
-    const bytes = encodeItem(items[i]);
+    const bytes = jsonBytesOf(items[i]);
     if (i > 0) parts.push(COMMA);
     parts.push(bytes);
     size += bytes.length + (i > 0 ? 1 : 0);
     if (size < LIST_CHUNK_BYTES) continue;
     if (res.destroyed) return;
-    // A fresh chunk every time: the cached encodings themselves never leave this module.
+    // A fresh chunk every time: the cached encodings themselves are never handed out.
     const ok = res.write(Buffer.concat(parts, size));
     parts = [];
     size = 0;

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { KubeObject, WatchEvent } from "@informer-ts/apimachinery";
+import { jsonByteLengthOf, jsonOf } from "./encoding-cache.js";
 import type { OutputMediaType } from "./negotiation.js";
 import { asPartialObjectMetadata, type IncludeObjectPolicy, objectToTable, type TablePrinter } from "./table.js";
 
@@ -32,16 +33,39 @@ export interface WatchServeOptions {
 /** Why {@link serveWatch} ended. */
 export type WatchEndReason = "engine-closed" | "client-gone" | "truncated" | "write-error";
 
-// Serialized JSON lines by event, so an event object shared by many watchers is encoded once (kube-apiserver's
-// CacheableObject does the same). Weak: a line lives only as long as the engine keeps the event.
-const jsonLines = new WeakMap<object, string>();
+/** One encoded event line and its UTF-8 length. */
+interface EventLine {
+  readonly line: string;
+  readonly bytes: number;
+}
 
-function encodeEvent(ev: WatchEvent, opts: WatchServeOptions, first: boolean): string {
+// Serialized JSON lines by event, so an event object shared by many watchers is encoded once (kube-apiserver's
+// CacheableObject does the same). Weak: a line lives only as long as the engine keeps the event. The object inside
+// is encoded once too (`encoding-cache.ts`): the initial events a watch-list or RV=0 watch gets are new event
+// objects for every watcher, but their objects are the stored ones.
+const jsonLines = new WeakMap<object, EventLine>();
+
+/** `JSON.stringify(ev) + "\n"` and its UTF-8 length, from the object's cached encoding when it has one. */
+function jsonLine(ev: WatchEvent): EventLine {
+  const keys = Object.keys(ev);
+  const plain = keys.length === 2 && keys[0] === "type" && keys[1] === "object";
+  if (plain && typeof ev.type === "string" && typeof ev.object === "object" && ev.object !== null) {
+    const head = `{"type":${JSON.stringify(ev.type)},"object":`;
+    return {
+      line: `${head}${jsonOf(ev.object)}}\n`,
+      bytes: Buffer.byteLength(head) + jsonByteLengthOf(ev.object) + 2,
+    };
+  }
+  const line = JSON.stringify(ev) + "\n";
+  return { line, bytes: Buffer.byteLength(line) };
+}
+
+function encodeEvent(ev: WatchEvent, opts: WatchServeOptions, first: boolean): EventLine {
   const out = opts.output;
   if (ev.type === "ERROR" || out.kind === "json") {
     let line = jsonLines.get(ev);
     if (line === undefined) {
-      line = JSON.stringify(ev) + "\n";
+      line = jsonLine(ev);
       jsonLines.set(ev, line);
     }
     return line;
@@ -57,7 +81,8 @@ function encodeEvent(ev: WatchEvent, opts: WatchServeOptions, first: boolean): s
   } else if (out.kind === "partial") {
     object = asPartialObjectMetadata(ev.object as KubeObject, out.apiVersion);
   }
-  return JSON.stringify({ type: ev.type, object }) + "\n";
+  const line = JSON.stringify({ type: ev.type, object }) + "\n";
+  return { line, bytes: Buffer.byteLength(line) };
 }
 
 /**
@@ -138,8 +163,9 @@ export function serveWatch(res: ServerResponse, source: WatchSource, opts: Watch
         return;
       }
       let line: string;
+      let bytes: number;
       try {
-        line = encodeEvent(r.value, opts, first);
+        ({ line, bytes } = encodeEvent(r.value, opts, first));
       } catch {
         finish("write-error");
         res.destroy();
@@ -153,7 +179,7 @@ export function serveWatch(res: ServerResponse, source: WatchSource, opts: Watch
       }
       written++;
       pending += line;
-      opts.onEvent?.(r.value, Buffer.byteLength(line));
+      opts.onEvent?.(r.value, bytes);
       if (pending.length >= COALESCE_CHARS) {
         // Enough for one write now: back-pressure is decided here, before pulling more.
         if (!flush()) {

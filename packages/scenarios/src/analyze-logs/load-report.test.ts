@@ -1,0 +1,62 @@
+// `informer analyze-logs --report` in headless Chromium: the four charts drawn from the sample logs.
+import { describe, expect, it } from "vitest";
+import { countColour, countColoured } from "../report/png.test-util.js";
+import { hasChromium, plotPixels, screenshot, warnIfNoChromium } from "../report/report-screenshot.test-util.js";
+import { PALETTE } from "../report/svg-chart.js";
+import { aggregateLoad } from "./load-aggregator.js";
+import { renderLoadReport } from "./load-report.js";
+import { ApiserverLogReader } from "./log-reader.js";
+import { AUDIT_LINES, HTTPLOG_LINES, OLD_TRACE_LINES } from "./log-samples.test-util.js";
+
+warnIfNoChromium("load-report.test");
+
+function analysis() {
+  const reader = new ApiserverLogReader();
+  for (const line of [...HTTPLOG_LINES, ...OLD_TRACE_LINES]) reader.push("apiserver.log", line);
+  for (const line of AUDIT_LINES) reader.push("audit.log", line);
+  return aggregateLoad(["apiserver.log", "audit.log"], reader.result(), { top: 5 });
+}
+
+describe("analyze-logs --report", () => {
+  it("labels the charts with the logs' user agents, verbs, read shapes and traces", () => {
+    const a = analysis();
+    const html = renderLoadReport(a);
+    // each chart's own SVG names its categories and series
+    const chart = (id: string) => {
+      const start = html.indexOf(`data-chart="${id}"`);
+      expect(start, id).toBeGreaterThan(-1);
+      return html.slice(start, html.indexOf("</svg>", start));
+    };
+    expect(chart("by-user-agent")).toContain("kubelet/v1.28.3");
+    for (const verb of ["get", "list", "watch", "create"]) expect(chart("by-verb")).toContain(`>${verb}<`);
+    expect(chart("by-shape")).toContain("served from storage");
+    expect(chart("by-shape")).toContain("served from: unknown");
+    expect(chart("slow-traces")).toContain("total time (ms)");
+    expect(a.slowTraces.length).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!hasChromium)(
+    "renders in headless Chromium: each chart has bars in its plot area, reads split by served-from",
+    () => {
+      const a = analysis();
+      const shot = screenshot(renderLoadReport(a), 1200, 800);
+      // The page's header (title and one line) is shorter than the scenario reports': the grid starts ~60 px down.
+      const plot = (col: number, row: number) => plotPixels(shot, col, row, 60);
+      expect(plot(0, 0), "requests by user agent").toBeGreaterThan(2000);
+      expect(plot(1, 0), "requests by verb").toBeGreaterThan(2000);
+      expect(plot(0, 1), "reads by shape and served-from").toBeGreaterThan(1000);
+      expect(plot(1, 1), "slowest traces").toBeGreaterThan(2000);
+      // the shape chart has one series per served-from value (at least two colours drawn)
+      const x = 16;
+      const y = 60 + 308;
+      const froms = new Set(a.byShape.map((g) => g.key[1]));
+      expect(froms.size).toBeGreaterThan(1);
+      for (let i = 0; i < froms.size; i++)
+        expect(countColour(shot, x + 110, y + 60, x + 540, y + 270, PALETTE[i] ?? ""), `series ${i}`).toBeGreaterThan(
+          50,
+        );
+      expect(countColoured(shot, 0, 0, 1200, 30), "the title band has no series colour").toBe(0);
+    },
+    120_000,
+  );
+});
