@@ -388,9 +388,7 @@ describe("apiserver command", () => {
     const missing = join(dir, "missing.yaml");
     const missingSeed = runToExit(["--seed", missing]);
     expect(missingSeed.code).toBe(2);
-    expect(missingSeed.stderr).toBe(
-      `apiserver: --seed: cannot read ${missing}: ENOENT: no such file or directory\n`,
-    );
+    expect(missingSeed.stderr).toBe(`apiserver: --seed: cannot read ${missing}: ENOENT: no such file or directory\n`);
     writeFileSync(join(dir, "bad.yaml"), "kind: ConfigMap\n");
     const unparsable = runToExit(["--seed", join(dir, "bad.yaml")]);
     expect(unparsable.code).toBe(2);
