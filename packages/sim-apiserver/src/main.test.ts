@@ -1,6 +1,6 @@
 // The `pnpm apiserver` command, run as its built JS (node dist/main.js) the way users run it.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -294,6 +294,30 @@ describe("apiserver command", () => {
       .map((l) => JSON.parse(l));
     expect(httplog).toContainEqual(
       expect.objectContaining({ verb: "list", code: 200, userAgent: "main-test/1", method: "GET" }),
+    );
+  });
+
+  it("the package bin (bin/sim-apiserver.mjs) runs dist/main.js, and says to build first when dist/ is missing", () => {
+    const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")) as { bin: Record<string, string> };
+    const shim = join(pkg, manifest.bin["sim-apiserver"]!);
+    const help = execFileSync(process.execPath, [shim, "--help"], { encoding: "utf8" });
+    expect(help).toMatch(/^Usage: pnpm apiserver \[flags\]/);
+    // The same shim in a package directory that was never built.
+    const unbuilt = mkdtempSync(join(tmpdir(), "apiserver-unbuilt-"));
+    mkdirSync(join(unbuilt, "bin"));
+    copyFileSync(shim, join(unbuilt, "bin", "sim-apiserver.mjs"));
+    let failed: { status: number; stderr: string } | undefined;
+    try {
+      execFileSync(process.execPath, [join(unbuilt, "bin", "sim-apiserver.mjs"), "--help"], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+    } catch (e) {
+      failed = e as { status: number; stderr: string };
+    }
+    expect(failed?.status).toBe(1);
+    expect(failed?.stderr).toBe(
+      `sim-apiserver: ${join(unbuilt, "dist", "main.js")} is missing: the package is not built (run \`pnpm build\` in the informer-ts checkout first)\n`,
     );
   });
 
