@@ -30,9 +30,12 @@ export function jsonOf(value: unknown): string {
   return isDeepFrozen(value) ? encodedOf(value).json : JSON.stringify(value);
 }
 
-/** The UTF-8 bytes of `JSON.stringify(value)`, encoded once per deep-frozen engine object. Never mutate them. */
+/**
+ * The UTF-8 bytes of `value` as an array element of `JSON.stringify` writes it (`null` for `undefined` or a
+ * function), encoded once per deep-frozen engine object. Never mutate them.
+ */
 export function jsonBytesOf(value: unknown): Buffer {
-  if (!isDeepFrozen(value)) return Buffer.from(JSON.stringify(value), "utf8");
+  if (!isDeepFrozen(value)) return Buffer.from((JSON.stringify(value) as string | undefined) ?? "null", "utf8");
   const e = encodedOf(value);
   e.bytes ??= Buffer.from(e.json, "utf8");
   e.byteLength = e.bytes.length;

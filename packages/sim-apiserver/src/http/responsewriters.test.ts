@@ -46,6 +46,22 @@ describe("writeJsonList", () => {
     expect(r.headers["transfer-encoding"]).toBeUndefined();
   });
 
+  it("a small list of the engine's deep-frozen items is the same JSON; a list whose items do not come last keeps its key order", async () => {
+    const frozen = configMapList(STREAMED_LIST_MIN_ITEMS);
+    frozen.items = frozen.items.map((o) => deepFreeze(o));
+    const a = await fetchRaw((await serve(frozen)).url);
+    expect(a.text).toBe(`${JSON.stringify(frozen)}\n`);
+    expect(a.headers["content-length"]).toBe(String(Buffer.byteLength(a.text)));
+    const { items, ...head } = configMapList(2);
+    const itemsFirst = { items: [...items, undefined], ...head };
+    const b = await fetchRaw((await serve(itemsFirst)).url);
+    expect(b.text).toBe(`${JSON.stringify(itemsFirst)}\n`);
+    const withHole = { ...head, items: [items[0], undefined] };
+    const c = await fetchRaw((await serve(withHole)).url);
+    expect(c.text).toBe(`${JSON.stringify(withHole)}\n`);
+    expect(c.json).toMatchObject({ items: [items[0], null] });
+  });
+
   it.each([STREAMED_LIST_MIN_ITEMS + 1, 2000])(
     "a list of %i items is streamed chunked, byte for byte the same JSON (multi-byte text included)",
     async (n) => {

@@ -53,26 +53,51 @@ export const STREAMED_LIST_MIN_ITEMS = 500;
 /** Size of the chunks a streamed list is written in (an item larger than this is one chunk). */
 const LIST_CHUNK_BYTES = 64 * 1024;
 const COMMA = Buffer.from(",");
+const LIST_CLOSING = Buffer.from("]}\n");
+
+/** `{…head fields…,"items":[` of a list whose `items` come last. */
+function listOpening(list: Record<string, unknown>): Buffer {
+  const { items: _items, ...head } = list;
+  return Buffer.from(`${JSON.stringify(head).slice(0, -1)}${Object.keys(head).length > 0 ? "," : ""}"items":[`, "utf8");
+}
 
 /**
- * Writes a 200 list body. Small lists go through {@link writeJson}; larger ones are encoded item by item into ~64 KiB
- * chunks with `Transfer-Encoding: chunked`, honouring back-pressure, as kube-apiserver's streaming collection encoder
- * (StreamingCollectionsEncodingToJSON, on by default since v1.33) does: the first byte leaves before the last item is
- * encoded and the server never holds the whole body. The bytes are the same as `JSON.stringify(list)` plus `\n`
- * (keys in the order kind, apiVersion, metadata, items). Resolves when the body is written or the client went away.
+ * Writes a 200 list body. Small lists are one body with `Content-Length`; larger ones are encoded item by item into
+ * ~64 KiB chunks with `Transfer-Encoding: chunked`, honouring back-pressure, as kube-apiserver's streaming collection
+ * encoder (StreamingCollectionsEncodingToJSON, on by default since v1.33) does: the first byte leaves before the last
+ * item is encoded and the server never holds the whole body. Either way the items' cached encodings are reused
+ * (`encoding-cache.ts`) and the bytes are the same as `JSON.stringify(list)` plus `\n` (keys in the order kind,
+ * apiVersion, metadata, items). Resolves when the body is written or the client went away.
  */
 export async function writeJsonList(res: ServerResponse, list: Record<string, unknown>): Promise<void> {
   const items = list.items;
-  if (!Array.isArray(items) || items.length <= STREAMED_LIST_MIN_ITEMS) {
+  if (!Array.isArray(items)) {
     writeJson(res, 200, list);
     return;
   }
+  if (items.length <= STREAMED_LIST_MIN_ITEMS) {
+    if (res.headersSent || res.writableEnded) return;
+    const keys = Object.keys(list);
+    if (keys[keys.length - 1] !== "items") {
+      writeJson(res, 200, list); // another key order: keep it
+      return;
+    }
+    const parts: Buffer[] = [listOpening(list)];
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) parts.push(COMMA);
+      parts.push(jsonBytesOf(items[i]));
+    }
+    parts.push(LIST_CLOSING);
+    const body = Buffer.concat(parts);
+    commonHeaders(res);
+    res.writeHead(200, { "Content-Type": "application/json", "Content-Length": String(body.length) });
+    res.end(body);
+    return;
+  }
   if (res.headersSent || res.writableEnded) return;
-  const { items: _items, ...head } = list;
   commonHeaders(res);
   res.writeHead(200, { "Content-Type": "application/json" });
-  const open = `${JSON.stringify(head).slice(0, -1)}${Object.keys(head).length > 0 ? "," : ""}"items":[`;
-  let parts: Buffer[] = [Buffer.from(open, "utf8")];
+  let parts: Buffer[] = [listOpening(list)];
   let size = parts[0]!.length;
   for (let i = 0; i < items.length; i++) {
     const bytes = jsonBytesOf(items[i]);
@@ -97,8 +122,8 @@ export async function writeJsonList(res: ServerResponse, list: Record<string, un
       });
     }
   }
-  parts.push(Buffer.from("]}\n"));
-  if (!res.destroyed) res.end(Buffer.concat(parts, size + 3));
+  parts.push(LIST_CLOSING);
+  if (!res.destroyed) res.end(Buffer.concat(parts, size + LIST_CLOSING.length));
 }
 
 /**
