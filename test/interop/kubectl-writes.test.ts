@@ -53,6 +53,28 @@ describe("interop: kubectl writes", () => {
       stringData: { p: "q" },
     });
     expect(sec.stdout.trim()).toBe("secret/kc-secret created");
+    const b64 = (v: string) => Buffer.from(v, "utf8").toString("base64");
+    const stored = await json(["get", "secret", "kc-secret"]);
+    expect(stored.data).toEqual({ p: b64("q") });
+    expect(stored.stringData).toBeUndefined();
+    // apply (client-side: create, then a strategic merge patch; then server-side) merges stringData into data too.
+    const applied = (stringData: Record<string, string>) => {
+      const f = join(dir, `applied-secret-${Object.keys(stringData).join("")}.json`);
+      writeFileSync(
+        f,
+        JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "kc-applied" }, stringData }),
+      );
+      return f;
+    };
+    expect((await k(["apply", "-f", applied({ a: "1" })])).stdout.trim()).toBe("secret/kc-applied created");
+    expect((await json(["get", "secret", "kc-applied"])).data).toEqual({ a: b64("1") });
+    expect((await k(["apply", "-f", applied({ a: "2" })])).stdout.trim()).toBe("secret/kc-applied configured");
+    expect((await json(["get", "secret", "kc-applied"])).data).toEqual({ a: b64("2") });
+    const ssa = await k(["apply", "--server-side", "--field-manager=t", "-f", applied({ b: "3" })]);
+    expect(ssa.stdout.trim()).toBe("secret/kc-applied serverside-applied");
+    const afterSsa = await json(["get", "secret", "kc-applied"]);
+    expect(afterSsa.data).toMatchObject({ b: b64("3") });
+    expect(afterSsa.stringData).toBeUndefined();
     const ns = await make({ apiVersion: "v1", kind: "Namespace", metadata: { name: "kc-ns" } });
     expect(ns.stdout.trim()).toBe("namespace/kc-ns created");
     const dep = await make({

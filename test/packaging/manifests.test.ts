@@ -20,6 +20,7 @@ interface Manifest {
   types?: string;
   exports?: Record<string, unknown>;
   files?: string[];
+  bin?: string | Record<string, string>;
   scripts?: Record<string, string>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
@@ -57,6 +58,19 @@ function problems(dir: string, m: Manifest): string[] {
   }
   for (const entry of ["dist", "!src/**/*.test.ts", "!src/**/*.test-util.ts"]) {
     if (!m.files?.includes(entry)) out.push(`${where}: files should include "${entry}"`);
+  }
+  const bins = typeof m.bin === "string" ? { [dir]: m.bin } : (m.bin ?? {});
+  for (const [name, target] of Object.entries(bins)) {
+    const t = target.replace(/^\.\//, "");
+    if (t.startsWith("dist/")) {
+      out.push(
+        `${where}: bin ${name} points into dist/ (${target}), which a fresh install cannot link before the build: point it at a committed shim (bin/${name}.mjs) that imports the built entry`,
+      );
+    } else if (!existsSync(join(root, "packages", dir, t))) {
+      out.push(`${where}: bin ${name} target ${target} does not exist`);
+    } else if (!m.files?.some((f) => t === f || t.startsWith(`${f}/`))) {
+      out.push(`${where}: bin ${name} target ${target} is not in files (it would not be packed)`);
+    }
   }
   if (m.scripts?.prepack !== "node ../../scripts/prepack.mjs") {
     out.push(
@@ -112,5 +126,9 @@ describe("package manifests", () => {
     expect(found).toMatch(/dependencies\.rxjs is "7\.8\.2"/);
     expect(found).toMatch(/should be "workspace:\^"/);
     expect(found).toMatch(/scripts\.prepack/);
+    const binInDist = problems(first!.dir, { ...first!.manifest, bin: { tool: "./dist/main.js" } }).join("\n");
+    expect(binInDist).toMatch(/bin tool points into dist\/ \(\.\/dist\/main\.js\)/);
+    const binMissing = problems(first!.dir, { ...first!.manifest, bin: "./bin/nope.mjs" }).join("\n");
+    expect(binMissing).toMatch(/bin \S+ target \.\/bin\/nope\.mjs does not exist/);
   });
 });

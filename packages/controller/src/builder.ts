@@ -3,6 +3,7 @@ import type { SharedIndexInformer } from "@informer-ts/cache";
 import type { ResourceDescriptor } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
 import type { MetricsProvider } from "@informer-ts/instrumentation";
+import { checkResource } from "./check-resource.js";
 import { Controller, type ControllerOptions, type WatchSource } from "./controller.js";
 import { containsFinalizer, patchAddFinalizer, patchRemoveFinalizer, validateFinalizerName } from "./finalizer.js";
 import {
@@ -83,7 +84,7 @@ export class ControllerBuilder {
         `for() was already called with ${this.forResource.resource}; a controller reconciles one resource`,
       );
     }
-    checkResource(resource, "for");
+    checkResource(resource, "for()");
     this.forResource = resource;
     this.forPredicates = options.predicates ?? [];
     return this;
@@ -94,7 +95,7 @@ export class ControllerBuilder {
    * kind (the owner's namespace is the child's).
    */
   owns(resource: ResourceDescriptor, options: OwnsOptions = {}): this {
-    checkResource(resource, "owns");
+    checkResource(resource, "owns()");
     this.pending.push((forR) => ({
       resource,
       handler: enqueueRequestForOwner(
@@ -109,7 +110,7 @@ export class ControllerBuilder {
 
   /** Any resource whose objects map to requests through `map` (`Watches` + `EnqueueRequestsFromMapFunc`). */
   watches(resource: ResourceDescriptor, map: MapFunc<KubeObject>, options: WatchOptions = {}): this {
-    checkResource(resource, "watches");
+    checkResource(resource, "watches()");
     if (typeof map !== "function") throw new TypeError(`watches(${resource.resource}): map must be a function`);
     this.sources.push({
       resource,
@@ -205,21 +206,6 @@ export class ControllerBuilder {
 /** Starts a builder on a context, usually a {@link Manager} (`builder.ControllerManagedBy`). */
 export function newControllerManagedBy(context: ControllerContext): ControllerBuilder {
   return new ControllerBuilder(context);
-}
-
-function checkResource(resource: ResourceDescriptor, method: string): void {
-  if (
-    typeof resource !== "object" ||
-    resource === null ||
-    typeof resource.resource !== "string" ||
-    resource.resource === "" ||
-    typeof resource.kind !== "string" ||
-    resource.kind === "" ||
-    typeof resource.version !== "string" ||
-    typeof resource.group !== "string"
-  ) {
-    throw new TypeError(`${method}(): not a resource descriptor (group, version, resource, kind, namespaced)`);
-  }
 }
 
 /**

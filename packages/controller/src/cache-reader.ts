@@ -7,6 +7,7 @@ import {
 } from "@informer-ts/apimachinery";
 import type { SharedIndexInformer } from "@informer-ts/cache";
 import { apiVersionOf, type GetCallOptions, type ListCallOptions, type ResourceDescriptor } from "@informer-ts/client";
+import { checkResource } from "./check-resource.js";
 import { allNamespacesPrefix, fieldIndexName, keyToNamespacedKey } from "./field-indexer.js";
 import type { ObjectReader } from "./object-client.js";
 
@@ -71,7 +72,7 @@ export class CacheReader implements ObjectReader {
     options: GetCallOptions = {},
     signal?: AbortSignal,
   ): Promise<T> {
-    checkDescriptor(resource);
+    checkResource(resource, "cache reader");
     if (typeof name !== "string" || name === "")
       throw new TypeError(`get ${resource.resource}: name must be a non-empty string`);
     if (options.subresource !== undefined && options.subresource !== "") {
@@ -95,7 +96,7 @@ export class CacheReader implements ObjectReader {
     options: ListCallOptions = {},
     signal?: AbortSignal,
   ): Promise<KubeList<T>> {
-    checkDescriptor(resource);
+    checkResource(resource, "cache reader");
     if (options.continue !== undefined && options.continue !== "") {
       throw new TypeError(`list ${resource.resource}: continue is not supported by the cache (use the API reader)`);
     }
@@ -174,19 +175,4 @@ function fieldMatches(
   if (field === "metadata.name") return (obj.metadata?.name ?? "") === value;
   if (field === "metadata.namespace") return (obj.metadata?.namespace ?? "") === value;
   return indexers[fieldIndexName(field)]!(obj).includes(`${allNamespacesPrefix}/${value}`);
-}
-
-function checkDescriptor(resource: ResourceDescriptor<unknown>): void {
-  if (
-    typeof resource !== "object" ||
-    resource === null ||
-    typeof resource.resource !== "string" ||
-    resource.resource === "" ||
-    typeof resource.kind !== "string" ||
-    typeof resource.namespaced !== "boolean"
-  ) {
-    throw new TypeError(
-      "cache reader: resource must be a ResourceDescriptor (group, version, resource, kind, namespaced)",
-    );
-  }
 }

@@ -121,7 +121,9 @@ type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: f
  * Lifecycle: {@link Controller.run} once. It registers the watches' handlers, waits for them to sync, runs the
  * workers until its signal aborts, then stops taking keys, waits up to `gracefulShutdownTimeout` for in-flight
  * reconciles, aborts the rest through their `ctx.signal`, removes its handlers and resolves. It does not start the
- * informers (the {@link Manager} or the caller's factory does).
+ * informers (the {@link Manager} or the caller's factory does). Its queue exists from construction on: a controller that
+ * is never run keeps it (and, with metrics, its ticker timer) until `queue.shutDown()` — the {@link Manager} does that
+ * for each of its controllers when it stops.
  *
  * Differences from controller-runtime: reconcile errors are reported as data on {@link Controller.events$} and in
  * {@link Controller.status} instead of logs; panics have no counterpart (a thrown non-`Error` is wrapped and counted

@@ -238,6 +238,64 @@ describe("Manager", () => {
     expect((err as Error).message).toBe("leader election lost: a stopped leading");
   });
 
+  it("a standby that never acquires the lease leaves no timer behind when stopped (its controllers' queues are shut down)", async () => {
+    const clock = new FakeClock(0);
+    const sources = fakeSources(clock);
+    const store = new FakeObjectClient();
+    store.fault = (req) => {
+      if (req.resource === "leases") throw new Error("lease unavailable");
+    };
+    const { m } = managerOn(clock, sources, {
+      client: store,
+      leaderElection: { namespace: "kube-system", name: "parents", identity: "standby" },
+    });
+    const c = newControllerManagedBy(m)
+      .for(parents)
+      .complete(() => {});
+    sources.source(parents).add(obj("p1"));
+    const ac = new AbortController();
+    const run = m.run(ac.signal);
+    await turns();
+    await clock.step(10_000);
+    await turns();
+    expect(m.elector?.isLeader()).toBe(false);
+    expect(c.status().phase).toBe("new");
+    ac.abort();
+    await clock.step(100);
+    await run;
+    expect(c.queue.shuttingDown()).toBe(true);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("a manager whose caches never sync leaves no timer behind when stopped", async () => {
+    const clock = new FakeClock(0);
+    const unreachable = {
+      list: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:1")),
+      watch: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:1")),
+    };
+    const m = new Manager({
+      listerWatcherFor: () => unreachable,
+      clock,
+      rand: seededRand(7),
+      informerOptions: { reflector: { logger: silentLogger } },
+    });
+    const c = newControllerManagedBy(m)
+      .for(parents)
+      .complete(() => {});
+    const ac = new AbortController();
+    const run = m.run(ac.signal);
+    await turns();
+    await clock.step(10_000);
+    await turns();
+    expect(m.notReadyReason()).toMatch(/^informers not synced/);
+    ac.abort();
+    await clock.step(100);
+    await run;
+    expect(c.status().phase).toBe("new");
+    expect(c.queue.shuttingDown()).toBe(true);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
   it("getEventRecorderFor writes Events through the client while running", async () => {
     const clock = new FakeClock(0);
     const sources = fakeSources(clock);

@@ -134,6 +134,9 @@ interface RunState {
  * a Go controller does — or with a {@link GracefulShutdownTimeoutError} naming the runnables that outlived the grace
  * period.
  *
+ * Every controller's work queue is shut down when `run` settles, also of a controller that never started (a standby
+ * replica, caches that never synced), so a stopped manager leaves no timer behind and the process can exit.
+ *
  * `/readyz` passes once every informer has synced and, with election, a leader is known (this replica or another);
  * `/healthz` passes while `run` runs.
  */
@@ -543,6 +546,9 @@ export class Manager implements ControllerContext {
       others.abort(stop.signal.reason);
       leading.abort(stop.signal.reason);
       graceTimer?.stop();
+      // A controller shuts its queue down when its run ends; one never started (a standby, caches that never synced)
+      // would otherwise keep its queue — and the queue's metrics ticker, which keeps the process alive — forever.
+      for (const r of this.runnables) if (r.runnable instanceof Controller) r.runnable.queue.shutDown();
       informers.abort(new Error("manager stopped"));
       await this.factory.shutdown();
       await Promise.allSettled(background);

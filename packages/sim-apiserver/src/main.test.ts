@@ -1,6 +1,6 @@
 // The `pnpm apiserver` command, run as its built JS (node dist/main.js) the way users run it.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -100,7 +100,7 @@ describe("apiserver command", () => {
     const seed = join(dir, "seed.yaml");
     writeFileSync(
       seed,
-      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: '1'}\n---\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b, namespace: other}\n",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: '1'}\n---\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: b, namespace: other}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: seeded}\n",
     );
     const s = await start(["--seed", seed]);
     try {
@@ -108,6 +108,10 @@ describe("apiserver command", () => {
         items: Array<{ metadata: { name: string; namespace: string } }>;
       };
       expect(all.items.map((i) => `${i.metadata.namespace}/${i.metadata.name}`)).toEqual(["default/a", "other/b"]);
+      // Seeded objects get the defaulting of created ones: the Namespace is Active, with the kubernetes finalizer.
+      const ns = (await fetchRaw(`${s.url}/api/v1/namespaces/seeded`)).json as { spec?: unknown; status?: unknown };
+      expect(ns.status).toEqual({ phase: "Active" });
+      expect(ns.spec).toEqual({ finalizers: ["kubernetes"] });
     } finally {
       expect(await s.stop()).toBe(0);
     }
@@ -293,6 +297,30 @@ describe("apiserver command", () => {
     );
   });
 
+  it("the package bin (bin/sim-apiserver.mjs) runs dist/main.js, and says to build first when dist/ is missing", () => {
+    const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")) as { bin: Record<string, string> };
+    const shim = join(pkg, manifest.bin["sim-apiserver"]!);
+    const help = execFileSync(process.execPath, [shim, "--help"], { encoding: "utf8" });
+    expect(help).toMatch(/^Usage: pnpm apiserver \[flags\]/);
+    // The same shim in a package directory that was never built.
+    const unbuilt = mkdtempSync(join(tmpdir(), "apiserver-unbuilt-"));
+    mkdirSync(join(unbuilt, "bin"));
+    copyFileSync(shim, join(unbuilt, "bin", "sim-apiserver.mjs"));
+    let failed: { status: number; stderr: string } | undefined;
+    try {
+      execFileSync(process.execPath, [join(unbuilt, "bin", "sim-apiserver.mjs"), "--help"], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+    } catch (e) {
+      failed = e as { status: number; stderr: string };
+    }
+    expect(failed?.status).toBe(1);
+    expect(failed?.stderr).toBe(
+      `sim-apiserver: ${join(unbuilt, "dist", "main.js")} is missing: the package is not built (run \`pnpm build\` in the informer-ts checkout first)\n`,
+    );
+  });
+
   it("--help and -h print the usage on stdout and exit 0, without starting a server", () => {
     for (const flag of ["--help", "-h"]) {
       const run = runToExit(["--port", "0", flag]);
@@ -381,6 +409,14 @@ describe("apiserver command", () => {
     const badSeed = runToExit(["--seed", seed]);
     expect(badSeed.code).toBe(2);
     expect(badSeed.stderr).toContain("seed object 1 (v1 Gizmo /g): kind is not served");
+    const missing = join(dir, "missing.yaml");
+    const missingSeed = runToExit(["--seed", missing]);
+    expect(missingSeed.code).toBe(2);
+    expect(missingSeed.stderr).toBe(`apiserver: --seed: cannot read ${missing}: ENOENT: no such file or directory\n`);
+    writeFileSync(join(dir, "bad.yaml"), "kind: ConfigMap\n");
+    const unparsable = runToExit(["--seed", join(dir, "bad.yaml")]);
+    expect(unparsable.code).toBe(2);
+    expect(unparsable.stderr).toBe(`apiserver: --seed: ${join(dir, "bad.yaml")}#1: object without kind/apiVersion\n`);
     const badFault = runToExit(["--fault", '{"type":"stall-watchers","ids":"x"}']);
     expect(badFault.code).toBe(2);
     expect(badFault.stderr).toContain("--fault #1: stall-watchers: ids must be an array of watcher ids (integers)");

@@ -26,6 +26,15 @@ async function main(argv: readonly string[]): Promise<number> {
     );
     return 2;
   }
+  let seed: ReturnType<typeof loadSeedFile> | undefined;
+  if (flags.seed !== undefined) {
+    try {
+      seed = loadSeedFile(flags.seed);
+    } catch (err) {
+      process.stderr.write(`apiserver: --seed: ${err instanceof Error ? err.message : String(err)}\n`);
+      return 2;
+    }
+  }
   const rand = flags.randSeed === undefined ? undefined : seededRand(flags.randSeed);
   let cli: Awaited<ReturnType<typeof createCliBackend>>;
   let audit: WriteStream | undefined;
@@ -46,7 +55,7 @@ async function main(argv: readonly string[]): Promise<number> {
       logger: newLineLogger("apiserver", (line) => process.stderr.write(`${line}\n`), "info"),
       ...(auditOut !== undefined && { auditLog: (line: string) => auditOut.write(`${line}\n`) }),
     });
-    if (flags.seed !== undefined) await cli.seed(loadSeedFile(flags.seed));
+    if (seed !== undefined) await cli.seed(seed);
   } catch (err) {
     process.stderr.write(`apiserver: ${err instanceof Error ? err.message : String(err)}\n`);
     return 2;

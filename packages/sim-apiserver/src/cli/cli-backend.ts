@@ -235,7 +235,7 @@ export async function createCliBackend(
         if (r === undefined) throw new Error(`${what}: kind is not served`);
         const ns = r.namespaced ? (obj.metadata?.namespace ?? "default") : "";
         try {
-          engine.storage.create(r, ns, obj);
+          engine.registry.seed(r, ns, obj);
         } catch (err) {
           throw new Error(`${what}: ${err instanceof Error ? err.message : String(err)}`);
         }

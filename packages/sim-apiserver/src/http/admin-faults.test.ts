@@ -50,6 +50,24 @@ let seq = 0;
 const create = () => s.engine.create("configmaps", "default", configMap(`f-${++seq}`));
 
 describe("faults through /_sim (item 6)", () => {
+  it("GET /_sim/ and /_sim list the admin endpoints; an unknown sub-path is a JSON 404 naming it", async () => {
+    const endpoints = [
+      "/_sim/faults",
+      "/_sim/compact",
+      "/_sim/reinit",
+      "/_sim/watchers",
+      "/_sim/accounting",
+      "/_sim/engine-faults",
+      "/_sim/state",
+    ];
+    for (const path of ["/_sim/", "/_sim"]) {
+      const r = await fetchRaw(`${s.url}${path}`);
+      expect([path, r.status, r.json]).toEqual([path, 200, { endpoints }]);
+    }
+    const unknown = await fetchRaw(`${s.url}/_sim/nope`);
+    expect([unknown.status, unknown.json]).toEqual([404, { error: "unknown admin path /_sim/nope" }]);
+  });
+
   it("drop-watches closes open watch connections; the stream ends", async () => {
     const a = await watch();
     const b = await watch();

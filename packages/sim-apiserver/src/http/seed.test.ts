@@ -1,6 +1,21 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseApiserverFlags } from "../cli/cli-flags.js";
-import { parseSeed } from "./seed.js";
+import { loadSeedFile, parseSeed } from "./seed.js";
+
+describe("loadSeedFile", () => {
+  it("parses the file, and names the file once with the reason when it cannot be read", () => {
+    const dir = mkdtempSync(join(tmpdir(), "seed-file-"));
+    const file = join(dir, "s.yaml");
+    writeFileSync(file, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n");
+    expect(loadSeedFile(file)).toEqual([{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" } }]);
+    const missing = join(dir, "missing.yaml");
+    expect(() => loadSeedFile(missing)).toThrow(`cannot read ${missing}: ENOENT: no such file or directory`);
+    expect(() => loadSeedFile(dir)).toThrow(`cannot read ${dir}: EISDIR: illegal operation on a directory`);
+  });
+});
 
 describe("parseSeed", () => {
   const cm = (n: string) => ({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: n, namespace: "default" } });

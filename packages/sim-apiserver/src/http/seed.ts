@@ -58,7 +58,18 @@ export function parseSeed(text: string, source = "seed"): KubeObject[] {
   return out;
 }
 
-/** {@link parseSeed} on the contents of a file. */
+/**
+ * {@link parseSeed} on the contents of a file. A file that cannot be read throws `cannot read <path>: <reason>`
+ * (e.g. `ENOENT: no such file or directory`); bad contents throw as {@link parseSeed} does.
+ */
 export function loadSeedFile(path: string): KubeObject[] {
-  return parseSeed(readFileSync(path, "utf8"), path);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    // Node's message ends with the syscall and the path (", open '/x.yaml'"): the path is named once, up front.
+    const reason = err instanceof Error ? err.message.replace(/, \w+ '[^']*'$/, "") : String(err);
+    throw new Error(`cannot read ${path}: ${reason}`);
+  }
+  return parseSeed(text, path);
 }

@@ -401,7 +401,8 @@ export class SimHttpServer {
   private async handleNonResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, url: URL) {
     const method = (req.method ?? "GET").toUpperCase();
     const path = info.path;
-    if (path.startsWith("/_sim/") && this.opts.admin !== undefined) {
+    // The parsed path has no trailing slash: `/_sim/` arrives as `/_sim`, the endpoint list.
+    if ((path === "/_sim" || path.startsWith("/_sim/")) && this.opts.admin !== undefined) {
       await this.handleAdmin(req, res, path.slice("/_sim/".length), method, url.searchParams);
       return;
     }

@@ -375,3 +375,41 @@ describe("SimApiServer.deleteCollection", () => {
     });
   });
 });
+
+describe("RegistryStore: seed", () => {
+  it("seeded objects get the create path's defaulting: a Namespace is Active with the kubernetes finalizer", async () => {
+    const { engine } = setup();
+    const nsr = engine.resource("namespaces");
+    const seeded = engine.registry.seed(nsr, "", { apiVersion: "v1", kind: "Namespace", metadata: { name: "s" } });
+    const created = await engine.create("namespaces", "", { metadata: { name: "c" } });
+    expect(seeded.status).toEqual({ phase: "Active" });
+    expect(seeded.spec).toEqual({ finalizers: ["kubernetes"] });
+    expect({ status: seeded.status, spec: seeded.spec }).toEqual({ status: created.status, spec: created.spec });
+    expect(seeded.metadata?.uid).toEqual(expect.any(String));
+    expect(seeded.metadata?.managedFields).toBeUndefined();
+  });
+
+  it("keeps a given status, defaults a missing one, converts a Secret's stringData, needs no declared namespace", async () => {
+    const { engine } = setup();
+    const pods = engine.resource("pods");
+    const spec = { containers: [{ name: "c", image: "nginx" }] };
+    const running = engine.registry.seed(pods, "default", {
+      metadata: { name: "running" },
+      spec,
+      status: { phase: "Running" },
+    });
+    expect(running.status).toEqual({ phase: "Running" });
+    expect(running.metadata?.generation).toBe(1);
+    expect(engine.registry.seed(pods, "default", { metadata: { name: "fresh" }, spec }).status).toEqual({
+      phase: "Pending",
+      qosClass: "BestEffort",
+    });
+    const secret = engine.registry.seed(engine.resource("secrets"), "undeclared", {
+      metadata: { name: "s", namespace: "undeclared" },
+      stringData: { k: "v" },
+    });
+    expect(secret.data).toEqual({ k: Buffer.from("v").toString("base64") });
+    expect(secret).not.toHaveProperty("stringData");
+    expect(() => engine.registry.seed(pods, "default", { metadata: { name: "Bad_Name" } })).toThrow(/Invalid value/);
+  });
+});

@@ -65,6 +65,8 @@ export interface WriteOptions {
    * create it leads to records no `Update` entry (upstream runs the field manager once per request).
    */
   readonly applied?: boolean;
+  /** Internal: a seeded object ({@link RegistryStore.seed}). */
+  readonly seed?: boolean;
   /** `""` (the object) or `"status"`. */
   readonly subresource?: string;
 }
@@ -195,7 +197,7 @@ export class RegistryStore {
     o: WriteOptions,
   ): KubeObject {
     const fm = this.fieldManager;
-    if (fm === undefined || o.applied === true) return next;
+    if (fm === undefined || o.applied === true || o.seed === true) return next;
     return fm.update(live, next, {
       resource: r,
       manager: managerOrUserAgent(o.fieldManager, o.userAgent),
@@ -272,7 +274,7 @@ export class RegistryStore {
       (meta.name === undefined || meta.name === "") &&
       typeof meta.generateName === "string" &&
       meta.generateName !== "";
-    this.admitCreate(r, namespace, generate ? "" : String(meta.name ?? ""));
+    if (o.seed !== true) this.admitCreate(r, namespace, generate ? "" : String(meta.name ?? ""));
     if (r.namespaced) meta.namespace = namespace;
     else delete meta.namespace;
     meta.uid = newUid(this.rand);
@@ -281,6 +283,8 @@ export class RegistryStore {
     delete meta.deletionGracePeriodSeconds;
     let obj: KubeObject = { ...src, apiVersion: apiVersionOf(r), kind: r.kind, metadata: meta };
     this.strategy(r).prepareForCreate(obj);
+    // A seeded object's status is the state its controllers left: kept (the strategy's defaults fill only a missing one).
+    if (o.seed === true && src.status !== undefined) obj.status = src.status;
     for (let attempt = 1; ; attempt++) {
       if (generate) metaOf(obj).name = generateNameFrom(meta.generateName as string, this.rand);
       const errs = validateObjectMeta(r, obj);
@@ -299,6 +303,17 @@ export class RegistryStore {
         obj = { ...obj, metadata: { ...obj.metadata } };
       }
     }
+  }
+
+  /**
+   * Stores an object as if it existed before the server started (`--seed`, the CLI backend's `seed`): the create
+   * path — identity fields, the kind's `PrepareForCreate` (a Namespace's `Active` phase and `kubernetes` finalizer, a
+   * Pod's `Pending` status, generation, a Secret's `stringData`), validation — with three exceptions: a `status` given
+   * in the object is kept, there is no namespace lifecycle admission (a seed may fill a namespace it does not
+   * declare), and the field manager records no entry. Throws as `create` does.
+   */
+  seed(r: SimResource, namespace: string, input: KubeObject): KubeObject {
+    return this.create(r, namespace, input, { seed: true });
   }
 
   // ---- update -------------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import { jsonEqual } from "../object-util.js";
 import type { SimResource } from "../resources.js";
 import { FINALIZER_KUBERNETES } from "./object-meta-validation.js";
+import { convertSecretStringData } from "./secret-conversion.js";
 
 /**
  * The per-resource part of the registry (`rest.RESTCreateStrategy`/`RESTUpdateStrategy` and the status strategy of
@@ -74,7 +75,9 @@ function podQosClass(pod: KubeObject): string {
  *   `spec` or annotation changes for deployments, on any change outside `metadata` (and `status` when it is a
  *   subresource) for custom resources; other kinds carry no generation;
  * - namespaces get the `kubernetes` spec finalizer on create and keep their spec finalizers on update (only
- *   `/finalize` changes them).
+ *   `/finalize` changes them);
+ * - secrets have their write-only `stringData` merged into `data` (base64) and dropped on every write (the v1
+ *   conversion; see {@link convertSecretStringData}).
  *
  * Differences from kube-apiserver: no field defaulting or dropping of disabled fields; node status is kept on
  * create (kubelet registers nodes with one).
@@ -83,9 +86,11 @@ export function strategyFor(r: SimResource): ResourceStrategy {
   const hasStatus = r.subresources?.status === true;
   const rule = generationRule(r);
   const isNamespaces = r.group === "" && r.resource === "namespaces";
+  const isSecrets = r.group === "" && r.resource === "secrets";
   return {
     hasStatus,
     prepareForCreate(obj) {
+      if (isSecrets) convertSecretStringData(obj);
       const m = meta(obj);
       if (rule !== "none") m.generation = 1;
       else delete m.generation;
@@ -104,6 +109,7 @@ export function strategyFor(r: SimResource): ResourceStrategy {
       }
     },
     prepareForUpdate(obj, old) {
+      if (isSecrets) convertSecretStringData(obj);
       const m = meta(obj);
       const om = old.metadata ?? {};
       if (hasStatus) {
