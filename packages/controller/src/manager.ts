@@ -10,7 +10,7 @@ import {
   withInformerOptions,
   withNamespace,
 } from "@informer-ts/cache";
-import { apiVersionOf, type ResourceDescriptor } from "@informer-ts/client";
+import type { ResourceDescriptor } from "@informer-ts/client";
 import { type Clock, mathRand, type Rand, realClock, type Timer } from "@informer-ts/clock";
 import { type MetricsProvider, PromMetrics, safeObservable } from "@informer-ts/instrumentation";
 import { type Observable, Subject } from "rxjs";
@@ -19,12 +19,15 @@ import { CacheNotStartedError, CacheReader } from "./cache-reader.js";
 import { Controller } from "./controller.js";
 import { DelegatingClient } from "./delegating-client.js";
 import { addFieldIndex, type FieldIndexer } from "./field-indexer.js";
-import { LeaderElector } from "./leaderelection/leader-election.js";
-import { LeaseLock } from "./leaderelection/lease-lock.js";
+import type { LeaderElector } from "./leaderelection/leader-election.js";
+import { typedEventRecorder } from "./manager-event-recorder.js";
+import { newManagerElector } from "./manager-leader-election.js";
+import { ManagerChecks, newManagerProbeServer } from "./manager-probes.js";
 import type { ObjectClient, ObjectReader } from "./object-client.js";
-import { type HealthChecker, ProbeServer } from "./probe-server.js";
+import type { HealthChecker, ProbeServer } from "./probe-server.js";
 import { EventBroadcaster, type EventRecorder } from "./record/event.js";
 import { GracefulShutdownTimeoutError, needsLeaderElection, type Runnable, RunnableError } from "./runnable.js";
+import { abortedOf, allStopped, type Started, startRunnable } from "./runnable-group.js";
 import { type SignalHandler, setupSignalHandler } from "./signals.js";
 
 /** Leader election settings of a {@link Manager} (controller-runtime's `LeaderElection*` options). Durations in ms. */
@@ -94,13 +97,6 @@ export class LeaderElectionLostError extends Error {
   override readonly name = "LeaderElectionLostError";
 }
 
-/** A started runnable: settles (never rejects) once the runnable has; `settled` says whether it has. */
-interface Started {
-  readonly name: string;
-  readonly done: Promise<void>;
-  settled: boolean;
-}
-
 /** What `run` shares with `lead` and the runnables it starts. */
 interface RunState {
   /** Aborting it begins the stop (and the grace period). */
@@ -153,8 +149,7 @@ export class Manager implements ControllerContext {
   private readonly runnables: { readonly name: string; readonly runnable: Runnable }[] = [];
   private readonly gracefulShutdownTimeout: number;
   private state: RunState | undefined;
-  private readonly healthzChecks = new Map<string, HealthChecker>();
-  private readonly readyzChecks = new Map<string, HealthChecker>();
+  private readonly checks = new ManagerChecks();
   /** Aborted when the manager stops its informers; the signal informers started later run on. */
   private informersStop: AbortController | undefined;
   private cacheReader: CacheReader | undefined;
@@ -190,23 +185,16 @@ export class Manager implements ControllerContext {
       0,
       ...opts,
     );
-    const le = options.leaderElection;
-    if (le !== undefined) {
-      if (this.client === undefined) throw new TypeError("manager options: leader election needs a client");
-      const identity = le.identity ?? defaultIdentity(this.rand);
-      this.elector = new LeaderElector({
-        lock: new LeaseLock({ namespace: le.namespace, name: le.name, identity, client: this.client }),
-        ...(le.leaseDuration !== undefined && { leaseDuration: le.leaseDuration }),
-        ...(le.renewDeadline !== undefined && { renewDeadline: le.renewDeadline }),
-        ...(le.retryPeriod !== undefined && { retryPeriod: le.retryPeriod }),
-        ...(le.releaseOnCancel !== undefined && { releaseOnCancel: le.releaseOnCancel }),
-        name: le.name,
-        clock: this.clock,
-        rand: this.rand,
-        metrics: this.metrics,
-        callbacks: { onStartedLeading: (s) => this.lead(s), onStoppedLeading: () => {} },
-      });
-    }
+    this.elector =
+      options.leaderElection === undefined
+        ? undefined
+        : newManagerElector(options.leaderElection, {
+            client: this.client,
+            clock: this.clock,
+            rand: this.rand,
+            metrics: this.metrics,
+            onStartedLeading: (s) => this.lead(s),
+          });
     this.events$ = safeObservable(this.events.asObservable(), "manager events$");
   }
 
@@ -353,7 +341,7 @@ export class Manager implements ControllerContext {
    * contain `/`. Violations throw an `Error` naming the problem. Without `probe` the checks are not served.
    */
   addHealthzCheck(name: string, check: HealthChecker): void {
-    this.addCheck("healthz", this.healthzChecks, name, check);
+    this.checks.add("healthz", name, check, this.phase !== "new");
   }
 
   /**
@@ -361,24 +349,7 @@ export class Manager implements ControllerContext {
    * leader known) and on its own at `/readyz/<name>`. Same rules as {@link Manager.addHealthzCheck}.
    */
   addReadyzCheck(name: string, check: HealthChecker): void {
-    this.addCheck("readyz", this.readyzChecks, name, check);
-  }
-
-  private addCheck(endpoint: string, checks: Map<string, HealthChecker>, name: string, check: HealthChecker): void {
-    if (typeof name !== "string" || name === "" || name.includes("/")) {
-      throw new TypeError(
-        `manager: a ${endpoint} check name must be a non-empty string without "/", got ${String(name)}`,
-      );
-    }
-    if (typeof check !== "function") throw new TypeError(`manager: ${endpoint} check ${name} must be a function`);
-    if (this.phase !== "new") {
-      throw new Error(
-        `unable to add new checker because ${endpoint} endpoint has already been created (check ${name})`,
-      );
-    }
-    const builtin = endpoint === "healthz" ? "ping" : "manager";
-    if (name === builtin || checks.has(name)) throw new Error(`${endpoint} check ${name} already exists`);
-    checks.set(name, check);
+    this.checks.add("readyz", name, check, this.phase !== "new");
   }
 
   /**
@@ -395,28 +366,7 @@ export class Manager implements ControllerContext {
       rand: this.rand,
       metrics: this.metrics,
     });
-    const recorder = this.broadcaster.newRecorder({ component: name });
-    return {
-      event: (object, type, reason, message) => recorder.event(this.withType(object), type, reason, message),
-      annotatedEvent: (object, annotations, type, reason, message) =>
-        recorder.annotatedEvent(this.withType(object), annotations, type, reason, message),
-    };
-  }
-
-  /** `object` with the apiVersion/kind of the informer whose cache holds this very object, when it lacks them. */
-  private withType<O>(object: O): O {
-    const o = object as KubeObject;
-    const meta = o?.metadata;
-    if (meta === undefined || typeof meta?.name !== "string" || (typeof o.kind === "string" && o.kind !== "")) {
-      return object;
-    }
-    const key = meta.namespace ? `${meta.namespace}/${meta.name}` : meta.name;
-    for (const [informer, resource] of this.descriptors) {
-      if (informer.getIndexer().getByKey(key) === o) {
-        return { ...o, apiVersion: apiVersionOf(resource), kind: resource.kind } as O;
-      }
-    }
-    return object;
+    return typedEventRecorder(this.broadcaster.newRecorder({ component: name }), this.descriptors);
   }
 
   /** The probe server's address once listening. */
@@ -483,19 +433,15 @@ export class Manager implements ControllerContext {
     const background: Promise<unknown>[] = [];
     try {
       if (this.options.probe !== undefined) {
-        this.probe = new ProbeServer({
-          ...this.options.probe,
-          healthz: {
+        this.probe = newManagerProbeServer(
+          this.options.probe,
+          this.checks,
+          {
             ping: () => (this.phase === "running" ? undefined : `manager is ${this.phase}`),
-            ...Object.fromEntries(this.healthzChecks),
+            manager: () => this.notReadyReason(),
           },
-          readyz: { manager: () => this.notReadyReason(), ...Object.fromEntries(this.readyzChecks) },
-          metrics: async () => {
-            const m = this.metrics as Partial<PromMetrics>;
-            if (typeof m.render !== "function") throw new Error("the metrics provider cannot render Prometheus text");
-            return { body: await m.render(), contentType: m.contentType ?? "text/plain" };
-          },
-        });
+          this.metrics,
+        );
         const url = await this.probe.start();
         this.events.next({ type: "probeListening", url });
       }
@@ -597,26 +543,10 @@ export class Manager implements ControllerContext {
    */
   private start(name: string, runnable: Runnable, signal: AbortSignal): Started {
     const state = this.state!;
-    let ran: Promise<void>;
-    try {
-      ran = Promise.resolve(runnable.run(signal));
-    } catch (err) {
-      ran = Promise.reject(err);
-    }
-    const started: Started = {
-      name,
-      settled: false,
-      done: ran.then(
-        () => {
-          started.settled = true;
-        },
-        (err: unknown) => {
-          started.settled = true;
-          this.events.next({ type: "error", source: name, error: err });
-          if (!state.stop.signal.aborted) state.fail(new RunnableError(name, err));
-        },
-      ),
-    };
+    const started = startRunnable(name, runnable, signal, (err) => {
+      this.events.next({ type: "error", source: name, error: err });
+      if (!state.stop.signal.aborted) state.fail(new RunnableError(name, err));
+    });
     state.started.push(started);
     return started;
   }
@@ -636,27 +566,4 @@ export class Manager implements ControllerContext {
       signal.removeEventListener("abort", onAbort);
     }
   }
-}
-
-function defaultIdentity(rand: Rand): string {
-  const host = process.env.HOSTNAME ?? "localhost";
-  const suffix = Math.floor(rand.float() * 2 ** 32)
-    .toString(16)
-    .padStart(8, "0");
-  return `${host}_${suffix}`;
-}
-
-/** Resolves once every runnable of `group` has stopped, including those added to it meanwhile. */
-async function allStopped(group: readonly Started[]): Promise<void> {
-  for (;;) {
-    const pending = group.filter((r) => !r.settled);
-    if (pending.length === 0) return;
-    await Promise.all(pending.map((r) => r.done));
-  }
-}
-
-/** Resolves when `signal` aborts (the caller makes sure it does). */
-function abortedOf(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }
