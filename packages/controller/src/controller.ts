@@ -2,17 +2,7 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import type { ResourceEventHandlerRegistration, SharedIndexInformer } from "@informer-ts/cache";
 import { waitFor } from "@informer-ts/cache";
 import { type Clock, realClock, type Timer } from "@informer-ts/clock";
-import {
-  type BoundCounter,
-  type BoundGauge,
-  type BoundHistogram,
-  bindCounter,
-  bindGauge,
-  bindHistogram,
-  type MetricsProvider,
-  noopMetrics,
-  safeObservable,
-} from "@informer-ts/instrumentation";
+import { type MetricsProvider, noopMetrics, safeObservable } from "@informer-ts/instrumentation";
 import {
   type DrainSemantics,
   defaultControllerRateLimiter,
@@ -21,7 +11,7 @@ import {
 } from "@informer-ts/workqueue";
 import { type Observable, Subject } from "rxjs";
 import { type EventHandler, toResourceEventHandler } from "./handler.js";
-import { controllerRuntimeMetrics, type ReconcileResultLabel } from "./metrics.js";
+import { type ControllerMetricSet, metricSet, type ReconcileResultLabel } from "./metrics.js";
 import type { Predicate } from "./predicate.js";
 import {
   isTerminalError,
@@ -33,6 +23,7 @@ import {
   validateResult,
 } from "./reconciler.js";
 import { type Request, requestKey } from "./request.js";
+import { abortedOf } from "./runnable-group.js";
 
 /** One source of requests: an informer, the handler that maps its objects to requests, and its predicates. */
 export interface WatchSource {
@@ -525,49 +516,6 @@ export class Controller {
   }
 }
 
-/** The controller's series of the `controller_runtime_*` metrics, bound once to its `controller` label. */
-interface ControllerMetricSet {
-  /** `controller_runtime_reconcile_total`, one series per result. */
-  readonly reconcileTotal: Readonly<Record<ReconcileResultLabel, BoundCounter>>;
-  readonly reconcileErrors: BoundCounter;
-  readonly terminalReconcileErrors: BoundCounter;
-  readonly reconcilePanics: BoundCounter;
-  readonly reconcileTimeouts: BoundCounter;
-  readonly reconcileTime: BoundHistogram;
-  readonly workerCount: BoundGauge;
-  readonly activeWorkers: BoundGauge;
-}
-
-function metricSet(p: MetricsProvider, controller: string): ControllerMetricSet {
-  const d = controllerRuntimeMetrics;
-  const labels = Object.freeze({ controller });
-  const total = p.counter(d.reconcileTotal);
-  const perResult = (result: ReconcileResultLabel) => bindCounter(total, Object.freeze({ controller, result }));
-  const set: ControllerMetricSet = {
-    reconcileTotal: {
-      success: perResult("success"),
-      error: perResult("error"),
-      requeue: perResult("requeue"),
-      requeue_after: perResult("requeue_after"),
-    },
-    reconcileErrors: bindCounter(p.counter(d.reconcileErrors), labels),
-    terminalReconcileErrors: bindCounter(p.counter(d.terminalReconcileErrors), labels),
-    reconcilePanics: bindCounter(p.counter(d.reconcilePanics), labels),
-    reconcileTimeouts: bindCounter(p.counter(d.reconcileTimeouts), labels),
-    reconcileTime: bindHistogram(p.histogram(d.reconcileTime), labels),
-    workerCount: bindGauge(p.gauge(d.workerCount), labels),
-    activeWorkers: bindGauge(p.gauge(d.activeWorkers), labels),
-  };
-  // controller-runtime initialises every series of the controller to 0 so that rates exist before the first event.
-  for (const result of ["success", "error", "requeue", "requeue_after"] as const) set.reconcileTotal[result].inc(0);
-  set.reconcileErrors.inc(0);
-  set.terminalReconcileErrors.inc(0);
-  set.reconcilePanics.inc(0);
-  set.reconcileTimeouts.inc(0);
-  set.activeWorkers.set(0);
-  return set;
-}
-
 function checkDuration(name: string, field: string, ms: number | undefined, positive: boolean): void {
   if (ms === undefined) return;
   if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0 || (positive && ms === 0)) {
@@ -599,10 +547,4 @@ class InFlightReconcile implements ReconcileContext {
   get retries(): number {
     return this.queue.numRequeues(this.key);
   }
-}
-
-/** Resolves when `signal` aborts. */
-function abortedOf(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }

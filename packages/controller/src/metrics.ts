@@ -1,4 +1,14 @@
-import type { HistogramOpts, MetricOpts } from "@informer-ts/instrumentation";
+import {
+  type BoundCounter,
+  type BoundGauge,
+  type BoundHistogram,
+  bindCounter,
+  bindGauge,
+  bindHistogram,
+  type HistogramOpts,
+  type MetricOpts,
+  type MetricsProvider,
+} from "@informer-ts/instrumentation";
 
 /** The `result` label values of `controller_runtime_reconcile_total`. */
 export type ReconcileResultLabel = "success" | "error" | "requeue" | "requeue_after";
@@ -56,3 +66,47 @@ export const controllerRuntimeMetrics = {
     labelNames: ["controller"],
   } satisfies MetricOpts,
 } as const;
+
+/** The controller's series of the `controller_runtime_*` metrics, bound once to its `controller` label. */
+export interface ControllerMetricSet {
+  /** `controller_runtime_reconcile_total`, one series per result. */
+  readonly reconcileTotal: Readonly<Record<ReconcileResultLabel, BoundCounter>>;
+  readonly reconcileErrors: BoundCounter;
+  readonly terminalReconcileErrors: BoundCounter;
+  readonly reconcilePanics: BoundCounter;
+  readonly reconcileTimeouts: BoundCounter;
+  readonly reconcileTime: BoundHistogram;
+  readonly workerCount: BoundGauge;
+  readonly activeWorkers: BoundGauge;
+}
+
+/** Binds the controller's series of {@link controllerRuntimeMetrics} on `p`, every counter initialised to 0. */
+export function metricSet(p: MetricsProvider, controller: string): ControllerMetricSet {
+  const d = controllerRuntimeMetrics;
+  const labels = Object.freeze({ controller });
+  const total = p.counter(d.reconcileTotal);
+  const perResult = (result: ReconcileResultLabel) => bindCounter(total, Object.freeze({ controller, result }));
+  const set: ControllerMetricSet = {
+    reconcileTotal: {
+      success: perResult("success"),
+      error: perResult("error"),
+      requeue: perResult("requeue"),
+      requeue_after: perResult("requeue_after"),
+    },
+    reconcileErrors: bindCounter(p.counter(d.reconcileErrors), labels),
+    terminalReconcileErrors: bindCounter(p.counter(d.terminalReconcileErrors), labels),
+    reconcilePanics: bindCounter(p.counter(d.reconcilePanics), labels),
+    reconcileTimeouts: bindCounter(p.counter(d.reconcileTimeouts), labels),
+    reconcileTime: bindHistogram(p.histogram(d.reconcileTime), labels),
+    workerCount: bindGauge(p.gauge(d.workerCount), labels),
+    activeWorkers: bindGauge(p.gauge(d.activeWorkers), labels),
+  };
+  // controller-runtime initialises every series of the controller to 0 so that rates exist before the first event.
+  for (const result of ["success", "error", "requeue", "requeue_after"] as const) set.reconcileTotal[result].inc(0);
+  set.reconcileErrors.inc(0);
+  set.terminalReconcileErrors.inc(0);
+  set.reconcilePanics.inc(0);
+  set.reconcileTimeouts.inc(0);
+  set.activeWorkers.set(0);
+  return set;
+}
