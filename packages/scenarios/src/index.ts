@@ -103,6 +103,7 @@ export { type Sample, Sampler, type SampleSource } from "./scenario/sampler.js";
 export {
   type ItemError,
   type ProcessOutcome,
+  type RunClock,
   type RunOptions,
   requestsByServedFrom,
   ScenarioRuntime,

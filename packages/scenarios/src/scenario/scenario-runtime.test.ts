@@ -75,6 +75,8 @@ describe("ScenarioRuntime", () => {
     expect(err.message).toContain('worker 0 is processing "stuck"');
     expect(err.message).toContain('1 key(s) queued ("next")');
     expect(err.message).toContain("all keys processed is unmet");
+    expect(err.message).toContain("stalled at virtual t=0 ms: the clock has nothing left to fire");
+    expect(err.clock).toBe("virtual");
     expect(clock.now()).toBe(0);
   });
 
@@ -220,5 +222,11 @@ describe("costFunction", () => {
     expect(err).toBeInstanceOf(ScenarioStalledError);
     expect((err as Error).message).toContain('worker 0 is processing "stuck"');
     expect((err as ScenarioStalledError).idleMs).toBeGreaterThanOrEqual(150);
+    // the run was on the real clock: the message says real elapsed time, not a virtual instant
+    const stalled = err as ScenarioStalledError;
+    expect(stalled.clock).toBe("real");
+    expect(stalled.message).toMatch(/^scenario stalled after \d+ ms of real time: no progress for \d+ ms but work/);
+    expect(stalled.message).not.toContain("virtual");
+    expect(stalled.message).not.toContain("recurring timers");
   });
 });

@@ -65,24 +65,32 @@ export interface RunOptions {
   readonly stallAfterMs?: number;
 }
 
+/** Which clock a run was on: `"virtual"` (a `FakeClock` the runtime drives) or `"real"` (a study's `--real-time`). */
+export type RunClock = "virtual" | "real";
+
 /**
  * Thrown by {@link ScenarioRuntime.run} when work is unfinished and cannot finish: either the clock has nothing left
  * to fire (no timer other than the runtime's own sampler), or only recurring timers fired for
  * {@link RunOptions.stallAfterMs} without any progress. Instead of hanging until a test timeout (or idling to the
  * deadline), the message names the keys being processed (worker, since when), the keys still queued and any other
- * pending condition; `idleMs` is how long nothing progressed (0 when the clock ran out of timers).
+ * pending condition; `idleMs` is how long nothing progressed (0 when the clock ran out of timers). `atMs` is the time
+ * since the run started on `clock`: virtual ms, or real elapsed ms on the real clock, as the message says.
  */
 export class ScenarioStalledError extends Error {
   constructor(
     readonly atMs: number,
     readonly pending: readonly string[],
     readonly idleMs = 0,
+    readonly clock: RunClock = "virtual",
   ) {
-    super(
-      idleMs > 0
-        ? `scenario stalled at virtual t=${atMs} ms: no progress for ${idleMs} ms (only recurring timers fired) but work is unfinished: ${pending.join("; ")}`
-        : `scenario stalled at virtual t=${atMs} ms: the clock has nothing left to fire but work is unfinished: ${pending.join("; ")}`,
-    );
+    const at = clock === "real" ? `after ${atMs} ms of real time` : `at virtual t=${atMs} ms`;
+    const why =
+      idleMs === 0
+        ? "the clock has nothing left to fire"
+        : clock === "real"
+          ? `no progress for ${idleMs} ms`
+          : `no progress for ${idleMs} ms (only recurring timers fired)`;
+    super(`scenario stalled ${at}: ${why} but work is unfinished: ${pending.join("; ")}`);
     this.name = "ScenarioStalledError";
   }
 }
@@ -188,7 +196,7 @@ export class ScenarioRuntime {
     this.start();
     const clock = this.opts.clock;
     if (!(clock instanceof FakeClock)) return this.runOnRealClock(clock, options);
-    const { start, deadline, step, checkStall } = this.runBounds(clock.now(), options);
+    const { start, deadline, step, checkStall } = this.runBounds(clock.now(), options, "virtual");
     for (;;) {
       await settle();
       if (options.until?.()) return;
@@ -209,7 +217,7 @@ export class ScenarioRuntime {
    * while work is pending ends with a {@link ScenarioStalledError}.
    */
   private async runOnRealClock(clock: Clock, options: RunOptions): Promise<void> {
-    const { start, deadline, step, checkStall } = this.runBounds(clock.now(), options);
+    const { start, deadline, step, checkStall } = this.runBounds(clock.now(), options, "real");
     let nextReport = start + step;
     for (;;) {
       if (options.until?.()) return;
@@ -226,7 +234,7 @@ export class ScenarioRuntime {
    * A run's deadline and step from its options, and its stall check: called with the time and the pending work, it
    * throws a {@link ScenarioStalledError} once work has been pending without any progress for `stallAfterMs`.
    */
-  private runBounds(start: number, options: RunOptions) {
+  private runBounds(start: number, options: RunOptions, runClock: RunClock) {
     const step = options.stepMs ?? this.opts.sampleIntervalMs ?? 1000;
     const stallAfterMs = options.stallAfterMs ?? 60_000;
     if (!(stallAfterMs > 0)) throw new RangeError(`stallAfterMs must be > 0, got ${stallAfterMs}`);
@@ -242,7 +250,7 @@ export class ScenarioRuntime {
         signature = sig;
         lastProgressAt = now;
       } else if (now - lastProgressAt >= stallAfterMs)
-        throw new ScenarioStalledError(now - start, pending, now - lastProgressAt);
+        throw new ScenarioStalledError(now - start, pending, now - lastProgressAt, runClock);
     };
     return { start, deadline: start + options.forMs, step, checkStall };
   }
