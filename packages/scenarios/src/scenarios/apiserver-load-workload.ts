@@ -12,6 +12,8 @@ export const LOAD_USER_AGENTS = {
   kubectl: "kubectl/v1.32.0 (linux/amd64) kubernetes/70d3cc9",
   lister: "report-exporter/v0.3.0 (linux/amd64) kubernetes/$Format",
   kubelet: "kubelet/v1.28.3 (linux/amd64) kubernetes/a8a1abc",
+  /** The pod writer: a controller of its own (client-go's default user agent of a binary built outside Kubernetes). */
+  writer: "annotation-controller/v0.9.1 (linux/amd64) kubernetes/$Format",
 } as const;
 
 /** What the workload sends; every interval in virtual seconds, 0 turns that client off. */
@@ -245,7 +247,7 @@ export class RunningWorkload {
         `pod-${i}`,
         "application/merge-patch+json",
         JSON.stringify({ metadata: { annotations: { "load.informer-ts.dev/seq": String(seq) } } }),
-        { userAgent: LOAD_USER_AGENTS.kubelet },
+        { userAgent: LOAD_USER_AGENTS.writer },
       ),
     );
   }

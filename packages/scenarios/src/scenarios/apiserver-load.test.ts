@@ -92,6 +92,14 @@ describe("apiserver-load (004)", () => {
     expect(storage).toBe(f["reads.storage"]);
     const kubectl = a.byUserAgent.find((g) => g.key[0] === userAgentProduct(LOAD_USER_AGENTS.kubectl));
     expect(kubectl?.count).toBe(f["kubectl.requests"]);
+    // the pod writes come from their own controller, not the kubelets: analyze-logs credits each to its sender
+    expect(f.writes).toBeGreaterThan(0);
+    expect(f["writes.requests"]).toBe(f.writes);
+    expect(f["kubelets.requests"]).toBe(f.kubeletGets);
+    const byAgent = (ua: string) => a.byUserAgent.find((g) => g.key[0] === userAgentProduct(ua))?.count;
+    expect(userAgentProduct(LOAD_USER_AGENTS.writer)).toBe("annotation-controller/v0.9.1");
+    expect(byAgent(LOAD_USER_AGENTS.writer)).toBe(f.writes);
+    expect(byAgent(LOAD_USER_AGENTS.kubelet)).toBe(f.kubeletGets);
     // the audit lines carry the request URI: the shapes of the write-up's table, with where each was served
     const shape = (k: string, from: string) => a.byShape.find((g) => g.key[0] === k && g.key[1] === from)?.count;
     expect(shape('list RV="" limit selector', "cache")).toBe(f["kubectl.requests"]);

@@ -39,11 +39,12 @@ export interface ApiserverLoadOptions extends Partial<LoadWorkloadOptions> {
 export const LOAD_CLIENTS = ["informers", "kubectl", "rv-less lists", "kubelets", "writes"] as const;
 type LoadClient = (typeof LOAD_CLIENTS)[number];
 
-function clientOf(userAgent: string, verb: string): LoadClient | undefined {
+function clientOf(userAgent: string): LoadClient | undefined {
   if (userAgent.startsWith("controller-")) return "informers";
   if (userAgent === LOAD_USER_AGENTS.kubectl) return "kubectl";
   if (userAgent === LOAD_USER_AGENTS.lister) return "rv-less lists";
-  if (userAgent === LOAD_USER_AGENTS.kubelet) return verb === "get" ? "kubelets" : "writes";
+  if (userAgent === LOAD_USER_AGENTS.kubelet) return "kubelets";
+  if (userAgent === LOAD_USER_AGENTS.writer) return "writes";
   return undefined;
 }
 
@@ -239,7 +240,7 @@ async function runVersion(
     add("cpuMs", r.cpuMsSum);
     add("seatSeconds", r.seatSeconds);
     add(`cpuMs.${r.servedFrom === "" ? "writes" : r.servedFrom}`, r.cpuMsSum);
-    const client = clientOf(r.userAgent, r.verb);
+    const client = clientOf(r.userAgent);
     if (client !== undefined) {
       add(`${client}.requests`, r.count);
       add(`${client}.cpuMs`, r.cpuMsSum);
