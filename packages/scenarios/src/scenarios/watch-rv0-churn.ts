@@ -104,6 +104,9 @@ export interface WatchRv0Cell {
   readonly chanSize: number | null;
 }
 
+/** The churn's writer: a controller updating the pods' annotations (its field manager is `churn-controller`). */
+const CHURN_USER_AGENT = "churn-controller/v1.0.0 (linux/amd64) informer-ts";
+
 /** Pods of the study (the write-up's resource: its watch channel may reach 1000 events), spread over 100 nodes. */
 function pod(i: number, v: number): KubeObject {
   return {
@@ -179,9 +182,9 @@ async function runCell(s: CellSetting): Promise<CellRun> {
   });
   const resource = "pods";
   const pods = sim.resource(resource);
-  // Straight into storage (the registry's admission and field manager add nothing here): the cache sees the same
-  // events, and the run's request accounting shows only the informer's requests.
-  for (let i = 0; i < s.objects; i++) sim.storage.create(pods, "default", pod(i, 0));
+  // Seeded as objects that existed before the server started (the registry's create defaults: a Pod's Pending
+  // status), outside the request path, so the run's request accounting shows only the informer's requests.
+  for (let i = 0; i < s.objects; i++) sim.registry.seed(pods, "default", pod(i, 0));
   // A cluster that has been running: the objects were created long ago (their events are out of the watch cache's
   // history), and the history and the watch channels are sized by the churn of the last 75 s. Without this the
   // history would still hold every create, and an informer could resume from any object's resourceVersion.
@@ -230,7 +233,10 @@ async function runCell(s: CellSetting): Promise<CellRun> {
   const churn = clock.newTicker(1000 / s.writesPerSecond, () => {
     const i = Math.floor(churnRand.float() * s.objects);
     writes++;
-    sim.storage.update(pods, "default", pod(i, 0).metadata?.name ?? "", pod(i, writes));
+    // Through the registry, as a controller's update: the stored status is kept (the main resource cannot change it).
+    sim.registry.update(pods, "default", pod(i, 0).metadata?.name ?? "", pod(i, writes), {
+      userAgent: CHURN_USER_AGENT,
+    });
   });
   if (fake !== undefined) await fake.step(s.warmupSeconds * 1000);
   else await clock.sleep(s.warmupSeconds * 1000);
