@@ -155,6 +155,7 @@ export {
   RequestAccounting,
   type RequestContext,
   type RequestCost,
+  type RequestInFlight,
   type RequestOutcome,
   type RequestRecord,
   type RequestTarget,

@@ -106,6 +106,38 @@ describe.each<SimTransport>(["in-process", "http"])("createSimCluster (%s)", (tr
   });
 });
 
+describe.each<SimTransport>(["in-process", "http"])("SimCluster.inFlight (%s)", (transport) => {
+  it("an open watch is listed until aborted; a finished list is not; direct engine calls are listed too", async () => {
+    const c = await createSimCluster({ seed: 5, transport });
+    cluster = c;
+    await c.client.list(configmaps, { namespace: "default" });
+    expect(c.inFlight()).toEqual([]);
+    const ac = new AbortController();
+    const w = await c.client.watch(configmaps, { namespace: "default", allowWatchBookmarks: false }, ac.signal);
+    await c.settle();
+    const open = c.inFlight();
+    expect(open.map((r) => [r.verb, r.resource, r.namespace, r.servedFrom])).toEqual([
+      ["watch", "configmaps", "default", "cache"],
+    ]);
+    expect(open[0]!.requestURI).toMatch(/^\/api\/v1\/namespaces\/default\/configmaps\?.*watch=true/);
+    expect(open[0]!.receivedAt).toBe(c.clock.now());
+    expect(c.requests.filter((r) => r.verb === "watch")).toEqual([]);
+    // A watch opened on the engine directly (the in-process face) shows beside it, after it.
+    await c.clock.step(10);
+    const direct = await c.engine.watch("secrets", "kube-system", {}, { userAgent: "direct/1" });
+    expect(c.inFlight().map((r) => `${r.verb} ${r.resource} ${r.userAgent}`)).toEqual([
+      `watch configmaps ${open[0]!.userAgent}`,
+      "watch secrets direct/1",
+    ]);
+    direct.stop();
+    ac.abort();
+    w.stop();
+    await c.settle({ until: () => c.inFlight().length === 0 });
+    expect(c.inFlight()).toEqual([]);
+    expect(c.requests.filter((r) => r.verb === "watch")).toHaveLength(1);
+  });
+});
+
 describe("createSimCluster in-process specifics", () => {
   it("aborting a watch closes it on the server, and settle() leaves no request in flight", async () => {
     const c = await createSimCluster();

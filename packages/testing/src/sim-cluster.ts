@@ -6,6 +6,7 @@ import {
   EngineBackend,
   type HttpFaultRule,
   type LatencyRule,
+  type RequestInFlight,
   type ResourceRef,
   renderKubeconfig,
   SimApiServer,
@@ -108,6 +109,15 @@ export interface SimCluster {
   readonly faults: SimFaults;
   /** Every finished request, in completion order (verb, resource, code, served-from, virtual receive time…). */
   readonly requests: readonly CompletedRequest[];
+  /**
+   * The requests open right now, oldest first (by virtual receive time): those through the cluster's client (the
+   * server's `inFlightRequests`) and direct in-process calls on {@link engine} (`engine.inFlightRequests`), each with
+   * its verb, resource, namespace, requestURI, user agent, receivedAt and servedFrom once known. An open watch is
+   * listed until it closes (the client stops or aborts it, or the server ends it); {@link requests} only gets a
+   * request when it finishes, so this is where open watches show — no need for `engine.watchers()`. A snapshot,
+   * built when called.
+   */
+  inFlight(): RequestInFlight[];
   /** Lets {@link SimCluster.settle} wait for work the test started (a handler's promise, a reconcile). */
   track<T>(label: string, work: Promise<T>): Promise<T>;
   /** Why the cluster is not quiescent right now. */
@@ -326,6 +336,8 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
       work.then(untrack, untrack);
       return work;
     },
+    inFlight: () =>
+      [...server.inFlightRequests(), ...engine.inFlightRequests()].sort((a, b) => a.receivedAt - b.receivedAt),
     pending,
     async settle(o: SettleOptions = {}): Promise<void> {
       const maxMs = o.maxMs ?? 600_000;

@@ -8,6 +8,7 @@ import { inProcessFault, SimConnectionError } from "./in-process-faults.js";
 import type { DeleteOptions } from "./registry/delete-options.js";
 import type { PatchType } from "./registry/patch.js";
 import type { RequestContext, ResourceRef, Served } from "./request-context.js";
+import type { RequestInFlight } from "./request-in-flight.js";
 import { outcomeOfError, type RequestOutcome } from "./request-models.js";
 import { requestURI } from "./request-uri.js";
 import type { ResourceTable } from "./resource-table.js";
@@ -34,7 +35,19 @@ export interface InProcessRequestsDeps {
  * and the answer unwrapped to the object, with the outcome written to the caller's {@link RequestContext}.
  */
 export class InProcessRequests {
+  /** Requests received and not finished (an open watch until it closes): one Set add and delete per request. */
+  private readonly open = new Set<OpenRequest>();
+
   constructor(private readonly deps: InProcessRequestsDeps) {}
+
+  /**
+   * The in-process requests in flight now, in the order they were received: every request between its start and its
+   * answer, and a watch until it closes (stopped by its caller, its signal aborted, or ended by the server). Nothing
+   * is built per request: the URIs are built here.
+   */
+  inFlight(): RequestInFlight[] {
+    return [...this.open].map((o) => o.snapshot());
+  }
 
   list(ref: ResourceRef, namespace: string, opts: ListOptions, ctx?: RequestContext): Promise<KubeList> {
     return this.run("list", ref, namespace, ctx, "", opts, (r, req) =>
@@ -115,9 +128,14 @@ export class InProcessRequests {
    * under a `truncate-watch` fault.
    */
   watch(ref: ResourceRef, namespace: string, opts: ListOptions, ctx?: RequestContext): Promise<SimWatch> {
-    return this.run("watch", ref, namespace, ctx, "", opts, async (r, req, truncateAfter) => {
+    return this.run("watch", ref, namespace, ctx, "", opts, async (r, req, truncateAfter, open) => {
       const res = await this.deps.requests.watch(r, namespace, opts, req);
       const w = res.object;
+      // The watch stays in flight until it closes.
+      if (w instanceof CacheWatcher && !w.isClosed) {
+        open.untilClosed = true;
+        w.whenClosed(() => this.open.delete(open));
+      }
       const signal = req.signal;
       if (signal !== undefined && w instanceof CacheWatcher) {
         if (signal.aborted) w.stop();
@@ -144,7 +162,12 @@ export class InProcessRequests {
     ctx: RequestContext | undefined,
     name: string,
     options: ListOptions | { readonly resourceVersion?: string },
-    call: (r: SimResource, req: RequestContext, truncateAfter: number | undefined) => Promise<Served<T>>,
+    call: (
+      r: SimResource,
+      req: RequestContext,
+      truncateAfter: number | undefined,
+      open: OpenRequest,
+    ) => Promise<Served<T>>,
   ): Promise<T> {
     const { table, faults, accounting, clock, defaultUserAgent } = this.deps;
     const r = table.resolve(ref);
@@ -160,6 +183,8 @@ export class InProcessRequests {
     let unanswered = false;
     let servedFrom: ServedFrom | undefined;
     let outcome: RequestOutcome | undefined;
+    const open = new OpenRequest(verb, r, namespace, name, userAgent, start, req, options);
+    this.open.add(open);
     try {
       const fault = faults.faultFor({
         verb,
@@ -171,8 +196,9 @@ export class InProcessRequests {
         userAgent,
       });
       if (fault !== undefined && fault.type !== "truncate-watch") throw inProcessFault(fault);
-      const res = await call(r, req, fault?.type === "truncate-watch" ? fault.afterEvents : undefined);
+      const res = await call(r, req, fault?.type === "truncate-watch" ? fault.afterEvents : undefined, open);
       servedFrom = res.servedFrom;
+      open.servedFrom = servedFrom;
       outcome = res.outcome;
       req.servedFrom = servedFrom;
       if (res.deleted !== undefined) req.deleted = res.deleted;
@@ -188,6 +214,8 @@ export class InProcessRequests {
       code = err instanceof StatusError ? err.code : unanswered ? unansweredRequestStatus(verb).code : 500;
       throw err;
     } finally {
+      // An open watch leaves when it closes (the hook `watch` set); every other request leaves here.
+      if (!open.untilClosed) this.open.delete(open);
       accounting.record({
         verb,
         group: r.group,
@@ -213,6 +241,40 @@ export class InProcessRequests {
         ...(req.subresource !== undefined && req.subresource !== "" && { subresource: req.subresource }),
       });
     }
+  }
+}
+
+/** One in-process request in flight: what its {@link RequestInFlight} is built from when someone reads it. */
+class OpenRequest {
+  servedFrom: ServedFrom | undefined;
+  /** An open watch: it leaves the in-flight set when it closes, not when the request returns. */
+  untilClosed = false;
+
+  constructor(
+    readonly verb: string,
+    readonly r: SimResource,
+    readonly namespace: string,
+    readonly name: string,
+    readonly userAgent: string,
+    readonly receivedAt: number,
+    readonly req: RequestContext,
+    readonly options: ListOptions | { readonly resourceVersion?: string },
+  ) {}
+
+  snapshot(): RequestInFlight {
+    const { r, verb, namespace, name } = this;
+    return {
+      verb,
+      group: r.group,
+      version: r.version,
+      resource: r.resource,
+      namespace,
+      name,
+      requestURI: uriOf(r, verb, namespace, name, this.req.subresource, this.options),
+      userAgent: this.userAgent,
+      receivedAt: this.receivedAt,
+      ...(this.servedFrom !== undefined && { servedFrom: this.servedFrom }),
+    };
   }
 }
 

@@ -171,6 +171,7 @@ export {
 export { strategicMergePatch } from "./registry/strategic-merge-patch.js";
 export { type ResourceStrategy, strategyFor } from "./registry/strategy.js";
 export type { EngineRequest, RequestContext, ResourceRef, Served } from "./request-context.js";
+export type { RequestInFlight } from "./request-in-flight.js";
 export type { LatencyRule } from "./request-latency.js";
 export type { CostModelLatency, RequestOutcome, TraceLogConfig } from "./request-models.js";
 export {

@@ -27,6 +27,7 @@ import type { DeleteOptions } from "./registry/delete-options.js";
 import type { PatchType } from "./registry/patch.js";
 import { RegistryStore } from "./registry/store.js";
 import type { RequestContext, ResourceRef } from "./request-context.js";
+import type { RequestInFlight } from "./request-in-flight.js";
 import { type LatencyRule, RequestLatency } from "./request-latency.js";
 import { RequestModels } from "./request-models.js";
 import { ResourceTable } from "./resource-table.js";
@@ -411,6 +412,17 @@ export class SimApiServer {
   }
 
   // ---- requests (the in-process face) -------------------------------------------------------------------------
+
+  /**
+   * The in-process requests in flight now (the verbs here and {@link listerWatcher}), oldest first: each from the
+   * moment it is received until it is answered, and an open watch until it closes — its caller stops it or aborts
+   * its signal, or the engine ends it. {@link accounting} only sees a request once it ends (a watch: once it
+   * opened), so this is where an open watch shows. Requests over HTTP are `SimHttpServer.inFlightRequests`'s.
+   * A snapshot, built when called (tracking costs one Set add and delete per request).
+   */
+  inFlightRequests(): RequestInFlight[] {
+    return this.inProcess.inFlight();
+  }
 
   /**
    * LIST. `opts` are the decoded query (typed, nothing defaulted); they are defaulted and validated here as

@@ -30,6 +30,8 @@ export class InflightRequest implements BackendRequestContext {
   startBytes = 0;
   socket: Socket | undefined;
   response: ServerResponse | undefined;
+  /** The request URI as the client sent it (path and query). */
+  uri = "";
   private controller: AbortController | undefined;
   private aborted = false;
   /** The non-long-running request timeout (not armed for watches). */

@@ -5,6 +5,7 @@ import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
 import { type Clock, realClock } from "@informer-ts/clock";
 import { type Logger, type MetricsProvider, SignalLink, safeLog } from "@informer-ts/instrumentation";
 import type { HttpFault } from "../engine/http-faults.js";
+import type { RequestInFlight } from "../engine/request-in-flight.js";
 import { unansweredRequestStatus } from "../engine/unanswered-request.js";
 import { type AuthOptions, authenticate } from "./auth.js";
 import type { ApiBackend } from "./backend.js";
@@ -207,6 +208,33 @@ export class SimHttpServer {
   }
 
   /**
+   * The resource requests in flight now, oldest first: each from the moment its headers arrived until its response
+   * is closed (finished, or its connection gone) — an open watch until its client goes away or the server ends it.
+   * The backend's accounting ({@link ApiBackend.recordRequest}) sees a request only when it ends, so this is where
+   * an open watch shows. Non-resource requests (discovery, `/metrics`, `/_sim`) are left out. A snapshot, built when
+   * called (the server tracks its requests anyway).
+   */
+  inFlightRequests(): RequestInFlight[] {
+    const out: RequestInFlight[] = [];
+    for (const rec of this.inflight) {
+      if (!rec.isResource) continue;
+      out.push({
+        verb: rec.verb,
+        group: rec.group,
+        version: rec.version,
+        resource: rec.resource,
+        namespace: rec.namespace,
+        name: rec.name,
+        requestURI: rec.uri,
+        userAgent: rec.userAgent,
+        receivedAt: rec.start,
+        ...(rec.servedFrom !== undefined && { servedFrom: rec.servedFrom }),
+      });
+    }
+    return out;
+  }
+
+  /**
    * The server's lifecycle in one call (the repo-wide `run(signal)` model): listens (unless {@link start} was
    * already called, which is how a caller learns the URL first), serves until `signal` aborts, then shuts down as
    * {@link close} does and resolves once the listener and every connection are closed. Adds one listener to
@@ -269,6 +297,7 @@ export class SimHttpServer {
     rec.startBytes = req.socket.bytesWritten;
     rec.socket = req.socket;
     rec.response = res;
+    rec.uri = req.url ?? "";
     let url: URL;
     try {
       url = new URL(req.url ?? "/", "http://sim.invalid");
