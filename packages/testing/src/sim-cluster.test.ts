@@ -182,8 +182,18 @@ describe("createSimCluster in-process specifics", () => {
 /** GETs `path` with node:http, paused until `resumeAfterTurns` event-loop turns passed (never, if undefined). */
 function slowRead(url: string, path: string, resumeAfterTurns: number | undefined) {
   const state = { bytes: 0, code: 0, outcome: "" };
+  let headersArrived: () => void = () => undefined;
+  /**
+   * Resolves once the response headers arrived (or the request failed): the server is writing the body by then. A
+   * request made outside the cluster's client is invisible to `settle` until it reaches the server, and meanwhile
+   * `settle` advances virtual time from timer to timer — so a test settles only after this.
+   */
+  const headers = new Promise<void>((resolve) => {
+    headersArrived = resolve;
+  });
   const done = new Promise<void>((resolve) => {
     const req = httpGet(`${url}${path}`, (res) => {
+      headersArrived();
       state.code = res.statusCode ?? 0;
       res.pause();
       res.on("data", (b: Buffer) => {
@@ -209,10 +219,11 @@ function slowRead(url: string, path: string, resumeAfterTurns: number | undefine
     });
     req.on("error", (err) => {
       state.outcome = `cut: ${err.message}`;
+      headersArrived();
       resolve();
     });
   });
-  return { state, done };
+  return { state, headers, done };
 }
 
 describe("createSimCluster (http): settle and response bodies in transit", () => {
@@ -226,29 +237,12 @@ describe("createSimCluster (http): settle and response bodies in transit", () =>
     return c;
   }
 
-  /**
-   * Waits (real time, a millisecond at a time, 10 s at most) until the server is writing the raw request's response or
-   * the read ended. A request made outside the cluster's client is invisible to `settle` until it reaches the server:
-   * on a loaded machine the connection can take longer than the few event-loop turns `settle` gives I/O, and meanwhile
-   * it advances virtual time from timer to timer.
-   */
-  async function untilServing(c: SimCluster, finished: () => boolean): Promise<void> {
-    for (let i = 0; i < 10_000 && c.server.responsesInTransit().responses === 0 && !finished(); i++) {
-      await new Promise<void>((resolve) => setTimeout(resolve, 1));
-    }
-    expect(c.server.responsesInTransit().responses > 0 || finished()).toBe(true);
-  }
-
   it("does not advance virtual time past the server's request timeout while a list body is still crossing the socket", async () => {
     // The pager-less list of an informer's relist, read by a client that is busy for a few event-loop turns. The
     // server's 60 s request deadline is the next timer: a settle that advanced to it cut the list, on every relist.
     const c = await bigCluster();
     const read = slowRead(c.url, "/api/v1/configmaps", 50);
-    let finished = false;
-    void read.done.then(() => {
-      finished = true;
-    });
-    await untilServing(c, () => finished);
+    await read.headers;
     const t0 = c.clock.now();
     // Settle until the server has written the whole body. What is left then sits in the kernel's socket buffers
     // (loopback receive buffers grow to tens of MB while the client reads), out of the server's reach and the
@@ -268,7 +262,7 @@ describe("createSimCluster (http): settle and response bodies in transit", () =>
     void read.done.then(() => {
       finished = true;
     });
-    await untilServing(c, () => finished);
+    await read.headers;
     const t0 = c.clock.now();
     await expect(c.settle({ maxMs: 5 * 60_000, until: () => finished })).rejects.toThrow(
       /1 response bodies stuck in transit/,

@@ -18,12 +18,6 @@ afterAll(async () => {
   await s.close();
 });
 
-/** Lets socket events run (real I/O) until `cond` holds; fails after many turns. */
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 2000 && !cond(); i++) await new Promise<void>((r) => setTimeout(r, 1));
-  expect(cond()).toBe(true);
-}
-
 describe("SimHttpServer.inFlightRequests", () => {
   it("an open watch is in flight with its fields until its client goes away; then it is recorded", async () => {
     await clock.step(777);
@@ -48,7 +42,8 @@ describe("SimHttpServer.inFlightRequests", () => {
     // Over HTTP the accounting sees the watch only when it ends.
     expect(s.engine.accounting.count({ verb: "watch", userAgent: "kit-http/2" })).toBe(0);
     w.close();
-    await until(() => s.server.inFlightRequests().length === 0);
+    // The client's close reaches the server over the socket (real I/O, not virtual time).
+    await expect.poll(() => s.server.inFlightRequests().length).toBe(0);
     expect(s.engine.accounting.count({ verb: "watch", userAgent: "kit-http/2" })).toBe(1);
   });
 
@@ -60,6 +55,6 @@ describe("SimHttpServer.inFlightRequests", () => {
     expect(s.server.inFlightRequests().map((r) => r.verb)).toEqual(["watch"]);
     expect(s.engine.dropWatches()).toBe(1);
     expect(await w.ended).toBe(true);
-    await until(() => s.server.inFlightRequests().length === 0);
+    await expect.poll(() => s.server.inFlightRequests().length).toBe(0);
   });
 });
