@@ -30,6 +30,8 @@ export type CauseType =
   | "FieldValueNotSupported"
   | "FieldValueForbidden"
   | "FieldValueTooLong"
+  | "FieldValueTooMany"
+  | "FieldValueTypeInvalid"
   | "ResourceVersionTooLarge";
 
 /** A resource with its API group: `{ group: "apps", resource: "deployments" }` prints `deployments.apps`. */
@@ -254,10 +256,16 @@ function fieldErrorBody(e: FieldError): string {
     FieldValueNotSupported: "Unsupported value",
     FieldValueForbidden: "Forbidden",
     FieldValueTooLong: "Too long",
+    FieldValueTooMany: "Too many",
+    FieldValueTypeInvalid: "Invalid value",
   };
   let body = label[e.type];
   const showsValue =
-    e.type === "FieldValueInvalid" || e.type === "FieldValueNotSupported" || e.type === "FieldValueDuplicate";
+    e.type === "FieldValueInvalid" ||
+    e.type === "FieldValueTypeInvalid" ||
+    e.type === "FieldValueNotSupported" ||
+    e.type === "FieldValueDuplicate" ||
+    e.type === "FieldValueTooMany";
   if (showsValue && e.badValue !== undefined) body += `: ${shown}`;
   if (e.detail !== undefined && e.detail !== "") body += `: ${e.detail}`;
   return body;

@@ -118,6 +118,8 @@ export {
   isDNS1123Label,
   isDNS1123Subdomain,
   isQualifiedName,
+  maxLenError,
+  regexError,
   isValidLabelValue,
   LABEL_VALUE_MAX_LENGTH,
   nameIsDNSLabel,

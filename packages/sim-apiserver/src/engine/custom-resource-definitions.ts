@@ -167,6 +167,8 @@ export function resourceFromCrd(crd: KubeObject): SimResource {
       subresources: { ...(status && { status: true }), ...(scale !== undefined && { scale }) },
     }),
     custom: true,
+    ...(isObject(chosen.schema) &&
+      isObject(chosen.schema.openAPIV3Schema) && { openAPIV3Schema: chosen.schema.openAPIV3Schema }),
   };
 }
 

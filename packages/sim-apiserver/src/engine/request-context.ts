@@ -31,6 +31,15 @@ export interface EngineRequest {
   readonly fieldManager?: string;
   /** Apply patches: `force=true`. */
   readonly force?: boolean;
+  /** Writes: `fieldValidation` (`Strict`, `Warn`, `Ignore`; absent: the server's default, `Warn` since v1.25). */
+  readonly fieldValidation?: string;
+  /** Writes over HTTP: duplicate fields the face found in the JSON body (reported as `fieldValidation` says). */
+  readonly duplicateFields?: readonly string[];
+  /**
+   * Writes: the engine appends the request's warnings here (unknown fields under `fieldValidation=Warn`); the HTTP
+   * face sends them as `Warning: 299 - "…"` headers. Pass an empty array to collect them in-process.
+   */
+  readonly warnings?: string[];
   /** Writes and GET: `"status"` or `"scale"` addresses that subresource (404 for resources without one). */
   readonly subresource?: string;
   /** Over HTTP: what the trace log shows of the connection (read only when the trace log is on). */

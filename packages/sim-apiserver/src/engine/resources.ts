@@ -25,6 +25,11 @@ export interface SimResource extends ServedResource {
    * rest). Absent: `/status` is 404 and status is an ordinary field.
    */
   readonly subresources?: SimSubresources;
+  /**
+   * Custom resources: the served version's `schema.openAPIV3Schema` (the admission chain prunes, defaults and
+   * validates against it). Absent: schemaless.
+   */
+  readonly openAPIV3Schema?: Readonly<Record<string, unknown>>;
 }
 
 /** {@link SimResource.subresources}. */

@@ -84,6 +84,13 @@ export interface SimApiServerOptions {
   /** Field ownership hook of the registry (server-side apply); see {@link FieldManager}. */
   readonly fieldManager?: FieldManager;
   /**
+   * The admission chain (default on): strict/warn/ignore field validation, the kinds' defaults and validation, and
+   * custom resources' schema pruning, defaulting and validation (`engine/admission/`). `false` stores writes as
+   * given (only object metadata is validated), as the simulator did before admission; an object sets
+   * `serviceClusterIpRange` (default `10.96.0.0/12`).
+   */
+  readonly admission?: boolean | { readonly serviceClusterIpRange?: string };
+  /**
    * The request cost model (default off): each request takes virtual time on the clock by its path (filter chain,
    * etcd round trips and keys read, or watch-cache objects walked, then encoding), and its apiserver CPU and APF seats
    * are recorded in the accounting. `true` = {@link DEFAULT_COST_MODEL}; a bad constant throws a `RangeError` naming

@@ -2,6 +2,7 @@ import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachiner
 import { type Clock, mathRand, type Rand, realClock, seededRand } from "@informer-ts/clock";
 import { type Logger, noopMetrics, safeLog } from "@informer-ts/instrumentation";
 import { RequestAccounting } from "./accounting.js";
+import { Admission } from "./admission/index.js";
 import type { CacheWatcher } from "./cache-watcher.js";
 import { Cacher } from "./cacher.js";
 import { CacheMetrics, cacherHooks } from "./cacher-metrics.js";
@@ -180,12 +181,31 @@ export class SimApiServer {
       interestedWatchers: (r, obj) => this.table.cacherIfServed(r)?.interestedWatchers(obj) ?? 0,
       measureBytes: () => this.accounting.auditLog !== undefined,
     });
+    // ServerSideFieldValidation went beta (on) in v1.25: older releases drop unknown fields without a word.
+    const fieldValidation = this.kubeVersion !== "1.22";
+    const admission = new Admission({
+      enabled: opts.admission !== false,
+      defaultFieldValidation: fieldValidation ? "Warn" : "Ignore",
+      fieldValidationParameter: fieldValidation,
+      ...(typeof opts.admission === "object" &&
+        opts.admission.serviceClusterIpRange !== undefined && {
+          serviceClusterIpRange: opts.admission.serviceClusterIpRange,
+        }),
+      serviceIpInUse: (ip) => {
+        const svc = this.table.byGroupResource("services");
+        if (svc === undefined) return false;
+        for (const o of objectsOf(this.storage, svc))
+          if ((o.spec as { clusterIP?: unknown } | undefined)?.clusterIP === ip) return true;
+        return false;
+      },
+    });
     this.registry = new RegistryStore({
       storage: this.storage,
       clock: this.clock,
       rand: this.rand,
       namespaces: () => this.table.byGroupResource("namespaces"),
       namespaceLifecycle: opts.namespaceLifecycle ?? true,
+      admission,
     });
     // Server-side apply and managedFields unless the caller installs its own hook.
     this.registry.fieldManager =

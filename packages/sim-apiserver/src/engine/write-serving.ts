@@ -240,6 +240,9 @@ export class WriteServing {
       ...(req.fieldManager !== undefined && { fieldManager: req.fieldManager }),
       ...(req.force === true && { force: true }),
       ...(req.subresource !== undefined && { subresource: req.subresource }),
+      ...(req.fieldValidation !== undefined && { fieldValidation: req.fieldValidation }),
+      ...(req.duplicateFields !== undefined && { duplicateFields: req.duplicateFields }),
+      ...(req.warnings !== undefined && { warnings: req.warnings }),
       userAgent: req.userAgent ?? this.deps.defaultUserAgent,
     };
   }

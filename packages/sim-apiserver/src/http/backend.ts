@@ -18,6 +18,11 @@ export interface BackendRequestContext {
   readonly dryRun?: boolean;
   readonly fieldManager?: string;
   readonly force?: boolean;
+  /** `fieldValidation` as given, and the duplicate fields of a JSON body (the engine's admission reads both). */
+  readonly fieldValidation?: string;
+  readonly duplicateFields?: readonly string[];
+  /** Filled by the engine: the write's warnings (sent as `Warning: 299` headers). */
+  readonly warnings?: string[];
   /** `"status"` for a request on the status subresource. */
   subresource?: string;
   /** Set by the backend on a delete: false when finalizers keep the object (the answer is then the object). */

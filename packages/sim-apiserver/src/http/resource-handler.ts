@@ -7,6 +7,7 @@ import {
   newInvalid,
   type Status,
 } from "@informer-ts/apimachinery";
+import { duplicateJsonFields } from "../engine/admission/index.js";
 import { FIELD_MANAGER_MAX_LENGTH } from "../engine/field-manager/structured-merge-manager.js";
 import type { HttpFault } from "../engine/http-faults.js";
 import type { DeleteOptions } from "../engine/registry/delete-options.js";
@@ -335,10 +336,11 @@ async function create(
   const out = negotiateOutput(req.headers.accept, isCustom(r));
   const body = await readBody(req, cfg.maxRequestBodyBytes);
   const { object: obj, warnings } = decodeRequestBody(body, req.headers["content-type"], r);
-  setWarnings(res, warnings);
   ensureNamespace(obj, r, namespace);
   const w = writeOptionsFromQuery(query);
-  const created = await cfg.backend.create(r, namespace, obj, withWrite(ctx, w));
+  const wctx = withWrite(ctx, w, jsonDuplicates(body, req.headers["content-type"]));
+  const created = await cfg.backend.create(r, namespace, obj, wctx);
+  setWarnings(res, [...warnings, ...(wctx.warnings ?? [])]);
   writeJson(res, 201, transformObject(created, r, out, query, cfg.now()));
 }
 
@@ -351,12 +353,26 @@ function setWarnings(res: ServerResponse, warnings: readonly string[]): void {
     );
 }
 
-function withWrite(ctx: BackendRequestContext, w: ReturnType<typeof writeOptionsFromQuery>): BackendRequestContext {
+/** Duplicate fields of a JSON body (`JSON.parse` keeps the last value; strict field validation reports them). */
+function jsonDuplicates(body: Buffer | string, contentType: string | undefined): readonly string[] {
+  const t = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  if (t !== "" && !t.endsWith("json")) return [];
+  return duplicateJsonFields(typeof body === "string" ? body : body.toString("utf8"));
+}
+
+function withWrite(
+  ctx: BackendRequestContext,
+  w: ReturnType<typeof writeOptionsFromQuery>,
+  duplicateFields: readonly string[] = [],
+): BackendRequestContext {
   return {
     ...ctx,
     dryRun: w.dryRun,
     ...(w.fieldManager !== undefined && { fieldManager: w.fieldManager }),
     ...(w.force !== undefined && { force: w.force }),
+    ...(w.fieldValidation !== undefined && { fieldValidation: w.fieldValidation }),
+    ...(duplicateFields.length > 0 && { duplicateFields }),
+    warnings: [],
   };
 }
 
@@ -375,7 +391,6 @@ async function update(
   // `/scale` takes an autoscaling/v1 Scale.
   const expected = ctx.subresource === "scale" ? SCALE_KIND : r;
   const { object: obj, warnings } = decodeRequestBody(body, req.headers["content-type"], expected);
-  setWarnings(res, warnings);
   const meta = metaOf(obj);
   const objName = typeof meta.name === "string" ? meta.name : "";
   if (objName === "") meta.name = name;
@@ -384,7 +399,9 @@ async function update(
   }
   ensureNamespace(obj, r, namespace);
   const w = writeOptionsFromQuery(query);
-  const updated = await cfg.backend.update(r, namespace, name, obj, withWrite(ctx, w));
+  const wctx = withWrite(ctx, w, jsonDuplicates(body, req.headers["content-type"]));
+  const updated = await cfg.backend.update(r, namespace, name, obj, wctx);
+  setWarnings(res, [...warnings, ...(wctx.warnings ?? [])]);
   writeJson(res, 200, transformObject(updated, r, out, query, cfg.now()));
 }
 
@@ -417,8 +434,10 @@ async function patch(
   }
   if (errs.length > 0) throw newInvalid({ group: "meta.k8s.io", kind: "PatchOptions" }, "", errs);
   // The registry decodes, applies and retries (engine/registry/store.ts); an apply may create (201).
-  const wctx = withWrite(ctx, w);
+  const isJsonPatch = contentType.split(";")[0]!.trim().toLowerCase() === "application/json-patch+json";
+  const wctx = withWrite(ctx, w, isApply || isJsonPatch ? [] : jsonDuplicates(text, "application/json"));
   const result = await cfg.backend.patch(r, namespace, name, contentType, text, wctx);
+  setWarnings(res, wctx.warnings ?? []);
   writeJson(res, wctx.created === true ? 201 : 200, transformObject(result, r, out, query, cfg.now()));
 }
 

@@ -13,6 +13,7 @@ import {
   StatusError,
 } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
+import { Admission, type AdmissionAttributes } from "../admission/index.js";
 import { deepFreeze, generateNameFrom, newUid, rfc3339Seconds } from "../object-util.js";
 import { apiVersionOf, type SimResource } from "../resources.js";
 import type { MvccStorage } from "../storage.js";
@@ -69,6 +70,12 @@ export interface WriteOptions {
   readonly seed?: boolean;
   /** `""` (the object) or `"status"`. */
   readonly subresource?: string;
+  /** `fieldValidation` (`Strict`, `Warn`, `Ignore`; absent: the server's default). */
+  readonly fieldValidation?: string;
+  /** Duplicate fields the face found in the body text. */
+  readonly duplicateFields?: readonly string[];
+  /** Where the admission chain appends its warnings (`Warn`'s unknown fields). */
+  readonly warnings?: string[];
 }
 
 /** The result of a delete: the object's last state, and whether it is gone (false: finalizers hold it). */
@@ -87,6 +94,8 @@ export interface RegistryStoreOptions {
   /** NamespaceLifecycle admission (default true). */
   readonly namespaceLifecycle?: boolean;
   readonly fieldManager?: FieldManager;
+  /** The admission chain (decode, defaults, validation) every create and update runs; default: on, v1.34's. */
+  readonly admission?: Admission;
 }
 
 /** Namespaces the lifecycle admission never lets anyone delete (`immortalNamespaces`). */
@@ -162,8 +171,11 @@ export class RegistryStore {
   /** Hook for field ownership; replaceable (server-side apply installs one). */
   fieldManager: FieldManager | undefined;
   namespaceLifecycle: boolean;
+  /** The admission chain of every create and update ({@link Admission}). */
+  readonly admission: Admission;
 
   constructor(private readonly opts: RegistryStoreOptions) {
+    this.admission = opts.admission ?? new Admission();
     this.storage = opts.storage;
     this.clock = opts.clock;
     this.rand = opts.rand;
@@ -204,6 +216,16 @@ export class RegistryStore {
       operation,
       subresource: o.subresource ?? "",
     });
+  }
+
+  private attributes(o: WriteOptions): AdmissionAttributes {
+    return {
+      ...(o.fieldValidation !== undefined && { fieldValidation: o.fieldValidation }),
+      ...(o.duplicateFields !== undefined && { duplicateFields: o.duplicateFields }),
+      ...(o.warnings !== undefined && { warnings: o.warnings }),
+      ...(o.subresource !== undefined && { subresource: o.subresource }),
+      ...(o.seed === true && { internal: true }),
+    };
   }
 
   /** `/status` on a resource without that subresource: the route does not exist (404 as go-restful answers). */
@@ -282,12 +304,15 @@ export class RegistryStore {
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
     let obj: KubeObject = { ...src, apiVersion: apiVersionOf(r), kind: r.kind, metadata: meta };
+    const attrs = this.attributes(o);
+    this.admission.decode(r, obj, attrs, true);
+    this.admission.default(r, obj, undefined, attrs);
     this.strategy(r).prepareForCreate(obj);
     // A seeded object's status is the state its controllers left: kept (the strategy's defaults fill only a missing one).
     if (o.seed === true && src.status !== undefined) obj.status = src.status;
     for (let attempt = 1; ; attempt++) {
       if (generate) metaOf(obj).name = generateNameFrom(meta.generateName as string, this.rand);
-      const errs = validateObjectMeta(r, obj);
+      const errs = [...validateObjectMeta(r, obj), ...this.admission.validate(r, obj, undefined, attrs)];
       if (errs.length > 0) throw newInvalid({ group: r.group, kind: r.kind }, String(obj.metadata?.name ?? ""), errs);
       const name = String(obj.metadata!.name);
       if (o.dryRun === true) {
@@ -369,10 +394,13 @@ export class RegistryStore {
       meta.deletionGracePeriodSeconds = cm.deletionGracePeriodSeconds;
     if (cm.generation === undefined) delete meta.generation;
     else meta.generation = cm.generation;
+    const attrs = this.attributes(o);
+    this.admission.decode(r, obj, attrs, false);
+    this.admission.default(r, obj, current, attrs);
     const strategy = this.strategy(r);
     if ((o.subresource ?? "") === "status") obj = strategy.prepareForStatusUpdate(obj, current);
     else strategy.prepareForUpdate(obj, current);
-    const errs = validateObjectMetaUpdate(r, obj, current);
+    const errs = [...validateObjectMetaUpdate(r, obj, current), ...this.admission.validate(r, obj, current, attrs)];
     if (errs.length > 0) throw newInvalid({ group: r.group, kind: r.kind }, name, errs);
     return obj;
   }
