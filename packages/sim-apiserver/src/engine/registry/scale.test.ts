@@ -35,7 +35,10 @@ describe("/scale", () => {
       spec: {
         replicas: 2,
         selector: { matchLabels: { tier: "front", app: "web" } },
-        template: { metadata: { labels: { app: "web", tier: "front" } }, spec: { containers: [] } },
+        template: {
+          metadata: { labels: { app: "web", tier: "front" } },
+          spec: { containers: [{ name: "web", image: "nginx" }] },
+        },
       },
     });
     const scale = await e.get("deployments.apps", "default", "web", {}, { ...SCALE });
@@ -98,7 +101,14 @@ describe("/scale", () => {
 
   it("bad input: negative replicas (422), a stale resourceVersion (409), apply (415), no /scale (404); nothing written", async () => {
     const e = engine();
-    const dep = await e.create("deployments.apps", "default", { metadata: { name: "d" }, spec: { replicas: 1 } });
+    const dep = await e.create("deployments.apps", "default", {
+      metadata: { name: "d" },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: "d" } },
+        template: { metadata: { labels: { app: "d" } }, spec: { containers: [{ name: "d", image: "nginx" }] } },
+      },
+    });
     const rv = e.currentResourceVersion;
     const neg = await rejected(
       e.update("deployments.apps", "default", "d", { kind: "Scale", spec: { replicas: -1 } }, { ...SCALE }),

@@ -119,7 +119,11 @@ describe("RegistryStore: create", () => {
 describe("RegistryStore: status subresource and generation", () => {
   const dep = (replicas: number): KubeObject => ({
     metadata: { name: "d" },
-    spec: { replicas, template: { spec: { containers: [{ name: "c", image: "x" }] } } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: "d" } },
+      template: { metadata: { labels: { app: "d" } }, spec: { containers: [{ name: "c", image: "x" }] } },
+    },
     status: { replicas: 7 },
   });
 
@@ -138,7 +142,7 @@ describe("RegistryStore: status subresource and generation", () => {
       { subresource: "status" },
     );
     expect([s.spec, s.status, s.metadata?.generation, s.metadata?.labels]).toEqual([
-      dep(2).spec,
+      u.spec,
       { replicas: 2 },
       2,
       undefined,
@@ -213,7 +217,8 @@ describe("RegistryStore: patch", () => {
       "application/strategic-merge-patch+json",
       '{"spec":{"containers":[{"name":"b","image":"2"},{"name":"c","image":"3"}]}}',
     );
-    expect((p.spec as { containers: unknown[] }).containers).toEqual([
+    const containers = (p.spec as { containers: Array<{ name: string; image: string }> }).containers;
+    expect(containers.map(({ name, image }) => ({ name, image }))).toEqual([
       { name: "a", image: "1" },
       { name: "b", image: "2" },
       { name: "c", image: "3" },
