@@ -47,6 +47,34 @@ afterAll(async () => {
   await s.close();
 });
 
+/** What a kind needs beyond its metadata to pass admission (a container, a selector matching the template, …). */
+function validContent(r: SimResource): Record<string, unknown> {
+  const podSpec = (restartPolicy: string) => ({ restartPolicy, containers: [{ name: "c", image: "nginx" }] });
+  const template = { metadata: { labels: { app: "x" } }, spec: podSpec("Always") };
+  switch (`${r.group}/${r.resource}`) {
+    case "/pods":
+      return { spec: podSpec("Always") };
+    case "/services":
+      return { spec: { ports: [{ port: 80 }] } };
+    case "apps/deployments":
+    case "apps/statefulsets":
+      return { spec: { selector: { matchLabels: { app: "x" } }, template } };
+    case "batch/jobs":
+      return { spec: { template: { spec: podSpec("Never") } } };
+    case "events.k8s.io/events":
+      return {
+        eventTime: "2026-01-01T00:00:00.000000Z",
+        reportingController: "example.com/c",
+        reportingInstance: "c-1",
+        action: "Sync",
+        reason: "Synced",
+        type: "Normal",
+      };
+    default:
+      return {};
+  }
+}
+
 describe("resource set (item 4): every built-in resource and a custom resource registered at start", () => {
   // CustomResourceDefinitions have their own tests (a definition needs a valid spec).
   const all = [...BUILTIN_RESOURCES.filter((r) => r.resource !== "customresourcedefinitions"), WIDGETS];
@@ -101,7 +129,7 @@ describe("resource set (item 4): every built-in resource and a custom resource r
       const created = await fetchRaw(`${s.url}${path}`, {
         method: "POST",
         headers: json,
-        body: JSON.stringify({ apiVersion: apiVersion(r), kind: r.kind, metadata: { name } }),
+        body: JSON.stringify({ apiVersion: apiVersion(r), kind: r.kind, metadata: { name }, ...validContent(r) }),
       });
       expect(created.status).toBe(201);
       expect(created.json).toMatchObject({
