@@ -37,7 +37,11 @@ describe("registry over HTTP", () => {
   it("GET/PUT/PATCH /status of a deployment: status only; the main resource keeps the stored status", async () => {
     const body = {
       metadata: { name: "d" },
-      spec: { replicas: 1, template: { spec: { containers: [{ name: "c", image: "i" }] } } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: "d" } },
+        template: { metadata: { labels: { app: "d" } }, spec: { containers: [{ name: "c", image: "i" }] } },
+      },
       status: { replicas: 3 },
     };
     const c = await fetchRaw(`${base}${DEPLOY}`, { method: "POST", headers: json, body: JSON.stringify(body) });

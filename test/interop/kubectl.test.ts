@@ -237,6 +237,10 @@ describe("interop: kubectl on other resources of the engine", () => {
         apiVersion: "apps/v1",
         kind: "Deployment",
         metadata: { name: "web" },
+        spec: {
+          selector: { matchLabels: { app: "web" } },
+          template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "nginx" }] } },
+        },
       });
       await sim.engine.create("widgets.example.com", "default", {
         apiVersion: "example.com/v1",
