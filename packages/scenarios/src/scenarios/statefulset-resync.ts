@@ -148,7 +148,12 @@ async function runVariant(
     apiVersion: "apps/v1",
     kind: "StatefulSet",
     metadata: { name, namespace: "default" },
-    spec: { replicas: 1, serviceName: name },
+    spec: {
+      replicas: 1,
+      serviceName: name,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "app", image: "app:1" }] } },
+    },
   });
   for (let i = 0; i < o.statefulsets; i++)
     await sim.create(resource, "default", sts(`sts-${String(i).padStart(5, "0")}`));
