@@ -243,11 +243,18 @@ export interface FieldError {
   readonly field: string;
   /** The offending value, when it is shown (Invalid, NotSupported, Duplicate). */
   readonly badValue?: string | number | boolean;
+  /**
+   * The offending value already printed as Go prints a map or struct (`map[string]string{"a":"b"}`,
+   * `&LabelSelector{…}`): shown verbatim instead of {@link badValue}.
+   */
+  readonly printedValue?: string;
   readonly detail?: string;
 }
 
 function fieldErrorBody(e: FieldError): string {
-  const shown = e.badValue === undefined ? "" : typeof e.badValue === "string" ? quote(e.badValue) : `${e.badValue}`;
+  const shown =
+    e.printedValue ??
+    (e.badValue === undefined ? "" : typeof e.badValue === "string" ? quote(e.badValue) : `${e.badValue}`);
   const label: Record<FieldError["type"], string> = {
     FieldValueNotFound: "Not found",
     FieldValueRequired: "Required value",
@@ -266,7 +273,7 @@ function fieldErrorBody(e: FieldError): string {
     e.type === "FieldValueNotSupported" ||
     e.type === "FieldValueDuplicate" ||
     e.type === "FieldValueTooMany";
-  if (showsValue && e.badValue !== undefined) body += `: ${shown}`;
+  if (showsValue && (e.badValue !== undefined || e.printedValue !== undefined)) body += `: ${shown}`;
   if (e.detail !== undefined && e.detail !== "") body += `: ${e.detail}`;
   return body;
 }

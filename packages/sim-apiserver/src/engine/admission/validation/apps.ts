@@ -102,14 +102,14 @@ function validateWorkloadSpec(obj: KubeObject, rules: WorkloadRules): FieldError
       errs.push({
         type: "FieldValueInvalid",
         field: "spec.selector",
-        badValue: selectorString(sel),
+        printedValue: selectorString(sel),
         detail: `empty selector is invalid for ${rules.kind === "Deployment" ? "deployment" : rules.kind.toLowerCase()}`,
       });
     } else if (!selectorMatches(sel, tlabels)) {
       errs.push({
         type: "FieldValueInvalid",
         field: "spec.template.metadata.labels",
-        badValue: goStringMap(tlabels),
+        printedValue: goStringMap(tlabels),
         detail: "`selector` does not match template `labels`",
       });
     }
@@ -186,7 +186,7 @@ export function validateWorkloadUpdate(obj: KubeObject, old: KubeObject, statefu
     errs.push({
       type: "FieldValueInvalid",
       field: "spec.selector",
-      badValue: selectorString(objectAt(spec.selector)),
+      printedValue: selectorString(objectAt(spec.selector)),
       detail: "field is immutable",
     });
   }
