@@ -77,9 +77,7 @@ describe("duplicateJsonFields", () => {
     expect(duplicateJsonFields(text)).toEqual(["spec.replicas", "spec.template.spec.containers[1].name", "spec"]);
   });
   it("strings with braces, escaped quotes and escaped keys do not confuse it", () => {
-    expect(duplicateJsonFields(`{"a":"{\\"a\\":1}","b":[1,{"a":2}],"\\u0061":3}`)).toEqual([
-      "\\u0061".length > 0 ? "a" : "",
-    ]);
+    expect(duplicateJsonFields(`{"a":"{\\"a\\":1}","b":[1,{"a":2}],"\\u0061":3}`)).toEqual(["a"]);
     expect(duplicateJsonFields(`{"a":{"x":1},"b":{"x":1}}`)).toEqual([]);
   });
 });
