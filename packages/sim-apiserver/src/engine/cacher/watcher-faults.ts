@@ -1,9 +1,9 @@
-import { CacheWatcher } from "../cacher/index.js";
+import { SimConnectionError } from "../filters/index.js";
 import type { ResourceTable } from "../registry/index.js";
 import type { ResourceRef } from "../request-context.js";
 import { groupResourceString, type SimResource } from "../resources.js";
 import type { UnknownResourceError } from "../unknown-resource-error.js";
-import { SimConnectionError } from "./in-process-faults.js";
+import { CacheWatcher } from "./cache-watcher.js";
 
 /** Which bookmarks the server sends (fault injection). */
 export type BookmarkMode = "on" | "no-periodic" | "off";
