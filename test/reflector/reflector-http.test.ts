@@ -15,8 +15,8 @@ import {
   type ReflectorOptions,
   type StoreWithTransactions,
   silentLogger,
-  startRun,
 } from "@informer-ts/cache";
+import { startRun } from "@informer-ts/cache/testing";
 import { builtinResources, KubeClient, listWatchFor } from "@informer-ts/client";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import {
