@@ -25,8 +25,8 @@ import {
   type ServedResource,
   SimApiServer,
   SimHttpServer,
-  type WatchSource,
 } from "@informer-ts/sim-apiserver";
+import type { WatchSource } from "@informer-ts/sim-apiserver/http";
 import { afterEach, describe, expect, it } from "vitest";
 
 const { configmaps } = builtinResources;
