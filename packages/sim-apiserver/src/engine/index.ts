@@ -1,7 +1,21 @@
 // Public API of @informer-ts/sim-apiserver/engine: the engine of the simulated apiserver by role — storage,
-// cacher, registry, controllers, filters (faults, accounting, APF, cost model, trace) — knowing no wire. `.`
+// cacher, registry, admission, controllers, filters (faults, accounting, APF, cost model, trace) — knowing no wire. `.`
 // re-exports the part a user of the simulator needs.
 
+export {
+  Admission,
+  type AdmissionAttributes,
+  type AdmissionOptions,
+  type BuiltinDecodeResult,
+  decodeBuiltin,
+  defaultCustomResource,
+  duplicateJsonFields,
+  type FieldValidationDirective,
+  OPENAPI_KUBE_VERSION,
+  pruneCustomResource,
+  type StructuralSchema,
+  validateCustomResource,
+} from "./admission/index.js";
 export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cacher/cache-watcher.js";
 export { Cacher, type CacherConfig, type ServedFrom } from "./cacher/cacher.js";
 export { CacheMetrics } from "./cacher/cacher-metrics.js";
