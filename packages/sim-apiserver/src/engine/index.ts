@@ -80,6 +80,11 @@ export {
   kubeVersionGates,
   parseKubeVersion,
 } from "./kube-version.js";
+export {
+  ensureKubernetesService,
+  KUBERNETES_SERVICE_IP,
+  KUBERNETES_SERVICE_TARGET_PORT,
+} from "./kubernetes-service.js";
 export { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "./list-options.js";
 export {
   defaultWorkEstimatorConfig,
@@ -148,8 +153,10 @@ export {
   patchTypeOf,
   unsupportedPatchType,
 } from "./registry/patch.js";
+export { answerReview, IN_PROCESS_USER, type ReviewUser, reviewUserOf } from "./registry/reviews.js";
 export {
   APPS_SCALE,
+  CORE_SCALE,
   formatLabelSelector,
   type ScaleSubresource,
   scaleOf,
@@ -192,7 +199,7 @@ export {
   type SimSubresources,
 } from "./resources.js";
 export { parseSelection, type Selection } from "./selection.js";
-export { COLLECTION_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
+export { COLLECTION_VERBS, CREATE_ONLY_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
 export { SimApiServer } from "./sim-apiserver.js";
 export type { SimApiServerOptions } from "./sim-apiserver-options.js";
 export { SimTruncatedWatchError, type SimWatch } from "./sim-watch.js";

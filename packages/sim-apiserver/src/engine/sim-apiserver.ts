@@ -10,6 +10,7 @@ import { CrdFinalizer } from "./crd-finalizer.js";
 import { EngineRequests } from "./engine-requests.js";
 import { ServerSideApply } from "./field-manager/server-side-apply.js";
 import { GarbageCollector } from "./garbage-collector.js";
+import { GracefulDeletion } from "./graceful-deletion.js";
 import { type HttpFault, HttpFaultInjector, type HttpRequestDescriptor } from "./http-faults.js";
 import { InProcessRequests } from "./in-process-requests.js";
 import {
@@ -19,6 +20,7 @@ import {
   kubeVersionGates,
   parseKubeVersion,
 } from "./kube-version.js";
+import { ensureKubernetesService } from "./kubernetes-service.js";
 import { type InProcessListerWatcher, inProcessListerWatcher, type ListerWatcherScope } from "./listwatch.js";
 import { NamespaceController } from "./namespace-controller.js";
 import { ObjectCountTracker } from "./object-count-tracker.js";
@@ -82,6 +84,8 @@ export class SimApiServer {
   readonly namespaceController: NamespaceController | undefined;
   /** Deletes a deleted CustomResourceDefinition's objects, then the definition (absent with `controllers: false`). */
   readonly crdFinalizer: CrdFinalizer | undefined;
+  /** Deletes pods whose graceful deletion period ended (absent with `controllers: false`). */
+  readonly gracefulDeletion: GracefulDeletion | undefined;
   readonly accounting: RequestAccounting;
   /** Request faults (429, error statuses, truncated watches, dropped connections), shared with the HTTP face. */
   readonly faults: HttpFaultInjector;
@@ -228,7 +232,10 @@ export class SimApiServer {
         namespaces: () => namespaces,
         namespaceLifecycle: false,
       });
-      this.storage.seedAtInitialRevision(() => seeder.ensureSystemNamespaces(namespaces));
+      this.storage.seedAtInitialRevision(() => {
+        seeder.ensureSystemNamespaces(namespaces);
+        ensureKubernetesService(seeder, initial);
+      });
     }
     this.storage.subscribe({
       onEvent: (ev) => {
@@ -242,6 +249,7 @@ export class SimApiServer {
       this.garbageCollector = undefined;
       this.namespaceController = undefined;
       this.crdFinalizer = undefined;
+      this.gracefulDeletion = undefined;
     } else {
       const deps = {
         storage: this.storage,
@@ -257,6 +265,7 @@ export class SimApiServer {
         retire: (name) => this.table.retireDefinition(name),
         now: () => rfc3339Seconds(this.clock.now()),
       });
+      this.gracefulDeletion = new GracefulDeletion({ ...deps, log: (line) => this.logLine(line) });
     }
   }
 
@@ -549,6 +558,7 @@ export class SimApiServer {
   stop(): void {
     this.garbageCollector?.stop();
     this.namespaceController?.stop();
+    this.gracefulDeletion?.stop();
     this.crdFinalizer?.stop();
     this.maintenance.stop();
     this.latency.stop();

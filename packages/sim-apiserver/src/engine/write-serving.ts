@@ -20,6 +20,7 @@ import { type ListOptionGates, listOptionsFor, scalePathsOf } from "./list-servi
 import { rfc3339Seconds } from "./object-util.js";
 import { type DeleteOptions, validateDeleteOptions } from "./registry/delete-options.js";
 import { applyPatch, type PatchType, patchTypeOf, unsupportedPatchType } from "./registry/patch.js";
+import { answerReview, reviewUserOf } from "./registry/reviews.js";
 import { scaleOf, validateScale, withScaledReplicas } from "./registry/scale.js";
 import type { RegistryStore } from "./registry/store.js";
 import type { EngineRequest, Served } from "./request-context.js";
@@ -57,6 +58,7 @@ export class WriteServing {
    */
   create(r: SimResource, namespace: string, obj: KubeObject, req: EngineRequest): Served<KubeObject> {
     const { registry, clock, table } = this.deps;
+    if (r.review === true) return { object: answerReview(r, namespace, obj, reviewUserOf(req.user)) };
     if (r !== CUSTOM_RESOURCE_DEFINITIONS) {
       return { object: registry.create(r, namespace, obj, this.writeOptions(req)) };
     }

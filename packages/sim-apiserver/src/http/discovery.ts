@@ -106,6 +106,7 @@ export function apiResourceList(resources: readonly ServedResource[], group: str
         kind: r.kind,
         verbs: [...r.verbs],
         ...(r.shortNames !== undefined && r.shortNames.length > 0 && { shortNames: [...r.shortNames] }),
+        ...(r.categories !== undefined && r.categories.length > 0 && { categories: [...r.categories] }),
         storageVersionHash: storageVersionHash(r),
       },
       // The status subresource is listed as its own entry, as kube-apiserver does (`pods/status`).

@@ -223,6 +223,9 @@ export async function handleResourceRequest(
   const collection = info.name === "";
   if (r.namespaced && namespace === "" && !collection) throw genericNotFound();
 
+  // A verb the resource does not serve (a review's GET, a namespace's deletecollection) has no route: 405.
+  const verb = verbOf(method, info, parseQueryBool(query.get("watch")));
+  if (verb !== "" && !r.verbs.includes(verb)) throw genericMethodNotAllowed();
   if (info.legacyWatch) {
     if (method !== "GET") throw genericMethodNotAllowed();
     return listOrWatch(res, r, namespace, info, query, ctx, cfg, true, fault, req.headers.accept);
@@ -332,7 +335,9 @@ async function create(
   ctx: BackendRequestContext,
   cfg: ResourceHandlerConfig,
 ): Promise<void> {
-  const out = negotiateOutput(req.headers.accept, isCustom(r));
+  // The review kinds have no table convertor: a Table is not acceptable (upstream's AllowsMediaTypeTransform).
+  const review = (r as { review?: boolean }).review === true;
+  const out = negotiateOutput(req.headers.accept, isCustom(r), !review);
   const body = await readBody(req, cfg.maxRequestBodyBytes);
   const { object: obj, warnings } = decodeRequestBody(body, req.headers["content-type"], r);
   setWarnings(res, warnings);
