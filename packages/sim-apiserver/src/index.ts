@@ -99,6 +99,8 @@ export {
   formatTraceStart,
   GARBAGE_COLLECTOR_USER_AGENT,
   GarbageCollector,
+  GRACEFUL_DELETION_USER_AGENT,
+  GracefulDeletion,
   groupResourceString,
   type HandlerSteps,
   HISTORY_LOWER_BOUND,
