@@ -24,7 +24,17 @@ export {
   KUBERNETES_SERVICE_IP,
   KUBERNETES_SERVICE_TARGET_PORT,
 } from "./controllers/kubernetes-service.js";
-export { NamespaceController } from "./controllers/namespace-controller.js";
+export {
+  type ContentTotals,
+  NAMESPACE_CONDITION_TYPES,
+  type NamespaceCondition,
+  updatedConditions,
+} from "./controllers/namespace-conditions.js";
+export {
+  NAMESPACE_CONTROLLER_USER_AGENT,
+  NamespaceController,
+  type NamespaceControllerOptions,
+} from "./controllers/namespace-controller.js";
 export {
   type AccountingDimension,
   type AccountingRow,

@@ -264,7 +264,10 @@ export class SimApiServer {
         delayMs: opts.controllers?.delayMs ?? 0,
       };
       this.garbageCollector = new GarbageCollector(deps);
-      this.namespaceController = new NamespaceController(deps);
+      this.namespaceController = new NamespaceController(deps, {
+        orderedDeletion: this.gates.orderedNamespaceDeletion,
+        now: () => rfc3339Seconds(this.clock.now()),
+      });
       this.crdFinalizer = new CrdFinalizer(deps, {
         served: (name) => this.table.definition(name),
         retire: (name) => this.table.retireDefinition(name),

@@ -215,8 +215,14 @@ export async function handleResourceRequest(
   const sub = info.subresource;
   if (r === undefined || info.parts.length > 3) throw genericNotFound();
   const subs = (r as SimResourceLike | undefined)?.subresources;
-  if (sub !== "" && !((sub === "status" && subs?.status === true) || (sub === "scale" && subs?.scale !== undefined)))
+  const finalize = sub === "finalize" && r.group === "" && r.resource === "namespaces";
+  if (
+    sub !== "" &&
+    !((sub === "status" && subs?.status === true) || (sub === "scale" && subs?.scale !== undefined) || finalize)
+  )
     throw genericNotFound();
+  // `namespaces/finalize` serves PUT only (the FinalizeREST is an updater).
+  if (finalize && method !== "PUT") throw genericMethodNotAllowed();
   if (sub !== "") ctx.subresource = sub;
   if (!r.namespaced && namespace !== "") throw genericNotFound();
   const collection = info.name === "";

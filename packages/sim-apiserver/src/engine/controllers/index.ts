@@ -9,4 +9,14 @@ export {
   KUBERNETES_SERVICE_IP,
   KUBERNETES_SERVICE_TARGET_PORT,
 } from "./kubernetes-service.js";
-export { NamespaceController } from "./namespace-controller.js";
+export {
+  type ContentTotals,
+  NAMESPACE_CONDITION_TYPES,
+  type NamespaceCondition,
+  updatedConditions,
+} from "./namespace-conditions.js";
+export {
+  NAMESPACE_CONTROLLER_USER_AGENT,
+  NamespaceController,
+  type NamespaceControllerOptions,
+} from "./namespace-controller.js";

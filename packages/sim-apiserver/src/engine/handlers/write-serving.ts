@@ -87,6 +87,7 @@ export class WriteServing {
   /** UPDATE (PUT) of an object, of its status (`subresource: "status"`) or of its Scale (`"scale"`). */
   update(r: SimResource, namespace: string, name: string, obj: KubeObject, req: EngineRequest): Served<KubeObject> {
     if (req.subresource === "scale") return { object: this.writeScale(r, namespace, name, obj, req) };
+    if (req.subresource === "finalize") return { object: this.finalize(r, name, obj, req) };
     if (r === CUSTOM_RESOURCE_DEFINITIONS && req.subresource !== "status") {
       const errs = validateCustomResourceDefinition(obj);
       if (errs.length > 0) {
@@ -94,6 +95,23 @@ export class WriteServing {
       }
     }
     return { object: this.deps.registry.update(r, namespace, name, obj, this.writeOptions(req)) };
+  }
+
+  /**
+   * `PUT /api/v1/namespaces/<name>/finalize` (the namespace `FinalizeREST`): the body's `spec.finalizers` replace the
+   * stored ones, everything else is kept; a deleting namespace left without finalizers is deleted. 404 for any
+   * other resource (the route does not exist).
+   */
+  private finalize(r: SimResource, name: string, obj: KubeObject, req: EngineRequest): KubeObject {
+    if (!(r.group === "" && r.resource === "namespaces"))
+      throw newNotFound({ group: r.group, resource: r.resource }, name);
+    const fins = (obj.spec as { finalizers?: unknown } | undefined)?.finalizers;
+    const list = Array.isArray(fins) ? fins.filter((f): f is string => typeof f === "string") : [];
+    const rv = obj.metadata?.resourceVersion;
+    return this.deps.registry.finalizeNamespace(r, name, list, {
+      ...(rv !== undefined && { resourceVersion: rv }),
+      ...(req.dryRun === true && { dryRun: true }),
+    });
   }
 
   /**

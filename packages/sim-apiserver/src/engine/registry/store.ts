@@ -578,14 +578,24 @@ export class RegistryStore {
 
   /**
    * `/finalize` of a namespace (the namespace controller's last step): replaces `spec.finalizers`; a deleting
-   * namespace left without spec and metadata finalizers is deleted.
+   * namespace left without spec and metadata finalizers is deleted. `resourceVersion` (the request body's) must match
+   * the stored one when given (409 Conflict); `dryRun` stores nothing.
    */
-  finalizeNamespace(r: SimResource, name: string, specFinalizers: readonly string[]): KubeObject {
+  finalizeNamespace(
+    r: SimResource,
+    name: string,
+    specFinalizers: readonly string[],
+    o: { readonly resourceVersion?: string; readonly dryRun?: boolean } = {},
+  ): KubeObject {
     const current = this.storage.get(r, "", name);
     if (current === undefined) throw newNotFound(this.gr(r), name);
+    const rv = current.metadata?.resourceVersion ?? "";
+    if (o.resourceVersion !== undefined && o.resourceVersion !== "" && o.resourceVersion !== rv) {
+      throw newConflict(this.gr(r), name);
+    }
     const next = structuredClone(current) as KubeObject;
     next.spec = { ...(next.spec as object | undefined), finalizers: [...specFinalizers] };
-    const rv = current.metadata?.resourceVersion ?? "";
+    if (o.dryRun === true) return deepFreeze(next);
     if (
       next.metadata?.deletionTimestamp !== undefined &&
       specFinalizers.length === 0 &&
