@@ -115,6 +115,8 @@ export class SimApiServer {
   private readonly watcherFaults: WatcherFaults;
   private readonly cacheMetrics: CacheMetrics;
   private readonly logger: Logger | undefined;
+  /** The compacted revision the caches were last told of. */
+  private lastCompacted = 0;
   private readonly watchMemoryModel: WatchMemoryModel;
   private readonly objectCounts: ObjectCountTracker<SimResource>;
 
@@ -247,7 +249,14 @@ export class SimApiServer {
         this.table.cacherIfServed(ev.resource)?.onStorageEvent(ev);
         this.maintenance.onWrite();
       },
-      onRevision: () => this.maintenance.armProgress(),
+      onRevision: () => {
+        this.maintenance.armProgress();
+        const compacted = this.storage.compactedRevision;
+        if (compacted > this.lastCompacted) {
+          this.lastCompacted = compacted;
+          for (const c of this.table.allCachers()) c.onCompacted(compacted, this.clock.now());
+        }
+      },
     });
     for (const r of initial) this.register(r);
     if (opts.controllers === false) {
