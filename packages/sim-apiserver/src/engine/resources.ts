@@ -12,6 +12,11 @@ export interface SimResource extends ServedResource {
    */
   readonly fieldLabels?: readonly string[];
   /**
+   * Field labels whose value is read at another path of the object (the kind's field-label conversion): core Events'
+   * `source` is `source.component`. Labels not named here are their own path.
+   */
+  readonly fieldLabelPaths?: Readonly<Record<string, string>>;
+  /**
    * The field the registry indexes watchers by (kube's "trigger"): `metadata.name` for configmaps, secrets and
    * nodes, `spec.nodeName` for pods. It decides the per-watcher channel size (§5.3 of reference/apiserver.md).
    */
@@ -140,6 +145,7 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
       "source",
       "type",
     ],
+    fieldLabelPaths: { source: "source.component" },
   }),
   builtin("", "services", "Service", true, {
     shortNames: ["svc"],
@@ -216,8 +222,22 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   }),
   builtin("coordination.k8s.io", "leases", "Lease", true),
   builtin("discovery.k8s.io", "endpointslices", "EndpointSlice", true, { fieldLabels: ["addressType"] }),
-  // events.k8s.io/v1 Events: the same objects as core/v1 Events, converted (registry/event-conversion.ts).
-  builtin("events.k8s.io", "events", "Event", true, { shortNames: ["ev"] }),
+  // events.k8s.io/v1 Events (`pkg/apis/events/v1` AddFieldLabelConversionsForEvent's labels).
+  builtin("events.k8s.io", "events", "Event", true, {
+    shortNames: ["ev"],
+    fieldLabels: [
+      "reason",
+      "regarding.kind",
+      "regarding.namespace",
+      "regarding.name",
+      "regarding.uid",
+      "regarding.apiVersion",
+      "regarding.resourceVersion",
+      "regarding.fieldPath",
+      "reportingController",
+      "type",
+    ],
+  }),
   builtin("flowcontrol.apiserver.k8s.io", "flowschemas", "FlowSchema", false, { subresources: { status: true } }),
   builtin("flowcontrol.apiserver.k8s.io", "prioritylevelconfigurations", "PriorityLevelConfiguration", false, {
     subresources: { status: true },
