@@ -38,6 +38,31 @@ describe("interop: kubectl", () => {
     expect(r.stdout).toMatch(/^cm-get\s+2\s+\S+$/m);
   });
 
+  it("kubectl get pods,deploy,svc prints upstream's columns for each kind", async (ctx) => {
+    requireTool(kubectl, ctx);
+    await sim.engine.create("pods", "default", {
+      metadata: { name: "web-0" },
+      spec: { containers: [{ name: "web", image: "nginx" }] },
+    });
+    await sim.engine.create("deployments.apps", "default", {
+      metadata: { name: "web" },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: "web" } },
+        template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "nginx" }] } },
+      },
+    });
+    const r = await k(["get", "pods,deploy,svc"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/m);
+    expect(r.stdout).toMatch(/^pod\/web-0\s+0\/1\s+Pending\s+0\s+\S+$/m);
+    expect(r.stdout).toMatch(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE$/m);
+    expect(r.stdout).toMatch(/^deployment\.apps\/web\s+0\/2\s+0\s+0\s+\S+$/m);
+    expect(r.stdout).toMatch(/^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE$/m);
+    expect(r.stdout).toMatch(/^service\/kubernetes\s+ClusterIP\s+10\.96\.0\.1\s+<none>\s+443\/TCP\s+\S+$/m);
+  });
+
   it("kubectl create -f with default validation (OpenAPI v3 probe) and with --validate=false", async (ctx) => {
     requireTool(kubectl, ctx);
     const f1 = join(dir, "cm1.yaml");

@@ -35,7 +35,23 @@ export type { BookmarkMode, WatcherInfo, WatcherSelector } from "./cacher/watche
 export { type ControllerDeps, ControllerLoop } from "./controllers/controller-loop.js";
 export { APISERVER_USER_AGENT, CrdFinalizer, type DefinitionServing } from "./controllers/crd-finalizer.js";
 export { GARBAGE_COLLECTOR_USER_AGENT, GarbageCollector } from "./controllers/garbage-collector.js";
-export { NamespaceController } from "./controllers/namespace-controller.js";
+export { GRACEFUL_DELETION_USER_AGENT, GracefulDeletion } from "./controllers/graceful-deletion.js";
+export {
+  ensureKubernetesService,
+  KUBERNETES_SERVICE_IP,
+  KUBERNETES_SERVICE_TARGET_PORT,
+} from "./controllers/kubernetes-service.js";
+export {
+  type ContentTotals,
+  NAMESPACE_CONDITION_TYPES,
+  type NamespaceCondition,
+  updatedConditions,
+} from "./controllers/namespace-conditions.js";
+export {
+  NAMESPACE_CONTROLLER_USER_AGENT,
+  NamespaceController,
+  type NamespaceControllerOptions,
+} from "./controllers/namespace-controller.js";
 export {
   type AccountingDimension,
   type AccountingRow,
@@ -195,8 +211,10 @@ export {
   patchTypeOf,
   unsupportedPatchType,
 } from "./registry/patch.js";
+export { answerReview, IN_PROCESS_USER, type ReviewUser, reviewUserOf } from "./registry/reviews.js";
 export {
   APPS_SCALE,
+  CORE_SCALE,
   formatLabelSelector,
   type ScaleSubresource,
   scaleOf,
@@ -229,7 +247,7 @@ export {
   type SimSubresources,
 } from "./resources.js";
 export { parseSelection, type Selection } from "./selection.js";
-export { COLLECTION_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
+export { COLLECTION_VERBS, CREATE_ONLY_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
 export { SimApiServer } from "./sim-apiserver.js";
 export type { SimApiServerOptions } from "./sim-apiserver-options.js";
 export { SimTruncatedWatchError, type SimWatch } from "./sim-watch.js";

@@ -57,6 +57,12 @@ export interface KubeVersionGates {
    * entirely).
    */
   readonly limitedListsFromStorage: boolean;
+  /**
+   * `OrderedNamespaceDeletion` (beta off in 1.30–1.32, beta on in 1.33, GA in 1.34; `pkg/features/kube_features.go`):
+   * the namespace controller deletes a terminating namespace's pods first and the rest of its content only once no
+   * pod is left. Off: every resource's content is deleted in the same pass.
+   */
+  readonly orderedNamespaceDeletion: boolean;
 }
 
 const GATES: Readonly<Record<KubeVersion, KubeVersionGates>> = Object.freeze({
@@ -69,6 +75,7 @@ const GATES: Readonly<Record<KubeVersion, KubeVersionGates>> = Object.freeze({
     sendInitialEventsOption: false,
     resilientWatchCacheInitialization: false,
     limitedListsFromStorage: true,
+    orderedNamespaceDeletion: false,
   }),
   // v0.28.15: ConsistentListFromCache alpha (off), WatchList alpha (off); shouldDelegateList as 1.22 plus the gate.
   "1.28": Object.freeze({
@@ -78,6 +85,7 @@ const GATES: Readonly<Record<KubeVersion, KubeVersionGates>> = Object.freeze({
     sendInitialEventsOption: true,
     resilientWatchCacheInitialization: false,
     limitedListsFromStorage: true,
+    orderedNamespaceDeletion: false,
   }),
   // v0.31.14: ConsistentListFromCache beta (on), ResilientWatchCacheInitialization beta (on), WatchList alpha (off);
   // hasLimit removed (legacy exact and non-NotOlderThan matches still delegate).
@@ -88,6 +96,7 @@ const GATES: Readonly<Record<KubeVersion, KubeVersionGates>> = Object.freeze({
     sendInitialEventsOption: true,
     resilientWatchCacheInitialization: true,
     limitedListsFromStorage: false,
+    orderedNamespaceDeletion: false,
   }),
   // v0.33.13: CacheDelegator; ListFromCacheSnapshot alpha (off), WatchList beta but switched back off.
   "1.33": Object.freeze({
@@ -97,6 +106,7 @@ const GATES: Readonly<Record<KubeVersion, KubeVersionGates>> = Object.freeze({
     sendInitialEventsOption: true,
     resilientWatchCacheInitialization: true,
     limitedListsFromStorage: false,
+    orderedNamespaceDeletion: true,
   }),
   // v0.34.10: ConsistentListFromCache GA, ListFromCacheSnapshot beta (on), WatchList beta (on).
   "1.34": Object.freeze({
@@ -106,6 +116,7 @@ const GATES: Readonly<Record<KubeVersion, KubeVersionGates>> = Object.freeze({
     sendInitialEventsOption: true,
     resilientWatchCacheInitialization: true,
     limitedListsFromStorage: false,
+    orderedNamespaceDeletion: true,
   }),
 });
 

@@ -376,11 +376,16 @@ describe("L6: continue", () => {
     },
   );
 
-  it("L6: storage compaction alone does not expire a continuation the cache's history still covers", async () => {
-    const { sim, token } = await firstPageThenWrites();
+  it("L6: a compaction expires a continuation the cache's history still covers at the cache's next 15 s compaction check (1.34)", async () => {
+    const { sim, clock, token } = await firstPageThenWrites();
     sim.compact();
     const p2 = await list(sim, { limit: 2, continue: token });
     expect([p2.servedFrom, p2.code, namesOf(p2.value)]).toEqual(["cache", 200, ["c", "d"]]);
+    await clock.step(14_999);
+    expect((await list(sim, { limit: 2, continue: token })).code).toBe(200);
+    await clock.step(1);
+    const expired = await list(sim, { limit: 2, continue: token });
+    expect([expired.servedFrom, expired.code]).toEqual(["storage", 410]);
   });
 
   it("L6: compacted and out of the cache's history → 410 with the inconsistent-continue token in metadata.continue", async () => {

@@ -13,6 +13,11 @@ export type ResourceRef = SimResource | string;
 export interface EngineRequest {
   readonly userAgent?: string;
   /**
+   * The authenticated user name (the HTTP face's; `system:anonymous` without credentials). Absent in-process: the
+   * review kinds then answer for `system:admin`.
+   */
+  readonly user?: string;
+  /**
    * Cancels the request while it waits for injected latency (the wait ends and the request rejects with the
    * signal's reason). Read only when there is such a wait, so a lazily created signal (the HTTP face's) is not
    * created for nothing. In-process watches also stop when it aborts.

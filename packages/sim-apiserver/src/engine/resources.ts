@@ -2,8 +2,8 @@
 // registry/index.ts: the registry's store imports this module, so loading the registry's index from here would read
 // them before they are initialized whenever the registry is loaded first.
 import { CUSTOM_RESOURCE_DEFINITIONS } from "./registry/custom-resource-definitions.js";
-import { APPS_SCALE, type ScaleSubresource } from "./registry/scale.js";
-import { COLLECTION_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
+import { APPS_SCALE, CORE_SCALE, type ScaleSubresource } from "./registry/scale.js";
+import { COLLECTION_VERBS, CREATE_ONLY_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
 
 /**
  * A resource the engine stores and serves: what discovery needs ({@link ServedResource}) plus the parts of the
@@ -15,6 +15,11 @@ export interface SimResource extends ServedResource {
    * …). A selector on any other field is a 400.
    */
   readonly fieldLabels?: readonly string[];
+  /**
+   * Field labels whose value is read at another path of the object (the kind's field-label conversion): core Events'
+   * `source` is `source.component`. Labels not named here are their own path.
+   */
+  readonly fieldLabelPaths?: Readonly<Record<string, string>>;
   /**
    * The field the registry indexes watchers by (kube's "trigger"): `metadata.name` for configmaps, secrets and
    * nodes, `spec.nodeName` for pods. It decides the per-watcher channel size (§5.3 of reference/apiserver.md).
@@ -33,6 +38,11 @@ export interface SimResource extends ServedResource {
    * validates against it). Absent: schemaless.
    */
   readonly openAPIV3Schema?: Readonly<Record<string, unknown>>;
+  /**
+   * A review kind (SelfSubjectAccessReview, TokenReview, …): `create` only, answered from the request's user
+   * (`registry/reviews.ts`) and never stored, as upstream's review REST storages.
+   */
+  readonly review?: boolean;
 }
 
 /** {@link SimResource.subresources}. */
@@ -62,16 +72,48 @@ function builtin(
   };
 }
 
+/** A create-only review resource (`authorization.k8s.io`, `authentication.k8s.io`): answered, never stored. */
+function review(group: string, resource: string, kind: string, namespaced = false): SimResource {
+  return builtin(group, resource, kind, namespaced, { verbs: CREATE_ONLY_VERBS, review: true });
+}
+
+const ALL = ["all"] as const;
+const API_EXTENSIONS = ["api-extensions"] as const;
+
 /**
- * The built-in resources: core/v1 (serviceaccounts included, for `kubectl create serviceaccount`), apps/v1,
- * batch/v1 jobs, coordination.k8s.io/v1, events.k8s.io/v1 and apiextensions.k8s.io/v1 customresourcedefinitions
- * (creating one serves its resource).
+ * The built-in resources: what `kubectl api-resources` lists on a kube-apiserver v1.34 with its default feature
+ * gates, each group at its preferred version (see `docs/sim-apiserver.md`, Resources). Plain storage with the
+ * upstream scope, verbs, short names and categories; the review kinds answer a create without storing
+ * (`registry/reviews.ts`); `apiextensions.k8s.io/v1` customresourcedefinitions serve the resources they declare.
+ *
+ * Differences from kube-apiserver: one version per resource (`autoscaling/v1` horizontalpodautoscalers are served
+ * only as `autoscaling/v2`); `bindings`, `componentstatuses` and the `pods/log`-style connect subresources are not
+ * served; beta groups off by default upstream are not listed.
  */
 export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   builtin("", "configmaps", "ConfigMap", true, { shortNames: ["cm"], trigger: "metadata.name" }),
+  builtin("", "endpoints", "Endpoints", true, { shortNames: ["ep"], singularName: "endpoints" }),
+  builtin("", "limitranges", "LimitRange", true, { shortNames: ["limits"] }),
+  builtin("", "persistentvolumeclaims", "PersistentVolumeClaim", true, {
+    shortNames: ["pvc"],
+    subresources: { status: true },
+  }),
+  builtin("", "persistentvolumes", "PersistentVolume", false, {
+    shortNames: ["pv"],
+    subresources: { status: true },
+  }),
+  builtin("", "podtemplates", "PodTemplate", true),
+  builtin("", "replicationcontrollers", "ReplicationController", true, {
+    shortNames: ["rc"],
+    categories: ALL,
+    subresources: { status: true, scale: CORE_SCALE },
+    fieldLabels: ["status.replicas"],
+  }),
+  builtin("", "resourcequotas", "ResourceQuota", true, { shortNames: ["quota"], subresources: { status: true } }),
   builtin("", "secrets", "Secret", true, { trigger: "metadata.name", fieldLabels: ["type"] }),
   builtin("", "pods", "Pod", true, {
     shortNames: ["po"],
+    categories: ALL,
     subresources: { status: true },
     trigger: "spec.nodeName",
     fieldLabels: [
@@ -79,6 +121,7 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
       "spec.restartPolicy",
       "spec.schedulerName",
       "spec.serviceAccountName",
+      "spec.hostNetwork",
       "status.phase",
       "status.podIP",
       "status.nominatedNodeName",
@@ -111,21 +154,130 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
       "source",
       "type",
     ],
+    fieldLabelPaths: { source: "source.component" },
   }),
-  builtin("", "services", "Service", true, { shortNames: ["svc"], subresources: { status: true } }),
+  builtin("", "services", "Service", true, {
+    shortNames: ["svc"],
+    categories: ALL,
+    subresources: { status: true },
+  }),
   builtin("", "serviceaccounts", "ServiceAccount", true, { shortNames: ["sa"] }),
+  builtin("admissionregistration.k8s.io", "mutatingwebhookconfigurations", "MutatingWebhookConfiguration", false, {
+    categories: API_EXTENSIONS,
+  }),
+  builtin("admissionregistration.k8s.io", "validatingadmissionpolicies", "ValidatingAdmissionPolicy", false, {
+    categories: API_EXTENSIONS,
+    subresources: { status: true },
+  }),
+  builtin(
+    "admissionregistration.k8s.io",
+    "validatingadmissionpolicybindings",
+    "ValidatingAdmissionPolicyBinding",
+    false,
+    { categories: API_EXTENSIONS },
+  ),
+  builtin("admissionregistration.k8s.io", "validatingwebhookconfigurations", "ValidatingWebhookConfiguration", false, {
+    categories: API_EXTENSIONS,
+  }),
+  builtin("apiregistration.k8s.io", "apiservices", "APIService", false, {
+    categories: API_EXTENSIONS,
+    subresources: { status: true },
+  }),
+  builtin("apps", "controllerrevisions", "ControllerRevision", true),
+  builtin("apps", "daemonsets", "DaemonSet", true, {
+    shortNames: ["ds"],
+    categories: ALL,
+    subresources: { status: true },
+  }),
+  builtin("apps", "replicasets", "ReplicaSet", true, {
+    shortNames: ["rs"],
+    categories: ALL,
+    subresources: { status: true, scale: APPS_SCALE },
+  }),
   builtin("apps", "statefulsets", "StatefulSet", true, {
     shortNames: ["sts"],
+    categories: ALL,
     subresources: { status: true, scale: APPS_SCALE },
   }),
   builtin("apps", "deployments", "Deployment", true, {
     shortNames: ["deploy"],
+    categories: ALL,
     subresources: { status: true, scale: APPS_SCALE },
   }),
-  builtin("batch", "jobs", "Job", true, { subresources: { status: true } }),
+  review("authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview"),
+  review("authentication.k8s.io", "tokenreviews", "TokenReview"),
+  review("authorization.k8s.io", "localsubjectaccessreviews", "LocalSubjectAccessReview", true),
+  review("authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview"),
+  review("authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview"),
+  review("authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview"),
+  {
+    ...builtin("autoscaling", "horizontalpodautoscalers", "HorizontalPodAutoscaler", true, {
+      shortNames: ["hpa"],
+      categories: ALL,
+      subresources: { status: true },
+    }),
+    version: "v2",
+  },
+  builtin("batch", "cronjobs", "CronJob", true, {
+    shortNames: ["cj"],
+    categories: ALL,
+    subresources: { status: true },
+  }),
+  builtin("batch", "jobs", "Job", true, { categories: ALL, subresources: { status: true } }),
+  builtin("certificates.k8s.io", "certificatesigningrequests", "CertificateSigningRequest", false, {
+    shortNames: ["csr"],
+    subresources: { status: true },
+    fieldLabels: ["spec.signerName"],
+  }),
   builtin("coordination.k8s.io", "leases", "Lease", true),
-  // events.k8s.io/v1 registers no field-label conversion: only metadata.name/metadata.namespace select.
-  builtin("events.k8s.io", "events", "Event", true, { shortNames: ["ev"] }),
+  builtin("discovery.k8s.io", "endpointslices", "EndpointSlice", true, { fieldLabels: ["addressType"] }),
+  // events.k8s.io/v1 Events (`pkg/apis/events/v1` AddFieldLabelConversionsForEvent's labels).
+  builtin("events.k8s.io", "events", "Event", true, {
+    shortNames: ["ev"],
+    fieldLabels: [
+      "reason",
+      "regarding.kind",
+      "regarding.namespace",
+      "regarding.name",
+      "regarding.uid",
+      "regarding.apiVersion",
+      "regarding.resourceVersion",
+      "regarding.fieldPath",
+      "reportingController",
+      "type",
+    ],
+  }),
+  builtin("flowcontrol.apiserver.k8s.io", "flowschemas", "FlowSchema", false, { subresources: { status: true } }),
+  builtin("flowcontrol.apiserver.k8s.io", "prioritylevelconfigurations", "PriorityLevelConfiguration", false, {
+    subresources: { status: true },
+  }),
+  builtin("networking.k8s.io", "ingressclasses", "IngressClass", false),
+  builtin("networking.k8s.io", "ingresses", "Ingress", true, { shortNames: ["ing"], subresources: { status: true } }),
+  builtin("networking.k8s.io", "ipaddresses", "IPAddress", false, { shortNames: ["ip"] }),
+  builtin("networking.k8s.io", "networkpolicies", "NetworkPolicy", true, { shortNames: ["netpol"] }),
+  builtin("networking.k8s.io", "servicecidrs", "ServiceCIDR", false, { subresources: { status: true } }),
+  builtin("node.k8s.io", "runtimeclasses", "RuntimeClass", false),
+  builtin("policy", "poddisruptionbudgets", "PodDisruptionBudget", true, {
+    shortNames: ["pdb"],
+    subresources: { status: true },
+  }),
+  builtin("rbac.authorization.k8s.io", "clusterrolebindings", "ClusterRoleBinding", false),
+  builtin("rbac.authorization.k8s.io", "clusterroles", "ClusterRole", false),
+  builtin("rbac.authorization.k8s.io", "rolebindings", "RoleBinding", true),
+  builtin("rbac.authorization.k8s.io", "roles", "Role", true),
+  builtin("resource.k8s.io", "deviceclasses", "DeviceClass", false),
+  builtin("resource.k8s.io", "resourceclaims", "ResourceClaim", true, { subresources: { status: true } }),
+  builtin("resource.k8s.io", "resourceclaimtemplates", "ResourceClaimTemplate", true),
+  builtin("resource.k8s.io", "resourceslices", "ResourceSlice", false, {
+    fieldLabels: ["spec.nodeName", "spec.driver"],
+  }),
+  builtin("scheduling.k8s.io", "priorityclasses", "PriorityClass", false, { shortNames: ["pc"] }),
+  builtin("storage.k8s.io", "csidrivers", "CSIDriver", false),
+  builtin("storage.k8s.io", "csinodes", "CSINode", false),
+  builtin("storage.k8s.io", "csistoragecapacities", "CSIStorageCapacity", true),
+  builtin("storage.k8s.io", "storageclasses", "StorageClass", false, { shortNames: ["sc"] }),
+  builtin("storage.k8s.io", "volumeattachments", "VolumeAttachment", false, { subresources: { status: true } }),
+  builtin("storage.k8s.io", "volumeattributesclasses", "VolumeAttributesClass", false, { shortNames: ["vac"] }),
   CUSTOM_RESOURCE_DEFINITIONS,
 ]);
 

@@ -60,8 +60,18 @@ export function selectionFor(r: SimResource, parsed: ParsedSelectors): Selection
   const extra = allowed.slice(2);
   const labelsEmpty = labels.empty();
   const fieldsEmpty = fields.empty();
+  // Field labels that read another path of the object (core Events' `source` is `source.component`).
+  const renamed = Object.entries(r.fieldLabelPaths ?? {});
+  const fieldSet =
+    renamed.length === 0
+      ? (o: KubeObject) => objectFieldSet(o, extra)
+      : (o: KubeObject) => {
+          const set = objectFieldSet(o, [...extra, ...renamed.map(([, path]) => path)]);
+          for (const [label, path] of renamed) set[label] = set[path] ?? "";
+          return set;
+        };
   const matches = (o: KubeObject): boolean =>
-    (labelsEmpty || labels.matches(o.metadata?.labels)) && (fieldsEmpty || fields.matches(objectFieldSet(o, extra)));
+    (labelsEmpty || labels.matches(o.metadata?.labels)) && (fieldsEmpty || fields.matches(fieldSet(o)));
   return { matches, empty: labelsEmpty && fieldsEmpty, fields, labels };
 }
 

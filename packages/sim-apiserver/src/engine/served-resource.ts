@@ -10,6 +10,8 @@ export interface ServedResource {
   readonly singularName: string;
   readonly namespaced: boolean;
   readonly shortNames?: readonly string[];
+  /** Discovery categories (`all` for the workloads `kubectl get all` lists, `api-extensions`). */
+  readonly categories?: readonly string[];
   readonly verbs: readonly string[];
   /** DELETE answers with the deleted object (pods) instead of a `Status` (the registry's `ReturnDeletedObject`). */
   readonly returnDeletedObject?: boolean;
@@ -40,3 +42,6 @@ export const COLLECTION_VERBS: readonly string[] = Object.freeze([
   "update",
   "watch",
 ]);
+
+/** The verbs of the review kinds (`authorization.k8s.io`, `authentication.k8s.io`): create only, as upstream. */
+export const CREATE_ONLY_VERBS: readonly string[] = Object.freeze(["create"]);

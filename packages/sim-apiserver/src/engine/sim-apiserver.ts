@@ -17,7 +17,13 @@ import {
   type WatchMemoryModel,
   watchMemoryGauge,
 } from "./cacher/index.js";
-import { CrdFinalizer, GarbageCollector, NamespaceController } from "./controllers/index.js";
+import {
+  CrdFinalizer,
+  ensureKubernetesService,
+  GarbageCollector,
+  GracefulDeletion,
+  NamespaceController,
+} from "./controllers/index.js";
 import {
   costModelFor,
   type HttpFault,
@@ -84,6 +90,8 @@ export class SimApiServer {
   readonly namespaceController: NamespaceController | undefined;
   /** Deletes a deleted CustomResourceDefinition's objects, then the definition (absent with `controllers: false`). */
   readonly crdFinalizer: CrdFinalizer | undefined;
+  /** Deletes pods whose graceful deletion period ended (absent with `controllers: false`). */
+  readonly gracefulDeletion: GracefulDeletion | undefined;
   readonly accounting: RequestAccounting;
   /** Request faults (429, error statuses, truncated watches, dropped connections), shared with the HTTP face. */
   readonly faults: HttpFaultInjector;
@@ -108,6 +116,8 @@ export class SimApiServer {
   private readonly watcherFaults: WatcherFaults;
   private readonly cacheMetrics: CacheMetrics;
   private readonly logger: Logger | undefined;
+  /** The compacted revision the caches were last told of. */
+  private lastCompacted = 0;
   private readonly watchMemoryModel: WatchMemoryModel;
   private readonly objectCounts: ObjectCountTracker<SimResource>;
 
@@ -249,20 +259,31 @@ export class SimApiServer {
         namespaces: () => namespaces,
         namespaceLifecycle: false,
       });
-      this.storage.seedAtInitialRevision(() => seeder.ensureSystemNamespaces(namespaces));
+      this.storage.seedAtInitialRevision(() => {
+        seeder.ensureSystemNamespaces(namespaces);
+        ensureKubernetesService(seeder, initial);
+      });
     }
     this.storage.subscribe({
       onEvent: (ev) => {
         this.table.cacherIfServed(ev.resource)?.onStorageEvent(ev);
         this.maintenance.onWrite();
       },
-      onRevision: () => this.maintenance.armProgress(),
+      onRevision: () => {
+        this.maintenance.armProgress();
+        const compacted = this.storage.compactedRevision;
+        if (compacted > this.lastCompacted) {
+          this.lastCompacted = compacted;
+          for (const c of this.table.allCachers()) c.onCompacted(compacted, this.clock.now());
+        }
+      },
     });
     for (const r of initial) this.register(r);
     if (opts.controllers === false) {
       this.garbageCollector = undefined;
       this.namespaceController = undefined;
       this.crdFinalizer = undefined;
+      this.gracefulDeletion = undefined;
     } else {
       const deps = {
         storage: this.storage,
@@ -272,12 +293,16 @@ export class SimApiServer {
         delayMs: opts.controllers?.delayMs ?? 0,
       };
       this.garbageCollector = new GarbageCollector(deps);
-      this.namespaceController = new NamespaceController(deps);
+      this.namespaceController = new NamespaceController(deps, {
+        orderedDeletion: this.gates.orderedNamespaceDeletion,
+        now: () => rfc3339Seconds(this.clock.now()),
+      });
       this.crdFinalizer = new CrdFinalizer(deps, {
         served: (name) => this.table.definition(name),
         retire: (name) => this.table.retireDefinition(name),
         now: () => rfc3339Seconds(this.clock.now()),
       });
+      this.gracefulDeletion = new GracefulDeletion({ ...deps, log: (line) => this.logLine(line) });
     }
   }
 
@@ -570,6 +595,7 @@ export class SimApiServer {
   stop(): void {
     this.garbageCollector?.stop();
     this.namespaceController?.stop();
+    this.gracefulDeletion?.stop();
     this.crdFinalizer?.stop();
     this.maintenance.stop();
     this.latency.stop();

@@ -58,6 +58,7 @@ describe("discovery documents", () => {
     expect(l.resources.map((r) => [r.name, r.kind, r.namespaced])).toEqual([
       ["configmaps", "ConfigMap", true],
       ["namespaces", "Namespace", false],
+      ["namespaces/finalize", "Namespace", false],
     ]);
     expect(l.resources[0]!.verbs).toEqual(["create", "delete", "get", "list", "patch", "update", "watch"]);
     expect(apiResourceList(served, "apps", "v2")).toBeUndefined();

@@ -106,8 +106,13 @@ export function apiResourceList(resources: readonly ServedResource[], group: str
         kind: r.kind,
         verbs: [...r.verbs],
         ...(r.shortNames !== undefined && r.shortNames.length > 0 && { shortNames: [...r.shortNames] }),
+        ...(r.categories !== undefined && r.categories.length > 0 && { categories: [...r.categories] }),
         storageVersionHash: storageVersionHash(r),
       },
+      // `namespaces/finalize` (the namespace controller's last write): update only.
+      ...(r.group === "" && r.resource === "namespaces"
+        ? [{ name: "namespaces/finalize", singularName: "", namespaced: false, kind: "Namespace", verbs: ["update"] }]
+        : []),
       // The status subresource is listed as its own entry, as kube-apiserver does (`pods/status`).
       ...((r as { subresources?: { status?: boolean } }).subresources?.status === true
         ? [

@@ -38,6 +38,76 @@ async function withTime(clock: FakeClock, p: Promise<RawResponse>): Promise<RawR
 let s: EngineServer;
 let clock: FakeClock;
 
+/** `kubectl api-resources` of kube-apiserver v1.34 with default gates, preferred versions, as `<gv>/<resource>`. */
+const KUBE_134_RESOURCES = [
+  "admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
+  "admissionregistration.k8s.io/v1/validatingadmissionpolicies",
+  "admissionregistration.k8s.io/v1/validatingadmissionpolicybindings",
+  "admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+  "apiextensions.k8s.io/v1/customresourcedefinitions",
+  "apiregistration.k8s.io/v1/apiservices",
+  "apps/v1/controllerrevisions",
+  "apps/v1/daemonsets",
+  "apps/v1/deployments",
+  "apps/v1/replicasets",
+  "apps/v1/statefulsets",
+  "authentication.k8s.io/v1/selfsubjectreviews",
+  "authentication.k8s.io/v1/tokenreviews",
+  "authorization.k8s.io/v1/localsubjectaccessreviews",
+  "authorization.k8s.io/v1/selfsubjectaccessreviews",
+  "authorization.k8s.io/v1/selfsubjectrulesreviews",
+  "authorization.k8s.io/v1/subjectaccessreviews",
+  "autoscaling/v2/horizontalpodautoscalers",
+  "batch/v1/cronjobs",
+  "batch/v1/jobs",
+  "certificates.k8s.io/v1/certificatesigningrequests",
+  "coordination.k8s.io/v1/leases",
+  "discovery.k8s.io/v1/endpointslices",
+  "events.k8s.io/v1/events",
+  "flowcontrol.apiserver.k8s.io/v1/flowschemas",
+  "flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations",
+  "networking.k8s.io/v1/ingressclasses",
+  "networking.k8s.io/v1/ingresses",
+  "networking.k8s.io/v1/ipaddresses",
+  "networking.k8s.io/v1/networkpolicies",
+  "networking.k8s.io/v1/servicecidrs",
+  "node.k8s.io/v1/runtimeclasses",
+  "policy/v1/poddisruptionbudgets",
+  "rbac.authorization.k8s.io/v1/clusterrolebindings",
+  "rbac.authorization.k8s.io/v1/clusterroles",
+  "rbac.authorization.k8s.io/v1/rolebindings",
+  "rbac.authorization.k8s.io/v1/roles",
+  "resource.k8s.io/v1/deviceclasses",
+  "resource.k8s.io/v1/resourceclaims",
+  "resource.k8s.io/v1/resourceclaimtemplates",
+  "resource.k8s.io/v1/resourceslices",
+  "scheduling.k8s.io/v1/priorityclasses",
+  "storage.k8s.io/v1/csidrivers",
+  "storage.k8s.io/v1/csinodes",
+  "storage.k8s.io/v1/csistoragecapacities",
+  "storage.k8s.io/v1/storageclasses",
+  "storage.k8s.io/v1/volumeattachments",
+  "storage.k8s.io/v1/volumeattributesclasses",
+  "v1/configmaps",
+  "v1/endpoints",
+  "v1/events",
+  "v1/limitranges",
+  "v1/namespaces",
+  "v1/nodes",
+  "v1/persistentvolumeclaims",
+  "v1/persistentvolumes",
+  "v1/pods",
+  "v1/podtemplates",
+  "v1/replicationcontrollers",
+  "v1/resourcequotas",
+  "v1/secrets",
+  "v1/serviceaccounts",
+  "v1/services",
+];
+const KUBE_134_GROUPS = [
+  ...new Set(KUBE_134_RESOURCES.filter((r) => !r.startsWith("v1/")).map((r) => r.split("/")[0]!)),
+];
+
 beforeAll(async () => {
   clock = new FakeClock();
   s = await startEngineServer(clock);
@@ -77,25 +147,14 @@ function validContent(r: SimResource): Record<string, unknown> {
 
 describe("resource set (item 4): every built-in resource and a custom resource registered at start", () => {
   // CustomResourceDefinitions have their own tests (a definition needs a valid spec).
-  const all = [...BUILTIN_RESOURCES.filter((r) => r.resource !== "customresourcedefinitions"), WIDGETS];
+  // The review kinds are create-only (their own tests below).
+  const all = [
+    ...BUILTIN_RESOURCES.filter((r) => r.resource !== "customresourcedefinitions" && r.review !== true),
+    WIDGETS,
+  ];
 
-  it("the built-ins are exactly core/v1 configmaps, secrets, pods, nodes, namespaces, events, services, serviceaccounts; apps/v1 statefulsets, deployments; batch/v1 jobs; coordination.k8s.io/v1 leases; events.k8s.io/v1 events; apiextensions.k8s.io/v1 customresourcedefinitions", () => {
-    expect(BUILTIN_RESOURCES.map((r) => `${apiVersion(r)}/${r.resource}`).sort()).toEqual([
-      "apiextensions.k8s.io/v1/customresourcedefinitions",
-      "apps/v1/deployments",
-      "apps/v1/statefulsets",
-      "batch/v1/jobs",
-      "coordination.k8s.io/v1/leases",
-      "events.k8s.io/v1/events",
-      "v1/configmaps",
-      "v1/events",
-      "v1/namespaces",
-      "v1/nodes",
-      "v1/pods",
-      "v1/secrets",
-      "v1/serviceaccounts",
-      "v1/services",
-    ]);
+  it("the built-ins are what kubectl api-resources lists on a v1.34 cluster (connect subresources, bindings and componentstatuses aside)", () => {
+    expect(BUILTIN_RESOURCES.map((r) => `${apiVersion(r)}/${r.resource}`).sort()).toEqual(KUBE_134_RESOURCES);
   });
 
   it.each(all.map((r) => [r.resource, r] as const))(
@@ -188,14 +247,7 @@ describe("discovery and non-resource endpoints", () => {
     const apis = (await fetchRaw(`${s.url}/apis`)).json as {
       groups: Array<{ name: string; preferredVersion: unknown }>;
     };
-    expect(apis.groups.map((g) => g.name).sort()).toEqual([
-      "apiextensions.k8s.io",
-      "apps",
-      "batch",
-      "coordination.k8s.io",
-      "events.k8s.io",
-      "example.com",
-    ]);
+    expect(apis.groups.map((g) => g.name).sort()).toEqual([...KUBE_134_GROUPS, "example.com"].sort());
     expect((await fetchRaw(`${s.url}/apis/apps`)).json).toMatchObject({
       kind: "APIGroup",
       name: "apps",
@@ -206,15 +258,10 @@ describe("discovery and non-resource endpoints", () => {
       expect([r.status, r.text, r.headers["content-type"]]).toEqual([200, "ok", "text/plain; charset=utf-8"]);
     }
     const idx = (await fetchRaw(`${s.url}/openapi/v3`)).json as { paths: Record<string, unknown> };
-    expect(Object.keys(idx.paths).sort()).toEqual([
-      "api/v1",
-      "apis/apiextensions.k8s.io/v1",
-      "apis/apps/v1",
-      "apis/batch/v1",
-      "apis/coordination.k8s.io/v1",
-      "apis/events.k8s.io/v1",
-      "apis/example.com/v1",
-    ]);
+    const groupVersions = [...new Set(KUBE_134_RESOURCES.map((gvr) => gvr.slice(0, gvr.lastIndexOf("/"))))];
+    expect(Object.keys(idx.paths).sort()).toEqual(
+      [...groupVersions, "example.com/v1"].map((gv) => (gv === "v1" ? "api/v1" : `apis/${gv}`)).sort(),
+    );
   });
 
   it("binds 127.0.0.1 by default", () => {

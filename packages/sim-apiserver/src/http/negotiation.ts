@@ -66,12 +66,13 @@ export function newNotAcceptable(message: string): StatusError {
  * `PartialObjectMetadata` is a 406 later, when the response is transformed); any JSON range without `as` → JSON.
  * A JSON range with any other `as`/`g`/`v` is not acceptable: when every range of the header is such a one, the
  * answer is 406 NotAcceptable `only the following media types are accepted: …` (`custom`: the resource is a custom
- * resource, which lists no protobuf).
+ * resource, which lists no protobuf). `tables: false` is a resource without a table convertor (the review kinds):
+ * a Table range is then one that cannot be served, so a header asking only for a Table is a 406.
  *
  * Differences from kube-apiserver: YAML, protobuf and CBOR are not served; a header naming only those (or nothing
  * recognisable) gets JSON instead of that format or a 406.
  */
-export function negotiateOutput(accept: string | undefined, custom = false): OutputMediaType {
+export function negotiateOutput(accept: string | undefined, custom = false, tables = true): OutputMediaType {
   if (accept === undefined || accept.trim() === "") return { kind: "json" };
   let rejectedTransform = false;
   let otherType = false;
@@ -86,7 +87,7 @@ export function negotiateOutput(accept: string | undefined, custom = false): Out
     const v = r.params.v;
     if (g === "meta.k8s.io" && v !== undefined && META_VERSIONS.has(v)) {
       const apiVersion = `meta.k8s.io/${v}`;
-      if (as === "Table") return { kind: "table", apiVersion };
+      if (as === "Table" && tables) return { kind: "table", apiVersion };
       if (as === "PartialObjectMetadata") return { kind: "partial", apiVersion, list: false };
       if (as === "PartialObjectMetadataList") return { kind: "partial", apiVersion, list: true };
     }

@@ -216,13 +216,22 @@ export async function handleResourceRequest(
   const sub = info.subresource;
   if (r === undefined || info.parts.length > 3) throw genericNotFound();
   const subs = (r as SimResourceLike | undefined)?.subresources;
-  if (sub !== "" && !((sub === "status" && subs?.status === true) || (sub === "scale" && subs?.scale !== undefined)))
+  const finalize = sub === "finalize" && r.group === "" && r.resource === "namespaces";
+  if (
+    sub !== "" &&
+    !((sub === "status" && subs?.status === true) || (sub === "scale" && subs?.scale !== undefined) || finalize)
+  )
     throw genericNotFound();
+  // `namespaces/finalize` serves PUT only (the FinalizeREST is an updater).
+  if (finalize && method !== "PUT") throw genericMethodNotAllowed();
   if (sub !== "") ctx.subresource = sub;
   if (!r.namespaced && namespace !== "") throw genericNotFound();
   const collection = info.name === "";
   if (r.namespaced && namespace === "" && !collection) throw genericNotFound();
 
+  // A verb the resource does not serve (a review's GET, a namespace's deletecollection) has no route: 405.
+  const verb = verbOf(method, info, parseQueryBool(query.get("watch")));
+  if (verb !== "" && !r.verbs.includes(verb)) throw genericMethodNotAllowed();
   if (info.legacyWatch) {
     if (method !== "GET") throw genericMethodNotAllowed();
     return listOrWatch(res, r, namespace, info, query, ctx, cfg, true, fault, req.headers.accept);
@@ -332,7 +341,9 @@ async function create(
   ctx: BackendRequestContext,
   cfg: ResourceHandlerConfig,
 ): Promise<void> {
-  const out = negotiateOutput(req.headers.accept, isCustom(r));
+  // The review kinds have no table convertor: a Table is not acceptable (upstream's AllowsMediaTypeTransform).
+  const review = (r as { review?: boolean }).review === true;
+  const out = negotiateOutput(req.headers.accept, isCustom(r), !review);
   const body = await readBody(req, cfg.maxRequestBodyBytes);
   const { object: obj, warnings } = decodeRequestBody(body, req.headers["content-type"], r);
   ensureNamespace(obj, r, namespace);

@@ -1,4 +1,5 @@
 import type { KubeObject, ListMeta, ObjectMeta } from "@informer-ts/apimachinery";
+import { KIND_TABLE_PRINTERS } from "./table-printers.js";
 
 /** `metav1.TableColumnDefinition`. */
 export interface TableColumnDefinition {
@@ -110,14 +111,15 @@ export const namespaceTablePrinter: TablePrinter = {
 };
 
 /**
- * The printer for a resource: dedicated ones for core `configmaps` and `namespaces`,
+ * The printer for a resource: dedicated ones for core `configmaps` and `namespaces` and the kinds of
+ * `table-printers.ts` (pods, services, nodes, events, deployments, replicasets, jobs),
  * {@link customResourceTablePrinter} for custom resources, else {@link defaultTablePrinter}.
  */
 export function tablePrinterFor(group: string, resource: string, custom = false): TablePrinter {
   if (custom) return customResourceTablePrinter;
   if (group === "" && resource === "configmaps") return configMapTablePrinter;
   if (group === "" && resource === "namespaces") return namespaceTablePrinter;
-  return defaultTablePrinter;
+  return KIND_TABLE_PRINTERS.get(`${group}/${resource}`) ?? defaultTablePrinter;
 }
 
 function rfc3339(ts: string | undefined): string | null {

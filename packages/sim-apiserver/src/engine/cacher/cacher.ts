@@ -136,6 +136,11 @@ export class Cacher {
     this.lagTimers.add(timer);
   }
 
+  /** Storage compacted its history below `rev` at the engine clock's `at` (see `WatchCache.onCompacted`). */
+  onCompacted(rev: number, at: number): void {
+    this.cache.onCompacted(rev, at);
+  }
+
   /** A committed change of this resource (the cacher's etcd watch). */
   onStorageEvent(ev: StorageEvent): void {
     this.deliver(() => {

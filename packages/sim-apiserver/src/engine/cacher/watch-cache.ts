@@ -27,6 +27,12 @@ interface FreshWaiter {
   readonly timer: Timer;
 }
 
+/**
+ * How often upstream 1.34's cacher checks storage's compacted revision and drops the snapshots below it
+ * (`ListFromCacheSnapshot`).
+ */
+export const COMPACTION_CHECK_MS = 15_000;
+
 /** What the watch cache needs of the cacher's configuration. */
 export interface WatchCacheConfig {
   readonly blockTimeoutMs: number;
@@ -63,6 +69,30 @@ export class WatchCache {
     private readonly requestProgress: () => void,
   ) {
     this.history = new EventHistory(cfg.historyLowerBound, cfg.historyUpperBound, cfg.eventFreshMs);
+    this.startedAt = clock.now();
+  }
+
+  /** When the cache was created: the origin of its compaction checks' 15 s ticks. */
+  private readonly startedAt: number;
+  /** Compactions of storage, in order, with when they happened (engine clock). */
+  private readonly compactions: Array<{ readonly rev: number; readonly at: number }> = [];
+
+  /** Storage compacted its history below `rev` at the engine clock's `at`. */
+  onCompacted(rev: number, at: number): void {
+    this.compactions.push({ rev, at });
+    if (this.compactions.length > 64) this.compactions.shift();
+  }
+
+  /**
+   * The compaction revision the cache knows of at `now`: upstream 1.34's cacher learns storage's compacted revision
+   * on a check every {@link COMPACTION_CHECK_MS} and from then on serves no snapshot below it. Here the checks tick
+   * every 15 s from the cache's creation and observe every compaction that happened before the tick.
+   */
+  private observedCompaction(now: number): number {
+    const lastTick = this.startedAt + Math.floor((now - this.startedAt) / COMPACTION_CHECK_MS) * COMPACTION_CHECK_MS;
+    let rev = 0;
+    for (const c of this.compactions) if (c.at < lastTick && c.rev > rev) rev = c.rev;
+    return rev;
   }
 
   /** Replaces the state with storage's current one (the reflector's initial list), emptying the history. */
@@ -205,6 +235,8 @@ export class WatchCache {
     sel: Selection,
   ): StoragePage | undefined {
     if (rv > this.rv || rv < this.history.snapshotFloor()) return undefined;
+    // Snapshots below the compaction the cache observed are gone (storage answers: 410 for a continuation).
+    if (rv < this.observedCompaction(this.clock.now())) return undefined;
     const undo = new Map<string, KubeObject | undefined>();
     for (let p = this.history.end - 1; p >= this.history.start; p--) {
       const e = this.history.at(p)!;

@@ -85,6 +85,30 @@ describe("GarbageCollector", () => {
     expect(await exists(engine, "o")).toBe(false);
   });
 
+  it("should not be blocked by dependency circle (test/e2e/apimachinery/garbage_collector.go): three pods owning each other in a ring", async () => {
+    const { clock, engine } = setup();
+    const podRef = (p: KubeObject): OwnerReference => ({
+      apiVersion: "v1",
+      kind: "Pod",
+      name: p.metadata!.name!,
+      uid: p.metadata!.uid!,
+      blockOwnerDeletion: true,
+    });
+    const spec = { containers: [{ name: "c", image: "nginx" }] };
+    const pod1 = await engine.create("pods", NS, { metadata: { name: "pod1" }, spec });
+    const pod2 = await engine.create("pods", NS, { metadata: { name: "pod2", ownerReferences: [podRef(pod1)] }, spec });
+    const pod3 = await engine.create("pods", NS, { metadata: { name: "pod3", ownerReferences: [podRef(pod2)] }, spec });
+    const fresh = await engine.get("pods", NS, "pod1");
+    await engine.update("pods", NS, "pod1", {
+      ...fresh,
+      metadata: { ...fresh.metadata, ownerReferences: [podRef(pod3)] },
+    });
+    await engine.delete("pods", NS, "pod1", { propagationPolicy: "Foreground" });
+    const steps = await quiesce(clock, engine);
+    expect(steps).toBeLessThan(500);
+    expect((await engine.list("pods", NS)).items.map((p) => p.metadata?.name)).toEqual([]);
+  });
+
   it("orphan: dependents lose the reference and survive; the orphan finalizer goes, then the owner", async () => {
     const { clock, engine } = setup();
     const owner = await engine.create(CM, NS, { metadata: { name: "o" } });

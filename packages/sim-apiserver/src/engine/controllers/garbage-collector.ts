@@ -49,9 +49,12 @@ type RefClass = "solid" | "dangling" | "waiting";
  * Only changes that may concern it (objects with owner references, owners of live dependents, objects deleting with
  * the GC's finalizers) arm a pass, so an engine without owner references never runs one.
  *
+ * - breaks rings of foreground deletions as upstream's `attemptToDeleteItem` does: a dependent deleted in the
+ *   foreground because its owner waits, whose own dependents already wait for their dependents, first has its
+ *   owner references made non-blocking (so three pods owning each other in a ring are all deleted).
+ *
  * Differences from kube-controller-manager: no dependency graph kept between passes (each pass re-reads storage),
- * no events (`OwnerRefInvalidNamespace`), no cycle breaking of foreground deletions beyond what the rules above do;
- * writes are updates, not metadata patches.
+ * no events (`OwnerRefInvalidNamespace`); writes are updates, not metadata patches.
  */
 export class GarbageCollector extends ControllerLoop {
   /** uid → number of live objects referencing it as an owner. */
@@ -137,8 +140,17 @@ export class GarbageCollector extends ControllerLoop {
         continue;
       }
       let policy: PropagationPolicy;
-      if (classes.includes("waiting") && hasDependents(n)) policy = "Foreground";
-      else if (finalizersOf(o).includes(FINALIZER_ORPHAN)) policy = "Orphan";
+      if (classes.includes("waiting") && hasDependents(n)) {
+        policy = "Foreground";
+        // attemptToDeleteItem's cycle guard: a dependent that is itself deleting its dependents may be waiting on
+        // this object through a ring of owners, so this object's references stop blocking its owners first.
+        const deps = dependents.get(uid) ?? [];
+        if (
+          deps.some(({ node }) => deleting(node.object) && finalizersOf(node.object).includes(FINALIZER_FOREGROUND))
+        ) {
+          if (!this.unblockOwnerReferences(n)) continue;
+        }
+      } else if (finalizersOf(o).includes(FINALIZER_ORPHAN)) policy = "Orphan";
       else if (finalizersOf(o).includes(FINALIZER_FOREGROUND)) policy = "Foreground";
       else policy = "Background";
       this.tryWrite(() => {
@@ -148,6 +160,16 @@ export class GarbageCollector extends ControllerLoop {
         });
       });
     }
+  }
+
+  /** `unblockOwnerReferences`: every `blockOwnerDeletion: true` reference of the node becomes `false`. */
+  private unblockOwnerReferences(n: Node): boolean {
+    if (!ownerRefsOf(n.object).some((ref) => ref.blockOwnerDeletion === true)) return true;
+    return this.update(n, (obj) => {
+      obj.metadata!.ownerReferences = ownerRefsOf(obj).map((ref) =>
+        ref.blockOwnerDeletion === true ? { ...ref, blockOwnerDeletion: false } : ref,
+      );
+    });
   }
 
   /** Removes the owner's references from its dependents, then its `orphan` finalizer. */

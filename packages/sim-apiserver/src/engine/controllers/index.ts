@@ -3,4 +3,20 @@
 // the other engine folders may use.
 export { CrdFinalizer } from "./crd-finalizer.js";
 export { GarbageCollector } from "./garbage-collector.js";
-export { NamespaceController } from "./namespace-controller.js";
+export { GRACEFUL_DELETION_USER_AGENT, GracefulDeletion } from "./graceful-deletion.js";
+export {
+  ensureKubernetesService,
+  KUBERNETES_SERVICE_IP,
+  KUBERNETES_SERVICE_TARGET_PORT,
+} from "./kubernetes-service.js";
+export {
+  type ContentTotals,
+  NAMESPACE_CONDITION_TYPES,
+  type NamespaceCondition,
+  updatedConditions,
+} from "./namespace-conditions.js";
+export {
+  NAMESPACE_CONTROLLER_USER_AGENT,
+  NamespaceController,
+  type NamespaceControllerOptions,
+} from "./namespace-controller.js";

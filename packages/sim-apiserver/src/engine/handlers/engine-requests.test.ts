@@ -4,6 +4,7 @@
 import { isNotFound, type StatusError } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
+import { COLLECTION_VERBS } from "../served-resource.js";
 import { SimApiServer } from "../sim-apiserver.js";
 import { UnknownResourceError } from "../unknown-resource-error.js";
 
@@ -65,7 +66,7 @@ describe("engine requests: an unknown resource is a rejected promise naming it",
       kind: "Gadget",
       singularName: "gadget",
       namespaced: true,
-      verbs: [],
+      verbs: COLLECTION_VERBS,
       custom: true,
     });
     await engine.create("gadgets.example.org", "default", { metadata: { name: "g" } });

@@ -1,4 +1,4 @@
-import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
+import { type KubeList, type KubeObject, type ListOptions, newMethodNotSupported } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { WatcherFaults } from "../cacher/index.js";
 import type { RequestLatency } from "../filters/index.js";
@@ -145,6 +145,9 @@ export class EngineRequests {
     handler: (r: SimResource) => Promise<Served<T>> | Served<T>,
   ): Promise<Served<T>> {
     const r = this.deps.table.resolve(ref);
+    // Verbs a resource does not serve (a review's list, a namespace's deletecollection) are go-restful's 405.
+    const kubeVerb = verb === "apply" ? "patch" : verb;
+    if (!r.verbs.includes(kubeVerb)) throw newMethodNotSupported({ group: r.group, resource: r.resource }, kubeVerb);
     const start = this.deps.clock.now();
     const latencyVerb = verb === "apply" ? "patch" : verb;
     await this.deps.latency.wait(latencyVerb, r, () => req.signal);

@@ -12,6 +12,7 @@ import type { Clock } from "@informer-ts/clock";
 import { answeredBy, type ServedFrom } from "../cacher/index.js";
 import { rfc3339Seconds } from "../object-util.js";
 import {
+  answerReview,
   applyPatch,
   CUSTOM_RESOURCE_CLEANUP_FINALIZER,
   CUSTOM_RESOURCE_DEFINITIONS,
@@ -21,6 +22,7 @@ import {
   patchTypeOf,
   type RegistryStore,
   type ResourceTable,
+  reviewUserOf,
   scaleOf,
   unsupportedPatchType,
   validateCustomResourceDefinition,
@@ -63,6 +65,7 @@ export class WriteServing {
    */
   create(r: SimResource, namespace: string, obj: KubeObject, req: EngineRequest): Served<KubeObject> {
     const { registry, clock, table } = this.deps;
+    if (r.review === true) return { object: answerReview(r, namespace, obj, reviewUserOf(req.user)) };
     if (r !== CUSTOM_RESOURCE_DEFINITIONS) {
       return { object: registry.create(r, namespace, obj, this.writeOptions(req)) };
     }
@@ -84,6 +87,7 @@ export class WriteServing {
   /** UPDATE (PUT) of an object, of its status (`subresource: "status"`) or of its Scale (`"scale"`). */
   update(r: SimResource, namespace: string, name: string, obj: KubeObject, req: EngineRequest): Served<KubeObject> {
     if (req.subresource === "scale") return { object: this.writeScale(r, namespace, name, obj, req) };
+    if (req.subresource === "finalize") return { object: this.finalize(r, name, obj, req) };
     if (r === CUSTOM_RESOURCE_DEFINITIONS && req.subresource !== "status") {
       const errs = validateCustomResourceDefinition(obj);
       if (errs.length > 0) {
@@ -91,6 +95,23 @@ export class WriteServing {
       }
     }
     return { object: this.deps.registry.update(r, namespace, name, obj, this.writeOptions(req)) };
+  }
+
+  /**
+   * `PUT /api/v1/namespaces/<name>/finalize` (the namespace `FinalizeREST`): the body's `spec.finalizers` replace the
+   * stored ones, everything else is kept; a deleting namespace left without finalizers is deleted. 404 for any
+   * other resource (the route does not exist).
+   */
+  private finalize(r: SimResource, name: string, obj: KubeObject, req: EngineRequest): KubeObject {
+    if (!(r.group === "" && r.resource === "namespaces"))
+      throw newNotFound({ group: r.group, resource: r.resource }, name);
+    const fins = (obj.spec as { finalizers?: unknown } | undefined)?.finalizers;
+    const list = Array.isArray(fins) ? fins.filter((f): f is string => typeof f === "string") : [];
+    const rv = obj.metadata?.resourceVersion;
+    return this.deps.registry.finalizeNamespace(r, name, list, {
+      ...(rv !== undefined && { resourceVersion: rv }),
+      ...(req.dryRun === true && { dryRun: true }),
+    });
   }
 
   /**

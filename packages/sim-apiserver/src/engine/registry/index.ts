@@ -14,5 +14,13 @@ export { FIELD_MANAGER_MAX_LENGTH } from "./field-manager/structured-merge-manag
 export { FINALIZER_FOREGROUND, FINALIZER_KUBERNETES, FINALIZER_ORPHAN } from "./object-meta-validation.js";
 export { applyPatch, type PatchType, patchTypeOf, unsupportedPatchType } from "./patch.js";
 export { ResourceTable } from "./resource-table.js";
-export { APPS_SCALE, type ScaleSubresource, scaleOf, validateScale, withScaledReplicas } from "./scale.js";
+export { answerReview, IN_PROCESS_USER, type ReviewUser, reviewUserOf } from "./reviews.js";
+export {
+  APPS_SCALE,
+  CORE_SCALE,
+  type ScaleSubresource,
+  scaleOf,
+  validateScale,
+  withScaledReplicas,
+} from "./scale.js";
 export { type FieldManager, RegistryStore } from "./store.js";

@@ -9,9 +9,22 @@ export interface ScaleSubresource {
   readonly specReplicasPath: string;
   readonly statusReplicasPath: string;
   readonly labelSelectorPath?: string;
+  /** The selector at {@link labelSelectorPath} is a plain label map (a ReplicationController's `spec.selector`). */
+  readonly labelSelectorIsMap?: boolean;
 }
 
-/** The `/scale` of Deployments and StatefulSets. */
+/**
+ * The `/scale` of ReplicationControllers (`pkg/registry/core/replicationcontroller/storage`'s `scaleFromRC`): the
+ * selector is a label map, shown as `labels.SelectorFromSet(...).String()`.
+ */
+export const CORE_SCALE: ScaleSubresource = Object.freeze({
+  specReplicasPath: ".spec.replicas",
+  statusReplicasPath: ".status.replicas",
+  labelSelectorPath: ".spec.selector",
+  labelSelectorIsMap: true,
+});
+
+/** The `/scale` of Deployments, ReplicaSets and StatefulSets. */
 export const APPS_SCALE: ScaleSubresource = Object.freeze({
   specReplicasPath: ".spec.replicas",
   statusReplicasPath: ".status.replicas",
@@ -92,8 +105,10 @@ export function scaleOf(obj: KubeObject, paths: ScaleSubresource): KubeObject {
   meta.creationTimestamp = m.creationTimestamp;
   const replicas = getPath(obj, paths.specReplicasPath);
   const observed = getPath(obj, paths.statusReplicasPath);
-  const selector =
-    paths.labelSelectorPath === undefined ? undefined : formatLabelSelector(getPath(obj, paths.labelSelectorPath));
+  const rawSelector = paths.labelSelectorPath === undefined ? undefined : getPath(obj, paths.labelSelectorPath);
+  const selector = formatLabelSelector(
+    paths.labelSelectorIsMap === true && isObject(rawSelector) ? { matchLabels: rawSelector } : rawSelector,
+  );
   return {
     kind: "Scale",
     apiVersion: "autoscaling/v1",

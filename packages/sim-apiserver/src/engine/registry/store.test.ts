@@ -297,7 +297,15 @@ describe("RegistryStore: delete and finalizers", () => {
     await clock.step(0);
     expect(await failure(engine.get("configmaps", "n", "a"))).toMatchObject({ code: 404 });
     expect((await engine.get("secrets", "n", "s")).metadata?.deletionTimestamp).toEqual(expect.any(String));
-    expect((await engine.get("namespaces", "", "n")).status).toEqual({ phase: "Terminating" });
+    const terminating = (await engine.get("namespaces", "", "n")).status as { phase: string; conditions: unknown[] };
+    expect(terminating.phase).toBe("Terminating");
+    expect(terminating.conditions).toContainEqual(
+      expect.objectContaining({
+        type: "NamespaceContentRemaining",
+        status: "True",
+        message: "Some resources are remaining: secrets. has 1 resource instances",
+      }),
+    );
     await engine.update("secrets", "n", "s", { metadata: { name: "s" } });
     await clock.step(0);
     expect(await failure(engine.get("namespaces", "", "n"))).toMatchObject({ code: 404 });

@@ -18,6 +18,7 @@ import { deepFreeze, generateNameFrom, newUid, rfc3339Seconds } from "../object-
 import { apiVersionOf, type SimResource } from "../resources.js";
 import type { MvccStorage } from "../storage/index.js";
 import { type DeleteOptions, finalizersForDeletion, validateDeleteOptions } from "./delete-options.js";
+import { beforeDelete } from "./graceful-delete.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "./object-meta-validation.js";
 import { applyPatch, decodePatch, type PatchType, patchTypeOf } from "./patch.js";
 import { type ResourceStrategy, strategyFor } from "./strategy.js";
@@ -160,8 +161,13 @@ function specFinalizersOf(obj: KubeObject): string[] {
  *   namespaces go Terminating (the namespace controller empties and then deletes them); immortal namespaces are 403;
  * - `dryRun` on every write: validated and answered, nothing stored.
  *
- * Differences from kube-apiserver: no graceful deletion (pods are deleted at once; no kubelet would ever finish a
- * graceful one); no defaulting beyond the strategies above; validation covers object metadata only.
+ * - graceful deletion of pods (`rest.BeforeDelete` + the pod strategy's `CheckGracefulDelete`, see
+ *   `registry/graceful-delete.ts`): a pod bound to a node deleted with a grace period > 0 gets `deletionTimestamp` =
+ *   now + period and `deletionGracePeriodSeconds` and stays (MODIFIED) until a delete with a shorter period (the
+ *   kubelet's grace 0) or the engine's {@link GracefulDeletion} timer at the deadline removes it;
+ *
+ * Differences from kube-apiserver: no defaulting beyond the strategies above; validation covers object metadata
+ * only.
  */
 export class RegistryStore {
   private readonly storage: MvccStorage;
@@ -415,8 +421,12 @@ export class RegistryStore {
     o: WriteOptions,
   ): KubeObject {
     const rv = current.metadata?.resourceVersion ?? "";
+    // `shouldDeleteDuringUpdate`: a graceful deletion still pending (grace period > 0) is not finished by an update.
     const shouldDelete =
-      obj.metadata?.deletionTimestamp !== undefined && finalizersOf(obj).length === 0 && !this.namespaceHeld(r, obj);
+      obj.metadata?.deletionTimestamp !== undefined &&
+      (obj.metadata.deletionGracePeriodSeconds ?? 0) === 0 &&
+      finalizersOf(obj).length === 0 &&
+      !this.namespaceHeld(r, obj);
     if (o.dryRun === true) return deepFreeze(obj);
     if (shouldDelete) return this.storage.remove(r, namespace, name, rv, obj);
     return this.storage.replace(r, namespace, name, obj, rv);
@@ -555,9 +565,24 @@ export class RegistryStore {
       );
     }
     const rv = m.resourceVersion ?? "";
+    const graceful = beforeDelete(r, current, d, this.clock.now());
+    // A pending graceful deletion that this request does not shorten: nothing changes (`finalizeDelete`).
+    if (graceful.kind === "pending") return { object: current, deleted: false };
     const { finalizers } = finalizersForDeletion(current, d);
     const isNamespace = r.group === "" && r.resource === "namespaces";
     const held = finalizers.length > 0 || (isNamespace && specFinalizersOf(current).length > 0);
+    if (graceful.kind === "graceful" && (graceful.period > 0 || held)) {
+      const next = structuredClone(current) as KubeObject;
+      const nm = metaOf(next);
+      if (finalizers.length > 0) nm.finalizers = finalizers;
+      else delete nm.finalizers;
+      if (nm.deletionTimestamp === undefined && typeof nm.generation === "number" && nm.generation > 0)
+        nm.generation += 1;
+      nm.deletionTimestamp = rfc3339Seconds(graceful.deletionTimestampMs);
+      nm.deletionGracePeriodSeconds = graceful.period;
+      if (d.dryRun === true) return { object: deepFreeze(next), deleted: false };
+      return { object: this.storage.replace(r, namespace, name, next, rv), deleted: false };
+    }
     if (!held) {
       if (d.dryRun === true) return { object: current, deleted: true };
       return { object: this.storage.remove(r, namespace, name, rv), deleted: true };
@@ -581,14 +606,24 @@ export class RegistryStore {
 
   /**
    * `/finalize` of a namespace (the namespace controller's last step): replaces `spec.finalizers`; a deleting
-   * namespace left without spec and metadata finalizers is deleted.
+   * namespace left without spec and metadata finalizers is deleted. `resourceVersion` (the request body's) must match
+   * the stored one when given (409 Conflict); `dryRun` stores nothing.
    */
-  finalizeNamespace(r: SimResource, name: string, specFinalizers: readonly string[]): KubeObject {
+  finalizeNamespace(
+    r: SimResource,
+    name: string,
+    specFinalizers: readonly string[],
+    o: { readonly resourceVersion?: string; readonly dryRun?: boolean } = {},
+  ): KubeObject {
     const current = this.storage.get(r, "", name);
     if (current === undefined) throw newNotFound(this.gr(r), name);
+    const rv = current.metadata?.resourceVersion ?? "";
+    if (o.resourceVersion !== undefined && o.resourceVersion !== "" && o.resourceVersion !== rv) {
+      throw newConflict(this.gr(r), name);
+    }
     const next = structuredClone(current) as KubeObject;
     next.spec = { ...(next.spec as object | undefined), finalizers: [...specFinalizers] };
-    const rv = current.metadata?.resourceVersion ?? "";
+    if (o.dryRun === true) return deepFreeze(next);
     if (
       next.metadata?.deletionTimestamp !== undefined &&
       specFinalizers.length === 0 &&

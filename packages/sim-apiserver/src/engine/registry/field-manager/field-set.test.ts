@@ -14,8 +14,19 @@ describe("FieldSet FieldsV1", () => {
       [f("spec"), f("finalizers"), { kind: "value", value: "x" }],
     );
     expect(JSON.stringify(s.toFieldsV1())).toBe(
-      '{"f:data":{"f:a":{},"f:b":{}},"f:metadata":{"f:labels":{"f:app":{},".":{}}},' +
-        '"f:spec":{"f:containers":{"k:{\\"name\\":\\"app\\"}":{"f:image":{},".":{}}},"f:finalizers":{"v:\\"x\\"":{}}}}',
+      '{"f:data":{"f:a":{},"f:b":{}},"f:metadata":{"f:labels":{".":{},"f:app":{}}},' +
+        '"f:spec":{"f:containers":{"k:{\\"name\\":\\"app\\"}":{".":{},"f:image":{}}},"f:finalizers":{"v:\\"x\\"":{}}}}',
+    );
+  });
+
+  it("writes the self marker '.' before the children (structured-merge-diff fieldpath/serialize.go emitContentsV1)", () => {
+    const s = FieldSet.of(
+      [f("spec"), f("containers"), keyElement([["name", "app"]])],
+      [f("spec"), f("containers"), keyElement([["name", "app"]]), f("name")],
+      [f("spec"), f("containers"), keyElement([["name", "app"]]), f("image")],
+    );
+    expect(JSON.stringify(s.toFieldsV1())).toBe(
+      '{"f:spec":{"f:containers":{"k:{\\"name\\":\\"app\\"}":{".":{},"f:image":{},"f:name":{}}}}}',
     );
   });
 

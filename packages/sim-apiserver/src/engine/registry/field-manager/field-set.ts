@@ -211,7 +211,8 @@ export class FieldSet {
 
   /**
    * The FieldsV1 JSON of the set (`Set.ToJSON`): an object whose keys are serialized path elements in `PathElement`
-   * order; a member without children is `{}`, a member with children carries `".": {}` after its children.
+   * order; a member without children is `{}`, a member with children carries `".": {}` before its children
+   * (structured-merge-diff's `fieldpath/serialize.go` `emitContentsV1` writes the self marker first).
    */
   toFieldsV1(): Record<string, unknown> {
     return this.emit(false);
@@ -219,13 +220,13 @@ export class FieldSet {
 
   private emit(includeSelf: boolean): Record<string, unknown> {
     const out: Record<string, unknown> = {};
+    if (includeSelf && !this.isEmpty()) out["."] = {};
     this.forEachElement((pe, child, member) => {
       const key = serializePathElement(pe);
       if (child === undefined || child.isEmpty()) {
         if (member) out[key] = {};
       } else out[key] = child.emit(member);
     });
-    if (includeSelf && Object.keys(out).length > 0) out["."] = {};
     return out;
   }
 

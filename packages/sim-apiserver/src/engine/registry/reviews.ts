@@ -1,0 +1,134 @@
+import { type FieldError, type KubeObject, newBadRequest, newInvalid } from "@informer-ts/apimachinery";
+import { apiVersionOf, type SimResource } from "../resources.js";
+
+/** Who sent a request, as the review kinds read it (the HTTP face's authenticated user; in-process: an admin). */
+export interface ReviewUser {
+  readonly username: string;
+  readonly groups: readonly string[];
+}
+
+/** The user of an in-process request: the cluster admin a kubeconfig of `kind` or `kubeadm` carries. */
+export const IN_PROCESS_USER: ReviewUser = Object.freeze({
+  username: "system:admin",
+  groups: Object.freeze(["system:masters", "system:authenticated"]),
+});
+
+/**
+ * The user a request's authenticated name stands for: `system:anonymous` is in `system:unauthenticated`, any other
+ * name in `system:authenticated` (kube-apiserver's authenticator group rules); no name is an in-process request.
+ */
+export function reviewUserOf(name: string | undefined): ReviewUser {
+  if (name === undefined) return IN_PROCESS_USER;
+  if (name === "system:anonymous") return { username: name, groups: ["system:unauthenticated"] };
+  return { username: name, groups: ["system:authenticated"] };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** `ValidateSubjectAccessReviewSpec`'s shared rule: exactly one of resource and non-resource attributes. */
+function attributeErrors(spec: Record<string, unknown>): FieldError[] {
+  const res = spec.resourceAttributes;
+  const non = spec.nonResourceAttributes;
+  if (res === undefined && non === undefined) {
+    return [
+      {
+        type: "FieldValueInvalid",
+        field: "spec.resourceAttributes",
+        badValue: "null",
+        detail: "exactly one of nonResourceAttributes or resourceAttributes must be specified",
+      },
+    ];
+  }
+  if (res !== undefined && non !== undefined) {
+    return [
+      {
+        type: "FieldValueInvalid",
+        field: "spec.nonResourceAttributes",
+        badValue: JSON.stringify(non),
+        detail: "cannot be specified in combination with resourceAttributes",
+      },
+    ];
+  }
+  return [];
+}
+
+/** `ValidateSubjectAccessReviewSpec`: a (local) subject access review names a user or a group. */
+function subjectErrors(spec: Record<string, unknown>): FieldError[] {
+  if ((spec.user ?? "") !== "" || (Array.isArray(spec.groups) && spec.groups.length > 0)) return [];
+  return [
+    {
+      type: "FieldValueInvalid",
+      field: "spec.user",
+      badValue: "",
+      detail: "at least one of user or group must be specified",
+    },
+  ];
+}
+
+/**
+ * Answers a create of a review kind (`authorization.k8s.io` and `authentication.k8s.io`, upstream's
+ * `pkg/registry/authorization/*review/rest.go` and `pkg/registry/authentication/selfsubjectreview/rest.go`): the
+ * object sent, with the status the simulator's authorizer gives — every request is allowed (the simulator has no
+ * authorization step, as kube-apiserver with `--authorization-mode=AlwaysAllow`) — or the requester's identity.
+ * Nothing is stored; invalid specs are 422 (400 for a rules review without a namespace) with upstream's messages.
+ *
+ * Differences from kube-apiserver: TokenReviews never authenticate (the engine does not know the HTTP face's
+ * tokens) and answer `authenticated: false` with an error saying so.
+ */
+export function answerReview(r: SimResource, namespace: string, obj: KubeObject, user: ReviewUser): KubeObject {
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  const gk = { group: r.group, kind: r.kind };
+  const name = obj.metadata?.name ?? "";
+  const errs: FieldError[] = [];
+  let status: Record<string, unknown>;
+  switch (r.resource) {
+    case "selfsubjectaccessreviews":
+      errs.push(...attributeErrors(spec));
+      status = { allowed: true };
+      break;
+    case "localsubjectaccessreviews": {
+      errs.push(...attributeErrors(spec));
+      const attrs = isObject(spec.resourceAttributes) ? spec.resourceAttributes : undefined;
+      if (attrs !== undefined && (attrs.namespace ?? "") !== namespace) {
+        errs.push({
+          type: "FieldValueInvalid",
+          field: "spec.resourceAttributes.namespace",
+          badValue: String(attrs.namespace ?? ""),
+          detail: "must match metadata.namespace",
+        });
+      }
+      errs.push(...subjectErrors(spec));
+      status = { allowed: true };
+      break;
+    }
+    case "subjectaccessreviews":
+      errs.push(...attributeErrors(spec), ...subjectErrors(spec));
+      status = { allowed: true };
+      break;
+    case "selfsubjectrulesreviews":
+      if (typeof spec.namespace !== "string" || spec.namespace === "") throw newBadRequest("no namespace on request");
+      status = {
+        resourceRules: [{ verbs: ["*"], apiGroups: ["*"], resources: ["*"] }],
+        nonResourceRules: [{ verbs: ["*"], nonResourceURLs: ["*"] }],
+        incomplete: false,
+      };
+      break;
+    case "selfsubjectreviews":
+      status = { userInfo: { username: user.username, groups: [...user.groups] } };
+      break;
+    case "tokenreviews":
+      if (typeof spec.token !== "string" || spec.token === "") {
+        errs.push({ type: "FieldValueRequired", field: "spec.token", detail: "token is required" });
+      }
+      status = { user: {}, error: "token reviews are not simulated: no token authenticates" };
+      break;
+    default:
+      throw newBadRequest(`${r.resource} is not a review resource`);
+  }
+  if (errs.length > 0) throw newInvalid(gk, name, errs);
+  const metadata = { ...(isObject(obj.metadata) ? obj.metadata : {}), creationTimestamp: null };
+  if (r.namespaced) (metadata as Record<string, unknown>).namespace = namespace;
+  return { kind: r.kind, apiVersion: apiVersionOf(r), metadata, spec, status } as unknown as KubeObject;
+}

@@ -1,0 +1,468 @@
+import type { KubeObject } from "@informer-ts/apimachinery";
+import { formatLabelSelector } from "../engine/index.js";
+import { humanDuration, type TableColumnDefinition, type TablePrinter } from "./table.js";
+
+// The kind-specific printers of kube-apiserver (`pkg/printers/internalversion/printers.go`), as the server runs them
+// (`Wide: true`: every column, the priority-1 ones too, as `kubectl get -o wide` shows them).
+
+const col = (name: string, type: string, description: string, priority = 0, format = ""): TableColumnDefinition => ({
+  name,
+  type,
+  format,
+  description,
+  priority,
+});
+
+const NAME = col("Name", "string", "Name must be unique within a namespace.", 0, "name");
+const AGE = col("Age", "string", "Time since the object was created (CreationTimestamp).");
+
+type Obj = Record<string, unknown>;
+
+function obj(v: unknown): Obj {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : {};
+}
+
+function arr(v: unknown): Obj[] {
+  return Array.isArray(v) ? (v as unknown[]).map(obj) : [];
+}
+
+function str(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+function num(v: unknown): number {
+  return typeof v === "number" ? v : 0;
+}
+
+/** `translateTimestampSince`: the human age of an RFC 3339 time, `<unknown>` when absent. */
+function since(ts: unknown, now: number): string {
+  const t = typeof ts === "string" && ts !== "" ? Date.parse(ts) : Number.NaN;
+  return Number.isNaN(t) ? "<unknown>" : humanDuration(now - t);
+}
+
+function age(o: KubeObject, now: number): string {
+  return since(o.metadata?.creationTimestamp, now);
+}
+
+function orNone(s: string): string {
+  return s === "" ? "<none>" : s;
+}
+
+/** `layoutContainerCells`: container names and images joined with commas. */
+function containerCells(podSpec: Obj): [string, string] {
+  const cs = arr(podSpec.containers);
+  return [cs.map((c) => str(c.name)).join(","), cs.map((c) => str(c.image)).join(",")];
+}
+
+function selectorCell(sel: unknown): string {
+  return formatLabelSelector(sel) ?? "<none>";
+}
+
+function hasCondition(conditions: unknown, type: string): boolean {
+  return arr(conditions).some((c) => c.type === type && c.status === "True");
+}
+
+/** `printPod`: NAME READY STATUS RESTARTS AGE IP NODE NOMINATED NODE READINESS GATES. */
+export const podTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Ready", "string", "The aggregate readiness state of this pod for accepting traffic."),
+    col("Status", "string", "The aggregate status of the containers in this pod."),
+    col(
+      "Restarts",
+      "string",
+      "The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.",
+    ),
+    AGE,
+    col("IP", "string", "IP address allocated to the pod. Routable at least within the cluster.", 1),
+    col("Node", "string", "The node the pod is bound to (spec.nodeName).", 1),
+    col("Nominated Node", "string", "The node the scheduler nominated for the pod (status.nominatedNodeName).", 1),
+    col("Readiness Gates", "string", "The readiness gates of the pod and how many are true.", 1),
+  ],
+  cells(o, now) {
+    const spec = obj(o.spec);
+    const status = obj(o.status);
+    const containers = arr(spec.containers);
+    let reason = str(status.reason) !== "" ? str(status.reason) : str(status.phase);
+    let restarts = 0;
+    let lastRestart = Number.NaN;
+    let ready = 0;
+    let hasRunning = false;
+    const statuses = arr(status.containerStatuses);
+    for (let i = statuses.length - 1; i >= 0; i--) {
+      const c = statuses[i]!;
+      restarts += num(c.restartCount);
+      const last = obj(obj(c.lastState).terminated);
+      const finished = Date.parse(str(last.finishedAt));
+      if (!Number.isNaN(finished) && !(finished <= lastRestart)) lastRestart = finished;
+      const state = obj(c.state);
+      const waiting = obj(state.waiting);
+      const terminated = obj(state.terminated);
+      if (str(waiting.reason) !== "") reason = str(waiting.reason);
+      else if (str(terminated.reason) !== "") reason = str(terminated.reason);
+      else if (state.terminated !== undefined) {
+        reason =
+          num(terminated.signal) !== 0 ? `Signal:${num(terminated.signal)}` : `ExitCode:${num(terminated.exitCode)}`;
+      } else if (c.ready === true && state.running !== undefined) {
+        hasRunning = true;
+        ready++;
+      }
+    }
+    if (reason === "Completed" && hasRunning) {
+      reason = hasCondition(status.conditions, "Ready") ? "Running" : "NotReady";
+    }
+    const phase = str(status.phase);
+    if (o.metadata?.deletionTimestamp !== undefined) {
+      if (str(status.reason) === "NodeLost") reason = "Unknown";
+      else if (phase !== "Succeeded" && phase !== "Failed") reason = "Terminating";
+    }
+    const restartsCell = Number.isNaN(lastRestart)
+      ? String(restarts)
+      : `${restarts} (${humanDuration(now - lastRestart)} ago)`;
+    const gates = arr(spec.readinessGates);
+    let gatesCell = "<none>";
+    if (gates.length > 0) {
+      const trueGates = gates.filter((g) => hasCondition(status.conditions, str(g.conditionType))).length;
+      gatesCell = `${trueGates}/${gates.length}`;
+    }
+    return [
+      o.metadata?.name ?? "",
+      `${ready}/${containers.length}`,
+      reason,
+      restartsCell,
+      age(o, now),
+      orNone(str(status.podIP)),
+      orNone(str(spec.nodeName)),
+      orNone(str(status.nominatedNodeName)),
+      gatesCell,
+    ];
+  },
+};
+
+const CONTAINERS = col("Containers", "string", "Names of each container in the template.", 1);
+const IMAGES = col("Images", "string", "Images referenced by each container in the template.", 1);
+const SELECTOR = col("Selector", "string", "The label selector of the object's pods.", 1);
+
+/** `printDeployment`: NAME READY UP-TO-DATE AVAILABLE AGE CONTAINERS IMAGES SELECTOR. */
+export const deploymentTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Ready", "string", "Number of the pod with ready state"),
+    col(
+      "Up-to-date",
+      "integer",
+      "Total number of non-terminated pods targeted by this deployment that have the desired template spec.",
+    ),
+    col(
+      "Available",
+      "integer",
+      "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.",
+    ),
+    AGE,
+    CONTAINERS,
+    IMAGES,
+    SELECTOR,
+  ],
+  cells(o, now) {
+    const spec = obj(o.spec);
+    const status = obj(o.status);
+    const [names, images] = containerCells(obj(obj(spec.template).spec));
+    return [
+      o.metadata?.name ?? "",
+      `${num(status.readyReplicas)}/${num(spec.replicas)}`,
+      num(status.updatedReplicas),
+      num(status.availableReplicas),
+      age(o, now),
+      names,
+      images,
+      selectorCell(spec.selector),
+    ];
+  },
+};
+
+/** `printReplicaSet`: NAME DESIRED CURRENT READY AGE CONTAINERS IMAGES SELECTOR. */
+export const replicaSetTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Desired", "integer", "Replicas is the number of desired pods."),
+    col("Current", "integer", "Replicas is the most recently observed number of replicas."),
+    col("Ready", "integer", "The number of ready replicas for this replica set."),
+    AGE,
+    CONTAINERS,
+    IMAGES,
+    SELECTOR,
+  ],
+  cells(o, now) {
+    const spec = obj(o.spec);
+    const status = obj(o.status);
+    const [names, images] = containerCells(obj(obj(spec.template).spec));
+    return [
+      o.metadata?.name ?? "",
+      num(spec.replicas),
+      num(status.replicas),
+      num(status.readyReplicas),
+      age(o, now),
+      names,
+      images,
+      selectorCell(spec.selector),
+    ];
+  },
+};
+
+function serviceExternalIP(spec: Obj, status: Obj): string {
+  const type = str(spec.type) === "" ? "ClusterIP" : str(spec.type);
+  const external = Array.isArray(spec.externalIPs) ? (spec.externalIPs as string[]) : [];
+  switch (type) {
+    case "ClusterIP":
+    case "NodePort":
+      return external.length > 0 ? external.join(",") : "<none>";
+    case "LoadBalancer": {
+      const ingress = arr(obj(status.loadBalancer).ingress).map((i) => str(i.ip) || str(i.hostname));
+      const all = [...ingress.filter((s) => s !== ""), ...external];
+      return all.length > 0 ? all.join(",") : "<pending>";
+    }
+    case "ExternalName":
+      return str(spec.externalName);
+    default:
+      return "<unknown>";
+  }
+}
+
+/** `printService`: NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE SELECTOR. */
+export const serviceTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Type", "string", "The type of the service: ClusterIP, NodePort, LoadBalancer or ExternalName."),
+    col("Cluster-IP", "string", "The IP address of the service, usually assigned randomly."),
+    col("External-IP", "string", "The external addresses of the service."),
+    col("Port(s)", "string", "The ports exposed by the service."),
+    AGE,
+    col("Selector", "string", "Route service traffic to pods with label keys and values matching this selector.", 1),
+  ],
+  cells(o, now) {
+    const spec = obj(o.spec);
+    const ports = arr(spec.ports)
+      .map((p) => {
+        const proto = str(p.protocol) === "" ? "TCP" : str(p.protocol);
+        return num(p.nodePort) > 0 ? `${num(p.port)}:${num(p.nodePort)}/${proto}` : `${num(p.port)}/${proto}`;
+      })
+      .join(",");
+    const sel = obj(spec.selector);
+    const selector = Object.keys(sel).length === 0 ? "<none>" : (formatLabelSelector({ matchLabels: sel }) ?? "<none>");
+    return [
+      o.metadata?.name ?? "",
+      str(spec.type) === "" ? "ClusterIP" : str(spec.type),
+      orNone(str(spec.clusterIP)),
+      serviceExternalIP(spec, obj(o.status)),
+      ports === "" ? "<none>" : ports,
+      age(o, now),
+      selector,
+    ];
+  },
+};
+
+/** `printNode`: NAME STATUS ROLES AGE VERSION INTERNAL-IP EXTERNAL-IP OS-IMAGE KERNEL-VERSION CONTAINER-RUNTIME. */
+export const nodeTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Status", "string", "The status of the node"),
+    col("Roles", "string", "The roles of the node"),
+    AGE,
+    col("Version", "string", "Kubelet Version reported by the node."),
+    col(
+      "Internal-IP",
+      "string",
+      "List of addresses reachable to the node. Queried from cloud provider, if available.",
+      1,
+    ),
+    col(
+      "External-IP",
+      "string",
+      "List of addresses reachable to the node. Queried from cloud provider, if available.",
+      1,
+    ),
+    col(
+      "OS-Image",
+      "string",
+      "OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).",
+      1,
+    ),
+    col(
+      "Kernel-Version",
+      "string",
+      "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).",
+      1,
+    ),
+    col(
+      "Container-Runtime",
+      "string",
+      "ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).",
+      1,
+    ),
+  ],
+  cells(o, now) {
+    const status = obj(o.status);
+    const info = obj(status.nodeInfo);
+    const ready = arr(status.conditions).find((c) => c.type === "Ready");
+    const states = [ready === undefined ? "Unknown" : ready.status === "True" ? "Ready" : "NotReady"];
+    if (obj(o.spec).unschedulable === true) states.push("SchedulingDisabled");
+    const roles = Object.keys(o.metadata?.labels ?? {})
+      .flatMap((k) => {
+        if (k.startsWith("node-role.kubernetes.io/")) return [k.slice("node-role.kubernetes.io/".length)];
+        if (k === "kubernetes.io/role") return [String(o.metadata?.labels?.[k] ?? "")];
+        return [];
+      })
+      .filter((r) => r !== "")
+      .sort();
+    const address = (type: string) =>
+      orNone(
+        arr(status.addresses)
+          .filter((a) => a.type === type)
+          .map((a) => str(a.address))[0] ?? "",
+      );
+    return [
+      o.metadata?.name ?? "",
+      states.join(","),
+      roles.length > 0 ? [...new Set(roles)].join(",") : "<none>",
+      age(o, now),
+      str(info.kubeletVersion),
+      address("InternalIP"),
+      address("ExternalIP"),
+      str(info.osImage) === "" ? "<unknown>" : str(info.osImage),
+      str(info.kernelVersion) === "" ? "<unknown>" : str(info.kernelVersion),
+      str(info.containerRuntimeVersion) === "" ? "<unknown>" : str(info.containerRuntimeVersion),
+    ];
+  },
+};
+
+/** `formatEventSource`: `component, host`, or the reporting controller and instance of an events.k8s.io Event. */
+function eventSource(o: Obj): string {
+  const source = obj(o.source);
+  const component = str(source.component) !== "" ? str(source.component) : str(o.reportingController);
+  const host = str(source.host) !== "" ? str(source.host) : str(o.reportingInstance);
+  return host === "" ? component : `${component}, ${host}`;
+}
+
+/** An `events.k8s.io/v1` Event read with the core field names (the fields its conversion maps). */
+function asCoreEvent(e: Obj): Obj {
+  if (e.involvedObject !== undefined || e.regarding === undefined) return e;
+  return {
+    ...e,
+    involvedObject: e.regarding,
+    message: e.note,
+    firstTimestamp: e.deprecatedFirstTimestamp,
+    lastTimestamp: e.deprecatedLastTimestamp,
+    count: e.deprecatedCount,
+    source: e.deprecatedSource,
+  };
+}
+
+/** `printEvent`: LAST SEEN TYPE REASON OBJECT SUBOBJECT SOURCE MESSAGE FIRST SEEN COUNT NAME. */
+export const eventTablePrinter: TablePrinter = {
+  columns: [
+    col("Last Seen", "string", "The time at which the most recent occurrence of this event was recorded."),
+    col("Type", "string", "Type of this event (Normal, Warning), new types could be added in the future"),
+    col(
+      "Reason",
+      "string",
+      "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
+    ),
+    col("Object", "string", "The object that this event is about."),
+    col("Subobject", "string", "The field of the object the event is about (involvedObject.fieldPath).", 1),
+    col("Source", "string", "The component reporting this event. Should be a short machine understandable string.", 1),
+    col("Message", "string", "A human-readable description of the status of this operation."),
+    col(
+      "First Seen",
+      "string",
+      "The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)",
+      1,
+    ),
+    col("Count", "string", "The number of times this event has occurred.", 1),
+    col("Name", "string", "Name must be unique within a namespace.", 1, "name"),
+  ],
+  cells(o, now) {
+    const e = asCoreEvent(o as unknown as Obj);
+    const involved = obj(e.involvedObject);
+    let first = since(e.firstTimestamp, now);
+    if (str(e.firstTimestamp) === "") first = since(e.eventTime, now);
+    let last = str(e.lastTimestamp) === "" ? first : since(e.lastTimestamp, now);
+    let count = num(e.count);
+    const series = e.series === undefined ? undefined : obj(e.series);
+    if (series !== undefined) {
+      last = since(series.lastObservedTime, now);
+      count = num(series.count);
+    } else if (count === 0) count = 1;
+    const kind = str(involved.kind).toLowerCase();
+    const target = str(involved.name) === "" ? kind : `${kind}/${str(involved.name)}`;
+    return [
+      last,
+      str(e.type),
+      str(e.reason),
+      target,
+      str(involved.fieldPath),
+      eventSource(e),
+      str(e.message).trim(),
+      first,
+      count,
+      o.metadata?.name ?? "",
+    ];
+  },
+};
+
+/** `printJob`: NAME STATUS COMPLETIONS DURATION AGE CONTAINERS IMAGES SELECTOR. */
+export const jobTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Status", "string", "Status of the job."),
+    col("Completions", "string", "The completion status of the job: succeeded pods out of the desired completions."),
+    col("Duration", "string", "Time required to complete the job."),
+    AGE,
+    CONTAINERS,
+    IMAGES,
+    SELECTOR,
+  ],
+  cells(o, now) {
+    const spec = obj(o.spec);
+    const status = obj(o.status);
+    const succeeded = num(status.succeeded);
+    let completions: string;
+    if (typeof spec.completions === "number") completions = `${succeeded}/${spec.completions}`;
+    else {
+      const parallelism = num(spec.parallelism);
+      completions = parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
+    }
+    const start = Date.parse(str(status.startTime));
+    const end = Date.parse(str(status.completionTime));
+    const duration = Number.isNaN(start) ? "" : humanDuration((Number.isNaN(end) ? now : end) - start);
+    let state = "Running";
+    if (hasCondition(status.conditions, "Complete")) state = "Complete";
+    else if (hasCondition(status.conditions, "Failed")) state = "Failed";
+    else if (o.metadata?.deletionTimestamp !== undefined) state = "Terminating";
+    else if (hasCondition(status.conditions, "Suspended")) state = "Suspended";
+    else if (hasCondition(status.conditions, "FailureTarget")) state = "FailureTarget";
+    else if (hasCondition(status.conditions, "SuccessCriteriaMet")) state = "SuccessCriteriaMet";
+    const [names, images] = containerCells(obj(obj(spec.template).spec));
+    return [
+      o.metadata?.name ?? "",
+      state,
+      completions,
+      duration,
+      age(o, now),
+      names,
+      images,
+      selectorCell(spec.selector),
+    ];
+  },
+};
+
+/** The kind-specific printers by `<group>/<resource>` (core: `/pods`). */
+export const KIND_TABLE_PRINTERS: ReadonlyMap<string, TablePrinter> = new Map([
+  ["/pods", podTablePrinter],
+  ["/services", serviceTablePrinter],
+  ["/nodes", nodeTablePrinter],
+  ["/events", eventTablePrinter],
+  ["events.k8s.io/events", eventTablePrinter],
+  ["apps/deployments", deploymentTablePrinter],
+  ["apps/replicasets", replicaSetTablePrinter],
+  ["batch/jobs", jobTablePrinter],
+]);

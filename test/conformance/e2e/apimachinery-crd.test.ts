@@ -1,0 +1,95 @@
+// test/e2e/apimachinery/crd_watch.go and custom_resource_definition.go (what needs no schema handling)
+// re-implemented with @kubernetes/client-node against the simulator over HTTP.
+import type { KubernetesObject } from "@kubernetes/client-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomDefinition } from "./crd-fixture.js";
+import { codeOf, type E2eCluster, startE2eCluster, watchEvents } from "./harness.js";
+
+let c: E2eCluster;
+beforeAll(async () => {
+  c = await startE2eCluster();
+});
+afterAll(async () => {
+  await c.close();
+});
+
+describe("[sig-api-machinery] CustomResourceDefinition Watch (apimachinery/crd_watch.go)", () => {
+  it("watch on custom resource definition objects", async () => {
+    const { definition, apiVersion, kind, plural } = randomDefinition("Cluster");
+    await c.objects.create(definition);
+    await expect.poll(async () => (await c.raw("GET", `/apis/${apiVersion}`)).status, { timeout: 10_000 }).toBe(200);
+    const path = `/apis/${apiVersion}/${plural}`;
+    const merge = { "content-type": "application/merge-patch+json" };
+    const events = await watchEvents(
+      c,
+      path,
+      {},
+      (evs) => evs.length >= 6,
+      async () => {
+        for (const name of ["name1", "name2"]) {
+          await c.objects.create<KubernetesObject>({
+            apiVersion,
+            kind,
+            metadata: { name },
+            content: { key: "value" },
+          } as KubernetesObject);
+        }
+        await c.raw("PATCH", `${path}/name1`, { dummy: "test" }, merge);
+        await c.raw("PATCH", `${path}/name2`, { dummy: "test" }, merge);
+        await c.objects.delete({ apiVersion, kind, metadata: { name: "name1" } });
+        await c.objects.delete({ apiVersion, kind, metadata: { name: "name2" } });
+      },
+    );
+    expect(events.map((e) => `${e.type} ${e.object.metadata?.name}`)).toEqual([
+      "ADDED name1",
+      "ADDED name2",
+      "MODIFIED name1",
+      "MODIFIED name2",
+      "DELETED name1",
+      "DELETED name2",
+    ]);
+    await c.objects.delete(definition);
+  });
+});
+
+describe("[sig-api-machinery] CustomResourceDefinition resources [Privileged:ClusterAdmin] (apimachinery/custom_resource_definition.go)", () => {
+  it("creating/deleting custom resource definition objects works", async () => {
+    const { definition } = randomDefinition();
+    const created = await c.objects.create(definition);
+    expect(created.metadata?.uid).toEqual(expect.any(String));
+    await c.objects.delete(definition);
+    await expect
+      .poll(
+        async () => {
+          try {
+            await c.objects.read(definition);
+            return 200;
+          } catch (err) {
+            return codeOf(err);
+          }
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(404);
+  });
+
+  it("should include custom resource definition resources in discovery documents", async () => {
+    const { definition, apiVersion, plural } = randomDefinition();
+    await c.objects.create(definition);
+    await expect
+      .poll(async () => {
+        const groups = (await c.raw("GET", "/apis")).json as {
+          groups: Array<{ name: string; versions: Array<{ groupVersion: string }> }>;
+        };
+        return groups.groups.find((g) => g.name === "mygroup.example.com")?.versions.map((v) => v.groupVersion);
+      })
+      .toContain(apiVersion);
+    const group = (await c.raw("GET", "/apis/apiextensions.k8s.io")).json as {
+      preferredVersion: { groupVersion: string };
+    };
+    expect(group.preferredVersion.groupVersion).toBe("apiextensions.k8s.io/v1");
+    const resources = (await c.raw("GET", `/apis/${apiVersion}`)).json as { resources: Array<{ name: string }> };
+    expect(resources.resources.map((r) => r.name)).toContain(plural);
+    await c.objects.delete(definition);
+  });
+});

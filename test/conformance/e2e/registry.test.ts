@@ -1,0 +1,57 @@
+// The list of upstream e2e tests (upstream-tests.ts) checked against the suite: every implemented entry has an
+// `it("<upstream text>"` in the file it names, every `it(...)` of the suite files is listed, and every pending entry
+// is printed with its reason (one visible line each), never skipped silently.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { UPSTREAM_TESTS } from "./upstream-tests.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const suiteFiles = readdirSync(here).filter((f) => f.endsWith(".test.ts") && f !== "registry.test.ts");
+
+/** The `it("...")` names of a suite file (string literals, as written). */
+function itNames(file: string): string[] {
+  const src = readFileSync(join(here, file), "utf8");
+  return [...src.matchAll(/\bit\(\s*"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string);
+}
+
+describe("the re-implemented Kubernetes e2e tests (test/conformance/e2e)", () => {
+  it("every implemented upstream test is an it(...) of the file the list names, and every it(...) is listed", () => {
+    const listed = new Set<string>();
+    for (const t of UPSTREAM_TESTS) {
+      if (typeof t.here !== "string") continue;
+      expect(suiteFiles, `${t.file}: ${t.it}`).toContain(t.here);
+      expect(itNames(t.here), `${t.file}: ${t.it}`).toContain(t.it);
+      listed.add(`${t.here}\u0000${t.it}`);
+    }
+    for (const f of suiteFiles) {
+      for (const name of itNames(f)) expect(listed.has(`${f}\u0000${name}`), `${f}: ${name} is not listed`).toBe(true);
+    }
+  });
+
+  it("no pending upstream test has a re-implementation, and no upstream test is listed twice", () => {
+    const all = new Set(suiteFiles.flatMap(itNames));
+    const keys = UPSTREAM_TESTS.map((t) => `${t.file}\u0000${t.it}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const t of UPSTREAM_TESTS) if (typeof t.here !== "string") expect(all.has(t.it), t.it).toBe(false);
+  });
+
+  it("prints every pending upstream test with its reason, and the pass/pending counts per upstream file", () => {
+    const byFile = new Map<string, { implemented: number; pending: number }>();
+    const lines: string[] = [];
+    for (const t of UPSTREAM_TESTS) {
+      const row = byFile.get(t.file) ?? { implemented: 0, pending: 0 };
+      if (typeof t.here === "string") row.implemented++;
+      else {
+        row.pending++;
+        lines.push(`PENDING e2e ${t.file} "${t.it}": ${t.here.pending}`);
+      }
+      byFile.set(t.file, row);
+    }
+    for (const [file, n] of byFile) lines.push(`e2e ${file}: ${n.implemented} re-implemented, ${n.pending} pending`);
+    console.log(lines.join("\n"));
+    const pending = UPSTREAM_TESTS.filter((t) => typeof t.here !== "string").length;
+    expect(lines.filter((l) => l.startsWith("PENDING"))).toHaveLength(pending);
+  });
+});
