@@ -2,7 +2,7 @@
 // re-implemented with @kubernetes/client-node against the simulator over HTTP.
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { randomDefinition } from "./crd-fixture.js";
+import { createDefinition, randomDefinition } from "./crd-fixture.js";
 import { codeOf, type E2eCluster, startE2eCluster, watchEvents } from "./harness.js";
 
 let c: E2eCluster;
@@ -16,7 +16,7 @@ afterAll(async () => {
 describe("[sig-api-machinery] CustomResourceDefinition Watch (apimachinery/crd_watch.go)", () => {
   it("watch on custom resource definition objects", async () => {
     const { definition, apiVersion, kind, plural } = randomDefinition("Cluster");
-    await c.objects.create(definition);
+    await createDefinition(c, definition);
     await expect.poll(async () => (await c.raw("GET", `/apis/${apiVersion}`)).status, { timeout: 10_000 }).toBe(200);
     const path = `/apis/${apiVersion}/${plural}`;
     const merge = { "content-type": "application/merge-patch+json" };
@@ -55,7 +55,7 @@ describe("[sig-api-machinery] CustomResourceDefinition Watch (apimachinery/crd_w
 describe("[sig-api-machinery] CustomResourceDefinition resources [Privileged:ClusterAdmin] (apimachinery/custom_resource_definition.go)", () => {
   it("creating/deleting custom resource definition objects works", async () => {
     const { definition } = randomDefinition();
-    const created = await c.objects.create(definition);
+    const created = await createDefinition(c, definition);
     expect(created.metadata?.uid).toEqual(expect.any(String));
     await c.objects.delete(definition);
     await expect
@@ -75,7 +75,7 @@ describe("[sig-api-machinery] CustomResourceDefinition resources [Privileged:Clu
 
   it("should include custom resource definition resources in discovery documents", async () => {
     const { definition, apiVersion, plural } = randomDefinition();
-    await c.objects.create(definition);
+    await createDefinition(c, definition);
     await expect
       .poll(async () => {
         const groups = (await c.raw("GET", "/apis")).json as {

@@ -2,7 +2,7 @@
 // @kubernetes/client-node against the simulator over HTTP.
 import type { KubernetesObject, V1OwnerReference } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { randomDefinition } from "./crd-fixture.js";
+import { createDefinition, randomDefinition } from "./crd-fixture.js";
 import { codeOf, type E2eCluster, startE2eCluster } from "./harness.js";
 
 let c: E2eCluster;
@@ -65,7 +65,7 @@ describe("[sig-api-machinery] Garbage collector (apimachinery/garbage_collector.
 
   it("should support cascading deletion of custom resources", async () => {
     const { definition, apiVersion, kind, plural } = randomDefinition("Cluster");
-    await c.objects.create(definition);
+    await createDefinition(c, definition);
     await definitionServed(apiVersion, plural);
     const owner = await c.objects.create<KubernetesObject>({ apiVersion, kind, metadata: { name: "owner" } });
     const dependent = await c.objects.create<KubernetesObject>({
@@ -95,7 +95,7 @@ describe("[sig-api-machinery] Garbage collector (apimachinery/garbage_collector.
 
   it("should support orphan deletion of custom resources", async () => {
     const { definition, apiVersion, kind, plural } = randomDefinition("Cluster");
-    await c.objects.create(definition);
+    await createDefinition(c, definition);
     await definitionServed(apiVersion, plural);
     const owner = await c.objects.create<KubernetesObject>({ apiVersion, kind, metadata: { name: "owner" } });
     await c.objects.create<KubernetesObject>({

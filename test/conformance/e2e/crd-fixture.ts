@@ -27,3 +27,19 @@ export function randomDefinition(scope: "Namespaced" | "Cluster" = "Namespaced")
   };
   return { definition, plural, kind, apiVersion: "mygroup.example.com/v1beta1" };
 }
+
+/**
+ * Creates a definition with a raw POST. client-node's `KubernetesObjectApi.create` serializes a
+ * `V1CustomResourceDefinition` through its model, which reads `xKubernetesPreserveUnknownFields` and drops a
+ * schema's `x-kubernetes-*` keys written with their wire names — the schema would lose
+ * `x-kubernetes-preserve-unknown-fields` and the server would prune every field of the custom resources.
+ */
+export async function createDefinition(
+  c: { raw(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> },
+  definition: KubernetesObject,
+): Promise<KubernetesObject> {
+  const res = await c.raw("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", definition);
+  if (res.status !== 201)
+    throw new Error(`creating ${definition.metadata?.name}: ${res.status} ${JSON.stringify(res.json)}`);
+  return res.json as KubernetesObject;
+}

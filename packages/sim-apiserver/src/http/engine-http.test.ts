@@ -128,6 +128,8 @@ function validContent(r: SimResource): Record<string, unknown> {
       return { spec: { ports: [{ port: 80 }] } };
     case "apps/deployments":
     case "apps/statefulsets":
+    case "apps/daemonsets":
+    case "apps/replicasets":
       return { spec: { selector: { matchLabels: { app: "x" } }, template } };
     case "batch/jobs":
       return { spec: { template: { spec: podSpec("Never") } } };
