@@ -1,6 +1,5 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import {
-  FakeControllerSource,
   type InformerResource,
   newSharedInformerFactoryWithOptions,
   silentLogger,
@@ -8,6 +7,7 @@ import {
   syncResultAsError,
   withInformerOptions,
 } from "@informer-ts/cache";
+import { FakeControllerSource } from "@informer-ts/cache/testing";
 import { realClock, seededRand } from "@informer-ts/clock";
 import { Controller, enqueueRequestForObject } from "@informer-ts/controller";
 import { type MetricsProvider, PromMetrics } from "@informer-ts/instrumentation";

@@ -1,4 +1,6 @@
-// The engine of the simulated apiserver: storage, watch caches, list/watch semantics, faults, accounting.
+// Public API of @informer-ts/sim-apiserver/engine: the engine of the simulated apiserver by role — storage,
+// cacher, registry, controllers, filters (faults, accounting, APF, cost model, trace) — knowing no wire. `.`
+// re-exports the part a user of the simulator needs.
 
 export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cacher/cache-watcher.js";
 export { Cacher, type CacherConfig, type ServedFrom } from "./cacher/cacher.js";

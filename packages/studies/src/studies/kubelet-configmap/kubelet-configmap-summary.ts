@@ -1,6 +1,6 @@
 // The kubelet-configmap study's summary table: each variant's figures beside the write-ups' (000/001), per node and
 // extrapolated to the cluster size.
-import { REQUEST_OVERHEAD_MS } from "@informer-ts/sim-apiserver";
+import { REQUEST_OVERHEAD_MS } from "@informer-ts/sim-apiserver/engine";
 import type { SummaryRow, VariantResult } from "../../report/study-report.js";
 import { CPU_KIND_LABELS, CPU_KINDS } from "./kubelet-configmap-cpu.js";
 import {
