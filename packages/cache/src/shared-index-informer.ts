@@ -33,8 +33,8 @@ import {
   ProcessorListener,
   type ResourceEventHandlerRegistration,
 } from "./processor-listener.js";
-import { Reflector, type WatchErrorHandler } from "./reflector.js";
-import type { ReflectorEvent } from "./reflector-status.js";
+import { Reflector, type WatchErrorHandler } from "./reflector/reflector.js";
+import type { ReflectorEvent } from "./reflector/status.js";
 import type {
   HandlerOptions,
   InformerNotification,

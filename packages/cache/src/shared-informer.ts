@@ -14,8 +14,8 @@ import type {
   Notification,
   ResourceEventHandlerRegistration,
 } from "./processor-listener.js";
-import type { ReflectorOptions, WatchErrorHandler } from "./reflector.js";
-import type { ReflectorEvent, ReflectorStatus } from "./reflector-status.js";
+import type { ReflectorOptions, WatchErrorHandler } from "./reflector/reflector.js";
+import type { ReflectorEvent, ReflectorStatus } from "./reflector/status.js";
 import { SharedIndexInformerImpl } from "./shared-index-informer.js";
 import type { Indexer, Indexers, Store } from "./store.js";
 import type { TransformFunc } from "./store-impl.js";

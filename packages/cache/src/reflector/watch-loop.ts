@@ -1,12 +1,12 @@
 import { isConnectionRefused, isInternalError, isTooManyRequests, type ListOptions } from "@informer-ts/apimachinery";
 import type { Timer } from "@informer-ts/clock";
-import { abortable, STOP_REQUESTED } from "./internal/abortable.js";
-import type { Watch } from "./listwatch.js";
-import { errorInfo, isExpiredError, isWatchErrorRetriable } from "./reflector-errors.js";
-import { safeLog } from "./reflector-logger.js";
-import { type ReflectorState, relistCauseOf } from "./reflector-state.js";
-import { handleAnyWatch, stopQuietly, WatchInterrupter, type WatchResult } from "./reflector-watch.js";
-import { newRetryWithDeadline } from "./retry-with-deadline.js";
+import { abortable, STOP_REQUESTED } from "../internal/abortable.js";
+import type { Watch } from "../listwatch.js";
+import { newRetryWithDeadline } from "../retry-with-deadline.js";
+import { errorInfo, isExpiredError, isWatchErrorRetriable } from "./errors.js";
+import { safeLog } from "./logger.js";
+import { type ReflectorState, relistCauseOf } from "./state.js";
+import { handleAnyWatch, stopQuietly, WatchInterrupter, type WatchResult } from "./watch.js";
 
 // The reflector's watch loop: watches from the last synced resource version, re-opened when the server ends them,
 // with the periodic resync and the optional liveness deadline beside each watch.

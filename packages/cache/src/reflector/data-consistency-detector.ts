@@ -1,9 +1,9 @@
 import type { KubeList, ListOptions } from "@informer-ts/apimachinery";
 import { metaOf } from "@informer-ts/apimachinery";
 import type { Clock } from "@informer-ts/clock";
-import { firstDifference } from "./internal/deep-equal.js";
-import { type ReflectorLogger, safeLog } from "./reflector-logger.js";
-import type { TransformFunc } from "./store-impl.js";
+import { firstDifference } from "../internal/deep-equal.js";
+import type { TransformFunc } from "../store-impl.js";
+import { type ReflectorLogger, safeLog } from "./logger.js";
 
 /** Parses a boolean the way Go's `strconv.ParseBool` does; anything else is `undefined`. */
 export function parseGoBool(value: string | undefined): boolean | undefined {

@@ -8,31 +8,18 @@ import {
   defaultReflectorBackoff,
   delayWithReset,
   gapResetDelayFunc,
-} from "./backoff.js";
-import { nameFromCallsite } from "./internal/callsite-name.js";
-import type { ListerWatcher } from "./listwatch.js";
-import {
-  envVar,
-  isDataConsistencyDetectionForWatchListEnabled,
-  parseGoBool,
-} from "./reflector-data-consistency-detector.js";
-import { errorInfo, isExpiredError, isTooLargeResourceVersionError, VeryShortWatchError } from "./reflector-errors.js";
-import { FailureReporter } from "./reflector-failures.js";
-import { consoleLogger, type ReflectorLogger, safeLog } from "./reflector-logger.js";
-import {
-  DEFAULT_EXPECTED_TYPE_NAME,
-  DEFAULT_MIN_WATCH_TIMEOUT_MS,
-  type ReflectorOptions,
-} from "./reflector-options.js";
-import { type ReflectorErrorPhase, ReflectorStatusTracker, type RelistCause } from "./reflector-status.js";
-import {
-  type GroupVersionKind,
-  gvkString,
-  type WatchHandlerContext,
-  type WatchInterrupter,
-} from "./reflector-watch.js";
-import type { ReflectorStore } from "./store.js";
-import type { TransformFunc } from "./store-impl.js";
+} from "../backoff.js";
+import { nameFromCallsite } from "../internal/callsite-name.js";
+import type { ListerWatcher } from "../listwatch.js";
+import type { ReflectorStore } from "../store.js";
+import type { TransformFunc } from "../store-impl.js";
+import { envVar, isDataConsistencyDetectionForWatchListEnabled, parseGoBool } from "./data-consistency-detector.js";
+import { errorInfo, isExpiredError, isTooLargeResourceVersionError, VeryShortWatchError } from "./errors.js";
+import { FailureReporter } from "./failures.js";
+import { consoleLogger, type ReflectorLogger, safeLog } from "./logger.js";
+import { DEFAULT_EXPECTED_TYPE_NAME, DEFAULT_MIN_WATCH_TIMEOUT_MS, type ReflectorOptions } from "./options.js";
+import { type ReflectorErrorPhase, ReflectorStatusTracker, type RelistCause } from "./status.js";
+import { type GroupVersionKind, gvkString, type WatchHandlerContext, type WatchInterrupter } from "./watch.js";
 
 /** The expected `apiVersion`/`kind` of an example object, when both are set. */
 export function expectedGVKOf(expectedType: KubeObject | undefined): GroupVersionKind | undefined {
@@ -74,7 +61,7 @@ function transformerOfStore<T>(store: ReflectorStore<T>): TransformFunc<T> | und
  * The state and bookkeeping one reflector's list path, watch-list path and watch loop share (internal): the
  * settings, the last synced resource version and whether it is still usable, the status tracker, the failure
  * reporter and the backoff. The `Reflector` class is the public face over it; the paths live in
- * `reflector-list.ts`, `reflector-watch-list.ts` and `reflector-watch-loop.ts`.
+ * `reflector/list.ts`, `reflector/watch-list.ts` and `reflector/watch-loop.ts`.
  */
 export class ReflectorState<T> {
   readonly name: string;

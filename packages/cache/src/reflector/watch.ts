@@ -7,12 +7,12 @@ import {
   type WatchEvent,
 } from "@informer-ts/apimachinery";
 import type { Clock, Ticker } from "@informer-ts/clock";
-import type { Watch } from "./listwatch.js";
-import { errorInfo, VeryShortWatchError, watchIterationError } from "./reflector-errors.js";
-import { type ReflectorLogger, safeLog } from "./reflector-logger.js";
-import { VERY_SHORT_WATCH_MS } from "./reflector-options.js";
-import type { ReflectorStatusTracker, SkipReason, WatchEndReason } from "./reflector-status.js";
-import type { ReflectorStore } from "./store.js";
+import type { Watch } from "../listwatch.js";
+import type { ReflectorStore } from "../store.js";
+import { errorInfo, VeryShortWatchError, watchIterationError } from "./errors.js";
+import { type ReflectorLogger, safeLog } from "./logger.js";
+import { VERY_SHORT_WATCH_MS } from "./options.js";
+import type { ReflectorStatusTracker, SkipReason, WatchEndReason } from "./status.js";
 
 /** `schema.GroupVersionKind` as a Kubernetes object spells it. */
 export interface GroupVersionKind {

@@ -1,29 +1,29 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { safeObservable } from "@informer-ts/instrumentation";
 import { Observable } from "rxjs";
-import { metaNamespaceIndexFunc, NamespaceIndex } from "./index-funcs.js";
-import { onAbort } from "./internal/abort-registry.js";
-import { STOP_REQUESTED } from "./internal/abortable.js";
-import { metaNamespaceKeyFunc } from "./keys.js";
-import type { ListerWatcher, Watch } from "./listwatch.js";
-import { errorInfo } from "./reflector-errors.js";
-import { listIntoStore } from "./reflector-list.js";
-import { type ReflectorLogger, safeLog } from "./reflector-logger.js";
+import { metaNamespaceIndexFunc, NamespaceIndex } from "../index-funcs.js";
+import { onAbort } from "../internal/abort-registry.js";
+import { STOP_REQUESTED } from "../internal/abortable.js";
+import { metaNamespaceKeyFunc } from "../keys.js";
+import type { ListerWatcher, Watch } from "../listwatch.js";
+import type { Indexer, ReflectorStore } from "../store.js";
+import { newIndexer } from "../store-impl.js";
+import { errorInfo } from "./errors.js";
+import { listIntoStore } from "./list.js";
+import { type ReflectorLogger, safeLog } from "./logger.js";
 import {
   defaultWatchErrorHandler,
   type ReflectorInfo,
   type ReflectorOptions,
   type WatchErrorHandler,
-} from "./reflector-options.js";
-import { ReflectorState } from "./reflector-state.js";
-import type { ReflectorEvent, ReflectorStatus } from "./reflector-status.js";
-import { stopQuietly } from "./reflector-watch.js";
-import { watchListIntoStore } from "./reflector-watch-list.js";
-import { watchWithResync } from "./reflector-watch-loop.js";
-import type { Indexer, ReflectorStore } from "./store.js";
-import { newIndexer } from "./store-impl.js";
+} from "./options.js";
+import { ReflectorState } from "./state.js";
+import type { ReflectorEvent, ReflectorStatus } from "./status.js";
+import { stopQuietly } from "./watch.js";
+import { watchListIntoStore } from "./watch-list.js";
+import { watchWithResync } from "./watch-loop.js";
 
-export { extractListWithAlloc } from "./reflector-list.js";
+export { extractListWithAlloc } from "./list.js";
 export {
   DEFAULT_EXPECTED_TYPE_NAME,
   DEFAULT_MIN_WATCH_TIMEOUT_MS,
@@ -33,7 +33,7 @@ export {
   VERY_SHORT_WATCH_MS,
   type WatchErrorHandler,
   type WatchLivenessOptions,
-} from "./reflector-options.js";
+} from "./options.js";
 
 /**
  * Watches a resource and keeps a store in step with the server (`cache.Reflector`, reflector.go).
