@@ -49,7 +49,6 @@ export {
   newStore,
   type StoreOptions,
   type StoreWithTransactions,
-  type TransformFunc,
 } from "./store-impl.js";
 export {
   type InformerMetricLabels,
@@ -65,6 +64,7 @@ export {
   type TransactionStore,
   type TransactionType,
 } from "./transaction.js";
+export type { TransformFunc } from "./transform-func.js";
 
 // Mutation detector
 

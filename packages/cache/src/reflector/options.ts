@@ -1,7 +1,7 @@
 import { isProbableEOF } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { Backoff, BackoffResetMode } from "../backoff.js";
-import type { TransformFunc } from "../store-impl.js";
+import type { TransformFunc } from "../transform-func.js";
 import { errorInfo, isExpiredError } from "./errors.js";
 import { type ReflectorLogger, safeLog } from "./logger.js";
 import type { ReflectorStatus } from "./status.js";

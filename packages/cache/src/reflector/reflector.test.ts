@@ -35,7 +35,8 @@ import {
   type ReflectorOptions,
 } from "./reflector.js";
 import { ReflectorStatusTracker } from "./status.js";
-import { handleAnyWatch, isUnsupportedTableObject, WatchInterrupter } from "./watch.js";
+import { handleAnyWatch, isUnsupportedTableObject } from "./watch.js";
+import { WatchInterrupter } from "./watch-interrupter.js";
 
 type Pod = KubeObject;
 

@@ -10,16 +10,18 @@ import {
   gapResetDelayFunc,
 } from "../backoff.js";
 import { nameFromCallsite } from "../internal/callsite-name.js";
+import { envVar, parseGoBool } from "../internal/go-helpers.js";
 import type { ListerWatcher } from "../listwatch.js";
 import type { ReflectorStore } from "../store.js";
-import type { TransformFunc } from "../store-impl.js";
-import { envVar, isDataConsistencyDetectionForWatchListEnabled, parseGoBool } from "./data-consistency-detector.js";
+import type { TransformFunc } from "../transform-func.js";
+import { isDataConsistencyDetectionForWatchListEnabled } from "./data-consistency-detector.js";
 import { errorInfo, isExpiredError, isTooLargeResourceVersionError, VeryShortWatchError } from "./errors.js";
 import { FailureReporter } from "./failures.js";
 import { consoleLogger, type ReflectorLogger, safeLog } from "./logger.js";
 import { DEFAULT_EXPECTED_TYPE_NAME, DEFAULT_MIN_WATCH_TIMEOUT_MS, type ReflectorOptions } from "./options.js";
 import { type ReflectorErrorPhase, ReflectorStatusTracker, type RelistCause } from "./status.js";
-import { type GroupVersionKind, gvkString, type WatchHandlerContext, type WatchInterrupter } from "./watch.js";
+import { type GroupVersionKind, gvkString, type WatchHandlerContext } from "./watch.js";
+import type { WatchInterrupter } from "./watch-interrupter.js";
 
 /** The expected `apiVersion`/`kind` of an example object, when both are set. */
 export function expectedGVKOf(expectedType: KubeObject | undefined): GroupVersionKind | undefined {

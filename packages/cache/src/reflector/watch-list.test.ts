@@ -21,11 +21,13 @@ import { runUntilSettled } from "../testing/run-until-settled.js";
 import { startRun } from "../testing/start-run.js";
 import { checkWatchListDataConsistency } from "./data-consistency-detector.js";
 import { InitialEventsEndTimeoutError } from "./errors.js";
+import { InitialEventsEndBookmarkTicker } from "./initial-events-end-bookmark-ticker.js";
 import { silentLogger } from "./logger.js";
 import { Reflector, type ReflectorOptions } from "./reflector.js";
 import type { ReflectorEvent } from "./status.js";
 import { ReflectorStatusTracker } from "./status.js";
-import { handleAnyWatch, InitialEventsEndBookmarkTicker, WatchInterrupter } from "./watch.js";
+import { handleAnyWatch } from "./watch.js";
+import { WatchInterrupter } from "./watch-interrupter.js";
 
 type Pod = KubeObject;
 type Event = WatchEvent<Pod>;

@@ -15,7 +15,8 @@ import {
 import { safeLog } from "./logger.js";
 import type { ReflectorState } from "./state.js";
 import type { ReflectorErrorPhase } from "./status.js";
-import { handleAnyWatch, stopQuietly, WatchInterrupter, type WatchResult } from "./watch.js";
+import { handleAnyWatch, stopQuietly, type WatchResult } from "./watch.js";
+import { WatchInterrupter } from "./watch-interrupter.js";
 
 // The reflector's watch-list path: a watch with sendInitialEvents=true primes a temporary store until the
 // initial-events-end bookmark, then replaces the store at once and hands the still-open watch to the watch loop.

@@ -6,7 +6,8 @@ import { newRetryWithDeadline } from "../retry-with-deadline.js";
 import { errorInfo, isExpiredError, isWatchErrorRetriable } from "./errors.js";
 import { safeLog } from "./logger.js";
 import { type ReflectorState, relistCauseOf } from "./state.js";
-import { handleAnyWatch, stopQuietly, WatchInterrupter, type WatchResult } from "./watch.js";
+import { handleAnyWatch, stopQuietly, type WatchResult } from "./watch.js";
+import { WatchInterrupter } from "./watch-interrupter.js";
 
 // The reflector's watch loop: watches from the last synced resource version, re-opened when the server ends them,
 // with the periodic resync and the optional liveness deadline beside each watch.
