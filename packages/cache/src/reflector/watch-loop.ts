@@ -5,7 +5,7 @@ import type { Watch } from "../listwatch.js";
 import { newRetryWithDeadline } from "../retry-with-deadline.js";
 import { errorInfo, isExpiredError, isWatchErrorRetriable } from "./errors.js";
 import { safeLog } from "./logger.js";
-import { type ReflectorState, relistCauseOf } from "./state.js";
+import type { ReflectorState } from "./state.js";
 import { handleAnyWatch, stopQuietly, type WatchResult } from "./watch.js";
 import { WatchInterrupter } from "./watch-interrupter.js";
 
@@ -103,7 +103,7 @@ async function watchLoop<T>(
       let propagateRVFromStart = true;
       if (w === undefined) {
         const timeoutSeconds = state.watchTimeoutSeconds();
-        const rv = state.lastSyncRV;
+        const rv = state.lastSyncResourceVersion;
         const options: ListOptions = { timeoutSeconds, allowWatchBookmarks: true };
         if (rv !== "") options.resourceVersion = rv;
         // From "" or "0" the server starts with synthetic ADDED events in no RV order.
@@ -123,7 +123,7 @@ async function watchLoop<T>(
             state.tracker.recordRewatch(cause);
             continue;
           }
-          state.exitCause = relistCauseOf(err);
+          state.endCycleOnError(err);
           throw err;
         }
       }
@@ -158,7 +158,7 @@ async function watchLoop<T>(
       if (isExpiredError(err)) {
         // Relist from lastSyncRV (not ""): a LIST at RV is "at least as fresh as RV".
         safeLog(state.logger, "debug", "Watch closed", { reflector: state.name, type: state.typeDescription, err });
-        state.exitCause = "expired";
+        state.endCycle("expired");
         return;
       }
       if (isTooManyRequests(err)) {
@@ -177,7 +177,8 @@ async function watchLoop<T>(
         type: state.typeDescription,
         err: errorInfo(err).message,
       });
-      state.exitCause = result.end === "resync-error" ? "resync-error" : relistCauseOf(err);
+      if (result.end === "resync-error") state.endCycle("resync-error");
+      else state.endCycleOnError(err);
       return;
     }
   } finally {
@@ -208,7 +209,7 @@ async function consumeWatch<T>(
   if (timeout !== undefined) {
     const check = () => {
       const silent = state.clock.now() - lastEventAt;
-      const enforce = state.bookmarksObserved || !state.livenessRequiresBookmarks;
+      const enforce = state.sawBookmarks || !state.livenessRequiresBookmarks;
       if (silent >= timeout && enforce) {
         interrupter.fire({ reason: "inactive" });
         return;
