@@ -13,10 +13,11 @@ import { describeValue } from "./internal/meta-accessor.js";
 import { isThenable } from "./internal/thenable.js";
 import { metaNamespaceKeyFunc } from "./keys.js";
 import type { KeyFunc, Store } from "./store.js";
-import { isUpsertStore, type TransformFunc } from "./store-impl.js";
+import { isUpsertStore } from "./store-impl.js";
 import { type FIFOMetricsOptions, RealFIFO } from "./the-real-fifo.js";
 import { DeletedFinalStateUnknown } from "./tombstone.js";
 import type { Transaction, TransactionError, TransactionStore } from "./transaction.js";
+import type { TransformFunc } from "./transform-func.js";
 
 /**
  * The callbacks delta processing delivers to (`cache.ResourceEventHandler`).

@@ -4,8 +4,8 @@ import { Deque, type KeyListerGetter, type PopProcessFunc, type Queue, type Tran
 import { FIFOCore, type Taken } from "./internal/fifo-core.js";
 import type { metaNamespaceKeyFunc } from "./keys.js";
 import type { DeletedFinalStateUnknownLike, KeyFunc } from "./store.js";
-import type { TransformFunc } from "./store-impl.js";
 import { DeletedFinalStateUnknown, isDeletedFinalStateUnknown } from "./tombstone.js";
+import type { TransformFunc } from "./transform-func.js";
 
 /** Options of {@link DeltaFIFO} (`cache.DeltaFIFOOptions`). */
 export interface DeltaFIFOOptions<T> {

@@ -2,8 +2,8 @@
 // is listed in docs/api-surface.md. They stay until the next minor release.
 import type { KubeObject } from "@informer-ts/apimachinery";
 import type { ListerWatcher } from "./listwatch.js";
-import { Reflector } from "./reflector.js";
-import type { ReflectorOptions } from "./reflector-options.js";
+import type { ReflectorOptions } from "./reflector/options.js";
+import { Reflector } from "./reflector/reflector.js";
 import type { ReflectorStore } from "./store.js";
 import {
   FakeControllerSource as FakeControllerSourceClass,

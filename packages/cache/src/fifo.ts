@@ -1,7 +1,7 @@
 import type { Delta, Deltas } from "./delta.js";
 import type { ReflectorStore } from "./store.js";
-import type { TransformFunc } from "./store-impl.js";
 import type { DoneChecker } from "./synctrack.js";
+import type { TransformFunc } from "./transform-func.js";
 
 /**
  * Handles what one `pop` took from a queue (`cache.PopProcessFunc`): the {@link Deltas} of one key (DeltaFIFO)

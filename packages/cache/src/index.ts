@@ -49,7 +49,6 @@ export {
   newStore,
   type StoreOptions,
   type StoreWithTransactions,
-  type TransformFunc,
 } from "./store-impl.js";
 export {
   type InformerMetricLabels,
@@ -65,6 +64,7 @@ export {
   type TransactionStore,
   type TransactionType,
 } from "./transaction.js";
+export type { TransformFunc } from "./transform-func.js";
 
 // Mutation detector
 
@@ -164,7 +164,7 @@ export {
 } from "./operators/predicate-filter.js";
 export { type ReflectOptions, type ReflectTarget, reflect } from "./operators/reflect.js";
 export { touchedObjects } from "./operators/touched-objects.js";
-export { type FailureKind, failureKindOf, type ReflectorFailure } from "./reflector-failures.js";
+export { type FailureKind, failureKindOf, type ReflectorFailure } from "./reflector/failures.js";
 export {
   failAfter,
   type WatcherConfig,
@@ -194,6 +194,25 @@ export {
   gapResetDelayFunc,
 } from "./backoff.js";
 export {
+  errorInfo,
+  InitialEventsEndTimeoutError,
+  isTruncatedWatchStream,
+  isWatchStreamEnd,
+  type ReflectorErrorInfo,
+  VeryShortWatchError,
+  watchIterationError,
+} from "./reflector/errors.js";
+export { consoleLogger, type LogLevel, type ReflectorLogger, silentLogger } from "./reflector/logger.js";
+export {
+  type CounterMetric,
+  type GaugeMetric,
+  noopReflectorMetricsProvider,
+  type ReflectorMetricsProvider,
+  reflectorMetricsProvider,
+  type SummaryMetric,
+  setReflectorMetricsProvider,
+} from "./reflector/metrics.js";
+export {
   DEFAULT_EXPECTED_TYPE_NAME,
   DEFAULT_MIN_WATCH_TIMEOUT_MS,
   defaultWatchErrorHandler,
@@ -205,26 +224,7 @@ export {
   VERY_SHORT_WATCH_MS,
   type WatchErrorHandler,
   type WatchLivenessOptions,
-} from "./reflector.js";
-export {
-  errorInfo,
-  InitialEventsEndTimeoutError,
-  isTruncatedWatchStream,
-  isWatchStreamEnd,
-  type ReflectorErrorInfo,
-  VeryShortWatchError,
-  watchIterationError,
-} from "./reflector-errors.js";
-export { consoleLogger, type LogLevel, type ReflectorLogger, silentLogger } from "./reflector-logger.js";
-export {
-  type CounterMetric,
-  type GaugeMetric,
-  noopReflectorMetricsProvider,
-  type ReflectorMetricsProvider,
-  reflectorMetricsProvider,
-  type SummaryMetric,
-  setReflectorMetricsProvider,
-} from "./reflector-metrics.js";
+} from "./reflector/reflector.js";
 export type {
   ReflectorCounts,
   ReflectorErrorPhase,
@@ -236,8 +236,8 @@ export type {
   RewatchCause,
   SkipReason,
   WatchEndReason,
-} from "./reflector-status.js";
-export { type GroupVersionKind, gvkString, isUnsupportedTableObject } from "./reflector-watch.js";
+} from "./reflector/status.js";
+export { type GroupVersionKind, gvkString, isUnsupportedTableObject } from "./reflector/watch.js";
 export { newRetryWithDeadline, type RetryWithDeadline } from "./retry-with-deadline.js";
 
 // Shared informers: listeners, processor, informer, factory, sync tracking

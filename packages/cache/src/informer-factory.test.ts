@@ -21,7 +21,7 @@ import {
   withTweakListOptions,
 } from "./informer-factory.js";
 import type { ProcessorListener } from "./processor-listener.js";
-import { silentLogger } from "./reflector-logger.js";
+import { silentLogger } from "./reflector/logger.js";
 import { newSharedIndexInformer } from "./shared-informer.js";
 import { FakeControllerSource } from "./testing/fake-controller-source.js";
 import { runUntilSettled } from "./testing/run-until-settled.js";

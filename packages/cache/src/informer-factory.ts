@@ -9,7 +9,7 @@ import {
   type SharedIndexInformer,
   type SharedIndexInformerOptions,
 } from "./shared-informer.js";
-import type { TransformFunc } from "./store-impl.js";
+import type { TransformFunc } from "./transform-func.js";
 import { waitFor } from "./wait-for-cache-sync.js";
 
 /**

@@ -7,8 +7,8 @@ import {
   safeLog,
 } from "@informer-ts/instrumentation";
 import { EMPTY, type Observable } from "rxjs";
+import { parseGoBool } from "./internal/go-helpers.js";
 import { deletionHandlingMetaNamespaceKeyFunc } from "./keys.js";
-import { parseGoBool } from "./reflector-data-consistency-detector.js";
 import type { KeyFunc } from "./store.js";
 import { isDeletedFinalStateUnknown } from "./tombstone.js";
 

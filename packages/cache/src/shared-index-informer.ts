@@ -33,8 +33,8 @@ import {
   ProcessorListener,
   type ResourceEventHandlerRegistration,
 } from "./processor-listener.js";
-import { Reflector, type WatchErrorHandler } from "./reflector.js";
-import type { ReflectorEvent } from "./reflector-status.js";
+import { Reflector, type WatchErrorHandler } from "./reflector/reflector.js";
+import type { ReflectorEvent } from "./reflector/status.js";
 import type {
   HandlerOptions,
   InformerNotification,
@@ -46,9 +46,10 @@ import type {
 } from "./shared-informer.js";
 import { determineResyncPeriod, minimumResyncPeriod, SharedProcessor } from "./shared-processor.js";
 import type { Indexer, Indexers, Store } from "./store.js";
-import { newIndexer, type StoreWithTransactions, type TransformFunc } from "./store-impl.js";
+import { newIndexer, type StoreWithTransactions } from "./store-impl.js";
 import { type DoneChecker, DoneLatch } from "./synctrack.js";
 import type { DeletedFinalStateUnknown } from "./tombstone.js";
+import type { TransformFunc } from "./transform-func.js";
 
 const defaultLogger = newConsoleLogger("informer");
 

@@ -5,8 +5,8 @@ import { filter, firstValueFrom, type Observable, toArray } from "rxjs";
 import { describe, expect, it, vi } from "vitest";
 import { takeEscapedRxjsErrors } from "../../../test/setup/rxjs-unhandled.js";
 import { ListenerOverflowError } from "./listener-overflow-error.js";
-import { Reflector } from "./reflector.js";
-import { silentLogger } from "./reflector-logger.js";
+import { silentLogger } from "./reflector/logger.js";
+import { Reflector } from "./reflector/reflector.js";
 import {
   type InformerNotification,
   newSharedIndexInformer,

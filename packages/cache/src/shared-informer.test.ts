@@ -5,7 +5,7 @@ import { InMemoryMetrics } from "@informer-ts/instrumentation";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FilteringResourceEventHandler, type ResourceEventHandler, ResourceEventHandlerFuncs } from "./controller.js";
 import type { ProcessorListener, ResourceEventHandlerRegistration } from "./processor-listener.js";
-import { silentLogger } from "./reflector-logger.js";
+import { silentLogger } from "./reflector/logger.js";
 import {
   type InformerFifoMode,
   newSharedIndexInformer,

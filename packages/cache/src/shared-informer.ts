@@ -14,13 +14,13 @@ import type {
   Notification,
   ResourceEventHandlerRegistration,
 } from "./processor-listener.js";
-import type { ReflectorOptions, WatchErrorHandler } from "./reflector.js";
-import type { ReflectorEvent, ReflectorStatus } from "./reflector-status.js";
+import type { ReflectorOptions, WatchErrorHandler } from "./reflector/reflector.js";
+import type { ReflectorEvent, ReflectorStatus } from "./reflector/status.js";
 import { SharedIndexInformerImpl } from "./shared-index-informer.js";
 import type { Indexer, Indexers, Store } from "./store.js";
-import type { TransformFunc } from "./store-impl.js";
 import type { DoneChecker } from "./synctrack.js";
 import type { DeletedFinalStateUnknown } from "./tombstone.js";
+import type { TransformFunc } from "./transform-func.js";
 
 /**
  * Which FIFO feeds an informer (client-go's feature gates, reference §0): `"real-atomic"` = atomic `RealFIFO` with

@@ -21,14 +21,7 @@ import {
   TransactionError,
   type TransactionStore,
 } from "./transaction.js";
-
-/**
- * Rewrites an object before it is stored (`cache.TransformFunc`), typically to drop fields the program
- * never reads (managedFields…) and save memory. It must be idempotent: with watch-list the same object can
- * be transformed twice. It may return the same object modified in place or a new one; a throw aborts the
- * write with an error `transforming: …`.
- */
-export type TransformFunc<T> = (obj: T) => T;
+import type { TransformFunc } from "./transform-func.js";
 
 /** Options of {@link newStore} and {@link newIndexer} (client-go `StoreOption`s). */
 export interface StoreOptions<T> extends ThreadSafeStoreOptions {

@@ -6,7 +6,7 @@
  * {@link KeyError}s. Index-function failures (a panic in Go) throw {@link IndexError}.
  */
 
-import type { TransformFunc } from "./store-impl.js";
+import type { TransformFunc } from "./transform-func.js";
 
 /** Computes an object's key; throws {@link KeyError} when it cannot. */
 export type KeyFunc = (obj: unknown) => string;

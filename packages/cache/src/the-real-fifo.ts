@@ -14,8 +14,8 @@ import { describeValue } from "./internal/meta-accessor.js";
 import type { InformerMetricLabels } from "./internal/rv-metric.js";
 import type { metaNamespaceKeyFunc } from "./keys.js";
 import type { BookmarkStore, DeletedFinalStateUnknownLike, KeyFunc } from "./store.js";
-import type { TransformFunc } from "./store-impl.js";
 import { DeletedFinalStateUnknown } from "./tombstone.js";
+import type { TransformFunc } from "./transform-func.js";
 
 /** client-go's `defaultBatchSize`: the most deltas one `popBatch` hands out. */
 export const defaultBatchSize = 1000;

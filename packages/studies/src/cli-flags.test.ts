@@ -5,10 +5,10 @@ import { UsageError } from "@informer-ts/apimachinery";
 import { afterAll, describe, expect, it } from "vitest";
 import { listFlag, numberFlag, outputFileFlag } from "./cli-flags.js";
 
-const dir = mkdtempSync(join(tmpdir(), "scenario-flags-"));
+const dir = mkdtempSync(join(tmpdir(), "cli-flags-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("scenario flags", () => {
+describe("the CLI flags", () => {
   it("numberFlag names the flag and the value", () => {
     expect(numberFlag({ n: "12" }, "n", 0, true)).toBe(12);
     expect(() => numberFlag({ n: "1.5" }, "n", 0, true)).toThrow('--n must be an integer ≥ 0, got "1.5"');

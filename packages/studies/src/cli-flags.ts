@@ -4,13 +4,13 @@ import { dirname, resolve } from "node:path";
 import { didYouMean, UsageError } from "@informer-ts/apimachinery";
 
 /** The parsed flags of one study's command line, as `parseArgs` returns them. */
-export type ScenarioFlagValues = Readonly<Record<string, string | boolean | undefined>>;
+export type FlagValues = Readonly<Record<string, string | boolean | undefined>>;
 
 /**
  * The number given to `--<name>`: finite, ≥ `min`, and an integer when `integer` is set; otherwise a
  * {@link UsageError} naming the flag and the value.
  */
-export function numberFlag(values: ScenarioFlagValues, name: string, min: number, integer = false): number {
+export function numberFlag(values: FlagValues, name: string, min: number, integer = false): number {
   const raw = values[name];
   const text = typeof raw === "string" ? raw : undefined;
   const v = Number(text);
@@ -23,7 +23,7 @@ export function numberFlag(values: ScenarioFlagValues, name: string, min: number
  * The comma-separated list given to `--<name>`, each entry one of `known`; an unknown entry is a {@link UsageError}
  * naming it with a suggestion.
  */
-export function listFlag<T extends string>(values: ScenarioFlagValues, name: string, known: readonly T[]): T[] {
+export function listFlag<T extends string>(values: FlagValues, name: string, known: readonly T[]): T[] {
   const raw = values[name];
   const entries = (typeof raw === "string" ? raw : "").split(",").map((v) => v.trim());
   for (const v of entries)
@@ -37,7 +37,7 @@ export function listFlag<T extends string>(values: ScenarioFlagValues, name: str
  * the run: its directory must exist and be writable, and the path must not be a directory. `undefined` when the flag
  * was not given; otherwise a {@link UsageError} naming the flag and the path.
  */
-export function outputFileFlag(values: ScenarioFlagValues, name: string): string | undefined {
+export function outputFileFlag(values: FlagValues, name: string): string | undefined {
   const raw = values[name];
   if (typeof raw !== "string") return undefined;
   if (raw.trim() === "") throw new UsageError(`--${name} needs a file name, got ""`);

@@ -2,10 +2,10 @@
 // file on the fly to answer `--help` before (and without) building the packages.
 
 /** The commands of the `informer` CLI, for usage errors' "did you mean" suggestions. */
-export const INFORMER_COMMANDS: readonly string[] = ["demo", "scenario", "analyze-logs", "help"];
+export const INFORMER_COMMANDS: readonly string[] = ["demo", "study", "scenario", "analyze-logs", "help"];
 
-/** The studies `informer scenario <name>` runs. */
-export const SCENARIO_NAMES: readonly string[] = [
+/** The studies `informer study <name>` runs. */
+export const STUDY_NAMES: readonly string[] = [
   "statefulset-resync",
   "watch-rv0-churn",
   "list-memory",
@@ -21,7 +21,8 @@ export const INFORMER_USAGE = `Usage: informer <command> [flags]
 Commands:
   demo        run a SharedIndexInformer against an embedded simulated kube-apiserver through churn and two
               server-side faults, check each fault's outcome and that the informer converges
-  scenario    run a study of a production problem in virtual time (informer scenario --help lists them)
+  study       run a study of a production problem in virtual time (informer study --help lists them)
+  scenario    the same as study (its former name)
   analyze-logs <file…>
               attribute kube-apiserver load from its httplog, audit and trace lines (by user agent, verb,
               resource, served-from) and list the slow requests with their steps
@@ -79,17 +80,17 @@ export function helpFor(args: readonly string[]): string | undefined {
   const command = own[0] === "help" ? own[1] : own[0];
   // `help <unknown>` is not answered with the general help: the CLI reports the unknown command (exit 2).
   if (own[0] === "help" && command !== undefined && !INFORMER_COMMANDS.includes(command)) return undefined;
-  if (command === "scenario") {
+  if (command === "study" || command === "scenario") {
     const name = own[0] === "help" ? own[2] : own[1];
-    return (name !== undefined ? SCENARIO_USAGES[name] : undefined) ?? SCENARIO_USAGE;
+    return (name !== undefined ? STUDY_USAGES[name] : undefined) ?? STUDY_USAGE;
   }
   if (command === "analyze-logs") return ANALYZE_LOGS_USAGE;
   return command === "demo" ? DEMO_USAGE : INFORMER_USAGE;
 }
 
-/** Usage of `informer scenario`. */
-export const SCENARIO_USAGE = `Usage: informer scenario <name> [flags]
-       pnpm informer scenario <name> [flags]
+/** Usage of `informer study`. */
+export const STUDY_USAGE = `Usage: informer study <name> [flags]
+       pnpm informer study <name> [flags]
 
 Runs a study of a production problem (shared/background) in virtual time against the in-process simulated
 kube-apiserver, and prints a summary table with the write-up's figures beside the measured ones.
@@ -109,13 +110,13 @@ Flags of every study:
   --heap                sample process.memoryUsage().heapUsed too (real memory: not deterministic)
   --real-time           run on the real clock over real HTTP where the study supports it (watch-rv0-churn,
                         statefulset-resync); durations are then real seconds and the run is not deterministic
-  -h, --help            show the study's flags (informer scenario <name> --help)
+  -h, --help            show the study's flags (informer study <name> --help)
 
 Exit status: 0 the study ran, 1 it failed (the message says why), 2 bad command line.
 `;
 
-/** Usage of `informer scenario statefulset-resync`. */
-export const STATEFULSET_RESYNC_USAGE = `Usage: informer scenario statefulset-resync [flags]
+/** Usage of `informer study statefulset-resync`. */
+export const STATEFULSET_RESYNC_USAGE = `Usage: informer study statefulset-resync [flags]
 
 Study 003 (shared/background/003): StatefulSets wait minutes for their pods although each sync takes 40 ms.
 Model: --statefulsets StatefulSets in the simulated apiserver; a shared informer whose handler enqueues every
@@ -148,8 +149,8 @@ Flags (defaults are the write-up's values):
 Exit status: 0 the study ran, 1 it failed, 2 bad command line.
 `;
 
-/** Usage of `informer scenario apiserver-load`. */
-export const APISERVER_LOAD_USAGE = `Usage: informer scenario apiserver-load [flags]
+/** Usage of `informer study apiserver-load`. */
+export const APISERVER_LOAD_USAGE = `Usage: informer study apiserver-load [flags]
 
 Study 004 (shared/background/004): which requests kube-apiserver answers from its watch cache and which reach etcd,
 per Kubernetes version, and who sends them. For each --kube-version a fresh simulated apiserver routes reads as that
@@ -191,8 +192,8 @@ Flags:
 Exit status: 0 the study ran, 1 it failed, 2 bad command line.
 `;
 
-/** Usage of `informer scenario watch-rv0-churn`. */
-export const WATCH_RV0_CHURN_USAGE = `Usage: informer scenario watch-rv0-churn [flags]
+/** Usage of `informer study watch-rv0-churn`. */
+export const WATCH_RV0_CHURN_USAGE = `Usage: informer study watch-rv0-churn [flags]
 
 Study 002 (shared/background/002, third part): an informer whose initial state comes from an RV "0" watch is
 closed by the watch cache's dispatch budget (100 ms, +50 ms/s) before its initial events end whenever the cluster
@@ -228,8 +229,8 @@ Flags (rates default to the write-up's values):
 Exit status: 0 the study ran, 1 it failed, 2 bad command line.
 `;
 
-/** Usage of `informer scenario list-memory`. */
-export const LIST_MEMORY_USAGE = `Usage: informer scenario list-memory [flags]
+/** Usage of `informer study list-memory`. */
+export const LIST_MEMORY_USAGE = `Usage: informer study list-memory [flags]
 
 Study 002 (shared/background/002, first two parts): the heap an informer's initial sync needs at its peak and
 keeps afterwards, and whether a stored item can keep its LIST response alive (in Go it does: an item pointer pins
@@ -258,8 +259,8 @@ Needs the built package (the child is dist/studies/list-memory/list-memory-child
 Exit status: 0 the study ran, 1 it failed, 2 bad command line.
 `;
 
-/** Usage of `informer scenario kubelet-configmap`. */
-export const KUBELET_CONFIGMAP_USAGE = `Usage: informer scenario kubelet-configmap [flags]
+/** Usage of `informer study kubelet-configmap`. */
+export const KUBELET_CONFIGMAP_USAGE = `Usage: informer study kubelet-configmap [flags]
 
 Studies 000 and 001 (shared/background): kubelets reading the ConfigMaps their pods mount. Model: --nodes simulated
 kubelets, each with --pods-per-node pods mounting --configmaps-per-pod ConfigMaps of their own; pod workers sync each
@@ -298,8 +299,8 @@ Flags (defaults are the write-ups' values, except --nodes):
 Exit status: 0 the study ran, 1 it failed, 2 bad command line.
 `;
 
-/** Each study's usage, by name; every name of {@link SCENARIO_NAMES} has one. */
-export const SCENARIO_USAGES: Readonly<Record<string, string>> = {
+/** Each study's usage, by name; every name of {@link STUDY_NAMES} has one. */
+export const STUDY_USAGES: Readonly<Record<string, string>> = {
   "statefulset-resync": STATEFULSET_RESYNC_USAGE,
   "apiserver-load": APISERVER_LOAD_USAGE,
   "watch-rv0-churn": WATCH_RV0_CHURN_USAGE,

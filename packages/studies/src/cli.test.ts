@@ -206,11 +206,16 @@ describe("the root launcher (pnpm demo, informer, bench, apiserver)", () => {
   });
 });
 
-describe("informer scenario", () => {
+describe("informer study", () => {
   it("lists the studies and explains each one's flags", () => {
-    const list = cli(["scenario", "--help"]);
+    const list = cli(["study", "--help"]);
     expect(list.code).toBe(0);
     expect(list.stdout).toContain("statefulset-resync");
+    // `scenario`, the command's former name, is the same command
+    expect(cli(["scenario", "--help"]).stdout).toBe(list.stdout);
+    expect(cli(["help", "scenario", "statefulset-resync"]).stdout).toBe(
+      cli(["study", "statefulset-resync", "-h"]).stdout,
+    );
     const one = cli(["scenario", "statefulset-resync", "--help"]);
     expect(one.code).toBe(0);
     expect(one.stdout).toContain("--statefulsets <n>");
@@ -220,7 +225,7 @@ describe("informer scenario", () => {
   it("names an unknown study or flag with a suggestion and exits 2", () => {
     const r = cli(["scenario", "statefulset-resyn"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('unknown scenario "statefulset-resyn"; did you mean statefulset-resync?');
+    expect(r.stderr).toContain('unknown study "statefulset-resyn"; did you mean statefulset-resync?');
     const f = cli(["scenario", "statefulset-resync", "--workers", "0"]);
     expect(f.code).toBe(2);
     expect(f.stderr).toContain('--workers must be an integer ≥ 1, got "0"');
@@ -230,7 +235,7 @@ describe("informer scenario", () => {
     expect(late.stderr).toContain("= 220 s)");
     const rt = cli(["scenario", "kubelet-configmap", "--real-time"]);
     expect(rt.code).toBe(2);
-    expect(rt.stderr).toContain("scenario kubelet-configmap does not support --real-time");
+    expect(rt.stderr).toContain("study kubelet-configmap does not support --real-time");
     const sweep = cli(["scenario", "watch-rv0-churn", "--sweep-writes", "10,x"]);
     expect(sweep.code).toBe(2);
     expect(sweep.stderr).toContain('--sweep-writes: "x" is not a number > 0 (in "10,x")');

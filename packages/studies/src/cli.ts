@@ -2,7 +2,7 @@
 // The `informer` CLI (`pnpm informer`, `pnpm demo`). Exit statuses: 0 success, 1 a check failed or the command
 // failed, 2 bad command line, 130 interrupted by Ctrl-C.
 import { didYouMean, parseCommandLine, UsageError } from "@informer-ts/apimachinery";
-import { helpFor, INFORMER_COMMANDS, INFORMER_USAGE, SCENARIO_NAMES } from "./cli-usage.js";
+import { helpFor, INFORMER_COMMANDS, INFORMER_USAGE, STUDY_NAMES } from "./cli-usage.js";
 
 /** Exit status after Ctrl-C (128 + SIGINT), as shells report it. */
 const INTERRUPTED = 130;
@@ -67,10 +67,10 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === "demo") return await demo(rest);
-    if (command === "scenario") {
+    if (command === "study" || command === "scenario") {
       // Loaded here: help and usage errors answer without loading the informer stack.
-      const { scenarioCommand } = await import("./study-command.js");
-      return await scenarioCommand(rest, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
+      const { studyCommand } = await import("./study-command.js");
+      return await studyCommand(rest, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
     }
     if (command === "analyze-logs") {
       // Loaded here: help and usage errors answer without loading the analyzer.
@@ -91,16 +91,17 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError(`${what}${didYouMean(unknown, candidates)}`);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    const study = command === "scenario" && rest[0] !== undefined && SCENARIO_NAMES.includes(rest[0]);
+    const isStudy = command === "study" || command === "scenario";
+    const study = isStudy && rest[0] !== undefined && STUDY_NAMES.includes(rest[0]);
     const usage =
       command === "demo"
         ? "informer demo --help lists its flags"
         : command === "analyze-logs"
           ? "informer analyze-logs --help lists its flags"
-          : command === "scenario"
+          : isStudy
             ? study
-              ? `informer scenario ${rest[0]} --help lists its flags`
-              : "informer scenario --help lists the studies"
+              ? `informer study ${rest[0]} --help lists its flags`
+              : "informer study --help lists the studies"
             : "informer --help lists the commands and flags";
     process.stderr.write(`informer: ${err.message}\n(${usage})\n`);
     return 2;

@@ -91,8 +91,8 @@ export { type ReportChart, renderReportChart } from "./report/report-chart.js";
 export {
   describeRun,
   formatSummaryTable,
-  type ScenarioReport,
   type StandardChart,
+  type StudyReport,
   type SummaryRow,
   type VariantResult,
 } from "./report/study-report.js";
@@ -107,9 +107,9 @@ export {
   type RunClock,
   type RunOptions,
   requestsByServedFrom,
-  ScenarioRuntime,
-  type ScenarioRuntimeOptions,
-  ScenarioStalledError,
+  StudyRuntime,
+  type StudyRuntimeOptions,
+  StudyStalledError,
 } from "./runtime/study-runtime.js";
 export { openStudyServer, type StudyClock, type StudyServer, studyClock } from "./runtime/study-server.js";
 export { type ApiserverLoadOptions, LOAD_CLIENTS, runApiserverLoad } from "./studies/apiserver-load/apiserver-load.js";

@@ -1,15 +1,15 @@
-// `informer scenario <name> [flags]`: parses a study's flags, runs it, prints its progress and summary, writes
+// `informer study <name> [flags]`: parses a study's flags, runs it, prints its progress and summary, writes
 // --json and --report.
 import { writeFileSync } from "node:fs";
 import { didYouMean, parseCommandLine, UsageError } from "@informer-ts/apimachinery";
 import { numberFlag, outputFileFlag } from "./cli-flags.js";
-import { SCENARIO_NAMES, SCENARIO_USAGE } from "./cli-usage.js";
+import { STUDY_NAMES, STUDY_USAGE } from "./cli-usage.js";
 import { renderHtmlReport } from "./report/html-report.js";
-import { describeRun, formatSummaryTable, type ScenarioReport } from "./report/study-report.js";
-import { SCENARIO_COMMANDS } from "./studies/registry.js";
+import { describeRun, formatSummaryTable, type StudyReport } from "./report/study-report.js";
+import { STUDY_COMMANDS } from "./studies/registry.js";
 
-/** Where a scenario command writes: the summary to `out`, progress lines to `err`. */
-export interface ScenarioIo {
+/** Where a study command writes: the summary to `out`, progress lines to `err`. */
+export interface StudyIo {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
 }
@@ -23,22 +23,22 @@ const common = {
 } as const;
 
 /**
- * Runs `informer scenario <args…>` and returns the exit status. Unknown study names and bad flags throw a
+ * Runs `informer study <args…>` and returns the exit status. Unknown study names and bad flags throw a
  * {@link UsageError} naming them (with a suggestion); a failure of the study itself propagates as an error.
  */
-export async function scenarioCommand(args: readonly string[], io: ScenarioIo): Promise<number> {
+export async function studyCommand(args: readonly string[], io: StudyIo): Promise<number> {
   const [name, ...rest] = args;
   if (name === undefined) {
-    io.out(SCENARIO_USAGE);
+    io.out(STUDY_USAGE);
     return 0;
   }
-  const command = SCENARIO_COMMANDS[name];
-  if (!SCENARIO_NAMES.includes(name) || command === undefined)
-    throw new UsageError(`unknown scenario "${name}"${didYouMean(name, SCENARIO_NAMES)}`);
+  const command = STUDY_COMMANDS[name];
+  if (!STUDY_NAMES.includes(name) || command === undefined)
+    throw new UsageError(`unknown study "${name}"${didYouMean(name, STUDY_NAMES)}`);
   const { values } = parseCommandLine({ args: rest, options: { ...common, ...command.options } });
   if (values["real-time"] === true && command.realTime !== true)
     throw new UsageError(
-      `scenario ${name} does not support --real-time (it runs in virtual time, or always on real clocks): drop the flag`,
+      `study ${name} does not support --real-time (it runs in virtual time, or always on real clocks): drop the flag`,
     );
   // Checked before the run: a study can take minutes, and a typo in an output path must not cost it.
   outputFileFlag(values, "json");
@@ -54,9 +54,9 @@ export async function scenarioCommand(args: readonly string[], io: ScenarioIo): 
 }
 
 async function emit(
-  report: ScenarioReport,
+  report: StudyReport,
   values: { readonly [flag: string]: string | boolean | undefined },
-  io: ScenarioIo,
+  io: StudyIo,
 ): Promise<void> {
   io.out(`${report.title}\n${describeRun(report)}\n${report.source}\n\n${formatSummaryTable(report.summary)}\n`);
   if (typeof values.json === "string") {

@@ -1,6 +1,6 @@
 import { Observable, type OperatorFunction } from "rxjs";
 import { deletionHandlingMetaNamespaceKeyFunc } from "../keys.js";
-import { consoleLogger, type ReflectorLogger, safeLog } from "../reflector-logger.js";
+import { consoleLogger, type ReflectorLogger, safeLog } from "../reflector/logger.js";
 import type { DeletedFinalStateUnknownLike } from "../store.js";
 
 /** Options of {@link keys}. */

@@ -1,5 +1,5 @@
 import { type MonoTypeOperatorFunction, Observable } from "rxjs";
-import { consoleLogger, type ReflectorLogger, safeLog } from "../reflector-logger.js";
+import { consoleLogger, type ReflectorLogger, safeLog } from "../reflector/logger.js";
 import type { ReflectorStore } from "../store.js";
 import type { WatcherEvent } from "../watcher-event.js";
 

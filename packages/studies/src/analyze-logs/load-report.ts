@@ -1,5 +1,5 @@
 // `informer analyze-logs --report <file.html>`: the load attribution as one self-contained HTML page with inline SVG
-// charts (no script, no network), built from the scenario reports' chart functions.
+// charts (no script, no network), built from the study reports' chart functions.
 import { barChart, escapeXml } from "../report/svg-chart.js";
 import type { LoadAnalysis, LoadGroup } from "./load-aggregator.js";
 import { formatMs } from "./load-table.js";

@@ -3,11 +3,11 @@ import { runStatefulSetResync } from "../studies/statefulset-resync/statefulset-
 import { renderHtmlReport } from "./html-report.js";
 import { countColoured } from "./png.test-util.js";
 import { hasChromium, screenshot, warnIfNoChromium } from "./report-screenshot.test-util.js";
-import type { ScenarioReport } from "./study-report.js";
+import type { StudyReport } from "./study-report.js";
 
 warnIfNoChromium("html-report.test");
 
-let report: ScenarioReport;
+let report: StudyReport;
 let html: string;
 beforeAll(async () => {
   report = await runStatefulSetResync({

@@ -1,6 +1,6 @@
-// A scenario's --report: one self-contained HTML file with inline SVG charts (no script, no network).
+// A study's --report: one self-contained HTML file with inline SVG charts (no script, no network).
 import { renderReportChart } from "./report-chart.js";
-import { describeRun, type ScenarioReport, type StandardChart } from "./study-report.js";
+import { describeRun, type StandardChart, type StudyReport } from "./study-report.js";
 import { barChart, escapeXml, lineChart } from "./svg-chart.js";
 
 function bucketLabel(le: number): string {
@@ -12,11 +12,11 @@ function bucketLabel(le: number): string {
 }
 
 /**
- * Renders a {@link ScenarioReport} as a standalone HTML page: queue depth over time, queue wait distribution (long
+ * Renders a {@link StudyReport} as a standalone HTML page: queue depth over time, queue wait distribution (long
  * buckets), requests by verb/served-from, heap over time (when sampled), the oldest queued key's wait over time, the
  * summary table and the parameters. A study's own `charts` come first; `standardCharts` picks which of the five follow.
  */
-export function renderHtmlReport(report: ScenarioReport): string {
+export function renderHtmlReport(report: StudyReport): string {
   const vs = report.variants;
   const charts: string[] = [];
   for (const c of report.charts ?? []) charts.push(renderReportChart(c));

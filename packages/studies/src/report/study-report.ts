@@ -1,4 +1,4 @@
-// The data every scenario produces: written as --json, rendered as the terminal summary and the --report HTML.
+// The data every study produces: written as --json, rendered as the terminal summary and the --report HTML.
 import type { HistogramBucket } from "../runtime/long-histogram.js";
 import type { Sample } from "../runtime/sampler.js";
 import type { ReportChart } from "./report-chart.js";
@@ -6,7 +6,7 @@ import type { ReportChart } from "./report-chart.js";
 /** The charts every report can draw from the runtime's samples (see `renderHtmlReport`). */
 export type StandardChart = "queue-depth" | "wait" | "requests" | "memory" | "oldest-wait";
 
-/** One line of a scenario's summary: the write-up's figure beside the measured one. */
+/** One line of a study's summary: the write-up's figure beside the measured one. */
 export interface SummaryRow {
   readonly variant: string;
   readonly metric: string;
@@ -15,7 +15,7 @@ export interface SummaryRow {
   readonly measured: string;
 }
 
-/** One run of a scenario under one setting (e.g. "resync 30 s, 1 worker"). */
+/** One run of a study under one setting (e.g. "resync 30 s, 1 worker"). */
 export interface VariantResult {
   readonly name: string;
   /** Time series sampled on the virtual clock. */
@@ -27,10 +27,11 @@ export interface VariantResult {
 }
 
 /**
- * A scenario's result: its name, the parameters it ran with (flags' values), one {@link VariantResult} per
+ * A study's result: its name, the parameters it ran with (flags' values), one {@link VariantResult} per
  * setting compared, and the summary rows. Everything except the samples' `heapUsed` is deterministic for a seed.
  */
-export interface ScenarioReport {
+export interface StudyReport {
+  /** The study's name (`statefulset-resync` …); the field keeps its former name, so the JSON a run writes is unchanged. */
   readonly scenario: string;
   readonly title: string;
   /** Which write-up this study reproduces (file under shared/background), and its one-line claim. */
@@ -70,7 +71,7 @@ export function formatSummaryTable(rows: readonly SummaryRow[]): string {
  * A report's subtitle: its `description` when the study wrote one, else the variants compared, the virtual time
  * covered by the samples and the parameters (`name=value`, seed first).
  */
-export function describeRun(report: ScenarioReport): string {
+export function describeRun(report: StudyReport): string {
   if (report.description !== undefined && report.description !== "") return report.description;
   const end = Math.max(0, ...report.variants.flatMap((v) => v.samples.map((s) => s.t)));
   const names = report.variants.map((v) => v.name);

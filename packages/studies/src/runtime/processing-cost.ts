@@ -1,8 +1,8 @@
-// Per-item processing cost of a scenario's workers, in virtual milliseconds.
+// Per-item processing cost of a study's workers, in virtual milliseconds.
 import type { Rand } from "@informer-ts/clock";
 
 /**
- * How long a worker spends on one item, in virtual ms: a fixed number, a distribution drawn from the scenario's
+ * How long a worker spends on one item, in virtual ms: a fixed number, a distribution drawn from the study's
  * seeded {@link Rand}, or a function of the key (and the rand). Every value must be a finite number ≥ 0.
  */
 export type ProcessingCost =

@@ -1,4 +1,4 @@
-// Time-series sampling of a scenario on its clock.
+// Time-series sampling of a study on its clock.
 import type { Clock, Ticker } from "@informer-ts/clock";
 
 /** One sample: the state at virtual time `t` (ms since the run started) and the rates over the interval before it. */

@@ -2,13 +2,13 @@ import { FakeClock, realClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
 import { LONG_WAIT_BUCKETS_SECONDS, LongHistogram } from "./long-histogram.js";
 import { costFunction } from "./processing-cost.js";
-import { ScenarioRuntime, ScenarioStalledError } from "./study-runtime.js";
+import { StudyRuntime, StudyStalledError } from "./study-runtime.js";
 
-describe("ScenarioRuntime", () => {
+describe("StudyRuntime", () => {
   it("one worker at 40 ms per item drains 100 keys in 4 s of virtual time, waits growing linearly", async () => {
     const clock = new FakeClock(0);
     const waits = new Map<string, number>();
-    const rt = new ScenarioRuntime({
+    const rt = new StudyRuntime({
       clock,
       rand: seededRand(1),
       workers: 1,
@@ -26,7 +26,7 @@ describe("ScenarioRuntime", () => {
 
   it("N workers divide the drain time; skip costs nothing", async () => {
     const clock = new FakeClock(0);
-    const rt = new ScenarioRuntime({
+    const rt = new StudyRuntime({
       clock,
       rand: seededRand(1),
       workers: 4,
@@ -43,7 +43,7 @@ describe("ScenarioRuntime", () => {
 
   it("samples queue depth and events per second on the clock", async () => {
     const clock = new FakeClock(0);
-    const rt = new ScenarioRuntime({ clock, rand: seededRand(1), workers: 1, cost: 90, sampleIntervalMs: 1000 });
+    const rt = new StudyRuntime({ clock, rand: seededRand(1), workers: 1, cost: 90, sampleIntervalMs: 1000 });
     for (let i = 0; i < 30; i++) rt.enqueue(`k${i}`);
     await rt.run({ forMs: 3000 });
     const s = rt.samples();
@@ -61,7 +61,7 @@ describe("ScenarioRuntime", () => {
   it("fails with the pending work named when nothing is left to fire, instead of hanging", async () => {
     const clock = new FakeClock(0);
     const never = new Promise<undefined>(() => {});
-    const rt = new ScenarioRuntime({
+    const rt = new StudyRuntime({
       clock,
       rand: seededRand(1),
       workers: 1,
@@ -71,7 +71,7 @@ describe("ScenarioRuntime", () => {
     rt.enqueue("stuck");
     rt.enqueue("next");
     const err = await rt.run({ forMs: 60_000, until: () => false, untilLabel: "all keys processed" }).catch((e) => e);
-    expect(err).toBeInstanceOf(ScenarioStalledError);
+    expect(err).toBeInstanceOf(StudyStalledError);
     expect(err.message).toContain('worker 0 is processing "stuck"');
     expect(err.message).toContain('1 key(s) queued ("next")');
     expect(err.message).toContain("all keys processed is unmet");
@@ -85,7 +85,7 @@ describe("ScenarioRuntime", () => {
     const ticks: number[] = [];
     const resync = clock.newTicker(1000, () => ticks.push(clock.now()));
     const never = new Promise<undefined>(() => {});
-    const rt = new ScenarioRuntime({
+    const rt = new StudyRuntime({
       clock,
       rand: seededRand(1),
       workers: 1,
@@ -96,7 +96,7 @@ describe("ScenarioRuntime", () => {
     rt.enqueue("stuck");
     rt.enqueue("b");
     const err = await rt.run({ forMs: 3_600_000, stallAfterMs: 5000 }).catch((e) => e);
-    expect(err).toBeInstanceOf(ScenarioStalledError);
+    expect(err).toBeInstanceOf(StudyStalledError);
     expect(err.idleMs).toBe(5000);
     expect(err.message).toMatch(/no progress for 5000 ms \(only recurring timers fired\)/);
     expect(err.message).toContain('worker 0 is processing "stuck"');
@@ -109,7 +109,7 @@ describe("ScenarioRuntime", () => {
   it("a long processing cost or a study's own activity is progress, not a stall", async () => {
     const clock = new FakeClock(0);
     const resync = clock.newTicker(1000, () => {});
-    const rt = new ScenarioRuntime({ clock, rand: seededRand(1), workers: 1, cost: 120_000 });
+    const rt = new StudyRuntime({ clock, rand: seededRand(1), workers: 1, cost: 120_000 });
     rt.enqueue("slow");
     rt.enqueue("next");
     await rt.run({ forMs: 600_000, stallAfterMs: 5000, until: () => rt.processed() === 2 });
@@ -122,7 +122,7 @@ describe("ScenarioRuntime", () => {
     grow.stop();
     // …and without activity the same unmet condition is a stall after 5 s
     const err = await rt.run({ forMs: 30_000, stallAfterMs: 5000, until: () => false }).catch((e) => e);
-    expect(err).toBeInstanceOf(ScenarioStalledError);
+    expect(err).toBeInstanceOf(StudyStalledError);
     expect(err.message).toContain("the run's condition is unmet");
     resync.stop();
     await rt.stop();
@@ -130,7 +130,7 @@ describe("ScenarioRuntime", () => {
 
   it("records a failing item as data and keeps working", async () => {
     const clock = new FakeClock(0);
-    const rt = new ScenarioRuntime({
+    const rt = new StudyRuntime({
       clock,
       rand: seededRand(1),
       workers: 1,
@@ -148,7 +148,7 @@ describe("ScenarioRuntime", () => {
   });
 
   it("rejects a bad worker count", () => {
-    expect(() => new ScenarioRuntime({ clock: new FakeClock(0), rand: seededRand(1), workers: 0, cost: 1 })).toThrow(
+    expect(() => new StudyRuntime({ clock: new FakeClock(0), rand: seededRand(1), workers: 0, cost: 1 })).toThrow(
       /workers must be an integer ≥ 1, got 0/,
     );
   });
@@ -189,7 +189,7 @@ describe("costFunction", () => {
 
   // A study's --real-time: the same runtime waits on the real clock (tiny sizes: a few hundred ms of real time).
   it("on the real clock waits for the work instead of driving time, and reports progress per step", async () => {
-    const rt = new ScenarioRuntime({
+    const rt = new StudyRuntime({
       clock: realClock,
       rand: seededRand(1),
       workers: 2,
@@ -210,7 +210,7 @@ describe("costFunction", () => {
   });
 
   it("on the real clock names a stall instead of idling to the deadline", async () => {
-    const rt = new ScenarioRuntime({
+    const rt = new StudyRuntime({
       clock: realClock,
       rand: seededRand(1),
       workers: 1,
@@ -219,13 +219,13 @@ describe("costFunction", () => {
     });
     rt.enqueue("stuck");
     const err = await rt.run({ forMs: 60_000, stallAfterMs: 150 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ScenarioStalledError);
+    expect(err).toBeInstanceOf(StudyStalledError);
     expect((err as Error).message).toContain('worker 0 is processing "stuck"');
-    expect((err as ScenarioStalledError).idleMs).toBeGreaterThanOrEqual(150);
+    expect((err as StudyStalledError).idleMs).toBeGreaterThanOrEqual(150);
     // the run was on the real clock: the message says real elapsed time, not a virtual instant
-    const stalled = err as ScenarioStalledError;
+    const stalled = err as StudyStalledError;
     expect(stalled.clock).toBe("real");
-    expect(stalled.message).toMatch(/^scenario stalled after \d+ ms of real time: no progress for \d+ ms but work/);
+    expect(stalled.message).toMatch(/^study stalled after \d+ ms of real time: no progress for \d+ ms but work/);
     expect(stalled.message).not.toContain("virtual");
     expect(stalled.message).not.toContain("recurring timers");
   });

@@ -1,4 +1,4 @@
-// The scenario runtime: a rate-limited workqueue, N workers with a virtual per-item cost, sampling and a long wait
+// The study runtime: a rate-limited workqueue, N workers with a virtual per-item cost, sampling and a long wait
 // histogram, all driven on a FakeClock to a virtual deadline (or waited on the real clock for a study's --real-time).
 import { type Clock, FakeClock, type Rand, settle } from "@informer-ts/clock";
 import { defaultControllerRateLimiter, RateLimitingQueue } from "@informer-ts/workqueue";
@@ -9,11 +9,11 @@ import { type Sample, Sampler } from "./sampler.js";
 /** What a worker's `process` callback may answer: `"skip"` finishes the item without paying its cost. */
 export type ProcessOutcome = "skip" | undefined;
 
-/** Options of {@link ScenarioRuntime}. */
-export interface ScenarioRuntimeOptions {
+/** Options of {@link StudyRuntime}. */
+export interface StudyRuntimeOptions {
   /**
    * The clock everything runs on (the informers', the simulator's and the queue's): a `FakeClock`, which
-   * {@link ScenarioRuntime.run} drives, or a real clock (a study's `--real-time`), on which it waits.
+   * {@link StudyRuntime.run} drives, or a real clock (a study's `--real-time`), on which it waits.
    */
   readonly clock: FakeClock | Clock;
   /** Seeded randomness for cost distributions. */
@@ -37,7 +37,7 @@ export interface ScenarioRuntimeOptions {
   readonly requests?: () => ReadonlyMap<string, number>;
 }
 
-/** Options of {@link ScenarioRuntime.run}. */
+/** Options of {@link StudyRuntime.run}. */
 export interface RunOptions {
   /** Virtual ms to run for, from the call. */
   readonly forMs: number;
@@ -69,14 +69,14 @@ export interface RunOptions {
 export type RunClock = "virtual" | "real";
 
 /**
- * Thrown by {@link ScenarioRuntime.run} when work is unfinished and cannot finish: either the clock has nothing left
+ * Thrown by {@link StudyRuntime.run} when work is unfinished and cannot finish: either the clock has nothing left
  * to fire (no timer other than the runtime's own sampler), or only recurring timers fired for
  * {@link RunOptions.stallAfterMs} without any progress. Instead of hanging until a test timeout (or idling to the
  * deadline), the message names the keys being processed (worker, since when), the keys still queued and any other
  * pending condition; `idleMs` is how long nothing progressed (0 when the clock ran out of timers). `atMs` is the time
  * since the run started on `clock`: virtual ms, or real elapsed ms on the real clock, as the message says.
  */
-export class ScenarioStalledError extends Error {
+export class StudyStalledError extends Error {
   constructor(
     readonly atMs: number,
     readonly pending: readonly string[],
@@ -90,8 +90,8 @@ export class ScenarioStalledError extends Error {
         : clock === "real"
           ? `no progress for ${idleMs} ms`
           : `no progress for ${idleMs} ms (only recurring timers fired)`;
-    super(`scenario stalled ${at}: ${why} but work is unfinished: ${pending.join("; ")}`);
-    this.name = "ScenarioStalledError";
+    super(`study stalled ${at}: ${why} but work is unfinished: ${pending.join("; ")}`);
+    this.name = "StudyStalledError";
   }
 }
 
@@ -106,12 +106,12 @@ export interface ItemError {
  * {@link RateLimitingQueue} (client-go's default controller rate limiter), `workers` workers take them, call
  * `process`, and hold each item for its virtual cost. Every wait in the queue is observed in {@link waitHistogram}
  * (buckets up to hours); {@link run} drives the {@link FakeClock} to a virtual deadline, sampling as it goes, and
- * fails with a {@link ScenarioStalledError} instead of hanging. Call {@link stop} when done.
+ * fails with a {@link StudyStalledError} instead of hanging. Call {@link stop} when done.
  *
  * Differences from client-go: the queue's own `workqueue_queue_duration_seconds` (buckets to 10 s) is unchanged; the
  * long histogram is an addition for studies.
  */
-export class ScenarioRuntime {
+export class StudyRuntime {
   readonly queue: RateLimitingQueue<string>;
   readonly waitHistogram = new LongHistogram();
   readonly errors: ItemError[] = [];
@@ -128,7 +128,7 @@ export class ScenarioRuntime {
   private paying = 0;
   private started = false;
 
-  constructor(private readonly opts: ScenarioRuntimeOptions) {
+  constructor(private readonly opts: StudyRuntimeOptions) {
     if (!Number.isInteger(opts.workers) || opts.workers < 1)
       throw new RangeError(`workers must be an integer ≥ 1, got ${opts.workers}`);
     this.costOf = costFunction(opts.cost, opts.rand);
@@ -189,7 +189,7 @@ export class ScenarioRuntime {
 
   /**
    * Drives the clock forward by `forMs` (or until `until()` holds), step by step. Throws a
-   * {@link ScenarioStalledError} while items are queued or in flight, or `until` is unmet, when nothing but the
+   * {@link StudyStalledError} while items are queued or in flight, or `until` is unmet, when nothing but the
    * sampler is left to fire, or when nothing progressed for `stallAfterMs` (timers left notwithstanding).
    */
   async run(options: RunOptions): Promise<void> {
@@ -203,8 +203,7 @@ export class ScenarioRuntime {
       if (clock.now() >= deadline) return;
       const pending = this.pendingWork(options);
       // The sampler's ticker is the runtime's own timer: it does not count as something that can finish the work.
-      if (pending.length > 0 && clock.pendingTimers() <= 1)
-        throw new ScenarioStalledError(clock.now() - start, pending);
+      if (pending.length > 0 && clock.pendingTimers() <= 1) throw new StudyStalledError(clock.now() - start, pending);
       checkStall(clock.now(), pending);
       await clock.advanceTo(Math.min(deadline, clock.now() + step));
       options.onProgress?.(clock.now() - start);
@@ -214,7 +213,7 @@ export class ScenarioRuntime {
   /**
    * {@link run} on a real clock: time passes by itself, so the runtime waits — checking `until` every 100 ms at most,
    * reporting progress at each step boundary — and a run in which nothing progressed for `stallAfterMs` (real ms)
-   * while work is pending ends with a {@link ScenarioStalledError}.
+   * while work is pending ends with a {@link StudyStalledError}.
    */
   private async runOnRealClock(clock: Clock, options: RunOptions): Promise<void> {
     const { start, deadline, step, checkStall } = this.runBounds(clock.now(), options, "real");
@@ -232,7 +231,7 @@ export class ScenarioRuntime {
 
   /**
    * A run's deadline and step from its options, and its stall check: called with the time and the pending work, it
-   * throws a {@link ScenarioStalledError} once work has been pending without any progress for `stallAfterMs`.
+   * throws a {@link StudyStalledError} once work has been pending without any progress for `stallAfterMs`.
    */
   private runBounds(start: number, options: RunOptions, runClock: RunClock) {
     const step = options.stepMs ?? this.opts.sampleIntervalMs ?? 1000;
@@ -250,7 +249,7 @@ export class ScenarioRuntime {
         signature = sig;
         lastProgressAt = now;
       } else if (now - lastProgressAt >= stallAfterMs)
-        throw new ScenarioStalledError(now - start, pending, now - lastProgressAt, runClock);
+        throw new StudyStalledError(now - start, pending, now - lastProgressAt, runClock);
     };
     return { start, deadline: start + options.forMs, step, checkStall };
   }
@@ -332,7 +331,7 @@ export class ScenarioRuntime {
 
 /**
  * Cumulative request counts keyed `verb/servedFrom` from a simulator's `accounting` (`SimApiServer.accounting`),
- * for {@link ScenarioRuntimeOptions.requests}.
+ * for {@link StudyRuntimeOptions.requests}.
  */
 export function requestsByServedFrom(accounting: {
   rows(): readonly { verb: string; servedFrom: string; count: number }[];

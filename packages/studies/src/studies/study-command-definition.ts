@@ -1,10 +1,10 @@
-// What a study contributes to `informer scenario`: its own flags and how it runs from them.
+// What a study contributes to `informer study`: its own flags and how it runs from them.
 import type { ParseArgsConfig } from "node:util";
-import type { ScenarioFlagValues } from "../cli-flags.js";
-import type { ScenarioReport } from "../report/study-report.js";
+import type { FlagValues } from "../cli-flags.js";
+import type { StudyReport } from "../report/study-report.js";
 
-/** The flags every study accepts, parsed by `informer scenario` itself. */
-export interface CommonScenarioFlags {
+/** The flags every study accepts, parsed by `informer study` itself. */
+export interface CommonStudyFlags {
   /** `--seed`: the run is deterministic for it. */
   readonly seed: number;
   /** `--heap`: sample `process.memoryUsage().heapUsed` too. */
@@ -22,9 +22,9 @@ export interface CommonScenarioFlags {
  * One study as a command: the flags it adds to the common ones (`parseArgs` option configs with their
  * defaults) and `run`, which validates them (a bad value is a `UsageError` naming the flag) and runs the study.
  */
-export interface ScenarioCommandDefinition {
+export interface StudyCommandDefinition {
   readonly options: NonNullable<ParseArgsConfig["options"]>;
-  /** True when the study honours `--real-time`; `informer scenario` refuses the flag for the others. */
+  /** True when the study honours `--real-time`; `informer study` refuses the flag for the others. */
   readonly realTime?: boolean;
-  run(values: ScenarioFlagValues, common: CommonScenarioFlags): Promise<ScenarioReport>;
+  run(values: FlagValues, common: CommonStudyFlags): Promise<StudyReport>;
 }

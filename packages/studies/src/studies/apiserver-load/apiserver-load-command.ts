@@ -1,10 +1,10 @@
-// `informer scenario apiserver-load`: the flags of study 004 and their checks; --log writes the simulator's audit
+// `informer study apiserver-load`: the flags of study 004 and their checks; --log writes the simulator's audit
 // lines for `informer analyze-logs`.
 import { writeFileSync } from "node:fs";
 import { extname } from "node:path";
 import { KUBE_VERSIONS, type KubeVersion } from "@informer-ts/sim-apiserver";
 import { listFlag, numberFlag, outputFileFlag } from "../../cli-flags.js";
-import type { ScenarioCommandDefinition } from "../study-command-definition.js";
+import type { StudyCommandDefinition } from "../study-command-definition.js";
 import { runApiserverLoad } from "./apiserver-load.js";
 
 /**
@@ -17,8 +17,8 @@ export function logFileFor(file: string, version: KubeVersion, versions: readonl
   return `${file.slice(0, file.length - ext.length)}-${version}${ext}`;
 }
 
-/** `informer scenario apiserver-load`; its usage is `APISERVER_LOAD_USAGE` in cli-usage.ts. */
-export const apiserverLoadCommand: ScenarioCommandDefinition = {
+/** `informer study apiserver-load`; its usage is `APISERVER_LOAD_USAGE` in cli-usage.ts. */
+export const apiserverLoadCommand: StudyCommandDefinition = {
   options: {
     "kube-version": { type: "string", default: "1.22,1.34" },
     pods: { type: "string", default: "5000" },

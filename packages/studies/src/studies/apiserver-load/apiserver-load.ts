@@ -3,8 +3,8 @@
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { KUBE_VERSIONS, type KubeVersion, SimApiServer } from "@informer-ts/sim-apiserver";
 import type { ReportChart } from "../../report/report-chart.js";
-import type { ScenarioReport, SummaryRow, VariantResult } from "../../report/study-report.js";
-import { requestsByServedFrom, ScenarioRuntime } from "../../runtime/study-runtime.js";
+import type { StudyReport, SummaryRow, VariantResult } from "../../report/study-report.js";
+import { requestsByServedFrom, StudyRuntime } from "../../runtime/study-runtime.js";
 import { measureRouting, ROUTING_PROBES, type RoutingOutcome } from "./apiserver-load-routing.js";
 import {
   LOAD_USER_AGENTS,
@@ -69,7 +69,7 @@ const DEFAULTS: LoadWorkloadOptions = {
  * client and served-from from the simulator's accounting. Then every {@link ROUTING_PROBES} shape is sent once to
  * each of `routingVersions`, giving the routing table beside the write-up's rules.
  */
-export async function runApiserverLoad(options: ApiserverLoadOptions = {}): Promise<ScenarioReport> {
+export async function runApiserverLoad(options: ApiserverLoadOptions = {}): Promise<StudyReport> {
   const w: LoadWorkloadOptions = {
     pods: options.pods ?? DEFAULTS.pods,
     namespaces: options.namespaces ?? DEFAULTS.namespaces,
@@ -201,7 +201,7 @@ async function runVersion(
     logging = true;
     sim.accounting.auditLog = (line) => log(version, line);
   }
-  const rt = new ScenarioRuntime({
+  const rt = new StudyRuntime({
     clock,
     rand,
     workers: 1,

@@ -1,11 +1,11 @@
 import { UsageError } from "@informer-ts/apimachinery";
 import { describe, expect, it } from "vitest";
-import { scenarioCommand } from "../../study-command.js";
+import { studyCommand } from "../../study-command.js";
 
 async function run(args: string[]) {
   let out = "";
   let err = "";
-  const code = await scenarioCommand(["kubelet-configmap", ...args], {
+  const code = await studyCommand(["kubelet-configmap", ...args], {
     out: (t) => {
       out += t;
     },
@@ -16,7 +16,7 @@ async function run(args: string[]) {
   return { code, out, err };
 }
 
-describe("informer scenario kubelet-configmap", () => {
+describe("informer study kubelet-configmap", () => {
   it("runs small from flags: progress lines, the summary beside the write-up's figures", async () => {
     const r = await run(["--nodes", "1", "--pods-per-node", "4", "--duration", "180", "--variants", "cache,watch"]);
     expect(r.code).toBe(0);

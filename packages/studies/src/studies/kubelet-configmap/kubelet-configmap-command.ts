@@ -1,13 +1,13 @@
-// `informer scenario kubelet-configmap`: the flags of studies 000/001 and their checks.
+// `informer study kubelet-configmap`: the flags of studies 000/001 and their checks.
 import { UsageError } from "@informer-ts/apimachinery";
 import { listFlag, numberFlag } from "../../cli-flags.js";
 import { kubeletMinorVersion } from "../../kubelet/kubelet.js";
-import type { ScenarioCommandDefinition } from "../study-command-definition.js";
+import type { StudyCommandDefinition } from "../study-command-definition.js";
 import { runKubeletConfigMap } from "./kubelet-configmap.js";
 import { KUBELET_CONFIGMAP_VARIANTS } from "./kubelet-configmap-options.js";
 
-/** `informer scenario kubelet-configmap`; its usage is `KUBELET_CONFIGMAP_USAGE` in cli-usage.ts. */
-export const kubeletConfigMapCommand: ScenarioCommandDefinition = {
+/** `informer study kubelet-configmap`; its usage is `KUBELET_CONFIGMAP_USAGE` in cli-usage.ts. */
+export const kubeletConfigMapCommand: StudyCommandDefinition = {
   options: {
     nodes: { type: "string", default: "10" },
     "pods-per-node": { type: "string", default: "50" },

@@ -1,7 +1,7 @@
 // Studies 000 and 001: kubelets reading the ConfigMaps their pods mount — GETs to etcd on every pod sync (Cache,
 // kubelet ≤ v1.28; Get), or one watch per ConfigMap and the apiserver memory it holds (Watch).
 import { TTLController } from "../../kubelet/ttl-controller.js";
-import type { ScenarioReport } from "../../report/study-report.js";
+import type { StudyReport } from "../../report/study-report.js";
 import { charts } from "./kubelet-configmap-charts.js";
 import {
   check,
@@ -23,7 +23,7 @@ import { runVariant, type VariantRun } from "./kubelet-configmap-variant.js";
  * second, the apiserver memory those watches hold (the simulator's watch memory model), and the interval between two GETs of one
  * ConfigMap by one kubelet — 000's log pattern.
  */
-export async function runKubeletConfigMap(options: KubeletConfigMapOptions = {}): Promise<ScenarioReport> {
+export async function runKubeletConfigMap(options: KubeletConfigMapOptions = {}): Promise<StudyReport> {
   const o: Resolved = {
     nodes: options.nodes ?? 10,
     podsPerNode: options.podsPerNode ?? 50,

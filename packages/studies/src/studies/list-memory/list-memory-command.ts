@@ -1,11 +1,11 @@
-// `informer scenario list-memory`: the flags of study 002's memory parts and their checks.
+// `informer study list-memory`: the flags of study 002's memory parts and their checks.
 
 import { listFlag, numberFlag } from "../../cli-flags.js";
-import type { ScenarioCommandDefinition } from "../study-command-definition.js";
+import type { StudyCommandDefinition } from "../study-command-definition.js";
 import { LIST_MEMORY_VARIANTS, runListMemory } from "./list-memory.js";
 
-/** `informer scenario list-memory`; its usage is `LIST_MEMORY_USAGE` in cli-usage.ts. */
-export const listMemoryCommand: ScenarioCommandDefinition = {
+/** `informer study list-memory`; its usage is `LIST_MEMORY_USAGE` in cli-usage.ts. */
+export const listMemoryCommand: StudyCommandDefinition = {
   options: {
     objects: { type: "string", default: "20000" },
     "page-size": { type: "string", default: "500" },

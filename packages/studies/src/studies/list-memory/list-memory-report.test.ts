@@ -12,7 +12,7 @@ warnIfNoChromium("list-memory-report.test");
 
 const MiB = 2 ** 20;
 
-/** A child's result with the figures of docs/scenarios.md's 20,000-ConfigMap run (MiB). */
+/** A child's result with the figures of docs/studies.md's 20,000-ConfigMap run (MiB). */
 function result(variant: ListMemoryVariant, peak: number, live: number, body: number, retained: number) {
   const r: ListMemoryChildResult = {
     variant,

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
-import type { ScenarioReport, SummaryRow, VariantResult } from "../../report/study-report.js";
+import type { StudyReport, SummaryRow, VariantResult } from "../../report/study-report.js";
 import {
   LIST_MEMORY_CHILD_ENV,
   type ListMemoryChildResult,
@@ -152,7 +152,7 @@ export function pins(r: ListMemoryChildResult): boolean {
  * heap snapshot holds (a V8 sliced string pins its whole parent, e.g. a response body). Real memory: the figures
  * vary a little between runs; each is the lowest of `repeats` rounds.
  */
-export async function runListMemory(options: ListMemoryOptions = {}): Promise<ScenarioReport> {
+export async function runListMemory(options: ListMemoryOptions = {}): Promise<StudyReport> {
   const o = {
     objects: options.objects ?? 20_000,
     pageSize: options.pageSize ?? 500,
@@ -225,7 +225,7 @@ export function listMemoryReport(
     Record<string, number | string | boolean>
   >,
   extra: Readonly<Record<string, unknown>> = {},
-): ScenarioReport {
+): StudyReport {
   const o = params;
   const byVariant: VariantResult[] = results.map((r) => ({
     name: LABELS[r.variant],

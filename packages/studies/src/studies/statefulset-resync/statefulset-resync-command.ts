@@ -1,11 +1,11 @@
-// `informer scenario statefulset-resync`: the flags of study 003 and their checks.
+// `informer study statefulset-resync`: the flags of study 003 and their checks.
 import { UsageError } from "@informer-ts/apimachinery";
 import { listFlag, numberFlag } from "../../cli-flags.js";
-import type { ScenarioCommandDefinition } from "../study-command-definition.js";
+import type { StudyCommandDefinition } from "../study-command-definition.js";
 import { runStatefulSetResync, STATEFULSET_RESYNC_VARIANTS } from "./statefulset-resync.js";
 
-/** `informer scenario statefulset-resync`; its usage is `STATEFULSET_RESYNC_USAGE` in cli-usage.ts. */
-export const statefulSetResyncCommand: ScenarioCommandDefinition = {
+/** `informer study statefulset-resync`; its usage is `STATEFULSET_RESYNC_USAGE` in cli-usage.ts. */
+export const statefulSetResyncCommand: StudyCommandDefinition = {
   options: {
     statefulsets: { type: "string", default: "2000" },
     "cost-ms": { type: "string", default: "40" },

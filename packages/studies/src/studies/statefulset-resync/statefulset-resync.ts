@@ -4,9 +4,9 @@ import { metaNamespaceKeyFunc, newSharedIndexInformer } from "@informer-ts/cache
 import { builtinResources } from "@informer-ts/client";
 import { seededRand } from "@informer-ts/clock";
 import { SimApiServer } from "@informer-ts/sim-apiserver";
-import type { ScenarioReport, SummaryRow, VariantResult } from "../../report/study-report.js";
+import type { StudyReport, SummaryRow, VariantResult } from "../../report/study-report.js";
 import type { ProcessingCost } from "../../runtime/processing-cost.js";
-import { requestsByServedFrom, ScenarioRuntime } from "../../runtime/study-runtime.js";
+import { requestsByServedFrom, StudyRuntime } from "../../runtime/study-runtime.js";
 import { openStudyServer, studyClock } from "../../runtime/study-server.js";
 
 /** Options of {@link runStatefulSetResync}; the defaults are the write-up's values. */
@@ -72,7 +72,7 @@ interface VariantSetting {
  * creation to being taken by a worker is measured. Variants: resync with 1 worker (the problem), no resync (fix 1),
  * resync with a processed-resourceVersion cache that skips unchanged keys (fix 2), resync with N workers.
  */
-export async function runStatefulSetResync(options: StatefulSetResyncOptions = {}): Promise<ScenarioReport> {
+export async function runStatefulSetResync(options: StatefulSetResyncOptions = {}): Promise<StudyReport> {
   const o = {
     statefulsets: options.statefulsets ?? 2000,
     costMs: options.costMs ?? 40,
@@ -171,7 +171,7 @@ async function runVariant(
     o.costSpreadMs > 0
       ? { kind: "uniform", minMs: o.costMs - o.costSpreadMs, maxMs: o.costMs + o.costSpreadMs }
       : o.costMs;
-  const rt = new ScenarioRuntime({
+  const rt = new StudyRuntime({
     clock,
     rand,
     workers: s.workers,

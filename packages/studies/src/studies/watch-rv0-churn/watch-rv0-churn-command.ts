@@ -1,11 +1,11 @@
-// `informer scenario watch-rv0-churn`: the flags of study 002's RV "0" watch problem and their checks.
+// `informer study watch-rv0-churn`: the flags of study 002's RV "0" watch problem and their checks.
 import { UsageError } from "@informer-ts/apimachinery";
-import { listFlag, numberFlag, type ScenarioFlagValues } from "../../cli-flags.js";
-import type { ScenarioCommandDefinition } from "../study-command-definition.js";
+import { type FlagValues, listFlag, numberFlag } from "../../cli-flags.js";
+import type { StudyCommandDefinition } from "../study-command-definition.js";
 import { runWatchRv0Churn, WATCH_RV0_APPROACHES, WATCH_RV0_DEFAULT_SWEEP } from "./watch-rv0-churn.js";
 
 /** The comma-separated positive numbers given to `--<name>`; a bad entry is a {@link UsageError} naming it. */
-function numberListFlag(values: ScenarioFlagValues, name: string, integer: boolean): number[] {
+function numberListFlag(values: FlagValues, name: string, integer: boolean): number[] {
   const raw = values[name];
   const text = typeof raw === "string" ? raw : "";
   return text.split(",").map((entry) => {
@@ -18,8 +18,8 @@ function numberListFlag(values: ScenarioFlagValues, name: string, integer: boole
   });
 }
 
-/** `informer scenario watch-rv0-churn`; its usage is `WATCH_RV0_CHURN_USAGE` in cli-usage.ts. */
-export const watchRv0ChurnCommand: ScenarioCommandDefinition = {
+/** `informer study watch-rv0-churn`; its usage is `WATCH_RV0_CHURN_USAGE` in cli-usage.ts. */
+export const watchRv0ChurnCommand: StudyCommandDefinition = {
   realTime: true,
   options: {
     objects: { type: "string", default: "10000" },

@@ -6,10 +6,10 @@ import { builtinResources } from "@informer-ts/client";
 import { seededRand } from "@informer-ts/clock";
 import { SimApiServer } from "@informer-ts/sim-apiserver";
 import type { ReportChart } from "../../report/report-chart.js";
-import type { ScenarioReport, SummaryRow, VariantResult } from "../../report/study-report.js";
+import type { StudyReport, SummaryRow, VariantResult } from "../../report/study-report.js";
 import type { Sample } from "../../runtime/sampler.js";
 import { slowConsumer } from "../../runtime/slow-consumer.js";
-import { requestsByServedFrom, ScenarioRuntime } from "../../runtime/study-runtime.js";
+import { requestsByServedFrom, StudyRuntime } from "../../runtime/study-runtime.js";
 import { openStudyServer, studyClock } from "../../runtime/study-server.js";
 
 /**
@@ -216,7 +216,7 @@ async function runCell(s: CellSetting): Promise<CellRun> {
     reflector: { useWatchList: s.approach === "watch-list", logger: { log: () => {} } },
     logger: { log: () => {} },
   });
-  const rt = new ScenarioRuntime({
+  const rt = new StudyRuntime({
     clock,
     rand,
     workers: 1,
@@ -341,7 +341,7 @@ export function frontierOf(cells: readonly WatchRv0Cell[]): FrontierPoint[] {
  * Then the sweep: every approach at every combination, each until it syncs or the duration ends, giving the
  * frontier — the highest write rate at which each approach still syncs — and the dispatch budget's closes.
  */
-export async function runWatchRv0Churn(options: WatchRv0ChurnOptions = {}): Promise<ScenarioReport> {
+export async function runWatchRv0Churn(options: WatchRv0ChurnOptions = {}): Promise<StudyReport> {
   const o = {
     objects: options.objects ?? 10_000,
     writesPerSecond: options.writesPerSecond ?? 50,

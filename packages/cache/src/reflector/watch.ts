@@ -6,13 +6,15 @@ import {
   type Status,
   type WatchEvent,
 } from "@informer-ts/apimachinery";
-import type { Clock, Ticker } from "@informer-ts/clock";
-import type { Watch } from "./listwatch.js";
-import { errorInfo, VeryShortWatchError, watchIterationError } from "./reflector-errors.js";
-import { type ReflectorLogger, safeLog } from "./reflector-logger.js";
-import { VERY_SHORT_WATCH_MS } from "./reflector-options.js";
-import type { ReflectorStatusTracker, SkipReason, WatchEndReason } from "./reflector-status.js";
-import type { ReflectorStore } from "./store.js";
+import type { Clock } from "@informer-ts/clock";
+import type { Watch } from "../listwatch.js";
+import type { ReflectorStore } from "../store.js";
+import { errorInfo, VeryShortWatchError, watchIterationError } from "./errors.js";
+import { InitialEventsEndBookmarkTicker } from "./initial-events-end-bookmark-ticker.js";
+import { type ReflectorLogger, safeLog } from "./logger.js";
+import { VERY_SHORT_WATCH_MS } from "./options.js";
+import type { ReflectorStatusTracker, SkipReason, WatchEndReason } from "./status.js";
+import type { WatchInterrupt, WatchInterrupter } from "./watch-interrupter.js";
 
 /** `schema.GroupVersionKind` as a Kubernetes object spells it. */
 export interface GroupVersionKind {
@@ -36,78 +38,6 @@ export function isUnsupportedTableObject(obj: unknown): boolean {
   if (typeof obj !== "object" || obj === null) return false;
   const o = obj as KubeObject;
   return o.kind === "Table" && typeof o.apiVersion === "string" && TABLE_API_VERSIONS.has(o.apiVersion);
-}
-
-/** Go's `time.Duration.String()` for whole milliseconds ("1s", "1.5s", "2m0s", "250ms"). */
-export function formatGoDuration(ms: number): string {
-  if (ms === 0) return "0s";
-  if (ms < 1000) return `${ms}ms`;
-  const totalSeconds = ms / 1000;
-  const hours = Math.floor(totalSeconds / 3600);
-  const minutes = Math.floor((totalSeconds - hours * 3600) / 60);
-  const seconds = totalSeconds - hours * 3600 - minutes * 60;
-  const secText = `${Number.isInteger(seconds) ? seconds : Number(seconds.toFixed(3))}s`;
-  if (hours > 0) return `${hours}h${minutes}m${secText}`;
-  if (minutes > 0) return `${minutes}m${secText}`;
-  return secText;
-}
-
-/** Why {@link handleAnyWatch} was told to give up on a watch from outside the stream. */
-export type WatchInterrupt =
-  | { readonly reason: "stopped" }
-  | { readonly reason: "resync-error"; readonly error: unknown }
-  | { readonly reason: "inactive" }
-  | { readonly reason: "initial-events-timeout" };
-
-/**
- * A one-shot interruption of the current watch: the first `fire` wins and is delivered to whoever waits (a
- * single waiter slot, so a long watch never piles up promise reactions).
- */
-export class WatchInterrupter {
-  private fired: WatchInterrupt | undefined;
-  private waiter: ((i: WatchInterrupt) => void) | undefined;
-
-  get interrupt(): WatchInterrupt | undefined {
-    return this.fired;
-  }
-
-  fire(interrupt: WatchInterrupt): void {
-    if (this.fired !== undefined) return;
-    this.fired = interrupt;
-    const w = this.waiter;
-    this.waiter = undefined;
-    w?.(interrupt);
-  }
-
-  /** Resolves with `p`'s value, or with the interrupt if one fires first. `p`'s late rejection is swallowed. */
-  race<V>(p: Promise<V>): Promise<{ value: V } | { interrupt: WatchInterrupt }> {
-    if (this.fired !== undefined) {
-      p.catch(() => {});
-      return Promise.resolve({ interrupt: this.fired });
-    }
-    return new Promise((resolve, reject) => {
-      let done = false;
-      this.waiter = (interrupt) => {
-        if (done) return;
-        done = true;
-        resolve({ interrupt });
-      };
-      p.then(
-        (value) => {
-          if (done) return;
-          done = true;
-          this.waiter = undefined;
-          resolve({ value });
-        },
-        (err: unknown) => {
-          if (done) return;
-          done = true;
-          this.waiter = undefined;
-          reject(err);
-        },
-      );
-    });
-  }
 }
 
 /** What the event loop needs from its reflector. */
@@ -135,52 +65,6 @@ export interface WatchResult {
 
 function isStatus(obj: unknown): obj is Status {
   return typeof obj === "object" && obj !== null && (obj as { kind?: unknown }).kind === "Status";
-}
-
-/**
- * Bookmark warning ticker of a watch-list: every 10 s, warn if the initial-events-end bookmark has not
- * arrived (`newInitialEventsEndBookmarkTicker`).
- */
-export class InitialEventsEndBookmarkTicker {
-  private ticker: Ticker | undefined;
-  private lastEventObserveTime: number | undefined;
-
-  constructor(
-    private readonly ctx: WatchHandlerContext,
-    private readonly watchStart: number,
-    private readonly tickIntervalMs = 10_000,
-  ) {}
-
-  start(): void {
-    this.ticker = this.ctx.clock.newTicker(this.tickIntervalMs, () => this.warnIfExpired());
-  }
-
-  observeLastEventTimeStamp(t: number): void {
-    this.lastEventObserveTime = t;
-  }
-
-  /** The warning due now, or undefined (`produceWarningIfExpired`). */
-  produceWarningIfExpired(): string | undefined {
-    const clock = this.ctx.clock;
-    if (this.lastEventObserveTime === undefined) {
-      return `${this.ctx.name}: awaiting required bookmark event for initial events stream, no events received for ${formatGoDuration(clock.since(this.watchStart))}`;
-    }
-    const elapsed = clock.now() - this.lastEventObserveTime;
-    if (elapsed < this.tickIntervalMs) return undefined;
-    return `${this.ctx.name}: hasn't received required bookmark event marking the end of initial events stream, received last event ${formatGoDuration(elapsed)} ago`;
-  }
-
-  private warnIfExpired(): void {
-    const message = this.produceWarningIfExpired();
-    if (message === undefined) return;
-    safeLog(this.ctx.logger, "warn", "event bookmark expired", { err: message });
-    this.ctx.status.emit({ type: "initial-events-end-warning", message });
-  }
-
-  stop(): void {
-    this.ticker?.stop();
-    this.ticker = undefined;
-  }
 }
 
 /** The arguments of {@link handleAnyWatch}. */

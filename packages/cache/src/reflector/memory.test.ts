@@ -4,13 +4,13 @@ import type { KubeList, KubeObject, ListOptions, WatchEvent } from "@informer-ts
 import { INITIAL_EVENTS_END_ANNOTATION } from "@informer-ts/apimachinery";
 import { FakeClock, settle } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
-import { metaNamespaceKeyFunc } from "./keys.js";
-import type { ListerWatcher } from "./listwatch.js";
+import { metaNamespaceKeyFunc } from "../keys.js";
+import type { ListerWatcher } from "../listwatch.js";
+import { newStore } from "../store-impl.js";
+import { FakeWatch } from "../testing/fake-controller-source.js";
+import { startRun } from "../testing/start-run.js";
+import { silentLogger } from "./logger.js";
 import { Reflector } from "./reflector.js";
-import { silentLogger } from "./reflector-logger.js";
-import { newStore } from "./store-impl.js";
-import { FakeWatch } from "./testing/fake-controller-source.js";
-import { startRun } from "./testing/start-run.js";
 
 /** A full GC function: `global.gc` when exposed, else V8's, enabled at run time (no child process needed). */
 function gcFunction(): () => void {

@@ -1,9 +1,9 @@
 import { type KubeList, type KubeObject, type ListOptions, metaOf, shallowCopyObject } from "@informer-ts/apimachinery";
-import { abortable, STOP_REQUESTED } from "./internal/abortable.js";
-import { newListPager } from "./pager.js";
-import { errorInfo, isExpiredError, isTooLargeResourceVersionError } from "./reflector-errors.js";
-import type { ReflectorState } from "./reflector-state.js";
-import { isUnsupportedTableObject } from "./reflector-watch.js";
+import { abortable, STOP_REQUESTED } from "../internal/abortable.js";
+import { newListPager } from "../pager.js";
+import { errorInfo, isExpiredError, isTooLargeResourceVersionError } from "./errors.js";
+import type { ReflectorState } from "./state.js";
+import { isUnsupportedTableObject } from "./watch.js";
 
 // The reflector's list path: a (paginated) LIST at the relist resource version that replaces the store.
 
@@ -15,7 +15,7 @@ export async function listIntoStore<T>(state: ReflectorState<T>, signal: AbortSi
   const options: ListOptions = { resourceVersion: state.relistResourceVersion() };
   const pager = newListPager<T>((opts, s) => state.lw.list(opts, s));
   if (state.watchListPageSize !== 0) pager.pageSize = state.watchListPageSize;
-  else if (state.paginatedResult) {
+  else if (state.listWasPaginated) {
     // The watch cache is probably off (a paginated answer to RV "0"): keep paging.
   } else if (options.resourceVersion !== "" && options.resourceVersion !== "0") {
     // An exact-or-newer RV without limit can be served from the watch cache.
@@ -51,7 +51,7 @@ export async function listIntoStore<T>(state: ReflectorState<T>, signal: AbortSi
     throw new Error(`failed to list ${state.typeDescription}: ${errorInfo(err).message}`, { cause: err });
   }
 
-  if (options.resourceVersion === "0" && result.paginated) state.paginatedResult = true;
+  if (options.resourceVersion === "0" && result.paginated) state.notePaginatedList();
   state.setIsLastSyncResourceVersionUnavailable(false);
   const list = result.list;
   const rv = typeof list.metadata?.resourceVersion === "string" ? list.metadata.resourceVersion : "";

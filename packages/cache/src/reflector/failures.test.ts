@@ -10,14 +10,14 @@ import {
 } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
-import { metaNamespaceKeyFunc } from "./keys.js";
-import type { ListerWatcher, ListerWatcherTarget, Watch } from "./listwatch.js";
+import { metaNamespaceKeyFunc } from "../keys.js";
+import type { ListerWatcher, ListerWatcherTarget, Watch } from "../listwatch.js";
+import { newStore } from "../store-impl.js";
+import { FakeWatch } from "../testing/fake-controller-source.js";
+import { startRun } from "../testing/start-run.js";
+import { failureHint, failureKindOf } from "./failures.js";
+import type { LogLevel, ReflectorLogger } from "./logger.js";
 import { Reflector } from "./reflector.js";
-import { failureHint, failureKindOf } from "./reflector-failures.js";
-import type { LogLevel, ReflectorLogger } from "./reflector-logger.js";
-import { newStore } from "./store-impl.js";
-import { FakeWatch } from "./testing/fake-controller-source.js";
-import { startRun } from "./testing/start-run.js";
 
 type Obj = KubeObject;
 const refused = () => Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:6443"), { code: "ECONNREFUSED" });

@@ -1,12 +1,13 @@
 import { isConnectionRefused, isInternalError, isTooManyRequests, type ListOptions } from "@informer-ts/apimachinery";
 import type { Timer } from "@informer-ts/clock";
-import { abortable, STOP_REQUESTED } from "./internal/abortable.js";
-import type { Watch } from "./listwatch.js";
-import { errorInfo, isExpiredError, isWatchErrorRetriable } from "./reflector-errors.js";
-import { safeLog } from "./reflector-logger.js";
-import { type ReflectorState, relistCauseOf } from "./reflector-state.js";
-import { handleAnyWatch, stopQuietly, WatchInterrupter, type WatchResult } from "./reflector-watch.js";
-import { newRetryWithDeadline } from "./retry-with-deadline.js";
+import { abortable, STOP_REQUESTED } from "../internal/abortable.js";
+import type { Watch } from "../listwatch.js";
+import { newRetryWithDeadline } from "../retry-with-deadline.js";
+import { errorInfo, isExpiredError, isWatchErrorRetriable } from "./errors.js";
+import { safeLog } from "./logger.js";
+import type { ReflectorState } from "./state.js";
+import { handleAnyWatch, stopQuietly, type WatchResult } from "./watch.js";
+import { WatchInterrupter } from "./watch-interrupter.js";
 
 // The reflector's watch loop: watches from the last synced resource version, re-opened when the server ends them,
 // with the periodic resync and the optional liveness deadline beside each watch.
@@ -102,7 +103,7 @@ async function watchLoop<T>(
       let propagateRVFromStart = true;
       if (w === undefined) {
         const timeoutSeconds = state.watchTimeoutSeconds();
-        const rv = state.lastSyncRV;
+        const rv = state.lastSyncResourceVersion;
         const options: ListOptions = { timeoutSeconds, allowWatchBookmarks: true };
         if (rv !== "") options.resourceVersion = rv;
         // From "" or "0" the server starts with synthetic ADDED events in no RV order.
@@ -122,7 +123,7 @@ async function watchLoop<T>(
             state.tracker.recordRewatch(cause);
             continue;
           }
-          state.exitCause = relistCauseOf(err);
+          state.endCycleOnError(err);
           throw err;
         }
       }
@@ -157,7 +158,7 @@ async function watchLoop<T>(
       if (isExpiredError(err)) {
         // Relist from lastSyncRV (not ""): a LIST at RV is "at least as fresh as RV".
         safeLog(state.logger, "debug", "Watch closed", { reflector: state.name, type: state.typeDescription, err });
-        state.exitCause = "expired";
+        state.endCycle("expired");
         return;
       }
       if (isTooManyRequests(err)) {
@@ -176,7 +177,8 @@ async function watchLoop<T>(
         type: state.typeDescription,
         err: errorInfo(err).message,
       });
-      state.exitCause = result.end === "resync-error" ? "resync-error" : relistCauseOf(err);
+      if (result.end === "resync-error") state.endCycle("resync-error");
+      else state.endCycleOnError(err);
       return;
     }
   } finally {
@@ -207,7 +209,7 @@ async function consumeWatch<T>(
   if (timeout !== undefined) {
     const check = () => {
       const silent = state.clock.now() - lastEventAt;
-      const enforce = state.bookmarksObserved || !state.livenessRequiresBookmarks;
+      const enforce = state.sawBookmarks || !state.livenessRequiresBookmarks;
       if (silent >= timeout && enforce) {
         interrupter.fire({ reason: "inactive" });
         return;

@@ -1,37 +1,10 @@
 import type { KubeList, ListOptions } from "@informer-ts/apimachinery";
 import { metaOf } from "@informer-ts/apimachinery";
 import type { Clock } from "@informer-ts/clock";
-import { firstDifference } from "./internal/deep-equal.js";
-import { type ReflectorLogger, safeLog } from "./reflector-logger.js";
-import type { TransformFunc } from "./store-impl.js";
-
-/** Parses a boolean the way Go's `strconv.ParseBool` does; anything else is `undefined`. */
-export function parseGoBool(value: string | undefined): boolean | undefined {
-  switch (value) {
-    case "1":
-    case "t":
-    case "T":
-    case "TRUE":
-    case "true":
-    case "True":
-      return true;
-    case "0":
-    case "f":
-    case "F":
-    case "FALSE":
-    case "false":
-    case "False":
-      return false;
-    default:
-      return undefined;
-  }
-}
-
-/** Reads an environment variable when running under Node (undefined elsewhere). */
-export function envVar(name: string): string | undefined {
-  const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
-  return proc?.env?.[name];
-}
+import { firstDifference } from "../internal/deep-equal.js";
+import { envVar, parseGoBool } from "../internal/go-helpers.js";
+import type { TransformFunc } from "../transform-func.js";
+import { type ReflectorLogger, safeLog } from "./logger.js";
 
 /**
  * Whether `KUBE_WATCHLIST_INCONSISTENCY_DETECTOR` asks for the watch-list data consistency check. Read at

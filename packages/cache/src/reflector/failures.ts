@@ -1,6 +1,6 @@
 import { isConnectionRefused, isConnectionReset, isNetworkTimeout } from "@informer-ts/apimachinery";
 import type { Clock } from "@informer-ts/clock";
-import type { ListerWatcherTarget } from "./listwatch.js";
+import type { ListerWatcherTarget } from "../listwatch.js";
 import {
   errorInfo,
   InitialEventsEndTimeoutError,
@@ -8,9 +8,9 @@ import {
   isTooLargeResourceVersionError,
   type ReflectorErrorInfo,
   VeryShortWatchError,
-} from "./reflector-errors.js";
-import { type ReflectorLogger, safeLog } from "./reflector-logger.js";
-import type { ReflectorErrorPhase } from "./reflector-status.js";
+} from "./errors.js";
+import { type ReflectorLogger, safeLog } from "./logger.js";
+import type { ReflectorErrorPhase } from "./status.js";
 
 /**
  * What kind of failure a list or watch request met, as far as a person fixing it cares:

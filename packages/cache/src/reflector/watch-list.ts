@@ -1,21 +1,22 @@
 import { isTooManyRequests, type ListOptions } from "@informer-ts/apimachinery";
 import type { Timer } from "@informer-ts/clock";
-import { abortable, STOP_REQUESTED } from "./internal/abortable.js";
-import { deletionHandlingMetaNamespaceKeyFunc } from "./keys.js";
-import type { Watch } from "./listwatch.js";
-import { checkWatchListDataConsistency } from "./reflector-data-consistency-detector.js";
+import { abortable, STOP_REQUESTED } from "../internal/abortable.js";
+import { deletionHandlingMetaNamespaceKeyFunc } from "../keys.js";
+import type { Watch } from "../listwatch.js";
+import { newStore, type StoreWithTransactions } from "../store-impl.js";
+import { checkWatchListDataConsistency } from "./data-consistency-detector.js";
 import {
   errorInfo,
   InitialEventsEndTimeoutError,
   isExpiredError,
   isTooLargeResourceVersionError,
   isWatchErrorRetriable,
-} from "./reflector-errors.js";
-import { safeLog } from "./reflector-logger.js";
-import type { ReflectorState } from "./reflector-state.js";
-import type { ReflectorErrorPhase } from "./reflector-status.js";
-import { handleAnyWatch, stopQuietly, WatchInterrupter, type WatchResult } from "./reflector-watch.js";
-import { newStore, type StoreWithTransactions } from "./store-impl.js";
+} from "./errors.js";
+import { safeLog } from "./logger.js";
+import type { ReflectorState } from "./state.js";
+import type { ReflectorErrorPhase } from "./status.js";
+import { handleAnyWatch, stopQuietly, type WatchResult } from "./watch.js";
+import { WatchInterrupter } from "./watch-interrupter.js";
 
 // The reflector's watch-list path: a watch with sendInitialEvents=true primes a temporary store until the
 // initial-events-end bookmark, then replaces the store at once and hands the still-open watch to the watch loop.

@@ -8,31 +8,24 @@ import {
   defaultReflectorBackoff,
   delayWithReset,
   gapResetDelayFunc,
-} from "./backoff.js";
-import { nameFromCallsite } from "./internal/callsite-name.js";
-import type { ListerWatcher } from "./listwatch.js";
-import {
-  envVar,
-  isDataConsistencyDetectionForWatchListEnabled,
-  parseGoBool,
-} from "./reflector-data-consistency-detector.js";
-import { errorInfo, isExpiredError, isTooLargeResourceVersionError, VeryShortWatchError } from "./reflector-errors.js";
-import { FailureReporter } from "./reflector-failures.js";
-import { consoleLogger, type ReflectorLogger, safeLog } from "./reflector-logger.js";
-import {
-  DEFAULT_EXPECTED_TYPE_NAME,
-  DEFAULT_MIN_WATCH_TIMEOUT_MS,
-  type ReflectorOptions,
-} from "./reflector-options.js";
-import { type ReflectorErrorPhase, ReflectorStatusTracker, type RelistCause } from "./reflector-status.js";
-import {
-  type GroupVersionKind,
-  gvkString,
-  type WatchHandlerContext,
-  type WatchInterrupter,
-} from "./reflector-watch.js";
-import type { ReflectorStore } from "./store.js";
-import type { TransformFunc } from "./store-impl.js";
+} from "../backoff.js";
+import { STOP_REQUESTED } from "../internal/abortable.js";
+import { nameFromCallsite } from "../internal/callsite-name.js";
+import { envVar, parseGoBool } from "../internal/go-helpers.js";
+import type { ListerWatcher, Watch } from "../listwatch.js";
+import type { ReflectorStore } from "../store.js";
+import type { TransformFunc } from "../transform-func.js";
+import { isDataConsistencyDetectionForWatchListEnabled } from "./data-consistency-detector.js";
+import { errorInfo, isExpiredError, isTooLargeResourceVersionError, VeryShortWatchError } from "./errors.js";
+import { FailureReporter } from "./failures.js";
+import { listIntoStore } from "./list.js";
+import { consoleLogger, type ReflectorLogger, safeLog } from "./logger.js";
+import { DEFAULT_EXPECTED_TYPE_NAME, DEFAULT_MIN_WATCH_TIMEOUT_MS, type ReflectorOptions } from "./options.js";
+import { type ReflectorErrorPhase, ReflectorStatusTracker, type RelistCause } from "./status.js";
+import { type GroupVersionKind, gvkString, stopQuietly, type WatchHandlerContext } from "./watch.js";
+import type { WatchInterrupter } from "./watch-interrupter.js";
+import { watchListIntoStore } from "./watch-list.js";
+import { watchWithResync } from "./watch-loop.js";
 
 /** The expected `apiVersion`/`kind` of an example object, when both are set. */
 export function expectedGVKOf(expectedType: KubeObject | undefined): GroupVersionKind | undefined {
@@ -51,7 +44,7 @@ export function typeDescriptionOf(expectedType: KubeObject | undefined): string 
 }
 
 /** Why an error ends a list-and-watch cycle, as a relist cause. */
-export function relistCauseOf(err: unknown): RelistCause {
+function relistCauseOf(err: unknown): RelistCause {
   if (err instanceof VeryShortWatchError) return "very-short";
   if (isExpiredError(err)) return "expired";
   if (isTooLargeResourceVersionError(err)) return "too-large";
@@ -71,10 +64,13 @@ function transformerOfStore<T>(store: ReflectorStore<T>): TransformFunc<T> | und
 }
 
 /**
- * The state and bookkeeping one reflector's list path, watch-list path and watch loop share (internal): the
- * settings, the last synced resource version and whether it is still usable, the status tracker, the failure
- * reporter and the backoff. The `Reflector` class is the public face over it; the paths live in
- * `reflector-list.ts`, `reflector-watch-list.ts` and `reflector-watch-loop.ts`.
+ * The one owner of a reflector's list/watch state (internal): the settings, the last synced resource version and
+ * whether it is still usable, the cycle's latches (a paginated RV "0" answer, bookmarks seen, why the cycle
+ * ended), the status tracker, the failure reporter and the backoff — and the list-and-watch cycle that changes
+ * them ({@link ReflectorState.listAndWatch}, {@link ReflectorState.runCycle}). Its collaborators are the three
+ * paths of a cycle — the list path (`reflector/list.ts`), the watch-list path (`reflector/watch-list.ts`) and the
+ * watch loop (`reflector/watch-loop.ts`): they read its settings and change its state only through its methods.
+ * The `Reflector` class is the public face over it (options, run loop, streams).
  */
 export class ReflectorState<T> {
   readonly name: string;
@@ -109,14 +105,14 @@ export class ReflectorState<T> {
   shouldResync: (() => boolean) | undefined;
   /** How long 500s ending a watch are retried in place without relisting (ms; 0 = never). */
   maxInternalErrorRetryDuration: number;
-  lastSyncRV: string;
-  isLastSyncResourceVersionUnavailable = false;
+  private lastSyncRV: string;
+  private isLastSyncResourceVersionUnavailable = false;
   /** A LIST at RV "0" once came back paginated: the watch cache is probably off, keep paging. */
-  paginatedResult = false;
+  private paginatedResult = false;
   /** At least one BOOKMARK arrived (the liveness check only trusts servers known to send them). */
-  bookmarksObserved = false;
-  /** Why the last `listAndWatch` ended (recorded as a relist cause by the run loop). */
-  exitCause: RelistCause | undefined;
+  private bookmarksObserved = false;
+  /** Why the current cycle ended (recorded as a relist cause by {@link ReflectorState.runCycle}). */
+  private exitCause: RelistCause | undefined;
 
   constructor(
     lw: ListerWatcher<T>,
@@ -236,8 +232,38 @@ export class ReflectorState<T> {
     this.tracker.publish();
   }
 
+  /** The resource version of the last list, watch-list or watch event. */
+  get lastSyncResourceVersion(): string {
+    return this.lastSyncRV;
+  }
+
   setLastSyncResourceVersion(rv: string): void {
     this.lastSyncRV = rv;
+  }
+
+  /** Whether a LIST at RV "0" ever came back paginated (the list path then keeps paging). */
+  get listWasPaginated(): boolean {
+    return this.paginatedResult;
+  }
+
+  /** The list path saw a paginated answer to a LIST at RV "0": the watch cache is probably off. */
+  notePaginatedList(): void {
+    this.paginatedResult = true;
+  }
+
+  /** Whether at least one BOOKMARK arrived on any watch of this reflector. */
+  get sawBookmarks(): boolean {
+    return this.bookmarksObserved;
+  }
+
+  /** Records why the current cycle ends; {@link ReflectorState.runCycle} turns it into a relist cause. */
+  endCycle(cause: RelistCause): void {
+    this.exitCause = cause;
+  }
+
+  /** Records that `err` ends the current cycle, as the relist cause it stands for (expired, too large, …). */
+  endCycleOnError(err: unknown): void {
+    this.exitCause = relistCauseOf(err);
   }
 
   setIsLastSyncResourceVersionUnavailable(unavailable: boolean): void {
@@ -281,5 +307,69 @@ export class ReflectorState<T> {
     const onAbort = () => interrupter.fire({ reason: "stopped" });
     signal.addEventListener("abort", onAbort, { once: true });
     return () => signal.removeEventListener("abort", onAbort);
+  }
+
+  /**
+   * One iteration of the run loop: {@link ReflectorState.listAndWatch}, any error it rejects with handed to
+   * `onError` (the reflector's watch error handler), then the relist bookkeeping. Never rejects.
+   */
+  async runCycle(signal: AbortSignal, onError: (err: unknown) => void): Promise<void> {
+    this.exitCause = undefined;
+    try {
+      await this.listAndWatch(signal);
+    } catch (err) {
+      if (err === STOP_REQUESTED || signal.aborted) return;
+      onError(err);
+    }
+    if (signal.aborted) return;
+    if (this.exitCause !== undefined) this.tracker.recordRelist(this.exitCause);
+  }
+
+  /**
+   * One list-and-watch cycle (`ListAndWatchWithContext`): prime the store (watch-list, falling back to LIST
+   * within the same call on any error), then watch until the watch loop gives up. Resolves when stopped or
+   * when the watch ended in a way that requires a relist; rejects with the error that made it give up early
+   * (a failed LIST or store replace, or a non-retriable watch request error).
+   */
+  async listAndWatch(signal: AbortSignal): Promise<void> {
+    safeLog(this.logger, "debug", "Listing and watching", { type: this.typeDescription, reflector: this.name });
+    let w: Watch<T> | undefined;
+    let fallbackToList = !this.watchListEnabled;
+    try {
+      if (this.watchListEnabled) {
+        try {
+          w = await watchListIntoStore(this, signal);
+          if (w === undefined) return;
+        } catch (err) {
+          if (err === STOP_REQUESTED || signal.aborted) return;
+          safeLog(this.logger, "debug", "Data couldn't be fetched in watchlist mode. Falling back to regular list.", {
+            reflector: this.name,
+            err,
+          });
+          this.tracker.counts.watchListFallbacks++;
+          const info = errorInfo(err);
+          this.tracker.emit({ type: "watch-list-fallback", error: info });
+          this.tracker.recordError("watch-list", info);
+          fallbackToList = true;
+          w = undefined;
+        }
+      }
+      if (fallbackToList) {
+        try {
+          await listIntoStore(this, signal);
+        } catch (err) {
+          if (err === STOP_REQUESTED) return;
+          this.exitCause = "list-error";
+          throw err;
+        }
+        if (signal.aborted) return;
+      }
+      safeLog(this.logger, "debug", "Caches populated", { type: this.typeDescription, reflector: this.name });
+      const handedOver = w;
+      w = undefined;
+      await watchWithResync(this, handedOver, signal);
+    } finally {
+      if (w !== undefined) stopQuietly(w);
+    }
   }
 }

@@ -6,8 +6,8 @@ import {
   safeObservable,
 } from "@informer-ts/instrumentation";
 import { Observable, Subject } from "rxjs";
-import type { ReflectorErrorInfo } from "./reflector-errors.js";
-import type { ReflectorFailure } from "./reflector-failures.js";
+import type { ReflectorErrorInfo } from "./errors.js";
+import type { ReflectorFailure } from "./failures.js";
 
 /**
  * What a reflector is doing right now.

@@ -12,7 +12,7 @@ import {
   isWatchStreamEnd,
   VeryShortWatchError,
   watchIterationError,
-} from "./reflector-errors.js";
+} from "./errors.js";
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 

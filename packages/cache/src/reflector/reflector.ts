@@ -1,29 +1,24 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { safeObservable } from "@informer-ts/instrumentation";
 import { Observable } from "rxjs";
-import { metaNamespaceIndexFunc, NamespaceIndex } from "./index-funcs.js";
-import { onAbort } from "./internal/abort-registry.js";
-import { STOP_REQUESTED } from "./internal/abortable.js";
-import { metaNamespaceKeyFunc } from "./keys.js";
-import type { ListerWatcher, Watch } from "./listwatch.js";
-import { errorInfo } from "./reflector-errors.js";
-import { listIntoStore } from "./reflector-list.js";
-import { type ReflectorLogger, safeLog } from "./reflector-logger.js";
+import { metaNamespaceIndexFunc, NamespaceIndex } from "../index-funcs.js";
+import { onAbort } from "../internal/abort-registry.js";
+import { STOP_REQUESTED } from "../internal/abortable.js";
+import { metaNamespaceKeyFunc } from "../keys.js";
+import type { ListerWatcher } from "../listwatch.js";
+import type { Indexer, ReflectorStore } from "../store.js";
+import { newIndexer } from "../store-impl.js";
+import { type ReflectorLogger, safeLog } from "./logger.js";
 import {
   defaultWatchErrorHandler,
   type ReflectorInfo,
   type ReflectorOptions,
   type WatchErrorHandler,
-} from "./reflector-options.js";
-import { ReflectorState } from "./reflector-state.js";
-import type { ReflectorEvent, ReflectorStatus } from "./reflector-status.js";
-import { stopQuietly } from "./reflector-watch.js";
-import { watchListIntoStore } from "./reflector-watch-list.js";
-import { watchWithResync } from "./reflector-watch-loop.js";
-import type { Indexer, ReflectorStore } from "./store.js";
-import { newIndexer } from "./store-impl.js";
+} from "./options.js";
+import { ReflectorState } from "./state.js";
+import type { ReflectorEvent, ReflectorStatus } from "./status.js";
 
-export { extractListWithAlloc } from "./reflector-list.js";
+export { extractListWithAlloc } from "./list.js";
 export {
   DEFAULT_EXPECTED_TYPE_NAME,
   DEFAULT_MIN_WATCH_TIMEOUT_MS,
@@ -33,7 +28,7 @@ export {
   VERY_SHORT_WATCH_MS,
   type WatchErrorHandler,
   type WatchLivenessOptions,
-} from "./reflector-options.js";
+} from "./options.js";
 
 /**
  * Watches a resource and keeps a store in step with the server (`cache.Reflector`, reflector.go).
@@ -152,7 +147,7 @@ export class Reflector<T> implements ReflectorInfo {
    * synchronised with the store: the store may not have processed that version yet.
    */
   lastSyncResourceVersion(): string {
-    return this.state.lastSyncRV;
+    return this.state.lastSyncResourceVersion;
   }
 
   /**
@@ -240,21 +235,15 @@ export class Reflector<T> implements ReflectorInfo {
     }
   }
 
-  /** One iteration of the run loop: `listAndWatch`, the error handler, and the relist bookkeeping. */
-  private async runOnce(signal: AbortSignal): Promise<void> {
-    this.state.exitCause = undefined;
-    try {
-      await this.listAndWatch(signal);
-    } catch (err) {
-      if (err === STOP_REQUESTED || signal.aborted) return;
+  /** One iteration of the run loop: the owner's cycle, with this reflector's watch error handler. */
+  private runOnce(signal: AbortSignal): Promise<void> {
+    return this.state.runCycle(signal, (err) => {
       try {
         this.watchErrorHandler(this, err);
       } catch (handlerErr) {
         safeLog(this.logger, "error", "watch error handler threw", { reflector: this.name, err: handlerErr });
       }
-    }
-    if (signal.aborted) return;
-    if (this.state.exitCause !== undefined) this.state.tracker.recordRelist(this.state.exitCause);
+    });
   }
 
   /**
@@ -264,46 +253,8 @@ export class Reflector<T> implements ReflectorInfo {
    * (a failed LIST or store replace, or a non-retriable watch request error). {@link Reflector.run} calls it in a
    * loop; do not call it while the reflector runs.
    */
-  async listAndWatch(signal: AbortSignal): Promise<void> {
-    safeLog(this.logger, "debug", "Listing and watching", { type: this.typeDescription, reflector: this.name });
-    let w: Watch<T> | undefined;
-    let fallbackToList = !this.state.watchListEnabled;
-    try {
-      if (this.state.watchListEnabled) {
-        try {
-          w = await watchListIntoStore(this.state, signal);
-          if (w === undefined) return;
-        } catch (err) {
-          if (err === STOP_REQUESTED || signal.aborted) return;
-          safeLog(this.logger, "debug", "Data couldn't be fetched in watchlist mode. Falling back to regular list.", {
-            reflector: this.name,
-            err,
-          });
-          this.state.tracker.counts.watchListFallbacks++;
-          const info = errorInfo(err);
-          this.state.tracker.emit({ type: "watch-list-fallback", error: info });
-          this.state.tracker.recordError("watch-list", info);
-          fallbackToList = true;
-          w = undefined;
-        }
-      }
-      if (fallbackToList) {
-        try {
-          await listIntoStore(this.state, signal);
-        } catch (err) {
-          if (err === STOP_REQUESTED) return;
-          this.state.exitCause = "list-error";
-          throw err;
-        }
-        if (signal.aborted) return;
-      }
-      safeLog(this.logger, "debug", "Caches populated", { type: this.typeDescription, reflector: this.name });
-      const handedOver = w;
-      w = undefined;
-      await watchWithResync(this.state, handedOver, signal);
-    } finally {
-      if (w !== undefined) stopQuietly(w);
-    }
+  listAndWatch(signal: AbortSignal): Promise<void> {
+    return this.state.listAndWatch(signal);
   }
 }
 

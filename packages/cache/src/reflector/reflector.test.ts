@@ -13,11 +13,19 @@ import {
 } from "@informer-ts/apimachinery";
 import { FakeClock, type Rand, seededRand, settle } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
-import { takeEscapedRxjsErrors } from "../../../test/setup/rxjs-unhandled.js";
-import { type Backoff, delayWithReset } from "./backoff.js";
-import { newReflector } from "./deprecated.js";
-import { metaNamespaceKeyFunc } from "./keys.js";
-import type { ListerWatcher, Watch } from "./listwatch.js";
+import { takeEscapedRxjsErrors } from "../../../../test/setup/rxjs-unhandled.js";
+import { type Backoff, delayWithReset } from "../backoff.js";
+import { newReflector } from "../deprecated.js";
+import { metaNamespaceKeyFunc } from "../keys.js";
+import type { ListerWatcher, Watch } from "../listwatch.js";
+import { newStore } from "../store-impl.js";
+import { FakeWatch } from "../testing/fake-controller-source.js";
+import { RecordingStore } from "../testing/recording-store.js";
+import { runUntilSettled } from "../testing/run-until-settled.js";
+import { startRun } from "../testing/start-run.js";
+import { isExpiredError, isTooLargeResourceVersionError, VeryShortWatchError } from "./errors.js";
+import { type LogLevel, type ReflectorLogger, silentLogger } from "./logger.js";
+import { noopReflectorMetricsProvider, reflectorMetricsProvider, setReflectorMetricsProvider } from "./metrics.js";
 import {
   DEFAULT_EXPECTED_TYPE_NAME,
   defaultWatchErrorHandler,
@@ -26,20 +34,9 @@ import {
   type ReflectorInfo,
   type ReflectorOptions,
 } from "./reflector.js";
-import { isExpiredError, isTooLargeResourceVersionError, VeryShortWatchError } from "./reflector-errors.js";
-import { type LogLevel, type ReflectorLogger, silentLogger } from "./reflector-logger.js";
-import {
-  noopReflectorMetricsProvider,
-  reflectorMetricsProvider,
-  setReflectorMetricsProvider,
-} from "./reflector-metrics.js";
-import { ReflectorStatusTracker } from "./reflector-status.js";
-import { handleAnyWatch, isUnsupportedTableObject, WatchInterrupter } from "./reflector-watch.js";
-import { newStore } from "./store-impl.js";
-import { FakeWatch } from "./testing/fake-controller-source.js";
-import { RecordingStore } from "./testing/recording-store.js";
-import { runUntilSettled } from "./testing/run-until-settled.js";
-import { startRun } from "./testing/start-run.js";
+import { ReflectorStatusTracker } from "./status.js";
+import { handleAnyWatch, isUnsupportedTableObject } from "./watch.js";
+import { WatchInterrupter } from "./watch-interrupter.js";
 
 type Pod = KubeObject;
 
@@ -862,7 +859,7 @@ describe("reflector: upstream reflector_test.go", () => {
     });
     it("F28: the default name is the caller's file:line outside the cache package", () => {
       const r = newReflector(lw, undefined, store, 0);
-      expect(r.name).toMatch(/^reflector\.test\.ts:\d+$/);
+      expect(r.name).toMatch(/^reflector\/reflector\.test\.ts:\d+$/);
     });
   });
 

@@ -1,10 +1,10 @@
 import { isProbableEOF } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
-import type { Backoff, BackoffResetMode } from "./backoff.js";
-import { errorInfo, isExpiredError } from "./reflector-errors.js";
-import { type ReflectorLogger, safeLog } from "./reflector-logger.js";
-import type { ReflectorStatus } from "./reflector-status.js";
-import type { TransformFunc } from "./store-impl.js";
+import type { Backoff, BackoffResetMode } from "../backoff.js";
+import type { TransformFunc } from "../transform-func.js";
+import { errorInfo, isExpiredError } from "./errors.js";
+import { type ReflectorLogger, safeLog } from "./logger.js";
+import type { ReflectorStatus } from "./status.js";
 
 /** `defaultMinWatchTimeout`: 5 minutes. */
 export const DEFAULT_MIN_WATCH_TIMEOUT_MS = 5 * 60_000;

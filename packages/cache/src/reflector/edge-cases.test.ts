@@ -13,16 +13,16 @@ import {
 import { FakeClock, type Rand, seededRand, settle } from "@informer-ts/clock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BACKOFF_RESET_MS, defaultReflectorBackoff, delayWithReset, gapResetDelayFunc } from "./backoff.js";
-import { metaNamespaceKeyFunc } from "./keys.js";
-import type { ListerWatcher, Watch } from "./listwatch.js";
+import { DEFAULT_BACKOFF_RESET_MS, defaultReflectorBackoff, delayWithReset, gapResetDelayFunc } from "../backoff.js";
+import { metaNamespaceKeyFunc } from "../keys.js";
+import type { ListerWatcher, Watch } from "../listwatch.js";
+import { newStore } from "../store-impl.js";
+import { FakeControllerSource, FakeWatch } from "../testing/fake-controller-source.js";
+import { RecordingStore } from "../testing/recording-store.js";
+import { startRun } from "../testing/start-run.js";
+import { silentLogger } from "./logger.js";
 import { Reflector, type ReflectorOptions } from "./reflector.js";
-import { silentLogger } from "./reflector-logger.js";
-import type { ReflectorEvent, ReflectorPhase, ReflectorStatus } from "./reflector-status.js";
-import { newStore } from "./store-impl.js";
-import { FakeControllerSource, FakeWatch } from "./testing/fake-controller-source.js";
-import { RecordingStore } from "./testing/recording-store.js";
-import { startRun } from "./testing/start-run.js";
+import type { ReflectorEvent, ReflectorPhase, ReflectorStatus } from "./status.js";
 
 type Obj = KubeObject;
 
