@@ -105,6 +105,14 @@ export {
   newDefaultMetrics,
 } from "./manager.js";
 export {
+  type BindAddress,
+  bindAddress,
+  FlagError,
+  type ManagerFlags,
+  managerFlagsUsage,
+  parseManagerFlags,
+} from "./manager-flags.js";
+export {
   createMergePatch,
   type JsonPatchOp,
   type JsonPointer,
@@ -115,6 +123,7 @@ export {
 } from "./merge-patch.js";
 export { controllerRuntimeMetrics, type ReconcileResultLabel, reconcileTimeBuckets } from "./metrics.js";
 // Writes: client interface, finalizers, owner references
+export { type BuiltManager, type NewManagerOptions, newManager } from "./new-manager.js";
 export type { ObjectClient, ObjectReader } from "./object-client.js";
 export {
   AlreadyOwnedError,

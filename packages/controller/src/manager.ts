@@ -96,6 +96,11 @@ export interface ManagerOptions {
   readonly leaderElection?: ManagerLeaderElectionOptions;
   /** The HTTP endpoint (`/healthz`, `/readyz`, `/metrics`); default none. Loopback unless `host` says otherwise. */
   readonly probe?: { readonly port: number; readonly host?: string };
+  /**
+   * A second HTTP endpoint serving only `/metrics` (controller-runtime's metrics server, `--metrics-bind-address`),
+   * for when metrics and probes listen apart; default none. Loopback unless `host` says otherwise.
+   */
+  readonly metricsServer?: { readonly port: number; readonly host?: string };
   /** How long to wait for the informers to sync. Default 120 000 ms. */
   readonly cacheSyncTimeout?: number;
   /** Handle SIGTERM/SIGINT: the first stops the manager gracefully, a second exits the process. Default false. */
@@ -205,6 +210,7 @@ export class Manager implements ControllerContext {
   private readonly events = new Subject<ManagerEvent>();
   private broadcaster: EventBroadcaster | undefined;
   private probe: ProbeServer | undefined;
+  private metricsProbe: ProbeServer | undefined;
   private phase: "new" | "running" | "stopped" = "new";
   private synced = false;
 
@@ -437,6 +443,12 @@ export class Manager implements ControllerContext {
     return a === undefined ? undefined : { address: a.address, port: a.port };
   }
 
+  /** The metrics server's address once listening (the `metricsServer` option). */
+  metricsAddress(): { address: string; port: number } | undefined {
+    const a = this.metricsProbe?.address();
+    return a === undefined ? undefined : { address: a.address, port: a.port };
+  }
+
   /** Why the manager is not ready, or `undefined` when it is (the `/readyz` check). */
   notReadyReason(): string | undefined {
     if (this.phase !== "running") return `manager is ${this.phase}`;
@@ -508,6 +520,16 @@ export class Manager implements ControllerContext {
         safeLog(this.log, "info", "Serving probes and metrics", { url });
         this.events.next({ type: "probeListening", url });
       }
+      if (this.options.metricsServer !== undefined) {
+        this.metricsProbe = newManagerProbeServer(
+          this.options.metricsServer,
+          new ManagerChecks(),
+          { ping: () => undefined, manager: () => undefined },
+          this.metrics,
+        );
+        const url = await this.metricsProbe.start();
+        safeLog(this.log, "info", "Serving metrics", { url: `${url}/metrics` });
+      }
       if (this.broadcaster !== undefined) background.push(this.broadcaster.run(informers.signal));
       this.factory.start(informers.signal);
       const synced = await this.waitForSync(stop.signal);
@@ -571,6 +593,7 @@ export class Manager implements ControllerContext {
       await this.factory.shutdown();
       await Promise.allSettled(background);
       await this.probe?.close();
+      await this.metricsProbe?.close();
       signals?.dispose();
       signal.removeEventListener("abort", onAbort);
       this.phase = "stopped";
