@@ -31,6 +31,8 @@ export interface ControllerContext {
   readonly client?: ObjectClient;
   /** The controllers' logger unless their options name one (a {@link Manager}'s logger). */
   readonly logger?: Logger;
+  /** Asked before every reconcile of a controller that needs leader election (the manager's leader fencing). */
+  readonly admitReconcile?: () => boolean;
   /** Called with every controller `complete` builds. */
   add?(controller: Controller): void;
 }
@@ -200,6 +202,8 @@ export class ControllerBuilder {
       ...(this.context.clock !== undefined && { clock: this.context.clock }),
       ...(this.context.metrics !== undefined && { metrics: this.context.metrics }),
       forKind: { group: forR.group, kind: forR.kind },
+      ...(this.options.needLeaderElection !== false &&
+        this.context.admitReconcile !== undefined && { admit: this.context.admitReconcile }),
       ...(this.options.logger === undefined && this.context.logger !== undefined && { logger: this.context.logger }),
     });
     this.context.add?.(controller);

@@ -83,6 +83,11 @@ export interface ControllerOptions {
    * `silentLogger` turns it off.
    */
   readonly logger?: Logger;
+  /**
+   * Asked before every reconcile; false stops the worker and leaves the key queued. A {@link Manager} with leader
+   * fencing passes its elector's `fence()` to the controllers that need leader election.
+   */
+  readonly admit?: () => boolean;
   /** The group and kind the controller reconciles: the `controllerGroup`/`controllerKind` log keys (the builder's `for`). */
   readonly forKind?: { readonly group: string; readonly kind: string };
 }
@@ -169,6 +174,7 @@ export class Controller {
   readonly log: Logger;
   /** The run's signal once `run` began: a worker checks it before each key (so an abort stops it at once). */
   private runSignal: AbortSignal | undefined;
+  private readonly admit: (() => boolean) | undefined;
   /** False with `noopMetrics`: the per-reconcile metric updates (and the clock reads they need) are skipped. */
   private readonly recording: boolean;
   private phase: ControllerStatus["phase"] = "new";
@@ -206,6 +212,10 @@ export class Controller {
       throw new TypeError(`controller ${options.name}: needLeaderElection must be a boolean`);
     }
     this.leaderElected = options.needLeaderElection ?? true;
+    if (options.admit !== undefined && typeof options.admit !== "function") {
+      throw new TypeError(`controller ${options.name}: admit must be a function`);
+    }
+    this.admit = options.admit;
     this.log = withFields(options.logger ?? defaultRuntimeLogger(), {
       controller: options.name,
       ...(options.forKind !== undefined && {
@@ -396,7 +406,7 @@ export class Controller {
         if (shutdown) return;
         key = item as string;
       }
-      if (this.stopping || runSignal?.aborted === true) {
+      if (this.stopping || runSignal?.aborted === true || (this.admit !== undefined && !this.admit())) {
         // Stopping (or the run's signal just aborted, e.g. leadership fenced): the key goes back for the next leader.
         if (!this.stopping) queue.add(key);
         queue.done(key);

@@ -437,6 +437,12 @@ export class Manager implements ControllerContext {
     return typedEventRecorder(this.broadcaster.newRecorder({ component: name }), this.descriptors);
   }
 
+  /**
+   * Whether a leader-elected controller may reconcile now: with leader fencing, false (and leadership stops) once the
+   * lease may have expired by the local clock; otherwise true. The builder hands it to the controllers.
+   */
+  readonly admitReconcile = (): boolean => this.elector?.fence() ?? true;
+
   /** The probe server's address once listening. */
   probeAddress(): { address: string; port: number } | undefined {
     const a = this.probe?.address();

@@ -173,6 +173,8 @@ export class LeaderElector {
   private lastLogged: string | undefined;
   private readonly log: Logger;
   private fenceTimer: Timer | undefined;
+  /** While leading: the leadership's controller and the clock time the last successful renewal started. */
+  private leadership: { readonly leading: AbortController; renewedAt: number } | undefined;
 
   constructor(config: LeaderElectionConfig) {
     const d = validateLeaderElectionConfig(config);
@@ -203,6 +205,22 @@ export class LeaderElector {
   /** The last observed leader's identity, "" if none (`GetLeader`). */
   getLeader(): string {
     return this.observedRecord.holderIdentity;
+  }
+
+  /**
+   * With `fencing`: whether this candidate may still act as leader at this instant by its own clock. When the lease may
+   * have expired (`leaseDuration` since the start of the last successful renewal), stops leading at once — the leading
+   * signal aborts before this returns — and answers false. True without fencing, and when not leading (there is no
+   * leadership to fence). The {@link Manager}'s controllers ask before every reconcile, so a process resumed after a
+   * pause (its timers all overdue) does not reconcile once more before the fence timer runs.
+   */
+  fence(): boolean {
+    const l = this.leadership;
+    if (this.config.fencing !== true || l === undefined) return true;
+    if (l.leading.signal.aborted) return false;
+    if (this.clock.now() < l.renewedAt + this.leaseDuration) return true;
+    this.fenceNow(l.renewedAt, l.leading);
+    return false;
   }
 
   /** The observed record, when it was observed (on this candidate's clock), and the last error. */
@@ -245,6 +263,7 @@ export class LeaderElector {
       } finally {
         signal.removeEventListener("abort", onAbort);
         this.fenceTimer?.stop();
+        this.leadership = undefined;
         leading.abort(new Error(`leader election ${this.name}: stopped leading`));
         this.masterStatus.set(0, { name: this.name });
         await callback;
@@ -276,22 +295,28 @@ export class LeaderElector {
    * (`renewedAt + leaseDuration` on this candidate's clock).
    */
   private armFence(renewedAt: number, leading: AbortController): void {
+    if (this.leadership?.leading === leading) this.leadership.renewedAt = renewedAt;
+    else this.leadership = { leading, renewedAt };
     if (this.config.fencing !== true) return;
     this.fenceTimer?.stop();
     const left = renewedAt + this.leaseDuration - this.clock.now();
-    const fence = () => {
-      if (leading.signal.aborted) return;
-      const err = new LeaseFencedError(
-        `leader election ${this.name}: the lease may have expired by the local clock (${this.leaseDuration} ms since the last successful renewal): stopped leading`,
-      );
-      safeLog(this.log, "error", "lease may have expired: stopped leading (fencing)", {
-        leaseDuration: this.leaseDuration,
-        lastRenew: renewedAt,
-      });
-      leading.abort(err);
-    };
-    if (left <= 0) fence();
-    else this.fenceTimer = this.clock.afterFunc(left, fence);
+    if (left <= 0) this.fenceNow(renewedAt, leading);
+    else this.fenceTimer = this.clock.afterFunc(left, () => this.fenceNow(renewedAt, leading));
+  }
+
+  /** Stops leading because the lease renewed at `renewedAt` may have expired (fencing). */
+  private fenceNow(renewedAt: number, leading: AbortController): void {
+    if (leading.signal.aborted) return;
+    this.fenceTimer?.stop();
+    safeLog(this.log, "error", "lease may have expired by the local clock: stopped leading (fencing)", {
+      leaseDuration: this.leaseDuration,
+      sinceLastRenewal: this.clock.now() - renewedAt,
+    });
+    leading.abort(
+      new LeaseFencedError(
+        `leader election ${this.name}: the lease may have expired by the local clock (${this.clock.now() - renewedAt} ms since the last successful renewal began, lease ${this.leaseDuration} ms): stopped leading`,
+      ),
+    );
   }
 
   /**
