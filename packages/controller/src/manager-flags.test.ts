@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { bindAddress, FlagError, parseManagerFlags } from "./manager-flags.js";
 
 describe("parseManagerFlags (kubebuilder's main.go flags)", () => {
-  it("defaults: metrics on :8080, probes on :8081, no election, production logs", () => {
+  it("defaults: probes (and /metrics) on :8081, no separate metrics server, no election, production logs", () => {
     expect(parseManagerFlags([])).toEqual({
-      metricsBindAddress: { host: "0.0.0.0", port: 8080 },
+      metricsBindAddress: undefined,
       healthProbeBindAddress: { host: "0.0.0.0", port: 8081 },
       leaderElect: false,
       zapDevel: false,

@@ -12,7 +12,7 @@ export interface BindAddress {
 export interface ManagerFlags {
   /** `--kubeconfig`: the kubeconfig file; absent → `$KUBECONFIG`, `~/.kube/config`, then the in-cluster config. */
   readonly kubeconfig?: string;
-  /** `--metrics-bind-address` (default `:8080`; `0` disables the metrics server). */
+  /** `--metrics-bind-address`: a separate metrics server (default `0`: none — `/metrics` is on the probe address). */
   readonly metricsBindAddress: BindAddress | undefined;
   /** `--health-probe-bind-address` (default `:8081`; `0` disables the probes). */
   readonly healthProbeBindAddress: BindAddress | undefined;
@@ -39,8 +39,8 @@ export class FlagError extends Error {
 
 /** The usage text of the standard flags, for a program's `--help`. */
 export const managerFlagsUsage = `  --kubeconfig <file>                 kubeconfig (default $KUBECONFIG, ~/.kube/config, or the in-cluster config)
-  --metrics-bind-address <addr>       where /metrics is served (default :8080; 0 disables)
-  --health-probe-bind-address <addr>  where /healthz and /readyz are served (default :8081; 0 disables)
+  --metrics-bind-address <addr>       a separate /metrics server (default 0: /metrics is on the probe address)
+  --health-probe-bind-address <addr>  /healthz, /readyz and /metrics (default :8081; 0 disables)
   --leader-elect                      enable leader election (one active replica)
   --leader-election-id <name>         the leader election Lease's name
   --leader-election-namespace <ns>    the Lease's namespace (default: the in-cluster or kubeconfig namespace)
@@ -51,7 +51,7 @@ export const managerFlagsUsage = `  --kubeconfig <file>                 kubeconf
 
 const options = {
   kubeconfig: { type: "string" },
-  "metrics-bind-address": { type: "string", default: ":8080" },
+  "metrics-bind-address": { type: "string", default: "0" },
   "health-probe-bind-address": { type: "string", default: ":8081" },
   "leader-elect": { type: "boolean", default: false },
   "leader-election-id": { type: "string" },
@@ -95,7 +95,7 @@ export function parseManagerFlags(
   for (const k of Object.keys(extraFlags)) extra[k] = values[k] as string | boolean | undefined;
   return {
     ...(str("kubeconfig") !== undefined && { kubeconfig: str("kubeconfig") }),
-    metricsBindAddress: bindAddress("metrics-bind-address", str("metrics-bind-address") ?? ":8080"),
+    metricsBindAddress: bindAddress("metrics-bind-address", str("metrics-bind-address") ?? "0"),
     healthProbeBindAddress: bindAddress("health-probe-bind-address", str("health-probe-bind-address") ?? ":8081"),
     leaderElect: values["leader-elect"] === true,
     ...(id !== undefined && { leaderElectionID: id }),

@@ -46,8 +46,9 @@ export interface BuiltManager {
  * builds the runtime logger from the `--zap-*` flags (unless `logger` or `quiet` is given), loads the connection
  * (`--kubeconfig`, else `kubeconfig`, `$KUBECONFIG`, `~/.kube/config`, then the in-cluster service account), builds
  * one `KubeClient` reporting `rest_client_*` metrics into the manager's registry, and a {@link Manager} whose
- * lister-watchers are `listWatchFor(client, …)`, serving `/healthz`+`/readyz` on `--health-probe-bind-address` and
- * `/metrics` on `--metrics-bind-address` (one server when they are equal), with leader election when
+ * lister-watchers are `listWatchFor(client, …)`, serving `/healthz`, `/readyz` and `/metrics` on
+ * `--health-probe-bind-address` and `/metrics` also on `--metrics-bind-address` when one is given (kubebuilder's
+ * default `0` starts no separate metrics server), with leader election when
  * `--leader-elect` is given (Lease `--leader-election-id` or `leaderElectionID` in `--leader-election-namespace`,
  * default the kubeconfig's or service account's namespace), and SIGTERM/SIGINT handling on unless
  * `handleSignals: false`. The client is closed when the manager's run ends.
