@@ -185,6 +185,32 @@ describe("logs by default", () => {
     });
   });
 
+  it("an informer that cannot list (403) is logged as not synced with the reflector's reason", async () => {
+    const { c, manager } = await world();
+    c.faults.request({
+      type: "status",
+      code: 403,
+      resource: "configmaps",
+      verbs: ["list", "watch"],
+      message: 'configmaps is forbidden: User "me" cannot list resource "configmaps"',
+    });
+    newControllerManagedBy(manager)
+      .for(configmaps)
+      .complete(() => {});
+    const t0 = c.clock.now();
+    const lines = await captureStderr(() => runFor(c, manager, () => c.clock.now() - t0 > 11_000, 30_000));
+    const stalls = lines.filter((l) => l.msg === "Informer has not synced yet");
+    expect(stalls.length).toBeGreaterThan(0);
+    expect(stalls[0]).toMatchObject({
+      level: "warn",
+      logger: "manager",
+      informer: expect.stringContaining("configmaps"),
+      code: 403,
+      during: expect.stringMatching(/list|watch/),
+      error: expect.stringContaining('cannot list resource "configmaps"'),
+    });
+  });
+
   it("quiet: true writes nothing for any of them", async () => {
     expect(await failingReconcile(true)).toEqual([]);
     await cluster?.close();
