@@ -11,6 +11,7 @@ import {
 } from "@informer-ts/client";
 import type { ApplyConfiguration } from "./apply-configuration.js";
 import type { CacheReader } from "./cache-reader.js";
+import type { PatchBody } from "./merge-patch.js";
 import type { ObjectClient, ObjectReader } from "./object-client.js";
 
 /** Options of a {@link DelegatingClient}. */
@@ -94,10 +95,14 @@ export class DelegatingClient implements ObjectClient, ObjectReader {
     )) as T;
   }
 
+  /**
+   * Patches an object. The body is typed by the resource ({@link PatchBody}): a merge patch of a `Deployment` whose
+   * `spec.replicas` is a string does not compile.
+   */
   async patch<T = KubeObject>(
     resource: ResourceDescriptor<T>,
     name: string,
-    patch: unknown,
+    patch: NoInfer<PatchBody<T>>,
     options?: PatchOptions,
     signal?: AbortSignal,
   ): Promise<T> {
@@ -118,7 +123,7 @@ export class DelegatingClient implements ObjectClient, ObjectReader {
   patchStatus<T = KubeObject>(
     resource: ResourceDescriptor<T>,
     name: string,
-    patch: unknown,
+    patch: NoInfer<PatchBody<T>>,
     options: Omit<PatchOptions, "subresource"> = {},
     signal?: AbortSignal,
   ): Promise<T> {

@@ -120,6 +120,7 @@ export {
   type MergeFromPatch,
   type MergePatch,
   mergeFrom,
+  type PatchBody,
 } from "./merge-patch.js";
 export { controllerRuntimeMetrics, type ReconcileResultLabel, reconcileTimeBuckets } from "./metrics.js";
 // Writes: client interface, finalizers, owner references

@@ -24,6 +24,13 @@ export type JsonPatchOp =
   | { readonly op: "move" | "copy"; readonly from: JsonPointer; readonly path: JsonPointer };
 
 /**
+ * A patch body of a `T` as the manager's client takes it: a JSON merge (or strategic-merge) patch object typed by the
+ * resource ({@link MergePatch}), a JSON patch (an array of {@link JsonPatchOp}), or text sent as it is (YAML for
+ * server-side apply, a strategic-merge patch with `$patch` directives…).
+ */
+export type PatchBody<T> = MergePatch<T> | readonly JsonPatchOp[] | string;
+
+/**
  * The JSON merge patch that turns `original` into `modified` (`jsonpatch.CreateMergePatch`): fields of `modified`
  * that differ (objects compared field by field, arrays as a whole), `null` for fields `modified` lacks. Both are
  * compared as JSON: `undefined` fields count as absent. A `null` in `modified` cannot be told from a deletion (RFC 7386

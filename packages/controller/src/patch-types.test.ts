@@ -1,8 +1,9 @@
 // Type tests (checked by the type-check of tests): merge patches, JSON patch operations and apply configurations.
 import type { KubeObject } from "@informer-ts/apimachinery";
-import type { Deployment } from "@informer-ts/client";
+import { builtinResources, type Deployment } from "@informer-ts/client";
 import { describe, expectTypeOf, it } from "vitest";
 import type { ApplyConfiguration } from "./apply-configuration.js";
+import type { DelegatingClient } from "./delegating-client.js";
 import { type JsonPatchOp, type MergePatch, mergeFrom } from "./merge-patch.js";
 
 /** A custom resource's type as a user declares it. */
@@ -32,6 +33,20 @@ describe("MergePatch<T>", () => {
     expectTypeOf({ ...d, spec: { ...d.spec, replicas } }).toExtend<MergePatch<Deployment>>();
     expectTypeOf(mergeFrom(d).data).parameter(0).toEqualTypeOf<Deployment>();
     expectTypeOf(mergeFrom(d).data(d)).toEqualTypeOf<MergePatch<Deployment>>();
+  });
+});
+
+describe("the manager client's patch bodies", () => {
+  it("are typed by the resource: merge patch, JSON patch or text", () => {
+    const client = {} as DelegatingClient;
+    const { deployments } = builtinResources;
+    const ok = () => client.patch(deployments, "web", { spec: { replicas: 3 } });
+    const json = () => client.patch(deployments, "web", [{ op: "replace", path: "/spec/replicas", value: 3 }]);
+    // @ts-expect-error replicas is a number
+    const bad = () => client.patch(deployments, "web", { spec: { replicas: "3" } });
+    expectTypeOf(ok).returns.resolves.toEqualTypeOf<Deployment>();
+    void json;
+    void bad;
   });
 });
 
