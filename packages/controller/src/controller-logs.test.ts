@@ -55,4 +55,32 @@ describe("Controller logs", () => {
     await runUntilSettled(env.clock, run);
     await env.stop();
   });
+
+  it("a requeue storm (requeue: true every time) is logged at 8, 16, 32… requeues in a row", async () => {
+    const env = testEnv();
+    const { logger, lines } = capture();
+    let calls = 0;
+    const c = newControllerManagedBy(env.context)
+      .for(parents)
+      .withOptions({ logger })
+      .complete(() => {
+        calls++;
+        return { requeue: true };
+      });
+    await env.start();
+    const ac = new AbortController();
+    const run = c.run(ac.signal);
+    env.source(parents).add(obj("a"));
+    for (let i = 0; i < 40 && calls < 40; i++) {
+      await turns();
+      await env.clock.step(1_000_000); // the per-key backoff caps at 1000 s
+    }
+    expect(calls).toBeGreaterThanOrEqual(33);
+    const storms = lines.filter((l) => l.msg.startsWith("Reconcile keeps being requeued"));
+    expect(storms.map((l) => l.fields.retries)).toEqual([8, 16, 32]);
+    expect(storms[0]).toMatchObject({ level: "warn", fields: { controller: "parent", name: "a" } });
+    ac.abort();
+    await runUntilSettled(env.clock, run);
+    await env.stop();
+  });
 });

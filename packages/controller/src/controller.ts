@@ -549,6 +549,7 @@ export class Controller {
       this.count("requeue_after");
     } else if (result.requeue === true) {
       this.queue.addRateLimited(key);
+      this.noteRequeueStorm(key, run);
       this.count("requeue");
     } else {
       this.queue.forget(key);
@@ -563,7 +564,21 @@ export class Controller {
     const terminal = isTerminalError(error);
     this.recordError(key, error, terminal, run);
     if (terminal) this.queue.forget(key);
-    else this.queue.addRateLimited(key);
+    else {
+      this.queue.addRateLimited(key);
+      this.noteRequeueStorm(key, run);
+    }
+  }
+
+  /**
+   * A requeue storm: a key requeued rate-limited 8, 16, 32… times in a row (its backoff never forgotten) is logged at
+   * `warn` with its count — once per doubling, so a key stuck for hours writes a handful of lines.
+   */
+  private noteRequeueStorm(key: string, run: InFlightReconcile): void {
+    const n = this.queue.numRequeues(key);
+    if (n >= 8 && (n & (n - 1)) === 0) {
+      safeLog(run.log, "warn", "Reconcile keeps being requeued: its backoff grows", { retries: n });
+    }
   }
 
   /** Counts, logs (`Reconciler error`, as controller-runtime) and reports one reconcile error. */
