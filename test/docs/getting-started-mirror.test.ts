@@ -70,6 +70,9 @@ describe("docs/getting-started.md: the ConfigMap → Secret mirror", () => {
       .filter((l) => l !== "");
     expect(lines.length).toBeGreaterThan(0);
     const levels = lines.map((l) => (JSON.parse(l) as { level?: string }).level);
-    expect(levels.filter((l) => l !== "info" && l !== "debug"), proc.stderr()).toEqual([]);
+    expect(
+      levels.filter((l) => l !== "info" && l !== "debug"),
+      proc.stderr(),
+    ).toEqual([]);
   }, 120_000);
 });

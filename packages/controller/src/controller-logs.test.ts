@@ -21,7 +21,7 @@ describe("Controller logs", () => {
     const c = newControllerManagedBy(env.context)
       .for(parents)
       .withOptions({ logger })
-      .complete((req, ctx) => {
+      .complete((_req, ctx) => {
         ids.push(ctx.reconcileID);
         ctx.log.log("info", "reconciling", { step: 1 });
         if (++calls === 1) throw new Error("boom");
@@ -48,7 +48,7 @@ describe("Controller logs", () => {
     const errors = lines.filter((l) => l.msg === "Reconciler error");
     expect(errors).toHaveLength(2);
     expect(errors[0]).toMatchObject({ level: "error", fields: { ...keys, name: "a", reconcileID: ids[0] } });
-    expect((errors[0]?.fields.error as Error).message).toBe("boom");
+    expect((errors[0]?.fields.error as Error | undefined)?.message).toBe("boom");
     expect(errors[1]).toMatchObject({ fields: { reconcileID: ids[1], terminal: true } });
     expect(lines.filter((l) => l.msg === "Starting workers")).toMatchObject([{ fields: { ...keys, workerCount: 1 } }]);
     ac.abort();
