@@ -1,77 +1,37 @@
 // Runs the ConfigMap mirror against the cluster of a kubeconfig (or `--server http://127.0.0.1:8080` for the simulated
-// apiserver started with `pnpm apiserver`), with /healthz, /readyz and /metrics on 127.0.0.1:8081.
-//   node dist/main.js [--kubeconfig path] [--server url] [--namespace ns] [--probe-port 8081] (--help lists them)
-import { parseArgs } from "node:util";
-import { KubeClient, listWatchFor, loadClientConfig } from "@informer-ts/client";
-import { Manager } from "@informer-ts/controller";
+// apiserver started with `pnpm apiserver`), with /healthz, /readyz and /metrics on :8081 (kubebuilder's flags).
+//   node dist/main.js [--kubeconfig path] [--server url] [--namespace ns] [--health-probe-bind-address :8081] (--help)
+import { FlagError, managerFlagsUsage, newManager, parseManagerFlags } from "@informer-ts/controller";
 import { setupMirrorController } from "./mirror-controller.js";
 
-const USAGE = `Usage: node dist/main.js [--kubeconfig <file>] [--server <url>] [--namespace <ns>] [--probe-port <p>]
-  --kubeconfig <file>  kubeconfig to use (default: $KUBECONFIG, ~/.kube/config, or the in-cluster service account)
-  --server <url>       talk to this URL without a kubeconfig (e.g. http://127.0.0.1:8080 from pnpm apiserver --port 8080)
-  --namespace <ns>     watch one namespace (default: every namespace)
-  --probe-port <p>     /healthz, /readyz and /metrics on 127.0.0.1:<p> (default 8081)
-  -h, --help           show this help
+const USAGE = `Usage: node dist/main.js [flags]
+${managerFlagsUsage}  --server <url>                      talk to this URL without a kubeconfig (e.g. http://127.0.0.1:8080)
+  --namespace <ns>                    watch one namespace (default: every namespace)
+  -h, --help                          show this help
 `;
+const extraFlags = {
+  server: { type: "string" },
+  namespace: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
-/** The command line, or exit 2 naming what is wrong with it (never a stack trace). */
-function parseCommandLine() {
-  try {
-    const { values } = parseArgs({
-      options: {
-        kubeconfig: { type: "string" },
-        server: { type: "string" },
-        namespace: { type: "string" },
-        "probe-port": { type: "string", default: "8081" },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
-    if (values.help) {
-      process.stdout.write(USAGE);
-      process.exit(0);
-    }
-    const port = values["probe-port"];
-    if (!/^\d+$/.test(port) || Number(port) > 65535) throw new Error(`--probe-port: not a port number: "${port}"`);
-    return values;
-  } catch (err) {
-    process.stderr.write(`configmap-mirror: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
-    process.exit(2);
-  }
-}
-
-const values = parseCommandLine();
-
-const config =
-  values.server !== undefined
-    ? { server: values.server }
-    : await loadClientConfig(values.kubeconfig !== undefined ? { kubeconfigPath: values.kubeconfig } : {}).catch(
-        (err: unknown) => {
-          // No kubeconfig, or an unreadable one: say which, without a stack trace.
-          process.stderr.write(
-            `configmap-mirror: ${err instanceof Error ? err.message : String(err)} (or pass --server <url>)\n`,
-          );
-          process.exit(1);
-        },
-      );
-const client = new KubeClient(config);
-const mgr = new Manager({
-  listerWatcherFor: (r, { namespace }) => listWatchFor(client, r, { namespace }),
-  client,
-  ...(values.namespace !== undefined && { namespace: values.namespace }),
-  probe: { port: Number(values["probe-port"]) },
-  handleSignals: true,
-});
-setupMirrorController(mgr, client);
-mgr.events$.subscribe((e) => {
-  if (e.type === "probeListening") console.log(`probes on ${e.url}`);
-  if (e.type === "controllersStarted") console.log(`running ${e.names.join(", ")}`);
-  if (e.type === "error") console.error(`${e.source}: ${String(e.error)}`);
-});
 try {
-  await mgr.run(new AbortController().signal);
+  const { extra } = parseManagerFlags(process.argv, extraFlags);
+  if (extra.help === true) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+  const { manager, client } = await newManager({
+    flags: process.argv,
+    extraFlags,
+    ...(typeof extra.server === "string" && { clientConfig: { server: extra.server } }),
+    ...(typeof extra.namespace === "string" && { namespace: extra.namespace }),
+  });
+  setupMirrorController(manager, client);
+  await manager.run(new AbortController().signal); // logs its own errors; SIGTERM stops it gracefully
 } catch (err) {
-  console.error(err instanceof Error ? err.message : err);
-  process.exitCode = 1;
-} finally {
-  await client.close();
+  // A bad flag (exit 2, with the usage), no kubeconfig, or a failed run (exit 1): one line, never a stack trace.
+  process.stderr.write(`configmap-mirror: ${err instanceof Error ? err.message : String(err)}\n`);
+  if (err instanceof FlagError) process.stderr.write(USAGE);
+  process.exitCode = err instanceof FlagError ? 2 : 1;
 }

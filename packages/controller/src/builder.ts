@@ -2,7 +2,7 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import type { SharedIndexInformer } from "@informer-ts/cache";
 import type { ResourceDescriptor } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
-import type { MetricsProvider } from "@informer-ts/instrumentation";
+import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import { checkResource } from "./check-resource.js";
 import { Controller, type ControllerOptions, type WatchSource } from "./controller.js";
 import { containsFinalizer, patchAddFinalizer, patchRemoveFinalizer, validateFinalizerName } from "./finalizer.js";
@@ -29,6 +29,10 @@ export interface ControllerContext {
   readonly metrics?: MetricsProvider;
   /** Needed by `finalize` (the finalizer patches). */
   readonly client?: ObjectClient;
+  /** The controllers' logger unless their options name one (a {@link Manager}'s logger). */
+  readonly logger?: Logger;
+  /** Asked before every reconcile of a controller that needs leader election (the manager's leader fencing). */
+  readonly admitReconcile?: () => boolean;
   /** Called with every controller `complete` builds. */
   add?(controller: Controller): void;
 }
@@ -197,6 +201,10 @@ export class ControllerBuilder {
       watches,
       ...(this.context.clock !== undefined && { clock: this.context.clock }),
       ...(this.context.metrics !== undefined && { metrics: this.context.metrics }),
+      forKind: { group: forR.group, kind: forR.kind },
+      ...(this.options.needLeaderElection !== false &&
+        this.context.admitReconcile !== undefined && { admit: this.context.admitReconcile }),
+      ...(this.options.logger === undefined && this.context.logger !== undefined && { logger: this.context.logger }),
     });
     this.context.add?.(controller);
     return controller;

@@ -114,6 +114,7 @@ export function testEnv(): TestEnv {
     metrics,
     informerFor: (r: ResourceDescriptor) => factory.informerFor(r),
     add: (c: Controller) => controllers.push(c),
+    logger: silentLogger, // tests that check logs give the controller their own logger
   };
   const ac = new AbortController();
   return {

@@ -1,8 +1,17 @@
+import { randomUUID } from "node:crypto";
 import type { KubeObject } from "@informer-ts/apimachinery";
 import type { ResourceEventHandlerRegistration, SharedIndexInformer } from "@informer-ts/cache";
 import { waitFor } from "@informer-ts/cache";
 import { type Clock, realClock, type Timer } from "@informer-ts/clock";
-import { type MetricsProvider, noopMetrics, safeObservable } from "@informer-ts/instrumentation";
+import {
+  defaultRuntimeLogger,
+  type Logger,
+  type MetricsProvider,
+  noopMetrics,
+  safeLog,
+  safeObservable,
+  withFields,
+} from "@informer-ts/instrumentation";
 import {
   type DrainSemantics,
   defaultControllerRateLimiter,
@@ -68,6 +77,19 @@ export interface ControllerOptions {
    * Default true; false runs it on every replica.
    */
   readonly needLeaderElection?: boolean;
+  /**
+   * Where the controller logs (`Reconciler error`, start and stop, abandoned reconciles, failing map functions), and
+   * the parent of each reconcile's `ctx.log`. Default the process's runtime logger ({@link defaultRuntimeLogger});
+   * `silentLogger` turns it off.
+   */
+  readonly logger?: Logger;
+  /**
+   * Asked before every reconcile; false stops the worker and leaves the key queued. A {@link Manager} with leader
+   * fencing passes its elector's `fence()` to the controllers that need leader election.
+   */
+  readonly admit?: () => boolean;
+  /** The group and kind the controller reconciles: the `controllerGroup`/`controllerKind` log keys (the builder's `for`). */
+  readonly forKind?: { readonly group: string; readonly kind: string };
 }
 
 /** What a {@link Controller} reports on {@link Controller.events$}. */
@@ -116,8 +138,12 @@ type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: f
  * is never run keeps it (and, with metrics, its ticker timer) until `queue.shutDown()` — the {@link Manager} does that
  * for each of its controllers when it stops.
  *
- * Differences from controller-runtime: reconcile errors are reported as data on {@link Controller.events$} and in
- * {@link Controller.status} instead of logs; panics have no counterpart (a thrown non-`Error` is wrapped and counted
+ * Logs: every reconcile error is logged once as `Reconciler error` (level error) with controller-runtime's keys
+ * `controller`, `controllerGroup`, `controllerKind`, `namespace`, `name`, `reconcileID` and `error`; each reconcile gets
+ * `ctx.log`, a logger carrying the same keys (`log.FromContext(ctx)`), and `ctx.reconcileID`.
+ *
+ * Differences from controller-runtime: reconcile errors are also reported as data on {@link Controller.events$} and in
+ * {@link Controller.status}; panics have no counterpart (a thrown non-`Error` is wrapped and counted
  * in `controller_runtime_reconcile_panics_total`); a per-reconcile timeout that is ignored by the reconcile abandons
  * it without running its key concurrently (controller-runtime only cancels the context).
  */
@@ -144,6 +170,11 @@ export class Controller {
   /** Aborted at the shutdown deadline: the signal of reconciles without a timeout, and the trigger of the others'. */
   private readonly stopAbort = new AbortController();
   private readonly m: ControllerMetricSet;
+  /** The controller's logger: its name, group and kind on every line. */
+  readonly log: Logger;
+  /** The run's signal once `run` began: a worker checks it before each key (so an abort stops it at once). */
+  private runSignal: AbortSignal | undefined;
+  private readonly admit: (() => boolean) | undefined;
   /** False with `noopMetrics`: the per-reconcile metric updates (and the clock reads they need) are skipped. */
   private readonly recording: boolean;
   private phase: ControllerStatus["phase"] = "new";
@@ -181,6 +212,17 @@ export class Controller {
       throw new TypeError(`controller ${options.name}: needLeaderElection must be a boolean`);
     }
     this.leaderElected = options.needLeaderElection ?? true;
+    if (options.admit !== undefined && typeof options.admit !== "function") {
+      throw new TypeError(`controller ${options.name}: admit must be a function`);
+    }
+    this.admit = options.admit;
+    this.log = withFields(options.logger ?? defaultRuntimeLogger(), {
+      controller: options.name,
+      ...(options.forKind !== undefined && {
+        controllerGroup: options.forKind.group,
+        controllerKind: options.forKind.kind,
+      }),
+    });
     const metrics = options.metrics ?? noopMetrics;
     this.m = metricSet(metrics, this.name);
     this.recording = metrics !== noopMetrics;
@@ -231,21 +273,33 @@ export class Controller {
   async run(signal: AbortSignal): Promise<void> {
     if (this.phase !== "new") throw new Error(`controller ${this.name} was started more than once`);
     this.phase = "syncing";
+    this.runSignal = signal;
     const registrations: [SharedIndexInformer<KubeObject>, ResourceEventHandlerRegistration][] = [];
     try {
       for (const w of this.watches) {
         const handler = toResourceEventHandler(w.handler, w.predicates ?? [], (r) => this.queue.add(requestKey(r)), {
           keyFallback: w.keyFallback === true,
-          onMapError: (error) => this.events.next({ type: "mapError", source: w.name ?? "watch", error }),
+          onMapError: (error) => {
+            safeLog(this.log, "error", "Event handler failed to map an object to requests", {
+              source: w.name ?? "watch",
+              error,
+            });
+            this.events.next({ type: "mapError", source: w.name ?? "watch", error });
+          },
         });
         registrations.push([
           w.informer,
           w.informer.addEventHandlerWithOptions(handler, { handlerName: `${this.name}/${w.name ?? "watch"}` }),
         ]);
       }
+      safeLog(this.log, "info", "Starting Controller");
       const synced = await this.waitForSync(signal, registrations);
       if (!synced) {
         if (!signal.aborted) {
+          safeLog(this.log, "error", "Could not wait for Cache to sync", {
+            timeout: this.cacheSyncTimeout,
+            sources: this.watches.map((w) => w.name ?? "watch"),
+          });
           throw new Error(
             `controller ${this.name}: failed to wait for caches to sync within ${this.cacheSyncTimeout} ms`,
           );
@@ -254,6 +308,7 @@ export class Controller {
       }
       this.phase = "running";
       this.m.workerCount.set(this.workers);
+      safeLog(this.log, "info", "Starting workers", { workerCount: this.workers });
       this.events.next({ type: "started", workers: this.workers });
       const workers = Array.from({ length: this.workers }, (_, slot) => this.worker(slot));
       await abortedOf(signal);
@@ -298,6 +353,7 @@ export class Controller {
   private async shutdown(workers: Promise<void>[]): Promise<void> {
     this.phase = "stopping";
     this.stopping = true;
+    safeLog(this.log, "info", "Shutdown signal received, waiting for all workers to finish");
     this.events.next({ type: "stopping", inFlight: this.inFlightReconciles().length });
     this.queue.shutDown();
     // The workers cover their own reconciles; one with a timeout is waited for through its `settled` promise, also if
@@ -312,6 +368,10 @@ export class Controller {
     timer?.stop();
     if (drained) return;
     const pending = this.inFlightReconciles();
+    safeLog(this.log, "warn", "Graceful shutdown timeout passed: aborting the reconciles still running", {
+      timeout: this.gracefulShutdownTimeout,
+      keys: pending.map((f) => f.key),
+    });
     this.events.next({ type: "shutdownAborted", keys: pending.map((f) => f.key) });
     const reason = new Error(`controller ${this.name} is shutting down: graceful shutdown deadline passed`);
     this.stopAbort.abort(reason);
@@ -338,6 +398,7 @@ export class Controller {
   private async worker(slot: number): Promise<void> {
     const queue = this.queue;
     const timeout = this.reconcileTimeout;
+    const runSignal = this.runSignal;
     while (!this.stopping) {
       let key = queue.tryGet();
       if (key === undefined) {
@@ -345,7 +406,9 @@ export class Controller {
         if (shutdown) return;
         key = item as string;
       }
-      if (this.stopping) {
+      if (this.stopping || runSignal?.aborted === true || (this.admit !== undefined && !this.admit())) {
+        // Stopping (or the run's signal just aborted, e.g. leadership fenced): the key goes back for the next leader.
+        if (!this.stopping) queue.add(key);
         queue.done(key);
         return;
       }
@@ -355,7 +418,7 @@ export class Controller {
         await this.reconcileWithTimeout(slot, key, request, timeout);
         continue;
       }
-      const run = new InFlightReconcile(key, this.stopAbort.signal, undefined, this.name, queue);
+      const run = new InFlightReconcile(key, request, this.stopAbort.signal, undefined, this.name, this.log, queue);
       this.running[slot] = run;
       const start = this.begin();
       let value: unknown;
@@ -369,8 +432,8 @@ export class Controller {
       this.running[slot] = undefined;
       this.end(start);
       if (!run.abandoned) {
-        if (failed) this.handleError(key, value);
-        else this.handleResult(key, value);
+        if (failed) this.handleError(key, value, run);
+        else this.handleResult(key, value, run);
       }
       // else: settled after the shutdown deadline (run has resolved already): just release the key.
       queue.done(key);
@@ -396,7 +459,7 @@ export class Controller {
     const abort = new AbortController();
     const onStop = () => abort.abort(this.stopAbort.signal.reason);
     this.stopAbort.signal.addEventListener("abort", onStop, { once: true });
-    const run = new InFlightReconcile(key, abort.signal, abort, this.name, this.queue);
+    const run = new InFlightReconcile(key, request, abort.signal, abort, this.name, this.log, this.queue);
     const start = this.begin();
     let outcome: Promise<Outcome>;
     try {
@@ -433,8 +496,9 @@ export class Controller {
       this.abandonedRuns.add(run);
       const reason: unknown = abort.signal.reason;
       if (first === "timeout") this.m.reconcileTimeouts.inc();
+      safeLog(run.log, "warn", "Reconcile did not finish within its timeout: abandoned", { timeout: timeoutMs });
       this.events.next({ type: "reconcileAbandoned", key, timeoutMs });
-      this.recordError(key, reason instanceof Error ? reason : new NonErrorThrownError(key, reason), false);
+      this.recordError(key, reason instanceof Error ? reason : new NonErrorThrownError(key, reason), false, run);
       this.queue.addRateLimited(key);
       void outcome.then(() => {
         this.abandonedRuns.delete(run);
@@ -443,8 +507,8 @@ export class Controller {
       });
       return;
     }
-    if (first.ok) this.handleResult(key, first.value);
-    else this.handleError(key, first.error);
+    if (first.ok) this.handleResult(key, first.value, run);
+    else this.handleError(key, first.error, run);
     this.queue.done(key);
   }
 
@@ -465,7 +529,7 @@ export class Controller {
   }
 
   /** A reconcile returned `value`: check it against the {@link Result} contract and requeue or forget the key. */
-  private handleResult(key: string, value: unknown): void {
+  private handleResult(key: string, value: unknown, run: InFlightReconcile): void {
     if (value === undefined || value === null) {
       this.queue.forget(key);
       this.count("success");
@@ -475,7 +539,7 @@ export class Controller {
     try {
       result = validateResult(key, value);
     } catch (err) {
-      this.recordError(key, err as Error, false);
+      this.recordError(key, err as Error, false, run);
       this.queue.addRateLimited(key);
       return;
     }
@@ -485,6 +549,7 @@ export class Controller {
       this.count("requeue_after");
     } else if (result.requeue === true) {
       this.queue.addRateLimited(key);
+      this.noteRequeueStorm(key, run);
       this.count("requeue");
     } else {
       this.queue.forget(key);
@@ -493,16 +558,33 @@ export class Controller {
   }
 
   /** A reconcile threw or rejected with `thrown`: count it and requeue rate-limited, unless it is terminal. */
-  private handleError(key: string, thrown: unknown): void {
+  private handleError(key: string, thrown: unknown, run: InFlightReconcile): void {
     const error = thrown instanceof Error ? thrown : new NonErrorThrownError(key, thrown);
     if (!(thrown instanceof Error)) this.m.reconcilePanics.inc();
     const terminal = isTerminalError(error);
-    this.recordError(key, error, terminal);
+    this.recordError(key, error, terminal, run);
     if (terminal) this.queue.forget(key);
-    else this.queue.addRateLimited(key);
+    else {
+      this.queue.addRateLimited(key);
+      this.noteRequeueStorm(key, run);
+    }
   }
 
-  private recordError(key: string, error: Error, terminal: boolean): void {
+  /**
+   * A requeue storm: a key requeued rate-limited 8, 16, 32… times in a row (its backoff never forgotten) is logged at
+   * `warn` with its count — once per doubling, so a key stuck for hours writes a handful of lines.
+   */
+  private noteRequeueStorm(key: string, run: InFlightReconcile): void {
+    const n = this.queue.numRequeues(key);
+    if (n >= 8 && (n & (n - 1)) === 0) {
+      safeLog(run.log, "warn", "Reconcile keeps being requeued: its backoff grows", { retries: n });
+    }
+  }
+
+  /** Counts, logs (`Reconciler error`, as controller-runtime) and reports one reconcile error. */
+  private recordError(key: string, error: Error, terminal: boolean, run?: InFlightReconcile): void {
+    const log = run?.log ?? withFields(this.log, { key });
+    safeLog(log, "error", "Reconciler error", terminal ? { error, terminal: true } : { error });
     this.errors++;
     this.lastError = { key, message: error.message, time: this.clock.now() };
     this.m.reconcileErrors.inc();
@@ -534,17 +616,37 @@ class InFlightReconcile implements ReconcileContext {
   settled: Promise<void> | undefined = undefined;
   /** Outlived its timeout or the shutdown deadline: whoever sees it settle only releases its key. */
   abandoned = false;
+  private id: string | undefined;
+  private logger: Logger | undefined;
 
   constructor(
     readonly key: string,
+    private readonly request: Request,
     readonly signal: AbortSignal,
     /** The reconcile's own controller (per-reconcile timeout); `undefined` when it shares the stop signal. */
     readonly abort: AbortController | undefined,
     readonly controller: string,
+    private readonly controllerLog: Logger,
     private readonly queue: RateLimitingQueue<string>,
   ) {}
 
   get retries(): number {
     return this.queue.numRequeues(this.key);
+  }
+
+  /** Made on first use: a reconcile that never logs nor fails costs no UUID. */
+  get reconcileID(): string {
+    this.id ??= randomUUID();
+    return this.id;
+  }
+
+  get log(): Logger {
+    if (this.logger !== undefined) return this.logger;
+    this.logger = withFields(this.controllerLog, {
+      namespace: this.request.namespace,
+      name: this.request.name,
+      reconcileID: this.reconcileID,
+    });
+    return this.logger;
   }
 }

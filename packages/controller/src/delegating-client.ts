@@ -1,13 +1,17 @@
 import type { KubeList, KubeObject, Status } from "@informer-ts/apimachinery";
-import type {
-  DeleteCallOptions,
-  GetCallOptions,
-  ListCallOptions,
-  PatchOptions,
-  ResourceDescriptor,
-  WriteOptions,
+import {
+  type ApplyOptions,
+  apiVersionOf,
+  type DeleteCallOptions,
+  type GetCallOptions,
+  type ListCallOptions,
+  type PatchOptions,
+  type ResourceDescriptor,
+  type WriteOptions,
 } from "@informer-ts/client";
+import type { ApplyConfiguration } from "./apply-configuration.js";
 import type { CacheReader } from "./cache-reader.js";
+import type { PatchBody } from "./merge-patch.js";
 import type { ObjectClient, ObjectReader } from "./object-client.js";
 
 /** Options of a {@link DelegatingClient}. */
@@ -91,14 +95,101 @@ export class DelegatingClient implements ObjectClient, ObjectReader {
     )) as T;
   }
 
+  /**
+   * Patches an object. The body is typed by the resource ({@link PatchBody}): a merge patch of a `Deployment` whose
+   * `spec.replicas` is a string does not compile.
+   */
   async patch<T = KubeObject>(
     resource: ResourceDescriptor<T>,
     name: string,
-    patch: unknown,
+    patch: NoInfer<PatchBody<T>>,
     options?: PatchOptions,
     signal?: AbortSignal,
   ): Promise<T> {
     return (await this.write("patch").patch(resource as ResourceDescriptor, name, patch, options, signal)) as T;
+  }
+
+  /** Updates the `/status` subresource (`Status().Update`): only the status is written, a stale object is a 409. */
+  updateStatus<T = KubeObject>(
+    resource: ResourceDescriptor<T>,
+    object: T,
+    options: Omit<WriteOptions, "subresource"> = {},
+    signal?: AbortSignal,
+  ): Promise<T> {
+    return this.update(resource, object, { ...options, subresource: "status" }, signal);
+  }
+
+  /** Patches the `/status` subresource (`Status().Patch`), e.g. with `mergeFrom(old).data(edited)`. */
+  patchStatus<T = KubeObject>(
+    resource: ResourceDescriptor<T>,
+    name: string,
+    patch: NoInfer<PatchBody<T>>,
+    options: Omit<PatchOptions, "subresource"> = {},
+    signal?: AbortSignal,
+  ): Promise<T> {
+    return this.patch(resource, name, patch, { ...options, subresource: "status" }, signal);
+  }
+
+  /**
+   * Server-side apply (`Patch(obj, client.Apply, client.FieldOwner(…), client.ForceOwnership)`): sends the fields of
+   * `config`, owned by `options.fieldManager`; a field another manager owns is a 409 Conflict unless `force`.
+   * `apiVersion`/`kind` must be the descriptor's; the namespace is the configuration's (or `options.namespace`).
+   */
+  apply<T extends KubeObject>(
+    resource: ResourceDescriptor<T>,
+    config: ApplyConfiguration<T>,
+    options: ApplyOptions,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    return this.applyTo(resource, config, options, undefined, signal);
+  }
+
+  /** Server-side apply of the `/status` subresource (`Status().Apply`): `config` carries the status fields to own. */
+  applyStatus<T extends KubeObject>(
+    resource: ResourceDescriptor<T>,
+    config: ApplyConfiguration<T>,
+    options: ApplyOptions,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    return this.applyTo(resource, config, options, "status", signal);
+  }
+
+  private applyTo<T extends KubeObject>(
+    resource: ResourceDescriptor<T>,
+    config: ApplyConfiguration<T>,
+    options: ApplyOptions,
+    subresource: "status" | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
+    const verb = subresource === undefined ? "apply" : "applyStatus";
+    if (typeof options?.fieldManager !== "string" || options.fieldManager === "") {
+      return Promise.reject(new TypeError(`client ${verb}: options.fieldManager is required (the field owner)`));
+    }
+    const name = config?.metadata?.name;
+    if (typeof name !== "string" || name === "") {
+      return Promise.reject(new TypeError(`client ${verb}: the apply configuration needs metadata.name`));
+    }
+    const apiVersion = apiVersionOf(resource);
+    if (config.apiVersion !== apiVersion || config.kind !== resource.kind) {
+      return Promise.reject(
+        new TypeError(
+          `client ${verb}: the configuration is ${String(config.apiVersion)} ${String(config.kind)}, the resource ${apiVersion} ${resource.kind}`,
+        ),
+      );
+    }
+    const namespace = config.metadata.namespace ?? options.namespace;
+    return this.patch(
+      resource,
+      name,
+      JSON.stringify(config),
+      {
+        ...options,
+        ...(namespace !== undefined && { namespace }),
+        patchType: "apply",
+        ...(subresource !== undefined && { subresource }),
+      },
+      signal,
+    );
   }
 
   async delete<T = KubeObject>(

@@ -1,6 +1,8 @@
 // Public API of @informer-ts/controller: named re-exports only, grouped by concept.
 // Requests and the reconcile contract
 
+// Typed write bodies: apply configurations, merge patches
+export type { ApplyConfiguration, DeepPartial } from "./apply-configuration.js";
 export {
   type BuilderControllerOptions,
   ControllerBuilder,
@@ -25,6 +27,16 @@ export {
   type ControllerStatus,
   type WatchSource,
 } from "./controller.js";
+// controllerutil and util/retry
+export {
+  type CreateOrUpdateOptions,
+  createOrPatch,
+  createOrUpdate,
+  type MutateFn,
+  MutateKeyChangedError,
+  type OperationOutcome,
+  type OperationResult,
+} from "./create-or-update.js";
 export {
   DelegatingClient,
   type DelegatingClientOptions,
@@ -57,6 +69,7 @@ export {
   type OwnerType,
   toResourceEventHandler,
 } from "./handler.js";
+export { ignoreAlreadyExists, ignoreNotFound } from "./ignore-errors.js";
 // Leader election
 export {
   DEFAULT_LEASE_DURATION,
@@ -67,6 +80,7 @@ export {
   type LeaderElectionConfig,
   type LeaderElectionEvent,
   LeaderElector,
+  LeaseFencedError,
   leaderElectionMetrics,
   validateLeaderElectionConfig,
 } from "./leaderelection/leader-election.js";
@@ -88,9 +102,29 @@ export {
   type ManagerEvent,
   type ManagerLeaderElectionOptions,
   type ManagerOptions,
+  newDefaultMetrics,
 } from "./manager.js";
+export {
+  type BindAddress,
+  bindAddress,
+  FlagError,
+  type ManagerFlags,
+  managerFlagsUsage,
+  parseManagerFlags,
+} from "./manager-flags.js";
+export {
+  createMergePatch,
+  type JsonPatchOp,
+  type JsonPointer,
+  type MergeFromOptions,
+  type MergeFromPatch,
+  type MergePatch,
+  mergeFrom,
+  type PatchBody,
+} from "./merge-patch.js";
 export { controllerRuntimeMetrics, type ReconcileResultLabel, reconcileTimeBuckets } from "./metrics.js";
 // Writes: client interface, finalizers, owner references
+export { type BuiltManager, type NewManagerOptions, newManager } from "./new-manager.js";
 export type { ObjectClient, ObjectReader } from "./object-client.js";
 export {
   AlreadyOwnedError,
@@ -141,6 +175,7 @@ export {
   EventBroadcaster,
   type EventBroadcasterEvent,
   type EventBroadcasterOptions,
+  type EventDropReason,
   type EventRecorder,
   EventTypeNormal,
   EventTypeWarning,
@@ -171,6 +206,7 @@ export {
   type ObjectReference,
 } from "./record/events-cache.js";
 export { type Request, requestFromKey, requestKey } from "./request.js";
+export { DefaultBackoff, DefaultRetry, onError, type RetryOptions, retryOnConflict } from "./retry.js";
 // Runnables of a manager
 export {
   GracefulShutdownTimeoutError,

@@ -1,6 +1,6 @@
 // The manager's leader-election gate: the elector a manager builds from its `leaderElection` options.
 import type { Clock, Rand } from "@informer-ts/clock";
-import type { MetricsProvider } from "@informer-ts/instrumentation";
+import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import { LeaderElector } from "./leaderelection/leader-election.js";
 import { LeaseLock } from "./leaderelection/lease-lock.js";
 import type { ManagerLeaderElectionOptions } from "./manager.js";
@@ -17,6 +17,7 @@ export function newManagerElector(
     readonly clock: Clock;
     readonly rand: Rand;
     readonly metrics: MetricsProvider;
+    readonly logger: Logger;
     readonly onStartedLeading: (signal: AbortSignal) => Promise<void>;
   },
 ): LeaderElector {
@@ -28,10 +29,12 @@ export function newManagerElector(
     ...(le.renewDeadline !== undefined && { renewDeadline: le.renewDeadline }),
     ...(le.retryPeriod !== undefined && { retryPeriod: le.retryPeriod }),
     ...(le.releaseOnCancel !== undefined && { releaseOnCancel: le.releaseOnCancel }),
+    ...(le.fencing !== undefined && { fencing: le.fencing }),
     name: le.name,
     clock: deps.clock,
     rand: deps.rand,
     metrics: deps.metrics,
+    logger: deps.logger,
     callbacks: { onStartedLeading: deps.onStartedLeading, onStoppedLeading: () => {} },
   });
 }

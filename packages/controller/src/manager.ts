@@ -7,12 +7,22 @@ import {
   type SharedInformerFactory,
   type SharedInformerOption,
   waitForCacheSync,
+  withInformerName,
   withInformerOptions,
   withNamespace,
 } from "@informer-ts/cache";
 import type { ResourceDescriptor } from "@informer-ts/client";
 import { type Clock, mathRand, type Rand, realClock, type Timer } from "@informer-ts/clock";
-import { type MetricsProvider, PromMetrics, safeObservable } from "@informer-ts/instrumentation";
+import {
+  defaultRuntimeLogger,
+  type Logger,
+  type MetricsProvider,
+  PromMetrics,
+  safeLog,
+  safeObservable,
+  silentLogger,
+  withFields,
+} from "@informer-ts/instrumentation";
 import { type Observable, Subject } from "rxjs";
 import type { ControllerContext } from "./builder.js";
 import { CacheNotStartedError, CacheReader } from "./cache-reader.js";
@@ -23,6 +33,7 @@ import type { LeaderElector } from "./leaderelection/leader-election.js";
 import { typedEventRecorder } from "./manager-event-recorder.js";
 import { newManagerElector } from "./manager-leader-election.js";
 import { ManagerChecks, newManagerProbeServer } from "./manager-probes.js";
+import { syncStallFields, watchSyncStalls } from "./manager-sync-stall.js";
 import type { ObjectClient, ObjectReader } from "./object-client.js";
 import type { HealthChecker, ProbeServer } from "./probe-server.js";
 import { EventBroadcaster, type EventRecorder } from "./record/event.js";
@@ -42,6 +53,12 @@ export interface ManagerLeaderElectionOptions {
   readonly retryPeriod?: number;
   /** `LeaderElectionReleaseOnCancel`. Default false. */
   readonly releaseOnCancel?: boolean;
+  /**
+   * Stop leading (and so reconciling) as soon as the local clock says the lease may have expired — `leaseDuration`
+   * since the last successful renewal — instead of when a renewal has kept failing for `renewDeadline` (client-go's
+   * rule, the default). See {@link LeaderElectionConfig.fencing}.
+   */
+  readonly fencing?: boolean;
 }
 
 /** Options of a {@link Manager}. */
@@ -54,14 +71,36 @@ export interface ManagerOptions {
   readonly namespace?: string;
   readonly clock?: Clock;
   readonly rand?: Rand;
-  /** Where every metric goes; default a new {@link PromMetrics} (served on `/metrics`). */
+  /**
+   * Where every metric goes: the client's when the manager builds it ({@link newManager}), the informers' (labelled
+   * by resource), the work queues', the controllers', the election's and the event recorder's. Default a new
+   * {@link PromMetrics} with prom-client's default process and Node.js metrics, served on `/metrics`.
+   */
   readonly metrics?: MetricsProvider;
+  /**
+   * Where the runtime logs: the manager itself (runnable failures, informers that do not sync and why, leadership
+   * lost), its controllers (`Reconciler error`…), the leader elector, the event recorder and the informers (their
+   * reflectors' `Failed to watch`…). Default the process's runtime logger ({@link defaultRuntimeLogger}: info and above
+   * to stderr, JSON lines unless stderr is a terminal).
+   */
+  readonly logger?: Logger;
+  /** Log nothing (the `logger` is ignored): errors remain on `events$`, in `status()` and in the metrics. Default false. */
+  readonly quiet?: boolean;
+  /** After how long (and then how often, ms) unsynced informers are logged with their reason. Default 10 000; 0 never. */
+  readonly syncStallWarning?: number;
+  /** The `name` label of the informers' metrics. Default `controller-manager`. */
+  readonly name?: string;
   /** Options for every informer (fifo mode, reflector options, handler error policy…). */
   readonly informerOptions?: SharedIndexInformerOptions<KubeObject>;
   /** Leader election; default none (every replica runs its controllers). */
   readonly leaderElection?: ManagerLeaderElectionOptions;
   /** The HTTP endpoint (`/healthz`, `/readyz`, `/metrics`); default none. Loopback unless `host` says otherwise. */
   readonly probe?: { readonly port: number; readonly host?: string };
+  /**
+   * A second HTTP endpoint serving only `/metrics` (controller-runtime's metrics server, `--metrics-bind-address`),
+   * for when metrics and probes listen apart; default none. Loopback unless `host` says otherwise.
+   */
+  readonly metricsServer?: { readonly port: number; readonly host?: string };
   /** How long to wait for the informers to sync. Default 120 000 ms. */
   readonly cacheSyncTimeout?: number;
   /** Handle SIGTERM/SIGINT: the first stops the manager gracefully, a second exits the process. Default false. */
@@ -91,6 +130,15 @@ export type ManagerEvent =
   | { readonly type: "runnablesStarted"; readonly names: readonly string[]; readonly leaderElection: boolean }
   | { readonly type: "error"; readonly source: string; readonly error: unknown }
   | { readonly type: "stopped" };
+
+/**
+ * The manager's default metrics: a {@link PromMetrics} on its own registry with prom-client's default process and
+ * Node.js metrics (`process_cpu_seconds_total`, `nodejs_eventloop_lag_seconds`, heap, GC…), as controller-runtime's
+ * registry carries Go's process and runtime collectors.
+ */
+export function newDefaultMetrics(): PromMetrics {
+  return new PromMetrics().collectDefaultMetrics();
+}
 
 /** `run` failed because this replica lost its leadership (controller-runtime: "leader election lost"). */
 export class LeaderElectionLostError extends Error {
@@ -144,6 +192,9 @@ export class Manager implements ControllerContext {
   readonly events$: Observable<ManagerEvent>;
   /** The leader elector, when leader election is configured. */
   readonly elector: LeaderElector | undefined;
+  /** The runtime's logger (silent with `quiet`); controllers built on this manager log through it. */
+  readonly logger: Logger;
+  private readonly log: Logger;
   private readonly options: ManagerOptions;
   private readonly rand: Rand;
   private readonly runnables: { readonly name: string; readonly runnable: Runnable }[] = [];
@@ -159,6 +210,7 @@ export class Manager implements ControllerContext {
   private readonly events = new Subject<ManagerEvent>();
   private broadcaster: EventBroadcaster | undefined;
   private probe: ProbeServer | undefined;
+  private metricsProbe: ProbeServer | undefined;
   private phase: "new" | "running" | "stopped" = "new";
   private synced = false;
 
@@ -174,10 +226,21 @@ export class Manager implements ControllerContext {
     this.options = options;
     this.clock = options.clock ?? realClock;
     this.rand = options.rand ?? mathRand;
-    this.metrics = options.metrics ?? new PromMetrics();
+    this.metrics = options.metrics ?? newDefaultMetrics();
+    this.logger = options.quiet === true ? silentLogger : (options.logger ?? defaultRuntimeLogger());
+    this.log = withFields(this.logger, { logger: "manager" });
     this.client = options.client;
+    const io = options.informerOptions;
     const opts: SharedInformerOption<KubeObject>[] = [
-      withInformerOptions<KubeObject>({ clock: this.clock, rand: this.rand, ...options.informerOptions }),
+      withInformerOptions<KubeObject>({
+        clock: this.clock,
+        rand: this.rand,
+        metrics: this.metrics,
+        logger: this.logger,
+        ...io,
+        reflector: { logger: this.logger, ...io?.reflector },
+      }),
+      withInformerName(options.name ?? "controller-manager"),
     ];
     if (options.namespace !== undefined) opts.push(withNamespace(options.namespace));
     this.factory = newSharedInformerFactoryWithOptions<ResourceDescriptor, KubeObject>(
@@ -193,9 +256,13 @@ export class Manager implements ControllerContext {
             clock: this.clock,
             rand: this.rand,
             metrics: this.metrics,
+            logger: this.logger,
             onStartedLeading: (s) => this.lead(s),
           });
     this.events$ = safeObservable(this.events.asObservable(), "manager events$");
+    this.events$.subscribe((e) => {
+      if (e.type === "error") safeLog(this.log, "error", "Runnable error", { source: e.source, error: e.error });
+    });
   }
 
   /**
@@ -365,13 +432,26 @@ export class Manager implements ControllerContext {
       clock: this.clock,
       rand: this.rand,
       metrics: this.metrics,
+      logger: this.logger,
     });
     return typedEventRecorder(this.broadcaster.newRecorder({ component: name }), this.descriptors);
   }
 
+  /**
+   * Whether a leader-elected controller may reconcile now: with leader fencing, false (and leadership stops) once the
+   * lease may have expired by the local clock; otherwise true. The builder hands it to the controllers.
+   */
+  readonly admitReconcile = (): boolean => this.elector?.fence() ?? true;
+
   /** The probe server's address once listening. */
   probeAddress(): { address: string; port: number } | undefined {
     const a = this.probe?.address();
+    return a === undefined ? undefined : { address: a.address, port: a.port };
+  }
+
+  /** The metrics server's address once listening (the `metricsServer` option). */
+  metricsAddress(): { address: string; port: number } | undefined {
+    const a = this.metricsProbe?.address();
     return a === undefined ? undefined : { address: a.address, port: a.port };
   }
 
@@ -443,14 +523,31 @@ export class Manager implements ControllerContext {
           this.metrics,
         );
         const url = await this.probe.start();
+        safeLog(this.log, "info", "Serving probes and metrics", { url });
         this.events.next({ type: "probeListening", url });
+      }
+      if (this.options.metricsServer !== undefined) {
+        this.metricsProbe = newManagerProbeServer(
+          this.options.metricsServer,
+          new ManagerChecks(),
+          { ping: () => undefined, manager: () => undefined },
+          this.metrics,
+        );
+        const url = await this.metricsProbe.start();
+        safeLog(this.log, "info", "Serving metrics", { url: `${url}/metrics` });
       }
       if (this.broadcaster !== undefined) background.push(this.broadcaster.run(informers.signal));
       this.factory.start(informers.signal);
       const synced = await this.waitForSync(stop.signal);
       if (!synced) {
         if (!stop.signal.aborted) {
-          throw new Error(`manager: caches did not sync within ${this.options.cacheSyncTimeout ?? 120_000} ms`);
+          const unsynced = [...this.factory.list()].filter(([, inf]) => !inf.hasSynced());
+          for (const [key, inf] of unsynced) {
+            safeLog(this.log, "error", "Could not wait for Cache to sync", syncStallFields(key, inf));
+          }
+          throw new Error(
+            `manager: caches did not sync within ${this.options.cacheSyncTimeout ?? 120_000} ms: ${unsynced.map(([k]) => k).join(", ")}`,
+          );
         }
         return;
       }
@@ -470,7 +567,10 @@ export class Manager implements ControllerContext {
       } else {
         await Promise.race([abortedOf(stop.signal), leaderDone]);
         // The elector gave up on its own: this replica lost its lease.
-        if (!stop.signal.aborted) state.fail(this.leadershipLost());
+        if (!stop.signal.aborted) {
+          safeLog(this.log, "error", "leader election lost", { identity: this.elector.status().identity });
+          state.fail(this.leadershipLost());
+        }
       }
       // The stop procedure (upstream's order): runnables without leader election first, then the leader-elected ones.
       others.abort(stop.signal.reason);
@@ -499,6 +599,7 @@ export class Manager implements ControllerContext {
       await this.factory.shutdown();
       await Promise.allSettled(background);
       await this.probe?.close();
+      await this.metricsProbe?.close();
       signals?.dispose();
       signal.removeEventListener("abort", onAbort);
       this.phase = "stopped";
@@ -526,7 +627,9 @@ export class Manager implements ControllerContext {
     this.events.next({ type: "controllersStarted", names: controllers });
     if (rest.length > 0) this.events.next({ type: "runnablesStarted", names: rest, leaderElection: true });
     const onAbort = () => {
-      if (!state.leading.signal.aborted) state.fail(this.leadershipLost());
+      if (state.leading.signal.aborted) return;
+      safeLog(this.log, "error", "leader election lost", { identity: this.elector?.status().identity });
+      state.fail(this.leadershipLost());
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
@@ -558,10 +661,17 @@ export class Manager implements ControllerContext {
     signal.addEventListener("abort", onAbort, { once: true });
     const timeout = this.options.cacheSyncTimeout ?? 120_000;
     const timer = this.clock.afterFunc(timeout, () => ac.abort(new Error("cache sync timeout")));
+    const stopWatch = watchSyncStalls(
+      () => this.factory.list(),
+      this.clock,
+      this.options.syncStallWarning ?? 10_000,
+      this.log,
+    );
     try {
       const res = await this.factory.waitForCacheSync(ac.signal);
       return res.err === undefined;
     } finally {
+      stopWatch();
       timer.stop();
       signal.removeEventListener("abort", onAbort);
     }

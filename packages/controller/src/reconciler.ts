@@ -1,3 +1,4 @@
+import type { Logger } from "@informer-ts/instrumentation";
 import type { Request } from "./request.js";
 
 /**
@@ -26,6 +27,13 @@ export interface ReconcileContext {
   readonly controller: string;
   /** How many times this key was requeued by the rate limiter since it last succeeded (`numRequeues`). */
   readonly retries: number;
+  /** A unique id of this reconcile (controller-runtime's `reconcileID`), on every line of `log`. */
+  readonly reconcileID: string;
+  /**
+   * A logger carrying `controller`, `controllerGroup`, `controllerKind`, `namespace`, `name` and `reconcileID`
+   * (controller-runtime's `log.FromContext(ctx)`): log through it and the lines say which reconcile wrote them.
+   */
+  readonly log: Logger;
 }
 
 /**

@@ -34,6 +34,14 @@ export {
 } from "./metrics.js";
 export { PromMetrics } from "./prom-metrics.js";
 export {
+  defaultRuntimeLogger,
+  type LogSink,
+  newRuntimeLogger,
+  parseLogLevel,
+  type RuntimeLoggerOptions,
+  withFields,
+} from "./runtime-logger.js";
+export {
   defaultSubscriberErrorReporter,
   SafeObservable,
   type SubscriberCallback,

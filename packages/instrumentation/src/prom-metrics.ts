@@ -30,6 +30,7 @@ import {
 export class PromMetrics implements MetricsProvider {
   readonly registry: prom.Registry;
   private readonly bound = new Map<string, BoundCounter | BoundGauge | BoundHistogram>();
+  private defaultsCollected = false;
 
   constructor(registry: prom.Registry = new prom.Registry()) {
     this.registry = registry;
@@ -62,6 +63,19 @@ export class PromMetrics implements MetricsProvider {
     return withBound<Histogram>({ observe: (value, labels) => h.observe(labelsOf(labels), value) }, (labels) =>
       this.bind("histogram", opts, labels, (own) => new PromBoundHistogram(h, own)),
     );
+  }
+
+  /**
+   * Adds prom-client's default metrics to the registry — process (`process_cpu_seconds_total`,
+   * `process_resident_memory_bytes`, open fds…) and Node.js runtime (`nodejs_eventloop_lag_seconds`, heap, GC) —
+   * once per registry; returns this. They are read at scrape time (no timer keeps the process alive).
+   */
+  collectDefaultMetrics(): this {
+    if (!this.defaultsCollected) {
+      this.defaultsCollected = true;
+      prom.collectDefaultMetrics({ register: this.registry });
+    }
+    return this;
   }
 
   /** Prometheus text format of every metric in the registry. */

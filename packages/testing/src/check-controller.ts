@@ -258,6 +258,7 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
         clock: cluster.clock,
         rand: seededRand(c.seed),
         metrics: options.metrics?.() ?? noopMetrics,
+        quiet: true, // the kit reports reconcile errors itself; the runtime's logs would flood a property run
         informerOptions: { logger: silentLogger, reflector: { useWatchList, logger: silentLogger } },
       });
       const ctx: ControllerCase<V> = {

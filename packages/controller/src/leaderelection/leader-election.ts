@@ -1,6 +1,14 @@
-import { isNotFound } from "@informer-ts/apimachinery";
-import { type Clock, jitter, mathRand, type Rand, realClock } from "@informer-ts/clock";
-import { type MetricsProvider, noopMetrics, safeObservable } from "@informer-ts/instrumentation";
+import { isNotFound, StatusError } from "@informer-ts/apimachinery";
+import { type Clock, jitter, mathRand, type Rand, realClock, type Timer } from "@informer-ts/clock";
+import {
+  defaultRuntimeLogger,
+  type Logger,
+  type MetricsProvider,
+  noopMetrics,
+  safeLog,
+  safeObservable,
+  withFields,
+} from "@informer-ts/instrumentation";
 import { type Observable, Subject } from "rxjs";
 import { InvalidLeaseError, type LeaderElectionRecord, type ResourceLock } from "./lease-lock.js";
 
@@ -41,12 +49,34 @@ export interface LeaderElectionConfig {
   readonly clock?: Clock;
   readonly rand?: Rand;
   readonly metrics?: MetricsProvider;
+  /**
+   * Where the elector logs its transitions (acquired, new leader, lost) and the errors of its Lease requests with
+   * their cause (`namespaces "nope" not found`, a 403). A failure that repeats the last one (same operation, same
+   * message) is logged at `debug`, so a stuck election writes one error line, not one per retry. Default the process's
+   * runtime logger; `silentLogger` turns it off.
+   */
+  readonly logger?: Logger;
+  /**
+   * Leader fencing: stop leading as soon as this candidate's own clock says the lease may have expired — the lease
+   * duration since the start of the last successful renewal — even if the renewal deadline has not passed (a process
+   * paused by SIGSTOP, a VM frozen, an event loop blocked). Default false: client-go's behaviour, where the leader stops
+   * only when a renewal has kept failing for `renewDeadline`, so a leader that wakes up after a pause longer than the
+   * lease goes on leading (its controllers reconciling) until the renewal it then starts times out or is refused.
+   */
+  readonly fencing?: boolean;
+}
+
+/** Why a fenced leader stopped leading: its lease may have expired by its own clock (see `fencing`). */
+export class LeaseFencedError extends Error {
+  override readonly name = "LeaseFencedError";
 }
 
 /** What a {@link LeaderElector} reports on `events$`. */
 export type LeaderElectionEvent =
   | { readonly type: "acquired"; readonly identity: string }
   | { readonly type: "renewFailed"; readonly identity: string }
+  /** With `fencing`: the lease may have expired by the local clock, so this candidate stopped leading. */
+  | { readonly type: "fenced"; readonly identity: string }
   | { readonly type: "released"; readonly identity: string }
   | { readonly type: "newLeader"; readonly identity: string }
   | { readonly type: "error"; readonly op: string; readonly error: unknown };
@@ -139,6 +169,12 @@ export class LeaderElector {
   private reportedLeader = "";
   private started = false;
   private lastError: { op: string; message: string } | undefined;
+  /** `op` and message of the last failure logged at error level; a repeat is logged at debug. */
+  private lastLogged: string | undefined;
+  private readonly log: Logger;
+  private fenceTimer: Timer | undefined;
+  /** While leading: the leadership's controller and the clock time the last successful renewal started. */
+  private leadership: { readonly leading: AbortController; renewedAt: number } | undefined;
 
   constructor(config: LeaderElectionConfig) {
     const d = validateLeaderElectionConfig(config);
@@ -153,6 +189,11 @@ export class LeaderElector {
     this.masterStatus = m.gauge(leaderElectionMetrics.masterStatus);
     this.slowpath = m.counter(leaderElectionMetrics.slowpathTotal);
     this.masterStatus.set(0, { name: this.name });
+    this.log = withFields(config.logger ?? defaultRuntimeLogger(), {
+      logger: "leader-election",
+      lease: config.lock.describe(),
+      identity: config.lock.identity(),
+    });
     this.events$ = safeObservable(this.events.asObservable(), `leader election ${this.name} events$`);
   }
 
@@ -164,6 +205,22 @@ export class LeaderElector {
   /** The last observed leader's identity, "" if none (`GetLeader`). */
   getLeader(): string {
     return this.observedRecord.holderIdentity;
+  }
+
+  /**
+   * With `fencing`: whether this candidate may still act as leader at this instant by its own clock. When the lease may
+   * have expired (`leaseDuration` since the start of the last successful renewal), stops leading at once — the leading
+   * signal aborts before this returns — and answers false. True without fencing, and when not leading (there is no
+   * leadership to fence). The {@link Manager}'s controllers ask before every reconcile, so a process resumed after a
+   * pause (its timers all overdue) does not reconcile once more before the fence timer runs.
+   */
+  fence(): boolean {
+    const l = this.leadership;
+    if (this.config.fencing !== true || l === undefined) return true;
+    if (l.leading.signal.aborted) return false;
+    if (this.clock.now() < l.renewedAt + this.leaseDuration) return true;
+    this.fenceNow(l.renewedAt, l.leading);
+    return false;
   }
 
   /** The observed record, when it was observed (on this candidate's clock), and the last error. */
@@ -187,37 +244,79 @@ export class LeaderElector {
   async run(signal: AbortSignal): Promise<void> {
     if (this.started) throw new Error(`leader elector ${this.name} was run more than once`);
     this.started = true;
+    let leading: AbortController | undefined;
     try {
-      if (!(await this.acquire(signal))) return;
-      const leading = new AbortController();
-      const onAbort = () => leading.abort(signal.reason);
+      safeLog(this.log, "info", "attempting to acquire leader lease");
+      const acquiredAt = await this.acquire(signal);
+      if (acquiredAt === undefined) return;
+      leading = new AbortController();
+      const onAbort = () => leading?.abort(signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });
       this.masterStatus.set(1, { name: this.name });
+      safeLog(this.log, "info", "successfully acquired lease");
       this.events.next({ type: "acquired", identity: this.config.lock.identity() });
-      const callback = this.invoke("onStartedLeading", () => this.config.callbacks.onStartedLeading(leading.signal));
+      this.armFence(acquiredAt, leading);
+      const led = leading;
+      const callback = this.invoke("onStartedLeading", () => this.config.callbacks.onStartedLeading(led.signal));
       try {
         await this.renew(leading, signal);
       } finally {
         signal.removeEventListener("abort", onAbort);
+        this.fenceTimer?.stop();
+        this.leadership = undefined;
         leading.abort(new Error(`leader election ${this.name}: stopped leading`));
         this.masterStatus.set(0, { name: this.name });
         await callback;
       }
     } finally {
+      if (leading !== undefined) safeLog(this.log, "info", "stopped leading");
       await this.invoke("onStoppedLeading", () => this.config.callbacks.onStoppedLeading());
       this.events.complete();
     }
   }
 
-  /** Loops until the lock is acquired (true) or `signal` aborts (false): `wait.JitterUntil(…, retryPeriod, 1.2, sliding)`. */
-  private async acquire(signal: AbortSignal): Promise<boolean> {
+  /**
+   * Loops until the lock is acquired or `signal` aborts (`wait.JitterUntil(…, retryPeriod, 1.2, sliding)`). Resolves
+   * to the clock time the successful attempt started (the lease's renew time), `undefined` when `signal` aborted.
+   */
+  private async acquire(signal: AbortSignal): Promise<number | undefined> {
     while (!signal.aborted) {
+      const started = this.clock.now();
       const ok = await this.tryAcquireOrRenew(signal);
       this.maybeReportTransition();
-      if (ok) return true;
-      if (!(await this.sleep(jitter(this.retryPeriod, JitterFactor, this.rand), signal))) return false;
+      if (ok) return started;
+      if (!(await this.sleep(jitter(this.retryPeriod, JitterFactor, this.rand), signal))) return undefined;
     }
-    return false;
+    return undefined;
+  }
+
+  /**
+   * With `fencing`, (re)arms the timer that stops leading once the lease renewed at `renewedAt` may have expired
+   * (`renewedAt + leaseDuration` on this candidate's clock).
+   */
+  private armFence(renewedAt: number, leading: AbortController): void {
+    if (this.leadership?.leading === leading) this.leadership.renewedAt = renewedAt;
+    else this.leadership = { leading, renewedAt };
+    if (this.config.fencing !== true) return;
+    this.fenceTimer?.stop();
+    const left = renewedAt + this.leaseDuration - this.clock.now();
+    if (left <= 0) this.fenceNow(renewedAt, leading);
+    else this.fenceTimer = this.clock.afterFunc(left, () => this.fenceNow(renewedAt, leading));
+  }
+
+  /** Stops leading because the lease renewed at `renewedAt` may have expired (fencing). */
+  private fenceNow(renewedAt: number, leading: AbortController): void {
+    if (leading.signal.aborted) return;
+    this.fenceTimer?.stop();
+    safeLog(this.log, "error", "lease may have expired by the local clock: stopped leading (fencing)", {
+      leaseDuration: this.leaseDuration,
+      sinceLastRenewal: this.clock.now() - renewedAt,
+    });
+    leading.abort(
+      new LeaseFencedError(
+        `leader election ${this.name}: the lease may have expired by the local clock (${this.clock.now() - renewedAt} ms since the last successful renewal began, lease ${this.leaseDuration} ms): stopped leading`,
+      ),
+    );
   }
 
   /**
@@ -227,31 +326,48 @@ export class LeaderElector {
   private async renew(leading: AbortController, outer: AbortSignal): Promise<void> {
     for (;;) {
       if (outer.aborted) break;
+      if (leading.signal.aborted) {
+        this.events.next({ type: "fenced", identity: this.config.lock.identity() });
+        break;
+      }
       const deadline = new AbortController();
       const onAbort = () => deadline.abort(outer.reason);
+      const onFenced = () => deadline.abort(leading.signal.reason);
       outer.addEventListener("abort", onAbort, { once: true });
+      leading.signal.addEventListener("abort", onFenced, { once: true });
       const timer = this.clock.afterFunc(this.renewDeadline, () =>
         deadline.abort(new Error(`failed to renew lease ${this.config.lock.describe()}: timed out`)),
       );
       let renewed = false;
       try {
         for (;;) {
+          const started = this.clock.now();
           const attempt = this.tryAcquireOrRenew(deadline.signal);
           renewed = await Promise.race([attempt, abortedOf(deadline.signal).then(() => false)]);
+          if (renewed) this.armFence(started, leading);
           if (renewed || deadline.signal.aborted) break;
           if (!(await this.sleep(this.retryPeriod, deadline.signal))) break;
         }
       } finally {
         timer.stop();
         outer.removeEventListener("abort", onAbort);
+        leading.signal.removeEventListener("abort", onFenced);
       }
       this.maybeReportTransition();
+      if (leading.signal.aborted && !outer.aborted) continue; // fenced: reported at the top
       if (!renewed) {
-        if (!outer.aborted) this.events.next({ type: "renewFailed", identity: this.config.lock.identity() });
+        if (!outer.aborted) {
+          safeLog(this.log, "error", "failed to renew lease: renew deadline passed", {
+            renewDeadline: this.renewDeadline,
+            ...(this.lastError !== undefined && { lastError: this.lastError.message }),
+          });
+          this.events.next({ type: "renewFailed", identity: this.config.lock.identity() });
+        }
         leading.abort(new Error(`leader election ${this.name}: lost the lease (renew deadline passed)`));
         break;
       }
-      if (!(await this.sleep(this.retryPeriod, outer))) break;
+      // On the leading signal: it aborts with `outer`, and when fenced.
+      if (!(await this.sleep(this.retryPeriod, leading.signal))) continue;
     }
     if (this.config.releaseOnCancel === true) await this.release();
   }
@@ -304,6 +420,7 @@ export class LeaderElector {
       try {
         await lock.update(renewed, signal);
         this.setObservedRecord(renewed);
+        this.lastLogged = undefined;
         return true;
       } catch (err) {
         this.reportError("renew", err);
@@ -326,6 +443,7 @@ export class LeaderElector {
         return false;
       }
       this.setObservedRecord(record);
+      this.lastLogged = undefined;
       return true;
     }
     // 3. Record obtained: note changes, respect a valid lease held by another.
@@ -340,7 +458,13 @@ export class LeaderElector {
         );
       }
     }
-    if (got.record.holderIdentity !== "" && this.isLeaseValid(now) && !this.isLeader()) return false;
+    if (got.record.holderIdentity !== "" && this.isLeaseValid(now) && !this.isLeader()) {
+      this.lastLogged = undefined;
+      safeLog(this.log, "debug", "lock is held by another candidate and has not yet expired", {
+        holder: got.record.holderIdentity,
+      });
+      return false;
+    }
     // 4. Take over or renew.
     if (this.isLeader()) {
       record = { ...record, acquireTime: got.record.acquireTime, leaderTransitions: got.record.leaderTransitions };
@@ -354,6 +478,7 @@ export class LeaderElector {
       return false;
     }
     this.setObservedRecord(record);
+    this.lastLogged = undefined;
     return true;
   }
 
@@ -371,13 +496,22 @@ export class LeaderElector {
     const holder = this.observedRecord.holderIdentity;
     if (holder === this.reportedLeader) return;
     this.reportedLeader = holder;
+    if (holder !== "") safeLog(this.log, "info", "new leader elected", { leader: holder });
     this.events.next({ type: "newLeader", identity: holder });
     const cb = this.config.callbacks.onNewLeader;
     if (cb !== undefined) void this.invoke("onNewLeader", () => cb(holder));
   }
 
   private reportError(op: string, error: unknown): void {
-    this.lastError = { op, message: error instanceof Error ? error.message : String(error) };
+    const message = error instanceof Error ? error.message : String(error);
+    this.lastError = { op, message };
+    const signature = `${op}\u0000${message}`;
+    const level = signature === this.lastLogged ? "debug" : "error";
+    this.lastLogged = signature;
+    safeLog(this.log, level, errorMessages[op] ?? `leader election callback ${op} failed`, {
+      error: message,
+      ...(error instanceof StatusError && { code: error.code, reason: error.reason }),
+    });
     this.events.next({ type: "error", op, error });
   }
 
@@ -399,6 +533,15 @@ export class LeaderElector {
     }
   }
 }
+
+/** client-go's log message of each failing operation. */
+const errorMessages: Readonly<Record<string, string>> = {
+  get: "error retrieving resource lock",
+  create: "error initially creating leader election record",
+  update: "Failed to update lock",
+  renew: "Failed to update lock optimistically, falling back to slow path",
+  release: "Failed to release lock",
+};
 
 function abortedOf(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();

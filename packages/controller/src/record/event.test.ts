@@ -1,6 +1,6 @@
-import { newAlreadyExists, newInternalError } from "@informer-ts/apimachinery";
+import { newAlreadyExists, newForbidden, newInternalError } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
-import { InMemoryMetrics } from "@informer-ts/instrumentation";
+import { InMemoryMetrics, type Logger, newRuntimeLogger, silentLogger } from "@informer-ts/instrumentation";
 import { describe, expect, it } from "vitest";
 import { FakeObjectClient } from "../fake-object-client.test-util.js";
 import { EventBroadcaster, type EventBroadcasterEvent, FakeRecorder, maxTriesPerEvent } from "./event.js";
@@ -15,11 +15,11 @@ async function turns(n = 20): Promise<void> {
   for (let i = 0; i < n; i++) await settle();
 }
 
-function setup(opts: { queueSize?: number } = {}) {
+function setup(opts: { queueSize?: number; logger?: Logger } = {}) {
   const clock = new FakeClock(Date.UTC(2026, 0, 1));
   const client = new FakeObjectClient();
   const metrics = new InMemoryMetrics();
-  const b = new EventBroadcaster({ client, clock, rand: seededRand(1), metrics, ...opts });
+  const b = new EventBroadcaster({ client, clock, rand: seededRand(1), metrics, logger: silentLogger, ...opts });
   const seen: EventBroadcasterEvent[] = [];
   b.events$.subscribe((e) => seen.push(e));
   const ac = new AbortController();
@@ -125,12 +125,12 @@ describe("EventBroadcaster / EventRecorder", () => {
     await run;
   });
 
-  it("a failing write is retried: first pause random in [0, 10 s), then 10 s, at most 12 tries", async () => {
-    const { client, clock, recorder, seen, ac, run } = setup();
+  it("a write failing without an answer is retried: first pause random in [0, 10 s), then 10 s, at most 12 tries", async () => {
+    const { client, clock, recorder, seen, metrics, ac, run } = setup();
     const times: number[] = [];
     client.fault = () => {
       times.push(clock.now());
-      throw newInternalError("etcd down");
+      throw new TypeError("fetch failed: connect ECONNREFUSED");
     };
     recorder.event(pod, "Warning", "Failed", "boom");
     await turns();
@@ -143,6 +143,67 @@ describe("EventBroadcaster / EventRecorder", () => {
     const errs = seen.filter((e) => e.type === "writeError") as { final: boolean }[];
     expect(errs).toHaveLength(12);
     expect(errs.at(-1)!.final).toBe(true);
+    expect(metrics.value("event_recorder_dropped_total", { reason: "retry-limit" })).toBe(1);
+    ac.abort();
+    await run;
+  });
+
+  // client-go's recordEvent: every *errors.StatusError is final ("Server rejected event (will not retry!)").
+  it.each([
+    ["403 Forbidden", () => newForbidden({ group: "", resource: "events" }, "x", "RBAC says no")],
+    ["500 InternalError", () => newInternalError("etcd down")],
+  ])(
+    "TestEventf/recordEvent: a StatusError (%s) is final: one try, logged once, counted as rejected",
+    async (_n, make) => {
+      const lines: string[] = [];
+      const logger = newRuntimeLogger({ sink: { write: (l) => lines.push(l) }, now: () => 0 });
+      const { client, clock, recorder, seen, metrics, ac, run } = setup({ logger });
+      client.fault = () => {
+        throw make();
+      };
+      recorder.event(pod, "Warning", "Failed", "boom");
+      await turns();
+      await clock.step(200_000);
+      expect(client.requests).toHaveLength(1);
+      expect(seen.filter((e) => e.type === "writeError")).toMatchObject([{ final: true }]);
+      expect(metrics.value("event_recorder_dropped_total", { reason: "rejected" })).toBe(1);
+      const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({
+        level: "error",
+        logger: "events",
+        msg: "Server rejected event (will not retry!)",
+        namespace: "prod",
+        object: "Pod prod/web-0",
+        eventReason: "Failed",
+        error: make().message,
+        code: make().code,
+      });
+      ac.abort();
+      await run;
+    },
+  );
+
+  it("a refused Event logs nothing with the quiet logger (silentLogger), and is still counted", async () => {
+    const { client, clock, recorder, metrics, ac, run } = setup({ logger: silentLogger });
+    const writes: string[] = [];
+    const orig = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => {
+      writes.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      client.fault = () => {
+        throw newForbidden({ group: "", resource: "events" }, "x", "no");
+      };
+      recorder.event(pod, "Warning", "Failed", "boom");
+      await turns();
+      await clock.step(20_000);
+    } finally {
+      process.stderr.write = orig;
+    }
+    expect(writes).toEqual([]);
+    expect(metrics.value("event_recorder_dropped_total", { reason: "rejected" })).toBe(1);
     ac.abort();
     await run;
   });

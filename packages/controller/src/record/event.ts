@@ -1,7 +1,15 @@
 import { isAlreadyExists, isNotFound, type KubeObject, StatusError } from "@informer-ts/apimachinery";
 import { RequestConstructionError, type ResourceDescriptor } from "@informer-ts/client";
 import { type Clock, mathRand, type Rand, realClock } from "@informer-ts/clock";
-import { type MetricsProvider, noopMetrics, safeObservable } from "@informer-ts/instrumentation";
+import {
+  defaultRuntimeLogger,
+  type Logger,
+  type MetricsProvider,
+  noopMetrics,
+  safeLog,
+  safeObservable,
+  withFields,
+} from "@informer-ts/instrumentation";
 import { type Observable, Subject } from "rxjs";
 import type { ObjectClient } from "../object-client.js";
 import {
@@ -48,11 +56,17 @@ export interface EventRecorder {
 
 /** What an {@link EventBroadcaster} reports on `events$`. */
 export type EventBroadcasterEvent =
-  | { readonly type: "dropped"; readonly reason: "queue-full" | "shutting-down"; readonly event: CoreEvent }
+  | { readonly type: "dropped"; readonly reason: EventDropReason; readonly event: CoreEvent }
   | { readonly type: "invalid"; readonly message: string }
   | { readonly type: "skipped"; readonly event: CoreEvent }
   | { readonly type: "written"; readonly event: CoreEvent; readonly patched: boolean }
   | { readonly type: "writeError"; readonly event: CoreEvent; readonly error: unknown; readonly final: boolean };
+
+/**
+ * Why an event was not written: the queue was full, the broadcaster stopped, the server refused it (a `StatusError`),
+ * the request could not be built, or every one of the 12 tries failed.
+ */
+export type EventDropReason = "queue-full" | "shutting-down" | "rejected" | "unconstructable" | "retry-limit";
 
 /** Options of an {@link EventBroadcaster}. */
 export interface EventBroadcasterOptions {
@@ -67,13 +81,19 @@ export interface EventBroadcasterOptions {
   readonly rand?: Rand;
   /** `event_recorder_dropped_total{reason}` and `event_recorder_queue_length`. */
   readonly metrics?: MetricsProvider;
+  /**
+   * Where write failures are logged as client-go does (`Server rejected event (will not retry!)`, `Unable to write
+   * event (may retry after sleeping)`, `… (retry limit exceeded!)`) and drops from a full queue. Default the process's
+   * runtime logger; `silentLogger` turns it off.
+   */
+  readonly logger?: Logger;
 }
 
 /** The broadcaster's metrics (additions: client-go only logs drops). */
 export const eventRecorderMetrics = {
   dropped: {
     name: "event_recorder_dropped_total",
-    help: "Events dropped before they were written, by reason (queue-full, shutting-down)",
+    help: "Events not written, by reason (queue-full, shutting-down, rejected, unconstructable, retry-limit)",
     labelNames: ["reason"],
   },
   queueLength: { name: "event_recorder_queue_length", help: "Events waiting to be written", labelNames: [] },
@@ -82,10 +102,15 @@ export const eventRecorderMetrics = {
 /**
  * client-go's `record.EventBroadcaster` with `StartRecordingToSink`: recorders put events on a bounded queue without
  * waiting; `run(signal)` takes them one at a time, runs them through the {@link EventCorrelator} and writes them: a
- * create, or a patch of the earlier event when it repeats one (a patch answered 404 falls back to a create). A failed
- * write is retried up to 12 times, `sleepDuration` apart (the first pause randomised); an AlreadyExists answer or a
- * request that cannot be built is final. A full queue drops the new event (`dropped` event and metric) — a reconcile
- * calling `event()` is never blocked.
+ * create, or a patch of the earlier event when it repeats one (a patch answered 404 falls back to a create).
+ *
+ * Final or retried (client-go's `recordEvent`): every answer of the server (a `StatusError`: 403, 422, 409…) and a
+ * request that cannot be built are final — the event is dropped, logged once (`Server rejected event (will not
+ * retry!)`, at error level; AlreadyExists and a terminating namespace at debug, as client-go logs them at V(5)) and
+ * counted in `event_recorder_dropped_total{reason="rejected"|"unconstructable"}`. Only other failures (the server
+ * unreachable, a timeout) are retried, up to 12 tries `sleepDuration` apart (the first pause randomised), each logged
+ * (`Unable to write event (may retry after sleeping)`); the last is `reason="retry-limit"`. A full queue drops the new
+ * event (`dropped` event and metric, logged) — a reconcile calling `event()` is never blocked.
  *
  * Differences from client-go: one writer per broadcaster (no watch fan-out, no logging sink); `run` returns a promise
  * that resolves once the queue is abandoned and the writer stopped (events still queued are dropped with reason
@@ -103,6 +128,7 @@ export class EventBroadcaster {
   private readonly events = new Subject<EventBroadcasterEvent>();
   private readonly dropped;
   private readonly queueLength;
+  private readonly log: Logger;
   private wake: (() => void) | undefined;
   private stopped = false;
   private seq = 0;
@@ -120,6 +146,7 @@ export class EventBroadcaster {
     const m = options.metrics ?? noopMetrics;
     this.dropped = m.counter(eventRecorderMetrics.dropped);
     this.queueLength = m.gauge(eventRecorderMetrics.queueLength);
+    this.log = withFields(options.logger ?? defaultRuntimeLogger(), { logger: "events" });
     this.events$ = safeObservable(this.events.asObservable(), "event broadcaster events$");
   }
 
@@ -210,7 +237,10 @@ export class EventBroadcaster {
     this.wake?.();
   }
 
-  private drop(event: CoreEvent, reason: "queue-full" | "shutting-down"): void {
+  private drop(event: CoreEvent, reason: EventDropReason): void {
+    if (reason === "queue-full") {
+      safeLog(this.log, "error", "Event queue full: event dropped", { ...eventFields(event), capacity: this.capacity });
+    }
     this.dropped.inc({ reason });
     this.events.next({ type: "dropped", reason, event });
   }
@@ -223,7 +253,15 @@ export class EventBroadcaster {
     }
     for (let tries = 1; ; tries++) {
       const done = await this.recordEvent(result.event, result.patch, signal, tries >= maxTriesPerEvent);
-      if (done || signal.aborted || tries >= maxTriesPerEvent) return;
+      if (done || signal.aborted) return;
+      if (tries >= maxTriesPerEvent) {
+        safeLog(this.log, "error", "Unable to write event (retry limit exceeded!)", {
+          ...eventFields(result.event),
+          tries,
+        });
+        this.dropped.inc({ reason: "retry-limit" });
+        return;
+      }
       const pause = tries === 1 ? this.sleepDuration * this.rand.float() : this.sleepDuration;
       try {
         await this.clock.sleep(pause, signal);
@@ -273,12 +311,39 @@ export class EventBroadcaster {
       this.events.next({ type: "written", event: stored, patched: update });
       return true;
     }
-    const final =
-      error instanceof RequestConstructionError ||
-      (error instanceof StatusError && (isAlreadyExists(error) || namespaceTerminating(error)));
+    const fields = { ...eventFields(event), error };
+    let final = true;
+    if (error instanceof RequestConstructionError) {
+      safeLog(this.log, "error", "Unable to construct event (will not retry!)", fields);
+      this.dropped.inc({ reason: "unconstructable" });
+    } else if (error instanceof StatusError) {
+      const expected = isAlreadyExists(error) || namespaceTerminating(error);
+      safeLog(this.log, expected ? "debug" : "error", "Server rejected event (will not retry!)", {
+        ...fields,
+        code: error.code,
+        reason: error.reason,
+      });
+      this.dropped.inc({ reason: "rejected" });
+    } else {
+      final = false;
+      if (!signal.aborted) safeLog(this.log, "error", "Unable to write event (may retry after sleeping)", fields);
+    }
     this.events.next({ type: "writeError", event, error, final: final || last });
     return final;
   }
+}
+
+/** The log keys of an event: what it is about and what it says. */
+function eventFields(event: CoreEvent): Record<string, unknown> {
+  const o = event.involvedObject;
+  return {
+    event: event.metadata.name,
+    namespace: event.metadata.namespace,
+    object: `${o.kind ?? ""} ${o.namespace ? `${o.namespace}/` : ""}${o.name}`.trim(),
+    type: event.type,
+    eventReason: event.reason,
+    message: event.message,
+  };
 }
 
 function namespaceTerminating(err: StatusError): boolean {

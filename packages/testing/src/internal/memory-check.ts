@@ -416,6 +416,7 @@ export async function runMemoryCheck(input: MemoryCheckInput): Promise<MemoryChe
             clock: c.clock,
             rand: seededRand(6),
             metrics: noopMetrics,
+            quiet: true, // the kit reports reconcile errors itself; the runtime's logs would flood a property run
             informerOptions: { logger: silentLogger, reflector: { logger: silentLogger } },
           });
           let reconciled = false;

@@ -1,0 +1,98 @@
+// Type tests (checked by the type-check of tests): merge patches, JSON patch operations and apply configurations.
+import type { KubeObject } from "@informer-ts/apimachinery";
+import { builtinResources, type Deployment } from "@informer-ts/client";
+import { describe, expectTypeOf, it } from "vitest";
+import type { ApplyConfiguration } from "./apply-configuration.js";
+import type { DelegatingClient } from "./delegating-client.js";
+import { type JsonPatchOp, type MergePatch, mergeFrom } from "./merge-patch.js";
+
+/** A custom resource's type as a user declares it. */
+interface Widget extends KubeObject {
+  apiVersion: "example.com/v1";
+  kind: "Widget";
+  spec: { size: number; colour?: string; parts: { name: string }[] };
+  status?: { ready: boolean };
+}
+
+describe("MergePatch<T>", () => {
+  it("is a deep partial where null deletes a field and arrays are replaced whole", () => {
+    expectTypeOf<{ spec: { replicas: 3 } }>().toExtend<MergePatch<Deployment>>();
+    expectTypeOf<{ metadata: { labels: { old: null } } }>().toExtend<MergePatch<Deployment>>();
+    expectTypeOf<{ spec: { parts: { name: string }[] } }>().toExtend<MergePatch<Widget>>();
+    // @ts-expect-error a wrong type of a field
+    const bad: MergePatch<Deployment> = { spec: { replicas: "three" } };
+    // @ts-expect-error an array element cannot be patched field by field
+    const partial: MergePatch<Widget> = { spec: { parts: [{}] } };
+    void bad;
+    void partial;
+  });
+
+  it("the spread edit of the issue is a valid merge patch, and mergeFrom's data takes the edited object", () => {
+    const d = {} as Deployment;
+    const replicas = 3;
+    expectTypeOf({ ...d, spec: { ...d.spec, replicas } }).toExtend<MergePatch<Deployment>>();
+    expectTypeOf(mergeFrom(d).data).parameter(0).toEqualTypeOf<Deployment>();
+    expectTypeOf(mergeFrom(d).data(d)).toEqualTypeOf<MergePatch<Deployment>>();
+  });
+});
+
+describe("the manager client's patch bodies", () => {
+  it("are typed by the resource: merge patch, JSON patch or text", () => {
+    const client = {} as DelegatingClient;
+    const { deployments } = builtinResources;
+    const ok = () => client.patch(deployments, "web", { spec: { replicas: 3 } });
+    const json = () => client.patch(deployments, "web", [{ op: "replace", path: "/spec/replicas", value: 3 }]);
+    // @ts-expect-error replicas is a number
+    const bad = () => client.patch(deployments, "web", { spec: { replicas: "3" } });
+    expectTypeOf(ok).returns.resolves.toEqualTypeOf<Deployment>();
+    void json;
+    void bad;
+  });
+});
+
+describe("JsonPatchOp", () => {
+  it("types each operation's fields", () => {
+    expectTypeOf<{ op: "replace"; path: "/spec/replicas"; value: 3 }>().toExtend<JsonPatchOp>();
+    expectTypeOf<{ op: "remove"; path: "/metadata/labels/app" }>().toExtend<JsonPatchOp>();
+    expectTypeOf<{ op: "move"; from: "/a"; path: "/b" }>().toExtend<JsonPatchOp>();
+    // @ts-expect-error a path is a JSON pointer
+    const noSlash: JsonPatchOp = { op: "remove", path: "spec" };
+    // @ts-expect-error add needs a value
+    const noValue: JsonPatchOp = { op: "add", path: "/a" };
+    void noSlash;
+    void noValue;
+  });
+});
+
+describe("ApplyConfiguration<T>", () => {
+  it("requires apiVersion, kind and metadata.name, everything else optional at every depth", () => {
+    expectTypeOf<{
+      apiVersion: "apps/v1";
+      kind: "Deployment";
+      metadata: { name: "web" };
+      spec: { replicas: 2 };
+    }>().toExtend<ApplyConfiguration<Deployment>>();
+    expectTypeOf<{ metadata: { name: "web" }; spec: { replicas: 1 } }>().not.toExtend<ApplyConfiguration<Deployment>>();
+    expectTypeOf<{ apiVersion: "apps/v1"; kind: "Deployment"; metadata: { namespace: "x" } }>().not.toExtend<
+      ApplyConfiguration<Deployment>
+    >();
+  });
+
+  it("works for a user's CRD type, keeping its literal apiVersion and kind", () => {
+    expectTypeOf<{
+      apiVersion: "example.com/v1";
+      kind: "Widget";
+      metadata: { name: "w" };
+      spec: { parts: [{ name: "p" }] };
+    }>().toExtend<ApplyConfiguration<Widget>>();
+    expectTypeOf<{ apiVersion: "v1"; kind: "Widget"; metadata: { name: "w" } }>().not.toExtend<
+      ApplyConfiguration<Widget>
+    >();
+    expectTypeOf<{
+      apiVersion: "example.com/v1";
+      kind: "Widget";
+      metadata: { name: "w" };
+      status: { ready: true };
+    }>().toExtend<ApplyConfiguration<Widget>>();
+  });
+});
