@@ -29,6 +29,7 @@ import {
   storeConverges,
   syncedHonest,
 } from "./invariants.js";
+import type { SimLatency } from "./latency-model.js";
 import { createSimCluster, type SimCluster, type SimTransport } from "./sim-cluster.js";
 
 const { configmaps } = builtinResources;
@@ -67,6 +68,11 @@ export interface PropertyOptions {
   /** Shape of the generated histories. */
   readonly history?: HistoryOptions;
   /**
+   * How long requests, watch delivery and the simulator's controllers take in virtual time: `modelled` (default, from
+   * the simulator's cost model) or `zero` (see {@link SimLatency}).
+   */
+  readonly latency?: SimLatency;
+  /**
    * Runs once per case before anything starts, after the history's namespaces exist: pre-populate the cluster (for
    * example thousands of objects through `cluster.engine`, which bypasses the request log).
    */
@@ -95,6 +101,10 @@ export interface SubjectCase<V = undefined> {
   readonly signal: AbortSignal;
   /** Virtual ms since the case started (the timeline's clock). */
   now(): number;
+  /** True while a step of the history is being applied (its writes, not the subject, drive what happens then). */
+  applyingStep(): boolean;
+  /** How many steps of the history were applied so far (the one being applied not included). */
+  stepsApplied(): number;
   /** Adds a line to the case's timeline (printed with a failure). */
   log(kind: TimelineEntry["kind"], text: string): void;
   /**
@@ -200,6 +210,9 @@ export interface CoreSubject extends Omit<SubjectUnderTest, "store"> {
   ready?(): boolean;
 }
 
+/** With the modelled latency, the most virtual time a step's aftermath may take before the next step comes anyway. */
+const STEP_QUIET_MS = 5_000;
+
 const keyOf = (o: KubeObject) => `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
 const errText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -240,6 +253,7 @@ export async function runSubjectCaseWith<V>(
   const cluster = await createSimCluster({
     seed: input.seed,
     transport: options.transport ?? "in-process",
+    latency: options.latency ?? "modelled",
     ...(spec.resources !== undefined && { resources: spec.resources }),
   });
   const allRequests = spec.requests === "all";
@@ -333,6 +347,8 @@ export async function runSubjectCaseWith<V>(
     }
   };
   const ac = new AbortController();
+  let applying = false;
+  let applied = 0;
   let subject: CoreSubject | undefined;
   let stopCalled = false;
   const callStop = (s: CoreSubject) => {
@@ -342,7 +358,10 @@ export async function runSubjectCaseWith<V>(
   };
   try {
     await prepareNamespaces(cluster, options.history?.namespaces);
-    await options.prepare?.(cluster);
+    if (options.prepare !== undefined) {
+      const prepare = options.prepare;
+      await cluster.run(() => prepare(cluster), { maxMs: 24 * 3_600_000 });
+    }
     const ctx: SubjectCase<V> = {
       cluster,
       useWatchList,
@@ -351,11 +370,13 @@ export async function runSubjectCaseWith<V>(
       listerWatcher: listWatchFor(cluster.client, configmaps),
       signal: ac.signal,
       now: at,
+      applyingStep: () => applying,
+      stepsApplied: () => applied,
       log,
       recordNotifications: (informer, handler, label) => record(informer, handler, label),
     };
     try {
-      subject = await spec.subject(ctx);
+      subject = await cluster.run(() => spec.subject(ctx));
     } catch (err) {
       log("phase", `${spec.name} did not start: ${errText(err)}`);
       return {
@@ -371,8 +392,11 @@ export async function runSubjectCaseWith<V>(
       s.observe?.();
     };
     log("phase", `${spec.name} started (${useWatchList ? "watch-list" : "list+watch"}, ${cluster.transport})`);
+    // Between steps: let what the last step started finish — at the same instant with zero latency, in the few
+    // virtual ms its requests and the watches they reopen take with the modelled latency (at most STEP_QUIET_MS).
+    const quietMs = cluster.latency === "zero" ? 0 : STEP_QUIET_MS;
     const quiesce = async () => {
-      await cluster.settle({ maxMs: 0 }).catch(() => undefined);
+      await cluster.settle({ maxMs: quietMs, ignorePausedWatches: true }).catch(() => undefined);
       drainRequests();
       observe();
     };
@@ -386,7 +410,11 @@ export async function runSubjectCaseWith<V>(
     s.afterStep?.(0);
     await quiesce();
     for (const [i, step] of steps.entries()) {
-      const outcome = await applyStep(cluster, step);
+      applying = true;
+      const outcome = await applyStep(cluster, step).finally(() => {
+        applying = false;
+        applied++;
+      });
       log("step", `${describeStep(step)} → ${outcome}`);
       s.afterStep?.(i + 1);
       await quiesce();

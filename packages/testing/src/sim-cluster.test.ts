@@ -39,7 +39,7 @@ async function take(c: SimCluster, it: AsyncIterator<WatchEvent<KubeObject>>, n:
 describe.each<SimTransport>(["in-process", "http"])("createSimCluster (%s)", (transport) => {
   it("runs every KubeClient verb against the simulator under a FakeClock", async () => {
     const clock = new FakeClock();
-    const c = await createSimCluster({ clock, seed: 7, transport });
+    const c = await createSimCluster({ clock, seed: 7, transport, latency: "zero" });
     cluster = c;
     expect(c.transport).toBe(transport);
     expect(c.kubeconfig === undefined).toBe(transport === "in-process");
@@ -75,7 +75,7 @@ describe.each<SimTransport>(["in-process", "http"])("createSimCluster (%s)", (tr
   });
 
   it("streams a watch, survives an abort and reports faults as the client sees them over a socket", async () => {
-    const c = await createSimCluster({ seed: 3, transport });
+    const c = await createSimCluster({ seed: 3, transport, latency: "zero" });
     cluster = c;
     const start = await c.client.create(configmaps, cm("w0"));
     const ac = new AbortController();
@@ -108,7 +108,7 @@ describe.each<SimTransport>(["in-process", "http"])("createSimCluster (%s)", (tr
 
 describe.each<SimTransport>(["in-process", "http"])("SimCluster.inFlight (%s)", (transport) => {
   it("an open watch is listed until aborted; a finished list is not; direct engine calls are listed too", async () => {
-    const c = await createSimCluster({ seed: 5, transport });
+    const c = await createSimCluster({ seed: 5, transport, latency: "zero" });
     cluster = c;
     await c.client.list(configmaps, { namespace: "default" });
     expect(c.inFlight()).toEqual([]);
@@ -140,7 +140,7 @@ describe.each<SimTransport>(["in-process", "http"])("SimCluster.inFlight (%s)", 
 
 describe("createSimCluster in-process specifics", () => {
   it("aborting a watch closes it on the server, and settle() leaves no request in flight", async () => {
-    const c = await createSimCluster();
+    const c = await createSimCluster({ latency: "zero" });
     cluster = c;
     const ac = new AbortController();
     const w = await c.client.watch(configmaps, { namespace: "default" }, ac.signal);
@@ -153,7 +153,7 @@ describe("createSimCluster in-process specifics", () => {
   });
 
   it("settle() times out with an error naming what is still pending", async () => {
-    const c = await createSimCluster();
+    const c = await createSimCluster({ latency: "zero" });
     cluster = c;
     const never = new Promise<void>(() => undefined);
     void c.track("reconcile default/x", never);
@@ -168,7 +168,7 @@ describe("createSimCluster in-process specifics", () => {
 
   it("is deterministic: the same seed gives the same uids and request log", async () => {
     const run = async () => {
-      const c = await createSimCluster({ seed: 42 });
+      const c = await createSimCluster({ seed: 42, latency: "zero" });
       const out: string[] = [];
       for (let i = 0; i < 3; i++) out.push((await c.client.create(configmaps, cm(`d-${i}`))).metadata!.uid!);
       out.push(...c.requests.map((r) => `${r.verb}:${r.code}:${r.receivedAt}`));
@@ -229,7 +229,7 @@ function slowRead(url: string, path: string, resumeAfterTurns: number | undefine
 describe("createSimCluster (http): settle and response bodies in transit", () => {
   /** 40 ConfigMaps of 512 KiB: a ~20 MB streamed list, more than the loopback socket buffers hold. */
   async function bigCluster(): Promise<SimCluster> {
-    const c = await createSimCluster({ seed: 3, transport: "http" });
+    const c = await createSimCluster({ seed: 3, transport: "http", latency: "zero" });
     cluster = c;
     const big = "x".repeat(512 * 1024);
     for (let i = 0; i < 40; i++)
