@@ -284,10 +284,12 @@ const { configmaps, namespaces } = builtinResources;
 /** Creates the namespaces a history writes into (those that do not exist yet). */
 export async function prepareNamespaces(cluster: SimCluster, names: readonly string[] = DEFAULT_NAMESPACES) {
   for (const ns of names) {
-    const exists = await cluster.run(() => cluster.client.get(namespaces, ns)).then(
-      () => true,
-      () => false,
-    );
+    const exists = await cluster
+      .run(() => cluster.client.get(namespaces, ns))
+      .then(
+        () => true,
+        () => false,
+      );
     if (!exists) {
       const namespace = { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } };
       await cluster.run(() => cluster.client.create(namespaces, namespace));
@@ -304,10 +306,12 @@ export async function applyStep(cluster: SimCluster, s: SimStep): Promise<string
   const c = cluster.client;
   // Under the modelled latency a request answers only as virtual time advances: each runs through `cluster.run`.
   const current = async (ns: string, name: string): Promise<KubeObject | undefined> =>
-    cluster.run(() => c.get(configmaps, name, { namespace: ns })).then(
-      (o) => o as KubeObject,
-      () => undefined,
-    );
+    cluster
+      .run(() => c.get(configmaps, name, { namespace: ns }))
+      .then(
+        (o) => o as KubeObject,
+        () => undefined,
+      );
   const object = (ns: string, name: string, data: Record<string, string>, labels?: Record<string, string>) =>
     ({
       apiVersion: "v1",

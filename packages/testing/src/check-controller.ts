@@ -20,7 +20,7 @@ import {
   checkSubjectWith,
   type PropertyOptions,
   renderSubjectFailure,
-  runSubjectCaseWith,
+  runCaseWith,
   type SubjectSpec,
 } from "./check-subject.js";
 import type { InvariantReport } from "./invariants.js";
@@ -416,19 +416,18 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
 }
 
 /**
- * Runs one case of {@link checkController} with a given history (no generation, no shrinking) and returns the
+ * Runs one case of {@link checkController} — a given history, or the replay token a failure printed (`FC_REPLAY=…`:
+ * that case regenerated exactly, its `story` in the outcome) — with no search and no shrinking, and returns the
  * reports, the timeline and the observed reconciles; never rejects for a violation (an exception thrown by `setup`
- * is a `subjectStarts` violation).
+ * is a `subjectStarts` violation). A token of another property, or that is malformed, rejects naming it.
  */
 export async function runControllerCase<V = undefined>(
   options: CheckControllerOptions<V>,
-  input: ControllerCaseInput<V>,
+  input: ControllerCaseInput<V> | string,
 ): Promise<ControllerCaseOutcome> {
   const out: { reconciles: ReconcileRecord[] } = { reconciles: [] };
-  const outcome = await runSubjectCaseWith(controllerSpec(options, out), options, {
-    ...input,
-    variant: input.variant as V,
-  });
+  const variant = options.variant ?? fc.constant(undefined as V);
+  const outcome = await runCaseWith(controllerSpec(options, out), options, variant, input);
   return { ...outcome, reconciles: out.reconciles };
 }
 

@@ -41,20 +41,23 @@ interface ReportLine {
 }
 
 /**
- * Renders a failed case: `checker` and the count of broken invariants, the seed and how to replay it, the case's
+ * Renders a failed case: `checker` and the count of broken invariants, how to replay it (its token, or the seed of a
+ * hand-written case), the case's
  * `story` (lines already indented, e.g. the shrunk history), each broken invariant with its violations, and the
  * timeline.
  */
 export function renderFailure(
   checker: string,
-  seed: number,
+  name: number | { readonly token: string; readonly caseSeed: number; readonly seed: number },
   story: readonly string[],
   reports: readonly ReportLine[],
   timeline: readonly TimelineLine[],
 ): string {
   const lines = [
     `${checker}: a generated case broke ${reports.filter((r) => !r.ok).length} invariant(s)`,
-    `  seed ${seed} — replay exactly with FC_SEED=${seed}`,
+    typeof name === "number"
+      ? `  case seed ${name}`
+      : `  replay this case alone: FC_REPLAY=${name.token} (case seed ${name.caseSeed}; the whole search again: FC_SEED=${name.seed})`,
     ...story,
   ];
   for (const r of reports) {
