@@ -1,5 +1,6 @@
-import { silentLogger } from "@informer-ts/cache";
-import { listWatchFor } from "@informer-ts/client";
+import type { KubeObject } from "@informer-ts/apimachinery";
+import { DeletedFinalStateUnknown, type SharedIndexInformer, silentLogger } from "@informer-ts/cache";
+import { listWatchFor, type ResourceDescriptor } from "@informer-ts/client";
 import { seededRand } from "@informer-ts/clock";
 import {
   type Controller,
@@ -134,7 +135,8 @@ export interface CheckControllerOptions<V = undefined> extends PropertyOptions {
    * write enqueues the next reconcile) or churning against another writer (re-creating what the garbage collector
    * deletes). Reconciles that start while a step of the history is being applied are not counted (the history's own
    * writes drive them: a step may update one key 120 times) but against an allowance of four times `reconciles` per
-   * step and key. From then on reconcilers are no longer called, so the case ends and its story stays short. The
+   * step and key; and the threshold rises by every write the history made within the window and the minute before
+   * it (those events may arrive late and all at once, through a slow or stalled watch). From then on reconcilers are no longer called, so the case ends and its story stays short. The
    * default is above what the generated histories cause by themselves between steps (each step a write of one key,
    * each reconcile writing a child that triggers one more: about 2 per step, 25 steps) and far below a loop (a
    * round trip of a few virtual ms per reconcile under the modelled latency: 150–300 per second; zero latency: all at
@@ -170,10 +172,54 @@ export interface ControllerCaseOutcome extends CaseOutcome {
   readonly reconciles: readonly ReconcileRecord[];
 }
 
+/**
+ * How far back the history's own writes raise the storm threshold: their events may reach the controller late (a
+ * slow or stalled watch, a relist after a fault), in a burst of reconciles that is no loop.
+ */
+const HISTORY_ECHO_MS = 60_000;
+
 /** The `noKeyStuck` report from the stuck keys' sentences (ten at most, then a count). */
 function stuckReport(stuck: readonly string[]): InvariantReport {
   const shown = stuck.length > 10 ? [...stuck.slice(0, 10), `… and ${stuck.length - 10} more`] : [...stuck];
   return { name: "noKeyStuck", ok: stuck.length === 0, violations: shown };
+}
+
+/**
+ * The case's manager: every informer it hands out (to the builder's for/owns/watches and to `setup`) gets a handler
+ * that puts its notifications in the timeline, so the story shows what each controller's caches saw.
+ */
+class ObservedManager extends Manager {
+  private readonly recorded = new WeakSet<object>();
+
+  constructor(
+    private readonly c: { log(kind: "notification", text: string): void },
+    options: ConstructorParameters<typeof Manager>[0],
+  ) {
+    super(options);
+  }
+
+  override informerFor<T = KubeObject>(resource: ResourceDescriptor<T>): SharedIndexInformer<T> {
+    const informer = super.informerFor(resource);
+    if (this.recorded !== undefined && !this.recorded.has(informer)) {
+      this.recorded.add(informer);
+      const what = resource.resource;
+      const key = (o: unknown) => {
+        const m = (o as KubeObject).metadata;
+        return `${m?.namespace === undefined ? "" : `${m.namespace}/`}${m?.name ?? ""}`;
+      };
+      const rv = (o: unknown) => (o as KubeObject).metadata?.resourceVersion ?? "";
+      informer.addEventHandler({
+        onAdd: (o, initial) =>
+          this.c.log("notification", `${what} add ${key(o)} rv=${rv(o)}${initial ? " (initial list)" : ""}`),
+        onUpdate: (old, o) => this.c.log("notification", `${what} update ${key(o)} rv=${rv(old)}→${rv(o)}`),
+        onDelete: (o) => {
+          const tomb = o instanceof DeletedFinalStateUnknown;
+          this.c.log("notification", `${what} delete ${tomb ? `${o.key} (DeletedFinalStateUnknown)` : key(o)}`);
+        },
+      });
+    }
+    return informer;
+  }
 }
 
 class ObservedBuilder extends ControllerBuilder {
@@ -265,8 +311,11 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
           recent.set(id, starts);
           if (inStep > 4 * stormReconciles) {
             storm = `${name} reconciled ${key} ${inStep} times while one step of the history was applied (the allowance is ${4 * stormReconciles}): it keeps re-triggering itself or churns against another writer`;
-          } else if (starts.length > stormReconciles) {
-            storm = `${name} reconciled ${key} ${starts.length} times within ${stormWindowMs} virtual ms (from @${starts[0]} to @${now}; the threshold is ${stormReconciles}): it keeps re-triggering itself or churns against another writer`;
+          } else if (starts.length > stormReconciles + c.historyWrites(now - stormWindowMs - HISTORY_ECHO_MS)) {
+            const writes = c.historyWrites(now - stormWindowMs - HISTORY_ECHO_MS);
+            const allowed =
+              writes === 0 ? `${stormReconciles}` : `${stormReconciles} + ${writes} recent writes of the history`;
+            storm = `${name} reconciled ${key} ${starts.length} times within ${stormWindowMs} virtual ms (from @${starts[0]} to @${now}; the threshold is ${allowed}): it keeps re-triggering itself or churns against another writer`;
           } else if (reconciles.length >= maxReconciles) {
             storm = `more than ${maxReconciles} reconciles in one case (maxReconciles): the controllers never go quiet`;
           }
@@ -311,7 +360,7 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
           return settled;
         };
       };
-      const manager = new Manager({
+      const manager = new ObservedManager(c, {
         listerWatcherFor: (r, { namespace }) =>
           listWatchFor(cluster.client, r, namespace === undefined ? {} : { namespace }),
         client: cluster.client,
@@ -389,8 +438,12 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
       return {
         ready,
         // The quiet phase waits until the manager is ready, every controller idle and the predicate holds.
+        // A storm stopped the reconcilers: the case cannot converge any more, so the quiet phase ends at once (no
+        // 15 virtual minutes of watch renewals in the story).
         hasSynced: () =>
-          stopped || (manager.notReadyReason() === undefined && idle() && holds() && stuck().length === 0),
+          stopped ||
+          storm !== undefined ||
+          (manager.notReadyReason() === undefined && idle() && holds() && stuck().length === 0),
         invariants: () => [
           controllerConverges(options.converges, state, reconciles),
           { name: "managerRuns", ok: runErrors.length === 0, violations: runErrors },

@@ -76,7 +76,7 @@ export async function runCaseWith<V>(
 export interface TimelineEntry {
   /** Virtual ms since the case started. */
   readonly at: number;
-  readonly kind: "step" | "request" | "notification" | "handler-error" | "reconcile" | "phase";
+  readonly kind: "step" | "request" | "notification" | "handler-error" | "reconcile" | "phase" | "simulator";
   readonly text: string;
 }
 
@@ -153,6 +153,8 @@ export interface SubjectCase<V = undefined> {
   applyingStep(): boolean;
   /** How many steps of the history were applied so far (the one being applied not included). */
   stepsApplied(): number;
+  /** Writes (create, update, patch, delete) the history's steps made at or after virtual ms `since`. */
+  historyWrites(since: number): number;
   /** Adds a line to the case's timeline (printed with a failure). */
   log(kind: TimelineEntry["kind"], text: string): void;
   /**
@@ -257,6 +259,8 @@ export interface CoreSubject extends Omit<SubjectUnderTest, "store"> {
   /** Waited for (120 virtual seconds at most) before the first step; a timeout is logged, not a violation. */
   ready?(): boolean;
 }
+
+const WRITE_VERBS = new Set(["create", "update", "patch", "delete", "deletecollection", "apply"]);
 
 /** With the modelled latency, the most virtual time a step's aftermath may take before the next step comes anyway. */
 const STEP_QUIET_MS = 5_000;
@@ -397,6 +401,8 @@ export async function runSubjectCaseWith<V>(
   const ac = new AbortController();
   let applying = false;
   let applied = 0;
+  /** The virtual ms of each write a step made, in order. */
+  const stepWrites: number[] = [];
   let subject: CoreSubject | undefined;
   let stopCalled = false;
   const callStop = (s: CoreSubject) => {
@@ -404,6 +410,15 @@ export async function runSubjectCaseWith<V>(
     ac.abort();
     return Promise.resolve().then(() => s.stop?.());
   };
+  // What the simulator itself writes (garbage-collection deletes, namespace deletion, finalizer removal) is part of
+  // the story: it is often the other half of a loop.
+  for (const loop of [
+    cluster.engine.garbageCollector,
+    cluster.engine.namespaceController,
+    cluster.engine.crdFinalizer,
+  ]) {
+    loop?.onAction((a) => log("simulator", `${a.controller}: ${a.text}`));
+  }
   try {
     await prepareNamespaces(cluster, options.history?.namespaces);
     if (options.prepare !== undefined) {
@@ -420,6 +435,11 @@ export async function runSubjectCaseWith<V>(
       now: at,
       applyingStep: () => applying,
       stepsApplied: () => applied,
+      historyWrites: (since) => {
+        let n = 0;
+        for (let i = stepWrites.length - 1; i >= 0 && stepWrites[i]! >= since; i--) n++;
+        return n;
+      },
       log,
       recordNotifications: (informer, handler, label) => record(informer, handler, label),
     };
@@ -459,10 +479,14 @@ export async function runSubjectCaseWith<V>(
     await quiesce();
     for (const [i, step] of steps.entries()) {
       applying = true;
+      const before = cluster.requests.length;
       const outcome = await applyStep(cluster, step).finally(() => {
         applying = false;
         applied++;
       });
+      for (let r = before; r < cluster.requests.length; r++) {
+        if (WRITE_VERBS.has(cluster.requests[r]!.verb)) stepWrites.push(at());
+      }
       log("step", `${describeStep(step)} → ${outcome}`);
       s.afterStep?.(i + 1);
       await quiesce();

@@ -20,6 +20,8 @@ function specFinalizers(ns: KubeObject): string[] {
  * remaining graceful-termination time; content is found by reading storage, not by discovery + list.
  */
 export class NamespaceController extends ControllerLoop {
+  protected readonly actionName = "namespace-controller";
+
   constructor(deps: ControllerDeps) {
     super(deps);
   }
@@ -63,6 +65,7 @@ export class NamespaceController extends ControllerLoop {
               propagationPolicy: "Background",
               preconditions: { uid: o.metadata?.uid ?? "" },
             });
+            this.report(`deleted ${r.resource} ${name}/${o.metadata?.name ?? ""}: its namespace is terminating`);
           } catch {
             // Gone or replaced meanwhile: the next pass sees the current state.
           }
@@ -75,6 +78,7 @@ export class NamespaceController extends ControllerLoop {
           name,
           fins.filter((f) => f !== FINALIZER_KUBERNETES),
         );
+        this.report(`removed finalizer kubernetes from namespace ${name}: it is empty`);
       } catch {
         // Changed meanwhile; its event arms the next pass.
       }
