@@ -13,6 +13,7 @@ import {
   type CheckControllerOptions,
   type ControllerCase,
   type ControllerCaseInput,
+  formatControllerFailure,
   runControllerCase,
   type SimStep,
   type SimTransport,
@@ -97,6 +98,14 @@ describe("examples/configmap-mirror: the stale-cache storm (issue #20)", () => {
     // Once it storms the reconcilers are no longer called, so the mirrors are left wrong too.
     expect(failed(out)).toEqual(["controllerConverges", "reconcileStorm"]);
     const storm = out.reconciles.filter((r) => r.key === "team-a/a" && r.startedAt > 1000);
+    // The story is short and shows both halves of the loop: the collector's deletes and the caches' notifications.
+    const story = formatControllerFailure(2, { useWatchList: false, seed: 2, steps: modelledStory }, out);
+    expect(story.split("\n").length).toBeLessThan(120);
+    expect(story).toContain(
+      "simulator    garbage-collector: deleted secrets team-a/a-mirror (Background): its owner ConfigMap a is gone",
+    );
+    expect(story).toContain("notification secrets delete team-a/a-mirror");
+    expect(story).toMatch(/⋯ +the same \d+ lines ×\d+ more, from [\d,]+ ms to [\d,]+ ms/);
     // One create → collector delete → reconcile round trip takes several virtual ms, not zero.
     const span = storm.at(-1)!.startedAt - storm[0]!.startedAt;
     expect(span / storm.length).toBeGreaterThan(2);
