@@ -7,6 +7,7 @@ import { get as httpGet } from "node:http";
 import { builtinResources } from "@informer-ts/client";
 import { FakeClock } from "@informer-ts/clock";
 import { afterEach, describe, expect, it } from "vitest";
+import { controllerReactionMs } from "./latency-model.js";
 import { createSimCluster, type SimCluster, type SimTransport } from "./sim-cluster.js";
 
 const { configmaps } = builtinResources;
@@ -269,5 +270,48 @@ describe("createSimCluster (http): settle and response bodies in transit", () =>
     );
     expect(c.clock.now() - t0).toBeGreaterThan(60_000);
     expect(read.state.bytes).toBe(0);
+  });
+});
+
+describe("the latency model", () => {
+  const cm = (name: string) => ({ metadata: { name, namespace: "default" }, data: { v: "1" } });
+
+  it("modelled (the default): a request answers as virtual time advances, after its cost model latency; zero: at once", async () => {
+    const modelled = await createSimCluster({ seed: 1 });
+    try {
+      expect(modelled.latency).toBe("modelled");
+      const t0 = modelled.clock.now();
+      await modelled.run(() => modelled.client.create(configmaps, cm("a")));
+      const createMs = modelled.clock.now() - t0;
+      // overhead + etcd round trip + commit (+ encoding): from the engine's cost model, a few ms.
+      expect(createMs).toBeGreaterThan(3);
+      expect(createMs).toBeLessThan(10);
+      // The garbage collector reacts controllerReactionMs() after a change: a dependent of a deleted owner goes later.
+      const owner = await modelled.run(() => modelled.client.create(configmaps, cm("owner")));
+      const child = cm("child") as KubeObject;
+      child.metadata!.ownerReferences = [
+        { apiVersion: "v1", kind: "ConfigMap", name: "owner", uid: owner.metadata!.uid!, controller: true },
+      ];
+      await modelled.run(() => modelled.client.create(configmaps, child));
+      await modelled.clock.step(20); // the collector's pass for the child's create has run
+      const sent = modelled.clock.now();
+      const childOf = () => modelled.engine.storage.get(modelled.engine.resource("configmaps"), "default", "child");
+      void modelled.client.delete(configmaps, "owner", { namespace: "default" });
+      await modelled.settle({ until: () => childOf() === undefined });
+      expect(modelled.clock.now() - sent).toBeGreaterThanOrEqual(controllerReactionMs());
+    } finally {
+      await modelled.close();
+    }
+    const zero = await createSimCluster({ seed: 1, latency: "zero" });
+    try {
+      const t0 = zero.clock.now();
+      await zero.client.create(configmaps, cm("a"));
+      expect(zero.clock.now()).toBe(t0);
+    } finally {
+      await zero.close();
+    }
+    await expect(createSimCluster({ latency: "fast" as "zero" })).rejects.toThrow(
+      'latency must be "modelled" or "zero", got "fast"',
+    );
   });
 });
