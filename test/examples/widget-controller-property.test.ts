@@ -36,13 +36,11 @@ const widgetStep: fc.Arbitrary<CustomStep> = fc.oneof(
       kind: "custom",
       description: `widget default/${name} size=${size}`,
       apply: async (c) => {
-        const cur = await c.run(() => c.client.get(widgets, name, { namespace: "default" })).catch(() => undefined);
+        const cur = await c.client.get(widgets, name, { namespace: "default" }).catch(() => undefined);
         const o =
           cur === undefined
-            ? await c.run(() =>
-                c.client.create(widgets, { metadata: { name, namespace: "default" }, spec: { size } }, {}),
-              )
-            : await c.run(() => c.client.update(widgets, { ...cur, spec: { size } }, {}));
+            ? await c.client.create(widgets, { metadata: { name, namespace: "default" }, spec: { size } }, {})
+            : await c.client.update(widgets, { ...cur, spec: { size } }, {});
         return `ok generation=${o.metadata?.generation}`;
       },
     }),

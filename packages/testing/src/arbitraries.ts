@@ -54,7 +54,8 @@ export interface TimeStep {
 /**
  * A step of your own (see {@link HistoryOptions.custom}): a third-party write your controller must repair, a fault the
  * kit does not generate. It describes itself for the story and the timeline, and applies itself to the case's cluster,
- * returning what happened (an exception is caught and printed as the outcome). Build it with `fc.record(...).map(...)`
+ * returning what happened (an exception is caught and printed as the outcome). `apply` runs inside `cluster.run`:
+ * virtual time advances while it awaits, so its requests answer under the modelled latency. Build it with `fc.record(...).map(...)`
  * so that it shrinks with the record.
  */
 export interface CustomStep {
@@ -431,7 +432,8 @@ export async function applyStep(cluster: SimCluster, s: SimStep): Promise<string
       return "ok";
     case "custom":
       try {
-        return await s.apply(cluster);
+        // Its requests answer only as virtual time advances (the modelled latency): run it as cluster.run does.
+        return await cluster.run(() => s.apply(cluster));
       } catch (err) {
         return `threw: ${err instanceof Error ? err.message : String(err)}`;
       }
