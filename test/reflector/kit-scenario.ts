@@ -348,7 +348,11 @@ export function scenarios(): { make(opts?: ScenarioOptions): Promise<Scenario>; 
   return {
     async make(opts = {}) {
       // The scenarios pin exact reflector timelines and await requests directly: no modelled latency.
-      const cluster = await createSimCluster({ seed: 7, latency: "zero", gates: { WatchList: opts.watchList ?? true } });
+      const cluster = await createSimCluster({
+        seed: 7,
+        latency: "zero",
+        gates: { WatchList: opts.watchList ?? true },
+      });
       const s = new Scenario(cluster, opts);
       live.push(s);
       return s;
