@@ -355,6 +355,7 @@ describe("controller property on @informer-ts/testing", () => {
     const r = await checkController<Chaos>({
       numRuns: 60,
       seed: 301,
+      timeLimitMs: 240_000, // below the test's timeout: a failure's story prints instead of vitest's timeout
       variant: fc.record({ failEvery: fc.constantFrom(0, 3, 5), slowMs: fc.constantFrom(0, 50, 2000) }),
       describeVariant: (v) =>
         `${v.failEvery === 0 ? "no reconcile fails" : `every ${v.failEvery}th reconcile fails`}, every 3rd sleeps ${v.slowMs} ms`,

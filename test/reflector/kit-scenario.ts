@@ -347,7 +347,12 @@ export function scenarios(): { make(opts?: ScenarioOptions): Promise<Scenario>; 
   const live: Scenario[] = [];
   return {
     async make(opts = {}) {
-      const cluster = await createSimCluster({ seed: 7, gates: { WatchList: opts.watchList ?? true } });
+      // The scenarios pin exact reflector timelines and await requests directly: no modelled latency.
+      const cluster = await createSimCluster({
+        seed: 7,
+        latency: "zero",
+        gates: { WatchList: opts.watchList ?? true },
+      });
       const s = new Scenario(cluster, opts);
       live.push(s);
       return s;

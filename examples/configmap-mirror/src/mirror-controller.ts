@@ -1,7 +1,8 @@
-import type { KubeObject } from "@informer-ts/apimachinery";
+import { isNotFound, type KubeObject } from "@informer-ts/apimachinery";
 import { builtinResources } from "@informer-ts/client";
 import {
   type Controller,
+  type ControllerBuilder,
   EventTypeNormal,
   isControlledBy,
   type Manager,
@@ -28,13 +29,18 @@ export function secretData(cm: KubeObject): Record<string, string> {
  * Registers the mirror controller on `mgr`: every ConfigMap labelled `mirror.example.com/enabled=true` gets a Secret
  * `<name>-mirror` with the same data, controlled by the ConfigMap, so the garbage collector deletes it with its owner.
  * A Secret edited or deleted by someone else is put back; removing the label removes the Secret. Each change is
- * recorded as an Event on the ConfigMap.
+ * recorded as an Event on the ConfigMap. `builder` makes the controller's builder (default
+ * `newControllerManagedBy(mgr)`; a property test passes the kit's observed `c.builder`).
  */
-export function setupMirrorController(mgr: Manager, client: ObjectClient): Controller {
+export function setupMirrorController(
+  mgr: Manager,
+  client: ObjectClient,
+  builder: () => ControllerBuilder = () => newControllerManagedBy(mgr),
+): Controller {
   const recorder = mgr.getEventRecorderFor("configmap-mirror");
   const cms = mgr.informerFor(configmaps);
   const secretCache = mgr.informerFor(secrets);
-  return newControllerManagedBy(mgr)
+  return builder()
     .named("configmap-mirror")
     .for(configmaps)
     .owns(secrets)
@@ -57,6 +63,19 @@ export function setupMirrorController(mgr: Manager, client: ObjectClient): Contr
       }
       const data = secretData(cm);
       if (current === undefined) {
+        // "Absent from the cache" is not "absent": the ConfigMap cache may be stale (its watch is reconnecting) and
+        // still hold a ConfigMap that is gone, whose Secret the garbage collector deleted — that delete is what
+        // enqueued us. Creating from the cache would re-create a Secret owned by a dead uid, which the collector
+        // deletes again, which enqueues us again: a create/delete churn for as long as the cache is stale. So confirm
+        // the owner with a live read (controller-runtime's APIReader) before creating its child.
+        const live = await mgr
+          .getAPIReader()
+          .get(configmaps, req.name, { namespace: req.namespace }, ctx.signal)
+          .catch((err: unknown) => {
+            if (isNotFound(err)) return undefined;
+            throw err;
+          });
+        if (live === undefined || live.metadata?.uid !== cm.metadata?.uid) return; // the cache catches up and requeues
         const secret: KubeObject = {
           apiVersion: "v1",
           kind: "Secret",

@@ -2,6 +2,7 @@ import { isNotFound, type KubeObject } from "@informer-ts/apimachinery";
 import { builtinResources, customResource } from "@informer-ts/client";
 import {
   type Controller,
+  type ControllerBuilder,
   EventTypeNormal,
   generationChangedPredicate,
   type Manager,
@@ -51,13 +52,18 @@ export const registryName = (namespace: string, name: string): string => `${name
  * Widgets are reconciled when their generation changes: on spec changes, and when their deletion starts (the delete
  * that sets `deletionTimestamp` also increments `metadata.generation`, as kube-apiserver does). Neither the finalizer
  * patch (metadata) nor the status write (the CRD declares the status subresource, so `/status` writes keep the
- * generation) wakes the controller again.
+ * generation) wakes the controller again. `builder` makes the controller's builder (default
+ * `newControllerManagedBy(mgr)`; a property test passes the kit's observed `c.builder`).
  */
-export function setupWidgetController(mgr: Manager, client: ObjectClient): Controller {
+export function setupWidgetController(
+  mgr: Manager,
+  client: ObjectClient,
+  builder: () => ControllerBuilder = () => newControllerManagedBy(mgr),
+): Controller {
   const recorder = mgr.getEventRecorderFor("widget-controller");
   const cache = mgr.informerFor(widgets);
   const children = mgr.informerFor(configmaps);
-  return newControllerManagedBy(mgr)
+  return builder()
     .named("widget")
     .for(widgets, { predicates: [generationChangedPredicate] })
     .owns(configmaps)
@@ -79,6 +85,16 @@ export function setupWidgetController(mgr: Manager, client: ObjectClient): Contr
       const childName = `${req.name}-widget`;
       const child = children.getIndexer().getByKey(`${req.namespace}/${childName}`);
       if (child === undefined) {
+        // Absent from the cache is not absent: confirm the Widget live before creating its child, or a stale Widget
+        // cache re-creates what the garbage collector just deleted (see docs/controller.md).
+        const live = await mgr
+          .getAPIReader()
+          .get(widgets, req.name, { namespace: req.namespace }, ctx.signal)
+          .catch((err: unknown) => {
+            if (isNotFound(err)) return undefined;
+            throw err;
+          });
+        if (live === undefined || live.metadata?.uid !== widget.metadata?.uid) return;
         const cm: KubeObject = {
           apiVersion: "v1",
           kind: "ConfigMap",

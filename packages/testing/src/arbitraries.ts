@@ -7,6 +7,14 @@ import type { SimCluster } from "./sim-cluster.js";
 export type ObjectStep =
   | { readonly kind: "put"; readonly namespace: string; readonly name: string; readonly value: number }
   | { readonly kind: "label"; readonly namespace: string; readonly name: string; readonly tier: string }
+  | {
+      readonly kind: "set-label";
+      readonly namespace: string;
+      readonly name: string;
+      readonly key: string;
+      /** The value the label gets; `undefined` removes the key. The object's other labels are kept. */
+      readonly value: string | undefined;
+    }
   | { readonly kind: "large"; readonly namespace: string; readonly name: string; readonly kib: number }
   | { readonly kind: "delete"; readonly namespace: string; readonly name: string }
   | { readonly kind: "recreate"; readonly namespace: string; readonly name: string };
@@ -46,7 +54,8 @@ export interface TimeStep {
 /**
  * A step of your own (see {@link HistoryOptions.custom}): a third-party write your controller must repair, a fault the
  * kit does not generate. It describes itself for the story and the timeline, and applies itself to the case's cluster,
- * returning what happened (an exception is caught and printed as the outcome). Build it with `fc.record(...).map(...)`
+ * returning what happened (an exception is caught and printed as the outcome). `apply` runs inside `cluster.run`:
+ * virtual time advances while it awaits, so its requests answer under the modelled latency. Build it with `fc.record(...).map(...)`
  * so that it shrinks with the record.
  */
 export interface CustomStep {
@@ -72,6 +81,14 @@ export interface HistoryOptions {
   /** Relative weights of writes, time steps and faults (default 8, 3, 4). */
   readonly weights?: { readonly writes?: number; readonly time?: number; readonly faults?: number };
   /**
+   * The labels your code reads: label key → the values a label step may give it (`undefined` removes the key), e.g.
+   * `{ "mirror.example.com/enabled": ["true", "false", undefined], app: ["web", "db"] }`. Each label step then sets or
+   * removes one configured key of one object, keeping its other labels (`set-label`), in place of the default
+   * `tier=web|db` step that replaces every label, and twice as often. A key with no values, or a value that is not a
+   * valid label value, is a `RangeError` naming it. Without it a seed generates exactly the histories it did before.
+   */
+  readonly labels?: Readonly<Record<string, readonly (string | undefined)[]>>;
+  /**
    * Steps of your own mixed into the histories with `weight` (default 4) next to the writes, time steps and faults.
    * Without it the histories are exactly those of the same seed before (pinned seeds stay valid).
    */
@@ -81,21 +98,63 @@ export interface HistoryOptions {
 const DEFAULT_NAMESPACES = ["default", "team-a"] as const;
 const DEFAULT_NAMES = ["a", "b", "c"] as const;
 
-/** Writes: puts (create or update), label changes, large objects, deletes and delete+recreate with a new UID. */
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/** The `set-label` steps over the configured labels (see {@link HistoryOptions.labels}); throws naming a bad one. */
+function setLabelArb(
+  labels: Readonly<Record<string, readonly (string | undefined)[]>>,
+  namespace: fc.Arbitrary<string>,
+  name: fc.Arbitrary<string>,
+): fc.Arbitrary<ObjectStep> {
+  const keys = Object.keys(labels);
+  if (keys.length === 0) throw new RangeError("history.labels: give at least one label key");
+  const perKey = keys.map((key) => {
+    const values = labels[key] ?? [];
+    if (!Array.isArray(values) || values.length === 0) {
+      throw new RangeError(
+        `history.labels: label ${JSON.stringify(key)} needs at least one value (undefined removes it)`,
+      );
+    }
+    for (const v of values) {
+      if (v !== undefined && (typeof v !== "string" || v.length > 63 || !LABEL_VALUE.test(v))) {
+        throw new RangeError(
+          `history.labels: ${JSON.stringify(v)} is not a valid value of label ${JSON.stringify(key)}`,
+        );
+      }
+    }
+    return fc.record({
+      kind: fc.constant("set-label" as const),
+      namespace,
+      name,
+      key: fc.constant(key),
+      value: fc.constantFrom(...values),
+    });
+  });
+  return fc.oneof(...perKey);
+}
+
+/**
+ * Writes: puts (create or update), label changes (`tier=web|db`, or the configured {@link HistoryOptions.labels}),
+ * large objects, deletes and delete+recreate with a new UID.
+ */
 export function objectStepArb(options: HistoryOptions = {}): fc.Arbitrary<ObjectStep> {
   const namespace = fc.constantFrom(...(options.namespaces ?? DEFAULT_NAMESPACES));
   const name = fc.constantFrom(...(options.names ?? DEFAULT_NAMES));
+  const label: { weight: number; arbitrary: fc.Arbitrary<ObjectStep> } =
+    options.labels === undefined
+      ? {
+          weight: 1,
+          arbitrary: fc.record({
+            kind: fc.constant("label" as const),
+            namespace,
+            name,
+            tier: fc.constantFrom("web", "db"),
+          }),
+        }
+      : { weight: 2, arbitrary: setLabelArb(options.labels, namespace, name) };
   return fc.oneof(
     { weight: 5, arbitrary: fc.record({ kind: fc.constant("put" as const), namespace, name, value: fc.nat(9) }) },
-    {
-      weight: 1,
-      arbitrary: fc.record({
-        kind: fc.constant("label" as const),
-        namespace,
-        name,
-        tier: fc.constantFrom("web", "db"),
-      }),
-    },
+    label,
     {
       weight: 1,
       arbitrary: fc.record({ kind: fc.constant("large" as const), namespace, name, kib: fc.constantFrom(64, 512) }),
@@ -182,6 +241,10 @@ export function describeStep(s: SimStep): string {
       return `put ${s.namespace}/${s.name} v=${s.value}`;
     case "label":
       return `label ${s.namespace}/${s.name} tier=${s.tier}`;
+    case "set-label":
+      return s.value === undefined
+        ? `unlabel ${s.namespace}/${s.name} ${s.key}`
+        : `label ${s.namespace}/${s.name} ${s.key}=${s.value}`;
     case "large":
       return `put ${s.namespace}/${s.name} with ${s.kib} KiB of data`;
     case "delete":
@@ -222,12 +285,16 @@ const { configmaps, namespaces } = builtinResources;
 /** Creates the namespaces a history writes into (those that do not exist yet). */
 export async function prepareNamespaces(cluster: SimCluster, names: readonly string[] = DEFAULT_NAMESPACES) {
   for (const ns of names) {
-    const exists = await cluster.client.get(namespaces, ns).then(
-      () => true,
-      () => false,
-    );
-    if (!exists)
-      await cluster.client.create(namespaces, { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } });
+    const exists = await cluster
+      .run(() => cluster.client.get(namespaces, ns))
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!exists) {
+      const namespace = { apiVersion: "v1", kind: "Namespace", metadata: { name: ns } };
+      await cluster.run(() => cluster.client.create(namespaces, namespace));
+    }
   }
 }
 
@@ -238,11 +305,14 @@ export async function prepareNamespaces(cluster: SimCluster, names: readonly str
  */
 export async function applyStep(cluster: SimCluster, s: SimStep): Promise<string> {
   const c = cluster.client;
+  // Under the modelled latency a request answers only as virtual time advances: each runs through `cluster.run`.
   const current = async (ns: string, name: string): Promise<KubeObject | undefined> =>
-    c.get(configmaps, name, { namespace: ns }).then(
-      (o) => o as KubeObject,
-      () => undefined,
-    );
+    cluster
+      .run(() => c.get(configmaps, name, { namespace: ns }))
+      .then(
+        (o) => o as KubeObject,
+        () => undefined,
+      );
   const object = (ns: string, name: string, data: Record<string, string>, labels?: Record<string, string>) =>
     ({
       apiVersion: "v1",
@@ -252,7 +322,7 @@ export async function applyStep(cluster: SimCluster, s: SimStep): Promise<string
     }) as KubeObject;
   const write = async (fn: () => Promise<unknown>): Promise<string> => {
     try {
-      const o = (await fn()) as KubeObject | undefined;
+      const o = (await cluster.run(fn)) as KubeObject | undefined;
       const rv = o?.metadata?.resourceVersion;
       return rv === undefined ? "ok" : `ok rv=${rv}`;
     } catch (err) {
@@ -262,11 +332,16 @@ export async function applyStep(cluster: SimCluster, s: SimStep): Promise<string
   switch (s.kind) {
     case "put":
     case "large":
-    case "label": {
+    case "label":
+    case "set-label": {
       const cur = await current(s.namespace, s.name);
       const data =
         s.kind === "large" ? { v: "x".repeat(s.kib * 1024) } : s.kind === "put" ? { v: String(s.value) } : cur?.data;
-      const labels = s.kind === "label" ? { tier: s.tier } : cur?.metadata?.labels;
+      let labels = s.kind === "label" ? { tier: s.tier } : cur?.metadata?.labels;
+      if (s.kind === "set-label") {
+        const { [s.key]: _dropped, ...others } = labels ?? {};
+        labels = s.value === undefined ? others : { ...others, [s.key]: s.value };
+      }
       const obj = object(s.namespace, s.name, (data ?? {}) as Record<string, string>, labels);
       if (cur === undefined) return write(() => c.create(configmaps, obj));
       return write(() =>
@@ -278,7 +353,7 @@ export async function applyStep(cluster: SimCluster, s: SimStep): Promise<string
       return write(() => c.delete(configmaps, s.name, { namespace: s.namespace }));
     case "recreate": {
       if ((await current(s.namespace, s.name)) !== undefined) {
-        await c.delete(configmaps, s.name, { namespace: s.namespace }).catch(() => undefined);
+        await cluster.run(() => c.delete(configmaps, s.name, { namespace: s.namespace })).catch(() => undefined);
       }
       return write(() => c.create(configmaps, object(s.namespace, s.name, { v: "re" })));
     }
@@ -321,9 +396,12 @@ export async function applyStep(cluster: SimCluster, s: SimStep): Promise<string
       for (let i = 0; i < s.updates; i++) {
         const data = { v: `stall-${i}` };
         try {
-          obj = (await (obj === undefined
-            ? c.create(configmaps, object(s.namespace, s.name, data))
-            : c.update(configmaps, { ...obj, data }))) as KubeObject;
+          const prev = obj;
+          obj = (await cluster.run(() =>
+            prev === undefined
+              ? c.create(configmaps, object(s.namespace, s.name, data))
+              : c.update(configmaps, { ...prev, data }),
+          )) as KubeObject;
           done++;
         } catch {
           obj = await current(s.namespace, s.name);
@@ -354,7 +432,8 @@ export async function applyStep(cluster: SimCluster, s: SimStep): Promise<string
       return "ok";
     case "custom":
       try {
-        return await s.apply(cluster);
+        // Its requests answer only as virtual time advances (the modelled latency): run it as cluster.run does.
+        return await cluster.run(() => s.apply(cluster));
       } catch (err) {
         return `threw: ${err instanceof Error ? err.message : String(err)}`;
       }

@@ -112,7 +112,9 @@ describe("checkController", () => {
     );
     expect(err).toBeInstanceOf(Error);
     expect(err!.message).toBe(log);
-    expect(log).toContain("seed 9 — replay exactly with FC_SEED=9");
+    expect(log).toMatch(
+      /replay this case alone: FC_REPLAY=check\w+\/9\/[\d:]+ \(case seed \d+; the whole search again: FC_SEED=9\)/,
+    );
     expect(log).toMatch(/✗ controllerConverges\n {6}\S+\/\w-mirror has stale data/);
     // Shrunk to the smallest story: a write that creates the ConfigMap, then one that changes its data.
     expect(log).toMatch(/history \(2 steps, shrunk\):\n {4}- (put|label) (\S+) .*\n {4}- put \2 v=\d/);
@@ -226,29 +228,77 @@ describe("controllerConverges", () => {
 });
 
 describe("reconcileStorm", () => {
-  it("a controller that re-triggers itself without time passing fails with reconcileStorm instead of spinning", async () => {
-    let n = 0;
-    const outcome = await runControllerCase(
-      {
-        maxReconciles: 50,
-        converges: () => true,
-        setup: ({ builder, cluster }) => {
-          builder()
-            .for(configmaps)
-            .complete(async (req, ctx) => {
-              // Every reconcile writes its own object again: the write's event enqueues the next reconcile.
-              const cm = await cluster.client.get(configmaps, req.name, { namespace: req.namespace }, ctx.signal);
-              await cluster.client.update(configmaps, { ...cm, data: { n: String(n++) } }, {}, ctx.signal);
-            });
-        },
-      },
-      { useWatchList: false, seed: 1, steps: [{ kind: "put", namespace: "default", name: "a", value: 1 }] },
+  const selfRetriggering =
+    (n: { v: number }): CheckControllerOptions["setup"] =>
+    ({ builder, cluster }) => {
+      builder()
+        .for(configmaps)
+        .complete(async (req, ctx) => {
+          // Every reconcile writes its own object again: the write's event enqueues the next reconcile.
+          const cm = await cluster.client.get(configmaps, req.name, { namespace: req.namespace }, ctx.signal);
+          await cluster.client.update(configmaps, { ...cm, data: { n: String(n.v++) } }, {}, ctx.signal);
+        });
+    };
+  const input = {
+    useWatchList: false,
+    seed: 1,
+    steps: [{ kind: "put" as const, namespace: "default", name: "a", value: 1 }],
+  };
+
+  it("a controller that re-triggers itself fails with reconcileStorm once one key passes the rate, instead of spinning", async () => {
+    for (const latency of ["modelled", "zero"] as const) {
+      const outcome = await runControllerCase(
+        { latency, converges: () => true, setup: selfRetriggering({ v: 0 }) },
+        input,
+      );
+      expect(outcome.reports.filter((r) => !r.ok).map((r) => r.name)).toEqual(["reconcileStorm"]);
+      const violation = outcome.reports.find((r) => r.name === "reconcileStorm")!.violations[0]!;
+      if (latency === "zero") {
+        // At zero latency the loop runs inside the put step, at one instant: the per-step allowance (4 × 50) trips.
+        expect(outcome.reconciles).toHaveLength(200);
+        expect(violation).toMatch(
+          /^configmap reconciled default\/a 201 times while one step of the history was applied/,
+        );
+      } else {
+        // The put step wrote once, which raises the threshold to 51: the 52nd start of default/a within one virtual
+        // second trips it; no reconcile is called after that. One
+        // more may have started while the put step was applied (not counted: the history's own write drove it).
+        expect(outcome.reconciles.length).toBeGreaterThanOrEqual(51);
+        expect(outcome.reconciles.length).toBeLessThanOrEqual(52);
+        expect(violation).toMatch(
+          /^configmap reconciled default\/a 52 times within 1000 virtual ms \(from @\d+ to @\d+; the threshold is 50 \+ 1 recent writes of the history\)/,
+        );
+        // Each get+update round trip takes virtual ms.
+        const [from, to] = /from @(\d+) to @(\d+)/.exec(violation)!.slice(1).map(Number);
+        expect(to! - from!).toBeGreaterThan(50 * 4);
+      }
+      expect(outcome.timeline.some((e) => e.text.startsWith("reconcile storm: configmap reconciled default/a"))).toBe(
+        true,
+      );
+    }
+  });
+
+  it("the threshold is configurable, and maxReconciles still bounds a whole case", async () => {
+    const slow = await runControllerCase(
+      { stormThreshold: { reconciles: 10, windowMs: 100 }, converges: () => true, setup: selfRetriggering({ v: 0 }) },
+      input,
     );
-    expect(outcome.reports.filter((r) => !r.ok).map((r) => r.name)).toEqual(["reconcileStorm"]);
-    expect(outcome.reconciles).toHaveLength(50);
-    expect(
-      outcome.timeline.some((e) => e.text === "reconcile storm: 50 reconciles; reconcilers are no longer called"),
-    ).toBe(true);
+    expect(slow.reconciles.length).toBeGreaterThanOrEqual(11);
+    expect(slow.reconciles.length).toBeLessThanOrEqual(12);
+    expect(slow.reports.find((r) => r.name === "reconcileStorm")?.violations[0]).toMatch(
+      /reconciled default\/a 12 times within 100 virtual ms/,
+    );
+    const capped = await runControllerCase(
+      { maxReconciles: 20, converges: () => true, setup: selfRetriggering({ v: 0 }) },
+      input,
+    );
+    expect(capped.reconciles).toHaveLength(20);
+    expect(capped.reports.find((r) => r.name === "reconcileStorm")?.violations).toEqual([
+      "more than 20 reconciles in one case (maxReconciles): the controllers never go quiet",
+    ]);
+    await expect(
+      runControllerCase({ stormThreshold: { reconciles: 0 }, converges: () => true, setup: () => {} }, input),
+    ).rejects.toThrow("checkController: stormThreshold.reconciles must be a number > 0, got 0");
   });
 });
 
@@ -318,4 +368,150 @@ describe("checkController variants, metrics and custom steps", () => {
     expect(text).toContain("reflectors: list+watch, 4 workers; history (2 steps, shrunk):");
     expect(text).toContain("    - a third party waves");
   });
+});
+
+describe("noKeyStuck", () => {
+  /** Creates the copy on every reconcile: once it exists, each create answers 409 and the key retries forever. */
+  const createAlways: CheckControllerOptions["setup"] = ({ builder, cluster }) => {
+    builder()
+      .for(configmaps)
+      .complete(async (req, ctx) => {
+        const copy = {
+          apiVersion: "v1",
+          kind: "Secret",
+          metadata: { name: `${req.name}-copy`, namespace: req.namespace },
+        };
+        await cluster.client.create(secrets, copy, {}, ctx.signal);
+      });
+  };
+  /** Holds whenever every ConfigMap has its copy — which the stored state happens to satisfy. */
+  const copied = (state: ServerState) =>
+    state
+      .list(configmaps)
+      .filter((cm) => state.get(secrets, cm.metadata!.namespace!, `${cm.metadata!.name}-copy`) === undefined)
+      .map((cm) => `${cm.metadata!.name}-copy is missing`);
+
+  it("a controller whose create keeps failing with 409 fails noKeyStuck with a short story", async () => {
+    const err = await withoutFcSeed(() =>
+      checkController({
+        numRuns: 50,
+        seed: 1,
+        setup: createAlways,
+        converges: copied,
+        history: { faults: false },
+      }).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      ),
+    );
+    expect(err).toBeInstanceOf(Error);
+    const text = err!.message;
+    expect(text).toMatch(
+      /✗ noKeyStuck\n {6}configmap \S+\/\w: its last reconcile failed \(error: .*already exists.*\) and it is retrying, not done/,
+    );
+    // Every other invariant holds: the stored state is right, only the key never settles.
+    expect(text).toContain("broke 1 invariant(s)");
+    const steps = Number(/history \((\d+) steps, shrunk\)/.exec(text)![1]);
+    expect(steps).toBeLessThanOrEqual(2);
+    expect(text.split("\n").length).toBeLessThan(120);
+  }, 120_000);
+
+  it("the opt-out names the keys allowed to end failed; false turns it off", async () => {
+    const input = {
+      useWatchList: false,
+      seed: 1,
+      steps: [
+        { kind: "put" as const, namespace: "default", name: "a", value: 1 },
+        { kind: "put" as const, namespace: "default", name: "a", value: 2 },
+      ],
+    };
+    const failedNames = (o: { reports: readonly { ok: boolean; name: string }[] }) =>
+      o.reports.filter((r) => !r.ok).map((r) => r.name);
+    const stuck = await runControllerCase({ setup: createAlways, converges: copied }, input);
+    expect(failedNames(stuck)).toEqual(["noKeyStuck"]);
+    expect(stuck.reconciles.at(-1)?.outcome).toMatch(/^error: .*already exists/);
+    for (const noKeyStuck of [{ allow: ["default/a"] }, { allow: ["configmap default/a"] }, false] as const) {
+      const out = await runControllerCase({ setup: createAlways, converges: copied, noKeyStuck }, input);
+      expect(failedNames(out)).toEqual([]);
+    }
+  }, 120_000);
+});
+
+describe("replay tokens", () => {
+  it("a printed token reproduces the exact case — byte-identical story — through runControllerCase and FC_REPLAY, fast", async () => {
+    const options: CheckControllerOptions = {
+      numRuns: 100,
+      seed: 9,
+      property: "mirror-never-updates",
+      setup: mirrorSetup(false),
+      converges: mirrored,
+      history: { faults: false },
+    };
+    const failure = await withoutFcSeed(() =>
+      checkController(options).then(
+        () => "",
+        (e: unknown) => (e as Error).message,
+      ),
+    );
+    const token = /FC_REPLAY=(\S+)/.exec(failure)?.[1];
+    expect(token).toMatch(/^mirror-never-updates\/9\/\d+(:\d+)*$/);
+    // The story is everything but the runner's closing count.
+    const story = failure.slice(0, failure.lastIndexOf("\n  ("));
+    const t0 = performance.now();
+    const replayed = await runControllerCase(options, token!);
+    const ms = performance.now() - t0;
+    expect(replayed.story).toBe(story);
+    expect(ms).toBeLessThan(2000 * 5); // the issue's goal is 2 s; a shared CI core gets slack (measured in the bench)
+    // FC_REPLAY runs that one case alone (no search, no shrinking) and prints the same story.
+    const before = process.env.FC_REPLAY;
+    process.env.FC_REPLAY = token!;
+    try {
+      const again = await checkController(options).then(
+        () => "",
+        (e: unknown) => (e as Error).message,
+      );
+      expect(again).toBe(`${story}\n  (replayed from FC_REPLAY: this case alone, no search or shrinking)`);
+      // A token of another property leaves this one alone: it searches with its own seed.
+      expect(
+        (await checkController({ ...options, property: "other", setup: mirrorSetup(true), numRuns: 2 })).numRuns,
+      ).toBe(2);
+    } finally {
+      if (before === undefined) delete process.env.FC_REPLAY;
+      else process.env.FC_REPLAY = before;
+    }
+    await expect(runControllerCase(options, "mirror-never-updates/9")).rejects.toThrow(
+      'not a replay token: "mirror-never-updates/9" (expected <property>/<seed>/<path>',
+    );
+    await expect(runControllerCase(options, "checkInformer/9/1:0")).rejects.toThrow(
+      'replay token "checkInformer/9/1:0" names property checkInformer, not mirror-never-updates',
+    );
+  }, 300_000);
+
+  it("timeLimitMs stops the search and reports the smallest counterexample found so far; fast-check parameters pass through", async () => {
+    const options: CheckControllerOptions = {
+      numRuns: 1000,
+      seed: 9,
+      timeLimitMs: 1,
+      fastCheck: { markInterruptAsFailure: false },
+      setup: mirrorSetup(true),
+      converges: mirrored,
+      history: { faults: false },
+    };
+    const r = await withoutFcSeed(() => checkController(options));
+    expect(r.interrupted).toBe(true);
+    expect(r.numRuns).toBeLessThan(1000);
+    const failing = await withoutFcSeed(() =>
+      checkController({ ...options, timeLimitMs: 3000, setup: mirrorSetup(false) }).then(
+        () => "",
+        (e: unknown) => (e as Error).message,
+      ),
+    );
+    expect(failing).toMatch(/✗ controllerConverges/);
+    expect(failing).toMatch(
+      /\(\d+ cases run, \d+ shrinks(, interrupted by timeLimitMs \(3000 ms\): the smallest counterexample found so far)?\)$/,
+    );
+    await expect(checkController({ ...options, timeLimitMs: 0 })).rejects.toThrow(
+      "checkController: timeLimitMs must be a number > 0, got 0",
+    );
+  }, 300_000);
 });

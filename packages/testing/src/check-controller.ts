@@ -1,5 +1,6 @@
-import { silentLogger } from "@informer-ts/cache";
-import { listWatchFor } from "@informer-ts/client";
+import type { KubeObject } from "@informer-ts/apimachinery";
+import { DeletedFinalStateUnknown, type SharedIndexInformer, silentLogger } from "@informer-ts/cache";
+import { listWatchFor, type ResourceDescriptor } from "@informer-ts/client";
 import { seededRand } from "@informer-ts/clock";
 import {
   type Controller,
@@ -20,7 +21,7 @@ import {
   checkSubjectWith,
   type PropertyOptions,
   renderSubjectFailure,
-  runSubjectCaseWith,
+  runCaseWith,
   type SubjectSpec,
 } from "./check-subject.js";
 import type { InvariantReport } from "./invariants.js";
@@ -129,9 +130,29 @@ export interface CheckControllerOptions<V = undefined> extends PropertyOptions {
    */
   readonly metrics?: () => MetricsProvider;
   /**
-   * Most reconciles one case may run (default 5 000). A controller that keeps re-triggering itself (each write
-   * enqueues another reconcile, without virtual time passing) would otherwise never let the case end: past the bound
-   * its reconciles are no longer called and the case fails with `reconcileStorm`.
+   * When reconciles of one key come too fast: more than `reconciles` (default 50) starts of one controller's key
+   * within any `windowMs` (default 1 000) of virtual time is a `reconcileStorm` — a controller re-triggering itself (each
+   * write enqueues the next reconcile) or churning against another writer (re-creating what the garbage collector
+   * deletes). Reconciles that start while a step of the history is being applied are not counted (the history's own
+   * writes drive them: a step may update one key 120 times) but against an allowance of four times `reconciles` per
+   * step and key; and the threshold rises by every write the history made within the window and the minute before
+   * it (those events may arrive late and all at once, through a slow or stalled watch). From then on reconcilers are no longer called, so the case ends and its story stays short. The
+   * default is above what the generated histories cause by themselves between steps (each step a write of one key,
+   * each reconcile writing a child that triggers one more: about 2 per step, 25 steps) and far below a loop (a
+   * round trip of a few virtual ms per reconcile under the modelled latency: 150–300 per second; zero latency: all at
+   * one instant).
+   */
+  readonly stormThreshold?: { readonly reconciles?: number; readonly windowMs?: number };
+  /**
+   * `noKeyStuck` (on by default): at quiescence no key's last reconcile failed (an error, a `TerminalError`
+   * included) and no key waits to retry (`requeue: true`); the quiet phase waits for retries first (15 virtual
+   * minutes at most). `false` turns it off; `{ allow: [...] }` names keys allowed to end failed — `namespace/name`
+   * (any controller) or `controller namespace/name`.
+   */
+  readonly noKeyStuck?: boolean | { readonly allow: readonly string[] };
+  /**
+   * Most reconciles one case may run in all (default 5 000): a hard stop beyond the rate of {@link stormThreshold}
+   * (it also fails with `reconcileStorm`).
    */
   readonly maxReconciles?: number;
 }
@@ -149,6 +170,56 @@ export interface ControllerCaseInput<V = undefined> {
 /** The outcome of one controller case: the reports, the timeline and every observed reconcile. */
 export interface ControllerCaseOutcome extends CaseOutcome {
   readonly reconciles: readonly ReconcileRecord[];
+}
+
+/**
+ * How far back the history's own writes raise the storm threshold: their events may reach the controller late (a
+ * slow or stalled watch, a relist after a fault), in a burst of reconciles that is no loop.
+ */
+const HISTORY_ECHO_MS = 60_000;
+
+/** The `noKeyStuck` report from the stuck keys' sentences (ten at most, then a count). */
+function stuckReport(stuck: readonly string[]): InvariantReport {
+  const shown = stuck.length > 10 ? [...stuck.slice(0, 10), `… and ${stuck.length - 10} more`] : [...stuck];
+  return { name: "noKeyStuck", ok: stuck.length === 0, violations: shown };
+}
+
+/**
+ * The case's manager: every informer it hands out (to the builder's for/owns/watches and to `setup`) gets a handler
+ * that puts its notifications in the timeline, so the story shows what each controller's caches saw.
+ */
+class ObservedManager extends Manager {
+  private readonly recorded = new WeakSet<object>();
+
+  constructor(
+    private readonly c: { log(kind: "notification", text: string): void },
+    options: ConstructorParameters<typeof Manager>[0],
+  ) {
+    super(options);
+  }
+
+  override informerFor<T = KubeObject>(resource: ResourceDescriptor<T>): SharedIndexInformer<T> {
+    const informer = super.informerFor(resource);
+    if (this.recorded !== undefined && !this.recorded.has(informer)) {
+      this.recorded.add(informer);
+      const what = resource.resource;
+      const key = (o: unknown) => {
+        const m = (o as KubeObject).metadata;
+        return `${m?.namespace === undefined ? "" : `${m.namespace}/`}${m?.name ?? ""}`;
+      };
+      const rv = (o: unknown) => (o as KubeObject).metadata?.resourceVersion ?? "";
+      informer.addEventHandler({
+        onAdd: (o, initial) =>
+          this.c.log("notification", `${what} add ${key(o)} rv=${rv(o)}${initial ? " (initial list)" : ""}`),
+        onUpdate: (old, o) => this.c.log("notification", `${what} update ${key(o)} rv=${rv(old)}→${rv(o)}`),
+        onDelete: (o) => {
+          const tomb = o instanceof DeletedFinalStateUnknown;
+          this.c.log("notification", `${what} delete ${tomb ? `${o.key} (DeletedFinalStateUnknown)` : key(o)}`);
+        },
+      });
+    }
+    return informer;
+  }
 }
 
 class ObservedBuilder extends ControllerBuilder {
@@ -180,6 +251,15 @@ const describeResult = (r: unknown): string => {
 function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles: ReconcileRecord[] }): SubjectSpec<V> {
   const describe = options.describeVariant ?? ((v: V) => JSON.stringify(v));
   const maxReconciles = options.maxReconciles ?? 5_000;
+  const stormReconciles = options.stormThreshold?.reconciles ?? 50;
+  const stormWindowMs = options.stormThreshold?.windowMs ?? 1000;
+  for (const [name, v] of [
+    ["maxReconciles", maxReconciles],
+    ["stormThreshold.reconciles", stormReconciles],
+    ["stormThreshold.windowMs", stormWindowMs],
+  ] as const) {
+    if (!(Number.isFinite(v) && v > 0)) throw new RangeError(`checkController: ${name} must be a number > 0, got ${v}`);
+  }
   return {
     checker: "checkController",
     name: "manager",
@@ -201,28 +281,57 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
       const runErrors: string[] = [];
       let seq = 0;
       let observed = 0;
-      let storm = false;
+      let storm: string | undefined;
+      /** Per controller and key: the start times of its reconciles within the last storm window. */
+      const recent = new Map<string, number[]>();
+      /** Per controller and key: the outcome of its last settled reconcile. */
+      const last = new Map<string, { readonly controller: string; readonly key: string; outcome: string }>();
+      /** Per controller and key: reconciles started while the current step was applied. */
+      const duringStep = new Map<string, number>();
+      let stepOf = -1;
       const observe = (reconciler: Reconciler, controller: () => string): Reconciler => {
         observed++;
         return (request, ctx) => {
           const key = requestKey(request);
           const name = controller();
-          if (reconciles.length >= maxReconciles) {
-            if (!storm) {
-              storm = true;
-              c.log("phase", `reconcile storm: ${maxReconciles} reconciles; reconcilers are no longer called`);
-            }
+          if (storm !== undefined) return undefined;
+          const id = `${name}\u0000${key}`;
+          const now = c.now();
+          const starts = (recent.get(id) ?? []).filter((t) => t > now - stormWindowMs);
+          // While a step is applied its writes drive the reconciles (120 updates of one key, say): they count against
+          // a per-step allowance of four times the threshold instead (a loop at one instant still trips it).
+          const step = c.stepsApplied();
+          if (step !== stepOf) {
+            stepOf = step;
+            duringStep.clear();
+          }
+          const inStep = c.applyingStep() ? (duringStep.get(id) ?? 0) + 1 : 0;
+          if (c.applyingStep()) duringStep.set(id, inStep);
+          else starts.push(now);
+          recent.set(id, starts);
+          if (inStep > 4 * stormReconciles) {
+            storm = `${name} reconciled ${key} ${inStep} times while one step of the history was applied (the allowance is ${4 * stormReconciles}): it keeps re-triggering itself or churns against another writer`;
+          } else if (starts.length > stormReconciles + c.historyWrites(now - stormWindowMs - HISTORY_ECHO_MS)) {
+            const writes = c.historyWrites(now - stormWindowMs - HISTORY_ECHO_MS);
+            const allowed =
+              writes === 0 ? `${stormReconciles}` : `${stormReconciles} + ${writes} recent writes of the history`;
+            storm = `${name} reconciled ${key} ${starts.length} times within ${stormWindowMs} virtual ms (from @${starts[0]} to @${now}; the threshold is ${allowed}): it keeps re-triggering itself or churns against another writer`;
+          } else if (reconciles.length >= maxReconciles) {
+            storm = `more than ${maxReconciles} reconciles in one case (maxReconciles): the controllers never go quiet`;
+          }
+          if (storm !== undefined) {
+            c.log("phase", `reconcile storm: ${storm}; reconcilers are no longer called`);
             return undefined;
           }
-          const rec: ReconcileRecord = { controller: name, key, startedAt: c.now(), startSeq: seq++ };
+          const rec: ReconcileRecord = { controller: name, key, startedAt: now, startSeq: seq++ };
           reconciles.push(rec);
-          const id = `${name}\u0000${key}`;
           const concurrent = running.get(id) ?? 0;
           running.set(id, concurrent + 1);
           if (concurrent > 0) c.log("reconcile", `${name} ${key} started while another reconcile of it runs`);
           const done = (outcome: string) => {
             rec.endSeq = seq++;
             rec.outcome = outcome;
+            last.set(id, { controller: name, key, outcome });
             const left = (running.get(id) ?? 1) - 1;
             if (left === 0) running.delete(id);
             else running.set(id, left);
@@ -251,7 +360,7 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
           return settled;
         };
       };
-      const manager = new Manager({
+      const manager = new ObservedManager(c, {
         listerWatcherFor: (r, { namespace }) =>
           listWatchFor(cluster.client, r, namespace === undefined ? {} : { namespace }),
         client: cluster.client,
@@ -304,6 +413,22 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
         }
       };
       const ready = () => stopped || manager.notReadyReason() === undefined;
+      const stuckCheck = options.noKeyStuck ?? true;
+      const allowed = new Set(typeof stuckCheck === "object" ? stuckCheck.allow : []);
+      const stuck = (): string[] => {
+        if (stuckCheck === false) return [];
+        const out: string[] = [];
+        for (const l of last.values()) {
+          if (!(l.outcome.startsWith("error") || l.outcome === "requeue")) continue;
+          if (allowed.has(l.key) || allowed.has(`${l.controller} ${l.key}`)) continue;
+          out.push(
+            l.outcome === "requeue"
+              ? `${l.controller} ${l.key} still waits to retry (its last reconcile asked to requeue)`
+              : `${l.controller} ${l.key}: its last reconcile failed (${l.outcome}) and it is retrying, not done`,
+          );
+        }
+        return out;
+      };
       const userInvariants = (): InvariantReport[] => {
         try {
           return options.invariants?.(ctx, reconciles) ?? [];
@@ -314,17 +439,17 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
       return {
         ready,
         // The quiet phase waits until the manager is ready, every controller idle and the predicate holds.
-        hasSynced: () => stopped || (manager.notReadyReason() === undefined && idle() && holds()),
+        // A storm stopped the reconcilers: the case cannot converge any more, so the quiet phase ends at once (no
+        // 15 virtual minutes of watch renewals in the story).
+        hasSynced: () =>
+          stopped ||
+          storm !== undefined ||
+          (manager.notReadyReason() === undefined && idle() && holds() && stuck().length === 0),
         invariants: () => [
           controllerConverges(options.converges, state, reconciles),
           { name: "managerRuns", ok: runErrors.length === 0, violations: runErrors },
-          {
-            name: "reconcileStorm",
-            ok: !storm,
-            violations: storm
-              ? [`more than ${maxReconciles} reconciles in one case: the controller keeps re-triggering itself`]
-              : [],
-          },
+          { name: "reconcileStorm", ok: storm === undefined, violations: storm === undefined ? [] : [storm] },
+          ...(stuckCheck === false ? [] : [stuckReport(stuck())]),
           ...userInvariants(),
           ...(observed === 0
             ? [
@@ -345,19 +470,18 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
 }
 
 /**
- * Runs one case of {@link checkController} with a given history (no generation, no shrinking) and returns the
+ * Runs one case of {@link checkController} — a given history, or the replay token a failure printed (`FC_REPLAY=…`:
+ * that case regenerated exactly, its `story` in the outcome) — with no search and no shrinking, and returns the
  * reports, the timeline and the observed reconciles; never rejects for a violation (an exception thrown by `setup`
- * is a `subjectStarts` violation).
+ * is a `subjectStarts` violation). A token of another property, or that is malformed, rejects naming it.
  */
 export async function runControllerCase<V = undefined>(
   options: CheckControllerOptions<V>,
-  input: ControllerCaseInput<V>,
+  input: ControllerCaseInput<V> | string,
 ): Promise<ControllerCaseOutcome> {
   const out: { reconciles: ReconcileRecord[] } = { reconciles: [] };
-  const outcome = await runSubjectCaseWith(controllerSpec(options, out), options, {
-    ...input,
-    variant: input.variant as V,
-  });
+  const variant = options.variant ?? fc.constant(undefined as V);
+  const outcome = await runCaseWith(controllerSpec(options, out), options, variant, input);
   return { ...outcome, reconciles: out.reconciles };
 }
 
@@ -377,7 +501,9 @@ export function formatControllerFailure<V = undefined>(
  * faults and time steps; each case builds your controllers (`setup`, on the case's `Manager`), runs the manager
  * through one history, ends the faults, lets everything settle until the controllers are idle and `converges` holds
  * (15 virtual minutes at most), and checks `controllerConverges` (the predicate holds; no key reconciled
- * concurrently), `managerRuns` (run never rejected), `noLeaks` after the manager stopped, and your own invariants.
+ * concurrently), `managerRuns` (run never rejected), `reconcileStorm` (no key reconciled faster than
+ * {@link CheckControllerOptions.stormThreshold}), `noKeyStuck` (no key's last reconcile failed, none waits to retry),
+ * `noLeaks` after the manager stopped, and your own invariants.
  * Resolves when every case passed; otherwise rejects with an `Error` whose message is the shrunk case as a timeline
  * (steps, requests, reconciles and their outcomes), its seed and `FC_SEED=<seed>` to replay it. Runner-agnostic.
  */

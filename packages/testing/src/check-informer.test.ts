@@ -38,7 +38,9 @@ describe("checkInformer", () => {
       });
     expect(failure).toBeInstanceOf(Error);
     expect(failure!.message).toBe(log);
-    expect(log).toContain("seed 7 — replay exactly with FC_SEED=7");
+    expect(log).toMatch(
+      /replay this case alone: FC_REPLAY=check\w+\/7\/[\d:]+ \(case seed \d+; the whole search again: FC_SEED=7\)/,
+    );
     expect(log).toContain("✗ handlerNeverThrows");
     expect(log).toContain("(DeletedFinalStateUnknown)");
     expect(log).toMatch(/timeline \(virtual ms\):/);

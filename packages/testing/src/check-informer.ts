@@ -15,6 +15,7 @@ import {
   checkSubjectWith,
   type PropertyOptions,
   renderSubjectFailure,
+  runCaseWith,
   runSubjectCaseWith,
   type SubjectSpec,
 } from "./check-subject.js";
@@ -111,12 +112,21 @@ function informerSpec(options: CheckInformerOptions): SubjectSpec<readonly Bysta
 }
 
 /**
- * Runs one case of {@link checkInformer} with a given history (no generation, no shrinking) and returns the
- * invariant reports and the timeline; never rejects for a violation. Useful to pin a found counterexample as a
- * regression test.
+ * Runs one case of {@link checkInformer} — a given history, or the replay token a failure printed (that case
+ * regenerated exactly, its `story` in the outcome) — with no generation and no shrinking, and returns the invariant
+ * reports and the timeline; never rejects for a violation. Pins a found counterexample as a regression test.
  */
-export function runInformerCase(options: CheckInformerOptions, input: InformerCaseInput): Promise<CaseOutcome> {
-  return runSubjectCaseWith(informerSpec(options), options, { ...input, variant: input.bystanders ?? [] });
+export function runInformerCase(
+  options: CheckInformerOptions,
+  input: InformerCaseInput | string,
+): Promise<CaseOutcome> {
+  const spec = informerSpec(options);
+  if (typeof input === "string") return runCaseWith(spec, options, bystanderArb(options), input);
+  return runSubjectCaseWith(spec, options, { ...input, variant: input.bystanders ?? [] });
+}
+
+function bystanderArb(options: CheckInformerOptions): fc.Arbitrary<readonly BystanderPlan[]> {
+  return options.bystanders === true ? bystandersArb(options.history?.maxSteps ?? 25) : fc.constant([]);
 }
 
 /** Renders a failure: the seed, how to replay it, the failed invariants and the case's timeline. */
@@ -139,7 +149,5 @@ export function formatFailure(
  * how to replay it (`FC_SEED=<seed>`). Test-runner agnostic (vitest, node:test, …): it only returns a promise.
  */
 export async function checkInformer(options: CheckInformerOptions = {}): Promise<CheckResult> {
-  const bystanders: fc.Arbitrary<readonly BystanderPlan[]> =
-    options.bystanders === true ? bystandersArb(options.history?.maxSteps ?? 25) : fc.constant([]);
-  return checkSubjectWith(informerSpec(options), options, bystanders, 100);
+  return checkSubjectWith(informerSpec(options), options, bystanderArb(options), 100);
 }

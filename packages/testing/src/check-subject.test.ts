@@ -71,7 +71,7 @@ describe("checkSubject", () => {
     const text = failure?.message ?? "";
     expect(text).toBe(logged);
     expect(text).toMatch(
-      /^checkSubject: a generated case broke 1 invariant\(s\)\n {2}seed 5 — replay exactly with FC_SEED=5\n/,
+      /^checkSubject: a generated case broke 1 invariant\(s\)\n {2}replay this case alone: FC_REPLAY=checkSubject\/5\/[\d:]+ \(case seed \d+; the whole search again: FC_SEED=5\)\n/,
     );
     expect(text).toMatch(
       / {2}reflector: (watch-list|list\+watch), watchListPageSize=[02]; history \(\d+ steps, shrunk\):/,

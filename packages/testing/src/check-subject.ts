@@ -18,6 +18,7 @@ import {
   type SimStep,
 } from "./arbitraries.js";
 import { seedFromEnv } from "./internal/replay-seed.js";
+import { checkPropertyName, formatReplayToken, parseReplayToken, replayFromEnv } from "./internal/replay-token.js";
 import { stopCase } from "./internal/stop-case.js";
 import { renderFailure } from "./internal/timeline.js";
 import {
@@ -29,21 +30,53 @@ import {
   storeConverges,
   syncedHonest,
 } from "./invariants.js";
+import type { SimLatency } from "./latency-model.js";
 import { createSimCluster, type SimCluster, type SimTransport } from "./sim-cluster.js";
 
 const { configmaps } = builtinResources;
 
 /** The outcome of a runner when every case passed. */
 export interface CheckResult {
+  /** Cases run (fewer than asked when `timeLimitMs` interrupted the search). */
   readonly numRuns: number;
   readonly seed: number;
+  /** True when `timeLimitMs` stopped the search before `numRuns` cases. */
+  readonly interrupted?: true;
+}
+
+/**
+ * Runs one case given by hand or by a printed replay token (regenerated exactly: same seed, same path; nothing is
+ * searched or shrunk). A token's outcome carries its `story`, the failure text as the runner printed it (without the
+ * runner's closing count), so a replay can be compared byte for byte.
+ */
+export async function runCaseWith<V>(
+  spec: SubjectSpec<V>,
+  options: PropertyOptions,
+  variantArb: fc.Arbitrary<V>,
+  input:
+    | {
+        readonly useWatchList: boolean;
+        readonly steps: readonly SimStep[];
+        readonly seed: number;
+        readonly variant?: V;
+      }
+    | string,
+): Promise<CaseOutcome> {
+  if (typeof input !== "string") {
+    return runSubjectCaseWith(spec, options, { ...input, variant: input.variant as V });
+  }
+  const found = caseOfToken(spec, options, variantArb, input);
+  const outcome = await runSubjectCaseWith(spec, options, found);
+  const t = parseReplayToken(input);
+  const story = renderSubjectFailure(spec, { token: input.trim(), caseSeed: found.seed, seed: t.seed }, found, outcome);
+  return { ...outcome, story };
 }
 
 /** One line of a failure timeline. */
 export interface TimelineEntry {
   /** Virtual ms since the case started. */
   readonly at: number;
-  readonly kind: "step" | "request" | "notification" | "handler-error" | "reconcile" | "phase";
+  readonly kind: "step" | "request" | "notification" | "handler-error" | "reconcile" | "phase" | "simulator";
   readonly text: string;
 }
 
@@ -51,6 +84,8 @@ export interface TimelineEntry {
 export interface CaseOutcome {
   readonly reports: InvariantReport[];
   readonly timeline: TimelineEntry[];
+  /** With a replay token: the case's story, exactly as the runner printed it (without its closing count line). */
+  readonly story?: string;
 }
 
 /** The options every history runner shares ({@link checkSubject}, `checkInformer`). */
@@ -67,6 +102,11 @@ export interface PropertyOptions {
   /** Shape of the generated histories. */
   readonly history?: HistoryOptions;
   /**
+   * How long requests, watch delivery and the simulator's controllers take in virtual time: `modelled` (default, from
+   * the simulator's cost model) or `zero` (see {@link SimLatency}).
+   */
+  readonly latency?: SimLatency;
+  /**
    * Runs once per case before anything starts, after the history's namespaces exist: pre-populate the cluster (for
    * example thousands of objects through `cluster.engine`, which bypasses the request log).
    */
@@ -75,6 +115,20 @@ export interface PropertyOptions {
   readonly convergeWithinMs?: number;
   /** Where the failure report goes besides the thrown error (default nowhere). */
   readonly log?: (text: string) => void;
+  /**
+   * Names the property in its replay token (default the runner's name: `checkController`, `checkInformer`,
+   * `checkSubject`). Give each property of a run its own name so that `FC_REPLAY` touches only it. No `/` or spaces.
+   */
+  readonly property?: string;
+  /**
+   * Real-time budget in ms (fast-check's `interruptAfterTimeLimit`): once spent, no new case starts — also while
+   * shrinking, which then reports the smallest counterexample found so far. A case already running finishes. Give it
+   * less than your test runner's timeout (vitest's `testTimeout`), so that the story prints before the runner gives
+   * up on the test. Default: none.
+   */
+  readonly timeLimitMs?: number;
+  /** More fast-check parameters, passed through (`verbose`, `markInterruptAsFailure`, `skipAllAfterTimeLimit`, …). */
+  readonly fastCheck?: FastCheckParameters;
 }
 
 /** Something that notifies handlers and keeps a store of what it notified: a `SharedInformer`, typically. */
@@ -95,6 +149,12 @@ export interface SubjectCase<V = undefined> {
   readonly signal: AbortSignal;
   /** Virtual ms since the case started (the timeline's clock). */
   now(): number;
+  /** True while a step of the history is being applied (its writes, not the subject, drive what happens then). */
+  applyingStep(): boolean;
+  /** How many steps of the history were applied so far (the one being applied not included). */
+  stepsApplied(): number;
+  /** Writes (create, update, patch, delete) the history's steps made at or after virtual ms `since`. */
+  historyWrites(since: number): number;
   /** Adds a line to the case's timeline (printed with a failure). */
   log(kind: TimelineEntry["kind"], text: string): void;
   /**
@@ -200,6 +260,11 @@ export interface CoreSubject extends Omit<SubjectUnderTest, "store"> {
   ready?(): boolean;
 }
 
+const WRITE_VERBS = new Set(["create", "update", "patch", "delete", "deletecollection", "apply"]);
+
+/** With the modelled latency, the most virtual time a step's aftermath may take before the next step comes anyway. */
+const STEP_QUIET_MS = 5_000;
+
 const keyOf = (o: KubeObject) => `${o.metadata?.namespace ?? ""}/${o.metadata?.name ?? ""}`;
 const errText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -240,6 +305,7 @@ export async function runSubjectCaseWith<V>(
   const cluster = await createSimCluster({
     seed: input.seed,
     transport: options.transport ?? "in-process",
+    latency: options.latency ?? "modelled",
     ...(spec.resources !== undefined && { resources: spec.resources }),
   });
   const allRequests = spec.requests === "all";
@@ -333,6 +399,10 @@ export async function runSubjectCaseWith<V>(
     }
   };
   const ac = new AbortController();
+  let applying = false;
+  let applied = 0;
+  /** The virtual ms of each write a step made, in order. */
+  const stepWrites: number[] = [];
   let subject: CoreSubject | undefined;
   let stopCalled = false;
   const callStop = (s: CoreSubject) => {
@@ -340,9 +410,21 @@ export async function runSubjectCaseWith<V>(
     ac.abort();
     return Promise.resolve().then(() => s.stop?.());
   };
+  // What the simulator itself writes (garbage-collection deletes, namespace deletion, finalizer removal) is part of
+  // the story: it is often the other half of a loop.
+  for (const loop of [
+    cluster.engine.garbageCollector,
+    cluster.engine.namespaceController,
+    cluster.engine.crdFinalizer,
+  ]) {
+    loop?.onAction((a) => log("simulator", `${a.controller}: ${a.text}`));
+  }
   try {
     await prepareNamespaces(cluster, options.history?.namespaces);
-    await options.prepare?.(cluster);
+    if (options.prepare !== undefined) {
+      const prepare = options.prepare;
+      await cluster.run(() => prepare(cluster), { maxMs: 24 * 3_600_000 });
+    }
     const ctx: SubjectCase<V> = {
       cluster,
       useWatchList,
@@ -351,11 +433,18 @@ export async function runSubjectCaseWith<V>(
       listerWatcher: listWatchFor(cluster.client, configmaps),
       signal: ac.signal,
       now: at,
+      applyingStep: () => applying,
+      stepsApplied: () => applied,
+      historyWrites: (since) => {
+        let n = 0;
+        for (let i = stepWrites.length - 1; i >= 0 && stepWrites[i]! >= since; i--) n++;
+        return n;
+      },
       log,
       recordNotifications: (informer, handler, label) => record(informer, handler, label),
     };
     try {
-      subject = await spec.subject(ctx);
+      subject = await cluster.run(() => spec.subject(ctx));
     } catch (err) {
       log("phase", `${spec.name} did not start: ${errText(err)}`);
       return {
@@ -371,8 +460,11 @@ export async function runSubjectCaseWith<V>(
       s.observe?.();
     };
     log("phase", `${spec.name} started (${useWatchList ? "watch-list" : "list+watch"}, ${cluster.transport})`);
+    // Between steps: let what the last step started finish — at the same instant with zero latency, in the few
+    // virtual ms its requests and the watches they reopen take with the modelled latency (at most STEP_QUIET_MS).
+    const quietMs = cluster.latency === "zero" ? 0 : STEP_QUIET_MS;
     const quiesce = async () => {
-      await cluster.settle({ maxMs: 0 }).catch(() => undefined);
+      await cluster.settle({ maxMs: quietMs, ignorePausedWatches: true }).catch(() => undefined);
       drainRequests();
       observe();
     };
@@ -386,7 +478,15 @@ export async function runSubjectCaseWith<V>(
     s.afterStep?.(0);
     await quiesce();
     for (const [i, step] of steps.entries()) {
-      const outcome = await applyStep(cluster, step);
+      applying = true;
+      const before = cluster.requests.length;
+      const outcome = await applyStep(cluster, step).finally(() => {
+        applying = false;
+        applied++;
+      });
+      for (let r = before; r < cluster.requests.length; r++) {
+        if (WRITE_VERBS.has(cluster.requests[r]!.verb)) stepWrites.push(at());
+      }
       log("step", `${describeStep(step)} → ${outcome}`);
       s.afterStep?.(i + 1);
       await quiesce();
@@ -468,26 +568,80 @@ export async function runSubjectCaseWith<V>(
   }
 }
 
-/** Renders a failed case of a subject runner: seed, replay command, story, broken invariants, timeline. */
+/** How a failure names its case: a generated one by its replay token, a hand-written one by its seed alone. */
+export type CaseName = number | { readonly token: string; readonly caseSeed: number; readonly seed: number };
+
+/** Renders a failed case of a subject runner: how to replay it, story, broken invariants, timeline. */
 export function renderSubjectFailure<V>(
   spec: SubjectSpec<V>,
-  seed: number,
+  name: CaseName,
   input: { readonly useWatchList: boolean; readonly steps: readonly SimStep[]; readonly variant: V },
   outcome: CaseOutcome,
 ): string {
   const { head, tail } = spec.story(input.useWatchList, input.variant, input.steps);
   return renderFailure(
     spec.checker,
-    seed,
+    name,
     [head, ...input.steps.map((s) => `    - ${describeStep(s)}`), ...tail],
     outcome.reports,
     outcome.timeline,
   );
 }
 
+/** The generated inputs of one case, in the order the property's tuple draws them. */
+type CaseTuple<V> = [useWatchList: boolean, steps: SimStep[], caseSeed: number, variant: V];
+
+/** The arbitrary of a runner's cases: watch-list or not, a history, the case's seed, a variant. */
+function caseArb<V>(options: PropertyOptions, variantArb: fc.Arbitrary<V>): fc.Arbitrary<CaseTuple<V>> {
+  return fc.tuple(fc.boolean(), historyArb(options.history), fc.integer({ min: 1, max: 1_000_000 }), variantArb);
+}
+
+/** The fast-check parameters the kit sets itself; {@link PropertyOptions.fastCheck} cannot override them. */
+type KitParameters = "seed" | "numRuns" | "path" | "endOnFailure" | "interruptAfterTimeLimit";
+
+/** More fast-check parameters for a runner ({@link PropertyOptions.fastCheck}). */
+export type FastCheckParameters = Omit<fc.Parameters<unknown>, KitParameters | "reporter" | "asyncReporter">;
+
+/** The property's name in its replay token: `options.property`, or the runner's name. */
+function propertyName(spec: { readonly checker: string }, options: PropertyOptions): string {
+  const name = options.property ?? spec.checker;
+  checkPropertyName(name);
+  return name;
+}
+
+/**
+ * Regenerates the case a replay token names (the same arbitrary, seed and path; nothing runs but generation). Throws
+ * naming the token when it names no case of this property's arbitrary.
+ */
+export function caseOfToken<V>(
+  spec: { readonly checker: string },
+  options: PropertyOptions,
+  variantArb: fc.Arbitrary<V>,
+  token: string,
+): { readonly useWatchList: boolean; readonly steps: SimStep[]; readonly seed: number; readonly variant: V } {
+  const t = parseReplayToken(token);
+  const property = propertyName(spec, options);
+  if (t.property !== property) {
+    throw new Error(`replay token ${JSON.stringify(token)} names property ${t.property}, not ${property}`);
+  }
+  let found: CaseTuple<V> | undefined;
+  fc.check(
+    fc.property(caseArb(options, variantArb), (c) => {
+      found ??= c;
+      return false;
+    }),
+    { seed: t.seed, path: t.path, endOnFailure: true, numRuns: 1 },
+  );
+  if (found === undefined) throw new Error(`replay token ${JSON.stringify(token)} names no case of ${property}`);
+  const [useWatchList, steps, seed, variant] = found;
+  return { useWatchList, steps, seed, variant };
+}
+
 /**
  * Generates cases (watch-list or not, a history, a case seed, a variant), runs each through the subject core and, on
- * failure, re-runs the shrunk case to render its timeline, then rejects with it.
+ * failure, rejects with the shrunk case's story (re-running it to record its timeline when the last failing run was
+ * another). `FC_REPLAY=<token>` naming this property runs just that case; `timeLimitMs` stops generating (and
+ * shrinking) once the budget is spent, reporting the smallest counterexample found so far.
  */
 export async function checkSubjectWith<V>(
   spec: SubjectSpec<V>,
@@ -495,31 +649,52 @@ export async function checkSubjectWith<V>(
   variantArb: fc.Arbitrary<V>,
   defaultRuns: number,
 ): Promise<CheckResult> {
-  const seed = seedFromEnv(options.seed ?? 42);
+  const property = propertyName(spec, options);
+  const replay = replayFromEnv(property);
+  const seed = replay?.seed ?? seedFromEnv(options.seed ?? 42);
   const numRuns = options.numRuns ?? defaultRuns;
+  if (options.timeLimitMs !== undefined && !(Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0)) {
+    throw new RangeError(`${spec.checker}: timeLimitMs must be a number > 0, got ${options.timeLimitMs}`);
+  }
   let caseNo = 0;
-  const property = fc.asyncProperty(
-    fc.boolean(),
-    historyArb(options.history),
-    fc.integer({ min: 1, max: 1_000_000 }),
-    variantArb,
-    async (useWatchList, steps, caseSeed, variant) => {
-      caseNo++;
-      const outcome = await runSubjectCaseWith(spec, options, { useWatchList, steps, seed: caseSeed, variant });
-      return outcome.reports.every((r) => r.ok);
-    },
-  );
-  const details = await fc.check(property, { numRuns, seed });
-  if (!details.failed) return { numRuns: details.numRuns, seed };
+  let lastFailure: { readonly args: CaseTuple<V>; readonly outcome: CaseOutcome } | undefined;
+  const prop = fc.asyncProperty(caseArb(options, variantArb), async (args) => {
+    caseNo++;
+    const [useWatchList, steps, caseSeed, variant] = args;
+    const outcome = await runSubjectCaseWith(spec, options, { useWatchList, steps, seed: caseSeed, variant });
+    const ok = outcome.reports.every((r) => r.ok);
+    if (!ok) lastFailure = { args, outcome };
+    return ok;
+  });
+  const details = await fc.check(prop, {
+    ...(options.fastCheck as fc.Parameters<[CaseTuple<V>]> | undefined),
+    numRuns,
+    seed,
+    ...(replay !== undefined && { path: replay.path, endOnFailure: true }),
+    ...(options.timeLimitMs !== undefined && { interruptAfterTimeLimit: options.timeLimitMs }),
+  });
   const counterexample = details.counterexample;
+  // An interrupt before any failure is not one (fast-check reports it as failed with no counterexample).
+  if (!details.failed || (counterexample === null && details.interrupted)) {
+    return { numRuns: details.numRuns, seed, ...(details.interrupted && { interrupted: true }) };
+  }
   if (counterexample === null) {
     throw new Error(`${spec.checker}: seed ${seed} failed without a counterexample: ${String(details.errorInstance)}`);
   }
-  const [useWatchList, steps, caseSeed, variant] = counterexample;
+  const [args] = counterexample;
+  const [useWatchList, steps, caseSeed, variant] = args;
   const input = { useWatchList, steps, seed: caseSeed, variant };
-  // Re-run the shrunk case once to record its timeline (the run is a pure function of its inputs in-process).
-  const outcome = await runSubjectCaseWith(spec, options, input);
-  const text = `${renderSubjectFailure(spec, seed, input, outcome)}\n  (fast-check path ${details.counterexamplePath}; ${caseNo} cases run)`;
+  // The last failing run is normally the counterexample itself; otherwise re-run it (a pure function of its inputs).
+  const outcome =
+    lastFailure !== undefined && lastFailure.args === args
+      ? lastFailure.outcome
+      : await runSubjectCaseWith(spec, options, input);
+  const token = formatReplayToken({ property, seed, path: details.counterexamplePath ?? "" });
+  const how =
+    replay !== undefined
+      ? "replayed from FC_REPLAY: this case alone, no search or shrinking"
+      : `${caseNo} cases run, ${details.numShrinks} shrinks${details.interrupted ? `, interrupted by timeLimitMs (${options.timeLimitMs} ms): the smallest counterexample found so far` : ""}`;
+  const text = `${renderSubjectFailure(spec, { token, caseSeed, seed }, input, outcome)}\n  (${how})`;
   options.log?.(text);
   throw new Error(text);
 }
@@ -546,9 +721,9 @@ function subjectSpec<V>(options: CheckSubjectOptions<V>): SubjectSpec<V> {
  */
 export function runSubjectCase<V = undefined>(
   options: CheckSubjectOptions<V>,
-  input: SubjectCaseInput<V>,
+  input: SubjectCaseInput<V> | string,
 ): Promise<CaseOutcome> {
-  return runSubjectCaseWith(subjectSpec(options), options, { ...input, variant: input.variant as V });
+  return runCaseWith(subjectSpec(options), options, options.variant ?? fc.constant(undefined as V), input);
 }
 
 /**

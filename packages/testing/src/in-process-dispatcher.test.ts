@@ -14,7 +14,7 @@ const names = (xs: readonly KubeObject[]) => xs.map((o) => `${o.metadata?.name}@
 
 describe("InProcessDispatcher", () => {
   it("carries a reflector's list and watch through KubeClient with no socket, across a watch drop, in virtual time", async () => {
-    const c = await createSimCluster({ seed: 5 });
+    const c = await createSimCluster({ seed: 5, latency: "zero" });
     for (let i = 0; i < 10; i++) await c.client.create(configmaps, cm(`cm-${i}`));
     const store = newStore<KubeObject>(metaNamespaceKeyFunc);
     const r = new Reflector(
@@ -44,7 +44,7 @@ describe("InProcessDispatcher", () => {
   });
 
   it("works with undici's request() directly, keeps headers, and rejects once closed", async () => {
-    const c = await createSimCluster();
+    const c = await createSimCluster({ latency: "zero" });
     const d = new InProcessDispatcher(c.server, { host: "example.test" });
     const res = await request("http://example.test/version", { dispatcher: d });
     expect(res.statusCode).toBe(200);
@@ -66,7 +66,7 @@ describe("InProcessDispatcher", () => {
   });
 
   it("propagates back-pressure: a watch whose client does not read blocks the server's writer", async () => {
-    const c = await createSimCluster({ engine: { dispatchBudgetMs: 100_000 } });
+    const c = await createSimCluster({ latency: "zero", engine: { dispatchBudgetMs: 100_000 } });
     const w = await c.client.watch(configmaps, { namespace: "default", allowWatchBookmarks: false });
     const big = "x".repeat(64 * 1024);
     for (let i = 0; i < 8; i++) await c.client.create(configmaps, cm(`big-${i}`, big));

@@ -14,6 +14,8 @@ export interface InProcessExchange {
   readonly bytes: number;
   /** True while the client has paused reading (back-pressure reaches the server's watch writer). */
   readonly paused: boolean;
+  /** True once the server began its response (status and headers sent): a watch is then established. */
+  readonly started: boolean;
 }
 
 /** Options of {@link InProcessDispatcher}. */
@@ -173,6 +175,8 @@ class Exchange implements InProcessExchange {
   readonly res: Writable;
   readonly bridge: HandlerBridge;
 
+  started = false;
+
   get paused(): boolean {
     return this.bridge.paused;
   }
@@ -206,6 +210,7 @@ class Exchange implements InProcessExchange {
     const sendHeaders = () => {
       if (headersSent) return;
       headersSent = true;
+      this.started = true;
       this.bridge.headers(statusCode, statusMessage, outHeaders);
     };
     const res: Writable = new Writable({

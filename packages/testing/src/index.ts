@@ -41,6 +41,7 @@ export {
   type CheckResult,
   type CheckSubjectOptions,
   checkSubject,
+  type FastCheckParameters,
   type NotificationSource,
   type PropertyOptions,
   runSubjectCase,
@@ -73,6 +74,7 @@ export {
   storeConverges,
   syncedHonest,
 } from "./invariants.js";
+export { controllerReactionMs, type SimLatency, watchDeliveryMs } from "./latency-model.js";
 export {
   type MemoryInformerContext,
   type MemoryReport,

@@ -7,6 +7,7 @@ import { get as httpGet } from "node:http";
 import { builtinResources } from "@informer-ts/client";
 import { FakeClock } from "@informer-ts/clock";
 import { afterEach, describe, expect, it } from "vitest";
+import { controllerReactionMs } from "./latency-model.js";
 import { createSimCluster, type SimCluster, type SimTransport } from "./sim-cluster.js";
 
 const { configmaps } = builtinResources;
@@ -39,7 +40,7 @@ async function take(c: SimCluster, it: AsyncIterator<WatchEvent<KubeObject>>, n:
 describe.each<SimTransport>(["in-process", "http"])("createSimCluster (%s)", (transport) => {
   it("runs every KubeClient verb against the simulator under a FakeClock", async () => {
     const clock = new FakeClock();
-    const c = await createSimCluster({ clock, seed: 7, transport });
+    const c = await createSimCluster({ clock, seed: 7, transport, latency: "zero" });
     cluster = c;
     expect(c.transport).toBe(transport);
     expect(c.kubeconfig === undefined).toBe(transport === "in-process");
@@ -75,7 +76,7 @@ describe.each<SimTransport>(["in-process", "http"])("createSimCluster (%s)", (tr
   });
 
   it("streams a watch, survives an abort and reports faults as the client sees them over a socket", async () => {
-    const c = await createSimCluster({ seed: 3, transport });
+    const c = await createSimCluster({ seed: 3, transport, latency: "zero" });
     cluster = c;
     const start = await c.client.create(configmaps, cm("w0"));
     const ac = new AbortController();
@@ -108,7 +109,7 @@ describe.each<SimTransport>(["in-process", "http"])("createSimCluster (%s)", (tr
 
 describe.each<SimTransport>(["in-process", "http"])("SimCluster.inFlight (%s)", (transport) => {
   it("an open watch is listed until aborted; a finished list is not; direct engine calls are listed too", async () => {
-    const c = await createSimCluster({ seed: 5, transport });
+    const c = await createSimCluster({ seed: 5, transport, latency: "zero" });
     cluster = c;
     await c.client.list(configmaps, { namespace: "default" });
     expect(c.inFlight()).toEqual([]);
@@ -140,7 +141,7 @@ describe.each<SimTransport>(["in-process", "http"])("SimCluster.inFlight (%s)", 
 
 describe("createSimCluster in-process specifics", () => {
   it("aborting a watch closes it on the server, and settle() leaves no request in flight", async () => {
-    const c = await createSimCluster();
+    const c = await createSimCluster({ latency: "zero" });
     cluster = c;
     const ac = new AbortController();
     const w = await c.client.watch(configmaps, { namespace: "default" }, ac.signal);
@@ -153,7 +154,7 @@ describe("createSimCluster in-process specifics", () => {
   });
 
   it("settle() times out with an error naming what is still pending", async () => {
-    const c = await createSimCluster();
+    const c = await createSimCluster({ latency: "zero" });
     cluster = c;
     const never = new Promise<void>(() => undefined);
     void c.track("reconcile default/x", never);
@@ -168,7 +169,7 @@ describe("createSimCluster in-process specifics", () => {
 
   it("is deterministic: the same seed gives the same uids and request log", async () => {
     const run = async () => {
-      const c = await createSimCluster({ seed: 42 });
+      const c = await createSimCluster({ seed: 42, latency: "zero" });
       const out: string[] = [];
       for (let i = 0; i < 3; i++) out.push((await c.client.create(configmaps, cm(`d-${i}`))).metadata!.uid!);
       out.push(...c.requests.map((r) => `${r.verb}:${r.code}:${r.receivedAt}`));
@@ -229,7 +230,7 @@ function slowRead(url: string, path: string, resumeAfterTurns: number | undefine
 describe("createSimCluster (http): settle and response bodies in transit", () => {
   /** 40 ConfigMaps of 512 KiB: a ~20 MB streamed list, more than the loopback socket buffers hold. */
   async function bigCluster(): Promise<SimCluster> {
-    const c = await createSimCluster({ seed: 3, transport: "http" });
+    const c = await createSimCluster({ seed: 3, transport: "http", latency: "zero" });
     cluster = c;
     const big = "x".repeat(512 * 1024);
     for (let i = 0; i < 40; i++)
@@ -269,5 +270,48 @@ describe("createSimCluster (http): settle and response bodies in transit", () =>
     );
     expect(c.clock.now() - t0).toBeGreaterThan(60_000);
     expect(read.state.bytes).toBe(0);
+  });
+});
+
+describe("the latency model", () => {
+  const cm = (name: string) => ({ metadata: { name, namespace: "default" }, data: { v: "1" } });
+
+  it("modelled (the default): a request answers as virtual time advances, after its cost model latency; zero: at once", async () => {
+    const modelled = await createSimCluster({ seed: 1 });
+    try {
+      expect(modelled.latency).toBe("modelled");
+      const t0 = modelled.clock.now();
+      await modelled.run(() => modelled.client.create(configmaps, cm("a")));
+      const createMs = modelled.clock.now() - t0;
+      // overhead + etcd round trip + commit (+ encoding): from the engine's cost model, a few ms.
+      expect(createMs).toBeGreaterThan(3);
+      expect(createMs).toBeLessThan(10);
+      // The garbage collector reacts controllerReactionMs() after a change: a dependent of a deleted owner goes later.
+      const owner = await modelled.run(() => modelled.client.create(configmaps, cm("owner")));
+      const child = cm("child") as KubeObject;
+      child.metadata!.ownerReferences = [
+        { apiVersion: "v1", kind: "ConfigMap", name: "owner", uid: owner.metadata!.uid!, controller: true },
+      ];
+      await modelled.run(() => modelled.client.create(configmaps, child));
+      await modelled.clock.step(20); // the collector's pass for the child's create has run
+      const sent = modelled.clock.now();
+      const childOf = () => modelled.engine.storage.get(modelled.engine.resource("configmaps"), "default", "child");
+      void modelled.client.delete(configmaps, "owner", { namespace: "default" });
+      await modelled.settle({ until: () => childOf() === undefined });
+      expect(modelled.clock.now() - sent).toBeGreaterThanOrEqual(controllerReactionMs());
+    } finally {
+      await modelled.close();
+    }
+    const zero = await createSimCluster({ seed: 1, latency: "zero" });
+    try {
+      const t0 = zero.clock.now();
+      await zero.client.create(configmaps, cm("a"));
+      expect(zero.clock.now()).toBe(t0);
+    } finally {
+      await zero.close();
+    }
+    await expect(createSimCluster({ latency: "fast" as "zero" })).rejects.toThrow(
+      'latency must be "modelled" or "zero", got "fast"',
+    );
   });
 });

@@ -15,6 +15,7 @@ import {
   type SimResource,
 } from "@informer-ts/sim-apiserver";
 import { InProcessDispatcher, type InProcessExchange } from "./in-process-dispatcher.js";
+import { latencyEngineOptions, type SimLatency } from "./latency-model.js";
 
 /** How the cluster's `KubeClient` reaches the simulator. */
 export type SimTransport = "in-process" | "http";
@@ -31,7 +32,13 @@ export interface SimClusterOptions {
   readonly gates?: { readonly WatchList?: boolean };
   /** `in-process` (default: the {@link InProcessDispatcher}, no sockets) or `http` (a real loopback listener). */
   readonly transport?: SimTransport;
-  /** More engine options (the clock, rand, resources and gates above win). */
+  /**
+   * How long requests, watch delivery and the simulator's own controllers take in virtual time: `modelled` (default:
+   * from the simulator's cost model, see {@link SimLatency}) or `zero`. With `modelled`, a request resolves only as
+   * virtual time advances: await it with {@link SimCluster.run} (or drive the clock with `settle`).
+   */
+  readonly latency?: SimLatency;
+  /** More engine options (the clock, rand, resources and gates above win; they override the latency model's). */
   readonly engine?: Omit<SimApiServerOptions, "clock" | "rand" | "resources" | "watchList">;
   /** More options of the cluster's `KubeClient` (default: no client-side rate limit, no retries). */
   readonly client?: Omit<KubeClientOptions, "clock" | "dispatcher">;
@@ -75,6 +82,8 @@ export interface SimPending {
   readonly requests: readonly string[];
   /** Watches whose client has stopped reading (their server side is blocked). */
   readonly pausedWatches: readonly string[];
+  /** Watches sent but not answered yet (waiting their latency or a freshness wait): not established. In-process only. */
+  readonly openingWatches: readonly string[];
   /** Promises handed to {@link SimCluster.track} that have not settled (their labels). */
   readonly tracked: readonly string[];
   /** Timers pending on the clock (informational: tickers and watch timeouts keep a running system busy). */
@@ -89,6 +98,11 @@ export interface SettleOptions {
   readonly until?: () => boolean;
   /** Also require that no timer is pending at all (after everything was stopped: a leak check). */
   readonly noTimers?: boolean;
+  /**
+   * Count watches blocked on a paused client as quiet (default false): for settling between the steps of a history,
+   * where a stalled watch stays stalled until the faults end.
+   */
+  readonly ignorePausedWatches?: boolean;
 }
 
 /**
@@ -102,6 +116,8 @@ export interface SimCluster {
   readonly server: SimHttpServer;
   readonly client: KubeClient;
   readonly transport: SimTransport;
+  /** The latency model the cluster was created with. */
+  readonly latency: SimLatency;
   /** A kubeconfig for the listening server (`http` mode; undefined in-process, where nothing listens). */
   readonly kubeconfig: string | undefined;
   /** The server's URL (`http` mode) or the in-process pseudo-URL. */
@@ -124,13 +140,22 @@ export interface SimCluster {
   pending(): SimPending;
   /**
    * Advances virtual time, timer by timer and letting I/O and promise continuations run in between, until no
-   * non-watch request is in flight, no watch is blocked on a paused client, no tracked work is pending and
+   * non-watch request is in flight, no watch waits for its answer, no watch is blocked on a paused client, no tracked
+   * work is pending and
    * `until` (if given) holds (with `noTimers`: and no timer is pending). Over HTTP it also never advances virtual
    * time while a response body is crossing the socket (bytes still moving; see `SimHttpServer.responsesInTransit`),
    * so a large list is not cut by the server's request timeout on the way. Rejects, naming what is still pending,
    * when `maxMs` of virtual time pass first or when nothing is left to run but the condition does not hold.
    */
   settle(options?: SettleOptions): Promise<void>;
+  /**
+   * Runs `work` (requests through the cluster's client, calls on the engine) and advances virtual time, timer by timer,
+   * only until it settles — not until the whole cluster is quiet — then resolves or rejects as `work` did. This is how
+   * to await a request under the `modelled` latency, where it answers only as time advances (`await client.get(…)`
+   * alone would wait forever on a `FakeClock` nobody steps). Rejects naming what is pending when `maxMs` (default 10
+   * virtual minutes) pass first, or when no timer is left and `work` has not settled.
+   */
+  run<T>(work: () => Promise<T> | T, options?: { readonly maxMs?: number }): Promise<T>;
   /** Stops the engine, closes the client and the server. Idempotent. */
   close(): Promise<void>;
 }
@@ -200,7 +225,9 @@ async function flushIo(progress: () => number): Promise<void> {
 export async function createSimCluster(options: SimClusterOptions = {}): Promise<SimCluster> {
   const clock = options.clock ?? new FakeClock();
   const transport = options.transport ?? "in-process";
+  const latency = options.latency ?? "modelled";
   const engine = new SimApiServer({
+    ...latencyEngineOptions(latency),
     ...options.engine,
     clock,
     rand: seededRand(options.seed ?? 1),
@@ -245,6 +272,7 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
     return {
       requests: inflight.filter((e) => !e.watch).map((e) => `${e.method} ${e.path}`),
       pausedWatches: inflight.filter((e) => e.watch && e.paused).map((e) => `${e.method} ${e.path}`),
+      openingWatches: inflight.filter((e) => e.watch && !e.started).map((e) => `${e.method} ${e.path}`),
       tracked: [...tracked.values()],
       timers: clock.pendingTimers(),
     };
@@ -254,11 +282,13 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
     for (const e of dispatcher?.inflight ?? []) n += e.bytes;
     return n + server.stats.watchEvents;
   };
-  const quiet = (o: SettleOptions) => {
+  const quiet = (o: SettleOptions & { readonly onlyUntil?: boolean }) => {
+    if (o.onlyUntil === true) return o.until?.() ?? true;
     const p = pending();
     return (
       p.requests.length === 0 &&
-      p.pausedWatches.length === 0 &&
+      (o.ignorePausedWatches === true || p.pausedWatches.length === 0) &&
+      p.openingWatches.length === 0 &&
       p.tracked.length === 0 &&
       (o.noTimers !== true || p.timers === 0) &&
       (o.until === undefined || o.until())
@@ -269,6 +299,7 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
     const parts: string[] = [];
     if (p.requests.length > 0) parts.push(`requests in flight: ${p.requests.join(", ")}`);
     if (p.pausedWatches.length > 0) parts.push(`watches blocked on a paused client: ${p.pausedWatches.join(", ")}`);
+    if (p.openingWatches.length > 0) parts.push(`watches not answered yet: ${p.openingWatches.join(", ")}`);
     if (p.tracked.length > 0) parts.push(`tracked work pending: ${p.tracked.join(", ")}`);
     if (o.noTimers === true && p.timers > 0) parts.push(`${p.timers} timers pending`);
     if (o.until !== undefined && !o.until()) parts.push("the `until` condition does not hold");
@@ -286,6 +317,7 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
     server,
     client,
     transport,
+    latency,
     kubeconfig: transport === "http" ? renderKubeconfig({ server: url }) : undefined,
     url,
     requests,
@@ -339,30 +371,16 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
     inFlight: () =>
       [...server.inFlightRequests(), ...engine.inFlightRequests()].sort((a, b) => a.receivedAt - b.receivedAt),
     pending,
-    async settle(o: SettleOptions = {}): Promise<void> {
-      const maxMs = o.maxMs ?? 600_000;
-      const deadline = clock.now() + maxMs;
-      for (;;) {
-        await flushIo(progress);
-        if (transport === "http" && (await awaitTransit(server, stuckTransit))) await flushIo(progress);
-        if (quiet(o)) return;
-        const due = clock.nextDue();
-        if (due === undefined) {
-          // Over HTTP a request may still be crossing the loopback socket with no timer armed (a relist's next page):
-          // give it real time before concluding that nothing is left to run.
-          if (
-            transport === "http" &&
-            (await awaitSocketProgress(progress, () => quiet(o) || clock.nextDue() !== undefined))
-          ) {
-            continue;
-          }
-          throw new Error(`SimCluster.settle: nothing left to run but not quiescent: ${describe(o)}`);
-        }
-        if (due > deadline) {
-          throw new Error(`SimCluster.settle: not quiescent after ${maxMs} ms of virtual time: ${describe(o)}`);
-        }
-        await clock.advanceTo(due);
-      }
+    settle,
+    async run<T>(work: () => Promise<T> | T, o: { readonly maxMs?: number } = {}): Promise<T> {
+      let done = false;
+      const p = Promise.resolve().then(work);
+      const finish = () => {
+        done = true;
+      };
+      p.then(finish, finish);
+      await settle({ maxMs: o.maxMs ?? 600_000, until: () => done, onlyUntil: true });
+      return p;
     },
     close(): Promise<void> {
       closed ??= (async () => {
@@ -375,4 +393,30 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
       return closed;
     },
   };
+
+  async function settle(o: SettleOptions & { readonly onlyUntil?: boolean } = {}): Promise<void> {
+    const maxMs = o.maxMs ?? 600_000;
+    const deadline = clock.now() + maxMs;
+    for (;;) {
+      await flushIo(progress);
+      if (transport === "http" && (await awaitTransit(server, stuckTransit))) await flushIo(progress);
+      if (quiet(o)) return;
+      const due = clock.nextDue();
+      if (due === undefined) {
+        // Over HTTP a request may still be crossing the loopback socket with no timer armed (a relist's next page):
+        // give it real time before concluding that nothing is left to run.
+        if (
+          transport === "http" &&
+          (await awaitSocketProgress(progress, () => quiet(o) || clock.nextDue() !== undefined))
+        ) {
+          continue;
+        }
+        throw new Error(`SimCluster.settle: nothing left to run but not quiescent: ${describe(o)}`);
+      }
+      if (due > deadline) {
+        throw new Error(`SimCluster.settle: not quiescent after ${maxMs} ms of virtual time: ${describe(o)}`);
+      }
+      await clock.advanceTo(due);
+    }
+  }
 }

@@ -32,7 +32,7 @@ export {
   watchMemoryGauge,
 } from "./cacher/watch-memory-model.js";
 export type { BookmarkMode, WatcherInfo, WatcherSelector } from "./cacher/watcher-faults.js";
-export { type ControllerDeps, ControllerLoop } from "./controllers/controller-loop.js";
+export { type ControllerAction, type ControllerDeps, ControllerLoop } from "./controllers/controller-loop.js";
 export { APISERVER_USER_AGENT, CrdFinalizer, type DefinitionServing } from "./controllers/crd-finalizer.js";
 export { GARBAGE_COLLECTOR_USER_AGENT, GarbageCollector } from "./controllers/garbage-collector.js";
 export { GRACEFUL_DELETION_USER_AGENT, GracefulDeletion } from "./controllers/graceful-deletion.js";

@@ -14,6 +14,14 @@ export interface ControllerDeps {
   readonly delayMs: number;
 }
 
+/** One write a simulated controller made, as {@link ControllerLoop.onAction} reports it. */
+export interface ControllerAction {
+  /** `garbage-collector` or `namespace-controller`. */
+  readonly controller: string;
+  /** One readable line: what was written and why, e.g. `deleted secrets team-a/a-mirror: owner ConfigMap a is gone`. */
+  readonly text: string;
+}
+
 /**
  * The scheduling shared by the simulated controllers: storage events are offered to `relevant`; a relevant one arms
  * a single timer of `delayMs` on the engine's clock, and the pass it runs may write (through the registry), whose
@@ -26,6 +34,9 @@ export abstract class ControllerLoop {
   private readonly unsubscribe: () => void;
   /** Passes run so far (tests, diagnostics). */
   passes = 0;
+  private readonly listeners = new Set<(a: ControllerAction) => void>();
+  /** The controller's name in its {@link ControllerAction}s. */
+  protected abstract readonly actionName: string;
 
   constructor(protected readonly deps: ControllerDeps) {
     this.unsubscribe = deps.storage.subscribe({
@@ -53,6 +64,28 @@ export abstract class ControllerLoop {
         // A write that lost a race (409/404) is retried by the pass its own event arms.
       }
     });
+  }
+
+  /**
+   * Calls `listener` after each write this controller made (in the pass, synchronously); returns the function that
+   * removes it. A listener that throws is ignored. For timelines: tests show what the simulator itself did.
+   */
+  onAction(listener: (a: ControllerAction) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** Reports one write to the {@link onAction} listeners. */
+  protected report(text: string): void {
+    for (const l of this.listeners) {
+      try {
+        l({ controller: this.actionName, text });
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
   }
 
   /** Whether a pass is scheduled. */

@@ -32,6 +32,8 @@ export interface DefinitionServing {
  * DeleteCollection); no `InstanceDeletionFailed`/`InstanceDeletionCheck` conditions.
  */
 export class CrdFinalizer extends ControllerLoop {
+  protected readonly actionName = "crd-finalizer";
+
   constructor(
     deps: ControllerDeps,
     private readonly serving: DefinitionServing,

@@ -14,6 +14,8 @@ interface Node {
   readonly object: KubeObject;
 }
 
+const nodeKey = (n: Node) => (n.namespace === "" ? n.name : `${n.namespace}/${n.name}`);
+
 function ownerRefsOf(o: KubeObject | undefined): OwnerReference[] {
   const refs = o?.metadata?.ownerReferences;
   return Array.isArray(refs) ? refs : [];
@@ -57,6 +59,7 @@ type RefClass = "solid" | "dangling" | "waiting";
  * no events (`OwnerRefInvalidNamespace`); writes are updates, not metadata patches.
  */
 export class GarbageCollector extends ControllerLoop {
+  protected readonly actionName = "garbage-collector";
   /** uid → number of live objects referencing it as an owner. */
   private readonly referenced = new Map<string, number>();
 
@@ -134,9 +137,10 @@ export class GarbageCollector extends ControllerLoop {
       const classes = refs.map((ref) => this.classify(n, ref));
       if (classes.includes("solid")) {
         if (classes.every((c) => c === "solid")) continue;
-        this.update(n, (obj) => {
+        const dropped = this.update(n, (obj) => {
           obj.metadata!.ownerReferences = refs.filter((_, i) => classes[i] === "solid");
         });
+        if (dropped) this.report(`removed dangling owner references from ${n.r.resource} ${nodeKey(n)}`);
         continue;
       }
       let policy: PropagationPolicy;
@@ -153,12 +157,16 @@ export class GarbageCollector extends ControllerLoop {
       } else if (finalizersOf(o).includes(FINALIZER_ORPHAN)) policy = "Orphan";
       else if (finalizersOf(o).includes(FINALIZER_FOREGROUND)) policy = "Foreground";
       else policy = "Background";
-      this.tryWrite(() => {
+      const deleted = this.tryWrite(() => {
         this.deps.registry.delete(n.r, n.namespace, n.name, {
           propagationPolicy: policy,
           preconditions: { uid: o.metadata?.uid ?? "" },
         });
       });
+      if (deleted) {
+        const owners = refs.map((ref) => `${ref.kind} ${ref.name}`).join(", ");
+        this.report(`deleted ${n.r.resource} ${nodeKey(n)} (${policy}): its owner ${owners} is gone`);
+      }
     }
   }
 
@@ -188,11 +196,12 @@ export class GarbageCollector extends ControllerLoop {
   }
 
   private removeFinalizer(n: Node, finalizer: string): void {
-    this.update(n, (obj) => {
+    const ok = this.update(n, (obj) => {
       const left = finalizersOf(obj).filter((f) => f !== finalizer);
       if (left.length > 0) obj.metadata!.finalizers = left;
       else delete obj.metadata!.finalizers;
     });
+    if (ok) this.report(`removed finalizer ${finalizer} from ${n.r.resource} ${nodeKey(n)}`);
   }
 
   /** An update of the node's object as read by this pass (409 when it changed since: the next pass retries). */

@@ -39,6 +39,7 @@ export const NAMESPACE_CONTROLLER_USER_AGENT = "kube-controller-manager/v1.34.0 
  * the discovery and parsing conditions are always `False`.
  */
 export class NamespaceController extends ControllerLoop {
+  protected readonly actionName = "namespace-controller";
   private readonly ordered: boolean;
 
   constructor(
@@ -87,6 +88,7 @@ export class NamespaceController extends ControllerLoop {
             propagationPolicy: "Background",
             preconditions: { uid: o.metadata?.uid ?? "" },
           });
+          this.report(`deleted ${r.resource} ${name}/${o.metadata?.name ?? ""}: its namespace is terminating`);
         } catch {
           // Gone or replaced meanwhile: the next pass sees the current state.
         }
@@ -130,6 +132,7 @@ export class NamespaceController extends ControllerLoop {
           name,
           specFinalizers(current ?? ns).filter((f) => f !== FINALIZER_KUBERNETES),
         );
+        this.report(`removed finalizer kubernetes from namespace ${name}: it is empty`);
       } catch {
         // Changed meanwhile; its event arms the next pass.
       }

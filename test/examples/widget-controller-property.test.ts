@@ -1,0 +1,118 @@
+// examples/widget-controller under its own property: generated histories of Widget writes (create, spec changes that
+// bump the generation, deletes held by the finalizer) mixed with the kit's ConfigMap writes and every server fault.
+import { builtinResources } from "@informer-ts/client";
+import { DEFAULT_VERBS } from "@informer-ts/sim-apiserver";
+import { type CustomStep, checkController, type ServerState } from "@informer-ts/testing";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  REGISTRY_NAMESPACE,
+  registryName,
+  setupWidgetController,
+  type WidgetStatus,
+  widgets,
+} from "../../examples/widget-controller/src/widget-controller.js";
+
+const { configmaps, namespaces } = builtinResources;
+const RUNS = 40;
+const NAMES = ["a", "b"];
+
+const widgetResource = {
+  group: widgets.group,
+  version: widgets.version,
+  resource: widgets.resource,
+  kind: widgets.kind,
+  namespaced: true,
+  singularName: "widget",
+  verbs: DEFAULT_VERBS,
+  custom: true,
+  subresources: { status: true },
+};
+
+/** Create a Widget or change its size (a spec change: a new generation), or delete it (the finalizer holds it). */
+const widgetStep: fc.Arbitrary<CustomStep> = fc.oneof(
+  fc.record({ name: fc.constantFrom(...NAMES), size: fc.integer({ min: 1, max: 3 }) }).map(
+    ({ name, size }): CustomStep => ({
+      kind: "custom",
+      description: `widget default/${name} size=${size}`,
+      apply: async (c) => {
+        const cur = await c.client.get(widgets, name, { namespace: "default" }).catch(() => undefined);
+        const o =
+          cur === undefined
+            ? await c.client.create(widgets, { metadata: { name, namespace: "default" }, spec: { size } }, {})
+            : await c.client.update(widgets, { ...cur, spec: { size } }, {});
+        return `ok generation=${o.metadata?.generation}`;
+      },
+    }),
+  ),
+  fc.constantFrom(...NAMES).map(
+    (name): CustomStep => ({
+      kind: "custom",
+      description: `delete widget default/${name}`,
+      apply: (c) =>
+        c
+          .run(() => c.client.delete(widgets, name, { namespace: "default" }))
+          .then(
+            () => "ok",
+            () => "absent",
+          ),
+    }),
+  ),
+);
+
+/** Every live Widget has its child of its size, its registry entry and its status; nothing outlives its Widget. */
+function widgetsConverged(state: ServerState): string[] {
+  const out: string[] = [];
+  const live = state.list(widgets).filter((w) => w.metadata?.deletionTimestamp === undefined);
+  for (const w of live) {
+    const ns = w.metadata!.namespace!;
+    const name = w.metadata!.name!;
+    const size = String((w.spec as { size?: number } | undefined)?.size ?? 1);
+    const child = state.get(configmaps, ns, `${name}-widget`);
+    if ((child?.data as Record<string, string> | undefined)?.size !== size)
+      out.push(`${ns}/${name}-widget lacks size ${size}`);
+    if (state.get(configmaps, REGISTRY_NAMESPACE, registryName(ns, name)) === undefined)
+      out.push(`${ns}/${name} is not registered`);
+    const status = w.status as WidgetStatus | undefined;
+    if (status?.observedGeneration !== w.metadata?.generation)
+      out.push(`${ns}/${name} status is behind its generation`);
+  }
+  const deleting = state.list(widgets).filter((w) => w.metadata?.deletionTimestamp !== undefined);
+  for (const w of deleting) out.push(`${w.metadata!.namespace}/${w.metadata!.name} is still held by its finalizer`);
+  for (const cm of state.list(configmaps, REGISTRY_NAMESPACE)) {
+    const [ns, name] = (cm.metadata!.name ?? "").split(".");
+    if (state.get(widgets, ns!, name!) === undefined)
+      out.push(`registry entry ${cm.metadata!.name} outlived its Widget`);
+  }
+  for (const cm of state.list(configmaps, "default")) {
+    const n = cm.metadata!.name!;
+    if (n.endsWith("-widget") && state.get(widgets, "default", n.slice(0, -"-widget".length)) === undefined) {
+      out.push(`default/${n} outlived its Widget`);
+    }
+  }
+  return out;
+}
+
+describe("examples/widget-controller under checkController", () => {
+  it(`keeps children, registry, status and finalizer right over ${RUNS} generated histories with faults`, async () => {
+    const started = process.cpuUsage();
+    const r = await checkController({
+      property: "widget-controller",
+      numRuns: RUNS,
+      seed: 1,
+      resources: [widgetResource],
+      history: { namespaces: ["default"], maxSteps: 15, custom: { arbitrary: widgetStep, weight: 8 } },
+      prepare: async (c) => {
+        await c.client.create(namespaces, { metadata: { name: REGISTRY_NAMESPACE } });
+      },
+      setup: ({ manager, cluster, builder }) => {
+        setupWidgetController(manager, cluster.client, builder);
+      },
+      converges: widgetsConverged,
+      timeLimitMs: 240_000,
+    });
+    const cpu = process.cpuUsage(started);
+    console.log(`widget-controller property: ${r.numRuns} cases, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU`);
+    expect(r).toEqual({ numRuns: RUNS, seed: 1 });
+  }, 300_000);
+});
