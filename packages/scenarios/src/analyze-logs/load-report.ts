@@ -1,8 +1,8 @@
 // `informer analyze-logs --report <file.html>`: the load attribution as one self-contained HTML page with inline SVG
 // charts (no script, no network), built from the scenario reports' chart functions.
 import { barChart, escapeXml } from "../report/svg-chart.js";
-import type { LoadAnalysis, LoadGroup } from "./load-aggregator.js";
-import { formatMs } from "./load-table.js";
+import { type LoadAnalysis, type LoadGroup, servedFromLabel } from "./load-aggregator.js";
+import { formatMs, traceEndNote } from "./load-table.js";
 
 const CHART_CATEGORIES = 8;
 
@@ -28,6 +28,11 @@ function table(names: readonly string[], groups: readonly LoadGroup[], a: LoadAn
   return `<table><thead><tr>${head.map((h) => `<th>${escapeXml(h)}</th>`).join("")}</tr></thead><tbody>${rows
     .map((r) => `<tr>${r}</tr>`)
     .join("")}</tbody></table>`;
+}
+
+function plainTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${escapeXml(c)}</td>`).join("")}</tr>`).join("");
+  return `<table><thead><tr>${head.map((h) => `<th>${escapeXml(h)}</th>`).join("")}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
 /**
@@ -90,7 +95,7 @@ export function renderLoadReport(a: LoadAnalysis): string {
       ]
         .filter((x) => x !== "")
         .join(" ");
-      return `<li><b>Trace[${escapeXml(t.id)}] ${escapeXml(t.name)}</b> ${escapeXml(formatMs(t.totalMs))}${t.complete ? "" : " (incomplete)"} — ${escapeXml(who)}${r !== undefined && r.servedFrom !== "" ? `, served from ${escapeXml(r.servedFrom)}` : ""} <small>${escapeXml(`${t.file}:${t.line}`)}</small><ul>${steps}</ul></li>`;
+      return `<li><b>Trace[${escapeXml(t.id)}] ${escapeXml(t.name)}</b> ${escapeXml(formatMs(t.totalMs))}${escapeXml(traceEndNote(t))} — ${escapeXml(who)}${r !== undefined && r.servedFrom !== "" ? `, served from ${escapeXml(servedFromLabel(r))}` : ""} <small>${escapeXml(`${t.file}:${t.line}`)}</small><ul>${steps}</ul></li>`;
     })
     .join("\n");
   const malformed = a.malformed
@@ -119,6 +124,51 @@ ${charts.join("\n")}
 <h2>By served-from</h2>${table(["served from"], a.byServedFrom, a)}
 <h2>Reads by shape and served-from</h2>${table(["shape", "served from"], a.byShape, a)}
 <h2>Top user agent × verb × resource × served-from</h2>${table(["user agent", "verb", "resource", "served from"], a.top, a)}
+${
+  a.byPriorityLevel.length > 0
+    ? `<h2>By API Priority and Fairness level</h2>${plainTable(
+        [
+          "priority level",
+          "flow schema",
+          "requests",
+          "seats (mean)",
+          "final seats (max)",
+          "queue (mean)",
+          "execution (mean)",
+          "execution (max)",
+        ],
+        a.byPriorityLevel.map((g) => [
+          g.key[0],
+          g.key[1],
+          String(g.count),
+          g.seatsMean === null ? "—" : g.seatsMean.toFixed(2),
+          g.finalSeatsMax === null ? "—" : String(g.finalSeatsMax),
+          formatMs(g.queueMsMean),
+          formatMs(g.executionMsMean),
+          formatMs(g.executionMsMax),
+        ]),
+      )}`
+    : ""
+}
+${a.timeline !== undefined ? `<h2>Requests over time</h2><p>${a.timeline.buckets.length} buckets of ${a.timeline.bucketSeconds} s; peak ${a.timeline.peakPerSecond.toFixed(2)} requests/s${a.timeline.yearAssumed ? " (klog times have no year)" : ""}</p>` : ""}
+${
+  a.reRequests.length > 0
+    ? `<h2>Re-requests of one object by one client</h2>${plainTable(
+        ["user agent", "verb", "resource", "objects", "intervals", "min", "median", "p90", "max"],
+        a.reRequests.map((g) => [
+          g.key[0],
+          g.key[1],
+          g.key[2],
+          String(g.objects),
+          String(g.intervals),
+          `${g.minSeconds.toFixed(1)} s`,
+          `${g.medianSeconds.toFixed(1)} s`,
+          `${g.p90Seconds.toFixed(1)} s`,
+          `${g.maxSeconds.toFixed(1)} s`,
+        ]),
+      )}`
+    : ""
+}
 <h2>Slow requests (traces)</h2>${traces === "" ? "<p>none: no Trace[…] block in the input (kube-apiserver traces requests that take 500 ms or more)</p>" : `<ul>${traces}</ul>`}
 ${a.malformedCount > 0 ? `<h2>Malformed lines (${a.malformedCount})</h2><ul>${malformed}</ul>` : ""}
 </body></html>

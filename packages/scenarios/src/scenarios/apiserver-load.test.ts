@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyzeLogFiles } from "../analyze-logs/analyze-logs-command.js";
-import { userAgentProduct } from "../analyze-logs/load-aggregator.js";
+import { userAgentProduct } from "../analyze-logs/user-agent.js";
 import { renderHtmlReport } from "../report/html-report.js";
 import { countColoured } from "../report/png.test-util.js";
 import { hasChromium, plotPixels, screenshot, warnIfNoChromium } from "../report/report-screenshot.test-util.js";
