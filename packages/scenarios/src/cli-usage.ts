@@ -268,7 +268,8 @@ ConfigMap manager and has the volume manager's 100 ms loops remount its ConfigMa
 ConfigMap through the manager. The Cache TTL is the node TTL controller's for --cluster-size nodes. Pods start over
 the first 1.5 sync periods; rates are measured after that. Variants (--variants, default all):
   get              configMapAndSecretChangeDetectionStrategy Get: a GET (from etcd) per remount
-  cache            Cache, kubelet --kubelet-version: every pod sync invalidates, so a GET from etcd per remount (000)
+  cache            Cache, kubelet --kubelet-version: in 1.22–1.28 every pod sync registers and invalidates, so a GET
+                   from etcd per remount (000); before 1.22 only a pod add/update does, the TTL decides the rest
   cache-1.29       Cache, kubelet 1.29+ (kubernetes#120255): refreshes from the watch cache when the TTL has run out
   watch            Watch: one LIST + WATCH (fieldSelector metadata.name) per ConfigMap per node, nothing per remount
   watch-immutable  Watch with --immutable-fraction of the ConfigMaps immutable: their watch stops after the first read
@@ -284,8 +285,14 @@ Flags (defaults are the write-ups' values, except --nodes):
   --pods-per-node <n>          pods per node (default 50)
   --configmaps-per-pod <n>     ConfigMap volumes per pod (default 2: 001's 100 ConfigMaps per node)
   --cluster-size <n>           nodes in the cluster, for the TTL controller's table and the extrapolation (default 2000)
-  --kubelet-version <v>        kubelet of get, cache and watch* (default 1.28; 000 tested 1.22 and 1.28; before 1.19
-                               immutable ConfigMaps keep their watch)
+  --kubelet-version <v>        kubelet of get, cache and watch* (default 1.28; 000 tested 1.22 and 1.28), modelled
+                               per release: before 1.22 a resync does not register the pod (kubernetes#107821,
+                               backports #108754/#108756); from 1.29 registration does not invalidate (#120255);
+                               before 1.19 immutable ConfigMaps keep their watch (ImmutableEphemeralVolumes)
+  --ttl <s>                    set every Node's node.alpha.kubernetes.io/ttl to s, TTL controller off (001's
+                               mitigation: --ttl 86400000, 1000 days); default the TTL controller's for --cluster-size
+  --immutable-gate on|off      --feature-gates=ImmutableEphemeralVolumes of the kubelets (on early in 1.18, off in
+                               1.19–1.20); default the release's
   --sync-frequency <s>         kubelet --sync-frequency (default 60)
   --immutable-fraction <f>     share of immutable ConfigMaps in watch-immutable, 0–1 (default 1)
   --pod-updates-per-hour <r>   updates per pod per hour, each re-syncing the pod at once (default 0)

@@ -49,13 +49,21 @@ export {
   DEFAULT_OBJECT_TTL_MS,
 } from "./kubelet/cache-based-manager.js";
 export {
-  kubeletMinorVersion,
   newConfigMapManager,
   nodeObjectTTLMs,
   SimKubelet,
   type SimKubeletOptions,
   type SimKubeletStats,
 } from "./kubelet/kubelet.js";
+export {
+  cacheStrategyRead,
+  KUBELET_RELEASE_SWITCHES,
+  type KubeletRelease,
+  type KubeletReleaseOptions,
+  kubeletMinorVersion,
+  kubeletRelease,
+  kubeletVersionOfUserAgent,
+} from "./kubelet/kubelet-release.js";
 export {
   CHANGE_DETECTION_STRATEGIES,
   type ChangeDetectionStrategy,

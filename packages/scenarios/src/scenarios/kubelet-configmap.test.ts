@@ -126,6 +126,23 @@ describe("kubelet-configmap (000, 001)", () => {
     expect(busy.variants[1]?.figures.storageGetsPerSecond).toBe(0);
   });
 
+  it("001's 2020 mitigation per release (Cache, TTL controller off, --ttl 1000 days): no etcd GETs before 1.22, many after", async () => {
+    const tiny = { nodes: 1, podsPerNode: 5, configMapsPerPod: 2, durationSeconds: 400, variants: ["cache"] } as const;
+    const storage: Record<string, number> = {};
+    for (const kubeletVersion of ["1.18", "1.21", "1.22", "1.28", "1.29"]) {
+      const r = await runKubeletConfigMap({ ...tiny, kubeletVersion, ttlSeconds: 1000 * 86_400 });
+      storage[kubeletVersion] = r.variants[0]?.figures.storageGetsPerSecond ?? Number.NaN;
+      expect(r.variants[0]?.name).toBe(`Cache (kubelet ${kubeletVersion}, TTL 86400000s set, no TTL controller)`);
+      expect(r.params).toMatchObject({ ttlSeconds: 86_400_000, ttlController: false });
+    }
+    expect([storage["1.18"], storage["1.21"], storage["1.29"]]).toEqual([0, 0, 0]);
+    // 1.22–1.28: one GET per ConfigMap per 60–90 s sync, TTL or not (10 ConfigMaps: 0.11–0.17/s)
+    for (const v of ["1.22", "1.28"]) {
+      expect(storage[v]).toBeGreaterThan(10 / 91);
+      expect(storage[v]).toBeLessThan(10 / 60);
+    }
+  });
+
   it("refuses options it cannot run, naming them", async () => {
     await expect(runKubeletConfigMap({ nodes: 0 })).rejects.toThrow("nodes must be an integer ≥ 1, got 0");
     await expect(runKubeletConfigMap({ immutableFraction: 2 })).rejects.toThrow(
