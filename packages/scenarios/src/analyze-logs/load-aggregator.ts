@@ -277,7 +277,7 @@ export function aggregateLoad(
     byResource: groupBy(reqs, (r) => [r.resource === "" ? "(unknown)" : r.resource]),
     byServedFrom: groupBy(reqs, (r) => [served(r)]),
     byShape: groupBy(
-      reqs.filter((r) => READ_VERBS.has(r.verb)),
+      reqs.filter((r) => READ_VERBS.has(r.verb) && !r.resource.startsWith("/")),
       (r) => [r.shape, served(r)],
     ),
     top: groupBy(reqs, (r) => [userAgentProduct(r.userAgent), r.verb, r.resource, served(r)]).slice(0, top),

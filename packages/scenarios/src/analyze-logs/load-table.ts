@@ -89,12 +89,18 @@ export function formatLoadAnalysis(a: LoadAnalysis): string {
   if (a.reRequests.length > 0) out.push(reRequestTable(a));
   if (a.slowTraces.length > 0) {
     out.push(`Slow requests (traces, slowest first; ${a.slowTraces.length} of ${a.traceCount})`);
-    for (const { trace: t, request: r } of a.slowTraces) {
+    for (const slow of a.slowTraces) {
+      const { trace: t, request: r } = slow;
       const who = [t.fields["user-agent"] ?? r?.userAgent, t.fields.verb ?? r?.verb, t.fields.url ?? r?.uri]
         .filter((x) => x !== undefined && x !== "")
         .join(" ");
       const from = r !== undefined && r.servedFrom !== "" ? servedFromLabel(r) : undefined;
-      const extra = from !== undefined ? ` served from ${from}` : "";
+      const extra =
+        from !== undefined
+          ? ` served from ${from}`
+          : slow.servedFrom !== undefined
+            ? ` (a ${slow.servedFrom} read)`
+            : "";
       out.push(
         `  Trace[${t.id}] "${t.name}" ${formatMs(t.totalMs)}${traceEndNote(t)}  ${who}${extra}  (${t.file}:${t.line})`,
       );
@@ -196,13 +202,18 @@ function stamp(ms: number, withYear: boolean): string {
   return `${withYear ? `${iso.slice(0, 4)}-` : ""}${iso.slice(5, 10)} ${iso.slice(11, 19)}`;
 }
 
+/** A rate with three significant digits (`0.000231`, `1.50`, `120`). */
+function rate(x: number): string {
+  return x === 0 ? "0" : x >= 100 ? x.toFixed(0) : x.toPrecision(3);
+}
+
 function timelineText(a: LoadAnalysis): string {
   const t = a.timeline;
   if (t === undefined) return "";
-  const withYear = !t.yearAssumed;
+  const withYear = true;
   const head = `Requests over time (${t.bucketSeconds} s buckets, ${stamp(t.firstMs, withYear)} to ${stamp(t.lastMs, withYear)}${
-    t.yearAssumed ? ", klog time without a year" : ""
-  }; ${count(t.timed)} of ${count(a.requests)} requests have a time): peak ${t.peakPerSecond.toFixed(2)}/s`;
+    t.yearAssumed ? ", klog time without a year: 2000 assumed" : ""
+  }; ${count(t.timed)} of ${count(a.requests)} requests have a time): peak ${rate(t.peakPerSecond)}/s`;
   const verbs = [...new Set(t.buckets.flatMap((b) => Object.keys(b.byVerb)))].sort();
   const shown =
     t.buckets.length <= 24
@@ -212,9 +223,9 @@ function timelineText(a: LoadAnalysis): string {
           .slice(0, 10)
           .sort((x, y) => x.t - y.t);
   const rows = shown.map((b) => [
-    stamp(t.firstMs + b.t * 1000, false),
+    stamp(t.firstMs + b.t * 1000, withYear),
     count(b.requests),
-    b.perSecond.toFixed(2),
+    rate(b.perSecond),
     ...verbs.map((v) => count(b.byVerb[v] ?? 0)),
   ]);
   const title = t.buckets.length <= 24 ? "" : ` (the ${shown.length} busiest of ${t.buckets.length} buckets)`;
