@@ -6,7 +6,7 @@ import {
   WATCH_FIXED_OVERHEAD_BYTES,
   WATCH_INPUT_SLOT_BYTES,
   WATCH_RESULT_SLOT_BYTES,
-} from "../filters/model-calibration.js"; // directly: filters/index.js imports back into cacher/ (a cycle)
+} from "../filters/index.js";
 import { EVENT_FRESH_DURATION_MS } from "../storage/index.js";
 
 /**
