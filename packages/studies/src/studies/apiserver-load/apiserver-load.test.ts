@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyzeLogFiles } from "../../analyze-logs/analyze-logs-command.js";
 import { userAgentProduct } from "../../analyze-logs/user-agent.js";
+import { expectHonestFigures } from "../../report/honest-figures.test-util.js";
 import { renderHtmlReport } from "../../report/html-report.js";
 import { countColoured } from "../../report/png.test-util.js";
 import { hasChromium, plotPixels, screenshot, warnIfNoChromium } from "../../report/report-screenshot.test-util.js";
@@ -79,6 +80,8 @@ describe("apiserver-load (004)", () => {
     );
     expect(f.failedRequests).toBe(0);
     expect(r.summary.filter((s) => s.variant.startsWith("routing"))).toHaveLength(12);
+    const kinds = expectHonestFigures(r);
+    expect(kinds.modelled).toBe(2); // the cost model's CPU rows, calibrated on 000
     const html = renderHtmlReport(r);
     for (const id of ["storage-reads", "cpu", "routing", "requests"]) expect(html).toContain(`data-chart="${id}"`);
     expect(html).not.toContain('data-chart="queue-depth"');

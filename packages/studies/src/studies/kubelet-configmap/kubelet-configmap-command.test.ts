@@ -21,7 +21,7 @@ describe("informer scenario kubelet-configmap", () => {
     const r = await run(["--nodes", "1", "--pods-per-node", "4", "--duration", "180", "--variants", "cache,watch"]);
     expect(r.code).toBe(0);
     expect(r.err).toContain("[cache] t=60s pod syncs=");
-    expect(r.out).toMatch(/write-up\s+measured/);
+    expect(r.out).toMatch(/write-up\s+figure\s+kind/);
     expect(r.out).toContain("Cache (kubelet 1.28, TTL 60s)");
     expect(r.out).toContain("200k");
   });
