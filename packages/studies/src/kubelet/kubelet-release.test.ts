@@ -32,11 +32,14 @@ describe("kubeletRelease", () => {
   });
 
   it("the Cache strategy's read on a sync: etcd when registration invalidated, the cache when the TTL ran out", () => {
-    const stale = { resync: true, sinceLastReadMs: 61_000, ttlMs: 60_000 };
+    const stale = { trigger: "resync", sinceLastReadMs: 61_000, ttlMs: 60_000 } as const;
     const fresh = { ...stale, sinceLastReadMs: 10_000 };
     expect(cacheStrategyRead(kubeletRelease("1.21"), stale)).toEqual({ resourceVersion: "0" });
     expect(cacheStrategyRead(kubeletRelease("1.21"), fresh)).toBe(undefined);
-    expect(cacheStrategyRead(kubeletRelease("1.21"), { ...fresh, resync: false })).toEqual({ resourceVersion: "" });
+    expect(cacheStrategyRead(kubeletRelease("1.21"), { ...fresh, trigger: "update" })).toEqual({ resourceVersion: "" });
+    expect(cacheStrategyRead(kubeletRelease("1.29"), { ...fresh, trigger: "update" })).toBe(undefined);
+    for (const v of ["1.18", "1.28", "1.29"])
+      expect(cacheStrategyRead(kubeletRelease(v), { ...fresh, trigger: "add" })).toEqual({ resourceVersion: "" });
     expect(cacheStrategyRead(kubeletRelease("1.28"), fresh)).toEqual({ resourceVersion: "" });
     expect(cacheStrategyRead(kubeletRelease("1.29"), fresh)).toBe(undefined);
     expect(cacheStrategyRead(kubeletRelease("1.29"), stale)).toEqual({ resourceVersion: "0" });

@@ -98,16 +98,18 @@ export function kubeletRelease(version: string, options: KubeletReleaseOptions =
 }
 
 /**
- * The GET a Cache-strategy kubelet of `release` sends when a pod sync remounts a ConfigMap it read before (TTL `ttlMs`
- * since `sinceLastReadMs`): `resourceVersion` unset (etcd) when the sync's registration invalidated the entry, "0"
- * (the watch cache) when the entry is merely older than the TTL, none while it is fresh. `resync` false: the sync was
- * a pod add/update, whose registration invalidates in every release.
+ * The GET a Cache-strategy kubelet of `release` sends when a pod sync remounts a ConfigMap (its entry `sinceLastReadMs`
+ * old, TTL `ttlMs`), by what triggered the sync: `add` (a new pod: its references are new, the entry is invalidated
+ * in every release), `update` (a changed pod: registered, which invalidates until 1.28) or `resync` (registered only
+ * from 1.22). An invalidated entry is fetched with `resourceVersion` unset (etcd); a stale one with "0" (the watch
+ * cache); a fresh one not at all (undefined).
  */
 export function cacheStrategyRead(
   release: KubeletRelease,
-  o: { readonly resync: boolean; readonly sinceLastReadMs: number; readonly ttlMs: number },
+  o: { readonly trigger: "add" | "update" | "resync"; readonly sinceLastReadMs: number; readonly ttlMs: number },
 ): { readonly resourceVersion: "" | "0" } | undefined {
-  const registered = !o.resync || release.registersOnEverySync;
+  if (o.trigger === "add") return { resourceVersion: "" };
+  const registered = o.trigger === "update" || release.registersOnEverySync;
   if (registered && release.cacheInvalidatesOnEveryRegistration) return { resourceVersion: "" };
   return o.sinceLastReadMs >= o.ttlMs ? { resourceVersion: "0" } : undefined;
 }

@@ -61,7 +61,7 @@ export function figureCell(r: SummaryRow): string {
  * marked as the calibration input (the model was fitted to it: agreeing with it reproduces nothing).
  */
 export function writeUpCell(r: SummaryRow): string {
-  if (r.figure !== "modelled" || r.writeUp === "—") return r.writeUp;
+  if (r.figure !== "modelled" || r.writeUp.startsWith("—")) return r.writeUp;
   const calibration = /calibrated on (?:write-ups? )?([\d, and]+)/.exec(r.source ?? "")?.[1] ?? "";
   const fitted = citedWriteUps(calibration);
   const cited = [...citedWriteUps(r.writeUp)].filter((w) => fitted.has(w));
