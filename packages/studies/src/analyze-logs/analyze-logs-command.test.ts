@@ -40,6 +40,8 @@ describe("informer analyze-logs", () => {
     for (const id of ["by-user-agent", "by-verb", "by-shape", "slow-traces"])
       expect(page).toContain(`data-chart="${id}"`);
     expect(page).not.toMatch(/<script|<link|<img|\ssrc=|\shref=/);
+    // no line says what a request cost: no CPU chart
+    expect(page).not.toContain('data-chart="cpu-by-user-agent"');
   });
 
   it("keeps going past malformed lines, names them and exits 1; reads stdin for -", async () => {

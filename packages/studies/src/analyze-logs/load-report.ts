@@ -50,6 +50,27 @@ export function renderLoadReport(a: LoadAnalysis): string {
       [{ name: "requests", values: ua.map((g) => g.count) }],
     ),
   );
+  // Counts hide the expensive clients (kubectl: 0.4 % of the requests, 22 % of the CPU in apiserver-load's 1.22 run):
+  // with a cost per request in the input, each user agent's share of requests and of CPU side by side.
+  if (a.hasCpu) {
+    const byCpu = [...a.byUserAgent].sort((x, y) => y.cpuMs - x.cpuMs).slice(0, CHART_CATEGORIES);
+    const totalCpu = a.byUserAgent.reduce((n, g) => n + g.cpuMs, 0);
+    charts.push(
+      barChart(
+        {
+          id: "cpu-by-user-agent",
+          title: "Share of requests and of apiserver CPU, by user agent",
+          xLabel: "user agent",
+          yLabel: "% of all",
+        },
+        byCpu.map((g) => shorten(g.key[0] ?? "")),
+        [
+          { name: "% of requests", values: byCpu.map((g) => 100 * g.share) },
+          { name: "% of apiserver CPU", values: byCpu.map((g) => (totalCpu === 0 ? 0 : (100 * g.cpuMs) / totalCpu)) },
+        ],
+      ),
+    );
+  }
   const verbs = a.byVerb.slice(0, CHART_CATEGORIES);
   charts.push(
     barChart(

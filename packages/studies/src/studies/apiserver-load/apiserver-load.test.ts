@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyzeLogFiles } from "../../analyze-logs/analyze-logs-command.js";
+import { renderLoadReport } from "../../analyze-logs/load-report.js";
 import { userAgentProduct } from "../../analyze-logs/user-agent.js";
 import { expectHonestFigures } from "../../report/honest-figures.test-util.js";
 import { renderHtmlReport } from "../../report/html-report.js";
@@ -103,6 +104,9 @@ describe("apiserver-load (004)", () => {
     expect(userAgentProduct(LOAD_USER_AGENTS.writer)).toBe("annotation-controller/v0.9.1");
     expect(byAgent(LOAD_USER_AGENTS.writer)).toBe(f.writes);
     expect(byAgent(LOAD_USER_AGENTS.kubelet)).toBe(f.kubeletGets);
+    // the report charts CPU beside counts when the lines carry the cost model's CPU
+    expect(a.hasCpu).toBe(true);
+    expect(renderLoadReport(a)).toContain('data-chart="cpu-by-user-agent"');
     // the audit lines carry the request URI: the shapes of the write-up's table, with where each was served
     const shape = (k: string, from: string) => a.byShape.find((g) => g.key[0] === k && g.key[1] === from)?.count;
     expect(shape('list RV="" limit selector', "cache")).toBe(f["kubectl.requests"]);
