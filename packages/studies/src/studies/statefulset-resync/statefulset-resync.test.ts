@@ -30,6 +30,11 @@ describe("statefulset-resync (003)", () => {
     expect(r.summary.some((row) => row.writeUp.includes("2000+ down to 1525"))).toBe(true);
     // every figure is the simulator's: queue depths and waits it counted
     expect(expectHonestFigures(r)).toEqual({ measured: r.summary.length });
+    // the table says the write-up's minutes are out of the model's reach at this size, and why
+    const verdict = r.summary.find((row) => row.metric.startsWith("verdict"));
+    expect(verdict?.measured).toMatch(
+      /^not reproduced: the longest wait is [\d.]+ s, at most about one pass \(20\.0 s of work\)/,
+    );
     // the long histogram holds the multi-second waits the faithful 10 s buckets would call +Inf
     const over10 = resync?.waitBuckets.filter((b) => b.le > 10).reduce((s, b) => s + b.count, 0) ?? 0;
     expect(over10).toBeGreaterThan(0);
