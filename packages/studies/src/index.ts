@@ -109,11 +109,15 @@ export { renderHtmlReport } from "./report/html-report.js";
 export { type ReportChart, renderReportChart } from "./report/report-chart.js";
 export {
   describeRun,
+  FIGURE_KINDS,
+  type FigureKind,
+  figureCell,
   formatSummaryTable,
   type ScenarioReport,
   type StandardChart,
   type SummaryRow,
   type VariantResult,
+  writeUpCell,
 } from "./report/study-report.js";
 export { barChart, type ChartFrame, type LineSeries, lineChart } from "./report/svg-chart.js";
 export { type HistogramBucket, LONG_WAIT_BUCKETS_SECONDS, LongHistogram } from "./runtime/long-histogram.js";
