@@ -269,7 +269,8 @@ ConfigMap manager and has the volume manager's 100 ms loops remount its ConfigMa
 ConfigMap through the manager. The Cache TTL is the node TTL controller's for --cluster-size nodes. Pods start over
 the first 1.5 sync periods; rates are measured after that. Variants (--variants, default all):
   get              configMapAndSecretChangeDetectionStrategy Get: a GET (from etcd) per remount
-  cache            Cache, kubelet --kubelet-version: every pod sync invalidates, so a GET from etcd per remount (000)
+  cache            Cache, kubelet --kubelet-version: in 1.22–1.28 every pod sync registers and invalidates, so a GET
+                   from etcd per remount (000); before 1.22 only a pod add/update does, the TTL decides the rest
   cache-1.29       Cache, kubelet 1.29+ (kubernetes#120255): refreshes from the watch cache when the TTL has run out
   watch            Watch: one LIST + WATCH (fieldSelector metadata.name) per ConfigMap per node, nothing per remount
   watch-immutable  Watch with --immutable-fraction of the ConfigMaps immutable: their watch stops after the first read
@@ -285,8 +286,14 @@ Flags (defaults are the write-ups' values, except --nodes):
   --pods-per-node <n>          pods per node (default 50)
   --configmaps-per-pod <n>     ConfigMap volumes per pod (default 2: 001's 100 ConfigMaps per node)
   --cluster-size <n>           nodes in the cluster, for the TTL controller's table and the extrapolation (default 2000)
-  --kubelet-version <v>        kubelet of get, cache and watch* (default 1.28; 000 tested 1.22 and 1.28; before 1.19
-                               immutable ConfigMaps keep their watch)
+  --kubelet-version <v>        kubelet of get, cache and watch* (default 1.28; 000 tested 1.22 and 1.28), modelled
+                               per release: before 1.22 a resync does not register the pod (kubernetes#107821,
+                               backports #108754/#108756); from 1.29 registration does not invalidate (#120255);
+                               before 1.19 immutable ConfigMaps keep their watch (ImmutableEphemeralVolumes)
+  --ttl <s>                    set every Node's node.alpha.kubernetes.io/ttl to s, TTL controller off (001's
+                               mitigation: --ttl 86400000, 1000 days); default the TTL controller's for --cluster-size
+  --immutable-gate on|off      --feature-gates=ImmutableEphemeralVolumes of the kubelets (on early in 1.18, off in
+                               1.19–1.20); default the release's
   --sync-frequency <s>         kubelet --sync-frequency (default 60)
   --immutable-fraction <f>     share of immutable ConfigMaps in watch-immutable, 0–1 (default 1)
   --pod-updates-per-hour <r>   updates per pod per hour, each re-syncing the pod at once (default 0)
@@ -312,29 +319,41 @@ export const STUDY_USAGES: Readonly<Record<string, string>> = {
 export const ANALYZE_LOGS_USAGE = `Usage: informer analyze-logs [flags] <file…>
        pnpm informer analyze-logs [flags] <file…>      (- reads standard input)
 
-Reads kube-apiserver logs and attributes the load they show: requests by user agent, verb, resource,
-served-from (when a record says: the simulator's audit annotations, or a read's trace with an etcd3 or cacher
-step), read shape (list RV="0" limit, get RV="", …)
-× served-from, and the top user agent × verb × resource combinations; then the slow requests: Trace[…] blocks
-with their steps (linked to their request by audit ID), and the slowest requests by logged latency.
+Reads kube-apiserver logs of 1.18 to 1.34 and attributes the load they show: requests by user agent, verb,
+resource, served-from, read shape (list RV="0" limit, get RV="", …) × served-from, API Priority and Fairness
+level × flow schema (seats, execution time), the top user agent × verb × resource combinations, requests over
+time, and how often one client re-requests the same object; then the slow requests: Trace[…] blocks with their
+steps (linked to their request by audit ID), and the slowest requests by logged latency (watches excluded).
+
+Served-from is what a record says (the simulator's audit annotations), else what the read's trace says (an etcd3
+or cacher step; a top-level "List etcd3" trace is a storage read), else inferred from the read's shape and
+labelled "(inferred)": for --kube-version's routing, or without it only the shapes every release routes alike
+(get RV="" reaches etcd; get RV="0"/N, watches and lists at RV="0" are answered by the watch cache).
 
 Formats, in any mix, one file or many:
-  httplog        "HTTP" verb="LIST" URI="…" latency="…" userAgent="…" audit-ID="…" srcIP="…" resp=200
-                 (klog text or --logging-format=json)
-  audit          audit.k8s.io/v1 Event JSON lines (ResponseComplete/Panic counted once; other stages skipped;
-                 a request in both httplog and audit, same audit ID, is counted once)
-  traces         Trace[N]: "List" … (total time: 812ms): and its step lines (k8s.io/utils/trace, old and new)
+  httplog        1.20+: "HTTP" verb="LIST" URI="…" latency="…" userAgent="…" audit-ID="…" srcIP="…" apf_…=… resp=200
+                 (klog text or --logging-format=json); 1.18–1.19: verb="GET" URI="…" latency=2ms resp=200
+                 UserAgent="…" srcIP="…":  ; older: GET /api/v1/…: (2ms) 200 [[user agent] addr]
+                 A request with watch=true or a /watch/ path is a watch whatever verb it was logged with; a
+                 watch logged when it started (1.30, resp=0) has no status and is not an error.
+  audit          audit.k8s.io/v1 Events, one per line or pretty-printed over several lines (a lone "{" opens
+                 one), a JSON array of them or an EventList (ResponseComplete/Panic counted once; other stages
+                 skipped; a request in both httplog and audit, same audit ID, is counted once)
+  traces         Trace[N]: "List" … (total time: 812ms): and its step lines (k8s.io/utils/trace: before 1.20
+                 END was written only after a slow last step, so a missing END is not a cut trace)
   simulator      informer-ts apiserver --http-log JSON lines; the apiserver-load study's --log
-  Lines may carry a CRI (containerd) or docker json-file wrapper. Other klog lines are counted and skipped;
-  lines of no known format, or of a known one that cannot be read, are counted as malformed and the first
-  10 are named with file and line.
+  Lines may carry a CRI (containerd) or docker json-file wrapper (its timestamp gives klog's missing year).
+  Other klog lines are counted and skipped; lines of no known format, or of a known one that cannot be read,
+  are counted as malformed and the first 10 are named with file and line.
 
 Flags:
-  --json <file>         write the whole analysis as JSON
-  --report <file.html>  write an HTML report with inline SVG charts (no network)
-  --top <n>             rows of the top table and the slow lists (default 10)
-  --slow-ms <ms>        list requests at least this slow (default 500, kube-apiserver's trace threshold)
-  -h, --help            show this help
+  --json <file>           write the whole analysis as JSON
+  --report <file.html>    write an HTML report with inline SVG charts (no network)
+  --kube-version <1.xx>   the release that wrote the logs (1.18 … 1.34): infer served-from for its routing
+  --top <n>               rows of the top table and the slow lists (default 10)
+  --slow-ms <ms>          list requests at least this slow (default 500, kube-apiserver's trace threshold)
+  -h, --help              show this help
 
-Exit status: 0 analysed (malformed lines do not fail it), 1 a file could not be read, 2 bad command line.
+Exit status: 0 analysed, every line read; 1 malformed lines were found (tables still printed, the first named
+with file and line) or a file could not be read; 2 bad command line.
 `;

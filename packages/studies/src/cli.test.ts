@@ -252,8 +252,8 @@ describe("informer study", () => {
     ]);
     expect(r.stderr).toContain("[resync] t=30s");
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/write-up\s+measured/);
-    expect(r.stdout).toContain("12 s (300 × 40 ms)");
+    expect(r.stdout).toMatch(/write-up\s+figure\s+kind/);
+    expect(r.stdout).toContain("(300 × 40 ms = 12 s of work)");
     const data = JSON.parse(readFileSync(json, "utf8"));
     expect(data.scenario).toBe("statefulset-resync");
     expect(data.variants).toHaveLength(2);

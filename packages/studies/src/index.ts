@@ -1,13 +1,17 @@
 // Public surface of @informer-ts/studies: the study runtime, the studies, the kubelet model, reports, analyze-logs.
 
 export { analyzeLogFiles } from "./analyze-logs/analyze-logs-command.js";
-export { auditEntry, isAuditEvent } from "./analyze-logs/audit-event.js";
+export { type ApfGroup, apfGroups } from "./analyze-logs/apf-groups.js";
+export { auditEntry, isAuditEvent, isEventList } from "./analyze-logs/audit-event.js";
 export { parseGoDuration } from "./analyze-logs/go-duration.js";
-export { httplogEntry, kubernetesVerb } from "./analyze-logs/httplog-record.js";
+export { httplogEntry, kubernetesVerb, legacyHttplogEntry, requestVerb } from "./analyze-logs/httplog-record.js";
+export { JsonBlock, type JsonBlockState } from "./analyze-logs/json-block.js";
 export {
   type KlogHeader,
   type KlogStructured,
+  klogTimeMs,
   parseKlogHeader,
+  parseKlogPairs,
   parseKlogStructured,
 } from "./analyze-logs/klog-line.js";
 export {
@@ -15,8 +19,11 @@ export {
   aggregateLoad,
   type LoadAnalysis,
   type LoadGroup,
+  resolveServedFrom,
   type SlowRequest,
-  userAgentProduct,
+  servedByKubeApiserver,
+  servedFromLabel,
+  servedFromOfTrace,
 } from "./analyze-logs/load-aggregator.js";
 export { renderLoadReport } from "./analyze-logs/load-report.js";
 export { formatLoadAnalysis } from "./analyze-logs/load-table.js";
@@ -29,22 +36,34 @@ export type {
   TraceStep,
 } from "./analyze-logs/log-entry.js";
 export { ApiserverLogReader, MALFORMED_KEPT, type ParsedLogs } from "./analyze-logs/log-reader.js";
+export { hostOf, type ReRequestGroup, reRequestIntervals } from "./analyze-logs/re-request-intervals.js";
 export { type ReadOptions, readOptionsOfQuery, requestShape } from "./analyze-logs/request-shape.js";
+export { type RequestTimeline, requestTimeline, type TimelineBucket } from "./analyze-logs/request-timeline.js";
 export { parseRequestUri, type RequestTarget } from "./analyze-logs/request-uri.js";
-export { parseTraceFields, TraceCollector } from "./analyze-logs/trace-parser.js";
+export { apiserverMinor, inferServedFrom } from "./analyze-logs/served-from-inference.js";
+export { endRequired, parseTraceFields, TraceCollector } from "./analyze-logs/trace-parser.js";
+export { userAgentProduct } from "./analyze-logs/user-agent.js";
 export {
   CacheBasedManager,
   type CacheBasedManagerOptions,
   DEFAULT_OBJECT_TTL_MS,
 } from "./kubelet/cache-based-manager.js";
 export {
-  kubeletMinorVersion,
   newConfigMapManager,
   nodeObjectTTLMs,
   SimKubelet,
   type SimKubeletOptions,
   type SimKubeletStats,
 } from "./kubelet/kubelet.js";
+export {
+  cacheStrategyRead,
+  KUBELET_RELEASE_SWITCHES,
+  type KubeletRelease,
+  type KubeletReleaseOptions,
+  kubeletMinorVersion,
+  kubeletRelease,
+  kubeletVersionOfUserAgent,
+} from "./kubelet/kubelet-release.js";
 export {
   CHANGE_DETECTION_STRATEGIES,
   type ChangeDetectionStrategy,
@@ -90,11 +109,15 @@ export { renderHtmlReport } from "./report/html-report.js";
 export { type ReportChart, renderReportChart } from "./report/report-chart.js";
 export {
   describeRun,
+  FIGURE_KINDS,
+  type FigureKind,
+  figureCell,
   formatSummaryTable,
   type StandardChart,
   type StudyReport,
   type SummaryRow,
   type VariantResult,
+  writeUpCell,
 } from "./report/study-report.js";
 export { barChart, type ChartFrame, type LineSeries, lineChart } from "./report/svg-chart.js";
 export { type HistogramBucket, LONG_WAIT_BUCKETS_SECONDS, LongHistogram } from "./runtime/long-histogram.js";

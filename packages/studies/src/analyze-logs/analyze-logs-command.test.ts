@@ -40,13 +40,16 @@ describe("informer analyze-logs", () => {
     for (const id of ["by-user-agent", "by-verb", "by-shape", "slow-traces"])
       expect(page).toContain(`data-chart="${id}"`);
     expect(page).not.toMatch(/<script|<link|<img|\ssrc=|\shref=/);
+    // no line says what a request cost: no CPU chart
+    expect(page).not.toContain('data-chart="cpu-by-user-agent"');
   });
 
-  it("keeps going past malformed lines and names them; reads stdin for -", async () => {
+  it("keeps going past malformed lines, names them and exits 1; reads stdin for -", async () => {
     const bad = file("bad.log", MALFORMED_LINES);
     const { o, io: w } = io();
     const html = join(dir, "bad.html");
-    expect(await analyzeLogsCommand([bad, "--report", html], w)).toBe(0);
+    expect(await analyzeLogsCommand([bad, "--report", html], w)).toBe(1);
+    expect(o.err).toContain(`6 malformed lines, the first at ${bad}:1: invalid JSON`);
     // No trace: no empty chart, and the section says there is none.
     expect(readFileSync(html, "utf8")).not.toContain('data-chart="slow-traces"');
     expect(readFileSync(html, "utf8")).toContain("none: no Trace[…] block in the input");
@@ -66,12 +69,16 @@ describe("informer analyze-logs", () => {
     await expect(analyzeLogsCommand([], w)).rejects.toThrow(/no log file given/);
     await expect(analyzeLogsCommand(["x.log", "--top", "0"], w)).rejects.toThrow(/--top must be an integer ≥ 1/);
     await expect(analyzeLogsCommand(["x.log", "--slow", "1"], w)).rejects.toThrow(/unknown option --slow/);
+    await expect(analyzeLogsCommand(["x.log", "--kube-version", "1.9"], w)).rejects.toThrow(
+      /--kube-version: kube version must be a release from 1\.18 to 1\.34/,
+    );
   });
 
   it("is a command of the CLI with its own help", () => {
     expect(INFORMER_COMMANDS).toContain("analyze-logs");
     expect(helpFor(["analyze-logs", "--help"])).toBe(ANALYZE_LOGS_USAGE);
     expect(helpFor(["help", "analyze-logs"])).toBe(ANALYZE_LOGS_USAGE);
-    for (const flag of ["--json", "--report", "--top", "--slow-ms"]) expect(ANALYZE_LOGS_USAGE).toContain(flag);
+    for (const flag of ["--json", "--report", "--top", "--slow-ms", "--kube-version"])
+      expect(ANALYZE_LOGS_USAGE).toContain(flag);
   });
 });

@@ -8,6 +8,7 @@ import { aggregateLoad, type LoadAnalysis } from "./load-aggregator.js";
 import { renderLoadReport } from "./load-report.js";
 import { formatLoadAnalysis } from "./load-table.js";
 import { ApiserverLogReader } from "./log-reader.js";
+import { apiserverMinor } from "./served-from-inference.js";
 
 /** Where the command writes: the tables to `out`, notes to `err`. */
 export interface AnalyzeLogsIo {
@@ -21,7 +22,12 @@ export interface AnalyzeLogsIo {
  */
 export async function analyzeLogFiles(
   files: readonly string[],
-  options: { readonly top?: number; readonly slowMs?: number; readonly stdin?: NodeJS.ReadableStream } = {},
+  options: {
+    readonly top?: number;
+    readonly slowMs?: number;
+    readonly kubeVersion?: string;
+    readonly stdin?: NodeJS.ReadableStream;
+  } = {},
 ): Promise<LoadAnalysis> {
   const reader = new ApiserverLogReader();
   for (const file of files) {
@@ -42,7 +48,11 @@ export async function analyzeLogFiles(
   return aggregateLoad(files, reader.result(), options);
 }
 
-/** Runs `informer analyze-logs <args…>` and returns the exit status; bad flags throw a `UsageError`. */
+/**
+ * Runs `informer analyze-logs <args…>` and returns the exit status: 0 when every line was read, 1 when some were
+ * malformed (the tables are still printed; the count and the first one's file:line go to `err`). Bad flags throw a
+ * `UsageError`.
+ */
 export async function analyzeLogsCommand(args: readonly string[], io: AnalyzeLogsIo): Promise<number> {
   const { values, positionals } = parseCommandLine({
     args: [...args],
@@ -52,6 +62,7 @@ export async function analyzeLogsCommand(args: readonly string[], io: AnalyzeLog
       report: { type: "string" },
       top: { type: "string", default: "10" },
       "slow-ms": { type: "string", default: "500" },
+      "kube-version": { type: "string" },
     },
   });
   if (positionals.length === 0)
@@ -61,9 +72,21 @@ export async function analyzeLogsCommand(args: readonly string[], io: AnalyzeLog
   const slowMs = Number(values["slow-ms"]);
   if (!Number.isFinite(slowMs) || slowMs < 0)
     throw new UsageError(`--slow-ms must be a number ≥ 0, got "${values["slow-ms"]}"`);
+  const kubeVersion = values["kube-version"];
+  if (kubeVersion !== undefined) {
+    try {
+      apiserverMinor(kubeVersion);
+    } catch (err) {
+      throw new UsageError(`--kube-version: ${(err as Error).message}`);
+    }
+  }
   outputFileFlag(values, "json");
   outputFileFlag(values, "report");
-  const analysis = await analyzeLogFiles(positionals, { top, slowMs });
+  const analysis = await analyzeLogFiles(positionals, {
+    top,
+    slowMs,
+    ...(kubeVersion !== undefined && { kubeVersion }),
+  });
   io.out(formatLoadAnalysis(analysis));
   if (values.json !== undefined) {
     writeFileSync(values.json, `${JSON.stringify(analysis, null, 2)}\n`);
@@ -75,5 +98,14 @@ export async function analyzeLogsCommand(args: readonly string[], io: AnalyzeLog
   }
   if (analysis.requests === 0 && analysis.traceCount === 0)
     io.err("informer analyze-logs: no request and no trace found in the input\n");
+  if (analysis.malformedCount > 0) {
+    const first = analysis.malformed[0];
+    io.err(
+      `informer analyze-logs: ${analysis.malformedCount} malformed line${analysis.malformedCount === 1 ? "" : "s"}` +
+        (first !== undefined ? `, the first at ${first.file}:${first.line}: ${first.reason}` : "") +
+        "\n",
+    );
+    return 1;
+  }
   return 0;
 }

@@ -18,6 +18,13 @@ export function isAuditEvent(v: unknown): boolean {
   return o.kind === "Event" && typeof o.apiVersion === "string" && o.apiVersion.startsWith("audit.k8s.io/");
 }
 
+/** Whether a parsed JSON value is an audit event list (`kind: EventList`, `apiVersion: audit.k8s.io/…`). */
+export function isEventList(v: unknown): boolean {
+  if (typeof v !== "object" || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return o.kind === "EventList" && typeof o.apiVersion === "string" && o.apiVersion.startsWith("audit.k8s.io/");
+}
+
 /** An RFC 3339 time with up to nanoseconds (audit's MicroTime) as fractional epoch ms; NaN when unreadable. */
 export function microTimeMs(text: string | undefined): number {
   const m = /^(.*T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/.exec(text ?? "");
@@ -76,6 +83,7 @@ export function auditEntry(ev: Readonly<Record<string, unknown>>, at: LogPositio
   const sourceIP = Array.isArray(ips) && typeof ips[0] === "string" ? ips[0] : undefined;
   const auditId = str(ev.auditID);
   const pl = str(annotations["apf.flowcontrol.k8s.io/priority-level"]);
+  const fs = str(annotations["apf.flowcontrol.k8s.io/flow-schema"]);
   return {
     ...at,
     format: "audit",
@@ -92,9 +100,11 @@ export function auditEntry(ev: Readonly<Record<string, unknown>>, at: LogPositio
     ...(code !== undefined && { code }),
     ...(latencyMs !== undefined && { latencyMs }),
     servedFrom: served === "cache" || served === "storage" ? served : "",
+    ...((served === "cache" || served === "storage") && { servedFromSource: "record" as const }),
     ...(bytes !== undefined && { bytes }),
     ...(cpuMs !== undefined && { cpuMs }),
     ...(pl !== undefined && { priorityLevel: pl }),
+    ...(fs !== undefined && { flowSchema: fs }),
     ...(seats !== undefined && { seats }),
   };
 }

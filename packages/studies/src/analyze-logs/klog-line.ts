@@ -41,12 +41,24 @@ export interface KlogStructured {
 export function parseKlogStructured(body: string): KlogStructured | string {
   const first = readQuoted(body, 0);
   if (typeof first === "string") return `the message is not a quoted string (${first})`;
+  const pairs = parseKlogPairs(body, first.end);
+  return typeof pairs === "string" ? pairs : { msg: first.value, ...pairs };
+}
+
+/**
+ * Parses `key=value` pairs (values Go-quoted or bare tokens) from `from` to the end of `body`: the part of an `InfoS`
+ * body after its message, or the whole message of kube-apiserver 1.18–1.19's httplog line (`verb="GET" URI="…"
+ * latency=2.05ms resp=200 UserAgent="…" srcIP="…": <extra>`), whose pairs end at a `:` after a value (what follows is
+ * free text and ignored). Returns a string naming the first problem when the text has no such form.
+ */
+export function parseKlogPairs(body: string, from = 0): Omit<KlogStructured, "msg"> | string {
   const values = new Map<string, string>();
   const bare = new Set<string>();
-  let i = first.end;
+  let i = from;
   while (i < body.length) {
     while (body[i] === " ") i++;
     if (i >= body.length) break;
+    if (body[i] === ":" && values.size > 0) break;
     const eq = body.indexOf("=", i);
     const key = eq < 0 ? "" : body.slice(i, eq);
     if (eq < 0 || key === "" || /[\s"]/.test(key)) return `expected key=value at column ${i + 1}`;
@@ -60,13 +72,13 @@ export function parseKlogStructured(body: string): KlogStructured | string {
       let end = body.indexOf(" ", i);
       if (end < 0) end = body.length;
       const token = body.slice(i, end);
-      if (token === "<" && end === body.length) return { msg: first.value, values, bare, openMultiline: key };
-      values.set(key, token);
+      if (token === "<" && end === body.length) return { values, bare, openMultiline: key };
+      values.set(key, token.endsWith(":") && end === body.length ? token.slice(0, -1) : token);
       bare.add(key);
       i = end;
     }
   }
-  return { msg: first.value, values, bare };
+  return { values, bare };
 }
 
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -113,4 +125,16 @@ export function readQuoted(s: string, at: number): { value: string; end: number 
     i += 2 + width;
   }
   return `unterminated string starting at column ${at + 1}`;
+}
+
+/**
+ * The epoch ms of a klog header's time (`MMDD hh:mm:ss.uuuuuu`) in `year`, read as UTC (klog writes the host's local
+ * time and no zone: intervals between lines are right, the absolute time is the host's); undefined when unreadable.
+ */
+export function klogTimeMs(time: string, year: number): number | undefined {
+  const m = /^(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})\.(\d{6})$/.exec(time);
+  if (m === null) return undefined;
+  const [mo, d, h, mi, s, us] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  if (mo < 1 || mo > 12 || d < 1 || d > 31) return undefined;
+  return Date.UTC(year, mo - 1, d, h, mi, s) + us / 1000;
 }

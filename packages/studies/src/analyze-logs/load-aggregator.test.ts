@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { aggregateLoad, userAgentProduct } from "./load-aggregator.js";
+import { aggregateLoad } from "./load-aggregator.js";
 import { formatLoadAnalysis } from "./load-table.js";
 import { ApiserverLogReader } from "./log-reader.js";
 import { AUDIT_ID_SLOW_LIST, AUDIT_LINES, HTTPLOG_LINES, MALFORMED_LINES } from "./log-samples.test-util.js";
+import { userAgentProduct } from "./user-agent.js";
+
+function readAll() {
+  const r = new ApiserverLogReader();
+  for (const l of HTTPLOG_LINES) r.push("apiserver.log", l);
+  return r.result();
+}
 
 function analyse(top = 10) {
   const r = new ApiserverLogReader();
@@ -24,20 +31,30 @@ describe("aggregateLoad", () => {
     ]);
     expect(a.byVerb.find((g) => g.key[0] === "get")?.count).toBe(3);
     expect(a.byResource.map((g) => g.key[0])).toEqual(["configmaps", "pods", "events"]);
-    // kube-apiserver's own lines do not say where a read was served from; the slow list's trace does (etcd3 step)
+    // kube-apiserver's own lines do not say where a read was served from; the slow list's trace does (etcd3 step);
+    // the shapes every release routes alike are inferred (GET RV unset → etcd, GET RV "0" and watches → cache);
+    // kubectl's RV-unset list changed with 1.31: unknown without --kube-version
     expect(a.servedFromFromTraces).toBe(1);
-    expect(a.byServedFrom).toEqual([
-      expect.objectContaining({ key: ["?"], count: 5 }),
-      expect.objectContaining({ key: ["—"], count: 2 }),
-      expect.objectContaining({ key: ["storage"], count: 1 }),
+    expect(a.servedFromInferred).toBe(4);
+    expect(a.byServedFrom.map((g) => [g.key[0], g.count])).toEqual([
+      ["cache (inferred)", 2],
+      ["storage (inferred)", 2],
+      ["—", 2],
+      ["?", 1],
+      ["storage", 1],
     ]);
+    const v128 = aggregateLoad(["a"], readAll(), { kubeVersion: "1.28" });
+    expect(v128.byShape.find((g) => g.key[0] === 'list RV="" limit selector')?.key[1]).toBe("storage (inferred)");
+    const v131 = aggregateLoad(["a"], readAll(), { kubeVersion: "v1.31.2" });
+    expect(v131.byShape.find((g) => g.key[0] === 'list RV="" limit selector')?.key[1]).toBe("cache (inferred)");
+    expect(() => aggregateLoad(["a"], readAll(), { kubeVersion: "1.17" })).toThrow(/1\.18 to 1\.34.*"1\.17"/);
     expect(a.byShape.map((g) => g.key[0])).toContain('list RV="" limit selector');
     // a watch's latency is its lifetime: left out of the latency figures
     const kcm = a.byUserAgent.find((g) => g.key[0]?.startsWith("kube-controller-manager"));
     expect(kcm?.latencyMsMax).toBeCloseTo(812.345678, 6);
     // the 404 is an error
     expect(a.byUserAgent[0]?.errors).toBe(1);
-    expect(a.top).toHaveLength(6);
+    expect(a.top).toHaveLength(7);
     expect(analyse(2).top).toHaveLength(2);
   });
 

@@ -1,8 +1,8 @@
 // `informer analyze-logs --report <file.html>`: the load attribution as one self-contained HTML page with inline SVG
 // charts (no script, no network), built from the study reports' chart functions.
 import { barChart, escapeXml } from "../report/svg-chart.js";
-import type { LoadAnalysis, LoadGroup } from "./load-aggregator.js";
-import { formatMs } from "./load-table.js";
+import { type LoadAnalysis, type LoadGroup, servedFromLabel } from "./load-aggregator.js";
+import { formatMs, traceEndNote } from "./load-table.js";
 
 const CHART_CATEGORIES = 8;
 
@@ -30,6 +30,11 @@ function table(names: readonly string[], groups: readonly LoadGroup[], a: LoadAn
     .join("")}</tbody></table>`;
 }
 
+function plainTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${escapeXml(c)}</td>`).join("")}</tr>`).join("");
+  return `<table><thead><tr>${head.map((h) => `<th>${escapeXml(h)}</th>`).join("")}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
 /**
  * Renders a {@link LoadAnalysis} as a standalone HTML page: charts of requests by user agent, by verb, reads by
  * shape split by served-from, and the slowest traces' total time; then the tables, the slow traces with their steps
@@ -45,6 +50,27 @@ export function renderLoadReport(a: LoadAnalysis): string {
       [{ name: "requests", values: ua.map((g) => g.count) }],
     ),
   );
+  // Counts hide the expensive clients (kubectl: 0.4 % of the requests, 22 % of the CPU in apiserver-load's 1.22 run):
+  // with a cost per request in the input, each user agent's share of requests and of CPU side by side.
+  if (a.hasCpu) {
+    const byCpu = [...a.byUserAgent].sort((x, y) => y.cpuMs - x.cpuMs).slice(0, CHART_CATEGORIES);
+    const totalCpu = a.byUserAgent.reduce((n, g) => n + g.cpuMs, 0);
+    charts.push(
+      barChart(
+        {
+          id: "cpu-by-user-agent",
+          title: "Share of requests and of apiserver CPU, by user agent",
+          xLabel: "user agent",
+          yLabel: "% of all",
+        },
+        byCpu.map((g) => shorten(g.key[0] ?? "")),
+        [
+          { name: "% of requests", values: byCpu.map((g) => 100 * g.share) },
+          { name: "% of apiserver CPU", values: byCpu.map((g) => (totalCpu === 0 ? 0 : (100 * g.cpuMs) / totalCpu)) },
+        ],
+      ),
+    );
+  }
   const verbs = a.byVerb.slice(0, CHART_CATEGORIES);
   charts.push(
     barChart(
@@ -90,7 +116,7 @@ export function renderLoadReport(a: LoadAnalysis): string {
       ]
         .filter((x) => x !== "")
         .join(" ");
-      return `<li><b>Trace[${escapeXml(t.id)}] ${escapeXml(t.name)}</b> ${escapeXml(formatMs(t.totalMs))}${t.complete ? "" : " (incomplete)"} — ${escapeXml(who)}${r !== undefined && r.servedFrom !== "" ? `, served from ${escapeXml(r.servedFrom)}` : ""} <small>${escapeXml(`${t.file}:${t.line}`)}</small><ul>${steps}</ul></li>`;
+      return `<li><b>Trace[${escapeXml(t.id)}] ${escapeXml(t.name)}</b> ${escapeXml(formatMs(t.totalMs))}${escapeXml(traceEndNote(t))} — ${escapeXml(who)}${r !== undefined && r.servedFrom !== "" ? `, served from ${escapeXml(servedFromLabel(r))}` : ""} <small>${escapeXml(`${t.file}:${t.line}`)}</small><ul>${steps}</ul></li>`;
     })
     .join("\n");
   const malformed = a.malformed
@@ -119,6 +145,51 @@ ${charts.join("\n")}
 <h2>By served-from</h2>${table(["served from"], a.byServedFrom, a)}
 <h2>Reads by shape and served-from</h2>${table(["shape", "served from"], a.byShape, a)}
 <h2>Top user agent × verb × resource × served-from</h2>${table(["user agent", "verb", "resource", "served from"], a.top, a)}
+${
+  a.byPriorityLevel.length > 0
+    ? `<h2>By API Priority and Fairness level</h2>${plainTable(
+        [
+          "priority level",
+          "flow schema",
+          "requests",
+          "seats (mean)",
+          "final seats (max)",
+          "queue (mean)",
+          "execution (mean)",
+          "execution (max)",
+        ],
+        a.byPriorityLevel.map((g) => [
+          g.key[0],
+          g.key[1],
+          String(g.count),
+          g.seatsMean === null ? "—" : g.seatsMean.toFixed(2),
+          g.finalSeatsMax === null ? "—" : String(g.finalSeatsMax),
+          formatMs(g.queueMsMean),
+          formatMs(g.executionMsMean),
+          formatMs(g.executionMsMax),
+        ]),
+      )}`
+    : ""
+}
+${a.timeline !== undefined ? `<h2>Requests over time</h2><p>${a.timeline.buckets.length} buckets of ${a.timeline.bucketSeconds} s; peak ${a.timeline.peakPerSecond.toFixed(2)} requests/s${a.timeline.yearAssumed ? " (klog times have no year)" : ""}</p>` : ""}
+${
+  a.reRequests.length > 0
+    ? `<h2>Re-requests of one object by one client</h2>${plainTable(
+        ["user agent", "verb", "resource", "objects", "intervals", "min", "median", "p90", "max"],
+        a.reRequests.map((g) => [
+          g.key[0],
+          g.key[1],
+          g.key[2],
+          String(g.objects),
+          String(g.intervals),
+          `${g.minSeconds.toFixed(1)} s`,
+          `${g.medianSeconds.toFixed(1)} s`,
+          `${g.p90Seconds.toFixed(1)} s`,
+          `${g.maxSeconds.toFixed(1)} s`,
+        ]),
+      )}`
+    : ""
+}
 <h2>Slow requests (traces)</h2>${traces === "" ? "<p>none: no Trace[…] block in the input (kube-apiserver traces requests that take 500 ms or more)</p>" : `<ul>${traces}</ul>`}
 ${a.malformedCount > 0 ? `<h2>Malformed lines (${a.malformedCount})</h2><ul>${malformed}</ul>` : ""}
 </body></html>

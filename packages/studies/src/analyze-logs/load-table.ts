@@ -1,6 +1,7 @@
 // The terminal output of `informer analyze-logs`: the load attribution tables, the slow requests with their steps,
 // the malformed lines.
-import { type LoadAnalysis, type LoadGroup, userAgentProduct } from "./load-aggregator.js";
+import { type LoadAnalysis, type LoadGroup, servedFromLabel } from "./load-aggregator.js";
+import { userAgentProduct } from "./user-agent.js";
 
 /** Aligned columns; `right` marks the columns (by index) to right-align. */
 export function formatColumns(
@@ -72,14 +73,7 @@ export function formatLoadAnalysis(a: LoadAnalysis): string {
     out.push(groupTable("Requests by verb", ["verb"], a.byVerb, a));
     out.push(groupTable("Requests by resource", ["resource"], a.byResource, a));
     out.push(groupTable("Requests by served-from", ["served from"], a.byServedFrom, a));
-    if (!a.hasServedFrom)
-      out.push(
-        "(no record says where it was served from: kube-apiserver's own logs do not; the simulator's audit lines do)\n",
-      );
-    else if (a.servedFromFromTraces > 0)
-      out.push(
-        `(${count(a.servedFromFromTraces)} served-from read from the request's trace: "… etcd3" steps are storage reads)\n`,
-      );
+    out.push(servedFromNote(a));
     out.push(groupTable("Reads by shape and served-from", ["shape", "served from"], a.byShape, a));
     out.push(
       groupTable(
@@ -90,15 +84,25 @@ export function formatLoadAnalysis(a: LoadAnalysis): string {
       ),
     );
   }
+  if (a.byPriorityLevel.length > 0) out.push(apfTable(a));
+  if (a.timeline !== undefined) out.push(timelineText(a));
+  if (a.reRequests.length > 0) out.push(reRequestTable(a));
   if (a.slowTraces.length > 0) {
     out.push(`Slow requests (traces, slowest first; ${a.slowTraces.length} of ${a.traceCount})`);
-    for (const { trace: t, request: r } of a.slowTraces) {
+    for (const slow of a.slowTraces) {
+      const { trace: t, request: r } = slow;
       const who = [t.fields["user-agent"] ?? r?.userAgent, t.fields.verb ?? r?.verb, t.fields.url ?? r?.uri]
         .filter((x) => x !== undefined && x !== "")
         .join(" ");
-      const extra = r !== undefined && r.servedFrom !== "" ? ` served from ${r.servedFrom}` : "";
+      const from = r !== undefined && r.servedFrom !== "" ? servedFromLabel(r) : undefined;
+      const extra =
+        from !== undefined
+          ? ` served from ${from}`
+          : slow.servedFrom !== undefined
+            ? ` (a ${slow.servedFrom} read)`
+            : "";
       out.push(
-        `  Trace[${t.id}] "${t.name}" ${formatMs(t.totalMs)}${t.complete ? "" : " (incomplete: no END line)"}  ${who}${extra}  (${t.file}:${t.line})`,
+        `  Trace[${t.id}] "${t.name}" ${formatMs(t.totalMs)}${traceEndNote(t)}  ${who}${extra}  (${t.file}:${t.line})`,
       );
       for (const s of t.steps)
         out.push(
@@ -113,7 +117,7 @@ export function formatLoadAnalysis(a: LoadAnalysis): string {
       r.verb,
       r.uri !== "" ? r.uri : r.resource,
       userAgentProduct(r.userAgent),
-      r.servedFrom === "" ? "?" : r.servedFrom,
+      servedFromLabel(r),
       `${r.file}:${r.line}`,
     ]);
     out.push(
@@ -132,4 +136,126 @@ export function formatLoadAnalysis(a: LoadAnalysis): string {
     out.push("");
   }
   return out.join("\n");
+}
+
+/** Why a trace has no END line, when it has none: cut (second format), or not needed (first format). */
+export function traceEndNote(t: { readonly complete: boolean; readonly endLogged: boolean }): string {
+  if (!t.complete) return " (incomplete: no END line)";
+  if (!t.endLogged) return " (no END line: this k8s.io/utils/trace release wrote it only after a slow last step)";
+  return "";
+}
+
+function servedFromNote(a: LoadAnalysis): string {
+  const notes: string[] = [];
+  if (a.servedFromFromTraces > 0)
+    notes.push(`${count(a.servedFromFromTraces)} read from the request's trace ("… etcd3" steps are storage reads)`);
+  if (a.servedFromInferred > 0)
+    notes.push(
+      `${count(a.servedFromInferred)} inferred from the read's shape ${
+        a.kubeVersion !== undefined
+          ? `for kube-apiserver ${a.kubeVersion}`
+          : "(only shapes every release 1.18–1.34 routes alike; --kube-version infers the others)"
+      }, with a ready watch cache`,
+    );
+  if (!a.hasServedFrom)
+    notes.push(
+      "no record says where it was served from: kube-apiserver's own logs do not; the simulator's audit lines do",
+    );
+  if (a.watchesLoggedAtStart > 0)
+    notes.push(
+      `${count(a.watchesLoggedAtStart)} watches logged when they started (1.30, resp=0): not errors, latency is set-up time`,
+    );
+  return notes.length === 0 ? "" : `(served-from: ${notes.join("; ")})\n`;
+}
+
+function apfTable(a: LoadAnalysis): string {
+  const rows = a.byPriorityLevel.map((g) => [
+    g.key[0],
+    g.key[1],
+    count(g.count),
+    `${(g.share * 100).toFixed(1)}%`,
+    g.seatsMean === null ? "—" : g.seatsMean.toFixed(g.seatsMean % 1 === 0 ? 0 : 2),
+    g.finalSeatsMax === null ? "—" : String(g.finalSeatsMax),
+    formatMs(g.queueMsMean),
+    formatMs(g.executionMsMean),
+    formatMs(g.executionMsMax),
+    formatMs(g.executionMsSum),
+  ]);
+  const header = [
+    "priority level",
+    "flow schema",
+    "requests",
+    "share",
+    "seats (mean)",
+    "final seats (max)",
+    "queue (mean)",
+    "execution (mean)",
+    "execution (max)",
+    "execution (sum)",
+  ];
+  return `Requests by API Priority and Fairness level (apf_* fields)\n${formatColumns(header, rows, new Set([2, 3, 4, 5, 6, 7, 8, 9]))}\n`;
+}
+
+/** `MM-DD hh:mm:ss` (and the year when the logs gave it) of an epoch ms. */
+function stamp(ms: number, withYear: boolean): string {
+  const iso = new Date(ms).toISOString();
+  return `${withYear ? `${iso.slice(0, 4)}-` : ""}${iso.slice(5, 10)} ${iso.slice(11, 19)}`;
+}
+
+/** A rate with three significant digits (`0.000231`, `1.50`, `120`). */
+function rate(x: number): string {
+  return x === 0 ? "0" : x >= 100 ? x.toFixed(0) : x.toPrecision(3);
+}
+
+function timelineText(a: LoadAnalysis): string {
+  const t = a.timeline;
+  if (t === undefined) return "";
+  const withYear = true;
+  const head = `Requests over time (${t.bucketSeconds} s buckets, ${stamp(t.firstMs, withYear)} to ${stamp(t.lastMs, withYear)}${
+    t.yearAssumed ? ", klog time without a year: 2000 assumed" : ""
+  }; ${count(t.timed)} of ${count(a.requests)} requests have a time): peak ${rate(t.peakPerSecond)}/s`;
+  const verbs = [...new Set(t.buckets.flatMap((b) => Object.keys(b.byVerb)))].sort();
+  const shown =
+    t.buckets.length <= 24
+      ? t.buckets
+      : [...t.buckets]
+          .sort((x, y) => y.requests - x.requests || x.t - y.t)
+          .slice(0, 10)
+          .sort((x, y) => x.t - y.t);
+  const rows = shown.map((b) => [
+    stamp(t.firstMs + b.t * 1000, withYear),
+    count(b.requests),
+    rate(b.perSecond),
+    ...verbs.map((v) => count(b.byVerb[v] ?? 0)),
+  ]);
+  const title = t.buckets.length <= 24 ? "" : ` (the ${shown.length} busiest of ${t.buckets.length} buckets)`;
+  return `${head}${title}\n${formatColumns(
+    ["bucket start", "requests", "per s", ...verbs],
+    rows,
+    new Set(rows[0]?.map((_, i) => i).filter((i) => i > 0)),
+  )}\n`;
+}
+
+function reRequestTable(a: LoadAnalysis): string {
+  const s = (x: number) => `${x.toFixed(x >= 100 ? 0 : 1)} s`;
+  const rows = a.reRequests.map((g) => [
+    g.key[0],
+    g.key[1],
+    g.key[2],
+    count(g.objects),
+    count(g.intervals),
+    s(g.minSeconds),
+    s(g.medianSeconds),
+    s(g.p90Seconds),
+    s(g.maxSeconds),
+    `${g.example.object} from ${g.example.source}: ${g.example.intervalsSeconds
+      .slice(0, 6)
+      .map((x) => x.toFixed(1))
+      .join(", ")}${g.example.intervalsSeconds.length > 6 ? ", …" : ""} s`,
+  ]);
+  return `Re-requests of one object by one client (interval between consecutive requests)\n${formatColumns(
+    ["user agent", "verb", "resource", "objects", "intervals", "min", "median", "p90", "max", "example"],
+    rows,
+    new Set([3, 4, 5, 6, 7, 8]),
+  )}\n`;
 }

@@ -31,8 +31,33 @@ export interface ApiRequestEntry extends LogPosition {
   /** HTTP status; undefined for a hijacked connection or a record without one. */
   readonly code?: number;
   readonly latencyMs?: number;
-  /** "cache" or "storage" when the record says (the simulator's audit annotation); "" otherwise. */
+  /**
+   * "cache" or "storage" when known: the record says so (the simulator's audit annotation), the request's trace does
+   * (aggregation), or the read's shape decides it for the apiserver's release (aggregation, `servedFromSource`
+   * "inferred"); "" otherwise.
+   */
   readonly servedFrom: string;
+  /** How {@link servedFrom} is known: the record's own annotation, the request's trace, or inferred from its shape. */
+  readonly servedFromSource?: "record" | "trace" | "inferred";
+  /**
+   * When the line was logged, epoch ms. klog's text header has no year: it is taken from a CRI/docker wrapper's
+   * timestamp when the line has one, else year 2000 is assumed (`yearAssumed`); intervals and rates are unaffected.
+   */
+  readonly timeMs?: number;
+  /** The line's time came from a klog header without a year (year 2000 assumed). */
+  readonly yearAssumed?: boolean;
+  /**
+   * The verb as the httplog line wrote it when it is not {@link verb} in upper case: the HTTP method (`GET` for a list
+   * before 1.20, `POST` for a create), or a watch logged as `GET` or `LIST` (`watch=true`, `/watch/` paths).
+   */
+  readonly loggedVerb?: string;
+  /**
+   * A watch logged when it was established rather than when it ended (kube-apiserver 1.30, kubernetes#125614:
+   * `resp=0`, the latency is the set-up time, not the watch's lifetime). Not an error.
+   */
+  readonly watchLoggedAtStart?: boolean;
+  /** Which httplog layout the line had: `klog-structured` (1.20+), `pre-1.20` (`verb="GET" URI=… resp=200 UserAgent=…`), `legacy` (`GET /api/…: (2ms) 200 [[ua] addr]`), `json`. */
+  readonly dialect?: string;
   /** Response bytes, when the record says (the simulator's audit annotation). */
   readonly bytes?: number;
   /** Virtual apiserver CPU the request cost, when the record says (the simulator's cost-model annotation). */
@@ -40,6 +65,15 @@ export interface ApiRequestEntry extends LogPosition {
   /** API Priority and Fairness: priority level and initial seats (httplog `apf_pl`, `apf_iseats`). */
   readonly priorityLevel?: string;
   readonly seats?: number;
+  /** APF flow schema (`apf_fs`; audit `apf.flowcontrol.k8s.io/flow-schema`) and flow distinguisher (`apf_fd`). */
+  readonly flowSchema?: string;
+  readonly flowDistinguisher?: string;
+  /** APF final seats (`apf_fseats`: seats held after the response, for watches' initial events and writes). */
+  readonly finalSeats?: number;
+  /** APF time in the queue (`apf_init_latency`), execution time (`apf_execution_time`), additional latency, ms. */
+  readonly apfInitLatencyMs?: number;
+  readonly apfExecutionMs?: number;
+  readonly apfAdditionalLatencyMs?: number;
 }
 
 /** One step of a slow-request trace. */
@@ -66,8 +100,18 @@ export interface SlowRequestTrace extends LogPosition {
   readonly started: string;
   readonly totalMs: number;
   readonly steps: readonly TraceStep[];
-  /** Whether its END line was read (false: the log ended or was cut before it). */
+  /**
+   * Whether the whole block was read (the block is one klog call). k8s.io/utils/trace's current code (kube-apiserver
+   * since about 1.21; start written `02-Jan-2006 15:04:05.000`) always ends a trace with an END line: without it the
+   * log was cut. Its earlier code — the first format (`(started: …)`, ≤ 1.19) and the first releases of the second
+   * (start written with seconds `00`) — wrote END only when the last step was slower than the step threshold: such a
+   * trace is complete without an END (see `endRequired`).
+   */
   readonly complete: boolean;
+  /** Whether the END line was read. */
+  readonly endLogged: boolean;
+  /** `v1` (`(started: …)`, Go durations, `[elapsed] [step]` steps) or `v2` (`(02-Jan-2006 15:04:05.000)`, `<n>ms`, `---"step"` and nested steps). */
+  readonly traceFormat: "v1" | "v2";
 }
 
 /** A line that looked like none of the formats, or like one of them but broken. */

@@ -64,7 +64,7 @@ describe("ApiserverLogReader", () => {
     expect(modern?.fields["audit-id"]).toBe(AUDIT_ID_SLOW_LIST);
     expect(modern?.fields.accept).toBe("application/json, */*");
     expect(modern?.fields["user-agent"]).toMatch(/^kube-controller-manager\/v1\.28\.3 \(linux\/amd64\)/);
-    expect(modern?.started).toBe("25-Nov-2026 20:25:00.123");
+    expect(modern?.started).toBe("25-Nov-2026 20:24:59.311");
     expect(modern?.steps).toEqual([
       {
         depth: 0,
@@ -144,5 +144,66 @@ describe("ApiserverLogReader", () => {
   it("returns a trace cut before its END as incomplete", () => {
     const logs = read({ "cut.log": HTTPLOG_LINES.slice(0, 3) });
     expect(logs.traces).toEqual([expect.objectContaining({ id: "1988148393", complete: false })]);
+  });
+});
+
+describe("ApiserverLogReader: k8s.io/utils/trace END rules, pretty-printed JSON, timestamps", () => {
+  const V1_NO_END = [
+    'I0325 10:43:27.123456       1 trace.go:116] Trace[9]: "Get" url:/api/v1/nodes/n1 (started: 2020-03-25 10:43:26.6 +0000 UTC m=+1.1) (total time: 520ms):',
+    "Trace[9]: [510ms] [510ms] About to write a response",
+  ];
+  it("a first-format trace without END is complete (END was written only after a slow last step)", () => {
+    const [t] = read({ "a.log": V1_NO_END }).traces;
+    expect(t).toMatchObject({ traceFormat: "v1", complete: true, endLogged: false });
+  });
+
+  it("a second-format trace without END is cut when its start has seconds (the rewrite always writes END)", () => {
+    const header = (start: string) =>
+      `I1125 20:25:00.935712      12 trace.go:236] Trace[5]: "List" url:/api/v1/pods,verb:LIST (${start}) (total time: 812ms):`;
+    expect(read({ a: [header("25-Nov-2026 20:24:59.311")] }).traces[0]).toMatchObject({ complete: false });
+    // the first releases of the format wrote the seconds as 00 (a layout bug) and END only after a slow last step
+    expect(read({ a: [header("25-Nov-2026 20:24:00.311")] }).traces[0]).toMatchObject({ complete: true });
+  });
+
+  it("reads a pretty-printed audit event, a JSON array and an EventList of them; an unclosed one is malformed", () => {
+    const ev = (id: string) => ({
+      kind: "Event",
+      apiVersion: "audit.k8s.io/v1",
+      auditID: id,
+      stage: "ResponseComplete",
+      requestURI: "/api/v1/namespaces/a/configmaps/c",
+      verb: "get",
+      userAgent: "kubelet/v1.22.13",
+      responseStatus: { code: 200 },
+      requestReceivedTimestamp: "2026-01-01T00:00:00.000000Z",
+      stageTimestamp: "2026-01-01T00:00:00.002000Z",
+    });
+    const pretty = JSON.stringify(ev("p"), null, 2).split("\n");
+    const list = JSON.stringify(
+      { kind: "EventList", apiVersion: "audit.k8s.io/v1", items: [ev("l1"), ev("l2")] },
+      null,
+      2,
+    );
+    const logs = read({ "a.json": [...pretty, JSON.stringify([ev("a1")]), ...list.split("\n")] });
+    expect(logs.malformedCount).toBe(0);
+    expect(logs.requests.map((r) => [r.auditId, r.line, r.latencyMs, r.timeMs])).toEqual([
+      ["p", 1, 2, Date.UTC(2026, 0, 1) + 2],
+      ["a1", pretty.length + 1, 2, Date.UTC(2026, 0, 1) + 2],
+      ["l1", pretty.length + 2, 2, Date.UTC(2026, 0, 1) + 2],
+      ["l2", pretty.length + 2, 2, Date.UTC(2026, 0, 1) + 2],
+    ]);
+    const cut = read({ "cut.json": pretty.slice(0, 5), "next.log": ["junk"] });
+    expect(cut.malformed.map((m) => [m.file, m.line, m.reason])).toEqual([
+      ["cut.json", 1, "a JSON object that never closes (its file ends inside it)"],
+      ["next.log", 1, expect.stringMatching(/^not a kube-apiserver log line/)],
+    ]);
+  });
+
+  it("times lines from klog headers (year from a CRI wrapper, else assumed) and audit stage timestamps", () => {
+    const logs = read({ "a.log": [HTTPLOG_LINES[0] ?? "", WRAPPED_LINES[2] ?? ""] });
+    expect(logs.requests.map((r) => [r.timeMs, r.yearAssumed])).toEqual([
+      [Date.UTC(2000, 10, 25, 20, 25, 0) + 123.456, true],
+      [Date.UTC(2026, 10, 25, 20, 25, 0) + 123.456, undefined],
+    ]);
   });
 });

@@ -7,12 +7,25 @@ import type { LogPosition, SlowRequestTrace, TraceStep } from "./log-entry.js";
 
 const TRACE_LINE = /^Trace\[(\d+)\]: (.*)$/s;
 // header: "name" fields (start) (total time: 812ms):   (older releases: (started: …) and a Go duration)
-const HEADER_TAIL = /^(.*?)\s*\((?:started: )?([^()]*)\) \(total time: ([^()]+)\):?\s*$/s;
+const HEADER_TAIL = /^(.*?)\s*\((started: )?([^()]*)\) \(total time: ([^()]+)\):?\s*$/s;
 // modern step or nested trace summary: fields 123ms (15:04:05.000), then `]`s closing nested traces
 const STEP_TAIL = /^\s*(.*?)\s*(\d+)ms \(([^()]*)\)(\]*)\s*$/s;
 // older releases' step and every release's END: [elapsed] [step duration] message
 const BRACKET_STEP = /^\[([^\]]+)\] \[([^\]]+)\] ?(.*)$/s;
 const FIELD_SPLIT = /,(?=[A-Za-z][\w.-]*:)/;
+
+/**
+ * Whether a trace's release always wrote its END line. k8s.io/utils/trace wrote END only when the last step was
+ * slower than the step threshold in its first format (`(started: <time.Time>)`) and in the first releases of the
+ * second (start time formatted `15:04:00.000`, a layout bug that writes the seconds as `00`); the rewrite with
+ * `logTrace` (start formatted `15:04:05.000`) always writes `[total] [total] END`. A second-format start whose
+ * seconds are not `00` is therefore the rewrite's; at `:00` it may be either, and END is not required.
+ */
+export function endRequired(startedForm: boolean, start: string): boolean {
+  if (startedForm) return false;
+  const m = /\d{2}:\d{2}:(\d{2})\.\d{3}$/.exec(start.trim());
+  return m !== null && m[1] !== "00";
+}
 
 /** `key:value,key:value` (values may hold commas and spaces) as a record. */
 export function parseTraceFields(text: string): Record<string, string> {
@@ -35,13 +48,16 @@ interface OpenTrace {
   started: string;
   totalMs: number;
   steps: TraceStep[];
+  format: "v1" | "v2";
+  endRequired: boolean;
 }
 
 /**
  * Collects `Trace[N]:` lines into {@link SlowRequestTrace}s. {@link accept} takes one line's text (without the klog
  * header): `false` when it is not a trace line, `true` when consumed, a string naming the problem when it is a
  * trace line that cannot be read (a step before its header, an unreadable header or step). {@link finish} returns
- * every trace, those whose END never came marked incomplete.
+ * every trace; a second-format trace whose END never came is marked incomplete (a first-format one is not: see
+ * `SlowRequestTrace.complete`).
  */
 export class TraceCollector {
   private readonly open = new Map<string, OpenTrace>();
@@ -63,7 +79,7 @@ export class TraceCollector {
       if (durationMs === undefined) return `Trace[${id}] step duration "${b[2]}" is not a Go duration`;
       if (message === "END") {
         this.open.delete(id);
-        this.done.push({ seq: t.seq, ...t.at, ...this.close(t), complete: true });
+        this.done.push({ seq: t.seq, ...t.at, ...this.close(t), complete: true, endLogged: true });
         return true;
       }
       t.steps.push({ depth: 0, message, fields: "", durationMs, nested: false });
@@ -92,32 +108,46 @@ export class TraceCollector {
     if (typeof q === "string") return `Trace[${id}] name: ${q}`;
     const tail = HEADER_TAIL.exec(rest.slice(q.end));
     if (tail === null) return `Trace[${id}] header without "(<start>) (total time: …)"`;
-    const total = tail[3] ?? "";
+    const total = tail[4] ?? "";
     const totalMs = /^\d+ms$/.test(total) ? Number(total.slice(0, -2)) : parseGoDuration(total);
     if (totalMs === undefined) return `Trace[${id}] total time "${total}" is unreadable`;
     const previous = this.open.get(id);
-    if (previous !== undefined)
-      this.done.push({ seq: previous.seq, ...previous.at, ...this.close(previous), complete: false });
+    if (previous !== undefined) this.done.push({ seq: previous.seq, ...previous.at, ...this.unended(previous) });
     this.open.set(id, {
       seq: this.seq++,
       at,
       id,
       name: q.value,
       fields: parseTraceFields(tail[1] ?? ""),
-      started: tail[2] ?? "",
+      started: tail[3] ?? "",
       totalMs,
       steps: [],
+      format: tail[2] === undefined ? "v2" : "v1",
+      endRequired: endRequired(tail[2] !== undefined, tail[3] ?? ""),
     });
     return true;
   }
 
-  private close(t: OpenTrace): Omit<SlowRequestTrace, "file" | "line" | "complete"> {
-    return { id: t.id, name: t.name, fields: t.fields, started: t.started, totalMs: t.totalMs, steps: t.steps };
+  private close(t: OpenTrace): Omit<SlowRequestTrace, "file" | "line" | "complete" | "endLogged"> {
+    return {
+      id: t.id,
+      name: t.name,
+      fields: t.fields,
+      started: t.started,
+      totalMs: t.totalMs,
+      steps: t.steps,
+      traceFormat: t.format,
+    };
+  }
+
+  /** A trace whose END was not read: cut when its release always wrote END, complete otherwise. */
+  private unended(t: OpenTrace): Omit<SlowRequestTrace, "file" | "line"> {
+    return { ...this.close(t), complete: !t.endRequired, endLogged: false };
   }
 
   /** Every trace read, in the order their headers appeared; traces still open are returned incomplete. */
   finish(): SlowRequestTrace[] {
-    for (const t of this.open.values()) this.done.push({ seq: t.seq, ...t.at, ...this.close(t), complete: false });
+    for (const t of this.open.values()) this.done.push({ seq: t.seq, ...t.at, ...this.unended(t) });
     this.open.clear();
     return [...this.done].sort((a, b) => a.seq - b.seq).map(({ seq: _seq, ...t }) => t);
   }

@@ -161,3 +161,65 @@ describe("SimKubelet", () => {
     );
   });
 });
+
+describe("SimKubelet per release (Cache strategy; write-up 001's 2020 mitigation: TTL controller off, TTL 1000 days)", () => {
+  const TTL_1000_DAYS = String(1000 * 86_400);
+  it("sends no GET to etcd after the first reads before 1.22 and from 1.29, and one per ConfigMap per sync in 1.22–1.28", async () => {
+    const byVersion: Record<string, { storage: number; cache: number; syncs: number }> = {};
+    for (const v of ["1.18", "1.21", "1.22", "1.28", "1.29"]) {
+      const r = await runNode("Cache", v, TTL_1000_DAYS, 20);
+      byVersion[v] = { storage: r.storage, cache: r.cache, syncs: r.stats.podSyncs };
+    }
+    // before 1.22 a resync does not register (and so does not invalidate): the first read per ConfigMap only
+    expect(byVersion["1.18"]).toMatchObject({ storage: 2, cache: 0 });
+    expect(byVersion["1.21"]).toMatchObject({ storage: 2, cache: 0 });
+    // 1.22 (kubernetes#107821's backport) … 1.28: every sync registers and invalidates, a GET to etcd per remount
+    for (const v of ["1.22", "1.28"]) {
+      const r = byVersion[v];
+      expect(r?.syncs).toBeGreaterThanOrEqual(13);
+      expect(r?.storage).toBe(2 * (r?.syncs ?? 0));
+      expect(r?.cache).toBe(0);
+    }
+    // 1.29 (kubernetes#120255): registration on every sync no longer invalidates; the TTL never runs out
+    expect(byVersion["1.29"]).toMatchObject({ storage: 2, cache: 0 });
+  });
+
+  it("before 1.22 the TTL alone decides: a 60 s TTL refreshes from the watch cache (RV 0), never from etcd", async () => {
+    const r = await runNode("Cache", "1.21", "60", 20);
+    expect(r.storage).toBe(2);
+    expect(r.cache).toBeGreaterThan(2 * 10);
+  });
+
+  it("a pod update registers (and invalidates) in every release before 1.29", async () => {
+    for (const v of ["1.18", "1.28"]) {
+      const clock = new FakeClock();
+      const rand = seededRand(3);
+      const sim = new SimApiServer({ clock, rand });
+      await sim.create("configmaps", "default", { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a" } });
+      sim.accounting.reset();
+      const node: KubeObject = {
+        metadata: { name: "n1", annotations: { "node.alpha.kubernetes.io/ttl": "86400000" } },
+      };
+      const k = new SimKubelet({
+        nodeName: "n1",
+        clock,
+        rand,
+        strategy: "Cache",
+        client: simObjectClient(sim),
+        getNode: () => node,
+        kubeletVersion: v,
+      });
+      const ac = new AbortController();
+      const run = k.run(ac.signal);
+      const pod: KubeletPod = { namespace: "default", name: "p", uid: "u", configMaps: ["a"] };
+      k.updatePod(pod);
+      await clock.step(5_000);
+      k.updatePod({ ...pod });
+      await clock.step(5_000);
+      ac.abort();
+      await run;
+      sim.stop();
+      expect([v, sim.accounting.count({ verb: "get", servedFrom: "storage" })]).toEqual([v, 2]);
+    }
+  });
+});

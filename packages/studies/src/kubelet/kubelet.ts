@@ -4,8 +4,9 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
 import { onAbort } from "@informer-ts/instrumentation";
 import { CacheBasedManager } from "./cache-based-manager.js";
+import { type KubeletRelease, kubeletMinorVersion, kubeletRelease } from "./kubelet-release.js";
 import type { ChangeDetectionStrategy, ConfigMapManager, KubeletPod, ObjectClient } from "./manager.js";
-import { DEFAULT_SYNC_FREQUENCY_MS, PodWorkers, SYNC_TICK_MS } from "./pod-workers.js";
+import { DEFAULT_SYNC_FREQUENCY_MS, PodWorkers, SYNC_TICK_MS, type SyncPodType } from "./pod-workers.js";
 import { SimpleManager } from "./simple-manager.js";
 import { OBJECT_TTL_ANNOTATION_KEY } from "./ttl-controller.js";
 import { VOLUME_LOOP_PERIOD_MS, VolumeManager } from "./volume-manager.js";
@@ -26,11 +27,15 @@ export interface SimKubeletOptions {
    */
   readonly getNode: () => KubeObject | undefined;
   /**
-   * kubelet version as `major.minor` (default "1.28", the write-up's). From 1.29 the Cache strategy no longer
-   * invalidates its entries on every pod sync (kubernetes#120255); before 1.19 the Watch strategy keeps watching
-   * immutable objects (`ImmutableEphemeralVolumes` off by default).
+   * kubelet version as `major.minor` (default "1.28", the write-up's), modelled per release (`kubeletRelease`):
+   * before 1.22 a pod is registered with the manager only on add/update, from 1.22 on every sync
+   * (kubernetes#107821 and its backports); until 1.28 the Cache strategy invalidates on every registration, from
+   * 1.29 only new references (kubernetes#120255); from 1.19 the Watch strategy stops watching immutable objects
+   * (`ImmutableEphemeralVolumes`, see `immutableEphemeralVolumes`).
    */
   readonly kubeletVersion?: string;
+  /** `--feature-gates=ImmutableEphemeralVolumes=…` (on early in 1.18, off in 1.19–1.20); default the release's. */
+  readonly immutableEphemeralVolumes?: boolean;
   /** `--sync-frequency` in ms. Default 60 s. */
   readonly syncFrequencyMs?: number;
 }
@@ -45,14 +50,7 @@ export interface SimKubeletStats {
   readonly mountsInFlight: number;
 }
 
-/**
- * The minor version of a `major.minor[.patch]` kubelet version, or a RangeError naming the bad value.
- */
-export function kubeletMinorVersion(version: string): number {
-  const m = /^v?1\.(\d+)(\.\d+)?$/.exec(version);
-  if (m === null) throw new RangeError(`kubelet version must look like 1.28 or v1.28.0, got "${version}"`);
-  return Number(m[1]);
-}
+export { kubeletMinorVersion };
 
 /**
  * The ConfigMap manager kubelet builds for a strategy (`NewSimpleConfigMapManager`, `NewCachingConfigMapManager`,
@@ -66,9 +64,12 @@ export function newConfigMapManager(
     readonly rand: Rand;
     readonly getTTL: () => number | undefined;
     readonly kubeletVersion?: string;
+    /** The release model; default `kubeletRelease(kubeletVersion ?? "1.28")`. */
+    readonly release?: KubeletRelease;
     readonly syncFrequencyMs?: number;
   },
 ): ConfigMapManager {
+  const release = deps.release ?? kubeletRelease(deps.kubeletVersion ?? "1.28");
   switch (strategy) {
     case "Get":
       return new SimpleManager(deps.client);
@@ -77,7 +78,7 @@ export function newConfigMapManager(
         client: deps.client,
         clock: deps.clock,
         getTTL: deps.getTTL,
-        invalidateOnEveryRegistration: kubeletMinorVersion(deps.kubeletVersion ?? "1.28") < 29,
+        invalidateOnEveryRegistration: release.cacheInvalidatesOnEveryRegistration,
       });
     case "Watch":
       return new WatchBasedManager({
@@ -85,8 +86,8 @@ export function newConfigMapManager(
         clock: deps.clock,
         rand: deps.rand,
         resyncIntervalMs: deps.syncFrequencyMs ?? DEFAULT_SYNC_FREQUENCY_MS,
-        // ImmutableEphemeralVolumes: alpha (off) in 1.18, on by default from 1.19.
-        stopImmutable: kubeletMinorVersion(deps.kubeletVersion ?? "1.28") >= 19,
+        // ImmutableEphemeralVolumes: alpha (off) in 1.18, on by default from 1.19, GA in 1.21.
+        stopImmutable: release.immutableEphemeralVolumes,
       });
     default:
       throw new RangeError(`unknown change-detection strategy "${String(strategy)}"`);
@@ -101,22 +102,31 @@ export function nodeObjectTTLMs(node: KubeObject | undefined): number | undefine
 }
 
 /**
- * A simulated kubelet: every pod sync (on a pod change, and every 60–90 s from the {@link PodWorkers}) registers the pod
- * with the {@link ConfigMapManager} and has the {@link VolumeManager} remount its ConfigMap volumes, each remount
- * reading the ConfigMap through the manager. What reaches the apiserver then depends only on the strategy: a GET from
- * etcd per remount (Get; Cache ≤ v1.28, whose registration invalidates), a GET from the watch cache when the TTL has
- * run out (Cache ≥ v1.29), or one WATCH per ConfigMap and nothing per remount (Watch).
+ * A simulated kubelet: every pod sync (on a pod change, and every 60–90 s from the {@link PodWorkers}) has the
+ * {@link VolumeManager} remount the pod's ConfigMap volumes, each remount reading the ConfigMap through the
+ * {@link ConfigMapManager}; a pod add/update registers the pod with the manager in every release, a resync from 1.22
+ * on (`KubeletRelease.registersOnEverySync`). What reaches the apiserver then depends on the strategy and release: a
+ * GET from etcd per remount (Get; Cache 1.22–1.28, whose every-sync registration invalidates), a GET from the watch
+ * cache when the TTL has run out (Cache before 1.22 and from 1.29), or one WATCH per ConfigMap and nothing per
+ * remount (Watch).
  *
  * `run(signal)` starts the loops; it resolves when the signal aborts and everything (timers, reflectors and their
  * watches) is released.
  */
 export class SimKubelet {
   readonly manager: ConfigMapManager;
+  readonly release: KubeletRelease;
   readonly podWorkers: PodWorkers;
   readonly volumeManager: VolumeManager;
 
   constructor(private readonly opts: SimKubeletOptions) {
+    this.release = kubeletRelease(opts.kubeletVersion ?? "1.28", {
+      ...(opts.immutableEphemeralVolumes !== undefined && {
+        immutableEphemeralVolumes: opts.immutableEphemeralVolumes,
+      }),
+    });
     this.manager = newConfigMapManager(opts.strategy, {
+      release: this.release,
       client: opts.client,
       clock: opts.clock,
       rand: opts.rand,
@@ -134,7 +144,7 @@ export class SimKubelet {
     this.podWorkers = new PodWorkers({
       clock: opts.clock,
       rand: opts.rand,
-      syncPod: (pod) => this.syncPod(pod),
+      syncPod: (pod, type) => this.syncPod(pod, type),
       tickPhaseMs: 1 + Math.floor(phase * (SYNC_TICK_MS - 1)),
       ...(opts.syncFrequencyMs !== undefined && { syncFrequencyMs: opts.syncFrequencyMs }),
     });
@@ -188,8 +198,8 @@ export class SimKubelet {
     await this.manager.stop();
   }
 
-  private syncPod(pod: KubeletPod): void {
-    this.manager.registerPod(pod);
+  private syncPod(pod: KubeletPod, type: SyncPodType): void {
+    if (type !== "sync" || this.release.registersOnEverySync) this.manager.registerPod(pod);
     this.volumeManager.reprocessPod(pod);
   }
 }

@@ -1,6 +1,6 @@
 // A study's --report: one self-contained HTML file with inline SVG charts (no script, no network).
 import { renderReportChart } from "./report-chart.js";
-import { describeRun, type StandardChart, type StudyReport } from "./study-report.js";
+import { describeRun, figureCell, type StudyReport, type StandardChart, writeUpCell } from "./study-report.js";
 import { barChart, escapeXml, lineChart } from "./svg-chart.js";
 
 function bucketLabel(le: number): string {
@@ -94,7 +94,7 @@ export function renderHtmlReport(report: StudyReport): string {
   const rows = report.summary
     .map(
       (r) =>
-        `<tr><td>${escapeXml(r.variant)}</td><td>${escapeXml(r.metric)}</td><td>${escapeXml(r.writeUp)}</td><td>${escapeXml(r.measured)}</td></tr>`,
+        `<tr><td>${escapeXml(r.variant)}</td><td>${escapeXml(r.metric)}</td><td>${escapeXml(writeUpCell(r))}</td><td>${escapeXml(r.measured)}</td><td data-figure="${r.figure}">${escapeXml(figureCell(r))}</td></tr>`,
     )
     .join("\n");
   const params = Object.entries(report.params)
@@ -116,7 +116,7 @@ code{margin-right:6px}
 <div class="charts">
 ${charts.join("\n")}
 </div>
-<table><thead><tr><th>variant</th><th>metric</th><th>write-up</th><th>measured</th></tr></thead><tbody>
+<table><thead><tr><th>variant</th><th>metric</th><th>write-up</th><th>figure</th><th>kind</th></tr></thead><tbody>
 ${rows}
 </tbody></table>
 <p>${params}</p>

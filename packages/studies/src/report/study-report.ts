@@ -6,13 +6,66 @@ import type { ReportChart } from "./report-chart.js";
 /** The charts every report can draw from the runtime's samples (see `renderHtmlReport`). */
 export type StandardChart = "queue-depth" | "wait" | "requests" | "memory" | "oldest-wait";
 
-/** One line of a study's summary: the write-up's figure beside the measured one. */
+/**
+ * How a study's figure was obtained: `measured` — the simulator counted or timed it (requests, watches, waits);
+ * `modelled` — a model computed it (the cost model's CPU and latency, the watch memory model, an extrapolation), its
+ * calibration named in `SummaryRow.source`; `quoted` — the write-up's own words, its section in `source`.
+ */
+export type FigureKind = "measured" | "modelled" | "quoted";
+
+/** Every {@link FigureKind}. */
+export const FIGURE_KINDS: readonly FigureKind[] = ["measured", "modelled", "quoted"];
+
+/**
+ * One line of a study's summary: what the write-up says beside the study's figure, and how that figure was
+ * obtained. A modelled figure calibrated on a write-up is never a reproduction of that write-up: when `writeUp`
+ * cites the write-up the model was calibrated on, the table says it is the calibration input ({@link writeUpCell}).
+ */
 export interface SummaryRow {
   readonly variant: string;
   readonly metric: string;
-  /** The figure the write-up (or the issue's reproduction) gives, as text; "—" when it gives none. */
+  /**
+   * What the write-up says for this figure, in its words (its number, `(000)`/`(001 §…)` naming the write-up); "—"
+   * when it says nothing — the study's own expectations go in `metric` or the docs, not here.
+   */
   readonly writeUp: string;
+  /** The study's figure, as text. */
   readonly measured: string;
+  /** How `measured` was obtained. */
+  readonly figure: FigureKind;
+  /**
+   * For `modelled`: the model and its calibration source ("cost model, calibrated on write-up 000"); for `quoted`:
+   * the write-up and section. Required for both.
+   */
+  readonly source?: string;
+}
+
+/** The write-ups (`000` … `004`) a text cites as `(000`, `write-up 000`, `000's`, `000:`. */
+function citedWriteUps(text: string): Set<string> {
+  return new Set([...text.matchAll(/\b(00\d)\b/g)].map((m) => m[1] ?? ""));
+}
+
+/**
+ * The figure column's kind label: `measured`, `modelled (<source>)`, `quoted (<source>)`. Throws a RangeError
+ * naming the row when a modelled or quoted figure has no source.
+ */
+export function figureCell(r: SummaryRow): string {
+  if (r.figure === "measured") return "measured";
+  if (r.source === undefined || r.source === "")
+    throw new RangeError(`summary row "${r.variant} / ${r.metric}": a ${r.figure} figure needs its source`);
+  return `${r.figure} (${r.source})`;
+}
+
+/**
+ * The write-up column: as written, except beside a modelled figure calibrated on the same write-up, where it is
+ * marked as the calibration input (the model was fitted to it: agreeing with it reproduces nothing).
+ */
+export function writeUpCell(r: SummaryRow): string {
+  if (r.figure !== "modelled" || r.writeUp.startsWith("—")) return r.writeUp;
+  const calibration = /calibrated on (?:write-ups? )?([\d, and]+)/.exec(r.source ?? "")?.[1] ?? "";
+  const fitted = citedWriteUps(calibration);
+  const cited = [...citedWriteUps(r.writeUp)].filter((w) => fitted.has(w));
+  return cited.length === 0 ? r.writeUp : `calibration input, not a comparison: ${r.writeUp}`;
 }
 
 /** One run of a study under one setting (e.g. "resync 30 s, 1 worker"). */
@@ -52,19 +105,19 @@ export interface StudyReport {
   readonly extra?: Readonly<Record<string, unknown>>;
 }
 
-/** The summary as an aligned text table (variant, metric, write-up, measured). */
+/** The summary as an aligned text table (variant, metric, write-up, figure, how the figure was obtained). */
 export function formatSummaryTable(rows: readonly SummaryRow[]): string {
-  const header: SummaryRow = { variant: "variant", metric: "metric", writeUp: "write-up", measured: "measured" };
-  const all = [header, ...rows];
-  const w = (f: keyof SummaryRow) => Math.max(...all.map((r) => r[f].length));
-  const widths = [w("variant"), w("metric"), w("writeUp"), w("measured")];
-  const line = (r: SummaryRow) =>
-    [r.variant, r.metric, r.writeUp, r.measured]
-      .map((c, i) => c.padEnd(widths[i] ?? 0))
+  const header = ["variant", "metric", "write-up", "figure", "kind"];
+  const cells = rows.map((r) => [r.variant, r.metric, writeUpCell(r), r.measured, figureCell(r)]);
+  const all = [header, ...cells];
+  const widths = header.map((_, i) => Math.max(...all.map((c) => (c[i] ?? "").length)));
+  const line = (c: readonly string[]) =>
+    c
+      .map((x, i) => x.padEnd(widths[i] ?? 0))
       .join("  ")
       .trimEnd();
   const sep = widths.map((n) => "─".repeat(n)).join("  ");
-  return [line(header), sep, ...rows.map(line)].join("\n");
+  return [line(header), sep, ...cells.map(line)].join("\n");
 }
 
 /**

@@ -52,15 +52,32 @@ function fitLabel(label: string, width: number): string {
   return label.length <= max ? label : `${label.slice(0, max - 1)}…`;
 }
 
+/**
+ * The y-axis tick fractions of `yMax`: quarters, or for counts (every value an integer) the multiples of the
+ * smallest integer step in 1, 2, 5, 10, 20, 25, 50, … that divides `yMax` into at most five intervals — no "1.25
+ * requests".
+ */
+export function yTickFractions(yMax: number, integer: boolean): number[] {
+  if (!integer || !Number.isInteger(yMax) || yMax <= 0) return [0, 0.25, 0.5, 0.75, 1];
+  for (let p = 1; p <= yMax; p *= 10)
+    for (const m of [1, 2, 2.5, 5]) {
+      const step = m * p;
+      if (Number.isInteger(step) && yMax % step === 0 && yMax / step <= 5)
+        return Array.from({ length: yMax / step + 1 }, (_, i) => (i * step) / yMax);
+    }
+  return [0, 1];
+}
+
 function frame(
   f: ChartFrame,
   yMax: number,
   xTicks: readonly { x: number; label: string; full?: string }[],
   body: string,
+  integer = false,
 ): string {
   const pw = W - M.left - M.right;
   const ph = H - M.top - M.bottom;
-  const yTicks = [0, 0.25, 0.5, 0.75, 1].map((q) => {
+  const yTicks = yTickFractions(yMax, integer).map((q) => {
     const y = M.top + ph * (1 - q);
     return `<line x1="${M.left}" x2="${M.left + pw}" y1="${y}" y2="${y}" stroke="#e5e5e5"/><text x="${M.left - 6}" y="${y + 4}" text-anchor="end" font-size="11" fill="#333">${fmt(yMax * q)}</text>`;
   });
@@ -123,7 +140,8 @@ export function lineChart(f: ChartFrame, series: readonly LineSeries[]): string 
         : "";
     return `<path d="${d}" fill="none" stroke="${colour}" stroke-width="2"/>${marks}`;
   });
-  return frame(f, yMax, linearTicks(xMax, px), lines.join("") + legend(series.map((s) => s.name)));
+  const integer = all.every((p) => Number.isInteger(p[1]));
+  return frame(f, yMax, linearTicks(xMax, px), lines.join("") + legend(series.map((s) => s.name)), integer);
 }
 
 /** A grouped bar chart: one group per category, one bar per series (values[series][category]). */
@@ -148,5 +166,6 @@ export function barChart(
     label: fitLabel(label, gw - 4),
     full: label,
   }));
-  return frame(f, yMax, xTicks, bars.join("") + legend(series.map((s) => s.name)));
+  const integer = series.every((s) => s.values.every((v) => Number.isInteger(v)));
+  return frame(f, yMax, xTicks, bars.join("") + legend(series.map((s) => s.name)), integer);
 }

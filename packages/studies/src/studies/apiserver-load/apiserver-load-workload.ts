@@ -4,6 +4,12 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import { newSharedIndexInformer, type SharedIndexInformer } from "@informer-ts/cache";
 import type { FakeClock, Rand, Timer } from "@informer-ts/clock";
 import type { SimApiServer } from "@informer-ts/sim-apiserver";
+import {
+  cacheStrategyRead,
+  type KubeletRelease,
+  kubeletRelease,
+  kubeletVersionOfUserAgent,
+} from "../../kubelet/kubelet-release.js";
 import { awaitOnClock } from "../../runtime/on-virtual-clock.js";
 
 /** The user agents of the workload's clients (product/version first, as real clients send them). */
@@ -11,10 +17,20 @@ export const LOAD_USER_AGENTS = {
   informer: (i: number) => `controller-${i}/v1.0.0 (linux/amd64) informer-ts`,
   kubectl: "kubectl/v1.32.0 (linux/amd64) kubernetes/70d3cc9",
   lister: "report-exporter/v0.3.0 (linux/amd64) kubernetes/$Format",
-  kubelet: "kubelet/v1.28.3 (linux/amd64) kubernetes/a8a1abc",
+  /**
+   * Kubelets of a release with kubernetes#120255 (1.29): their ConfigMap reads refresh from the watch cache, so the
+   * workload's etcd reads are the lists write-up 004 is about (a 1.22–1.28 kubelet would read from etcd every sync:
+   * see the kubelet-configmap study).
+   */
+  kubelet: "kubelet/v1.29.3 (linux/amd64) kubernetes/a8a1abc",
   /** The pod writer: a controller of its own (client-go's default user agent of a binary built outside Kubernetes). */
   writer: "annotation-controller/v0.9.1 (linux/amd64) kubernetes/$Format",
 } as const;
+
+/** The model of the kubelets' release, read from their user agent: ConfigMap reads follow it. */
+export const KUBELET_RELEASE: KubeletRelease = kubeletRelease(
+  kubeletVersionOfUserAgent(LOAD_USER_AGENTS.kubelet) ?? "1.28",
+);
 
 /** What the workload sends; every interval in virtual seconds, 0 turns that client off. */
 export interface LoadWorkloadOptions {
@@ -31,7 +47,11 @@ export interface LoadWorkloadOptions {
   readonly kubectlSeconds: number;
   /** A full RV-less pod list (`List(ListOptions{})`) every `plainListSeconds`. */
   readonly plainListSeconds: number;
-  /** Kubelets (one per node): every `kubeletSeconds` each GETs its Node (RV "0") and `configMapsPerNode` ConfigMaps. */
+  /**
+   * Kubelets (one per node): every `kubeletSeconds` each GETs its Node (RV "0") and `configMapsPerNode` ConfigMaps as
+   * the Cache strategy of their release ({@link KUBELET_RELEASE}, 1.29: the first read from etcd, then RV "0") sends
+   * them.
+   */
   readonly nodes: number;
   readonly kubeletSeconds: number;
   readonly configMapsPerNode: number;
@@ -223,15 +243,21 @@ export class RunningWorkload {
     // Node status: the kubelet's first try GETs its Node from the cache (RV "0").
     this.counts.kubeletGets++;
     this.track(this.sim.get("nodes", "", `node-${n}`, { resourceVersion: "0" }, ctx));
-    // ConfigMaps (the cache-based manager): the first GET without RV, refreshes after the TTL with RV "0".
+    // ConfigMaps: the Cache strategy of the kubelet release its user agent names (kubelet-configmap's model). Each
+    // period is a pod sync with the entry older than its TTL: the first read (a pod add) and, in 1.22–1.28, every
+    // sync's read go to etcd (the registration invalidated); other releases refresh with RV "0".
     for (let c = 0; c < this.o.configMapsPerNode; c++) {
       const name = `cm-${n}-${c}`;
       const first = !this.fetched.has(name);
       this.fetched.add(name);
+      const read = cacheStrategyRead(KUBELET_RELEASE, {
+        trigger: first ? "add" : "resync",
+        sinceLastReadMs: this.o.kubeletSeconds * 1000,
+        ttlMs: this.o.kubeletSeconds * 1000,
+      });
+      if (read === undefined) continue;
       this.counts.kubeletGets++;
-      this.track(
-        this.sim.get("configmaps", `ns-${n % this.o.namespaces}`, name, { resourceVersion: first ? "" : "0" }, ctx),
-      );
+      this.track(this.sim.get("configmaps", `ns-${n % this.o.namespaces}`, name, read, ctx));
     }
   }
 

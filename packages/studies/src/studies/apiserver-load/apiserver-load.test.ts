@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyzeLogFiles } from "../../analyze-logs/analyze-logs-command.js";
-import { userAgentProduct } from "../../analyze-logs/load-aggregator.js";
+import { renderLoadReport } from "../../analyze-logs/load-report.js";
+import { userAgentProduct } from "../../analyze-logs/user-agent.js";
+import { expectHonestFigures } from "../../report/honest-figures.test-util.js";
 import { renderHtmlReport } from "../../report/html-report.js";
 import { countColoured } from "../../report/png.test-util.js";
 import { hasChromium, plotPixels, screenshot, warnIfNoChromium } from "../../report/report-screenshot.test-util.js";
@@ -73,10 +75,12 @@ describe("apiserver-load (004)", () => {
     expect(f["rv-less lists.requests"]).toBe(2);
     // each informer start lists once and watches once
     expect(f["informers.requests"]).toBe(14);
-    // the kubelets' first ConfigMap GETs (RV unset) go to storage
-    expect(f["kubelets.storage"]).toBeGreaterThanOrEqual(small.nodes * small.configMapsPerNode);
+    // kubelet/v1.29.3 (the kubelet-configmap model): only the first read of each ConfigMap goes to storage
+    expect(f["kubelets.storage"]).toBe(small.nodes * small.configMapsPerNode);
     expect(f.failedRequests).toBe(0);
     expect(r.summary.filter((s) => s.variant.startsWith("routing"))).toHaveLength(12);
+    const kinds = expectHonestFigures(r);
+    expect(kinds.modelled).toBe(2); // the cost model's CPU rows, calibrated on 000
     const html = renderHtmlReport(r);
     for (const id of ["storage-reads", "cpu", "routing", "requests"]) expect(html).toContain(`data-chart="${id}"`);
     expect(html).not.toContain('data-chart="queue-depth"');
@@ -100,11 +104,16 @@ describe("apiserver-load (004)", () => {
     expect(userAgentProduct(LOAD_USER_AGENTS.writer)).toBe("annotation-controller/v0.9.1");
     expect(byAgent(LOAD_USER_AGENTS.writer)).toBe(f.writes);
     expect(byAgent(LOAD_USER_AGENTS.kubelet)).toBe(f.kubeletGets);
+    // the report charts CPU beside counts when the lines carry the cost model's CPU
+    expect(a.hasCpu).toBe(true);
+    expect(renderLoadReport(a)).toContain('data-chart="cpu-by-user-agent"');
     // the audit lines carry the request URI: the shapes of the write-up's table, with where each was served
     const shape = (k: string, from: string) => a.byShape.find((g) => g.key[0] === k && g.key[1] === from)?.count;
     expect(shape('list RV="" limit selector', "cache")).toBe(f["kubectl.requests"]);
     expect(shape('list RV="0" limit', "cache")).toBe(f.informerStarts);
+    // kubelet/v1.29.3 (the kubelet-configmap model): a ConfigMap's first read from etcd, the refreshes at RV "0"
     expect(shape('get RV=""', "storage")).toBe(small.nodes * small.configMapsPerNode);
+    expect(shape('get RV="0"', "cache")).toBe((f.kubeletGets ?? 0) - small.nodes * small.configMapsPerNode);
   }, 60_000);
 
   it("sends 1.22's kubectl pages and RV-less lists to etcd and 1.34's to the cache; the cost model charges it", async () => {

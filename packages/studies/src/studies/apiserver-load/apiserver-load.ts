@@ -295,6 +295,7 @@ function summarize(variants: readonly VariantResult[], versions: readonly KubeVe
         measured:
           (client === "writes" ? `${total} writes` : `${total}: storage ${storage}, cache ${cache}`) +
           (n(`${client}.errors`) > 0 ? `, refused ${n(`${client}.errors`)}` : ""),
+        figure: "measured",
       });
     }
     const cpu = n("cpuMs");
@@ -307,12 +308,16 @@ function summarize(variants: readonly VariantResult[], versions: readonly KubeVe
         LOAD_CLIENTS.filter((c) => n(`${c}.requests`) > 0)
           .map((c) => `${c} ${cpu === 0 ? 0 : ((100 * n(`${c}.cpuMs`)) / cpu).toFixed(0)}%`)
           .join(", "),
+      figure: "modelled",
+      source: COST_MODEL_SOURCE,
     });
     rows.push({
       variant: v.name,
       metric: "apiserver CPU (cost model), by where served",
       writeUp: "—",
       measured: `etcd reads ${(n("cpuMs.storage") / 1000).toFixed(1)} s, cache reads ${(n("cpuMs.cache") / 1000).toFixed(1)} s, writes ${(n("cpuMs.writes") / 1000).toFixed(1)} s; APF ${n("seatSeconds").toFixed(1)} seat-s`,
+      figure: "modelled",
+      source: COST_MODEL_SOURCE,
     });
     const reads = n("reads.storage") + n("reads.cache");
     rows.push({
@@ -320,10 +325,15 @@ function summarize(variants: readonly VariantResult[], versions: readonly KubeVe
       metric: "reads served from etcd (storage)",
       writeUp: versions[i] === "1.22" ? "every RV-less, limited or continued list" : "—",
       measured: `${n("reads.storage")} of ${reads} (${reads === 0 ? 0 : ((100 * n("reads.storage")) / reads).toFixed(1)}%)`,
+      figure: "measured",
     });
   });
   return rows;
 }
+
+/** The cost model's calibration, named beside every CPU figure. */
+const COST_MODEL_SOURCE =
+  "cost model (sim-apiserver model-calibration.ts), calibrated on write-up 000's three httplog lines";
 
 function routingRows(
   routing: Readonly<Record<string, Readonly<Record<string, RoutingOutcome>>>>,
@@ -334,6 +344,7 @@ function routingRows(
     metric: `${p.shape} (${p.example})`,
     writeUp: p.writeUp,
     measured: versions.map((v) => shortOutcome(routing[v]?.[p.shape] ?? "?")).join(" / "),
+    figure: "measured" as const,
   }));
 }
 

@@ -21,9 +21,20 @@ describe("informer study kubelet-configmap", () => {
     const r = await run(["--nodes", "1", "--pods-per-node", "4", "--duration", "180", "--variants", "cache,watch"]);
     expect(r.code).toBe(0);
     expect(r.err).toContain("[cache] t=60s pod syncs=");
-    expect(r.out).toMatch(/write-up\s+measured/);
+    expect(r.out).toMatch(/write-up\s+figure\s+kind/);
     expect(r.out).toContain("Cache (kubelet 1.28, TTL 60s)");
     expect(r.out).toContain("200k");
+  });
+
+  it("--ttl sets every Node's TTL with the TTL controller off; --immutable-gate on turns the 1.18 gate on", async () => {
+    const r = await run([
+      ...["--nodes", "1", "--pods-per-node", "2", "--duration", "120", "--sync-frequency", "30"],
+      ...["--variants", "cache,watch-immutable", "--kubelet-version", "1.18", "--ttl", "86400000"],
+      ...["--immutable-gate", "on"],
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("Cache (kubelet 1.18, TTL 86400000s set, no TTL controller)");
+    expect(r.out).toMatch(/open watches \(steady, min–max\)\s+.*\s0–0 of 4 ConfigMaps/);
   });
 
   it("names bad flags in usage errors", async () => {
@@ -35,6 +46,9 @@ describe("informer study kubelet-configmap", () => {
       [["--variants", "cache,wtach"], '--variants: unknown value "wtach"'],
       [["--duration", "60"], "--duration 60 must outlast the warm-up (1.5 × --sync-frequency = 90 s)"],
       [["--cluster-size=-3"], '--cluster-size must be an integer ≥ 0, got "-3"'],
+      [["--ttl", "1.5"], '--ttl must be an integer ≥ 0, got "1.5"'],
+      [["--immutable-gate", "yes"], '--immutable-gate must be on or off, got "yes"'],
+      [["--immutable-gate", "off"], "--immutable-gate off: ImmutableEphemeralVolumes is GA in kubelet 1.28"],
     ];
     for (const [args, message] of cases) {
       const failure = run(args);

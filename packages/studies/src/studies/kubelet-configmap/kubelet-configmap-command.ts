@@ -1,7 +1,7 @@
 // `informer study kubelet-configmap`: the flags of studies 000/001 and their checks.
 import { UsageError } from "@informer-ts/apimachinery";
 import { listFlag, numberFlag } from "../../cli-flags.js";
-import { kubeletMinorVersion } from "../../kubelet/kubelet.js";
+import { kubeletMinorVersion, kubeletRelease } from "../../kubelet/kubelet-release.js";
 import type { StudyCommandDefinition } from "../study-command-definition.js";
 import { runKubeletConfigMap } from "./kubelet-configmap.js";
 import { KUBELET_CONFIGMAP_VARIANTS } from "./kubelet-configmap-options.js";
@@ -15,6 +15,8 @@ export const kubeletConfigMapCommand: StudyCommandDefinition = {
     "cluster-size": { type: "string", default: "2000" },
     "kubelet-version": { type: "string", default: "1.28" },
     "sync-frequency": { type: "string", default: "60" },
+    ttl: { type: "string" },
+    "immutable-gate": { type: "string" },
     "immutable-fraction": { type: "string", default: "1" },
     "pod-updates-per-hour": { type: "string", default: "0" },
     duration: { type: "string", default: "1200" },
@@ -29,6 +31,17 @@ export const kubeletConfigMapCommand: StudyCommandDefinition = {
     } catch {
       throw new UsageError(`--kubelet-version must look like 1.28 or v1.28.0, got "${version}"`);
     }
+    const ttlSeconds = values.ttl === undefined ? undefined : numberFlag(values, "ttl", 0, true);
+    const gateText = values["immutable-gate"];
+    if (gateText !== undefined && gateText !== "on" && gateText !== "off")
+      throw new UsageError(`--immutable-gate must be on or off, got "${String(gateText)}"`);
+    const immutableEphemeralVolumes = gateText === undefined ? undefined : gateText === "on";
+    if (immutableEphemeralVolumes !== undefined)
+      try {
+        kubeletRelease(version, { immutableEphemeralVolumes });
+      } catch (err) {
+        throw new UsageError(`--immutable-gate ${gateText}: ${(err as Error).message}`);
+      }
     const immutableFraction = numberFlag(values, "immutable-fraction", 0);
     if (immutableFraction > 1)
       throw new UsageError(`--immutable-fraction must be within [0, 1], got "${immutableFraction}"`);
@@ -47,6 +60,8 @@ export const kubeletConfigMapCommand: StudyCommandDefinition = {
       clusterSize: numberFlag(values, "cluster-size", 0, true),
       kubeletVersion: version.replace(/^v/, "").split(".").slice(0, 2).join("."),
       syncFrequencySeconds,
+      ...(ttlSeconds !== undefined && { ttlSeconds }),
+      ...(immutableEphemeralVolumes !== undefined && { immutableEphemeralVolumes }),
       immutableFraction,
       podUpdatesPerHour: numberFlag(values, "pod-updates-per-hour", 0),
       durationSeconds,

@@ -26,6 +26,13 @@ export interface KubeletConfigMapOptions {
   readonly clusterSize?: number;
   /** kubelet version of the get, cache and watch variants. Default "1.28" (000 tested v1.22.13 and v1.28.0). */
   readonly kubeletVersion?: string;
+  /**
+   * The TTL (s) every Node's `node.alpha.kubernetes.io/ttl` annotation is set to, the TTL controller off (write-up
+   * 001's mitigation: 1000 days). Default: the TTL controller's value for `clusterSize` nodes.
+   */
+  readonly ttlSeconds?: number;
+  /** `--feature-gates=ImmutableEphemeralVolumes=…` of every kubelet (default the release's: off in 1.18, on after). */
+  readonly immutableEphemeralVolumes?: boolean;
   /** kubelet `--sync-frequency` in s. Default 60. */
   readonly syncFrequencySeconds?: number;
   /** Fraction of ConfigMaps marked immutable in the `watch-immutable` variant. Default 1. */
@@ -58,11 +65,16 @@ export interface Setting {
   readonly strategy: ChangeDetectionStrategy;
   readonly kubeletVersion: string;
   readonly immutableFraction: number;
+  /** The ImmutableEphemeralVolumes gate when set (else the release's default). */
+  readonly immutableEphemeralVolumes?: boolean;
 }
 
 /** The options with their defaults filled in (the ones every variant shares). */
 export type Resolved = Required<
-  Omit<KubeletConfigMapOptions, "variants" | "progress" | "sampleHeap" | "watchMemoryModel">
+  Omit<
+    KubeletConfigMapOptions,
+    "variants" | "progress" | "sampleHeap" | "watchMemoryModel" | "ttlSeconds" | "immutableEphemeralVolumes"
+  >
 >;
 
 /** Upper bounds (s) of the inter-GET interval histogram's buckets; the last bucket is open. */

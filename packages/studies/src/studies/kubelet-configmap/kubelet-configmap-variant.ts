@@ -115,6 +115,7 @@ export async function runVariant(
         client,
         getNode: () => node,
         kubeletVersion: s.kubeletVersion,
+        ...(s.immutableEphemeralVolumes !== undefined && { immutableEphemeralVolumes: s.immutableEphemeralVolumes }),
         syncFrequencyMs: o.syncFrequencySeconds * 1000,
       }),
     );

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { expectHonestFigures } from "../../report/honest-figures.test-util.js";
 import { renderHtmlReport } from "../../report/html-report.js";
+import { formatSummaryTable } from "../../report/study-report.js";
 import { runKubeletConfigMap } from "./kubelet-configmap.js";
 
 // Small: 2 nodes × 10 pods × 2 ConfigMaps for 10 virtual minutes.
@@ -9,6 +11,17 @@ describe("kubelet-configmap (000, 001)", () => {
   it("Get and Cache (≤ 1.28) send a GET to etcd per ConfigMap per pod sync, every 60–90 s; Watch sends none", async () => {
     const r = await runKubeletConfigMap({ ...small, variants: ["get", "cache", "cache-1.29", "watch"] });
     const [get, cache, fixed, watch] = r.variants.map((v) => v.figures);
+    // rates and counts are measured; CPU, latency, memory per watch and the cluster extrapolation are modelled, and a
+    // figure calibrated on 000 is shown beside 000's own as its calibration input, not as a reproduction
+    const kinds = expectHonestFigures(r);
+    expect(kinds.measured).toBeGreaterThan(0);
+    expect(kinds.modelled).toBeGreaterThan(0);
+    const latency = r.summary.find((row) => row.metric.startsWith("one GET from etcd (cost model)"));
+    expect(latency?.source).toContain("calibrated on write-up 000");
+    expect(formatSummaryTable([latency ?? r.summary[0]!])).toContain(
+      "calibration input, not a comparison: 1.56–1.93 ms",
+    );
+    expect(r.summary.some((row) => /#120255|5–10 min/.test(row.writeUp))).toBe(false);
     const configMaps = 2 * 10 * 2;
     for (const f of [get, cache]) {
       // one GET per ConfigMap per sync: the rate of pod syncs × 2, i.e. 40 ConfigMaps / 60–90 s
@@ -124,6 +137,23 @@ describe("kubelet-configmap (000, 001)", () => {
       1.3 * (base.variants[0]?.figures.storageGetsPerSecond ?? 0),
     );
     expect(busy.variants[1]?.figures.storageGetsPerSecond).toBe(0);
+  });
+
+  it("001's 2020 mitigation per release (Cache, TTL controller off, --ttl 1000 days): no etcd GETs before 1.22, many after", async () => {
+    const tiny = { nodes: 1, podsPerNode: 5, configMapsPerPod: 2, durationSeconds: 400, variants: ["cache"] } as const;
+    const storage: Record<string, number> = {};
+    for (const kubeletVersion of ["1.18", "1.21", "1.22", "1.28", "1.29"]) {
+      const r = await runKubeletConfigMap({ ...tiny, kubeletVersion, ttlSeconds: 1000 * 86_400 });
+      storage[kubeletVersion] = r.variants[0]?.figures.storageGetsPerSecond ?? Number.NaN;
+      expect(r.variants[0]?.name).toBe(`Cache (kubelet ${kubeletVersion}, TTL 86400000s set, no TTL controller)`);
+      expect(r.params).toMatchObject({ ttlSeconds: 86_400_000, ttlController: false });
+    }
+    expect([storage["1.18"], storage["1.21"], storage["1.29"]]).toEqual([0, 0, 0]);
+    // 1.22–1.28: one GET per ConfigMap per 60–90 s sync, TTL or not (10 ConfigMaps: 0.11–0.17/s)
+    for (const v of ["1.22", "1.28"]) {
+      expect(storage[v]).toBeGreaterThan(10 / 91);
+      expect(storage[v]).toBeLessThan(10 / 60);
+    }
   });
 
   it("refuses options it cannot run, naming them", async () => {

@@ -38,38 +38,55 @@ export async function runKubeletConfigMap(options: KubeletConfigMapOptions = {})
     seed: options.seed ?? 1,
   };
   check(o);
-  const ttl = new TTLController();
-  for (let i = 0; i < o.clusterSize; i++) ttl.addNode();
+  const controller = new TTLController();
+  for (let i = 0; i < o.clusterSize; i++) controller.addNode();
+  if (options.ttlSeconds !== undefined && !(Number.isInteger(options.ttlSeconds) && options.ttlSeconds >= 0))
+    throw new RangeError(`ttlSeconds must be an integer ≥ 0, got ${options.ttlSeconds}`);
+  // --ttl: the TTL controller is off and every Node carries the given annotation (001's mitigation).
+  const ttl = { desiredTTLSeconds: options.ttlSeconds ?? controller.desiredTTLSeconds };
+  const ttlLabel =
+    options.ttlSeconds !== undefined
+      ? `TTL ${ttl.desiredTTLSeconds}s set, no TTL controller`
+      : `TTL ${ttl.desiredTTLSeconds}s`;
+  const gate =
+    options.immutableEphemeralVolumes !== undefined
+      ? { immutableEphemeralVolumes: options.immutableEphemeralVolumes }
+      : {};
   const settings: Record<KubeletConfigMapVariant, Setting> = {
     get: {
       label: `Get (kubelet ${o.kubeletVersion})`,
       strategy: "Get",
       kubeletVersion: o.kubeletVersion,
       immutableFraction: 0,
+      ...gate,
     },
     cache: {
-      label: `Cache (kubelet ${o.kubeletVersion}, TTL ${ttl.desiredTTLSeconds}s)`,
+      label: `Cache (kubelet ${o.kubeletVersion}, ${ttlLabel})`,
       strategy: "Cache",
       kubeletVersion: o.kubeletVersion,
       immutableFraction: 0,
+      ...gate,
     },
     "cache-1.29": {
-      label: `Cache (kubelet 1.29, TTL ${ttl.desiredTTLSeconds}s)`,
+      label: `Cache (kubelet 1.29, ${ttlLabel})`,
       strategy: "Cache",
       kubeletVersion: "1.29",
       immutableFraction: 0,
+      ...gate,
     },
     watch: {
       label: `Watch (kubelet ${o.kubeletVersion})`,
       strategy: "Watch",
       kubeletVersion: o.kubeletVersion,
       immutableFraction: 0,
+      ...gate,
     },
     "watch-immutable": {
       label: `Watch, ${Math.round(o.immutableFraction * 100)}% immutable`,
       strategy: "Watch",
       kubeletVersion: o.kubeletVersion,
       immutableFraction: o.immutableFraction,
+      ...gate,
     },
   };
   const runs: VariantRun[] = [];
@@ -82,7 +99,14 @@ export async function runKubeletConfigMap(options: KubeletConfigMapOptions = {})
     source:
       "shared/background/000 (kubelet v1.22/v1.28, Cache: a ConfigMap GET to etcd every ~65–75 s per pod) and 001 " +
       "(Watch: 100 ConfigMaps × 2,000 nodes = 200k watches ≈ 20 GB of apiserver memory, ~100 KB per watch)",
-    params: { ...o, ttlSeconds: ttl.desiredTTLSeconds },
+    params: {
+      ...o,
+      ttlSeconds: ttl.desiredTTLSeconds,
+      ttlController: options.ttlSeconds === undefined,
+      ...(options.immutableEphemeralVolumes !== undefined && {
+        immutableEphemeralVolumes: options.immutableEphemeralVolumes,
+      }),
+    },
     description:
       `${o.nodes} nodes × ${o.podsPerNode} pods × ${o.configMapsPerPod} ConfigMaps, cluster of ${o.clusterSize} nodes ` +
       `(TTL ${ttl.desiredTTLSeconds} s), ${o.durationSeconds} virtual s per variant (rates after a ${warmupSeconds(o)} s ` +

@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { expectHonestFigures } from "../../report/honest-figures.test-util.js";
 import { pins, runListMemory } from "./list-memory.js";
 import type { ListMemoryChildResult } from "./list-memory-child.js";
 
@@ -34,6 +35,8 @@ describe("list-memory (002)", () => {
       expect(v.figures.slicedParentBytes).toBe(0);
     }
     expect(r.summary.some((row) => row.measured.endsWith("→ nothing pinned"))).toBe(true);
+    // heap figures are sampled; the decode peak is a sum of two measured sizes, tagged modelled
+    expect(expectHonestFigures(r)).toEqual({ measured: r.summary.length - 1, modelled: 1 });
     expect(r.charts?.[0]?.frame.id).toBe("heap");
   }, 120_000);
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectHonestFigures } from "../../report/honest-figures.test-util.js";
 import { runStatefulSetResync } from "./statefulset-resync.js";
 
 // Small: 500 StatefulSets × 40 ms = a 20 s pass against a 5 s resync (the write-up's ratio is 80 s against 30 s).
@@ -27,6 +28,13 @@ describe("statefulset-resync (003)", () => {
     expect(skip?.figures.probeWaitMaxSeconds).toBeLessThan(1);
     expect(skip?.figures.skipped).toBeGreaterThan(0);
     expect(r.summary.some((row) => row.writeUp.includes("2000+ down to 1525"))).toBe(true);
+    // every figure is the simulator's: queue depths and waits it counted
+    expect(expectHonestFigures(r)).toEqual({ measured: r.summary.length });
+    // the table says the write-up's minutes are out of the model's reach at this size, and why
+    const verdict = r.summary.find((row) => row.metric.startsWith("verdict"));
+    expect(verdict?.measured).toMatch(
+      /^not reproduced: the longest wait is [\d.]+ s, at most about one pass \(20\.0 s of work\)/,
+    );
     // the long histogram holds the multi-second waits the faithful 10 s buckets would call +Inf
     const over10 = resync?.waitBuckets.filter((b) => b.le > 10).reduce((s, b) => s + b.count, 0) ?? 0;
     expect(over10).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectHonestFigures } from "../../report/honest-figures.test-util.js";
 import { renderHtmlReport } from "../../report/html-report.js";
 import { countColoured } from "../../report/png.test-util.js";
 import { hasChromium, plotPixels, screenshot, warnIfNoChromium } from "../../report/report-screenshot.test-util.js";
@@ -28,6 +29,7 @@ describe("watch-rv0-churn (002)", () => {
     expect(rv0?.initialReadAtFirstClose).toBeGreaterThan(0);
     expect(rv0?.initialReadAtFirstClose).toBeLessThan(small.objects);
     expect(rv0?.syncedAtSeconds).toBeNull();
+    expect(expectHonestFigures(r)).toEqual({ measured: r.summary.length });
     // it restarts from RV "0" after each close: more watches, never all objects
     expect(rv0?.watches).toBeGreaterThan(1);
     expect(rv0?.heldAtEnd).toBeLessThan(small.objects);
