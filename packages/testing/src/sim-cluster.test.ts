@@ -276,8 +276,8 @@ describe("createSimCluster (http): settle and response bodies in transit", () =>
 describe("the latency model", () => {
   const cm = (name: string) => ({ metadata: { name, namespace: "default" }, data: { v: "1" } });
 
-  it("modelled (the default): a request answers as virtual time advances, after its cost model latency; zero: at once", async () => {
-    const modelled = await createSimCluster({ seed: 1 });
+  it("modelled (the runners' default): a request answers as virtual time advances, after its cost model latency; zero (a bare cluster's default): at once", async () => {
+    const modelled = await createSimCluster({ seed: 1, latency: "modelled" });
     try {
       expect(modelled.latency).toBe("modelled");
       const t0 = modelled.clock.now();

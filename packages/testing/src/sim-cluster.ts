@@ -33,9 +33,11 @@ export interface SimClusterOptions {
   /** `in-process` (default: the {@link InProcessDispatcher}, no sockets) or `http` (a real loopback listener). */
   readonly transport?: SimTransport;
   /**
-   * How long requests, watch delivery and the simulator's own controllers take in virtual time: `modelled` (default:
-   * from the simulator's cost model, see {@link SimLatency}) or `zero`. With `modelled`, a request resolves only as
-   * virtual time advances: await it with {@link SimCluster.run} (or drive the clock with `settle`).
+   * How long requests, watch delivery and the simulator's own controllers take in virtual time: `zero` (the default
+   * of a cluster you build yourself: `await cluster.client.get(…)` answers without anyone stepping the clock) or
+   * `modelled` (from the simulator's cost model, see {@link SimLatency}; the runners' default). With `modelled`, a
+   * request resolves only as virtual time advances: await it with {@link SimCluster.run} (or drive the clock with
+   * `settle`).
    */
   readonly latency?: SimLatency;
   /** More engine options (the clock, rand, resources and gates above win; they override the latency model's). */
@@ -225,7 +227,7 @@ async function flushIo(progress: () => number): Promise<void> {
 export async function createSimCluster(options: SimClusterOptions = {}): Promise<SimCluster> {
   const clock = options.clock ?? new FakeClock();
   const transport = options.transport ?? "in-process";
-  const latency = options.latency ?? "modelled";
+  const latency = options.latency ?? "zero";
   const engine = new SimApiServer({
     ...latencyEngineOptions(latency),
     ...options.engine,
