@@ -96,7 +96,7 @@ describe("[sig-node] Secrets (common/node/secrets.go)", () => {
 
 describe("[sig-instrumentation] Events API (instrumentation/events.go)", () => {
   const eventsPath = (ns: string) => `/apis/events.k8s.io/v1/namespaces/${ns}/events`;
-  const event = (name: string) => ({
+  const event = (name: string, ns: string) => ({
     apiVersion: "events.k8s.io/v1",
     kind: "Event",
     metadata: { name, labels: { "test-event": "true" } },
@@ -107,12 +107,12 @@ describe("[sig-instrumentation] Events API (instrumentation/events.go)", () => {
     reason: "Test",
     type: "Normal",
     note: "This is a test event",
-    regarding: { kind: "Pod", name: "test-pod", namespace: "default" },
+    regarding: { kind: "Pod", name: "test-pod", namespace: ns },
   });
 
   it("should ensure that an event can be fetched, patched, deleted, and listed", async () => {
     const ns = await c.namespace("events");
-    expect((await c.raw("POST", eventsPath(ns), event("event-test"))).status).toBe(201);
+    expect((await c.raw("POST", eventsPath(ns), event("event-test", ns))).status).toBe(201);
     const fetched = await c.raw("GET", `${eventsPath(ns)}/event-test`);
     expect(fetched.json).toMatchObject({ note: "This is a test event", regarding: { name: "test-pod" } });
     const patched = await c.raw(
@@ -137,7 +137,7 @@ describe("[sig-instrumentation] Events API (instrumentation/events.go)", () => {
 
   it("should delete a collection of events", async () => {
     const ns = await c.namespace("events");
-    for (const name of ["event-1", "event-2", "event-3"]) await c.raw("POST", eventsPath(ns), event(name));
+    for (const name of ["event-1", "event-2", "event-3"]) await c.raw("POST", eventsPath(ns), event(name, ns));
     expect((await c.raw("DELETE", `${eventsPath(ns)}?labelSelector=test-event%3Dtrue`)).status).toBe(200);
     expect(((await c.raw("GET", eventsPath(ns))).json as { items: unknown[] }).items).toEqual([]);
   });
