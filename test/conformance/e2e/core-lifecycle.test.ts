@@ -294,6 +294,46 @@ describe("[sig-network] Services (network/service.go)", () => {
     expect((await c.core.listNamespacedService({ namespace: ns })).items).toEqual([]);
   });
 
+  it("should complete a service status lifecycle", async () => {
+    const ns = await c.namespace("services");
+    const name = "test-service-status";
+    await c.core.createNamespacedService({
+      namespace: ns,
+      body: {
+        metadata: { name, labels: { "test-service-static": "true" } },
+        spec: { type: "LoadBalancer", ports: [{ port: 80 }] },
+      },
+    });
+    const patched = await c.core.patchNamespacedServiceStatus(
+      { namespace: ns, name, body: { status: { loadBalancer: { ingress: [{ ip: "203.0.113.1" }] } } } },
+      strategicPatch(),
+    );
+    expect(patched.status?.loadBalancer?.ingress?.[0]?.ip).toBe("203.0.113.1");
+    const current = await c.core.readNamespacedServiceStatus({ namespace: ns, name });
+    current.status = {
+      ...current.status,
+      conditions: [
+        {
+          type: "StatusUpdate",
+          status: "True",
+          reason: "E2E",
+          message: "Set from e2e test",
+          lastTransitionTime: new Date(),
+        },
+      ],
+    };
+    const updated = await c.core.replaceNamespacedServiceStatus({ namespace: ns, name, body: current });
+    expect(updated.status?.conditions?.map((x) => x.type)).toEqual(["StatusUpdate"]);
+    // A status write changes nothing else; a spec write keeps the status.
+    const relabeled = await c.core.patchNamespacedService(
+      { namespace: ns, name, body: { metadata: { labels: { "test-service": "patched" } } } },
+      strategicPatch(),
+    );
+    expect(relabeled.status?.loadBalancer?.ingress?.[0]?.ip).toBe("203.0.113.1");
+    await c.core.deleteNamespacedService({ namespace: ns, name });
+    expect(await status(c.core.readNamespacedService({ namespace: ns, name }))).toBe(404);
+  });
+
   it("should find a service from listing all namespaces", async () => {
     const ns = await c.namespace("services");
     await c.core.createNamespacedService({

@@ -101,7 +101,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apimachinery/namespace.go",
     it: "should always delete fast (ALL of 100 namespaces in 150 seconds)",
-    here: TODO,
+    here: "apimachinery-namespace.test.ts",
   },
   // apimachinery/garbage_collector.go
   {
@@ -318,5 +318,5 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should find a service from listing all namespaces",
     here: "core-lifecycle.test.ts",
   },
-  { file: "network/service.go", it: "should complete a service status lifecycle", here: TODO },
+  { file: "network/service.go", it: "should complete a service status lifecycle", here: "core-lifecycle.test.ts" },
 ];
