@@ -31,7 +31,6 @@ const ADMISSION = {
   pending: "needs the admission chain (branch admission: validation, defaulting, CRD schemas)",
 } as const;
 const SUBRESOURCE = { pending: "needs a served subresource the simulator lacks" } as const;
-const TODO = { pending: "not re-implemented yet" } as const;
 
 export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   // apimachinery/watch.go
@@ -197,18 +196,18 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apimachinery/apply.go",
     it: "should not remove a field if an owner unsets the field but other managers still have ownership of the field",
-    here: TODO,
+    here: "apimachinery-apply.test.ts",
   },
   {
     file: "apimachinery/apply.go",
     it: "should ignore conflict errors if force apply is used",
     here: "apimachinery-apply.test.ts",
   },
-  { file: "apimachinery/apply.go", it: "should work for CRDs", here: TODO },
+  { file: "apimachinery/apply.go", it: "should work for CRDs", here: ADMISSION },
   {
     file: "apimachinery/apply.go",
     it: "should give up ownership of a field if forced applied by a controller",
-    here: TODO,
+    here: "apimachinery-apply.test.ts",
   },
   // apimachinery/field_validation.go
   {
