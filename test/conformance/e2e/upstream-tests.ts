@@ -164,12 +164,12 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apimachinery/custom_resource_definition.go",
     it: "listing custom resource definition objects works",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   {
     file: "apimachinery/custom_resource_definition.go",
     it: "getting/updating/patching custom resource definition status sub-resource works",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   {
     file: "apimachinery/custom_resource_definition.go",
@@ -179,7 +179,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apimachinery/custom_resource_definition.go",
     it: "custom resource defaulting for requests and from storage works",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   // apimachinery/apply.go
   {
@@ -223,27 +223,27 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apimachinery/field_validation.go",
     it: "should create/apply a valid CR for CRD with validation schema",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   {
     file: "apimachinery/field_validation.go",
     it: "should create/apply a CR with unknown fields for CRD with no validation schema",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   {
     file: "apimachinery/field_validation.go",
     it: "should detect unknown metadata fields in both the root and embedded object of a CR",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   {
     file: "apimachinery/field_validation.go",
     it: "should detect duplicates in a CR when preserving unknown fields",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   {
     file: "apimachinery/field_validation.go",
     it: "should create/apply an invalid CR with extra properties for CRD with validation schema",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   // apimachinery/table_conversion.go
   {
