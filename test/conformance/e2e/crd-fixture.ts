@@ -7,7 +7,7 @@ let n = 0;
 export function randomDefinition(scope: "Namespaced" | "Cluster" = "Namespaced") {
   const plural = `e2e-test-foos${++n}`;
   const kind = `E2eTestFoo${n}`;
-  const definition: KubernetesObject & { spec: unknown } = {
+  const definition: KubernetesObject & { metadata: { name: string }; spec: unknown } = {
     apiVersion: "apiextensions.k8s.io/v1",
     kind: "CustomResourceDefinition",
     metadata: { name: `${plural}.mygroup.example.com` },
