@@ -125,4 +125,52 @@ describe("[sig-api-machinery] ServerSideApply (apimachinery/apply.go)", () => {
     expect(forced.status).toBe(200);
     expect((forced.json as { spec: { replicas: number } }).spec.replicas).toBe(5);
   });
+
+  it("should not remove a field if an owner unsets the field but other managers still have ownership of the field", async () => {
+    const ns = await c.namespace("apply");
+    const base = `/apis/apps/v1/namespaces/${ns}/deployments/deployment`;
+    const containers = [{ name: "nginx", image: "nginx:latest" }];
+    expect(
+      (await c.raw("PATCH", `${base}?fieldManager=apply_test`, deployment("deployment", containers, 3), APPLY)).status,
+    ).toBe(201);
+    // A second applier sets the same value: no conflict, both own spec.replicas.
+    expect(
+      (await c.raw("PATCH", `${base}?fieldManager=apply_test_2`, deployment("deployment", containers, 3), APPLY))
+        .status,
+    ).toBe(200);
+    const unset = await c.raw("PATCH", `${base}?fieldManager=apply_test`, deployment("deployment", containers), APPLY);
+    expect(unset.status).toBe(200);
+    expect((unset.json as { spec: { replicas: number } }).spec.replicas).toBe(3);
+  });
+
+  it("should give up ownership of a field if forced applied by a controller", async () => {
+    const ns = await c.namespace("apply");
+    const base = `/apis/apps/v1/namespaces/${ns}/deployments/deployment`;
+    const containers = [{ name: "nginx", image: "nginx:latest" }];
+    expect(
+      (await c.raw("PATCH", `${base}?fieldManager=apply_test`, deployment("deployment", containers, 3), APPLY)).status,
+    ).toBe(201);
+    const forced = await c.raw(
+      "PATCH",
+      `${base}?fieldManager=controller&force=true`,
+      { apiVersion: "apps/v1", kind: "Deployment", metadata: { name: "deployment" }, spec: { replicas: 4 } },
+      APPLY,
+    );
+    expect(forced.status).toBe(200);
+    const managed = (
+      forced.json as {
+        metadata: { managedFields: Array<{ manager: string; fieldsV1: { "f:spec"?: Record<string, unknown> } }> };
+      }
+    ).metadata.managedFields;
+    expect(managed.find((m) => m.manager === "apply_test")?.fieldsV1["f:spec"]?.["f:replicas"]).toBeUndefined();
+    expect(managed.find((m) => m.manager === "controller")?.fieldsV1["f:spec"]?.["f:replicas"]).toEqual({});
+    // The first applier no longer owns the field: applying its old config without it leaves the controller's value.
+    const reapplied = await c.raw(
+      "PATCH",
+      `${base}?fieldManager=apply_test`,
+      deployment("deployment", containers),
+      APPLY,
+    );
+    expect((reapplied.json as { spec: { replicas: number } }).spec.replicas).toBe(4);
+  });
 });

@@ -97,4 +97,23 @@ describe("[sig-api-machinery] Namespaces [Serial] (apimachinery/namespace.go)", 
     });
     expect(removed.spec?.finalizers).toEqual(["kubernetes"]);
   });
+
+  it("should always delete fast (ALL of 100 namespaces in 150 seconds)", async () => {
+    const names: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const ns = await c.namespace("nslifetest");
+      names.push(ns);
+      await c.core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: "content" } } });
+    }
+    await Promise.all(names.map((name) => c.core.deleteNamespace({ name })));
+    await expect
+      .poll(
+        async () => {
+          const left = (await c.core.listNamespace({})).items.map((n) => n.metadata?.name ?? "");
+          return left.filter((n) => names.includes(n)).length;
+        },
+        { timeout: 150_000, interval: 200 },
+      )
+      .toBe(0);
+  });
 });

@@ -96,7 +96,7 @@ describe("[sig-node] Secrets (common/node/secrets.go)", () => {
 
 describe("[sig-instrumentation] Events API (instrumentation/events.go)", () => {
   const eventsPath = (ns: string) => `/apis/events.k8s.io/v1/namespaces/${ns}/events`;
-  const event = (name: string) => ({
+  const event = (name: string, ns: string) => ({
     apiVersion: "events.k8s.io/v1",
     kind: "Event",
     metadata: { name, labels: { "test-event": "true" } },
@@ -107,12 +107,12 @@ describe("[sig-instrumentation] Events API (instrumentation/events.go)", () => {
     reason: "Test",
     type: "Normal",
     note: "This is a test event",
-    regarding: { kind: "Pod", name: "test-pod", namespace: "default" },
+    regarding: { kind: "Pod", name: "test-pod", namespace: ns },
   });
 
   it("should ensure that an event can be fetched, patched, deleted, and listed", async () => {
     const ns = await c.namespace("events");
-    expect((await c.raw("POST", eventsPath(ns), event("event-test"))).status).toBe(201);
+    expect((await c.raw("POST", eventsPath(ns), event("event-test", ns))).status).toBe(201);
     const fetched = await c.raw("GET", `${eventsPath(ns)}/event-test`);
     expect(fetched.json).toMatchObject({ note: "This is a test event", regarding: { name: "test-pod" } });
     const patched = await c.raw(
@@ -137,7 +137,7 @@ describe("[sig-instrumentation] Events API (instrumentation/events.go)", () => {
 
   it("should delete a collection of events", async () => {
     const ns = await c.namespace("events");
-    for (const name of ["event-1", "event-2", "event-3"]) await c.raw("POST", eventsPath(ns), event(name));
+    for (const name of ["event-1", "event-2", "event-3"]) await c.raw("POST", eventsPath(ns), event(name, ns));
     expect((await c.raw("DELETE", `${eventsPath(ns)}?labelSelector=test-event%3Dtrue`)).status).toBe(200);
     expect(((await c.raw("GET", eventsPath(ns))).json as { items: unknown[] }).items).toEqual([]);
   });
@@ -292,6 +292,46 @@ describe("[sig-network] Services (network/service.go)", () => {
     }
     await c.core.deleteCollectionNamespacedService({ namespace: ns, labelSelector: "e2e-test-service=delete" });
     expect((await c.core.listNamespacedService({ namespace: ns })).items).toEqual([]);
+  });
+
+  it("should complete a service status lifecycle", async () => {
+    const ns = await c.namespace("services");
+    const name = "test-service-status";
+    await c.core.createNamespacedService({
+      namespace: ns,
+      body: {
+        metadata: { name, labels: { "test-service-static": "true" } },
+        spec: { type: "LoadBalancer", ports: [{ port: 80 }] },
+      },
+    });
+    const patched = await c.core.patchNamespacedServiceStatus(
+      { namespace: ns, name, body: { status: { loadBalancer: { ingress: [{ ip: "203.0.113.1" }] } } } },
+      strategicPatch(),
+    );
+    expect(patched.status?.loadBalancer?.ingress?.[0]?.ip).toBe("203.0.113.1");
+    const current = await c.core.readNamespacedServiceStatus({ namespace: ns, name });
+    current.status = {
+      ...current.status,
+      conditions: [
+        {
+          type: "StatusUpdate",
+          status: "True",
+          reason: "E2E",
+          message: "Set from e2e test",
+          lastTransitionTime: new Date(),
+        },
+      ],
+    };
+    const updated = await c.core.replaceNamespacedServiceStatus({ namespace: ns, name, body: current });
+    expect(updated.status?.conditions?.map((x) => x.type)).toEqual(["StatusUpdate"]);
+    // A status write changes nothing else; a spec write keeps the status.
+    const relabeled = await c.core.patchNamespacedService(
+      { namespace: ns, name, body: { metadata: { labels: { "test-service": "patched" } } } },
+      strategicPatch(),
+    );
+    expect(relabeled.status?.loadBalancer?.ingress?.[0]?.ip).toBe("203.0.113.1");
+    await c.core.deleteNamespacedService({ namespace: ns, name });
+    expect(await status(c.core.readNamespacedService({ namespace: ns, name }))).toBe(404);
   });
 
   it("should find a service from listing all namespaces", async () => {

@@ -31,7 +31,6 @@ const ADMISSION = {
   pending: "needs the admission chain (branch admission: validation, defaulting, CRD schemas)",
 } as const;
 const SUBRESOURCE = { pending: "needs a served subresource the simulator lacks" } as const;
-const TODO = { pending: "not re-implemented yet" } as const;
 
 export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   // apimachinery/watch.go
@@ -101,7 +100,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apimachinery/namespace.go",
     it: "should always delete fast (ALL of 100 namespaces in 150 seconds)",
-    here: TODO,
+    here: "apimachinery-namespace.test.ts",
   },
   // apimachinery/garbage_collector.go
   {
@@ -165,12 +164,12 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apimachinery/custom_resource_definition.go",
     it: "listing custom resource definition objects works",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   {
     file: "apimachinery/custom_resource_definition.go",
     it: "getting/updating/patching custom resource definition status sub-resource works",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   {
     file: "apimachinery/custom_resource_definition.go",
@@ -180,7 +179,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apimachinery/custom_resource_definition.go",
     it: "custom resource defaulting for requests and from storage works",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   // apimachinery/apply.go
   {
@@ -197,18 +196,18 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apimachinery/apply.go",
     it: "should not remove a field if an owner unsets the field but other managers still have ownership of the field",
-    here: TODO,
+    here: "apimachinery-apply.test.ts",
   },
   {
     file: "apimachinery/apply.go",
     it: "should ignore conflict errors if force apply is used",
     here: "apimachinery-apply.test.ts",
   },
-  { file: "apimachinery/apply.go", it: "should work for CRDs", here: TODO },
+  { file: "apimachinery/apply.go", it: "should work for CRDs", here: ADMISSION },
   {
     file: "apimachinery/apply.go",
     it: "should give up ownership of a field if forced applied by a controller",
-    here: TODO,
+    here: "apimachinery-apply.test.ts",
   },
   // apimachinery/field_validation.go
   {
@@ -224,27 +223,27 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apimachinery/field_validation.go",
     it: "should create/apply a valid CR for CRD with validation schema",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   {
     file: "apimachinery/field_validation.go",
     it: "should create/apply a CR with unknown fields for CRD with no validation schema",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   {
     file: "apimachinery/field_validation.go",
     it: "should detect unknown metadata fields in both the root and embedded object of a CR",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   {
     file: "apimachinery/field_validation.go",
     it: "should detect duplicates in a CR when preserving unknown fields",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   {
     file: "apimachinery/field_validation.go",
     it: "should create/apply an invalid CR with extra properties for CRD with validation schema",
-    here: ADMISSION,
+    here: "needs-admission.test.ts",
   },
   // apimachinery/table_conversion.go
   {
@@ -318,5 +317,5 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should find a service from listing all namespaces",
     here: "core-lifecycle.test.ts",
   },
-  { file: "network/service.go", it: "should complete a service status lifecycle", here: TODO },
+  { file: "network/service.go", it: "should complete a service status lifecycle", here: "core-lifecycle.test.ts" },
 ];

@@ -1,3 +1,4 @@
+import { fc, test } from "@fast-check/vitest";
 import { type KubeObject, statusOf } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
@@ -95,4 +96,58 @@ describe("NamespaceController (pkg/controller/namespace/deletion)", () => {
     expect(statusOf(await engine.get("namespaces", "", "f").catch((e: unknown) => e))?.code).toBe(404);
     engine.stop();
   });
+});
+
+describe("NamespaceController: OrderedNamespaceDeletion as a property", () => {
+  const content = fc.array(
+    fc.record({ kind: fc.constantFrom("pods", "configmaps", "secrets", "services"), held: fc.boolean() }),
+    { minLength: 1, maxLength: 8 },
+  );
+
+  test.prop([content, fc.array(fc.nat(7), { maxLength: 8 })], { numRuns: 40 })(
+    "no other object of a terminating namespace is deleted while one of its pods exists, and all goes in the end",
+    async (objects, releases) => {
+      const { clock, engine } = setup("1.34");
+      await engine.create("namespaces", "", { metadata: { name: "p" } });
+      const names: Array<[string, string]> = [];
+      for (let i = 0; i < objects.length; i++) {
+        const o = objects[i]!;
+        const name = `o${i}`;
+        names.push([o.kind, name]);
+        await engine.create(o.kind, "p", {
+          metadata: { name, ...(o.held && { finalizers: ["example.com/hold"] }) },
+          ...(o.kind === "pods" && { spec: { containers: [{ name: "c", image: "i" }] } }),
+        });
+      }
+      const violations: string[] = [];
+      const podsResource = engine.resource("pods");
+      const unsubscribe = engine.storage.subscribe({
+        onEvent: (ev) => {
+          if (ev.type !== "DELETED" || ev.resource === podsResource) return;
+          if (ev.object.metadata?.namespace !== "p") return;
+          const podsLeft = [...engine.storage.snapshot(podsResource)].filter(([k]) => k.startsWith("p/"));
+          if (podsLeft.length > 0) violations.push(`${ev.resource.resource}/${ev.object.metadata?.name}`);
+        },
+      });
+      await engine.delete("namespaces", "", "p");
+      const release = async (kind: string, name: string) => {
+        const cur = await engine.get(kind, "p", name).catch(() => undefined);
+        if (cur === undefined) return;
+        await engine
+          .update(kind, "p", name, { ...cur, metadata: { ...cur.metadata, finalizers: [] } })
+          .catch(() => undefined);
+      };
+      for (const i of releases) {
+        const [kind, name] = names[i % names.length]!;
+        await release(kind, name);
+        await clock.step(DELAY);
+      }
+      for (const [kind, name] of names) await release(kind, name);
+      await settleControllers(clock, engine);
+      unsubscribe();
+      expect(violations).toEqual([]);
+      expect(statusOf(await engine.get("namespaces", "", "p").catch((e: unknown) => e))?.code).toBe(404);
+      engine.stop();
+    },
+  );
 });

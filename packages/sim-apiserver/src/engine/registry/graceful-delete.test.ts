@@ -1,3 +1,4 @@
+import { fc, test } from "@fast-check/vitest";
 import type { KubeObject, WatchEvent } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
@@ -108,4 +109,47 @@ describe("graceful deletion of pods (rest.BeforeDelete + CheckGracefulDelete)", 
     expect((await engine.list("pods", "default")).items).toEqual([]);
     engine.stop();
   });
+});
+
+describe("graceful deletion as a property", () => {
+  type Op =
+    | { readonly kind: "delete"; readonly grace: number | undefined }
+    | { readonly kind: "step"; readonly ms: number };
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    fc.record({
+      kind: fc.constant("delete" as const),
+      grace: fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }),
+    }),
+    fc.record({ kind: fc.constant("step" as const), ms: fc.integer({ min: 0, max: 40_000 }) }),
+  );
+
+  test.prop([fc.integer({ min: 0, max: 60 }), fc.array(op, { maxLength: 10 })], { numRuns: 60 })(
+    "the deletion timestamp only moves earlier, and a bound pod goes exactly on a grace-0 delete or once the clock passed it",
+    async (termination, ops) => {
+      const { clock, engine } = setup();
+      await engine.create("pods", "default", pod("p", { nodeName: "n", terminationGracePeriodSeconds: termination }));
+      let deadline: number | undefined;
+      let gone = false;
+      for (const o of ops) {
+        if (o.kind === "step") {
+          await clock.step(o.ms);
+          // The engine's timer at the deadline runs when the clock reaches it.
+          if (deadline !== undefined && clock.now() >= deadline) gone = true;
+        } else if (!gone) {
+          await engine.delete("pods", "default", "p", o.grace === undefined ? {} : { gracePeriodSeconds: o.grace });
+          const first = deadline === undefined;
+          const period = o.grace ?? (first ? termination : undefined);
+          if (period === 0) gone = true;
+        }
+        const live = await engine.get("pods", "default", "p").catch(() => undefined);
+        expect(live === undefined, JSON.stringify({ o, deadline, now: clock.now() })).toBe(gone);
+        if (live !== undefined && live.metadata?.deletionTimestamp !== undefined) {
+          const ts = Date.parse(live.metadata.deletionTimestamp);
+          if (deadline !== undefined) expect(ts).toBeLessThanOrEqual(deadline);
+          deadline = ts;
+        }
+      }
+      engine.stop();
+    },
+  );
 });

@@ -4,7 +4,7 @@ import { type KubeObject, StatusError } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
 import { SimApiServer } from "../sim-apiserver.js";
-import { formatLabelSelector, scaleOf } from "./scale.js";
+import { CORE_SCALE, formatLabelSelector, scaleOf } from "./scale.js";
 
 function engine() {
   return new SimApiServer({
@@ -162,5 +162,45 @@ describe("/scale", () => {
       spec: {},
       status: { replicas: 0 },
     });
+  });
+});
+
+describe("the /scale of ReplicationControllers (CORE_SCALE: scaleFromRC)", () => {
+  it("shows the label-map selector as labels.SelectorFromSet's string, keys sorted", () => {
+    const rc = {
+      metadata: {
+        name: "rc",
+        namespace: "default",
+        uid: "u",
+        resourceVersion: "5",
+        creationTimestamp: "2026-01-01T00:00:00Z",
+      },
+      spec: { replicas: 3, selector: { tier: "fe", app: "web" } },
+      status: { replicas: 2 },
+    };
+    expect(scaleOf(rc, CORE_SCALE)).toMatchObject({
+      kind: "Scale",
+      spec: { replicas: 3 },
+      status: { replicas: 2, selector: "app=web,tier=fe" },
+    });
+  });
+});
+
+describe("ReplicationControllers and ReplicaSets serve /scale", () => {
+  it("GET /scale of a ReplicationController reads spec.replicas and the map selector; a spec change bumps generation", async () => {
+    const engine = new SimApiServer({ clock: new FakeClock(), rand: seededRand(2), compactionIntervalMs: 0 });
+    await engine.create("replicationcontrollers", "default", {
+      metadata: { name: "rc" },
+      spec: { replicas: 2, selector: { app: "web" }, template: { metadata: { labels: { app: "web" } } } },
+    });
+    const scale = await engine.requests.get("replicationcontrollers", "default", "rc", {}, { subresource: "scale" });
+    expect(scale.object).toMatchObject({ spec: { replicas: 2 }, status: { selector: "app=web" } });
+    const rc = await engine.get("replicationcontrollers", "default", "rc");
+    const updated = await engine.update("replicationcontrollers", "default", "rc", {
+      ...rc,
+      spec: { ...(rc.spec as object), replicas: 3 },
+    });
+    expect(updated.metadata?.generation).toBe(2);
+    engine.stop();
   });
 });

@@ -28,7 +28,13 @@ const APPS_WORKLOADS = new Set(["deployments", "statefulsets", "daemonsets", "re
 function generationRule(r: SimResource): GenerationRule {
   if (r.custom === true) return "non-metadata";
   if (r.group === "apps" && r.resource === "deployments") return "spec+annotations";
-  if (APPS_WORKLOADS.has(r.resource) || r.resource === "pods" || r.resource === "jobs" || r.resource === "cronjobs")
+  if (
+    APPS_WORKLOADS.has(r.resource) ||
+    r.resource === "pods" ||
+    r.resource === "jobs" ||
+    r.resource === "cronjobs" ||
+    r.resource === "replicationcontrollers"
+  )
     return "spec";
   return "none";
 }
@@ -71,7 +77,8 @@ function podQosClass(pod: KubeObject): string {
  * - resources with a status subresource drop a given status on create (pods start `{phase: Pending, qosClass}`,
  *   namespaces `{phase: Active}`), keep the stored status on a main-resource update, and take only the status (plus,
  *   for built-ins, the metadata except apps workloads' labels) from a `/status` write;
- * - `metadata.generation` is 1 on create and moves on update: on `spec` changes for pods, jobs and apps workloads, on
+ * - `metadata.generation` is 1 on create and moves on update: on `spec` changes for pods, jobs, cronjobs,
+ *   replication controllers and apps workloads, on
  *   `spec` or annotation changes for deployments, on any change outside `metadata` (and `status` when it is a
  *   subresource) for custom resources; other kinds carry no generation;
  * - namespaces get the `kubernetes` spec finalizer on create and keep their spec finalizers on update (only
