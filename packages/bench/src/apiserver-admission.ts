@@ -1,5 +1,6 @@
 // `pnpm bench apiserver`, admission part: validated writes beside the same writes with the admission chain off
-// (`admission: false`), in-process, for a Pod, a Deployment and a custom resource with 20 schema fields.
+// (`admission: false`), in-process, for a Pod, a Deployment and a custom resource with 20 schema fields and 3 CEL
+// rules.
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { SimApiServer } from "@informer-ts/sim-apiserver";
@@ -58,7 +59,18 @@ const WIDGET_CRD: KubeObject = {
         schema: {
           openAPIV3Schema: {
             type: "object",
-            properties: { spec: { type: "object", properties: WIDGET_FIELDS, required: ["f0", "f1"] } },
+            properties: {
+              spec: {
+                type: "object",
+                properties: WIDGET_FIELDS,
+                required: ["f0", "f1"],
+                "x-kubernetes-validations": [
+                  { rule: "self.f0 <= 1000", message: "f0 too large" },
+                  { rule: "self.f1.startsWith('v-')" },
+                  { rule: "size(self.f3) <= 8", messageExpression: "'too many items: ' + string(size(self.f3))" },
+                ],
+              },
+            },
           },
         },
       },
@@ -84,7 +96,7 @@ interface Case {
 const CASES: readonly Case[] = [
   { label: "Pod", resource: "pods", make: (name, n) => pod(name, `web:${n}`) },
   { label: "Deployment", resource: "deployments.apps", make: (name, n) => deployment(name, `web:${n}`) },
-  { label: "custom resource (20 schema fields)", resource: "widgets.bench.example.com", make: widget },
+  { label: "custom resource (20 schema fields, 3 CEL rules)", resource: "widgets.bench.example.com", make: widget },
 ];
 
 /** Creates then updates `writes` objects of a case; returns [creates/s, updates/s]. */
