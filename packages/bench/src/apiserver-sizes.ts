@@ -24,6 +24,8 @@ export const readSizes = () => ({
   writes: envInt("BENCH_APISERVER_WRITES", 2_000),
   /** Writes of the HTTP throughput run. */
   httpWrites: envInt("BENCH_APISERVER_HTTP_WRITES", 1_000),
+  /** Objects created and then updated per admission case (0 skips the admission rows). */
+  admissionWrites: envInt("BENCH_APISERVER_ADMISSION_WRITES", 20_000),
   /** Objects listed. */
   listObjects: envInt("BENCH_APISERVER_LIST", 100_000),
   /** Page size of the paginated (legacy exact) list. */

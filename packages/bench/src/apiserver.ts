@@ -1,6 +1,7 @@
 // `pnpm bench apiserver`: the simulated kube-apiserver's own costs (see runApiserver). Parts: apiserver-sizes.ts
 // (sizes from the environment), apiserver-harness.ts, apiserver-held-watches.ts, apiserver-delivery.ts, apiserver-lists.ts.
 import { availableParallelism } from "node:os";
+import { admissionBench } from "./apiserver-admission.js";
 import { forAwaitConsumer, httpThroughput, inProcessThroughput, thenConsumer } from "./apiserver-delivery.js";
 import { elapsedMs, fmtInt } from "./apiserver-harness.js";
 import { heldWatches } from "./apiserver-held-watches.js";
@@ -12,7 +13,7 @@ import { type BenchResult, type BenchRow, forceGc } from "./report.js";
  * The simulated apiserver's benchmark (issue 4): idle watches held (heap per watch, in-process and over HTTP, with a
  * bare node:http server as baseline, then as many HTTP watches as the machine allows), events delivered per second
  * to many watchers (in-process with two consumer styles, and over HTTP), and a LIST of many objects served from the
- * watch cache vs from storage, in-process and over HTTP. HTTP clients run in a child process; the server-side heap
+ * watch cache vs from storage, in-process and over HTTP, and validated writes beside the same with admission off. HTTP clients run in a child process; the server-side heap
  * is measured after `global.gc()` (run with `--expose-gc`). Prints numbers; asserts nothing about timing.
  */
 export async function runApiserver(): Promise<BenchResult> {
@@ -52,6 +53,7 @@ export async function runApiserver(): Promise<BenchResult> {
   });
 
   if (sizes.listObjects > 0) rows.push(...(await listBench(sizes)));
+  if (sizes.admissionWrites > 0) rows.push(...(await admissionBench(sizes)));
 
   return {
     name: "apiserver",
@@ -65,6 +67,7 @@ export async function runApiserver(): Promise<BenchResult> {
       writes: sizes.writes,
       httpWrites: sizes.httpWrites,
       listObjects: sizes.listObjects,
+      admissionWrites: sizes.admissionWrites,
       totalSeconds: Math.round(elapsedMs(started) / 1000),
       note: "one machine, shared cores: timings are noisy; heap figures are the server process after forced GC",
     },

@@ -56,7 +56,8 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
     name: "apiserver",
     summary:
       "the simulated apiserver: heap per idle watch (HTTP and in-process), how many watches the machine holds, " +
-      "event delivery throughput to many watchers, LIST of many objects (cache, paginated, watch-list)",
+      "event delivery throughput to many watchers, LIST of many objects (cache, paginated, watch-list), validated " +
+      "writes (Pod, Deployment, a 20-field custom resource) beside the same with admission off",
     results: ["apiserver"],
     env: [
       { name: "BENCH_APISERVER_WATCHES", default: "10000", meaning: "idle HTTP watches for the heap figure" },
@@ -74,6 +75,11 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
       { name: "BENCH_APISERVER_HTTP_WRITES", default: "1000", meaning: "writes of the HTTP throughput run" },
       { name: "BENCH_APISERVER_LIST", default: "100000", meaning: "objects listed" },
       { name: "BENCH_APISERVER_PAGE", default: "500", meaning: "page size of the paginated list" },
+      {
+        name: "BENCH_APISERVER_ADMISSION_WRITES",
+        default: "20000",
+        meaning: "objects created then updated per admission case (0 skips them)",
+      },
       { name: "BENCH_APISERVER_REPS", default: "3", meaning: "timed repetitions after one warm-up (best reported)" },
     ],
   },

@@ -91,7 +91,11 @@ function visit(name) {
   out[key] = trim(d);
 }
 for (const r of ROOTS) visit(r);
-const sorted = Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]]));
+const sorted = Object.fromEntries(
+  Object.keys(out)
+    .sort()
+    .map((k) => [k, out[k]]),
+);
 const here = dirname(fileURLToPath(import.meta.url));
 const target = join(here, "..", "src", "engine", "admission", "openapi", "builtin-definitions.ts");
 const roots = ROOTS.map(short);

@@ -314,6 +314,43 @@ describe("Admission: custom resources (the issue's reproductions)", () => {
   });
 });
 
+describe("Admission: x-kubernetes-validations (CEL) through the engine", () => {
+  it("rules with self and oldSelf reject creates and updates with the rule's message; nothing stored", async () => {
+    const e = engine();
+    const crd = structuredClone(WIDGET_CRD);
+    const spec = (
+      crd.spec as {
+        versions: Array<{ schema: { openAPIV3Schema: { properties: { spec: Record<string, unknown> } } } }>;
+      }
+    ).versions[0]!.schema.openAPIV3Schema.properties.spec;
+    spec["x-kubernetes-validations"] = [
+      { rule: "self.size != 'L' || self.replicas >= 3", message: "size L needs at least 3 replicas" },
+      {
+        rule: "self.replicas >= oldSelf.replicas",
+        messageExpression: "'replicas may not go down from ' + string(oldSelf.replicas)",
+      },
+    ];
+    await e.create("customresourcedefinitions.apiextensions.k8s.io", "", crd);
+    const cr = (s: Record<string, unknown>): KubeObject => ({
+      apiVersion: "example.com/v1",
+      kind: "Widget",
+      metadata: { name: "w" },
+      spec: s,
+    });
+    const bad = await failure(e.create("widgets.example.com", "default", cr({ size: "L", replicas: 2 })));
+    expect([bad.code, bad.message]).toEqual([
+      422,
+      'Widget.example.com "w" is invalid: spec: Invalid value: "object": size L needs at least 3 replicas',
+    ]);
+    await e.create("widgets.example.com", "default", cr({ size: "M", replicas: 5 }));
+    const down = await failure(e.update("widgets.example.com", "default", "w", cr({ size: "M", replicas: 4 })));
+    expect(down.message).toBe(
+      'Widget.example.com "w" is invalid: spec: Invalid value: "object": replicas may not go down from 5',
+    );
+    expect(((await e.get("widgets.example.com", "default", "w", {})).spec as { replicas: number }).replicas).toBe(5);
+  });
+});
+
 /** An invalid object of some served kind, and the field its 422 must name. */
 interface Invalid {
   readonly resource: string;

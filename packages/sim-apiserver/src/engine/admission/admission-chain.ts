@@ -1,6 +1,7 @@
 import { type FieldError, type KubeObject, newBadRequest } from "@informer-ts/apimachinery";
 import type { SimResource } from "../resources.js";
 import { decodeBuiltin } from "./builtin-decode.js";
+import { validateCustomResourceRules } from "./cel-validation.js";
 import {
   defaultCustomResource,
   pruneCustomResource,
@@ -193,6 +194,8 @@ export class Admission {
     const errs = validateAnnotations(obj.metadata?.annotations);
     if (r.custom === true) {
       errs.push(...validateCustomResource(obj, schemaOf(r)));
+      // CEL rules run on an object that fits its schema (apiextensions skips them after schema errors).
+      if (errs.length === 0) errs.push(...validateCustomResourceRules(obj, schemaOf(r), old));
       return errs;
     }
     if ((a.subresource ?? "") === "status") return errs;

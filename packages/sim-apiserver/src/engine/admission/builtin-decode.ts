@@ -16,6 +16,16 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** Dotted path of segments (`spec.containers[0].name`) after `prefix`. */
+function segmentsPath(segments: ReadonlyArray<string | number>, prefix: string): string {
+  let out = prefix;
+  for (const seg of segments) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else out = out === "" ? seg : `${out}.${seg}`;
+  }
+  return out;
+}
+
 function resolve(defs: OpenApiDefinitions, s: OpenApiSchema): OpenApiSchema {
   let cur = s;
   for (let i = 0; cur.$ref !== undefined && i < 8; i++) cur = defs[cur.$ref] ?? {};
@@ -78,71 +88,97 @@ export function decodeBuiltin(
   const unknownFields: string[] = [];
   let typeError: string | undefined;
   const rootStruct = root.slice(root.lastIndexOf(".") + 1);
+  // The path is kept as segments and printed only when a field is reported: most writes report nothing, and a
+  // string per visited field would be most of the decode's cost.
+  const segments: Array<string | number> = [];
+  const pathString = (extra: string): string => {
+    const out = segmentsPath(segments, pathPrefix);
+    return out === "" ? extra : `${out}.${extra}`;
+  };
+  // The Go struct field of a type error: the innermost struct and the path up to its last field.
+  const structs: string[] = [rootStruct];
+  const fieldDepth: number[] = [0];
+  const mismatch = (value: unknown, schema: OpenApiSchema, intoInteger: boolean): void => {
+    if (typeError !== undefined) return;
+    const field = segmentsPath(segments.slice(0, fieldDepth[fieldDepth.length - 1]), pathPrefix);
+    typeError = `json: cannot unmarshal ${jsonValueName(value, intoInteger)} into Go struct field ${structs[structs.length - 1]}.${field} of type ${goTypeName(defs, schema)}`;
+  };
 
-  const walk = (value: unknown, schema: OpenApiSchema, path: string, struct: string, field: string): void => {
+  const walk = (value: unknown, schema: OpenApiSchema): void => {
     if (value === null) return;
     const s = resolve(defs, schema);
-    const mismatch = (intoInteger = false) => {
-      typeError ??= `json: cannot unmarshal ${jsonValueName(value, intoInteger)} into Go struct field ${struct}.${field} of type ${goTypeName(defs, schema)}`;
-    };
     if (s.x === "any") return;
     if (s.x === "int-or-string") {
-      if (typeof value !== "string" && !(typeof value === "number" && Number.isInteger(value))) mismatch();
+      if (typeof value !== "string" && !(typeof value === "number" && Number.isInteger(value)))
+        mismatch(value, schema, false);
       return;
     }
     if (s.x === "quantity") {
-      if (typeof value !== "string" && typeof value !== "number") mismatch();
+      if (typeof value !== "string" && typeof value !== "number") mismatch(value, schema, false);
       return;
     }
     switch (s.type) {
       case "string":
-        if (typeof value !== "string") mismatch();
+        if (typeof value !== "string") mismatch(value, schema, false);
         return;
       case "integer":
-        if (typeof value !== "number" || !Number.isInteger(value)) mismatch(true);
+        if (typeof value !== "number" || !Number.isInteger(value)) mismatch(value, schema, true);
         return;
       case "number":
-        if (typeof value !== "number") mismatch();
+        if (typeof value !== "number") mismatch(value, schema, false);
         return;
       case "boolean":
-        if (typeof value !== "boolean") mismatch();
+        if (typeof value !== "boolean") mismatch(value, schema, false);
         return;
       case "array": {
         if (!Array.isArray(value)) {
-          mismatch();
+          mismatch(value, schema, false);
           return;
         }
         const items = s.items;
         if (items === undefined) return;
-        for (let i = 0; i < value.length; i++) walk(value[i], items, `${path}[${i}]`, struct, field);
+        for (let i = 0; i < value.length; i++) {
+          segments.push(i);
+          walk(value[i], items);
+          segments.pop();
+        }
         return;
       }
       default: {
         if (!isObject(value)) {
-          mismatch();
+          mismatch(value, schema, false);
           return;
         }
-        if (s.properties === undefined) {
+        const props = s.properties;
+        if (props === undefined) {
           const ap = s.additionalProperties;
           if (ap === undefined) return;
-          for (const k of Object.keys(value)) walk(value[k], ap, `${path}[${k}]`, struct, field);
+          for (const k in value) {
+            segments.push(k);
+            walk(value[k], ap);
+            segments.pop();
+          }
           return;
         }
-        const target = schema.$ref ?? "";
-        const structName = target === "" ? struct : target.slice(target.lastIndexOf(".") + 1);
-        for (const k of Object.keys(value)) {
-          const ps = s.properties[k];
-          const p = path === "" ? k : `${path}.${k}`;
+        const target = schema.$ref;
+        if (target !== undefined) structs.push(target.slice(target.lastIndexOf(".") + 1));
+        for (const k in value) {
+          const ps = props[k];
           if (ps === undefined) {
-            unknownFields.push(p);
+            unknownFields.push(pathString(k));
             delete value[k];
             continue;
           }
-          walk(value[k], ps, p, structName, p);
+          segments.push(k);
+          fieldDepth.push(segments.length);
+          walk(value[k], ps);
+          fieldDepth.pop();
+          segments.pop();
         }
+        if (target !== undefined) structs.pop();
       }
     }
   };
-  walk(obj, { $ref: root }, pathPrefix, rootStruct, pathPrefix);
+  walk(obj, { $ref: root });
   return typeError === undefined ? { unknownFields } : { unknownFields, typeError };
 }

@@ -145,6 +145,23 @@ const FORMATS: Record<string, (s: string) => boolean> = {
   hostname: (s) => s.length <= 253 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/i.test(s),
 };
 
+/** Compiled `pattern`s (a schema's patterns are few and reused by every write). */
+const PATTERNS = new Map<string, RegExp | null>();
+
+function patternOf(source: string): RegExp | null {
+  let re = PATTERNS.get(source);
+  if (re === undefined) {
+    try {
+      re = new RegExp(source, "u");
+    } catch {
+      re = null;
+    }
+    if (PATTERNS.size > 10_000) PATTERNS.clear();
+    PATTERNS.set(source, re);
+  }
+  return re;
+}
+
 function formatNumber(n: number): string {
   return String(n);
 }
@@ -231,13 +248,8 @@ export function validateCustomResource(obj: unknown, schema: StructuralSchema | 
       if (s.minLength !== undefined && len < s.minLength)
         invalid(v, `${path} in body should be at least ${s.minLength} chars long`);
       if (s.pattern !== undefined) {
-        let re: RegExp | undefined;
-        try {
-          re = new RegExp(s.pattern, "u");
-        } catch {
-          re = undefined;
-        }
-        if (re !== undefined && !re.test(v)) invalid(v, `${path} in body should match '${s.pattern}'`);
+        const re = patternOf(s.pattern);
+        if (re !== null && !re.test(v)) invalid(v, `${path} in body should match '${s.pattern}'`);
       }
       const check = s.format === undefined ? undefined : FORMATS[s.format];
       if (check !== undefined && !check(v))
