@@ -110,6 +110,10 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
     shortNames: ["sts"],
     subresources: { status: true, scale: APPS_SCALE },
   }),
+  builtin("apps", "replicasets", "ReplicaSet", true, {
+    shortNames: ["rs"],
+    subresources: { status: true, scale: APPS_SCALE },
+  }),
   builtin("apps", "deployments", "Deployment", true, {
     shortNames: ["deploy"],
     subresources: { status: true, scale: APPS_SCALE },

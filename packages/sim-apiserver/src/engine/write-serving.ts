@@ -20,6 +20,7 @@ import { type ListOptionGates, listOptionsFor, scalePathsOf } from "./list-servi
 import { rfc3339Seconds } from "./object-util.js";
 import { type DeleteOptions, validateDeleteOptions } from "./registry/delete-options.js";
 import { applyPatch, type PatchType, patchTypeOf, unsupportedPatchType } from "./registry/patch.js";
+import { bindPod, type PodBinding } from "./registry/pod-binding.js";
 import { scaleOf, validateScale, withScaledReplicas } from "./registry/scale.js";
 import type { RegistryStore } from "./registry/store.js";
 import type { EngineRequest, Served } from "./request-context.js";
@@ -51,12 +52,18 @@ export class WriteServing {
   ) {}
 
   /**
-   * CREATE through the registry: generateName, uid, creationTimestamp, the kind's strategy, validation, the
+   * CREATE through the registry (with `subresource: "binding"` on pods: {@link bindPod}, the pod named by the
+   * Binding's `metadata.name`): generateName, uid, creationTimestamp, the kind's strategy, validation, the
    * namespace lifecycle; `dryRun` stores nothing. A CustomResourceDefinition is validated, stored established, and
    * its resource served.
    */
   create(r: SimResource, namespace: string, obj: KubeObject, req: EngineRequest): Served<KubeObject> {
     const { registry, clock, table } = this.deps;
+    if (req.subresource === "binding") {
+      if (r.group !== "" || r.resource !== "pods") throw newNotFound({ group: r.group, resource: r.resource }, "");
+      const name = (obj.metadata?.name ?? "") as string;
+      return { object: bindPod(this.deps.storage, r, namespace, name, obj as PodBinding, req.dryRun === true) };
+    }
     if (r !== CUSTOM_RESOURCE_DEFINITIONS) {
       return { object: registry.create(r, namespace, obj, this.writeOptions(req)) };
     }
