@@ -1,6 +1,7 @@
-import { resources } from "@informer-ts/client";
+import { type Pod, type ReplicaSet, resources } from "@informer-ts/client";
 import { createSimCluster, type SimCluster } from "@informer-ts/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import { all, available, podsOf, replicaSet, stored } from "./cluster-helpers.js";
 
 let c: SimCluster | undefined;
 afterEach(async () => {
@@ -8,38 +9,12 @@ afterEach(async () => {
   c = undefined;
 });
 
-function replicaSet(name: string, replicas: number) {
-  return {
-    apiVersion: "apps/v1",
-    kind: "ReplicaSet",
-    metadata: { name, namespace: "default" },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: {
-          containers: [{ name: "web", image: "nginx", resources: { requests: { cpu: "100m", memory: "64Mi" } } }],
-        },
-      },
-    },
-  };
-}
-
 describe("ReplicaSet in the simulated cluster (in-process, virtual time)", () => {
   it("creates, schedules and readies spec.replicas pods; status counts them", async () => {
     c = await createSimCluster({ cluster: { nodes: 3 } });
-    await c.client.create(resources.replicaSets, replicaSet("web", 5) as never);
-    let rs: {
-      status?: { readyReplicas?: number; availableReplicas?: number; replicas?: number; observedGeneration?: number };
-    } = {};
-    await c.settle({
-      maxMs: 120_000,
-      until: () => {
-        rs = (c!.engine.storage.get(c!.engine.resource("replicasets.apps"), "default", "web") ?? {}) as never;
-        return rs.status?.availableReplicas === 5;
-      },
-    });
+    await c.client.create(resources.replicaSets, replicaSet("web", 5, { cpu: "8" }));
+    await c.settle({ maxMs: 120_000, until: available(c, "web", 5) });
+    const rs = stored<ReplicaSet>(c, "replicasets.apps", "default", "web")!;
     expect(rs.status).toMatchObject({
       replicas: 5,
       readyReplicas: 5,
@@ -47,12 +22,110 @@ describe("ReplicaSet in the simulated cluster (in-process, virtual time)", () =>
       fullyLabeledReplicas: 5,
       observedGeneration: 1,
     });
-    const pods = await c.client.list(resources.pods, { namespace: "default" });
-    expect(pods.items).toHaveLength(5);
-    for (const p of pods.items) {
+    const pods = podsOf(c, "web");
+    for (const p of pods) {
       expect(p.spec?.nodeName).toMatch(/^node-[0-2]$/);
       expect(p.status?.phase).toBe("Running");
+      expect(p.status?.podIP).toMatch(/^10\./);
+      expect(p.status?.containerStatuses?.[0]).toMatchObject({
+        name: "web",
+        ready: true,
+        restartCount: 0,
+        started: true,
+      });
       expect(p.metadata?.ownerReferences?.[0]).toMatchObject({ kind: "ReplicaSet", name: "web", controller: true });
     }
+    // LeastAllocated spreads pods that request a quarter of a node: every node got one.
+    expect(new Set(pods.map((p) => p.spec?.nodeName)).size).toBe(3);
+    const reasons = all<{ reason?: string }>(c, "events").map((e) => e.reason);
+    expect(reasons).toContain("SuccessfulCreate");
+    expect(reasons).toContain("Scheduled");
+    expect(reasons).toContain("Started");
+  });
+
+  it("scales down, deleting the surplus, and adopts a matching orphan", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2 } });
+    const orphan = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "orphan", namespace: "default", labels: { app: "web" } },
+      spec: { containers: [{ name: "web", image: "nginx" }] },
+    };
+    await c.client.create(resources.pods, orphan as Pod);
+    await c.client.create(resources.replicaSets, replicaSet("web", 3));
+    await c.settle({ maxMs: 120_000, until: available(c, "web", 3) });
+    const adopted = stored<Pod>(c, "pods", "default", "orphan")!;
+    expect(adopted.metadata?.ownerReferences?.[0]).toMatchObject({ kind: "ReplicaSet", name: "web", controller: true });
+    await c.client.patchScale(resources.replicaSets, "web", { spec: { replicas: 1 } }, { namespace: "default" });
+    await c.settle({ maxMs: 120_000, until: available(c, "web", 1) });
+    expect(stored<ReplicaSet>(c, "replicasets.apps", "default", "web")?.status).toMatchObject({
+      replicas: 1,
+      observedGeneration: 2,
+    });
+  });
+
+  it("releases a pod whose labels stop matching and replaces it", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2 } });
+    await c.client.create(resources.replicaSets, replicaSet("web", 2));
+    await c.settle({ maxMs: 120_000, until: available(c, "web", 2) });
+    const victim = podsOf(c, "web")[0]!;
+    await c.client.patch(
+      resources.pods,
+      victim.metadata!.name!,
+      { metadata: { labels: { app: "other" } } },
+      { namespace: "default" },
+    );
+    await c.settle({ maxMs: 120_000, until: available(c, "web", 2) });
+    expect(stored<Pod>(c, "pods", "default", victim.metadata!.name!)?.metadata?.ownerReferences ?? []).toEqual([]);
+  });
+
+  it("a pod no node fits stays Pending with PodScheduled=False and upstream's message", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3 } });
+    await c.client.create(resources.replicaSets, replicaSet("big", 1, { cpu: "64" }));
+    let pod: Pod | undefined;
+    await c.settle({
+      maxMs: 60_000,
+      until: () => {
+        pod = podsOf(c!, "big")[0];
+        // Retried as each node appears: the message settles once the scheduler knows all three.
+        return pod?.status?.conditions?.some((x) => x.type === "PodScheduled" && x.message?.startsWith("0/3")) === true;
+      },
+    });
+    expect(pod?.spec?.nodeName ?? "").toBe("");
+    expect(pod?.status?.conditions?.find((x) => x.type === "PodScheduled")).toMatchObject({
+      reason: "Unschedulable",
+      message: "0/3 nodes are available: 3 Insufficient cpu.",
+    });
+  });
+
+  it("a failed node's pods turn NotReady, are evicted after their toleration and replaced on live nodes", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3 } });
+    await c.client.create(resources.replicaSets, replicaSet("web", 6));
+    await c.settle({ maxMs: 120_000, until: available(c, "web", 6) });
+    const rt = c.runtime!;
+    rt.nodes.fail("node-1");
+    await c.settle({
+      maxMs: 120_000,
+      until: () =>
+        stored<{ spec?: { taints?: { key: string }[] } }>(c!, "nodes", "", "node-1")?.spec?.taints?.some(
+          (t) => t.key === "node.kubernetes.io/unreachable",
+        ) === true,
+    });
+    const onFailed = podsOf(c, "web").filter((p) => p.spec?.nodeName === "node-1");
+    expect(onFailed.length).toBeGreaterThan(0);
+    for (const p of onFailed) expect(p.status?.conditions?.find((x) => x.type === "Ready")?.status).toBe("False");
+    expect(stored<ReplicaSet>(c, "replicasets.apps", "default", "web")?.status?.readyReplicas).toBe(
+      6 - onFailed.length,
+    );
+    await c.settle({
+      maxMs: 600_000,
+      until: () => available(c!, "web", 6)() && podsOf(c!, "web").every((p) => p.spec?.nodeName !== "node-1"),
+    });
+    rt.nodes.recover("node-1");
+    await c.settle({
+      maxMs: 120_000,
+      until: () =>
+        (stored<{ spec?: { taints?: unknown[] } }>(c!, "nodes", "", "node-1")?.spec?.taints ?? []).length === 0,
+    });
   });
 });

@@ -321,8 +321,9 @@ export class Scheduler {
     );
     this.o.recorder?.event(pod, "Warning", "FailedScheduling", message);
     if (!changed) return;
+    // A patch without a resourceVersion, as upstream's `updatePod`: nobody else writes an unscheduled pod's conditions.
     void this.o.client
-      .updateStatus(resources.pods, { ...pod, status: { ...pod.status, conditions } } as Pod)
+      .patchStatus(resources.pods, pod.metadata?.name ?? "", { status: { conditions } }, { namespace: pod.metadata?.namespace ?? "" })
       .catch((err: unknown) => {
         if (!isConflict(err) && !isNotFound(err)) {
           safeLog(this.o.logger, "warn", "recording unschedulable pod failed", { pod: key, err });
