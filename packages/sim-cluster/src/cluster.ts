@@ -1,9 +1,18 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import type { SharedIndexInformer } from "@informer-ts/cache";
-import { type KubeClient, listWatchFor, type Node, type Pod, resources } from "@informer-ts/client";
+import {
+  type Deployment,
+  type KubeClient,
+  listWatchFor,
+  type Node,
+  type Pod,
+  type ReplicaSet,
+  resources,
+} from "@informer-ts/client";
 import { type Clock, type Rand, realClock, seededRand } from "@informer-ts/clock";
 import { type EventRecorder, Manager } from "@informer-ts/controller";
 import { InMemoryMetrics, type Logger, type MetricsProvider, newConsoleLogger } from "@informer-ts/instrumentation";
+import { DeploymentController } from "./deployment/deployment-controller.js";
 import { PodLifecycle } from "./kubelet/pod-lifecycle.js";
 import { DEFAULT_POD_STAGES, type Stage, validateStages } from "./kubelet/stage.js";
 import { NodeLifecycleController, type NodeLifecycleOptions } from "./nodes/node-lifecycle-controller.js";
@@ -12,10 +21,14 @@ import { REPLICA_SETS, ReplicaSetController } from "./replicaset/replica-set-con
 import { Scheduler } from "./scheduler/scheduler.js";
 
 /** The controllers a {@link SimClusterRuntime} can run (kube-controller-manager's `--controllers` names). */
-export type ClusterControllerName = "replicaset" | "nodelifecycle";
+export type ClusterControllerName = "deployment" | "replicaset" | "nodelifecycle";
 
 /** Every controller this package has, in start order (the default of {@link ClusterOptions.controllers}). */
-export const ALL_CLUSTER_CONTROLLERS: readonly ClusterControllerName[] = Object.freeze(["replicaset", "nodelifecycle"]);
+export const ALL_CLUSTER_CONTROLLERS: readonly ClusterControllerName[] = Object.freeze([
+  "deployment",
+  "replicaset",
+  "nodelifecycle",
+]);
 
 /** Options of a {@link SimClusterRuntime}. */
 export interface ClusterOptions {
@@ -46,7 +59,7 @@ export interface ClusterOptions {
 /**
  * A Kubernetes cluster's moving parts on this project's own runtime, against whatever apiserver `client` reaches:
  * kwok-style nodes ({@link NodePool}: Node objects, Leases, heartbeats), the kubelet stand-in driven by stages
- * ({@link PodLifecycle}), the {@link Scheduler}, and kube-controller-manager's controllers ({@link ReplicaSetController},
+ * ({@link PodLifecycle}), the {@link Scheduler}, and kube-controller-manager's controllers ({@link DeploymentController}, {@link ReplicaSetController},
  * {@link NodeLifecycleController}) — all sharing one {@link Manager} and its informers, as kube-controller-manager
  * shares one informer factory. With the simulator's in-process transport and a `FakeClock` the whole cluster runs in
  * virtual time; the same seed gives the same run.
@@ -58,6 +71,7 @@ export class SimClusterRuntime {
   readonly nodes: NodePool;
   readonly scheduler: Scheduler;
   readonly kubelet: PodLifecycle;
+  readonly deployments: DeploymentController | undefined;
   readonly replicaSets: ReplicaSetController | undefined;
   readonly nodeLifecycle: NodeLifecycleController | undefined;
   readonly clock: Clock;
@@ -121,6 +135,19 @@ export class SimClusterRuntime {
       nodes: nodeInformer,
       ...(schedulerRecorder !== undefined && { recorder: schedulerRecorder }),
     });
+    if (controllers.includes("deployment")) {
+      const dRecorder = recorder("deployment-controller");
+      this.deployments = new DeploymentController({
+        client,
+        clock,
+        logger,
+        deployments: this.manager.informerFor(resources.deployments) as SharedIndexInformer<Deployment>,
+        replicaSets: this.manager.informerFor(resources.replicaSets) as SharedIndexInformer<ReplicaSet>,
+        pods,
+        metrics,
+        ...(dRecorder !== undefined && { recorder: dRecorder }),
+      });
+    }
     if (controllers.includes("replicaset")) {
       const rsRecorder = recorder("replicaset-controller");
       this.replicaSets = new ReplicaSetController({
@@ -152,6 +179,7 @@ export class SimClusterRuntime {
     this.manager.add(noLeader("node-pool", (s) => this.nodes.run(s)));
     this.manager.add(noLeader("kubelet", (s) => this.kubelet.run(s)));
     this.manager.add(noLeader("scheduler", (s) => this.scheduler.run(s)));
+    if (this.deployments !== undefined) this.manager.add(this.deployments.controller);
     if (this.replicaSets !== undefined) this.manager.add(this.replicaSets.controller);
     if (this.nodeLifecycle !== undefined) {
       const nl = this.nodeLifecycle;

@@ -6,6 +6,29 @@ export {
   type ClusterOptions,
   SimClusterRuntime,
 } from "./cluster.js";
+// Deployment
+export { DeploymentController, type DeploymentControllerOptions } from "./deployment/deployment-controller.js";
+export {
+  computeHash,
+  DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY,
+  DESIRED_REPLICAS_ANNOTATION,
+  type DeploymentCondition,
+  type DeploymentSpecDefaults,
+  type DeploymentStatus,
+  deploymentComplete,
+  deploymentProgressing,
+  deploymentTimedOut,
+  equalIgnoreHash,
+  MAX_REPLICAS_ANNOTATION,
+  maxSurge,
+  maxUnavailable,
+  newRSNewReplicas,
+  REVISION_ANNOTATION,
+  REVISION_HISTORY_ANNOTATION,
+  resolveFenceposts,
+  scaledValue,
+  specOf,
+} from "./deployment/deployment-util.js";
 export { parseMilli } from "./internal/quantity.js";
 // Kubelet stand-in: pod lifecycles as stages
 export { PodLifecycle, type PodLifecycleOptions, type PodLifecycleStats } from "./kubelet/pod-lifecycle.js";

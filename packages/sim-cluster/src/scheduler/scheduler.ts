@@ -323,7 +323,12 @@ export class Scheduler {
     if (!changed) return;
     // A patch without a resourceVersion, as upstream's `updatePod`: nobody else writes an unscheduled pod's conditions.
     void this.o.client
-      .patchStatus(resources.pods, pod.metadata?.name ?? "", { status: { conditions } }, { namespace: pod.metadata?.namespace ?? "" })
+      .patchStatus(
+        resources.pods,
+        pod.metadata?.name ?? "",
+        { status: { conditions } },
+        { namespace: pod.metadata?.namespace ?? "" },
+      )
       .catch((err: unknown) => {
         if (!isConflict(err) && !isNotFound(err)) {
           safeLog(this.o.logger, "warn", "recording unschedulable pod failed", { pod: key, err });
