@@ -6,7 +6,6 @@ import { failureStatus as failure, type KubeList, type Status } from "@informer-
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import { PromMetrics } from "@informer-ts/instrumentation";
 import { afterEach, describe, expect, it } from "vitest";
-import { encodeContinue } from "../../packages/sim-apiserver/src/engine/continue-token.js";
 import {
   INCONSISTENT_CONTINUE_MESSAGE,
   LIST_TOO_OLD,
@@ -16,6 +15,7 @@ import {
 } from "../../packages/sim-apiserver/src/engine/list-cases.test-util.js";
 import { WIDGETS } from "../../packages/sim-apiserver/src/engine/resources.test-util.js";
 import { SimApiServer, type SimApiServerOptions } from "../../packages/sim-apiserver/src/engine/sim-apiserver.js";
+import { encodeContinue } from "../../packages/sim-apiserver/src/engine/storage/continue-token.js";
 import { EngineBackend } from "../../packages/sim-apiserver/src/http/engine-backend.js";
 import { fetchRaw, type RawResponse } from "../../packages/sim-apiserver/src/http/http-client.test-util.js";
 import { SimHttpServer } from "../../packages/sim-apiserver/src/http/server.js";

@@ -2,10 +2,14 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import { PromMetrics } from "@informer-ts/instrumentation";
-import { parseHttpFaultRule } from "../engine/http-faults.js";
-import type { LatencyRule } from "../engine/request-latency.js";
+import {
+  BOOKMARK_MODES,
+  type BookmarkMode,
+  type LatencyRule,
+  parseHttpFaultRule,
+  type WatcherSelector,
+} from "../engine/filters/index.js";
 import { SimApiServer } from "../engine/sim-apiserver.js";
-import { BOOKMARK_MODES, type BookmarkMode, type WatcherSelector } from "../engine/watcher-faults.js";
 import { createAdminHandler } from "../http/admin.js";
 import type { ApiBackend } from "../http/backend.js";
 import { groupVersionString } from "../http/discovery.js";

@@ -2,7 +2,7 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import { newJsonLineLogger } from "@informer-ts/instrumentation";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_COST_MODEL, newCostModel } from "./cost-model.js";
+import { DEFAULT_COST_MODEL, newCostModel } from "./filters/cost-model.js";
 import { SimApiServer } from "./sim-apiserver.js";
 import type { SimApiServerOptions } from "./sim-apiserver-options.js";
 

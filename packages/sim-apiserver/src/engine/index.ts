@@ -1,4 +1,24 @@
 // The engine of the simulated apiserver: storage, watch caches, list/watch semantics, faults, accounting.
+
+export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cacher/cache-watcher.js";
+export { Cacher, type CacherConfig, type ServedFrom } from "./cacher/cacher.js";
+export { CacheMetrics } from "./cacher/cacher-metrics.js";
+export { BUDGET_REFRESH_MS_PER_SECOND, MAX_DISPATCH_BUDGET_MS, TimeBudget } from "./cacher/time-budget.js";
+export {
+  DEFAULT_WATCH_MEMORY_MODEL,
+  type OpenWatchSample,
+  suggestedWatchChannelSize,
+  type WatchMemoryEstimate,
+  type WatchMemoryGauge,
+  type WatchMemoryInput,
+  type WatchMemoryModel,
+  watchMemoryEstimate,
+  watchMemoryGauge,
+} from "./cacher/watch-memory-model.js";
+export { type ControllerDeps, ControllerLoop } from "./controllers/controller-loop.js";
+export { APISERVER_USER_AGENT, CrdFinalizer, type DefinitionServing } from "./controllers/crd-finalizer.js";
+export { GARBAGE_COLLECTOR_USER_AGENT, GarbageCollector } from "./controllers/garbage-collector.js";
+export { NamespaceController } from "./controllers/namespace-controller.js";
 export {
   type AccountingDimension,
   type AccountingRow,
@@ -6,12 +26,7 @@ export {
   metricsVerb,
   RequestAccounting,
   type RequestRecord,
-} from "./accounting.js";
-export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cache-watcher.js";
-export { Cacher, type CacherConfig, type ServedFrom } from "./cacher.js";
-export { CacheMetrics } from "./cacher-metrics.js";
-export { type ContinueToken, decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
-export { type ControllerDeps, ControllerLoop } from "./controller-loop.js";
+} from "./filters/accounting.js";
 export {
   type CostInput,
   type CostModel,
@@ -22,46 +37,8 @@ export {
   requestCost,
   seatSeconds,
   validateCostModel,
-} from "./cost-model.js";
-export { APISERVER_USER_AGENT, CrdFinalizer, type DefinitionServing } from "./crd-finalizer.js";
-export {
-  CUSTOM_RESOURCE_CLEANUP_FINALIZER,
-  CUSTOM_RESOURCE_DEFINITIONS,
-  establishedDefinition,
-  resourceFromCrd,
-  validateCustomResourceDefinition,
-  withTerminatingCondition,
-} from "./custom-resource-definitions.js";
-export { encodedListSize, encodedSize } from "./encoded-size.js";
-export type { EngineRequests } from "./engine-requests.js";
-export { EVENT_FRESH_DURATION_MS, EventHistory, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
-export { CUSTOM_RESOURCE_SCHEMA, schemaFor } from "./field-manager/builtin-schemas.js";
-export { type Conflict, newApplyConflict, printManager } from "./field-manager/conflict.js";
-export { FieldSet } from "./field-manager/field-set.js";
-export {
-  decodeManagedFields,
-  encodeManagedFields,
-  type ManagedFields,
-  type ManagedFieldsEntry,
-  type ManagerFields,
-  managerIdentifier,
-} from "./field-manager/managed-fields.js";
-export {
-  comparePathElements,
-  deserializePathElement,
-  type Path,
-  type PathElement,
-  pathString,
-  serializePathElement,
-} from "./field-manager/path-element.js";
-export type { TypeDef } from "./field-manager/schema.js";
-export { ServerSideApply } from "./field-manager/server-side-apply.js";
-export {
-  FIELD_MANAGER_MAX_LENGTH,
-  StructuredMergeManager,
-  type StructuredMergeManagerOptions,
-} from "./field-manager/structured-merge-manager.js";
-export { GARBAGE_COLLECTOR_USER_AGENT, GarbageCollector } from "./garbage-collector.js";
+} from "./filters/cost-model.js";
+export { encodedListSize, encodedSize } from "./filters/encoded-size.js";
 export {
   type HttpFault,
   HttpFaultInjector,
@@ -69,18 +46,8 @@ export {
   type HttpFaultState,
   type HttpRequestDescriptor,
   parseHttpFaultRule,
-} from "./http-faults.js";
-export { SimConnectionError } from "./in-process-faults.js";
-export {
-  DEFAULT_KUBE_VERSION,
-  isKubeVersion,
-  KUBE_VERSIONS,
-  type KubeVersion,
-  type KubeVersionGates,
-  kubeVersionGates,
-  parseKubeVersion,
-} from "./kube-version.js";
-export { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "./list-options.js";
+} from "./filters/http-faults.js";
+export { SimConnectionError } from "./filters/in-process-faults.js";
 export {
   defaultWorkEstimatorConfig,
   type EstimatedListOptions,
@@ -91,8 +58,7 @@ export {
   shouldDelegateList,
   type WorkEstimate,
   type WorkEstimatorConfig,
-} from "./list-work-estimator.js";
-export type { InProcessListerWatcher, ListerWatcherScope } from "./listwatch.js";
+} from "./filters/list-work-estimator.js";
 export {
   APF_BYTES_PER_SEAT,
   APF_CACHE_STREAMING_MAX_BYTES,
@@ -119,15 +85,80 @@ export {
   WATCH_FIXED_OVERHEAD_BYTES,
   WATCH_INPUT_SLOT_BYTES,
   WATCH_RESULT_SLOT_BYTES,
-} from "./model-calibration.js";
-export { NamespaceController } from "./namespace-controller.js";
+} from "./filters/model-calibration.js";
+export type { RequestInFlight } from "./filters/request-in-flight.js";
+export type { LatencyRule } from "./filters/request-latency.js";
+export {
+  type HandlerSteps,
+  handlerSteps,
+  handlerTraceName,
+  newRequestTrace,
+  type RequestTraceInfo,
+  requestScope,
+} from "./filters/request-trace.js";
+export {
+  formatClockTime,
+  formatGoDuration,
+  formatTraceStart,
+  Trace,
+  type TraceField,
+  type TraceLogOptions,
+} from "./filters/trace.js";
+export { type UnansweredRequestStatus, unansweredRequestStatus } from "./filters/unanswered-request.js";
+export type { BookmarkMode, WatcherInfo, WatcherSelector } from "./filters/watcher-faults.js";
+export type { EngineRequests } from "./handlers/engine-requests.js";
+export {
+  DEFAULT_KUBE_VERSION,
+  isKubeVersion,
+  KUBE_VERSIONS,
+  type KubeVersion,
+  type KubeVersionGates,
+  kubeVersionGates,
+  parseKubeVersion,
+} from "./kube-version.js";
+export { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "./list-options.js";
+export type { InProcessListerWatcher, ListerWatcherScope } from "./listwatch.js";
 export { decodeApplyConfiguration } from "./registry/apply-patch.js";
+export {
+  CUSTOM_RESOURCE_CLEANUP_FINALIZER,
+  CUSTOM_RESOURCE_DEFINITIONS,
+  establishedDefinition,
+  resourceFromCrd,
+  validateCustomResourceDefinition,
+  withTerminatingCondition,
+} from "./registry/custom-resource-definitions.js";
 export {
   type DeleteOptions,
   finalizersForDeletion,
   type PropagationPolicy,
   validateDeleteOptions,
 } from "./registry/delete-options.js";
+export { CUSTOM_RESOURCE_SCHEMA, schemaFor } from "./registry/field-manager/builtin-schemas.js";
+export { type Conflict, newApplyConflict, printManager } from "./registry/field-manager/conflict.js";
+export { FieldSet } from "./registry/field-manager/field-set.js";
+export {
+  decodeManagedFields,
+  encodeManagedFields,
+  type ManagedFields,
+  type ManagedFieldsEntry,
+  type ManagerFields,
+  managerIdentifier,
+} from "./registry/field-manager/managed-fields.js";
+export {
+  comparePathElements,
+  deserializePathElement,
+  type Path,
+  type PathElement,
+  pathString,
+  serializePathElement,
+} from "./registry/field-manager/path-element.js";
+export type { TypeDef } from "./registry/field-manager/schema.js";
+export { ServerSideApply } from "./registry/field-manager/server-side-apply.js";
+export {
+  FIELD_MANAGER_MAX_LENGTH,
+  StructuredMergeManager,
+  type StructuredMergeManagerOptions,
+} from "./registry/field-manager/structured-merge-manager.js";
 export {
   FINALIZER_FOREGROUND,
   FINALIZER_KUBERNETES,
@@ -171,17 +202,7 @@ export {
 export { strategicMergePatch } from "./registry/strategic-merge-patch.js";
 export { type ResourceStrategy, strategyFor } from "./registry/strategy.js";
 export type { EngineRequest, RequestContext, ResourceRef, Served } from "./request-context.js";
-export type { RequestInFlight } from "./request-in-flight.js";
-export type { LatencyRule } from "./request-latency.js";
 export type { CostModelLatency, RequestOutcome, TraceLogConfig } from "./request-models.js";
-export {
-  type HandlerSteps,
-  handlerSteps,
-  handlerTraceName,
-  newRequestTrace,
-  type RequestTraceInfo,
-  requestScope,
-} from "./request-trace.js";
 export { type RequestTarget, requestPath, requestURI } from "./request-uri.js";
 export {
   apiVersionOf,
@@ -196,27 +217,12 @@ export { COLLECTION_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-r
 export { SimApiServer } from "./sim-apiserver.js";
 export type { SimApiServerOptions } from "./sim-apiserver-options.js";
 export { SimTruncatedWatchError, type SimWatch } from "./sim-watch.js";
-export { keyOf, MvccStorage, prefixOf, type StorageEvent, type StorageListener } from "./storage.js";
-export { BUDGET_REFRESH_MS_PER_SECOND, MAX_DISPATCH_BUDGET_MS, TimeBudget } from "./time-budget.js";
+export { type ContinueToken, decodeContinue, encodeContinue, encodeContinueFrom } from "./storage/continue-token.js";
 export {
-  formatClockTime,
-  formatGoDuration,
-  formatTraceStart,
-  Trace,
-  type TraceField,
-  type TraceLogOptions,
-} from "./trace.js";
-export { type UnansweredRequestStatus, unansweredRequestStatus } from "./unanswered-request.js";
+  EVENT_FRESH_DURATION_MS,
+  EventHistory,
+  HISTORY_LOWER_BOUND,
+  HISTORY_UPPER_BOUND,
+} from "./storage/event-history.js";
+export { keyOf, MvccStorage, prefixOf, type StorageEvent, type StorageListener } from "./storage/storage.js";
 export { UnknownResourceError } from "./unknown-resource-error.js";
-export {
-  DEFAULT_WATCH_MEMORY_MODEL,
-  type OpenWatchSample,
-  suggestedWatchChannelSize,
-  type WatchMemoryEstimate,
-  type WatchMemoryGauge,
-  type WatchMemoryInput,
-  type WatchMemoryModel,
-  watchMemoryEstimate,
-  watchMemoryGauge,
-} from "./watch-memory-model.js";
-export type { BookmarkMode, WatcherInfo, WatcherSelector } from "./watcher-faults.js";

@@ -3,7 +3,7 @@
 // kube-apiserver writes (empty `details.name`/`details.group` omitted), so in-process errors are compared after
 // `orderedStatus`.
 import { failureStatus, type ListOptions, type Status } from "@informer-ts/apimachinery";
-import { encodeContinue } from "./continue-token.js";
+import { encodeContinue } from "./storage/continue-token.js";
 
 /** A syntactically valid continue token (namespace "ns", rv 5). */
 export const SOME_CONTINUE = encodeContinue("ns/a", "ns/", 5);

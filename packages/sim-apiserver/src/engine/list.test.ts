@@ -16,16 +16,16 @@ import { FakeClock, seededRand } from "@informer-ts/clock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { orderedStatus } from "../http/responsewriters.js";
-import { decodeContinue, encodeContinue, encodeContinueFrom } from "./continue-token.js";
+import { CACHE_MS_PER_OBJECT } from "./filters/model-calibration.js";
 import {
   INCONSISTENT_CONTINUE_MESSAGE,
   LIST_TOO_OLD,
   tooLargeStatus as tooLarge,
   VALIDATION_CASES,
 } from "./list-cases.test-util.js";
-import { CACHE_MS_PER_OBJECT } from "./model-calibration.js";
 import { WIDGETS } from "./resources.test-util.js";
 import { SimApiServer, type SimApiServerOptions } from "./sim-apiserver.js";
+import { decodeContinue, encodeContinue, encodeContinueFrom } from "./storage/continue-token.js";
 
 const NS = "ns";
 const SEED = ["a", "b", "c", "d", "e"];

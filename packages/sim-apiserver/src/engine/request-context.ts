@@ -1,4 +1,4 @@
-import type { ServedFrom } from "./cacher.js";
+import type { ServedFrom } from "./cacher/index.js";
 import type { RequestOutcome, RequestTraceConnection } from "./request-models.js";
 import type { SimResource } from "./resources.js";
 

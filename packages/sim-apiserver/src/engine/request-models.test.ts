@@ -1,9 +1,9 @@
 import { type KubeList, newNotFound } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
-import { answeredBy } from "./cacher.js";
-import { DEFAULT_COST_MODEL, requestCost } from "./cost-model.js";
-import { encodedListSize, encodedSize } from "./encoded-size.js";
+import { answeredBy } from "./cacher/cacher.js";
+import { DEFAULT_COST_MODEL, requestCost } from "./filters/cost-model.js";
+import { encodedListSize, encodedSize } from "./filters/encoded-size.js";
 import { outcomeOfError, RequestModels, type RequestModelsDeps } from "./request-models.js";
 import { BUILTIN_RESOURCES } from "./resources.js";
 

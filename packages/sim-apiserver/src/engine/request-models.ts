@@ -6,15 +6,22 @@ import {
   StatusError,
 } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
-import { servedFromOfError } from "./cacher.js";
-import { type CostInput, type CostModel, type RequestCost, requestCost } from "./cost-model.js";
-import { encodedSize, listEnvelopeSize } from "./encoded-size.js";
-import type { ResourceStats } from "./list-work-estimator.js";
-import { TRACE_LOG_THRESHOLD_MS } from "./model-calibration.js";
-import { handlerSteps, newRequestTrace } from "./request-trace.js";
+import { servedFromOfError } from "./cacher/index.js";
+import {
+  type CostInput,
+  type CostModel,
+  encodedSize,
+  handlerSteps,
+  listEnvelopeSize,
+  newRequestTrace,
+  type RequestCost,
+  type ResourceStats,
+  requestCost,
+  TRACE_LOG_THRESHOLD_MS,
+  type Trace,
+} from "./filters/index.js";
 import { requestURI } from "./request-uri.js";
 import type { SimResource } from "./resources.js";
-import type { Trace } from "./trace.js";
 
 /** The trace log's settings: `LogIfLong`'s threshold (default 500 ms) and whether every step is written (`-v=4`). */
 export interface TraceLogConfig {

@@ -1,5 +1,4 @@
-import { CUSTOM_RESOURCE_DEFINITIONS } from "./custom-resource-definitions.js";
-import { APPS_SCALE, type ScaleSubresource } from "./registry/scale.js";
+import { APPS_SCALE, CUSTOM_RESOURCE_DEFINITIONS, type ScaleSubresource } from "./registry/index.js";
 import { COLLECTION_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
 
 /**

@@ -1,14 +1,17 @@
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
-import type { CacherConfig } from "./cacher.js";
-import type { CostModel } from "./cost-model.js";
-import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./event-history.js";
+import {
+  BUDGET_REFRESH_MS_PER_SECOND,
+  type CacherConfig,
+  MAX_DISPATCH_BUDGET_MS,
+  type WatchMemoryModel,
+} from "./cacher/index.js";
+import type { CostModel } from "./filters/index.js";
 import { DEFAULT_KUBE_VERSION, type KubeVersion, kubeVersionGates } from "./kube-version.js";
-import type { FieldManager } from "./registry/store.js";
+import type { FieldManager } from "./registry/index.js";
 import type { CostModelLatency, TraceLogConfig } from "./request-models.js";
 import type { SimResource } from "./resources.js";
-import { BUDGET_REFRESH_MS_PER_SECOND, MAX_DISPATCH_BUDGET_MS } from "./time-budget.js";
-import type { WatchMemoryModel } from "./watch-memory-model.js";
+import { EVENT_FRESH_DURATION_MS, HISTORY_LOWER_BOUND, HISTORY_UPPER_BOUND } from "./storage/index.js";
 
 /** Options of {@link SimApiServer}. Every default is kube-apiserver v1.34's value (see `kubeVersion`). */
 export interface SimApiServerOptions {

@@ -1,17 +1,35 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import { type Clock, mathRand, type Rand, realClock, seededRand } from "@informer-ts/clock";
 import { type Logger, noopMetrics, safeLog } from "@informer-ts/instrumentation";
-import { RequestAccounting } from "./accounting.js";
-import type { CacheWatcher } from "./cache-watcher.js";
-import { Cacher } from "./cacher.js";
-import { CacheMetrics, cacherHooks } from "./cacher-metrics.js";
-import { costModelFor, validateCostModel } from "./cost-model.js";
-import { CrdFinalizer } from "./crd-finalizer.js";
-import { EngineRequests } from "./engine-requests.js";
-import { ServerSideApply } from "./field-manager/server-side-apply.js";
-import { GarbageCollector } from "./garbage-collector.js";
-import { type HttpFault, HttpFaultInjector, type HttpRequestDescriptor } from "./http-faults.js";
-import { InProcessRequests } from "./in-process-requests.js";
+import {
+  CacheMetrics,
+  Cacher,
+  type CacheWatcher,
+  cacherHooks,
+  DEFAULT_WATCH_MEMORY_MODEL,
+  type OpenWatchSample,
+  type WatchMemoryGauge,
+  type WatchMemoryModel,
+  watchMemoryGauge,
+} from "./cacher/index.js";
+import { CrdFinalizer, GarbageCollector, NamespaceController } from "./controllers/index.js";
+import {
+  type BookmarkMode,
+  costModelFor,
+  type HttpFault,
+  HttpFaultInjector,
+  type HttpRequestDescriptor,
+  type LatencyRule,
+  ObjectCountTracker,
+  RequestAccounting,
+  type RequestInFlight,
+  RequestLatency,
+  validateCostModel,
+  WatcherFaults,
+  type WatcherInfo,
+  type WatcherSelector,
+} from "./filters/index.js";
+import { EngineRequests, InProcessRequests, WriteServing } from "./handlers/index.js";
 import {
   DEFAULT_KUBE_VERSION,
   type KubeVersion,
@@ -20,32 +38,15 @@ import {
   parseKubeVersion,
 } from "./kube-version.js";
 import { type InProcessListerWatcher, inProcessListerWatcher, type ListerWatcherScope } from "./listwatch.js";
-import { NamespaceController } from "./namespace-controller.js";
-import { ObjectCountTracker } from "./object-count-tracker.js";
 import { rfc3339Seconds } from "./object-util.js";
-import type { DeleteOptions } from "./registry/delete-options.js";
-import type { PatchType } from "./registry/patch.js";
-import { RegistryStore } from "./registry/store.js";
+import { type DeleteOptions, type PatchType, RegistryStore, ResourceTable, ServerSideApply } from "./registry/index.js";
 import type { RequestContext, ResourceRef } from "./request-context.js";
-import type { RequestInFlight } from "./request-in-flight.js";
-import { type LatencyRule, RequestLatency } from "./request-latency.js";
 import { RequestModels } from "./request-models.js";
-import { ResourceTable } from "./resource-table.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
 import { cacherConfigOf, type SimApiServerOptions } from "./sim-apiserver-options.js";
 import type { SimWatch } from "./sim-watch.js";
-import { MvccStorage } from "./storage.js";
-import { StorageMaintenance } from "./storage-maintenance.js";
+import { MvccStorage, StorageMaintenance } from "./storage/index.js";
 import type { UnknownResourceError } from "./unknown-resource-error.js";
-import {
-  DEFAULT_WATCH_MEMORY_MODEL,
-  type OpenWatchSample,
-  type WatchMemoryGauge,
-  type WatchMemoryModel,
-  watchMemoryGauge,
-} from "./watch-memory-model.js";
-import { type BookmarkMode, WatcherFaults, type WatcherInfo, type WatcherSelector } from "./watcher-faults.js";
-import { WriteServing } from "./write-serving.js";
 
 /** Seed of the Rand that draws the system namespaces' uids (kept apart from the engine's `rand`). */
 const SYSTEM_NAMESPACES_SEED = 0x6b756265;
@@ -579,12 +580,16 @@ export class SimApiServer {
   }
 }
 
-export type { WatchCloseReason } from "./cache-watcher.js";
+export type { WatchCloseReason } from "./cacher/index.js";
 // What this module declared before its parts moved to their own files stays importable from here.
-export { SimConnectionError } from "./in-process-faults.js";
+export {
+  type BookmarkMode,
+  type LatencyRule,
+  SimConnectionError,
+  type WatcherInfo,
+  type WatcherSelector,
+} from "./filters/index.js";
 export type { InProcessListerWatcher, ListerWatcherScope } from "./listwatch.js";
 export type { RequestContext, ResourceRef } from "./request-context.js";
-export type { LatencyRule } from "./request-latency.js";
 export type { SimApiServerOptions } from "./sim-apiserver-options.js";
 export { SimTruncatedWatchError, type SimWatch } from "./sim-watch.js";
-export type { BookmarkMode, WatcherInfo, WatcherSelector } from "./watcher-faults.js";

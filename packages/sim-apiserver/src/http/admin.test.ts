@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HttpFaultInjector } from "../engine/http-faults.js";
+import { HttpFaultInjector } from "../engine/filters/http-faults.js";
 import { createAdminHandler } from "./admin.js";
 
 describe("admin handler (/_sim)", () => {

@@ -1,5 +1,5 @@
 import { StatusError } from "@informer-ts/apimachinery";
-import { type HttpFaultInjector, parseHttpFaultRule } from "../engine/http-faults.js";
+import { type HttpFaultInjector, parseHttpFaultRule } from "../engine/filters/index.js";
 import type { AdminHandler } from "./server.js";
 
 /**

@@ -1,7 +1,6 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
-import type { RequestRecord } from "../engine/accounting.js";
-import type { HttpFault, HttpRequestDescriptor } from "../engine/http-faults.js";
-import type { DeleteOptions } from "../engine/registry/delete-options.js";
+import type { HttpFault, HttpRequestDescriptor, RequestRecord } from "../engine/filters/index.js";
+import type { DeleteOptions } from "../engine/registry/index.js";
 import type { RequestOutcome, RequestTraceConnection } from "../engine/request-models.js";
 import type { ServedResource } from "../engine/served-resource.js";
 import type { WatchSource } from "./watch-server.js";

@@ -1,9 +1,9 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
-import type { HttpFault, HttpRequestDescriptor } from "../engine/http-faults.js";
-import type { DeleteOptions } from "../engine/registry/delete-options.js";
+import { servedFromOfError } from "../engine/cacher/index.js";
+import type { HttpFault, HttpRequestDescriptor } from "../engine/filters/index.js";
+import type { DeleteOptions } from "../engine/registry/index.js";
 import type { Served } from "../engine/request-context.js";
 import { outcomeOfError } from "../engine/request-models.js";
-import { servedFromOfError } from "../engine/served-from.js";
 import type { ServedResource } from "../engine/served-resource.js";
 import type { SimApiServer } from "../engine/sim-apiserver.js";
 import type { ApiBackend, BackendRequestContext, CompletedRequest } from "./backend.js";

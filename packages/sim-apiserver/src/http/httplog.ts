@@ -1,7 +1,6 @@
 // The httplog line of a finished request (kube-apiserver's `pkg/server/httplog`: verb, URI, latency, user agent,
 // audit ID, response code, and APF's seat fields when priced).
-import type { RequestCost } from "../engine/cost-model.js";
-import { formatGoDuration } from "../engine/trace.js";
+import { formatGoDuration, type RequestCost } from "../engine/filters/index.js";
 import type { WatchEndReason } from "./watch-server.js";
 
 /** kube-apiserver's httplog APF fields for a request the cost model priced. */

@@ -7,9 +7,8 @@ import {
   newInvalid,
   type Status,
 } from "@informer-ts/apimachinery";
-import { FIELD_MANAGER_MAX_LENGTH } from "../engine/field-manager/structured-merge-manager.js";
-import type { HttpFault } from "../engine/http-faults.js";
-import type { DeleteOptions } from "../engine/registry/delete-options.js";
+import type { HttpFault } from "../engine/filters/index.js";
+import { type DeleteOptions, FIELD_MANAGER_MAX_LENGTH } from "../engine/registry/index.js";
 import type { ServedResource } from "../engine/served-resource.js";
 import type { ApiBackend, BackendRequestContext } from "./backend.js";
 import { decodeRequestBody, inputParserFor, readBody } from "./body.js";

@@ -5,7 +5,7 @@ import { getEventListeners } from "node:events";
 import type { KubeList, KubeObject, ListOptions, WatchEvent } from "@informer-ts/apimachinery";
 import { newNotFound } from "@informer-ts/apimachinery";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { HttpFault } from "../engine/http-faults.js";
+import type { HttpFault } from "../engine/filters/http-faults.js";
 import { DEFAULT_VERBS, type ServedResource } from "../engine/served-resource.js";
 import type { ApiBackend, BackendRequestContext } from "./backend.js";
 import { fetchRaw, openStream } from "./http-client.test-util.js";

@@ -1,6 +1,6 @@
 import { type KubeObject, newConflict, newInvalid, newNotFound, type Status } from "@informer-ts/apimachinery";
 import type { SimResource } from "../resources.js";
-import type { MvccStorage } from "../storage.js";
+import type { MvccStorage } from "../storage/index.js";
 
 /** `v1` `Binding`: what a scheduler POSTs to `pods/<name>/binding`. */
 export interface PodBinding extends KubeObject {

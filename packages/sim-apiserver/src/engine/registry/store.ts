@@ -15,7 +15,7 @@ import {
 import type { Clock, Rand } from "@informer-ts/clock";
 import { deepFreeze, generateNameFrom, newUid, rfc3339Seconds } from "../object-util.js";
 import { apiVersionOf, type SimResource } from "../resources.js";
-import type { MvccStorage } from "../storage.js";
+import type { MvccStorage } from "../storage/index.js";
 import { type DeleteOptions, finalizersForDeletion, validateDeleteOptions } from "./delete-options.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "./object-meta-validation.js";
 import { applyPatch, decodePatch, type PatchType, patchTypeOf } from "./patch.js";

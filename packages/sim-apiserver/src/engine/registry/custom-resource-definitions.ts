@@ -1,0 +1,230 @@
+import type { FieldError, KubeObject } from "@informer-ts/apimachinery";
+import type { SimResource } from "../resources.js";
+import { COLLECTION_VERBS, DEFAULT_VERBS } from "../served-resource.js";
+
+/** `apiextensions.k8s.io/v1` `customresourcedefinitions`: cluster-scoped, short names `crd`, `crds`. */
+export const CUSTOM_RESOURCE_DEFINITIONS: SimResource = Object.freeze({
+  group: "apiextensions.k8s.io",
+  version: "v1",
+  resource: "customresourcedefinitions",
+  kind: "CustomResourceDefinition",
+  singularName: "customresourcedefinition",
+  namespaced: false,
+  shortNames: ["crd", "crds"],
+  verbs: DEFAULT_VERBS,
+});
+
+/** The finalizer with which apiextensions-apiserver deletes a definition's objects before the definition. */
+export const CUSTOM_RESOURCE_CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+function dnsSubdomainErrors(name: string): string[] {
+  const out: string[] = [];
+  if (name.length > 253) out.push("must be no more than 253 characters");
+  if (!DNS1123_SUBDOMAIN.test(name)) {
+    out.push(
+      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+    );
+  }
+  return out;
+}
+
+/**
+ * `ValidateCustomResourceDefinition` (apiextensions-apiserver), the rules the simulator enforces: `metadata.name`
+ * must be a DNS subdomain equal to `spec.names.plural + "." + spec.group`; `spec.group` required and a domain with a
+ * dot; `spec.names.plural`/`kind` required (plural a DNS label); `spec.scope` `Cluster` or `Namespaced`; at least one
+ * version, exactly one of them the storage version, each with a name. Returns the field errors in upstream's order
+ * and wording (empty: valid).
+ */
+export function validateCustomResourceDefinition(crd: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const spec = isObject(crd.spec) ? crd.spec : {};
+  const names = isObject(spec.names) ? spec.names : {};
+  const group = typeof spec.group === "string" ? spec.group : "";
+  const plural = typeof names.plural === "string" ? names.plural : "";
+  const kind = typeof names.kind === "string" ? names.kind : "";
+  const name = crd.metadata?.name ?? "";
+  if (name === "") {
+    errs.push({ type: "FieldValueRequired", field: "metadata.name", detail: "name or generateName is required" });
+  } else {
+    const msgs = dnsSubdomainErrors(name);
+    if (name !== `${plural}.${group}`) msgs.push('must be spec.names.plural+"."+spec.group');
+    for (const m of msgs) errs.push({ type: "FieldValueInvalid", field: "metadata.name", badValue: name, detail: m });
+  }
+  if (group === "") errs.push({ type: "FieldValueRequired", field: "spec.group" });
+  else if (!group.includes(".")) {
+    errs.push({
+      type: "FieldValueInvalid",
+      field: "spec.group",
+      badValue: group,
+      detail: "should be a domain with at least one dot",
+    });
+  }
+  const scope = typeof spec.scope === "string" ? spec.scope : "";
+  if (scope === "") errs.push({ type: "FieldValueRequired", field: "spec.scope" });
+  else if (scope !== "Cluster" && scope !== "Namespaced") {
+    errs.push({
+      type: "FieldValueNotSupported",
+      field: "spec.scope",
+      badValue: scope,
+      detail: 'supported values: "Cluster", "Namespaced"',
+    });
+  }
+  const versions = Array.isArray(spec.versions) ? spec.versions : [];
+  if (versions.length === 0) {
+    errs.push({
+      type: "FieldValueRequired",
+      field: "spec.versions",
+      detail: "must have exactly one version marked as storage version",
+    });
+  } else {
+    const storage = versions.filter((v) => isObject(v) && v.storage === true).length;
+    if (storage !== 1) {
+      errs.push({
+        type: "FieldValueInvalid",
+        field: "spec.versions",
+        badValue: `${storage} storage versions`,
+        detail: "must have exactly one version marked as storage version",
+      });
+    }
+    versions.forEach((v, i) => {
+      if (!isObject(v) || typeof v.name !== "string" || v.name === "") {
+        errs.push({ type: "FieldValueRequired", field: `spec.versions[${i}].name` });
+      }
+    });
+  }
+  if (plural === "") errs.push({ type: "FieldValueRequired", field: "spec.names.plural" });
+  else if (!DNS1123_LABEL.test(plural)) {
+    errs.push({
+      type: "FieldValueInvalid",
+      field: "spec.names.plural",
+      badValue: plural,
+      detail:
+        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    });
+  }
+  if (kind === "") errs.push({ type: "FieldValueRequired", field: "spec.names.kind" });
+  return errs;
+}
+
+/**
+ * The served resource a definition declares (apiextensions-apiserver's `crdHandler` serving info): group, plural,
+ * kind, scope, short names, its version — the storage version when served, else the first served one — and the
+ * `status` and `scale` subresources that version declares. Throws an Error naming what is missing for a definition that
+ * would not validate.
+ *
+ * Differences from kube-apiserver: one served version per resource; schemas, defaulting, pruning, conversion and
+ * `additionalPrinterColumns` are ignored (objects are schemaless, as with
+ * `x-kubernetes-preserve-unknown-fields`).
+ */
+export function resourceFromCrd(crd: KubeObject): SimResource {
+  const spec = (crd as { spec?: Record<string, unknown> }).spec;
+  if (typeof spec !== "object" || spec === null) throw new Error("CustomResourceDefinition: spec is required");
+  const group = spec.group;
+  if (typeof group !== "string" || group === "") throw new Error("CustomResourceDefinition: spec.group is required");
+  const names = spec.names as Record<string, unknown> | undefined;
+  const plural = names?.plural;
+  const kind = names?.kind;
+  if (typeof plural !== "string" || plural === "" || typeof kind !== "string" || kind === "") {
+    throw new Error("CustomResourceDefinition: spec.names.plural and spec.names.kind are required");
+  }
+  const versions = Array.isArray(spec.versions) ? (spec.versions as Array<Record<string, unknown>>) : [];
+  const served = versions.filter((v) => v.served !== false && typeof v.name === "string");
+  const chosen = served.find((v) => v.storage === true) ?? served[0];
+  if (chosen === undefined) throw new Error("CustomResourceDefinition: spec.versions needs a served version");
+  const scope = spec.scope ?? "Namespaced";
+  if (scope !== "Namespaced" && scope !== "Cluster") {
+    throw new Error(`CustomResourceDefinition: spec.scope must be Namespaced or Cluster, got ${JSON.stringify(scope)}`);
+  }
+  const shortNames = Array.isArray(names?.shortNames) ? (names.shortNames as string[]) : undefined;
+  const subresources = chosen.subresources as { status?: unknown; scale?: unknown } | undefined;
+  const status = typeof subresources === "object" && subresources !== null && subresources.status !== undefined;
+  const s = isObject(subresources?.scale) ? subresources.scale : undefined;
+  const scale =
+    s !== undefined && typeof s.specReplicasPath === "string" && typeof s.statusReplicasPath === "string"
+      ? {
+          specReplicasPath: s.specReplicasPath,
+          statusReplicasPath: s.statusReplicasPath,
+          ...(typeof s.labelSelectorPath === "string" && { labelSelectorPath: s.labelSelectorPath }),
+        }
+      : undefined;
+  return {
+    group,
+    version: chosen.name as string,
+    resource: plural,
+    kind,
+    singularName: typeof names?.singular === "string" ? names.singular : kind.toLowerCase(),
+    namespaced: scope === "Namespaced",
+    verbs: COLLECTION_VERBS,
+    ...(shortNames !== undefined && { shortNames }),
+    ...((status || scale !== undefined) && {
+      subresources: { ...(status && { status: true }), ...(scale !== undefined && { scale }) },
+    }),
+    custom: true,
+  };
+}
+
+/**
+ * What apiextensions-apiserver's controllers write into a new definition: `spec.names.singular`/`listKind` defaults,
+ * and a status with `acceptedNames`, `storedVersions` and the `NamesAccepted` and `Established` conditions (the
+ * simulator establishes at once). Returns a new object.
+ */
+export function establishedDefinition(crd: KubeObject, now: string): KubeObject {
+  const out = structuredClone(crd);
+  const spec = (isObject(out.spec) ? out.spec : {}) as Record<string, unknown>;
+  const names = (isObject(spec.names) ? spec.names : {}) as Record<string, unknown>;
+  const kind = typeof names.kind === "string" ? names.kind : "";
+  if (typeof names.singular !== "string" || names.singular === "") names.singular = kind.toLowerCase();
+  if (typeof names.listKind !== "string" || names.listKind === "") names.listKind = `${kind}List`;
+  spec.names = names;
+  out.spec = spec;
+  const versions = Array.isArray(spec.versions) ? (spec.versions as Array<Record<string, unknown>>) : [];
+  const storage = versions.find((v) => v.storage === true)?.name;
+  const condition = (type: string, reason: string, message: string) => ({
+    type,
+    status: "True",
+    lastTransitionTime: now,
+    reason,
+    message,
+  });
+  out.status = {
+    conditions: [
+      condition("NamesAccepted", "NoConflicts", "no conflicts found"),
+      condition("Established", "InitialNamesAccepted", "the initial names have been accepted"),
+    ],
+    acceptedNames: { ...names },
+    storedVersions: storage === undefined ? [] : [storage],
+  };
+  return out;
+}
+
+/**
+ * `SetCRDCondition` of `Terminating=True` with `reason`/`message`: a new object with the condition added or updated
+ * (the transition time kept when the status does not change), or `crd` itself when nothing changes.
+ */
+export function withTerminatingCondition(crd: KubeObject, reason: string, message: string, now: string): KubeObject {
+  const status = isObject(crd.status) ? crd.status : {};
+  const conditions = Array.isArray(status.conditions) ? (status.conditions as Array<Record<string, unknown>>) : [];
+  const old = conditions.find((c) => c.type === "Terminating");
+  if (old !== undefined && old.status === "True" && old.reason === reason && old.message === message) return crd;
+  const cond = {
+    type: "Terminating",
+    status: "True",
+    lastTransitionTime: old !== undefined && old.status === "True" ? old.lastTransitionTime : now,
+    reason,
+    message,
+  };
+  const out = structuredClone(crd);
+  out.status = {
+    ...status,
+    conditions:
+      old === undefined ? [...conditions, cond] : conditions.map((c) => (c.type === "Terminating" ? cond : c)),
+  };
+  return out;
+}

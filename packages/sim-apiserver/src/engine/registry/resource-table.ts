@@ -1,0 +1,126 @@
+import { type KubeObject, newInvalid } from "@informer-ts/apimachinery";
+import type { Cacher } from "../cacher/index.js";
+import type { ResourceRef } from "../request-context.js";
+import { groupResourceString, type SimResource } from "../resources.js";
+import type { MvccStorage } from "../storage/index.js";
+import { UnknownResourceError } from "../unknown-resource-error.js";
+import {
+  CUSTOM_RESOURCE_DEFINITIONS,
+  establishedDefinition,
+  resourceFromCrd,
+  validateCustomResourceDefinition,
+} from "./custom-resource-definitions.js";
+
+/**
+ * The served resources and their watch caches (kube-apiserver's installed REST storage plus apiextensions'
+ * `crdHandler`): lookup by name or object, registration, and the resources a CustomResourceDefinition serves from
+ * the moment it is established until it is finalized.
+ */
+export class ResourceTable {
+  private readonly byName = new Map<string, SimResource>();
+  private readonly cachers = new Map<SimResource, Cacher>();
+  /** Resources served because a CustomResourceDefinition (by name) declares them. */
+  private readonly definitions = new Map<string, SimResource>();
+
+  constructor(
+    private readonly storage: MvccStorage,
+    private readonly newCacher: (r: SimResource) => Cacher,
+  ) {}
+
+  /** Adds a resource with a new, empty and ready watch cache; throws when its group/resource is already served. */
+  register(r: SimResource): SimResource {
+    const name = groupResourceString(r);
+    if (this.byName.has(name)) throw new Error(`resource ${name} is already registered`);
+    this.byName.set(name, r);
+    this.cachers.set(r, this.newCacher(r));
+    return r;
+  }
+
+  /** A served resource by group/resource string (`deployments.apps`), if served. */
+  byGroupResource(name: string): SimResource | undefined {
+    return this.byName.get(name);
+  }
+
+  /** A served resource by reference, or undefined (never throws). */
+  lookup(ref: ResourceRef): SimResource | undefined {
+    if (typeof ref !== "string") return this.cachers.has(ref) ? ref : this.byName.get(groupResourceString(ref));
+    return this.byName.get(ref);
+  }
+
+  /** Looks a resource up; throws {@link UnknownResourceError} (404 naming it) when it is not served. */
+  resolve(ref: ResourceRef): SimResource {
+    const r = this.lookup(ref);
+    if (r === undefined) throw new UnknownResourceError(typeof ref === "string" ? ref : groupResourceString(ref));
+    return r;
+  }
+
+  /** The watch cache of a resource (404 as {@link resolve} when not served). */
+  cacher(ref: ResourceRef): Cacher {
+    return this.cachers.get(this.resolve(ref))!;
+  }
+
+  /** The watch cache of a resource, if it is served (for storage events, which may race a retirement). */
+  cacherIfServed(r: SimResource): Cacher | undefined {
+    return this.cachers.get(r);
+  }
+
+  /** Every served resource, in registration order. */
+  resources(): SimResource[] {
+    return [...this.byName.values()];
+  }
+
+  /** Every watch cache, in registration order. */
+  allCachers(): Cacher[] {
+    return [...this.cachers.values()];
+  }
+
+  /** The resource a CustomResourceDefinition (by name) made served, if it is. */
+  definition(name: string): SimResource | undefined {
+    return this.definitions.get(name);
+  }
+
+  /**
+   * Serves the resource a stored CustomResourceDefinition declares (apiextensions-apiserver's `crdHandler` once the
+   * definition is Established). A resource that is already served (a built-in or one registered by hand) is left
+   * as it is.
+   */
+  serveDefinition(crd: KubeObject): void {
+    const r = resourceFromCrd(crd);
+    if (this.byName.has(groupResourceString(r))) return;
+    this.register(r);
+    this.definitions.set(crd.metadata!.name!, r);
+  }
+
+  /**
+   * Stores a CustomResourceDefinition straight in storage (seeding: no registry, no request) with the defaults and
+   * status the apiextensions controllers write at `now`, and serves its resource. An invalid definition is the 422
+   * with upstream's messages, nothing stored.
+   */
+  seedDefinition(crd: KubeObject, now: string): KubeObject {
+    const errs = validateCustomResourceDefinition(crd);
+    if (errs.length > 0) {
+      const gk = { group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" };
+      throw newInvalid(gk, crd.metadata?.name ?? "", errs);
+    }
+    const stored = this.storage.create(CUSTOM_RESOURCE_DEFINITIONS, "", establishedDefinition(crd, now));
+    this.serveDefinition(stored);
+    return stored;
+  }
+
+  /**
+   * Stops serving what a deleted definition declared (apiextensions' `CRDFinalizer`): every object of the resource
+   * is deleted (watchers see DELETED events), then its watchers end and requests for it are 404.
+   */
+  retireDefinition(name: string): void {
+    const r = this.definitions.get(name);
+    if (r === undefined) return;
+    this.definitions.delete(name);
+    for (const [, obj] of this.storage.snapshot(r)) {
+      this.storage.delete(r, obj.metadata?.namespace ?? "", obj.metadata?.name ?? "");
+    }
+    this.byName.delete(groupResourceString(r));
+    const cacher = this.cachers.get(r);
+    this.cachers.delete(r);
+    cacher?.retire();
+  }
+}
