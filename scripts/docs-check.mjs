@@ -116,6 +116,22 @@ function linkPackageDependencies(dir) {
   }
 }
 
+/** tsconfig `paths` for each package's `exports` subpath `./<name>`: its source `src/<name>/index.ts`. */
+function subpathPaths(outDir) {
+  const paths = {};
+  const packages = join(root, "packages");
+  for (const p of readdirSync(packages)) {
+    const manifest = join(packages, p, "package.json");
+    if (!existsSync(manifest)) continue;
+    const json = JSON.parse(readFileSync(manifest, "utf8"));
+    for (const sub of Object.keys(json.exports ?? {})) {
+      if (sub === "." || sub === "./package.json") continue;
+      paths[`${json.name}${sub.slice(1)}`] = [`${relative(outDir, root)}/packages/${p}/src/${sub.slice(2)}/index.ts`];
+    }
+  }
+  return paths;
+}
+
 function checkIn(outDir, files) {
   linkPackageDependencies(outDir);
   const errors = [];
@@ -150,7 +166,7 @@ function checkIn(outDir, files) {
           // Blocks may declare things only to show them; unused names are not errors in docs.
           noUnusedLocals: false,
           noUnusedParameters: false,
-          paths: { "@informer-ts/*": [`${relative(outDir, root)}/packages/*/src/index.ts`] },
+          paths: { "@informer-ts/*": [`${relative(outDir, root)}/packages/*/src/index.ts`], ...subpathPaths(outDir) },
           typeRoots: [join(root, "node_modules", "@types")],
         },
         include: ["./*.ts"],

@@ -7,9 +7,11 @@
 //   2. for npm and for pnpm: in an empty project outside the workspace, install the tarball ALONE — its
 //      @informer-ts dependencies come from the sibling tarballs (npm `overrides` / `pnpm.overrides` to file:
 //      tarballs, never a registry), third-party ones from the registry (preferring the local cache/store);
-//   3. import it under NodeNext ESM (`import`) and CommonJS (`require`, i.e. Node's require(esm)), checking that
-//      every name its `index.d.ts` exports is there at run time; run each `bin` with `--help`;
-//   4. type-check a consumer (`.ts` ESM and `.cts` CommonJS) with `strict` and `skipLibCheck: false`;
+//   3. import each entry point (`.` and every `exports` subpath) under NodeNext ESM (`import`) and CommonJS
+//      (`require`, i.e. Node's require(esm)), checking that every name its declarations export is there at run time;
+//      run each `bin` with `--help`;
+//   4. type-check a consumer of every entry point (`.ts` ESM and `.cts` CommonJS) with `strict` and
+//      `skipLibCheck: false`;
 //   5. for @informer-ts/testing: install it (and the packages docs/testing.md's first example imports) from the
 //      tarballs, type-check that example and run it with node's test runner (it must pass).
 //
@@ -177,26 +179,39 @@ function typeOnlyExport(checker, sym) {
  * Type-checks the consumer project in `dir` (its tsconfig.json) and returns `{ diagnostics, values }`: the
  * formatted errors, and the names the package's declarations export as values (what must exist at run time).
  */
-function typeCheck(dir, name) {
+function typeCheck(dir, specifiers) {
   const configPath = join(dir, "tsconfig.json");
   const config = ts.readConfigFile(configPath, ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, dir);
   const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
   const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => dir, getNewLine: () => "\n" };
-  const diagnostics = ts.formatDiagnostics([...parsed.errors, ...ts.getPreEmitDiagnostics(program)], host);
+  let diagnostics = ts.formatDiagnostics([...parsed.errors, ...ts.getPreEmitDiagnostics(program)], host);
   const checker = program.getTypeChecker();
-  const consumer = program.getSourceFile(join(dir, "consumer.ts"));
-  const values = [];
-  const decl = consumer?.statements.find(ts.isImportDeclaration);
-  const moduleSymbol = decl === undefined ? undefined : checker.getSymbolAtLocation(decl.moduleSpecifier);
-  if (moduleSymbol !== undefined) {
+  const values = new Map(); // specifier -> exported value names
+  specifiers.forEach((specifier, i) => {
+    const consumer = program.getSourceFile(join(dir, `consumer-${i}.ts`));
+    const decl = consumer?.statements.find(ts.isImportDeclaration);
+    const moduleSymbol = decl === undefined ? undefined : checker.getSymbolAtLocation(decl.moduleSpecifier);
+    if (moduleSymbol === undefined) {
+      diagnostics += `\ncannot resolve ${specifier}'s types`;
+      return;
+    }
+    const names = [];
     for (const sym of checker.getExportsOfModule(moduleSymbol)) {
       const target = sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym;
-      if (target.flags & ts.SymbolFlags.Value && !typeOnlyExport(checker, sym)) values.push(sym.getName());
+      if (target.flags & ts.SymbolFlags.Value && !typeOnlyExport(checker, sym)) names.push(sym.getName());
     }
-  }
-  if (moduleSymbol === undefined) return { diagnostics: `${diagnostics}\ncannot resolve ${name}'s types`, values };
-  return { diagnostics, values: values.sort() };
+    values.set(specifier, names.sort());
+  });
+  return { diagnostics, values };
+}
+
+/** The import specifiers of a package's entry points: its name for `.`, name + subpath for each other one. */
+function entrySpecifiers(json) {
+  const subpaths = Object.entries(json.exports ?? {})
+    .filter(([k, v]) => k !== "." && typeof v === "object" && v !== null && typeof v.types === "string")
+    .map(([k]) => `${json.name}${k.slice(1)}`);
+  return [json.name, ...subpaths];
 }
 
 // 2–4. Install alone, import, type-check.
@@ -231,15 +246,20 @@ function lane(pm) {
     }
     ok(`${label}: installed alone`, t0);
 
-    // Types: a strict NodeNext consumer, ESM and CommonJS, with skipLibCheck off.
-    writeFileSync(
-      join(consumer, "consumer.ts"),
-      `import * as m from ${JSON.stringify(name)};\nexport const names: string[] = Object.keys(m);\n`,
-    );
-    writeFileSync(
-      join(consumer, "consumer-cjs.cts"),
-      `import m = require(${JSON.stringify(name)});\nexport const names: string[] = Object.keys(m);\n`,
-    );
+    // Types: a strict NodeNext consumer, ESM and CommonJS, with skipLibCheck off, of every entry point.
+    const specifiers = entrySpecifiers(p.json);
+    const consumerFiles = [];
+    specifiers.forEach((specifier, i) => {
+      writeFileSync(
+        join(consumer, `consumer-${i}.ts`),
+        `import * as m from ${JSON.stringify(specifier)};\nexport const names: string[] = Object.keys(m);\n`,
+      );
+      writeFileSync(
+        join(consumer, `consumer-cjs-${i}.cts`),
+        `import m = require(${JSON.stringify(specifier)});\nexport const names: string[] = Object.keys(m);\n`,
+      );
+      consumerFiles.push(`consumer-${i}.ts`, `consumer-cjs-${i}.cts`);
+    });
     writeFileSync(
       join(consumer, "tsconfig.json"),
       JSON.stringify({
@@ -255,34 +275,38 @@ function lane(pm) {
           typeRoots: [join(root, "node_modules", "@types")],
           types: ["node"],
         },
-        files: ["consumer.ts", "consumer-cjs.cts"],
+        files: consumerFiles,
       }),
     );
     t0 = Date.now();
-    const types = typeCheck(consumer, name);
-    if (types.diagnostics === "") ok(`${label}: type-checks with skipLibCheck: false (ESM and CommonJS consumer)`, t0);
+    const types = typeCheck(consumer, specifiers);
+    const entries = `${specifiers.length} entry point${specifiers.length === 1 ? "" : "s"}`;
+    if (types.diagnostics === "") ok(`${label}: ${entries} type-check with skipLibCheck: false (ESM and CommonJS)`, t0);
     else fail(`${label}: type-check with skipLibCheck: false`, types.diagnostics.split("\n").slice(0, 30).join("\n"));
 
-    // Run-time: ESM import and CommonJS require() both expose every value the declarations export.
-    const expected = types.values;
-    writeFileSync(
-      join(consumer, "esm.mjs"),
-      `import * as m from ${JSON.stringify(name)};\nconst want = ${JSON.stringify(expected)};\n` +
-        `const missing = want.filter((k) => m[k] === undefined);\n` +
-        `if (want.length === 0 || missing.length > 0) { console.error("missing exports: " + missing.join(", ")); process.exit(1); }\n`,
-    );
-    writeFileSync(
-      join(consumer, "cjs.cjs"),
-      `const m = require(${JSON.stringify(name)});\nconst want = ${JSON.stringify(expected)};\n` +
-        `const missing = want.filter((k) => m[k] === undefined);\n` +
-        `if (want.length === 0 || missing.length > 0) { console.error("missing exports: " + missing.join(", ")); process.exit(1); }\n`,
-    );
-    t0 = Date.now();
-    const esm = run(process.execPath, ["esm.mjs"], consumer);
-    const cjs = run(process.execPath, ["--disable-warning=ExperimentalWarning", "cjs.cjs"], consumer);
-    if (!esm.ok) fail(`${label}: import (ESM)`, esm.out);
-    if (!cjs.ok) fail(`${label}: require (CommonJS)`, cjs.out);
-    if (esm.ok && cjs.ok) ok(`${label}: import and require expose all ${expected.length} exported values`, t0);
+    // Run-time: ESM import and CommonJS require() of each entry point expose every value its declarations export.
+    for (const [i, specifier] of specifiers.entries()) {
+      const expected = types.values.get(specifier) ?? [];
+      writeFileSync(
+        join(consumer, `esm-${i}.mjs`),
+        `import * as m from ${JSON.stringify(specifier)};\nconst want = ${JSON.stringify(expected)};\n` +
+          `const missing = want.filter((k) => m[k] === undefined);\n` +
+          `if (want.length === 0 || missing.length > 0) { console.error("missing exports: " + missing.join(", ")); process.exit(1); }\n`,
+      );
+      writeFileSync(
+        join(consumer, `cjs-${i}.cjs`),
+        `const m = require(${JSON.stringify(specifier)});\nconst want = ${JSON.stringify(expected)};\n` +
+          `const missing = want.filter((k) => m[k] === undefined);\n` +
+          `if (want.length === 0 || missing.length > 0) { console.error("missing exports: " + missing.join(", ")); process.exit(1); }\n`,
+      );
+      t0 = Date.now();
+      const esm = run(process.execPath, [`esm-${i}.mjs`], consumer);
+      const cjs = run(process.execPath, ["--disable-warning=ExperimentalWarning", `cjs-${i}.cjs`], consumer);
+      const what = `${label}${specifier === name ? "" : ` ${specifier.slice(name.length)}`}`;
+      if (!esm.ok) fail(`${what}: import (ESM)`, esm.out);
+      if (!cjs.ok) fail(`${what}: require (CommonJS)`, cjs.out);
+      if (esm.ok && cjs.ok) ok(`${what}: import and require expose all ${expected.length} exported values`, t0);
+    }
 
     if (p.name === "testing") docsExample(pm);
 

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isUnauthorized, type KubeObject, type WatchEvent } from "@informer-ts/apimachinery";
-import { RecordingStore, Reflector, type ReflectorStatus, silentLogger, startRun } from "@informer-ts/cache";
+import { Reflector, type ReflectorStatus, silentLogger } from "@informer-ts/cache";
+import { RecordingStore, startRun } from "@informer-ts/cache/testing";
 import { builtinResources, KubeClient, listWatchFor, loadClientConfig } from "@informer-ts/client";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import {

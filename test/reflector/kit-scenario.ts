@@ -10,18 +10,16 @@
 // open stream, a refused connection, a rewritten request, list or event).
 import type { KubeList, KubeObject, ListOptions, Status, WatchEvent } from "@informer-ts/apimachinery";
 import {
-  FakeWatch,
   type ListerWatcher,
   type ListerWatcherTarget,
-  RecordingStore,
   Reflector,
   type ReflectorEvent,
   type ReflectorOptions,
   type ReflectorStatus,
   silentLogger,
-  startRun,
   type Watch,
 } from "@informer-ts/cache";
+import { FakeWatch, RecordingStore, startRun } from "@informer-ts/cache/testing";
 import { builtinResources, listWatchFor } from "@informer-ts/client";
 import { type FakeClock, type Rand, settle } from "@informer-ts/clock";
 import {

@@ -4,7 +4,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { KubeObject } from "@informer-ts/apimachinery";
-import { type LogLevel, metaNamespaceKeyFunc, newStore, Reflector, startRun } from "@informer-ts/cache";
+import { type LogLevel, metaNamespaceKeyFunc, newStore, Reflector } from "@informer-ts/cache";
+import { startRun } from "@informer-ts/cache/testing";
 import { builtinResources, customResource, KubeClient, listWatchFor } from "@informer-ts/client";
 import { FakeClock } from "@informer-ts/clock";
 import { expect, it } from "vitest";

@@ -15,8 +15,8 @@ import {
   type ReflectorOptions,
   type StoreWithTransactions,
   silentLogger,
-  startRun,
 } from "@informer-ts/cache";
+import { startRun } from "@informer-ts/cache/testing";
 import { builtinResources, KubeClient, listWatchFor } from "@informer-ts/client";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import {
@@ -25,8 +25,8 @@ import {
   type ServedResource,
   SimApiServer,
   SimHttpServer,
-  type WatchSource,
 } from "@informer-ts/sim-apiserver";
+import type { WatchSource } from "@informer-ts/sim-apiserver/http";
 import { afterEach, describe, expect, it } from "vitest";
 
 const { configmaps } = builtinResources;

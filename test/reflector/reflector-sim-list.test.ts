@@ -5,15 +5,14 @@ import {
   ListWatch,
   newFilteredListWatch,
   newListPager,
-  RecordingStore,
   Reflector,
   type ReflectorMetricsProvider,
   type ReflectorOptions,
   reflectorMetricsProvider,
   setReflectorMetricsProvider,
   silentLogger,
-  startRun,
 } from "@informer-ts/cache";
+import { RecordingStore, startRun } from "@informer-ts/cache/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   CONFIGMAP_TYPE,

@@ -9,7 +9,8 @@
 // here (100 + 50) and 30 over real HTTP; see docs/testing.md for every kit-based suite's count.
 
 import type { KubeObject } from "@informer-ts/apimachinery";
-import { metaNamespaceKeyFunc, newStore, Reflector, silentLogger, startRun } from "@informer-ts/cache";
+import { metaNamespaceKeyFunc, newStore, Reflector, silentLogger } from "@informer-ts/cache";
+import { startRun } from "@informer-ts/cache/testing";
 import { seededRand } from "@informer-ts/clock";
 import { checkInformer, checkSubject, type SubjectCase, type SubjectUnderTest } from "@informer-ts/testing";
 import fc from "fast-check";

@@ -8,7 +8,8 @@ import {
   newTooManyRequests,
   type WatchEvent,
 } from "@informer-ts/apimachinery";
-import { newSharedIndexInformer, type SharedIndexInformer, silentLogger, startRun } from "@informer-ts/cache";
+import { newSharedIndexInformer, type SharedIndexInformer, silentLogger } from "@informer-ts/cache";
+import { startRun } from "@informer-ts/cache/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   CONFIGMAP_TYPE,

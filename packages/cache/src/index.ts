@@ -94,7 +94,7 @@ export {
   type ReplacedAllInfo,
   type SyncAllInfo,
 } from "./delta.js";
-export { DeltaFIFO, type DeltaFIFOOptions, dedupDeltas } from "./delta-fifo.js";
+export { DeltaFIFO, type DeltaFIFOOptions } from "./delta-fifo.js";
 export {
   ErrFIFOClosed,
   FIFOClosedError,
@@ -115,18 +115,12 @@ export {
   type RealFIFOOptions,
 } from "./the-real-fifo.js";
 
-// Controller: processDeltas and resource event handlers
+// Resource event handlers
 
 export {
   checkEventHandler,
   FilteringResourceEventHandler,
   type FilteringResourceEventHandlerOptions,
-  newQueueFIFO,
-  type ProcessLoopOptions,
-  processDeltas,
-  processDeltasInBatch,
-  processLoop,
-  type QueueFIFOOptions,
   type ResourceEventHandler,
   ResourceEventHandlerDetailedFuncs,
   type ResourceEventHandlerDetailedFuncsOptions,
@@ -204,10 +198,7 @@ export {
   DEFAULT_MIN_WATCH_TIMEOUT_MS,
   defaultWatchErrorHandler,
   extractListWithAlloc,
-  newNamedReflector,
   newNamespaceKeyedIndexerAndReflector,
-  newReflector,
-  newReflectorWithOptions,
   Reflector,
   type ReflectorInfo,
   type ReflectorOptions,
@@ -216,17 +207,9 @@ export {
   type WatchLivenessOptions,
 } from "./reflector.js";
 export {
-  type ConsistencyCheckArgs,
-  checkWatchListDataConsistency,
-  isDataConsistencyDetectionForWatchListEnabled,
-} from "./reflector-data-consistency-detector.js";
-export {
   errorInfo,
   InitialEventsEndTimeoutError,
-  isExpiredError,
-  isTooLargeResourceVersionError,
   isTruncatedWatchStream,
-  isWatchErrorRetriable,
   isWatchStreamEnd,
   type ReflectorErrorInfo,
   VeryShortWatchError,
@@ -284,17 +267,10 @@ export { ListenerOverflowError } from "./listener-overflow-error.js";
 export {
   type HandlerErrorCallback,
   type HandlerErrorInfo,
-  handlerErrorBackoffMs,
-  initialBufferSize,
   type ListenerEvent,
-  type ListenerEventSink,
-  type ListenerHandler,
   type ListenerStats,
   listenerPendingNotificationsMetricName,
   type Notification,
-  type NotificationSink,
-  ProcessorListener,
-  type ProcessorListenerOptions,
   type ResourceEventHandlerRegistration,
 } from "./processor-listener.js";
 export {
@@ -312,24 +288,24 @@ export {
   type SharedInformerStatus,
   shutDownEventHandler,
 } from "./shared-informer.js";
-export { determineResyncPeriod, minimumResyncPeriod, SharedProcessor } from "./shared-processor.js";
 export { AsyncTracker, type DoneChecker, DoneLatch, SingleFileTracker, SyncTrackerError } from "./synctrack.js";
 export {
   type InformerSynced,
-  syncedPollPeriod,
   type WaitForCacheSyncOptions,
   waitFor,
   waitForCacheSync,
 } from "./wait-for-cache-sync.js";
 
-// Test doubles (client-go tools/cache/testing)
+// Deprecated aliases (docs/api-surface.md): the Go reflector constructors that differ only by defaults, and the
+// test doubles, which moved to `@informer-ts/cache/testing`.
 
 export {
   FakeControllerSource,
-  type FakeControllerSourceOptions,
   FakeWatch,
-  type FakeWatchListSupport,
-} from "./testing/fake-controller-source.js";
-export { type RecordedCall, RecordingStore } from "./testing/recording-store.js";
-export { runUntilSettled } from "./testing/run-until-settled.js";
-export { type RunHandle, startRun } from "./testing/start-run.js";
+  newNamedReflector,
+  newReflector,
+  newReflectorWithOptions,
+  RecordingStore,
+  runUntilSettled,
+  startRun,
+} from "./deprecated.js";

@@ -15,13 +15,13 @@ import { FakeClock, type Rand, seededRand, settle } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
 import { takeEscapedRxjsErrors } from "../../../test/setup/rxjs-unhandled.js";
 import { type Backoff, delayWithReset } from "./backoff.js";
+import { newReflector } from "./deprecated.js";
 import { metaNamespaceKeyFunc } from "./keys.js";
 import type { ListerWatcher, Watch } from "./listwatch.js";
 import {
   DEFAULT_EXPECTED_TYPE_NAME,
   defaultWatchErrorHandler,
   newNamespaceKeyedIndexerAndReflector,
-  newReflector,
   Reflector,
   type ReflectorInfo,
   type ReflectorOptions,

@@ -308,40 +308,6 @@ export class Reflector<T> implements ReflectorInfo {
 }
 
 /**
- * `NewReflector`: a reflector named after the caller's `file:line`, with `resyncPeriod` (ms, 0 = none).
- * `expectedType` is an example object whose `apiVersion`/`kind` (when both set) every watched object must have.
- */
-export function newReflector<T>(
-  lw: ListerWatcher<T>,
-  expectedType: KubeObject | undefined,
-  store: ReflectorStore<T>,
-  resyncPeriod: number,
-): Reflector<T> {
-  return new Reflector(lw, expectedType, store, { resyncPeriod });
-}
-
-/** `NewNamedReflector`. */
-export function newNamedReflector<T>(
-  name: string,
-  lw: ListerWatcher<T>,
-  expectedType: KubeObject | undefined,
-  store: ReflectorStore<T>,
-  resyncPeriod: number,
-): Reflector<T> {
-  return new Reflector(lw, expectedType, store, { name, resyncPeriod });
-}
-
-/** `NewReflectorWithOptions`. */
-export function newReflectorWithOptions<T>(
-  lw: ListerWatcher<T>,
-  expectedType: KubeObject | undefined,
-  store: ReflectorStore<T>,
-  options: ReflectorOptions<T>,
-): Reflector<T> {
-  return new Reflector(lw, expectedType, store, options);
-}
-
-/**
  * `NewNamespaceKeyedIndexerAndReflector`: an indexer keyed by `metaNamespaceKeyFunc` with the namespace index,
  * and a reflector feeding it.
  */

@@ -1,4 +1,4 @@
-import { runUntilSettled } from "@informer-ts/cache";
+import { runUntilSettled } from "@informer-ts/cache/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { takeEscapedRxjsErrors } from "../../../test/setup/rxjs-unhandled.js";
 import { newControllerManagedBy } from "./builder.js";

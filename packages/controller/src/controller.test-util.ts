@@ -3,15 +3,14 @@
 // test/controller.
 import type { KubeObject } from "@informer-ts/apimachinery";
 import {
-  FakeControllerSource,
   type InformerResource,
   newSharedInformerFactoryWithOptions,
-  runUntilSettled,
   type SharedInformerFactory,
   silentLogger,
   syncResultAsError,
   withInformerOptions,
 } from "@informer-ts/cache";
+import { FakeControllerSource, runUntilSettled } from "@informer-ts/cache/testing";
 import type { ResourceDescriptor } from "@informer-ts/client";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import { InMemoryMetrics } from "@informer-ts/instrumentation";

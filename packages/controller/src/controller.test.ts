@@ -1,5 +1,5 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
-import { runUntilSettled } from "@informer-ts/cache";
+import { runUntilSettled } from "@informer-ts/cache/testing";
 import { FakeClock, settle } from "@informer-ts/clock";
 import { afterEach, describe, expect, it } from "vitest";
 import { newControllerManagedBy } from "./builder.js";

@@ -6,8 +6,8 @@ import {
   Reflector,
   type ReflectorStore,
   silentLogger,
-  startRun,
 } from "@informer-ts/cache";
+import { startRun } from "@informer-ts/cache/testing";
 import { seededRand } from "@informer-ts/clock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

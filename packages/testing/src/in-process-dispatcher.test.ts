@@ -1,5 +1,6 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
-import { metaNamespaceKeyFunc, newStore, Reflector, silentLogger, startRun } from "@informer-ts/cache";
+import { metaNamespaceKeyFunc, newStore, Reflector, silentLogger } from "@informer-ts/cache";
+import { startRun } from "@informer-ts/cache/testing";
 import { builtinResources, listWatchFor } from "@informer-ts/client";
 import { seededRand } from "@informer-ts/clock";
 import { request } from "undici";

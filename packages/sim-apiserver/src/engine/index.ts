@@ -1,4 +1,6 @@
-// The engine of the simulated apiserver: storage, watch caches, list/watch semantics, faults, accounting.
+// Public API of @informer-ts/sim-apiserver/engine: the engine of the simulated apiserver by role — storage,
+// cacher, registry, controllers, filters (faults, accounting, APF, cost model, trace) — knowing no wire. `.`
+// re-exports the part a user of the simulator needs.
 
 export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cacher/cache-watcher.js";
 export { Cacher, type CacherConfig, type ServedFrom } from "./cacher/cacher.js";
@@ -15,6 +17,7 @@ export {
   watchMemoryEstimate,
   watchMemoryGauge,
 } from "./cacher/watch-memory-model.js";
+export type { BookmarkMode, WatcherInfo, WatcherSelector } from "./cacher/watcher-faults.js";
 export { type ControllerDeps, ControllerLoop } from "./controllers/controller-loop.js";
 export { APISERVER_USER_AGENT, CrdFinalizer, type DefinitionServing } from "./controllers/crd-finalizer.js";
 export { GARBAGE_COLLECTOR_USER_AGENT, GarbageCollector } from "./controllers/garbage-collector.js";
@@ -105,7 +108,6 @@ export {
   type TraceLogOptions,
 } from "./filters/trace.js";
 export { type UnansweredRequestStatus, unansweredRequestStatus } from "./filters/unanswered-request.js";
-export type { BookmarkMode, WatcherInfo, WatcherSelector } from "./filters/watcher-faults.js";
 export type { EngineRequests } from "./handlers/engine-requests.js";
 export {
   DEFAULT_KUBE_VERSION,

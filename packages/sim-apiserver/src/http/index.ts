@@ -1,4 +1,6 @@
-// Public surface of the HTTP(S) face of the simulated apiserver. Re-exported by the package index.
+// Public API of @informer-ts/sim-apiserver/http: the HTTP(S) face of the simulated apiserver and its building
+// blocks (request decoding, discovery, tables, negotiation, response writers, query parsing). `.` re-exports the
+// part a user of the simulator needs.
 export { type AdminHooks, createAdminHandler } from "./admin.js";
 export type { AuthOptions, UserInfo } from "./auth.js";
 export { authenticate, authRequired } from "./auth.js";
