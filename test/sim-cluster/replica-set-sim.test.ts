@@ -129,3 +129,29 @@ describe("ReplicaSet in the simulated cluster (in-process, virtual time)", () =>
     });
   });
 });
+
+describe("namespace defaults (serviceaccount and root-ca-cert-publisher controllers)", () => {
+  it("every namespace gets a default ServiceAccount and kube-root-ca.crt, re-created after a delete", async () => {
+    c = await createSimCluster({ cluster: { nodes: 1, rootCA: "PEM" } });
+    await c.client.create(resources.namespaces, { apiVersion: "v1", kind: "Namespace", metadata: { name: "team-a" } });
+    const has = () =>
+      ["default", "kube-system", "team-a"].every(
+        (ns) =>
+          stored(c!, "serviceaccounts", ns, "default") !== undefined &&
+          (stored<{ data?: Record<string, string> }>(c!, "configmaps", ns, "kube-root-ca.crt")?.data?.["ca.crt"] ??
+            "") === "PEM",
+      );
+    await c.settle({ maxMs: 60_000, until: has });
+    await c.client.delete(resources.serviceAccounts, "default", { namespace: "team-a" });
+    await c.client.delete(resources.configMaps, "kube-root-ca.crt", { namespace: "team-a" });
+    await c.settle({
+      maxMs: 60_000,
+      until: () => stored(c!, "serviceaccounts", "team-a", "default") === undefined || has(),
+    });
+    await c.settle({ maxMs: 60_000, until: has });
+    expect(
+      stored<{ metadata?: { annotations?: Record<string, string> } }>(c, "configmaps", "team-a", "kube-root-ca.crt")
+        ?.metadata?.annotations?.["kubernetes.io/description"],
+    ).toContain("CA bundle");
+  });
+});

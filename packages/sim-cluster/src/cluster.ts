@@ -15,20 +15,33 @@ import { InMemoryMetrics, type Logger, type MetricsProvider, newConsoleLogger } 
 import { DeploymentController } from "./deployment/deployment-controller.js";
 import { PodLifecycle } from "./kubelet/pod-lifecycle.js";
 import { DEFAULT_POD_STAGES, type Stage, validateStages } from "./kubelet/stage.js";
+import { RootCACertPublisher } from "./namespaced/root-ca-publisher.js";
+import { ServiceAccountsController } from "./namespaced/service-account-controller.js";
 import { NodeLifecycleController, type NodeLifecycleOptions } from "./nodes/node-lifecycle-controller.js";
 import { NodePool, type NodeTemplate } from "./nodes/node-pool.js";
 import { REPLICA_SETS, ReplicaSetController } from "./replicaset/replica-set-controller.js";
 import { Scheduler } from "./scheduler/scheduler.js";
 
 /** The controllers a {@link SimClusterRuntime} can run (kube-controller-manager's `--controllers` names). */
-export type ClusterControllerName = "deployment" | "replicaset" | "nodelifecycle";
+export type ClusterControllerName =
+  | "deployment"
+  | "replicaset"
+  | "nodelifecycle"
+  | "serviceaccount"
+  | "root-ca-cert-publisher";
 
 /** Every controller this package has, in start order (the default of {@link ClusterOptions.controllers}). */
 export const ALL_CLUSTER_CONTROLLERS: readonly ClusterControllerName[] = Object.freeze([
   "deployment",
   "replicaset",
   "nodelifecycle",
+  "serviceaccount",
+  "root-ca-cert-publisher",
 ]);
+
+/** What `kube-root-ca.crt` holds when no `rootCA` is given (not a usable certificate: the simulator's CA is not known). */
+export const PLACEHOLDER_ROOT_CA =
+  "-----BEGIN CERTIFICATE-----\nc2ltLWNsdXN0ZXI6IG5vIHJvb3QgQ0EgY29uZmlndXJlZA==\n-----END CERTIFICATE-----\n";
 
 /** Options of a {@link SimClusterRuntime}. */
 export interface ClusterOptions {
@@ -50,6 +63,8 @@ export interface ClusterOptions {
   /** Node heartbeat period, ms (default 10 000). */
   readonly leaseRenewIntervalMs?: number;
   readonly nodeLifecycle?: Omit<NodeLifecycleOptions, "client" | "clock" | "logger" | "nodes" | "pods" | "leases">;
+  /** The PEM bundle the root-CA publisher puts in every namespace's `kube-root-ca.crt` (default a placeholder). */
+  readonly rootCA?: string;
   /** Default a console logger at `warn`. */
   readonly logger?: Logger;
   /** Where controller and work-queue metrics go (default an in-memory recorder). */
@@ -60,7 +75,7 @@ export interface ClusterOptions {
  * A Kubernetes cluster's moving parts on this project's own runtime, against whatever apiserver `client` reaches:
  * kwok-style nodes ({@link NodePool}: Node objects, Leases, heartbeats), the kubelet stand-in driven by stages
  * ({@link PodLifecycle}), the {@link Scheduler}, and kube-controller-manager's controllers ({@link DeploymentController}, {@link ReplicaSetController},
- * {@link NodeLifecycleController}) — all sharing one {@link Manager} and its informers, as kube-controller-manager
+ * {@link NodeLifecycleController}, {@link ServiceAccountsController}, {@link RootCACertPublisher}) — all sharing one {@link Manager} and its informers, as kube-controller-manager
  * shares one informer factory. With the simulator's in-process transport and a `FakeClock` the whole cluster runs in
  * virtual time; the same seed gives the same run.
  *
@@ -74,6 +89,8 @@ export class SimClusterRuntime {
   readonly deployments: DeploymentController | undefined;
   readonly replicaSets: ReplicaSetController | undefined;
   readonly nodeLifecycle: NodeLifecycleController | undefined;
+  readonly serviceAccounts: ServiceAccountsController | undefined;
+  readonly rootCAPublisher: RootCACertPublisher | undefined;
   readonly clock: Clock;
   private readonly rand: Rand;
   private started = false;
@@ -171,6 +188,25 @@ export class SimClusterRuntime {
         leases: this.manager.informerFor(resources.leases),
       });
     }
+    if (controllers.includes("serviceaccount")) {
+      this.serviceAccounts = new ServiceAccountsController({
+        client,
+        clock,
+        metrics,
+        namespaces: this.manager.informerFor(resources.namespaces),
+        serviceAccounts: this.manager.informerFor(resources.serviceAccounts),
+      });
+    }
+    if (controllers.includes("root-ca-cert-publisher")) {
+      this.rootCAPublisher = new RootCACertPublisher({
+        client,
+        clock,
+        metrics,
+        rootCA: o.rootCA ?? PLACEHOLDER_ROOT_CA,
+        namespaces: this.manager.informerFor(resources.namespaces),
+        configMaps: this.manager.informerFor(resources.configMaps),
+      });
+    }
     const noLeader = (name: string, run: (s: AbortSignal) => Promise<void>) => ({
       name,
       run,
@@ -181,6 +217,8 @@ export class SimClusterRuntime {
     this.manager.add(noLeader("scheduler", (s) => this.scheduler.run(s)));
     if (this.deployments !== undefined) this.manager.add(this.deployments.controller);
     if (this.replicaSets !== undefined) this.manager.add(this.replicaSets.controller);
+    if (this.serviceAccounts !== undefined) this.manager.add(this.serviceAccounts.controller);
+    if (this.rootCAPublisher !== undefined) this.manager.add(this.rootCAPublisher.controller);
     if (this.nodeLifecycle !== undefined) {
       const nl = this.nodeLifecycle;
       this.manager.add(noLeader("nodelifecycle", (s) => nl.run(s)));

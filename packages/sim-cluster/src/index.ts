@@ -4,6 +4,7 @@ export {
   ALL_CLUSTER_CONTROLLERS,
   type ClusterControllerName,
   type ClusterOptions,
+  PLACEHOLDER_ROOT_CA,
   SimClusterRuntime,
 } from "./cluster.js";
 // Deployment
@@ -44,6 +45,17 @@ export {
   validateStages,
 } from "./kubelet/stage.js";
 export { matchesStageSelector, valueAt } from "./kubelet/stage-selector.js";
+// Namespaced defaults: ServiceAccounts and the root CA ConfigMap
+export {
+  ROOT_CA_CONFIG_MAP,
+  ROOT_CA_DESCRIPTION,
+  RootCACertPublisher,
+  type RootCACertPublisherOptions,
+} from "./namespaced/root-ca-publisher.js";
+export {
+  ServiceAccountsController,
+  type ServiceAccountsControllerOptions,
+} from "./namespaced/service-account-controller.js";
 // Nodes
 export {
   NodeLifecycleController,

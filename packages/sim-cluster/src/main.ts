@@ -35,6 +35,10 @@ async function main(argv: readonly string[]): Promise<number> {
     seed: flags.seed,
     events: flags.events,
     logger: newConsoleLogger("sim-cluster", "info"),
+    // The root CA the kubeconfig trusts is the one pods would be given.
+    ...(loaded.ca !== undefined && {
+      rootCA: typeof loaded.ca === "string" ? loaded.ca : Buffer.from(loaded.ca).toString("utf8"),
+    }),
     ...(stages !== undefined && { stages }),
   });
   const stop = new AbortController();
