@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { KubeObject } from "@informer-ts/apimachinery";
 import type { SharedIndexInformer } from "@informer-ts/cache";
 import {
@@ -209,7 +210,12 @@ export class SimClusterRuntime {
     }
     const noLeader = (name: string, run: (s: AbortSignal) => Promise<void>) => ({
       name,
-      run,
+      run: (s: AbortSignal) => {
+        // Every component and controller of the cluster waits on the manager's one signal: more than Node's
+        // default of 10 listeners, by design.
+        setMaxListeners(64, s);
+        return run(s);
+      },
       needLeaderElection: () => false,
     });
     this.manager.add(noLeader("node-pool", (s) => this.nodes.run(s)));
