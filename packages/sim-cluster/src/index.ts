@@ -81,6 +81,7 @@ export {
   REPLICA_SETS,
   REPLICATION_CONTROLLERS,
   type ReplicaKind,
+  type ReplicaOwner,
   type ReplicaOwnerStatus,
   ReplicaSetController,
   type ReplicaSetControllerOptions,

@@ -13,8 +13,8 @@ import { SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch } from "./slow-start.js";
 /** `BurstReplicas`: at most this many pods are created or deleted in one sync. */
 export const BURST_REPLICAS = 500;
 
-/** What the controller reads of a ReplicaSet or ReplicationController (both have this shape). */
-interface ReplicaOwner extends KubeObject {
+/** What the controller reads of a ReplicaSet or ReplicationController (both have this shape; the status as {@link ReplicaOwnerStatus}). */
+export interface ReplicaOwner extends KubeObject {
   spec?: {
     replicas?: number;
     minReadySeconds?: number;
