@@ -105,7 +105,7 @@ describe("kubectl with sim-cluster (e2e apps basics)", () => {
     expect(events).toContain("Scheduled");
   });
 
-  it("kubectl delete deployment cascades to its ReplicaSets and pods", async (ctx) => {
+  it("deployment reaping should cascade to its replica sets and pods (test/e2e/apps/deployment.go, with kubectl delete)", async (ctx) => {
     requireTool(kubectl, ctx);
     await k("delete", "deployment", "web", "--wait=true", "--timeout=60s");
     await expect

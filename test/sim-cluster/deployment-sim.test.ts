@@ -49,7 +49,7 @@ function replicaSetsOf(c: SimCluster, name: string): ReplicaSet[] {
 }
 
 describe("Deployment in the simulated cluster (in-process, virtual time)", () => {
-  it("a Deployment of 10 replicas becomes Available with one revision-1 ReplicaSet", async () => {
+  it("a Deployment of 10 replicas becomes Available with one revision-1 ReplicaSet (in virtual time)", async () => {
     c = await createSimCluster({ cluster: { nodes: 3 } });
     await c.client.create(resources.deployments, deployment("web", 10));
     await c.settle({ maxMs: 300_000, until: rolledOut(c, "web") });
@@ -73,7 +73,7 @@ describe("Deployment in the simulated cluster (in-process, virtual time)", () =>
     });
   });
 
-  it("a rolling update within maxSurge/maxUnavailable moves every replica to the new template (revision 2)", async () => {
+  it("RollingUpdateDeployment should delete old pods and create new ones (test/e2e/apps/deployment.go; within maxSurge/maxUnavailable, revision 2)", async () => {
     c = await createSimCluster({ cluster: { nodes: 3 } });
     await c.client.create(resources.deployments, deployment("web", 8));
     await c.settle({ maxMs: 300_000, until: rolledOut(c, "web") });
@@ -138,7 +138,7 @@ describe("Deployment in the simulated cluster (in-process, virtual time)", () =>
     expect(first.spec?.replicas).toBe(2);
   });
 
-  it("Recreate scales the old ReplicaSet to 0 before the new one scales up", async () => {
+  it("RecreateDeployment should delete old pods and create new ones (test/e2e/apps/deployment.go; no overlap)", async () => {
     c = await createSimCluster({ cluster: { nodes: 2 } });
     await c.client.create(resources.deployments, deployment("web", 3, "nginx:1.27", { type: "Recreate" }));
     await c.settle({ maxMs: 300_000, until: rolledOut(c, "web") });

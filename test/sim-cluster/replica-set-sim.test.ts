@@ -10,7 +10,7 @@ afterEach(async () => {
 });
 
 describe("ReplicaSet in the simulated cluster (in-process, virtual time)", () => {
-  it("creates, schedules and readies spec.replicas pods; status counts them", async () => {
+  it("should serve a basic image on each replica with a public image (test/e2e/apps/replica_set.go): pods scheduled, Running, Ready; status counts them", async () => {
     c = await createSimCluster({ cluster: { nodes: 3 } });
     await c.client.create(resources.replicaSets, replicaSet("web", 5, { cpu: "8" }));
     await c.settle({ maxMs: 120_000, until: available(c, "web", 5) });
@@ -43,7 +43,7 @@ describe("ReplicaSet in the simulated cluster (in-process, virtual time)", () =>
     expect(reasons).toContain("Started");
   });
 
-  it("scales down, deleting the surplus, and adopts a matching orphan", async () => {
+  it("should adopt matching pods on creation and release no longer matching pods (test/e2e/apps/replica_set.go), adoption and scale-down", async () => {
     c = await createSimCluster({ cluster: { nodes: 2 } });
     const orphan = {
       apiVersion: "v1",
@@ -64,7 +64,7 @@ describe("ReplicaSet in the simulated cluster (in-process, virtual time)", () =>
     });
   });
 
-  it("releases a pod whose labels stop matching and replaces it", async () => {
+  it("should adopt matching pods on creation and release no longer matching pods (test/e2e/apps/replica_set.go), release and replacement", async () => {
     c = await createSimCluster({ cluster: { nodes: 2 } });
     await c.client.create(resources.replicaSets, replicaSet("web", 2));
     await c.settle({ maxMs: 120_000, until: available(c, "web", 2) });
