@@ -18,6 +18,7 @@ const sources = [
   ["controller.md", "@informer-ts/controller"],
   ["sim-apiserver.md", "@informer-ts/sim-apiserver — engine"],
   ["sim-apiserver-http.md", "@informer-ts/sim-apiserver — HTTP"],
+  ["sim-cluster.md", "@informer-ts/sim-cluster"],
 ];
 
 /** The body of every `## …` section whose heading matches `re`, with its heading demoted to `###`. */

@@ -131,6 +131,20 @@ async function main() {
   }
   const built = await build(command);
   if (built !== 0) return built;
+  if (name === "apiserver" && args.includes("--cluster")) {
+    // The simulator with a cluster inside (scripts/launch-cluster.mjs): sim-cluster runs as its own process.
+    const cluster = join(root, "packages", "sim-cluster");
+    const again = await build({ project: join(cluster, "tsconfig.json"), entry: join(cluster, "dist", "main.js") });
+    if (again !== 0) return again;
+    const { launchCluster } = await import("./launch-cluster.mjs");
+    return launchCluster({
+      args,
+      apiserverEntry: command.entry,
+      clusterEntry: join(cluster, "dist", "main.js"),
+      cwd: userCwd(),
+      say,
+    });
+  }
   return run([...(command.nodeFlags ?? []), command.entry, ...full], userCwd());
 }
 

@@ -2,6 +2,7 @@ import { didYouMean, parseCommandLine, UsageError } from "@informer-ts/apimachin
 import { runApiserver } from "./apiserver.js";
 import { runCacheFifo } from "./cache-fifo.js";
 import { runCacheStore } from "./cache-store.js";
+import { runCluster } from "./cluster.js";
 import { runController } from "./controller.js";
 import { runInformer } from "./informer.js";
 import { runReflector } from "./reflector.js";
@@ -19,6 +20,7 @@ const benches: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
   informer: runInformer,
   controller: runController,
   testing: runTesting,
+  cluster: runCluster,
 };
 
 async function main(): Promise<void> {

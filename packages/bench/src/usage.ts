@@ -132,6 +132,20 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
       { name: "BENCH_TESTING_HTTP_CASES", default: "2", meaning: "cases measured over HTTP (0: none)" },
     ],
   },
+  {
+    name: "cluster",
+    summary:
+      "@informer-ts/sim-cluster in virtual time: nodes created with Leases, then Deployments whose pods are created, " +
+      "scheduled, Running and Ready — wall seconds, pods per wall second, heap per node and per pod",
+    results: ["cluster"],
+    env: [
+      { name: "BENCH_CLUSTER_NODES", default: "5000", meaning: "simulated nodes" },
+      { name: "BENCH_CLUSTER_DEPLOYMENTS", default: "1500", meaning: "Deployments created" },
+      { name: "BENCH_CLUSTER_REPLICAS", default: "100", meaning: "replicas of each Deployment" },
+      { name: "BENCH_CLUSTER_EVENTS", default: "0", meaning: "1 records Events (scheduler, kubelet, controllers)" },
+      { name: "BENCH_CLUSTER_MANAGED_FIELDS", default: "1", meaning: "0: the engine records no managedFields" },
+    ],
+  },
 ];
 
 /** `text` wrapped at `width` columns; lines after the first start with `indent`. */

@@ -14,6 +14,7 @@ import {
   SimHttpServer,
   type SimResource,
 } from "@informer-ts/sim-apiserver";
+import { type ClusterOptions, SimClusterRuntime } from "@informer-ts/sim-cluster";
 import { InProcessDispatcher, type InProcessExchange } from "./in-process-dispatcher.js";
 import { latencyEngineOptions, type SimLatency } from "./latency-model.js";
 
@@ -44,6 +45,11 @@ export interface SimClusterOptions {
   readonly engine?: Omit<SimApiServerOptions, "clock" | "rand" | "resources" | "watchList">;
   /** More options of the cluster's `KubeClient` (default: no client-side rate limit, no retries). */
   readonly client?: Omit<KubeClientOptions, "clock" | "dispatcher">;
+  /**
+   * Runs a cluster inside the simulator (`@informer-ts/sim-cluster`: nodes, scheduler, kubelet stages, controllers) on
+   * the cluster's client and clock, seeded with `seed`; stopped by {@link SimCluster.close}.
+   */
+  readonly cluster?: Omit<ClusterOptions, "client" | "clock">;
 }
 
 /** The fault controls of a {@link SimCluster}: the engine's own fault injection, in one place. */
@@ -125,6 +131,8 @@ export interface SimCluster {
   /** The server's URL (`http` mode) or the in-process pseudo-URL. */
   readonly url: string;
   readonly faults: SimFaults;
+  /** The running `sim-cluster` (nodes, scheduler, kubelet stand-in, controllers) when `options.cluster` was given. */
+  readonly runtime: SimClusterRuntime | undefined;
   /** Every finished request, in completion order (verb, resource, code, served-from, virtual receive time…). */
   readonly requests: readonly CompletedRequest[];
   /**
@@ -261,6 +269,14 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
       ...(dispatcher !== undefined && { dispatcher }),
     },
   );
+  const runtime =
+    options.cluster === undefined
+      ? undefined
+      : new SimClusterRuntime({ seed: options.seed ?? 1, ...options.cluster, client, clock });
+  const runtimeStop = new AbortController();
+  const runtimeDone = runtime?.run(runtimeStop.signal).catch((err: unknown) => {
+    console.error("sim-cluster stopped with an error:", err);
+  });
   const tracked = new Map<number, string>();
   const latencies = new Set<() => void>();
   let trackSeq = 0;
@@ -322,6 +338,7 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
     latency,
     kubeconfig: transport === "http" ? renderKubeconfig({ server: url }) : undefined,
     url,
+    runtime,
     requests,
     faults: {
       request: (rule) => engine.faults.add(rule),
@@ -387,6 +404,8 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
     close(): Promise<void> {
       closed ??= (async () => {
         bookmarksBack?.stop();
+        runtimeStop.abort();
+        await runtimeDone;
         engine.stop();
         await client.close();
         await server.close();

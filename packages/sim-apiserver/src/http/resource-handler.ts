@@ -217,8 +217,10 @@ export async function handleResourceRequest(
   if (r === undefined || info.parts.length > 3) throw genericNotFound();
   const subs = (r as SimResourceLike | undefined)?.subresources;
   const finalize = sub === "finalize" && r.group === "" && r.resource === "namespaces";
+  const binding = sub === "binding" && r.group === "" && r.resource === "pods";
   if (
     sub !== "" &&
+    !binding &&
     !((sub === "status" && subs?.status === true) || (sub === "scale" && subs?.scale !== undefined) || finalize)
   )
     throw genericNotFound();
@@ -248,6 +250,10 @@ export async function handleResourceRequest(
     if (method === "DELETE" && !noCollectionDelete && (namespace !== "" || !r.namespaced) && backend.deleteCollection)
       return removeCollection(req, res, r, namespace, info, query, ctx, cfg);
     throw genericMethodNotAllowed();
+  }
+  if (binding) {
+    if (method !== "POST") throw genericMethodNotAllowed();
+    return bind(req, res, r, namespace, info.name, query, ctx, cfg);
   }
   if (sub !== "" && method !== "GET" && method !== "PUT" && method !== "PATCH") throw genericMethodNotAllowed();
   switch (method) {
@@ -352,6 +358,44 @@ async function create(
   const created = await cfg.backend.create(r, namespace, obj, wctx);
   setWarnings(res, [...warnings, ...(wctx.warnings ?? [])]);
   writeJson(res, 201, transformObject(created, r, out, query, cfg.now()));
+}
+
+/**
+ * `POST pods/<name>/binding` (`BindingREST.Create`): the body is a `v1` Binding for the pod on the URL; the engine sets
+ * the pod's node (see the engine's `bindPod`) and the answer is the `Success` Status with 201.
+ */
+async function bind(
+  req: IncomingMessage,
+  res: ServerResponse,
+  r: ServedResource,
+  namespace: string,
+  name: string,
+  query: URLSearchParams,
+  ctx: BackendRequestContext,
+  cfg: ResourceHandlerConfig,
+): Promise<void> {
+  const body = await readBody(req, cfg.maxRequestBodyBytes);
+  const { object: obj } = decodeRequestBody(body, req.headers["content-type"], {
+    group: "",
+    version: "v1",
+    kind: "Binding",
+  });
+  const objNs = obj.metadata?.namespace;
+  if (objNs !== undefined && objNs !== "" && objNs !== namespace) {
+    throw newBadRequest("the namespace of the provided object does not match the namespace sent on the request");
+  }
+  const objName = obj.metadata?.name;
+  if (objName !== undefined && objName !== "" && objName !== name) {
+    throw newBadRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
+  }
+  const w = writeOptionsFromQuery(query);
+  const status = await cfg.backend.create(
+    r,
+    namespace,
+    { ...obj, metadata: { ...obj.metadata, name, namespace } },
+    withWrite(ctx, w),
+  );
+  writeJson(res, 201, status);
 }
 
 /** kube-apiserver's warning headers: `Warning: 299 - "<text>"`, one per warning (kubectl prints each). */

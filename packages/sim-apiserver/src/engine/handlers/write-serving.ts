@@ -14,11 +14,13 @@ import { rfc3339Seconds } from "../object-util.js";
 import {
   answerReview,
   applyPatch,
+  bindPod,
   CUSTOM_RESOURCE_CLEANUP_FINALIZER,
   CUSTOM_RESOURCE_DEFINITIONS,
   type DeleteOptions,
   establishedDefinition,
   type PatchType,
+  type PodBinding,
   patchTypeOf,
   type RegistryStore,
   type ResourceTable,
@@ -59,13 +61,20 @@ export class WriteServing {
   ) {}
 
   /**
-   * CREATE through the registry: generateName, uid, creationTimestamp, the kind's strategy, validation, the
+   * CREATE through the registry (with `subresource: "binding"` on pods: {@link bindPod}, the pod named by the
+   * Binding's `metadata.name`): generateName, uid, creationTimestamp, the kind's strategy, validation, the
    * namespace lifecycle; `dryRun` stores nothing. A CustomResourceDefinition is validated, stored established, and
    * its resource served.
    */
   create(r: SimResource, namespace: string, obj: KubeObject, req: EngineRequest): Served<KubeObject> {
     const { registry, clock, table } = this.deps;
     if (r.review === true) return { object: answerReview(r, namespace, obj, reviewUserOf(req.user)) };
+    if (req.subresource === "binding") {
+      if (r.group !== "" || r.resource !== "pods") throw newNotFound({ group: r.group, resource: r.resource }, "");
+      const name = (obj.metadata?.name ?? "") as string;
+      const status = bindPod(this.deps.storage, r, namespace, name, obj as PodBinding, req.dryRun === true);
+      return { object: status as unknown as KubeObject };
+    }
     if (r !== CUSTOM_RESOURCE_DEFINITIONS) {
       return { object: registry.create(r, namespace, obj, this.writeOptions(req)) };
     }

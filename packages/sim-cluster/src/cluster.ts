@@ -1,0 +1,240 @@
+import { setMaxListeners } from "node:events";
+import type { KubeObject } from "@informer-ts/apimachinery";
+import type { SharedIndexInformer } from "@informer-ts/cache";
+import {
+  type Deployment,
+  type KubeClient,
+  listWatchFor,
+  type Node,
+  type Pod,
+  type ReplicaSet,
+  resources,
+} from "@informer-ts/client";
+import { type Clock, type Rand, realClock, seededRand } from "@informer-ts/clock";
+import { type EventRecorder, Manager } from "@informer-ts/controller";
+import { InMemoryMetrics, type Logger, type MetricsProvider, newConsoleLogger } from "@informer-ts/instrumentation";
+import { DeploymentController } from "./deployment/deployment-controller.js";
+import { PodLifecycle } from "./kubelet/pod-lifecycle.js";
+import { DEFAULT_POD_STAGES, type Stage, validateStages } from "./kubelet/stage.js";
+import { RootCACertPublisher } from "./namespaced/root-ca-publisher.js";
+import { ServiceAccountsController } from "./namespaced/service-account-controller.js";
+import { NodeLifecycleController, type NodeLifecycleOptions } from "./nodes/node-lifecycle-controller.js";
+import { NodePool, type NodeTemplate } from "./nodes/node-pool.js";
+import { REPLICA_SETS, ReplicaSetController } from "./replicaset/replica-set-controller.js";
+import { Scheduler } from "./scheduler/scheduler.js";
+
+/** The controllers a {@link SimClusterRuntime} can run (kube-controller-manager's `--controllers` names). */
+export type ClusterControllerName =
+  | "deployment"
+  | "replicaset"
+  | "nodelifecycle"
+  | "serviceaccount"
+  | "root-ca-cert-publisher";
+
+/** Every controller this package has, in start order (the default of {@link ClusterOptions.controllers}). */
+export const ALL_CLUSTER_CONTROLLERS: readonly ClusterControllerName[] = Object.freeze([
+  "deployment",
+  "replicaset",
+  "nodelifecycle",
+  "serviceaccount",
+  "root-ca-cert-publisher",
+]);
+
+/** What `kube-root-ca.crt` holds when no `rootCA` is given (not a usable certificate: the simulator's CA is not known). */
+export const PLACEHOLDER_ROOT_CA =
+  "-----BEGIN CERTIFICATE-----\nc2ltLWNsdXN0ZXI6IG5vIHJvb3QgQ0EgY29uZmlndXJlZA==\n-----END CERTIFICATE-----\n";
+
+/** Options of a {@link SimClusterRuntime}. */
+export interface ClusterOptions {
+  /** The client every component uses (in-process on the simulator's clock, or over HTTP to any apiserver). */
+  readonly client: KubeClient;
+  /** The one clock (default the real clock). */
+  readonly clock?: Clock;
+  /** Seed of the cluster's own randomness (stage jitter and failures, scheduler ties); default 1. */
+  readonly seed?: number;
+  /** Simulated nodes (default 3). */
+  readonly nodes?: number;
+  readonly nodeTemplate?: NodeTemplate;
+  /** Pod lifecycle stages (default {@link DEFAULT_POD_STAGES}); validated with `validateStages`. */
+  readonly stages?: readonly Stage[];
+  /** Which controllers run (default all); the scheduler and the kubelet stand-in always run. */
+  readonly controllers?: readonly ClusterControllerName[];
+  /** Record Events (scheduler, kubelet, controllers) as a cluster does; default true. */
+  readonly events?: boolean;
+  /** Node heartbeat period, ms (default 10 000). */
+  readonly leaseRenewIntervalMs?: number;
+  readonly nodeLifecycle?: Omit<NodeLifecycleOptions, "client" | "clock" | "logger" | "nodes" | "pods" | "leases">;
+  /** The PEM bundle the root-CA publisher puts in every namespace's `kube-root-ca.crt` (default a placeholder). */
+  readonly rootCA?: string;
+  /** Default a console logger at `warn`. */
+  readonly logger?: Logger;
+  /** Where controller and work-queue metrics go (default an in-memory recorder). */
+  readonly metrics?: MetricsProvider;
+}
+
+/**
+ * A Kubernetes cluster's moving parts on this project's own runtime, against whatever apiserver `client` reaches:
+ * kwok-style nodes ({@link NodePool}: Node objects, Leases, heartbeats), the kubelet stand-in driven by stages
+ * ({@link PodLifecycle}), the {@link Scheduler}, and kube-controller-manager's controllers ({@link DeploymentController}, {@link ReplicaSetController},
+ * {@link NodeLifecycleController}, {@link ServiceAccountsController}, {@link RootCACertPublisher}) — all sharing one {@link Manager} and its informers, as kube-controller-manager
+ * shares one informer factory. With the simulator's in-process transport and a `FakeClock` the whole cluster runs in
+ * virtual time; the same seed gives the same run.
+ *
+ * Lifecycle: {@link run} once; it resolves when `signal` aborted and everything was released.
+ */
+export class SimClusterRuntime {
+  readonly manager: Manager;
+  readonly nodes: NodePool;
+  readonly scheduler: Scheduler;
+  readonly kubelet: PodLifecycle;
+  readonly deployments: DeploymentController | undefined;
+  readonly replicaSets: ReplicaSetController | undefined;
+  readonly nodeLifecycle: NodeLifecycleController | undefined;
+  readonly serviceAccounts: ServiceAccountsController | undefined;
+  readonly rootCAPublisher: RootCACertPublisher | undefined;
+  readonly clock: Clock;
+  private readonly rand: Rand;
+  private started = false;
+
+  constructor(o: ClusterOptions) {
+    const clock = o.clock ?? realClock;
+    const logger = o.logger ?? newConsoleLogger("sim-cluster");
+    const controllers = o.controllers ?? ALL_CLUSTER_CONTROLLERS;
+    for (const c of controllers) {
+      if (!ALL_CLUSTER_CONTROLLERS.includes(c)) {
+        throw new RangeError(
+          `sim-cluster: unknown controller ${JSON.stringify(c)} (known: ${ALL_CLUSTER_CONTROLLERS.join(", ")})`,
+        );
+      }
+    }
+    const stages = validateStages(o.stages ?? DEFAULT_POD_STAGES);
+    this.clock = clock;
+    this.rand = seededRand(o.seed ?? 1);
+    const client = o.client;
+    const metrics = o.metrics ?? new InMemoryMetrics();
+    this.manager = new Manager({
+      listerWatcherFor: (r, { namespace }) => listWatchFor(client, r, { namespace }),
+      client,
+      clock,
+      rand: this.rand,
+      metrics,
+      gracefulShutdownTimeout: 5000,
+    });
+    const recorder = (component: string): EventRecorder | undefined =>
+      o.events === false ? undefined : this.manager.getEventRecorderFor(component);
+    const pods = this.manager.informerFor(resources.pods) as SharedIndexInformer<Pod>;
+    const nodeInformer = this.manager.informerFor(resources.nodes) as SharedIndexInformer<Node>;
+    this.nodes = new NodePool({
+      client,
+      clock,
+      logger,
+      count: o.nodes ?? 3,
+      ...(o.nodeTemplate !== undefined && { template: o.nodeTemplate }),
+      ...(o.leaseRenewIntervalMs !== undefined && { renewIntervalMs: o.leaseRenewIntervalMs }),
+    });
+    const kubeletRecorder = recorder("kubelet");
+    this.kubelet = new PodLifecycle({
+      client,
+      clock,
+      rand: this.rand,
+      logger,
+      pods,
+      nodes: this.nodes,
+      stages,
+      ...(kubeletRecorder !== undefined && { recorder: kubeletRecorder }),
+    });
+    const schedulerRecorder = recorder("default-scheduler");
+    this.scheduler = new Scheduler({
+      client,
+      clock,
+      rand: this.rand,
+      logger,
+      pods,
+      nodes: nodeInformer,
+      ...(schedulerRecorder !== undefined && { recorder: schedulerRecorder }),
+    });
+    if (controllers.includes("deployment")) {
+      const dRecorder = recorder("deployment-controller");
+      this.deployments = new DeploymentController({
+        client,
+        clock,
+        logger,
+        deployments: this.manager.informerFor(resources.deployments) as SharedIndexInformer<Deployment>,
+        replicaSets: this.manager.informerFor(resources.replicaSets) as SharedIndexInformer<ReplicaSet>,
+        pods,
+        metrics,
+        ...(dRecorder !== undefined && { recorder: dRecorder }),
+      });
+    }
+    if (controllers.includes("replicaset")) {
+      const rsRecorder = recorder("replicaset-controller");
+      this.replicaSets = new ReplicaSetController({
+        client,
+        clock,
+        logger,
+        owners: this.manager.informerFor(REPLICA_SETS.resource) as SharedIndexInformer<KubeObject>,
+        pods,
+        metrics,
+        ...(rsRecorder !== undefined && { recorder: rsRecorder }),
+      });
+    }
+    if (controllers.includes("nodelifecycle")) {
+      this.nodeLifecycle = new NodeLifecycleController({
+        ...o.nodeLifecycle,
+        client,
+        clock,
+        logger,
+        nodes: nodeInformer,
+        pods,
+        leases: this.manager.informerFor(resources.leases),
+      });
+    }
+    if (controllers.includes("serviceaccount")) {
+      this.serviceAccounts = new ServiceAccountsController({
+        client,
+        clock,
+        metrics,
+        namespaces: this.manager.informerFor(resources.namespaces),
+        serviceAccounts: this.manager.informerFor(resources.serviceAccounts),
+      });
+    }
+    if (controllers.includes("root-ca-cert-publisher")) {
+      this.rootCAPublisher = new RootCACertPublisher({
+        client,
+        clock,
+        metrics,
+        rootCA: o.rootCA ?? PLACEHOLDER_ROOT_CA,
+        namespaces: this.manager.informerFor(resources.namespaces),
+        configMaps: this.manager.informerFor(resources.configMaps),
+      });
+    }
+    const noLeader = (name: string, run: (s: AbortSignal) => Promise<void>) => ({
+      name,
+      run: (s: AbortSignal) => {
+        // Every component and controller of the cluster waits on the manager's one signal: more than Node's
+        // default of 10 listeners, by design.
+        setMaxListeners(64, s);
+        return run(s);
+      },
+      needLeaderElection: () => false,
+    });
+    this.manager.add(noLeader("node-pool", (s) => this.nodes.run(s)));
+    this.manager.add(noLeader("kubelet", (s) => this.kubelet.run(s)));
+    this.manager.add(noLeader("scheduler", (s) => this.scheduler.run(s)));
+    if (this.deployments !== undefined) this.manager.add(this.deployments.controller);
+    if (this.replicaSets !== undefined) this.manager.add(this.replicaSets.controller);
+    if (this.serviceAccounts !== undefined) this.manager.add(this.serviceAccounts.controller);
+    if (this.rootCAPublisher !== undefined) this.manager.add(this.rootCAPublisher.controller);
+    if (this.nodeLifecycle !== undefined) {
+      const nl = this.nodeLifecycle;
+      this.manager.add(noLeader("nodelifecycle", (s) => nl.run(s)));
+    }
+  }
+
+  /** Runs every component until `signal` aborts (the manager's one lifecycle). A second call rejects. */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.started) throw new Error("sim-cluster: run was called twice");
+    this.started = true;
+    await this.manager.run(signal);
+  }
+}

@@ -1,0 +1,237 @@
+import { isNotFound } from "@informer-ts/apimachinery";
+import type { ResourceEventHandlerRegistration, SharedIndexInformer } from "@informer-ts/cache";
+import { type KubeClient, type Pod, resources } from "@informer-ts/client";
+import type { Clock, Rand, Timer } from "@informer-ts/clock";
+import type { EventRecorder } from "@informer-ts/controller";
+import { type Logger, safeLog } from "@informer-ts/instrumentation";
+import { type Condition, keyOf, rfc3339, withCondition } from "../internal/pod-util.js";
+import type { NodePool } from "../nodes/node-pool.js";
+import type { Stage, StageNext } from "./stage.js";
+import { matchesStageSelector, valueAt } from "./stage-selector.js";
+
+/** Options of a {@link PodLifecycle}. */
+export interface PodLifecycleOptions {
+  readonly client: KubeClient;
+  readonly clock: Clock;
+  readonly rand: Rand;
+  readonly logger: Logger;
+  readonly pods: SharedIndexInformer<Pod>;
+  readonly nodes: NodePool;
+  readonly stages: readonly Stage[];
+  /** Where stage events go (`source.component: kubelet`); none when absent. */
+  readonly recorder?: EventRecorder;
+}
+
+interface Pending {
+  readonly stage: Stage;
+  readonly timer: Timer;
+}
+
+interface ContainerStatus {
+  name: string;
+  image?: string;
+  imageID?: string;
+  containerID?: string;
+  ready: boolean;
+  started?: boolean;
+  restartCount: number;
+  state: Record<string, unknown>;
+  lastState?: Record<string, unknown>;
+}
+
+/** What {@link PodLifecycle.stats} counts. */
+export interface PodLifecycleStats {
+  /** Stage steps applied, by stage name. */
+  readonly applied: Readonly<Record<string, number>>;
+  /** Writes that failed (a conflict is retried when the pod changes). */
+  readonly writeErrors: number;
+  /** Pods waiting for a stage to fire now. */
+  readonly pending: number;
+}
+
+/**
+ * The pod half of the kubelet stand-in, kwok-style: for every pod bound to a live node of the {@link NodePool}, the
+ * first matching {@link Stage} (weighted draw among several) is armed on the clock for its delay; when it fires and the
+ * pod still matches, its step is written — the status through `pods/status` (phase, conditions with
+ * `lastTransitionTime`, container statuses with restarts, host and pod IPs, start time), a deletion with grace period
+ * 0, an Event — and the pod's next change arms the next stage. A pod whose node fails keeps its state (nothing fires)
+ * until the node recovers. Write errors are logged; a conflict is retried when the informer delivers the newer pod.
+ *
+ * Differences from kwok: steps are data ({@link StageNext}) rather than Go templates; one process serves every node.
+ */
+export class PodLifecycle {
+  private readonly pending = new Map<string, Pending>();
+  private readonly applied: Record<string, number> = {};
+  private writeErrors = 0;
+  private readonly podIPs = new Map<string, number>();
+
+  constructor(private readonly o: PodLifecycleOptions) {}
+
+  /** Counters of the run so far. */
+  stats(): PodLifecycleStats {
+    return { applied: { ...this.applied }, writeErrors: this.writeErrors, pending: this.pending.size };
+  }
+
+  /** Handles pods until `signal` aborts; then every armed stage is dropped. */
+  async run(signal: AbortSignal): Promise<void> {
+    const { pods, nodes } = this.o;
+    const reg: ResourceEventHandlerRegistration = pods.addEventHandler({
+      onAdd: (p) => this.evaluate(p),
+      onUpdate: (_o, p) => this.evaluate(p),
+      onDelete: (p) => {
+        const obj = (p as { obj?: Pod }).obj ?? (p as Pod);
+        this.cancel(keyOf(obj));
+      },
+    });
+    const off = nodes.onChange((name) => {
+      for (const p of pods.getIndexer().list()) if (p.spec?.nodeName === name) this.evaluate(p);
+    });
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    off();
+    await pods.removeEventHandler(reg);
+    for (const p of this.pending.values()) p.timer.stop();
+    this.pending.clear();
+  }
+
+  private cancel(key: string): void {
+    const p = this.pending.get(key);
+    if (p === undefined) return;
+    p.timer.stop();
+    this.pending.delete(key);
+  }
+
+  /** Arms the stage that applies to `pod` now (keeping an armed stage that still matches), or none. */
+  private evaluate(pod: Pod): void {
+    const key = keyOf(pod);
+    const node = pod.spec?.nodeName;
+    if (node === undefined || node === "" || !this.o.nodes.alive(node)) {
+      this.cancel(key);
+      return;
+    }
+    const armed = this.pending.get(key);
+    if (armed !== undefined && matchesStageSelector(pod, armed.stage.selector)) return;
+    this.cancel(key);
+    const stage = this.pick(this.o.stages.filter((s) => matchesStageSelector(pod, s.selector)));
+    if (stage === undefined) return;
+    const { clock, rand } = this.o;
+    let delay = (stage.delay?.durationMs ?? 0) + (stage.delay?.jitterMs ?? 0) * rand.float();
+    const until = stage.delay?.untilField;
+    if (until !== undefined) {
+      const t = Date.parse(String(valueAt(pod, until) ?? ""));
+      if (Number.isFinite(t)) delay = Math.max(delay, t - clock.now());
+    }
+    const timer = clock.afterFunc(Math.round(delay), () => {
+      this.pending.delete(key);
+      void this.fire(key, stage);
+    });
+    this.pending.set(key, { stage, timer });
+  }
+
+  private pick(matching: readonly Stage[]): Stage | undefined {
+    if (matching.length <= 1) return matching[0];
+    const total = matching.reduce((n, s) => n + (s.weight ?? 1), 0);
+    let r = this.o.rand.float() * total;
+    for (const s of matching) {
+      r -= s.weight ?? 1;
+      if (r < 0) return s;
+    }
+    return matching[matching.length - 1];
+  }
+
+  private async fire(key: string, stage: Stage): Promise<void> {
+    const pod = this.o.pods.getIndexer().getByKey(key);
+    if (pod === undefined || !matchesStageSelector(pod, stage.selector)) {
+      if (pod !== undefined) this.evaluate(pod);
+      return;
+    }
+    const node = pod.spec?.nodeName ?? "";
+    if (!this.o.nodes.alive(node)) return;
+    const p = stage.failureProbability ?? 0;
+    const step = p > 0 && stage.failure !== undefined && this.o.rand.float() < p ? stage.failure : stage.next;
+    try {
+      await this.apply(pod, step);
+      this.applied[stage.name] = (this.applied[stage.name] ?? 0) + 1;
+    } catch (err) {
+      if (isNotFound(err)) return;
+      this.writeErrors++;
+      safeLog(this.o.logger, "debug", "pod stage write failed", { pod: key, stage: stage.name, err });
+      const latest = this.o.pods.getIndexer().getByKey(key);
+      // A conflict: the newer pod arms the next stage when it arrives; re-arm now in case it already did.
+      if (latest !== undefined && this.pending.get(key) === undefined) this.evaluate(latest);
+    }
+  }
+
+  private async apply(pod: Pod, step: StageNext): Promise<void> {
+    const { client, clock } = this.o;
+    const ns = pod.metadata?.namespace ?? "";
+    const name = pod.metadata?.name ?? "";
+    if (step.event !== undefined) this.o.recorder?.event(pod, step.event.type, step.event.reason, step.event.message);
+    if (step.delete === true) {
+      await client.delete(resources.pods, name, { namespace: ns, gracePeriodSeconds: 0 });
+      return;
+    }
+    const now = rfc3339(clock.now());
+    const status = { ...(pod.status ?? {}) } as Record<string, unknown> & { conditions?: Condition[] };
+    if (step.phase !== undefined) status.phase = step.phase;
+    let conditions = (status.conditions ?? []) as Condition[];
+    for (const [type, s] of Object.entries(step.conditions ?? {})) {
+      conditions = withCondition(conditions, { type, status: s, lastProbeTime: null }, now).conditions;
+    }
+    status.conditions = conditions;
+    const readyNow = conditions.find((c) => c.type === "Ready")?.status === "True";
+    if (step.containers !== undefined) {
+      const c = step.containers;
+      const old = (status.containerStatuses ?? []) as ContainerStatus[];
+      status.containerStatuses = (pod.spec?.containers ?? []).map((spec, i): ContainerStatus => {
+        const prev = old.find((x) => x.name === spec.name);
+        const state: Record<string, unknown> =
+          c.state === "waiting"
+            ? { waiting: { reason: c.reason ?? "ContainerCreating" } }
+            : c.state === "running"
+              ? { running: { startedAt: now } }
+              : {
+                  terminated: {
+                    exitCode: c.exitCode ?? 0,
+                    reason: c.reason ?? ((c.exitCode ?? 0) === 0 ? "Completed" : "Error"),
+                    startedAt: (prev?.state.running as { startedAt?: string } | undefined)?.startedAt ?? now,
+                    finishedAt: now,
+                    containerID: `containerd://${name}-${i}`,
+                  },
+                };
+        return {
+          name: spec.name,
+          image: spec.image ?? "",
+          imageID: `docker.io/library/${spec.image ?? ""}`,
+          ...(c.state !== "waiting" && { containerID: `containerd://${name}-${i}` }),
+          ready: c.ready ?? (c.state === "running" && readyNow),
+          started: c.state === "running",
+          restartCount: (prev?.restartCount ?? 0) + (c.restart === true ? 1 : 0),
+          state,
+          ...(c.restart === true && prev !== undefined
+            ? { lastState: prev.state }
+            : prev?.lastState !== undefined && { lastState: prev.lastState }),
+        };
+      });
+    }
+    if (step.assignIPs === true) {
+      const hostIP = this.o.nodes.ipOf(pod.spec?.nodeName ?? "") ?? "";
+      status.hostIP = hostIP;
+      status.hostIPs = [{ ip: hostIP }];
+      const podIP = this.nextPodIP(pod.spec?.nodeName ?? "");
+      status.podIP = podIP;
+      status.podIPs = [{ ip: podIP }];
+      status.startTime ??= now;
+    }
+    await client.updateStatus(resources.pods, { ...pod, status } as Pod);
+  }
+
+  private nextPodIP(node: string): string {
+    const n = (this.podIPs.get(node) ?? 1) + 1;
+    this.podIPs.set(node, n);
+    const i = this.o.nodes.indexOf(node);
+    return `10.${128 + ((i >> 8) & 127)}.${i & 255}.${n % 254}`;
+  }
+}

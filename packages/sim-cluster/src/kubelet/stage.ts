@@ -1,0 +1,228 @@
+/**
+ * One requirement of a {@link StageSelector} (kwok's `SelectorRequirement`): `key` is a path into the pod —
+ * `.status.phase`, `.spec.restartPolicy`, `.metadata.deletionTimestamp`, `.metadata.labels.app` — or one of the
+ * derived keys `.status.conditions.<Type>` (that condition's status) and `.status.containerStatuses.state` /
+ * `.status.containerStatuses.reason` (the first container's state — `waiting`, `running`, `terminated` — and its
+ * reason). `In`/`NotIn` compare the value's text with `values` (an absent value is not in any list);
+ * `Exists`/`DoesNotExist` test presence.
+ */
+export interface StageRequirement {
+  readonly key: string;
+  readonly operator: "In" | "NotIn" | "Exists" | "DoesNotExist";
+  readonly values?: readonly string[];
+}
+
+/** Which pods a {@link Stage} applies to (kwok's `StageSelector`): all requirements must hold. */
+export interface StageSelector {
+  readonly matchLabels?: Readonly<Record<string, string>>;
+  readonly matchAnnotations?: Readonly<Record<string, string>>;
+  readonly matchExpressions?: readonly StageRequirement[];
+}
+
+/** When a {@link Stage} fires after it starts to apply (kwok's `StageDelay`). */
+export interface StageDelay {
+  /** Base delay in milliseconds of virtual time. Default 0. */
+  readonly durationMs?: number;
+  /** Up to this many more milliseconds, drawn uniformly from the cluster's seeded `Rand`. Default 0. */
+  readonly jitterMs?: number;
+  /**
+   * A timestamp field of the pod (`.metadata.deletionTimestamp`): the stage fires no earlier than that time (kwok's
+   * `durationFrom`), so a graceful deletion lasts its grace period.
+   */
+  readonly untilField?: string;
+}
+
+/** The container state a {@link StageNext} gives every container of the pod. */
+export interface StageContainers {
+  readonly state: "waiting" | "running" | "terminated";
+  /** `waiting`/`terminated` reason (`ContainerCreating`, `CrashLoopBackOff`, `Completed`, `Error`). */
+  readonly reason?: string;
+  /** `terminated` exit code. Default 0. */
+  readonly exitCode?: number;
+  /** `containerStatuses[].ready`. Default: true only for `running` when the stage sets `Ready=True`. */
+  readonly ready?: boolean;
+  /** Counts a restart (`restartCount + 1`, `lastState` keeps the terminated state). */
+  readonly restart?: boolean;
+}
+
+/** What a {@link Stage} does to a pod when it fires (kwok's `StageNext`, as data instead of a Go template). */
+export interface StageNext {
+  /** `status.phase`. */
+  readonly phase?: "Pending" | "Running" | "Succeeded" | "Failed";
+  /** Conditions to set by type (`{ Ready: "True" }`); `lastTransitionTime` moves only when a status changes. */
+  readonly conditions?: Readonly<Record<string, "True" | "False" | "Unknown">>;
+  readonly containers?: StageContainers;
+  /** Sets `status.hostIP` (the node's address), `status.podIP` (from the node's pod CIDR) and `startTime`. */
+  readonly assignIPs?: boolean;
+  /** Deletes the pod with `gracePeriodSeconds: 0` (the kubelet's final delete once containers stopped). */
+  readonly delete?: boolean;
+  /** An Event the kubelet records on the pod (source `kubelet`, the node as host). */
+  readonly event?: { readonly type: "Normal" | "Warning"; readonly reason: string; readonly message: string };
+}
+
+/**
+ * One step of a pod's lifecycle as data (kwok's `Stage` custom resource): the kubelet stand-in applies, to each pod on
+ * a node it runs, a stage whose `selector` matches (by `weight` among several, drawn from the seeded `Rand`), `delay`
+ * after the pod started to match, provided it still matches then; with `failureProbability` the `failure` step is
+ * applied instead of `next`. Applying a step changes the pod, so the next stage matches: the default stages walk a pod
+ * pending → container creating → running → ready, and deleting → removed.
+ */
+export interface Stage {
+  readonly name: string;
+  readonly selector?: StageSelector;
+  /** Relative weight when several stages match. Default 1. */
+  readonly weight?: number;
+  readonly delay?: StageDelay;
+  readonly next: StageNext;
+  /** In [0, 1]: the chance that `failure` applies instead of `next`. Default 0. */
+  readonly failureProbability?: number;
+  readonly failure?: StageNext;
+}
+
+const NOT_DELETING: StageRequirement = { key: ".metadata.deletionTimestamp", operator: "DoesNotExist" };
+
+/**
+ * The default pod stages (after kwok's `pod-general` stages): a bound pod gets its containers created
+ * (`ContainerCreating`, `Initialized`), they start after about a second (`Running`, IPs, `Started` event), the pod
+ * becomes `Ready`; a container that exited under `restartPolicy: Always`/`OnFailure` restarts; a pod with
+ * `restartPolicy: Never`/`OnFailure` whose containers ran completes (`Succeeded`) after about five seconds; a deleting
+ * pod is removed once its grace period is over.
+ */
+export const DEFAULT_POD_STAGES: readonly Stage[] = Object.freeze<Stage[]>([
+  {
+    name: "pod-container-creating",
+    selector: {
+      matchExpressions: [
+        NOT_DELETING,
+        { key: ".status.phase", operator: "In", values: ["Pending"] },
+        { key: ".status.containerStatuses.state", operator: "DoesNotExist" },
+      ],
+    },
+    next: {
+      conditions: { PodScheduled: "True", Initialized: "True", Ready: "False", ContainersReady: "False" },
+      containers: { state: "waiting", reason: "ContainerCreating" },
+      assignIPs: true,
+    },
+  },
+  {
+    name: "pod-running",
+    selector: {
+      matchExpressions: [
+        NOT_DELETING,
+        { key: ".status.phase", operator: "In", values: ["Pending"] },
+        { key: ".status.containerStatuses.reason", operator: "In", values: ["ContainerCreating"] },
+      ],
+    },
+    delay: { durationMs: 500, jitterMs: 1000 },
+    next: {
+      phase: "Running",
+      conditions: { PodReadyToStartContainers: "True" },
+      containers: { state: "running" },
+      event: { type: "Normal", reason: "Started", message: "Started container" },
+    },
+  },
+  {
+    name: "pod-ready",
+    selector: {
+      matchExpressions: [
+        NOT_DELETING,
+        { key: ".status.phase", operator: "In", values: ["Running"] },
+        { key: ".status.containerStatuses.state", operator: "In", values: ["running"] },
+        { key: ".status.conditions.Ready", operator: "NotIn", values: ["True"] },
+      ],
+    },
+    delay: { durationMs: 200, jitterMs: 300 },
+    next: { conditions: { Ready: "True", ContainersReady: "True" }, containers: { state: "running", ready: true } },
+  },
+  {
+    name: "pod-restart",
+    selector: {
+      matchExpressions: [
+        NOT_DELETING,
+        { key: ".status.phase", operator: "In", values: ["Running"] },
+        { key: ".status.containerStatuses.state", operator: "In", values: ["terminated"] },
+        { key: ".spec.restartPolicy", operator: "NotIn", values: ["Never"] },
+      ],
+    },
+    delay: { durationMs: 10_000, jitterMs: 1000 },
+    next: {
+      containers: { state: "running", restart: true },
+      event: { type: "Normal", reason: "Started", message: "Started container" },
+    },
+  },
+  {
+    name: "pod-complete",
+    selector: {
+      matchExpressions: [
+        NOT_DELETING,
+        { key: ".status.phase", operator: "In", values: ["Running"] },
+        { key: ".status.containerStatuses.state", operator: "In", values: ["running"] },
+        { key: ".spec.restartPolicy", operator: "In", values: ["Never", "OnFailure"] },
+        { key: ".status.conditions.Ready", operator: "In", values: ["True"] },
+      ],
+    },
+    delay: { durationMs: 5000, jitterMs: 1000 },
+    next: {
+      phase: "Succeeded",
+      conditions: { Ready: "False", ContainersReady: "False" },
+      containers: { state: "terminated", reason: "Completed", exitCode: 0 },
+    },
+  },
+  {
+    name: "pod-delete",
+    selector: { matchExpressions: [{ key: ".metadata.deletionTimestamp", operator: "Exists" }] },
+    delay: { untilField: ".metadata.deletionTimestamp" },
+    next: { delete: true },
+  },
+]);
+
+/** Why a stage list is invalid: thrown by {@link validateStages}, naming the stage and field. */
+export class InvalidStageError extends Error {
+  override readonly name = "InvalidStageError";
+}
+
+const OPERATORS = new Set(["In", "NotIn", "Exists", "DoesNotExist"]);
+
+/**
+ * Checks stages given as data (a stages file, a test's list): names unique and non-empty, operators known, `In`/`NotIn`
+ * with `values`, delays and weights finite and ≥ 0, `failureProbability` in [0, 1] and a `failure` step when it is
+ * above 0. Throws an {@link InvalidStageError} naming the first problem (`stages[2] "pod-ready": delay.jitterMs must
+ * be a finite number ≥ 0, got -1`); returns the stages.
+ */
+export function validateStages(stages: unknown): readonly Stage[] {
+  if (!Array.isArray(stages)) throw new InvalidStageError(`stages must be an array, got ${typeof stages}`);
+  const names = new Set<string>();
+  stages.forEach((s: unknown, i) => {
+    const at = (field: string, what: string, got: unknown) =>
+      new InvalidStageError(
+        `stages[${i}]${typeof (s as Stage)?.name === "string" ? ` ${JSON.stringify((s as Stage).name)}` : ""}: ${field} ${what}, got ${JSON.stringify(got)}`,
+      );
+    if (typeof s !== "object" || s === null) throw at("", "must be an object", s);
+    const st = s as Stage;
+    if (typeof st.name !== "string" || st.name === "") throw at("name", "must be a non-empty string", st.name);
+    if (names.has(st.name)) throw at("name", "must be unique", st.name);
+    names.add(st.name);
+    const nonNeg = (field: string, v: unknown) => {
+      if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v >= 0))
+        throw at(field, "must be a finite number ≥ 0", v);
+    };
+    nonNeg("weight", st.weight);
+    nonNeg("delay.durationMs", st.delay?.durationMs);
+    nonNeg("delay.jitterMs", st.delay?.jitterMs);
+    if (typeof st.next !== "object" || st.next === null) throw at("next", "must be an object", st.next);
+    const p = st.failureProbability;
+    if (p !== undefined && !(typeof p === "number" && p >= 0 && p <= 1))
+      throw at("failureProbability", "must be a number in [0, 1]", p);
+    if (p !== undefined && p > 0 && (typeof st.failure !== "object" || st.failure === null))
+      throw at("failure", "must be given when failureProbability > 0", st.failure);
+    for (const [j, r] of (st.selector?.matchExpressions ?? []).entries()) {
+      if (typeof r?.key !== "string" || !r.key.startsWith("."))
+        throw at(`selector.matchExpressions[${j}].key`, "must be a path starting with '.'", r?.key);
+      if (!OPERATORS.has(r.operator))
+        throw at(`selector.matchExpressions[${j}].operator`, "must be In, NotIn, Exists or DoesNotExist", r.operator);
+      if ((r.operator === "In" || r.operator === "NotIn") && !Array.isArray(r.values))
+        throw at(`selector.matchExpressions[${j}].values`, `must be a list for ${r.operator}`, r.values);
+    }
+  });
+  return stages as readonly Stage[];
+}

@@ -1,0 +1,52 @@
+// Test helpers for the sim-cluster tests: objects and reads straight from the simulator's storage.
+import type { KubeObject } from "@informer-ts/apimachinery";
+import type { Pod, ReplicaSet } from "@informer-ts/client";
+import type { SimCluster } from "@informer-ts/testing";
+
+export function replicaSet(
+  name: string,
+  replicas: number,
+  extra: { cpu?: string; nodeSelector?: Record<string, string> } = {},
+): ReplicaSet {
+  return {
+    apiVersion: "apps/v1",
+    kind: "ReplicaSet",
+    metadata: { name, namespace: "default" },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: {
+          containers: [
+            { name: "web", image: "nginx", resources: { requests: { cpu: extra.cpu ?? "100m", memory: "64Mi" } } },
+          ],
+          ...(extra.nodeSelector !== undefined && { nodeSelector: extra.nodeSelector }),
+        },
+      },
+    },
+  } as ReplicaSet;
+}
+
+export function stored<T = KubeObject>(c: SimCluster, resource: string, ns: string, name: string): T | undefined {
+  return c.engine.storage.get(c.engine.resource(resource), ns, name) as T | undefined;
+}
+
+export function all<T = KubeObject>(c: SimCluster, resource: string): T[] {
+  return c.engine.storage.snapshot(c.engine.resource(resource)).map(([, o]) => o as T);
+}
+
+export function podsOf(c: SimCluster, app: string): Pod[] {
+  return all<Pod>(c, "pods").filter((p) => p.metadata?.labels?.app === app);
+}
+
+export function available(c: SimCluster, name: string, n: number): () => boolean {
+  return () => {
+    const rs = stored<ReplicaSet>(c, "replicasets.apps", "default", name);
+    return (
+      rs?.status?.availableReplicas === n &&
+      rs.status.replicas === n &&
+      podsOf(c, name).filter((p) => p.metadata?.deletionTimestamp == null).length === n
+    );
+  };
+}
