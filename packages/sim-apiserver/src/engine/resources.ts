@@ -199,10 +199,6 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
     categories: ALL,
     subresources: { status: true, scale: APPS_SCALE },
   }),
-  builtin("apps", "replicasets", "ReplicaSet", true, {
-    shortNames: ["rs"],
-    subresources: { status: true, scale: APPS_SCALE },
-  }),
   builtin("apps", "deployments", "Deployment", true, {
     shortNames: ["deploy"],
     categories: ALL,
