@@ -1,5 +1,7 @@
 import {
+  formatGoDuration,
   fromStatus,
+  type GroupVersionKind,
   INITIAL_EVENTS_END_ANNOTATION,
   type KubeObject,
   metaOf,
@@ -14,20 +16,8 @@ import { VERY_SHORT_WATCH_MS } from "./reflector-options.js";
 import type { ReflectorStatusTracker, SkipReason, WatchEndReason } from "./reflector-status.js";
 import type { ReflectorStore } from "./store.js";
 
-/** `schema.GroupVersionKind` as a Kubernetes object spells it. */
-export interface GroupVersionKind {
-  /** `group/version`, or `version` for the core group ("v1"). */
-  readonly apiVersion: string;
-  readonly kind: string;
-}
-
-/** `GroupVersionKind.String()`: `apps/v1, Kind=Deployment`, `/v1, Kind=Pod` for the core group. */
-export function gvkString(gvk: GroupVersionKind): string {
-  const slash = gvk.apiVersion.indexOf("/");
-  const group = slash >= 0 ? gvk.apiVersion.slice(0, slash) : "";
-  const version = slash >= 0 ? gvk.apiVersion.slice(slash + 1) : gvk.apiVersion;
-  return `${group}/${version}, Kind=${gvk.kind}`;
-}
+// GroupVersionKind and gvkString are apimachinery's schema types; re-exported here for the reflector's files.
+export { type GroupVersionKind, gvkString } from "@informer-ts/apimachinery";
 
 const TABLE_API_VERSIONS = new Set(["meta.k8s.io/v1", "meta.k8s.io/v1beta1"]);
 
@@ -36,20 +26,6 @@ export function isUnsupportedTableObject(obj: unknown): boolean {
   if (typeof obj !== "object" || obj === null) return false;
   const o = obj as KubeObject;
   return o.kind === "Table" && typeof o.apiVersion === "string" && TABLE_API_VERSIONS.has(o.apiVersion);
-}
-
-/** Go's `time.Duration.String()` for whole milliseconds ("1s", "1.5s", "2m0s", "250ms"). */
-export function formatGoDuration(ms: number): string {
-  if (ms === 0) return "0s";
-  if (ms < 1000) return `${ms}ms`;
-  const totalSeconds = ms / 1000;
-  const hours = Math.floor(totalSeconds / 3600);
-  const minutes = Math.floor((totalSeconds - hours * 3600) / 60);
-  const seconds = totalSeconds - hours * 3600 - minutes * 60;
-  const secText = `${Number.isInteger(seconds) ? seconds : Number(seconds.toFixed(3))}s`;
-  if (hours > 0) return `${hours}h${minutes}m${secText}`;
-  if (minutes > 0) return `${minutes}m${secText}`;
-  return secText;
 }
 
 /** Why {@link handleAnyWatch} was told to give up on a watch from outside the stream. */

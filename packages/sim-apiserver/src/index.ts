@@ -30,12 +30,12 @@ export {
   type HttpFaultState,
   type HttpRequestDescriptor,
   type InProcessListerWatcher,
+  type InProcessListWatchScope,
   isKubeVersion,
   KUBE_VERSIONS,
   type KubeVersion,
   type KubeVersionGates,
   type LatencyRule,
-  type ListerWatcherScope,
   newCostModel,
   type PatchType,
   parseHttpFaultRule,
@@ -92,3 +92,7 @@ export {
   type UserInfo,
   writeKubeconfig,
 } from "./http/index.js";
+
+// Deprecated aliases (docs/api-surface.md)
+
+export type { ListerWatcherScope } from "./deprecated.js";
