@@ -15,29 +15,30 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const scenarios = join(root, "packages", "scenarios");
+const studies = join(root, "packages", "studies");
+const bench = join(root, "packages", "bench");
 const simApiserver = join(root, "packages", "sim-apiserver");
 
 /** What each command builds and runs. */
 const commands = {
   demo: {
-    project: join(scenarios, "tsconfig.json"),
-    entry: join(scenarios, "dist", "cli.js"),
+    project: join(studies, "tsconfig.json"),
+    entry: join(studies, "dist", "cli.js"),
     prefix: ["demo"],
-    usage: join(scenarios, "src", "cli-usage.ts"),
+    usage: join(studies, "src", "cli-usage.ts"),
   },
   informer: {
-    project: join(scenarios, "tsconfig.json"),
-    entry: join(scenarios, "dist", "cli.js"),
+    project: join(studies, "tsconfig.json"),
+    entry: join(studies, "dist", "cli.js"),
     prefix: [],
-    usage: join(scenarios, "src", "cli-usage.ts"),
+    usage: join(studies, "src", "cli-usage.ts"),
   },
   bench: {
-    project: join(scenarios, "tsconfig.json"),
-    entry: join(scenarios, "dist", "bench", "main.js"),
+    project: join(bench, "tsconfig.json"),
+    entry: join(bench, "dist", "main.js"),
     prefix: [],
     nodeFlags: ["--expose-gc"],
-    usage: join(scenarios, "src", "bench", "usage.ts"),
+    usage: join(bench, "src", "usage.ts"),
   },
   apiserver: {
     project: join(simApiserver, "tsconfig.json"),

@@ -2,13 +2,8 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import { PromMetrics } from "@informer-ts/instrumentation";
-import {
-  BOOKMARK_MODES,
-  type BookmarkMode,
-  type LatencyRule,
-  parseHttpFaultRule,
-  type WatcherSelector,
-} from "../engine/filters/index.js";
+import { BOOKMARK_MODES, type BookmarkMode, type WatcherSelector } from "../engine/cacher/index.js";
+import { type LatencyRule, parseHttpFaultRule } from "../engine/filters/index.js";
 import { SimApiServer } from "../engine/sim-apiserver.js";
 import { createAdminHandler } from "../http/admin.js";
 import type { ApiBackend } from "../http/backend.js";

@@ -17,6 +17,7 @@ export {
   watchMemoryEstimate,
   watchMemoryGauge,
 } from "./cacher/watch-memory-model.js";
+export type { BookmarkMode, WatcherInfo, WatcherSelector } from "./cacher/watcher-faults.js";
 export { type ControllerDeps, ControllerLoop } from "./controllers/controller-loop.js";
 export { APISERVER_USER_AGENT, CrdFinalizer, type DefinitionServing } from "./controllers/crd-finalizer.js";
 export { GARBAGE_COLLECTOR_USER_AGENT, GarbageCollector } from "./controllers/garbage-collector.js";
@@ -107,7 +108,6 @@ export {
   type TraceLogOptions,
 } from "./filters/trace.js";
 export { type UnansweredRequestStatus, unansweredRequestStatus } from "./filters/unanswered-request.js";
-export type { BookmarkMode, WatcherInfo, WatcherSelector } from "./filters/watcher-faults.js";
 export type { EngineRequests } from "./handlers/engine-requests.js";
 export {
   DEFAULT_KUBE_VERSION,

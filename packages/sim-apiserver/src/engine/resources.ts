@@ -1,4 +1,8 @@
-import { APPS_SCALE, CUSTOM_RESOURCE_DEFINITIONS, type ScaleSubresource } from "./registry/index.js";
+// The two constants BUILTIN_RESOURCES is built from are imported from their own (leaf) modules, not through
+// registry/index.ts: the registry's store imports this module, so loading the registry's index from here would read
+// them before they are initialized whenever the registry is loaded first.
+import { CUSTOM_RESOURCE_DEFINITIONS } from "./registry/custom-resource-definitions.js";
+import { APPS_SCALE, type ScaleSubresource } from "./registry/scale.js";
 import { COLLECTION_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
 
 /**

@@ -2,19 +2,22 @@ import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachiner
 import { type Clock, mathRand, type Rand, realClock, seededRand } from "@informer-ts/clock";
 import { type Logger, noopMetrics, safeLog } from "@informer-ts/instrumentation";
 import {
+  type BookmarkMode,
   CacheMetrics,
   Cacher,
   type CacheWatcher,
   cacherHooks,
   DEFAULT_WATCH_MEMORY_MODEL,
   type OpenWatchSample,
+  WatcherFaults,
+  type WatcherInfo,
+  type WatcherSelector,
   type WatchMemoryGauge,
   type WatchMemoryModel,
   watchMemoryGauge,
 } from "./cacher/index.js";
 import { CrdFinalizer, GarbageCollector, NamespaceController } from "./controllers/index.js";
 import {
-  type BookmarkMode,
   costModelFor,
   type HttpFault,
   HttpFaultInjector,
@@ -25,9 +28,6 @@ import {
   type RequestInFlight,
   RequestLatency,
   validateCostModel,
-  WatcherFaults,
-  type WatcherInfo,
-  type WatcherSelector,
 } from "./filters/index.js";
 import { EngineRequests, InProcessRequests, WriteServing } from "./handlers/index.js";
 import {
@@ -580,15 +580,9 @@ export class SimApiServer {
   }
 }
 
-export type { WatchCloseReason } from "./cacher/index.js";
 // What this module declared before its parts moved to their own files stays importable from here.
-export {
-  type BookmarkMode,
-  type LatencyRule,
-  SimConnectionError,
-  type WatcherInfo,
-  type WatcherSelector,
-} from "./filters/index.js";
+export type { BookmarkMode, WatchCloseReason, WatcherInfo, WatcherSelector } from "./cacher/index.js";
+export { type LatencyRule, SimConnectionError } from "./filters/index.js";
 export type { InProcessListerWatcher, InProcessListWatchScope } from "./listwatch.js";
 export type { RequestContext, ResourceRef } from "./request-context.js";
 export type { SimApiServerOptions } from "./sim-apiserver-options.js";

@@ -1,5 +1,6 @@
 // The engine's watch cache (kube-apiserver's pkg/storage/cacher): the Cacher and its delegator, the watch cache,
-// the dispatcher with its time budget, cache watchers, bookmarks, cacher metrics and the per-watch memory model.
+// the dispatcher with its time budget, cache watchers, bookmarks, cacher metrics, the per-watch memory model and
+// the faults injected into cache watchers (stalls, bookmark modes).
 // These are the names the other engine folders may use.
 export { CacheWatcher, type FixedWatch, type WatchCloseReason } from "./cache-watcher.js";
 export { Cacher, type CacherConfig } from "./cacher.js";
@@ -13,3 +14,10 @@ export {
   type WatchMemoryModel,
   watchMemoryGauge,
 } from "./watch-memory-model.js";
+export {
+  BOOKMARK_MODES,
+  type BookmarkMode,
+  WatcherFaults,
+  type WatcherInfo,
+  type WatcherSelector,
+} from "./watcher-faults.js";

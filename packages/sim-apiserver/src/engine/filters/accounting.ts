@@ -328,6 +328,3 @@ function matches(
   if (filter.servedFrom !== undefined && r.servedFrom !== filter.servedFrom) return false;
   return true;
 }
-
-// Declared here before it moved to the watch cache's metrics file; still importable from here.
-export { CacheMetrics } from "../cacher/index.js";

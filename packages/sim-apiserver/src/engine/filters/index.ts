@@ -1,4 +1,4 @@
-// The engine's request filters and models: faults (HTTP, in-process, watchers), accounting and audit, APF work
+// The engine's request filters and models: faults (HTTP, in-process), accounting and audit, APF work
 // estimation and the cost model with its calibration, request latency, traces, requests in flight. These are the
 // names the other engine folders may use.
 export { RequestAccounting, type RequestRecord } from "./accounting.js";
@@ -30,10 +30,3 @@ export { type LatencyRule, RequestLatency } from "./request-latency.js";
 export { handlerSteps, newRequestTrace } from "./request-trace.js";
 export { formatGoDuration, type Trace } from "./trace.js";
 export { unansweredRequestStatus } from "./unanswered-request.js";
-export {
-  BOOKMARK_MODES,
-  type BookmarkMode,
-  WatcherFaults,
-  type WatcherInfo,
-  type WatcherSelector,
-} from "./watcher-faults.js";

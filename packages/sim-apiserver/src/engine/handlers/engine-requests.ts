@@ -1,6 +1,7 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
-import type { RequestLatency, WatcherFaults } from "../filters/index.js";
+import type { WatcherFaults } from "../cacher/index.js";
+import type { RequestLatency } from "../filters/index.js";
 import type { DeleteOptions, PatchType, ResourceTable } from "../registry/index.js";
 import type { EngineRequest, ResourceRef, Served } from "../request-context.js";
 import type { RequestModels } from "../request-models.js";
