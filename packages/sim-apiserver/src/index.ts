@@ -37,7 +37,6 @@ export {
   type KubeVersionGates,
   type LatencyRule,
   newCostModel,
-  type PatchType,
   parseHttpFaultRule,
   parseKubeVersion,
   type RequestContext,
@@ -69,6 +68,9 @@ export {
 
 // The HTTP(S) face
 
+// The engine's `PatchType` (content types) under a name that does not clash with the client's `PatchType`
+// ("merge" | "json" | …).
+export type { PatchType as PatchContentType } from "./engine/index.js";
 export {
   type AdminHandler,
   type ApiBackend,
