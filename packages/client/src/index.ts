@@ -107,10 +107,8 @@ export {
 } from "./resources.js";
 export {
   CAUSE_TYPE_UNEXPECTED_SERVER_RESPONSE,
-  isTextResponse,
   MAX_UNSTRUCTURED_RESPONSE_TEXT_BYTES,
   newGenericServerResponse,
-  parseFailureStatus,
   type RequestDescription,
   statusErrorFromResponse,
 } from "./response-errors.js";
@@ -148,10 +146,8 @@ export {
 } from "./watch-decoder.js";
 export {
   type AttemptResult,
-  checkWait,
   DEFAULT_MAX_RETRIES,
   type ResponseHeaders,
   type RetryAfter,
-  retryAfterSeconds,
   WithRetry,
 } from "./with-retry.js";
