@@ -1,3 +1,4 @@
+import type { GroupResource } from "./schema.js";
 import type { Status, StatusCause, StatusDetails } from "./types.js";
 
 /** `metav1.StatusReason` values that informer-ts produces or recognises. */
@@ -33,12 +34,6 @@ export type CauseType =
   | "FieldValueTooMany"
   | "FieldValueTypeInvalid"
   | "ResourceVersionTooLarge";
-
-/** A resource with its API group: `{ group: "apps", resource: "deployments" }` prints `deployments.apps`. */
-export interface GroupResource {
-  readonly group: string;
-  readonly resource: string;
-}
 
 /** A kind with its API group: `{ group: "meta.k8s.io", kind: "ListOptions" }` prints `ListOptions.meta.k8s.io`. */
 export interface GroupKind {

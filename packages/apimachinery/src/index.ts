@@ -6,7 +6,6 @@ export {
   fieldErrorString,
   fromStatus,
   type GroupKind,
-  type GroupResource,
   isAlreadyExists,
   isBadRequest,
   isConflict,
@@ -66,6 +65,7 @@ export {
   unescapeValue,
   validateFieldSelectorFields,
 } from "./fields.js";
+export { formatGoDuration } from "./go-duration.js";
 export {
   everything,
   type LabelSelector,
@@ -85,6 +85,7 @@ export {
   selectorFromSet,
 } from "./labels.js";
 export { goDurationSeconds, listOptionsQuery } from "./list-options-query.js";
+export type { ListerWatcher, ListerWatcherTarget, ListWatchScope, Watch } from "./listwatch.js";
 export { metaOf, nameOf, namespaceOf, resourceVersionOf, shallowCopyObject } from "./meta.js";
 export {
   anyErrorInChain,
@@ -95,6 +96,14 @@ export {
   isProbableEOF,
 } from "./net.js";
 export { parseResourceVersion, resourceVersionMetricValue } from "./resource-version.js";
+export {
+  type GroupResource,
+  type GroupVersionKind,
+  type GroupVersionResource,
+  gvkString,
+  type ObjectOf,
+  type ResourceDescriptor,
+} from "./schema.js";
 export { SelectorParseError } from "./selector-parse-error.js";
 export { didYouMean, levenshteinDistance, type SuggestionOptions, suggestionsFor } from "./suggestions.js";
 export {

@@ -1,7 +1,9 @@
 // The deprecated names of @informer-ts/cache, in one place: each is an alias of the name that replaced it and
 // is listed in docs/api-surface.md. They stay until the next minor release.
 import type { KubeObject } from "@informer-ts/apimachinery";
+import type { InformerScope } from "./informer-factory.js";
 import type { ListerWatcher } from "./listwatch.js";
+import type { ChangePredicate } from "./operators/predicate-filter.js";
 import type { ReflectorOptions } from "./reflector/options.js";
 import { Reflector } from "./reflector/reflector.js";
 import type { ReflectorStore } from "./store.js";
@@ -102,3 +104,20 @@ export const runUntilSettled = runUntilSettledFn;
  * @deprecated Import `startRun` from `@informer-ts/cache/testing`.
  */
 export const startRun = startRunFn;
+
+// Renamed so that each name means one thing across the packages.
+
+/**
+ * What `predicateFilter` compares between two versions of an object.
+ *
+ * @deprecated Renamed {@link ChangePredicate}: `Predicate` is `@informer-ts/controller`'s event filter
+ * (controller-runtime `predicate.Predicate`).
+ */
+export type Predicate<T> = ChangePredicate<T>;
+
+/**
+ * Where an informer of the factory lists and watches.
+ *
+ * @deprecated Renamed {@link InformerScope}: a ListerWatcher's own scope is apimachinery's `ListWatchScope`.
+ */
+export type ListerWatcherScope = InformerScope;

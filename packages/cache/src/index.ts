@@ -128,9 +128,16 @@ export {
   type ResourceEventHandlerFuncsOptions,
 } from "./controller.js";
 
-// ListerWatcher and pager
+// ListerWatcher and pager (the list/watch contract and the schema types live in @informer-ts/apimachinery; the
+// cache re-exports them under the same names for compatibility)
 
-export type { ListerWatcher, ListerWatcherTarget, Watch } from "./listwatch.js";
+export {
+  type GroupVersionKind,
+  gvkString,
+  type ListerWatcher,
+  type ListerWatcherTarget,
+  type Watch,
+} from "@informer-ts/apimachinery";
 export {
   type ListFunc,
   ListWatch,
@@ -156,9 +163,9 @@ export { type BackoffPolicy, backoff } from "./operators/backoff.js";
 export { type KeysOptions, keys } from "./operators/keys.js";
 export {
   annotationsChanged,
+  type ChangePredicate,
   generationChanged,
   labelsChanged,
-  type Predicate,
   predicateFilter,
   resourceVersionChanged,
 } from "./operators/predicate-filter.js";
@@ -237,15 +244,15 @@ export type {
   SkipReason,
   WatchEndReason,
 } from "./reflector/status.js";
-export { type GroupVersionKind, gvkString, isUnsupportedTableObject } from "./reflector/watch.js";
+export { isUnsupportedTableObject } from "./reflector/watch.js";
 export { newRetryWithDeadline, type RetryWithDeadline } from "./retry-with-deadline.js";
 
 // Shared informers: listeners, processor, informer, factory, sync tracking
 
 export {
   type InformerResource,
+  type InformerScope,
   type ListerWatcherFor,
-  type ListerWatcherScope,
   type NewInformerFunc,
   newSharedInformerFactory,
   newSharedInformerFactoryWithOptions,
@@ -296,15 +303,17 @@ export {
   waitForCacheSync,
 } from "./wait-for-cache-sync.js";
 
-// Deprecated aliases (docs/api-surface.md): the Go reflector constructors that differ only by defaults, and the
-// test doubles, which moved to `@informer-ts/cache/testing`.
+// Deprecated aliases (docs/api-surface.md): the Go reflector constructors that differ only by defaults, the test
+// doubles (moved to `@informer-ts/cache/testing`) and the renamed `Predicate` and `ListerWatcherScope`.
 
 export {
   FakeControllerSource,
   FakeWatch,
+  type ListerWatcherScope,
   newNamedReflector,
   newReflector,
   newReflectorWithOptions,
+  type Predicate,
   RecordingStore,
   runUntilSettled,
   startRun,

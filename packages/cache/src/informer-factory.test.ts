@@ -3,10 +3,10 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
 import { InMemoryMetrics } from "@informer-ts/instrumentation";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ListerWatcherScope } from "./deprecated.js";
 import { NamespaceIndex } from "./index-funcs.js";
 import {
   type InformerResource,
-  type ListerWatcherScope,
   newSharedInformerFactory,
   newSharedInformerFactoryWithOptions,
   resourceKey,

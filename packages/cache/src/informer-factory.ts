@@ -1,4 +1,4 @@
-import type { KubeObject, ListOptions } from "@informer-ts/apimachinery";
+import type { GroupVersionResource, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import { newConsoleLogger, runAsObservable, SignalLink, safeLog } from "@informer-ts/instrumentation";
 import type { Observable } from "rxjs";
 import { metaNamespaceIndexFunc, NamespaceIndex } from "./index-funcs.js";
@@ -13,14 +13,11 @@ import type { TransformFunc } from "./transform-func.js";
 import { waitFor } from "./wait-for-cache-sync.js";
 
 /**
- * Identifies a resource (a GVR, `schema.GroupVersionResource`), optionally with its kind. `group` is "" for the
- * core API. Resource descriptors of `@informer-ts/client` and the simulated server fit this shape.
+ * What a factory keys its informers by: a {@link GroupVersionResource} (apimachinery), optionally with its kind.
+ * `group` is "" for the core API. apimachinery's `ResourceDescriptor` (the client's `resources` table) and the
+ * simulated server's resources fit this shape.
  */
-export interface InformerResource {
-  readonly group: string;
-  readonly version: string;
-  /** Plural resource name, e.g. `"pods"`. */
-  readonly resource: string;
+export interface InformerResource extends GroupVersionResource {
   /** e.g. `"Pod"`; used for type checks and names when present. */
   readonly kind?: string;
 }
@@ -35,7 +32,7 @@ export function resourceKey(resource: InformerResource): string {
 }
 
 /** Where an informer of the factory lists and watches: `namespace` is "" for all namespaces. */
-export interface ListerWatcherScope {
+export interface InformerScope {
   readonly namespace: string;
 }
 
@@ -44,10 +41,7 @@ export interface ListerWatcherScope {
  * `listWatchFor`, or the simulated server's in-process lister-watcher). The factory applies
  * `withTweakListOptions` on top, so this function does not need to.
  */
-export type ListerWatcherFor<R extends InformerResource, T> = (
-  resource: R,
-  scope: ListerWatcherScope,
-) => ListerWatcher<T>;
+export type ListerWatcherFor<R extends InformerResource, T> = (resource: R, scope: InformerScope) => ListerWatcher<T>;
 
 /** `internalinterfaces.TweakListOptionsFunc`: edits (or returns a replacement for) every list and watch request's options. */
 export type TweakListOptionsFunc = (options: ListOptions) => ListOptions | undefined;

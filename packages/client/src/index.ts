@@ -87,7 +87,6 @@ export {
   SERVICE_ACCOUNT_ROOT,
 } from "./kubeconfig.js";
 export { type ListWatchScope, listWatchFor, metadataListWatchFor } from "./listwatch.js";
-export { type MetadataSharedInformerFactory, newMetadataSharedInformerFactory } from "./metadata-informer.js";
 export { METADATA_ACCEPT, METADATA_LIST_ACCEPT } from "./metadata-watch.js";
 export type { JsonOf, PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
 export { RequestTimeoutError } from "./request-executor.js";
@@ -108,10 +107,8 @@ export {
 } from "./resources.js";
 export {
   CAUSE_TYPE_UNEXPECTED_SERVER_RESPONSE,
-  isTextResponse,
   MAX_UNSTRUCTURED_RESPONSE_TEXT_BYTES,
   newGenericServerResponse,
-  parseFailureStatus,
   type RequestDescription,
   statusErrorFromResponse,
 } from "./response-errors.js";
@@ -138,7 +135,6 @@ export {
   type TLSMaterial,
   tlsMaterialFor,
 } from "./transport.js";
-export { newTypedSharedInformerFactory, type TypedSharedInformerFactory } from "./typed-informer-factory.js";
 export { defaultUserAgent, VERSION } from "./version.js";
 export {
   DEFAULT_MAX_WATCH_LINE_BYTES,
@@ -150,10 +146,8 @@ export {
 } from "./watch-decoder.js";
 export {
   type AttemptResult,
-  checkWait,
   DEFAULT_MAX_RETRIES,
   type ResponseHeaders,
   type RetryAfter,
-  retryAfterSeconds,
   WithRetry,
 } from "./with-retry.js";

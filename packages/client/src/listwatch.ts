@@ -1,15 +1,18 @@
-import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
-import type { ListerWatcher, ListerWatcherTarget, Watch } from "@informer-ts/cache";
+import type {
+  KubeList,
+  KubeObject,
+  ListerWatcher,
+  ListerWatcherTarget,
+  ListOptions,
+  ListWatchScope,
+  Watch,
+} from "@informer-ts/apimachinery";
 import type { PartialObjectMetadata } from "./object-types.js";
 import type { ResourceDescriptor } from "./resources.js";
 import type { KubeClient } from "./rest-client.js";
 
-/** The scope of a {@link listWatchFor}: a namespace (unset = all) and selectors applied to every call. */
-export interface ListWatchScope {
-  readonly namespace?: string;
-  readonly fieldSelector?: string;
-  readonly labelSelector?: string;
-}
+// The scope of a listWatchFor is apimachinery's ListWatchScope (re-exported by the package index).
+export type { ListWatchScope } from "@informer-ts/apimachinery";
 
 /**
  * A {@link ListerWatcher} for one resource over HTTP (`cache.NewFilteredListWatchFromClient`). Every list and

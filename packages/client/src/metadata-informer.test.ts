@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { withNamespace } from "@informer-ts/cache";
+import { newMetadataSharedInformerFactory, newTypedSharedInformerFactory } from "@informer-ts/controller";
 import { afterEach, describe, expect, it } from "vitest";
 import { resources } from "./builtin-resources.js";
 import { sendJSON, startServer, type TestServer } from "./internal/test-server.test-util.js";
-import { newMetadataSharedInformerFactory } from "./metadata-informer.js";
 import { KubeClient, METADATA_ACCEPT, METADATA_LIST_ACCEPT } from "./rest-client.js";
-import { newTypedSharedInformerFactory } from "./typed-informer-factory.js";
 
 let servers: TestServer[] = [];
 let clients: KubeClient[] = [];

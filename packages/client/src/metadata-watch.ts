@@ -1,7 +1,6 @@
 // Metadata-only reads (client-go's metadata client): full objects reduced to PartialObjectMetadata when the server
 // did not honour the `as=PartialObjectMetadata` Accept.
-import type { KubeObject, WatchEvent } from "@informer-ts/apimachinery";
-import type { Watch } from "@informer-ts/cache";
+import type { KubeObject, Watch, WatchEvent } from "@informer-ts/apimachinery";
 import type { PartialObjectMetadata } from "./object-types.js";
 
 /** `Accept` of a metadata-only list (client-go's metadata client). */

@@ -1,34 +1,7 @@
-import type { KubeObject } from "@informer-ts/apimachinery";
+import type { KubeObject, ResourceDescriptor } from "@informer-ts/apimachinery";
 
-declare const objectType: unique symbol;
-
-/**
- * One API resource (`schema.GroupVersionResource` plus the kind and scope that `RESTMapper` would supply), typed by
- * the object it serves: `T` is a compile-time type only (no value is ever stored under it, no class conversion
- * happens at run time), so `client.get(resources.configMaps, …)` resolves to a `ConfigMap` and
- * `listWatchFor(client, resources.pods)` to a `ListerWatcher<Pod>`. `T` defaults to {@link KubeObject}; a typed
- * descriptor is accepted wherever an untyped one is. `group` is `""` for the core API (`/api/v1`).
- */
-export interface ResourceDescriptor<T = KubeObject> {
-  readonly group: string;
-  readonly version: string;
-  /** Plural, lower-case resource name: `configmaps`. */
-  readonly resource: string;
-  /** Kind of one object: `ConfigMap`. */
-  readonly kind: string;
-  /** Whether objects live in namespaces. */
-  readonly namespaced: boolean;
-  /**
-   * Subresources the server serves for this resource (`status`, `scale`…), when known (built-ins, discovery, or
-   * given to {@link customResource}). A request for a subresource not in a known list fails before sending.
-   */
-  readonly subresources?: readonly string[];
-  /** Phantom member carrying the object type; never present at run time. */
-  readonly [objectType]?: T;
-}
-
-/** The object type a descriptor serves: `ObjectOf<typeof resources.configMaps>` is `ConfigMap`. */
-export type ObjectOf<R> = R extends ResourceDescriptor<infer T> ? T : never;
+// The descriptor type is apimachinery's (the one resource descriptor of the packages); the client re-exports it.
+export type { ObjectOf, ResourceDescriptor } from "@informer-ts/apimachinery";
 
 /** `apiVersion` of a resource's objects: `v1`, `apps/v1`. */
 export function apiVersionOf(r: ResourceDescriptor<unknown>): string {

@@ -1,6 +1,5 @@
-import type { KubeList, KubeObject, Status } from "@informer-ts/apimachinery";
+import type { KubeList, KubeObject, Status, Watch } from "@informer-ts/apimachinery";
 import { isNetworkTimeout, isProbableEOF, listOptionsQuery } from "@informer-ts/apimachinery";
-import type { Watch } from "@informer-ts/cache";
 import { type Clock, realClock } from "@informer-ts/clock";
 import { EventStream, noopMetrics } from "@informer-ts/instrumentation";
 import type { Observable } from "rxjs";

@@ -1,5 +1,4 @@
-import type { KubeObject, WatchEvent } from "@informer-ts/apimachinery";
-import type { Watch } from "@informer-ts/cache";
+import type { KubeObject, Watch, WatchEvent } from "@informer-ts/apimachinery";
 import { decodeWatchStream, type WatchDecoderOptions } from "./watch-decoder.js";
 
 /** A response body a {@link StreamWatcher} reads: chunks, and a way to abort it. */

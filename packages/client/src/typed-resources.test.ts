@@ -3,16 +3,15 @@
 // that the typed objects are the decoded JSON the server sent.
 import type { KubeList, KubeObject } from "@informer-ts/apimachinery";
 import { type GenericLister, type ListerWatcher, newGenericLister, newSharedIndexInformer } from "@informer-ts/cache";
+import { newMetadataSharedInformerFactory, newTypedSharedInformerFactory } from "@informer-ts/controller";
 import type { V1ConfigMap } from "@kubernetes/client-node";
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { type builtinResources, resources } from "./builtin-resources.js";
 import { sendJSON, startServer, type TestServer, until } from "./internal/test-server.test-util.js";
 import { listWatchFor, metadataListWatchFor } from "./listwatch.js";
-import { newMetadataSharedInformerFactory } from "./metadata-informer.js";
 import type { JsonOf, PartialObjectMetadata, Scale } from "./object-types.js";
 import { customResource, type ObjectOf, type ResourceDescriptor } from "./resources.js";
 import { KubeClient } from "./rest-client.js";
-import { newTypedSharedInformerFactory } from "./typed-informer-factory.js";
 
 type ConfigMap = ObjectOf<typeof resources.configMaps>;
 

@@ -1,8 +1,37 @@
 // Public API of @informer-ts/controller: named re-exports only, grouped by concept.
+
 // Requests and the reconcile contract
 
-// Typed write bodies: apply configurations, merge patches
+export {
+  InvalidResultError,
+  isTerminalError,
+  NonErrorThrownError,
+  type ReconcileContext,
+  type ReconcileReturn,
+  type Reconciler,
+  ReconcileTimeoutError,
+  type Result,
+  TerminalError,
+  validateResult,
+} from "./reconciler.js";
+export { type Request, requestFromKey, requestKey } from "./request.js";
+
+// Typed write bodies: apply configurations, merge and JSON patches (client.MergeFrom)
+
 export type { ApplyConfiguration, DeepPartial } from "./apply-configuration.js";
+export {
+  createMergePatch,
+  type JsonPatchOp,
+  type JsonPointer,
+  type MergeFromOptions,
+  type MergeFromPatch,
+  type MergePatch,
+  mergeFrom,
+  type PatchBody,
+} from "./merge-patch.js";
+
+// Controller and builder (controller-runtime pkg/controller, pkg/builder)
+
 export {
   type BuilderControllerOptions,
   ControllerBuilder,
@@ -12,14 +41,6 @@ export {
   type OwnsOptions,
   type WatchOptions,
 } from "./builder.js";
-// The manager's client: reads from the caches, field indexes, writes to the API server
-export {
-  CacheNotStartedError,
-  CacheReader,
-  type CacheReaderOptions,
-  type SyncedInformerFor,
-} from "./cache-reader.js";
-// Controller and builder
 export {
   Controller,
   type ControllerEvent,
@@ -27,37 +48,9 @@ export {
   type ControllerStatus,
   type WatchSource,
 } from "./controller.js";
-// controllerutil and util/retry
-export {
-  type CreateOrUpdateOptions,
-  createOrPatch,
-  createOrUpdate,
-  type MutateFn,
-  MutateKeyChangedError,
-  type OperationOutcome,
-  type OperationResult,
-} from "./create-or-update.js";
-export {
-  DelegatingClient,
-  type DelegatingClientOptions,
-} from "./delegating-client.js";
-export {
-  allNamespacesPrefix,
-  type FieldIndexer,
-  fieldIndexName,
-  type IndexerFunc,
-  keyToNamespacedKey,
-} from "./field-indexer.js";
-export {
-  addFinalizer,
-  containsFinalizer,
-  type FinalizerPatchOptions,
-  InvalidFinalizerError,
-  patchAddFinalizer,
-  patchRemoveFinalizer,
-  removeFinalizer,
-  validateFinalizerName,
-} from "./finalizer.js";
+
+// Event handlers and predicates (pkg/handler, pkg/predicate)
+
 export {
   type EnqueueRequestForOwnerOptions,
   type EventHandler,
@@ -69,8 +62,121 @@ export {
   type OwnerType,
   toResourceEventHandler,
 } from "./handler.js";
+export {
+  and,
+  annotationChangedPredicate,
+  generationChangedPredicate,
+  hasLabelsPredicate,
+  labelChangedPredicate,
+  newPredicateFuncs,
+  not,
+  or,
+  type Predicate,
+  resourceVersionChangedPredicate,
+} from "./predicate.js";
+
+// Manager, its runnables, probes and signals (pkg/manager, pkg/healthz, pkg/manager/signals)
+
+export {
+  LeaderElectionLostError,
+  Manager,
+  type ManagerEvent,
+  type ManagerLeaderElectionOptions,
+  type ManagerOptions,
+  newDefaultMetrics,
+} from "./manager.js";
+export { controllerRuntimeMetrics, type ReconcileResultLabel, reconcileTimeBuckets } from "./metrics.js";
+export {
+  type BindAddress,
+  bindAddress,
+  FlagError,
+  type ManagerFlags,
+  managerFlagsUsage,
+  parseManagerFlags,
+} from "./manager-flags.js";
+export { type BuiltManager, type NewManagerOptions, newManager } from "./new-manager.js";
+export {
+  type HealthChecker,
+  type HealthCheckResult,
+  type ProbeCheck,
+  ProbeServer,
+  type ProbeServerOptions,
+} from "./probe-server.js";
+export {
+  GracefulShutdownTimeoutError,
+  type LeaderElectionRunnable,
+  needsLeaderElection,
+  type Runnable,
+  RunnableError,
+} from "./runnable.js";
+export { type SignalHandler, setupSignalHandler } from "./signals.js";
+
+// The manager's client: cache reads, field indexes, writes to the API server (pkg/client, pkg/cache)
+
+export {
+  CacheNotStartedError,
+  CacheReader,
+  type CacheReaderOptions,
+  type SyncedInformerFor,
+} from "./cache-reader.js";
+export {
+  DelegatingClient,
+  type DelegatingClientOptions,
+} from "./delegating-client.js";
+export {
+  allNamespacesPrefix,
+  type FieldIndexer,
+  fieldIndexName,
+  type IndexerFunc,
+  keyToNamespacedKey,
+} from "./field-indexer.js";
+export type { ObjectClient, ObjectReader } from "./object-client.js";
+
+// Informer factories over a client (client-go informers, metadatainformer)
+
+export {
+  type MetadataSharedInformerFactory,
+  newMetadataSharedInformerFactory,
+} from "./informers/metadata-informer.js";
+export { newTypedSharedInformerFactory, type TypedSharedInformerFactory } from "./informers/typed-informer-factory.js";
+
+// controllerutil (create-or-update, finalizers, owner references) and util/retry
+
+export {
+  type CreateOrUpdateOptions,
+  createOrPatch,
+  createOrUpdate,
+  type MutateFn,
+  MutateKeyChangedError,
+  type OperationOutcome,
+  type OperationResult,
+} from "./create-or-update.js";
 export { ignoreAlreadyExists, ignoreNotFound } from "./ignore-errors.js";
-// Leader election
+export { DefaultBackoff, DefaultRetry, onError, type RetryOptions, retryOnConflict } from "./retry.js";
+
+export {
+  addFinalizer,
+  containsFinalizer,
+  type FinalizerPatchOptions,
+  InvalidFinalizerError,
+  patchAddFinalizer,
+  patchRemoveFinalizer,
+  removeFinalizer,
+  validateFinalizerName,
+} from "./finalizer.js";
+export {
+  AlreadyOwnedError,
+  getControllerOf,
+  isControlledBy,
+  type OwnerReferenceOptions,
+  type RemoveOwnerReferenceOptions,
+  removeOwnerReference,
+  setControllerReference,
+  setOwnerReference,
+} from "./owner-reference.js";
+
+// Leader election (client-go tools/leaderelection)
+
 export {
   DEFAULT_LEASE_DURATION,
   DEFAULT_RENEW_DEADLINE,
@@ -95,83 +201,10 @@ export {
   leasesResource,
   type ResourceLock,
 } from "./leaderelection/lease-lock.js";
-// Manager, probes, signals
+
+// Event recorder (client-go tools/record)
+
 export {
-  LeaderElectionLostError,
-  Manager,
-  type ManagerEvent,
-  type ManagerLeaderElectionOptions,
-  type ManagerOptions,
-  newDefaultMetrics,
-} from "./manager.js";
-export {
-  type BindAddress,
-  bindAddress,
-  FlagError,
-  type ManagerFlags,
-  managerFlagsUsage,
-  parseManagerFlags,
-} from "./manager-flags.js";
-export {
-  createMergePatch,
-  type JsonPatchOp,
-  type JsonPointer,
-  type MergeFromOptions,
-  type MergeFromPatch,
-  type MergePatch,
-  mergeFrom,
-  type PatchBody,
-} from "./merge-patch.js";
-export { controllerRuntimeMetrics, type ReconcileResultLabel, reconcileTimeBuckets } from "./metrics.js";
-// Writes: client interface, finalizers, owner references
-export { type BuiltManager, type NewManagerOptions, newManager } from "./new-manager.js";
-export type { ObjectClient, ObjectReader } from "./object-client.js";
-export {
-  AlreadyOwnedError,
-  getControllerOf,
-  isControlledBy,
-  type OwnerReferenceOptions,
-  type RemoveOwnerReferenceOptions,
-  removeOwnerReference,
-  setControllerReference,
-  setOwnerReference,
-} from "./owner-reference.js";
-// Predicates and event handlers
-export {
-  and,
-  annotationChangedPredicate,
-  generationChangedPredicate,
-  hasLabelsPredicate,
-  labelChangedPredicate,
-  newPredicateFuncs,
-  not,
-  or,
-  type Predicate,
-  resourceVersionChangedPredicate,
-} from "./predicate.js";
-export {
-  type HealthChecker,
-  type HealthCheckResult,
-  type ProbeCheck,
-  ProbeServer,
-  type ProbeServerOptions,
-} from "./probe-server.js";
-export {
-  describe,
-  InvalidResultError,
-  isTerminalError,
-  NonErrorThrownError,
-  type ReconcileContext,
-  type ReconcileReturn,
-  type Reconciler,
-  ReconcileTimeoutError,
-  type Result,
-  TerminalError,
-  validateResult,
-} from "./reconciler.js";
-// Event recorder
-export {
-  defaultSleepDuration,
   EventBroadcaster,
   type EventBroadcasterEvent,
   type EventBroadcasterOptions,
@@ -182,17 +215,11 @@ export {
   eventRecorderMetrics,
   eventsResource,
   FakeRecorder,
-  maxQueuedEvents,
-  maxTriesPerEvent,
   referenceOf,
 } from "./record/event.js";
 export {
   type CoreEvent,
   type CorrelatorOptions,
-  defaultAggregateIntervalInSeconds,
-  defaultAggregateMaxEvents,
-  defaultSpamBurst,
-  defaultSpamQPS,
   type EventCorrelateResult,
   EventCorrelator,
   type EventSource,
@@ -200,19 +227,9 @@ export {
   eventAggregatorByReasonMessageFunc,
   eventName,
   formatTime,
-  getEventKey,
-  getSpamKey,
-  maxLruCacheEntries,
   type ObjectReference,
 } from "./record/events-cache.js";
-export { type Request, requestFromKey, requestKey } from "./request.js";
-export { DefaultBackoff, DefaultRetry, onError, type RetryOptions, retryOnConflict } from "./retry.js";
-// Runnables of a manager
-export {
-  GracefulShutdownTimeoutError,
-  type LeaderElectionRunnable,
-  needsLeaderElection,
-  type Runnable,
-  RunnableError,
-} from "./runnable.js";
-export { type SignalHandler, setupSignalHandler } from "./signals.js";
+
+// Deprecated aliases (docs/api-surface.md)
+
+export { describe } from "./deprecated.js";

@@ -87,7 +87,7 @@ export class ReconcileTimeoutError extends Error {
 export class NonErrorThrownError extends Error {
   override readonly name = "NonErrorThrownError";
   constructor(key: string, value: unknown) {
-    super(`reconcile of ${key} threw a non-Error value: ${describe(value)}`, { cause: value });
+    super(`reconcile of ${key} threw a non-Error value: ${describeValue(value)}`, { cause: value });
   }
 }
 
@@ -100,24 +100,26 @@ export class InvalidResultError extends Error {
 export function validateResult(key: string, result: unknown): Result {
   if (result === undefined || result === null) return {};
   if (typeof result !== "object") {
-    throw new InvalidResultError(`reconcile of ${key} returned ${describe(result)}, not a Result object`);
+    throw new InvalidResultError(`reconcile of ${key} returned ${describeValue(result)}, not a Result object`);
   }
   const r = result as Result;
   if (r.requeueAfter !== undefined) {
     if (typeof r.requeueAfter !== "number" || !Number.isFinite(r.requeueAfter) || r.requeueAfter < 0) {
       throw new InvalidResultError(
-        `reconcile of ${key} returned requeueAfter ${describe(r.requeueAfter)}: it must be a finite number of milliseconds ≥ 0`,
+        `reconcile of ${key} returned requeueAfter ${describeValue(r.requeueAfter)}: it must be a finite number of milliseconds ≥ 0`,
       );
     }
   }
   if (r.requeue !== undefined && typeof r.requeue !== "boolean") {
-    throw new InvalidResultError(`reconcile of ${key} returned requeue ${describe(r.requeue)}: it must be a boolean`);
+    throw new InvalidResultError(
+      `reconcile of ${key} returned requeue ${describeValue(r.requeue)}: it must be a boolean`,
+    );
   }
   return r;
 }
 
-/** A short, safe description of any value for error messages. */
-export function describe(value: unknown): string {
+/** A short, safe description of any value for error messages (internal; `describe` is its deprecated alias). */
+export function describeValue(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value);
   if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
   if (value === undefined) return "undefined";

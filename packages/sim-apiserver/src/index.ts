@@ -30,14 +30,13 @@ export {
   type HttpFaultState,
   type HttpRequestDescriptor,
   type InProcessListerWatcher,
+  type InProcessListWatchScope,
   isKubeVersion,
   KUBE_VERSIONS,
   type KubeVersion,
   type KubeVersionGates,
   type LatencyRule,
-  type ListerWatcherScope,
   newCostModel,
-  type PatchType,
   parseHttpFaultRule,
   parseKubeVersion,
   type RequestContext,
@@ -69,6 +68,9 @@ export {
 
 // The HTTP(S) face
 
+// The engine's `PatchType` (content types) under a name that does not clash with the client's `PatchType`
+// ("merge" | "json" | …).
+export type { PatchType as PatchContentType } from "./engine/index.js";
 export {
   type AdminHandler,
   type ApiBackend,
@@ -92,3 +94,7 @@ export {
   type UserInfo,
   writeKubeconfig,
 } from "./http/index.js";
+
+// Deprecated aliases (docs/api-surface.md)
+
+export type { ListerWatcherScope } from "./deprecated.js";

@@ -6,7 +6,7 @@ import { isDeletedFinalStateUnknown } from "../tombstone.js";
  * What {@link predicateFilter} compares between two versions of an object: a string or number summarising the
  * part that matters, or `undefined` for "cannot tell" (the object is always passed on).
  */
-export type Predicate<T> = (obj: T) => string | number | undefined;
+export type ChangePredicate<T> = (obj: T) => string | number | undefined;
 
 /**
  * Passes an object on only when `predicate(object)` differs from its value for the previous version of the same
@@ -17,7 +17,9 @@ export type Predicate<T> = (obj: T) => string | number | undefined;
  * The operator remembers one value per object seen, for as long as the subscription lasts. It is generic in the
  * stream's type, so a predicate over any object (like the ready ones below) keeps the stream's own type.
  */
-export function predicateFilter<P>(predicate: Predicate<P>): <T extends P>(source: Observable<T>) => Observable<T> {
+export function predicateFilter<P>(
+  predicate: ChangePredicate<P>,
+): <T extends P>(source: Observable<T>) => Observable<T> {
   return <T extends P>(source: Observable<T>) =>
     new Observable<T>((subscriber) => {
       const seen = new Map<string, { uid: string; value: string | number }>();
@@ -54,7 +56,7 @@ export function predicateFilter<P>(predicate: Predicate<P>): <T extends P>(sourc
 }
 
 /**
- * A {@link Predicate}: `metadata.generation`, which the server bumps on spec changes only (status and metadata
+ * A {@link ChangePredicate}: `metadata.generation`, which the server bumps on spec changes only (status and metadata
  * updates pass through unnoticed). Objects without a generation always pass.
  */
 export function generationChanged(obj: unknown): number | undefined {
@@ -62,17 +64,17 @@ export function generationChanged(obj: unknown): number | undefined {
   return typeof g === "number" ? g : undefined;
 }
 
-/** A {@link Predicate}: the labels (order-insensitive). */
+/** A {@link ChangePredicate}: the labels (order-insensitive). */
 export function labelsChanged(obj: unknown): string {
   return canonicalMap(metaOf(obj)?.labels);
 }
 
-/** A {@link Predicate}: the annotations (order-insensitive). */
+/** A {@link ChangePredicate}: the annotations (order-insensitive). */
 export function annotationsChanged(obj: unknown): string {
   return canonicalMap(metaOf(obj)?.annotations);
 }
 
-/** A {@link Predicate}: `metadata.resourceVersion`, i.e. any change at all (drops exact repeats, e.g. relists). */
+/** A {@link ChangePredicate}: `metadata.resourceVersion`, i.e. any change at all (drops exact repeats, e.g. relists). */
 export function resourceVersionChanged(obj: unknown): string | undefined {
   const rv = metaOf(obj)?.resourceVersion;
   return typeof rv === "string" && rv !== "" ? rv : undefined;

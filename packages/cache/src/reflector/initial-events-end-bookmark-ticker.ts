@@ -1,7 +1,7 @@
 // The watch-list's warning ticker for a missing initial-events-end bookmark (client-go's
 // initialEventsEndBookmarkTicker in reflector.go).
+import { formatGoDuration } from "@informer-ts/apimachinery";
 import type { Ticker } from "@informer-ts/clock";
-import { formatGoDuration } from "../internal/go-helpers.js";
 import { safeLog } from "./logger.js";
 import type { WatchHandlerContext } from "./watch.js";
 

@@ -1,5 +1,6 @@
 import {
   fromStatus,
+  type GroupVersionKind,
   INITIAL_EVENTS_END_ANNOTATION,
   type KubeObject,
   metaOf,
@@ -16,20 +17,8 @@ import { VERY_SHORT_WATCH_MS } from "./options.js";
 import type { ReflectorStatusTracker, SkipReason, WatchEndReason } from "./status.js";
 import type { WatchInterrupt, WatchInterrupter } from "./watch-interrupter.js";
 
-/** `schema.GroupVersionKind` as a Kubernetes object spells it. */
-export interface GroupVersionKind {
-  /** `group/version`, or `version` for the core group ("v1"). */
-  readonly apiVersion: string;
-  readonly kind: string;
-}
-
-/** `GroupVersionKind.String()`: `apps/v1, Kind=Deployment`, `/v1, Kind=Pod` for the core group. */
-export function gvkString(gvk: GroupVersionKind): string {
-  const slash = gvk.apiVersion.indexOf("/");
-  const group = slash >= 0 ? gvk.apiVersion.slice(0, slash) : "";
-  const version = slash >= 0 ? gvk.apiVersion.slice(slash + 1) : gvk.apiVersion;
-  return `${group}/${version}, Kind=${gvk.kind}`;
-}
+// GroupVersionKind and gvkString are apimachinery's schema types; re-exported here for the reflector's files.
+export { type GroupVersionKind, gvkString } from "@informer-ts/apimachinery";
 
 const TABLE_API_VERSIONS = new Set(["meta.k8s.io/v1", "meta.k8s.io/v1beta1"]);
 

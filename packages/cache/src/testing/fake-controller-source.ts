@@ -2,6 +2,7 @@ import {
   INITIAL_EVENTS_END_ANNOTATION,
   type KubeList,
   type KubeObject,
+  type ListerWatcher,
   type ListOptions,
   newBadRequest,
   newInvalid,
@@ -9,10 +10,10 @@ import {
   newTooLargeResourceVersion,
   type Status,
   stoppingIterator,
+  type Watch,
   type WatchEvent,
 } from "@informer-ts/apimachinery";
 import type { Clock, Rand, Timer } from "@informer-ts/clock";
-import type { ListerWatcher, Watch } from "../listwatch.js";
 
 /**
  * An in-memory {@link Watch} for tests: events pushed with {@link FakeWatch.push} are delivered in order;

@@ -149,7 +149,7 @@ export {
   parseKubeVersion,
 } from "./kube-version.js";
 export { type DecodedListOptions, setListOptionsDefaults, validateListOptions } from "./list-options.js";
-export type { InProcessListerWatcher, ListerWatcherScope } from "./listwatch.js";
+export type { InProcessListerWatcher, InProcessListWatchScope } from "./listwatch.js";
 export { decodeApplyConfiguration } from "./registry/apply-patch.js";
 export {
   CUSTOM_RESOURCE_CLEANUP_FINALIZER,

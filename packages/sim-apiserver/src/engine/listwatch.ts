@@ -1,19 +1,22 @@
 // The in-process ListerWatcher of one resource (client-go's `tools/cache/listwatch.go`: a list and a watch function
 // with the scope's namespace and selectors applied to every call), over the engine's in-process verbs.
-import type { KubeList, ListOptions } from "@informer-ts/apimachinery";
+import type { KubeList, KubeObject, ListerWatcher, ListOptions, ListWatchScope } from "@informer-ts/apimachinery";
 import type { RequestContext, ResourceRef } from "./request-context.js";
 import type { SimWatch } from "./sim-watch.js";
 
-/** Scope of an in-process `SimApiServer.listerWatcher`. */
-export interface ListerWatcherScope {
-  readonly namespace?: string;
-  readonly labelSelector?: string;
-  readonly fieldSelector?: string;
+/**
+ * Scope of an in-process `SimApiServer.listerWatcher`: apimachinery's {@link ListWatchScope} (namespace and
+ * selectors applied to every call) plus the user agent its requests are recorded under.
+ */
+export interface InProcessListWatchScope extends ListWatchScope {
   readonly userAgent?: string;
 }
 
-/** The in-process list/watch source (structurally `@informer-ts/cache`'s `ListerWatcher`). */
-export interface InProcessListerWatcher {
+/**
+ * The in-process list/watch source: apimachinery's {@link ListerWatcher} contract, whose watches are the engine's
+ * {@link SimWatch} (pullable with `next()` as well as iterable).
+ */
+export interface InProcessListerWatcher extends ListerWatcher<KubeObject> {
   list(options: ListOptions, signal?: AbortSignal): Promise<KubeList>;
   watch(options: ListOptions, signal?: AbortSignal): Promise<SimWatch>;
 }
@@ -34,7 +37,7 @@ export function inProcessListerWatcher(
   verbs: InProcessListWatchVerbs,
   namespaced: (ref: ResourceRef) => boolean,
   ref: ResourceRef,
-  scope: ListerWatcherScope,
+  scope: InProcessListWatchScope,
 ): InProcessListerWatcher {
   const ns = () => (namespaced(ref) ? (scope.namespace ?? "") : "");
   const merge = (o: ListOptions): ListOptions => ({

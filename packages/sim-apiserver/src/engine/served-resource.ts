@@ -1,9 +1,9 @@
+import type { GroupVersionResource } from "@informer-ts/apimachinery";
+
 /**
  * One served resource as discovery and OpenAPI describe it (`metav1.APIResource` plus its group/version).
  */
-export interface ServedResource {
-  readonly group: string;
-  readonly version: string;
+export interface ServedResource extends GroupVersionResource {
   /** Plural resource name, e.g. `configmaps`. */
   readonly resource: string;
   readonly kind: string;

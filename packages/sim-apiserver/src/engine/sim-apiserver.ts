@@ -44,7 +44,7 @@ import {
   kubeVersionGates,
   parseKubeVersion,
 } from "./kube-version.js";
-import { type InProcessListerWatcher, inProcessListerWatcher, type ListerWatcherScope } from "./listwatch.js";
+import { type InProcessListerWatcher, type InProcessListWatchScope, inProcessListerWatcher } from "./listwatch.js";
 import { rfc3339Seconds } from "./object-util.js";
 import { type DeleteOptions, type PatchType, RegistryStore, ResourceTable, ServerSideApply } from "./registry/index.js";
 import type { RequestContext, ResourceRef } from "./request-context.js";
@@ -582,7 +582,7 @@ export class SimApiServer {
    * reflector whose transform or handlers rewrite objects in place should set `copyListItems: true` (or transform
    * into new objects).
    */
-  listerWatcher(ref: ResourceRef, scope: ListerWatcherScope = {}): InProcessListerWatcher {
+  listerWatcher(ref: ResourceRef, scope: InProcessListWatchScope = {}): InProcessListerWatcher {
     return inProcessListerWatcher(this, (r) => this.table.lookup(r)?.namespaced ?? false, ref, scope);
   }
 
@@ -629,7 +629,7 @@ export class SimApiServer {
 // What this module declared before its parts moved to their own files stays importable from here.
 export type { BookmarkMode, WatchCloseReason, WatcherInfo, WatcherSelector } from "./cacher/index.js";
 export { type LatencyRule, SimConnectionError } from "./filters/index.js";
-export type { InProcessListerWatcher, ListerWatcherScope } from "./listwatch.js";
+export type { InProcessListerWatcher, InProcessListWatchScope } from "./listwatch.js";
 export type { RequestContext, ResourceRef } from "./request-context.js";
 export type { SimApiServerOptions } from "./sim-apiserver-options.js";
 export { SimTruncatedWatchError, type SimWatch } from "./sim-watch.js";

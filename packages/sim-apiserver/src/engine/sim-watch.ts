@@ -1,7 +1,10 @@
-import { stoppingIterator, type WatchEvent } from "@informer-ts/apimachinery";
+import { type KubeObject, stoppingIterator, type Watch, type WatchEvent } from "@informer-ts/apimachinery";
 
-/** An open watch on the engine: async-iterable in-process, and pullable by the HTTP face. */
-export interface SimWatch extends AsyncIterable<WatchEvent> {
+/**
+ * An open watch on the engine: apimachinery's {@link Watch} (async-iterable in-process, `stop()`), and pullable by
+ * the HTTP face with `next()`.
+ */
+export interface SimWatch extends Watch<KubeObject> {
   next(): Promise<IteratorResult<WatchEvent>>;
   stop(): void;
 }

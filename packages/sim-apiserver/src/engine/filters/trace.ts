@@ -1,3 +1,4 @@
+import { formatGoDuration } from "@informer-ts/apimachinery";
 /** A key-value pair of a trace or a step (`utiltrace.Field`), written `key:value`. */
 export interface TraceField {
   readonly key: string;
@@ -95,38 +96,10 @@ export function formatTraceStart(ms: number): string {
   return `${day}-${MONTHS[d.getUTCMonth()]}-${d.getUTCFullYear()} ${formatClockTime(ms)}`;
 }
 
+// Go's `time.Duration.String()` is apimachinery's (one implementation for the packages); re-exported for the engine.
+export { formatGoDuration };
+
 /** Go's `15:04:05.000` of a clock time, in UTC. */
 export function formatClockTime(ms: number): string {
   return new Date(ms).toISOString().slice(11, 23);
-}
-
-/**
- * A duration in Go's `time.Duration.String()` form: `0s`, `750ns`, `12.5µs`, `812ms`, `1.234567s`, `2m3.5s`,
- * `1h0m0s` (nanosecond precision, trailing zeros of the fraction dropped).
- */
-export function formatGoDuration(ms: number): string {
-  if (!Number.isFinite(ms)) throw new RangeError(`duration must be finite, got ${ms}`);
-  let ns = Math.round(ms * 1e6);
-  if (ns === 0) return "0s";
-  const sign = ns < 0 ? "-" : "";
-  ns = Math.abs(ns);
-  if (ns < 1e3) return `${sign}${ns}ns`;
-  if (ns < 1e6) return `${sign}${fraction(ns, 1e3)}µs`;
-  if (ns < 1e9) return `${sign}${fraction(ns, 1e6)}ms`;
-  const h = Math.floor(ns / 3.6e12);
-  const rest = ns - h * 3.6e12;
-  const m = Math.floor(rest / 6e10);
-  const s = fraction(rest - m * 6e10, 1e9);
-  if (h > 0) return `${sign}${h}h${m}m${s}s`;
-  if (m > 0) return `${sign}${m}m${s}s`;
-  return `${sign}${s}s`;
-}
-
-/** `n / unit` with up to log10(unit) decimals, trailing zeros dropped (integers only, no float noise). */
-function fraction(n: number, unit: number): string {
-  const whole = Math.floor(n / unit);
-  const frac = n - whole * unit;
-  if (frac === 0) return String(whole);
-  const digits = String(unit).length - 1;
-  return `${whole}.${String(frac).padStart(digits, "0").replace(/0+$/, "")}`;
 }

@@ -5,14 +5,15 @@ import {
   type SharedInformerFactory,
   type SharedInformerOption,
 } from "@informer-ts/cache";
-import { listWatchFor } from "./listwatch.js";
-import type { ResourceDescriptor } from "./resources.js";
-import type { KubeClient } from "./rest-client.js";
+import { type KubeClient, listWatchFor, type ResourceDescriptor } from "@informer-ts/client";
 
 /**
  * A shared informer factory over a {@link KubeClient} whose `informerFor` is typed by the descriptor:
  * `factory.informerFor(resources.deployments)` is a `SharedIndexInformer<Deployment>` and its indexer and listers
  * hand out `Deployment`s. Everything else is `@informer-ts/cache`'s `SharedInformerFactory`.
+ *
+ * It joins the client and the cache (client-go's `informers` package does the same over a clientset), so it lives
+ * in the controller package, which imports both; until 0.1 it was `@informer-ts/client`'s.
  */
 export interface TypedSharedInformerFactory
   extends Omit<SharedInformerFactory<ResourceDescriptor<unknown>, unknown>, "informerFor"> {

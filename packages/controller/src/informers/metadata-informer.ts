@@ -3,10 +3,12 @@ import {
   type SharedInformerFactory,
   type SharedInformerOption,
 } from "@informer-ts/cache";
-import { metadataListWatchFor } from "./listwatch.js";
-import type { PartialObjectMetadata } from "./object-types.js";
-import type { ResourceDescriptor } from "./resources.js";
-import type { KubeClient } from "./rest-client.js";
+import {
+  type KubeClient,
+  metadataListWatchFor,
+  type PartialObjectMetadata,
+  type ResourceDescriptor,
+} from "@informer-ts/client";
 
 /** A factory of metadata-only informers: every informer caches {@link PartialObjectMetadata}. */
 export type MetadataSharedInformerFactory = SharedInformerFactory<ResourceDescriptor<unknown>, PartialObjectMetadata>;
@@ -18,6 +20,9 @@ export type MetadataSharedInformerFactory = SharedInformerFactory<ResourceDescri
  * lister-watcher: same options (`withNamespace`, `withTweakListOptions`, …), same sharing (one informer per
  * resource), same start/sync/shutdown. A controller that only needs names, labels, owners or finalizers keeps a
  * fraction of the memory of a full-object cache.
+ *
+ * It joins the client and the cache, so it lives in the controller package, which imports both; until 0.1 it was
+ * `@informer-ts/client`'s.
  *
  * Keep it apart from a full-object factory: both key informers by resource, so the same resource may have one
  * informer of each kind, one per factory.
