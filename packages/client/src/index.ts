@@ -129,6 +129,7 @@ export {
   type StreamWatcherResult,
   type WatchBody,
 } from "./stream-watcher.js";
+export { transformStripManagedFields, withManagedFields } from "./strip-managed-fields.js";
 export { newTokenBucketRateLimiter, type RateLimiter, TokenBucketRateLimiter } from "./throttle.js";
 export { LONG_THROTTLE_LATENCY_MS, ThrottleWarning } from "./throttle-warning.js";
 export {

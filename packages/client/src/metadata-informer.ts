@@ -2,11 +2,13 @@ import {
   newSharedInformerFactoryWithOptions,
   type SharedInformerFactory,
   type SharedInformerOption,
+  withTransform,
 } from "@informer-ts/cache";
 import { metadataListWatchFor } from "./listwatch.js";
 import type { PartialObjectMetadata } from "./object-types.js";
 import type { ResourceDescriptor } from "./resources.js";
 import type { KubeClient } from "./rest-client.js";
+import { transformStripManagedFields } from "./strip-managed-fields.js";
 
 /** A factory of metadata-only informers: every informer caches {@link PartialObjectMetadata}. */
 export type MetadataSharedInformerFactory = SharedInformerFactory<ResourceDescriptor<unknown>, PartialObjectMetadata>;
@@ -28,6 +30,12 @@ export type MetadataSharedInformerFactory = SharedInformerFactory<ResourceDescri
  * with ("Unexpected watch event object gvk"). client-go's metadata informers likewise expect the
  * `PartialObjectMetadata` type, not the resource's kind. Informers are keyed, named and labelled by
  * group/version/resource as usual.
+ *
+ * Its informers drop `metadata.managedFields` before storing (a default `withTransform` of
+ * {@link transformStripManagedFields}, as controller-runtime's metadata caches do with
+ * `TransformStripManagedFields`): for small objects the server-side-apply bookkeeping is most of what a
+ * metadata cache would hold. Pass {@link withManagedFields} to keep them; a `withTransform` of your own replaces
+ * the default (call `transformStripManagedFields` inside it to keep stripping).
  */
 export function newMetadataSharedInformerFactory(
   client: KubeClient,
@@ -37,6 +45,7 @@ export function newMetadataSharedInformerFactory(
   const factory = newSharedInformerFactoryWithOptions<ResourceDescriptor<unknown>, PartialObjectMetadata>(
     (resource, scope) => metadataListWatchFor(client, resource, { namespace: scope.namespace }),
     defaultResync,
+    withTransform<PartialObjectMetadata>(transformStripManagedFields),
     ...options,
   );
   const informerFor = factory.informerFor.bind(factory);
