@@ -97,21 +97,14 @@ export function resolveProvider(provider: MetricsProvider | undefined): MetricsP
 /**
  * The metric timestamps of one item, kept in the queue's own record of the item (client-go keeps them in two maps
  * keyed by item; one record per item is the same state without two hash lookups per add, get and done). A queue
- * creates the record with both fields {@link NO_TIME} and keeps it while the item is dirty or in flight.
- *
- * "Not set" is `NaN` rather than `undefined` so that both fields stay plain doubles: V8 then updates them in place,
- * where a field that alternates between `undefined` and a millisecond timestamp (too large for a small integer)
- * allocates a heap number on every store — two allocations per item per pass through the queue.
+ * creates the record with both fields `undefined` and keeps it while the item is dirty or in flight.
  */
 export interface ItemTimes {
-  /** First non-deduplicated add since the item was last handed out (`addTimes`); {@link NO_TIME} when none. */
-  addedAt: number;
-  /** When the item was handed out, while it is in flight (`processingStartTimes`); {@link NO_TIME} otherwise. */
-  startedAt: number;
+  /** First non-deduplicated add since the item was last handed out (`addTimes`). */
+  addedAt: number | undefined;
+  /** When the item was handed out, while it is in flight (`processingStartTimes`). */
+  startedAt: number | undefined;
 }
-
-/** The "not set" value of {@link ItemTimes} fields (`NaN`; test with `Number.isNaN`). */
-export const NO_TIME = Number.NaN;
 
 /**
  * What a queue reports about its items (client-go's unexported `queueMetrics`). Every method runs inside the
@@ -155,7 +148,7 @@ class DefaultQueueMetrics implements QueueMetrics {
   add(times: ItemTimes): void {
     this.adds.inc();
     this.depth.inc();
-    if (Number.isNaN(times.addedAt)) times.addedAt = this.clock.now();
+    if (times.addedAt === undefined) times.addedAt = this.clock.now();
   }
 
   get(times: ItemTimes): void {
@@ -163,18 +156,17 @@ class DefaultQueueMetrics implements QueueMetrics {
     const now = this.clock.now();
     times.startedAt = now;
     const added = times.addedAt;
-    if (!Number.isNaN(added)) {
+    if (added !== undefined) {
       this.latency.observe(seconds(now - added));
-      times.addedAt = NO_TIME;
+      times.addedAt = undefined;
     }
   }
 
   done(times: ItemTimes | undefined): void {
-    if (times === undefined) return;
-    const started = times.startedAt;
-    if (!Number.isNaN(started)) {
+    const started = times?.startedAt;
+    if (started !== undefined) {
       this.workDuration.observe(seconds(this.clock.since(started)));
-      times.startedAt = NO_TIME;
+      times!.startedAt = undefined;
     }
   }
 
@@ -182,7 +174,7 @@ class DefaultQueueMetrics implements QueueMetrics {
     let total = 0;
     let oldest = 0;
     for (const { startedAt } of records) {
-      if (Number.isNaN(startedAt)) continue;
+      if (startedAt === undefined) continue;
       const age = seconds(this.clock.since(startedAt));
       total += age;
       if (age > oldest) oldest = age;

@@ -1,7 +1,7 @@
 import { type Clock, realClock, type Ticker } from "@informer-ts/clock";
 import type { MetricsProvider } from "@informer-ts/instrumentation";
 import { Deque } from "./internal/deque.js";
-import { type ItemTimes, NO_TIME, newQueueMetrics, type QueueMetrics, resolveProvider } from "./metrics.js";
+import { type ItemTimes, newQueueMetrics, type QueueMetrics, resolveProvider } from "./metrics.js";
 
 /**
  * What {@link TypedInterface.get} resolves to, shaped like Go's `(item, shutdown)` pair:
@@ -230,12 +230,12 @@ export class Queue<T> implements TypedInterface<T> {
     const e = this.state.get(item);
     if (e === undefined) {
       let entry = this.entryPool.pop();
-      if (entry === undefined) entry = { item, bits: DIRTY, addedAt: NO_TIME, startedAt: NO_TIME };
+      if (entry === undefined) entry = { item, bits: DIRTY, addedAt: undefined, startedAt: undefined };
       else {
         entry.item = item;
         entry.bits = DIRTY;
-        entry.addedAt = NO_TIME;
-        entry.startedAt = NO_TIME;
+        entry.addedAt = undefined;
+        entry.startedAt = undefined;
       }
       this.metrics?.add(entry);
       this.state.set(item, entry);
@@ -362,7 +362,7 @@ export class Queue<T> implements TypedInterface<T> {
     if (current === undefined || (bits & PROCESSING) !== 0) this.duplicates--; // a leftover duplicate entry
     if ((bits & PROCESSING) === 0) this.inFlight++;
     if (current === undefined) {
-      const created: Entry<T> = { item, bits: PROCESSING, addedAt: NO_TIME, startedAt: NO_TIME };
+      const created: Entry<T> = { item, bits: PROCESSING, addedAt: undefined, startedAt: undefined };
       this.state.set(item, created);
       this.metrics?.get(created);
     } else {
