@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
 import { type InformerChildResult, type InformerVariant, runInformerChild } from "./informer-child.js";
@@ -49,12 +50,14 @@ function best<R extends { readonly ok: boolean }>(runs: readonly R[], figures: r
  * BENCH_INFORMER_REPS rounds (default 2, alternating order; lowest of each figure). Reported: events/s end to end
  * (the server shares the 2 cores), events per client CPU-second of the events phase, peak RSS, retained heap per
  * cached object; each beside (d) and the floor. BENCH_INFORMER_CPU_PROF: a directory for a CPU profile of every
- * child's events phase. Prints numbers; asserts nothing.
+ * child's events phase (created when missing). Prints numbers; asserts nothing.
  */
 export async function runInformer(): Promise<BenchResult> {
   const n = envInt("BENCH_INFORMER_N", 100_000, 1);
   const reps = envInt("BENCH_INFORMER_REPS", 2, 1);
   const profDir = process.env.BENCH_INFORMER_CPU_PROF;
+  // Without this every variant failed with ENOENT when the directory did not exist yet.
+  if (profDir) mkdirSync(profDir, { recursive: true });
   const engine = new SimApiServer({
     historyLowerBound: 2 * n + 1024,
     historyUpperBound: 2 * n + 1024,

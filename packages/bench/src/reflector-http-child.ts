@@ -13,6 +13,7 @@ import {
   type ReflectorStore,
   type Store,
   silentLogger,
+  transformStripManagedFields,
 } from "@informer-ts/cache";
 import { builtinResources, KubeClient, listWatchFor, metadataListWatchFor } from "@informer-ts/client";
 import type { V1ConfigMap } from "@kubernetes/client-node";
@@ -29,8 +30,13 @@ export type HttpVariant =
   | "reflector-list"
   /** (b) The reflector with watch-list (`sendInitialEvents=true`). */
   | "reflector-watch-list"
-  /** (e) The reflector with LIST, metadata only (`metadataListWatchFor`: `as=PartialObjectMetadataList`). */
+  /**
+   * (e) The reflector with LIST, metadata only (`metadataListWatchFor`: `as=PartialObjectMetadataList`), storing
+   * through `transformStripManagedFields` as a metadata informer does.
+   */
   | "reflector-metadata-list"
+  /** (f) As (e) but keeping `managedFields` in the store (no `transformStripManagedFields`): before that default. */
+  | "reflector-metadata-list-keep"
   /** (d) `@kubernetes/client-node`'s `ListWatch` (its informer) over `CoreV1Api.listConfigMapForAllNamespaces`. */
   | "client-node"
   /** Raw NDJSON: undici watch from an old RV, lines split and `JSON.parse`d into a Map. */
@@ -119,13 +125,19 @@ export class CountingStore implements ReflectorStore<KubeObject>, BookmarkStore 
 }
 
 /** The reflector syncing over HTTP through `listWatchFor`; `lw` may wrap the HTTP ListerWatcher. */
-function prepareReflector(spec: ChildSpec, mode: "list" | "watch-list" | "watch" | "metadata-list"): Prepared {
+function prepareReflector(
+  spec: ChildSpec,
+  mode: "list" | "watch-list" | "watch" | "metadata-list" | "metadata-list-keep",
+): Prepared {
   const client = new KubeClient({ server: spec.url });
   const http: ListerWatcher<KubeObject> =
-    mode === "metadata-list"
+    mode === "metadata-list" || mode === "metadata-list-keep"
       ? metadataListWatchFor(client, builtinResources.configmaps)
       : listWatchFor<KubeObject>(client, builtinResources.configmaps);
-  const inner = newStore<KubeObject>(metaNamespaceKeyFunc);
+  const inner = newStore<KubeObject>(
+    metaNamespaceKeyFunc,
+    mode === "metadata-list" ? { transformer: transformStripManagedFields } : {},
+  );
   let lw: ListerWatcher<KubeObject> = http;
   let store: ReflectorStore<KubeObject> = inner;
   let counting: CountingStore | undefined;
@@ -160,7 +172,7 @@ function prepareReflector(spec: ChildSpec, mode: "list" | "watch-list" | "watch"
       const note =
         mode === "watch"
           ? `${s.counts.watches} watch`
-          : mode === "list" || mode === "metadata-list"
+          : mode === "list" || mode === "metadata-list" || mode === "metadata-list-keep"
             ? `${s.counts.lists} list, ${s.counts.watchLists} watch-list`
             : `${s.counts.watchLists} watch-list, ${s.counts.lists} list`;
       return { count: counting !== undefined ? counting.count : inner.listKeys().length, note };
@@ -255,6 +267,8 @@ async function prepare(spec: ChildSpec): Promise<Prepared> {
       return prepareReflector(spec, "watch-list");
     case "reflector-metadata-list":
       return prepareReflector(spec, "metadata-list");
+    case "reflector-metadata-list-keep":
+      return prepareReflector(spec, "metadata-list-keep");
     case "client-node":
       return prepareClientNode(spec);
     case "floor-watch":

@@ -30,7 +30,8 @@ const peakAbove = (r: ChildResult) => (r.peakRss - r.startRss) / MiB;
  * variants (BENCH_REFLECTOR_REPS rounds, default 3; best of each figure):
  * (a) the reflector with LIST, (b) with watch-list, (c) raw undici + `JSON.parse` of the same pages (the floor),
  * (d) `@kubernetes/client-node`'s `ListWatch`, (e) the reflector with a metadata-only LIST (`metadataListWatchFor`,
- * `PartialObjectMetadataList`: what a metadata informer caches), compared with (a). Time is to "synced" (client-node: `start()` resolved); peak RSS is
+ * `PartialObjectMetadataList`, stored through `transformStripManagedFields`: what a metadata informer caches), compared
+ * with (a), and (f) the same keeping `managedFields` (the store before that default), compared with (e). Time is to "synced" (client-node: `start()` resolved); peak RSS is
  * the child's `maxRSS` above its RSS before the sync; the store heap is the heap still held after the sync and a
  * full GC. Watch throughput: the reflector's watch from RV 1 replaying the N ADDED events of the seed from the
  * watch cache, into its store, against raw NDJSON parsing of the same replay (after one discarded warm-up replay,
@@ -94,6 +95,7 @@ export async function runReflectorHttp(): Promise<BenchResult> {
       "reflector-watch-list",
       "client-node",
       "reflector-metadata-list",
+      "reflector-metadata-list-keep",
     ];
     const watchOrder: HttpVariant[] = ["floor-watch", "reflector-watch"];
     for (let rep = 0; rep < reps; rep++) {
@@ -118,6 +120,7 @@ export async function runReflectorHttp(): Promise<BenchResult> {
   const b = get("reflector-watch-list");
   const d = get("client-node");
   const e = get("reflector-metadata-list");
+  const f = get("reflector-metadata-list-keep");
   const fw = get("floor-watch");
   const rw = get("reflector-watch");
   const note = (r: ChildResult, extra?: string) =>
@@ -253,6 +256,15 @@ export async function runReflectorHttp(): Promise<BenchResult> {
     metadataRow("cpu"),
     metadataRow("rss"),
     metadataRow("heap"),
+    {
+      case: "retained heap per cached object, (f) metadata-only LIST keeping managedFields",
+      value: f.storeHeap / n,
+      unit: "B/object",
+      baseline: e.storeHeap / n,
+      ratioLabel: "kept/stripped",
+      ratio: f.storeHeap / e.storeHeap,
+      note: note(f, `client CPU kept ${Math.round(f.cpuMs)} ms vs stripped ${Math.round(e.cpuMs)} ms`),
+    },
   ];
   if (!fw.ok) rows.push({ case: "raw NDJSON watch floor", value: Number.NaN, unit: "", note: note(fw) ?? "" });
   return {

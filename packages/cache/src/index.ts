@@ -270,6 +270,7 @@ export {
   withTransform,
   withTweakListOptions,
 } from "./informer-factory.js";
+export { transformStripManagedFields, withManagedFields } from "./strip-managed-fields.js";
 export { ListenerOverflowError } from "./listener-overflow-error.js";
 export {
   type HandlerErrorCallback,

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { withNamespace } from "@informer-ts/cache";
+import { withManagedFields, withNamespace, withTransform } from "@informer-ts/cache";
 import { newMetadataSharedInformerFactory, newTypedSharedInformerFactory } from "@informer-ts/controller";
 import { afterEach, describe, expect, it } from "vitest";
 import { resources } from "./builtin-resources.js";
 import { sendJSON, startServer, type TestServer } from "./internal/test-server.test-util.js";
+import type { PartialObjectMetadata } from "./object-types.js";
 import { KubeClient, METADATA_ACCEPT, METADATA_LIST_ACCEPT } from "./rest-client.js";
 
 let servers: TestServer[] = [];
@@ -18,10 +19,18 @@ afterEach(async () => {
 const full = {
   kind: "Secret",
   apiVersion: "v1",
-  metadata: { name: "s1", namespace: "prod", resourceVersion: "4", labels: { a: "b" } },
+  metadata: {
+    name: "s1",
+    namespace: "prod",
+    resourceVersion: "4",
+    labels: { a: "b" },
+    managedFields: [{ manager: "kubectl", operation: "Apply", apiVersion: "v1", fieldsType: "FieldsV1" }],
+  },
   data: { password: "c2VjcmV0" },
 };
 const partial = { kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: full.metadata };
+const { managedFields: _managedFields, ...strippedMetadata } = full.metadata;
+const stripped = { ...partial, metadata: strippedMetadata };
 const END = { "k8s.io/initial-events-end": "true" };
 
 /** Serves one Secret: metadata-only when asked with `as=PartialObjectMetadata[List]`, full otherwise. */
@@ -55,7 +64,7 @@ async function setup(): Promise<{ s: TestServer; c: KubeClient }> {
 }
 
 describe("newMetadataSharedInformerFactory", () => {
-  it("informers list and watch metadata only, scoped by the factory's namespace, and cache PartialObjectMetadata", async () => {
+  it("informers list and watch metadata only, scoped by the factory's namespace, and cache PartialObjectMetadata without managedFields", async () => {
     const { s, c } = await setup();
     const factory = newMetadataSharedInformerFactory(c, 0, withNamespace("prod"));
     const informer = factory.informerFor(resources.secrets);
@@ -64,7 +73,7 @@ describe("newMetadataSharedInformerFactory", () => {
     factory.start(ac.signal);
     const result = await factory.waitForCacheSync(ac.signal);
     expect(result.err).toBeUndefined();
-    expect(informer.getIndexer().list()).toEqual([partial]);
+    expect(informer.getIndexer().list()).toEqual([stripped]);
     ac.abort();
     await factory.shutdown();
     expect(s.requests.length).toBeGreaterThan(0);
@@ -72,6 +81,31 @@ describe("newMetadataSharedInformerFactory", () => {
       expect(r.url.startsWith("/api/v1/namespaces/prod/secrets")).toBe(true);
       expect([METADATA_ACCEPT, METADATA_LIST_ACCEPT]).toContain(r.headers.accept);
     }
+  });
+
+  it("keeps managedFields with withManagedFields()", async () => {
+    const { c } = await setup();
+    const factory = newMetadataSharedInformerFactory(c, 0, withNamespace("prod"), withManagedFields());
+    const informer = factory.informerFor(resources.secrets);
+    const ac = new AbortController();
+    factory.start(ac.signal);
+    expect((await factory.waitForCacheSync(ac.signal)).err).toBeUndefined();
+    expect(informer.getIndexer().list()).toEqual([partial]);
+    ac.abort();
+    await factory.shutdown();
+  });
+
+  it("a transform of the user's replaces the default", async () => {
+    const { c } = await setup();
+    const mark = (o: PartialObjectMetadata): PartialObjectMetadata => ({ ...o, metadata: { ...o.metadata, uid: "u" } });
+    const factory = newMetadataSharedInformerFactory(c, 0, withNamespace("prod"), withTransform(mark));
+    const informer = factory.informerFor(resources.secrets);
+    const ac = new AbortController();
+    factory.start(ac.signal);
+    expect((await factory.waitForCacheSync(ac.signal)).err).toBeUndefined();
+    expect(informer.getIndexer().list()).toEqual([{ ...partial, metadata: { ...partial.metadata, uid: "u" } }]);
+    ac.abort();
+    await factory.shutdown();
   });
 });
 

@@ -2,6 +2,8 @@ import {
   newSharedInformerFactoryWithOptions,
   type SharedInformerFactory,
   type SharedInformerOption,
+  transformStripManagedFields,
+  withTransform,
 } from "@informer-ts/cache";
 import {
   type KubeClient,
@@ -33,6 +35,12 @@ export type MetadataSharedInformerFactory = SharedInformerFactory<ResourceDescri
  * with ("Unexpected watch event object gvk"). client-go's metadata informers likewise expect the
  * `PartialObjectMetadata` type, not the resource's kind. Informers are keyed, named and labelled by
  * group/version/resource as usual.
+ *
+ * Its informers drop `metadata.managedFields` before storing (a default `withTransform` of
+ * {@link transformStripManagedFields}, as controller-runtime's metadata caches do with
+ * `TransformStripManagedFields`): for small objects the server-side-apply bookkeeping is most of what a
+ * metadata cache would hold. Pass {@link withManagedFields} to keep them; a `withTransform` of your own replaces
+ * the default (call `transformStripManagedFields` inside it to keep stripping).
  */
 export function newMetadataSharedInformerFactory(
   client: KubeClient,
@@ -42,6 +50,7 @@ export function newMetadataSharedInformerFactory(
   const factory = newSharedInformerFactoryWithOptions<ResourceDescriptor<unknown>, PartialObjectMetadata>(
     (resource, scope) => metadataListWatchFor(client, resource, { namespace: scope.namespace }),
     defaultResync,
+    withTransform<PartialObjectMetadata>(transformStripManagedFields),
     ...options,
   );
   const informerFor = factory.informerFor.bind(factory);

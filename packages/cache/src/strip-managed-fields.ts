@@ -1,0 +1,32 @@
+import type { SharedInformerOption } from "./informer-factory.js";
+
+/**
+ * Drops `metadata.managedFields` from an object before an informer stores it (controller-runtime's
+ * `cache.TransformStripManagedFields`): the server-side-apply bookkeeping is often the largest part of a
+ * `PartialObjectMetadata` and almost no controller reads it. The object is changed in place and returned;
+ * anything that is not an object with a `metadata` object passes through untouched (tombstones, bookmarks).
+ * Idempotent, as an informer transform must be.
+ *
+ * Differences from controller-runtime: it deletes the field rather than setting it to `nil`, so a stripped
+ * object has no `managedFields` key at all (JSON-equal to what a server without field management sends).
+ */
+export function transformStripManagedFields<T>(obj: T): T {
+  if (typeof obj === "object" && obj !== null) {
+    const metadata = (obj as { metadata?: unknown }).metadata;
+    if (typeof metadata === "object" && metadata !== null && "managedFields" in metadata) {
+      delete (metadata as { managedFields?: unknown }).managedFields;
+    }
+  }
+  return obj;
+}
+
+/**
+ * An option of {@link newMetadataSharedInformerFactory} that keeps `metadata.managedFields` in the cache: it
+ * removes the factory's default {@link transformStripManagedFields} (and any transform set before it). Pass it
+ * after other options; a `withTransform` after it installs that transform instead.
+ */
+export function withManagedFields<T = unknown>(): SharedInformerOption<T> {
+  return (c) => {
+    c.transform = undefined;
+  };
+}
