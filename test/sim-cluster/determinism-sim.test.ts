@@ -16,7 +16,9 @@ async function run(seed: number): Promise<Trace> {
     await c.client.create(resources.replicaSets, replicaSet("web", 8));
     await c.settle({ maxMs: 120_000, until: available(c, "web", 8) });
     await c.client.patchScale(resources.replicaSets, "web", { spec: { replicas: 3 } }, { namespace: "default" });
-    await c.settle({ maxMs: 120_000, until: available(c, "web", 3) });
+    // Scaled-down pods are deleted gracefully (terminationGracePeriodSeconds defaults to 30): the kubelet stand-in's
+    // pod-delete stage removes them once their deletionTimestamp comes.
+    await c.settle({ maxMs: 120_000, until: () => available(c, "web", 3)() && podsOf(c, "web").length === 3 });
     const pods = podsOf(c, "web");
     return {
       pods: pods.map((p) => p.metadata?.name ?? ""),

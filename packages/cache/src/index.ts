@@ -270,7 +270,6 @@ export {
   withTransform,
   withTweakListOptions,
 } from "./informer-factory.js";
-export { transformStripManagedFields, withManagedFields } from "./strip-managed-fields.js";
 export { ListenerOverflowError } from "./listener-overflow-error.js";
 export {
   type HandlerErrorCallback,
@@ -296,6 +295,7 @@ export {
   type SharedInformerStatus,
   shutDownEventHandler,
 } from "./shared-informer.js";
+export { transformStripManagedFields, withManagedFields } from "./strip-managed-fields.js";
 export { AsyncTracker, type DoneChecker, DoneLatch, SingleFileTracker, SyncTrackerError } from "./synctrack.js";
 export {
   type InformerSynced,

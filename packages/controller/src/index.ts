@@ -85,7 +85,6 @@ export {
   type ManagerOptions,
   newDefaultMetrics,
 } from "./manager.js";
-export { controllerRuntimeMetrics, type ReconcileResultLabel, reconcileTimeBuckets } from "./metrics.js";
 export {
   type BindAddress,
   bindAddress,
@@ -94,6 +93,7 @@ export {
   managerFlagsUsage,
   parseManagerFlags,
 } from "./manager-flags.js";
+export { controllerRuntimeMetrics, type ReconcileResultLabel, reconcileTimeBuckets } from "./metrics.js";
 export { type BuiltManager, type NewManagerOptions, newManager } from "./new-manager.js";
 export {
   type HealthChecker,
@@ -151,9 +151,6 @@ export {
   type OperationOutcome,
   type OperationResult,
 } from "./create-or-update.js";
-export { ignoreAlreadyExists, ignoreNotFound } from "./ignore-errors.js";
-export { DefaultBackoff, DefaultRetry, onError, type RetryOptions, retryOnConflict } from "./retry.js";
-
 export {
   addFinalizer,
   containsFinalizer,
@@ -164,6 +161,7 @@ export {
   removeFinalizer,
   validateFinalizerName,
 } from "./finalizer.js";
+export { ignoreAlreadyExists, ignoreNotFound } from "./ignore-errors.js";
 export {
   AlreadyOwnedError,
   getControllerOf,
@@ -174,6 +172,7 @@ export {
   setControllerReference,
   setOwnerReference,
 } from "./owner-reference.js";
+export { DefaultBackoff, DefaultRetry, onError, type RetryOptions, retryOnConflict } from "./retry.js";
 
 // Leader election (client-go tools/leaderelection)
 

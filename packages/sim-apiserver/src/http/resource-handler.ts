@@ -243,10 +243,8 @@ export async function handleResourceRequest(
       return listOrWatch(res, r, namespace, info, query, ctx, cfg, false, fault, req.headers.accept);
     if (method === "POST" && (namespace !== "" || !r.namespaced))
       return create(req, res, r, namespace, query, ctx, cfg);
-    // Namespaces and CustomResourceDefinitions serve no deletecollection: go-restful's generic 405, as upstream.
-    const noCollectionDelete =
-      (r.group === "" && r.resource === "namespaces") ||
-      (r.group === "apiextensions.k8s.io" && r.resource === "customresourcedefinitions");
+    // Namespaces serve no deletecollection: go-restful's generic 405, as upstream.
+    const noCollectionDelete = r.group === "" && r.resource === "namespaces";
     if (method === "DELETE" && !noCollectionDelete && (namespace !== "" || !r.namespaced) && backend.deleteCollection)
       return removeCollection(req, res, r, namespace, info, query, ctx, cfg);
     throw genericMethodNotAllowed();

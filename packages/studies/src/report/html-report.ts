@@ -1,6 +1,6 @@
 // A study's --report: one self-contained HTML file with inline SVG charts (no script, no network).
 import { renderReportChart } from "./report-chart.js";
-import { describeRun, figureCell, type StudyReport, type StandardChart, writeUpCell } from "./study-report.js";
+import { describeRun, figureCell, type StandardChart, type StudyReport, writeUpCell } from "./study-report.js";
 import { barChart, escapeXml, lineChart } from "./svg-chart.js";
 
 function bucketLabel(le: number): string {

@@ -101,6 +101,7 @@ export class CrdFinalizer extends ControllerLoop {
     try {
       return this.deps.registry.update(CUSTOM_RESOURCE_DEFINITIONS, "", name, next, {
         userAgent: APISERVER_USER_AGENT,
+        subresource: "status",
       });
     } catch {
       return crd;

@@ -117,6 +117,7 @@ describe("NamespaceController: OrderedNamespaceDeletion as a property", () => {
         await engine.create(o.kind, "p", {
           metadata: { name, ...(o.held && { finalizers: ["example.com/hold"] }) },
           ...(o.kind === "pods" && { spec: { containers: [{ name: "c", image: "i" }] } }),
+          ...(o.kind === "services" && { spec: { ports: [{ port: 80 }] } }),
         });
       }
       const violations: string[] = [];

@@ -189,7 +189,8 @@ export class WriteServing {
    * namespace of a namespaced resource) as a LIST does (same validation and errors), then deletes each listed object
    * through the delete path with `options`. An object gone meanwhile is skipped; the first other error stops the loop
    * and rejects (the deletes before it stay done: not atomic, as upstream). Answers the list as it was selected.
-   * Namespaces do not serve it (405, as kube-apiserver's namespace REST), nor do CustomResourceDefinitions here.
+   * Namespaces do not serve it (405, as kube-apiserver's namespace REST). CustomResourceDefinitions go one by one
+   * through their own delete (the cleanup finalizer and the Terminating condition first, as their REST's Delete).
    */
   async deleteCollection(
     r: SimResource,
@@ -198,7 +199,7 @@ export class WriteServing {
     options: DeleteOptions | undefined,
     req: EngineRequest,
   ): Promise<Served<KubeList>> {
-    if ((r.group === "" && r.resource === "namespaces") || r === CUSTOM_RESOURCE_DEFINITIONS) {
+    if (r.group === "" && r.resource === "namespaces") {
       throw newMethodNotSupported({ group: r.group, resource: r.resource }, "deletecollection");
     }
     if (options !== undefined) validateDeleteOptions(options);
@@ -209,7 +210,8 @@ export class WriteServing {
     for (const item of res.list.items) {
       const m = item.metadata ?? {};
       try {
-        this.deps.registry.delete(r, m.namespace ?? "", m.name ?? "", opts);
+        if (r === CUSTOM_RESOURCE_DEFINITIONS) this.delete(r, "", m.name ?? "", options, req);
+        else this.deps.registry.delete(r, m.namespace ?? "", m.name ?? "", opts);
       } catch (err) {
         if (!isNotFound(err)) throw answeredBy(err, servedFrom);
       }
@@ -245,7 +247,7 @@ export class WriteServing {
    * checked against the definition as it was; returns the options for the delete that follows.
    */
   private markDefinitionDeleting(name: string, options: DeleteOptions | undefined, req: EngineRequest) {
-    const { storage, registry, clock } = this.deps;
+    const { storage, clock } = this.deps;
     const current = storage.get(CUSTOM_RESOURCE_DEFINITIONS, "", name);
     if (current === undefined || current.metadata?.deletionTimestamp !== undefined) return options;
     const pre = options?.preconditions;
@@ -263,7 +265,9 @@ export class WriteServing {
       "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
       rfc3339Seconds(clock.now()),
     );
-    registry.update(CUSTOM_RESOURCE_DEFINITIONS, "", name, next, this.writeOptions(req));
+    // One storage write of both, past the strategy (which keeps a main write's status), as the REST's Delete does
+    // with a GuaranteedUpdate.
+    storage.update(CUSTOM_RESOURCE_DEFINITIONS, "", name, next);
     if (pre === undefined) return options;
     const { resourceVersion: _rv, ...rest } = pre;
     return { ...options, preconditions: rest };

@@ -1,6 +1,6 @@
 import type { FieldError, KubeObject } from "@informer-ts/apimachinery";
 import type { SimResource } from "../resources.js";
-import { COLLECTION_VERBS, DEFAULT_VERBS } from "../served-resource.js";
+import { COLLECTION_VERBS } from "../served-resource.js";
 
 /** `apiextensions.k8s.io/v1` `customresourcedefinitions`: cluster-scoped, short names `crd`, `crds`. */
 export const CUSTOM_RESOURCE_DEFINITIONS: SimResource = Object.freeze({
@@ -11,7 +11,11 @@ export const CUSTOM_RESOURCE_DEFINITIONS: SimResource = Object.freeze({
   singularName: "customresourcedefinition",
   namespaced: false,
   shortNames: ["crd", "crds"],
-  verbs: DEFAULT_VERBS,
+  verbs: COLLECTION_VERBS,
+  categories: ["api-extensions"],
+  // apiextensions-apiserver's CRD REST has a status subresource: main-resource writes keep the stored status, and
+  // the definition's conditions are written through /status (as its controllers do).
+  subresources: { status: true },
 });
 
 /** The finalizer with which apiextensions-apiserver deletes a definition's objects before the definition. */

@@ -94,6 +94,7 @@ export function strategyFor(r: SimResource): ResourceStrategy {
   const rule = generationRule(r);
   const isNamespaces = r.group === "" && r.resource === "namespaces";
   const isSecrets = r.group === "" && r.resource === "secrets";
+  const isDefinitions = r.group === "apiextensions.k8s.io" && r.resource === "customresourcedefinitions";
   return {
     hasStatus,
     prepareForCreate(obj) {
@@ -101,7 +102,10 @@ export function strategyFor(r: SimResource): ResourceStrategy {
       const m = meta(obj);
       if (rule !== "none") m.generation = 1;
       else delete m.generation;
-      if (hasStatus && !(r.group === "" && r.resource === "nodes")) {
+      // A CustomResourceDefinition's create body already carries the status its controllers would write at once
+      // (`establishedDefinition`: NamesAccepted, Established, storedVersions), which replaced the client's status.
+      const keepsStatus = (r.group === "" && r.resource === "nodes") || isDefinitions;
+      if (hasStatus && !keepsStatus) {
         delete obj.status;
         if (r.group === "" && r.resource === "pods") obj.status = { phase: "Pending", qosClass: podQosClass(obj) };
         if (isNamespaces) obj.status = { phase: "Active" };
