@@ -175,7 +175,7 @@ export class WriteServing {
   ): Served<KubeObject> {
     const dryRun = req.dryRun === true || options?.dryRun === true;
     const crd = r === CUSTOM_RESOURCE_DEFINITIONS && !dryRun;
-    const opts = crd ? this.markDefinitionDeleting(name, options, req) : options;
+    const opts = crd ? this.markDefinitionDeleting(name, options) : options;
     const res = this.deps.registry.delete(r, namespace, name, {
       ...opts,
       ...(req.dryRun === true && { dryRun: true }),
@@ -246,7 +246,7 @@ export class WriteServing {
    * deletionTimestamp and the `CrdFinalizer` empties the resource before the definition goes. Preconditions are
    * checked against the definition as it was; returns the options for the delete that follows.
    */
-  private markDefinitionDeleting(name: string, options: DeleteOptions | undefined, req: EngineRequest) {
+  private markDefinitionDeleting(name: string, options: DeleteOptions | undefined) {
     const { storage, clock } = this.deps;
     const current = storage.get(CUSTOM_RESOURCE_DEFINITIONS, "", name);
     if (current === undefined || current.metadata?.deletionTimestamp !== undefined) return options;
