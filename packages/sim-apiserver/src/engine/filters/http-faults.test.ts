@@ -37,6 +37,18 @@ describe("HttpFaultInjector", () => {
       details: { retryAfterSeconds: 1 },
     });
   });
+  it.each([
+    [403, "Forbidden"],
+    [404, "NotFound"],
+    [409, "Conflict"],
+    [422, "Invalid"],
+    [418, ""],
+  ])("a status fault of code %i carries upstream's reason %j (NewGenericServerResponse)", (code, reason) => {
+    const f = new HttpFaultInjector();
+    f.add({ type: "status", code, message: "refused" });
+    const s = f.faultFor(req("create"));
+    expect(s?.type === "status" && (s.error as { status: unknown }).status).toMatchObject({ code, reason });
+  });
   it("probability draws from the injected Rand (same seed, same decisions)", () => {
     const run = () => {
       const f = new HttpFaultInjector(seededRand(42));

@@ -43,7 +43,8 @@ export interface HttpRequestDescriptor {
  * `userAgent` (substring); absent = any. Firing among matching requests: every `every`-th (default 1 = all), with
  * `probability` (default 1, drawn from the injected Rand), at most `count` times (default unlimited).
  * `status` faults answer with a Status of `code`: 429 TooManyRequests (Retry-After), 500 InternalError, 503
- * ServiceUnavailable, 504 Timeout, 400 BadRequest.
+ * ServiceUnavailable, 504 Timeout, 400 BadRequest; other codes with the reason upstream gives them (403 Forbidden,
+ * 404 NotFound, 409 Conflict, …).
  */
 export interface HttpFaultRule {
   readonly type: "apf-429" | "status" | "truncate-watch" | "drop-connection";
@@ -102,6 +103,22 @@ export function parseHttpFaultRule(v: unknown): HttpFaultRule {
   return r as unknown as HttpFaultRule;
 }
 
+/**
+ * The `reason` apimachinery's `NewGenericServerResponse` gives a code (`StatusReason` per HTTP status); a code it
+ * has none for answers with an empty reason, as upstream's `StatusReasonUnknown`.
+ */
+const REASON_BY_CODE: Readonly<Record<number, string>> = {
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "NotFound",
+  405: "MethodNotAllowed",
+  406: "NotAcceptable",
+  409: "Conflict",
+  413: "RequestEntityTooLarge",
+  415: "UnsupportedMediaType",
+  422: "Invalid",
+};
+
 function statusErrorFor(rule: HttpFaultRule): StatusError {
   const msg = rule.message;
   switch (rule.code ?? 500) {
@@ -122,7 +139,7 @@ function statusErrorFor(rule: HttpFaultRule): StatusError {
         metadata: {},
         status: "Failure",
         message: msg ?? "injected fault",
-        reason: "",
+        reason: REASON_BY_CODE[rule.code ?? 500] ?? "",
         code: rule.code ?? 500,
       });
   }
