@@ -31,6 +31,7 @@ import {
   syncedHonest,
 } from "./invariants.js";
 import type { SimLatency } from "./latency-model.js";
+import { historySimResources } from "./resource-steps.js";
 import { createSimCluster, type SimCluster, type SimTransport } from "./sim-cluster.js";
 
 const { configmaps } = builtinResources;
@@ -295,6 +296,13 @@ interface Recorder {
   readonly errors: string[];
 }
 
+/** The resources a case's cluster serves: the runner's, and the history's CRDs it does not list already. */
+function servedResources(listed: readonly SimResource[], history: HistoryOptions | undefined): SimResource[] {
+  const id = (r: SimResource) => `${r.resource}.${r.group}`;
+  const known = new Set(listed.map(id));
+  return [...listed, ...historySimResources(history?.resources).filter((r) => !known.has(id(r)))];
+}
+
 /** Runs one case of a subject runner and returns its reports and timeline (never throws for a violation). */
 export async function runSubjectCaseWith<V>(
   spec: SubjectSpec<V>,
@@ -306,7 +314,7 @@ export async function runSubjectCaseWith<V>(
     seed: input.seed,
     transport: options.transport ?? "in-process",
     latency: options.latency ?? "modelled",
-    ...(spec.resources !== undefined && { resources: spec.resources }),
+    resources: servedResources(spec.resources ?? [], options.history),
   });
   const allRequests = spec.requests === "all";
   const start = cluster.clock.now();
