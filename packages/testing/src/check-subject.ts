@@ -665,6 +665,8 @@ export async function checkSubjectWith<V>(
     throw new RangeError(`${spec.checker}: timeLimitMs must be a number > 0, got ${options.timeLimitMs}`);
   }
   let caseNo = 0;
+  /** The generated case (counting from 1) that failed first: how many cases it took to find the bug. */
+  let firstFailureAt: number | undefined;
   let lastFailure: { readonly args: CaseTuple<V>; readonly outcome: CaseOutcome } | undefined;
   const prop = fc.asyncProperty(caseArb(options, variantArb), async (args) => {
     caseNo++;
@@ -672,6 +674,7 @@ export async function checkSubjectWith<V>(
     const outcome = await runSubjectCaseWith(spec, options, { useWatchList, steps, seed: caseSeed, variant });
     const ok = outcome.reports.every((r) => r.ok);
     if (!ok) lastFailure = { args, outcome };
+    if (!ok) firstFailureAt ??= caseNo;
     return ok;
   });
   const details = await fc.check(prop, {
@@ -701,7 +704,7 @@ export async function checkSubjectWith<V>(
   const how =
     replay !== undefined
       ? "replayed from FC_REPLAY: this case alone, no search or shrinking"
-      : `${caseNo} cases run, ${details.numShrinks} shrinks${details.interrupted ? `, interrupted by timeLimitMs (${options.timeLimitMs} ms): the smallest counterexample found so far` : ""}`;
+      : `found at case ${firstFailureAt ?? caseNo}; ${caseNo} cases run, ${details.numShrinks} shrinks${details.interrupted ? `, interrupted by timeLimitMs (${options.timeLimitMs} ms): the smallest counterexample found so far` : ""}`;
   const text = `${renderSubjectFailure(spec, { token, caseSeed, seed }, input, outcome)}\n  (${how})`;
   options.log?.(text);
   throw new Error(text);

@@ -8,56 +8,12 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyStep, describeStep, historyArb, prepareNamespaces, type SimStep, simStepArb } from "./arbitraries.js";
 import { builtinBodyArbs } from "./builtin-objects.js";
+import { gadgetCrd } from "./internal/gadget-crd.test-util.js";
 import { type HistoryResource, historySimResources, resourceStepArb } from "./resource-steps.js";
 import { schemaArb } from "./schema-arbitrary.js";
 import { createSimCluster, type SimCluster } from "./sim-cluster.js";
 
 const { configmaps, pods, deployments } = builtinResources;
-
-/** A CRD whose schema says what generated objects must respect: required fields, enums, bounds, a pattern. */
-export const gadgetCrd: KubeObject = {
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: "gadgets.example.com" },
-  spec: {
-    group: "example.com",
-    scope: "Namespaced",
-    names: { plural: "gadgets", singular: "gadget", kind: "Gadget", listKind: "GadgetList" },
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            properties: {
-              spec: {
-                type: "object",
-                required: ["size", "color"],
-                properties: {
-                  size: { type: "integer", minimum: 1, maximum: 5 },
-                  color: { type: "string", enum: ["red", "blue"] },
-                  owner: { type: "string", pattern: "^[a-z]{2,6}$" },
-                  tags: { type: "array", maxItems: 3, items: { type: "string", maxLength: 4 } },
-                  limits: { type: "object", additionalProperties: { type: "integer", minimum: 0 } },
-                },
-              },
-              status: {
-                type: "object",
-                properties: {
-                  observedGeneration: { type: "integer", format: "int64" },
-                  phase: { type: "string", enum: ["Pending", "Ready"] },
-                },
-              },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
 
 let cluster: SimCluster | undefined;
 afterEach(async () => {
