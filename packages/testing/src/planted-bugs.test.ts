@@ -91,7 +91,8 @@ function bucketed(state: ServerState): string[] {
   for (const cm of state.list(configmaps)) {
     const ns = cm.metadata!.namespace!;
     const want = labelOf(cm, "app");
-    const got = state.get(secrets, ns, `${cm.metadata!.name}-bucket`)?.data?.app;
+    const got = (state.get(secrets, ns, `${cm.metadata!.name}-bucket`)?.data as Record<string, string> | undefined)
+      ?.app;
     if ((want === undefined ? undefined : b64(want)) !== got)
       out.push(`${ns}/${cm.metadata!.name}: bucket ${got} is not app=${want}`);
   }
@@ -250,8 +251,8 @@ function gadgetsMirrored(state: ServerState): string[] {
     if (g.metadata?.deletionTimestamp !== undefined) continue;
     const ns = g.metadata!.namespace!;
     const spec = (g as { spec?: GadgetSpec }).spec ?? {};
-    const cm = state.get(configmaps, ns, `${g.metadata!.name}-gadget`);
-    if (cm?.data?.size !== String(spec.size) || cm?.data?.color !== String(spec.color)) {
+    const data = state.get(configmaps, ns, `${g.metadata!.name}-gadget`)?.data as Record<string, string> | undefined;
+    if (data?.size !== String(spec.size) || data?.color !== String(spec.color)) {
       out.push(`${ns}/${g.metadata!.name}-gadget does not show size ${spec.size}, color ${spec.color}`);
     }
   }

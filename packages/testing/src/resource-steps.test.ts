@@ -10,7 +10,7 @@ import { applyStep, describeStep, historyArb, prepareNamespaces, type SimStep, s
 import { builtinBodyArbs } from "./builtin-objects.js";
 import { gadgetCrd } from "./internal/gadget-crd.test-util.js";
 import { type HistoryResource, historySimResources, resourceStepArb } from "./resource-steps.js";
-import { schemaArb } from "./schema-arbitrary.js";
+import { type GeneratedSchema, schemaArb } from "./schema-arbitrary.js";
 import { createSimCluster, type SimCluster } from "./sim-cluster.js";
 
 const { configmaps, pods, deployments } = builtinResources;
@@ -33,7 +33,7 @@ describe("schemaArb", () => {
   it("generates values a CRD's structural schema validates (required, enum, bounds, pattern, maps)", () => {
     const schema = (gadgetCrd.spec as { versions: { schema: { openAPIV3Schema: Record<string, unknown> } }[] })
       .versions[0]!.schema.openAPIV3Schema;
-    const specSchema = (schema.properties as Record<string, never>).spec;
+    const specSchema = (schema.properties as Record<string, GeneratedSchema>).spec!;
     fc.assert(
       fc.property(schemaArb(specSchema), (spec) => {
         expect(validateCustomResource({ spec }, schema as never)).toEqual([]);
