@@ -1,6 +1,13 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { builtinResources } from "@informer-ts/client";
 import fc from "fast-check";
+import {
+  applyResourceStep,
+  describeResourceStep,
+  type HistoryResource,
+  type ResourceStep,
+  resourceStepArb,
+} from "./resource-steps.js";
 import type { SimCluster } from "./sim-cluster.js";
 
 /** A write to the cluster: one step of an object history (ConfigMaps, the kit's default resource). */
@@ -65,8 +72,11 @@ export interface CustomStep {
   apply(cluster: SimCluster): Promise<string> | string;
 }
 
-/** One step of a generated history: a write, a fault, time passing, or a step of your own. */
-export type SimStep = ObjectStep | FaultStep | TimeStep | CustomStep;
+/**
+ * One step of a generated history: a write (of a ConfigMap, or of one of the `resources`), a fault, time passing, or a
+ * step of your own.
+ */
+export type SimStep = ObjectStep | ResourceStep | FaultStep | TimeStep | CustomStep;
 
 /** Options of the history arbitraries. */
 export interface HistoryOptions {
@@ -93,6 +103,15 @@ export interface HistoryOptions {
    * Without it the histories are exactly those of the same seed before (pinned seeds stay valid).
    */
   readonly custom?: { readonly arbitrary: fc.Arbitrary<CustomStep>; readonly weight?: number };
+  /**
+   * Resources the history writes besides ConfigMaps: built-in kinds (objects from the simulator's OpenAPI
+   * definitions), CustomResourceDefinitions (objects from their `openAPIV3Schema`; the case's cluster serves them) or
+   * your own arbitraries; with spec changes (a new `generation`), status writes by another controller, deletes held by
+   * a finalizer and its removal, children with owner references and the fields selectors read (see
+   * {@link HistoryResource}). Each mixes into the writes with its `weight`. Without it a seed generates exactly the
+   * histories it did before.
+   */
+  readonly resources?: readonly HistoryResource[];
 }
 
 const DEFAULT_NAMESPACES = ["default", "team-a"] as const;
@@ -225,6 +244,10 @@ export function simStepArb(options: HistoryOptions = {}): fc.Arbitrary<SimStep> 
   if (options.faults !== false) parts.push({ weight: options.weights?.faults ?? 4, arbitrary: faultStepArb(options) });
   if (options.custom !== undefined)
     parts.push({ weight: options.custom.weight ?? 4, arbitrary: options.custom.arbitrary });
+  const defaults = { namespaces: options.namespaces ?? DEFAULT_NAMESPACES, names: options.names ?? DEFAULT_NAMES };
+  for (const r of options.resources ?? []) {
+    parts.push({ weight: r.weight ?? 8, arbitrary: resourceStepArb(r, defaults) });
+  }
   return fc.oneof(...parts);
 }
 
@@ -277,6 +300,12 @@ export function describeStep(s: SimStep): string {
       return `wait ${s.ms} ms`;
     case "custom":
       return s.description;
+    case "resource-put":
+    case "resource-status":
+    case "resource-field":
+    case "resource-delete":
+    case "resource-release":
+      return describeResourceStep(s);
   }
 }
 
@@ -430,6 +459,12 @@ export async function applyStep(cluster: SimCluster, s: SimStep): Promise<string
     case "wait":
       await cluster.clock.step(s.ms);
       return "ok";
+    case "resource-put":
+    case "resource-status":
+    case "resource-field":
+    case "resource-delete":
+    case "resource-release":
+      return applyResourceStep(cluster, s);
     case "custom":
       try {
         // Its requests answer only as virtual time advances (the modelled latency): run it as cluster.run does.

@@ -508,7 +508,7 @@ describe("replay tokens", () => {
     );
     expect(failing).toMatch(/✗ controllerConverges/);
     expect(failing).toMatch(
-      /\(\d+ cases run, \d+ shrinks(, interrupted by timeLimitMs \(3000 ms\): the smallest counterexample found so far)?\)$/,
+      /\(found at case \d+; \d+ cases run, \d+ shrinks(, interrupted by timeLimitMs \(3000 ms\): the smallest counterexample found so far)?\)$/,
     );
     await expect(checkController({ ...options, timeLimitMs: 0 })).rejects.toThrow(
       "checkController: timeLimitMs must be a number > 0, got 0",

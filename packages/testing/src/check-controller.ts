@@ -23,6 +23,7 @@ import {
   renderSubjectFailure,
   runCaseWith,
   type SubjectSpec,
+  type TimelineEntry,
 } from "./check-subject.js";
 import type { InvariantReport } from "./invariants.js";
 import { type ServerState, serverState } from "./server-state.js";
@@ -103,6 +104,10 @@ export interface ControllerCase<V = undefined> {
   builder(): ControllerBuilder;
   /** Wraps a reconciler so the kit observes it, for a `Controller` you construct yourself (and `manager.add`). */
   observe(reconciler: Reconciler, controller: string): Reconciler;
+  /** Virtual ms since the case started (the timeline's clock): what your invariants compare times with. */
+  now(): number;
+  /** Adds a line to the case's timeline (printed with a failure): what your controller or invariant saw. */
+  log(kind: TimelineEntry["kind"], text: string): void;
 }
 
 /** Options of {@link checkController} (besides the runners' shared {@link PropertyOptions}). */
@@ -380,6 +385,8 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
             controllers.push(built);
           }),
         observe: (r, name) => observe(r, () => name),
+        now: c.now,
+        log: c.log,
       };
       await options.setup(ctx);
       const _managerEvents = manager.events$.subscribe((e) => {

@@ -18,6 +18,7 @@ import {
   runCaseWith,
   runSubjectCaseWith,
   type SubjectSpec,
+  type TimelineEntry,
 } from "./check-subject.js";
 import { type BystanderPlan, bystanderHandler, bystandersArb, describeBystander } from "./handler-behaviours.js";
 import type { InvariantReport } from "./invariants.js";
@@ -28,6 +29,10 @@ export interface InformerCase {
   readonly cluster: SimCluster;
   /** Whether this case's reflector uses watch-list (generated). */
   readonly useWatchList: boolean;
+  /** Virtual ms since the case started (the timeline's clock). */
+  now(): number;
+  /** Adds a line to the case's timeline (printed with a failure). */
+  log(kind: TimelineEntry["kind"], text: string): void;
 }
 
 /** Options of {@link checkInformer} (besides the runner's shared {@link PropertyOptions}). */

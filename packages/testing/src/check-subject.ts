@@ -31,6 +31,7 @@ import {
   syncedHonest,
 } from "./invariants.js";
 import type { SimLatency } from "./latency-model.js";
+import { historySimResources } from "./resource-steps.js";
 import { createSimCluster, type SimCluster, type SimTransport } from "./sim-cluster.js";
 
 const { configmaps } = builtinResources;
@@ -295,6 +296,13 @@ interface Recorder {
   readonly errors: string[];
 }
 
+/** The resources a case's cluster serves: the runner's, and the history's CRDs it does not list already. */
+function servedResources(listed: readonly SimResource[], history: HistoryOptions | undefined): SimResource[] {
+  const id = (r: SimResource) => `${r.resource}.${r.group}`;
+  const known = new Set(listed.map(id));
+  return [...listed, ...historySimResources(history?.resources).filter((r) => !known.has(id(r)))];
+}
+
 /** Runs one case of a subject runner and returns its reports and timeline (never throws for a violation). */
 export async function runSubjectCaseWith<V>(
   spec: SubjectSpec<V>,
@@ -306,7 +314,7 @@ export async function runSubjectCaseWith<V>(
     seed: input.seed,
     transport: options.transport ?? "in-process",
     latency: options.latency ?? "modelled",
-    ...(spec.resources !== undefined && { resources: spec.resources }),
+    resources: servedResources(spec.resources ?? [], options.history),
   });
   const allRequests = spec.requests === "all";
   const start = cluster.clock.now();
@@ -657,6 +665,8 @@ export async function checkSubjectWith<V>(
     throw new RangeError(`${spec.checker}: timeLimitMs must be a number > 0, got ${options.timeLimitMs}`);
   }
   let caseNo = 0;
+  /** The generated case (counting from 1) that failed first: how many cases it took to find the bug. */
+  let firstFailureAt: number | undefined;
   let lastFailure: { readonly args: CaseTuple<V>; readonly outcome: CaseOutcome } | undefined;
   const prop = fc.asyncProperty(caseArb(options, variantArb), async (args) => {
     caseNo++;
@@ -664,6 +674,7 @@ export async function checkSubjectWith<V>(
     const outcome = await runSubjectCaseWith(spec, options, { useWatchList, steps, seed: caseSeed, variant });
     const ok = outcome.reports.every((r) => r.ok);
     if (!ok) lastFailure = { args, outcome };
+    if (!ok) firstFailureAt ??= caseNo;
     return ok;
   });
   const details = await fc.check(prop, {
@@ -693,7 +704,7 @@ export async function checkSubjectWith<V>(
   const how =
     replay !== undefined
       ? "replayed from FC_REPLAY: this case alone, no search or shrinking"
-      : `${caseNo} cases run, ${details.numShrinks} shrinks${details.interrupted ? `, interrupted by timeLimitMs (${options.timeLimitMs} ms): the smallest counterexample found so far` : ""}`;
+      : `found at case ${firstFailureAt ?? caseNo}; ${caseNo} cases run, ${details.numShrinks} shrinks${details.interrupted ? `, interrupted by timeLimitMs (${options.timeLimitMs} ms): the smallest counterexample found so far` : ""}`;
   const text = `${renderSubjectFailure(spec, { token, caseSeed, seed }, input, outcome)}\n  (${how})`;
   options.log?.(text);
   throw new Error(text);

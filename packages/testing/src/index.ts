@@ -82,6 +82,9 @@ export {
   type MemoryStaysBoundedOptions,
   memoryStaysBounded,
 } from "./memory-stays-bounded.js";
+export { itProperty, type PropertyTestOptions, propertyTest, type TestRegistrar } from "./property-test.js";
+export type { HistoryResource, HistoryTarget, ResourceStep } from "./resource-steps.js";
+export { type GeneratedSchema, type SchemaArbOptions, schemaArb } from "./schema-arbitrary.js";
 export { type ServerState, type StateResource, serverState } from "./server-state.js";
 export {
   createSimCluster,

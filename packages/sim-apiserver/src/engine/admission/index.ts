@@ -27,7 +27,8 @@ export {
   strictDecodingError,
   type WriteOptionsKind,
 } from "./field-validation.js";
-export { OPENAPI_KUBE_VERSION } from "./openapi/builtin-definitions.js";
+export { BUILTIN_DEFINITIONS, OPENAPI_KUBE_VERSION } from "./openapi/builtin-definitions.js";
+export type { OpenApiDefinitions, OpenApiSchema } from "./openapi/openapi-schema.js";
 export { validateAnnotations } from "./validation/annotations.js";
 export {
   selectorMatches,
