@@ -23,7 +23,12 @@ export interface ParsedChart {
   readonly paths: readonly { readonly series: number; readonly points: [number, number][]; readonly dash?: string }[];
   readonly marks: readonly { readonly series: number; readonly x: number; readonly y: number; readonly r: number }[];
   readonly rects: readonly { readonly series: number; readonly box: Box }[];
-  readonly ticks: readonly { readonly x: number; readonly lines: readonly string[]; readonly full: string }[];
+  readonly ticks: readonly {
+    readonly x: number;
+    readonly font: number;
+    readonly lines: readonly string[];
+    readonly full: string;
+  }[];
   readonly notes: string;
 }
 
@@ -59,10 +64,11 @@ export function parseCharts(html: string): ParsedChart[] {
       series: num(attr(el, "data-series")),
       box: { x: num(attr(el, "x")), y: num(attr(el, "y")), w: num(attr(el, "width")), h: num(attr(el, "height")) },
     }));
-    const ticks = [...svg.matchAll(/<text class="x-tick" x="([\d.]+)"[^>]*>([\s\S]*?)<\/text>/g)].map((m) => {
-      const lines = [...(m[2] ?? "").matchAll(/<tspan[^>]*>([^<]*)<\/tspan>/g)].map((t) => unescape(t[1] ?? ""));
-      const title = /<title>([^<]*)<\/title>/.exec(m[2] ?? "")?.[1];
-      return { x: num(m[1]), lines, full: unescape(title ?? lines.join("")) };
+    const ticks = [...svg.matchAll(/<text class="x-tick" x="([\d.]+)"([^>]*)>([\s\S]*?)<\/text>/g)].map((m) => {
+      const lines = [...(m[3] ?? "").matchAll(/<tspan[^>]*>([^<]*)<\/tspan>/g)].map((t) => unescape(t[1] ?? ""));
+      const title = /<title>([^<]*)<\/title>/.exec(m[3] ?? "")?.[1];
+      const font = Number(/font-size="([\d.]+)"/.exec(m[2] ?? "")?.[1] ?? 11);
+      return { x: num(m[1]), font, lines, full: unescape(title ?? lines.join("")) };
     });
     const notes = [...svg.matchAll(/<text class="chart-note"[^>]*>([^<]*)<\/text>/g)]
       .map((m) => unescape(m[1] ?? ""))
@@ -122,7 +128,7 @@ export function chartLayoutProblems(html: string): string[] {
         if (overlaps(a.box, b.box)) problems.push(`${at}: legend entries "${a.name}" and "${b.name}" overlap`);
     });
     const spans = c.ticks.map((t) => {
-      const w = Math.max(...t.lines.map((l) => l.length)) * CHAR_PX;
+      const w = (Math.max(...t.lines.map((l) => l.length)) * CHAR_PX * t.font) / 11;
       return { left: t.x - w / 2, right: t.x + w / 2, t };
     });
     for (let i = 1; i < spans.length; i++) {

@@ -24,7 +24,7 @@ beforeAll(async () => {
 
 describe("renderHtmlReport", () => {
   it("draws the four charts as inline SVG with axis labels, and loads nothing", () => {
-    for (const id of ["queue-depth", "wait", "requests", "memory", "oldest-wait"])
+    for (const id of ["new-statefulset-wait", "queue-depth", "wait", "requests", "memory", "oldest-wait"])
       expect(html).toContain(`data-chart="${id}"`);
     for (const label of [
       "virtual time (s)",
@@ -57,7 +57,7 @@ describe("renderHtmlReport", () => {
 
   it("describes the run in its subtitle (the study's parameters), apart from the write-up's claim", () => {
     expect(html).toContain(
-      '<p class="run">300 StatefulSets × 40 ms, resync 5 s, 40 virtual s per variant, 5 probes from 20 s every 5 s, seed 1</p>',
+      '<p class="run">300 StatefulSets × 40 ms, resync 5 s, 40 virtual s per variant, 5 probes (3 replicas, OrderedReady, Ready after 10 s) from 20 s every 5 s, seed 1</p>',
     );
     expect(html).toMatch(/<p class="source">shared\/background\/003/);
     // without a description, the subtitle is built from the variants, the time sampled and the parameters
@@ -79,10 +79,11 @@ describe("renderHtmlReport", () => {
     () => {
       const shot = screenshotCharts(html);
       const plot = (col: number, row: number) => shot.plot(col + 2 * row);
-      expect(plot(0, 0), "queue depth chart").toBeGreaterThan(400);
-      expect(plot(1, 0), "wait chart").toBeGreaterThan(100);
-      expect(plot(0, 1), "requests chart").toBeGreaterThan(100);
-      expect(plot(1, 1), "memory chart").toBeGreaterThan(400);
+      expect(plot(0, 0), "new StatefulSet's wait chart").toBeGreaterThan(400);
+      expect(plot(1, 0), "queue depth chart").toBeGreaterThan(400);
+      expect(plot(0, 1), "wait chart").toBeGreaterThan(100);
+      expect(plot(1, 1), "requests chart").toBeGreaterThan(100);
+      expect(plot(0, 2), "memory chart").toBeGreaterThan(400);
     },
     120_000,
   );

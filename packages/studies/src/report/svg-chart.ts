@@ -76,8 +76,8 @@ function middleCut(s: string, max: number): string {
  * A category label wrapped onto at most `maxLines` lines of `width` px, breaking after `/`, `?`, `&`, `,`, `=`,
  * `-` or a space; a part that still does not fit is cut in its middle (the full label stays in a `<title>`).
  */
-export function wrapLabel(label: string, width: number, maxLines = 3): string[] {
-  const max = Math.max(4, Math.floor(width / CHAR_PX));
+export function wrapLabel(label: string, width: number, maxLines = 3, fontPx = 11): string[] {
+  const max = charsThatFit(width, fontPx);
   if (label.length <= max) return [label];
   const parts = label.match(/[^/?&,= -]*[/?&,= -]?/g)?.filter((p) => p !== "") ?? [label];
   const lines: string[] = [];
@@ -149,7 +149,7 @@ function legend(entries: readonly LegendEntry[], top: number): { svg: string; he
 
 /** Notes under the legend, wrapped to the chart's width. */
 function notes(lines: readonly string[], top: number): { svg: string; height: number } {
-  const wrapped = lines.flatMap((l) => wrapLabel(l, W - 16, 6));
+  const wrapped = lines.flatMap((l) => wrapLabel(l, W - 16, 6, 10.5));
   const svg = wrapped
     .map(
       (l, i) =>
@@ -163,6 +163,26 @@ interface XTick {
   readonly x: number;
   readonly lines: readonly string[];
   readonly full?: string;
+  /** Font size the label was wrapped for (default 11). */
+  readonly font?: number;
+}
+
+/** Tick label sizes tried in turn: the first at which no label needs cutting, else the smallest. */
+const TICK_FONT_PX = [11, 10, 9];
+
+/** Characters of `fontPx` labels that fit in `width` px (the estimate scales {@link CHAR_PX} of 11 px labels). */
+export function charsThatFit(width: number, fontPx = 11): number {
+  return Math.max(4, Math.floor(width / ((CHAR_PX * fontPx) / 11)));
+}
+
+/** The plot area's top: below the title's lines. */
+function plotTop(title: string): number {
+  return M.top + (titleLines(title).length - 1) * 17;
+}
+
+/** The bold 14 px title, wrapped onto at most two lines. */
+function titleLines(title: string): string[] {
+  return wrapLabel(title, W - 16, 2, 14);
 }
 
 function frame(
@@ -174,33 +194,37 @@ function frame(
   noteLines: readonly string[],
   integer: boolean,
 ): string {
+  const titles = titleLines(f.title);
+  const top = plotTop(f.title);
   const yTicks = yTickFractions(yMax, integer).map((q) => {
-    const y = M.top + PH * (1 - q);
+    const y = top + PH * (1 - q);
     return `<line x1="${M.left}" x2="${M.left + PW}" y1="${y}" y2="${y}" stroke="#e5e5e5"/><text x="${M.left - 6}" y="${y + 4}" text-anchor="end" font-size="11" fill="#333">${fmt(yMax * q)}</text>`;
   });
   const tickLines = Math.max(1, ...xTicks.map((t) => t.lines.length));
+  const tickFont = Math.min(...xTicks.map((t) => t.font ?? 11), 11);
   const xs = xTicks.map((t) => {
     const title = t.full !== undefined && t.lines.join("") !== t.full ? `<title>${escapeXml(t.full)}</title>` : "";
     const spans = t.lines
       .map((l, i) => `<tspan x="${t.x}" dy="${i === 0 ? 0 : LINE_PX}">${escapeXml(l)}</tspan>`)
       .join("");
-    return `<line x1="${t.x}" x2="${t.x}" y1="${M.top + PH}" y2="${M.top + PH + 4}" stroke="#333"/><text class="x-tick" x="${t.x}" y="${M.top + PH + 16}" text-anchor="middle" font-size="11" fill="#333">${title}${spans}</text>`;
+    return `<line x1="${t.x}" x2="${t.x}" y1="${top + PH}" y2="${top + PH + 4}" stroke="#333"/><text class="x-tick" x="${t.x}" y="${top + PH + 16}" text-anchor="middle" font-size="${tickFont}" fill="#333">${title}${spans}</text>`;
   });
-  const xLabelY = M.top + PH + 16 + (tickLines - 1) * LINE_PX + 18;
+  const xLabelY = top + PH + 16 + (tickLines - 1) * LINE_PX + 18;
   const leg = legend(entries, xLabelY + 10);
   const note = notes(noteLines, xLabelY + 10 + leg.height + 2);
   const h = Math.ceil(xLabelY + 10 + leg.height + 2 + note.height + 8);
   return [
-    `<svg class="chart" data-chart="${escapeXml(f.id)}" data-plot="${M.left} ${M.top} ${M.left + PW} ${M.top + PH}" xmlns="http://www.w3.org/2000/svg" width="${W}" height="${h}" viewBox="0 0 ${W} ${h}" role="img" aria-label="${escapeXml(f.title)}">`,
+    `<svg class="chart" data-chart="${escapeXml(f.id)}" data-plot="${M.left} ${top} ${M.left + PW} ${top + PH}" xmlns="http://www.w3.org/2000/svg" width="${W}" height="${h}" viewBox="0 0 ${W} ${h}" role="img" aria-label="${escapeXml(f.title)}">`,
     `<rect width="${W}" height="${h}" fill="#fff"/>`,
-    `<text x="${W / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold" fill="#111">${escapeXml(f.title)}</text>`,
+    `<text class="title" x="${W / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold" fill="#111">${titles.map((l, i) => `<tspan x="${W / 2}" dy="${i === 0 ? 0 : 17}">${escapeXml(l)}</tspan>`).join("")}</text>`,
     ...yTicks,
+    // The axes under the series: a series of zeros lies on the x axis and must still show.
+    `<line x1="${M.left}" x2="${M.left + PW}" y1="${top + PH}" y2="${top + PH}" stroke="#333"/>`,
+    `<line x1="${M.left}" x2="${M.left}" y1="${top}" y2="${top + PH}" stroke="#333"/>`,
     `<g class="plot">${body}</g>`,
-    `<line x1="${M.left}" x2="${M.left + PW}" y1="${M.top + PH}" y2="${M.top + PH}" stroke="#333"/>`,
-    `<line x1="${M.left}" x2="${M.left}" y1="${M.top}" y2="${M.top + PH}" stroke="#333"/>`,
     ...xs,
     `<text class="x-label" x="${M.left + PW / 2}" y="${xLabelY}" text-anchor="middle" font-size="12" fill="#111">${escapeXml(f.xLabel)}</text>`,
-    `<text class="y-label" transform="translate(14 ${M.top + PH / 2}) rotate(-90)" text-anchor="middle" font-size="12" fill="#111">${escapeXml(f.yLabel)}</text>`,
+    `<text class="y-label" transform="translate(14 ${top + PH / 2}) rotate(-90)" text-anchor="middle" font-size="12" fill="#111">${escapeXml(f.yLabel)}</text>`,
     `<g class="legend">${leg.svg}</g>`,
     note.svg,
     "</svg>",
@@ -259,8 +283,9 @@ export function lineChart(f: ChartFrame, series: readonly LineSeries[]): string 
   const xEnd = Math.max(0, ...all.map((p) => p[0]), ...series.flatMap((s) => (s.ranges ?? []).map((r) => r[0])));
   const xMax = xEnd > 0 ? xEnd : 1;
   const yMax = niceMax(Math.max(0, ...all.map((p) => p[1]), ...highs));
+  const top = plotTop(f.title);
   const px = (x: number) => M.left + (x / xMax) * PW;
-  const py = (y: number) => M.top + PH * (1 - y / yMax);
+  const py = (y: number) => top + PH * (1 - y / yMax);
   const pixels = series.map((s) => s.points.map((p) => [px(p[0]), py(p[1])] as const));
   // Groups of series lying on each other: each series joins the group of the first earlier series it lies on.
   const groupOf: number[] = [];
@@ -296,10 +321,10 @@ export function lineChart(f: ChartFrame, series: readonly LineSeries[]): string 
         : "";
     const ranges = (s.ranges ?? [])
       .map((r) => {
-        const top = r[2] === null ? M.top : py(r[2]);
+        const high = r[2] === null ? top : py(r[2]);
         const bottom = py(r[1]);
         const open = r[2] === null ? ' data-open="true"' : "";
-        return `<rect class="range" data-series="${j}"${open} x="${(px(r[0]) - 5).toFixed(1)}" y="${top.toFixed(1)}" width="10" height="${Math.max(1, bottom - top).toFixed(1)}" fill="${colour}" fill-opacity="0.3" stroke="${colour}"${r[2] === null ? ' stroke-dasharray="2 2"' : ""}/>`;
+        return `<rect class="range" data-series="${j}"${open} x="${(px(r[0]) - 5).toFixed(1)}" y="${high.toFixed(1)}" width="10" height="${Math.max(1, bottom - high).toFixed(1)}" fill="${colour}" fill-opacity="0.3" stroke="${colour}"${r[2] === null ? ' stroke-dasharray="2 2"' : ""}/>`;
       })
       .join("");
     // Few points (a sweep, not a time series), or points not joined: mark each, so a single point shows too. A
@@ -333,17 +358,25 @@ export function barChart(
   f: ChartFrame,
   categories: readonly string[],
   series: readonly { readonly name: string; readonly values: readonly number[] }[],
+  notes: readonly string[] = [],
 ): string {
   const yMax = niceMax(Math.max(0, ...series.flatMap((s) => s.values)));
+  const top = plotTop(f.title);
   const gw = PW / Math.max(1, categories.length);
   const bw = (gw * 0.8) / Math.max(1, series.length);
   const bars = series.flatMap((s, i) =>
     s.values.map((v, c) => {
       const h = (v / yMax) * PH;
-      return `<rect class="bar" data-series="${i}" x="${(M.left + c * gw + gw * 0.1 + i * bw).toFixed(1)}" y="${(M.top + PH - h).toFixed(1)}" width="${bw.toFixed(1)}" height="${h.toFixed(1)}" fill="${PALETTE[i % PALETTE.length]}"/>`;
+      return `<rect class="bar" data-series="${i}" x="${(M.left + c * gw + gw * 0.1 + i * bw).toFixed(1)}" y="${(top + PH - h).toFixed(1)}" width="${bw.toFixed(1)}" height="${h.toFixed(1)}" fill="${PALETTE[i % PALETTE.length]}"/>`;
     }),
   );
-  const wrapped = categories.map((label) => wrapLabel(label, gw - 4));
+  // The largest font at which every label wraps without a cut; the smallest otherwise.
+  const fits = (font: number) =>
+    categories.every(
+      (label) => !wrapLabel(label, gw - 4, 3, font).some((l) => l.includes("…") && !label.includes("…")),
+    );
+  const font = TICK_FONT_PX.find(fits) ?? TICK_FONT_PX[TICK_FONT_PX.length - 1] ?? 11;
+  const wrapped = categories.map((label) => wrapLabel(label, gw - 4, 3, font));
   // Labels that still print alike once cut ("LIST /api/v1/na…=500" twice) become numbers, spelt out in a note.
   const printed = wrapped.map((l) => l.join(" "));
   const numbered = new Set(printed).size < printed.length;
@@ -351,9 +384,10 @@ export function barChart(
     x: M.left + c * gw + gw / 2,
     lines: numbered ? [`(${c + 1})`] : (wrapped[c] ?? []),
     full: label,
+    font,
   }));
   const keyNotes = numbered ? [categories.map((label, c) => `(${c + 1}) ${label}`).join("  ")] : [];
   const integer = series.every((s) => s.values.every((v) => Number.isInteger(v)));
   const entries = series.map((s, i) => ({ name: s.name, colour: PALETTE[i % PALETTE.length] ?? "#000" }));
-  return frame(f, yMax, xTicks, bars.join(""), entries, keyNotes, integer);
+  return frame(f, yMax, xTicks, bars.join(""), entries, [...keyNotes, ...notes], integer);
 }
