@@ -40,15 +40,17 @@ describe("analyze-logs --report", () => {
     () => {
       const a = analysis();
       const shot = screenshotCharts(renderLoadReport(a));
-      const plot = (col: number, row: number) => shot.plot(col + 2 * row);
-      expect(plot(0, 0), "requests by user agent").toBeGreaterThan(2000);
-      expect(plot(1, 0), "requests by verb").toBeGreaterThan(2000);
-      expect(plot(0, 1), "reads by shape and served-from").toBeGreaterThan(1000);
-      expect(plot(1, 1), "slowest traces").toBeGreaterThan(2000);
+      const at = (id: string) => shot.charts.findIndex((c) => c.id === id);
+      expect(shot.plot(at("by-user-agent")), "requests by user agent").toBeGreaterThan(2000);
+      expect(shot.plot(at("cpu-by-user-agent")), "shares of requests and serving time").toBeGreaterThan(1000);
+      expect(shot.plot(at("by-verb")), "requests by verb").toBeGreaterThan(2000);
+      expect(shot.plot(at("by-shape")), "reads by shape and served-from").toBeGreaterThan(1000);
+      expect(shot.plot(at("slow-traces")), "slowest traces").toBeGreaterThan(2000);
       // the shape chart has one series per served-from value (at least two colours drawn)
       const froms = new Set(a.byShape.map((g) => g.key[1]));
       expect(froms.size).toBeGreaterThan(1);
-      for (let i = 0; i < froms.size; i++) expect(shot.colour(2, PALETTE[i] ?? ""), `series ${i}`).toBeGreaterThan(50);
+      for (let i = 0; i < froms.size; i++)
+        expect(shot.colour(at("by-shape"), PALETTE[i] ?? ""), `series ${i}`).toBeGreaterThan(50);
     },
     120_000,
   );
