@@ -150,7 +150,8 @@ export function chartLayoutProblems(html: string): string[] {
       if (lower === undefined) return;
       const name = c.legend[upper.series]?.name ?? String(upper.series);
       if (upper.dash === undefined) problems.push(`${at}: series "${name}" hides series ${lower.series} undashed`);
-      if (!c.notes.includes(`${name} (dashed) lies on`)) problems.push(`${at}: no note names the hidden "${name}"`);
+      if (!/Dashed: lies on another series/.test(c.notes) || !c.notes.includes(`${name} on `))
+        problems.push(`${at}: no note names the hidden "${name}"`);
     });
   }
   return problems;

@@ -49,8 +49,8 @@ describe("svg charts' layout (legend outside, equal series dashed, labels wrappe
       },
     ]);
     expect(chartLayoutProblems(svg)).toEqual([]);
-    expect(svg).toContain("Cache 1.28 (dashed) lies on Get");
-    expect(svg).not.toContain("Watch (dashed)");
+    expect(svg).toContain("Dashed: lies on another series, same values to the pixel — Cache 1.28 on Get.");
+    expect(svg).not.toContain("Watch on");
     const [chart] = parseCharts(svg);
     expect(chart?.legend.every((l) => l.box.y > (chart?.plot.y ?? 0) + (chart?.plot.h ?? 0))).toBe(true);
     expect(chart?.paths.map((p) => p.dash)).toEqual([undefined, "6 6", undefined]);

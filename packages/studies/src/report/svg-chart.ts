@@ -278,7 +278,8 @@ export function liesOn(
  */
 export function lineChart(f: ChartFrame, series: readonly LineSeries[]): string {
   const all = series.flatMap((s) => s.points);
-  const highs = series.flatMap((s) => (s.ranges ?? []).flatMap((r) => [r[1], r[2] ?? 0]));
+  // An open band (nothing failed) reaches a quarter above its last passing value, so it shows above its point.
+  const highs = series.flatMap((s) => (s.ranges ?? []).flatMap((r) => [r[1], r[2] ?? r[1] * 1.25]));
   // The x axis ends at the last point (a run's duration), not at the next round number past it.
   const xEnd = Math.max(0, ...all.map((p) => p[0]), ...series.flatMap((s) => (s.ranges ?? []).map((r) => r[0])));
   const xMax = xEnd > 0 ? xEnd : 1;
@@ -304,15 +305,14 @@ export function lineChart(f: ChartFrame, series: readonly LineSeries[]): string 
     const seg = 6;
     return { dash: `${seg} ${seg * (groupSize(groupOf[j] ?? j) - 1)}`, offset: -seg * k };
   };
-  const notesOut: string[] = [];
+  const hiddenNotes: string[] = [];
   const body = series.map((s, j) => {
     const colour = PALETTE[j % PALETTE.length] ?? "#000";
     const pts = pixels[j] ?? [];
     const dash = dashOf(j);
     const k = rankInGroup(j);
     const under = underOf[j];
-    if (under !== undefined)
-      notesOut.push(`${s.name} (dashed) lies on ${series[under]?.name ?? ""}: the same values to the pixel.`);
+    if (under !== undefined) hiddenNotes.push(`${s.name} on ${series[under]?.name ?? ""}`);
     const join = s.join ?? true;
     const d = pts.map((p, i) => `${i === 0 ? "M" : "L"}${p[0].toFixed(1)} ${p[1].toFixed(1)}`).join("");
     const path =
@@ -321,7 +321,7 @@ export function lineChart(f: ChartFrame, series: readonly LineSeries[]): string 
         : "";
     const ranges = (s.ranges ?? [])
       .map((r) => {
-        const high = r[2] === null ? top : py(r[2]);
+        const high = r[2] === null ? Math.max(top, py(r[1] * 1.25)) : py(r[2]);
         const bottom = py(r[1]);
         const open = r[2] === null ? ' data-open="true"' : "";
         return `<rect class="range" data-series="${j}"${open} x="${(px(r[0]) - 5).toFixed(1)}" y="${high.toFixed(1)}" width="10" height="${Math.max(1, bottom - high).toFixed(1)}" fill="${colour}" fill-opacity="0.3" stroke="${colour}"${r[2] === null ? ' stroke-dasharray="2 2"' : ""}/>`;
@@ -341,11 +341,19 @@ export function lineChart(f: ChartFrame, series: readonly LineSeries[]): string 
         : "";
     return ranges + path + marks;
   });
+  const notesOut =
+    hiddenNotes.length > 0
+      ? [`Dashed: lies on another series, same values to the pixel — ${hiddenNotes.join("; ")}.`]
+      : [];
   if (series.some((s) => (s.ranges ?? []).length > 0))
     notesOut.push(
       "Bands: from the highest grid value that passed to the lowest that failed (dotted: none failed); nothing between grid points was measured.",
     );
-  const integer = all.every((p) => Number.isInteger(p[1])) && highs.every((v) => Number.isInteger(v));
+  const integer =
+    all.every((p) => Number.isInteger(p[1])) &&
+    series.every((s) =>
+      (s.ranges ?? []).every((r) => Number.isInteger(r[1]) && (r[2] === null || Number.isInteger(r[2]))),
+    );
   const entries = series.map((s, j) => {
     const dash = dashOf(j);
     return { name: s.name, colour: PALETTE[j % PALETTE.length] ?? "#000", ...(dash ? { dash: dash.dash } : {}) };
