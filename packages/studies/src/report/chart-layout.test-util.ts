@@ -34,7 +34,7 @@ export interface ParsedChart {
 
 const num = (s: string | undefined) => Number(s ?? Number.NaN);
 const attr = (el: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(el)?.[1];
-const unescape = (s: string) => s.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+const unescapeXml = (s: string) => s.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
 
 /** The charts of an HTML page (every `<svg class="chart">`), parsed. */
 export function parseCharts(html: string): ParsedChart[] {
@@ -45,7 +45,7 @@ export function parseCharts(html: string): ParsedChart[] {
       const [x, y, w, h] = (m[1] ?? "").split(" ").map(Number);
       const title = /<title>([^<]*)<\/title>/.exec(m[2] ?? "")?.[1];
       const text = /<text[^>]*>(?:<title>[^<]*<\/title>)?([^<]*)<\/text>/.exec(m[2] ?? "")?.[1] ?? "";
-      return { box: { x: x ?? 0, y: y ?? 0, w: w ?? 0, h: h ?? 0 }, name: unescape(title ?? text) };
+      return { box: { x: x ?? 0, y: y ?? 0, w: w ?? 0, h: h ?? 0 }, name: unescapeXml(title ?? text) };
     });
     const paths = [...svg.matchAll(/<path class="series"[^>]*>/g)].map(([el]) => {
       const points = [...(attr(el, "d") ?? "").matchAll(/[ML]([\d.-]+) ([\d.-]+)/g)].map(
@@ -65,13 +65,13 @@ export function parseCharts(html: string): ParsedChart[] {
       box: { x: num(attr(el, "x")), y: num(attr(el, "y")), w: num(attr(el, "width")), h: num(attr(el, "height")) },
     }));
     const ticks = [...svg.matchAll(/<text class="x-tick" x="([\d.]+)"([^>]*)>([\s\S]*?)<\/text>/g)].map((m) => {
-      const lines = [...(m[3] ?? "").matchAll(/<tspan[^>]*>([^<]*)<\/tspan>/g)].map((t) => unescape(t[1] ?? ""));
+      const lines = [...(m[3] ?? "").matchAll(/<tspan[^>]*>([^<]*)<\/tspan>/g)].map((t) => unescapeXml(t[1] ?? ""));
       const title = /<title>([^<]*)<\/title>/.exec(m[3] ?? "")?.[1];
       const font = Number(/font-size="([\d.]+)"/.exec(m[2] ?? "")?.[1] ?? 11);
-      return { x: num(m[1]), font, lines, full: unescape(title ?? lines.join("")) };
+      return { x: num(m[1]), font, lines, full: unescapeXml(title ?? lines.join("")) };
     });
     const notes = [...svg.matchAll(/<text class="chart-note"[^>]*>([^<]*)<\/text>/g)]
-      .map((m) => unescape(m[1] ?? ""))
+      .map((m) => unescapeXml(m[1] ?? ""))
       .join(" ");
     return {
       id: attr(open, "data-chart") ?? "",

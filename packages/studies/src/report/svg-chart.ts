@@ -11,7 +11,9 @@
 
 /** One named series of (x, y) points. */
 export interface LineSeries {
+  /** The series' name in the legend (and in the note when it lies on another series). */
   readonly name: string;
+  /** The measured (x, y) points, in x order. */
   readonly points: readonly (readonly [number, number])[];
   /**
    * Whether consecutive points are joined by a line (default true). False for points measured on a grid where the
