@@ -6,10 +6,6 @@ import { formatMs, traceEndNote } from "./load-table.js";
 
 const CHART_CATEGORIES = 8;
 
-function shorten(s: string, n = 18): string {
-  return s.length <= n ? s : `${s.slice(0, n - 1)}…`;
-}
-
 function table(names: readonly string[], groups: readonly LoadGroup[], a: LoadAnalysis): string {
   const head = [...names, "requests", "share", "mean latency", "max latency", "errors", ...(a.hasCpu ? ["CPU"] : [])];
   const rows = groups.map((g) =>
@@ -46,7 +42,7 @@ export function renderLoadReport(a: LoadAnalysis): string {
   charts.push(
     barChart(
       { id: "by-user-agent", title: "Requests by user agent", xLabel: "user agent", yLabel: "requests" },
-      ua.map((g) => shorten(g.key[0] ?? "")),
+      ua.map((g) => g.key[0] ?? ""),
       [{ name: "requests", values: ua.map((g) => g.count) }],
     ),
   );
@@ -67,7 +63,7 @@ export function renderLoadReport(a: LoadAnalysis): string {
           xLabel: "user agent",
           yLabel: "% of all",
         },
-        byCost.map((g) => shorten(g.key[0] ?? "")),
+        byCost.map((g) => g.key[0] ?? ""),
         [
           { name: "% of requests (measured)", values: byCost.map((g) => 100 * g.share) },
           a.hasCpu
@@ -96,7 +92,7 @@ export function renderLoadReport(a: LoadAnalysis): string {
   charts.push(
     barChart(
       { id: "by-shape", title: "Reads by shape and served-from", xLabel: "request shape", yLabel: "requests" },
-      shapes.map((s) => shorten(s, 16)),
+      shapes,
       froms.map((f) => ({
         name: f === "?" ? "served from: unknown" : `served from ${f}`,
         values: shapes.map((s) => a.byShape.find((g) => g.key[0] === s && g.key[1] === f)?.count ?? 0),
@@ -109,7 +105,7 @@ export function renderLoadReport(a: LoadAnalysis): string {
     charts.push(
       barChart(
         { id: "slow-traces", title: "Slowest traces, total time", xLabel: "trace", yLabel: "ms" },
-        slow.map((s) => shorten(s.trace.name, 12)),
+        slow.map((s) => s.trace.name),
         [{ name: "total time (ms)", values: slow.map((s) => s.trace.totalMs) }],
       ),
     );
