@@ -47,7 +47,11 @@ describe("list-memory --report", () => {
     const html = renderHtmlReport(report);
     expect(html).toContain('data-chart="heap"');
     for (const label of ["list-rv0", "list-rv0-copy", "list-paginated", "watch-list"]) expect(html).toContain(label);
-    for (const series of ["peak above baseline (sampled)", "decode peak (decoded list + body)", "retained after GC"])
+    for (const series of [
+      "peak above baseline (sampled, measured)",
+      "decode peak, modelled (decoded list + body, a sum)",
+      "retained after GC (measured)",
+    ])
       expect(html).toContain(series);
     // 4 variants × 3 series, the watch-list decode peak a zero-height bar
     expect(html.match(/<rect class="bar"/g)?.length).toBe(12);
