@@ -22,7 +22,8 @@ interface PodState {
  * existing StatefulSets have their pods already; their syncs change nothing). Follows
  * `pkg/controller/statefulset/stateful_set_control.go` (`processReplica`/`runForAll`): with `OrderedReady` a sync
  * creates the first missing ordinal and returns while any pod before it is not Running and Ready — one pod per sync;
- * with `Parallel` it creates every missing pod in one sync. And `stateful_set.go`'s pod handlers (`addPod`,
+ * with `Parallel` it creates every missing pod in one sync (upstream's `slowStartBatch`: batches of 1, 2, 4, … within
+ * the sync). And `stateful_set.go`'s pod handlers (`addPod`,
  * `updatePod`) enqueue the owning StatefulSet on each pod event: here the pod's creation and its becoming Ready
  * `podReadySeconds` later enqueue the key at once (the pod informer's latency is not modelled), behind whatever the
  * queue holds — so each further pod waits out the backlog again.
