@@ -8,7 +8,12 @@
 // undici, prom-client …) resolve as a user who installed the packages would see them, and other imports (node:*,
 // @kubernetes/client-node …) from the workspace's node_modules.
 //
-// A block that cannot compile on its own (a signature, a piece of a longer listing) opts out with a first line
+// Plain-JavaScript blocks (```js / ```javascript / ```mjs) are *run*: each as its own ES module with Node, against
+// the built packages (`packages/<pkg>/dist`, through their `exports`: what `npm install` gives a user; run `pnpm run
+// build` first), from a directory whose node_modules links every workspace package. A block that exits non-zero, or
+// runs over 60 s, is an error at its doc line with its stderr.
+//
+// A block that cannot compile (or, in JavaScript, run) on its own (a signature, a piece of a longer listing) opts out with a first line
 //   // fragment: <why it is not a complete program>
 // The reason is mandatory: a bare `// fragment` is an error, so every exemption says why.
 //
@@ -34,6 +39,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const cacheDir = join(root, "node_modules", ".cache");
 const FRAGMENT = /^\s*\/\/\s*fragment\b\s*:?\s*(.*)$/i;
 const TS_INFO = /^(ts|typescript|mts|cts)$/i;
+const JS_INFO = /^(js|javascript|mjs)$/i;
 
 /** Markdown files whose TypeScript blocks are checked. */
 export function docFiles() {
@@ -56,7 +62,7 @@ export function docFiles() {
  * The fenced TypeScript blocks of one markdown text: `{ line, code, fragment }` where `line` is the 1-based line of
  * the block's first code line and `fragment` is the reason given on its `// fragment:` line (or undefined).
  */
-export function extractBlocks(text) {
+export function extractBlocks(text, langs = TS_INFO) {
   const blocks = [];
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
@@ -69,7 +75,7 @@ export function extractBlocks(text) {
       body.push(lines[j].startsWith(indent) ? lines[j].slice(indent.length) : lines[j]);
       j++;
     }
-    if (TS_INFO.test(lang)) {
+    if (langs.test(lang)) {
       const m = body.length > 0 ? FRAGMENT.exec(body[0]) : null;
       blocks.push({ line: i + 2, code: body.join("\n"), fragment: m ? m[1].trim() : undefined });
     }
@@ -89,7 +95,9 @@ export function checkDocs({ files = docFiles() } = {}) {
   mkdirSync(cacheDir, { recursive: true });
   const outDir = mkdtempSync(join(cacheDir, "docs-check-"));
   try {
-    return checkIn(outDir, files);
+    const ts = checkIn(outDir, files);
+    const js = runJsBlocks(outDir, files);
+    return { ...ts, jsBlocks: js.blocks, fragments: ts.fragments + js.fragments, errors: [...ts.errors, ...js.errors] };
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
@@ -114,6 +122,59 @@ function linkPackageDependencies(dir) {
       symlinkSync(realpathSync(from), to, "dir");
     }
   }
+}
+
+/**
+ * Runs every plain-JavaScript block with Node from `outDir/js`, whose node_modules links each workspace package
+ * (`@informer-ts/<pkg>` → `packages/<pkg>`, resolved through its `exports` to `dist`) and their third-party
+ * dependencies. Returns `{ blocks, fragments, errors }`.
+ */
+function runJsBlocks(outDir, files) {
+  const dir = join(outDir, "js");
+  mkdirSync(dir, { recursive: true });
+  linkPackageDependencies(dir);
+  const packages = join(root, "packages");
+  const missingDist = [];
+  for (const p of readdirSync(packages)) {
+    const manifest = join(packages, p, "package.json");
+    if (!existsSync(manifest)) continue;
+    const name = JSON.parse(readFileSync(manifest, "utf8")).name;
+    if (typeof name !== "string" || !name.startsWith("@informer-ts/")) continue;
+    const to = join(dir, "node_modules", ...name.split("/"));
+    mkdirSync(dirname(to), { recursive: true });
+    if (!existsSync(to)) symlinkSync(join(packages, p), to, "dir");
+    if (!existsSync(join(packages, p, "dist"))) missingDist.push(name);
+  }
+  const errors = [];
+  let blocks = 0;
+  let fragments = 0;
+  for (const file of files) {
+    const doc = relative(root, file);
+    for (const block of extractBlocks(readFileSync(file, "utf8"), JS_INFO)) {
+      if (block.fragment !== undefined) {
+        if (block.fragment === "")
+          errors.push(`${doc}:${block.line}: a fragment must say why it is not a complete program ("// fragment: …")`);
+        fragments++;
+        continue;
+      }
+      blocks++;
+      const imports = [...block.code.matchAll(/from\s+["'](@informer-ts\/[^/"']+)/g)].map((m) => m[1]);
+      const unbuilt = imports.filter((i) => missingDist.includes(i));
+      if (unbuilt.length > 0) {
+        errors.push(`${doc}:${block.line}: ${unbuilt.join(", ")} not built (no dist): run \`pnpm run build\` first`);
+        continue;
+      }
+      const name = join(dir, `${doc.replace(/[/\\.]/g, "_")}_L${block.line}.mjs`);
+      writeFileSync(name, `${block.code}\n`);
+      const run = spawnSync(process.execPath, [name], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+      if (run.status !== 0) {
+        const why = run.error ? run.error.message : `exit ${run.status ?? run.signal}`;
+        const err = (run.stderr ?? "").trim().split("\n").slice(0, 12).join("\n  ");
+        errors.push(`${doc}:${block.line}: the JavaScript block failed (${why})${err === "" ? "" : `:\n  ${err}`}`);
+      }
+    }
+  }
+  return { blocks, fragments, errors };
 }
 
 /** tsconfig `paths` for each package's `exports` subpath `./<name>`: its source `src/<name>/index.ts`. */
@@ -211,7 +272,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (args.includes("-h") || args.includes("--help")) {
     console.log(
       `${usage}\nType-checks the TypeScript blocks of the docs (default: docs/*.md, README.md, packages/*/README.md,\n` +
-        "examples/*/README.md) against the packages' exports; --list prints the blocks found instead.",
+        "examples/*/README.md) against the packages' exports and runs their JavaScript blocks with Node against the\n" +
+        "built packages (pnpm run build first); --list prints the blocks found instead.",
     );
     process.exit(0);
   }
@@ -233,15 +295,20 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
         const kind = b.fragment === undefined ? "checked" : `fragment: ${b.fragment}`;
         console.log(`${relative(root, file)}:${b.line}: ${kind}`);
       }
+      for (const b of extractBlocks(readFileSync(file, "utf8"), JS_INFO)) {
+        const kind = b.fragment === undefined ? "run (JavaScript)" : `fragment: ${b.fragment}`;
+        console.log(`${relative(root, file)}:${b.line}: ${kind}`);
+      }
     }
     process.exit(0);
   }
   const started = Date.now();
-  const { blocks, fragments, errors } = checkDocs({ files });
+  const { blocks, fragments, errors, jsBlocks } = checkDocs({ files });
   for (const e of errors) console.error(e);
   const took = ((Date.now() - started) / 1000).toFixed(1);
   console.log(
-    `docs-check: ${blocks} TypeScript blocks type-checked, ${fragments} fragments exempt, ${errors.length} errors (${took} s)`,
+    `docs-check: ${blocks} TypeScript blocks type-checked, ${fragments} fragments exempt, ${errors.length} errors (${took} s); ` +
+      `${jsBlocks} JavaScript blocks run against the built packages`,
   );
   process.exit(errors.length === 0 ? 0 : 1);
 }

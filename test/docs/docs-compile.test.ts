@@ -1,5 +1,6 @@
 // Every TypeScript block of docs/*.md, README.md and packages/*/README.md type-checks against the packages'
-// public exports (scripts/docs-check.mjs); a block opts out only with `// fragment: <why>`.
+// public exports (scripts/docs-check.mjs), and every JavaScript block runs with Node against the built packages; a
+// block opts out only with `// fragment: <why>`.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +20,8 @@ describe("docs-check", () => {
     expect(run.stderr).toBe("");
     expect(run.stdout).toMatch(/docs-check: \d+ TypeScript blocks type-checked, \d+ fragments exempt, 0 errors/);
     expect(run.status).toBe(0);
-  }, 120_000);
+    // the type-check and the JavaScript blocks' runs: ~60–90 s on a loaded 2-core machine
+  }, 240_000);
 
   it("reports a failing block at its doc line, and a fragment that does not say why", () => {
     const dir = mkdtempSync(join(tmpdir(), "docs-check-"));
@@ -47,7 +49,12 @@ describe("docs-check", () => {
           "```",
           "",
           "```js",
-          "not checked at all (",
+          'throw new Error("a JavaScript block that fails");',
+          "```",
+          "",
+          "```js",
+          'import { FakeClock } from "@informer-ts/clock";',
+          "if (new FakeClock(5).now() !== 5) process.exit(3);",
           "```",
           "",
         ].join("\n"),
@@ -57,7 +64,13 @@ describe("docs-check", () => {
       expect(run.stderr).toMatch(/bad\.md:6:7: error TS2322/);
       expect(run.stderr).toMatch(/bad\.md:15: a fragment must say why/);
       expect(run.stderr).not.toMatch(/bad\.md:1[16]:\d+: error/);
-      expect(run.stdout).toMatch(/1 TypeScript blocks type-checked, 2 fragments exempt, 2 errors/);
+      // plain-JavaScript blocks run with Node against the built packages: the throwing one is named at its line
+      expect(run.stderr).toMatch(
+        /bad\.md:20: the JavaScript block failed \(exit 1\)[\s\S]*a JavaScript block that fails/,
+      );
+      expect(run.stderr).not.toMatch(/bad\.md:24:/);
+      expect(run.stdout).toMatch(/1 TypeScript blocks type-checked, 2 fragments exempt, 3 errors/);
+      expect(run.stdout).toMatch(/2 JavaScript blocks run against the built packages/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -121,8 +121,10 @@ export const STATEFULSET_RESYNC_USAGE = `Usage: informer study statefulset-resyn
 Study 003 (shared/background/003): StatefulSets wait minutes for their pods although each sync takes 40 ms.
 Model: --statefulsets StatefulSets in the simulated apiserver; a shared informer whose handler enqueues every
 add/update/delete and every resync (the StatefulSet controller's handler, resync --resync s); a rate-limited
-workqueue; workers paying --cost-ms virtual ms per key. New StatefulSets ("probes") are created mid-run; their
-wait from creation to being taken by a worker is measured. Variants (--variants, default all):
+workqueue; workers paying --cost-ms virtual ms per key. New StatefulSets ("probes", --replicas each) are created
+mid-run; the controller's pod creation is modelled in the study: with OrderedReady one pod per sync, the next once
+the last is Ready (--pod-ready s), each pod event enqueueing the key behind the backlog. Measured: each probe's
+wait to its first sync (first pod) and until all its pods exist. Variants (--variants, default all):
   resync             resync --resync s, 1 worker: the problem (the write-up's demo)
   no-resync          no resync, 1 worker: the write-up's first fix
   skip-processed-rv  resync, but a key whose resourceVersion was already processed is skipped: the second fix
@@ -134,8 +136,11 @@ Flags (defaults are the write-up's values):
   --cost-spread-ms <ms>   uniform spread ± around --cost-ms, drawn from --seed (default 0)
   --resync <s>            resync period of the handler (default 30)
   --workers <n>           workers of the "workers" variant (default 5)
-  --duration <s>          virtual length of each variant (default 360)
+  --duration <s>          virtual length of each variant (default 600)
   --probes <n>            StatefulSets created mid-run (default 5)
+  --replicas <n>          replicas of each probe (default 3; the write-up does not say)
+  --pod-ready <s>         virtual seconds from a pod's creation to Ready (default 10)
+  --pod-management-policy OrderedReady (default: one pod per sync) or Parallel (all in one sync)
   --probe-start <s>       virtual time of the first probe (default 120)
   --probe-interval <s>    virtual seconds between probes (default 25)
   --sample <s>            sampling period (default 1)

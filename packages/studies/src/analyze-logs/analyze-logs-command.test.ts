@@ -40,8 +40,9 @@ describe("informer analyze-logs", () => {
     for (const id of ["by-user-agent", "by-verb", "by-shape", "slow-traces"])
       expect(page).toContain(`data-chart="${id}"`);
     expect(page).not.toMatch(/<script|<link|<img|\ssrc=|\shref=/);
-    // no line says what a request cost: no CPU chart
-    expect(page).not.toContain('data-chart="cpu-by-user-agent"');
+    // no line says what a request cost: the cost chart is the measured time serving each user agent, not CPU
+    expect(page).toContain("Share of requests and of time serving them, by user agent");
+    expect(page).not.toContain("apiserver CPU (modelled");
   });
 
   it("keeps going past malformed lines, names them and exits 1; reads stdin for -", async () => {

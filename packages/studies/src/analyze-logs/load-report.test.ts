@@ -1,7 +1,7 @@
 // `informer analyze-logs --report` in headless Chromium: the four charts drawn from the sample logs.
 import { describe, expect, it } from "vitest";
-import { countColour, countColoured } from "../report/png.test-util.js";
-import { hasChromium, plotPixels, screenshot, warnIfNoChromium } from "../report/report-screenshot.test-util.js";
+import { chartLayoutProblems, hiddenSeriesInScreenshot } from "../report/chart-layout.test-util.js";
+import { hasChromium, screenshotCharts, warnIfNoChromium } from "../report/report-screenshot.test-util.js";
 import { PALETTE } from "../report/svg-chart.js";
 import { aggregateLoad } from "./load-aggregator.js";
 import { renderLoadReport } from "./load-report.js";
@@ -39,24 +39,33 @@ describe("analyze-logs --report", () => {
     "renders in headless Chromium: each chart has bars in its plot area, reads split by served-from",
     () => {
       const a = analysis();
-      const shot = screenshot(renderLoadReport(a), 1200, 800);
-      // The page's header (title and one line) is shorter than the scenario reports': the grid starts ~60 px down.
-      const plot = (col: number, row: number) => plotPixels(shot, col, row, 60);
-      expect(plot(0, 0), "requests by user agent").toBeGreaterThan(2000);
-      expect(plot(1, 0), "requests by verb").toBeGreaterThan(2000);
-      expect(plot(0, 1), "reads by shape and served-from").toBeGreaterThan(1000);
-      expect(plot(1, 1), "slowest traces").toBeGreaterThan(2000);
+      const shot = screenshotCharts(renderLoadReport(a));
+      const at = (id: string) => shot.charts.findIndex((c) => c.id === id);
+      expect(shot.plot(at("by-user-agent")), "requests by user agent").toBeGreaterThan(2000);
+      expect(shot.plot(at("cpu-by-user-agent")), "shares of requests and serving time").toBeGreaterThan(1000);
+      expect(shot.plot(at("by-verb")), "requests by verb").toBeGreaterThan(2000);
+      expect(shot.plot(at("by-shape")), "reads by shape and served-from").toBeGreaterThan(1000);
+      expect(shot.plot(at("slow-traces")), "slowest traces").toBeGreaterThan(2000);
       // the shape chart has one series per served-from value (at least two colours drawn)
-      const x = 16;
-      const y = 60 + 308;
       const froms = new Set(a.byShape.map((g) => g.key[1]));
       expect(froms.size).toBeGreaterThan(1);
       for (let i = 0; i < froms.size; i++)
-        expect(countColour(shot, x + 110, y + 60, x + 540, y + 270, PALETTE[i] ?? ""), `series ${i}`).toBeGreaterThan(
-          50,
-        );
-      expect(countColoured(shot, 0, 0, 1200, 30), "the title band has no series colour").toBe(0);
+        expect(shot.colour(at("by-shape"), PALETTE[i] ?? ""), `series ${i}`).toBeGreaterThan(50);
     },
+    120_000,
+  );
+});
+
+describe("analyze-logs --report: the charts are readable", () => {
+  const html = renderLoadReport(analysis());
+  it("no legend entry covers a data point, line segment or bar; labels and legend entries do not overlap; a series on another is dashed and named (computed from the SVG)", () => {
+    expect(html).toContain('class="chart"');
+    expect(chartLayoutProblems(html)).toEqual([]);
+  });
+
+  it.skipIf(!hasChromium)(
+    "screenshot in headless Chromium: every drawn series' colour shows in its plot area",
+    () => expect(hiddenSeriesInScreenshot(html)).toEqual([]),
     120_000,
   );
 });

@@ -6,10 +6,6 @@ import { formatMs, traceEndNote } from "./load-table.js";
 
 const CHART_CATEGORIES = 8;
 
-function shorten(s: string, n = 18): string {
-  return s.length <= n ? s : `${s.slice(0, n - 1)}…`;
-}
-
 function table(names: readonly string[], groups: readonly LoadGroup[], a: LoadAnalysis): string {
   const head = [...names, "requests", "share", "mean latency", "max latency", "errors", ...(a.hasCpu ? ["CPU"] : [])];
   const rows = groups.map((g) =>
@@ -46,27 +42,39 @@ export function renderLoadReport(a: LoadAnalysis): string {
   charts.push(
     barChart(
       { id: "by-user-agent", title: "Requests by user agent", xLabel: "user agent", yLabel: "requests" },
-      ua.map((g) => shorten(g.key[0] ?? "")),
+      ua.map((g) => g.key[0] ?? ""),
       [{ name: "requests", values: ua.map((g) => g.count) }],
     ),
   );
   // Counts hide the expensive clients (kubectl: 0.4 % of the requests, 22 % of the CPU in apiserver-load's 1.22 run):
-  // with a cost per request in the input, each user agent's share of requests and of CPU side by side.
-  if (a.hasCpu) {
-    const byCpu = [...a.byUserAgent].sort((x, y) => y.cpuMs - x.cpuMs).slice(0, CHART_CATEGORIES);
-    const totalCpu = a.byUserAgent.reduce((n, g) => n + g.cpuMs, 0);
+  // each user agent's share of requests beside its share of the cost — the simulator's modelled CPU when the logs
+  // carry it (its audit annotations), else the time spent serving (the sum of non-watch latencies, measured).
+  const cost = (g: (typeof a.byUserAgent)[number]) => (a.hasCpu ? g.cpuMs : g.latencyMsSum);
+  const totalCost = a.byUserAgent.reduce((n, g) => n + cost(g), 0);
+  if (totalCost > 0) {
+    const byCost = [...a.byUserAgent].sort((x, y) => cost(y) - cost(x)).slice(0, CHART_CATEGORIES);
     charts.push(
       barChart(
         {
           id: "cpu-by-user-agent",
-          title: "Share of requests and of apiserver CPU, by user agent",
+          title: a.hasCpu
+            ? "Share of requests and of apiserver CPU (modelled), by user agent"
+            : "Share of requests and of time serving them, by user agent",
           xLabel: "user agent",
           yLabel: "% of all",
         },
-        byCpu.map((g) => shorten(g.key[0] ?? "")),
+        byCost.map((g) => g.key[0] ?? ""),
         [
-          { name: "% of requests", values: byCpu.map((g) => 100 * g.share) },
-          { name: "% of apiserver CPU", values: byCpu.map((g) => (totalCpu === 0 ? 0 : (100 * g.cpuMs) / totalCpu)) },
+          { name: "% of requests (measured)", values: byCost.map((g) => 100 * g.share) },
+          a.hasCpu
+            ? {
+                name: "% of apiserver CPU (modelled: the simulator's cost model)",
+                values: byCost.map((g) => (100 * g.cpuMs) / totalCost),
+              }
+            : {
+                name: "% of serving time (sum of latencies, watches excluded)",
+                values: byCost.map((g) => (100 * g.latencyMsSum) / totalCost),
+              },
         ],
       ),
     );
@@ -84,7 +92,7 @@ export function renderLoadReport(a: LoadAnalysis): string {
   charts.push(
     barChart(
       { id: "by-shape", title: "Reads by shape and served-from", xLabel: "request shape", yLabel: "requests" },
-      shapes.map((s) => shorten(s, 16)),
+      shapes,
       froms.map((f) => ({
         name: f === "?" ? "served from: unknown" : `served from ${f}`,
         values: shapes.map((s) => a.byShape.find((g) => g.key[0] === s && g.key[1] === f)?.count ?? 0),
@@ -97,7 +105,7 @@ export function renderLoadReport(a: LoadAnalysis): string {
     charts.push(
       barChart(
         { id: "slow-traces", title: "Slowest traces, total time", xLabel: "trace", yLabel: "ms" },
-        slow.map((s) => shorten(s.trace.name, 12)),
+        slow.map((s) => s.trace.name),
         [{ name: "total time (ms)", values: slow.map((s) => s.trace.totalMs) }],
       ),
     );

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { runStatefulSetResync } from "../studies/statefulset-resync/statefulset-resync.js";
+import { chartLayoutProblems, hiddenSeriesInScreenshot } from "./chart-layout.test-util.js";
 import { renderHtmlReport } from "./html-report.js";
-import { countColoured } from "./png.test-util.js";
-import { hasChromium, screenshot, warnIfNoChromium } from "./report-screenshot.test-util.js";
+import { hasChromium, screenshotCharts, warnIfNoChromium } from "./report-screenshot.test-util.js";
 import type { StudyReport } from "./study-report.js";
 
 warnIfNoChromium("html-report.test");
@@ -24,7 +24,7 @@ beforeAll(async () => {
 
 describe("renderHtmlReport", () => {
   it("draws the four charts as inline SVG with axis labels, and loads nothing", () => {
-    for (const id of ["queue-depth", "wait", "requests", "memory", "oldest-wait"])
+    for (const id of ["new-statefulset-wait", "queue-depth", "wait", "requests", "memory", "oldest-wait"])
       expect(html).toContain(`data-chart="${id}"`);
     for (const label of [
       "virtual time (s)",
@@ -38,7 +38,7 @@ describe("renderHtmlReport", () => {
     expect(html).not.toMatch(/<script|<link|<img|\ssrc=|\shref=/);
     // the queue-depth line of the resync variant has one point per sample
     const svg = html.slice(html.indexOf('data-chart="queue-depth"'), html.indexOf('data-chart="wait"'));
-    const first = /<path d="([^"]+)"/.exec(svg)?.[1] ?? "";
+    const first = /<path class="series"[^>]* d="([^"]+)"/.exec(svg)?.[1] ?? "";
     expect(first.split(/[ML]/).filter(Boolean)).toHaveLength(report.variants[0]?.samples.length ?? -1);
     // the wait histogram shows buckets past client-go's 10 s
     expect(html).toContain(">30s<");
@@ -48,16 +48,16 @@ describe("renderHtmlReport", () => {
 
   it("ends the time axes at the run's duration (40 s), not at the next round number past it", () => {
     const svg = html.slice(html.indexOf('data-chart="queue-depth"'), html.indexOf('data-chart="wait"'));
-    const labels = [...svg.matchAll(/text-anchor="middle" font-size="11" fill="#333">([^<]+)</g)].map((m) => m[1]);
+    const labels = [...svg.matchAll(/class="x-tick"[^>]*><tspan[^>]*>([^<]+)</g)].map((m) => m[1]);
     expect(labels).toEqual(["0", "10", "20", "30", "40"]);
     // the last sample (t = 40 s) is drawn at the right edge of the plot area (64 + 480 px)
-    const first = /<path d="([^"]+)"/.exec(svg)?.[1] ?? "";
+    const first = /<path class="series"[^>]* d="([^"]+)"/.exec(svg)?.[1] ?? "";
     expect(/L544\.0 [\d.]+$/.test(first)).toBe(true);
   });
 
   it("describes the run in its subtitle (the study's parameters), apart from the write-up's claim", () => {
     expect(html).toContain(
-      '<p class="run">300 StatefulSets × 40 ms, resync 5 s, 40 virtual s per variant, 5 probes from 20 s every 5 s, seed 1</p>',
+      '<p class="run">300 StatefulSets × 40 ms, resync 5 s, 40 virtual s per variant, 5 probes (3 replicas, OrderedReady, Ready after 10 s) from 20 s every 5 s, seed 1</p>',
     );
     expect(html).toMatch(/<p class="source">shared\/background\/003/);
     // without a description, the subtitle is built from the variants, the time sampled and the parameters
@@ -77,19 +77,40 @@ describe("renderHtmlReport", () => {
   it.skipIf(!hasChromium)(
     "renders in headless Chromium: the plot areas are drawn",
     () => {
-      const shot = screenshot(html, 1200, 900);
-      expect(shot.width).toBe(1200);
-      // Layout: 16 px page margin, a ~60 px header, then a 2 × 560 px grid of 300 px charts; the plot area of a
-      // chart is 64 px in from its left edge and 36 px down from its top. Coloured pixels there are series.
-      const plot = (col: number, row: number) =>
-        countColoured(shot, 16 + col * 576 + 70, 60 + row * 308 + 60, 16 + col * 576 + 540, 60 + row * 308 + 290);
-      expect(plot(0, 0), "queue depth chart").toBeGreaterThan(400);
-      expect(plot(1, 0), "wait chart").toBeGreaterThan(100);
-      expect(plot(0, 1), "requests chart").toBeGreaterThan(100);
-      expect(plot(1, 1), "memory chart").toBeGreaterThan(400);
-      // control: the header band above the charts has no series colour
-      expect(countColoured(shot, 0, 0, 1200, 30)).toBe(0);
+      const shot = screenshotCharts(html);
+      const plot = (col: number, row: number) => shot.plot(col + 2 * row);
+      expect(plot(0, 0), "new StatefulSet's wait chart").toBeGreaterThan(400);
+      expect(plot(1, 0), "queue depth chart").toBeGreaterThan(400);
+      expect(plot(0, 1), "wait chart").toBeGreaterThan(100);
+      expect(plot(1, 1), "requests chart").toBeGreaterThan(100);
+      expect(plot(0, 2), "memory chart").toBeGreaterThan(400);
     },
+    120_000,
+  );
+});
+
+describe("statefulset-resync --report: the charts are readable", () => {
+  let html = "";
+  beforeAll(async () => {
+    html = renderHtmlReport(
+      await runStatefulSetResync({
+        statefulsets: 300,
+        resyncSeconds: 5,
+        durationSeconds: 120,
+        probeStartSeconds: 20,
+        probeIntervalSeconds: 5,
+        replicas: 3,
+      }),
+    );
+  }, 120_000);
+  it("no legend entry covers a data point, line segment or bar; labels and legend entries do not overlap; a series on another is dashed and named (computed from the SVG)", () => {
+    expect(html).toContain('class="chart"');
+    expect(chartLayoutProblems(html)).toEqual([]);
+  });
+
+  it.skipIf(!hasChromium)(
+    "screenshot in headless Chromium: every drawn series' colour shows in its plot area",
+    () => expect(hiddenSeriesInScreenshot(html)).toEqual([]),
     120_000,
   );
 });

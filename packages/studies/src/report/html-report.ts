@@ -101,7 +101,7 @@ export function renderHtmlReport(report: StudyReport): string {
     .map(([k, v]) => `<code>${escapeXml(k)}=${escapeXml(String(v))}</code>`)
     .join(" ");
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeXml(report.scenario)} — informer-ts scenario</title>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeXml(report.scenario)} — informer-ts study</title>
 <style>
 body{margin:0;padding:8px 16px;font:13px system-ui,sans-serif;color:#111;background:#fff}
 h1{font-size:17px;margin:4px 0}p{margin:2px 0 4px}p.source{color:#555;margin-bottom:8px}

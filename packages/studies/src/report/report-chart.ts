@@ -10,11 +10,13 @@ export type ReportChart =
       readonly frame: ChartFrame;
       readonly categories: readonly string[];
       readonly series: readonly { readonly name: string; readonly values: readonly number[] }[];
+      /** Notes printed under the legend (what a bar means, which bars are lower bounds). */
+      readonly notes?: readonly string[];
     };
 
 /** The inline SVG of a {@link ReportChart}. */
 export function renderReportChart(chart: ReportChart): string {
   return chart.kind === "line"
     ? lineChart(chart.frame, chart.series)
-    : barChart(chart.frame, chart.categories, chart.series);
+    : barChart(chart.frame, chart.categories, chart.series, chart.notes);
 }

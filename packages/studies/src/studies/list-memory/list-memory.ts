@@ -264,12 +264,12 @@ export function listMemoryReport(
         frame: { id: "heap", title: "Heap during and after the initial sync", xLabel: "variant", yLabel: "MiB" },
         categories: results.map((r) => r.variant),
         series: [
-          { name: "peak above baseline (sampled)", values: results.map((r) => r.peakHeap / 2 ** 20) },
+          { name: "peak above baseline (sampled, measured)", values: results.map((r) => r.peakHeap / 2 ** 20) },
           {
-            name: "decode peak (decoded list + body)",
+            name: "decode peak, modelled (decoded list + body, a sum)",
             values: results.map((r) => (r.variant === "watch-list" ? 0 : (r.liveAtList + r.bodyBytes) / 2 ** 20)),
           },
-          { name: "retained after GC", values: results.map((r) => r.retainedHeap / 2 ** 20) },
+          { name: "retained after GC (measured)", values: results.map((r) => r.retainedHeap / 2 ** 20) },
         ],
       },
     ],

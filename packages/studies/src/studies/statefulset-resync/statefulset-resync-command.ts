@@ -12,7 +12,10 @@ export const statefulSetResyncCommand: StudyCommandDefinition = {
     "cost-spread-ms": { type: "string", default: "0" },
     resync: { type: "string", default: "30" },
     workers: { type: "string", default: "5" },
-    duration: { type: "string", default: "360" },
+    duration: { type: "string", default: "600" },
+    replicas: { type: "string", default: "3" },
+    "pod-ready": { type: "string", default: "10" },
+    "pod-management-policy": { type: "string", default: "OrderedReady" },
     probes: { type: "string", default: "5" },
     "probe-start": { type: "string", default: "120" },
     "probe-interval": { type: "string", default: "25" },
@@ -36,6 +39,9 @@ export const statefulSetResyncCommand: StudyCommandDefinition = {
         `--duration ${durationSeconds} ends before the last probe is created (--probe-start + (--probes − 1) × --probe-interval = ` +
           `${lastProbe} s): raise --duration or lower --probes, --probe-start or --probe-interval`,
       );
+    const policy = String(values["pod-management-policy"]);
+    if (policy !== "OrderedReady" && policy !== "Parallel")
+      throw new UsageError(`--pod-management-policy must be OrderedReady or Parallel, got "${policy}"`);
     return runStatefulSetResync({
       statefulsets: numberFlag(values, "statefulsets", 0, true),
       costMs,
@@ -46,6 +52,9 @@ export const statefulSetResyncCommand: StudyCommandDefinition = {
       probes,
       probeStartSeconds,
       probeIntervalSeconds,
+      replicas: numberFlag(values, "replicas", 1, true),
+      podReadySeconds: numberFlag(values, "pod-ready", 0),
+      podManagementPolicy: policy,
       sampleSeconds: sample,
       seed: common.seed,
       sampleHeap: common.sampleHeap,

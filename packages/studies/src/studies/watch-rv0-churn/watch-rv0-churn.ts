@@ -541,17 +541,23 @@ function charts(detailed: readonly CellRun[], frontier: readonly FrontierPoint[]
       kind: "line",
       frame: {
         id: "frontier",
-        title: "Frontier: highest write rate that still syncs",
+        title: "Frontier: write rates that sync (point) and fail (band top)",
         xLabel: "objects",
         yLabel: "writes/s (0: none)",
       },
-      series: keys.map((name) => ({
-        name,
-        points: frontier
+      // Only grid points were measured: each is a band from the highest write rate that synced to the lowest that
+      // failed (open upwards when none failed), never a line to the next grid point.
+      series: keys.map((name) => {
+        const points = frontier
           .filter((f) => `${f.approach} @ ${f.consumerPerSecond}/s` === name)
-          .sort((a, b) => a.objects - b.objects)
-          .map((f) => [f.objects, f.maxSyncedWritesPerSecond ?? 0] as const),
-      })),
+          .sort((a, b) => a.objects - b.objects);
+        return {
+          name,
+          join: false,
+          points: points.map((f) => [f.objects, f.maxSyncedWritesPerSecond ?? 0] as const),
+          ranges: points.map((f) => [f.objects, f.maxSyncedWritesPerSecond ?? 0, f.minFailedWritesPerSecond] as const),
+        };
+      }),
     });
   }
   return out;
