@@ -1,6 +1,6 @@
 // Test helpers for the sim-cluster tests: objects and reads straight from the simulator's storage.
 import type { KubeObject } from "@informer-ts/apimachinery";
-import type { Pod, ReplicaSet } from "@informer-ts/client";
+import type { Job, Pod, ReplicaSet } from "@informer-ts/client";
 import type { SimCluster } from "@informer-ts/testing";
 
 export function replicaSet(
@@ -49,4 +49,41 @@ export function available(c: SimCluster, name: string, n: number): () => boolean
       podsOf(c, name).filter((p) => p.metadata?.deletionTimestamp == null).length === n
     );
   };
+}
+
+export function job(
+  name: string,
+  spec: {
+    completions?: number;
+    parallelism?: number;
+    backoffLimit?: number;
+    activeDeadlineSeconds?: number;
+    outcome?: "Failed";
+    exitCode?: number;
+    podFailurePolicy?: unknown;
+    ttlSecondsAfterFinished?: number;
+  } = {},
+): Job {
+  const { outcome, exitCode, ...rest } = spec;
+  const annotations = {
+    ...(outcome !== undefined && { "sim-cluster/outcome": outcome }),
+    ...(exitCode !== undefined && { "sim-cluster/exit-code": String(exitCode) }),
+  };
+  return {
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: { name, namespace: "default" },
+    spec: {
+      ...rest,
+      template: {
+        metadata: { labels: { app: name }, ...(Object.keys(annotations).length > 0 && { annotations }) },
+        spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] },
+      },
+    },
+  } as Job;
+}
+
+export function conditionTrue(obj: { status?: unknown } | undefined, type: string): boolean {
+  const list = (obj?.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? [];
+  return list.some((c) => c.type === type && c.status === "True");
 }

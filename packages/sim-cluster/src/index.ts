@@ -31,11 +31,40 @@ export {
   specOf,
 } from "./deployment/deployment-util.js";
 export { parseMilli } from "./internal/quantity.js";
+// Job
+export {
+  type BackoffRecord,
+  DEFAULT_JOB_POD_FAILURE_BACKOFF_MS,
+  type FinishedPod,
+  MAX_JOB_POD_FAILURE_BACKOFF_MS,
+  nextBackoffRecord,
+  remainingBackoffMs,
+} from "./job/backoff-record.js";
+export {
+  DEFAULT_BACKOFF_LIMIT,
+  effectiveCounts,
+  isJobFinished,
+  JOB_CONTROLLER_UID_LABEL,
+  JOB_NAME_LABEL,
+  JOB_TRACKING_FINALIZER,
+  JobController,
+  type JobControllerOptions,
+  type JobStatus,
+} from "./job/job-controller.js";
+export {
+  matchPodFailurePolicy,
+  type OnExitCodes,
+  type OnPodCondition,
+  type PodFailurePolicyMatch,
+  type PodFailurePolicyRule,
+} from "./job/pod-failure-policy.js";
 // Kubelet stand-in: pod lifecycles as stages
 export { PodLifecycle, type PodLifecycleOptions, type PodLifecycleStats } from "./kubelet/pod-lifecycle.js";
 export {
   DEFAULT_POD_STAGES,
+  EXIT_CODE_ANNOTATION,
   InvalidStageError,
+  OUTCOME_ANNOTATION,
   type Stage,
   type StageContainers,
   type StageDelay,
@@ -101,3 +130,10 @@ export {
   toleratesTaint,
 } from "./scheduler/fit.js";
 export { Scheduler, type SchedulerOptions, type SchedulerStats } from "./scheduler/scheduler.js";
+// Workload controllers (Job, CronJob, StatefulSet) of a cluster
+export {
+  newWorkloadControllers,
+  type WorkloadControllers,
+  type WorkloadControllersOptions,
+  workloadControllerList,
+} from "./workloads.js";

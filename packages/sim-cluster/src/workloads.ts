@@ -1,0 +1,52 @@
+import type { SharedIndexInformer } from "@informer-ts/cache";
+import { type Job, type KubeClient, type Pod, resources } from "@informer-ts/client";
+import type { Clock } from "@informer-ts/clock";
+import type { Controller, EventRecorder, Manager } from "@informer-ts/controller";
+import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
+import type { ClusterControllerName } from "./cluster.js";
+import { JobController } from "./job/job-controller.js";
+
+/** The batch and StatefulSet controllers of a cluster, each present when its name is in the controller list. */
+export interface WorkloadControllers {
+  readonly jobs: JobController | undefined;
+}
+
+/** What {@link newWorkloadControllers} needs of the cluster. */
+export interface WorkloadControllersOptions {
+  readonly controllers: readonly ClusterControllerName[];
+  readonly client: KubeClient;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: MetricsProvider;
+  readonly manager: Manager;
+  readonly pods: SharedIndexInformer<Pod>;
+  readonly recorder: (component: string) => EventRecorder | undefined;
+  readonly jobPodFailureBackoffMs?: number;
+}
+
+/**
+ * Builds the workload controllers (kube-controller-manager's `job`, `cronjob` and `statefulset` controllers) on the
+ * cluster's manager and shared informers.
+ */
+export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadControllers {
+  const base = { client: o.client, clock: o.clock, logger: o.logger, metrics: o.metrics };
+  const withRecorder = (component: string) => {
+    const r = o.recorder(component);
+    return r === undefined ? {} : { recorder: r };
+  };
+  const jobs = o.controllers.includes("job")
+    ? new JobController({
+        ...base,
+        ...withRecorder("job-controller"),
+        jobs: o.manager.informerFor(resources.jobs) as SharedIndexInformer<Job>,
+        pods: o.pods,
+        ...(o.jobPodFailureBackoffMs !== undefined && { podFailureBackoffMs: o.jobPodFailureBackoffMs }),
+      })
+    : undefined;
+  return { jobs };
+}
+
+/** The runnables of the workload controllers, in start order. */
+export function workloadControllerList(w: WorkloadControllers): Controller[] {
+  return [w.jobs?.controller].filter((c): c is Controller => c !== undefined);
+}
