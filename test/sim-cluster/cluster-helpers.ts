@@ -1,6 +1,6 @@
 // Test helpers for the sim-cluster tests: objects and reads straight from the simulator's storage.
 import type { KubeObject } from "@informer-ts/apimachinery";
-import type { Job, Pod, ReplicaSet } from "@informer-ts/client";
+import type { Job, Pod, ReplicaSet, StatefulSet } from "@informer-ts/client";
 import type { SimCluster } from "@informer-ts/testing";
 
 export function replicaSet(
@@ -86,4 +86,37 @@ export function job(
 export function conditionTrue(obj: { status?: unknown } | undefined, type: string): boolean {
   const list = (obj?.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? [];
   return list.some((c) => c.type === type && c.status === "True");
+}
+
+export function statefulSet(
+  name: string,
+  replicas: number,
+  spec: { podManagementPolicy?: "Parallel" | "OrderedReady"; partition?: number; claims?: boolean } = {},
+): StatefulSet {
+  return {
+    apiVersion: "apps/v1",
+    kind: "StatefulSet",
+    metadata: { name, namespace: "default" },
+    spec: {
+      replicas,
+      serviceName: name,
+      selector: { matchLabels: { app: name } },
+      ...(spec.podManagementPolicy !== undefined && { podManagementPolicy: spec.podManagementPolicy }),
+      ...(spec.partition !== undefined && {
+        updateStrategy: { type: "RollingUpdate", rollingUpdate: { partition: spec.partition } },
+      }),
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: "web", image: "nginx" }] },
+      },
+      ...(spec.claims === true && {
+        volumeClaimTemplates: [
+          {
+            metadata: { name: "www" },
+            spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
+          },
+        ],
+      }),
+    },
+  } as StatefulSet;
 }

@@ -130,6 +130,34 @@ export {
   toleratesTaint,
 } from "./scheduler/fit.js";
 export { Scheduler, type SchedulerOptions, type SchedulerStats } from "./scheduler/scheduler.js";
+// StatefulSet
+export {
+  CONTROLLER_REVISIONS,
+  completeRollingUpdate,
+  StatefulSetController,
+  type StatefulSetControllerOptions,
+  type StatefulSetStatus,
+} from "./statefulset/stateful-set-controller.js";
+export {
+  applyRevision,
+  type ControllerRevision,
+  createsFromCurrent,
+  equalRevision,
+  getOrdinal,
+  getParentNameAndOrdinal,
+  getPersistentVolumeClaimName,
+  getPodName,
+  getPodRevision,
+  identityMatches,
+  isMemberOf,
+  newRevision,
+  newStatefulSetPod,
+  nextRevision,
+  POD_INDEX_LABEL,
+  STATEFUL_SET_POD_NAME_LABEL,
+  STATEFUL_SET_REVISION_LABEL,
+  storageMatches,
+} from "./statefulset/stateful-set-utils.js";
 // Workload controllers (Job, CronJob, StatefulSet) of a cluster
 export {
   newWorkloadControllers,

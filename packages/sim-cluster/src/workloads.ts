@@ -1,14 +1,17 @@
 import type { SharedIndexInformer } from "@informer-ts/cache";
-import { type Job, type KubeClient, type Pod, resources } from "@informer-ts/client";
+import { type Job, type KubeClient, type Pod, resources, type StatefulSet } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
 import type { Controller, EventRecorder, Manager } from "@informer-ts/controller";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import type { ClusterControllerName } from "./cluster.js";
 import { JobController } from "./job/job-controller.js";
+import { CONTROLLER_REVISIONS, StatefulSetController } from "./statefulset/stateful-set-controller.js";
+import type { ControllerRevision } from "./statefulset/stateful-set-utils.js";
 
 /** The batch and StatefulSet controllers of a cluster, each present when its name is in the controller list. */
 export interface WorkloadControllers {
   readonly jobs: JobController | undefined;
+  readonly statefulSets: StatefulSetController | undefined;
 }
 
 /** What {@link newWorkloadControllers} needs of the cluster. */
@@ -43,10 +46,19 @@ export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadC
         ...(o.jobPodFailureBackoffMs !== undefined && { podFailureBackoffMs: o.jobPodFailureBackoffMs }),
       })
     : undefined;
-  return { jobs };
+  const statefulSets = o.controllers.includes("statefulset")
+    ? new StatefulSetController({
+        ...base,
+        ...withRecorder("statefulset-controller"),
+        sets: o.manager.informerFor(resources.statefulSets) as SharedIndexInformer<StatefulSet>,
+        pods: o.pods,
+        revisions: o.manager.informerFor(CONTROLLER_REVISIONS) as SharedIndexInformer<ControllerRevision>,
+      })
+    : undefined;
+  return { jobs, statefulSets };
 }
 
 /** The runnables of the workload controllers, in start order. */
 export function workloadControllerList(w: WorkloadControllers): Controller[] {
-  return [w.jobs?.controller].filter((c): c is Controller => c !== undefined);
+  return [w.jobs?.controller, w.statefulSets?.controller].filter((c): c is Controller => c !== undefined);
 }

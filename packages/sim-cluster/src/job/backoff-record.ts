@@ -49,5 +49,5 @@ export function remainingBackoffMs(
   if (rec.failuresAfterLastSuccess === 0 || rec.lastFailureTime === undefined) return 0;
   const backoff = Math.min(baseMs * 2 ** (rec.failuresAfterLastSuccess - 1), maxMs);
   const left = backoff - (nowMs - rec.lastFailureTime);
-  return left > 0 ? left : 0;
+  return Math.max(left, 0);
 }
