@@ -1,6 +1,6 @@
 // Test helpers for the sim-cluster tests: objects and reads straight from the simulator's storage.
 import type { KubeObject } from "@informer-ts/apimachinery";
-import type { Job, Pod, ReplicaSet, StatefulSet } from "@informer-ts/client";
+import type { CronJob, Job, Pod, ReplicaSet, StatefulSet } from "@informer-ts/client";
 import type { SimCluster } from "@informer-ts/testing";
 
 export function replicaSet(
@@ -119,4 +119,42 @@ export function statefulSet(
       }),
     },
   } as StatefulSet;
+}
+
+export function cronJob(
+  name: string,
+  spec: {
+    schedule: string;
+    concurrencyPolicy?: "Allow" | "Forbid" | "Replace";
+    suspend?: boolean;
+    startingDeadlineSeconds?: number;
+    successfulJobsHistoryLimit?: number;
+    failedJobsHistoryLimit?: number;
+    /** Pods that never finish (a failing container under OnFailure restarts forever). */
+    sleep?: boolean;
+    outcome?: "Failed";
+  },
+): CronJob {
+  const { sleep, outcome, ...rest } = spec;
+  const annotations = sleep === true || outcome !== undefined ? { "sim-cluster/outcome": "Failed" } : undefined;
+  return {
+    apiVersion: "batch/v1",
+    kind: "CronJob",
+    metadata: { name, namespace: "default" },
+    spec: {
+      ...rest,
+      jobTemplate: {
+        spec: {
+          ...(outcome !== undefined && { backoffLimit: 0 }),
+          template: {
+            metadata: { labels: { app: name }, ...(annotations !== undefined && { annotations }) },
+            spec: {
+              restartPolicy: sleep === true ? "OnFailure" : "Never",
+              containers: [{ name: "c", image: "busybox" }],
+            },
+          },
+        },
+      },
+    },
+  } as CronJob;
 }

@@ -7,6 +7,21 @@ export {
   PLACEHOLDER_ROOT_CA,
   SimClusterRuntime,
 } from "./cluster.js";
+// CronJob
+export { CronJobController, type CronJobControllerOptions } from "./cronjob/cronjob-controller.js";
+export {
+  CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION,
+  getJobFromTemplate,
+  getJobName,
+  getTimeHashInMinutes,
+  type MissedSchedules,
+  type MostRecentSchedule,
+  mostRecentScheduleTime,
+  NEXT_SCHEDULE_DELTA_MS,
+  nextScheduleTime,
+  nextScheduleTimeDuration,
+} from "./cronjob/cronjob-utils.js";
+export { parseSchedule, type Schedule, UnparseableScheduleError } from "./cronjob/schedule.js";
 // Deployment
 export { DeploymentController, type DeploymentControllerOptions } from "./deployment/deployment-controller.js";
 export {

@@ -1,9 +1,10 @@
 import type { SharedIndexInformer } from "@informer-ts/cache";
-import { type Job, type KubeClient, type Pod, resources, type StatefulSet } from "@informer-ts/client";
+import { type CronJob, type Job, type KubeClient, type Pod, resources, type StatefulSet } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
 import type { Controller, EventRecorder, Manager } from "@informer-ts/controller";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import type { ClusterControllerName } from "./cluster.js";
+import { CronJobController } from "./cronjob/cronjob-controller.js";
 import { JobController } from "./job/job-controller.js";
 import { CONTROLLER_REVISIONS, StatefulSetController } from "./statefulset/stateful-set-controller.js";
 import type { ControllerRevision } from "./statefulset/stateful-set-utils.js";
@@ -11,6 +12,7 @@ import type { ControllerRevision } from "./statefulset/stateful-set-utils.js";
 /** The batch and StatefulSet controllers of a cluster, each present when its name is in the controller list. */
 export interface WorkloadControllers {
   readonly jobs: JobController | undefined;
+  readonly cronJobs: CronJobController | undefined;
   readonly statefulSets: StatefulSetController | undefined;
 }
 
@@ -46,6 +48,14 @@ export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadC
         ...(o.jobPodFailureBackoffMs !== undefined && { podFailureBackoffMs: o.jobPodFailureBackoffMs }),
       })
     : undefined;
+  const cronJobs = o.controllers.includes("cronjob")
+    ? new CronJobController({
+        ...base,
+        ...withRecorder("cronjob-controller"),
+        cronJobs: o.manager.informerFor(resources.cronJobs) as SharedIndexInformer<CronJob>,
+        jobs: o.manager.informerFor(resources.jobs) as SharedIndexInformer<Job>,
+      })
+    : undefined;
   const statefulSets = o.controllers.includes("statefulset")
     ? new StatefulSetController({
         ...base,
@@ -55,10 +65,12 @@ export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadC
         revisions: o.manager.informerFor(CONTROLLER_REVISIONS) as SharedIndexInformer<ControllerRevision>,
       })
     : undefined;
-  return { jobs, statefulSets };
+  return { jobs, cronJobs, statefulSets };
 }
 
 /** The runnables of the workload controllers, in start order. */
 export function workloadControllerList(w: WorkloadControllers): Controller[] {
-  return [w.jobs?.controller, w.statefulSets?.controller].filter((c): c is Controller => c !== undefined);
+  return [w.jobs?.controller, w.cronJobs?.controller, w.statefulSets?.controller].filter(
+    (c): c is Controller => c !== undefined,
+  );
 }
