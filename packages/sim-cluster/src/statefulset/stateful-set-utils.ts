@@ -1,6 +1,6 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Pod, StatefulSet } from "@informer-ts/client";
-import { computeHash } from "../deployment/deployment-util.js";
+import { computeHash, stable } from "../deployment/deployment-util.js";
 import { newControllerRef } from "../internal/controller-ref.js";
 import { isPodReady } from "../internal/pod-util.js";
 
@@ -136,9 +136,9 @@ export function newRevision(
   };
 }
 
-/** `history.EqualRevision`: the same data. */
+/** `history.EqualRevision`: the same data (whatever the order of its keys, which a round trip may change). */
 export function equalRevision(a: ControllerRevision, b: ControllerRevision): boolean {
-  return JSON.stringify(a.data ?? null) === JSON.stringify(b.data ?? null);
+  return JSON.stringify(stable(a.data ?? null)) === JSON.stringify(stable(b.data ?? null));
 }
 
 /** `ApplyRevision`: the set with the template a revision holds. */
