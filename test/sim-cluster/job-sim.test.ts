@@ -137,3 +137,26 @@ describe("Job in the simulated cluster", () => {
     expect(podsOf(c, "del")).toEqual([]);
   });
 });
+
+describe("TTL after finished in the simulated cluster", () => {
+  it("should delete a job and its pods ttlSecondsAfterFinished after it finished (test/e2e/apps/ttl_after_finished.go, job should be deleted once it finishes after TTL seconds)", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job", "ttl-after-finished"] } });
+    await c.client.create(resources.jobs, job("ttl", { ttlSecondsAfterFinished: 30 }));
+    await c.settle({ maxMs: 120_000, until: () => conditionTrue(jobOf("ttl"), "Complete") });
+    const finished = Date.parse(
+      (jobOf("ttl")!.status?.conditions ?? []).find((x) => x.type === "Complete")!.lastTransitionTime!,
+    );
+    await c.settle({ maxMs: 120_000, until: () => jobOf("ttl") === undefined && podsOf(c!, "ttl").length === 0 });
+    // Deleted no earlier than 30 s after it finished.
+    expect(c.clock.now() - finished).toBeGreaterThanOrEqual(30_000);
+  });
+
+  it("a finished Job without ttlSecondsAfterFinished stays", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job", "ttl-after-finished"] } });
+    await c.client.create(resources.jobs, job("keep"));
+    await c.settle({ maxMs: 120_000, until: () => conditionTrue(jobOf("keep"), "Complete") });
+    const end = c.clock.now() + 300_000;
+    await c.settle({ maxMs: 301_000, until: () => c!.clock.now() >= end });
+    expect(jobOf("keep")).toBeDefined();
+  });
+});

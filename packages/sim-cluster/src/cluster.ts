@@ -32,6 +32,7 @@ export type ClusterControllerName =
   | "serviceaccount"
   | "root-ca-cert-publisher"
   | "job"
+  | "ttl-after-finished"
   | "cronjob"
   | "statefulset";
 
@@ -43,6 +44,7 @@ export const ALL_CLUSTER_CONTROLLERS: readonly ClusterControllerName[] = Object.
   "serviceaccount",
   "root-ca-cert-publisher",
   "job",
+  "ttl-after-finished",
   "cronjob",
   "statefulset",
 ]);

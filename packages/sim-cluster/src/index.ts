@@ -73,6 +73,11 @@ export {
   type PodFailurePolicyMatch,
   type PodFailurePolicyRule,
 } from "./job/pod-failure-policy.js";
+export {
+  jobExpireAt,
+  TTLAfterFinishedController,
+  type TTLAfterFinishedControllerOptions,
+} from "./job/ttl-after-finished-controller.js";
 // Kubelet stand-in: pod lifecycles as stages
 export { PodLifecycle, type PodLifecycleOptions, type PodLifecycleStats } from "./kubelet/pod-lifecycle.js";
 export {

@@ -6,12 +6,14 @@ import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import type { ClusterControllerName } from "./cluster.js";
 import { CronJobController } from "./cronjob/cronjob-controller.js";
 import { JobController } from "./job/job-controller.js";
+import { TTLAfterFinishedController } from "./job/ttl-after-finished-controller.js";
 import { CONTROLLER_REVISIONS, StatefulSetController } from "./statefulset/stateful-set-controller.js";
 import type { ControllerRevision } from "./statefulset/stateful-set-utils.js";
 
 /** The batch and StatefulSet controllers of a cluster, each present when its name is in the controller list. */
 export interface WorkloadControllers {
   readonly jobs: JobController | undefined;
+  readonly ttlAfterFinished: TTLAfterFinishedController | undefined;
   readonly cronJobs: CronJobController | undefined;
   readonly statefulSets: StatefulSetController | undefined;
 }
@@ -30,7 +32,8 @@ export interface WorkloadControllersOptions {
 }
 
 /**
- * Builds the workload controllers (kube-controller-manager's `job`, `cronjob` and `statefulset` controllers) on the
+ * Builds the workload controllers (kube-controller-manager's `job`, `ttl-after-finished`, `cronjob` and `statefulset`
+ * controllers) on the
  * cluster's manager and shared informers.
  */
 export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadControllers {
@@ -46,6 +49,12 @@ export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadC
         jobs: o.manager.informerFor(resources.jobs) as SharedIndexInformer<Job>,
         pods: o.pods,
         ...(o.jobPodFailureBackoffMs !== undefined && { podFailureBackoffMs: o.jobPodFailureBackoffMs }),
+      })
+    : undefined;
+  const ttlAfterFinished = o.controllers.includes("ttl-after-finished")
+    ? new TTLAfterFinishedController({
+        ...base,
+        jobs: o.manager.informerFor(resources.jobs) as SharedIndexInformer<Job>,
       })
     : undefined;
   const cronJobs = o.controllers.includes("cronjob")
@@ -65,12 +74,15 @@ export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadC
         revisions: o.manager.informerFor(CONTROLLER_REVISIONS) as SharedIndexInformer<ControllerRevision>,
       })
     : undefined;
-  return { jobs, cronJobs, statefulSets };
+  return { jobs, ttlAfterFinished, cronJobs, statefulSets };
 }
 
 /** The runnables of the workload controllers, in start order. */
 export function workloadControllerList(w: WorkloadControllers): Controller[] {
-  return [w.jobs?.controller, w.cronJobs?.controller, w.statefulSets?.controller].filter(
-    (c): c is Controller => c !== undefined,
-  );
+  return [
+    w.jobs?.controller,
+    w.ttlAfterFinished?.controller,
+    w.cronJobs?.controller,
+    w.statefulSets?.controller,
+  ].filter((c): c is Controller => c !== undefined);
 }
