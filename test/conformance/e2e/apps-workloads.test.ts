@@ -261,6 +261,45 @@ describe("[sig-apps] StatefulSet Basic StatefulSet functionality [StatefulSetBas
     await waitRolledOut(ns, "ss2", 3);
     expect((await apps.readNamespacedStatefulSet({ name: "ss2", namespace: ns })).status?.currentRevision).toBe(before);
   });
+  it("Scaling should happen in predictable order and halt if any stateful pod is unhealthy", async () => {
+    const ns = await c.namespace("sts");
+    await apps.createNamespacedStatefulSet({ namespace: ns, body: newSet("ordered", 3) });
+    // Every observation while scaling up: the pods are a prefix ordered-0…k-1, and only the last may be unready.
+    const violations: string[] = [];
+    const observe = async () => {
+      const pods = (await c.core.listNamespacedPod({ namespace: ns, labelSelector: "app=ordered" })).items;
+      const ords = pods.map((p) => Number(p.metadata?.name?.split("-")[1])).sort((a, b) => a - b);
+      if (ords.some((o, k) => o !== k)) violations.push(`not a prefix: ${ords.join(",")}`);
+      const unready = pods.filter((p) => !p.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True"));
+      const last = `ordered-${ords.length - 1}`;
+      if (unready.some((p) => p.metadata?.name !== last))
+        violations.push(`unready before the last: ${unready.map((p) => p.metadata?.name).join(",")}`);
+      return pods.length - unready.length;
+    };
+    await expect.poll(observe, { ...POLL, interval: 10 }).toBe(3);
+    await waitRolledOut(ns, "ordered", 3);
+    expect(violations).toEqual([]);
+    // Scaling down: from the highest ordinal, one at a time (the controller's deletions, in order).
+    await apps.patchNamespacedStatefulSetScale(
+      { name: "ordered", namespace: ns, body: { spec: { replicas: 0 } } },
+      c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.MergePatch),
+    );
+    await expect
+      .poll(
+        async () => (await c.core.listNamespacedPod({ namespace: ns, labelSelector: "app=ordered" })).items.length,
+        POLL,
+      )
+      .toBe(0);
+    const deletes = (await c.core.listNamespacedEvent({ namespace: ns })).items
+      .filter((e) => e.reason === "SuccessfulDelete" && e.involvedObject.name === "ordered")
+      .sort((a, b) =>
+        (a.metadata?.resourceVersion ?? "").localeCompare(b.metadata?.resourceVersion ?? "", undefined, {
+          numeric: true,
+        }),
+      )
+      .map((e) => /Pod (\S+)/.exec(e.message ?? "")?.[1]);
+    expect(deletes).toEqual(["ordered-2", "ordered-1", "ordered-0"]);
+  });
 });
 
 describe("[sig-apps] CronJob (apps/cronjob.go)", () => {

@@ -166,6 +166,11 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should perform rolling updates and roll backs of template modifications",
     here: "apps-workloads.test.ts",
   },
+  {
+    file: "apps/statefulset.go",
+    it: "Scaling should happen in predictable order and halt if any stateful pod is unhealthy",
+    here: "apps-workloads.test.ts",
+  },
   // apps/cronjob.go
   { file: "apps/cronjob.go", it: "should support CronJob API operations", here: "apps-workloads.test.ts" },
   { file: "apps/cronjob.go", it: "should not schedule jobs when suspended", here: "apps-workloads.test.ts" },
