@@ -1,6 +1,6 @@
 // Test helpers for the sim-cluster tests: objects and reads straight from the simulator's storage.
 import type { KubeObject } from "@informer-ts/apimachinery";
-import type { Pod, ReplicaSet } from "@informer-ts/client";
+import type { CronJob, Job, Pod, ReplicaSet, StatefulSet } from "@informer-ts/client";
 import type { SimCluster } from "@informer-ts/testing";
 
 export function replicaSet(
@@ -49,4 +49,112 @@ export function available(c: SimCluster, name: string, n: number): () => boolean
       podsOf(c, name).filter((p) => p.metadata?.deletionTimestamp == null).length === n
     );
   };
+}
+
+export function job(
+  name: string,
+  spec: {
+    completions?: number;
+    parallelism?: number;
+    backoffLimit?: number;
+    activeDeadlineSeconds?: number;
+    outcome?: "Failed";
+    exitCode?: number;
+    podFailurePolicy?: unknown;
+    ttlSecondsAfterFinished?: number;
+  } = {},
+): Job {
+  const { outcome, exitCode, ...rest } = spec;
+  const annotations = {
+    ...(outcome !== undefined && { "sim-cluster/outcome": outcome }),
+    ...(exitCode !== undefined && { "sim-cluster/exit-code": String(exitCode) }),
+  };
+  return {
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: { name, namespace: "default" },
+    spec: {
+      ...rest,
+      template: {
+        metadata: { labels: { app: name }, ...(Object.keys(annotations).length > 0 && { annotations }) },
+        spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] },
+      },
+    },
+  } as Job;
+}
+
+export function conditionTrue(obj: { status?: unknown } | undefined, type: string): boolean {
+  const list = (obj?.status as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? [];
+  return list.some((c) => c.type === type && c.status === "True");
+}
+
+export function statefulSet(
+  name: string,
+  replicas: number,
+  spec: { podManagementPolicy?: "Parallel" | "OrderedReady"; partition?: number; claims?: boolean } = {},
+): StatefulSet {
+  return {
+    apiVersion: "apps/v1",
+    kind: "StatefulSet",
+    metadata: { name, namespace: "default" },
+    spec: {
+      replicas,
+      serviceName: name,
+      selector: { matchLabels: { app: name } },
+      ...(spec.podManagementPolicy !== undefined && { podManagementPolicy: spec.podManagementPolicy }),
+      ...(spec.partition !== undefined && {
+        updateStrategy: { type: "RollingUpdate", rollingUpdate: { partition: spec.partition } },
+      }),
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: "web", image: "nginx" }] },
+      },
+      ...(spec.claims === true && {
+        volumeClaimTemplates: [
+          {
+            metadata: { name: "www" },
+            spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } } },
+          },
+        ],
+      }),
+    },
+  } as StatefulSet;
+}
+
+export function cronJob(
+  name: string,
+  spec: {
+    schedule: string;
+    concurrencyPolicy?: "Allow" | "Forbid" | "Replace";
+    suspend?: boolean;
+    startingDeadlineSeconds?: number;
+    successfulJobsHistoryLimit?: number;
+    failedJobsHistoryLimit?: number;
+    /** Pods that never finish (a failing container under OnFailure restarts forever). */
+    sleep?: boolean;
+    outcome?: "Failed";
+  },
+): CronJob {
+  const { sleep, outcome, ...rest } = spec;
+  const annotations = sleep === true || outcome !== undefined ? { "sim-cluster/outcome": "Failed" } : undefined;
+  return {
+    apiVersion: "batch/v1",
+    kind: "CronJob",
+    metadata: { name, namespace: "default" },
+    spec: {
+      ...rest,
+      jobTemplate: {
+        spec: {
+          ...(outcome !== undefined && { backoffLimit: 0 }),
+          template: {
+            metadata: { labels: { app: name }, ...(annotations !== undefined && { annotations }) },
+            spec: {
+              restartPolicy: sleep === true ? "OnFailure" : "Never",
+              containers: [{ name: "c", image: "busybox" }],
+            },
+          },
+        },
+      },
+    },
+  } as CronJob;
 }

@@ -1,7 +1,7 @@
 import { type Pod, resources } from "@informer-ts/client";
 import { createSimCluster } from "@informer-ts/testing";
 import { describe, expect, it } from "vitest";
-import { all, available, podsOf, replicaSet } from "./cluster-helpers.js";
+import { all, available, conditionTrue, job, podsOf, replicaSet, statefulSet, stored } from "./cluster-helpers.js";
 
 interface Trace {
   readonly pods: string[];
@@ -51,5 +51,52 @@ describe("determinism of the simulated cluster", () => {
     const a = await run(7);
     const b = await run(8);
     expect(b.pods).not.toEqual(a.pods);
+  });
+});
+
+/** A StatefulSet scaled up and down beside a Job of 4 completions, 2 at a time: names, bindings and order. */
+async function runWorkloads(seed: number): Promise<{ pods: string[]; events: string[]; requests: string[] }> {
+  const c = await createSimCluster({ seed, cluster: { nodes: 3, jobPodFailureBackoffMs: 1000 } });
+  try {
+    await c.client.create(resources.statefulSets, statefulSet("db", 3));
+    await c.client.create(resources.jobs, job("batch", { completions: 4, parallelism: 2 }));
+    await c.settle({
+      maxMs: 300_000,
+      until: () =>
+        conditionTrue(stored(c, "jobs.batch", "default", "batch"), "Complete") &&
+        podsOf(c, "db").filter((p) => p.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True"))
+          .length === 3,
+    });
+    await c.client.patchScale(resources.statefulSets, "db", { spec: { replicas: 1 } }, { namespace: "default" });
+    await c.settle({ maxMs: 300_000, until: () => podsOf(c, "db").length === 1 });
+    return {
+      pods: all<Pod>(c, "pods").map((p) => `${p.metadata?.name} ${p.spec?.nodeName} ${p.status?.phase}`),
+      events: all<{ reason?: string; message?: string; metadata?: { creationTimestamp?: string } }>(c, "events")
+        .map((e) => `${e.metadata?.creationTimestamp} ${e.reason} ${e.message}`)
+        .sort(),
+      requests: c.requests.map(
+        (r) => `${r.receivedAt} ${r.verb} ${r.resource} ${r.namespace ?? ""}/${r.name ?? ""} ${r.code}`,
+      ),
+    };
+  } finally {
+    await c.close();
+  }
+}
+
+describe("determinism of the workload controllers (StatefulSet, Job)", () => {
+  it("the same seed gives the same pod names, bindings, events and request order", async () => {
+    const a = await runWorkloads(11);
+    const b = await runWorkloads(11);
+    expect(b.pods).toEqual(a.pods);
+    expect(b.events).toEqual(a.events);
+    expect(b.requests).toEqual(a.requests);
+    expect(a.pods.filter((p) => p.startsWith("db-"))).toEqual([expect.stringMatching(/^db-0 node-\d Running$/)]);
+    expect(a.pods.filter((p) => p.startsWith("batch-"))).toHaveLength(4);
+  });
+
+  it("another seed gives other Job pod names", async () => {
+    const a = await runWorkloads(11);
+    const b = await runWorkloads(12);
+    expect(b.pods.filter((p) => p.startsWith("batch-"))).not.toEqual(a.pods.filter((p) => p.startsWith("batch-")));
   });
 });

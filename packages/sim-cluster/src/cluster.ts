@@ -22,6 +22,7 @@ import { NodeLifecycleController, type NodeLifecycleOptions } from "./nodes/node
 import { NodePool, type NodeTemplate } from "./nodes/node-pool.js";
 import { REPLICA_SETS, ReplicaSetController } from "./replicaset/replica-set-controller.js";
 import { Scheduler } from "./scheduler/scheduler.js";
+import { newWorkloadControllers, type WorkloadControllers, workloadControllerList } from "./workloads.js";
 
 /** The controllers a {@link SimClusterRuntime} can run (kube-controller-manager's `--controllers` names). */
 export type ClusterControllerName =
@@ -29,7 +30,11 @@ export type ClusterControllerName =
   | "replicaset"
   | "nodelifecycle"
   | "serviceaccount"
-  | "root-ca-cert-publisher";
+  | "root-ca-cert-publisher"
+  | "job"
+  | "ttl-after-finished"
+  | "cronjob"
+  | "statefulset";
 
 /** Every controller this package has, in start order (the default of {@link ClusterOptions.controllers}). */
 export const ALL_CLUSTER_CONTROLLERS: readonly ClusterControllerName[] = Object.freeze([
@@ -38,6 +43,10 @@ export const ALL_CLUSTER_CONTROLLERS: readonly ClusterControllerName[] = Object.
   "nodelifecycle",
   "serviceaccount",
   "root-ca-cert-publisher",
+  "job",
+  "ttl-after-finished",
+  "cronjob",
+  "statefulset",
 ]);
 
 /** What `kube-root-ca.crt` holds when no `rootCA` is given (not a usable certificate: the simulator's CA is not known). */
@@ -66,6 +75,8 @@ export interface ClusterOptions {
   readonly nodeLifecycle?: Omit<NodeLifecycleOptions, "client" | "clock" | "logger" | "nodes" | "pods" | "leases">;
   /** The PEM bundle the root-CA publisher puts in every namespace's `kube-root-ca.crt` (default a placeholder). */
   readonly rootCA?: string;
+  /** The Job controller's pod failure backoff (`DefaultJobPodFailureBackOff`, default 10 000 ms). */
+  readonly jobPodFailureBackoffMs?: number;
   /** Default a console logger at `warn`. */
   readonly logger?: Logger;
   /** Where controller and work-queue metrics go (default an in-memory recorder). */
@@ -92,6 +103,8 @@ export class SimClusterRuntime {
   readonly nodeLifecycle: NodeLifecycleController | undefined;
   readonly serviceAccounts: ServiceAccountsController | undefined;
   readonly rootCAPublisher: RootCACertPublisher | undefined;
+  /** The workload controllers of batch and StatefulSets (see `workloads.ts`). */
+  readonly workloads: WorkloadControllers;
   readonly clock: Clock;
   private readonly rand: Rand;
   private started = false;
@@ -208,6 +221,18 @@ export class SimClusterRuntime {
         configMaps: this.manager.informerFor(resources.configMaps),
       });
     }
+    this.workloads = newWorkloadControllers({
+      controllers,
+      client,
+      clock,
+      logger,
+      metrics,
+      manager: this.manager,
+      pods,
+      recorder,
+      ...(o.jobPodFailureBackoffMs !== undefined && { jobPodFailureBackoffMs: o.jobPodFailureBackoffMs }),
+    });
+    for (const c of workloadControllerList(this.workloads)) this.manager.add(c);
     const noLeader = (name: string, run: (s: AbortSignal) => Promise<void>) => ({
       name,
       run: (s: AbortSignal) => {

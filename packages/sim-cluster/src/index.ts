@@ -7,6 +7,21 @@ export {
   PLACEHOLDER_ROOT_CA,
   SimClusterRuntime,
 } from "./cluster.js";
+// CronJob
+export { CronJobController, type CronJobControllerOptions } from "./cronjob/cronjob-controller.js";
+export {
+  CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION,
+  getJobFromTemplate,
+  getJobName,
+  getTimeHashInMinutes,
+  type MissedSchedules,
+  type MostRecentSchedule,
+  mostRecentScheduleTime,
+  NEXT_SCHEDULE_DELTA_MS,
+  nextScheduleTime,
+  nextScheduleTimeDuration,
+} from "./cronjob/cronjob-utils.js";
+export { parseSchedule, type Schedule, UnparseableScheduleError } from "./cronjob/schedule.js";
 // Deployment
 export { DeploymentController, type DeploymentControllerOptions } from "./deployment/deployment-controller.js";
 export {
@@ -31,11 +46,45 @@ export {
   specOf,
 } from "./deployment/deployment-util.js";
 export { parseMilli } from "./internal/quantity.js";
+// Job
+export {
+  type BackoffRecord,
+  DEFAULT_JOB_POD_FAILURE_BACKOFF_MS,
+  type FinishedPod,
+  MAX_JOB_POD_FAILURE_BACKOFF_MS,
+  nextBackoffRecord,
+  remainingBackoffMs,
+} from "./job/backoff-record.js";
+export {
+  DEFAULT_BACKOFF_LIMIT,
+  effectiveCounts,
+  isJobFinished,
+  JOB_CONTROLLER_UID_LABEL,
+  JOB_NAME_LABEL,
+  JOB_TRACKING_FINALIZER,
+  JobController,
+  type JobControllerOptions,
+  type JobStatus,
+} from "./job/job-controller.js";
+export {
+  matchPodFailurePolicy,
+  type OnExitCodes,
+  type OnPodCondition,
+  type PodFailurePolicyMatch,
+  type PodFailurePolicyRule,
+} from "./job/pod-failure-policy.js";
+export {
+  jobExpireAt,
+  TTLAfterFinishedController,
+  type TTLAfterFinishedControllerOptions,
+} from "./job/ttl-after-finished-controller.js";
 // Kubelet stand-in: pod lifecycles as stages
 export { PodLifecycle, type PodLifecycleOptions, type PodLifecycleStats } from "./kubelet/pod-lifecycle.js";
 export {
   DEFAULT_POD_STAGES,
+  EXIT_CODE_ANNOTATION,
   InvalidStageError,
+  OUTCOME_ANNOTATION,
   type Stage,
   type StageContainers,
   type StageDelay,
@@ -101,3 +150,38 @@ export {
   toleratesTaint,
 } from "./scheduler/fit.js";
 export { Scheduler, type SchedulerOptions, type SchedulerStats } from "./scheduler/scheduler.js";
+// StatefulSet
+export {
+  CONTROLLER_REVISIONS,
+  completeRollingUpdate,
+  StatefulSetController,
+  type StatefulSetControllerOptions,
+  type StatefulSetStatus,
+} from "./statefulset/stateful-set-controller.js";
+export {
+  applyRevision,
+  type ControllerRevision,
+  createsFromCurrent,
+  equalRevision,
+  getOrdinal,
+  getParentNameAndOrdinal,
+  getPersistentVolumeClaimName,
+  getPodName,
+  getPodRevision,
+  identityMatches,
+  isMemberOf,
+  newRevision,
+  newStatefulSetPod,
+  nextRevision,
+  POD_INDEX_LABEL,
+  STATEFUL_SET_POD_NAME_LABEL,
+  STATEFUL_SET_REVISION_LABEL,
+  storageMatches,
+} from "./statefulset/stateful-set-utils.js";
+// Workload controllers (Job, CronJob, StatefulSet) of a cluster
+export {
+  newWorkloadControllers,
+  type WorkloadControllers,
+  type WorkloadControllersOptions,
+  workloadControllerList,
+} from "./workloads.js";

@@ -149,6 +149,31 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     here: "apimachinery-garbage-collector.test.ts",
   },
   { file: "apimachinery/garbage_collector.go", it: "should delete jobs and pods created by cronjob", here: WORKLOADS },
+  // apps/job.go
+  { file: "apps/job.go", it: "should run a job to completion when tasks succeed", here: "apps-workloads.test.ts" },
+  { file: "apps/job.go", it: "should delete a job", here: "apps-workloads.test.ts" },
+  { file: "apps/job.go", it: "should fail to exceed backoffLimit", here: "apps-workloads.test.ts" },
+  { file: "apps/job.go", it: "should fail when exceeds active deadline", here: "apps-workloads.test.ts" },
+  {
+    file: "apps/job.go",
+    it: "should allow to use the pod failure policy on exit code to fail the job early",
+    here: "apps-workloads.test.ts",
+  },
+  // apps/statefulset.go
+  { file: "apps/statefulset.go", it: "should provide basic identity", here: "apps-workloads.test.ts" },
+  {
+    file: "apps/statefulset.go",
+    it: "should perform rolling updates and roll backs of template modifications",
+    here: "apps-workloads.test.ts",
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "Scaling should happen in predictable order and halt if any stateful pod is unhealthy",
+    here: "apps-workloads.test.ts",
+  },
+  // apps/cronjob.go
+  { file: "apps/cronjob.go", it: "should support CronJob API operations", here: "apps-workloads.test.ts" },
+  { file: "apps/cronjob.go", it: "should not schedule jobs when suspended", here: "apps-workloads.test.ts" },
   // apimachinery/crd_watch.go
   {
     file: "apimachinery/crd_watch.go",

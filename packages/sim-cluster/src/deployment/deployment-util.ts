@@ -134,7 +134,8 @@ export function maxRevision(list: readonly ReplicaSet[]): number {
   return list.reduce((m, rs) => Math.max(m, revisionOf(rs)), 0);
 }
 
-function stable(v: unknown): unknown {
+/** `v` with every object's keys sorted, deeply (for order-insensitive JSON comparison and hashing). */
+export function stable(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stable);
   if (typeof v === "object" && v !== null) {
     const out: Record<string, unknown> = {};

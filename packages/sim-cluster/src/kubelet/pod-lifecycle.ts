@@ -6,7 +6,7 @@ import type { EventRecorder } from "@informer-ts/controller";
 import { type Logger, safeLog } from "@informer-ts/instrumentation";
 import { type Condition, keyOf, rfc3339, withCondition } from "../internal/pod-util.js";
 import type { NodePool } from "../nodes/node-pool.js";
-import type { Stage, StageNext } from "./stage.js";
+import type { Stage, StageContainers, StageNext } from "./stage.js";
 import { matchesStageSelector, valueAt } from "./stage-selector.js";
 
 /** Options of a {@link PodLifecycle}. */
@@ -184,6 +184,7 @@ export class PodLifecycle {
     const readyNow = conditions.find((c) => c.type === "Ready")?.status === "True";
     if (step.containers !== undefined) {
       const c = step.containers;
+      const exitCode = exitCodeOf(pod, c);
       const old = (status.containerStatuses ?? []) as ContainerStatus[];
       status.containerStatuses = (pod.spec?.containers ?? []).map((spec, i): ContainerStatus => {
         const prev = old.find((x) => x.name === spec.name);
@@ -194,8 +195,8 @@ export class PodLifecycle {
               ? { running: { startedAt: now } }
               : {
                   terminated: {
-                    exitCode: c.exitCode ?? 0,
-                    reason: c.reason ?? ((c.exitCode ?? 0) === 0 ? "Completed" : "Error"),
+                    exitCode,
+                    reason: c.reason ?? (exitCode === 0 ? "Completed" : "Error"),
                     startedAt: (prev?.state.running as { startedAt?: string } | undefined)?.startedAt ?? now,
                     finishedAt: now,
                     containerID: `containerd://${name}-${i}`,
@@ -234,4 +235,17 @@ export class PodLifecycle {
     const i = this.o.nodes.indexOf(node);
     return `10.${128 + ((i >> 8) & 127)}.${i & 255}.${n % 254}`;
   }
+}
+
+/**
+ * The exit code a terminating step gives: the integer at `exitCodeFrom` in the pod (an annotation such as
+ * `sim-cluster/exit-code`) when it is one, else `exitCode`, else 0.
+ */
+function exitCodeOf(pod: Pod, c: StageContainers): number {
+  if (c.exitCodeFrom !== undefined) {
+    const v = valueAt(pod, c.exitCodeFrom);
+    const n = typeof v === "number" ? v : typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v) : Number.NaN;
+    if (Number.isInteger(n)) return n;
+  }
+  return c.exitCode ?? 0;
 }

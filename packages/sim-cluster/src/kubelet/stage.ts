@@ -39,6 +39,11 @@ export interface StageContainers {
   readonly reason?: string;
   /** `terminated` exit code. Default 0. */
   readonly exitCode?: number;
+  /**
+   * A path into the pod (as a {@link StageRequirement} key) whose integer value is the `terminated` exit code, e.g.
+   * `.metadata.annotations.sim-cluster/exit-code`; `exitCode` applies when it is absent or not an integer.
+   */
+  readonly exitCodeFrom?: string;
   /** `containerStatuses[].ready`. Default: true only for `running` when the stage sets `Ready=True`. */
   readonly ready?: boolean;
   /** Counts a restart (`restartCount + 1`, `lastState` keeps the terminated state). */
@@ -79,13 +84,25 @@ export interface Stage {
   readonly failure?: StageNext;
 }
 
+/**
+ * The pod annotation that makes a pod's containers fail under the default stages: `sim-cluster/outcome: Failed`
+ * (with `sim-cluster/exit-code`, default 1). Without it a pod with `restartPolicy: Never`/`OnFailure` succeeds.
+ */
+export const OUTCOME_ANNOTATION = "sim-cluster/outcome";
+/** The pod annotation holding the exit code of a failing pod's containers (default 1). */
+export const EXIT_CODE_ANNOTATION = "sim-cluster/exit-code";
+const OUTCOME_KEY = `.metadata.annotations.${OUTCOME_ANNOTATION}`;
+const EXIT_CODE_KEY = `.metadata.annotations.${EXIT_CODE_ANNOTATION}`;
+
 const NOT_DELETING: StageRequirement = { key: ".metadata.deletionTimestamp", operator: "DoesNotExist" };
 
 /**
  * The default pod stages (after kwok's `pod-general` stages): a bound pod gets its containers created
  * (`ContainerCreating`, `Initialized`), they start after about a second (`Running`, IPs, `Started` event), the pod
  * becomes `Ready`; a container that exited under `restartPolicy: Always`/`OnFailure` restarts; a pod with
- * `restartPolicy: Never`/`OnFailure` whose containers ran completes (`Succeeded`) after about five seconds; a deleting
+ * `restartPolicy: Never`/`OnFailure` whose containers ran completes (`Succeeded`) after about five seconds — or, with the
+ * {@link OUTCOME_ANNOTATION} `Failed`, fails (`Failed` with the {@link EXIT_CODE_ANNOTATION}'s exit code under `Never`;
+ * the container exits with it and restarts otherwise, as `CrashLoopBackOff` would); a deleting
  * pod is removed once its grace period is over.
  */
 export const DEFAULT_POD_STAGES: readonly Stage[] = Object.freeze<Stage[]>([
@@ -155,6 +172,7 @@ export const DEFAULT_POD_STAGES: readonly Stage[] = Object.freeze<Stage[]>([
     selector: {
       matchExpressions: [
         NOT_DELETING,
+        { key: OUTCOME_KEY, operator: "NotIn", values: ["Failed"] },
         { key: ".status.phase", operator: "In", values: ["Running"] },
         { key: ".status.containerStatuses.state", operator: "In", values: ["running"] },
         { key: ".spec.restartPolicy", operator: "In", values: ["Never", "OnFailure"] },
@@ -166,6 +184,43 @@ export const DEFAULT_POD_STAGES: readonly Stage[] = Object.freeze<Stage[]>([
       phase: "Succeeded",
       conditions: { Ready: "False", ContainersReady: "False" },
       containers: { state: "terminated", reason: "Completed", exitCode: 0 },
+    },
+  },
+  {
+    name: "pod-fail",
+    selector: {
+      matchExpressions: [
+        NOT_DELETING,
+        { key: OUTCOME_KEY, operator: "In", values: ["Failed"] },
+        { key: ".status.phase", operator: "In", values: ["Running"] },
+        { key: ".status.containerStatuses.state", operator: "In", values: ["running"] },
+        { key: ".spec.restartPolicy", operator: "In", values: ["Never"] },
+        { key: ".status.conditions.Ready", operator: "In", values: ["True"] },
+      ],
+    },
+    delay: { durationMs: 5000, jitterMs: 1000 },
+    next: {
+      phase: "Failed",
+      conditions: { Ready: "False", ContainersReady: "False" },
+      containers: { state: "terminated", reason: "Error", exitCode: 1, exitCodeFrom: EXIT_CODE_KEY },
+    },
+  },
+  {
+    name: "pod-crash",
+    selector: {
+      matchExpressions: [
+        NOT_DELETING,
+        { key: OUTCOME_KEY, operator: "In", values: ["Failed"] },
+        { key: ".status.phase", operator: "In", values: ["Running"] },
+        { key: ".status.containerStatuses.state", operator: "In", values: ["running"] },
+        { key: ".spec.restartPolicy", operator: "NotIn", values: ["Never"] },
+        { key: ".status.conditions.Ready", operator: "In", values: ["True"] },
+      ],
+    },
+    delay: { durationMs: 5000, jitterMs: 1000 },
+    next: {
+      conditions: { Ready: "False", ContainersReady: "False" },
+      containers: { state: "terminated", reason: "Error", exitCode: 1, exitCodeFrom: EXIT_CODE_KEY },
     },
   },
   {

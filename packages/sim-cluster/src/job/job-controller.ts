@@ -1,0 +1,510 @@
+import { isNotFound, type KubeObject } from "@informer-ts/apimachinery";
+import type { SharedIndexInformer } from "@informer-ts/cache";
+import { type Job, type KubeClient, type Pod, resources } from "@informer-ts/client";
+import type { Clock } from "@informer-ts/clock";
+import { Controller, type EventHandler, type EventRecorder, type Request } from "@informer-ts/controller";
+import { type Logger, type MetricsProvider, safeLog } from "@informer-ts/instrumentation";
+import { controllerRefOf, newControllerRef, requestOf, resolveControllerRef } from "../internal/controller-ref.js";
+import { type Condition, isPodReady, isPodTerminal, keyOf, rfc3339 } from "../internal/pod-util.js";
+import { activePodsLess } from "../replicaset/active-pods.js";
+import { UIDTrackingControllerExpectations } from "../replicaset/controller-expectations.js";
+import { SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch } from "../replicaset/slow-start.js";
+import { type BackoffRecord, type FinishedPod, nextBackoffRecord, remainingBackoffMs } from "./backoff-record.js";
+import { matchPodFailurePolicy, type PodFailurePolicyRule } from "./pod-failure-policy.js";
+
+/** `batch.kubernetes.io/job-tracking`: the finalizer that keeps a finished pod until the Job counted it. */
+export const JOB_TRACKING_FINALIZER = "batch.kubernetes.io/job-tracking";
+/** The labels a Job's pods carry (`batch.kubernetes.io/controller-uid`, `batch.kubernetes.io/job-name` and the legacy pair). */
+export const JOB_CONTROLLER_UID_LABEL = "batch.kubernetes.io/controller-uid";
+export const JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
+/** `DefaultBackoffLimit` of a Job without `spec.backoffLimit`. */
+export const DEFAULT_BACKOFF_LIMIT = 6;
+
+/** What the Job controller reads of a Job's spec. */
+interface JobSpec {
+  parallelism?: number;
+  completions?: number;
+  backoffLimit?: number;
+  activeDeadlineSeconds?: number;
+  suspend?: boolean;
+  selector?: unknown;
+  podFailurePolicy?: { rules?: PodFailurePolicyRule[] };
+  template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: unknown };
+}
+
+/** `batch/v1` `JobStatus` as the controller writes it. */
+export interface JobStatus {
+  active?: number;
+  ready?: number;
+  succeeded?: number;
+  failed?: number;
+  startTime?: string;
+  completionTime?: string;
+  conditions?: Condition[];
+  uncountedTerminatedPods?: { succeeded?: string[]; failed?: string[] };
+}
+
+/** Options of a {@link JobController}. */
+export interface JobControllerOptions {
+  readonly client: KubeClient;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly jobs: SharedIndexInformer<Job>;
+  readonly pods: SharedIndexInformer<Pod>;
+  readonly recorder?: EventRecorder;
+  readonly metrics?: MetricsProvider;
+  /** `ConcurrentJobSyncs` (default 5). */
+  readonly workers?: number;
+  /** `DefaultJobPodFailureBackOff` in ms (default 10 s); tests may shorten it. */
+  readonly podFailureBackoffMs?: number;
+}
+
+function specOf(job: Job): JobSpec {
+  return (job.spec ?? {}) as JobSpec;
+}
+
+function statusOf(job: Job): JobStatus {
+  return (job.status ?? {}) as JobStatus;
+}
+
+/** `IsJobFinished`: a `Complete` or `Failed` condition is `True`. */
+export function isJobFinished(job: { status?: unknown }): boolean {
+  const conds = ((job.status as JobStatus | undefined)?.conditions ?? []) as Condition[];
+  return conds.some((c) => (c.type === "Complete" || c.type === "Failed") && c.status === "True");
+}
+
+/** When a finished pod finished: its last container's `finishedAt`, else `fallback`. */
+function finishedAtOf(pod: Pod, fallback: number): number {
+  let t = -Infinity;
+  for (const cs of pod.status?.containerStatuses ?? []) {
+    const f = (cs.state?.terminated as { finishedAt?: string } | undefined)?.finishedAt;
+    if (f !== undefined) t = Math.max(t, Date.parse(String(f)));
+  }
+  return Number.isFinite(t) ? t : fallback;
+}
+
+/**
+ * The Job controller (`pkg/controller/job/job_controller.go`, NonIndexed completion mode): runs a Job's pods to
+ * `completions` successes, `parallelism` at a time.
+ *
+ * - Pods are the Job's by controller reference; they are created from the template with the Job's labels
+ *   (`batch.kubernetes.io/controller-uid`, `batch.kubernetes.io/job-name`, and `controller-uid`/`job-name`), a
+ *   controller reference, and the `batch.kubernetes.io/job-tracking` finalizer, in slow-start batches under
+ *   expectations (as the ReplicaSet controller does).
+ * - A finished pod is counted once, as upstream's finalizer tracking does: its UID goes to
+ *   `status.uncountedTerminatedPods`, its finalizer is removed, then it moves to `succeeded`/`failed`. A deleted pod
+ *   that had not finished counts as failed.
+ * - A failed pod is matched against `spec.podFailurePolicy` (`FailJob`, `Ignore`, `Count`; {@link matchPodFailurePolicy});
+ *   counted failures beyond `backoffLimit` (default 6) fail the Job (`BackoffLimitExceeded`), so does running longer
+ *   than `activeDeadlineSeconds` (`DeadlineExceeded`, re-checked on the Clock). Replacement pods wait out the pod
+ *   failure backoff (10 s doubled per failure since the last success, at most 10 min; {@link remainingBackoffMs}).
+ * - Finishing: `FailureTarget` (or `SuccessCriteriaMet`) first, active pods deleted, then `Failed` (or `Complete` with
+ *   `completionTime`) once no pod of the Job is active — the v1.31+ order. `suspend` deletes the active pods and sets
+ *   `Suspended`; resuming resets `startTime`.
+ *
+ * Differences from kube-controller-manager: no Indexed completion mode, `successPolicy`, `podReplacementPolicy`,
+ * `maxFailedIndexes` or `managedBy`; pods are not adopted by selector; no job metrics beyond the work queue's.
+ */
+export class JobController {
+  readonly controller: Controller;
+  readonly expectations: UIDTrackingControllerExpectations;
+  private readonly backoff = new Map<string, BackoffRecord>();
+  /** Per Job key: the resourceVersion of the last status this controller wrote, until the informer delivered it. */
+  private readonly written = new Map<string, string>();
+
+  constructor(private readonly o: JobControllerOptions) {
+    this.expectations = new UIDTrackingControllerExpectations(o.clock);
+    const jobHandler: EventHandler<KubeObject> = {
+      create: (obj) => [requestOf(obj)],
+      update: (_old, cur) => {
+        const key = keyOf(cur);
+        if (delivered(this.written.get(key), cur.metadata?.resourceVersion)) this.written.delete(key);
+        return [requestOf(cur)];
+      },
+      delete: (obj) => {
+        this.expectations.deleteExpectations(keyOf(obj));
+        this.backoff.delete(keyOf(obj));
+        this.written.delete(keyOf(obj));
+        return [requestOf(obj)];
+      },
+    };
+    const podHandler: EventHandler<KubeObject> = {
+      create: (obj) => this.podEvent(obj as Pod, "create"),
+      update: (_old, cur) => this.podEvent(cur as Pod, "update"),
+      delete: (obj) => this.podEvent(obj as Pod, "delete"),
+    };
+    this.controller = new Controller({
+      name: "job-controller",
+      reconciler: (req) => this.sync(req),
+      watches: [
+        {
+          informer: o.jobs as unknown as SharedIndexInformer<KubeObject>,
+          handler: jobHandler,
+          keyFallback: true,
+          name: "Job",
+        },
+        { informer: o.pods as unknown as SharedIndexInformer<KubeObject>, handler: podHandler, name: "pods" },
+      ],
+      maxConcurrentReconciles: o.workers ?? 5,
+      clock: o.clock,
+      ...(o.metrics !== undefined && { metrics: o.metrics }),
+      needLeaderElection: false,
+    });
+  }
+
+  /** Runs the controller until `signal` aborts. */
+  run(signal: AbortSignal): Promise<void> {
+    return this.controller.run(signal);
+  }
+
+  private jobOf(pod: Pod): Job | undefined {
+    return resolveControllerRef<Job>(
+      (k) => this.o.jobs.getIndexer().getByKey(k),
+      "Job",
+      pod.metadata?.namespace ?? "",
+      controllerRefOf(pod),
+    );
+  }
+
+  private podEvent(pod: Pod, kind: "create" | "update" | "delete"): readonly Request[] {
+    const job = this.jobOf(pod);
+    if (job === undefined) return [];
+    const key = keyOf(job);
+    if (kind === "create") this.expectations.creationObserved(key);
+    if (kind === "delete" || (kind === "update" && pod.metadata?.deletionTimestamp != null))
+      this.expectations.deletionObservedOf(key, keyOf(pod));
+    return [requestOf(job)];
+  }
+
+  /** `syncJob`. */
+  private async sync(req: Request): Promise<{ requeueAfter: number } | undefined> {
+    const key = `${req.namespace}/${req.name}`;
+    const cached = this.o.jobs.getIndexer().getByKey(key) as Job | undefined;
+    if (cached === undefined) {
+      this.expectations.deleteExpectations(key);
+      this.backoff.delete(key);
+      this.written.delete(key);
+      return undefined;
+    }
+    // A status this controller wrote that the informer has not delivered yet: the cached Job is older than it, and
+    // counting from it would count finished pods twice or not at all. The delivery enqueues the Job again.
+    if (this.written.has(key)) {
+      if (!delivered(this.written.get(key), cached.metadata?.resourceVersion)) return { requeueAfter: 1000 };
+      this.written.delete(key);
+    }
+    let job = cached;
+    const uid = job.metadata?.uid;
+    const pods = (this.o.pods.getIndexer().byIndex("namespace", req.namespace) as Pod[]).filter(
+      (p) => controllerRefOf(p)?.uid === uid,
+    );
+    const now = this.o.clock.now();
+    if (isJobFinished(job)) {
+      // Counted long ago: any pod still holding the tracking finalizer lets go (upstream's orphan finalizer cleanup).
+      await this.removeFinalizers(pods.filter(hasTrackingFinalizer));
+      return undefined;
+    }
+    const spec = specOf(job);
+    const status: JobStatus = structuredClone(statusOf(job));
+    const uncounted = {
+      succeeded: [...(status.uncountedTerminatedPods?.succeeded ?? [])],
+      failed: [...(status.uncountedTerminatedPods?.failed ?? [])],
+    };
+    // 1. Finished (or deleted-while-running) pods with the finalizer join uncountedTerminatedPods.
+    const rules = spec.podFailurePolicy?.rules;
+    let failJobMessage: string | undefined;
+    const newlyFinished: Pod[] = [];
+    const finished: FinishedPod[] = [];
+    for (const p of pods) {
+      if (!hasTrackingFinalizer(p)) continue;
+      const puid = p.metadata?.uid ?? "";
+      if (uncounted.succeeded.includes(puid) || uncounted.failed.includes(puid)) {
+        newlyFinished.push(p);
+        continue;
+      }
+      const phase = p.status?.phase;
+      if (phase === "Succeeded") {
+        uncounted.succeeded.push(puid);
+        finished.push({ succeeded: true, finishedAt: finishedAtOf(p, now) });
+      } else if (phase === "Failed" || p.metadata?.deletionTimestamp != null) {
+        const match = phase === "Failed" ? matchPodFailurePolicy(rules, p) : { countFailed: true };
+        if (match.failJobMessage !== undefined && failJobMessage === undefined) failJobMessage = match.failJobMessage;
+        if (match.countFailed) {
+          uncounted.failed.push(puid);
+          finished.push({ succeeded: false, finishedAt: finishedAtOf(p, now) });
+        } else {
+          // Ignored failures are not counted: only the finalizer goes.
+          newlyFinished.push(p);
+          continue;
+        }
+      } else continue;
+      newlyFinished.push(p);
+    }
+    if (finished.length > 0) {
+      this.backoff.set(key, nextBackoffRecord(this.backoff.get(key) ?? { failuresAfterLastSuccess: 0 }, finished));
+    }
+    const uncountedBefore =
+      (status.uncountedTerminatedPods?.succeeded?.length ?? 0) + (status.uncountedTerminatedPods?.failed?.length ?? 0);
+    if (newlyFinished.length > 0 || uncountedBefore > 0) {
+      status.uncountedTerminatedPods = uncounted;
+      job = (await this.writeStatus(job, status)) ?? job;
+      // 2. The finalizers go; 3. the pods move from uncounted to the counters.
+      await this.removeFinalizers(newlyFinished);
+      status.succeeded = (status.succeeded ?? 0) + uncounted.succeeded.length;
+      status.failed = (status.failed ?? 0) + uncounted.failed.length;
+      status.uncountedTerminatedPods = {};
+    }
+    const active = pods.filter((p) => !isPodTerminal(p) && p.metadata?.deletionTimestamp == null);
+    const terminating = pods.filter((p) => !isPodTerminal(p) && p.metadata?.deletionTimestamp != null);
+    const succeeded = status.succeeded ?? 0;
+    const failed = status.failed ?? 0;
+    let requeueAfter: number | undefined;
+    const nowText = rfc3339(now);
+    const conditions = [...(status.conditions ?? [])];
+    const setCond = (type: string, st: string, reason: string, message: string) => {
+      const i = conditions.findIndex((c) => c.type === type);
+      const prev = conditions[i];
+      const c: Condition = {
+        type,
+        status: st,
+        reason,
+        message,
+        lastProbeTime: nowText,
+        lastTransitionTime: prev !== undefined && prev.status === st ? (prev.lastTransitionTime ?? nowText) : nowText,
+      };
+      if (i < 0) conditions.push(c);
+      else if (prev?.status !== st || prev.reason !== reason) conditions[i] = c;
+    };
+    const condTrue = (type: string) => conditions.some((c) => c.type === type && c.status === "True");
+
+    if (spec.suspend === true) {
+      if (!condTrue("Suspended")) {
+        setCond("Suspended", "True", "JobSuspended", "Job suspended");
+        this.o.recorder?.event(job, "Normal", "Suspended", "Job suspended");
+      }
+      await this.deletePods(job, active);
+      status.active = 0;
+      status.ready = 0;
+      delete status.startTime;
+      status.conditions = conditions;
+      await this.writeStatus(job, status);
+      return undefined;
+    }
+    if (condTrue("Suspended")) {
+      setCond("Suspended", "False", "JobResumed", "Job resumed");
+      this.o.recorder?.event(job, "Normal", "Resumed", "Job resumed");
+    }
+    if (status.startTime === undefined) status.startTime = nowText;
+    const startMs = Date.parse(status.startTime);
+    const backoffLimit = spec.backoffLimit ?? DEFAULT_BACKOFF_LIMIT;
+    // The failure target: policy, backoff limit, deadline (upstream's order).
+    if (!condTrue("FailureTarget") && !condTrue("SuccessCriteriaMet")) {
+      let reason: string | undefined;
+      let message = "";
+      if (failJobMessage !== undefined) {
+        reason = "PodFailurePolicy";
+        message = failJobMessage;
+      } else if (failed > backoffLimit) {
+        reason = "BackoffLimitExceeded";
+        message = "Job has reached the specified backoff limit";
+      } else if (spec.activeDeadlineSeconds !== undefined) {
+        const left = startMs + spec.activeDeadlineSeconds * 1000 - now;
+        if (left <= 0) {
+          reason = "DeadlineExceeded";
+          message = "Job was active longer than specified deadline";
+        } else requeueAfter = left;
+      }
+      if (reason !== undefined) {
+        setCond("FailureTarget", "True", reason, message);
+        this.o.recorder?.event(job, "Warning", reason, message);
+      }
+    }
+    const { completions, parallelism } = effectiveCounts(spec);
+    if (!condTrue("FailureTarget") && !condTrue("SuccessCriteriaMet")) {
+      const complete = completions === undefined ? succeeded > 0 && active.length === 0 : succeeded >= completions;
+      if (complete)
+        setCond("SuccessCriteriaMet", "True", "CompletionsReached", "Reached expected number of succeeded pods");
+    }
+    if (condTrue("FailureTarget") || condTrue("SuccessCriteriaMet")) {
+      await this.deletePods(job, active);
+      if (active.length === 0 && terminating.length === 0) {
+        if (condTrue("FailureTarget")) {
+          const ft = conditions.find((c) => c.type === "FailureTarget")!;
+          setCond("Failed", "True", ft.reason ?? "", ft.message ?? "");
+        } else {
+          setCond("Complete", "True", "CompletionsReached", "Reached expected number of succeeded pods");
+          status.completionTime = nowText;
+          this.o.recorder?.event(job, "Normal", "Completed", "Job completed");
+        }
+      }
+      status.active = 0;
+      status.ready = 0;
+      requeueAfter = undefined;
+    } else {
+      // manageJob
+      let wantActive: number;
+      if (completions === undefined) wantActive = succeeded > 0 ? active.length : parallelism;
+      else wantActive = Math.max(0, Math.min(parallelism, completions - succeeded));
+      let created = 0;
+      if (this.expectations.satisfiedExpectations(key)) {
+        if (active.length > wantActive) {
+          const victims = [...active]
+            .sort((a, b) => (activePodsLess(a, 0, b, 0, now) ? -1 : activePodsLess(b, 0, a, 0, now) ? 1 : 0))
+            .slice(0, active.length - wantActive);
+          await this.deletePods(job, victims);
+        } else if (active.length < wantActive) {
+          const wait = remainingBackoffMs(
+            this.backoff.get(key) ?? { failuresAfterLastSuccess: 0 },
+            now,
+            this.o.podFailureBackoffMs,
+          );
+          if (wait > 0) requeueAfter = Math.min(requeueAfter ?? wait, wait);
+          else created = await this.createPods(job, key, wantActive - active.length);
+        }
+      }
+      status.active = active.length + created;
+      status.ready = active.filter(isPodReady).length;
+    }
+    status.conditions = conditions;
+    if (status.uncountedTerminatedPods === undefined) status.uncountedTerminatedPods = {};
+    await this.writeStatus(job, status);
+    return requeueAfter === undefined ? undefined : { requeueAfter };
+  }
+
+  private async createPods(job: Job, key: string, n: number): Promise<number> {
+    const ns = job.metadata?.namespace ?? "";
+    const name = job.metadata?.name ?? "";
+    const uid = job.metadata?.uid ?? "";
+    const template = specOf(job).template ?? {};
+    this.expectations.expectCreations(key, n);
+    const { successes, error } = await slowStartBatch(n, SLOW_START_INITIAL_BATCH_SIZE, async () => {
+      const pod = {
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: {
+          generateName: `${name}-`,
+          namespace: ns,
+          labels: {
+            ...template.metadata?.labels,
+            [JOB_CONTROLLER_UID_LABEL]: uid,
+            [JOB_NAME_LABEL]: name,
+            "controller-uid": uid,
+            "job-name": name,
+          },
+          ...(template.metadata?.annotations !== undefined && { annotations: { ...template.metadata.annotations } }),
+          ownerReferences: [newControllerRef(job, "batch/v1", "Job")],
+          finalizers: [JOB_TRACKING_FINALIZER],
+        },
+        spec: structuredClone(template.spec ?? {}),
+      } as unknown as Pod;
+      try {
+        const created = await this.o.client.create(resources.pods, pod, { namespace: ns });
+        this.o.recorder?.event(job, "Normal", "SuccessfulCreate", `Created pod: ${created.metadata?.name ?? ""}`);
+      } catch (err) {
+        this.o.recorder?.event(
+          job,
+          "Warning",
+          "FailedCreate",
+          `Error creating: ${String((err as Error).message ?? err)}`,
+        );
+        throw err;
+      }
+    });
+    for (let i = successes; i < n; i++) this.expectations.creationObserved(key);
+    if (error !== undefined) throw error;
+    return successes;
+  }
+
+  private async deletePods(job: Job, pods: readonly Pod[]): Promise<void> {
+    if (pods.length === 0) return;
+    const key = keyOf(job);
+    this.expectations.expectDeletionsOf(key, pods.map(keyOf));
+    const results = await Promise.allSettled(
+      pods.map(async (p) => {
+        try {
+          await this.o.client.delete(resources.pods, p.metadata?.name ?? "", {
+            namespace: p.metadata?.namespace ?? "",
+          });
+          this.o.recorder?.event(job, "Normal", "SuccessfulDelete", `Deleted pod: ${p.metadata?.name ?? ""}`);
+        } catch (err) {
+          this.expectations.deletionObservedOf(key, keyOf(p));
+          if (!isNotFound(err)) throw err;
+        }
+      }),
+    );
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed !== undefined) throw failed.reason;
+  }
+
+  private async removeFinalizers(pods: readonly Pod[]): Promise<void> {
+    await Promise.all(
+      pods.map(async (p) => {
+        const rest = (p.metadata?.finalizers ?? []).filter((f) => f !== JOB_TRACKING_FINALIZER);
+        try {
+          await this.o.client.patch(
+            resources.pods,
+            p.metadata?.name ?? "",
+            { metadata: { finalizers: rest.length === 0 ? null : rest, uid: p.metadata?.uid } },
+            { namespace: p.metadata?.namespace ?? "" },
+          );
+        } catch (err) {
+          if (!isNotFound(err)) throw err;
+        }
+      }),
+    );
+  }
+
+  /** `updateJobStatus`: writes when the status changed; returns the written Job (undefined when it is gone). */
+  private async writeStatus(job: Job, status: JobStatus): Promise<Job | undefined> {
+    const clean = (s: JobStatus) => {
+      const u = s.uncountedTerminatedPods;
+      return JSON.stringify({
+        ...s,
+        uncountedTerminatedPods: {
+          ...(u?.succeeded?.length && { succeeded: u.succeeded }),
+          ...(u?.failed?.length && { failed: u.failed }),
+        },
+        conditions: (s.conditions ?? []).map((c) => ({ ...c, lastProbeTime: undefined })),
+      });
+    };
+    if (clean(statusOf(job)) === clean(status)) return job;
+    try {
+      const out = (await this.o.client.updateStatus(resources.jobs, { ...job, status } as Job)) as Job;
+      const rv = out.metadata?.resourceVersion;
+      const cachedRV = (this.o.jobs.getIndexer().getByKey(keyOf(job)) as Job | undefined)?.metadata?.resourceVersion;
+      if (rv !== undefined && rv !== cachedRV) this.written.set(keyOf(job), rv);
+      return out;
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      safeLog(this.o.logger, "debug", "job status update failed", { key: keyOf(job), err });
+      throw err;
+    }
+  }
+}
+
+/**
+ * Whether the informer's copy (`seen`) is at least the version this controller wrote (`written`). Resource versions
+ * are opaque: compared as integers when both are (the simulator's and etcd's are), else any other version counts as
+ * delivered, so that a relist that skipped the written version never leaves the Job waiting.
+ */
+function delivered(written: string | undefined, seen: string | undefined): boolean {
+  if (written === undefined || seen === written) return true;
+  if (seen === undefined) return false;
+  if (/^\d+$/.test(written) && /^\d+$/.test(seen)) return BigInt(seen) >= BigInt(written);
+  return true;
+}
+
+function hasTrackingFinalizer(p: Pod): boolean {
+  return (p.metadata?.finalizers ?? []).includes(JOB_TRACKING_FINALIZER);
+}
+
+/**
+ * The API server's defaults of a Job's counts (`SetDefaults_Job`): neither set → one completion, parallelism 1;
+ * parallelism defaults to 1 and is never above the remaining completions' worth.
+ */
+export function effectiveCounts(spec: { completions?: number; parallelism?: number }): {
+  completions: number | undefined;
+  parallelism: number;
+} {
+  if (spec.completions === undefined && spec.parallelism === undefined) return { completions: 1, parallelism: 1 };
+  return { completions: spec.completions, parallelism: spec.parallelism ?? 1 };
+}

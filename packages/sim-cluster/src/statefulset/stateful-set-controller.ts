@@ -1,0 +1,439 @@
+import { isAlreadyExists, isNotFound, type KubeObject } from "@informer-ts/apimachinery";
+import type { SharedIndexInformer } from "@informer-ts/cache";
+import {
+  customResource,
+  type KubeClient,
+  type PersistentVolumeClaim,
+  type Pod,
+  type ResourceDescriptor,
+  resources,
+  type StatefulSet,
+} from "@informer-ts/client";
+import type { Clock } from "@informer-ts/clock";
+import { Controller, type EventHandler, type EventRecorder, type Request } from "@informer-ts/controller";
+import { type Logger, type MetricsProvider, safeLog } from "@informer-ts/instrumentation";
+import { controllerRefOf, requestOf, resolveControllerRef } from "../internal/controller-ref.js";
+import { isPodAvailable, keyOf } from "../internal/pod-util.js";
+import {
+  applyRevision,
+  type ControllerRevision,
+  createsFromCurrent,
+  equalRevision,
+  getOrdinal,
+  getPersistentVolumeClaimName,
+  getPodRevision,
+  isFinished,
+  isRunningAndReady,
+  isTerminating,
+  newRevision,
+  newStatefulSetPod,
+  nextRevision,
+  setSpecOf,
+} from "./stateful-set-utils.js";
+
+/** `controllerrevisions.apps`, which the client's built-in table does not list. */
+export const CONTROLLER_REVISIONS: ResourceDescriptor<ControllerRevision> = customResource<ControllerRevision>({
+  group: "apps",
+  version: "v1",
+  resource: "controllerrevisions",
+  kind: "ControllerRevision",
+});
+
+/** `apps/v1` `StatefulSetStatus` as the controller writes it. */
+export interface StatefulSetStatus {
+  observedGeneration?: number;
+  replicas: number;
+  readyReplicas: number;
+  currentReplicas: number;
+  updatedReplicas: number;
+  availableReplicas: number;
+  currentRevision?: string;
+  updateRevision?: string;
+  collisionCount?: number;
+}
+
+/** Options of a {@link StatefulSetController}. */
+export interface StatefulSetControllerOptions {
+  readonly client: KubeClient;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly sets: SharedIndexInformer<StatefulSet>;
+  readonly pods: SharedIndexInformer<Pod>;
+  readonly revisions: SharedIndexInformer<ControllerRevision>;
+  readonly recorder?: EventRecorder;
+  readonly metrics?: MetricsProvider;
+  /** `ConcurrentStatefulSetSyncs` (default 5). */
+  readonly workers?: number;
+}
+
+/**
+ * The StatefulSet controller (`pkg/controller/statefulset/stateful_set.go` and `stateful_set_control.go`'s
+ * `defaultStatefulSetControl`): each set keeps `replicas` pods with stable names `<set>-<ordinal>`.
+ *
+ * - Revisions: the set's template as a `ControllerRevision` (`<set>-<hash>`; an equal older revision is re-numbered
+ *   instead of duplicated; a name taken by other data bumps `status.collisionCount`). `currentRevision` is the revision
+ *   the pods came from, `updateRevision` the template's; the oldest revisions no pod uses are deleted beyond
+ *   `revisionHistoryLimit` (default 10).
+ * - `OrderedReady` (default): ordinals are created one at a time, each only once its predecessors are Running and
+ *   Ready; the surplus is deleted from the highest ordinal down, one at a time, only while all others are healthy.
+ *   `Parallel`: all missing pods are created and all condemned ones deleted at once. Failed or Succeeded pods are
+ *   deleted and re-created with the same name.
+ * - Pods get the identity labels, `hostname`/`subdomain`, and for each `volumeClaimTemplates` entry a claim
+ *   `<template>-<set>-<ordinal>` created as an object (nothing binds it; the pod mounts it by name).
+ * - `RollingUpdate` (default): from the highest ordinal down to `partition`, the first pod not of the update revision
+ *   is deleted (re-created from it by the next sync), waiting for each to be healthy again; `OnDelete` only creates
+ *   replaced pods from the update revision. Once every pod is updated and ready, `currentRevision` becomes the
+ *   update revision.
+ * - Status: `replicas`, `readyReplicas`, `availableReplicas` (with `minReadySeconds`), `currentReplicas`,
+ *   `updatedReplicas`, both revisions, `collisionCount`, `observedGeneration`, written through `/status` on change.
+ *
+ * Differences from kube-controller-manager: no `maxUnavailable` (alpha), `ordinals.start`,
+ * `persistentVolumeClaimRetentionPolicy` or claim adoption; pods are not adopted by selector.
+ */
+export class StatefulSetController {
+  readonly controller: Controller;
+
+  constructor(private readonly o: StatefulSetControllerOptions) {
+    const setHandler: EventHandler<KubeObject> = {
+      create: (obj) => [requestOf(obj)],
+      update: (_old, cur) => [requestOf(cur)],
+      delete: (obj) => [requestOf(obj)],
+    };
+    const ownedHandler: EventHandler<KubeObject> = {
+      create: (obj) => this.ownerOf(obj),
+      update: (old, cur) => [...this.ownerOf(cur), ...this.ownerOf(old)],
+      delete: (obj) => this.ownerOf(obj),
+    };
+    this.controller = new Controller({
+      name: "statefulset-controller",
+      reconciler: (req) => this.sync(req),
+      watches: [
+        {
+          informer: o.sets as unknown as SharedIndexInformer<KubeObject>,
+          handler: setHandler,
+          keyFallback: true,
+          name: "StatefulSet",
+        },
+        { informer: o.pods as unknown as SharedIndexInformer<KubeObject>, handler: ownedHandler, name: "pods" },
+        {
+          informer: o.revisions as unknown as SharedIndexInformer<KubeObject>,
+          handler: ownedHandler,
+          name: "revisions",
+        },
+      ],
+      maxConcurrentReconciles: o.workers ?? 5,
+      clock: o.clock,
+      ...(o.metrics !== undefined && { metrics: o.metrics }),
+      needLeaderElection: false,
+    });
+  }
+
+  /** Runs the controller until `signal` aborts. */
+  run(signal: AbortSignal): Promise<void> {
+    return this.controller.run(signal);
+  }
+
+  private ownerOf(obj: KubeObject): Request[] {
+    const set = resolveControllerRef<StatefulSet>(
+      (k) => this.o.sets.getIndexer().getByKey(k),
+      "StatefulSet",
+      obj.metadata?.namespace ?? "",
+      controllerRefOf(obj),
+    );
+    return set === undefined ? [] : [requestOf(set)];
+  }
+
+  private owned<T extends KubeObject>(informer: SharedIndexInformer<T>, set: StatefulSet): T[] {
+    const uid = set.metadata?.uid;
+    return (informer.getIndexer().byIndex("namespace", set.metadata?.namespace ?? "") as T[]).filter(
+      (o) => controllerRefOf(o)?.uid === uid,
+    );
+  }
+
+  /** `sync` → `UpdateStatefulSet` → `performUpdate`. */
+  private async sync(req: Request): Promise<{ requeueAfter: number } | undefined> {
+    const set = this.o.sets.getIndexer().getByKey(`${req.namespace}/${req.name}`) as StatefulSet | undefined;
+    if (set === undefined || set.metadata?.deletionTimestamp != null) return undefined;
+    const revisions = this.owned(this.o.revisions, set).sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0));
+    const { current, update, collisionCount } = await this.getRevisions(set, revisions);
+    const pods = this.owned(this.o.pods, set);
+    const status = await this.updateStatefulSet(set, current, update, collisionCount, pods);
+    await this.writeStatus(set, status);
+    await this.truncateHistory(set, pods, revisions, current, update);
+    const minReady = setSpecOf(set).minReadySeconds ?? 0;
+    if (minReady > 0 && status.readyReplicas !== status.availableReplicas) return { requeueAfter: minReady * 1000 };
+    return undefined;
+  }
+
+  /** `getStatefulSetRevisions`. */
+  private async getRevisions(
+    set: StatefulSet,
+    revisions: ControllerRevision[],
+  ): Promise<{ current: ControllerRevision; update: ControllerRevision; collisionCount: number }> {
+    const ns = set.metadata?.namespace ?? "";
+    let collisionCount = (set.status as StatefulSetStatus | undefined)?.collisionCount ?? 0;
+    const candidate = newRevision(set, nextRevision(revisions), collisionCount);
+    const equal = revisions.filter((r) => equalRevision(r, candidate));
+    let update: ControllerRevision;
+    const last = equal[equal.length - 1];
+    if (last !== undefined && last === revisions[revisions.length - 1]) {
+      update = last;
+    } else if (last !== undefined) {
+      // An equal older revision (a rollback): it becomes the newest.
+      update = (await this.o.client.patch(
+        CONTROLLER_REVISIONS,
+        last.metadata?.name ?? "",
+        { revision: candidate.revision },
+        { namespace: ns },
+      )) as ControllerRevision;
+    } else {
+      for (;;) {
+        const attempt = newRevision(set, candidate.revision ?? 1, collisionCount);
+        try {
+          update = (await this.o.client.create(CONTROLLER_REVISIONS, attempt, { namespace: ns })) as ControllerRevision;
+          break;
+        } catch (err) {
+          if (!isAlreadyExists(err)) throw err;
+          const existing = (await this.o.client.get(CONTROLLER_REVISIONS, attempt.metadata?.name ?? "", {
+            namespace: ns,
+          })) as ControllerRevision;
+          if (equalRevision(existing, attempt) && controllerRefOf(existing)?.uid === set.metadata?.uid) {
+            update = existing;
+            break;
+          }
+          collisionCount++;
+        }
+      }
+    }
+    const currentName = (set.status as StatefulSetStatus | undefined)?.currentRevision;
+    const current = revisions.find((r) => r.metadata?.name === currentName) ?? update;
+    return { current, update, collisionCount };
+  }
+
+  /** `updateStatefulSet`: one pass of creations, deletions and the rolling update; returns the new status. */
+  private async updateStatefulSet(
+    set: StatefulSet,
+    currentRevision: ControllerRevision,
+    updateRevision: ControllerRevision,
+    collisionCount: number,
+    pods: Pod[],
+  ): Promise<StatefulSetStatus> {
+    const spec = setSpecOf(set);
+    const currentSet = applyRevision(set, currentRevision);
+    const updateSet = applyRevision(set, updateRevision);
+    const currentName = currentRevision.metadata?.name ?? "";
+    const updateName = updateRevision.metadata?.name ?? "";
+    const replicaCount = spec.replicas ?? 1;
+    const minReady = spec.minReadySeconds ?? 0;
+    const now = this.o.clock.now();
+    const status: StatefulSetStatus = {
+      observedGeneration: set.metadata?.generation ?? 0,
+      replicas: 0,
+      readyReplicas: 0,
+      currentReplicas: 0,
+      updatedReplicas: 0,
+      availableReplicas: 0,
+      currentRevision: currentName,
+      updateRevision: updateName,
+      collisionCount,
+    };
+    const replicas: (Pod | undefined)[] = new Array(replicaCount).fill(undefined);
+    const condemned: Pod[] = [];
+    for (const pod of pods) {
+      status.replicas++;
+      if (isRunningAndReady(pod)) {
+        status.readyReplicas++;
+        if (isPodAvailable(pod, minReady, now)) status.availableReplicas++;
+      }
+      if (!isTerminating(pod)) {
+        if (getPodRevision(pod) === currentName) status.currentReplicas++;
+        if (getPodRevision(pod) === updateName) status.updatedReplicas++;
+      }
+      const ord = getOrdinal(pod);
+      if (ord >= 0 && ord < replicaCount) replicas[ord] = pod;
+      else if (ord >= replicaCount) condemned.push(pod);
+    }
+    condemned.sort((a, b) => getOrdinal(b) - getOrdinal(a));
+    const monotonic = spec.podManagementPolicy !== "Parallel";
+    const healthy = (p: Pod) => isRunningAndReady(p) && !isTerminating(p) && isPodAvailable(p, minReady, now);
+    const done = () => completeRollingUpdate(set, status);
+
+    for (let i = 0; i < replicaCount; i++) {
+      const pod = replicas[i];
+      if (pod !== undefined && isFinished(pod) && !isTerminating(pod)) {
+        await this.deletePod(set, pod);
+        if (monotonic) return done();
+        continue;
+      }
+      if (pod === undefined) {
+        const fromCurrent = createsFromCurrent(currentSet, i);
+        const fresh = newStatefulSetPod(
+          fromCurrent ? currentSet : updateSet,
+          i,
+          fromCurrent ? currentName : updateName,
+        );
+        await this.createPod(set, fresh);
+        status.replicas++;
+        if (fromCurrent) status.currentReplicas++;
+        else status.updatedReplicas++;
+        if (monotonic) return done();
+        continue;
+      }
+      if (isTerminating(pod)) {
+        if (monotonic) return done();
+        continue;
+      }
+      if (!healthy(pod) && monotonic) return done();
+    }
+    for (const target of condemned) {
+      if (isTerminating(target)) {
+        if (monotonic) return done();
+        continue;
+      }
+      if (monotonic) {
+        const unhealthy = [...replicas, ...condemned].find((p) => p !== undefined && p !== target && !healthy(p));
+        if (unhealthy !== undefined) return done();
+      }
+      await this.deletePod(set, target);
+      if (monotonic) return done();
+    }
+    if ((spec.updateStrategy?.type ?? "RollingUpdate") !== "RollingUpdate") return done();
+    const updateMin = spec.updateStrategy?.rollingUpdate?.partition ?? 0;
+    for (let target = replicaCount - 1; target >= updateMin; target--) {
+      const pod = replicas[target];
+      if (pod === undefined) continue;
+      if (getPodRevision(pod) !== updateName && !isTerminating(pod)) {
+        await this.deletePod(set, pod);
+        status.currentReplicas--;
+        return done();
+      }
+      if (!healthy(pod)) return done();
+    }
+    return done();
+  }
+
+  private async createPod(set: StatefulSet, pod: Pod): Promise<void> {
+    const ns = set.metadata?.namespace ?? "";
+    const ordinal = getOrdinal(pod);
+    for (const t of setSpecOf(set).volumeClaimTemplates ?? []) {
+      const claim = getPersistentVolumeClaimName(set, t.metadata?.name ?? "", ordinal);
+      try {
+        await this.o.client.create(
+          resources.persistentVolumeClaims,
+          {
+            apiVersion: "v1",
+            kind: "PersistentVolumeClaim",
+            metadata: {
+              name: claim,
+              namespace: ns,
+              labels: {
+                ...(setSpecOf(set).selector as { matchLabels?: Record<string, string> } | undefined)?.matchLabels,
+                ...t.metadata?.labels,
+              },
+            },
+            spec: structuredClone(t.spec ?? {}),
+          } as unknown as PersistentVolumeClaim,
+          { namespace: ns },
+        );
+        this.o.recorder?.event(
+          set,
+          "Normal",
+          "SuccessfulCreate",
+          `create Claim ${claim} Pod ${pod.metadata?.name ?? ""} in StatefulSet ${set.metadata?.name ?? ""} success`,
+        );
+      } catch (err) {
+        if (!isAlreadyExists(err)) {
+          this.failed(set, "create", `Claim ${claim} for Pod ${pod.metadata?.name ?? ""}`, err);
+          throw err;
+        }
+      }
+    }
+    try {
+      await this.o.client.create(resources.pods, pod, { namespace: ns });
+    } catch (err) {
+      if (isAlreadyExists(err)) return;
+      this.failed(set, "create", `Pod ${pod.metadata?.name ?? ""}`, err);
+      throw err;
+    }
+    this.o.recorder?.event(
+      set,
+      "Normal",
+      "SuccessfulCreate",
+      `create Pod ${pod.metadata?.name ?? ""} in StatefulSet ${set.metadata?.name ?? ""} successful`,
+    );
+  }
+
+  private async deletePod(set: StatefulSet, pod: Pod): Promise<void> {
+    try {
+      await this.o.client.delete(resources.pods, pod.metadata?.name ?? "", {
+        namespace: pod.metadata?.namespace ?? "",
+      });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      this.failed(set, "delete", `Pod ${pod.metadata?.name ?? ""}`, err);
+      throw err;
+    }
+    this.o.recorder?.event(
+      set,
+      "Normal",
+      "SuccessfulDelete",
+      `delete Pod ${pod.metadata?.name ?? ""} in StatefulSet ${set.metadata?.name ?? ""} successful`,
+    );
+  }
+
+  private failed(set: StatefulSet, verb: "create" | "delete", what: string, err: unknown): void {
+    const reason = verb === "create" ? "FailedCreate" : "FailedDelete";
+    const message = `${verb} ${what} in StatefulSet ${set.metadata?.name ?? ""} failed error: ${String((err as Error).message ?? err)}`;
+    this.o.recorder?.event(set, "Warning", reason, message);
+    safeLog(this.o.logger, "warn", message, { controller: "statefulset-controller", key: keyOf(set) });
+  }
+
+  /** `updateStatefulSetStatus`: on change only. */
+  private async writeStatus(set: StatefulSet, status: StatefulSetStatus): Promise<void> {
+    const cur = (set.status ?? {}) as Partial<StatefulSetStatus>;
+    const same = (Object.keys(status) as (keyof StatefulSetStatus)[]).every((k) => (cur[k] ?? 0) === (status[k] ?? 0));
+    if (same) return;
+    try {
+      await this.o.client.updateStatus(resources.statefulSets, {
+        ...set,
+        status: { ...set.status, ...status },
+      } as StatefulSet);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+
+  /** `truncateHistory`: deletes the oldest revisions no pod uses, beyond `revisionHistoryLimit`. */
+  private async truncateHistory(
+    set: StatefulSet,
+    pods: readonly Pod[],
+    revisions: readonly ControllerRevision[],
+    current: ControllerRevision,
+    update: ControllerRevision,
+  ): Promise<void> {
+    const live = new Set([current.metadata?.name, update.metadata?.name, ...pods.map(getPodRevision)]);
+    const history = revisions.filter((r) => !live.has(r.metadata?.name));
+    const limit = setSpecOf(set).revisionHistoryLimit ?? 10;
+    for (const r of history.slice(0, Math.max(0, history.length - limit))) {
+      try {
+        await this.o.client.delete(CONTROLLER_REVISIONS, r.metadata?.name ?? "", {
+          namespace: r.metadata?.namespace ?? "",
+        });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+  }
+}
+
+/**
+ * `completeRollingUpdate`: under `RollingUpdate`, once every pod is of the update revision and ready, the update
+ * revision becomes the current one.
+ */
+export function completeRollingUpdate(set: StatefulSet, status: StatefulSetStatus): StatefulSetStatus {
+  const rolling = (setSpecOf(set).updateStrategy?.type ?? "RollingUpdate") === "RollingUpdate";
+  if (rolling && status.updatedReplicas === status.replicas && status.readyReplicas === status.replicas) {
+    return { ...status, currentReplicas: status.updatedReplicas, currentRevision: status.updateRevision };
+  }
+  return status;
+}

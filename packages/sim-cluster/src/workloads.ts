@@ -1,0 +1,88 @@
+import type { SharedIndexInformer } from "@informer-ts/cache";
+import { type CronJob, type Job, type KubeClient, type Pod, resources, type StatefulSet } from "@informer-ts/client";
+import type { Clock } from "@informer-ts/clock";
+import type { Controller, EventRecorder, Manager } from "@informer-ts/controller";
+import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
+import type { ClusterControllerName } from "./cluster.js";
+import { CronJobController } from "./cronjob/cronjob-controller.js";
+import { JobController } from "./job/job-controller.js";
+import { TTLAfterFinishedController } from "./job/ttl-after-finished-controller.js";
+import { CONTROLLER_REVISIONS, StatefulSetController } from "./statefulset/stateful-set-controller.js";
+import type { ControllerRevision } from "./statefulset/stateful-set-utils.js";
+
+/** The batch and StatefulSet controllers of a cluster, each present when its name is in the controller list. */
+export interface WorkloadControllers {
+  readonly jobs: JobController | undefined;
+  readonly ttlAfterFinished: TTLAfterFinishedController | undefined;
+  readonly cronJobs: CronJobController | undefined;
+  readonly statefulSets: StatefulSetController | undefined;
+}
+
+/** What {@link newWorkloadControllers} needs of the cluster. */
+export interface WorkloadControllersOptions {
+  readonly controllers: readonly ClusterControllerName[];
+  readonly client: KubeClient;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: MetricsProvider;
+  readonly manager: Manager;
+  readonly pods: SharedIndexInformer<Pod>;
+  readonly recorder: (component: string) => EventRecorder | undefined;
+  readonly jobPodFailureBackoffMs?: number;
+}
+
+/**
+ * Builds the workload controllers (kube-controller-manager's `job`, `ttl-after-finished`, `cronjob` and `statefulset`
+ * controllers) on the
+ * cluster's manager and shared informers.
+ */
+export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadControllers {
+  const base = { client: o.client, clock: o.clock, logger: o.logger, metrics: o.metrics };
+  const withRecorder = (component: string) => {
+    const r = o.recorder(component);
+    return r === undefined ? {} : { recorder: r };
+  };
+  const jobs = o.controllers.includes("job")
+    ? new JobController({
+        ...base,
+        ...withRecorder("job-controller"),
+        jobs: o.manager.informerFor(resources.jobs) as SharedIndexInformer<Job>,
+        pods: o.pods,
+        ...(o.jobPodFailureBackoffMs !== undefined && { podFailureBackoffMs: o.jobPodFailureBackoffMs }),
+      })
+    : undefined;
+  const ttlAfterFinished = o.controllers.includes("ttl-after-finished")
+    ? new TTLAfterFinishedController({
+        ...base,
+        jobs: o.manager.informerFor(resources.jobs) as SharedIndexInformer<Job>,
+      })
+    : undefined;
+  const cronJobs = o.controllers.includes("cronjob")
+    ? new CronJobController({
+        ...base,
+        ...withRecorder("cronjob-controller"),
+        cronJobs: o.manager.informerFor(resources.cronJobs) as SharedIndexInformer<CronJob>,
+        jobs: o.manager.informerFor(resources.jobs) as SharedIndexInformer<Job>,
+      })
+    : undefined;
+  const statefulSets = o.controllers.includes("statefulset")
+    ? new StatefulSetController({
+        ...base,
+        ...withRecorder("statefulset-controller"),
+        sets: o.manager.informerFor(resources.statefulSets) as SharedIndexInformer<StatefulSet>,
+        pods: o.pods,
+        revisions: o.manager.informerFor(CONTROLLER_REVISIONS) as SharedIndexInformer<ControllerRevision>,
+      })
+    : undefined;
+  return { jobs, ttlAfterFinished, cronJobs, statefulSets };
+}
+
+/** The runnables of the workload controllers, in start order. */
+export function workloadControllerList(w: WorkloadControllers): Controller[] {
+  return [
+    w.jobs?.controller,
+    w.ttlAfterFinished?.controller,
+    w.cronJobs?.controller,
+    w.statefulSets?.controller,
+  ].filter((c): c is Controller => c !== undefined);
+}

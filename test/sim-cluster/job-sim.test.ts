@@ -1,0 +1,162 @@
+// The Job controller in the simulated cluster (in-process, virtual time): behaviours of test/e2e/apps/job.go and
+// job_controller_test.go's TestControllerSyncJob cases that need pods to run.
+import { type Job, type Pod, resources } from "@informer-ts/client";
+import { createSimCluster, type SimCluster } from "@informer-ts/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { all, conditionTrue, job, podsOf, stored } from "./cluster-helpers.js";
+
+let c: SimCluster | undefined;
+afterEach(async () => {
+  await c?.close();
+  c = undefined;
+});
+
+const jobOf = (name: string) => stored<Job>(c!, "jobs.batch", "default", name);
+
+describe("Job in the simulated cluster", () => {
+  it("should run a job to completion when tasks succeed (test/e2e/apps/job.go)", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"] } });
+    await c.client.create(resources.jobs, job("pi", { completions: 4, parallelism: 2 }));
+    await c.settle({ maxMs: 300_000, until: () => conditionTrue(jobOf("pi"), "Complete") });
+    const j = jobOf("pi")!;
+    expect(j.status).toMatchObject({ succeeded: 4, active: 0, ready: 0 });
+    expect(j.status?.failed ?? 0).toBe(0);
+    expect(j.status?.completionTime).toBeDefined();
+    expect(conditionTrue(j, "SuccessCriteriaMet")).toBe(true);
+    const pods = podsOf(c, "pi");
+    expect(pods).toHaveLength(4);
+    for (const p of pods) {
+      expect(p.status?.phase).toBe("Succeeded");
+      expect(p.metadata?.finalizers ?? []).toEqual([]);
+      expect(p.metadata?.labels?.["batch.kubernetes.io/job-name"]).toBe("pi");
+    }
+    expect(all<{ reason?: string }>(c, "events").map((e) => e.reason)).toContain("Completed");
+  });
+
+  it("should run a job to completion with parallelism never exceeded (test/e2e/apps/job.go, parallelism 2 of 5)", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["job"] } });
+    let maxActive = 0;
+    await c.client.create(resources.jobs, job("par", { completions: 5, parallelism: 2 }));
+    await c.settle({
+      maxMs: 300_000,
+      until: () => {
+        const active = podsOf(c!, "par").filter((p) => p.status?.phase !== "Succeeded").length;
+        maxActive = Math.max(maxActive, active);
+        return conditionTrue(jobOf("par"), "Complete");
+      },
+    });
+    expect(maxActive).toBeLessThanOrEqual(2);
+    expect(maxActive).toBeGreaterThan(0);
+    expect(jobOf("par")?.status?.succeeded).toBe(5);
+  });
+
+  it("should fail to exceed backoffLimit (test/e2e/apps/job.go): failed pods are counted, replacements back off, then BackoffLimitExceeded", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"] } });
+    await c.client.create(resources.jobs, job("fail", { backoffLimit: 2, outcome: "Failed" }));
+    await c.settle({ maxMs: 600_000, until: () => conditionTrue(jobOf("fail"), "Failed") });
+    const j = jobOf("fail")!;
+    expect(j.status?.failed).toBe(3);
+    expect(j.status?.succeeded ?? 0).toBe(0);
+    const failed = (j.status?.conditions ?? []).find((x) => x.type === "Failed");
+    expect(failed).toMatchObject({
+      reason: "BackoffLimitExceeded",
+      message: "Job has reached the specified backoff limit",
+    });
+    const pods = podsOf(c, "fail").sort((a, b) =>
+      (a.metadata?.creationTimestamp ?? "") < (b.metadata?.creationTimestamp ?? "") ? -1 : 1,
+    );
+    expect(pods).toHaveLength(3);
+    // The second replacement waited at least twice as long after its predecessor failed as the first did (10 s, 20 s).
+    const finished = (p: Pod) => Date.parse(String(p.status?.containerStatuses?.[0]?.state?.terminated?.finishedAt));
+    const created = (p: Pod) => Date.parse(p.metadata?.creationTimestamp ?? "");
+    expect(created(pods[1]!) - finished(pods[0]!)).toBeGreaterThanOrEqual(10_000);
+    expect(created(pods[2]!) - finished(pods[1]!)).toBeGreaterThanOrEqual(20_000);
+  });
+
+  it("should allow to use the pod failure policy on exit code to fail the job early (test/e2e/apps/job.go)", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"] } });
+    const policy = { rules: [{ action: "FailJob", onExitCodes: { operator: "In", values: [42] } }] };
+    await c.client.create(
+      resources.jobs,
+      job("pfp", { backoffLimit: 6, outcome: "Failed", exitCode: 42, podFailurePolicy: policy }),
+    );
+    await c.settle({ maxMs: 300_000, until: () => conditionTrue(jobOf("pfp"), "Failed") });
+    const j = jobOf("pfp")!;
+    const failed = (j.status?.conditions ?? []).find((x) => x.type === "Failed");
+    expect(failed?.reason).toBe("PodFailurePolicy");
+    expect(failed?.message).toMatch(
+      /^Container c for pod default\/pfp-\S+ failed with exit code 42 matching FailJob rule at index 0$/,
+    );
+    expect(j.status?.failed).toBe(1);
+  });
+
+  it("should allow to use the pod failure policy to not count the failure towards the backoffLimit (test/e2e/apps/job.go, Ignore)", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"] } });
+    // Every pod fails with 137; Ignore leaves `failed` at 0 however many run, so the job never fails by backoff.
+    const policy = { rules: [{ action: "Ignore", onExitCodes: { operator: "In", values: [137] } }] };
+    await c.client.create(
+      resources.jobs,
+      job("ign", { backoffLimit: 0, outcome: "Failed", exitCode: 137, podFailurePolicy: policy }),
+    );
+    await c.settle({
+      maxMs: 60_000,
+      until: () => podsOf(c!, "ign").filter((p) => p.status?.phase === "Failed").length >= 3,
+    });
+    const j = jobOf("ign")!;
+    expect(j.status?.failed ?? 0).toBe(0);
+    expect(conditionTrue(j, "Failed")).toBe(false);
+  });
+
+  it("should fail when exceeds active deadline (test/e2e/apps/job.go)", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"] } });
+    // Pods that keep running: restartPolicy OnFailure with a failing outcome crash-loops and never succeeds.
+    const j = job("dl", { activeDeadlineSeconds: 30, outcome: "Failed" });
+    (j.spec!.template.spec as { restartPolicy: string }).restartPolicy = "OnFailure";
+    await c.client.create(resources.jobs, j);
+    await c.settle({ maxMs: 300_000, until: () => conditionTrue(jobOf("dl"), "Failed") });
+    const done = jobOf("dl")!;
+    const failed = (done.status?.conditions ?? []).find((x) => x.type === "Failed");
+    expect(failed).toMatchObject({
+      reason: "DeadlineExceeded",
+      message: "Job was active longer than specified deadline",
+    });
+    expect(Date.parse(failed!.lastTransitionTime!) - Date.parse(done.status!.startTime!)).toBeGreaterThanOrEqual(
+      30_000,
+    );
+    await c.settle({ maxMs: 120_000, until: () => podsOf(c!, "dl").length === 0 });
+  });
+
+  it("should delete a job (test/e2e/apps/job.go): its pods go with it", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"] } });
+    const j = job("del", { parallelism: 2, completions: 2, outcome: "Failed" });
+    (j.spec!.template.spec as { restartPolicy: string }).restartPolicy = "OnFailure";
+    await c.client.create(resources.jobs, j);
+    await c.settle({ maxMs: 60_000, until: () => jobOf("del")?.status?.active === 2 });
+    await c.client.delete(resources.jobs, "del", { namespace: "default", propagationPolicy: "Foreground" });
+    await c.settle({ maxMs: 300_000, until: () => jobOf("del") === undefined && podsOf(c!, "del").length === 0 });
+    expect(podsOf(c, "del")).toEqual([]);
+  });
+});
+
+describe("TTL after finished in the simulated cluster", () => {
+  it("should delete a job and its pods ttlSecondsAfterFinished after it finished (test/e2e/apps/ttl_after_finished.go, job should be deleted once it finishes after TTL seconds)", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job", "ttl-after-finished"] } });
+    await c.client.create(resources.jobs, job("ttl", { ttlSecondsAfterFinished: 30 }));
+    await c.settle({ maxMs: 120_000, until: () => conditionTrue(jobOf("ttl"), "Complete") });
+    const finished = Date.parse(
+      (jobOf("ttl")!.status?.conditions ?? []).find((x) => x.type === "Complete")!.lastTransitionTime!,
+    );
+    await c.settle({ maxMs: 120_000, until: () => jobOf("ttl") === undefined && podsOf(c!, "ttl").length === 0 });
+    // Deleted no earlier than 30 s after it finished.
+    expect(c.clock.now() - finished).toBeGreaterThanOrEqual(30_000);
+  });
+
+  it("a finished Job without ttlSecondsAfterFinished stays", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job", "ttl-after-finished"] } });
+    await c.client.create(resources.jobs, job("keep"));
+    await c.settle({ maxMs: 120_000, until: () => conditionTrue(jobOf("keep"), "Complete") });
+    const end = c.clock.now() + 300_000;
+    await c.settle({ maxMs: 301_000, until: () => c!.clock.now() >= end });
+    expect(jobOf("keep")).toBeDefined();
+  });
+});

@@ -1,0 +1,211 @@
+// The StatefulSet controller in the simulated cluster (in-process, virtual time): behaviours of
+// test/e2e/apps/statefulset.go ("Basic StatefulSet functionality") that need pods to run.
+import { type PersistentVolumeClaim, type Pod, resources, type StatefulSet } from "@informer-ts/client";
+import { createSimCluster, type SimCluster } from "@informer-ts/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { all, podsOf, statefulSet, stored } from "./cluster-helpers.js";
+
+let c: SimCluster | undefined;
+afterEach(async () => {
+  await c?.close();
+  c = undefined;
+});
+
+const setOf = (name: string) => stored<StatefulSet>(c!, "statefulsets.apps", "default", name);
+const live = (name: string) => podsOf(c!, name).filter((p) => p.metadata?.deletionTimestamp == null);
+const readyPods = (name: string) =>
+  live(name).filter((p) => p.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True"));
+
+/** Settles until the set has `n` ready pods and its status says so; records the order pods first appeared and left. */
+async function settleReady(name: string, n: number, seen?: { created: string[]; deleted: string[] }) {
+  let last = new Set(podsOf(c!, name).map((p) => p.metadata?.name ?? ""));
+  await c!.settle({
+    maxMs: 300_000,
+    until: () => {
+      const now = new Set(podsOf(c!, name).map((p) => p.metadata?.name ?? ""));
+      for (const p of now) if (!last.has(p)) seen?.created.push(p);
+      for (const p of last) if (!now.has(p)) seen?.deleted.push(p);
+      last = now;
+      const s = setOf(name)?.status;
+      return (
+        readyPods(name).length === n &&
+        podsOf(c!, name).length === n &&
+        s?.readyReplicas === n &&
+        s.replicas === n &&
+        s.currentRevision === s.updateRevision
+      );
+    },
+  });
+}
+
+const image = (p: Pod) => p.spec?.containers?.[0]?.image;
+
+describe("StatefulSet in the simulated cluster", () => {
+  it("should provide basic identity (test/e2e/apps/statefulset.go): stable names, hostname, subdomain, claims", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    await c.client.create(resources.statefulSets, statefulSet("ss", 3, { claims: true }));
+    await settleReady("ss", 3);
+    const pods = podsOf(c, "ss").sort((a, b) => (a.metadata!.name! < b.metadata!.name! ? -1 : 1));
+    expect(pods.map((p) => p.metadata?.name)).toEqual(["ss-0", "ss-1", "ss-2"]);
+    for (const [i, p] of pods.entries()) {
+      expect(p.spec?.hostname).toBe(`ss-${i}`);
+      expect(p.spec?.subdomain).toBe("ss");
+      expect(p.metadata?.labels).toMatchObject({
+        "statefulset.kubernetes.io/pod-name": `ss-${i}`,
+        "apps.kubernetes.io/pod-index": String(i),
+      });
+      expect(p.spec?.volumes).toContainEqual({ name: "www", persistentVolumeClaim: { claimName: `www-ss-${i}` } });
+      expect(stored<PersistentVolumeClaim>(c, "persistentvolumeclaims", "default", `www-ss-${i}`)).toBeDefined();
+    }
+    const s = setOf("ss")!.status!;
+    expect(s).toMatchObject({
+      replicas: 3,
+      readyReplicas: 3,
+      currentReplicas: 3,
+      updatedReplicas: 3,
+      availableReplicas: 3,
+    });
+    expect(s.currentRevision).toMatch(/^ss-[a-z0-9]+$/);
+    expect(pods.every((p) => p.metadata?.labels?.["controller-revision-hash"] === s.currentRevision)).toBe(true);
+    expect(all(c, "controllerrevisions.apps")).toHaveLength(1);
+    // A deleted pod comes back with the same name (and claim).
+    await c.client.delete(resources.pods, "ss-1", { namespace: "default", gracePeriodSeconds: 0 });
+    await settleReady("ss", 3);
+    expect(stored<Pod>(c, "pods", "default", "ss-1")?.spec?.volumes).toContainEqual({
+      name: "www",
+      persistentVolumeClaim: { claimName: "www-ss-1" },
+    });
+  });
+
+  it("Scaling should happen in predictable order and halt if any stateful pod is unhealthy (test/e2e/apps/statefulset.go), order basics", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    const seen = { created: [] as string[], deleted: [] as string[] };
+    await c.client.create(resources.statefulSets, statefulSet("ss", 3));
+    await settleReady("ss", 3, seen);
+    expect(seen.created).toEqual(["ss-0", "ss-1", "ss-2"]);
+    // While ss-0 is unhealthy (not Ready), scaling up halts.
+    const ss0 = stored<Pod>(c, "pods", "default", "ss-0")!;
+    await c.client.updateStatus(resources.pods, {
+      ...ss0,
+      status: {
+        ...ss0.status,
+        conditions: ss0.status!.conditions!.map((x) => (x.type === "Ready" ? { ...x, status: "False" } : x)),
+      },
+    } as Pod);
+    await c.client.patchScale(resources.statefulSets, "ss", { spec: { replicas: 5 } }, { namespace: "default" });
+    await c.settle({ maxMs: 300 });
+    expect(podsOf(c, "ss")).toHaveLength(3);
+    // The kubelet stand-in's pod-ready stage makes ss-0 Ready again; scaling continues in order.
+    await settleReady("ss", 5, seen);
+    expect(seen.created).toEqual(["ss-0", "ss-1", "ss-2", "ss-3", "ss-4"]);
+    await c.client.patchScale(resources.statefulSets, "ss", { spec: { replicas: 0 } }, { namespace: "default" });
+    await c.settle({
+      maxMs: 600_000,
+      until: () => podsOf(c!, "ss").length === 0 && setOf("ss")?.status?.replicas === 0,
+    });
+    // From the highest ordinal down, one at a time.
+    const deletes = all<{ reason?: string; message?: string }>(c, "events")
+      .filter((e) => e.reason === "SuccessfulDelete")
+      .map((e) => /Pod (\S+)/.exec(e.message ?? "")?.[1]);
+    expect(deletes).toEqual(["ss-4", "ss-3", "ss-2", "ss-1", "ss-0"]);
+  });
+
+  it("Burst scaling should run to completion even with unhealthy pods (test/e2e/apps/statefulset.go): Parallel creates all at once", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    await c.client.create(resources.statefulSets, statefulSet("burst", 3, { podManagementPolicy: "Parallel" }));
+    let readyWhenAllExisted = -1;
+    await c.settle({
+      maxMs: 60_000,
+      until: () => {
+        if (podsOf(c!, "burst").length === 3 && readyWhenAllExisted < 0)
+          readyWhenAllExisted = readyPods("burst").length;
+        return readyWhenAllExisted >= 0;
+      },
+    });
+    // All three existed before any was Ready (OrderedReady would have waited for ss-0 and ss-1).
+    expect(readyWhenAllExisted).toBe(0);
+    await settleReady("burst", 3);
+  });
+
+  it("should perform rolling updates and roll backs of template modifications (test/e2e/apps/statefulset.go)", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    await c.client.create(resources.statefulSets, statefulSet("ss", 3));
+    await settleReady("ss", 3);
+    const rev1 = setOf("ss")!.status!.currentRevision!;
+    await c.client.patch(
+      resources.statefulSets,
+      "ss",
+      { spec: { template: { spec: { containers: [{ name: "web", image: "nginx:1.28" }] } } } },
+      { namespace: "default" },
+    );
+    await settleReady("ss", 3);
+    const rev2 = setOf("ss")!.status!.currentRevision!;
+    expect(rev2).not.toBe(rev1);
+    for (const p of live("ss")) {
+      expect(image(p)).toBe("nginx:1.28");
+      expect(p.metadata?.labels?.["controller-revision-hash"]).toBe(rev2);
+    }
+    const updateDeletes = all<{ reason?: string; message?: string }>(c, "events")
+      .filter((e) => e.reason === "SuccessfulDelete")
+      .map((e) => /Pod (\S+)/.exec(e.message ?? "")?.[1]);
+    expect(updateDeletes).toEqual(["ss-2", "ss-1", "ss-0"]);
+    // Roll back: the old template again re-uses (re-numbers) revision 1.
+    await c.client.patch(
+      resources.statefulSets,
+      "ss",
+      { spec: { template: { spec: { containers: [{ name: "web", image: "nginx" }] } } } },
+      { namespace: "default" },
+    );
+    await settleReady("ss", 3);
+    expect(setOf("ss")!.status!.currentRevision).toBe(rev1);
+    expect(live("ss").every((p) => image(p) === "nginx")).toBe(true);
+    const revisions = all<{ metadata?: { name?: string }; revision?: number }>(c, "controllerrevisions.apps");
+    expect(revisions.find((r) => r.metadata?.name === rev1)?.revision).toBe(3);
+    expect(revisions).toHaveLength(2);
+  });
+
+  it("should perform canary updates and phased rolling updates of template modifications (test/e2e/apps/statefulset.go)", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    await c.client.create(resources.statefulSets, statefulSet("ss", 3, { partition: 3 }));
+    await settleReady("ss", 3);
+    // Partition 3: a template change updates no pod.
+    await c.client.patch(
+      resources.statefulSets,
+      "ss",
+      { spec: { template: { spec: { containers: [{ name: "web", image: "nginx:1.28" }] } } } },
+      { namespace: "default" },
+    );
+    await c.settle({
+      maxMs: 30_000,
+      until: () => setOf("ss")?.status?.updateRevision !== setOf("ss")?.status?.currentRevision,
+    });
+    await c.settle({ maxMs: 30_000 });
+    expect(live("ss").every((p) => image(p) === "nginx")).toBe(true);
+    // Canary: partition 2 updates ss-2 only.
+    await c.client.patch(
+      resources.statefulSets,
+      "ss",
+      { spec: { updateStrategy: { rollingUpdate: { partition: 2 } } } },
+      { namespace: "default" },
+    );
+    await c.settle({
+      maxMs: 120_000,
+      until: () =>
+        image(stored<Pod>(c!, "pods", "default", "ss-2") ?? ({} as Pod)) === "nginx:1.28" &&
+        readyPods("ss").length === 3,
+    });
+    await c.settle({ maxMs: 30_000 });
+    expect(image(stored<Pod>(c, "pods", "default", "ss-0")!)).toBe("nginx");
+    expect(image(stored<Pod>(c, "pods", "default", "ss-1")!)).toBe("nginx");
+    expect(setOf("ss")!.status).toMatchObject({ updatedReplicas: 1, currentReplicas: 2 });
+    // Phased: partition 0 finishes the rollout.
+    await c.client.patch(
+      resources.statefulSets,
+      "ss",
+      { spec: { updateStrategy: { rollingUpdate: { partition: 0 } } } },
+      { namespace: "default" },
+    );
+    await settleReady("ss", 3);
+    expect(live("ss").every((p) => image(p) === "nginx:1.28")).toBe(true);
+  });
+});
