@@ -36,6 +36,11 @@ function deleting(o: KubeObject): boolean {
   return o.metadata?.deletionTimestamp !== undefined;
 }
 
+/** An owner deleting in the foreground: its dependents' references to it are *waiting*. */
+function waiting(o: KubeObject | undefined): boolean {
+  return o !== undefined && deleting(o) && finalizersOf(o).includes(FINALIZER_FOREGROUND);
+}
+
 /** How one owner reference of a dependent resolves (`classifyReferences`). */
 type RefClass = "solid" | "dangling" | "waiting";
 
@@ -117,6 +122,7 @@ export class GarbageCollector extends ControllerLoop {
   }
 
   protected relevant(ev: StorageEvent): boolean {
+    if (this.servedSeen.length === 0) this.served();
     const o = ev.object;
     const place: Place = { r: ev.resource, namespace: o.metadata?.namespace ?? "", name: o.metadata?.name ?? "" };
     if (ev.prevObject !== undefined) this.count(ev.prevObject, place, -1);
@@ -131,9 +137,12 @@ export class GarbageCollector extends ControllerLoop {
     }
     const uid = o.metadata?.uid;
     if (uid !== undefined && this.referenced.has(uid)) {
-      // An owner changed (deleted, deleting in the foreground): every dependent's references may resolve otherwise.
       concerns = true;
-      for (const dep of this.dependentsOf.get(uid)?.values() ?? []) this.mark(dep);
+      // An owner appeared, went or started waiting for its dependents: their references classify otherwise. (Any
+      // other change of an owner — a status write — changes no dependent's class.)
+      if (ev.type !== "MODIFIED" || waiting(ev.prevObject) !== waiting(o)) {
+        for (const dep of this.dependentsOf.get(uid)?.values() ?? []) this.mark(dep);
+      }
     }
     const f = finalizersOf(o);
     if (ev.type !== "DELETED" && deleting(o) && (f.includes(FINALIZER_ORPHAN) || f.includes(FINALIZER_FOREGROUND))) {
@@ -143,7 +152,10 @@ export class GarbageCollector extends ControllerLoop {
     return concerns;
   }
 
-  /** The kind index, rebuilt when the served resources changed (then every dependent is looked at again). */
+  /**
+   * The kind index, rebuilt (at each pass's start) when the served resources changed; then every dependent is looked
+   * at again, since a reference to a kind that was not served resolves now.
+   */
   private served(): Map<string, SimResource> {
     const rs = this.deps.resources();
     if (rs.length !== this.servedSeen.length || rs.some((r, i) => r !== this.servedSeen[i])) {
@@ -159,7 +171,7 @@ export class GarbageCollector extends ControllerLoop {
   private resolve(ref: OwnerReference): SimResource | undefined {
     const av = typeof ref.apiVersion === "string" ? ref.apiVersion : "";
     const group = av.includes("/") ? av.slice(0, av.indexOf("/")) : "";
-    return this.served().get(`${group}/${ref.kind}`);
+    return this.byKind.get(`${group}/${ref.kind}`);
   }
 
   private classify(dep: Node, ref: OwnerReference): RefClass {
@@ -167,7 +179,7 @@ export class GarbageCollector extends ControllerLoop {
     if (r === undefined || (r.namespaced && !dep.r.namespaced)) return "solid";
     const owner = this.deps.storage.get(r, r.namespaced ? dep.namespace : "", ref.name);
     if (owner === undefined || owner.metadata?.uid !== ref.uid) return "dangling";
-    if (deleting(owner) && finalizersOf(owner).includes(FINALIZER_FOREGROUND)) return "waiting";
+    if (waiting(owner)) return "waiting";
     return "solid";
   }
 
