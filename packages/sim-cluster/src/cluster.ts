@@ -20,13 +20,14 @@ import { RootCACertPublisher } from "./namespaced/root-ca-publisher.js";
 import { ServiceAccountsController } from "./namespaced/service-account-controller.js";
 import { NodeLifecycleController, type NodeLifecycleOptions } from "./nodes/node-lifecycle-controller.js";
 import { NodePool, type NodeTemplate } from "./nodes/node-pool.js";
-import { REPLICA_SETS, ReplicaSetController } from "./replicaset/replica-set-controller.js";
+import { REPLICA_SETS, REPLICATION_CONTROLLERS, ReplicaSetController } from "./replicaset/replica-set-controller.js";
 import { Scheduler } from "./scheduler/scheduler.js";
 
 /** The controllers a {@link SimClusterRuntime} can run (kube-controller-manager's `--controllers` names). */
 export type ClusterControllerName =
   | "deployment"
   | "replicaset"
+  | "replicationcontroller"
   | "nodelifecycle"
   | "serviceaccount"
   | "root-ca-cert-publisher";
@@ -35,6 +36,7 @@ export type ClusterControllerName =
 export const ALL_CLUSTER_CONTROLLERS: readonly ClusterControllerName[] = Object.freeze([
   "deployment",
   "replicaset",
+  "replicationcontroller",
   "nodelifecycle",
   "serviceaccount",
   "root-ca-cert-publisher",
@@ -89,6 +91,8 @@ export class SimClusterRuntime {
   readonly kubelet: PodLifecycle;
   readonly deployments: DeploymentController | undefined;
   readonly replicaSets: ReplicaSetController | undefined;
+  /** The ReplicationController manager: upstream runs the ReplicaSet code for them (`pkg/controller/replication`). */
+  readonly replicationControllers: ReplicaSetController | undefined;
   readonly nodeLifecycle: NodeLifecycleController | undefined;
   readonly serviceAccounts: ServiceAccountsController | undefined;
   readonly rootCAPublisher: RootCACertPublisher | undefined;
@@ -178,6 +182,19 @@ export class SimClusterRuntime {
         ...(rsRecorder !== undefined && { recorder: rsRecorder }),
       });
     }
+    if (controllers.includes("replicationcontroller")) {
+      const rcRecorder = recorder("replication-controller");
+      this.replicationControllers = new ReplicaSetController({
+        client,
+        clock,
+        logger,
+        kind: REPLICATION_CONTROLLERS,
+        owners: this.manager.informerFor(REPLICATION_CONTROLLERS.resource) as SharedIndexInformer<KubeObject>,
+        pods,
+        metrics,
+        ...(rcRecorder !== undefined && { recorder: rcRecorder }),
+      });
+    }
     if (controllers.includes("nodelifecycle")) {
       this.nodeLifecycle = new NodeLifecycleController({
         ...o.nodeLifecycle,
@@ -223,6 +240,7 @@ export class SimClusterRuntime {
     this.manager.add(noLeader("scheduler", (s) => this.scheduler.run(s)));
     if (this.deployments !== undefined) this.manager.add(this.deployments.controller);
     if (this.replicaSets !== undefined) this.manager.add(this.replicaSets.controller);
+    if (this.replicationControllers !== undefined) this.manager.add(this.replicationControllers.controller);
     if (this.serviceAccounts !== undefined) this.manager.add(this.serviceAccounts.controller);
     if (this.rootCAPublisher !== undefined) this.manager.add(this.rootCAPublisher.controller);
     if (this.nodeLifecycle !== undefined) {

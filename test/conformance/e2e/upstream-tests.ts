@@ -106,32 +106,32 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apimachinery/garbage_collector.go",
     it: "should delete pods created by rc when not orphaning",
-    here: WORKLOADS,
+    here: "apimachinery-garbage-collector-workloads.test.ts",
   },
   {
     file: "apimachinery/garbage_collector.go",
     it: "should orphan pods created by rc if delete options say so",
-    here: WORKLOADS,
+    here: "apimachinery-garbage-collector-workloads.test.ts",
   },
   {
     file: "apimachinery/garbage_collector.go",
     it: "should delete RS created by deployment when not orphaning",
-    here: WORKLOADS,
+    here: "apimachinery-garbage-collector-workloads.test.ts",
   },
   {
     file: "apimachinery/garbage_collector.go",
     it: "should orphan RS created by deployment when deleteOptions.PropagationPolicy is Orphan",
-    here: WORKLOADS,
+    here: "apimachinery-garbage-collector-workloads.test.ts",
   },
   {
     file: "apimachinery/garbage_collector.go",
     it: "should keep the rc around until all its pods are deleted if the deleteOptions says so",
-    here: WORKLOADS,
+    here: "apimachinery-garbage-collector-workloads.test.ts",
   },
   {
     file: "apimachinery/garbage_collector.go",
     it: "should not delete dependents that have both valid owner and owner that's waiting for dependents to be deleted",
-    here: WORKLOADS,
+    here: "apimachinery-garbage-collector-workloads.test.ts",
   },
   {
     file: "apimachinery/garbage_collector.go",
