@@ -26,7 +26,6 @@ export interface UpstreamTest {
 
 const KUBELET = { pending: "needs a kubelet (pods must run)" } as const;
 const WORKLOADS = { pending: "needs workload controllers (issue #23)" } as const;
-const SA = { pending: "needs the service-account / root-CA controllers (issue #23)" } as const;
 const ADMISSION = {
   pending: "needs the admission chain (branch admission: validation, defaulting, CRD schemas)",
 } as const;
@@ -301,7 +300,11 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     here: "core-lifecycle.test.ts",
   },
   { file: "auth/service_accounts.go", it: "should update a ServiceAccount", here: "core-lifecycle.test.ts" },
-  { file: "auth/service_accounts.go", it: "should guarantee kube-root-ca.crt exist in any namespace", here: SA },
+  {
+    file: "auth/service_accounts.go",
+    it: "should guarantee kube-root-ca.crt exist in any namespace",
+    here: "auth-service-accounts-cluster.test.ts",
+  },
   { file: "auth/service_accounts.go", it: "should mount an API token into pods", here: KUBELET },
   {
     file: "auth/service_accounts.go",
@@ -318,4 +321,33 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     here: "core-lifecycle.test.ts",
   },
   { file: "network/service.go", it: "should complete a service status lifecycle", here: "core-lifecycle.test.ts" },
+  // apps/deployment.go, replica_set.go, rc.go (the cases that need no images, logs or quota)
+  {
+    file: "apps/deployment.go",
+    it: "deployment reaping should cascade to its replica sets and pods",
+    here: "apps-workloads.test.ts",
+  },
+  {
+    file: "apps/deployment.go",
+    it: "RollingUpdateDeployment should delete old pods and create new ones",
+    here: "apps-workloads.test.ts",
+  },
+  {
+    file: "apps/deployment.go",
+    it: "RecreateDeployment should delete old pods and create new ones",
+    here: "apps-workloads.test.ts",
+  },
+  { file: "apps/deployment.go", it: "deployment should delete old replica sets", here: "apps-workloads.test.ts" },
+  {
+    file: "apps/replica_set.go",
+    it: "should adopt matching pods on creation and release no longer matching pods",
+    here: "apps-workloads.test.ts",
+  },
+  {
+    file: "apps/replica_set.go",
+    it: "should list and delete a collection of ReplicaSets",
+    here: "apps-workloads.test.ts",
+  },
+  { file: "apps/rc.go", it: "should adopt matching pods on creation", here: "apps-workloads.test.ts" },
+  { file: "apps/rc.go", it: "should release no longer matching pods", here: "apps-workloads.test.ts" },
 ];
