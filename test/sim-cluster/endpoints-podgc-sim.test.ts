@@ -1,0 +1,147 @@
+// The Endpoints, EndpointSlice and pod GC controllers in the simulated cluster (in-process, virtual time).
+import type { EndpointSlice, Endpoints, Pod, Service } from "@informer-ts/client";
+import { resources } from "@informer-ts/client";
+import { createSimCluster, type SimCluster } from "@informer-ts/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { all, available, podsOf, replicaSet, stored } from "./cluster-helpers.js";
+
+let c: SimCluster | undefined;
+afterEach(async () => {
+  await c?.close();
+  c = undefined;
+});
+
+function service(name: string, selector: Record<string, string>, extra: Partial<Service["spec"]> = {}): Service {
+  return {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name, namespace: "default", labels: { team: "a" } },
+    spec: { selector, ports: [{ name: "http", port: 80, targetPort: 8080 }], ...extra },
+  } as Service;
+}
+
+const slicesOf = (cl: SimCluster, svc: string) =>
+  all<EndpointSlice>(cl, "endpointslices.discovery.k8s.io").filter(
+    (s) => s.metadata?.labels?.["kubernetes.io/service-name"] === svc,
+  );
+
+describe("Endpoints and EndpointSlices from a Service and its ready pods", () => {
+  it("TestSyncEndpointsItems (endpoints_controller_test.go): one address per ready pod, ports by targetPort, labels; slices hold the same", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2 } });
+    const cl = c;
+    await cl.client.create(resources.replicaSets, replicaSet("web", 3));
+    await cl.client.create(resources.services, service("web", { app: "web" }));
+    await cl.settle({ maxMs: 120_000, until: available(cl, "web", 3) });
+    await cl.settle({ maxMs: 10_000 });
+    const ep = stored<Endpoints>(cl, "endpoints", "default", "web")!;
+    const ips = podsOf(cl, "web")
+      .map((p) => p.status?.podIP)
+      .sort();
+    expect(ep.metadata?.labels).toEqual({ team: "a", "endpoints.kubernetes.io/managed-by": "endpoint-controller" });
+    expect(ep.subsets).toHaveLength(1);
+    expect(ep.subsets?.[0]?.ports).toEqual([{ name: "http", port: 8080, protocol: "TCP" }]);
+    expect(ep.subsets?.[0]?.addresses?.map((a) => a.ip)).toEqual(ips);
+    expect(ep.subsets?.[0]?.notReadyAddresses).toBeUndefined();
+    const slices = slicesOf(cl, "web");
+    expect(slices).toHaveLength(1);
+    const s = slices[0]!;
+    expect(s.metadata?.labels?.["endpointslice.kubernetes.io/managed-by"]).toBe("endpointslice-controller.k8s.io");
+    expect(s.metadata?.ownerReferences?.[0]).toMatchObject({ kind: "Service", name: "web", controller: true });
+    expect(s.addressType).toBe("IPv4");
+    expect(s.ports).toEqual([{ name: "http", port: 8080, protocol: "TCP" }]);
+    expect(s.endpoints.map((e) => e.addresses[0])).toEqual(ips);
+    expect(s.endpoints.every((e) => e.conditions?.ready === true && e.conditions.terminating === false)).toBe(true);
+  });
+
+  it("a scaled-down pod is terminating in the slice and gone from Endpoints; deleting the Service removes both", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2 } });
+    const cl = c;
+    await cl.client.create(resources.replicaSets, replicaSet("web", 5));
+    await cl.client.create(resources.services, service("web", { app: "web" }));
+    await cl.settle({ maxMs: 120_000, until: available(cl, "web", 5) });
+    await cl.settle({ maxMs: 10_000 });
+    const rs = stored<{ spec: { replicas: number } }>(cl, "replicasets.apps", "default", "web")!;
+    await cl.client.patch(resources.replicaSets, "web", { spec: { replicas: 4 } }, { namespace: "default" });
+    expect(rs.spec.replicas).toBe(5);
+    await cl.settle({
+      maxMs: 10_000,
+      until: () => slicesOf(cl, "web")[0]?.endpoints.some((e) => e.conditions?.terminating === true) === true,
+    });
+    const terminating = slicesOf(cl, "web")[0]!.endpoints.filter((e) => e.conditions?.terminating === true);
+    expect(terminating).toHaveLength(1);
+    expect(terminating[0]?.conditions).toEqual({ ready: false, serving: true, terminating: true });
+    const ep = stored<Endpoints>(cl, "endpoints", "default", "web")!;
+    expect(ep.subsets?.[0]?.addresses).toHaveLength(4);
+    await cl.settle({ maxMs: 120_000, until: () => slicesOf(cl, "web")[0]?.endpoints.length === 4 });
+    await cl.client.delete(resources.services, "web", { namespace: "default" });
+    await cl.settle({
+      maxMs: 10_000,
+      until: () => slicesOf(cl, "web").length === 0 && stored(cl, "endpoints", "default", "web") === undefined,
+    });
+  });
+
+  it("TestReconcileManyPods (reconciler_test.go): 250 pods make slices of at most 100 endpoints", async () => {
+    c = await createSimCluster({
+      cluster: { nodes: 5, nodeTemplate: { capacity: { cpu: "64", memory: "256Gi", pods: "250" } } },
+    });
+    const cl = c;
+    await cl.client.create(resources.replicaSets, replicaSet("many", 250, { cpu: "10m" }));
+    await cl.client.create(resources.services, service("many", { app: "many" }));
+    await cl.settle({ maxMs: 300_000, until: available(cl, "many", 250) });
+    await cl.settle({
+      maxMs: 30_000,
+      until: () => slicesOf(cl, "many").reduce((n, s) => n + s.endpoints.length, 0) === 250,
+    });
+    expect(
+      slicesOf(cl, "many")
+        .map((s) => s.endpoints.length)
+        .sort((a, b) => a - b),
+    ).toEqual([50, 100, 100]);
+  });
+});
+
+describe("pod GC", () => {
+  it("TestGCOrphaned (gc_controller_test.go): a pod bound to a node that does not exist is deleted after the quarantine, not before", async () => {
+    c = await createSimCluster({ cluster: { nodes: 1, controllers: ["podgc", "serviceaccount"] } });
+    const cl = c;
+    await cl.client.create(resources.pods, {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "orphan", namespace: "default" },
+      spec: { nodeName: "gone-node", containers: [{ name: "c", image: "nginx" }] },
+    } as Pod);
+    await cl.settle({ maxMs: 30_000 });
+    expect(stored(cl, "pods", "default", "orphan")).toBeDefined();
+    await cl.settle({
+      maxMs: 120_000,
+      until: () => stored<Pod>(cl, "pods", "default", "orphan") === undefined,
+    });
+    expect(cl.runtime!.podGC!.stats.orphaned).toBe(1);
+  });
+
+  it("TestGCTerminated (gc_controller_test.go): beyond the threshold the oldest terminated pods go; TestGCUnscheduledTerminating: an unscheduled terminating pod goes", async () => {
+    c = await createSimCluster({
+      cluster: { nodes: 1, controllers: ["podgc"], podGC: { terminatedPodThreshold: 2 } },
+    });
+    const cl = c;
+    for (const name of ["a", "b", "c", "d"]) {
+      const p = await cl.client.create(resources.pods, {
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name, namespace: "default", finalizers: name === "d" ? ["example.com/hold"] : [] },
+        spec: { schedulerName: "none", containers: [{ name: "c", image: "nginx" }] },
+      } as Pod);
+      if (name !== "d") {
+        await cl.client.updateStatus(resources.pods, { ...p, status: { phase: "Succeeded" } } as Pod);
+      }
+      await cl.clock.step(1000);
+    }
+    // "d" is terminating and was never scheduled (a finalizer keeps it).
+    await cl.client.delete(resources.pods, "d", { namespace: "default" });
+    await cl.settle({ maxMs: 60_000, until: () => cl.runtime!.podGC!.stats.terminated >= 1 });
+    expect(stored(cl, "pods", "default", "a")).toBeUndefined();
+    expect(stored(cl, "pods", "default", "b")).toBeDefined();
+    expect(stored(cl, "pods", "default", "c")).toBeDefined();
+    expect(cl.runtime!.podGC!.stats.unscheduledTerminating).toBeGreaterThanOrEqual(1);
+  });
+});
