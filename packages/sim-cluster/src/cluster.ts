@@ -74,6 +74,8 @@ export interface ClusterOptions {
   readonly events?: boolean;
   /** Node heartbeat period, ms (default 10 000). */
   readonly leaseRenewIntervalMs?: number;
+  /** `--max-endpoints-per-slice` of the EndpointSlice controller (default 100). */
+  readonly maxEndpointsPerSlice?: number;
   /** Pod GC settings (`--terminated-pod-gc-threshold`, the check period). */
   readonly podGC?: Omit<PodGCOptions, "client" | "clock" | "logger" | "pods" | "nodes">;
   readonly nodeLifecycle?: Omit<NodeLifecycleOptions, "client" | "clock" | "logger" | "nodes" | "pods" | "leases">;
@@ -227,6 +229,7 @@ export class SimClusterRuntime {
         services: this.manager.informerFor(resources.services),
         pods,
         endpointSlices: this.manager.informerFor(resources.endpointSlices),
+        ...(o.maxEndpointsPerSlice !== undefined && { maxEndpointsPerSlice: o.maxEndpointsPerSlice }),
       });
     }
     if (controllers.includes("podgc")) {
