@@ -2,6 +2,7 @@
 import type { EndpointSlice, Endpoints, Pod, Service } from "@informer-ts/client";
 import { resources } from "@informer-ts/client";
 import { createSimCluster, type SimCluster } from "@informer-ts/testing";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { all, available, podsOf, replicaSet, stored } from "./cluster-helpers.js";
 
@@ -141,5 +142,60 @@ describe("pod GC", () => {
     expect(stored(cl, "pods", "default", "b")).toBeDefined();
     expect(stored(cl, "pods", "default", "c")).toBeDefined();
     expect(cl.runtime!.podGC!.stats.unscheduledTerminating).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("endpoints follow the ready pods (property)", () => {
+  it("after any sequence of scales, the Endpoints addresses and the slices' ready endpoints are the IPs of the ready, live pods selected", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          seed: fc.integer({ min: 1, max: 1_000_000 }),
+          scales: fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 3 }),
+          max: fc.integer({ min: 1, max: 4 }),
+        }),
+        async ({ seed, scales, max }) => {
+          const cl = await createSimCluster({ seed, cluster: { nodes: 2, events: false, maxEndpointsPerSlice: max } });
+          try {
+            await cl.client.create(resources.replicaSets, replicaSet("web", 2));
+            await cl.client.create(resources.services, service("web", { app: "web" }));
+            for (const n of scales) {
+              await cl.client.patch(resources.replicaSets, "web", { spec: { replicas: n } }, { namespace: "default" });
+              await cl.clock.step(700);
+            }
+            const want = scales[scales.length - 1]!;
+            const readyIPs = () =>
+              podsOf(cl, "web")
+                .filter((p) => p.metadata?.deletionTimestamp == null)
+                .filter((p) => p.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True"))
+                .map((p) => p.status?.podIP ?? "")
+                .sort();
+            const endpointIPs = () =>
+              (stored<Endpoints>(cl, "endpoints", "default", "web")?.subsets ?? [])
+                .flatMap((s) => s.addresses ?? [])
+                .map((a) => a.ip)
+                .sort();
+            const sliceIPs = () =>
+              slicesOf(cl, "web")
+                .flatMap((s) => s.endpoints)
+                .filter((e) => e.conditions?.ready === true)
+                .map((e) => e.addresses[0] ?? "")
+                .sort();
+            const settled = () =>
+              podsOf(cl, "web").length === want &&
+              readyIPs().length === want &&
+              JSON.stringify(endpointIPs()) === JSON.stringify(readyIPs()) &&
+              JSON.stringify(sliceIPs()) === JSON.stringify(readyIPs()) &&
+              slicesOf(cl, "web").reduce((n, s) => n + s.endpoints.length, 0) === want;
+            await cl.settle({ maxMs: 300_000, until: settled });
+            expect(endpointIPs()).toEqual(readyIPs());
+            expect(slicesOf(cl, "web").every((s) => s.endpoints.length <= max)).toBe(true);
+          } finally {
+            await cl.close();
+          }
+        },
+      ),
+      { numRuns: 6 },
+    );
   });
 });
