@@ -7,8 +7,9 @@ import type { MetricsProvider } from "@informer-ts/instrumentation";
 import {
   endpointReady,
   findPort,
-  podServiceRequests,
+  requestOf,
   selectedPods,
+  serviceAndPodWatches,
   serviceSelector,
   shouldPodBeInEndpoints,
 } from "../internal/service-endpoints.js";
@@ -193,19 +194,6 @@ export class EndpointsController {
   readonly controller: Controller;
 
   constructor(private readonly o: EndpointsControllerOptions) {
-    const svc: EventHandler<KubeObject> = {
-      create: (s) => [requestOf(s)],
-      update: (_o, s) => [requestOf(s)],
-      delete: (s) => [requestOf(s)],
-    };
-    const pod: EventHandler<KubeObject> = {
-      create: (p) => podServiceRequests(o.services, p as Pod),
-      update: (old, cur) =>
-        old.metadata?.resourceVersion === cur.metadata?.resourceVersion
-          ? []
-          : podServiceRequests(o.services, old as Pod, cur as Pod),
-      delete: (p) => podServiceRequests(o.services, p as Pod),
-    };
     const ep: EventHandler<KubeObject> = {
       create: (e) => [requestOf(e)],
       update: (_o, e) => [requestOf(e)],
@@ -215,8 +203,7 @@ export class EndpointsController {
       name: ENDPOINTS_CONTROLLER_NAME,
       reconciler: (req) => this.sync(req),
       watches: [
-        { informer: o.services as never, handler: svc, name: "services" },
-        { informer: o.pods as never, handler: pod, name: "pods" },
+        ...serviceAndPodWatches(o.services, o.pods),
         { informer: o.endpoints as never, handler: ep, name: "endpoints" },
       ],
       maxConcurrentReconciles: o.workers ?? 5,
@@ -277,8 +264,4 @@ export class EndpointsController {
       throw err;
     }
   }
-}
-
-function requestOf(o: KubeObject): Request {
-  return { namespace: o.metadata?.namespace ?? "", name: o.metadata?.name ?? "" };
 }

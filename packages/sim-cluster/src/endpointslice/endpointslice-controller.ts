@@ -8,8 +8,8 @@ import { isPodReady } from "../internal/pod-util.js";
 import {
   endpointReady,
   findPort,
-  podServiceRequests,
   selectedPods,
+  serviceAndPodWatches,
   serviceSelector,
   shouldPodBeInEndpoints,
 } from "../internal/service-endpoints.js";
@@ -146,19 +146,6 @@ export class EndpointSliceController {
     if (!Number.isInteger(this.max) || this.max < 1) {
       throw new RangeError(`endpointslice: maxEndpointsPerSlice must be an integer ≥ 1, got ${this.max}`);
     }
-    const svc: EventHandler<KubeObject> = {
-      create: (s) => [requestOf(s)],
-      update: (_o, s) => [requestOf(s)],
-      delete: () => [],
-    };
-    const pod: EventHandler<KubeObject> = {
-      create: (p) => podServiceRequests(o.services, p as Pod),
-      update: (old, cur) =>
-        old.metadata?.resourceVersion === cur.metadata?.resourceVersion
-          ? []
-          : podServiceRequests(o.services, old as Pod, cur as Pod),
-      delete: (p) => podServiceRequests(o.services, p as Pod),
-    };
     const slice: EventHandler<KubeObject> = {
       create: (s) => sliceRequest(s),
       update: (_o, s) => sliceRequest(s),
@@ -168,8 +155,7 @@ export class EndpointSliceController {
       name: "endpointslice",
       reconciler: (req) => this.sync(req),
       watches: [
-        { informer: o.services as never, handler: svc, name: "services" },
-        { informer: o.pods as never, handler: pod, name: "pods" },
+        ...serviceAndPodWatches(o.services, o.pods),
         { informer: o.endpointSlices as never, handler: slice, name: "endpointslices" },
       ],
       maxConcurrentReconciles: o.workers ?? 5,
@@ -295,10 +281,6 @@ export class EndpointSliceController {
     }
     return undefined;
   }
-}
-
-function requestOf(o: KubeObject): Request {
-  return { namespace: o.metadata?.namespace ?? "", name: o.metadata?.name ?? "" };
 }
 
 /** A managed slice's change syncs its Service (`onEndpointSliceUpdate`). */

@@ -1,7 +1,7 @@
-import { selectorFromSet } from "@informer-ts/apimachinery";
+import { type KubeObject, selectorFromSet } from "@informer-ts/apimachinery";
 import type { SharedIndexInformer } from "@informer-ts/cache";
 import type { Pod, Service } from "@informer-ts/client";
-import type { Request } from "@informer-ts/controller";
+import type { EventHandler, Request } from "@informer-ts/controller";
 import { isPodReady } from "./pod-util.js";
 
 /**
@@ -84,4 +84,36 @@ export function selectedPods(
     .getIndexer()
     .byIndex("namespace", service.metadata?.namespace ?? "")
     .filter((p) => sel.matches(p.metadata?.labels));
+}
+
+/** The request of an object's own key. */
+export function requestOf(o: KubeObject): Request {
+  return { namespace: o.metadata?.namespace ?? "", name: o.metadata?.name ?? "" };
+}
+
+/**
+ * The watches both endpoint controllers start from (`onServiceUpdate`/`onServiceDelete`, `addPod`/`updatePod`/
+ * `deletePod`): a Service's change syncs it; a pod's change syncs the Services selecting it before and after.
+ */
+export function serviceAndPodWatches(
+  services: SharedIndexInformer<Service>,
+  pods: SharedIndexInformer<Pod>,
+): Array<{ informer: never; handler: EventHandler<KubeObject>; name: string }> {
+  const svc: EventHandler<KubeObject> = {
+    create: (s) => [requestOf(s)],
+    update: (_o, s) => [requestOf(s)],
+    delete: (s) => [requestOf(s)],
+  };
+  const pod: EventHandler<KubeObject> = {
+    create: (p) => podServiceRequests(services, p as Pod),
+    update: (old, cur) =>
+      old.metadata?.resourceVersion === cur.metadata?.resourceVersion
+        ? []
+        : podServiceRequests(services, old as Pod, cur as Pod),
+    delete: (p) => podServiceRequests(services, p as Pod),
+  };
+  return [
+    { informer: services as never, handler: svc, name: "services" },
+    { informer: pods as never, handler: pod, name: "pods" },
+  ];
 }
