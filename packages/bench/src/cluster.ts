@@ -72,6 +72,11 @@ export async function runCluster(): Promise<BenchResult> {
   const podCpuSeconds = (used.user + used.system) / 1e6;
   const virtualSeconds = (c.clock.now() - v1) / 1000;
   const heapPods = heapMiB();
+  // The engine keeps every revision of every key until a compaction (every 5 virtual minutes, as kube-apiserver's
+  // etcd compaction): the run is shorter, so the figure above includes each pod's whole history. Compacted now:
+  const revisions = c.engine.storage.currentRevision;
+  c.engine.compact();
+  const heapCompacted = heapMiB();
   const sched = rt.scheduler.stats();
   const kubelet = rt.kubelet.stats();
   const requests = c.requests.length;
@@ -113,7 +118,13 @@ export async function runCluster(): Promise<BenchResult> {
       case: "heap per pod (storage, watch cache, informers, controllers)",
       value: ((heapPods - heapNodes) * 2 ** 20) / pods,
       unit: "B/pod",
-      note: "includes the pod object itself in the engine's storage and watch cache and the shared informer",
+      note: "includes the pod object itself in the engine's storage and watch cache and the shared informer, and every revision of it (no compaction yet)",
+    },
+    {
+      case: "heap per pod after compacting the engine's storage to its current revision",
+      value: ((heapCompacted - heapNodes) * 2 ** 20) / pods,
+      unit: "B/pod",
+      note: `${revisions} revisions before compaction; what the watch cache's window and the informers still hold stays`,
     },
   ];
   return {

@@ -14,13 +14,16 @@ import { type Clock, type Rand, realClock, seededRand } from "@informer-ts/clock
 import { type EventRecorder, Manager } from "@informer-ts/controller";
 import { InMemoryMetrics, type Logger, type MetricsProvider, newConsoleLogger } from "@informer-ts/instrumentation";
 import { DeploymentController } from "./deployment/deployment-controller.js";
+import { EndpointsController } from "./endpoints/endpoints-controller.js";
+import { EndpointSliceController } from "./endpointslice/endpointslice-controller.js";
 import { PodLifecycle } from "./kubelet/pod-lifecycle.js";
 import { DEFAULT_POD_STAGES, type Stage, validateStages } from "./kubelet/stage.js";
 import { RootCACertPublisher } from "./namespaced/root-ca-publisher.js";
 import { ServiceAccountsController } from "./namespaced/service-account-controller.js";
 import { NodeLifecycleController, type NodeLifecycleOptions } from "./nodes/node-lifecycle-controller.js";
 import { NodePool, type NodeTemplate } from "./nodes/node-pool.js";
-import { REPLICA_SETS, ReplicaSetController } from "./replicaset/replica-set-controller.js";
+import { PodGCController, type PodGCOptions } from "./podgc/podgc-controller.js";
+import { REPLICA_SETS, REPLICATION_CONTROLLERS, ReplicaSetController } from "./replicaset/replica-set-controller.js";
 import { Scheduler } from "./scheduler/scheduler.js";
 import { newWorkloadControllers, type WorkloadControllers, workloadControllerList } from "./workloads.js";
 
@@ -28,6 +31,10 @@ import { newWorkloadControllers, type WorkloadControllers, workloadControllerLis
 export type ClusterControllerName =
   | "deployment"
   | "replicaset"
+  | "replicationcontroller"
+  | "endpoint"
+  | "endpointslice"
+  | "podgc"
   | "nodelifecycle"
   | "serviceaccount"
   | "root-ca-cert-publisher"
@@ -40,6 +47,10 @@ export type ClusterControllerName =
 export const ALL_CLUSTER_CONTROLLERS: readonly ClusterControllerName[] = Object.freeze([
   "deployment",
   "replicaset",
+  "replicationcontroller",
+  "endpoint",
+  "endpointslice",
+  "podgc",
   "nodelifecycle",
   "serviceaccount",
   "root-ca-cert-publisher",
@@ -72,6 +83,10 @@ export interface ClusterOptions {
   readonly events?: boolean;
   /** Node heartbeat period, ms (default 10 000). */
   readonly leaseRenewIntervalMs?: number;
+  /** `--max-endpoints-per-slice` of the EndpointSlice controller (default 100). */
+  readonly maxEndpointsPerSlice?: number;
+  /** Pod GC settings (`--terminated-pod-gc-threshold`, the check period). */
+  readonly podGC?: Omit<PodGCOptions, "client" | "clock" | "logger" | "pods" | "nodes">;
   readonly nodeLifecycle?: Omit<NodeLifecycleOptions, "client" | "clock" | "logger" | "nodes" | "pods" | "leases">;
   /** The PEM bundle the root-CA publisher puts in every namespace's `kube-root-ca.crt` (default a placeholder). */
   readonly rootCA?: string;
@@ -100,6 +115,11 @@ export class SimClusterRuntime {
   readonly kubelet: PodLifecycle;
   readonly deployments: DeploymentController | undefined;
   readonly replicaSets: ReplicaSetController | undefined;
+  /** The ReplicationController manager: upstream runs the ReplicaSet code for them (`pkg/controller/replication`). */
+  readonly replicationControllers: ReplicaSetController | undefined;
+  readonly endpoints: EndpointsController | undefined;
+  readonly endpointSlices: EndpointSliceController | undefined;
+  readonly podGC: PodGCController | undefined;
   readonly nodeLifecycle: NodeLifecycleController | undefined;
   readonly serviceAccounts: ServiceAccountsController | undefined;
   readonly rootCAPublisher: RootCACertPublisher | undefined;
@@ -191,6 +211,50 @@ export class SimClusterRuntime {
         ...(rsRecorder !== undefined && { recorder: rsRecorder }),
       });
     }
+    if (controllers.includes("replicationcontroller")) {
+      const rcRecorder = recorder("replication-controller");
+      this.replicationControllers = new ReplicaSetController({
+        client,
+        clock,
+        logger,
+        kind: REPLICATION_CONTROLLERS,
+        owners: this.manager.informerFor(REPLICATION_CONTROLLERS.resource) as SharedIndexInformer<KubeObject>,
+        pods,
+        metrics,
+        ...(rcRecorder !== undefined && { recorder: rcRecorder }),
+      });
+    }
+    if (controllers.includes("endpoint")) {
+      this.endpoints = new EndpointsController({
+        client,
+        clock,
+        metrics,
+        services: this.manager.informerFor(resources.services),
+        pods,
+        endpoints: this.manager.informerFor(resources.endpoints),
+      });
+    }
+    if (controllers.includes("endpointslice")) {
+      this.endpointSlices = new EndpointSliceController({
+        client,
+        clock,
+        metrics,
+        services: this.manager.informerFor(resources.services),
+        pods,
+        endpointSlices: this.manager.informerFor(resources.endpointSlices),
+        ...(o.maxEndpointsPerSlice !== undefined && { maxEndpointsPerSlice: o.maxEndpointsPerSlice }),
+      });
+    }
+    if (controllers.includes("podgc")) {
+      this.podGC = new PodGCController({
+        ...o.podGC,
+        client,
+        clock,
+        logger,
+        pods,
+        nodes: nodeInformer,
+      });
+    }
     if (controllers.includes("nodelifecycle")) {
       this.nodeLifecycle = new NodeLifecycleController({
         ...o.nodeLifecycle,
@@ -248,6 +312,13 @@ export class SimClusterRuntime {
     this.manager.add(noLeader("scheduler", (s) => this.scheduler.run(s)));
     if (this.deployments !== undefined) this.manager.add(this.deployments.controller);
     if (this.replicaSets !== undefined) this.manager.add(this.replicaSets.controller);
+    if (this.replicationControllers !== undefined) this.manager.add(this.replicationControllers.controller);
+    if (this.endpoints !== undefined) this.manager.add(this.endpoints.controller);
+    if (this.endpointSlices !== undefined) this.manager.add(this.endpointSlices.controller);
+    if (this.podGC !== undefined) {
+      const gc = this.podGC;
+      this.manager.add(noLeader("podgc", (s) => gc.run(s)));
+    }
     if (this.serviceAccounts !== undefined) this.manager.add(this.serviceAccounts.controller);
     if (this.rootCAPublisher !== undefined) this.manager.add(this.rootCAPublisher.controller);
     if (this.nodeLifecycle !== undefined) {

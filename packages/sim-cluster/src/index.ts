@@ -45,7 +45,35 @@ export {
   scaledValue,
   specOf,
 } from "./deployment/deployment-util.js";
+// Endpoints and EndpointSlices
+export {
+  desiredSubsets,
+  ENDPOINTS_CONTROLLER_NAME,
+  ENDPOINTS_MANAGED_BY_LABEL,
+  ENDPOINTS_MAX_CAPACITY,
+  type EndpointAddress,
+  type EndpointPort,
+  type EndpointSubset,
+  EndpointsController,
+  type EndpointsControllerOptions,
+  HEADLESS_LABEL,
+  OVER_CAPACITY_ANNOTATION,
+} from "./endpoints/endpoints-controller.js";
+export {
+  DEFAULT_MAX_ENDPOINTS_PER_SLICE,
+  type DesiredSlice,
+  desiredSlices,
+  EndpointSliceController,
+  type EndpointSliceControllerOptions,
+  podToEndpoint,
+  SERVICE_NAME_LABEL,
+  SLICE_CONTROLLER_NAME,
+  SLICE_MANAGED_BY_LABEL,
+  type SliceEndpoint,
+  type SlicePort,
+} from "./endpointslice/endpointslice-controller.js";
 export { parseMilli } from "./internal/quantity.js";
+export { findPort } from "./internal/service-endpoints.js";
 // Job
 export {
   type BackoffRecord,
@@ -112,6 +140,8 @@ export {
   TAINT_UNREACHABLE,
 } from "./nodes/node-lifecycle-controller.js";
 export { NodePool, type NodePoolOptions, type NodeTemplate } from "./nodes/node-pool.js";
+// Pod GC
+export { PodGCController, type PodGCOptions, type PodGCStats } from "./podgc/podgc-controller.js";
 // ReplicaSet / ReplicationController
 export {
   activePodsLess,

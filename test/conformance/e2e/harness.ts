@@ -1,11 +1,24 @@
 // The harness of the re-implemented Kubernetes e2e tests: one simulated apiserver per test file, served over real
 // HTTP on 127.0.0.1 (SimHttpServer + EngineBackend on the real clock, controllers reacting at once), and
 // @kubernetes/client-node 1.4 as the client, as `pnpm apiserver` would be used by a user's test.
+import { KubeClient } from "@informer-ts/client";
 import { RealClock, seededRand } from "@informer-ts/clock";
+import { newConsoleLogger } from "@informer-ts/instrumentation";
 import type * as K8s from "@kubernetes/client-node";
 import { SimApiServer } from "../../../packages/sim-apiserver/src/engine/sim-apiserver.js";
 import { EngineBackend } from "../../../packages/sim-apiserver/src/http/engine-backend.js";
 import { SimHttpServer } from "../../../packages/sim-apiserver/src/http/server.js";
+import { SimClusterRuntime } from "../../../packages/sim-cluster/src/cluster.js";
+import { DEFAULT_POD_STAGES, type Stage } from "../../../packages/sim-cluster/src/kubelet/stage.js";
+
+/**
+ * The kubelet stand-in's stages for the e2e tests: the defaults, but a deleted pod goes half a second after its
+ * `deletionTimestamp` is set, not at the end of its grace period — the tests' nginx exits on SIGTERM at once, so a
+ * real kubelet confirms the deletion as soon as the container stopped.
+ */
+const E2E_STAGES: readonly Stage[] = DEFAULT_POD_STAGES.map((s) =>
+  s.name === "pod-delete" ? { ...s, delay: { durationMs: 500 } } : s,
+);
 
 export type ClientNode = typeof K8s;
 
@@ -32,13 +45,42 @@ export interface RawAnswer {
 
 let nsCounter = 0;
 
+/** Options of {@link startE2eCluster}. */
+export interface E2eClusterOptions {
+  /**
+   * Also run the cluster's moving parts (`pnpm apiserver --cluster`: nodes, scheduler, kubelet stand-in, the
+   * workload, service-account and root-CA controllers of `@informer-ts/sim-cluster`), over HTTP in real time.
+   */
+  readonly cluster?: { readonly nodes?: number; readonly rootCA?: string };
+}
+
 /** Starts a simulator for one test file. */
-export async function startE2eCluster(): Promise<E2eCluster> {
+export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<E2eCluster> {
   const k8s = await import("@kubernetes/client-node");
   const clock = new RealClock();
   const engine = new SimApiServer({ clock, rand: seededRand(1234), progressNotifyIntervalMs: 0 });
   const server = new SimHttpServer({ backend: new EngineBackend(engine), clock });
   const url = await server.start();
+  let stopCluster = async () => {};
+  if (options.cluster !== undefined) {
+    // As `pnpm apiserver --cluster` does: one unthrottled client over HTTP for every component.
+    const client = new KubeClient({ server: url, qps: -1 });
+    const runtime = new SimClusterRuntime({
+      client,
+      clock,
+      nodes: options.cluster.nodes ?? 2,
+      stages: E2E_STAGES,
+      logger: newConsoleLogger("sim-cluster", "error"),
+      ...(options.cluster.rootCA !== undefined && { rootCA: options.cluster.rootCA }),
+    });
+    const stop = new AbortController();
+    const running = runtime.run(stop.signal);
+    stopCluster = async () => {
+      stop.abort();
+      await running;
+      await client.close();
+    };
+  }
   const kc = new k8s.KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: "sim", server: url, skipTLSVerify: true }],
@@ -75,6 +117,7 @@ export async function startE2eCluster(): Promise<E2eCluster> {
       return name;
     },
     async close() {
+      await stopCluster();
       await server.close();
       engine.stop();
     },

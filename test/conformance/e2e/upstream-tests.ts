@@ -26,7 +26,6 @@ export interface UpstreamTest {
 
 const KUBELET = { pending: "needs a kubelet (pods must run)" } as const;
 const WORKLOADS = { pending: "needs workload controllers (issue #23)" } as const;
-const SA = { pending: "needs the service-account / root-CA controllers (issue #23)" } as const;
 const ADMISSION = {
   pending: "needs the admission chain (branch admission: validation, defaulting, CRD schemas)",
 } as const;
@@ -106,32 +105,32 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apimachinery/garbage_collector.go",
     it: "should delete pods created by rc when not orphaning",
-    here: WORKLOADS,
+    here: "apimachinery-garbage-collector-workloads.test.ts",
   },
   {
     file: "apimachinery/garbage_collector.go",
     it: "should orphan pods created by rc if delete options say so",
-    here: WORKLOADS,
+    here: "apimachinery-garbage-collector-workloads.test.ts",
   },
   {
     file: "apimachinery/garbage_collector.go",
     it: "should delete RS created by deployment when not orphaning",
-    here: WORKLOADS,
+    here: "apimachinery-garbage-collector-workloads.test.ts",
   },
   {
     file: "apimachinery/garbage_collector.go",
     it: "should orphan RS created by deployment when deleteOptions.PropagationPolicy is Orphan",
-    here: WORKLOADS,
+    here: "apimachinery-garbage-collector-workloads.test.ts",
   },
   {
     file: "apimachinery/garbage_collector.go",
     it: "should keep the rc around until all its pods are deleted if the deleteOptions says so",
-    here: WORKLOADS,
+    here: "apimachinery-garbage-collector-workloads.test.ts",
   },
   {
     file: "apimachinery/garbage_collector.go",
     it: "should not delete dependents that have both valid owner and owner that's waiting for dependents to be deleted",
-    here: WORKLOADS,
+    here: "apimachinery-garbage-collector-workloads.test.ts",
   },
   {
     file: "apimachinery/garbage_collector.go",
@@ -150,30 +149,42 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   },
   { file: "apimachinery/garbage_collector.go", it: "should delete jobs and pods created by cronjob", here: WORKLOADS },
   // apps/job.go
-  { file: "apps/job.go", it: "should run a job to completion when tasks succeed", here: "apps-workloads.test.ts" },
-  { file: "apps/job.go", it: "should delete a job", here: "apps-workloads.test.ts" },
-  { file: "apps/job.go", it: "should fail to exceed backoffLimit", here: "apps-workloads.test.ts" },
-  { file: "apps/job.go", it: "should fail when exceeds active deadline", here: "apps-workloads.test.ts" },
+  {
+    file: "apps/job.go",
+    it: "should run a job to completion when tasks succeed",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  { file: "apps/job.go", it: "should delete a job", here: "apps-job-statefulset-cronjob.test.ts" },
+  { file: "apps/job.go", it: "should fail to exceed backoffLimit", here: "apps-job-statefulset-cronjob.test.ts" },
+  { file: "apps/job.go", it: "should fail when exceeds active deadline", here: "apps-job-statefulset-cronjob.test.ts" },
   {
     file: "apps/job.go",
     it: "should allow to use the pod failure policy on exit code to fail the job early",
-    here: "apps-workloads.test.ts",
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   // apps/statefulset.go
-  { file: "apps/statefulset.go", it: "should provide basic identity", here: "apps-workloads.test.ts" },
+  { file: "apps/statefulset.go", it: "should provide basic identity", here: "apps-job-statefulset-cronjob.test.ts" },
   {
     file: "apps/statefulset.go",
     it: "should perform rolling updates and roll backs of template modifications",
-    here: "apps-workloads.test.ts",
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "Scaling should happen in predictable order and halt if any stateful pod is unhealthy",
-    here: "apps-workloads.test.ts",
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   // apps/cronjob.go
-  { file: "apps/cronjob.go", it: "should support CronJob API operations", here: "apps-workloads.test.ts" },
-  { file: "apps/cronjob.go", it: "should not schedule jobs when suspended", here: "apps-workloads.test.ts" },
+  {
+    file: "apps/cronjob.go",
+    it: "should support CronJob API operations",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/cronjob.go",
+    it: "should not schedule jobs when suspended",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
   // apimachinery/crd_watch.go
   {
     file: "apimachinery/crd_watch.go",
@@ -326,7 +337,11 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     here: "core-lifecycle.test.ts",
   },
   { file: "auth/service_accounts.go", it: "should update a ServiceAccount", here: "core-lifecycle.test.ts" },
-  { file: "auth/service_accounts.go", it: "should guarantee kube-root-ca.crt exist in any namespace", here: SA },
+  {
+    file: "auth/service_accounts.go",
+    it: "should guarantee kube-root-ca.crt exist in any namespace",
+    here: "auth-service-accounts-cluster.test.ts",
+  },
   { file: "auth/service_accounts.go", it: "should mount an API token into pods", here: KUBELET },
   {
     file: "auth/service_accounts.go",
@@ -343,4 +358,37 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     here: "core-lifecycle.test.ts",
   },
   { file: "network/service.go", it: "should complete a service status lifecycle", here: "core-lifecycle.test.ts" },
+  // apps/deployment.go, replica_set.go, rc.go (the cases that need no images, logs or quota)
+  {
+    file: "apps/deployment.go",
+    it: "deployment reaping should cascade to its replica sets and pods",
+    here: "apps-deployment-replicaset-rc.test.ts",
+  },
+  {
+    file: "apps/deployment.go",
+    it: "RollingUpdateDeployment should delete old pods and create new ones",
+    here: "apps-deployment-replicaset-rc.test.ts",
+  },
+  {
+    file: "apps/deployment.go",
+    it: "RecreateDeployment should delete old pods and create new ones",
+    here: "apps-deployment-replicaset-rc.test.ts",
+  },
+  {
+    file: "apps/deployment.go",
+    it: "deployment should delete old replica sets",
+    here: "apps-deployment-replicaset-rc.test.ts",
+  },
+  {
+    file: "apps/replica_set.go",
+    it: "should adopt matching pods on creation and release no longer matching pods",
+    here: "apps-deployment-replicaset-rc.test.ts",
+  },
+  {
+    file: "apps/replica_set.go",
+    it: "should list and delete a collection of ReplicaSets",
+    here: "apps-deployment-replicaset-rc.test.ts",
+  },
+  { file: "apps/rc.go", it: "should adopt matching pods on creation", here: "apps-deployment-replicaset-rc.test.ts" },
+  { file: "apps/rc.go", it: "should release no longer matching pods", here: "apps-deployment-replicaset-rc.test.ts" },
 ];

@@ -298,7 +298,7 @@ export class DeploymentController {
     create: boolean,
   ): Promise<{ newRS: ReplicaSet | undefined; d: Deployment }> {
     const { newRS: existing } = this.split(d, rsList);
-    const newRevision = String(maxRevision(old) + 1);
+    const newRevision = String(maxRevision(old) + 1n);
     const ns = d.metadata?.namespace ?? "";
     if (existing !== undefined) {
       const annotations = this.newRSAnnotations(d, existing, newRevision, true);
@@ -658,7 +658,7 @@ export class DeploymentController {
     const live = old.filter((rs) => rs.metadata?.deletionTimestamp == null);
     const diff = live.length - limit;
     if (diff <= 0) return;
-    const candidates = [...live].sort((a, b) => revisionOf(a) - revisionOf(b) || byCreation(a, b));
+    const candidates = [...live].sort((a, b) => compareRevisions(revisionOf(a), revisionOf(b)) || byCreation(a, b));
     let deleted = 0;
     for (const rs of candidates) {
       if (deleted >= diff) break;
@@ -806,4 +806,8 @@ export class DeploymentController {
       throw err;
     }
   }
+}
+
+function compareRevisions(a: bigint, b: bigint): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

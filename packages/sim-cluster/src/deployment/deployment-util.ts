@@ -122,16 +122,26 @@ export function newRSNewReplicas(d: Deployment, all: readonly ReplicaSet[], newR
   return current + scaleUp;
 }
 
-/** `Revision`: the revision annotation as a number (0 when absent or not a number). */
-export function revisionOf(obj: { metadata?: { annotations?: Record<string, string> } } | undefined): number {
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * `Revision`: the revision annotation as an int64 (0 when absent or not one). A bigint, as upstream's int64: the e2e
+ * test `RollingUpdateDeployment` starts from revision 3546343826724305832, beyond a double's exact integers.
+ */
+export function revisionOf(obj: { metadata?: { annotations?: Record<string, string> } } | undefined): bigint {
   const v = obj?.metadata?.annotations?.[REVISION_ANNOTATION];
-  const n = v === undefined ? 0 : Number(v);
-  return Number.isSafeInteger(n) && n > 0 ? n : 0;
+  if (v === undefined || !/^\d{1,19}$/.test(v)) return 0n;
+  const n = BigInt(v);
+  return n <= INT64_MAX ? n : 0n;
 }
 
 /** `MaxRevision`. */
-export function maxRevision(list: readonly ReplicaSet[]): number {
-  return list.reduce((m, rs) => Math.max(m, revisionOf(rs)), 0);
+export function maxRevision(list: readonly ReplicaSet[]): bigint {
+  return list.reduce((m, rs) => {
+    const r = revisionOf(rs);
+    // biome-ignore lint/complexity/useMathMinMax: bigints (Math.max takes numbers)
+    return r > m ? r : m;
+  }, 0n);
 }
 
 /** `v` with every object's keys sorted, deeply (for order-insensitive JSON comparison and hashing). */

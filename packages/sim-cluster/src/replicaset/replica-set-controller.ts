@@ -5,6 +5,7 @@ import type { Clock } from "@informer-ts/clock";
 import { Controller, type EventHandler, type EventRecorder, type Request } from "@informer-ts/controller";
 import type { MetricsProvider } from "@informer-ts/instrumentation";
 import { type Logger, safeLog } from "@informer-ts/instrumentation";
+import { addPodControllerUIDIndexer, filterPodsByOwner } from "../internal/pod-controller-index.js";
 import { isPodActive, isPodAvailable, isPodReady, keyOf, rfc3339 } from "../internal/pod-util.js";
 import { getPodsToDelete } from "./active-pods.js";
 import { UIDTrackingControllerExpectations } from "./controller-expectations.js";
@@ -118,6 +119,7 @@ export class ReplicaSetController {
     this.kind = o.kind ?? REPLICA_SETS;
     this.burst = o.burstReplicas ?? BURST_REPLICAS;
     this.expectations = new UIDTrackingControllerExpectations(o.clock);
+    addPodControllerUIDIndexer(o.pods);
     const ownerHandler: EventHandler<KubeObject> = {
       create: (obj) => [requestOf(obj)],
       update: (_old, cur) => [requestOf(cur)],
@@ -231,8 +233,8 @@ export class ReplicaSetController {
     }
     const needsSync = this.expectations.satisfiedExpectations(key);
     const selector = this.kind.selectorOf(owner);
-    const all = this.o.pods.getIndexer().byIndex("namespace", req.namespace);
-    const active = all.filter(isPodActive);
+    // syncReplicaSet reads the owner's pods and the namespace's orphans through the controller-uid index.
+    const active = filterPodsByOwner(this.o.pods, owner, true).filter(isPodActive);
     const filtered = await this.claimPods(owner, selector, active);
     let manageErr: unknown;
     if (needsSync && owner.metadata?.deletionTimestamp == null) {

@@ -49,6 +49,33 @@ async function exists(engine: SimApiServer, name: string): Promise<boolean> {
 }
 
 describe("GarbageCollector", () => {
+  it("a reference to a kind not served yet is solid; once a definition serves the kind, the absent owner makes it dangling", async () => {
+    const { clock, engine } = setup();
+    await engine.create(CM, NS, {
+      metadata: {
+        name: "d",
+        ownerReferences: [{ apiVersion: "example.dev/v1", kind: "Pool", name: "p", uid: "no-such-uid" }],
+      },
+    });
+    await quiesce(clock, engine);
+    expect(await exists(engine, "d")).toBe(true);
+    await engine.create("customresourcedefinitions.apiextensions.k8s.io", "", {
+      metadata: { name: "pools.example.dev" },
+      spec: {
+        group: "example.dev",
+        scope: "Namespaced",
+        names: { plural: "pools", kind: "Pool" },
+        versions: [{ name: "v1", served: true, storage: true }],
+      },
+    });
+    // The definition's own writes arm no pass for the configmap; a pass armed by any other change re-resolves it.
+    const other = await engine.create(CM, NS, { metadata: { name: "o" } });
+    await engine.create(CM, NS, { metadata: { name: "o-dep", ownerReferences: [ref(other)] } });
+    await quiesce(clock, engine);
+    expect(await exists(engine, "d")).toBe(false);
+    expect(await exists(engine, "o-dep")).toBe(true);
+  });
+
   it("background: dependents of a deleted owner are deleted one delay later; an owner in another kind works", async () => {
     const { clock, engine } = setup();
     const owner = await engine.create(CM, NS, { metadata: { name: "o" } });

@@ -7,12 +7,18 @@ import { type ControllerDeps, ControllerLoop } from "./controller-loop.js";
 /** The user agent / field manager of the garbage collector's writes. */
 export const GARBAGE_COLLECTOR_USER_AGENT = "kube-controller-manager/v1.34.0 (garbage-collector)";
 
-interface Node {
+/** Where an object is stored. */
+interface Place {
   readonly r: SimResource;
   readonly namespace: string;
   readonly name: string;
+}
+
+interface Node extends Place {
   readonly object: KubeObject;
 }
+
+const placeKey = (p: Place) => `${p.r.group}/${p.r.resource}\u0000${p.namespace}\u0000${p.name}`;
 
 const nodeKey = (n: Node) => (n.namespace === "" ? n.name : `${n.namespace}/${n.name}`);
 
@@ -30,13 +36,19 @@ function deleting(o: KubeObject): boolean {
   return o.metadata?.deletionTimestamp !== undefined;
 }
 
+/** An owner deleting in the foreground: its dependents' references to it are *waiting*. */
+function waiting(o: KubeObject | undefined): boolean {
+  return o !== undefined && deleting(o) && finalizersOf(o).includes(FINALIZER_FOREGROUND);
+}
+
 /** How one owner reference of a dependent resolves (`classifyReferences`). */
 type RefClass = "solid" | "dangling" | "waiting";
 
 /**
  * The simulated garbage collector (kube-controller-manager's `pkg/controller/garbagecollector`), on the engine's
- * clock: each pass reads the whole store and
- * - classifies every owner reference of every live, not-deleting object: the owner is looked up by kind (group and
+ * clock. Storage events keep the dependency edges (owner uid → dependents) and mark what a change may concern — the
+ * changed dependent, the owners it names, the dependents of a changed owner — and each pass looks only at those:
+ * - classifies every owner reference of a marked live, not-deleting object: the owner is looked up by kind (group and
  *   kind from `apiVersion`/`kind`), name and — for a namespaced owner — the dependent's namespace, and compared by
  *   uid: absent or another uid is *dangling*, an owner deleting with `foregroundDeletion` is *waiting*, otherwise
  *   *solid*. A cluster-scoped dependent naming a namespaced kind, or a kind the server does not serve, is
@@ -49,47 +61,117 @@ type RefClass = "solid" | "dangling" | "waiting";
  *   removes the finalizer (which deletes the owner when it was the last one).
  *
  * Only changes that may concern it (objects with owner references, owners of live dependents, objects deleting with
- * the GC's finalizers) arm a pass, so an engine without owner references never runs one.
+ * the GC's finalizers) arm a pass; a change of the served resources (a new CRD) marks every dependent again, so an engine without owner references never runs one.
  *
  * - breaks rings of foreground deletions as upstream's `attemptToDeleteItem` does: a dependent deleted in the
  *   foreground because its owner waits, whose own dependents already wait for their dependents, first has its
  *   owner references made non-blocking (so three pods owning each other in a ring are all deleted).
  *
- * Differences from kube-controller-manager: no dependency graph kept between passes (each pass re-reads storage),
+ * Differences from kube-controller-manager: the graph holds only edges (objects are read from storage in the pass),
  * no events (`OwnerRefInvalidNamespace`); writes are updates, not metadata patches.
  */
 export class GarbageCollector extends ControllerLoop {
   protected readonly actionName = "garbage-collector";
   /** uid → number of live objects referencing it as an owner. */
   private readonly referenced = new Map<string, number>();
+  /** owner uid → the dependents naming it (uid → where the dependent is stored): upstream's dependency graph's edges. */
+  private readonly dependentsOf = new Map<string, Map<string, Place>>();
+  /** Objects a change may concern, to look at in the next pass (place key → place). */
+  private dirty = new Map<string, Place>();
+  /** The served resources the kind index was built from (a new CRD may resolve references that did not resolve). */
+  private servedSeen: readonly SimResource[] = [];
+  private readonly byKind = new Map<string, SimResource>();
 
   constructor(deps: ControllerDeps) {
     super(deps);
   }
 
-  private count(o: KubeObject | undefined, delta: number): void {
+  private count(o: KubeObject | undefined, place: Place, delta: number): void {
+    const depUid = o?.metadata?.uid;
     for (const ref of ownerRefsOf(o)) {
       if (typeof ref.uid !== "string") continue;
       const n = (this.referenced.get(ref.uid) ?? 0) + delta;
       if (n <= 0) this.referenced.delete(ref.uid);
       else this.referenced.set(ref.uid, n);
+      if (depUid === undefined) continue;
+      let deps = this.dependentsOf.get(ref.uid);
+      if (delta > 0) {
+        if (deps === undefined) {
+          deps = new Map();
+          this.dependentsOf.set(ref.uid, deps);
+        }
+        deps.set(depUid, place);
+      } else if (deps !== undefined) {
+        deps.delete(depUid);
+        if (deps.size === 0) this.dependentsOf.delete(ref.uid);
+      }
+    }
+  }
+
+  private mark(place: Place): void {
+    this.dirty.set(placeKey(place), place);
+  }
+
+  /** Marks the owners `o` names (found by kind and name, as {@link classify} looks them up). */
+  private markOwners(o: KubeObject | undefined, place: Place): void {
+    for (const ref of ownerRefsOf(o)) {
+      const r = this.resolve(ref);
+      if (r === undefined || (r.namespaced && !place.r.namespaced)) continue;
+      this.mark({ r, namespace: r.namespaced ? place.namespace : "", name: ref.name });
     }
   }
 
   protected relevant(ev: StorageEvent): boolean {
-    if (ev.prevObject !== undefined) this.count(ev.prevObject, -1);
-    if (ev.type !== "DELETED") this.count(ev.object, +1);
-    if (ownerRefsOf(ev.object).length > 0 || ownerRefsOf(ev.prevObject).length > 0) return true;
-    const uid = ev.object.metadata?.uid;
-    if (uid !== undefined && this.referenced.has(uid)) return true;
-    const f = finalizersOf(ev.object);
-    return deleting(ev.object) && (f.includes(FINALIZER_ORPHAN) || f.includes(FINALIZER_FOREGROUND));
+    if (this.servedSeen.length === 0) this.served();
+    const o = ev.object;
+    const place: Place = { r: ev.resource, namespace: o.metadata?.namespace ?? "", name: o.metadata?.name ?? "" };
+    if (ev.prevObject !== undefined) this.count(ev.prevObject, place, -1);
+    if (ev.type !== "DELETED") this.count(o, place, +1);
+    let concerns = false;
+    if (ownerRefsOf(o).length > 0 || ownerRefsOf(ev.prevObject).length > 0) {
+      // A dependent changed: itself (its references' classes), and its owners (blocking dependents, orphaning).
+      concerns = true;
+      if (ev.type !== "DELETED") this.mark(place);
+      this.markOwners(ev.prevObject, place);
+      this.markOwners(o, place);
+    }
+    const uid = o.metadata?.uid;
+    if (uid !== undefined && this.referenced.has(uid)) {
+      concerns = true;
+      // An owner appeared, went or started waiting for its dependents: their references classify otherwise. (Any
+      // other change of an owner — a status write — changes no dependent's class.)
+      if (ev.type !== "MODIFIED" || waiting(ev.prevObject) !== waiting(o)) {
+        for (const dep of this.dependentsOf.get(uid)?.values() ?? []) this.mark(dep);
+      }
+    }
+    const f = finalizersOf(o);
+    if (ev.type !== "DELETED" && deleting(o) && (f.includes(FINALIZER_ORPHAN) || f.includes(FINALIZER_FOREGROUND))) {
+      concerns = true;
+      this.mark(place);
+    }
+    return concerns;
+  }
+
+  /**
+   * The kind index, rebuilt (at each pass's start) when the served resources changed; then every dependent is looked
+   * at again, since a reference to a kind that was not served resolves now.
+   */
+  private served(): Map<string, SimResource> {
+    const rs = this.deps.resources();
+    if (rs.length !== this.servedSeen.length || rs.some((r, i) => r !== this.servedSeen[i])) {
+      const first = this.servedSeen.length === 0;
+      this.servedSeen = rs;
+      this.byKind.clear();
+      for (const r of rs) if (!this.byKind.has(`${r.group}/${r.kind}`)) this.byKind.set(`${r.group}/${r.kind}`, r);
+      if (!first) for (const deps of this.dependentsOf.values()) for (const p of deps.values()) this.mark(p);
+    }
+    return this.byKind;
   }
 
   private resolve(ref: OwnerReference): SimResource | undefined {
     const av = typeof ref.apiVersion === "string" ? ref.apiVersion : "";
     const group = av.includes("/") ? av.slice(0, av.indexOf("/")) : "";
-    return this.deps.resources().find((r) => r.group === group && r.kind === ref.kind);
+    return this.byKind.get(`${group}/${ref.kind}`);
   }
 
   private classify(dep: Node, ref: OwnerReference): RefClass {
@@ -97,76 +179,88 @@ export class GarbageCollector extends ControllerLoop {
     if (r === undefined || (r.namespaced && !dep.r.namespaced)) return "solid";
     const owner = this.deps.storage.get(r, r.namespaced ? dep.namespace : "", ref.name);
     if (owner === undefined || owner.metadata?.uid !== ref.uid) return "dangling";
-    if (deleting(owner) && finalizersOf(owner).includes(FINALIZER_FOREGROUND)) return "waiting";
+    if (waiting(owner)) return "waiting";
     return "solid";
   }
 
-  protected pass(): void {
-    const nodes: Node[] = [];
-    const dependents = new Map<string, Array<{ node: Node; ref: OwnerReference }>>();
-    for (const r of this.deps.resources()) {
-      for (const [, o] of this.deps.storage.snapshot(r)) {
-        const node: Node = { r, namespace: o.metadata?.namespace ?? "", name: o.metadata?.name ?? "", object: o };
-        nodes.push(node);
-        for (const ref of ownerRefsOf(o)) {
-          let list = dependents.get(ref.uid);
-          if (list === undefined) {
-            list = [];
-            dependents.set(ref.uid, list);
-          }
-          list.push({ node, ref });
-        }
-      }
+  /** The live dependents of an owner uid, as stored now. */
+  private dependents(uid: string): Array<{ node: Node; ref: OwnerReference }> {
+    const out: Array<{ node: Node; ref: OwnerReference }> = [];
+    for (const [depUid, p] of this.dependentsOf.get(uid) ?? []) {
+      const object = this.deps.storage.get(p.r, p.namespace, p.name);
+      if (object === undefined || object.metadata?.uid !== depUid) continue;
+      const ref = ownerRefsOf(object).find((x) => x.uid === uid);
+      if (ref !== undefined) out.push({ node: { ...p, object }, ref });
     }
-    const hasDependents = (n: Node) => (dependents.get(n.object.metadata?.uid ?? "")?.length ?? 0) > 0;
-    for (const n of nodes) {
-      const o = n.object;
-      const uid = o.metadata?.uid ?? "";
-      if (deleting(o)) {
-        const f = finalizersOf(o);
-        if (f.includes(FINALIZER_ORPHAN)) this.orphanDependents(n, dependents.get(uid) ?? []);
-        else if (f.includes(FINALIZER_FOREGROUND)) {
-          const blocking = (dependents.get(uid) ?? []).filter((d) => d.ref.blockOwnerDeletion === true);
-          if (blocking.length === 0) this.removeFinalizer(n, FINALIZER_FOREGROUND);
-        }
-        // A deleting object is not collected again; a foreground one was handled above as an owner.
-        continue;
+    return out;
+  }
+
+  /**
+   * Looks at the objects changes since the last pass may concern (upstream's attemptToDelete and attemptToOrphan
+   * queues, fed by the graph builder's events): each pass costs what changed, not the whole store.
+   */
+  protected pass(): void {
+    this.served();
+    const todo = [...this.dirty.values()];
+    this.dirty = new Map();
+    let i = 0;
+    try {
+      for (; i < todo.length; i++) {
+        const p = todo[i]!;
+        const object = this.deps.storage.get(p.r, p.namespace, p.name);
+        if (object !== undefined) this.attempt({ ...p, object });
       }
-      const refs = ownerRefsOf(o);
-      if (refs.length === 0) continue;
-      const classes = refs.map((ref) => this.classify(n, ref));
-      if (classes.includes("solid")) {
-        if (classes.every((c) => c === "solid")) continue;
-        const dropped = this.update(n, (obj) => {
-          obj.metadata!.ownerReferences = refs.filter((_, i) => classes[i] === "solid");
-        });
-        if (dropped) this.report(`removed dangling owner references from ${n.r.resource} ${nodeKey(n)}`);
-        continue;
+    } finally {
+      // A pass that threw leaves what it did not reach for the next one.
+      for (; i < todo.length; i++) this.mark(todo[i]!);
+    }
+  }
+
+  private attempt(n: Node): void {
+    const o = n.object;
+    const uid = o.metadata?.uid ?? "";
+    if (deleting(o)) {
+      const f = finalizersOf(o);
+      if (f.includes(FINALIZER_ORPHAN)) this.orphanDependents(n, this.dependents(uid));
+      else if (f.includes(FINALIZER_FOREGROUND)) {
+        const blocking = this.dependents(uid).filter((d) => d.ref.blockOwnerDeletion === true);
+        if (blocking.length === 0) this.removeFinalizer(n, FINALIZER_FOREGROUND);
       }
-      let policy: PropagationPolicy;
-      if (classes.includes("waiting") && hasDependents(n)) {
-        policy = "Foreground";
-        // attemptToDeleteItem's cycle guard: a dependent that is itself deleting its dependents may be waiting on
-        // this object through a ring of owners, so this object's references stop blocking its owners first.
-        const deps = dependents.get(uid) ?? [];
-        if (
-          deps.some(({ node }) => deleting(node.object) && finalizersOf(node.object).includes(FINALIZER_FOREGROUND))
-        ) {
-          if (!this.unblockOwnerReferences(n)) continue;
-        }
-      } else if (finalizersOf(o).includes(FINALIZER_ORPHAN)) policy = "Orphan";
-      else if (finalizersOf(o).includes(FINALIZER_FOREGROUND)) policy = "Foreground";
-      else policy = "Background";
-      const deleted = this.tryWrite(() => {
-        this.deps.registry.delete(n.r, n.namespace, n.name, {
-          propagationPolicy: policy,
-          preconditions: { uid: o.metadata?.uid ?? "" },
-        });
+      // A deleting object is not collected again; a foreground one was handled above as an owner.
+      return;
+    }
+    const refs = ownerRefsOf(o);
+    if (refs.length === 0) return;
+    const classes = refs.map((ref) => this.classify(n, ref));
+    if (classes.includes("solid")) {
+      if (classes.every((c) => c === "solid")) return;
+      const dropped = this.update(n, (obj) => {
+        obj.metadata!.ownerReferences = refs.filter((_, i) => classes[i] === "solid");
       });
-      if (deleted) {
-        const owners = refs.map((ref) => `${ref.kind} ${ref.name}`).join(", ");
-        this.report(`deleted ${n.r.resource} ${nodeKey(n)} (${policy}): its owner ${owners} is gone`);
+      if (dropped) this.report(`removed dangling owner references from ${n.r.resource} ${nodeKey(n)}`);
+      return;
+    }
+    let policy: PropagationPolicy;
+    const deps = this.dependents(uid);
+    if (classes.includes("waiting") && deps.length > 0) {
+      policy = "Foreground";
+      // attemptToDeleteItem's cycle guard: a dependent that is itself deleting its dependents may be waiting on
+      // this object through a ring of owners, so this object's references stop blocking its owners first.
+      if (deps.some(({ node }) => deleting(node.object) && finalizersOf(node.object).includes(FINALIZER_FOREGROUND))) {
+        if (!this.unblockOwnerReferences(n)) return;
       }
+    } else if (finalizersOf(o).includes(FINALIZER_ORPHAN)) policy = "Orphan";
+    else if (finalizersOf(o).includes(FINALIZER_FOREGROUND)) policy = "Foreground";
+    else policy = "Background";
+    const deleted = this.tryWrite(() => {
+      this.deps.registry.delete(n.r, n.namespace, n.name, {
+        propagationPolicy: policy,
+        preconditions: { uid: o.metadata?.uid ?? "" },
+      });
+    });
+    if (deleted) {
+      const owners = refs.map((ref) => `${ref.kind} ${ref.name}`).join(", ");
+      this.report(`deleted ${n.r.resource} ${nodeKey(n)} (${policy}): its owner ${owners} is gone`);
     }
   }
 

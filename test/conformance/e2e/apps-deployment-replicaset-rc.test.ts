@@ -1,0 +1,269 @@
+// test/e2e/apps/deployment.go, replica_set.go and rc.go (the cases a cluster without container images, logs or
+// quota can run) re-implemented with @kubernetes/client-node against the simulator over HTTP with its cluster
+// running (sim-cluster's Deployment, ReplicaSet and ReplicationController controllers, scheduler, kubelet stand-in),
+// as against `pnpm apiserver --cluster`.
+import type { AppsV1Api, V1Deployment, V1Pod, V1PodTemplateSpec, V1ReplicaSet } from "@kubernetes/client-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type E2eCluster, startE2eCluster } from "./harness.js";
+
+let c: E2eCluster;
+let apps: AppsV1Api;
+beforeAll(async () => {
+  c = await startE2eCluster({ cluster: { nodes: 2 } });
+  apps = c.kc.makeApiClient(c.k8s.AppsV1Api);
+});
+afterAll(async () => {
+  await c.close();
+});
+
+const POLL = { timeout: 20_000, interval: 50 };
+const HTTPD = "registry.k8s.io/e2e-test-images/httpd:2.4.38-4";
+const AGNHOST = "registry.k8s.io/e2e-test-images/agnhost:2.53";
+
+function template(labels: Record<string, string>, image: string): V1PodTemplateSpec {
+  return { metadata: { labels }, spec: { containers: [{ name: "httpd", image }] } };
+}
+
+/** `e2edeployment.NewDeployment`. */
+function newDeployment(
+  name: string,
+  replicas: number,
+  labels: Record<string, string>,
+  image: string,
+  strategy: "RollingUpdate" | "Recreate",
+): V1Deployment {
+  return {
+    metadata: { name },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: template(labels, image),
+      strategy: { type: strategy },
+    },
+  };
+}
+
+/** `newRS`. */
+function newRS(name: string, replicas: number, labels: Record<string, string>, image: string): V1ReplicaSet {
+  return {
+    metadata: { name, labels },
+    spec: { replicas, selector: { matchLabels: labels }, template: template(labels, image) },
+  };
+}
+
+async function pods(ns: string, labelSelector?: string): Promise<V1Pod[]> {
+  return (await c.core.listNamespacedPod({ namespace: ns, ...(labelSelector !== undefined && { labelSelector }) }))
+    .items;
+}
+
+const live = (ps: V1Pod[]) => ps.filter((p) => p.metadata?.deletionTimestamp == null);
+const ready = (p: V1Pod) => p.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True") === true;
+
+/** `WaitForDeploymentComplete`: every replica updated and available, the newest generation observed. */
+async function deploymentComplete(ns: string, name: string): Promise<boolean> {
+  const d = await apps.readNamespacedDeployment({ namespace: ns, name });
+  const want = d.spec?.replicas ?? 1;
+  const s = d.status ?? {};
+  return (
+    (s.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0) &&
+    s.updatedReplicas === want &&
+    s.replicas === want &&
+    s.availableReplicas === want
+  );
+}
+
+const controllerOf = (p: V1Pod) => p.metadata?.ownerReferences?.find((r) => r.controller === true);
+
+describe("[sig-apps] Deployment (apps/deployment.go)", () => {
+  it("deployment reaping should cascade to its replica sets and pods", async () => {
+    const ns = await c.namespace("deploy-reap");
+    const labels = { name: "cleanup-pod" };
+    await apps.createNamespacedDeployment({
+      namespace: ns,
+      body: newDeployment("test-new-deployment", 1, labels, HTTPD, "RollingUpdate"),
+    });
+    await expect.poll(() => deploymentComplete(ns, "test-new-deployment"), POLL).toBe(true);
+    await apps.deleteNamespacedDeployment({ namespace: ns, name: "test-new-deployment" });
+    await expect.poll(async () => (await apps.listNamespacedReplicaSet({ namespace: ns })).items.length, POLL).toBe(0);
+    await expect.poll(async () => (await pods(ns)).length, POLL).toBe(0);
+  });
+
+  it("RollingUpdateDeployment should delete old pods and create new ones", async () => {
+    const ns = await c.namespace("deploy-rolling");
+    const labels = { name: "sample-pod", pod: "httpd" };
+    const rs = newRS("test-rolling-update-controller", 1, labels, HTTPD);
+    rs.metadata = { ...rs.metadata, annotations: { "deployment.kubernetes.io/revision": "3546343826724305832" } };
+    await apps.createNamespacedReplicaSet({ namespace: ns, body: rs });
+    await expect.poll(async () => live(await pods(ns)).filter(ready).length, POLL).toBe(1);
+    await apps.createNamespacedDeployment({
+      namespace: ns,
+      body: newDeployment("test-rolling-update-deployment", 1, labels, AGNHOST, "RollingUpdate"),
+    });
+    // The deployment adopts the replica set and goes one revision past it.
+    await expect
+      .poll(
+        async () =>
+          (await apps.readNamespacedDeployment({ namespace: ns, name: "test-rolling-update-deployment" })).metadata
+            ?.annotations?.["deployment.kubernetes.io/revision"],
+        POLL,
+      )
+      .toBe("3546343826724305833");
+    await expect.poll(() => deploymentComplete(ns, "test-rolling-update-deployment"), POLL).toBe(true);
+    const all = (await apps.listNamespacedReplicaSet({ namespace: ns })).items;
+    const old = all.filter((x) => x.metadata?.name === "test-rolling-update-controller");
+    expect(old).toHaveLength(1);
+    expect(old[0]?.spec?.replicas).toBe(0);
+    expect(old[0]?.metadata?.ownerReferences?.[0]?.name).toBe("test-rolling-update-deployment");
+    await expect
+      .poll(async () => live(await pods(ns)).map((p) => p.spec?.containers[0]?.image), POLL)
+      .toEqual([AGNHOST]);
+  });
+
+  it("RecreateDeployment should delete old pods and create new ones", async () => {
+    const ns = await c.namespace("deploy-recreate");
+    const labels = { name: "sample-pod-3" };
+    const name = "test-recreate-deployment";
+    await apps.createNamespacedDeployment({ namespace: ns, body: newDeployment(name, 1, labels, AGNHOST, "Recreate") });
+    await expect.poll(() => deploymentComplete(ns, name), POLL).toBe(true);
+    await apps.patchNamespacedDeployment(
+      {
+        namespace: ns,
+        name,
+        body: { spec: { template: { spec: { containers: [{ name: "httpd", image: HTTPD }] } } } },
+      },
+      c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.StrategicMergePatch),
+    );
+    // watchRecreateDeployment: no new pod exists while an old one does.
+    const deadline = Date.now() + POLL.timeout;
+    for (;;) {
+      const images = new Set((await pods(ns)).map((p) => p.spec?.containers[0]?.image));
+      expect(images.size, "old and new pods at once").toBeLessThanOrEqual(1);
+      if (await deploymentComplete(ns, name)) {
+        if (images.has(HTTPD)) break;
+      }
+      expect(Date.now(), "the recreate rollout never completed").toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  });
+
+  it("deployment should delete old replica sets", async () => {
+    const ns = await c.namespace("deploy-cleanup");
+    const labels = { name: "cleanup-pod" };
+    await apps.createNamespacedReplicaSet({ namespace: ns, body: newRS("test-cleanup-controller", 1, labels, HTTPD) });
+    await expect.poll(async () => live(await pods(ns)).filter(ready).length, POLL).toBe(1);
+    const d = newDeployment("test-cleanup-deployment", 1, labels, AGNHOST, "RollingUpdate");
+    d.spec = { ...d.spec!, revisionHistoryLimit: 0 };
+    await apps.createNamespacedDeployment({ namespace: ns, body: d });
+    await expect.poll(() => deploymentComplete(ns, "test-cleanup-deployment"), POLL).toBe(true);
+    // waitForDeploymentOldRSsNum(0): only the new replica set is left.
+    await expect
+      .poll(
+        async () =>
+          (await apps.listNamespacedReplicaSet({ namespace: ns })).items.map(
+            (x) => x.spec?.template?.spec?.containers[0]?.image,
+          ),
+        POLL,
+      )
+      .toEqual([AGNHOST]);
+  });
+});
+
+describe("[sig-apps] ReplicaSet (apps/replica_set.go)", () => {
+  it("should adopt matching pods on creation and release no longer matching pods", async () => {
+    const ns = await c.namespace("rs-adopt");
+    const labels = { name: "pod-adoption-release" };
+    await c.core.createNamespacedPod({
+      namespace: ns,
+      body: { metadata: { name: "pod-adoption-release", labels }, spec: template(labels, HTTPD).spec! },
+    });
+    await expect.poll(async () => (await pods(ns)).filter(ready).length, POLL).toBe(1);
+    await apps.createNamespacedReplicaSet({ namespace: ns, body: newRS("pod-adoption-release", 1, labels, HTTPD) });
+    // The orphan is adopted: it gets the replica set as its controller and no second pod is made.
+    await expect
+      .poll(async () => (await pods(ns)).map((p) => [p.metadata?.name, controllerOf(p)?.name]), POLL)
+      .toEqual([["pod-adoption-release", "pod-adoption-release"]]);
+    // Relabelled, it is released, and the replica set makes a new pod in its place.
+    await c.core.patchNamespacedPod(
+      { namespace: ns, name: "pod-adoption-release", body: { metadata: { labels: { name: "not-matching-name" } } } },
+      c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.MergePatch),
+    );
+    await expect
+      .poll(
+        async () =>
+          controllerOf(await c.core.readNamespacedPod({ namespace: ns, name: "pod-adoption-release" })) === undefined,
+        POLL,
+      )
+      .toBe(true);
+    await expect.poll(async () => live(await pods(ns, "name=pod-adoption-release")).length, POLL).toBe(1);
+  });
+
+  it("should list and delete a collection of ReplicaSets", async () => {
+    const ns = await c.namespace("rs-collection");
+    const rs = newRS("test-rs", 1, { name: "sample-pod", e2e: "rs-collection" }, HTTPD);
+    rs.metadata = { ...rs.metadata, labels: { ...rs.metadata?.labels, "test-rs": "set" } };
+    await apps.createNamespacedReplicaSet({ namespace: ns, body: rs });
+    await expect
+      .poll(
+        async () => (await apps.readNamespacedReplicaSet({ namespace: ns, name: "test-rs" })).status?.readyReplicas,
+        POLL,
+      )
+      .toBe(1);
+    const listed = await apps.listReplicaSetForAllNamespaces({ labelSelector: "test-rs=set" });
+    expect(listed.items.map((x) => x.metadata?.name)).toEqual(["test-rs"]);
+    await apps.deleteCollectionNamespacedReplicaSet({ namespace: ns, labelSelector: "test-rs=set" });
+    await expect
+      .poll(
+        async () => (await apps.listNamespacedReplicaSet({ namespace: ns, labelSelector: "test-rs=set" })).items.length,
+        POLL,
+      )
+      .toBe(0);
+  });
+});
+
+describe("[sig-apps] ReplicationController (apps/rc.go)", () => {
+  it("should adopt matching pods on creation", async () => {
+    const ns = await c.namespace("rc-adopt");
+    const labels = { name: "pod-adoption" };
+    await c.core.createNamespacedPod({
+      namespace: ns,
+      body: { metadata: { name: "pod-adoption", labels }, spec: template(labels, HTTPD).spec! },
+    });
+    await expect.poll(async () => (await pods(ns)).filter(ready).length, POLL).toBe(1);
+    await c.core.createNamespacedReplicationController({
+      namespace: ns,
+      body: {
+        metadata: { name: "pod-adoption" },
+        spec: { replicas: 1, selector: labels, template: template(labels, HTTPD) },
+      },
+    });
+    await expect
+      .poll(
+        async () => (await pods(ns)).map((p) => [p.metadata?.name, controllerOf(p)?.kind, controllerOf(p)?.name]),
+        POLL,
+      )
+      .toEqual([["pod-adoption", "ReplicationController", "pod-adoption"]]);
+  });
+
+  it("should release no longer matching pods", async () => {
+    const ns = await c.namespace("rc-release");
+    const labels = { name: "pod-release" };
+    await c.core.createNamespacedReplicationController({
+      namespace: ns,
+      body: {
+        metadata: { name: "pod-release" },
+        spec: { replicas: 1, selector: labels, template: template(labels, HTTPD) },
+      },
+    });
+    await expect.poll(async () => live(await pods(ns)).filter(ready).length, POLL).toBe(1);
+    const [pod] = await pods(ns);
+    const name = pod?.metadata?.name ?? "";
+    await c.core.patchNamespacedPod(
+      { namespace: ns, name, body: { metadata: { labels: { name: "not-matching-name" } } } },
+      c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.MergePatch),
+    );
+    await expect
+      .poll(async () => controllerOf(await c.core.readNamespacedPod({ namespace: ns, name })) === undefined, POLL)
+      .toBe(true);
+    await expect.poll(async () => live(await pods(ns, "name=pod-release")).length, POLL).toBe(1);
+  });
+});
