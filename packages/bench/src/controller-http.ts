@@ -9,7 +9,7 @@ import { builtinResources, KubeClient, listWatchFor } from "@informer-ts/client"
 import { Controller, enqueueRequestForObject } from "@informer-ts/controller";
 import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
 import type { BenchRow } from "./report.js";
-import { smallConfigMap } from "./util.js";
+import { childNodeArgs, smallConfigMap } from "./util.js";
 
 /** Which controller a child runs. */
 export type HttpVariant = "informer-ts" | "client-node";
@@ -297,7 +297,8 @@ function failed(variant: HttpVariant, error: string): ChildResult {
 
 /** Runs one variant in its own child; `write` (the parent's phases) runs once the child reports `synced`. */
 function runChild(spec: ChildSpec, write: () => Promise<void>): Promise<ChildResult> {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+  const profDir = process.env.BENCH_CONTROLLER_CPU_PROF;
+  const child = spawn(process.execPath, [...childNodeArgs(profDir, spec.variant), fileURLToPath(import.meta.url)], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     env: { ...process.env, [CHILD_ENV]: JSON.stringify(spec) },
   });

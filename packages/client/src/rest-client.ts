@@ -21,7 +21,7 @@ import {
 } from "./call-options.js";
 import { type ClientConfig, type KubeClientOptions, rateLimitOf, validateClientConfig } from "./client-config.js";
 import { asPartialObjectMetadata, METADATA_ACCEPT, METADATA_LIST_ACCEPT, metadataWatch } from "./metadata-watch.js";
-import type { PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
+import type { DeepPartial, PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
 import { RequestExecutor, type RequestSpec, type Verb } from "./request-executor.js";
 import { applyBody, checkNamespaceMatch, metadataOf, objectLocation } from "./request-target.js";
 import { RequestConstructionError, type ResourceDescriptor, resourceURL } from "./resources.js";
@@ -212,7 +212,7 @@ export class KubeClient {
   /** Creates `object` (`POST`); the namespace defaults to `object.metadata.namespace`. */
   async create<T>(
     resource: ResourceDescriptor<T>,
-    object: T,
+    object: NoInfer<DeepPartial<T>>,
     options: Omit<WriteOptions, "subresource"> = {},
     signal?: AbortSignal,
   ): Promise<T> {
@@ -272,7 +272,7 @@ export class KubeClient {
    */
   async update<T>(
     resource: ResourceDescriptor<T>,
-    object: T,
+    object: NoInfer<DeepPartial<T>>,
     options: WriteOptions = {},
     signal?: AbortSignal,
   ): Promise<T> {
@@ -296,7 +296,7 @@ export class KubeClient {
   /** Replaces the `/status` subresource (`UpdateStatus`): the server keeps everything but the status. */
   updateStatus<T>(
     resource: ResourceDescriptor<T>,
-    object: T,
+    object: NoInfer<DeepPartial<T>>,
     options: Omit<WriteOptions, "subresource"> = {},
     signal?: AbortSignal,
   ): Promise<T> {
@@ -368,7 +368,12 @@ export class KubeClient {
    * another manager owns unless `force` is set. The body is `object` as JSON (JSON is YAML). `metadata.name` names
    * the object; `apiVersion` and `kind` are filled in from the descriptor when missing and must match it when set.
    */
-  async apply<T>(resource: ResourceDescriptor<T>, object: T, options: ApplyOptions, signal?: AbortSignal): Promise<T> {
+  async apply<T>(
+    resource: ResourceDescriptor<T>,
+    object: NoInfer<DeepPartial<T>>,
+    options: ApplyOptions,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const body = applyBody(resource, object, options, "apply");
     return this.patch(
       resource,
@@ -382,7 +387,7 @@ export class KubeClient {
   /** Server-side apply of the `/status` subresource (`ApplyStatus`): `object` carries the status fields to own. */
   async applyStatus<T>(
     resource: ResourceDescriptor<T>,
-    object: T,
+    object: NoInfer<DeepPartial<T>>,
     options: ApplyOptions,
     signal?: AbortSignal,
   ): Promise<T> {

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { type builtinResources, resources } from "./builtin-resources.js";
 import { sendJSON, startServer, type TestServer, until } from "./internal/test-server.test-util.js";
 import { listWatchFor, metadataListWatchFor } from "./listwatch.js";
-import type { JsonOf, PartialObjectMetadata, Scale } from "./object-types.js";
+import type { DeepPartial, JsonOf, PartialObjectMetadata, Scale } from "./object-types.js";
 import { customResource, type ObjectOf, type ResourceDescriptor } from "./resources.js";
 import { KubeClient } from "./rest-client.js";
 
@@ -83,6 +83,31 @@ describe("typed descriptors (compile-time)", () => {
     expectTypeOf(newMetadataSharedInformerFactory(c, 0).informerFor(resources.pods).getIndexer().list()).toEqualTypeOf<
       PartialObjectMetadata[]
     >();
+  });
+});
+
+describe("writes take deep partials of the read types (compile-time)", () => {
+  it("the spread edit of issue 22 compiles: { ...d, spec: { ...d.spec, replicas } } read through the client", () => {
+    const c = {} as KubeClient;
+    const typeOnly = async (replicas: number) => {
+      const d = await c.get(resources.deployments, "web", { namespace: "ns" });
+      // `d.spec` is optional on the read type and `selector`/`template` required inside it; the write takes it anyway.
+      const updated = await c.update(resources.deployments, { ...d, spec: { ...d.spec, replicas } });
+      expectTypeOf(updated).toEqualTypeOf<ObjectOf<typeof resources.deployments>>();
+      await c.create(resources.deployments, { ...d, metadata: { name: "web-2", namespace: "ns" } });
+      await c.updateStatus(resources.deployments, { ...d, status: { ...d.status, observedGeneration: 2 } });
+      await c.apply(resources.deployments, { metadata: { name: "web" }, spec: { replicas } }, { fieldManager: "m" });
+      // @ts-expect-error replicas is a number, also inside a spread edit
+      await c.update(resources.deployments, { ...d, spec: { ...d.spec, replicas: "3" } });
+      // @ts-expect-error a misspelt field of a fresh literal is still caught
+      await c.update(resources.deployments, { ...d, spec: { ...d.spec, replicsa: replicas } });
+    };
+    expect(typeof typeOnly).toBe("function");
+    // The read type keeps the schema's required markers: what the server always sends stays non-optional.
+    expectTypeOf<NonNullable<ObjectOf<typeof resources.deployments>["spec"]>["selector"]>().not.toBeUndefined();
+    expectTypeOf<DeepPartial<{ a: { b: string; c: number[] } }>>().toEqualTypeOf<{
+      a?: { b?: string; c?: number[] };
+    }>();
   });
 });
 
