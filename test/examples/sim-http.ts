@@ -42,7 +42,7 @@ export async function startSimCluster(resources: readonly SimResource[] = []): P
     engine,
     url,
     client() {
-      const c = new KubeClient({ server: url }, { clock, rateLimiter: null, maxRetries: 0 });
+      const c = new KubeClient({ server: url }, { clock, rateLimiter: null, maxRetries: 0, quiet: true });
       clients.push(c);
       return c;
     },

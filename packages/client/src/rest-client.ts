@@ -1,7 +1,7 @@
 import type { KubeList, KubeObject, Status, Watch } from "@informer-ts/apimachinery";
 import { isNetworkTimeout, isProbableEOF, listOptionsQuery } from "@informer-ts/apimachinery";
 import { type Clock, realClock } from "@informer-ts/clock";
-import { EventStream, noopMetrics } from "@informer-ts/instrumentation";
+import { EventStream, newRuntimeLogger, noopMetrics } from "@informer-ts/instrumentation";
 import type { Observable } from "rxjs";
 import { AgentPool } from "./agent-pool.js";
 import {
@@ -23,13 +23,13 @@ import { type ClientConfig, type KubeClientOptions, rateLimitOf, validateClientC
 import { asPartialObjectMetadata, METADATA_ACCEPT, METADATA_LIST_ACCEPT, metadataWatch } from "./metadata-watch.js";
 import type { DeepPartial, PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
 import { RequestExecutor, type RequestSpec, type Verb } from "./request-executor.js";
+import { RequestLog } from "./request-log.js";
 import { applyBody, checkNamespaceMatch, metadataOf, objectLocation } from "./request-target.js";
 import { RequestConstructionError, type ResourceDescriptor, resourceURL } from "./resources.js";
 import { decodedBody, discard } from "./response-body.js";
 import { type RestClientEvent, RestClientMetrics } from "./rest-client-metrics.js";
 import { emptyWatch, StreamWatcher } from "./stream-watcher.js";
 import { type RateLimiter, TokenBucketRateLimiter } from "./throttle.js";
-import { ThrottleWarning } from "./throttle-warning.js";
 import { defaultUserAgent } from "./version.js";
 import type { WatchDecoderOptions } from "./watch-decoder.js";
 import { DEFAULT_MAX_RETRIES } from "./with-retry.js";
@@ -90,10 +90,9 @@ export class KubeClient {
       rateLimiter = rl === undefined ? undefined : new TokenBucketRateLimiter(rl.qps, rl.burst, this.clock);
     }
     this.pool = new AgentPool(config, options.dispatcher);
-    const warning =
-      options.logger !== undefined && rateLimiter !== undefined
-        ? new ThrottleWarning(options.logger, config, options.rateLimiter !== undefined)
-        : undefined;
+    const logger = options.quiet === true ? undefined : (options.logger ?? newRuntimeLogger({ name: "client" }));
+    const log =
+      logger === undefined ? undefined : new RequestLog(logger, this.clock, config, options.rateLimiter !== undefined);
     this.executor = new RequestExecutor({
       config,
       host: this.server.host,
@@ -104,9 +103,7 @@ export class KubeClient {
       userAgent: config.userAgent ?? defaultUserAgent(),
       pool: this.pool,
       events: this.eventStream,
-      ...(warning !== undefined && {
-        onThrottled: (ms: number, verb: Verb, url: URL) => warning.throttled(ms, verb, url),
-      }),
+      ...(log !== undefined && { log }),
     });
     this.decoderOptions = options.watchDecoder ?? {};
   }

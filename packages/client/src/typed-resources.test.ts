@@ -45,7 +45,7 @@ describe("typed descriptors (compile-time)", () => {
   });
 
   it("verbs take and return the descriptor's type; custom resources take a type parameter", () => {
-    const c = new KubeClient({ server: "http://127.0.0.1:1" });
+    const c = new KubeClient({ server: "http://127.0.0.1:1" }, { quiet: true });
     clients.push(c);
     // Type-level only: the calls below are never made (a function that is not called).
     const typeOnly = () => {
@@ -141,7 +141,7 @@ describe("a typed informer's lister", () => {
       }
     });
     servers.push(s);
-    const c = new KubeClient({ server: s.url }, { rateLimiter: null });
+    const c = new KubeClient({ server: s.url }, { rateLimiter: null, quiet: true });
     clients.push(c);
     const informer = newSharedIndexInformer(listWatchFor(c, resources.configMaps));
     const lister = newGenericLister(informer.getIndexer(), { group: "", resource: "configmaps" });

@@ -23,7 +23,7 @@ export interface NewManagerOptions
   /** Use this connection instead of loading a kubeconfig (tests, a `--server` flag of the program's own). */
   readonly clientConfig?: ClientConfig;
   /** More options of the `KubeClient` (a dispatcher, retries…); its clock, metrics and logger are the manager's. */
-  readonly clientOptions?: Omit<KubeClientOptions, "clock" | "metrics" | "logger">;
+  readonly clientOptions?: Omit<KubeClientOptions, "clock" | "metrics" | "logger" | "quiet">;
   /** The leader election Lease's name when `--leader-election-id` is not given (kubebuilder hard-codes one). */
   readonly leaderElectionID?: string;
   /** More leader election settings (durations, `releaseOnCancel`, `fencing`); the flags give namespace and name. */
@@ -91,7 +91,7 @@ export async function newManager(options: NewManagerOptions = {}): Promise<Built
     ...clientOptions,
     ...(options.clock !== undefined && { clock: options.clock }),
     metrics,
-    ...(options.quiet !== true && { logger: withFields(logger, { logger: "client" }) }),
+    ...(options.quiet === true ? { quiet: true } : { logger: withFields(logger, { logger: "client" }) }),
   });
   const probe = flags.healthProbeBindAddress;
   const m = flags.metricsBindAddress;
