@@ -48,6 +48,7 @@ export async function startSimCluster(resources: readonly SimResource[] = []): P
     },
     manager(client, extra = {}) {
       return new Manager({
+        quiet: true, // no log assertions here
         listerWatcherFor: (r, { namespace }) => listWatchFor(client, r, { namespace }),
         client,
         clock,

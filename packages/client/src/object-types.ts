@@ -47,5 +47,19 @@ export interface PartialObjectMetadataList {
 export type DeepPartial<T> = T extends readonly (infer E)[]
   ? DeepPartial<E>[]
   : T extends object
-    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    ? Flat<
+        { [K in keyof T as IndexKey<K> extends true ? never : K]?: DeepPartial<T[K]> } & {
+          [K in keyof T as IndexKey<K> extends true ? K : never]: DeepPartial<T[K]>;
+        }
+      >
     : T;
+
+/**
+ * Whether `K` is an index signature's key (`string`, `number`): a map such as `labels` keeps its values as they are
+ * (an optional index signature would make every value `string | undefined`, which a `Record<string, string>` does
+ * not take); its declared fields become optional.
+ */
+type IndexKey<K> = string extends K ? true : number extends K ? true : false;
+
+/** One object type instead of an intersection (readable in errors and hovers); keeps each field's `?`. */
+type Flat<T> = { [K in keyof T]: T[K] };

@@ -5,7 +5,8 @@ import { apiVersionOf, type DeepPartial, type ResourceDescriptor } from "@inform
 /**
  * An apply configuration of a `T` (client-go's `applyconfigurations`, controller-runtime's `client.ApplyConfiguration`):
  * the fields this field manager owns, everything optional except what names the object — `apiVersion`, `kind` and
- * `metadata.name`. Works for the built-in kinds (`ApplyConfiguration<Deployment>`) and for a custom resource's own
+ * `metadata.name`. `metadata` is an `ObjectMeta` (its fields are optional already; an owner reference in it is
+ * whole, as `setControllerReference` writes it). Works for the built-in kinds (`ApplyConfiguration<Deployment>`) and for a custom resource's own
  * declared type (`ApplyConfiguration<Widget>`). A field left out is not owned: with server-side apply, leaving a field
  * out that this manager owned before removes it.
  *
@@ -19,7 +20,7 @@ import { apiVersionOf, type DeepPartial, type ResourceDescriptor } from "@inform
 export type ApplyConfiguration<T extends KubeObject> = DeepPartial<Without<T, "apiVersion" | "kind" | "metadata">> & {
   apiVersion: NonNullable<T["apiVersion"]>;
   kind: NonNullable<T["kind"]>;
-  metadata: DeepPartial<ObjectMeta> & { name: string };
+  metadata: ObjectMeta & { name: string };
 };
 
 /**
@@ -38,7 +39,7 @@ export function applyConfiguration<T extends KubeObject>(
   resource: ResourceDescriptor<T>,
   name: string,
   namespace?: string,
-  fields?: NoInfer<DeepPartial<Without<T, "apiVersion" | "kind">>>,
+  fields?: NoInfer<DeepPartial<Without<T, "apiVersion" | "kind" | "metadata">> & { metadata?: ObjectMeta }>,
 ): ApplyConfiguration<T> {
   if (typeof name !== "string" || name === "") {
     throw new TypeError(`applyConfiguration: a ${resource.kind} needs a metadata.name, got ${JSON.stringify(name)}`);
