@@ -5,6 +5,7 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { builtinResources, KubeClient } from "@informer-ts/client";
 import { FakeClock, seededRand } from "@informer-ts/clock";
+import { silentLogger } from "@informer-ts/instrumentation";
 import {
   EventBroadcaster,
   formatTime,
@@ -60,6 +61,7 @@ describe("controller writes over HTTP (KubeClient → SimHttpServer)", () => {
       const elector = new LeaderElector({
         lock: new LeaseLock({ namespace: "kube-system", name: "http-ctrl", identity: id, client }),
         clock,
+        logger: silentLogger, // asserted on events$, not on logs
         rand: seededRand(id.charCodeAt(0)),
         releaseOnCancel: true,
         callbacks: {
