@@ -5,7 +5,6 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { builtinResources, KubeClient } from "@informer-ts/client";
 import { FakeClock, seededRand } from "@informer-ts/clock";
-import { silentLogger } from "@informer-ts/instrumentation";
 import {
   EventBroadcaster,
   formatTime,
@@ -15,6 +14,7 @@ import {
   patchAddFinalizer,
   patchRemoveFinalizer,
 } from "@informer-ts/controller";
+import { silentLogger } from "@informer-ts/instrumentation";
 import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
