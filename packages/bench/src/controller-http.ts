@@ -134,7 +134,8 @@ interface ChildController {
 }
 
 function informerTsController(spec: ChildSpec, rec: Recorder): ChildController {
-  const client = new KubeClient({ server: spec.url });
+  // Quiet, like the client-node child: the run's numbers are the output (a failure ends the run with its error).
+  const client = new KubeClient({ server: spec.url }, { quiet: true });
   const informer = newSharedIndexInformer<KubeObject>(
     listWatchFor<KubeObject>(client, builtinResources.configmaps),
     { apiVersion: "v1", kind: "ConfigMap" },
@@ -143,6 +144,7 @@ function informerTsController(spec: ChildSpec, rec: Recorder): ChildController {
   const indexer = informer.getIndexer();
   const controller = new Controller({
     name: "bench-http",
+    logger: silentLogger,
     watches: [{ informer, handler: enqueueRequestForObject() }],
     reconciler: (req) => {
       const key = `${req.namespace}/${req.name}`;
