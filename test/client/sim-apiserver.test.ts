@@ -60,7 +60,7 @@ async function clientFrom(file: string, opts: KubeconfigOptions): Promise<KubeCl
   const path = join(dir, file);
   writeKubeconfig(path, opts);
   const cfg = await loadClientConfig({ kubeconfigPath: path });
-  return new KubeClient(cfg, { clock, rateLimiter: null, maxRetries: 0 });
+  return new KubeClient(cfg, { clock, rateLimiter: null, maxRetries: 0, quiet: true });
 }
 
 /** Lets sockets make progress until `cond` holds (bounded in event-loop turns, never a timed wait). */

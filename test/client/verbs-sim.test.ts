@@ -27,7 +27,7 @@ beforeAll(async () => {
   engine = new SimApiServer({ clock, rand: seededRand(11) });
   sim = new SimHttpServer({ backend: new EngineBackend(engine), clock });
   const url = await sim.start();
-  client = new KubeClient({ server: url }, { clock, rateLimiter: null, maxRetries: 0 });
+  client = new KubeClient({ server: url }, { clock, rateLimiter: null, maxRetries: 0, quiet: true });
 });
 
 afterAll(async () => {

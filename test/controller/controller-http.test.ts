@@ -14,6 +14,7 @@ import {
   patchAddFinalizer,
   patchRemoveFinalizer,
 } from "@informer-ts/controller";
+import { silentLogger } from "@informer-ts/instrumentation";
 import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
   engine = new SimApiServer({ clock, rand: seededRand(3) });
   sim = new SimHttpServer({ backend: new EngineBackend(engine), clock });
   const url = await sim.start();
-  client = new KubeClient({ server: url }, { clock, rateLimiter: null, maxRetries: 0 });
+  client = new KubeClient({ server: url }, { clock, rateLimiter: null, maxRetries: 0, quiet: true });
 });
 
 afterAll(async () => {
@@ -60,6 +61,7 @@ describe("controller writes over HTTP (KubeClient → SimHttpServer)", () => {
       const elector = new LeaderElector({
         lock: new LeaseLock({ namespace: "kube-system", name: "http-ctrl", identity: id, client }),
         clock,
+        logger: silentLogger, // asserted on events$, not on logs
         rand: seededRand(id.charCodeAt(0)),
         releaseOnCancel: true,
         callbacks: {

@@ -108,6 +108,7 @@ function makeWorld(chaos: { failEvery: number; slowMs: number }, seed: number): 
   const engine = new SimApiServer({ clock, rand: seededRand(seed) });
   const client = new EngineClient(engine);
   const manager = new Manager({
+    quiet: true, // no log assertions here
     listerWatcherFor: (r, { namespace }) => engine.listerWatcher(ref(r), { namespace }) as never,
     client,
     clock,

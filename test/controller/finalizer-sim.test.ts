@@ -48,6 +48,7 @@ function setup() {
   });
   const client = new EngineClient(engine);
   const manager = new Manager({
+    quiet: true, // no log assertions here
     listerWatcherFor: (r, { namespace }) => engine.listerWatcher(ref(r), { namespace }) as never,
     client,
     clock,

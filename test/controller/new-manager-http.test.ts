@@ -80,6 +80,19 @@ describe("newManager (the one-line main)", () => {
     }
   });
 
+  it("keeps client-go's 5 qps unless --kube-api-qps/--kube-api-burst say otherwise", async () => {
+    const base = { clientConfig: { server: "http://127.0.0.1:1" }, quiet: true, handleSignals: false } as const;
+    const plain = await newManager({ ...base, flags: ["--health-probe-bind-address=0"] });
+    expect([plain.client.config.qps, plain.client.config.burst]).toEqual([undefined, undefined]);
+    const fast = await newManager({
+      ...base,
+      flags: ["--health-probe-bind-address=0", "--kube-api-qps=-1", "--kube-api-burst=50"],
+    });
+    expect([fast.client.config.qps, fast.client.config.burst]).toEqual([-1, 50]);
+    await plain.client.close();
+    await fast.client.close();
+  });
+
   it("a bad flag rejects with a FlagError naming it, before anything is opened", async () => {
     await expect(newManager({ flags: ["--metrics-bind-address", "nope"] })).rejects.toThrow(FlagError);
     await expect(

@@ -42,12 +42,13 @@ export async function startSimCluster(resources: readonly SimResource[] = []): P
     engine,
     url,
     client() {
-      const c = new KubeClient({ server: url }, { clock, rateLimiter: null, maxRetries: 0 });
+      const c = new KubeClient({ server: url }, { clock, rateLimiter: null, maxRetries: 0, quiet: true });
       clients.push(c);
       return c;
     },
     manager(client, extra = {}) {
       return new Manager({
+        quiet: true, // no log assertions here
         listerWatcherFor: (r, { namespace }) => listWatchFor(client, r, { namespace }),
         client,
         clock,

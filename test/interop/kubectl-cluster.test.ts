@@ -28,7 +28,7 @@ beforeAll(async () => {
   if (!kubectl.ok) return;
   sim = await startSim();
   // No client-side rate limit (client-go's default 5 qps would pace every controller write).
-  client = new KubeClient({ server: sim.url, qps: -1 });
+  client = new KubeClient({ server: sim.url, qps: -1 }, { quiet: true });
   const runtime = new SimClusterRuntime({ client, clock: realClock, nodes: 3, stages: FAST, logger: silentLogger });
   done = runtime.run(stop.signal);
 });

@@ -36,7 +36,7 @@ async function refusedPort(): Promise<number> {
 it("server down: the first failure warns once with the URL tried", async () => {
   const clock = new FakeClock();
   const server = `http://127.0.0.1:${await refusedPort()}`;
-  const client = new KubeClient({ server }, { clock, maxRetries: 0, rateLimiter: null });
+  const client = new KubeClient({ server }, { clock, maxRetries: 0, rateLimiter: null, quiet: true });
   const logger = capture();
   const r = new Reflector(
     listWatchFor<KubeObject>(client, builtinResources.configmaps, { namespace: "default" }),
@@ -82,7 +82,7 @@ it("a custom resource the server does not serve: 404 names group/version/resourc
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const clock = new FakeClock();
   const server = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  const client = new KubeClient({ server }, { clock, maxRetries: 0, rateLimiter: null });
+  const client = new KubeClient({ server }, { clock, maxRetries: 0, rateLimiter: null, quiet: true });
   const logger = capture();
   const widgets = customResource({
     group: "example.com",

@@ -185,7 +185,7 @@ async function startServer(options: { watchList?: boolean } = {}): Promise<void>
   backend = new RecordingBackend(engine);
   sim = new SimHttpServer({ backend, clock });
   const url = await sim.start();
-  client = new KubeClient({ server: url, qps: -1 }, { clock, rateLimiter: null, maxRetries: 0 });
+  client = new KubeClient({ server: url, qps: -1 }, { clock, rateLimiter: null, maxRetries: 0, quiet: true });
   for (let i = 0; i < 20; i++) await client.create(configmaps, cm(`cm-${i}`));
 }
 

@@ -24,7 +24,9 @@ try {
   const { manager, client } = await newManager({
     flags: process.argv,
     extraFlags,
-    ...(typeof extra.server === "string" && { clientConfig: { server: extra.server } }),
+    // --server is for the local simulated apiserver: no client-side limit there (client-go's 5 qps would set the pace).
+    // Through a kubeconfig the client keeps client-go's 5 qps / 10 burst unless --kube-api-qps/--kube-api-burst.
+    ...(typeof extra.server === "string" && { clientConfig: { server: extra.server, qps: -1 } }),
     ...(typeof extra.namespace === "string" && { namespace: extra.namespace }),
   });
   setupMirrorController(manager, client);

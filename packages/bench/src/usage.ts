@@ -115,6 +115,11 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
       { name: "BENCH_CONTROLLER_LATENCY_SECONDS", default: "3", meaning: "length of each latency run, seconds" },
       { name: "BENCH_CONTROLLER_POOL", default: "5000", meaning: "ConfigMaps the latency and HTTP runs modify" },
       { name: "BENCH_CONTROLLER_HTTP", default: "1", meaning: "0 skips the over-HTTP client-node comparison" },
+      {
+        name: "BENCH_CONTROLLER_CPU_PROF",
+        default: "unset",
+        meaning: "a directory for a --cpu-prof profile of each over-HTTP child",
+      },
     ],
   },
   {

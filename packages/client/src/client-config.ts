@@ -149,8 +149,13 @@ export interface KubeClientOptions {
   /** Watch decoding limits. */
   readonly watchDecoder?: WatchDecoderOptions;
   /**
-   * Where the client logs (`@informer-ts/instrumentation`'s `Logger`). Today one line: a warning the first time the
-   * client-side rate limiter delays a request by more than a second. Default: none.
+   * Where the client logs (`@informer-ts/instrumentation`'s `Logger`, the runtime's contract): retries (`info`),
+   * requests that failed for good — a transport error after the last attempt or a 5xx answer (`warn`; 4xx answers
+   * are results, not logged) — and client-side throttling waits over a second (`info`, at most once a second; the
+   * first a `warn` naming the qps/burst to raise). Default: `newRuntimeLogger({ name: "client" })` — JSON lines on
+   * stderr, readable lines on a terminal, `info` and up. A Manager built by `newManager` passes its own.
    */
   readonly logger?: Logger;
+  /** Log nothing (tests, tools with their own reporting); overrides {@link KubeClientOptions.logger}. */
+  readonly quiet?: boolean;
 }

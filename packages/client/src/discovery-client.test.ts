@@ -60,7 +60,7 @@ async function serve(answer: (url: string, accept: string) => unknown): Promise<
 }
 
 function kube(url: string): KubeClient {
-  const c = new KubeClient({ server: url }, { rateLimiter: null });
+  const c = new KubeClient({ server: url }, { rateLimiter: null, quiet: true });
   clients.push(c);
   return c;
 }

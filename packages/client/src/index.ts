@@ -88,7 +88,7 @@ export {
 } from "./kubeconfig.js";
 export { type ListWatchScope, listWatchFor, metadataListWatchFor } from "./listwatch.js";
 export { METADATA_ACCEPT, METADATA_LIST_ACCEPT } from "./metadata-watch.js";
-export type { JsonOf, PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
+export type { DeepPartial, JsonOf, PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
 export { RequestTimeoutError } from "./request-executor.js";
 export {
   apiVersionOf,

@@ -87,7 +87,7 @@ function kubeconfig(opts: {
 }
 
 async function listWith(config: ClientConfig): Promise<unknown> {
-  const c = new KubeClient(config);
+  const c = new KubeClient(config, { quiet: true });
   try {
     return await c.list(builtinResources.configmaps, { namespace: "default" });
   } finally {
@@ -212,7 +212,7 @@ describe("loadClientConfig (kubeconfig via @kubernetes/client-node)", () => {
       }),
     });
     expect(cfg.authProvider).toBeDefined();
-    const c = new KubeClient(cfg);
+    const c = new KubeClient(cfg, { quiet: true });
     try {
       const a = await c.list(builtinResources.configmaps);
       expect(a.items[0]?.data?.who).toBe("Bearer exec-token");

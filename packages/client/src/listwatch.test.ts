@@ -24,7 +24,7 @@ describe("listWatchFor (NewFilteredListWatchFromClient)", () => {
       }
       sendJSON(res, 200, { kind: "PodList", apiVersion: "v1", metadata: { resourceVersion: "7" }, items: [] });
     });
-    client = new KubeClient({ server: server.url });
+    client = new KubeClient({ server: server.url }, { quiet: true });
     const lw = listWatchFor(client, builtinResources.pods, {
       namespace: "ns1",
       fieldSelector: "spec.nodeName=n1",
@@ -49,7 +49,7 @@ describe("listWatchFor (NewFilteredListWatchFromClient)", () => {
 
   it("without a namespace, lists and watches across all namespaces; cluster-scoped resources ignore it", async () => {
     server = await startServer((_req, res) => sendJSON(res, 200, { metadata: {}, items: [] }));
-    client = new KubeClient({ server: server.url });
+    client = new KubeClient({ server: server.url }, { quiet: true });
     await listWatchFor(client, builtinResources.configmaps).list({});
     await listWatchFor(client, builtinResources.nodes, { namespace: "x" }).list({});
     expect(server.requests.map((r) => r.url)).toEqual(["/api/v1/configmaps", "/api/v1/nodes"]);
@@ -66,7 +66,7 @@ describe("metadataListWatchFor (metadatainformer's list/watch)", () => {
       }
       sendJSON(res, 200, { kind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", metadata: {}, items: [] });
     });
-    client = new KubeClient({ server: server.url, username: "alice", password: "x" });
+    client = new KubeClient({ server: server.url, username: "alice", password: "x" }, { quiet: true });
     const lw = metadataListWatchFor(client, builtinResources.secrets, { namespace: "ns1", labelSelector: "a=b" });
     expect(lw.target).toEqual({
       url: server.url,

@@ -58,7 +58,7 @@ function handler(req: IncomingMessage, res: ServerResponse): void {
 async function setup(): Promise<{ s: TestServer; c: KubeClient }> {
   const s = await startServer(handler);
   servers.push(s);
-  const c = new KubeClient({ server: s.url }, { rateLimiter: null });
+  const c = new KubeClient({ server: s.url }, { rateLimiter: null, quiet: true });
   clients.push(c);
   return { s, c };
 }

@@ -5,6 +5,7 @@ import type { EventStream } from "@informer-ts/instrumentation";
 import type { AgentPool } from "./agent-pool.js";
 import { attemptCredentials } from "./auth-headers.js";
 import type { ClientConfig } from "./client-config.js";
+import type { RequestLog } from "./request-log.js";
 import { discard, type HttpResponse, readText } from "./response-body.js";
 import { type RequestDescription, statusErrorFromResponse } from "./response-errors.js";
 import type { RestClientEvent, RestClientMetrics } from "./rest-client-metrics.js";
@@ -55,8 +56,8 @@ export interface RequestExecutorDeps {
   readonly userAgent: string;
   readonly pool: AgentPool;
   readonly events: EventStream<RestClientEvent>;
-  /** Told of every rate-limiter wait that took time (for the slow-throttle warning). */
-  readonly onThrottled?: (waitedMs: number, verb: Verb, url: URL) => void;
+  /** Where retries, final failures and long throttling waits are logged; none when the client is quiet. */
+  readonly log?: RequestLog;
 }
 
 /**
@@ -169,17 +170,11 @@ export class RequestExecutor {
         next = retry.isNextRetry({ error: err });
         if (next !== undefined) {
           metrics.requestRetry(undefined, spec.verb, host);
-          this.emit({
-            type: "retry",
-            verb: spec.verb,
-            url: urlText,
-            attempt,
-            waitMs: next.waitSeconds * 1000,
-            reason: next.reason,
-          });
+          this.retried(spec.verb, urlText, attempt, next);
           continue;
         }
         metrics.requestResult(undefined, spec.verb, host);
+        this.d.log?.transportFailure(spec.verb, urlText, attempt, err);
         if (isErrorRetryable(err)) return { kind: "exhausted", error: err };
         throw err;
       }
@@ -200,20 +195,21 @@ export class RequestExecutor {
       if (next !== undefined) {
         await discard(res.body);
         metrics.requestRetry(res.statusCode, spec.verb, host);
-        this.emit({
-          type: "retry",
-          verb: spec.verb,
-          url: urlText,
-          attempt,
-          waitMs: next.waitSeconds * 1000,
-          reason: next.reason,
-        });
+        this.retried(spec.verb, urlText, attempt, next);
         continue;
       }
       metrics.requestResult(res.statusCode, spec.verb, host);
+      if (res.statusCode >= 500) this.d.log?.serverError(spec.verb, urlText, attempt, res.statusCode);
       const text = await readText(res, MAX_ERROR_BODY_BYTES, spec.signal);
       throw statusErrorFromResponse(res.statusCode, res.headers, text, spec.desc);
     }
+  }
+
+  /** Accounts for a retry about to be made: the event and the log line. */
+  private retried(verb: Verb, url: string, attempt: number, next: RetryAfter): void {
+    const waitMs = next.waitSeconds * 1000;
+    this.emit({ type: "retry", verb, url, attempt, waitMs, reason: next.reason });
+    this.d.log?.retry(verb, url, attempt, waitMs, next.reason);
   }
 
   /** `tryThrottle`: waits for the rate limiter, recording the wait. */
@@ -227,7 +223,7 @@ export class RequestExecutor {
     this.d.metrics.rateLimiterLatency(spec.verb, this.d.host, waited / 1000);
     if (waited > 0) {
       this.emit({ type: "throttled", verb: spec.verb, url: spec.url.toString(), waitedMs: waited });
-      this.d.onThrottled?.(waited, spec.verb, spec.url);
+      this.d.log?.throttled(waited, spec.verb, spec.url);
     }
   }
 

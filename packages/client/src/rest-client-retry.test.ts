@@ -83,7 +83,10 @@ describe("KubeClient retry loop against a reference model (with_retry.go)", () =
         .persist();
       const clock = new FakeClock();
       const start = clock.now();
-      const c = new KubeClient({ server: origin }, { clock, dispatcher: agent, maxRetries, rateLimiter: null });
+      const c = new KubeClient(
+        { server: origin },
+        { clock, dispatcher: agent, maxRetries, rateLimiter: null, quiet: true },
+      );
       let settled = false;
       const p = c
         .list(builtinResources.configmaps)

@@ -29,7 +29,7 @@ async function echoServer(answer?: (method: string, url: string, body: string) =
 }
 
 function client(url: string): KubeClient {
-  const c = new KubeClient({ server: url }, { rateLimiter: null });
+  const c = new KubeClient({ server: url }, { rateLimiter: null, quiet: true });
   clients.push(c);
   return c;
 }
@@ -420,7 +420,7 @@ describe("metadata-only list/watch", () => {
 });
 
 describe("slow client-side throttling warning", () => {
-  it("logs once, at warning level, naming qps/burst and how to change them", async () => {
+  it("warns once, naming qps/burst and how to change them; later long waits are info lines", async () => {
     const s = await echoServer(() => ({ kind: "ConfigMap", metadata: { name: "a" } }));
     const clock = new FakeClock();
     const lines: { level: string; message: string; fields?: Readonly<Record<string, unknown>> }[] = [];
@@ -443,8 +443,13 @@ describe("slow client-side throttling warning", () => {
       await clock.step(1000);
     }
     await Promise.all(gets);
-    expect(lines).toHaveLength(1);
+    expect(lines).toHaveLength(2);
     expect(lines[0]!.level).toBe("warn");
+    expect(lines[1]).toMatchObject({
+      level: "info",
+      message: "waited 3.0 s due to client-side throttling, not API priority and fairness",
+      fields: { verb: "GET", waitedMs: 3000 },
+    });
     expect(lines[0]!.message).toMatch(
       /client-side throttling delayed a request by 2\.0 s \(client-side rate limit qps=1 burst=1\)/,
     );
@@ -513,7 +518,7 @@ describe("untyped usage", () => {
 describe("getRaw", () => {
   it("GETs a path below the server's base path with the given Accept; refuses paths that are not absolute", async () => {
     const s = await echoServer(() => ({ kind: "APIVersions", versions: ["v1"] }));
-    const c = new KubeClient({ server: `${s.url}/k8s/clusters/c-1` }, { rateLimiter: null });
+    const c = new KubeClient({ server: `${s.url}/k8s/clusters/c-1` }, { rateLimiter: null, quiet: true });
     clients.push(c);
     expect(await c.getRaw("/api", { accept: "application/json" })).toEqual({ kind: "APIVersions", versions: ["v1"] });
     await c.getRaw("/version?x=1");

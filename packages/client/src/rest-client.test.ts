@@ -59,7 +59,8 @@ async function serve(handler: Parameters<typeof startServer>[0]): Promise<TestSe
 }
 
 function client(config: ClientConfig, options: KubeClientOptions = {}): KubeClient {
-  const c = new KubeClient(config, options);
+  // Quiet unless the test captures the logs.
+  const c = new KubeClient(config, options.logger === undefined ? { quiet: true, ...options } : options);
   clients.push(c);
   return c;
 }

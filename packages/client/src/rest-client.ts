@@ -1,7 +1,7 @@
 import type { KubeList, KubeObject, Status, Watch } from "@informer-ts/apimachinery";
 import { isNetworkTimeout, isProbableEOF, listOptionsQuery } from "@informer-ts/apimachinery";
 import { type Clock, realClock } from "@informer-ts/clock";
-import { EventStream, noopMetrics } from "@informer-ts/instrumentation";
+import { EventStream, newRuntimeLogger, noopMetrics } from "@informer-ts/instrumentation";
 import type { Observable } from "rxjs";
 import { AgentPool } from "./agent-pool.js";
 import {
@@ -21,15 +21,15 @@ import {
 } from "./call-options.js";
 import { type ClientConfig, type KubeClientOptions, rateLimitOf, validateClientConfig } from "./client-config.js";
 import { asPartialObjectMetadata, METADATA_ACCEPT, METADATA_LIST_ACCEPT, metadataWatch } from "./metadata-watch.js";
-import type { PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
+import type { DeepPartial, PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
 import { RequestExecutor, type RequestSpec, type Verb } from "./request-executor.js";
+import { RequestLog } from "./request-log.js";
 import { applyBody, checkNamespaceMatch, metadataOf, objectLocation } from "./request-target.js";
 import { RequestConstructionError, type ResourceDescriptor, resourceURL } from "./resources.js";
 import { decodedBody, discard } from "./response-body.js";
 import { type RestClientEvent, RestClientMetrics } from "./rest-client-metrics.js";
 import { emptyWatch, StreamWatcher } from "./stream-watcher.js";
 import { type RateLimiter, TokenBucketRateLimiter } from "./throttle.js";
-import { ThrottleWarning } from "./throttle-warning.js";
 import { defaultUserAgent } from "./version.js";
 import type { WatchDecoderOptions } from "./watch-decoder.js";
 import { DEFAULT_MAX_RETRIES } from "./with-retry.js";
@@ -90,10 +90,9 @@ export class KubeClient {
       rateLimiter = rl === undefined ? undefined : new TokenBucketRateLimiter(rl.qps, rl.burst, this.clock);
     }
     this.pool = new AgentPool(config, options.dispatcher);
-    const warning =
-      options.logger !== undefined && rateLimiter !== undefined
-        ? new ThrottleWarning(options.logger, config, options.rateLimiter !== undefined)
-        : undefined;
+    const logger = options.quiet === true ? undefined : (options.logger ?? newRuntimeLogger({ name: "client" }));
+    const log =
+      logger === undefined ? undefined : new RequestLog(logger, this.clock, config, options.rateLimiter !== undefined);
     this.executor = new RequestExecutor({
       config,
       host: this.server.host,
@@ -104,9 +103,7 @@ export class KubeClient {
       userAgent: config.userAgent ?? defaultUserAgent(),
       pool: this.pool,
       events: this.eventStream,
-      ...(warning !== undefined && {
-        onThrottled: (ms: number, verb: Verb, url: URL) => warning.throttled(ms, verb, url),
-      }),
+      ...(log !== undefined && { log }),
     });
     this.decoderOptions = options.watchDecoder ?? {};
   }
@@ -212,7 +209,7 @@ export class KubeClient {
   /** Creates `object` (`POST`); the namespace defaults to `object.metadata.namespace`. */
   async create<T>(
     resource: ResourceDescriptor<T>,
-    object: T,
+    object: NoInfer<DeepPartial<T>>,
     options: Omit<WriteOptions, "subresource"> = {},
     signal?: AbortSignal,
   ): Promise<T> {
@@ -272,7 +269,7 @@ export class KubeClient {
    */
   async update<T>(
     resource: ResourceDescriptor<T>,
-    object: T,
+    object: NoInfer<DeepPartial<T>>,
     options: WriteOptions = {},
     signal?: AbortSignal,
   ): Promise<T> {
@@ -296,7 +293,7 @@ export class KubeClient {
   /** Replaces the `/status` subresource (`UpdateStatus`): the server keeps everything but the status. */
   updateStatus<T>(
     resource: ResourceDescriptor<T>,
-    object: T,
+    object: NoInfer<DeepPartial<T>>,
     options: Omit<WriteOptions, "subresource"> = {},
     signal?: AbortSignal,
   ): Promise<T> {
@@ -368,7 +365,12 @@ export class KubeClient {
    * another manager owns unless `force` is set. The body is `object` as JSON (JSON is YAML). `metadata.name` names
    * the object; `apiVersion` and `kind` are filled in from the descriptor when missing and must match it when set.
    */
-  async apply<T>(resource: ResourceDescriptor<T>, object: T, options: ApplyOptions, signal?: AbortSignal): Promise<T> {
+  async apply<T>(
+    resource: ResourceDescriptor<T>,
+    object: NoInfer<DeepPartial<T>>,
+    options: ApplyOptions,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const body = applyBody(resource, object, options, "apply");
     return this.patch(
       resource,
@@ -382,7 +384,7 @@ export class KubeClient {
   /** Server-side apply of the `/status` subresource (`ApplyStatus`): `object` carries the status fields to own. */
   async applyStatus<T>(
     resource: ResourceDescriptor<T>,
-    object: T,
+    object: NoInfer<DeepPartial<T>>,
     options: ApplyOptions,
     signal?: AbortSignal,
   ): Promise<T> {

@@ -20,9 +20,9 @@ export class ThrottleWarning {
     private readonly customLimiter: boolean,
   ) {}
 
-  /** Told of every limiter wait; warns the first time one exceeds the threshold. */
-  throttled(waitedMs: number, verb: string, url: URL): void {
-    if (this.warned || waitedMs <= LONG_THROTTLE_LATENCY_MS) return;
+  /** Told of every limiter wait; warns the first time one exceeds the threshold (then true: it logged). */
+  throttled(waitedMs: number, verb: string, url: URL): boolean {
+    if (this.warned || waitedMs <= LONG_THROTTLE_LATENCY_MS) return false;
     this.warned = true;
     const rl = rateLimitOf(this.config);
     const setting = this.customLimiter
@@ -42,5 +42,6 @@ export class ThrottleWarning {
         ...(rl !== undefined && !this.customLimiter && { qps: rl.qps, burst: rl.burst }),
       },
     );
+    return true;
   }
 }

@@ -54,8 +54,9 @@ async function withClient<T>(c: KubeClient, fn: (c: KubeClient) => Promise<T>): 
 
 describe("HTTPS transport (newAgent)", () => {
   it("trusts the configured CA and sends the bearer token", async () => {
-    const list = await withClient(new KubeClient({ server: server.url, ca: pki.ca.cert, token: "good" }), (c) =>
-      c.list(configmaps),
+    const list = await withClient(
+      new KubeClient({ server: server.url, ca: pki.ca.cert, token: "good" }, { quiet: true }),
+      (c) => c.list(configmaps),
     );
     expect(list.metadata.resourceVersion).toBe("3");
   });
@@ -64,7 +65,7 @@ describe("HTTPS transport (newAgent)", () => {
     const me = pki.client("jane", "devs");
     const before = seenClientCN.length;
     await withClient(
-      new KubeClient({ server: server.url, ca: pki.ca.cert, clientCert: me.cert, clientKey: me.key }),
+      new KubeClient({ server: server.url, ca: pki.ca.cert, clientCert: me.cert, clientKey: me.key }, { quiet: true }),
       (c) => c.list(configmaps),
     );
     expect(seenClientCN.slice(before)).toEqual(["jane"]);
@@ -73,11 +74,14 @@ describe("HTTPS transport (newAgent)", () => {
   it("a certificate from an auth provider (exec plugin) is presented, and a rotated one replaces it", async () => {
     let current = pki.client("exec-user-1");
     const before = seenClientCN.length;
-    const c = new KubeClient({
-      server: server.url,
-      ca: pki.ca.cert,
-      authProvider: async () => ({ clientCert: current.cert, clientKey: current.key }),
-    });
+    const c = new KubeClient(
+      {
+        server: server.url,
+        ca: pki.ca.cert,
+        authProvider: async () => ({ clientCert: current.cert, clientKey: current.key }),
+      },
+      { quiet: true },
+    );
     await withClient(c, async () => {
       await c.list(configmaps);
       current = pki.client("exec-user-2");
@@ -87,15 +91,16 @@ describe("HTTPS transport (newAgent)", () => {
   });
 
   it("a wrong token is a typed 401 StatusError", async () => {
-    const err = await withClient(new KubeClient({ server: server.url, ca: pki.ca.cert, token: "bad" }), (c) =>
-      c.list(configmaps).catch((e: unknown) => e),
+    const err = await withClient(
+      new KubeClient({ server: server.url, ca: pki.ca.cert, token: "bad" }, { quiet: true }),
+      (c) => c.list(configmaps).catch((e: unknown) => e),
     );
     expect(isUnauthorized(err)).toBe(true);
   });
 
   it("a server certificate from another CA is rejected; insecureSkipTLSVerify accepts it", async () => {
     const err = await withClient(
-      new KubeClient({ server: server.url, ca: otherPki.ca.cert, token: "good" }, { maxRetries: 0 }),
+      new KubeClient({ server: server.url, ca: otherPki.ca.cert, token: "good" }, { maxRetries: 0, quiet: true }),
       (c) => c.list(configmaps).catch((e: unknown) => e),
     );
     expect(err).toBeInstanceOf(Error);
@@ -104,7 +109,7 @@ describe("HTTPS transport (newAgent)", () => {
       chain.push(`${(e as { code?: string }).code} ${e.message}`);
     expect(chain.join(" | ")).toMatch(/certificate|UNABLE_TO_VERIFY|SELF_SIGNED/i);
     const ok = await withClient(
-      new KubeClient({ server: server.url, insecureSkipTLSVerify: true, token: "good" }),
+      new KubeClient({ server: server.url, insecureSkipTLSVerify: true, token: "good" }, { quiet: true }),
       (c) => c.list(configmaps),
     );
     expect(ok.items).toEqual([]);
@@ -112,14 +117,17 @@ describe("HTTPS transport (newAgent)", () => {
 
   it("tlsServerName verifies against another name in the certificate", async () => {
     const ok = await withClient(
-      new KubeClient({ server: server.url, ca: pki.ca.cert, token: "good", tlsServerName: "localhost" }),
+      new KubeClient(
+        { server: server.url, ca: pki.ca.cert, token: "good", tlsServerName: "localhost" },
+        { quiet: true },
+      ),
       (c) => c.list(configmaps),
     );
     expect(ok.metadata.resourceVersion).toBe("3");
     const err = await withClient(
       new KubeClient(
         { server: server.url, ca: pki.ca.cert, token: "good", tlsServerName: "nothere.example" },
-        { maxRetries: 0 },
+        { maxRetries: 0, quiet: true },
       ),
       (c) => c.list(configmaps).catch((e: unknown) => e),
     );

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import { type builtinResources, resources } from "./builtin-resources.js";
 import { sendJSON, startServer, type TestServer, until } from "./internal/test-server.test-util.js";
 import { listWatchFor, metadataListWatchFor } from "./listwatch.js";
-import type { JsonOf, PartialObjectMetadata, Scale } from "./object-types.js";
+import type { DeepPartial, JsonOf, PartialObjectMetadata, Scale } from "./object-types.js";
 import { customResource, type ObjectOf, type ResourceDescriptor } from "./resources.js";
 import { KubeClient } from "./rest-client.js";
 
@@ -45,7 +45,7 @@ describe("typed descriptors (compile-time)", () => {
   });
 
   it("verbs take and return the descriptor's type; custom resources take a type parameter", () => {
-    const c = new KubeClient({ server: "http://127.0.0.1:1" });
+    const c = new KubeClient({ server: "http://127.0.0.1:1" }, { quiet: true });
     clients.push(c);
     // Type-level only: the calls below are never made (a function that is not called).
     const typeOnly = () => {
@@ -86,6 +86,31 @@ describe("typed descriptors (compile-time)", () => {
   });
 });
 
+describe("writes take deep partials of the read types (compile-time)", () => {
+  it("the spread edit of issue 22 compiles: { ...d, spec: { ...d.spec, replicas } } read through the client", () => {
+    const c = {} as KubeClient;
+    const typeOnly = async (replicas: number) => {
+      const d = await c.get(resources.deployments, "web", { namespace: "ns" });
+      // `d.spec` is optional on the read type and `selector`/`template` required inside it; the write takes it anyway.
+      const updated = await c.update(resources.deployments, { ...d, spec: { ...d.spec, replicas } });
+      expectTypeOf(updated).toEqualTypeOf<ObjectOf<typeof resources.deployments>>();
+      await c.create(resources.deployments, { ...d, metadata: { name: "web-2", namespace: "ns" } });
+      await c.updateStatus(resources.deployments, { ...d, status: { ...d.status, observedGeneration: 2 } });
+      await c.apply(resources.deployments, { metadata: { name: "web" }, spec: { replicas } }, { fieldManager: "m" });
+      // @ts-expect-error replicas is a number, also inside a spread edit
+      await c.update(resources.deployments, { ...d, spec: { ...d.spec, replicas: "3" } });
+      // @ts-expect-error a misspelt field of a fresh literal is still caught
+      await c.update(resources.deployments, { ...d, spec: { ...d.spec, replicsa: replicas } });
+    };
+    expect(typeof typeOnly).toBe("function");
+    // The read type keeps the schema's required markers: what the server always sends stays non-optional.
+    expectTypeOf<NonNullable<ObjectOf<typeof resources.deployments>["spec"]>["selector"]>().not.toBeUndefined();
+    expectTypeOf<DeepPartial<{ a: { b: string; c: number[] } }>>().toEqualTypeOf<{
+      a?: { b?: string; c?: number[] };
+    }>();
+  });
+});
+
 describe("a typed informer's lister", () => {
   it("returns the typed objects the server sent", async () => {
     const item = {
@@ -116,7 +141,7 @@ describe("a typed informer's lister", () => {
       }
     });
     servers.push(s);
-    const c = new KubeClient({ server: s.url }, { rateLimiter: null });
+    const c = new KubeClient({ server: s.url }, { rateLimiter: null, quiet: true });
     clients.push(c);
     const informer = newSharedIndexInformer(listWatchFor(c, resources.configMaps));
     const lister = newGenericLister(informer.getIndexer(), { group: "", resource: "configmaps" });

@@ -1,6 +1,7 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { runUntilSettled } from "@informer-ts/cache/testing";
 import { FakeClock, settle } from "@informer-ts/clock";
+import { silentLogger } from "@informer-ts/instrumentation";
 import { afterEach, describe, expect, it } from "vitest";
 import { newControllerManagedBy } from "./builder.js";
 import { Controller, type ControllerEvent } from "./controller.js";
@@ -495,6 +496,7 @@ describe("Controller: enqueue by hand, no metrics provider", () => {
       name: "plain",
       watches: [],
       clock,
+      logger: silentLogger, // the failures here are asserted on events$
       maxConcurrentReconciles: 2,
       reconciler: async (req, ctx) => {
         seen.push(`${req.namespace}/${req.name}#${ctx.retries}`);

@@ -50,18 +50,9 @@ export async function createOrUpdate<T extends KubeObject>(
   mutate: MutateFn<T>,
   options: CreateOrUpdateOptions = {},
 ): Promise<OperationOutcome<T>> {
-  const key = keyOf(object);
-  const r = resource as ResourceDescriptor;
-  const write = {
-    namespace: key.namespace,
-    ...(options.fieldManager !== undefined && { fieldManager: options.fieldManager }),
-  };
-  const existing = await read(client, r, key, options.signal);
-  if (existing === undefined) {
-    const desired = await mutated(mutate, structuredClone(object), key);
-    const created = await client.create(r, desired, write, options.signal);
-    return { result: "created", object: created as T };
-  }
+  const p = await readOrCreate(client, resource, object, mutate, options);
+  if (p.created !== undefined) return p.created;
+  const { r, key, write, existing } = p;
   const desired = await mutated(mutate, structuredClone(existing as T), key);
   if (isDeepStrictEqual(json(existing), json(desired))) return { result: "unchanged", object: existing as T };
   const updated = await client.update(r, desired, write, options.signal);
@@ -81,18 +72,9 @@ export async function createOrPatch<T extends KubeObject>(
   mutate: MutateFn<T>,
   options: CreateOrUpdateOptions = {},
 ): Promise<OperationOutcome<T>> {
-  const key = keyOf(object);
-  const r = resource as ResourceDescriptor;
-  const write = {
-    namespace: key.namespace,
-    ...(options.fieldManager !== undefined && { fieldManager: options.fieldManager }),
-  };
-  const existing = await read(client, r, key, options.signal);
-  if (existing === undefined) {
-    const desired = await mutated(mutate, structuredClone(object), key);
-    const created = await client.create(r, desired, write, options.signal);
-    return { result: "created", object: created as T };
-  }
+  const p = await readOrCreate(client, resource, object, mutate, options);
+  if (p.created !== undefined) return p.created;
+  const { r, key, write, existing } = p;
   const before = json(existing) as Record<string, unknown>;
   const after = json(await mutated(mutate, structuredClone(existing as T), key)) as Record<string, unknown>;
   const { status: beforeStatus, ...beforeRest } = before;
@@ -121,6 +103,41 @@ export async function createOrPatch<T extends KubeObject>(
 interface ObjectKey {
   readonly namespace: string;
   readonly name: string;
+}
+
+/** What {@link readOrCreate} found: the object was absent and is now created, or it exists as `existing`. */
+type Prelude<T> =
+  | { readonly created: OperationOutcome<T> }
+  | {
+      readonly created?: undefined;
+      readonly r: ResourceDescriptor;
+      readonly key: ObjectKey;
+      readonly write: { readonly namespace: string; readonly fieldManager?: string };
+      readonly existing: KubeObject;
+    };
+
+/**
+ * The part `CreateOrUpdate` and `CreateOrPatch` share: read the object `object` names; when it is absent (404),
+ * mutate `object` and create it; otherwise hand back what was read, with the key and the write options.
+ */
+async function readOrCreate<T extends KubeObject>(
+  client: ObjectClient,
+  resource: ResourceDescriptor<T>,
+  object: T,
+  mutate: MutateFn<T>,
+  options: CreateOrUpdateOptions,
+): Promise<Prelude<T>> {
+  const key = keyOf(object);
+  const r = resource as ResourceDescriptor;
+  const write = {
+    namespace: key.namespace,
+    ...(options.fieldManager !== undefined && { fieldManager: options.fieldManager }),
+  };
+  const existing = await read(client, r, key, options.signal);
+  if (existing !== undefined) return { r, key, write, existing };
+  const desired = await mutated(mutate, structuredClone(object), key);
+  const created = await client.create(r, desired, write, options.signal);
+  return { created: { result: "created", object: created as T } };
 }
 
 function keyOf(object: KubeObject): ObjectKey {

@@ -51,6 +51,7 @@ function running(extra: Partial<ManagerOptions> = {}) {
   const clock = new FakeClock(0);
   const sources = fakeSources(clock);
   const m = new Manager({
+    quiet: true, // no log assertions here
     listerWatcherFor: (r) => sources.listerWatcherFor(r),
     clock,
     rand: seededRand(7),

@@ -2,6 +2,7 @@ import type { KubeList, KubeObject, Status } from "@informer-ts/apimachinery";
 import {
   type ApplyOptions,
   apiVersionOf,
+  type DeepPartial,
   type DeleteCallOptions,
   type GetCallOptions,
   type ListCallOptions,
@@ -69,7 +70,7 @@ export class DelegatingClient implements ObjectClient, ObjectReader {
 
   async create<T = KubeObject>(
     resource: ResourceDescriptor<T>,
-    object: T,
+    object: NoInfer<DeepPartial<T>>,
     options?: WriteOptions,
     signal?: AbortSignal,
   ): Promise<T> {
@@ -83,7 +84,7 @@ export class DelegatingClient implements ObjectClient, ObjectReader {
 
   async update<T = KubeObject>(
     resource: ResourceDescriptor<T>,
-    object: T,
+    object: NoInfer<DeepPartial<T>>,
     options?: WriteOptions,
     signal?: AbortSignal,
   ): Promise<T> {
@@ -112,7 +113,7 @@ export class DelegatingClient implements ObjectClient, ObjectReader {
   /** Updates the `/status` subresource (`Status().Update`): only the status is written, a stale object is a 409. */
   updateStatus<T = KubeObject>(
     resource: ResourceDescriptor<T>,
-    object: T,
+    object: NoInfer<DeepPartial<T>>,
     options: Omit<WriteOptions, "subresource"> = {},
     signal?: AbortSignal,
   ): Promise<T> {

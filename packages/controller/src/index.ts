@@ -18,7 +18,8 @@ export { type Request, requestFromKey, requestKey } from "./request.js";
 
 // Typed write bodies: apply configurations, merge and JSON patches (client.MergeFrom)
 
-export type { ApplyConfiguration, DeepPartial } from "./apply-configuration.js";
+export type { DeepPartial } from "@informer-ts/client";
+export { type ApplyConfiguration, applyConfiguration } from "./apply-configuration.js";
 export {
   createMergePatch,
   type JsonPatchOp,

@@ -27,6 +27,9 @@ describe("parseManagerFlags (kubebuilder's main.go flags)", () => {
       "--zap-log-level=warning",
       "--zap-encoder",
       "console",
+      "--kube-api-qps=-1",
+      "--kube-api-burst",
+      "200",
     ]);
     expect(f).toMatchObject({
       kubeconfig: "/tmp/kc",
@@ -38,6 +41,8 @@ describe("parseManagerFlags (kubebuilder's main.go flags)", () => {
       zapDevel: true,
       zapLogLevel: "warn",
       zapEncoder: "console",
+      kubeApiQps: -1,
+      kubeApiBurst: 200,
     });
   });
 
@@ -48,6 +53,9 @@ describe("parseManagerFlags (kubebuilder's main.go flags)", () => {
     [["--health-probe-bind-address=:99999"], /--health-probe-bind-address: not a \[host\]:port/],
     [["--zap-log-level=loud"], /--zap-log-level: must be debug, info, warn or error, got "loud"/],
     [["--zap-encoder=xml"], /--zap-encoder: must be json or console/],
+    [["--kube-api-qps=fast"], /--kube-api-qps: must be a number other than 0 \(negative: no limit\), got "fast"/],
+    [["--kube-api-qps=0"], /--kube-api-qps: must be a number other than 0/],
+    [["--kube-api-burst=1.5"], /--kube-api-burst: must be a positive integer, got "1.5"/],
   ])("%j is a FlagError naming the flag", (argv, message) => {
     expect(() => parseManagerFlags(argv)).toThrow(FlagError);
     expect(() => parseManagerFlags(argv)).toThrow(message);

@@ -28,6 +28,13 @@ export interface ManagerFlags {
   readonly zapLogLevel?: LogLevel;
   /** `--zap-encoder` (`json` or `console`). */
   readonly zapEncoder?: "json" | "console";
+  /**
+   * `--kube-api-qps` (kube-controller-manager's flag): the client's requests per second; negative disables
+   * client-side rate limiting. Absent: client-go's default, 5 qps — which paces a simulated cluster too.
+   */
+  readonly kubeApiQps?: number;
+  /** `--kube-api-burst`: the client's burst (client-go's default 10). */
+  readonly kubeApiBurst?: number;
   /** The values of the caller's own flags (`extraFlags`), by name. */
   readonly extra: Readonly<Record<string, string | boolean | undefined>>;
 }
@@ -47,6 +54,8 @@ export const managerFlagsUsage = `  --kubeconfig <file>                 kubeconf
   --zap-devel                         development logging: readable lines, debug level
   --zap-log-level <level>             debug, info, warn or error (default info)
   --zap-encoder <json|console>        log line format (default json; console in development or on a terminal)
+  --kube-api-qps <n>                  client requests per second (default client-go's 5; negative: no limit)
+  --kube-api-burst <n>                client burst (default client-go's 10)
 `;
 
 const options = {
@@ -59,6 +68,8 @@ const options = {
   "zap-devel": { type: "boolean", default: false },
   "zap-log-level": { type: "string" },
   "zap-encoder": { type: "string" },
+  "kube-api-qps": { type: "string" },
+  "kube-api-burst": { type: "string" },
 } as const satisfies NonNullable<ParseArgsConfig["options"]>;
 
 /**
@@ -89,6 +100,8 @@ export function parseManagerFlags(
   if (encoder !== undefined && encoder !== "json" && encoder !== "console") {
     throw new FlagError(`--zap-encoder: must be json or console, got ${JSON.stringify(encoder)}`);
   }
+  const qps = numberFlag("kube-api-qps", str("kube-api-qps"), false);
+  const burst = numberFlag("kube-api-burst", str("kube-api-burst"), true);
   const id = str("leader-election-id");
   const ns = str("leader-election-namespace");
   const extra: Record<string, string | boolean | undefined> = {};
@@ -103,8 +116,22 @@ export function parseManagerFlags(
     zapDevel: values["zap-devel"] === true,
     ...(parsedLevel !== undefined && { zapLogLevel: parsedLevel }),
     ...(encoder !== undefined && { zapEncoder: encoder as "json" | "console" }),
+    ...(qps !== undefined && { kubeApiQps: qps }),
+    ...(burst !== undefined && { kubeApiBurst: burst }),
     extra,
   };
+}
+
+/** A number flag's value (`burst`: a positive integer); a bad one is a {@link FlagError} naming the flag. */
+function numberFlag(flag: string, value: string | undefined, positiveInteger: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const n = value.trim() === "" ? Number.NaN : Number(value);
+  const ok = positiveInteger ? Number.isInteger(n) && n > 0 : Number.isFinite(n) && n !== 0;
+  if (!ok) {
+    const want = positiveInteger ? "a positive integer" : "a number other than 0 (negative: no limit)";
+    throw new FlagError(`--${flag}: must be ${want}, got ${JSON.stringify(value)}`);
+  }
+  return n;
 }
 
 /** `[host]:port` → host and port (`:8080` → every interface, as Go's listener); `0` → `undefined` (disabled). */

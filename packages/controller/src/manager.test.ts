@@ -22,6 +22,7 @@ afterEach(async () => {
 
 function managerOn(clock: FakeClock, sources: ReturnType<typeof fakeSources>, extra: Partial<ManagerOptions> = {}) {
   const m = new Manager({
+    quiet: true, // no log assertions here
     listerWatcherFor: (r) => sources.listerWatcherFor(r),
     clock,
     rand: seededRand(7),
@@ -274,6 +275,7 @@ describe("Manager", () => {
       watch: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:1")),
     };
     const m = new Manager({
+      quiet: true, // no log assertions here
       listerWatcherFor: () => unreachable,
       clock,
       rand: seededRand(7),

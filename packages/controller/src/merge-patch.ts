@@ -2,6 +2,7 @@
 // patch bodies.
 import { isDeepStrictEqual } from "node:util";
 import type { KubeObject } from "@informer-ts/apimachinery";
+import type { DeepPartial } from "@informer-ts/client";
 
 /**
  * The body of a JSON merge patch of a `T` (RFC 7386): every field optional, objects patched field by field, `null`
@@ -52,8 +53,8 @@ export interface MergeFromOptions {
 /** A patch computed from an edited copy (controller-runtime's `client.Patch`): its type and its body. */
 export interface MergeFromPatch<T> {
   readonly patchType: "merge";
-  /** The merge patch from the original to `modified` (`Patch.Data`). */
-  data(modified: T): MergePatch<T>;
+  /** The merge patch from the original to `modified` (`Patch.Data`): any edit of it, as the client's writes take. */
+  data(modified: DeepPartial<T>): MergePatch<T>;
 }
 
 /**
@@ -78,7 +79,7 @@ export function mergeFrom<T extends KubeObject>(original: T, options: MergeFromO
   }
   return {
     patchType: "merge",
-    data(modified: T): MergePatch<T> {
+    data(modified: DeepPartial<T>): MergePatch<T> {
       const to = toJson(modified) as KubeObject;
       if (options.optimisticLock !== true) return createMergePatch<unknown>(from, to) as MergePatch<T>;
       // As controller-runtime: diff without the resourceVersion, then always send the original's.

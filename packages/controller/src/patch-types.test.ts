@@ -1,8 +1,8 @@
 // Type tests (checked by the type-check of tests): merge patches, JSON patch operations and apply configurations.
 import type { KubeObject } from "@informer-ts/apimachinery";
-import { builtinResources, type Deployment } from "@informer-ts/client";
-import { describe, expectTypeOf, it } from "vitest";
-import type { ApplyConfiguration } from "./apply-configuration.js";
+import { builtinResources, type DeepPartial, type Deployment, type ResourceDescriptor } from "@informer-ts/client";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { type ApplyConfiguration, applyConfiguration } from "./apply-configuration.js";
 import type { DelegatingClient } from "./delegating-client.js";
 import { type JsonPatchOp, type MergePatch, mergeFrom } from "./merge-patch.js";
 
@@ -31,7 +31,7 @@ describe("MergePatch<T>", () => {
     const d = {} as Deployment;
     const replicas = 3;
     expectTypeOf({ ...d, spec: { ...d.spec, replicas } }).toExtend<MergePatch<Deployment>>();
-    expectTypeOf(mergeFrom(d).data).parameter(0).toEqualTypeOf<Deployment>();
+    expectTypeOf(mergeFrom(d).data).parameter(0).toEqualTypeOf<DeepPartial<Deployment>>();
     expectTypeOf(mergeFrom(d).data(d)).toEqualTypeOf<MergePatch<Deployment>>();
   });
 });
@@ -46,6 +46,71 @@ describe("the manager client's patch bodies", () => {
     const bad = () => client.patch(deployments, "web", { spec: { replicas: "3" } });
     expectTypeOf(ok).returns.resolves.toEqualTypeOf<Deployment>();
     void json;
+    void bad;
+  });
+});
+
+describe("the manager client's writes", () => {
+  it("take the issue's spread edit of a Deployment read from the client, and merge patches of it", () => {
+    const client = {} as DelegatingClient;
+    const { deployments } = builtinResources;
+    const typeOnly = async (replicas: number) => {
+      const d = await client.get(deployments, "web", { namespace: "ns" });
+      const edited = { ...d, spec: { ...d.spec, replicas } };
+      expectTypeOf(await client.update(deployments, edited)).toEqualTypeOf<Deployment>();
+      expectTypeOf(await client.patch(deployments, "web", mergeFrom(d).data(edited))).toEqualTypeOf<Deployment>();
+      await client.updateStatus(deployments, { ...d, status: { ...d.status, readyReplicas: replicas } });
+      // @ts-expect-error replicas is a number
+      await client.update(deployments, { ...d, spec: { ...d.spec, replicas: "3" } });
+    };
+    expect(typeof typeOnly).toBe("function");
+  });
+});
+
+describe("applyConfiguration(resource, name, namespace, fields)", () => {
+  it("builds the typed configuration naming the object, with the descriptor's apiVersion and kind", () => {
+    const { deployments, namespaces } = builtinResources;
+    const web = applyConfiguration(deployments, "web", "ns", {
+      metadata: { labels: { app: "web" } },
+      spec: { replicas: 3 },
+    });
+    expectTypeOf(web).toEqualTypeOf<ApplyConfiguration<Deployment>>();
+    expect(web).toEqual({
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "web", namespace: "ns", labels: { app: "web" } },
+      spec: { replicas: 3 },
+    });
+    expect(applyConfiguration(namespaces, "team-a")).toEqual({
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: "team-a" },
+    });
+    // @ts-expect-error replicas is a number
+    const bad = () => applyConfiguration(deployments, "web", "ns", { spec: { replicas: "3" } });
+    void bad;
+  });
+
+  it("names the bad input: no name, a namespaced kind without a namespace, a cluster-scoped kind with one", () => {
+    const { deployments, namespaces } = builtinResources;
+    expect(() => applyConfiguration(deployments, "", "ns")).toThrow(/a Deployment needs a metadata.name, got ""/);
+    expect(() => applyConfiguration(deployments, "web")).toThrow(/Deployment web is namespaced and needs a namespace/);
+    expect(() => applyConfiguration(namespaces, "a", "ns")).toThrow(/Namespace is cluster-scoped; a cannot have/);
+  });
+
+  it("types a user's CRD configuration from its declared type", () => {
+    const widgets = {
+      group: "example.com",
+      version: "v1",
+      resource: "widgets",
+      kind: "Widget",
+      namespaced: true,
+    } as ResourceDescriptor<Widget>;
+    const w = applyConfiguration(widgets, "w", "ns", { spec: { size: 2 } });
+    expectTypeOf(w).toEqualTypeOf<ApplyConfiguration<Widget>>();
+    expect(w.apiVersion).toBe("example.com/v1");
+    // @ts-expect-error size is a number
+    const bad = () => applyConfiguration(widgets, "w", "ns", { spec: { size: "2" } });
     void bad;
   });
 });

@@ -90,6 +90,7 @@ describe("Manager.addHealthzCheck / addReadyzCheck", () => {
     const clock = new FakeClock(0);
     const sources = fakeSources(clock);
     const m = new Manager({
+      quiet: true, // no log assertions here
       listerWatcherFor: (r) => sources.listerWatcherFor(r),
       clock,
       rand: seededRand(7),
@@ -129,7 +130,7 @@ describe("Manager.addHealthzCheck / addReadyzCheck", () => {
 
   it("refuses bad names, duplicates (built-ins included) and non-functions, naming the problem", () => {
     const clock = new FakeClock(0);
-    const m = new Manager({ listerWatcherFor: (r) => fakeSources(clock).listerWatcherFor(r), clock });
+    const m = new Manager({ listerWatcherFor: (r) => fakeSources(clock).listerWatcherFor(r), clock, quiet: true });
     m.addHealthzCheck("db", () => {});
     expect(() => m.addHealthzCheck("db", () => {})).toThrow("healthz check db already exists");
     expect(() => m.addHealthzCheck("ping", () => {})).toThrow("healthz check ping already exists");

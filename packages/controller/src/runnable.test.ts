@@ -13,6 +13,7 @@ async function turns(n = 30): Promise<void> {
 
 function managerOn(clock: FakeClock, sources: ReturnType<typeof fakeSources>, extra: Partial<ManagerOptions> = {}) {
   const m = new Manager({
+    quiet: true, // no log assertions here
     listerWatcherFor: (r) => sources.listerWatcherFor(r),
     clock,
     rand: seededRand(7),

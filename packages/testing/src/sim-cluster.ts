@@ -259,11 +259,14 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
   } else {
     dispatcher = new InProcessDispatcher(server);
   }
+  // No client-side rate limit (client-go's 5 qps default would pace the simulated cluster, not the simulator) and no
+  // request logs (the faults the kit injects would fill a test's output; the story reports them) unless asked for.
   const client = new KubeClient(
     { server: url, qps: -1 },
     {
       rateLimiter: null,
       maxRetries: 0,
+      quiet: options.client?.logger === undefined,
       ...options.client,
       clock,
       ...(dispatcher !== undefined && { dispatcher }),

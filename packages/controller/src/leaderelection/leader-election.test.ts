@@ -1,7 +1,7 @@
 import type { KubeObject, Status } from "@informer-ts/apimachinery";
 import type { ResourceDescriptor } from "@informer-ts/client";
 import { FakeClock, seededRand, settle } from "@informer-ts/clock";
-import { InMemoryMetrics } from "@informer-ts/instrumentation";
+import { InMemoryMetrics, silentLogger } from "@informer-ts/instrumentation";
 import { afterEach, describe, expect, it } from "vitest";
 import { FakeObjectClient } from "../fake-object-client.test-util.js";
 import type { ObjectClient } from "../object-client.js";
@@ -106,6 +106,7 @@ function candidate(
   c.elector = new LeaderElector({
     lock: new LeaseLock({ namespace: "kube-system", name: "ctrl", identity: id, client }),
     clock,
+    logger: silentLogger, // no log assertions here (default-logs.test.ts checks the lines)
     rand: seededRand(opts.seed ?? id.length),
     ...(opts.releaseOnCancel !== undefined && { releaseOnCancel: opts.releaseOnCancel }),
     ...(opts.metrics !== undefined && { metrics: opts.metrics }),
