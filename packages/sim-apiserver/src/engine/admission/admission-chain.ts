@@ -39,7 +39,7 @@ import {
   validateSecret,
   validateSecretUpdate,
 } from "./validation/config-map.js";
-import { validateEvent } from "./validation/event.js";
+import { validateEvent, validateEventUpdate } from "./validation/event.js";
 import { validateLease } from "./validation/lease.js";
 import { validatePodSpec } from "./validation/pod.js";
 import { validateService, validateServiceUpdate } from "./validation/service.js";
@@ -213,10 +213,10 @@ export class Admission {
         errs.push(...(old === undefined ? validateService(obj) : validateServiceUpdate(obj, old)));
         break;
       case "/events":
-        errs.push(...validateEvent(obj, false));
+        errs.push(...(old === undefined ? validateEvent(obj, false) : validateEventUpdate(obj, old, false)));
         break;
       case "events.k8s.io/events":
-        errs.push(...validateEvent(obj, true));
+        errs.push(...(old === undefined ? validateEvent(obj, true) : validateEventUpdate(obj, old, true)));
         break;
       case "coordination.k8s.io/leases":
         errs.push(...validateLease(obj));
