@@ -49,6 +49,8 @@ function toCel(v: unknown, s: StructuralSchema | undefined): CelInput {
     return m;
   }
   if (typeof v === "number" && Number.isInteger(v) && s?.type !== "number") return BigInt(v);
+  // An int64 beyond 2^53 (a bigint from the lossless decode) is a CEL int, or a double in a `number` field.
+  if (typeof v === "bigint" && s?.type === "number") return Number(v);
   return v as CelInput;
 }
 
