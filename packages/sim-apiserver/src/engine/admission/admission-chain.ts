@@ -42,6 +42,7 @@ import {
 import { validateEvent, validateEventUpdate } from "./validation/event.js";
 import { validateLease } from "./validation/lease.js";
 import { validatePodSpec } from "./validation/pod.js";
+import { validatePodUpdate } from "./validation/pod-update.js";
 import { validateService, validateServiceUpdate } from "./validation/service.js";
 
 /** What one write tells the admission chain besides the object. */
@@ -208,6 +209,7 @@ export class Admission {
         break;
       case "/pods":
         errs.push(...validatePodSpec(obj.spec, "spec"));
+        if (old !== undefined) errs.push(...validatePodUpdate(obj.spec, old.spec));
         break;
       case "/services":
         errs.push(...(old === undefined ? validateService(obj) : validateServiceUpdate(obj, old)));
