@@ -54,6 +54,7 @@ export {
   SimConnectionError,
   type SimResource,
   type SimSubresources,
+  type StoredAs,
   SimTruncatedWatchError,
   type SimWatch,
   type TraceLogConfig,
