@@ -141,7 +141,10 @@ describe("[sig-instrumentation] Events API (instrumentation/events.go)", () => {
       },
     );
     expect(patched.status).toBe(200);
-    const strip = (e: Ev) => ({ ...e, metadata: { ...e.metadata, resourceVersion: "", managedFields: undefined } });
+    const strip = (e: Ev & Record<string, unknown>) => ({
+      ...e,
+      metadata: { ...e.metadata, resourceVersion: "", managedFields: undefined },
+    });
     const afterPatch = (await c.raw("GET", `${eventsPath(ns)}/event-test`)).json as Ev;
     expect(strip(afterPatch)).toEqual(strip({ ...testEvent, series }));
     const updated = { ...testEvent, series: { count: 100, lastObservedTime: "2017-09-19T13:49:16.000000Z" } };

@@ -1,8 +1,6 @@
 import { type FieldError, isQualifiedName } from "@informer-ts/apimachinery";
 import { listAt, objectAt, stringAt } from "./common.js";
 
-const NODE_OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
-
 /**
  * `ValidateNodeSelectorRequirement`: a qualified-name `key`, and `values` as the operator wants them — some for
  * `In`/`NotIn`, none for `Exists`/`DoesNotExist`, exactly one integer for `Gt`/`Lt`; another operator is
@@ -125,7 +123,9 @@ export function validateAffinity(value: unknown, path: string): FieldError[] {
       const terms = listAt(required.nodeSelectorTerms);
       if (terms.length === 0)
         errs.push({ type: "FieldValueRequired", field: rp, detail: "must have at least one node selector term" });
-      terms.forEach((t, i) => errs.push(...validateTerm(t, `${rp}[${i}]`)));
+      terms.forEach((t, i) => {
+        errs.push(...validateTerm(t, `${rp}[${i}]`));
+      });
     }
     listAt(node.preferredDuringSchedulingIgnoredDuringExecution).forEach((raw, i) => {
       const p = `${np}.preferredDuringSchedulingIgnoredDuringExecution[${i}]`;

@@ -127,7 +127,9 @@ describe("TestValidatePodUpdate (pkg/apis/core/validation/validation_test.go)", 
     it(c.name, () => {
       const got = validatePodUpdate(c.next, c.old).map(fieldErrorString);
       expect(got).toHaveLength(c.err.length);
-      c.err.forEach((e, i) => expect(got[i]!.startsWith(e), `${got[i]} should start with ${e}`).toBe(true));
+      c.err.forEach((e, i) => {
+        expect(got[i]!.startsWith(e), `${got[i]} should start with ${e}`).toBe(true);
+      });
     });
   }
 
