@@ -1,4 +1,5 @@
 import type { FieldError } from "@informer-ts/apimachinery";
+import { jsonEqual } from "../../object-util.js";
 import { listAt, objectAt, stringAt } from "./common.js";
 
 /** The fields `ValidatePodUpdate` lets an update change, as its Forbidden message lists them. */
@@ -10,7 +11,7 @@ const UPDATABLE =
 const MAX_INT32 = 2147483647;
 
 function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  return jsonEqual(a ?? null, b ?? null);
 }
 
 /**
