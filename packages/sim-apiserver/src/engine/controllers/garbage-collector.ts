@@ -105,6 +105,8 @@ export class GarbageCollector extends ControllerLoop {
     const nodes: Node[] = [];
     const dependents = new Map<string, Array<{ node: Node; ref: OwnerReference }>>();
     for (const r of this.deps.resources()) {
+      // A resource kept in another's storage (events.k8s.io events) holds the same objects: visit them once.
+      if (r.storedAs !== undefined) continue;
       for (const [, o] of this.deps.storage.snapshot(r)) {
         const node: Node = { r, namespace: o.metadata?.namespace ?? "", name: o.metadata?.name ?? "", object: o };
         nodes.push(node);
