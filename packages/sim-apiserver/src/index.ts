@@ -56,6 +56,7 @@ export {
   type SimSubresources,
   SimTruncatedWatchError,
   type SimWatch,
+  type StoredAs,
   type TraceLogConfig,
   type UnansweredRequestStatus,
   UnknownResourceError,

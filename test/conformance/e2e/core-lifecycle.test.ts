@@ -111,28 +111,52 @@ describe("[sig-instrumentation] Events API (instrumentation/events.go)", () => {
   });
 
   it("should ensure that an event can be fetched, patched, deleted, and listed", async () => {
+    // As upstream 1.34's test: created through events.k8s.io, selected through core v1 by `source` (the reporting
+    // controller, the Event having no deprecatedSource) and through events.k8s.io by `reportingController`.
     const ns = await c.namespace("events");
+    type Ev = { metadata: { name: string; namespace: string; resourceVersion?: string; managedFields?: unknown } };
+    const listNames = async (path: string) =>
+      ((await c.raw("GET", path)).json as { items: Ev[] }).items.map(
+        (i) => `${i.metadata.namespace}/${i.metadata.name}`,
+      );
     expect((await c.raw("POST", eventsPath(ns), event("event-test", ns))).status).toBe(201);
-    const fetched = await c.raw("GET", `${eventsPath(ns)}/event-test`);
-    expect(fetched.json).toMatchObject({ note: "This is a test event", regarding: { name: "test-pod" } });
+    expect(await listNames("/apis/events.k8s.io/v1/events?labelSelector=test-event%3Dtrue")).toContain(
+      `${ns}/event-test`,
+    );
+    expect(await listNames(`${eventsPath(ns)}?labelSelector=test-event%3Dtrue`)).toEqual([`${ns}/event-test`]);
+    expect(await listNames(`/api/v1/namespaces/${ns}/events?fieldSelector=source%3Dtest-controller`)).toEqual([
+      `${ns}/event-test`,
+    ]);
+    expect(await listNames(`${eventsPath(ns)}?fieldSelector=reportingController%3Dtest-controller`)).toEqual([
+      `${ns}/event-test`,
+    ]);
+    const testEvent = (await c.raw("GET", `${eventsPath(ns)}/event-test`)).json as Ev & Record<string, unknown>;
+    const series = { count: 2, lastObservedTime: "2017-09-19T13:49:11.000000Z" };
     const patched = await c.raw(
       "PATCH",
       `${eventsPath(ns)}/event-test`,
-      { note: "This is a patched event" },
+      { series },
       {
-        "content-type": "application/merge-patch+json",
+        "content-type": "application/strategic-merge-patch+json",
       },
     );
-    expect((patched.json as { note: string }).note).toBe("This is a patched event");
-    const listed = (await c.raw("GET", `/apis/events.k8s.io/v1/events?labelSelector=test-event%3Dtrue`)).json as {
-      items: Array<{ metadata: { name: string } }>;
-    };
-    expect(listed.items.map((i) => i.metadata.name)).toContain("event-test");
-    const byController = (await c.raw("GET", `${eventsPath(ns)}?fieldSelector=reportingController%3Dtest-controller`))
-      .json as { items: Array<{ metadata: { name: string } }> };
-    expect(byController.items.map((i) => i.metadata.name)).toEqual(["event-test"]);
+    expect(patched.status).toBe(200);
+    const strip = (e: Ev & Record<string, unknown>) => ({
+      ...e,
+      metadata: { ...e.metadata, resourceVersion: "", managedFields: undefined },
+    });
+    const afterPatch = (await c.raw("GET", `${eventsPath(ns)}/event-test`)).json as Ev;
+    expect(strip(afterPatch)).toEqual(strip({ ...testEvent, series }));
+    const updated = { ...testEvent, series: { count: 100, lastObservedTime: "2017-09-19T13:49:16.000000Z" } };
+    delete (updated.metadata as { resourceVersion?: string }).resourceVersion;
+    expect((await c.raw("PUT", `${eventsPath(ns)}/event-test`, updated)).status).toBe(200);
+    const afterUpdate = (await c.raw("GET", `${eventsPath(ns)}/event-test`)).json as Ev;
+    expect(strip(afterUpdate)).toEqual(strip(updated));
     expect((await c.raw("DELETE", `${eventsPath(ns)}/event-test`)).status).toBe(200);
-    expect((await c.raw("GET", `${eventsPath(ns)}/event-test`)).status).toBe(404);
+    expect(await listNames("/apis/events.k8s.io/v1/events?labelSelector=test-event%3Dtrue")).not.toContain(
+      `${ns}/event-test`,
+    );
+    expect(await listNames(`${eventsPath(ns)}?labelSelector=test-event%3Dtrue`)).toEqual([]);
   });
 
   it("should delete a collection of events", async () => {
@@ -166,6 +190,12 @@ describe("[sig-instrumentation] Events (instrumentation/core_events.go)", () => 
       strategicPatch(),
     );
     expect((await c.core.readNamespacedEvent({ namespace: ns, name })).message).toBe("This is a test event - patched");
+    // One Event storage: the same object through events.k8s.io/v1, converted (beyond upstream's test).
+    const other = (await c.raw("GET", `/apis/events.k8s.io/v1/namespaces/${ns}/events/${name}`)).json;
+    expect(other).toMatchObject({
+      note: "This is a test event - patched",
+      deprecatedSource: { component: "test-component" },
+    });
     const bySource = await c.core.listNamespacedEvent({ namespace: ns, fieldSelector: "source=test-component" });
     expect(bySource.items.map((e) => e.metadata?.name)).toEqual([name]);
     const ev = await c.core.readNamespacedEvent({ namespace: ns, name });

@@ -22,6 +22,11 @@ export interface UpstreamTest {
    * `needs-admission.test.ts` pass once the admission branch is merged.
    */
   readonly here: string | { readonly pending: PendingReason };
+  /**
+   * The script under `python/` that re-implements it a second time with the official Kubernetes Python client
+   * (`python-client.test.ts` runs it), when there is one.
+   */
+  readonly python?: string;
 }
 
 const KUBELET = { pending: "needs a kubelet (pods must run)" } as const;
@@ -37,11 +42,13 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     file: "apimachinery/watch.go",
     it: "should observe add, update, and delete watch notifications on configmaps",
     here: "apimachinery-watch.test.ts",
+    python: "watch.py",
   },
   {
     file: "apimachinery/watch.go",
     it: "should be able to start watching from a specific resource version",
     here: "apimachinery-watch.test.ts",
+    python: "watch.py",
   },
   {
     file: "apimachinery/watch.go",
@@ -80,7 +87,12 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should ensure that all services are removed when a namespace is deleted",
     here: "apimachinery-namespace.test.ts",
   },
-  { file: "apimachinery/namespace.go", it: "should patch a Namespace", here: "apimachinery-namespace.test.ts" },
+  {
+    file: "apimachinery/namespace.go",
+    it: "should patch a Namespace",
+    here: "apimachinery-namespace.test.ts",
+    python: "namespace.py",
+  },
   {
     file: "apimachinery/namespace.go",
     it: "should apply changes to a namespace status",
@@ -90,6 +102,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     file: "apimachinery/namespace.go",
     it: "should apply an update to a Namespace",
     here: "apimachinery-namespace.test.ts",
+    python: "namespace.py",
   },
   {
     file: "apimachinery/namespace.go",
@@ -304,9 +317,15 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     file: "common/node/configmap.go",
     it: "should fail to create ConfigMap with empty key",
     here: "needs-admission.test.ts",
+    python: "configmap.py",
   },
   { file: "common/node/configmap.go", it: "should update ConfigMap successfully", here: "core-lifecycle.test.ts" },
-  { file: "common/node/configmap.go", it: "should run through a ConfigMap lifecycle", here: "core-lifecycle.test.ts" },
+  {
+    file: "common/node/configmap.go",
+    it: "should run through a ConfigMap lifecycle",
+    here: "core-lifecycle.test.ts",
+    python: "configmap.py",
+  },
   // common/node/secrets.go
   { file: "common/node/secrets.go", it: "should be consumable from pods in env vars", here: KUBELET },
   { file: "common/node/secrets.go", it: "should be consumable via the environment", here: KUBELET },
@@ -327,6 +346,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     file: "instrumentation/core_events.go",
     it: "should manage the lifecycle of an event",
     here: "core-lifecycle.test.ts",
+    python: "events.py",
   },
   // common/node/lease.go
   { file: "common/node/lease.go", it: "lease API should be available", here: "core-lifecycle.test.ts" },

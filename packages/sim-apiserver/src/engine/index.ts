@@ -249,6 +249,7 @@ export {
   groupResourceString,
   type SimResource,
   type SimSubresources,
+  type StoredAs,
 } from "./resources.js";
 export { parseSelection, type Selection } from "./selection.js";
 export { COLLECTION_VERBS, CREATE_ONLY_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";

@@ -1,6 +1,8 @@
 // The two constants BUILTIN_RESOURCES is built from are imported from their own (leaf) modules, not through
 // registry/index.ts: the registry's store imports this module, so loading the registry's index from here would read
 // them before they are initialized whenever the registry is loaded first.
+import type { KubeObject } from "@informer-ts/apimachinery";
+import { coreEventToEventsV1, eventsV1ToCoreEvent } from "./event-conversion.js";
 import { CUSTOM_RESOURCE_DEFINITIONS } from "./registry/custom-resource-definitions.js";
 import { APPS_SCALE, CORE_SCALE, type ScaleSubresource } from "./registry/scale.js";
 import { COLLECTION_VERBS, CREATE_ONLY_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
@@ -17,9 +19,10 @@ export interface SimResource extends ServedResource {
   readonly fieldLabels?: readonly string[];
   /**
    * Field labels whose value is read at another path of the object (the kind's field-label conversion): core Events'
-   * `source` is `source.component`. Labels not named here are their own path.
+   * `source` is `source.component`, else `reportingComponent`. Several paths: the first non-empty value. Labels not
+   * named here are their own path.
    */
-  readonly fieldLabelPaths?: Readonly<Record<string, string>>;
+  readonly fieldLabelPaths?: Readonly<Record<string, string | readonly string[]>>;
   /**
    * The field the registry indexes watchers by (kube's "trigger"): `metadata.name` for configmaps, secrets and
    * nodes, `spec.nodeName` for pods. It decides the per-watcher channel size (§5.3 of reference/apiserver.md).
@@ -43,6 +46,26 @@ export interface SimResource extends ServedResource {
    * (`registry/reviews.ts`) and never stored, as upstream's review REST storages.
    */
   readonly review?: boolean;
+  /**
+   * A resource whose objects live in another resource's storage, converted on every read and write
+   * ({@link StoredAs}): `events.k8s.io/v1` events are core `v1` events. Absent: the resource's own storage.
+   */
+  readonly storedAs?: StoredAs;
+}
+
+/**
+ * Where a served version keeps its objects: kube-apiserver stores several versions of one kind in one etcd prefix at
+ * the storage version and converts at the codec. Storage keeps the objects of {@link StoredAs.resource} only; a
+ * create through this resource is visible through that one at once, with the same uid and resourceVersion, and the
+ * other way round.
+ */
+export interface StoredAs {
+  /** The resource whose storage holds the objects (the storage version). */
+  readonly resource: SimResource;
+  /** The served object as the storage version keeps it. */
+  toStorage(served: KubeObject): KubeObject;
+  /** A stored object as this resource serves it. */
+  fromStorage(stored: KubeObject): KubeObject;
 }
 
 /** {@link SimResource.subresources}. */
@@ -79,6 +102,28 @@ function review(group: string, resource: string, kind: string, namespaced = fals
 
 const ALL = ["all"] as const;
 const API_EXTENSIONS = ["api-extensions"] as const;
+
+/**
+ * Core `v1` events: the storage version of both Event APIs (`pkg/registry/core/event`). Field labels as
+ * `EventToSelectableFields`: `source` is `source.component`, or `reportingComponent` when that is empty.
+ */
+const CORE_EVENTS: SimResource = builtin("", "events", "Event", true, {
+  shortNames: ["ev"],
+  fieldLabels: [
+    "involvedObject.kind",
+    "involvedObject.namespace",
+    "involvedObject.name",
+    "involvedObject.uid",
+    "involvedObject.apiVersion",
+    "involvedObject.resourceVersion",
+    "involvedObject.fieldPath",
+    "reason",
+    "reportingComponent",
+    "source",
+    "type",
+  ],
+  fieldLabelPaths: { source: ["source.component", "reportingComponent"] },
+});
 
 /**
  * The built-in resources: what `kubectl api-resources` lists on a kube-apiserver v1.34 with its default feature
@@ -139,23 +184,7 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
     fieldLabels: ["status.phase"],
     subresources: { status: true },
   }),
-  builtin("", "events", "Event", true, {
-    shortNames: ["ev"],
-    fieldLabels: [
-      "involvedObject.kind",
-      "involvedObject.namespace",
-      "involvedObject.name",
-      "involvedObject.uid",
-      "involvedObject.apiVersion",
-      "involvedObject.resourceVersion",
-      "involvedObject.fieldPath",
-      "reason",
-      "reportingComponent",
-      "source",
-      "type",
-    ],
-    fieldLabelPaths: { source: "source.component" },
-  }),
+  CORE_EVENTS,
   builtin("", "services", "Service", true, {
     shortNames: ["svc"],
     categories: ALL,
@@ -231,8 +260,11 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   }),
   builtin("coordination.k8s.io", "leases", "Lease", true),
   builtin("discovery.k8s.io", "endpointslices", "EndpointSlice", true, { fieldLabels: ["addressType"] }),
-  // events.k8s.io/v1 Events (`pkg/apis/events/v1` AddFieldLabelConversionsForEvent's labels).
+  // events.k8s.io/v1 Events: kept in core events' storage (`pkg/registry/events/rest` serves the core event store),
+  // field labels as `pkg/apis/events/v1` AddFieldLabelConversionsForEvent maps them onto the core event's fields.
   builtin("events.k8s.io", "events", "Event", true, {
+    storedAs: { resource: CORE_EVENTS, toStorage: eventsV1ToCoreEvent, fromStorage: coreEventToEventsV1 },
+    fieldLabelPaths: { source: ["deprecatedSource.component", "reportingController"] },
     shortNames: ["ev"],
     fieldLabels: [
       "reason",
@@ -244,6 +276,7 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
       "regarding.resourceVersion",
       "regarding.fieldPath",
       "reportingController",
+      "source",
       "type",
     ],
   }),

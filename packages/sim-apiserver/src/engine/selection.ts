@@ -60,14 +60,17 @@ export function selectionFor(r: SimResource, parsed: ParsedSelectors): Selection
   const extra = allowed.slice(2);
   const labelsEmpty = labels.empty();
   const fieldsEmpty = fields.empty();
-  // Field labels that read another path of the object (core Events' `source` is `source.component`).
-  const renamed = Object.entries(r.fieldLabelPaths ?? {});
+  // Field labels that read another path of the object (core Events' `source` is `source.component`, else
+  // `reportingComponent`): the first path with a non-empty value.
+  const renamed = Object.entries(r.fieldLabelPaths ?? {}).map(
+    ([label, paths]) => [label, typeof paths === "string" ? [paths] : paths] as const,
+  );
   const fieldSet =
     renamed.length === 0
       ? (o: KubeObject) => objectFieldSet(o, extra)
       : (o: KubeObject) => {
-          const set = objectFieldSet(o, [...extra, ...renamed.map(([, path]) => path)]);
-          for (const [label, path] of renamed) set[label] = set[path] ?? "";
+          const set = objectFieldSet(o, [...extra, ...renamed.flatMap(([, paths]) => paths)]);
+          for (const [label, paths] of renamed) set[label] = paths.map((p) => set[p] ?? "").find((v) => v !== "") ?? "";
           return set;
         };
   const matches = (o: KubeObject): boolean =>

@@ -4,6 +4,8 @@
 // that serves it all reuse one encoding — kube-apiserver's CachingObject does the same for watch events, and etcd
 // holds the serialized bytes anyway. Weak: an encoding lives only as long as the engine keeps its object (storage
 // history, watch cache). Values that are not deep-frozen engine objects are encoded every time.
+
+import { stringifyJson } from "../engine/int64-json.js";
 import { isDeepFrozen } from "../engine/object-util.js";
 
 interface Encoded {
@@ -19,7 +21,7 @@ const encodings = new WeakMap<object, Encoded>();
 function encodedOf(value: object): Encoded {
   let e = encodings.get(value);
   if (e === undefined) {
-    e = { json: JSON.stringify(value) };
+    e = { json: stringifyJson(value) };
     encodings.set(value, e);
   }
   return e;
@@ -27,7 +29,7 @@ function encodedOf(value: object): Encoded {
 
 /** `JSON.stringify(value)`, encoded once per deep-frozen engine object. */
 export function jsonOf(value: unknown): string {
-  return isDeepFrozen(value) ? encodedOf(value).json : JSON.stringify(value);
+  return isDeepFrozen(value) ? encodedOf(value).json : stringifyJson(value);
 }
 
 /**
@@ -35,7 +37,7 @@ export function jsonOf(value: unknown): string {
  * function), encoded once per deep-frozen engine object. Never mutate them.
  */
 export function jsonBytesOf(value: unknown): Buffer {
-  if (!isDeepFrozen(value)) return Buffer.from((JSON.stringify(value) as string | undefined) ?? "null", "utf8");
+  if (!isDeepFrozen(value)) return Buffer.from((stringifyJson(value) as string | undefined) ?? "null", "utf8");
   const e = encodedOf(value);
   e.bytes ??= Buffer.from(e.json, "utf8");
   e.byteLength = e.bytes.length;
@@ -44,7 +46,7 @@ export function jsonBytesOf(value: unknown): Buffer {
 
 /** The UTF-8 length of `JSON.stringify(value)` (counted once per deep-frozen engine object). */
 export function jsonByteLengthOf(value: unknown): number {
-  if (!isDeepFrozen(value)) return Buffer.byteLength(JSON.stringify(value), "utf8");
+  if (!isDeepFrozen(value)) return Buffer.byteLength(stringifyJson(value), "utf8");
   const e = encodedOf(value);
   e.byteLength ??= Buffer.byteLength(e.json, "utf8");
   return e.byteLength;

@@ -39,9 +39,10 @@ import {
   validateSecret,
   validateSecretUpdate,
 } from "./validation/config-map.js";
-import { validateEvent } from "./validation/event.js";
+import { validateEvent, validateEventUpdate } from "./validation/event.js";
 import { validateLease } from "./validation/lease.js";
 import { validatePodSpec } from "./validation/pod.js";
+import { validatePodUpdate } from "./validation/pod-update.js";
 import { validateService, validateServiceUpdate } from "./validation/service.js";
 
 /** What one write tells the admission chain besides the object. */
@@ -208,15 +209,16 @@ export class Admission {
         break;
       case "/pods":
         errs.push(...validatePodSpec(obj.spec, "spec"));
+        if (old !== undefined) errs.push(...validatePodUpdate(obj.spec, old.spec));
         break;
       case "/services":
         errs.push(...(old === undefined ? validateService(obj) : validateServiceUpdate(obj, old)));
         break;
       case "/events":
-        errs.push(...validateEvent(obj, false));
+        errs.push(...(old === undefined ? validateEvent(obj, false) : validateEventUpdate(obj, old, false)));
         break;
       case "events.k8s.io/events":
-        errs.push(...validateEvent(obj, true));
+        errs.push(...(old === undefined ? validateEvent(obj, true) : validateEventUpdate(obj, old, true)));
         break;
       case "coordination.k8s.io/leases":
         errs.push(...validateLease(obj));

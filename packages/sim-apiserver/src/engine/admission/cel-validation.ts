@@ -49,6 +49,8 @@ function toCel(v: unknown, s: StructuralSchema | undefined): CelInput {
     return m;
   }
   if (typeof v === "number" && Number.isInteger(v) && s?.type !== "number") return BigInt(v);
+  // An int64 beyond 2^53 (a bigint from the lossless decode) is a CEL int, or a double in a `number` field.
+  if (typeof v === "bigint" && s?.type === "number") return Number(v);
   return v as CelInput;
 }
 
@@ -65,8 +67,9 @@ function typeName(s: StructuralSchema): string {
  * `spec: Invalid value: "object": <message>`, the message being `messageExpression`'s result, else `message`, else
  * `failed rule: <rule>`; a rule that cannot compile or evaluate is `Invalid value: "object": <rule>: <error>`.
  *
- * Differences from apiextensions-apiserver: no cost estimation or runtime cost limit; rules are not type-checked
- * when the definition is created; list items are correlated with `oldSelf` only through objects, not lists.
+ * Differences from apiextensions-apiserver: no cost estimation or runtime cost limit; rules are compiled but not
+ * type-checked when the definition is created ({@link validateSchemaRules}); list items are correlated with `oldSelf`
+ * only through objects, not lists.
  */
 export function validateCustomResourceRules(
   obj: unknown,
@@ -122,5 +125,68 @@ export function validateCustomResourceRules(
     }
   };
   walk(obj, schema, old, "");
+  return errs;
+}
+
+/** Go's `%#v` of an `apiextensions.ValidationRule`, as a field error prints the rule it rejects. */
+function goValidationRule(r: Record<string, unknown>): string {
+  const str = (v: unknown) => JSON.stringify(typeof v === "string" ? v : "");
+  const reason =
+    typeof r.reason === "string"
+      ? "(*apiextensions.FieldValueErrorReason)(…)"
+      : "(*apiextensions.FieldValueErrorReason)(nil)";
+  const oldSelf = typeof r.optionalOldSelf === "boolean" ? "(*bool)(…)" : "(*bool)(nil)";
+  return `apiextensions.ValidationRule{Rule:${str(r.rule)}, Message:${str(r.message)}, MessageExpression:${str(r.messageExpression)}, Reason:${reason}, FieldPath:${str(r.fieldPath)}, OptionalOldSelf:${oldSelf}}`;
+}
+
+/**
+ * The compile step of a definition's `x-kubernetes-validations` at CustomResourceDefinition create and update
+ * (apiextensions-apiserver's `ValidateCustomResourceDefinition` compiling each rule with its CEL environment): a rule
+ * or `messageExpression` that does not compile makes the definition invalid —
+ * `spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value:
+ * apiextensions.ValidationRule{Rule:"self.x >", …}: compilation failed: ERROR: <input>:1:8: …` — and an empty rule
+ * is `Required value`. `path` is where `schema` sits. Differences: the error text after `ERROR:` is @bufbuild/cel's
+ * parser's, not cel-go's; rules are parsed and planned, not type-checked against the schema (the library has no
+ * checker: a misspelt field fails when a write evaluates it), and no cost is estimated.
+ */
+export function validateSchemaRules(schema: unknown, path: string): FieldError[] {
+  if (!isObject(schema)) return [];
+  const errs: FieldError[] = [];
+  const rules = schema["x-kubernetes-validations"];
+  if (Array.isArray(rules)) {
+    rules.forEach((raw, i) => {
+      if (!isObject(raw)) return;
+      const at = `${path}.x-kubernetes-validations[${i}]`;
+      const rule = typeof raw.rule === "string" ? raw.rule : "";
+      if (rule.trim() === "") {
+        errs.push({ type: "FieldValueRequired", field: `${at}.rule` });
+        return;
+      }
+      const compiled = programOf(rule);
+      if (compiled instanceof Error)
+        errs.push({
+          type: "FieldValueInvalid",
+          field: `${at}.rule`,
+          printedValue: goValidationRule(raw),
+          detail: `compilation failed: ERROR: ${compiled.message}`,
+        });
+      const mx = raw.messageExpression;
+      if (typeof mx === "string" && mx.trim() !== "") {
+        const m = programOf(mx);
+        if (m instanceof Error)
+          errs.push({
+            type: "FieldValueInvalid",
+            field: `${at}.messageExpression`,
+            printedValue: goValidationRule(raw),
+            detail: `messageExpression compilation failed: ERROR: ${m.message}`,
+          });
+      }
+    });
+  }
+  const props = schema.properties;
+  if (isObject(props))
+    for (const [k, s] of Object.entries(props)) errs.push(...validateSchemaRules(s, `${path}.properties[${k}]`));
+  errs.push(...validateSchemaRules(schema.items, `${path}.items`));
+  errs.push(...validateSchemaRules(schema.additionalProperties, `${path}.additionalProperties`));
   return errs;
 }

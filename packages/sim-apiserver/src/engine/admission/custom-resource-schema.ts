@@ -1,4 +1,5 @@
 import type { FieldError } from "@informer-ts/apimachinery";
+import { stringifyJson } from "../int64-json.js";
 import { decodeBuiltin } from "./builtin-decode.js";
 
 /** A structural schema node of a CustomResourceDefinition version's `openAPIV3Schema` (the parts the simulator uses). */
@@ -111,6 +112,7 @@ function typeName(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";
   if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
+  if (typeof v === "bigint") return "integer";
   if (typeof v === "boolean") return "boolean";
   if (typeof v === "object") return "object";
   return typeof v;
@@ -125,9 +127,9 @@ function fitsType(v: unknown, type: string): boolean {
     case "string":
       return typeof v === "string";
     case "integer":
-      return typeof v === "number" && Number.isInteger(v);
+      return (typeof v === "number" && Number.isInteger(v)) || typeof v === "bigint";
     case "number":
-      return typeof v === "number";
+      return typeof v === "number" || typeof v === "bigint";
     case "boolean":
       return typeof v === "boolean";
     default:
@@ -167,6 +169,36 @@ function formatNumber(n: number): string {
 }
 
 /**
+ * The numeric checks on an integer beyond 2^53 (a `bigint`, see `int64-json.ts`), exact as Go's int64 comparisons:
+ * `maximum`/`minimum` (exclusive or not), an integral `multipleOf`, and `format: int32` (which it never fits).
+ */
+function validateInt64(v: bigint, s: StructuralSchema, path: string, errs: FieldError[]): void {
+  const invalid = (detail: string) =>
+    errs.push({ type: "FieldValueInvalid", field: path, printedValue: String(v), detail });
+  if (s.maximum !== undefined && (s.exclusiveMaximum === true ? v >= s.maximum : v > s.maximum))
+    invalid(
+      `${path} in body should be less than ${s.exclusiveMaximum === true ? "" : "or equal to "}${formatNumber(s.maximum)}`,
+    );
+  if (s.minimum !== undefined && (s.exclusiveMinimum === true ? v <= s.minimum : v < s.minimum))
+    invalid(
+      `${path} in body should be greater than ${s.exclusiveMinimum === true ? "" : "or equal to "}${formatNumber(s.minimum)}`,
+    );
+  if (s.multipleOf !== undefined && s.multipleOf > 0) {
+    const ok = Number.isInteger(s.multipleOf)
+      ? v % BigInt(s.multipleOf) === 0n
+      : Number.isInteger(Number(v) / s.multipleOf);
+    if (!ok) invalid(`${path} in body should be a multiple of ${formatNumber(s.multipleOf)}`);
+  }
+  if (s.format === "int32")
+    errs.push({
+      type: "FieldValueTypeInvalid",
+      field: path,
+      printedValue: String(v),
+      detail: `${path} in body must be of type int32: "${v}"`,
+    });
+}
+
+/**
  * `ValidateCustomResource` (apiextensions-apiserver's schema validation through kube-openapi) of a pruned and
  * defaulted custom resource against its structural schema, with upstream's field errors: `spec.replicas: Invalid
  * value: "string": spec.replicas in body must be of type integer: "string"`, `spec.replicas: Invalid value: 20:
@@ -194,7 +226,7 @@ export function validateCustomResource(obj: unknown, schema: StructuralSchema | 
       return;
     }
     if (s["x-kubernetes-int-or-string"] === true) {
-      if (!(typeof v === "string" || (typeof v === "number" && Number.isInteger(v)))) {
+      if (!(typeof v === "string" || typeof v === "bigint" || (typeof v === "number" && Number.isInteger(v)))) {
         errs.push({
           type: "FieldValueTypeInvalid",
           field: path,
@@ -212,14 +244,20 @@ export function validateCustomResource(obj: unknown, schema: StructuralSchema | 
       });
       return;
     }
-    if (s.enum !== undefined && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(v))) {
+    if (s.enum !== undefined && !s.enum.some((e) => stringifyJson(e) === stringifyJson(v))) {
       errs.push({
         type: "FieldValueNotSupported",
         field: path,
-        badValue: typeof v === "object" ? JSON.stringify(v) : (v as string | number | boolean),
+        badValue:
+          typeof v === "object"
+            ? JSON.stringify(v)
+            : typeof v === "bigint"
+              ? String(v)
+              : (v as string | number | boolean),
         detail: `supported values: ${s.enum.map((e) => JSON.stringify(e)).join(", ")}`,
       });
     }
+    if (typeof v === "bigint") validateInt64(v, s, path, errs);
     if (typeof v === "number") {
       if (s.maximum !== undefined && (s.exclusiveMaximum === true ? v >= s.maximum : v > s.maximum))
         invalid(

@@ -46,7 +46,7 @@ export {
   validateSecret,
   validateSecretUpdate,
 } from "./validation/config-map.js";
-export { validateEvent } from "./validation/event.js";
+export { validateEvent, validateEventUpdate } from "./validation/event.js";
 export { validateLease } from "./validation/lease.js";
 export { type PodSpecRules, validatePodSpec } from "./validation/pod.js";
 export { validateService, validateServiceUpdate } from "./validation/service.js";

@@ -122,6 +122,9 @@ export class GarbageCollector extends ControllerLoop {
   }
 
   protected relevant(ev: StorageEvent): boolean {
+    // A resource kept in another's storage (events.k8s.io events) holds the same objects: they are seen once, through
+    // the resource that stores them.
+    if (ev.resource.storedAs !== undefined) return false;
     if (this.servedSeen.length === 0) this.served();
     const o = ev.object;
     const place: Place = { r: ev.resource, namespace: o.metadata?.namespace ?? "", name: o.metadata?.name ?? "" };

@@ -1,4 +1,5 @@
 import type { KubeList, KubeObject } from "@informer-ts/apimachinery";
+import { stringifyJson } from "../int64-json.js";
 
 // Objects in storage and in the watch cache are never mutated once stored (a write stores a new, deep-frozen object
 // with a new metadata object), so the size of an object can be remembered for as long as the object lives.
@@ -20,7 +21,7 @@ export function encodedSize(obj: KubeObject): number {
     let n = bodySizes.get(meta);
     if (n === undefined) {
       const { kind: _k, apiVersion: _a, ...rest } = obj;
-      n = utf8(JSON.stringify(rest));
+      n = utf8(stringifyJson(rest));
       bodySizes.set(meta, n);
     }
     // `"kind":"X",` and `"apiVersion":"v",` on top of a non-empty body.
@@ -30,7 +31,7 @@ export function encodedSize(obj: KubeObject): number {
   }
   let n = sizes.get(obj);
   if (n === undefined) {
-    n = utf8(JSON.stringify(obj));
+    n = utf8(stringifyJson(obj));
     sizes.set(obj, n);
   }
   return n;

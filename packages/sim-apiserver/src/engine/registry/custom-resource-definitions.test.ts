@@ -170,6 +170,45 @@ describe("CustomResourceDefinition lifecycle", () => {
     expect(() => e.resource("gadgets.example.org")).toThrow();
   });
 
+  it("a definition whose x-kubernetes-validations rule does not compile is 422, nothing stored (TestValidateCustomResourceDefinition: invalid rule)", async () => {
+    const e = engine();
+    const rv = e.currentResourceVersion;
+    const bad = gadgetsCrd();
+    const version = (bad.spec as { versions: Array<Record<string, unknown>> }).versions[0]!;
+    version.schema = {
+      openAPIV3Schema: {
+        type: "object",
+        properties: {
+          spec: {
+            type: "object",
+            properties: { replicas: { type: "integer" } },
+            "x-kubernetes-validations": [
+              { rule: "self.replicas >= 0" },
+              { rule: "self.replicas >", message: "m" },
+              { rule: "self.replicas < 10", messageExpression: "'too many ' +" },
+              { rule: " " },
+            ],
+          },
+        },
+      },
+    };
+    const err = await rejected(e.create(CRD, "", bad));
+    expect(err.code).toBe(422);
+    const at = "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations";
+    expect(err.status.details?.causes?.map((c) => c.field)).toEqual([
+      `${at}[1].rule`,
+      `${at}[2].messageExpression`,
+      `${at}[3].rule`,
+    ]);
+    expect(err.status.message).toContain(
+      `${at}[1].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.replicas >", Message:"m", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: ERROR: <input>:1:`,
+    );
+    expect(err.status.message).toContain(`${at}[2].messageExpression: Invalid value: `);
+    expect(err.status.message).toContain("messageExpression compilation failed: ERROR: ");
+    expect(err.status.message).toContain(`${at}[3].rule: Required value`);
+    expect(e.currentResourceVersion).toBe(rv);
+  });
+
   it("validation covers group, scope, versions and names", () => {
     const messages = (crd: KubeObject) =>
       validateCustomResourceDefinition(crd).map((x) => `${x.field}: ${x.type}${x.detail ? ` ${x.detail}` : ""}`);

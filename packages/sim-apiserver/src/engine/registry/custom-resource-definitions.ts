@@ -1,4 +1,5 @@
 import type { FieldError, KubeObject } from "@informer-ts/apimachinery";
+import { validateSchemaRules } from "../admission/cel-validation.js";
 import type { SimResource } from "../resources.js";
 import { COLLECTION_VERBS } from "../served-resource.js";
 
@@ -101,6 +102,9 @@ export function validateCustomResourceDefinition(crd: KubeObject): FieldError[] 
       if (!isObject(v) || typeof v.name !== "string" || v.name === "") {
         errs.push({ type: "FieldValueRequired", field: `spec.versions[${i}].name` });
       }
+      // x-kubernetes-validations must compile (the CEL step of ValidateCustomResourceDefinition).
+      const schema = isObject(v) && isObject(v.schema) ? v.schema.openAPIV3Schema : undefined;
+      errs.push(...validateSchemaRules(schema, `spec.versions[${i}].schema.openAPIV3Schema`));
     });
   }
   if (plural === "") errs.push({ type: "FieldValueRequired", field: "spec.names.plural" });

@@ -1,4 +1,5 @@
 import { newBadRequest, StatusError } from "@informer-ts/apimachinery";
+import { parseJson } from "../int64-json.js";
 import { decodeApplyConfiguration } from "./apply-patch.js";
 import { strategicMergePatch } from "./strategic-merge-patch.js";
 
@@ -245,7 +246,7 @@ export interface PatchTarget {
 export function decodePatch(type: PatchType, body: string): unknown {
   if (type === "application/apply-patch+yaml") return decodeApplyConfiguration(body);
   try {
-    return JSON.parse(body);
+    return parseJson(body);
   } catch (err) {
     throw newBadRequest(`error decoding patch: ${err instanceof Error ? err.message : String(err)}`);
   }

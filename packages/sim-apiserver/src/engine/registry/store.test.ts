@@ -215,14 +215,20 @@ describe("RegistryStore: patch", () => {
       "default",
       "p",
       "application/strategic-merge-patch+json",
-      '{"spec":{"containers":[{"name":"b","image":"2"},{"name":"c","image":"3"}]}}',
+      '{"spec":{"containers":[{"name":"b","image":"2"}]}}',
     );
     const containers = (p.spec as { containers: Array<{ name: string; image: string }> }).containers;
     expect(containers.map(({ name, image }) => ({ name, image }))).toEqual([
       { name: "a", image: "1" },
       { name: "b", image: "2" },
-      { name: "c", image: "3" },
     ]);
+    // Merged by name, a new container is an added one, which a pod update may not do (ValidatePodUpdate).
+    const added = '{"spec":{"containers":[{"name":"c","image":"3"}]}}';
+    await expect(
+      engine.patch("pods", "default", "p", "application/strategic-merge-patch+json", added),
+    ).rejects.toMatchObject({
+      status: { code: 422, message: expect.stringContaining("may not add or remove containers") },
+    });
     const rv = engine.currentResourceVersion;
     const bad = '[{"op":"test","path":"/metadata/name","value":"q"},{"op":"add","path":"/metadata/labels","value":{}}]';
     expect(await failure(engine.patch("pods", "default", "p", "application/json-patch+json", bad))).toEqual({

@@ -98,12 +98,22 @@ export function prefixOf(r: SimResource, namespace: string): string {
  * bumps it; a no-op update does not), each object's `metadata.resourceVersion` = its modification revision, the
  * history of every key kept until {@link compact}, lists in key order at the current or any retained revision.
  * Stored objects are deep-frozen: readers share them.
+ *
+ * A resource with {@link SimResource.storedAs} (`events.k8s.io/v1` events) has no data of its own: every method
+ * reads and writes the storage resource's keys, converting what goes in and what comes out (one conversion per
+ * stored object and view, memoized — stored objects never change), and every commit of the storage resource is also
+ * told to listeners as an event of each such view seen so far (the same key and revision, converted objects). This
+ * is how etcd holds one prefix per kind at its storage version while each served version decodes it.
  */
 export class MvccStorage {
   private revision: number;
   private compacted = 0;
   private readonly data = new Map<SimResource, ResourceData>();
   private readonly listeners = new Set<StorageListener>();
+  /** The views of each storage resource ({@link SimResource.storedAs}) that reached this storage. */
+  private readonly views = new Map<SimResource, Set<SimResource>>();
+  /** Stored object → the view's object, per view. */
+  private readonly converted = new WeakMap<SimResource, WeakMap<KubeObject, KubeObject>>();
 
   constructor(
     private readonly clock: Clock,
@@ -128,6 +138,53 @@ export class MvccStorage {
     return () => this.listeners.delete(l);
   }
 
+  /** The resource whose data holds `r`'s objects (itself unless `r` is a view); remembers views for commits. */
+  private home(r: SimResource): SimResource {
+    const home = r.storedAs?.resource;
+    if (home === undefined) return r;
+    let views = this.views.get(home);
+    if (views === undefined) {
+      views = new Set();
+      this.views.set(home, views);
+    }
+    views.add(r);
+    return home;
+  }
+
+  /** A stored object as the view `r` serves it (`r` not a view: itself). Frozen and memoized. */
+  private out(r: SimResource, stored: KubeObject): KubeObject;
+  private out(r: SimResource, stored: KubeObject | undefined): KubeObject | undefined;
+  private out(r: SimResource, stored: KubeObject | undefined): KubeObject | undefined {
+    const codec = r.storedAs;
+    if (codec === undefined || stored === undefined) return stored;
+    let memo = this.converted.get(r);
+    if (memo === undefined) {
+      memo = new WeakMap();
+      this.converted.set(r, memo);
+    }
+    let o = memo.get(stored);
+    if (o === undefined) {
+      o = deepFreeze(codec.fromStorage(stored));
+      memo.set(stored, o);
+    }
+    return o;
+  }
+
+  /** A view's object as storage keeps it (`r` not a view: itself). */
+  private in(r: SimResource, served: KubeObject): KubeObject {
+    return r.storedAs === undefined ? served : r.storedAs.toStorage(served);
+  }
+
+  /** A page of the view `r`'s home resource as `r` serves it, the predicate applied to `r`'s objects. */
+  private viewPage(
+    r: SimResource,
+    predicate: (o: KubeObject) => boolean,
+    read: (home: SimResource, pred: (o: KubeObject) => boolean) => StoragePage,
+  ): StoragePage {
+    const page = read(this.home(r), (o) => predicate(this.out(r, o)));
+    return { ...page, items: page.items.map((o) => this.out(r, o)) };
+  }
+
   private dataOf(r: SimResource): ResourceData {
     let d = this.data.get(r);
     if (d === undefined) {
@@ -139,18 +196,18 @@ export class MvccStorage {
 
   /** Number of live objects of `r`. */
   count(r: SimResource): number {
-    return this.data.get(r)?.live.size ?? 0;
+    return this.data.get(this.home(r))?.live.size ?? 0;
   }
 
   /** The current state of one object, or undefined. */
   get(r: SimResource, namespace: string, name: string): KubeObject | undefined {
-    return this.data.get(r)?.live.get(keyOf(r, namespace, name));
+    return this.out(r, this.data.get(this.home(r))?.live.get(keyOf(r, namespace, name)));
   }
 
   /** Every live object of `r` in key order (the watch cache's initial list). */
   snapshot(r: SimResource): Array<[string, KubeObject]> {
-    const live = this.dataOf(r).live;
-    return live.keys().map((k) => [k, live.get(k)!]);
+    const live = this.dataOf(this.home(r)).live;
+    return live.keys().map((k) => [k, this.out(r, live.get(k)!)]);
   }
 
   private commit(ev: Omit<StorageEvent, "rev">, rev: number): StorageEvent {
@@ -165,6 +222,15 @@ export class MvccStorage {
     }
     versions.push({ rev, object: ev.type === "DELETED" ? undefined : ev.object });
     for (const l of this.listeners) l.onEvent(event);
+    for (const view of this.views.get(ev.resource) ?? []) {
+      const seen: StorageEvent = {
+        ...event,
+        resource: view,
+        object: this.out(view, event.object),
+        prevObject: this.out(view, event.prevObject),
+      };
+      for (const l of this.listeners) l.onEvent(seen);
+    }
     return event;
   }
 
@@ -192,6 +258,7 @@ export class MvccStorage {
    * with a `spec`, name validation (422), 409 AlreadyExists. `obj` is copied, never kept.
    */
   create(r: SimResource, namespace: string, input: KubeObject): KubeObject {
+    if (r.storedAs !== undefined) return this.out(r, this.create(this.home(r), namespace, this.in(r, input)));
     this.checkNamespace(r, namespace, input);
     const src = structuredClone(input) as KubeObject;
     const meta = { ...src.metadata };
@@ -238,6 +305,7 @@ export class MvccStorage {
    * revision or event when nothing changed.
    */
   update(r: SimResource, namespace: string, name: string, input: KubeObject): KubeObject {
+    if (r.storedAs !== undefined) return this.out(r, this.update(this.home(r), namespace, name, this.in(r, input)));
     this.checkNamespace(r, namespace, input);
     const bodyName = input.metadata?.name;
     if (bodyName !== undefined && bodyName !== "" && bodyName !== name) {
@@ -281,6 +349,7 @@ export class MvccStorage {
     name: string,
     preconditions?: { readonly uid?: string; readonly resourceVersion?: string },
   ): KubeObject {
+    if (r.storedAs !== undefined) return this.out(r, this.delete(this.home(r), namespace, name, preconditions));
     const key = keyOf(r, namespace, name);
     const current = this.dataOf(r).live.get(key);
     const gr = { group: r.group, resource: r.resource };
@@ -336,6 +405,7 @@ export class MvccStorage {
    * and kept: callers pass a copy they own.
    */
   insert(r: SimResource, namespace: string, obj: KubeObject): KubeObject {
+    if (r.storedAs !== undefined) return this.out(r, this.insert(this.home(r), namespace, this.in(r, obj)));
     const name = obj.metadata?.name ?? "";
     const key = keyOf(r, namespace, name);
     if (this.dataOf(r).live.has(key)) throw newAlreadyExists({ group: r.group, resource: r.resource }, name);
@@ -351,6 +421,9 @@ export class MvccStorage {
    * is a no-op that returns the current state without a new revision or event.
    */
   replace(r: SimResource, namespace: string, name: string, obj: KubeObject, expectedRV: string): KubeObject {
+    if (r.storedAs !== undefined) {
+      return this.out(r, this.replace(this.home(r), namespace, name, this.in(r, obj), expectedRV));
+    }
     const key = keyOf(r, namespace, name);
     const current = this.dataOf(r).live.get(key);
     const gr = { group: r.group, resource: r.resource };
@@ -370,6 +443,10 @@ export class MvccStorage {
    * delete-after-update of a removed last finalizer). Returns that state at the delete revision.
    */
   remove(r: SimResource, namespace: string, name: string, expectedRV: string, last?: KubeObject): KubeObject {
+    if (r.storedAs !== undefined) {
+      const stored = last === undefined ? undefined : this.in(r, last);
+      return this.out(r, this.remove(this.home(r), namespace, name, expectedRV, stored));
+    }
     const key = keyOf(r, namespace, name);
     const current = this.dataOf(r).live.get(key);
     const gr = { group: r.group, resource: r.resource };
@@ -388,6 +465,9 @@ export class MvccStorage {
    *   504 `Too large resource version` (no Retry-After, as etcd answers) above the current revision.
    */
   list(r: SimResource, opts: StorageListOptions): StoragePage {
+    if (r.storedAs !== undefined) {
+      return this.viewPage(r, opts.predicate, (home, predicate) => this.list(home, { ...opts, predicate }));
+    }
     const rev = opts.rev === 0 ? this.revision : opts.rev;
     if (rev > this.revision) throw newTooLargeResourceVersion(rev, this.revision, 0);
     if (rev < this.compacted) throw newResourceExpired("The resourceVersion for the provided list is too old.");
@@ -410,6 +490,9 @@ export class MvccStorage {
    * @throws {StatusError} as {@link list}: 410 below the compaction point, 504 above the current revision.
    */
   listKey(r: SimResource, key: string, rev: number, predicate: (o: KubeObject) => boolean): StoragePage {
+    if (r.storedAs !== undefined) {
+      return this.viewPage(r, predicate, (home, pred) => this.listKey(home, key, rev, pred));
+    }
     const at = rev === 0 ? this.revision : rev;
     if (at > this.revision) throw newTooLargeResourceVersion(at, this.revision, 0);
     if (at < this.compacted) throw newResourceExpired("The resourceVersion for the provided list is too old.");

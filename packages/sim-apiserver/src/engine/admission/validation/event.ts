@@ -1,5 +1,6 @@
 import type { FieldError, KubeObject } from "@informer-ts/apimachinery";
-import { objectAt, stringAt } from "./common.js";
+import { eventsV1ToCoreEvent } from "../../event-conversion.js";
+import { immutable, objectAt, stringAt } from "./common.js";
 
 /**
  * `ValidateEventCreate` of core/v1 Events: an old-style Event (no `eventTime`) must be in its involved object's
@@ -36,6 +37,54 @@ export function validateEvent(ev: KubeObject, eventsGroup: boolean): FieldError[
     for (const f of ["reportingController", "reportingInstance", "action", "reason"]) {
       if (stringAt(e[f]) === "") errs.push({ type: "FieldValueRequired", field: f });
     }
+  }
+  return errs;
+}
+
+/** The fields `ValidateEventUpdate` keeps immutable through events.k8s.io, by their internal (core) name. */
+const IMMUTABLE_THROUGH_EVENTS_API = [
+  "involvedObject",
+  "reason",
+  "message",
+  "source",
+  "firstTimestamp",
+  "lastTimestamp",
+  "count",
+  "type",
+  "eventTime",
+  "action",
+  "related",
+  "reportingComponent",
+  "reportingInstance",
+] as const;
+
+/**
+ * `ValidateEventUpdate` (`pkg/apis/core/validation/events.go`): the new object passes the legacy checks (namespace
+ * agreement, `type`); through core v1 nothing more, so an old-style Event stays updatable. Through events.k8s.io/v1
+ * (`eventsGroup`) a changed `series` must have `count` ≥ 2 and a `lastObservedTime`, and every field but `series`
+ * and metadata is immutable — named as the internal type names it (`message`, `involvedObject`,
+ * `reportingController`), since upstream validates the internal object. Differences: `eventTime` is compared as
+ * written (upstream tolerates sub-microsecond changes).
+ */
+export function validateEventUpdate(ev: KubeObject, old: KubeObject, eventsGroup: boolean): FieldError[] {
+  const next = (eventsGroup ? eventsV1ToCoreEvent(ev) : ev) as Record<string, unknown>;
+  // legacyValidateEvent of the new object: the creation rules of a new-style Event apply only when it has eventTime.
+  const errs =
+    eventsGroup && stringAt(next.eventTime) !== "" ? validateEvent(ev, true) : validateEvent(next as KubeObject, false);
+  if (!eventsGroup) return errs;
+  const prev = eventsV1ToCoreEvent(old) as Record<string, unknown>;
+  if (JSON.stringify(next.series) !== JSON.stringify(prev.series)) {
+    const series = objectAt(next.series);
+    if (series !== undefined) {
+      if (typeof series.count !== "number" || series.count < 2)
+        errs.push({ type: "FieldValueInvalid", field: "series.count", badValue: "", detail: "should be at least 2" });
+      if (stringAt(series.lastObservedTime) === "")
+        errs.push({ type: "FieldValueRequired", field: "series.lastObservedTime" });
+    }
+  }
+  for (const f of IMMUTABLE_THROUGH_EVENTS_API) {
+    const field = f === "reportingComponent" ? "reportingController" : f;
+    errs.push(...immutable(next[f], prev[f], field, typeof next[f] === "string" ? next[f] : ""));
   }
   return errs;
 }

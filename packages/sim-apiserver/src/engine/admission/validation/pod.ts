@@ -1,5 +1,8 @@
 import { type FieldError, isDNS1123Label } from "@informer-ts/apimachinery";
+import { validateAffinity } from "./affinity.js";
 import { listAt, nonNegative, notSupported, objectAt, portNumber, stringAt } from "./common.js";
+import { validateContainerProbes } from "./probes.js";
+import { validateVolumeMounts, validateVolumes } from "./volumes.js";
 
 const RESTART_POLICIES = ["Always", "OnFailure", "Never"];
 const DNS_POLICIES = ["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"];
@@ -12,7 +15,13 @@ export interface PodSpecRules {
   readonly restartPolicies?: readonly string[];
 }
 
-function validateContainers(list: unknown, path: string, required: boolean, names: Set<string>): FieldError[] {
+function validateContainers(
+  list: unknown,
+  path: string,
+  required: boolean,
+  names: Set<string>,
+  volumes: ReadonlySet<string>,
+): FieldError[] {
   const errs: FieldError[] = [];
   const containers = listAt(list);
   if (required && containers.length === 0) errs.push({ type: "FieldValueRequired", field: path });
@@ -49,6 +58,18 @@ function validateContainers(list: unknown, path: string, required: boolean, name
         portNames.add(pn);
       }
     });
+    errs.push(...validateVolumeMounts(c.volumeMounts, volumes, `${p}.volumeMounts`));
+    if (!required) {
+      // Init containers: only a restartable (sidecar) one may have probes — upstream forbids them on the others.
+      for (const f of ["livenessProbe", "readinessProbe", "startupProbe"])
+        if (c[f] !== undefined && c.restartPolicy !== "Always")
+          errs.push({
+            type: "FieldValueForbidden",
+            field: `${p}.${f}`,
+            detail: "may not be set for init containers without restartPolicy=Always",
+          });
+    }
+    errs.push(...validateContainerProbes(c, p));
     const envNames = listAt(c.env);
     envNames.forEach((rawEnv, j) => {
       const env = objectAt(rawEnv) ?? {};
@@ -62,15 +83,19 @@ function validateContainers(list: unknown, path: string, required: boolean, name
  * `ValidatePodSpec`, the essentials: at least one container (`spec.containers: Required value`), container names
  * DNS labels and unique across containers and init containers (`Duplicate value: "a"`), an image each, port numbers
  * and protocols, `restartPolicy` (`Always`, `OnFailure`, `Never`, or the owner's subset), `dnsPolicy`,
- * `terminationGracePeriodSeconds` ≥ 0 and `activeDeadlineSeconds` > 0. `path` is where the spec sits (`spec`,
- * `spec.template.spec`).
+ * `terminationGracePeriodSeconds` ≥ 0 and `activeDeadlineSeconds` > 0; volumes (`volumes.ts`: names unique, one
+ * source each) and the containers' mounts of them, probes (`probes.ts`: one handler, ranges), affinity
+ * (`affinity.ts`). `path` is where the spec sits (`spec`, `spec.template.spec`).
  */
 export function validatePodSpec(specValue: unknown, path: string, rules: PodSpecRules = {}): FieldError[] {
   const spec = objectAt(specValue) ?? {};
   const names = new Set<string>();
+  const volumes = validateVolumes(spec.volumes, `${path}.volumes`);
   const errs = [
-    ...validateContainers(spec.containers, `${path}.containers`, true, names),
-    ...validateContainers(spec.initContainers, `${path}.initContainers`, false, names),
+    ...volumes.errs,
+    ...validateContainers(spec.containers, `${path}.containers`, true, names, volumes.names),
+    ...validateContainers(spec.initContainers, `${path}.initContainers`, false, names, volumes.names),
+    ...validateAffinity(spec.affinity, `${path}.affinity`),
   ];
   const restart = spec.restartPolicy;
   const allowed = rules.restartPolicies ?? RESTART_POLICIES;

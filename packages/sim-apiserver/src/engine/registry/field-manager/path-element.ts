@@ -1,4 +1,5 @@
 import { newBadRequest } from "@informer-ts/apimachinery";
+import { stringifyJson } from "../../int64-json.js";
 
 /**
  * One step of a field path (structured-merge-diff `fieldpath.PathElement`): a field of a map or struct, the item of
@@ -48,8 +49,8 @@ export function compareValues(a: unknown, b: unknown): number {
     case 5:
       return 0;
     default: {
-      const sa = JSON.stringify(a);
-      const sb = JSON.stringify(b);
+      const sa = stringifyJson(a);
+      const sb = stringifyJson(b);
       return sa === sb ? 0 : sa < sb ? -1 : 1;
     }
   }
