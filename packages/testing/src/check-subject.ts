@@ -259,6 +259,8 @@ export interface CoreSubject extends Omit<SubjectUnderTest, "store"> {
   readonly store?: SubjectUnderTest["store"];
   /** Waited for (120 virtual seconds at most) before the first step; a timeout is logged, not a violation. */
   ready?(): boolean;
+  /** Called once the history is applied and the faults cleared, just before the quiet phase starts. */
+  settling?(): void;
 }
 
 const WRITE_VERBS = new Set(["create", "update", "patch", "delete", "deletecollection", "apply"]);
@@ -501,6 +503,7 @@ export async function runSubjectCaseWith<V>(
     }
     cluster.faults.clearAll();
     log("phase", "faults cleared; waiting for convergence");
+    s.settling?.();
     const truth = () => configMapVersions(cluster);
     await cluster
       .settle({
