@@ -167,8 +167,9 @@ export interface CheckControllerOptions<V = undefined> extends PropertyOptions {
    * ends instead of waiting out {@link PropertyOptions.convergeWithinMs} — the story then stops where the progress did,
    * not after 15 virtual minutes of watch renewals. A reconcile that ran concurrently with another of its key ends the
    * quiet phase at once (the case already failed). The default is twice the longest reflector backoff (30 s with
-   * full jitter: 60 s), so caches that relist after the faults still catch up; raise it for a controller that waits
-   * longer without writing (a resync period, a long `requeueAfter` that writes only when it fires is waited for).
+   * full jitter: 60 s), so caches that relist after the faults still catch up. Raise it for a controller that may go
+   * longer without writing, such as one driven by a resync period; a key waiting on a long `requeueAfter` is waited
+   * for anyway (it was not retried yet).
    */
   readonly noProgressWithinMs?: number;
 }
@@ -582,7 +583,8 @@ export function formatControllerFailure<V = undefined>(
  * Property-tests controllers against the simulated cluster: fast-check generates histories of ConfigMap writes, server
  * faults and time steps; each case builds your controllers (`setup`, on the case's `Manager`), runs the manager
  * through one history, ends the faults, lets everything settle until the controllers are idle and `converges` holds
- * (15 virtual minutes at most), and checks `controllerConverges` (the predicate holds; no key reconciled
+ * (15 virtual minutes at most; earlier once the case cannot converge, see
+ * {@link CheckControllerOptions.noProgressWithinMs}), and checks `controllerConverges` (the predicate holds; no key reconciled
  * concurrently), `managerRuns` (run never rejected), `reconcileStorm` (no key reconciled faster than
  * {@link CheckControllerOptions.stormThreshold}), `noKeyStuck` (no key's last reconcile failed, none waits to retry),
  * `noLeaks` after the manager stopped, and your own invariants.
