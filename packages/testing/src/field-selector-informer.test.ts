@@ -108,10 +108,13 @@ describe("a field-selector informer through a property", () => {
     // The shrunk story sets the phase to Running, then to something else: the move out of the selection.
     const story = text.slice(text.indexOf("history ("), text.indexOf("✗"));
     expect(story).toMatch(/pods default\/a .*Running[\s\S]*pods default\/a .*(Pending|Succeeded)/);
-    expect(Number(/history \((\d+) steps, shrunk\)/.exec(text)![1])).toBeLessThanOrEqual(3);
+    const steps = Number(/history \((\d+) steps, shrunk\)/.exec(text)![1]);
+    expect(steps).toBeLessThanOrEqual(3);
     expect(text.split("\n").length).toBeLessThan(120);
     const found = Number(/found at case (\d+)/.exec(text)![1]);
-    console.log(`planted bug ${JSON.stringify({ property: "running-pods", found, lines: text.split("\n").length })}`);
+    console.log(
+      `planted bug ${JSON.stringify({ property: "running-pods", found, steps, lines: text.split("\n").length })}`,
+    );
     const fixed = await withoutFcSeed(() =>
       checkSubject({
         name: "running-pods",
