@@ -1,8 +1,9 @@
-// examples/widget-controller under its own property: generated histories of Widget writes (create, spec changes that
-// bump the generation, deletes held by the finalizer) mixed with the kit's ConfigMap writes and every server fault.
+// examples/widget-controller under its own property: generated histories of Widget writes through `history.resources`
+// (create, spec changes that bump the generation, deletes held by the finalizer) mixed with the kit's ConfigMap
+// writes and every server fault.
 import { builtinResources } from "@informer-ts/client";
 import { DEFAULT_VERBS } from "@informer-ts/sim-apiserver";
-import { type CustomStep, checkController, type ServerState } from "@informer-ts/testing";
+import { checkController, type ServerState } from "@informer-ts/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -29,36 +30,17 @@ const widgetResource = {
   subresources: { status: true },
 };
 
-/** Create a Widget or change its size (a spec change: a new generation), or delete it (the finalizer holds it). */
-const widgetStep: fc.Arbitrary<CustomStep> = fc.oneof(
-  fc.record({ name: fc.constantFrom(...NAMES), size: fc.integer({ min: 1, max: 3 }) }).map(
-    ({ name, size }): CustomStep => ({
-      kind: "custom",
-      description: `widget default/${name} size=${size}`,
-      apply: async (c) => {
-        const cur = await c.client.get(widgets, name, { namespace: "default" }).catch(() => undefined);
-        const o =
-          cur === undefined
-            ? await c.client.create(widgets, { metadata: { name, namespace: "default" }, spec: { size } }, {})
-            : await c.client.update(widgets, { ...cur, spec: { size } }, {});
-        return `ok generation=${o.metadata?.generation}`;
-      },
-    }),
-  ),
-  fc.constantFrom(...NAMES).map(
-    (name): CustomStep => ({
-      kind: "custom",
-      description: `delete widget default/${name}`,
-      apply: (c) =>
-        c
-          .run(() => c.client.delete(widgets, name, { namespace: "default" }))
-          .then(
-            () => "ok",
-            () => "absent",
-          ),
-    }),
-  ),
-);
+/**
+ * The Widget writes, from `history.resources`: create a Widget or change its size (a spec change: a new generation),
+ * or delete it (the controller's finalizer holds it). No status writes by another controller: this controller owns
+ * the status.
+ */
+const widgetHistory = {
+  resource: widgets,
+  names: NAMES,
+  spec: fc.record({ size: fc.integer({ min: 1, max: 3 }) }),
+  status: false as const,
+};
 
 /** Every live Widget has its child of its size, its registry entry and its status; nothing outlives its Widget. */
 function widgetsConverged(state: ServerState): string[] {
@@ -101,7 +83,7 @@ describe("examples/widget-controller under checkController", () => {
       numRuns: RUNS,
       seed: 1,
       resources: [widgetResource],
-      history: { namespaces: ["default"], maxSteps: 15, custom: { arbitrary: widgetStep, weight: 8 } },
+      history: { namespaces: ["default"], maxSteps: 15, resources: [widgetHistory] },
       prepare: async (c) => {
         await c.client.create(namespaces, { metadata: { name: REGISTRY_NAMESPACE } });
       },

@@ -437,6 +437,72 @@ describe("noKeyStuck", () => {
   }, 120_000);
 });
 
+describe("the quiet phase gives up once a case cannot converge", () => {
+  const input = {
+    useWatchList: false,
+    seed: 1,
+    steps: [
+      { kind: "put" as const, namespace: "default", name: "a", value: 1 },
+      { kind: "put" as const, namespace: "default", name: "a", value: 2 },
+    ],
+  };
+  const copyOf = (name: string, namespace: string) => ({
+    apiVersion: "v1",
+    kind: "Secret",
+    metadata: { name: `${name}-copy`, namespace },
+  });
+  const copied = (state: ServerState) =>
+    state
+      .list(configmaps)
+      .filter((cm) => state.get(secrets, cm.metadata!.namespace!, `${cm.metadata!.name}-copy`) === undefined)
+      .map((cm) => `${cm.metadata!.name}-copy is missing`);
+  const lastAt = (o: { timeline: readonly { at: number }[] }) => Math.max(...o.timeline.map((e) => e.at));
+  const gaveUp = (o: { timeline: readonly { kind: string; text: string }[] }) =>
+    o.timeline.filter((e) => e.kind === "phase" && e.text.startsWith("the case cannot converge"));
+
+  it("a key retrying forever with nothing changing ends the case after noProgressWithinMs, not 15 virtual minutes", async () => {
+    const setup: CheckControllerOptions["setup"] = ({ builder, cluster }) => {
+      builder()
+        .for(configmaps)
+        .complete(async (req, ctx) => {
+          await cluster.client.create(secrets, copyOf(req.name, req.namespace), {}, ctx.signal);
+        });
+    };
+    const out = await runControllerCase({ setup, converges: copied }, input);
+    expect(out.reports.filter((r) => !r.ok).map((r) => r.name)).toEqual(["noKeyStuck"]);
+    expect(gaveUp(out)).toHaveLength(1);
+    expect(gaveUp(out)[0]!.text).toMatch(/the server's state has not changed since @\d+ \(noProgressWithinMs 120000\)/);
+    // The last write is the copy's create in the first few virtual ms; the give-up follows the window, then the stop.
+    expect(lastAt(out)).toBeGreaterThanOrEqual(120_000);
+    expect(lastAt(out)).toBeLessThan(200_000);
+    const shorter = await runControllerCase({ setup, converges: copied, noProgressWithinMs: 30_000 }, input);
+    expect(gaveUp(shorter)).toHaveLength(1);
+    expect(lastAt(shorter)).toBeLessThan(100_000);
+    await expect(runControllerCase({ setup, converges: copied, noProgressWithinMs: 0 }, input)).rejects.toThrow(
+      /noProgressWithinMs must be a number > 0, got 0/,
+    );
+  }, 120_000);
+
+  it("a key waiting on a requeueAfter longer than the window is waited for, and then converges", async () => {
+    // Writes the copy only once its ConfigMap is 5 virtual minutes old: nothing changes on the server meanwhile.
+    const setup: CheckControllerOptions["setup"] = ({ builder, cluster }) => {
+      builder()
+        .for(configmaps)
+        .complete(async (req, ctx) => {
+          const cm = await cluster.client.get(configmaps, req.name, { namespace: req.namespace });
+          const age = cluster.clock.now() - Date.parse(cm.metadata!.creationTimestamp!);
+          if (age < 300_000) return { requeueAfter: 300_000 - age };
+          await cluster.client.create(secrets, copyOf(req.name, req.namespace), {}, ctx.signal).catch(() => undefined);
+          return undefined;
+        });
+    };
+    const out = await runControllerCase({ setup, converges: copied }, input);
+    expect(out.reports.filter((r) => !r.ok)).toEqual([]);
+    expect(gaveUp(out)).toEqual([]);
+    expect(out.reconciles.at(-1)?.startedAt).toBeGreaterThanOrEqual(300_000);
+  }, 120_000);
+});
+
 describe("replay tokens", () => {
   it("a printed token reproduces the exact case — byte-identical story — through runControllerCase and FC_REPLAY, fast", async () => {
     const options: CheckControllerOptions = {

@@ -160,6 +160,18 @@ export interface CheckControllerOptions<V = undefined> extends PropertyOptions {
    * (it also fails with `reconcileStorm`).
    */
   readonly maxReconciles?: number;
+  /**
+   * When the quiet phase gives up early (default 120 000 virtual ms): once the server's state has not changed for this
+   * long, no reconcile is running and every key whose last reconcile failed or asked to requeue was retried after the
+   * faults ended (so its failure is not a fault's leftover), the case cannot converge any more and the quiet phase
+   * ends instead of waiting out {@link PropertyOptions.convergeWithinMs} — the story then stops where the progress did,
+   * not after 15 virtual minutes of watch renewals. A reconcile that ran concurrently with another of its key ends the
+   * quiet phase at once (the case already failed). The default is twice the longest reflector backoff (30 s with
+   * full jitter: 60 s), so caches that relist after the faults still catch up. Raise it for a controller that may go
+   * longer without writing, such as one driven by a resync period; a key waiting on a long `requeueAfter` is waited
+   * for anyway (it was not retried yet).
+   */
+  readonly noProgressWithinMs?: number;
 }
 
 /** One case of {@link checkController}, for replaying a history by hand with {@link runControllerCase}. */
@@ -258,8 +270,10 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
   const maxReconciles = options.maxReconciles ?? 5_000;
   const stormReconciles = options.stormThreshold?.reconciles ?? 50;
   const stormWindowMs = options.stormThreshold?.windowMs ?? 1000;
+  const noProgressMs = options.noProgressWithinMs ?? 120_000;
   for (const [name, v] of [
     ["maxReconciles", maxReconciles],
+    ["noProgressWithinMs", noProgressMs],
     ["stormThreshold.reconciles", stormReconciles],
     ["stormThreshold.windowMs", stormWindowMs],
   ] as const) {
@@ -289,8 +303,13 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
       let storm: string | undefined;
       /** Per controller and key: the start times of its reconciles within the last storm window. */
       const recent = new Map<string, number[]>();
-      /** Per controller and key: the outcome of its last settled reconcile. */
-      const last = new Map<string, { readonly controller: string; readonly key: string; outcome: string }>();
+      /** Per controller and key: the outcome of its last settled reconcile, and when that reconcile started. */
+      const last = new Map<
+        string,
+        { readonly controller: string; readonly key: string; readonly outcome: string; readonly startedAt: number }
+      >();
+      /** Set when a key was reconciled concurrently: the case already failed. */
+      let concurrentSeen = false;
       /** Per controller and key: reconciles started while the current step was applied. */
       const duringStep = new Map<string, number>();
       let stepOf = -1;
@@ -332,11 +351,14 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
           reconciles.push(rec);
           const concurrent = running.get(id) ?? 0;
           running.set(id, concurrent + 1);
-          if (concurrent > 0) c.log("reconcile", `${name} ${key} started while another reconcile of it runs`);
+          if (concurrent > 0) {
+            concurrentSeen = true;
+            c.log("reconcile", `${name} ${key} started while another reconcile of it runs`);
+          }
           const done = (outcome: string) => {
             rec.endSeq = seq++;
             rec.outcome = outcome;
-            last.set(id, { controller: name, key, outcome });
+            last.set(id, { controller: name, key, outcome, startedAt: rec.startedAt });
             const left = (running.get(id) ?? 1) - 1;
             if (left === 0) running.delete(id);
             else running.set(id, left);
@@ -436,6 +458,48 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
         }
         return out;
       };
+      // The quiet phase's progress: the storage's resourceVersion moves with every write (the controllers', the
+      // simulator's). A timer wakes the settle loop when the no-progress window ends, so the give-up happens on time
+      // even when nothing else is scheduled before the next watch renewal.
+      let settlingFrom: number | undefined;
+      let lastRevision = "";
+      let lastProgressAt = 0;
+      let gaveUp = false;
+      let wake: { stop(): void } | undefined;
+      const noteProgress = () => {
+        if (state.resourceVersion === lastRevision) return;
+        lastRevision = state.resourceVersion;
+        lastProgressAt = c.now();
+      };
+      // Due when the window ends; past it (a reconcile still running, a key not retried yet) every eighth of it.
+      const armWake = () => {
+        wake?.stop();
+        const due = lastProgressAt + noProgressMs - c.now();
+        wake = cluster.clock.afterFunc(due > 0 ? due : noProgressMs / 8, () => {
+          wake = undefined;
+          noteProgress();
+          if (!gaveUp) armWake();
+        });
+      };
+      const cannotConverge = (): boolean => {
+        if (settlingFrom === undefined || gaveUp) return gaveUp;
+        const now = c.now();
+        noteProgress();
+        let why: string | undefined;
+        if (concurrentSeen) why = "a key was reconciled concurrently";
+        else if (now - lastProgressAt >= noProgressMs && running.size === 0) {
+          const retried = [...last.values()].every((l) => l.outcome === "ok" || l.startedAt >= settlingFrom!);
+          if (retried) {
+            why = `the server's state has not changed since @${lastProgressAt} (noProgressWithinMs ${noProgressMs}), no reconcile is running and every failing key was retried after the faults ended`;
+          }
+        }
+        if (why === undefined) return false;
+        gaveUp = true;
+        wake?.stop();
+        wake = undefined;
+        c.log("phase", `the case cannot converge: ${why}; the quiet phase ends`);
+        return true;
+      };
       const userInvariants = (): InvariantReport[] => {
         try {
           return options.invariants?.(ctx, reconciles) ?? [];
@@ -448,10 +512,18 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
         // The quiet phase waits until the manager is ready, every controller idle and the predicate holds.
         // A storm stopped the reconcilers: the case cannot converge any more, so the quiet phase ends at once (no
         // 15 virtual minutes of watch renewals in the story).
+        // Nor does it wait once the case cannot converge (no progress, see noProgressWithinMs).
         hasSynced: () =>
           stopped ||
           storm !== undefined ||
-          (manager.notReadyReason() === undefined && idle() && holds() && stuck().length === 0),
+          (manager.notReadyReason() === undefined && idle() && holds() && stuck().length === 0) ||
+          cannotConverge(),
+        settling: () => {
+          settlingFrom = c.now();
+          lastRevision = state.resourceVersion;
+          lastProgressAt = settlingFrom;
+          armWake();
+        },
         invariants: () => [
           controllerConverges(options.converges, state, reconciles),
           { name: "managerRuns", ok: runErrors.length === 0, violations: runErrors },
@@ -470,7 +542,11 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
               ]
             : []),
         ],
-        stop: () => run,
+        stop: () => {
+          wake?.stop();
+          wake = undefined;
+          return run;
+        },
       };
     },
   };
@@ -507,7 +583,8 @@ export function formatControllerFailure<V = undefined>(
  * Property-tests controllers against the simulated cluster: fast-check generates histories of ConfigMap writes, server
  * faults and time steps; each case builds your controllers (`setup`, on the case's `Manager`), runs the manager
  * through one history, ends the faults, lets everything settle until the controllers are idle and `converges` holds
- * (15 virtual minutes at most), and checks `controllerConverges` (the predicate holds; no key reconciled
+ * (15 virtual minutes at most; earlier once the case cannot converge, see
+ * {@link CheckControllerOptions.noProgressWithinMs}), and checks `controllerConverges` (the predicate holds; no key reconciled
  * concurrently), `managerRuns` (run never rejected), `reconcileStorm` (no key reconciled faster than
  * {@link CheckControllerOptions.stormThreshold}), `noKeyStuck` (no key's last reconcile failed, none waits to retry),
  * `noLeaks` after the manager stopped, and your own invariants.

@@ -17,6 +17,7 @@ import {
   renderSubjectFailure,
   runCaseWith,
   runSubjectCaseWith,
+  type ServerView,
   type SubjectSpec,
   type TimelineEntry,
 } from "./check-subject.js";
@@ -52,6 +53,11 @@ export interface CheckInformerOptions extends PropertyOptions {
    * mid-run — whose misbehaviour must not disturb the checked handler (default false).
    */
   readonly bystanders?: boolean;
+  /**
+   * What the informer's store and the handler's view must equal at quiescence (default the server's ConfigMaps): the
+   * server's filtered view for an informer with a selector (see {@link ServerView}).
+   */
+  readonly serverView?: ServerView;
 }
 
 /** One case of {@link checkInformer}, for replaying a given history by hand. */
@@ -71,6 +77,7 @@ function informerSpec(options: CheckInformerOptions): SubjectSpec<readonly Bysta
     name: "informer",
     stopWhat: "informer.run",
     ...(options.invariants !== undefined && { invariants: options.invariants }),
+    ...(options.serverView !== undefined && { serverView: options.serverView }),
     story: (useWatchList, bystanders, steps) => ({
       head: `  reflector: ${useWatchList ? "watch-list" : "list+watch"}; history (${steps.length} steps, shrunk):`,
       tail: [

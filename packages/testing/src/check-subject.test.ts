@@ -173,3 +173,43 @@ describe("checkSubject", () => {
     );
   });
 });
+
+describe("the step an effect belongs to", () => {
+  it("under zero latency the garbage collector's 0-ms delete after a step happens between the steps, not inside the next one", async () => {
+    const seen: string[] = [];
+    const out = await runSubjectCase(
+      {
+        latency: "zero",
+        subject: async (c) => {
+          const owner = await c.cluster.engine.create("configmaps", "default", {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            metadata: { name: "owner", namespace: "default" },
+          });
+          const ref = {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            name: "owner",
+            uid: owner.metadata!.uid!,
+            controller: true,
+          };
+          await c.cluster.engine.create("configmaps", "default", {
+            apiVersion: "v1",
+            kind: "ConfigMap",
+            metadata: { name: "child", namespace: "default", ownerReferences: [ref] },
+          });
+          c.cluster.engine.garbageCollector?.onAction((a) =>
+            seen.push(
+              `${a.text} after ${c.stepsApplied()} steps${c.applyingStep() ? ", while a step was applied" : ""}`,
+            ),
+          );
+          return reflectorInto(newStore<KubeObject>(metaNamespaceKeyFunc))({ ...c, variant: 0 });
+        },
+      },
+      { useWatchList: false, seed: 1, steps: [{ kind: "delete", namespace: "default", name: "owner" }, put("x")] },
+    );
+    expect(out.reports.filter((r) => !r.ok)).toEqual([]);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatch(/child.* after 1 steps$/);
+  }, 60_000);
+});

@@ -32,6 +32,7 @@ import {
 } from "./invariants.js";
 import type { SimLatency } from "./latency-model.js";
 import { historySimResources } from "./resource-steps.js";
+import { type ServerState, serverState } from "./server-state.js";
 import { createSimCluster, type SimCluster, type SimTransport } from "./sim-cluster.js";
 
 const { configmaps } = builtinResources;
@@ -135,6 +136,14 @@ export interface PropertyOptions {
 /** Something that notifies handlers and keeps a store of what it notified: a `SharedInformer`, typically. */
 export type NotificationSource = Pick<SharedInformer<KubeObject>, "addEventHandler" | "getStore">;
 
+/**
+ * What a subject's cache must equal at quiescence, read from the server's storage: the objects a selector-scoped
+ * subject should hold (`(s) => s.list(pods).filter((p) => p.status?.phase === "Running")` for an informer with
+ * `fieldSelector: "status.phase=Running"`). Default: every ConfigMap. Compared by `namespace/name` and
+ * resourceVersion, like the default.
+ */
+export type ServerView = (state: ServerState) => readonly KubeObject[];
+
 /** What the subject under test gets for one generated case of {@link checkSubject}. */
 export interface SubjectCase<V = undefined> {
   readonly cluster: SimCluster;
@@ -214,6 +223,11 @@ export interface CheckSubjectOptions<V = undefined> extends PropertyOptions {
   readonly describeVariant?: (variant: V) => string;
   /** More invariants, checked at quiescence. */
   readonly invariants?: (c: SubjectCase<V>) => InvariantReport[];
+  /**
+   * What the subject's store (and every recorded registration's view) must equal at quiescence (default the server's
+   * ConfigMaps): the server's filtered view for a subject with a label or field selector, or over another resource.
+   */
+  readonly serverView?: ServerView;
 }
 
 /** One case of {@link checkSubject}, for replaying a history by hand with {@link runSubjectCase}. */
@@ -238,6 +252,8 @@ export interface SubjectSpec<V> {
   readonly invariants?: (c: SubjectCase<V>) => InvariantReport[];
   /** Resources the cluster serves besides the built-in ones. */
   readonly resources?: readonly SimResource[];
+  /** What the subject's store must equal (default the server's ConfigMaps). */
+  readonly serverView?: ServerView;
   /**
    * `configmaps` (default): the timeline shows the ConfigMap requests, drained at quiescent points. `all`: every
    * request, drained before each entry (so the timeline reads in completion order) and after the stop.
@@ -259,6 +275,8 @@ export interface CoreSubject extends Omit<SubjectUnderTest, "store"> {
   readonly store?: SubjectUnderTest["store"];
   /** Waited for (120 virtual seconds at most) before the first step; a timeout is logged, not a violation. */
   ready?(): boolean;
+  /** Called once the history is applied and the faults cleared, just before the quiet phase starts. */
+  settling?(): void;
 }
 
 const WRITE_VERBS = new Set(["create", "update", "patch", "delete", "deletecollection", "apply"]);
@@ -501,7 +519,10 @@ export async function runSubjectCaseWith<V>(
     }
     cluster.faults.clearAll();
     log("phase", "faults cleared; waiting for convergence");
-    const truth = () => configMapVersions(cluster);
+    s.settling?.();
+    const viewOf = spec.serverView;
+    const state = serverState(cluster);
+    const truth = viewOf === undefined ? () => configMapVersions(cluster) : () => versions(viewOf(state));
     await cluster
       .settle({
         maxMs: options.convergeWithinMs ?? 15 * 60_000,
@@ -719,6 +740,7 @@ function subjectSpec<V>(options: CheckSubjectOptions<V>): SubjectSpec<V> {
     stopWhat: `${name}.stop()`,
     subject: options.subject,
     ...(options.invariants !== undefined && { invariants: options.invariants }),
+    ...(options.serverView !== undefined && { serverView: options.serverView }),
     story: (useWatchList, variant, steps) => ({
       head: `  ${name}: ${useWatchList ? "watch-list" : "list+watch"}${options.variant === undefined ? "" : `, ${describe(variant)}`}; history (${steps.length} steps, shrunk):`,
       tail: [],

@@ -45,6 +45,7 @@ export {
   type NotificationSource,
   type PropertyOptions,
   runSubjectCase,
+  type ServerView,
   type SubjectCase,
   type SubjectCaseInput,
   type SubjectUnderTest,

@@ -151,8 +151,9 @@ export interface SimCluster {
   /**
    * Advances virtual time, timer by timer and letting I/O and promise continuations run in between, until no
    * non-watch request is in flight, no watch waits for its answer, no watch is blocked on a paused client, no tracked
-   * work is pending and
-   * `until` (if given) holds (with `noTimers`: and no timer is pending). Over HTTP it also never advances virtual
+   * work is pending, no timer is due at the current instant (those run first, without advancing time: a 0-ms reaction
+   * such as the garbage collector's under zero latency belongs to this settle, not to what comes after it) and
+   * `until` (if given) holds (with `noTimers`: and no timer is pending at all). Over HTTP it also never advances virtual
    * time while a response body is crossing the socket (bytes still moving; see `SimHttpServer.responsesInTransit`),
    * so a large list is not cut by the server's request timeout on the way. Rejects, naming what is still pending,
    * when `maxMs` of virtual time pass first or when nothing is left to run but the condition does not hold.
@@ -424,8 +425,13 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
     for (;;) {
       await flushIo(progress);
       if (transport === "http" && (await awaitTransit(server, stuckTransit))) await flushIo(progress);
-      if (quiet(o)) return;
+      // Timers due at this very instant (a 0-ms reaction: the garbage collector's delete under zero latency) belong to
+      // what is settling now, not to whatever runs after settle: run them without advancing time. `run` stops as soon
+      // as its work settled (it is a step of its own, whose aftermath the next settle takes care of).
+      const isQuiet = quiet(o);
       const due = clock.nextDue();
+      const dueNow = o.onlyUntil !== true && due !== undefined && due <= clock.now();
+      if (isQuiet && !dueNow) return;
       if (due === undefined) {
         // Over HTTP a request may still be crossing the loopback socket with no timer armed (a relist's next page):
         // give it real time before concluding that nothing is left to run.
