@@ -8,6 +8,8 @@ interface VariedField {
   readonly path: string;
   /** Bounds or values the schema does not state but validation checks (`activeDeadlineSeconds` > 0, a phase). */
   readonly narrow?: GeneratedSchema;
+  /** Always set, never removed: validation requires the field (a Pod's containers). */
+  readonly required?: true;
 }
 
 /**
@@ -41,10 +43,27 @@ const KINDS: Readonly<Record<string, BuiltinKind>> = {
   "/secrets": { base: () => ({ type: "Opaque" }), spec: [{ path: "data" }] },
   "/pods": {
     base: () => ({ spec: { containers: [container()] } }),
+    // A Pod's spec is immutable but for its images (and fields that may only move one way, which a generator setting
+    // each field afresh cannot respect): upstream's ValidatePodUpdate refuses any other change, so a spec change is a
+    // new image for the one container.
     spec: [
-      { path: "spec.terminationGracePeriodSeconds" },
-      { path: "spec.activeDeadlineSeconds", narrow: { type: "integer", minimum: 1, maximum: 600 } },
-      { path: "spec.enableServiceLinks" },
+      {
+        path: "spec.containers",
+        required: true,
+        narrow: {
+          type: "array",
+          minItems: 1,
+          maxItems: 1,
+          items: {
+            type: "object",
+            required: ["name", "image"],
+            properties: {
+              name: { type: "string", enum: ["main"] },
+              image: { type: "string", enum: ["busybox", "nginx", "registry.k8s.io/pause:3.10"] },
+            },
+          },
+        },
+      },
     ],
     status: [
       {
@@ -133,7 +152,7 @@ function variedArb(root: string, fields: readonly VariedField[]): fc.Arbitrary<R
     const value = schemaArb(f.narrow ?? (schemaAt(root, f.path) as GeneratedSchema), {
       definitions: BUILTIN_DEFINITIONS,
     });
-    model[f.path] = fc.option(value, { nil: undefined, freq: 3 });
+    model[f.path] = f.required === true ? value : fc.option(value, { nil: undefined, freq: 3 });
   }
   return fc.record(model);
 }

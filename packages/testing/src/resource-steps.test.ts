@@ -135,7 +135,10 @@ describe("history.resources", () => {
         numRuns: 12,
       },
     );
-    for (const s of steps) await applyStep(c, s);
+    // A Pod's nodeName is set at creation only (upstream's ValidatePodUpdate refuses changing it), so a field step on
+    // an existing Pod may be refused: what counts is what the server took.
+    const took = new Set<SimStep>();
+    for (const s of steps) if ((await applyStep(c, s)).startsWith("ok")) took.add(s);
     const onNode = await c.run(() =>
       c.client.list(pods, { namespace: "default", fieldSelector: "spec.nodeName=node-a" }),
     );
@@ -143,8 +146,14 @@ describe("history.resources", () => {
       c.client.list(pods, { namespace: "default", fieldSelector: "status.phase=Running" }),
     );
     const named = (l: { items: readonly KubeObject[] }) => l.items.map((o) => o.metadata?.name).sort();
-    const byNode = steps.filter((s) => s.kind === "resource-field" && s.path === "spec.nodeName").map((s) => s.name);
-    const byPhase = steps.filter((s) => s.kind === "resource-field" && s.path === "status.phase").map((s) => s.name);
+    const byNode = steps
+      .filter((s) => took.has(s) && s.kind === "resource-field" && s.path === "spec.nodeName")
+      .map((s) => s.name);
+    const byPhase = steps
+      .filter((s) => took.has(s) && s.kind === "resource-field" && s.path === "status.phase")
+      .map((s) => s.name);
+    expect(byNode.length).toBeGreaterThan(0);
+    expect(byPhase.length).toBeGreaterThan(0);
     expect(named(onNode)).toEqual([...new Set(byNode)].sort());
     expect(named(running)).toEqual([...new Set(byPhase)].sort());
   });
