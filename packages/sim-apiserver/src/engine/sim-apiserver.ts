@@ -477,7 +477,7 @@ export class SimApiServer {
    * served from.
    */
   list(ref: ResourceRef, namespace: string, opts: ListOptions = {}, ctx?: RequestContext): Promise<KubeList> {
-    return this.inProcess.list(ref, namespace, opts, ctx);
+    return this.inProcess.serve({ verb: "list", resource: ref, namespace, options: opts, context: ctx ?? {} });
   }
 
   /** GET one object (RV unset: storage; "0": cache; N: cache once fresh). 404 when absent. */
@@ -488,7 +488,7 @@ export class SimApiServer {
     opts: { readonly resourceVersion?: string } = {},
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.inProcess.get(ref, namespace, name, opts, ctx);
+    return this.inProcess.serve({ verb: "get", resource: ref, namespace, name, options: opts, context: ctx ?? {} });
   }
 
   /**
@@ -496,7 +496,7 @@ export class SimApiServer {
    * strategy, validation, the namespace lifecycle; `ctx.dryRun` stores nothing.
    */
   create(ref: ResourceRef, namespace: string, obj: KubeObject, ctx?: RequestContext): Promise<KubeObject> {
-    return this.inProcess.create(ref, namespace, obj, ctx);
+    return this.inProcess.serve({ verb: "create", resource: ref, namespace, body: obj, context: ctx ?? {} });
   }
 
   /**
@@ -509,7 +509,7 @@ export class SimApiServer {
     obj: KubeObject,
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.inProcess.update(ref, namespace, name, obj, ctx);
+    return this.inProcess.serve({ verb: "update", resource: ref, namespace, name, body: obj, context: ctx ?? {} });
   }
 
   /**
@@ -525,7 +525,15 @@ export class SimApiServer {
     body: string,
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.inProcess.patch(ref, namespace, name, type, body, ctx);
+    return this.inProcess.serve({
+      verb: "patch",
+      resource: ref,
+      namespace,
+      name,
+      patchType: type,
+      body,
+      context: ctx ?? {},
+    });
   }
 
   /**
@@ -540,7 +548,14 @@ export class SimApiServer {
     options?: DeleteOptions,
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.inProcess.delete(ref, namespace, name, options, ctx);
+    return this.inProcess.serve({
+      verb: "delete",
+      resource: ref,
+      namespace,
+      name,
+      deleteOptions: options,
+      context: ctx ?? {},
+    });
   }
 
   /**
@@ -559,7 +574,14 @@ export class SimApiServer {
     options?: DeleteOptions,
     ctx?: RequestContext,
   ): Promise<KubeList> {
-    return this.inProcess.deleteCollection(ref, namespace, listOpts, options, ctx);
+    return this.inProcess.serve({
+      verb: "deletecollection",
+      resource: ref,
+      namespace,
+      options: listOpts,
+      deleteOptions: options,
+      context: ctx ?? {},
+    });
   }
 
   /**
@@ -569,7 +591,7 @@ export class SimApiServer {
    * after a random time in [min-request-timeout, 2×), drawn from the engine's `rand`. `ctx.signal` stops it.
    */
   watch(ref: ResourceRef, namespace: string, opts: ListOptions = {}, ctx?: RequestContext): Promise<SimWatch> {
-    return this.inProcess.watch(ref, namespace, opts, ctx);
+    return this.inProcess.serve({ verb: "watch", resource: ref, namespace, options: opts, context: ctx ?? {} });
   }
 
   /**

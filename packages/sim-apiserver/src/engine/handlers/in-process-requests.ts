@@ -1,4 +1,4 @@
-import { type KubeList, type KubeObject, type ListOptions, StatusError } from "@informer-ts/apimachinery";
+import { type ListOptions, StatusError } from "@informer-ts/apimachinery";
 import type { Clock } from "@informer-ts/clock";
 import { CacheWatcher, type ServedFrom, servedFromOfError } from "../cacher/index.js";
 import {
@@ -9,13 +9,14 @@ import {
   SimConnectionError,
   unansweredRequestStatus,
 } from "../filters/index.js";
-import type { DeleteOptions, PatchType, ResourceTable } from "../registry/index.js";
-import type { RequestContext, ResourceRef, Served } from "../request-context.js";
+import type { ResourceTable } from "../registry/index.js";
+import type { RequestContext, Served } from "../request-context.js";
 import { outcomeOfError, type RequestOutcome } from "../request-models.js";
 import { requestURI } from "../request-uri.js";
 import type { SimResource } from "../resources.js";
 import { type SimWatch, TruncatingWatch } from "../sim-watch.js";
 import type { EngineRequests } from "./engine-requests.js";
+import { nameOf, queryOptionsOf, type ResourceRequest, type ResultOf } from "./resource-request.js";
 import { isApplyPatch } from "./write-serving.js";
 
 /** What {@link InProcessRequests} decorates and reports to. */
@@ -49,134 +50,28 @@ export class InProcessRequests {
     return [...this.open].map((o) => o.snapshot());
   }
 
-  list(ref: ResourceRef, namespace: string, opts: ListOptions, ctx?: RequestContext): Promise<KubeList> {
-    return this.run("list", ref, namespace, ctx, "", opts, (r, req) =>
-      this.deps.requests.list(r, namespace, opts, req),
-    );
-  }
-
-  get(
-    ref: ResourceRef,
-    namespace: string,
-    name: string,
-    opts: { readonly resourceVersion?: string },
-    ctx?: RequestContext,
-  ): Promise<KubeObject> {
-    return this.run("get", ref, namespace, ctx, name, opts, (r, req) =>
-      this.deps.requests.get(r, namespace, name, opts, req),
-    );
-  }
-
-  create(ref: ResourceRef, namespace: string, obj: KubeObject, ctx?: RequestContext): Promise<KubeObject> {
-    return this.run("create", ref, namespace, ctx, "", {}, (r, req) =>
-      this.deps.requests.create(r, namespace, obj, req),
-    );
-  }
-
-  update(
-    ref: ResourceRef,
-    namespace: string,
-    name: string,
-    obj: KubeObject,
-    ctx?: RequestContext,
-  ): Promise<KubeObject> {
-    return this.run("update", ref, namespace, ctx, name, {}, (r, req) =>
-      this.deps.requests.update(r, namespace, name, obj, req),
-    );
-  }
-
-  patch(
-    ref: ResourceRef,
-    namespace: string,
-    name: string,
-    type: PatchType | string,
-    body: string,
-    ctx?: RequestContext,
-  ): Promise<KubeObject> {
-    return this.run(isApplyPatch(type) ? "apply" : "patch", ref, namespace, ctx, name, {}, (r, req) =>
-      this.deps.requests.patch(r, namespace, name, type, body, req),
-    );
-  }
-
-  delete(
-    ref: ResourceRef,
-    namespace: string,
-    name: string,
-    options: DeleteOptions | undefined,
-    ctx?: RequestContext,
-  ): Promise<KubeObject> {
-    return this.run("delete", ref, namespace, ctx, name, {}, (r, req) =>
-      this.deps.requests.delete(r, namespace, name, options, req),
-    );
-  }
-
-  deleteCollection(
-    ref: ResourceRef,
-    namespace: string,
-    listOpts: ListOptions,
-    options: DeleteOptions | undefined,
-    ctx?: RequestContext,
-  ): Promise<KubeList> {
-    return this.run("deletecollection", ref, namespace, ctx, "", listOpts, (r, req) =>
-      this.deps.requests.deleteCollection(r, namespace, listOpts, options, req),
-    );
-  }
-
-  /**
-   * WATCH: the engine's watch, stopped when the caller's signal aborts (the listener is removed when the watch
-   * closes, so one long-lived signal re-used for many watches does not accumulate listeners), and cut after N events
-   * under a `truncate-watch` fault.
-   */
-  watch(ref: ResourceRef, namespace: string, opts: ListOptions, ctx?: RequestContext): Promise<SimWatch> {
-    return this.run("watch", ref, namespace, ctx, "", opts, async (r, req, truncateAfter, open) => {
-      const res = await this.deps.requests.watch(r, namespace, opts, req);
-      const w = res.object;
-      // The watch stays in flight until it closes.
-      if (w instanceof CacheWatcher && !w.isClosed) {
-        open.untilClosed = true;
-        w.whenClosed(() => this.open.delete(open));
-      }
-      const signal = req.signal;
-      if (signal !== undefined && w instanceof CacheWatcher) {
-        if (signal.aborted) w.stop();
-        else {
-          const onAbort = () => w.stop();
-          signal.addEventListener("abort", onAbort, { once: true });
-          w.whenClosed(() => signal.removeEventListener("abort", onAbort));
-        }
-      }
-      return truncateAfter === undefined ? res : { ...res, object: new TruncatingWatch(w, truncateAfter) };
-    });
-  }
-
   /**
    * One in-process request: the resource (an unknown one rejects with 404 naming it), the request fault, the engine
-   * call, the outcome written to `ctx`, and one accounting record whatever happened, with the URI a client would have
-   * asked (`options`: the list options, or a GET's resourceVersion). A request no answer reached (its signal aborted,
-   * or a dropped-connection fault) is recorded as kube-apiserver records one ({@link unansweredRequestStatus}).
+   * call, the outcome written to the caller's context, and one accounting record whatever happened, with the URI a
+   * client would have asked (the list options, or a GET's resourceVersion). A request no answer reached (its signal
+   * aborted, or a dropped-connection fault) is recorded as kube-apiserver records one
+   * ({@link unansweredRequestStatus}). A watch is stopped when the caller's signal aborts (the listener is removed
+   * when the watch closes, so one long-lived signal re-used for many watches does not accumulate listeners), and
+   * cut after N events under a `truncate-watch` fault.
    */
-  private async run<T>(
-    requestVerb: string,
-    ref: ResourceRef,
-    namespace: string,
-    ctx: RequestContext | undefined,
-    name: string,
-    options: ListOptions | { readonly resourceVersion?: string },
-    call: (
-      r: SimResource,
-      req: RequestContext,
-      truncateAfter: number | undefined,
-      open: OpenRequest,
-    ) => Promise<Served<T>>,
-  ): Promise<T> {
-    const { table, faults, accounting, clock, defaultUserAgent } = this.deps;
-    const r = table.resolve(ref);
+  serve<R extends InProcessRequest>(request: R): Promise<ResultOf<R>>;
+  async serve(request: InProcessRequest): Promise<unknown> {
+    const { table, requests, faults, accounting, clock, defaultUserAgent } = this.deps;
+    const r = table.resolve(request.resource);
     const start = clock.now();
     // Server-side apply is a PATCH; metrics report it as APPLY.
-    const apply = requestVerb === "apply";
-    const verb = apply ? "patch" : requestVerb;
-    const userAgent = ctx?.userAgent ?? defaultUserAgent;
-    const req: RequestContext = ctx ?? {};
+    const apply = request.verb === "patch" && isApplyPatch(request.patchType);
+    const verb = request.verb;
+    const { namespace } = request;
+    const name = nameOf(request);
+    const options = queryOptionsOf(request) ?? {};
+    const req = request.context;
+    const userAgent = req.userAgent ?? defaultUserAgent;
     // A context reused for several calls must not carry the previous call's outcome over.
     req.servedFrom = undefined;
     let code = 200;
@@ -196,7 +91,11 @@ export class InProcessRequests {
         userAgent,
       });
       if (fault !== undefined && fault.type !== "truncate-watch") throw inProcessFault(fault);
-      const res = await call(r, req, fault?.type === "truncate-watch" ? fault.afterEvents : undefined, open);
+      const served = await requests.serve({ ...request, resource: r });
+      const res =
+        request.verb === "watch"
+          ? this.watching(served as Served<SimWatch>, req, open, fault?.type === "truncate-watch" ? fault : undefined)
+          : served;
       servedFrom = res.servedFrom;
       open.servedFrom = servedFrom;
       outcome = res.outcome;
@@ -214,7 +113,7 @@ export class InProcessRequests {
       code = err instanceof StatusError ? err.code : unanswered ? unansweredRequestStatus(verb).code : 500;
       throw err;
     } finally {
-      // An open watch leaves when it closes (the hook `watch` set); every other request leaves here.
+      // An open watch leaves when it closes (the hook `watching` set); every other request leaves here.
       if (!open.untilClosed) this.open.delete(open);
       accounting.record({
         verb,
@@ -242,7 +141,37 @@ export class InProcessRequests {
       });
     }
   }
+
+  /**
+   * An opened watch stays in flight until it closes, stops when the caller's signal aborts, and is cut after N
+   * events under a `truncate-watch` fault.
+   */
+  private watching(
+    res: Served<SimWatch>,
+    req: RequestContext,
+    open: OpenRequest,
+    truncate: { readonly afterEvents: number } | undefined,
+  ): Served<SimWatch> {
+    const w = res.object;
+    if (w instanceof CacheWatcher && !w.isClosed) {
+      open.untilClosed = true;
+      w.whenClosed(() => this.open.delete(open));
+    }
+    const signal = req.signal;
+    if (signal !== undefined && w instanceof CacheWatcher) {
+      if (signal.aborted) w.stop();
+      else {
+        const onAbort = () => w.stop();
+        signal.addEventListener("abort", onAbort, { once: true });
+        w.whenClosed(() => signal.removeEventListener("abort", onAbort));
+      }
+    }
+    return truncate === undefined ? res : { ...res, object: new TruncatingWatch(w, truncate.afterEvents) };
+  }
 }
+
+/** A request of the in-process face: its context is the caller's, whose outcome fields the engine fills in. */
+export type InProcessRequest = ResourceRequest & { readonly context: RequestContext };
 
 /** One in-process request in flight: what its {@link RequestInFlight} is built from when someone reads it. */
 class OpenRequest {
