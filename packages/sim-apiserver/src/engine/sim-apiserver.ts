@@ -32,6 +32,7 @@ import {
   type LatencyRule,
   ObjectCountTracker,
   RequestAccounting,
+  RequestFilters,
   type RequestInFlight,
   RequestLatency,
   validateCostModel,
@@ -243,8 +244,11 @@ export class SimApiServer {
     this.inProcess = new InProcessRequests({
       requests: this.requests,
       table: this.table,
-      faults: this.faults,
-      accounting: this.accounting,
+      filters: new RequestFilters({
+        faultFor: (req) => this.faults.faultFor(req),
+        record: (rec) => this.accounting.record(rec),
+      }),
+      wantsRequestURI: () => this.accounting.auditLog !== undefined,
       clock: this.clock,
       defaultUserAgent,
     });

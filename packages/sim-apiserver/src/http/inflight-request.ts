@@ -3,6 +3,7 @@
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Timer } from "@informer-ts/clock";
+import type { FilteredRequest } from "../engine/filters/index.js";
 import type { RequestOutcome, RequestTraceConnection } from "../engine/request-models.js";
 import type { BackendRequestContext } from "./backend.js";
 import type { RequestInfo } from "./request-info.js";
@@ -13,7 +14,7 @@ import type { WatchEndReason } from "./watch-server.js";
  * One request's context: what the backend sees (`BackendRequestContext`, with a cancellation signal created on
  * first use) and what the httplog and metrics need when it ends. Kept small: an idle watch holds one.
  */
-export class InflightRequest implements BackendRequestContext {
+export class InflightRequest implements BackendRequestContext, FilteredRequest {
   user = "";
   verb = "";
   group = "";
@@ -52,6 +53,17 @@ export class InflightRequest implements BackendRequestContext {
     this.resource = info.resource;
     this.namespace = info.namespace;
     this.name = info.name;
+  }
+
+  /** When the request's headers arrived (the filters' receive time). */
+  get receivedAt(): number {
+    return this.start;
+  }
+
+  /** A PATCH with `application/apply-patch+yaml`: server-side apply (metrics report it as `APPLY`). */
+  get apply(): boolean {
+    const type = this.response?.req.headers["content-type"] ?? "";
+    return this.verb === "patch" && type.startsWith("application/apply-patch+yaml");
   }
 
   /** The connection as the engine's trace log shows it; computed when read, so an idle watch holds nothing more. */

@@ -25,6 +25,12 @@ export {
   WATCH_RESULT_SLOT_BYTES,
 } from "./model-calibration.js";
 export { ObjectCountTracker } from "./object-count-tracker.js";
+export {
+  type FilteredRequest,
+  type RequestEnd,
+  type RequestFilterPorts,
+  RequestFilters,
+} from "./request-filters.js";
 export type { RequestInFlight } from "./request-in-flight.js";
 export { type LatencyRule, RequestLatency } from "./request-latency.js";
 export { handlerSteps, newRequestTrace } from "./request-trace.js";
