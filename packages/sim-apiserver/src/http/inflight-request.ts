@@ -23,6 +23,8 @@ export class InflightRequest implements BackendRequestContext, FilteredRequest {
   namespace = "";
   name = "";
   isResource = false;
+  /** A PATCH with `application/apply-patch+yaml`: server-side apply (metrics report it as `APPLY`). */
+  apply = false;
   watchEnd: WatchEndReason | undefined;
   servedFrom: "cache" | "storage" | undefined = undefined;
   /** Set by the backend when the engine's request models are on (audit ID, cost). */
@@ -58,12 +60,6 @@ export class InflightRequest implements BackendRequestContext, FilteredRequest {
   /** When the request's headers arrived (the filters' receive time). */
   get receivedAt(): number {
     return this.start;
-  }
-
-  /** A PATCH with `application/apply-patch+yaml`: server-side apply (metrics report it as `APPLY`). */
-  get apply(): boolean {
-    const type = this.response?.req.headers["content-type"] ?? "";
-    return this.verb === "patch" && type.startsWith("application/apply-patch+yaml");
   }
 
   /** The connection as the engine's trace log shows it; computed when read, so an idle watch holds nothing more. */

@@ -379,6 +379,8 @@ export class SimHttpServer {
 
   private record(rec: InflightRequest, req: IncomingMessage, code: number, now: number, unanswered: boolean): void {
     if (rec.isResource) {
+      rec.apply =
+        rec.verb === "patch" && (req.headers["content-type"] ?? "").startsWith("application/apply-patch+yaml");
       this.filters.finished(rec, {
         endedAt: now,
         code,
