@@ -106,8 +106,9 @@ export class SimApiServer {
    */
   readonly gates: KubeVersionGates;
   /**
-   * The engine's request API for a face that does its own fault injection and accounting (the HTTP face): typed
-   * results (`{ object, servedFrom, … }`), no request faults applied, nothing recorded.
+   * The engine's request API for a face that runs the outer filters itself (the HTTP face, through `RequestFilters`
+   * on its backend): typed results (`{ object, servedFrom, … }`), latency and request models applied, no request
+   * faults applied, nothing recorded.
    */
   readonly requests: EngineRequests;
   private readonly table: ResourceTable;

@@ -29,14 +29,17 @@ export interface EngineRequestsDeps {
 }
 
 /**
- * The engine's request API as a face calls it: every verb takes the resource, its arguments and an
- * {@link EngineRequest}, and resolves to a {@link Served} result (the object plus where it was served from, whether
- * a delete finished, whether an apply created). Errors are data: an unknown resource, bad options and API errors
- * reject with a `StatusError` naming what was wrong; nothing throws synchronously. Each request first waits the
- * injected latency (cancelled by the request's signal or the engine's stop).
+ * The engine's request API as both faces call it: {@link serve} takes one {@link ResourceRequest} (verb, resource,
+ * namespace, name, options, body, and the {@link EngineRequest} context) and resolves to a {@link Served} result
+ * (the object plus where it was served from, whether a delete finished, whether an apply created); the per-verb
+ * methods are that request written out. Errors are data: an unknown resource, bad options and API errors reject
+ * with a `StatusError` naming what was wrong; nothing throws synchronously. Each request passes the engine's half
+ * of the filter chain — the injected latency (cancelled by the request's signal or the engine's stop), then the
+ * request models (APF seats and cost, trace) when they are on — before its verb's handler.
  *
- * Request faults and accounting are the face's: the HTTP face applies faults and records each request with its
- * bytes; the in-process face ({@link InProcessRequests}) decorates this API with both.
+ * The outer filters (the request fault, the accounting record) are `RequestFilters`, run by each face at its edge:
+ * the HTTP face before it reads the body and once the response is written (with its bytes), the in-process face
+ * ({@link InProcessRequests}) around this call.
  */
 export class EngineRequests {
   constructor(private readonly deps: EngineRequestsDeps) {}

@@ -31,10 +31,11 @@ export interface InProcessRequestsDeps {
 }
 
 /**
- * The in-process face of the engine: {@link EngineRequests} decorated with what the HTTP face does around each
- * request — the request faults (APF 429, error Status, dropped connection, a watch truncated mid-line), the accounting
- * record (verb, resource, user agent, code, served-from, latency; 0 bytes), the caller's signal stopping a watch —
- * and the answer unwrapped to the object, with the outcome written to the caller's {@link RequestContext}.
+ * The in-process face of the engine, a thin adapter: a call's {@link ResourceRequest} passes the same filters the
+ * HTTP face runs ({@link RequestFilters}: the request fault — APF 429, error Status, dropped connection rejected as
+ * errors, a watch truncated mid-line — and one accounting record; 0 bytes), then {@link EngineRequests.serve}; the
+ * caller's signal stops a watch, and the answer is unwrapped to the object, with the outcome written to the caller's
+ * {@link RequestContext}.
  */
 export class InProcessRequests {
   /** Requests received and not finished (an open watch until it closes): one Set add and delete per request. */
