@@ -217,7 +217,6 @@ export {
   referenceOf,
 } from "./record/event.js";
 export {
-  type CoreEvent,
   type CorrelatorOptions,
   type EventCorrelateResult,
   EventCorrelator,
@@ -227,8 +226,9 @@ export {
   eventName,
   formatTime,
   type ObjectReference,
+  type RecordedEvent,
 } from "./record/events-cache.js";
 
 // Deprecated aliases (docs/api-surface.md)
 
-export { describe } from "./deprecated.js";
+export { type CoreEvent, describe } from "./deprecated.js";

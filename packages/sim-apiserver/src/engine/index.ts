@@ -2,6 +2,8 @@
 // cacher, registry, admission, controllers, filters (faults, accounting, APF, cost model, trace) — knowing no wire. `.`
 // re-exports the part a user of the simulator needs.
 
+// Deprecated aliases (docs/api-surface.md)
+export type { PatchType } from "../deprecated.js";
 export {
   Admission,
   type AdmissionAttributes,
@@ -119,6 +121,12 @@ export {
   WATCH_INPUT_SLOT_BYTES,
   WATCH_RESULT_SLOT_BYTES,
 } from "./filters/model-calibration.js";
+export {
+  type FilteredRequest,
+  type RequestEnd,
+  type RequestFilterPorts,
+  RequestFilters,
+} from "./filters/request-filters.js";
 export type { RequestInFlight } from "./filters/request-in-flight.js";
 export type { LatencyRule } from "./filters/request-latency.js";
 export {
@@ -139,6 +147,18 @@ export {
 } from "./filters/trace.js";
 export { type UnansweredRequestStatus, unansweredRequestStatus } from "./filters/unanswered-request.js";
 export type { EngineRequests } from "./handlers/engine-requests.js";
+export type {
+  CollectionReadRequest,
+  CreateRequest,
+  DeleteCollectionRequest,
+  DeleteRequest,
+  GetRequest,
+  PatchRequest,
+  ResourceRequest,
+  ResultOf,
+  UpdateRequest,
+  VerbResults,
+} from "./handlers/resource-request.js";
 export {
   DEFAULT_KUBE_VERSION,
   isKubeVersion,
@@ -206,8 +226,8 @@ export {
   jsonPatch,
   MAX_JSON_PATCH_OPERATIONS,
   mergePatch,
+  type PatchContentType,
   type PatchTarget,
-  type PatchType,
   patchTypeOf,
   unsupportedPatchType,
 } from "./registry/patch.js";

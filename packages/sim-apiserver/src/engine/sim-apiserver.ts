@@ -47,7 +47,13 @@ import {
 } from "./kube-version.js";
 import { type InProcessListerWatcher, type InProcessListWatchScope, inProcessListerWatcher } from "./listwatch.js";
 import { rfc3339Seconds } from "./object-util.js";
-import { type DeleteOptions, type PatchType, RegistryStore, ResourceTable, ServerSideApply } from "./registry/index.js";
+import {
+  type DeleteOptions,
+  type PatchContentType,
+  RegistryStore,
+  ResourceTable,
+  ServerSideApply,
+} from "./registry/index.js";
 import type { RequestContext, ResourceRef } from "./request-context.js";
 import { RequestModels } from "./request-models.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
@@ -526,7 +532,7 @@ export class SimApiServer {
     ref: ResourceRef,
     namespace: string,
     name: string,
-    type: PatchType | string,
+    type: PatchContentType | string,
     body: string,
     ctx?: RequestContext,
   ): Promise<KubeObject> {

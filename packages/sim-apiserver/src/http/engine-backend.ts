@@ -8,7 +8,7 @@ import type { ServedResource } from "../engine/served-resource.js";
 import type { SimApiServer } from "../engine/sim-apiserver.js";
 import type { ApiBackend, BackendRequestContext, CompletedRequest } from "./backend.js";
 import { simVersionInfo } from "./discovery.js";
-import type { WatchSource } from "./watch-server.js";
+import type { WatchStreamSource } from "./watch-server.js";
 
 /**
  * The {@link ApiBackend} of the real simulator: every HTTP request goes to the engine's request API
@@ -91,7 +91,12 @@ export class EngineBackend implements ApiBackend {
     });
   }
 
-  watch(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<WatchSource> {
+  watch(
+    r: ServedResource,
+    namespace: string,
+    opts: ListOptions,
+    ctx: BackendRequestContext,
+  ): Promise<WatchStreamSource> {
     return this.serve({ verb: "watch", resource: key(r), namespace, options: opts, context: ctx });
   }
 

@@ -8,7 +8,7 @@ import type { RequestOutcome, RequestTraceConnection } from "../engine/request-m
 import type { BackendRequestContext } from "./backend.js";
 import type { RequestInfo } from "./request-info.js";
 import { verbOf } from "./resource-handler.js";
-import type { WatchEndReason } from "./watch-server.js";
+import type { WatchStreamEndReason } from "./watch-server.js";
 
 /**
  * One request's context: what the backend sees (`BackendRequestContext`, with a cancellation signal created on
@@ -25,7 +25,7 @@ export class InflightRequest implements BackendRequestContext, FilteredRequest {
   isResource = false;
   /** A PATCH with `application/apply-patch+yaml`: server-side apply (metrics report it as `APPLY`). */
   apply = false;
-  watchEnd: WatchEndReason | undefined;
+  watchEnd: WatchStreamEndReason | undefined;
   servedFrom: "cache" | "storage" | undefined = undefined;
   /** Set by the backend when the engine's request models are on (audit ID, cost). */
   outcome: RequestOutcome | undefined = undefined;

@@ -2,7 +2,7 @@ import { type KubeList, type KubeObject, type ListOptions, newMethodNotSupported
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { WatcherFaults } from "../cacher/index.js";
 import type { RequestLatency } from "../filters/index.js";
-import type { DeleteOptions, PatchType, ResourceTable } from "../registry/index.js";
+import type { DeleteOptions, PatchContentType, ResourceTable } from "../registry/index.js";
 import type { EngineRequest, ResourceRef, Served } from "../request-context.js";
 import type { RequestModels } from "../request-models.js";
 import type { SimResource } from "../resources.js";
@@ -132,7 +132,7 @@ export class EngineRequests {
     ref: ResourceRef,
     namespace: string,
     name: string,
-    type: PatchType | string,
+    type: PatchContentType | string,
     body: string,
     req: EngineRequest,
   ): Promise<Served<KubeObject>> {

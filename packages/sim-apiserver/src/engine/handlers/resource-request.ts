@@ -1,5 +1,5 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
-import type { DeleteOptions, PatchType } from "../registry/index.js";
+import type { DeleteOptions, PatchContentType } from "../registry/index.js";
 import type { EngineRequest, ResourceRef } from "../request-context.js";
 import type { SimWatch } from "../sim-watch.js";
 
@@ -41,7 +41,7 @@ export interface UpdateRequest extends RequestTarget {
 export interface PatchRequest extends RequestTarget {
   readonly verb: "patch";
   readonly name: string;
-  readonly patchType: PatchType | string;
+  readonly patchType: PatchContentType | string;
   readonly body: string;
 }
 
