@@ -106,7 +106,7 @@ export class EngineBackend implements ApiBackend {
   }
 
   faultFor(req: HttpRequestDescriptor): HttpFault | undefined {
-    return this.engine.faultFor(req);
+    return this.engine.faults.faultFor(req);
   }
 
   recordRequest(rec: CompletedRequest): void {

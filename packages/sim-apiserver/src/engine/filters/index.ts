@@ -11,7 +11,14 @@ export {
   validateCostModel,
 } from "./cost-model.js";
 export { encodedSize, listEnvelopeSize } from "./encoded-size.js";
-export { type HttpFault, HttpFaultInjector, type HttpRequestDescriptor, parseHttpFaultRule } from "./http-faults.js";
+export {
+  type HttpFault,
+  HttpFaultInjector,
+  type HttpFaultRule,
+  type HttpFaultState,
+  type HttpRequestDescriptor,
+  parseHttpFaultRule,
+} from "./http-faults.js";
 export { inProcessFault, SimConnectionError } from "./in-process-faults.js";
 export type { ResourceStats } from "./list-work-estimator.js";
 export {
