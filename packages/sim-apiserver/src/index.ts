@@ -22,6 +22,8 @@ export {
   DEFAULT_VERBS,
   DEFAULT_WATCH_MEMORY_MODEL,
   type DeleteOptions,
+  type EngineCaches,
+  type EngineFaults,
   type EngineRequest,
   type EngineRequests,
   type FieldManager,

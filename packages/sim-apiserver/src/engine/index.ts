@@ -54,6 +54,8 @@ export {
   NamespaceController,
   type NamespaceControllerOptions,
 } from "./controllers/namespace-controller.js";
+export { EngineCaches, type EngineCachesDeps } from "./engine-caches.js";
+export { EngineFaults, type EngineFaultsDeps } from "./engine-faults.js";
 export {
   type AccountingDimension,
   type AccountingRow,
@@ -155,6 +157,7 @@ export type {
   GetRequest,
   PatchRequest,
   ResourceRequest,
+  ResourceRequestTarget,
   ResultOf,
   UpdateRequest,
   VerbResults,

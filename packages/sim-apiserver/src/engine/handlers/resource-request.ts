@@ -4,7 +4,7 @@ import type { EngineRequest, ResourceRef } from "../request-context.js";
 import type { SimWatch } from "../sim-watch.js";
 
 /** What every resource request addresses: the resource, the namespace (`""`: cluster scope or all namespaces). */
-interface RequestTarget {
+export interface ResourceRequestTarget {
   readonly resource: ResourceRef;
   readonly namespace: string;
   /** Who asks, cancellation, the write parameters and the connection (the face's context, read only). */
@@ -12,33 +12,33 @@ interface RequestTarget {
 }
 
 /** LIST or WATCH of a collection; `options` are the decoded query (the engine defaults and validates them). */
-export interface CollectionReadRequest extends RequestTarget {
+export interface CollectionReadRequest extends ResourceRequestTarget {
   readonly verb: "list" | "watch";
   readonly options: ListOptions;
 }
 
 /** GET of one object (or its `status`/`scale`, `context.subresource`). */
-export interface GetRequest extends RequestTarget {
+export interface GetRequest extends ResourceRequestTarget {
   readonly verb: "get";
   readonly name: string;
   readonly options: { readonly resourceVersion?: string };
 }
 
 /** CREATE of `body` (a pod's `binding` too: its body is the Binding). */
-export interface CreateRequest extends RequestTarget {
+export interface CreateRequest extends ResourceRequestTarget {
   readonly verb: "create";
   readonly body: KubeObject;
 }
 
 /** UPDATE (PUT) of an object, its status or its Scale. */
-export interface UpdateRequest extends RequestTarget {
+export interface UpdateRequest extends ResourceRequestTarget {
   readonly verb: "update";
   readonly name: string;
   readonly body: KubeObject;
 }
 
 /** PATCH: `body` in the content type `patchType` (JSON patch, merge, strategic merge, apply). */
-export interface PatchRequest extends RequestTarget {
+export interface PatchRequest extends ResourceRequestTarget {
   readonly verb: "patch";
   readonly name: string;
   readonly patchType: PatchContentType | string;
@@ -46,14 +46,14 @@ export interface PatchRequest extends RequestTarget {
 }
 
 /** DELETE of one object with `DeleteOptions`. */
-export interface DeleteRequest extends RequestTarget {
+export interface DeleteRequest extends ResourceRequestTarget {
   readonly verb: "delete";
   readonly name: string;
   readonly deleteOptions: DeleteOptions | undefined;
 }
 
 /** DELETE of what the list `options` select, each with `deleteOptions`. */
-export interface DeleteCollectionRequest extends RequestTarget {
+export interface DeleteCollectionRequest extends ResourceRequestTarget {
   readonly verb: "deletecollection";
   readonly options: ListOptions;
   readonly deleteOptions: DeleteOptions | undefined;
@@ -61,7 +61,7 @@ export interface DeleteCollectionRequest extends RequestTarget {
 
 /**
  * One resource request as both faces hand it to the engine (kube-apiserver's request with its `RequestInfo`:
- * verb, resource, namespace, name, options, body, and in {@link RequestTarget.context} the user, user agent, trace and
+ * verb, resource, namespace, name, options, body, and in {@link ResourceRequestTarget.context} the user, user agent, trace and
  * write parameters). The HTTP face builds it from the parsed URL and body, the in-process face from a method call;
  * {@link EngineRequests.serve} serves every verb from it, so each verb is written once.
  */
