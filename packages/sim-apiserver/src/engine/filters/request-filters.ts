@@ -56,15 +56,8 @@ export class RequestFilters {
 
   /** The fault filter: the request fault for this request, or `undefined`. */
   fault(req: FilteredRequest): HttpFault | undefined {
-    return this.ports.faultFor?.({
-      verb: req.verb,
-      group: req.group,
-      version: req.version,
-      resource: req.resource,
-      namespace: req.namespace,
-      name: req.name,
-      userAgent: req.userAgent,
-    });
+    // The request is its own descriptor (the rules read only the descriptor's fields): nothing is built per request.
+    return this.ports.faultFor?.(req);
   }
 
   /**
