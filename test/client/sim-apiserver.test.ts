@@ -177,7 +177,7 @@ describe("KubeClient against the simulated apiserver, authenticated from a kubec
     });
     const run = startRun(r);
     try {
-      await ioUntil(() => r.status().phase === "watch-listing" && engine.watchers("configmaps").length === 1);
+      await ioUntil(() => r.status().phase === "watch-listing" && engine.caches.watchers("configmaps").length === 1);
       await clock.step(1300); // the end bookmark comes with the cache's next bookmark tick
       await ioUntil(() => r.status().hasSynced);
       await c.create(configmaps, cm("via-reflector"));

@@ -232,7 +232,7 @@ describe("L5/L6: exact reads and continuations over HTTP", () => {
 
   it("L5: out of the cache's history and below the compaction point → 410 with the exact body (no details)", async () => {
     const s = await withHistory(SHORT_HISTORY);
-    s.engine.compact(8);
+    s.engine.faults.compact(8);
     expectStatus(await s.get(CM, "resourceVersion=5&limit=10"), LIST_TOO_OLD);
   });
 
@@ -250,7 +250,7 @@ describe("L5/L6: exact reads and continuations over HTTP", () => {
     for (const v of ["v2", "v3", "v4"]) {
       await s.engine.update("configmaps", "ns", "e", { metadata: { name: "e" }, data: { v } });
     }
-    s.engine.compact();
+    s.engine.faults.compact();
     const expired = await s.get(CM, listQuery({ limit: 2, continue: p1.list.metadata.continue }));
     expectStatus(expired, {
       kind: "Status",
@@ -297,7 +297,7 @@ describe("L7–L9: GET over HTTP", () => {
 describe("cache not ready over HTTP", () => {
   it("429 storage is (re)initializing with Retry-After; paged lists without selectors from storage", async () => {
     const s = await start();
-    s.engine.reinitializeCache("configmaps", 60_000);
+    s.engine.faults.reinitializeCache("configmaps", 60_000);
     await s.clock.step(30_000);
     expectStatus(
       await s.get(CM, "resourceVersion=0"),

@@ -215,7 +215,7 @@ describe("errors", () => {
     );
     await untilPendingTimers(sim.clock, 1);
     await sim.clock.step(2999);
-    expect(sim.engine.watchers("configmaps")).toHaveLength(0); // still waiting for the cache, nothing sent
+    expect(sim.engine.caches.watchers("configmaps")).toHaveLength(0); // still waiting for the cache, nothing sent
     await sim.clock.step(1);
     const s = await pending;
     expect(s.status).toBe(200);
@@ -301,7 +301,7 @@ describe("errors", () => {
     await sim.engine.create("configmaps", "default", cm("a"));
     const rv = sim.engine.currentResourceVersion;
     const s = await watch(sim, `${CM}?watch=1&resourceVersion=${rv}`);
-    sim.engine.reinitializeCache("configmaps", 60_000);
+    sim.engine.faults.reinitializeCache("configmaps", 60_000);
     expect(await s.nextLine()).toBeUndefined();
     expect(await s.ended).toBe(true);
     const at = async () => {
@@ -314,7 +314,7 @@ describe("errors", () => {
     expect(await at()).toEqual([429, "6", body(6)]);
     await sim.engine.create("configmaps", "default", cm("b"));
     await sim.clock.step(30_000);
-    const listRV = sim.engine.cacher("configmaps").resourceVersion;
+    const listRV = sim.engine.caches.cacher("configmaps").resourceVersion;
     const old = await watch(sim, `${CM}?watch=1&resourceVersion=${rv}`);
     expect(old.status).toBe(200);
     expect((await nextEvent(old)).object).toMatchObject({
@@ -365,7 +365,7 @@ describe("addressing", () => {
     await sim.engine.create("configmaps", "default", cm("b"));
     const rv = sim.engine.currentResourceVersion;
     const s = await watch(sim, `/api/v1/watch/namespaces/default/configmaps/a?resourceVersion=${rv}`);
-    expect(sim.engine.watchers("configmaps").map((w) => [w.triggerValue, w.chanSize])).toEqual([["a", 10]]);
+    expect(sim.engine.caches.watchers("configmaps").map((w) => [w.triggerValue, w.chanSize])).toEqual([["a", 10]]);
     await sim.engine.update("configmaps", "default", "b", cm("b", { k: "x" }));
     const a2 = await sim.engine.update("configmaps", "default", "a", cm("a", { k: "x" }));
     expect(await nextEvent(s)).toEqual({ type: "MODIFIED", object: a2 });
@@ -381,7 +381,7 @@ describe("addressing", () => {
     const a = await sim.engine.create("configmaps", "default", cm("a"));
     const r = await fetchRaw(`${sim.url}${CM}/a?watch=1`);
     expect([r.status, r.headers["transfer-encoding"], r.json]).toEqual([200, undefined, a]);
-    expect(sim.engine.watchers("configmaps")).toHaveLength(0);
+    expect(sim.engine.caches.watchers("configmaps")).toHaveLength(0);
   });
 
   it.each([
@@ -410,18 +410,18 @@ describe("timeouts", () => {
     const rv = sim.engine.currentResourceVersion;
     const s = await watch(sim, `${CM}?watch=1&resourceVersion=${rv}&timeoutSeconds=5`);
     await sim.clock.step(4999);
-    expect(sim.engine.watchers("configmaps")).toHaveLength(1);
+    expect(sim.engine.caches.watchers("configmaps")).toHaveLength(1);
     await sim.clock.step(1);
     expect(await s.nextLine()).toBeUndefined();
     expect(await s.ended).toBe(true);
     expect(s.rest()).toBe("");
-    expect(sim.engine.watchers("configmaps")).toHaveLength(0);
+    expect(sim.engine.caches.watchers("configmaps")).toHaveLength(0);
   });
 
   it("without timeoutSeconds the server's deadline is in [30 min, 60 min)", async () => {
     const sim = await start();
     await watch(sim, `${CM}?watch=1&resourceVersion=1`);
-    const [w] = sim.engine.watchers("configmaps");
+    const [w] = sim.engine.caches.watchers("configmaps");
     const d = w!.deadline - sim.clock.now();
     expect(d).toBeGreaterThanOrEqual(1800_000);
     expect(d).toBeLessThan(3600_000);
@@ -430,19 +430,19 @@ describe("timeouts", () => {
   it("a client that goes away stops the engine watch", async () => {
     const sim = await start();
     const s = await watch(sim, `${CM}?watch=1&resourceVersion=1`);
-    expect(sim.engine.watchers("configmaps")).toHaveLength(1);
+    expect(sim.engine.caches.watchers("configmaps")).toHaveLength(1);
     s.close();
     await s.ended;
     // The server notices the closed socket on its next I/O turn.
-    for (let i = 0; i < 50 && sim.engine.watchers("configmaps").length > 0; i++) {
+    for (let i = 0; i < 50 && sim.engine.caches.watchers("configmaps").length > 0; i++) {
       await new Promise((r) => setImmediate(r));
     }
-    expect(sim.engine.watchers("configmaps")).toHaveLength(0);
+    expect(sim.engine.caches.watchers("configmaps")).toHaveLength(0);
   });
 
   it("a client that goes away while the engine is still opening the watch (latency) leaves no engine watch", async () => {
     const sim = await start();
-    sim.engine.addLatency({ ms: 1000, verbs: ["watch"] });
+    sim.engine.faults.latency({ ms: 1000, verbs: ["watch"] });
     const idle = sim.clock.pendingTimers();
     const req = request(`${sim.url}${CM}?watch=1&resourceVersion=1`);
     req.on("error", () => {});
@@ -454,7 +454,7 @@ describe("timeouts", () => {
     req.destroy();
     await turns(() => sim.server.connections === 0); // the server saw the client go
     await sim.clock.step(1000); // the engine now opens the watch, for a request that is already over
-    await turns(() => sim.engine.watchers("configmaps").length === 0);
-    expect(sim.engine.watchers("configmaps")).toHaveLength(0);
+    await turns(() => sim.engine.caches.watchers("configmaps").length === 0);
+    expect(sim.engine.caches.watchers("configmaps")).toHaveLength(0);
   });
 });

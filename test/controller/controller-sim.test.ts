@@ -227,15 +227,15 @@ async function apply(w: World, s: Step): Promise<void> {
       break;
     }
     case "dropWatches":
-      e.dropWatches();
+      e.faults.dropWatches();
       break;
     case "compact":
-      e.compact();
+      e.faults.compact();
       break;
     case "writeFault":
       if (s.code === 429)
-        e.faults.add({ type: "apf-429", verbs: ["create", "update", "delete"], count: 2, retryAfterSeconds: 1 });
-      else e.faults.add({ type: "status", code: 500, verbs: ["create", "update", "delete"], count: 2 });
+        e.faults.request({ type: "apf-429", verbs: ["create", "update", "delete"], count: 2, retryAfterSeconds: 1 });
+      else e.faults.request({ type: "status", code: 500, verbs: ["create", "update", "delete"], count: 2 });
       break;
     case "step":
       await w.clock.step(s.ms);

@@ -120,7 +120,7 @@ describe("interop: @kubernetes/client-node", () => {
     await sim.create(configMap("cn-old"));
     const old = sim.engine.currentResourceVersion;
     await sim.create(configMap("cn-newer"));
-    sim.engine.reinitializeCache("configmaps");
+    sim.engine.faults.reinitializeCache("configmaps");
     const events: Array<{ type: string; obj: Record<string, unknown> }> = [];
     const done = new Promise<unknown>((resolve) => {
       void new k8s.Watch(kubeConfig(sim)).watch(

@@ -129,7 +129,7 @@ describe("interop: python kubernetes client and 410", () => {
       await sim.create(configMap("py-old"));
       const old = sim.engine.currentResourceVersion;
       await sim.create(configMap("py-new"));
-      sim.engine.reinitializeCache("configmaps");
+      sim.engine.faults.reinitializeCache("configmaps");
       const r = await run(pythonBin(), ["-c", WATCH_EXPIRED, sim.url, String(old - 1)], { timeoutMs: 60_000 });
       expect(r.stderr).toBe("");
       const out = lines(r.stdout);

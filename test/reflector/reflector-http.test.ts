@@ -238,7 +238,7 @@ describe("reflector over HTTP against the simulated apiserver", () => {
     const r = reflectorFor(store, LIST_WATCH);
     await store.until(() => store.size === 20);
     await newWatchOpen(0);
-    engine.faults.add({ type: "truncate-watch", verbs: ["watch"], count: 1, afterEvents: 1 });
+    engine.faults.request({ type: "truncate-watch", verbs: ["watch"], count: 1, afterEvents: 1 });
     await clock.step(300_000); // the engine times the watch out; the re-watch carries the fault
     await newWatchOpen(1);
     const rewatch = nextEvent(r, (e) => e.type === "rewatch");
@@ -264,7 +264,7 @@ describe("reflector over HTTP against the simulated apiserver", () => {
     const r = reflectorFor(store, LIST_WATCH);
     await store.until(() => store.size === 20);
     await newWatchOpen(0);
-    engine.faults.add({ type: "drop-connection", verbs: ["watch"], count: 1 });
+    engine.faults.request({ type: "drop-connection", verbs: ["watch"], count: 1 });
     const backoff = nextEvent(r, (e) => e.type === "backoff");
     await clock.step(300_000); // the engine times the first watch out; the re-watch request is dropped
     await backoff;
@@ -287,7 +287,7 @@ describe("reflector over HTTP against the simulated apiserver", () => {
     const r = reflectorFor(store, LIST_WATCH);
     await store.until(() => store.size === 20);
     await newWatchOpen(0);
-    engine.faults.add({ type: "apf-429", verbs: ["watch"], count: 1, retryAfterSeconds: 3 });
+    engine.faults.request({ type: "apf-429", verbs: ["watch"], count: 1, retryAfterSeconds: 3 });
     const backoff = nextEvent(r, (e) => e.type === "backoff");
     await clock.step(300_000); // the engine times the watch out; the immediate re-watch gets the 429
     await backoff;
@@ -314,10 +314,10 @@ describe("reflector over HTTP against the simulated apiserver", () => {
     await store.until(() => store.size === 20);
     await newWatchOpen(0);
     const synced = r.lastSyncResourceVersion();
-    engine.faults.add({ type: "status", code: 500, verbs: ["list"], resource: "configmaps", count: 4 });
+    engine.faults.request({ type: "status", code: 500, verbs: ["list"], resource: "configmaps", count: 4 });
     await clock.step(2000);
     // The cache breaks for 5 s and a write lands meanwhile: the re-watch from `synced` is older than its history.
-    engine.reinitializeCache("configmaps", 5000);
+    engine.faults.reinitializeCache("configmaps", 5000);
     await engine.create("configmaps", "default", cm("during-outage"));
     expect(await stepUntilEvent(r, (e) => e.type === "relist", "relist")).toMatchObject({ cause: "expired" });
     // The LIST at `synced` fails 4 times (backing off each time), then succeeds.
@@ -353,7 +353,7 @@ describe("reflector over HTTP against the simulated apiserver", () => {
     await stepUntilEvent(r, (e) => e.type === "watch-start", "the re-watch");
     await newWatchOpen(1);
     expect(backend.watchRequests()[1]!.opts.resourceVersion).toBe(rv);
-    expect(engine.dropWatches()).toBe(1);
+    expect(engine.faults.dropWatches()).toBe(1);
     expect(await relist).toMatchObject({ cause: "very-short" });
     const before = backend.watchRequests().length;
     await clock.step(800);
@@ -364,7 +364,7 @@ describe("reflector over HTTP against the simulated apiserver", () => {
 
   it("a watch-list whose end bookmark never comes is bounded by initialEventsEndTimeout (kubernetes#140890)", async () => {
     await startServer();
-    engine.setBookmarkMode("off"); // as behind a proxy that drops the initial-events-end annotation
+    engine.faults.bookmarks("off"); // as behind a proxy that drops the initial-events-end annotation
     const store = watchedStore();
     const r = reflectorFor(store, { initialEventsEndTimeout: 30_000 });
     await ioUntil(() => sim.stats.openWatches === 1, "the watch-list stream");

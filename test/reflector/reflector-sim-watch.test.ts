@@ -431,7 +431,7 @@ describe("reflector watch path against the sim-apiserver", () => {
       await sub.stop();
       expect(s.status().phase).toBe("stopped");
       await flush(); // the client's abort reaches the server one in-process I/O turn later (no clock movement)
-      expect(s.sim.watchers("configmaps")).toHaveLength(0);
+      expect(s.sim.caches.watchers("configmaps")).toHaveLength(0);
       s.skipFinalConvergence = true;
       const requests = s.lw.requests.length;
       await s.clock.step(600_000); // nothing restarts (teardown then checks no timer is left once the engine stops)

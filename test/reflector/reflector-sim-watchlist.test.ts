@@ -58,7 +58,7 @@ describe("reflector watch-list path against the sim-apiserver", () => {
     await s.converged();
     expect(s.lw.requests).toHaveLength(1);
     // The server saw one watch (still open, so not in the finished-request log) and no list.
-    expect(s.sim.watchers("configmaps")).toHaveLength(1);
+    expect(s.sim.caches.watchers("configmaps")).toHaveLength(1);
     expect([s.served("watch"), s.served("list")]).toEqual([0, 0]);
     expect(storeOps(s)).toEqual(["replace", "add", "update"]);
     expect(s.status()).toMatchObject({ phase: "watching", counts: { watchLists: 1, watches: 0, lists: 0 } });

@@ -53,7 +53,7 @@ export async function inProcessThroughput(
   }
   const complete = await until(() => delivered >= expected, 60_000, 0);
   const ms = elapsedMs(start);
-  const terminated = engine.cacher("configmaps").terminatedWatchers;
+  const terminated = engine.caches.cacher("configmaps").terminatedWatchers;
   for (const w of watches) w.stop();
   engine.stop();
   return {
@@ -96,7 +96,7 @@ export async function httpThroughput(sizes: ApiserverSizes): Promise<{ perSec: n
     return received >= expected;
   }, 60_000);
   const ms = elapsedMs(start);
-  const terminated = engine.cacher("configmaps").terminatedWatchers;
+  const terminated = engine.caches.cacher("configmaps").terminatedWatchers;
   const bytes = server.stats.watchBytes;
   await client.close();
   await until(() => server.stats.openWatches === 0, 30_000);

@@ -134,7 +134,7 @@ export async function listBench(sizes: ApiserverSizes): Promise<BenchRow[]> {
       // A re-initialized cache relists: its history starts after rvN, so exact reads at rvN go to storage.
       when: " after a cache re-initialization",
       cases: [exact, legacy],
-      before: () => engine.reinitializeCache("configmaps"),
+      before: () => engine.faults.reinitializeCache("configmaps"),
     },
   ];
   const client = new Client();

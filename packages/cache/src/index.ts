@@ -171,7 +171,6 @@ export {
 } from "./operators/predicate-filter.js";
 export { type ReflectOptions, type ReflectTarget, reflect } from "./operators/reflect.js";
 export { touchedObjects } from "./operators/touched-objects.js";
-export { type FailureKind, failureKindOf, type ReflectorFailure } from "./reflector/failures.js";
 export {
   failAfter,
   type WatcherConfig,
@@ -201,11 +200,9 @@ export {
   gapResetDelayFunc,
 } from "./backoff.js";
 export {
-  errorInfo,
   InitialEventsEndTimeoutError,
   isTruncatedWatchStream,
   isWatchStreamEnd,
-  type ReflectorErrorInfo,
   VeryShortWatchError,
   watchIterationError,
 } from "./reflector/errors.js";
@@ -232,17 +229,22 @@ export {
   type WatchErrorHandler,
   type WatchLivenessOptions,
 } from "./reflector/reflector.js";
-export type {
-  ReflectorCounts,
-  ReflectorErrorPhase,
-  ReflectorErrorRecord,
-  ReflectorEvent,
-  ReflectorPhase,
-  ReflectorStatus,
-  RelistCause,
-  RewatchCause,
-  SkipReason,
-  WatchEndReason,
+export {
+  errorInfo,
+  type FailureKind,
+  failureKindOf,
+  type ReflectorCounts,
+  type ReflectorErrorInfo,
+  type ReflectorErrorPhase,
+  type ReflectorErrorRecord,
+  type ReflectorEvent,
+  type ReflectorFailure,
+  type ReflectorPhase,
+  type ReflectorStatus,
+  type RelistCause,
+  type RewatchCause,
+  type SkipReason,
+  type WatchEndReason,
 } from "./reflector/status.js";
 export { isUnsupportedTableObject } from "./reflector/watch.js";
 export { newRetryWithDeadline, type RetryWithDeadline } from "./retry-with-deadline.js";

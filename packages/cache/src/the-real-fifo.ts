@@ -1,5 +1,5 @@
 import type { Clock } from "@informer-ts/clock";
-import type { Gauge, Histogram, Labels, MetricsProvider } from "@informer-ts/instrumentation";
+import type { Gauge, Histogram, MetricLabels, MetricsProvider } from "@informer-ts/instrumentation";
 import { type Delta, type Deltas, DeltaType } from "./delta.js";
 import {
   Deque,
@@ -116,7 +116,7 @@ export class RealFIFO<T> extends FIFOCore<T> implements QueueWithBatch<T>, Bookm
   private readonly emitDeltaTypeBookmark: boolean;
   private readonly queuedGauge: Gauge | undefined;
   private readonly latencyHistogram: Histogram | undefined;
-  private readonly metricLabels: Labels | undefined;
+  private readonly metricLabels: MetricLabels | undefined;
   /** What a {@link RealPop} may call back into; one object per queue, so a pop allocates no closures. */
   private readonly hooks: PopHooks = {
     keyOf: (obj) => this.keyOf(obj),

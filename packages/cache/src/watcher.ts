@@ -2,12 +2,16 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import { SubscriberErrorReporter, safeObservable } from "@informer-ts/instrumentation";
 import { Observable, type Subscriber, Subscription } from "rxjs";
 import type { ListerWatcher } from "./listwatch.js";
-import type { ReflectorErrorInfo } from "./reflector/errors.js";
-import type { FailureKind, ReflectorFailure } from "./reflector/failures.js";
 import { consoleLogger, safeLog } from "./reflector/logger.js";
 import type { ReflectorOptions } from "./reflector/options.js";
 import { Reflector } from "./reflector/reflector.js";
-import type { ReflectorEvent, ReflectorStatus } from "./reflector/status.js";
+import type {
+  FailureKind,
+  ReflectorErrorInfo,
+  ReflectorEvent,
+  ReflectorFailure,
+  ReflectorStatus,
+} from "./reflector/status.js";
 import type { BookmarkStore, DeletedFinalStateUnknownLike, ReflectorStore } from "./store.js";
 import type { WatcherEvent } from "./watcher-event.js";
 

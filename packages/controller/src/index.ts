@@ -218,7 +218,6 @@ export {
   referenceOf,
 } from "./record/event.js";
 export {
-  type CoreEvent,
   type CorrelatorOptions,
   type EventCorrelateResult,
   EventCorrelator,
@@ -228,8 +227,9 @@ export {
   eventName,
   formatTime,
   type ObjectReference,
+  type RecordedEvent,
 } from "./record/events-cache.js";
 
 // Deprecated aliases (docs/api-surface.md)
 
-export { describe } from "./deprecated.js";
+export { type CoreEvent, describe } from "./deprecated.js";

@@ -5,7 +5,7 @@ import {
   type Gauge,
   type Histogram,
   type HistogramOpts,
-  type Labels,
+  type MetricLabels,
   type MetricOpts,
   type MetricsProvider,
   seriesKey,
@@ -25,7 +25,7 @@ export interface HistogramSnapshot {
 type Kind = "counter" | "gauge" | "histogram";
 
 interface Cell {
-  labels: Labels;
+  labels: MetricLabels;
   value: number;
   hist?: HistogramSnapshot;
 }
@@ -105,12 +105,12 @@ export class InMemoryMetrics implements MetricsProvider {
   }
 
   /** The value of a counter or gauge series; 0 when the series was never touched. */
-  value(name: string, labels?: Labels): number {
+  value(name: string, labels?: MetricLabels): number {
     return this.families.get(name)?.series.get(seriesKey(labels))?.value ?? 0;
   }
 
   /** A histogram series; an empty snapshot when never observed. */
-  histogramValue(name: string, labels?: Labels): HistogramSnapshot {
+  histogramValue(name: string, labels?: MetricLabels): HistogramSnapshot {
     const f = this.families.get(name);
     const hist = f?.series.get(seriesKey(labels))?.hist;
     if (hist !== undefined) return hist;
@@ -129,7 +129,7 @@ export class InMemoryMetrics implements MetricsProvider {
   }
 
   /** Every series of a family with its labels and value (histograms: the count). */
-  series(name: string): { labels: Labels; value: number }[] {
+  series(name: string): { labels: MetricLabels; value: number }[] {
     const f = this.families.get(name);
     if (f === undefined) return [];
     return [...f.series.values()].map((s) => ({ labels: s.labels, value: s.hist?.count ?? s.value }));
@@ -156,9 +156,9 @@ export class InMemoryMetrics implements MetricsProvider {
    * The cell of a bound series: the labels are checked now, the cell is created on first use (so that a handle that
    * never records leaves no series, as with the unbound methods) and then kept.
    */
-  private boundCell(f: Family, labels: Labels | undefined): () => Cell {
+  private boundCell(f: Family, labels: MetricLabels | undefined): () => Cell {
     checkLabels(f.opts.name, f.opts.labelNames ?? [], labels);
-    const own: Labels | undefined = labels === undefined ? undefined : Object.freeze({ ...labels });
+    const own: MetricLabels | undefined = labels === undefined ? undefined : Object.freeze({ ...labels });
     let cell: Cell | undefined;
     return () => {
       cell ??= this.cell(f, own);
@@ -166,7 +166,7 @@ export class InMemoryMetrics implements MetricsProvider {
     };
   }
 
-  private cell(f: Family, labels: Labels | undefined): Cell {
+  private cell(f: Family, labels: MetricLabels | undefined): Cell {
     checkLabels(f.opts.name, f.opts.labelNames ?? [], labels);
     const key = seriesKey(labels);
     let cell = f.series.get(key);

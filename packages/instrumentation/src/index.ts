@@ -1,3 +1,5 @@
+// Deprecated aliases (docs/api-surface.md)
+export type { Labels } from "./deprecated.js";
 export { EventStream, type EventStreamOptions } from "./event-stream.js";
 export { type HistogramSnapshot, InMemoryMetrics } from "./in-memory-metrics.js";
 export { onAbort, runAsObservable, SignalLink } from "./lifecycle.js";
@@ -25,7 +27,7 @@ export {
   type Gauge,
   type Histogram,
   type HistogramOpts,
-  type Labels,
+  type MetricLabels,
   type MetricOpts,
   type MetricsProvider,
   noopMetrics,

@@ -1,9 +1,9 @@
 /** Label values of one time series, by label name. */
-export type Labels = Readonly<Record<string, string>>;
+export type MetricLabels = Readonly<Record<string, string>>;
 
 /** A monotonically increasing count. */
 export interface Counter {
-  inc(labels?: Labels, value?: number): void;
+  inc(labels?: MetricLabels, value?: number): void;
   /**
    * The series of `labels`, resolved once: a handle whose `inc(value)` records exactly what `inc(labels, value)`
    * records, without a label lookup per call (Prometheus Go's `With`). Throws, naming the metric, when `labels` does
@@ -12,23 +12,23 @@ export interface Counter {
    * define it as a non-enumerable property (see {@link withBound}), so that a wrapper made by spreading a metric
    * (`{ ...counter, inc: … }`) has no `with` and its handles go through the wrapper's own methods.
    */
-  with?(labels?: Labels): BoundCounter;
+  with?(labels?: MetricLabels): BoundCounter;
 }
 
 /** A value that goes up and down. */
 export interface Gauge {
-  set(value: number, labels?: Labels): void;
-  inc(labels?: Labels, value?: number): void;
-  dec(labels?: Labels, value?: number): void;
+  set(value: number, labels?: MetricLabels): void;
+  inc(labels?: MetricLabels, value?: number): void;
+  dec(labels?: MetricLabels, value?: number): void;
   /** The series of `labels`, resolved once (see {@link Counter.with}); call it through {@link bindGauge}. */
-  with?(labels?: Labels): BoundGauge;
+  with?(labels?: MetricLabels): BoundGauge;
 }
 
 /** Observations counted into fixed buckets (Prometheus semantics: `le` upper bounds, plus sum and count). */
 export interface Histogram {
-  observe(value: number, labels?: Labels): void;
+  observe(value: number, labels?: MetricLabels): void;
   /** The series of `labels`, resolved once (see {@link Counter.with}); call it through {@link bindHistogram}. */
-  with?(labels?: Labels): BoundHistogram;
+  with?(labels?: MetricLabels): BoundHistogram;
 }
 
 /** One series of a {@link Counter}: `inc(value)` is the counter's `inc(labels, value)` for the bound labels. */
@@ -53,13 +53,13 @@ export interface BoundHistogram {
  * calls the unbound `inc` with `labels` (which then validates the labels on each call, as before). Bind once, at
  * construction, and keep the handle: that is what makes the hot path cheap.
  */
-export function bindCounter(counter: Counter, labels?: Labels): BoundCounter {
+export function bindCounter(counter: Counter, labels?: MetricLabels): BoundCounter {
   if (counter.with !== undefined) return counter.with(labels);
   return { inc: (value) => counter.inc(labels, value) };
 }
 
 /** The series of `gauge` for `labels` (see {@link bindCounter}). */
-export function bindGauge(gauge: Gauge, labels?: Labels): BoundGauge {
+export function bindGauge(gauge: Gauge, labels?: MetricLabels): BoundGauge {
   if (gauge.with !== undefined) return gauge.with(labels);
   return {
     set: (value) => gauge.set(value, labels),
@@ -69,7 +69,7 @@ export function bindGauge(gauge: Gauge, labels?: Labels): BoundGauge {
 }
 
 /** The series of `histogram` for `labels` (see {@link bindCounter}). */
-export function bindHistogram(histogram: Histogram, labels?: Labels): BoundHistogram {
+export function bindHistogram(histogram: Histogram, labels?: MetricLabels): BoundHistogram {
   if (histogram.with !== undefined) return histogram.with(labels);
   return { observe: (value) => histogram.observe(value, labels) };
 }
@@ -78,7 +78,7 @@ export function bindHistogram(histogram: Histogram, labels?: Labels): BoundHisto
  * Checks that `labels` has exactly the label names `labelNames` (each with a defined value), throwing an error that
  * names the metric otherwise. What `InMemoryMetrics` checks on every call and both built-in providers check in `with`.
  */
-export function checkLabels(name: string, labelNames: readonly string[], labels: Labels | undefined): void {
+export function checkLabels(name: string, labelNames: readonly string[], labels: MetricLabels | undefined): void {
   const given = labels === undefined ? [] : Object.keys(labels);
   if (given.length !== labelNames.length || !labelNames.every((n) => labels?.[n] !== undefined)) {
     throw new Error(`metric ${name} expects labels [${labelNames}], got [${given}]`);
@@ -148,7 +148,7 @@ export function exponentialBuckets(start: number, factor: number, count: number)
 }
 
 /** Canonical series key: label pairs sorted by name. */
-export function seriesKey(labels: Labels | undefined): string {
+export function seriesKey(labels: MetricLabels | undefined): string {
   if (labels === undefined) return "";
   return Object.keys(labels)
     .sort()

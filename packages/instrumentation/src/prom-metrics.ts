@@ -8,7 +8,7 @@ import {
   type Gauge,
   type Histogram,
   type HistogramOpts,
-  type Labels,
+  type MetricLabels,
   type MetricOpts,
   type MetricsProvider,
   seriesKey,
@@ -100,8 +100,8 @@ export class PromMetrics implements MetricsProvider {
   private bind<B extends BoundCounter | BoundGauge | BoundHistogram>(
     kind: string,
     opts: MetricOpts,
-    labels: Labels | undefined,
-    create: (labels: Labels) => B,
+    labels: MetricLabels | undefined,
+    create: (labels: MetricLabels) => B,
   ): B {
     checkLabels(opts.name, opts.labelNames ?? [], labels);
     const key = `${kind}\u0000${opts.name}\u0000${seriesKey(labels)}`;
@@ -114,7 +114,7 @@ export class PromMetrics implements MetricsProvider {
   }
 }
 
-function labelsOf(labels: Labels | undefined): prom.LabelValues<string> {
+function labelsOf(labels: MetricLabels | undefined): prom.LabelValues<string> {
   return (labels ?? {}) as prom.LabelValues<string>;
 }
 
@@ -143,7 +143,7 @@ interface MetricTable<S> {
  */
 function findSeriesKey<S extends { labels: Record<string, string | number> }>(
   metric: MetricTable<S>,
-  labels: Labels,
+  labels: MetricLabels,
   isSeries: (s: S) => boolean,
 ): string | undefined {
   const table = metric.hashMap;
@@ -167,7 +167,7 @@ class PromBoundCounter implements BoundCounter {
 
   constructor(
     private readonly metric: prom.Counter<string>,
-    private readonly labels: Labels,
+    private readonly labels: MetricLabels,
   ) {
     this.table = metric as unknown as MetricTable<ValueSeries>;
   }
@@ -192,7 +192,7 @@ class PromBoundGauge implements BoundGauge {
 
   constructor(
     private readonly metric: prom.Gauge<string>,
-    private readonly labels: Labels,
+    private readonly labels: MetricLabels,
   ) {
     this.table = metric as unknown as MetricTable<ValueSeries>;
   }
@@ -240,7 +240,7 @@ class PromBoundHistogram implements BoundHistogram {
 
   constructor(
     private readonly metric: prom.Histogram<string>,
-    private readonly labels: Labels,
+    private readonly labels: MetricLabels,
   ) {
     this.table = metric as unknown as MetricTable<HistogramSeries>;
     const upper = (metric as unknown as { upperBounds?: unknown }).upperBounds;

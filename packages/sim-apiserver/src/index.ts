@@ -22,6 +22,8 @@ export {
   DEFAULT_VERBS,
   DEFAULT_WATCH_MEMORY_MODEL,
   type DeleteOptions,
+  type EngineCaches,
+  type EngineFaults,
   type EngineRequest,
   type EngineRequests,
   type FieldManager,
@@ -69,9 +71,8 @@ export {
 
 // The HTTP(S) face
 
-// The engine's `PatchType` (content types) under a name that does not clash with the client's `PatchType`
-// ("merge" | "json" | …).
-export type { PatchType as PatchContentType } from "./engine/index.js";
+// The engine's patch content types (the client's `PatchType` names the short kinds: "merge" | "json" | …).
+export type { PatchContentType } from "./engine/index.js";
 export {
   type AdminHandler,
   type ApiBackend,

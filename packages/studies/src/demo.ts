@@ -394,7 +394,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       if (t === Math.floor(ticks / 3)) {
         const rv = informer.lastSyncResourceVersion();
         const at = events.length;
-        const dropped = engine.dropWatches("configmaps");
+        const dropped = engine.faults.dropWatches("configmaps");
         drop = { at, rv, dropped };
         chart.mark(clock.now(), "watches dropped");
         out(
@@ -415,7 +415,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
           `  fault 2: configmaps watch cache re-initialized, unready for ${downtimeMs} ms ` +
             "(expect 429s while unready, then 410 for the old RV and exactly one relist)",
         );
-        engine.reinitializeCache("configmaps", downtimeMs);
+        engine.faults.reinitializeCache("configmaps", downtimeMs);
       }
       await clock.sleep(tickMs);
     }

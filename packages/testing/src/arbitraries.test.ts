@@ -48,7 +48,7 @@ describe("the new fault steps against the library's informer", () => {
     const outcome = await runInformerCase(
       {
         invariants: ({ cluster }) => {
-          terminated = cluster.engine.cacher("configmaps").terminatedWatchers;
+          terminated = cluster.engine.caches.cacher("configmaps").terminatedWatchers;
           return [];
         },
       },
@@ -100,16 +100,16 @@ describe("the new fault steps against the library's informer", () => {
     const cluster = await createSimCluster();
     try {
       cluster.faults.delayBookmarks(5000);
-      expect(cluster.engine.bookmarkMode).toBe("off");
+      expect(cluster.engine.faults.bookmarkMode).toBe("off");
       await cluster.clock.step(4999);
-      expect(cluster.engine.bookmarkMode).toBe("off");
+      expect(cluster.engine.faults.bookmarkMode).toBe("off");
       await cluster.clock.step(1);
-      expect(cluster.engine.bookmarkMode).toBe("on");
+      expect(cluster.engine.faults.bookmarkMode).toBe("on");
       const before = cluster.pending().timers;
       cluster.faults.delayBookmarks(90_000);
       expect(cluster.pending().timers).toBe(before + 1);
       cluster.faults.clearAll();
-      expect(cluster.engine.bookmarkMode).toBe("on");
+      expect(cluster.engine.faults.bookmarkMode).toBe("on");
       expect(cluster.pending().timers).toBe(before);
       expect(() => cluster.faults.delayBookmarks(-1)).toThrow("delayBookmarks: ms must be a finite number ≥ 0, got -1");
     } finally {

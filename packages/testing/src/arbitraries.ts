@@ -438,7 +438,7 @@ export async function applyStep(cluster: SimCluster, s: SimStep): Promise<string
       }
       // The dispatcher waits for full buffers with its budget (100 ms), then closes what is still full.
       await cluster.clock.step(1000);
-      const left = cluster.engine.watcherInfo().filter((w) => w.stalled).length;
+      const left = cluster.engine.caches.watcherInfo().filter((w) => w.stalled).length;
       return `${stalled} watches stalled, ${done} updates, ${left} stalled watches still open`;
     }
     case "late-bookmarks":

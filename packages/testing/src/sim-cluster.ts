@@ -140,7 +140,7 @@ export interface SimCluster {
    * server's `inFlightRequests`) and direct in-process calls on {@link engine} (`engine.inFlightRequests`), each with
    * its verb, resource, namespace, requestURI, user agent, receivedAt and servedFrom once known. An open watch is
    * listed until it closes (the client stops or aborts it, or the server ends it); {@link requests} only gets a
-   * request when it finishes, so this is where open watches show — no need for `engine.watchers()`. A snapshot,
+   * request when it finishes, so this is where open watches show — no need for `engine.caches.watchers()`. A snapshot,
    * built when called.
    */
   inFlight(): RequestInFlight[];
@@ -345,41 +345,41 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
     runtime,
     requests,
     faults: {
-      request: (rule) => engine.faults.add(rule),
-      clearRequests: (id) => engine.faults.clear(id),
-      compact: (rev) => engine.compact(rev),
-      reinitializeCache: (resource, downtimeMs) => engine.reinitializeCache(resource, downtimeMs),
-      dropWatches: (resource, asError) => engine.dropWatches(resource, asError),
-      bookmarks: (mode) => engine.setBookmarkMode(mode),
+      request: (rule) => engine.faults.request(rule),
+      clearRequests: (id) => engine.faults.clearRequests(id),
+      compact: (rev) => engine.faults.compact(rev),
+      reinitializeCache: (resource, downtimeMs) => engine.faults.reinitializeCache(resource, downtimeMs),
+      dropWatches: (resource, asError) => engine.faults.dropWatches(resource, asError),
+      bookmarks: (mode) => engine.faults.bookmarks(mode),
       latency: (rule) => {
-        const remove = engine.addLatency(rule);
+        const remove = engine.faults.latency(rule);
         latencies.add(remove);
         return () => {
           latencies.delete(remove);
           remove();
         };
       },
-      stallWatchers: (resource) => engine.stallWatchers(resource === undefined ? {} : { resource }),
-      resumeWatchers: () => engine.resumeWatchers(),
+      stallWatchers: (resource) => engine.faults.stallWatchers(resource === undefined ? {} : { resource }),
+      resumeWatchers: () => engine.faults.resumeWatchers(),
       delayBookmarks: (ms) => {
         if (!(Number.isFinite(ms) && ms >= 0)) {
           throw new RangeError(`delayBookmarks: ms must be a finite number ≥ 0, got ${ms}`);
         }
         bookmarksBack?.stop();
-        engine.setBookmarkMode("off");
+        engine.faults.bookmarks("off");
         bookmarksBack = clock.afterFunc(ms, () => {
           bookmarksBack = undefined;
-          engine.setBookmarkMode("on");
+          engine.faults.bookmarks("on");
         });
       },
       clearAll: () => {
         bookmarksBack?.stop();
         bookmarksBack = undefined;
-        engine.resumeWatchers();
-        engine.faults.clear();
+        engine.faults.resumeWatchers();
+        engine.faults.clearRequests();
         for (const remove of latencies) remove();
         latencies.clear();
-        engine.setBookmarkMode("on");
+        engine.faults.bookmarks("on");
       },
     },
     track<T>(label: string, work: Promise<T>): Promise<T> {

@@ -58,7 +58,7 @@ describe("[sig-api-machinery] Servers with support for API chunking (apimachiner
       namespace: ns,
       body: { metadata: { name: "template-zzzz" }, template: { spec: { containers: [{ name: "t", image: "i" }] } } },
     });
-    c.engine.compact();
+    c.engine.faults.compact();
     // Until the cache observes the compaction (≤ 15 s) the snapshot may still answer; the test polls as upstream's.
     let inconsistent: string | undefined;
     await expect

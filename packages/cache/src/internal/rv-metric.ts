@@ -1,4 +1,4 @@
-import type { Gauge, Labels, MetricsProvider } from "@informer-ts/instrumentation";
+import type { Gauge, MetricLabels, MetricsProvider } from "@informer-ts/instrumentation";
 
 /**
  * Parses a resource version for the `informer_store_resource_version` gauge: the last 15 characters parsed as
@@ -24,7 +24,7 @@ export interface InformerMetricLabels {
 /** The `informer_store_resource_version` gauge bound to one informer's labels. */
 export class StoreResourceVersionGauge {
   private readonly gauge: Gauge;
-  private readonly labels: Labels;
+  private readonly labels: MetricLabels;
 
   constructor(provider: MetricsProvider, labels: InformerMetricLabels) {
     this.gauge = provider.gauge({

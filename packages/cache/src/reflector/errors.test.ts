@@ -6,13 +6,8 @@ import {
   StatusError,
 } from "@informer-ts/apimachinery";
 import { describe, expect, it } from "vitest";
-import {
-  errorInfo,
-  isWatchErrorRetriable,
-  isWatchStreamEnd,
-  VeryShortWatchError,
-  watchIterationError,
-} from "./errors.js";
+import { isWatchErrorRetriable, isWatchStreamEnd, VeryShortWatchError, watchIterationError } from "./errors.js";
+import { errorInfo } from "./status.js";
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 

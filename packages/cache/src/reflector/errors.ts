@@ -1,6 +1,5 @@
 import {
   anyErrorInChain,
-  errnoOf,
   isConnectionRefused,
   isExpired,
   isNetworkTimeout,
@@ -102,47 +101,4 @@ export function watchIterationError(err: unknown): StatusError | Error | undefin
   const wrapped = newInternalError(`unable to decode an event from the watch stream: ${message}`);
   wrapped.cause = err;
   return wrapped;
-}
-
-/** Machine-readable summary of an error, as kept in the reflector status and events. */
-export interface ReflectorErrorInfo {
-  /** The error message. */
-  readonly message: string;
-  /** HTTP status code when the server answered (403, 410, 429, 500…). */
-  readonly code?: number;
-  /** `metav1.StatusReason` when the server answered (`Forbidden`, `Expired`, `TooManyRequests`…). */
-  readonly reason?: string;
-  /** Node/transport error code (`ECONNREFUSED`…) when there was no HTTP answer. */
-  readonly errno?: string;
-  /** Seconds the server asked the client to wait, when it did. */
-  readonly retryAfterSeconds?: number;
-  /** Error class name (`StatusError`, `VeryShortWatchError`, `TypeError`…). */
-  readonly name: string;
-}
-
-/** Builds a {@link ReflectorErrorInfo} from any thrown value (never throws). */
-export function errorInfo(err: unknown): ReflectorErrorInfo {
-  const status = statusOf(err);
-  const name = err instanceof Error ? err.name : typeof err;
-  let message: string;
-  if (err instanceof Error) message = err.message;
-  else if (typeof err === "string") message = err;
-  else {
-    try {
-      message = JSON.stringify(err) ?? String(err);
-    } catch {
-      message = String(err);
-    }
-  }
-  const info: { -readonly [K in keyof ReflectorErrorInfo]: ReflectorErrorInfo[K] } = { message, name };
-  if (status !== undefined) {
-    if (status.code !== undefined) info.code = status.code;
-    if (status.reason !== undefined && status.reason !== "") info.reason = status.reason;
-    const ra = status.details?.retryAfterSeconds;
-    if (ra !== undefined && ra > 0) info.retryAfterSeconds = ra;
-  } else {
-    const errno = errnoOf(err);
-    if (errno !== undefined) info.errno = errno;
-  }
-  return info;
 }

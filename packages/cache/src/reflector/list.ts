@@ -1,8 +1,9 @@
 import { type KubeList, type KubeObject, type ListOptions, metaOf, shallowCopyObject } from "@informer-ts/apimachinery";
 import { abortable, STOP_REQUESTED } from "../internal/abortable.js";
 import { newListPager } from "../pager.js";
-import { errorInfo, isExpiredError, isTooLargeResourceVersionError } from "./errors.js";
+import { isExpiredError, isTooLargeResourceVersionError } from "./errors.js";
 import type { ReflectorState } from "./state.js";
+import { errorInfo } from "./status.js";
 import { isUnsupportedTableObject } from "./watch.js";
 
 // The reflector's list path: a (paginated) LIST at the relist resource version that replaces the store.

@@ -2,9 +2,9 @@ import { isProbableEOF } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { Backoff, BackoffResetMode } from "../backoff.js";
 import type { TransformFunc } from "../transform-func.js";
-import { errorInfo, isExpiredError } from "./errors.js";
+import { isExpiredError } from "./errors.js";
 import { type ReflectorLogger, safeLog } from "./logger.js";
-import type { ReflectorStatus } from "./status.js";
+import { errorInfo, type ReflectorStatus } from "./status.js";
 
 /** `defaultMinWatchTimeout`: 5 minutes. */
 export const DEFAULT_MIN_WATCH_TIMEOUT_MS = 5 * 60_000;

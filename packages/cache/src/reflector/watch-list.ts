@@ -6,7 +6,6 @@ import type { Watch } from "../listwatch.js";
 import { newStore, type StoreWithTransactions } from "../store-impl.js";
 import { checkWatchListDataConsistency } from "./data-consistency-detector.js";
 import {
-  errorInfo,
   InitialEventsEndTimeoutError,
   isExpiredError,
   isTooLargeResourceVersionError,
@@ -14,7 +13,7 @@ import {
 } from "./errors.js";
 import { safeLog } from "./logger.js";
 import type { ReflectorState } from "./state.js";
-import type { ReflectorErrorPhase } from "./status.js";
+import { errorInfo, type ReflectorErrorPhase } from "./status.js";
 import { handleAnyWatch, stopQuietly, type WatchResult } from "./watch.js";
 import { WatchInterrupter } from "./watch-interrupter.js";
 

@@ -3,9 +3,10 @@ import type { Timer } from "@informer-ts/clock";
 import { abortable, STOP_REQUESTED } from "../internal/abortable.js";
 import type { Watch } from "../listwatch.js";
 import { newRetryWithDeadline } from "../retry-with-deadline.js";
-import { errorInfo, isExpiredError, isWatchErrorRetriable } from "./errors.js";
+import { isExpiredError, isWatchErrorRetriable } from "./errors.js";
 import { safeLog } from "./logger.js";
 import type { ReflectorState } from "./state.js";
+import { errorInfo } from "./status.js";
 import { handleAnyWatch, stopQuietly, type WatchResult } from "./watch.js";
 import { WatchInterrupter } from "./watch-interrupter.js";
 

@@ -10,11 +10,11 @@ import {
 import type { Clock } from "@informer-ts/clock";
 import type { Watch } from "../listwatch.js";
 import type { ReflectorStore } from "../store.js";
-import { errorInfo, VeryShortWatchError, watchIterationError } from "./errors.js";
+import { VeryShortWatchError, watchIterationError } from "./errors.js";
 import { InitialEventsEndBookmarkTicker } from "./initial-events-end-bookmark-ticker.js";
 import { type ReflectorLogger, safeLog } from "./logger.js";
 import { VERY_SHORT_WATCH_MS } from "./options.js";
-import type { ReflectorStatusTracker, SkipReason, WatchEndReason } from "./status.js";
+import { errorInfo, type ReflectorStatusTracker, type SkipReason, type WatchEndReason } from "./status.js";
 import type { WatchInterrupt, WatchInterrupter } from "./watch-interrupter.js";
 
 // GroupVersionKind and gvkString are apimachinery's schema types; re-exported here for the reflector's files.

@@ -13,13 +13,13 @@ import {
 import { type Observable, Subject } from "rxjs";
 import type { ObjectClient } from "../object-client.js";
 import {
-  type CoreEvent,
   type CorrelatorOptions,
   EventCorrelator,
   type EventSource,
   eventName,
   formatTime,
   type ObjectReference,
+  type RecordedEvent,
 } from "./events-cache.js";
 
 /** `core/v1` `events`. */
@@ -56,11 +56,11 @@ export interface EventRecorder {
 
 /** What an {@link EventBroadcaster} reports on `events$`. */
 export type EventBroadcasterEvent =
-  | { readonly type: "dropped"; readonly reason: EventDropReason; readonly event: CoreEvent }
+  | { readonly type: "dropped"; readonly reason: EventDropReason; readonly event: RecordedEvent }
   | { readonly type: "invalid"; readonly message: string }
-  | { readonly type: "skipped"; readonly event: CoreEvent }
-  | { readonly type: "written"; readonly event: CoreEvent; readonly patched: boolean }
-  | { readonly type: "writeError"; readonly event: CoreEvent; readonly error: unknown; readonly final: boolean };
+  | { readonly type: "skipped"; readonly event: RecordedEvent }
+  | { readonly type: "written"; readonly event: RecordedEvent; readonly patched: boolean }
+  | { readonly type: "writeError"; readonly event: RecordedEvent; readonly error: unknown; readonly final: boolean };
 
 /**
  * Why an event was not written: the queue was full, the broadcaster stopped, the server refused it (a `StatusError`),
@@ -119,7 +119,7 @@ export const eventRecorderMetrics = {
 export class EventBroadcaster {
   readonly events$: Observable<EventBroadcasterEvent>;
   readonly correlator: EventCorrelator;
-  private readonly queue: CoreEvent[] = [];
+  private readonly queue: RecordedEvent[] = [];
   private readonly options: EventBroadcasterOptions;
   private readonly clock: Clock;
   private readonly rand: Rand;
@@ -170,7 +170,7 @@ export class EventBroadcaster {
       }
       const now = this.clock.now();
       const t = formatTime(now);
-      const event: CoreEvent = {
+      const event: RecordedEvent = {
         metadata: {
           name: eventName(ref.name, now, this.seq++),
           namespace: ref.namespace || "default",
@@ -227,7 +227,7 @@ export class EventBroadcaster {
     }
   }
 
-  private enqueue(event: CoreEvent): void {
+  private enqueue(event: RecordedEvent): void {
     if (this.stopped || this.queue.length >= this.capacity) {
       this.drop(event, this.stopped ? "shutting-down" : "queue-full");
       return;
@@ -237,7 +237,7 @@ export class EventBroadcaster {
     this.wake?.();
   }
 
-  private drop(event: CoreEvent, reason: EventDropReason): void {
+  private drop(event: RecordedEvent, reason: EventDropReason): void {
     if (reason === "queue-full") {
       safeLog(this.log, "error", "Event queue full: event dropped", { ...eventFields(event), capacity: this.capacity });
     }
@@ -245,7 +245,7 @@ export class EventBroadcaster {
     this.events.next({ type: "dropped", reason, event });
   }
 
-  private async recordToSink(event: CoreEvent, signal: AbortSignal): Promise<void> {
+  private async recordToSink(event: RecordedEvent, signal: AbortSignal): Promise<void> {
     const result = this.correlator.eventCorrelate(event);
     if (result.skip || result.event === undefined) {
       this.events.next({ type: "skipped", event });
@@ -273,7 +273,7 @@ export class EventBroadcaster {
 
   /** `recordEvent`: true when done (written, or an error that retrying cannot fix). */
   private async recordEvent(
-    event: CoreEvent,
+    event: RecordedEvent,
     patch: Record<string, unknown> | undefined,
     signal: AbortSignal,
     last: boolean,
@@ -306,7 +306,7 @@ export class EventBroadcaster {
       }
     }
     if (error === undefined && written !== undefined) {
-      const stored = written as CoreEvent;
+      const stored = written as RecordedEvent;
       this.correlator.updateState({ ...event, ...stored, metadata: { ...event.metadata, ...stored.metadata } });
       this.events.next({ type: "written", event: stored, patched: update });
       return true;
@@ -334,7 +334,7 @@ export class EventBroadcaster {
 }
 
 /** The log keys of an event: what it is about and what it says. */
-function eventFields(event: CoreEvent): Record<string, unknown> {
+function eventFields(event: RecordedEvent): Record<string, unknown> {
   const o = event.involvedObject;
   return {
     event: event.metadata.name,

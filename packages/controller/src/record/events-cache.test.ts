@@ -3,7 +3,6 @@
 import type { Clock, Ticker, Timer } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
 import {
-  type CoreEvent,
   defaultAggregateIntervalInSeconds,
   defaultAggregateMaxEvents,
   defaultSpamBurst,
@@ -12,6 +11,7 @@ import {
   eventAggregatorByReasonMessageFunc,
   formatTime,
   type ObjectReference,
+  type RecordedEvent,
 } from "./events-cache.js";
 
 /** `clock.IntervalClock`: every `now()` returns the current time and then advances it by `duration`. */
@@ -52,7 +52,7 @@ function makeObjectReference(kind: string, name: string, namespace: string): Obj
   };
 }
 
-function makeEvent(reason: string, message: string, involvedObject: ObjectReference): CoreEvent {
+function makeEvent(reason: string, message: string, involvedObject: ObjectReference): RecordedEvent {
   const t = formatTime(START);
   return {
     metadata: { name: `${involvedObject.name}.1`, namespace: involvedObject.namespace ?? "" },
@@ -67,20 +67,20 @@ function makeEvent(reason: string, message: string, involvedObject: ObjectRefere
   };
 }
 
-const makeEvents = (n: number, template: CoreEvent): CoreEvent[] =>
+const makeEvents = (n: number, template: RecordedEvent): RecordedEvent[] =>
   Array.from({ length: n }, () => structuredClone(template));
 
-function makeUniqueEvents(n: number): CoreEvent[] {
+function makeUniqueEvents(n: number): RecordedEvent[] {
   return Array.from({ length: n }, (_, i) =>
     makeEvent(`reason-${i}`, `message-${i}`, makeObjectReference("Pod", `pod-${i}`, `ns-${i}`)),
   );
 }
 
-function makeSimilarEvents(n: number, template: CoreEvent, prefix: string): CoreEvent[] {
+function makeSimilarEvents(n: number, template: RecordedEvent, prefix: string): RecordedEvent[] {
   return makeEvents(n, template).map((e, i) => ({ ...e, message: [prefix, String(i), e.message].join("-") }));
 }
 
-const setCount = (e: CoreEvent, count: number): CoreEvent => ({ ...e, count });
+const setCount = (e: RecordedEvent, count: number): RecordedEvent => ({ ...e, count });
 
 describe("aggregation keys (TestEventAggregatorByReasonFunc, …MessageFunc)", () => {
   it("events differing only by message share the aggregate key, not the local key; another reason differs", () => {
@@ -112,14 +112,20 @@ describe("TestEventCorrelator", () => {
     eventAggregatorByReasonMessageFunc(similarEvent),
     similarEvent.involvedObject,
   );
-  const similarButDifferentContainerEvent: CoreEvent = {
+  const similarButDifferentContainerEvent: RecordedEvent = {
     ...similarEvent,
     involvedObject: { ...similarEvent.involvedObject, fieldPath: "spec.containers{container2}" },
   };
 
   const scenarios: Record<
     string,
-    { previous: CoreEvent[]; next: CoreEvent; expected?: CoreEvent; intervalSeconds: number; skip?: boolean }
+    {
+      previous: RecordedEvent[];
+      next: RecordedEvent;
+      expected?: RecordedEvent;
+      intervalSeconds: number;
+      skip?: boolean;
+    }
   > = {
     "create-a-single-event": { previous: [], next: firstEvent, expected: setCount(firstEvent, 1), intervalSeconds: 5 },
     "the-same-event-should-just-count": {
@@ -191,7 +197,7 @@ describe("TestEventCorrelator", () => {
       expect(got.firstTimestamp).not.toBe("");
       expect(got.firstTimestamp === got.lastTimestamp).toBe(expected.count === 1);
       expect(got.metadata.name?.startsWith(`${expected.involvedObject.name}.`)).toBe(true);
-      const strip = (e: CoreEvent) => ({
+      const strip = (e: RecordedEvent) => ({
         ...e,
         metadata: undefined,
         firstTimestamp: undefined,
@@ -212,7 +218,7 @@ describe("TestEventCorrelator", () => {
 });
 
 describe("TestEventSpamFilter", () => {
-  const spamKeyFuncBasedOnObjectsAndReason = (e: CoreEvent) =>
+  const spamKeyFuncBasedOnObjectsAndReason = (e: RecordedEvent) =>
     [
       e.source.component,
       e.source.host,
@@ -227,7 +233,7 @@ describe("TestEventSpamFilter", () => {
   const original = makeEvent("original", "i am first", ref);
   const differentReason = makeEvent("duplicate", "me again", ref);
   const spam = makeEvent("original", "me again", ref);
-  const cases: Record<string, { next: CoreEvent; skip: boolean; spamKeyFunc?: (e: CoreEvent) => string }> = {
+  const cases: Record<string, { next: RecordedEvent; skip: boolean; spamKeyFunc?: (e: RecordedEvent) => string }> = {
     "event should be reported as spam if object reference is the same for default spam filter": {
       next: differentReason,
       skip: true,

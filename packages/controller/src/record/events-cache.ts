@@ -20,7 +20,7 @@ export interface EventSource {
 }
 
 /** A `core/v1` Event (the fields the recorder writes). Timestamps are RFC 3339 strings, as on the wire. */
-export interface CoreEvent extends KubeObject {
+export interface RecordedEvent extends KubeObject {
   metadata: NonNullable<KubeObject["metadata"]>;
   involvedObject: ObjectReference;
   reason: string;
@@ -66,7 +66,7 @@ class Lru<V> {
 const s = (v: string | undefined): string => v ?? "";
 
 /** `getEventKey`: source, involved object (with field path), type, reason and message. */
-export function getEventKey(e: CoreEvent): string {
+export function getEventKey(e: RecordedEvent): string {
   const o = e.involvedObject;
   return [
     s(e.source.component),
@@ -84,7 +84,7 @@ export function getEventKey(e: CoreEvent): string {
 }
 
 /** `getSpamKey`: source and involved object. */
-export function getSpamKey(e: CoreEvent): string {
+export function getSpamKey(e: RecordedEvent): string {
   const o = e.involvedObject;
   return [
     s(e.source.component),
@@ -98,7 +98,7 @@ export function getSpamKey(e: CoreEvent): string {
 }
 
 /** `EventAggregatorByReasonFunc`: events that differ only by message aggregate; the message is the local key. */
-export function eventAggregatorByReasonFunc(e: CoreEvent): [aggregateKey: string, localKey: string] {
+export function eventAggregatorByReasonFunc(e: RecordedEvent): [aggregateKey: string, localKey: string] {
   const o = e.involvedObject;
   return [
     [
@@ -119,7 +119,7 @@ export function eventAggregatorByReasonFunc(e: CoreEvent): [aggregateKey: string
 }
 
 /** `EventAggregatorByReasonMessageFunc`. */
-export function eventAggregatorByReasonMessageFunc(e: CoreEvent): string {
+export function eventAggregatorByReasonMessageFunc(e: RecordedEvent): string {
   return `(combined from similar events): ${e.message}`;
 }
 
@@ -128,17 +128,17 @@ export interface CorrelatorOptions {
   readonly lruCacheSize?: number;
   readonly burstSize?: number;
   readonly qps?: number;
-  readonly keyFunc?: (e: CoreEvent) => [string, string];
-  readonly messageFunc?: (e: CoreEvent) => string;
+  readonly keyFunc?: (e: RecordedEvent) => [string, string];
+  readonly messageFunc?: (e: RecordedEvent) => string;
   readonly maxEvents?: number;
   readonly maxIntervalInSeconds?: number;
-  readonly spamKeyFunc?: (e: CoreEvent) => string;
+  readonly spamKeyFunc?: (e: RecordedEvent) => string;
   readonly clock?: Clock;
 }
 
 /** `EventCorrelateResult`: the event to write, a patch when it updates an earlier one, or skip (spam). */
 export interface EventCorrelateResult {
-  readonly event?: CoreEvent;
+  readonly event?: RecordedEvent;
   /** A merge patch of `count`, `lastTimestamp` and `message`, when the event repeats one already written. */
   readonly patch?: Record<string, unknown>;
   readonly skip: boolean;
@@ -178,11 +178,11 @@ export class EventCorrelator {
   private readonly lruSize: number;
   private readonly burst: number;
   private readonly qps: number;
-  private readonly keyFunc: (e: CoreEvent) => [string, string];
-  private readonly messageFunc: (e: CoreEvent) => string;
+  private readonly keyFunc: (e: RecordedEvent) => [string, string];
+  private readonly messageFunc: (e: RecordedEvent) => string;
   private readonly maxEvents: number;
   private readonly maxIntervalMs: number;
-  private readonly spamKeyFunc: (e: CoreEvent) => string;
+  private readonly spamKeyFunc: (e: RecordedEvent) => string;
   private readonly aggregates: Lru<AggregateRecord>;
   private readonly logs: Lru<EventLog>;
   private readonly spam: Lru<Limiter>;
@@ -203,7 +203,7 @@ export class EventCorrelator {
   }
 
   /** `EventCorrelate`. Does not modify `event`. */
-  eventCorrelate(event: CoreEvent): EventCorrelateResult {
+  eventCorrelate(event: RecordedEvent): EventCorrelateResult {
     const [aggregated, key] = this.eventAggregate(event);
     const [observed, patch] = this.eventObserve(aggregated, key);
     if (this.filter(observed)) return { skip: true };
@@ -211,7 +211,7 @@ export class EventCorrelator {
   }
 
   /** `UpdateState`: remembers the event as the server returned it (name, resourceVersion, count). */
-  updateState(event: CoreEvent): void {
+  updateState(event: RecordedEvent): void {
     this.logs.set(getEventKey(event), {
       count: event.count,
       firstTimestamp: event.firstTimestamp,
@@ -220,7 +220,7 @@ export class EventCorrelator {
     });
   }
 
-  private eventAggregate(event: CoreEvent): [CoreEvent, string] {
+  private eventAggregate(event: RecordedEvent): [RecordedEvent, string] {
     const now = this.clock.now();
     const eventKey = getEventKey(event);
     const [aggregateKey, localKey] = this.keyFunc(event);
@@ -235,7 +235,7 @@ export class EventCorrelator {
     // Do not grow the local key set beyond the maximum.
     record.localKeys.delete(record.localKeys.values().next().value!);
     const t = formatTime(now);
-    const copy: CoreEvent = {
+    const copy: RecordedEvent = {
       metadata: { name: eventName(event.involvedObject.name, now, 0), namespace: event.metadata.namespace ?? "" },
       count: 1,
       firstTimestamp: t,
@@ -249,8 +249,8 @@ export class EventCorrelator {
     return [copy, aggregateKey];
   }
 
-  private eventObserve(event: CoreEvent, key: string): [CoreEvent, Record<string, unknown> | undefined] {
-    let out: CoreEvent = { ...event, metadata: { ...event.metadata } };
+  private eventObserve(event: RecordedEvent, key: string): [RecordedEvent, Record<string, unknown> | undefined] {
+    let out: RecordedEvent = { ...event, metadata: { ...event.metadata } };
     let patch: Record<string, unknown> | undefined;
     const last = this.logs.get(key);
     if (last !== undefined && last.count > 0) {
@@ -279,7 +279,7 @@ export class EventCorrelator {
     return [out, patch];
   }
 
-  private filter(event: CoreEvent): boolean {
+  private filter(event: RecordedEvent): boolean {
     const key = this.spamKeyFunc(event);
     let limiter = this.spam.get(key);
     if (limiter === undefined) limiter = new Limiter(this.qps, this.burst, this.clock);

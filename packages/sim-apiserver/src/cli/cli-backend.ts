@@ -65,7 +65,7 @@ function compactRequest(engine: SimApiServer, body: unknown) {
   if (rv !== undefined && !(typeof rv === "string" && /^\d+$/.test(rv)) && !(typeof rv === "number" && rv >= 0)) {
     throw new Error(`compact: resourceVersion must be a decimal string, got ${JSON.stringify(rv)}`);
   }
-  const compacted = engine.compact(rv === undefined ? undefined : Number(rv));
+  const compacted = engine.faults.compact(rv === undefined ? undefined : Number(rv));
   return { compactedResourceVersion: String(compacted), resourceVersion: String(engine.currentResourceVersion) };
 }
 
@@ -75,7 +75,7 @@ function reinitRequest(engine: SimApiServer, body: unknown) {
   if (b.downtimeMs !== undefined && !(typeof b.downtimeMs === "number" && b.downtimeMs >= 0)) {
     throw new Error("reinit: downtimeMs must be a number ≥ 0");
   }
-  engine.reinitializeCache(b.resource as string | undefined, (b.downtimeMs as number | undefined) ?? 0);
+  engine.faults.reinitializeCache(b.resource as string | undefined, (b.downtimeMs as number | undefined) ?? 0);
   return { reinitialized: b.resource ?? "all" };
 }
 
@@ -94,7 +94,7 @@ function engineFaults(engine: SimApiServer) {
   return {
     list: () => ({
       latency: [...latency.entries()].map(([id, l]) => ({ id, ...l.rule })),
-      bookmarks: engine.bookmarkMode,
+      bookmarks: engine.faults.bookmarkMode,
     }),
     add(body: unknown) {
       const b = record(body, "engine fault");
@@ -113,7 +113,7 @@ function engineFaults(engine: SimApiServer) {
             ...(b.resource !== undefined && { resource: b.resource as string }),
           };
           const id = nextId++;
-          latency.set(id, { rule, remove: engine.addLatency(rule) });
+          latency.set(id, { rule, remove: engine.faults.latency(rule) });
           return { id };
         }
         case "bookmarks": {
@@ -122,18 +122,18 @@ function engineFaults(engine: SimApiServer) {
               `bookmarks: mode must be one of ${BOOKMARK_MODES.join(", ")}, got ${JSON.stringify(b.mode)}`,
             );
           }
-          engine.setBookmarkMode(b.mode as BookmarkMode);
+          engine.faults.bookmarks(b.mode as BookmarkMode);
           return { bookmarks: b.mode };
         }
         case "drop-watches": {
           if (b.resource !== undefined && typeof b.resource !== "string")
             throw new Error("drop-watches: resource must be a string");
-          return { dropped: engine.dropWatches(b.resource as string | undefined, b.asError === true) };
+          return { dropped: engine.faults.dropWatches(b.resource as string | undefined, b.asError === true) };
         }
         case "stall-watchers":
-          return { stalled: engine.stallWatchers(watcherSelector(b, "stall-watchers"), b.future === true) };
+          return { stalled: engine.faults.stallWatchers(watcherSelector(b, "stall-watchers"), b.future === true) };
         case "resume-watchers":
-          return { resumed: engine.resumeWatchers(watcherSelector(b, "resume-watchers")) };
+          return { resumed: engine.faults.resumeWatchers(watcherSelector(b, "resume-watchers")) };
         case "compact":
           return compactRequest(engine, { ...b, type: undefined });
         case "reinit":
@@ -154,8 +154,8 @@ function engineFaults(engine: SimApiServer) {
       for (const l of latency.values()) l.remove();
       const removed = latency.size;
       latency.clear();
-      engine.setBookmarkMode("on");
-      engine.resumeWatchers();
+      engine.faults.bookmarks("on");
+      engine.faults.resumeWatchers();
       return { removed };
     },
   };
@@ -195,15 +195,15 @@ export async function createCliBackend(
     const type = (f as { type?: unknown } | null)?.type;
     try {
       if (typeof type === "string" && ENGINE_FAULT_TYPES.includes(type)) ef.add(f);
-      else engine.faults.add(parseHttpFaultRule(f));
+      else engine.faults.request(parseHttpFaultRule(f));
     } catch (err) {
       throw new Error(`--fault #${i + 1}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  const admin = createAdminHandler(engine.faults, {
+  const admin = createAdminHandler(engine.faults.requestFaults, {
     compact: (body) => compactRequest(engine, body),
     reinit: (body) => reinitRequest(engine, body),
-    watchers: () => ({ watchers: engine.watcherInfo() }),
+    watchers: () => ({ watchers: engine.caches.watcherInfo() }),
     accounting: () => ({ requests: engine.accounting.rows() }),
     resetAccounting: () => {
       engine.accounting.reset();

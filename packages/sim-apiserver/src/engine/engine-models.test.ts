@@ -146,13 +146,13 @@ describe("engine request models", () => {
     for (const n of ["a", "b", "c"]) {
       watches.push(await engine.watch("configmaps", "default", { fieldSelector: `metadata.name=${n}` }));
     }
-    const g = engine.watchMemory();
+    const g = engine.caches.watchMemory();
     expect(g.watches).toBe(3);
     expect(g.totalBytes).toBe(300_000);
     expect(g.byResource.map((r) => r.resource)).toEqual(["configmaps"]);
     for (const w of watches) w.stop();
     await clock.runUntilIdle();
-    expect(engine.watchMemory()).toEqual({ watches: 0, totalBytes: 0, byResource: [] });
+    expect(engine.caches.watchMemory()).toEqual({ watches: 0, totalBytes: 0, byResource: [] });
   });
 
   it("estimate APF seats as the engine's kubeVersion did (1.22: no work estimation)", async () => {

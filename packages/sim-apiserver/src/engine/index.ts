@@ -2,6 +2,8 @@
 // cacher, registry, admission, controllers, filters (faults, accounting, APF, cost model, trace) — knowing no wire. `.`
 // re-exports the part a user of the simulator needs.
 
+// Deprecated aliases (docs/api-surface.md)
+export type { PatchType } from "../deprecated.js";
 export {
   Admission,
   type AdmissionAttributes,
@@ -56,6 +58,8 @@ export {
   NamespaceController,
   type NamespaceControllerOptions,
 } from "./controllers/namespace-controller.js";
+export { EngineCaches, type EngineCachesDeps } from "./engine-caches.js";
+export { EngineFaults, type EngineFaultsDeps } from "./engine-faults.js";
 export {
   type AccountingDimension,
   type AccountingRow,
@@ -123,6 +127,12 @@ export {
   WATCH_INPUT_SLOT_BYTES,
   WATCH_RESULT_SLOT_BYTES,
 } from "./filters/model-calibration.js";
+export {
+  type FilteredRequest,
+  type RequestEnd,
+  type RequestFilterPorts,
+  RequestFilters,
+} from "./filters/request-filters.js";
 export type { RequestInFlight } from "./filters/request-in-flight.js";
 export type { LatencyRule } from "./filters/request-latency.js";
 export {
@@ -143,6 +153,19 @@ export {
 } from "./filters/trace.js";
 export { type UnansweredRequestStatus, unansweredRequestStatus } from "./filters/unanswered-request.js";
 export type { EngineRequests } from "./handlers/engine-requests.js";
+export type {
+  CollectionReadRequest,
+  CreateRequest,
+  DeleteCollectionRequest,
+  DeleteRequest,
+  GetRequest,
+  PatchRequest,
+  ResourceRequest,
+  ResourceRequestTarget,
+  ResultOf,
+  UpdateRequest,
+  VerbResults,
+} from "./handlers/resource-request.js";
 export {
   DEFAULT_KUBE_VERSION,
   isKubeVersion,
@@ -210,8 +233,8 @@ export {
   jsonPatch,
   MAX_JSON_PATCH_OPERATIONS,
   mergePatch,
+  type PatchContentType,
   type PatchTarget,
-  type PatchType,
   patchTypeOf,
   unsupportedPatchType,
 } from "./registry/patch.js";

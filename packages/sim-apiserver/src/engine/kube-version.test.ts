@@ -74,7 +74,7 @@ async function continuation(s: Setup): Promise<string> {
 /** The request runs while the watch cache re-initializes (5 s of downtime). */
 function whileNotReady(probe: (s: Setup) => Promise<string>) {
   return (s: Setup) => {
-    s.sim.reinitializeCache("configmaps", 5000);
+    s.sim.faults.reinitializeCache("configmaps", 5000);
     return probe(s);
   };
 }

@@ -136,7 +136,7 @@ describe("L1: RV unset, no limit (consistent read)", () => {
   it("L1: an idle cache behind the global RV (another resource changed) is brought forward by a progress request", async () => {
     const { sim } = await setup();
     await sim.create("namespaces", "", { metadata: { name: "team" } }); // RV 8: nothing for configmaps
-    expect(sim.cacher("configmaps").resourceVersion).toBe(7);
+    expect(sim.caches.cacher("configmaps").resourceVersion).toBe(7);
     const r = await list(sim, {});
     expect([r.servedFrom, r.value?.metadata.resourceVersion]).toEqual(["cache", "8"]);
   });
@@ -317,7 +317,7 @@ describe("L5: RV=N with limit (legacy exact) or resourceVersionMatch=Exact", () 
     const { sim } = await withHistory(SHORT_HISTORY); // the cache keeps RVs 7–10
     const r = await list(sim, { resourceVersion: "5", limit: 10 });
     expect([r.servedFrom, items(r.value)]).toEqual(["storage", AT_5]);
-    sim.compact(8);
+    sim.faults.compact(8);
     expect(await list(sim, { resourceVersion: "5", limit: 10 })).toEqual({
       status: LIST_TOO_OLD,
       servedFrom: "storage",
@@ -378,7 +378,7 @@ describe("L6: continue", () => {
 
   it("L6: a compaction expires a continuation the cache's history still covers at the cache's next 15 s compaction check (1.34)", async () => {
     const { sim, clock, token } = await firstPageThenWrites();
-    sim.compact();
+    sim.faults.compact();
     const p2 = await list(sim, { limit: 2, continue: token });
     expect([p2.servedFrom, p2.code, namesOf(p2.value)]).toEqual(["cache", 200, ["c", "d"]]);
     await clock.step(14_999);
@@ -390,7 +390,7 @@ describe("L6: continue", () => {
 
   it("L6: compacted and out of the cache's history → 410 with the inconsistent-continue token in metadata.continue", async () => {
     const { sim, token } = await firstPageThenWrites(SHORT_HISTORY);
-    sim.compact(); // compacts at 11, RV 12
+    sim.faults.compact(); // compacts at 11, RV 12
     const r = await list(sim, { limit: 2, continue: token });
     const inconsistent = encodeContinue("ns/b", "ns/", -1);
     expect(r).toEqual({
@@ -419,7 +419,7 @@ describe("L6: continue", () => {
 
   it("L6: the inconsistent-continue token re-encodes the request's start key unchanged (a key without the NUL too)", async () => {
     const { sim, token } = await firstPageThenWrites(SHORT_HISTORY);
-    sim.compact();
+    sim.faults.compact();
     const rv = decodeContinue(token, "ns/").rv;
     const handMade = encodeContinueFrom("ns/c", "ns/", rv); // starts at c itself, no trailing NUL
     const r = await list(sim, { limit: 2, continue: handMade });
@@ -469,7 +469,7 @@ describe("L5/L6: cache snapshots agree with storage (model-based)", () => {
           else if (o.kind !== "delete" && exists) await sim.update("configmaps", NS, o.name, cm(o.name, o.v));
           else if (o.kind === "create" && !exists) await sim.create("configmaps", NS, cm(o.name, o.v));
         }
-        const floor = sim.cacher("configmaps").historyStats.oldestRV - 1;
+        const floor = sim.caches.cacher("configmaps").historyStats.oldestRV - 1;
         for (let rv = 1; rv <= sim.currentResourceVersion; rv++) {
           const r = await list(sim, { resourceVersion: String(rv), limit: 3 });
           const want = sim.storage.list(sim.resource("configmaps"), {
@@ -576,7 +576,7 @@ describe("a list naming one object (fieldSelector=metadata.name, MatchesSingle):
     const { sim } = await withHistory();
     const at7 = await list(sim, one("a", { resourceVersion: "7", resourceVersionMatch: "Exact" }));
     expect([at7.servedFrom, items(at7.value)]).toEqual(["storage", ["a@2=v1"]]);
-    sim.compact(9);
+    sim.faults.compact(9);
     expect(await list(sim, one("a", { resourceVersion: "7", resourceVersionMatch: "Exact" }))).toEqual({
       status: LIST_TOO_OLD,
       servedFrom: "storage",
@@ -639,7 +639,7 @@ describe("a list naming one object (fieldSelector=metadata.name, MatchesSingle):
 
   it("while the cache re-initializes: 429 (a field selector is never delegated to storage); Exact goes to storage", async () => {
     const { sim } = await setup();
-    sim.reinitializeCache("configmaps", 60_000);
+    sim.faults.reinitializeCache("configmaps", 60_000);
     expect((await list(sim, one("a", { limit: 10 }))).code).toBe(429);
     expect((await list(sim, one("a", { resourceVersion: "0" }))).code).toBe(429);
     const exact = await list(sim, one("a", { resourceVersion: "3", resourceVersionMatch: "Exact" }));
@@ -666,7 +666,7 @@ describe("a list naming one object (fieldSelector=metadata.name, MatchesSingle):
 describe("cache not ready (re-initializing): 429 or storage", () => {
   async function notReady() {
     const env = await setup();
-    env.sim.reinitializeCache("configmaps", 60_000);
+    env.sim.faults.reinitializeCache("configmaps", 60_000);
     return env;
   }
   const unready = (retryAfterSeconds: number) =>

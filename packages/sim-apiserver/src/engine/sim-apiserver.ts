@@ -9,13 +9,11 @@ import {
   type CacheWatcher,
   cacherHooks,
   DEFAULT_WATCH_MEMORY_MODEL,
-  type OpenWatchSample,
   WatcherFaults,
   type WatcherInfo,
   type WatcherSelector,
   type WatchMemoryGauge,
   type WatchMemoryModel,
-  watchMemoryGauge,
 } from "./cacher/index.js";
 import {
   CrdFinalizer,
@@ -24,6 +22,8 @@ import {
   GracefulDeletion,
   NamespaceController,
 } from "./controllers/index.js";
+import { EngineCaches } from "./engine-caches.js";
+import { EngineFaults } from "./engine-faults.js";
 import {
   costModelFor,
   type HttpFault,
@@ -32,6 +32,7 @@ import {
   type LatencyRule,
   ObjectCountTracker,
   RequestAccounting,
+  RequestFilters,
   type RequestInFlight,
   RequestLatency,
   validateCostModel,
@@ -46,7 +47,13 @@ import {
 } from "./kube-version.js";
 import { type InProcessListerWatcher, type InProcessListWatchScope, inProcessListerWatcher } from "./listwatch.js";
 import { rfc3339Seconds } from "./object-util.js";
-import { type DeleteOptions, type PatchType, RegistryStore, ResourceTable, ServerSideApply } from "./registry/index.js";
+import {
+  type DeleteOptions,
+  type PatchContentType,
+  RegistryStore,
+  ResourceTable,
+  ServerSideApply,
+} from "./registry/index.js";
 import type { RequestContext, ResourceRef } from "./request-context.js";
 import { RequestModels } from "./request-models.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
@@ -92,9 +99,15 @@ export class SimApiServer {
   readonly crdFinalizer: CrdFinalizer | undefined;
   /** Deletes pods whose graceful deletion period ended (absent with `controllers: false`). */
   readonly gracefulDeletion: GracefulDeletion | undefined;
+  /** The request accounting both faces record to (metrics, the audit log, per-request rows). */
   readonly accounting: RequestAccounting;
-  /** Request faults (429, error statuses, truncated watches, dropped connections), shared with the HTTP face. */
-  readonly faults: HttpFaultInjector;
+  /**
+   * Fault injection (shaped like the testing kit's `SimFaults`): request faults, compaction, cache re-initialization,
+   * dropped and stalled watches, bookmarks, latency.
+   */
+  readonly faults: EngineFaults;
+  /** The watch caches: each resource's cacher, its open watchers, the watch memory model. */
+  readonly caches: EngineCaches;
   readonly watchListEnabled: boolean;
   readonly minRequestTimeoutSeconds: number;
   /** The release whose read routing the engine reproduces (option `kubeVersion`, default 1.34). */
@@ -105,8 +118,9 @@ export class SimApiServer {
    */
   readonly gates: KubeVersionGates;
   /**
-   * The engine's request API for a face that does its own fault injection and accounting (the HTTP face): typed
-   * results (`{ object, servedFrom, … }`), no request faults applied, nothing recorded.
+   * The engine's request API for a face that runs the outer filters itself (the HTTP face, through `RequestFilters`
+   * on its backend): typed results (`{ object, servedFrom, … }`), latency and request models applied, no request
+   * faults applied, nothing recorded.
    */
   readonly requests: EngineRequests;
   private readonly table: ResourceTable;
@@ -127,7 +141,7 @@ export class SimApiServer {
     this.storage = new MvccStorage(this.clock, this.rand, opts.initialResourceVersion ?? 1);
     this.accounting = new RequestAccounting(opts.metrics ?? noopMetrics);
     this.cacheMetrics = new CacheMetrics(opts.metrics ?? noopMetrics);
-    this.faults = new HttpFaultInjector(this.rand);
+    const requestFaults = new HttpFaultInjector(this.rand);
     this.kubeVersion = opts.kubeVersion === undefined ? DEFAULT_KUBE_VERSION : parseKubeVersion(opts.kubeVersion);
     const release = kubeVersionGates(this.kubeVersion);
     this.watchListEnabled = opts.watchList ?? release.watchList;
@@ -172,6 +186,20 @@ export class SimApiServer {
     this.watcherFaults = new WatcherFaults(this.table);
     this.watchMemoryModel = opts.watchMemoryModel ?? DEFAULT_WATCH_MEMORY_MODEL;
     this.objectCounts = new ObjectCountTracker<SimResource>(this.clock, (r) => objectsOf(this.storage, r));
+    this.faults = new EngineFaults({
+      requestFaults,
+      storage: this.storage,
+      table: this.table,
+      watcherFaults: this.watcherFaults,
+      latency: this.latency,
+      log: (line) => this.logLine(line),
+    });
+    this.caches = new EngineCaches({
+      table: this.table,
+      watcherFaults: this.watcherFaults,
+      objectCounts: this.objectCounts,
+      watchMemoryModel: this.watchMemoryModel,
+    });
     // `true`: the calibrated model with APF's work estimation as this release had it.
     const costModel =
       opts.costModel === true ? costModelFor(this.kubeVersion, this.gates.consistentListFromCache) : opts.costModel;
@@ -243,8 +271,11 @@ export class SimApiServer {
     this.inProcess = new InProcessRequests({
       requests: this.requests,
       table: this.table,
-      faults: this.faults,
-      accounting: this.accounting,
+      filters: new RequestFilters({
+        faultFor: (req) => requestFaults.faultFor(req),
+        record: (rec) => this.accounting.record(rec),
+      }),
+      wantsRequestURI: () => this.accounting.auditLog !== undefined,
       clock: this.clock,
       defaultUserAgent,
     });
@@ -333,12 +364,9 @@ export class SimApiServer {
     return this.table.resolve(ref);
   }
 
-  /**
-   * The watch cache of a resource (for tests, metrics and the admin API); throws {@link UnknownResourceError} as
-   * {@link resource}.
-   */
+  /** @deprecated Use `caches.cacher(ref)`. */
   cacher(ref: ResourceRef): Cacher {
-    return this.table.cacher(ref);
+    return this.caches.cacher(ref);
   }
 
   /** The global resourceVersion (etcd's current revision). */
@@ -351,108 +379,59 @@ export class SimApiServer {
     if (this.logger !== undefined) safeLog(this.logger, "info", line);
   }
 
-  // ---- faults -------------------------------------------------------------------------------------------------
+  // ---- deprecated: the fault and introspection methods now on `faults` and `caches` ---------------------------
 
-  /** Compacts history below `rev` (default: now; an integer ≥ 0, else a RangeError). Older lists then get 410. */
+  /** @deprecated Use `faults.compact(rev)`. */
   compact(rev?: number): number {
-    return this.storage.compact(rev);
+    return this.faults.compact(rev);
   }
 
-  /**
-   * Re-initializes watch caches (all, or one resource) as after their etcd watch broke: every watcher is closed, the
-   * history is emptied (older RVs now get 410), and for `downtimeMs` watches get 429. Throws
-   * {@link UnknownResourceError} when `ref` is not served, a `RangeError` for a negative or non-finite `downtimeMs`,
-   * changing nothing either way.
-   */
+  /** @deprecated Use `faults.reinitializeCache(ref, downtimeMs)`. */
   reinitializeCache(ref?: ResourceRef, downtimeMs = 0): void {
-    if (!(downtimeMs >= 0 && Number.isFinite(downtimeMs))) {
-      throw new RangeError(`reinitializeCache: downtimeMs must be a finite number ≥ 0, got ${downtimeMs}`);
-    }
-    const targets = ref === undefined ? this.table.allCachers() : [this.table.cacher(ref)];
-    for (const c of targets) {
-      this.logLine(`cacher (${groupResourceString(c.resource)}): re-initializing, ${c.watcherCount} watchers closed`);
-      c.reinitialize(downtimeMs);
-    }
+    this.faults.reinitializeCache(ref, downtimeMs);
   }
 
-  /**
-   * Closes open watches (all, or of one resource) the way a dropped connection does. In-process iteration ends, or
-   * throws {@link SimConnectionError} with `asError`. Returns how many were closed. Throws
-   * {@link UnknownResourceError} when `ref` is not served.
-   */
+  /** @deprecated Use `faults.dropWatches(ref, asError)`. */
   dropWatches(ref?: ResourceRef, asError = false): number {
-    return this.watcherFaults.drop(ref, asError);
+    return this.faults.dropWatches(ref, asError);
   }
 
-  /** Bookmark fault: "no-periodic" stops periodic bookmarks, "off" also the watch-list end marker (else a RangeError). */
+  /** @deprecated Use `faults.bookmarks(mode)`. */
   setBookmarkMode(mode: BookmarkMode): void {
-    this.watcherFaults.setBookmarkMode(mode);
+    this.faults.bookmarks(mode);
   }
 
+  /** @deprecated Use `faults.bookmarkMode`. */
   get bookmarkMode(): BookmarkMode {
-    return this.watcherFaults.bookmarkMode;
+    return this.faults.bookmarkMode;
   }
 
-  /**
-   * Adds request latency (engine clock); returns a function that removes the rule. A request waiting on it ends
-   * when its signal aborts or the engine stops. Throws naming a bad `ms`, and {@link UnknownResourceError} when
-   * `rule.resource` names no served resource.
-   */
+  /** @deprecated Use `faults.latency(rule)`. */
   addLatency(rule: LatencyRule): () => void {
-    return this.latency.add(rule);
+    return this.faults.latency(rule);
   }
 
-  /**
-   * Fault "a watcher that stops reading": the matching open watchers stop draining their result buffer (their
-   * consumer, in-process or the HTTP stream, receives nothing), so under churn their buffers fill and the dispatcher's
-   * time budget closes them, exactly as for a client that stopped reading. With `future`, watchers opened later that
-   * match are stalled too, until {@link resumeWatchers}. Returns how many open watchers were stalled. Throws
-   * {@link UnknownResourceError}, adding no rule, when `sel.resource` is not served; a rule whose resource stops
-   * being served later matches nothing.
-   */
+  /** @deprecated Use `faults.stallWatchers(sel, future)`. */
   stallWatchers(sel: WatcherSelector = {}, future = false): number {
-    return this.watcherFaults.stall(sel, future);
+    return this.faults.stallWatchers(sel, future);
   }
 
-  /**
-   * Undoes {@link stallWatchers}: removes every stall rule and resumes the matching stalled watchers. Throws
-   * {@link UnknownResourceError}, changing nothing, when `sel.resource` is not served.
-   */
+  /** @deprecated Use `faults.resumeWatchers(sel)`. */
   resumeWatchers(sel: WatcherSelector = {}): number {
-    return this.watcherFaults.resume(sel);
+    return this.faults.resumeWatchers(sel);
   }
 
-  /**
-   * kube-apiserver's memory for the watches open now, per the watch memory model (`watchMemoryEstimate` for each
-   * watcher with its own channel size and buffered events, events sized at its resource's average encoded object), by
-   * resource. A model of the real server, not this process's heap.
-   */
+  /** @deprecated Use `caches.watchMemory()`. */
   watchMemory(): WatchMemoryGauge {
-    const samples: OpenWatchSample[] = [];
-    const byName = new Map<string, SimResource>();
-    for (const c of this.table.allCachers()) {
-      const name = groupResourceString(c.resource);
-      byName.set(name, c.resource);
-      for (const w of c.openWatchers()) {
-        samples.push({ resource: name, chanSize: w.chanSize, buffered: w.inputLength + w.resultLength });
-      }
-    }
-    return watchMemoryGauge(
-      samples,
-      (name) => this.objectCounts.get(byName.get(name)!).averageObjectSizeBytes,
-      this.watchMemoryModel,
-    );
+    return this.caches.watchMemory();
   }
 
-  /**
-   * Every open watcher (all resources, or one), with its id, user agent and buffer fill. Throws
-   * {@link UnknownResourceError} when `ref` is not served.
-   */
+  /** @deprecated Use `caches.watcherInfo(ref)`. */
   watcherInfo(ref?: ResourceRef): WatcherInfo[] {
-    return this.watcherFaults.info(ref);
+    return this.caches.watcherInfo(ref);
   }
 
-  /** The request fault for an HTTP request (the HTTP face applies it). */
+  /** @deprecated Use `faults.faultFor(req)`. */
   faultFor(req: HttpRequestDescriptor): HttpFault | undefined {
     return this.faults.faultFor(req);
   }
@@ -477,7 +456,7 @@ export class SimApiServer {
    * served from.
    */
   list(ref: ResourceRef, namespace: string, opts: ListOptions = {}, ctx?: RequestContext): Promise<KubeList> {
-    return this.inProcess.list(ref, namespace, opts, ctx);
+    return this.inProcess.serve({ verb: "list", resource: ref, namespace, options: opts, context: ctx ?? {} });
   }
 
   /** GET one object (RV unset: storage; "0": cache; N: cache once fresh). 404 when absent. */
@@ -488,7 +467,7 @@ export class SimApiServer {
     opts: { readonly resourceVersion?: string } = {},
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.inProcess.get(ref, namespace, name, opts, ctx);
+    return this.inProcess.serve({ verb: "get", resource: ref, namespace, name, options: opts, context: ctx ?? {} });
   }
 
   /**
@@ -496,7 +475,7 @@ export class SimApiServer {
    * strategy, validation, the namespace lifecycle; `ctx.dryRun` stores nothing.
    */
   create(ref: ResourceRef, namespace: string, obj: KubeObject, ctx?: RequestContext): Promise<KubeObject> {
-    return this.inProcess.create(ref, namespace, obj, ctx);
+    return this.inProcess.serve({ verb: "create", resource: ref, namespace, body: obj, context: ctx ?? {} });
   }
 
   /**
@@ -509,7 +488,7 @@ export class SimApiServer {
     obj: KubeObject,
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.inProcess.update(ref, namespace, name, obj, ctx);
+    return this.inProcess.serve({ verb: "update", resource: ref, namespace, name, body: obj, context: ctx ?? {} });
   }
 
   /**
@@ -521,11 +500,19 @@ export class SimApiServer {
     ref: ResourceRef,
     namespace: string,
     name: string,
-    type: PatchType | string,
+    type: PatchContentType | string,
     body: string,
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.inProcess.patch(ref, namespace, name, type, body, ctx);
+    return this.inProcess.serve({
+      verb: "patch",
+      resource: ref,
+      namespace,
+      name,
+      patchType: type,
+      body,
+      context: ctx ?? {},
+    });
   }
 
   /**
@@ -540,7 +527,14 @@ export class SimApiServer {
     options?: DeleteOptions,
     ctx?: RequestContext,
   ): Promise<KubeObject> {
-    return this.inProcess.delete(ref, namespace, name, options, ctx);
+    return this.inProcess.serve({
+      verb: "delete",
+      resource: ref,
+      namespace,
+      name,
+      deleteOptions: options,
+      context: ctx ?? {},
+    });
   }
 
   /**
@@ -559,7 +553,14 @@ export class SimApiServer {
     options?: DeleteOptions,
     ctx?: RequestContext,
   ): Promise<KubeList> {
-    return this.inProcess.deleteCollection(ref, namespace, listOpts, options, ctx);
+    return this.inProcess.serve({
+      verb: "deletecollection",
+      resource: ref,
+      namespace,
+      options: listOpts,
+      deleteOptions: options,
+      context: ctx ?? {},
+    });
   }
 
   /**
@@ -569,7 +570,7 @@ export class SimApiServer {
    * after a random time in [min-request-timeout, 2×), drawn from the engine's `rand`. `ctx.signal` stops it.
    */
   watch(ref: ResourceRef, namespace: string, opts: ListOptions = {}, ctx?: RequestContext): Promise<SimWatch> {
-    return this.inProcess.watch(ref, namespace, opts, ctx);
+    return this.inProcess.serve({ verb: "watch", resource: ref, namespace, options: opts, context: ctx ?? {} });
   }
 
   /**
@@ -586,9 +587,9 @@ export class SimApiServer {
     return inProcessListerWatcher(this, (r) => this.table.lookup(r)?.namespaced ?? false, ref, scope);
   }
 
-  /** Open watchers of a resource (tests, admin); throws {@link UnknownResourceError} when it is not served. */
+  /** @deprecated Use `caches.watchers(ref)`. */
   watchers(ref: ResourceRef): readonly CacheWatcher[] {
-    return this.table.cacher(ref).openWatchers();
+    return this.caches.watchers(ref);
   }
 
   /** Stops timers and closes every watch; requests waiting on injected latency reject with 503. */
@@ -618,10 +619,10 @@ export class SimApiServer {
     return {
       resourceVersion: this.storage.currentRevision,
       compactedResourceVersion: this.storage.compactedRevision,
-      bookmarks: this.watcherFaults.bookmarkMode,
+      bookmarks: this.faults.bookmarkMode,
       caches,
       // kube-apiserver's memory for the open watches per the model (not this process's heap).
-      watchMemoryModelBytes: this.watchMemory().totalBytes,
+      watchMemoryModelBytes: this.caches.watchMemory().totalBytes,
     };
   }
 }

@@ -125,7 +125,7 @@ describe("W1: resourceVersion=N without initial events", () => {
       engine,
       Array.from({ length: 10 }, (_, i) => `c${i}`),
     );
-    expect(engine.cacher("configmaps").historyStats).toMatchObject({ capacity: 4, oldestRV: 8 });
+    expect(engine.caches.cacher("configmaps").historyStats).toMatchObject({ capacity: 4, oldestRV: 8 });
     const old = await open(clock, engine, { resourceVersion: "2" });
     await old.done;
     expect(old.seen).toEqual(["ERROR 410 too old resource version: 2 (7)"]);
@@ -160,8 +160,8 @@ describe("W1: resourceVersion=N without initial events", () => {
   it("W1: the 410 boundary moves with the cache's list RV after a re-initialization", async () => {
     const { clock, engine } = setup();
     const rv = await seed(engine, ["a", "b"]);
-    engine.reinitializeCache("configmaps");
-    const listRV = engine.cacher("configmaps").resourceVersion;
+    engine.faults.reinitializeCache("configmaps");
+    const listRV = engine.caches.cacher("configmaps").resourceVersion;
     const old = await open(clock, engine, { resourceVersion: String(rv - 1) });
     await old.done;
     expect(old.seen).toEqual([`ERROR 410 too old resource version: ${rv - 1} (${listRV})`]);
@@ -428,9 +428,9 @@ describe("bookmarks (§5.5) and progress notify", () => {
     expect(w.seen).toEqual([]); // the first slot came, nothing had moved
     // Another resource changes; progress notify brings this idle cache forward within 5 s.
     await engine.create("secrets", "default", { apiVersion: "v1", kind: "Secret", metadata: { name: "s" } });
-    expect(engine.cacher("configmaps").resourceVersion).toBe(rv);
+    expect(engine.caches.cacher("configmaps").resourceVersion).toBe(rv);
     await clock.step(5000);
-    expect(engine.cacher("configmaps").resourceVersion).toBe(rv + 1);
+    expect(engine.caches.cacher("configmaps").resourceVersion).toBe(rv + 1);
     await clock.step(190_000);
     const got = bookmarks(w, t0);
     expect(got.map(([, r]) => r)).toEqual([String(rv + 1), String(rv + 1), String(rv + 1)]);
@@ -477,13 +477,13 @@ describe("bookmarks (§5.5) and progress notify", () => {
     await w.done;
     expect(w.seen).toEqual([]);
     expect(w.state.endedAt! - t0).toBe(10_000);
-    expect(engine.watchers("configmaps")).toEqual([]);
+    expect(engine.caches.watchers("configmaps")).toEqual([]);
   });
 
   it("without timeoutSeconds the server picks a deadline in [30 min, 60 min)", async () => {
     const { clock, engine } = setup();
     for (let i = 0; i < 20; i++) await engine.watch("configmaps", "default", { resourceVersion: "0" });
-    for (const w of engine.watchers("configmaps")) {
+    for (const w of engine.caches.watchers("configmaps")) {
       const d = w.deadline - clock.now();
       expect(d).toBeGreaterThanOrEqual(1800_000);
       expect(d).toBeLessThan(3600_000);
@@ -499,11 +499,14 @@ describe("bookmarks (§5.5) and progress notify", () => {
       kind: "Lease",
       metadata: { name: "l" },
     });
-    expect([engine.cacher("configmaps").resourceVersion, engine.cacher("pods").resourceVersion]).toEqual([rv, 1]);
+    expect([engine.caches.cacher("configmaps").resourceVersion, engine.caches.cacher("pods").resourceVersion]).toEqual([
+      rv,
+      1,
+    ]);
     await clock.step(4999);
-    expect(engine.cacher("configmaps").resourceVersion).toBe(rv);
+    expect(engine.caches.cacher("configmaps").resourceVersion).toBe(rv);
     await clock.step(1);
-    expect([engine.cacher("configmaps").resourceVersion, engine.cacher("pods").resourceVersion]).toEqual([
+    expect([engine.caches.cacher("configmaps").resourceVersion, engine.caches.cacher("pods").resourceVersion]).toEqual([
       rv + 1,
       rv + 1,
     ]);
@@ -518,7 +521,7 @@ describe("bookmarks (§5.5) and progress notify", () => {
     await seed(engine, ["a"]);
     await engine.create("secrets", "default", { apiVersion: "v1", kind: "Secret", metadata: { name: "s" } });
     await clock.step(5000); // progress notify: configmaps cache at RV 3
-    engine.setBookmarkMode(mode);
+    engine.faults.bookmarks(mode);
     const w = await open(clock, engine, { allowWatchBookmarks: true });
     await engine.create("secrets", "default", { apiVersion: "v1", kind: "Secret", metadata: { name: "t" } });
     await clock.step(70_000);
@@ -585,10 +588,10 @@ describe("W8 and cache re-initialization (§5.7)", () => {
       await open(clock, engine, { resourceVersion: String(rv) }),
       await open(clock, engine, { resourceVersion: "0" }),
     ];
-    engine.reinitializeCache("configmaps", 60_000);
+    engine.faults.reinitializeCache("configmaps", 60_000);
     await Promise.all(ws.map((w) => w.done));
     expect(ws.map((w) => w.state.error)).toEqual([undefined, undefined]);
-    expect(engine.watchers("configmaps")).toEqual([]);
+    expect(engine.caches.watchers("configmaps")).toEqual([]);
     // Retry-After = floor(clamp(exp(0.06·downtime_s), 1, 30)).
     const retryAfter: number[] = [];
     for (const t of [0, 10, 20, 20, 9]) {
@@ -602,7 +605,7 @@ describe("W8 and cache re-initialization (§5.7)", () => {
     // Writes during the downtime are in storage; the cache relists them when it is ready again.
     await seed(engine, ["b"]);
     await clock.step(1000);
-    const listRV = engine.cacher("configmaps").resourceVersion;
+    const listRV = engine.caches.cacher("configmaps").resourceVersion;
     expect(listRV).toBe(engine.currentResourceVersion);
     const old = await open(clock, engine, { resourceVersion: String(rv) });
     await old.done;
@@ -620,16 +623,16 @@ describe("W8: re-initialization during a freshness wait", () => {
     await engine.create("secrets", "default", { apiVersion: "v1", kind: "Secret", metadata: { name: "s" } });
     const p = engine.watch("configmaps", "default", { allowWatchBookmarks: true, timeoutSeconds: 3600 });
     await settle();
-    engine.reinitializeCache("configmaps");
-    expect(engine.cacher("configmaps").resourceVersion).toBe(3);
+    engine.faults.reinitializeCache("configmaps");
+    expect(engine.caches.cacher("configmaps").resourceVersion).toBe(3);
     const w = collect(clock, await p);
     await w.done;
     expect([w.seen, w.state.error]).toEqual([[], undefined]);
-    expect(engine.watchers("configmaps")).toEqual([]);
+    expect(engine.caches.watchers("configmaps")).toEqual([]);
     // The lagged event that arrives after the relist is not applied twice; the cache does not go back.
     await clock.step(1000);
-    expect(engine.cacher("configmaps").resourceVersion).toBe(3);
-    expect(engine.cacher("configmaps").historyStats.size).toBe(0);
+    expect(engine.caches.cacher("configmaps").resourceVersion).toBe(3);
+    expect(engine.caches.cacher("configmaps").historyStats.size).toBe(0);
     const again = await open(clock, engine, { resourceVersion: "0" });
     expect(again.seen).toEqual(["ADDED a@2"]);
     engine.stop();
@@ -683,11 +686,11 @@ describe("watch faults", () => {
     const { clock, engine } = setup();
     const rv = await seed(engine, ["a"]);
     const w1 = await open(clock, engine, { resourceVersion: String(rv) });
-    expect(engine.dropWatches("configmaps")).toBe(1);
+    expect(engine.faults.dropWatches("configmaps")).toBe(1);
     await w1.done;
-    expect([w1.state.error, engine.watchers("configmaps").length]).toEqual([undefined, 0]);
+    expect([w1.state.error, engine.caches.watchers("configmaps").length]).toEqual([undefined, 0]);
     const w2 = await open(clock, engine, { resourceVersion: String(rv) });
-    expect(engine.dropWatches(undefined, true)).toBe(1);
+    expect(engine.faults.dropWatches(undefined, true)).toBe(1);
     await w2.done;
     expect(w2.state.error).toBeInstanceOf(SimConnectionError);
   });
@@ -695,12 +698,12 @@ describe("watch faults", () => {
   it("truncate-watch: the in-process watch delivers afterEvents events, then throws SimTruncatedWatchError", async () => {
     const { clock, engine } = setup();
     await seed(engine, ["a", "b", "c"]);
-    engine.faults.add({ type: "truncate-watch", afterEvents: 2, count: 1 });
+    engine.faults.request({ type: "truncate-watch", afterEvents: 2, count: 1 });
     const w = await open(clock, engine, { resourceVersion: "0" });
     await w.done;
     expect(w.seen).toEqual(["ADDED a@2", "ADDED b@3"]);
     expect(w.state.error).toBeInstanceOf(SimTruncatedWatchError);
-    expect(engine.watchers("configmaps")).toEqual([]);
+    expect(engine.caches.watchers("configmaps")).toEqual([]);
     // count: 1 — the next watch is whole.
     const next = await open(clock, engine, { resourceVersion: "0" });
     expect(next.seen).toEqual(["ADDED a@2", "ADDED b@3", "ADDED c@4"]);
@@ -720,7 +723,7 @@ describe("watch faults", () => {
     const open = await engine.watch("configmaps", "default", { timeoutSeconds: 60 }, { signal: run.signal });
     run.abort();
     expect((await open.next()).done).toBe(true);
-    expect(engine.watchers("configmaps")).toEqual([]);
+    expect(engine.caches.watchers("configmaps")).toEqual([]);
     engine.stop();
   });
 
@@ -745,7 +748,7 @@ describe("watch faults", () => {
   it("a request context reused for a second call does not carry the first call's truncate fault over", async () => {
     const { clock, engine } = setup();
     await seed(engine, ["a", "b"]);
-    engine.faults.add({ type: "truncate-watch", afterEvents: 1, count: 1 });
+    engine.faults.request({ type: "truncate-watch", afterEvents: 1, count: 1 });
     const ctx = { userAgent: "reused" };
     const first = collect(clock, await engine.watch("configmaps", "default", { resourceVersion: "0" }, ctx));
     await first.done;
@@ -800,9 +803,9 @@ describe("side channels cannot break the engine", () => {
       throw new Error("audit sink is broken");
     };
     const w = await open(clock, engine, { resourceVersion: "0" });
-    engine.reinitializeCache("configmaps"); // logs a line through the broken sink
+    engine.faults.reinitializeCache("configmaps"); // logs a line through the broken sink
     await w.done;
-    expect(engine.watchers("configmaps")).toEqual([]);
+    expect(engine.caches.watchers("configmaps")).toEqual([]);
     const created = await engine.create("configmaps", "default", cm("after"));
     expect(created.metadata?.name).toBe("after");
     expect(engine.accounting.count({ verb: "create" })).toBe(1);

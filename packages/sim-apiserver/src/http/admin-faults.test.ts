@@ -75,7 +75,7 @@ describe("faults through /_sim (item 6)", () => {
     expect([r.status, r.json]).toEqual([201, { dropped: 2 }]);
     expect(await a.ended).toBe(true);
     expect(await b.ended).toBe(true);
-    expect(s.engine.watcherInfo("configmaps")).toEqual([]);
+    expect(s.engine.caches.watcherInfo("configmaps")).toEqual([]);
   });
 
   it("drop-connection (HTTP fault) resets the socket of the matching request", async () => {
@@ -276,7 +276,7 @@ describe("faults through /_sim (item 6)", () => {
   it("stall-watchers: a watcher that stops reading is closed by the dispatch budget; its neighbour keeps streaming", async () => {
     const slow = await watch("", { "user-agent": "stalled-client/1" });
     const fast = await watch("", { "user-agent": "healthy-client/1" });
-    const before = s.engine.cacher("configmaps").terminatedWatchers;
+    const before = s.engine.caches.cacher("configmaps").terminatedWatchers;
     const r = await admin("engine-faults", { type: "stall-watchers", userAgent: "stalled-client" });
     expect(r.json).toEqual({ stalled: 1 });
     const listed = (await fetchRaw(`${s.url}/_sim/watchers`)).json as {
@@ -295,7 +295,7 @@ describe("faults through /_sim (item 6)", () => {
     await clock.step(1000);
     expect(await slow.ended).toBe(true);
     expect(await slow.nextLine()).toBeUndefined();
-    expect(s.engine.cacher("configmaps").terminatedWatchers).toBe(before + 1);
+    expect(s.engine.caches.cacher("configmaps").terminatedWatchers).toBe(before + 1);
     const got: string[] = [];
     for (let i = 0; i < 40; i++) got.push(((await fast.nextEvent())!.object.metadata as { name: string }).name);
     expect(got).toEqual(names);

@@ -3,7 +3,7 @@ import type { HttpFault, HttpRequestDescriptor, RequestRecord } from "../engine/
 import type { DeleteOptions } from "../engine/registry/index.js";
 import type { RequestOutcome, RequestTraceConnection } from "../engine/request-models.js";
 import type { ServedResource } from "../engine/served-resource.js";
-import type { WatchSource } from "./watch-server.js";
+import type { WatchStreamSource } from "./watch-server.js";
 
 /** Per-request context handed to the backend: cancellation and who is asking. */
 export interface BackendRequestContext {
@@ -128,7 +128,12 @@ export interface ApiBackend {
    * ·(1+rand)). Errors detected before streaming (429 cache not ready, 400 bad RV or selector, 422) are thrown; errors
    * after that arrive as ERROR events.
    */
-  watch(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<WatchSource>;
+  watch(
+    r: ServedResource,
+    namespace: string,
+    opts: ListOptions,
+    ctx: BackendRequestContext,
+  ): Promise<WatchStreamSource>;
   /** Called once per finished resource request (after the response ended or the client went away). */
   recordRequest?(rec: CompletedRequest): void;
   /** The `/version` answer (absent: `SIM_VERSION_INFO`, v1.34). */

@@ -71,7 +71,7 @@ describe("EngineBackend: the engine owns defaulting, validation and the default 
     const engineRand = scripted(0.25);
     const sim = await start(engineRand);
     await stream(`${sim.url}${CM}?watch=1&resourceVersion=1`);
-    const [w] = sim.engine.watchers("configmaps");
+    const [w] = sim.engine.caches.watchers("configmaps");
     expect(w!.deadline - sim.clock.now()).toBe(Math.floor(1800 * 1.25) * 1000);
     expect(engineRand.draws).toBe(1);
   });
@@ -80,7 +80,7 @@ describe("EngineBackend: the engine owns defaulting, validation and the default 
     const engineRand = scripted(0.25);
     const sim = await start(engineRand);
     await stream(`${sim.url}${CM}?watch=1&resourceVersion=1&timeoutSeconds=7`);
-    const [w] = sim.engine.watchers("configmaps");
+    const [w] = sim.engine.caches.watchers("configmaps");
     expect(w!.deadline - sim.clock.now()).toBe(7000);
     expect(engineRand.draws).toBe(0);
   });
@@ -92,7 +92,7 @@ describe("EngineBackend: the engine owns defaulting, validation and the default 
     expect([r.status, r.json]).toEqual([422, sendInitialEventsForList]);
     // The same options with watch=true are a valid watch-list.
     await stream(`${sim.url}${CM}?watch=true&${query}`);
-    expect(sim.engine.watchers("configmaps")).toHaveLength(1);
+    expect(sim.engine.caches.watchers("configmaps")).toHaveLength(1);
     const err = await sim.engine
       .watch(
         "configmaps",

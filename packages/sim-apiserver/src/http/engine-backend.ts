@@ -1,14 +1,14 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import { servedFromOfError } from "../engine/cacher/index.js";
 import type { HttpFault, HttpRequestDescriptor } from "../engine/filters/index.js";
+import type { ResourceRequest, ResultOf } from "../engine/handlers/resource-request.js";
 import type { DeleteOptions } from "../engine/registry/index.js";
-import type { Served } from "../engine/request-context.js";
 import { outcomeOfError } from "../engine/request-models.js";
 import type { ServedResource } from "../engine/served-resource.js";
 import type { SimApiServer } from "../engine/sim-apiserver.js";
 import type { ApiBackend, BackendRequestContext, CompletedRequest } from "./backend.js";
 import { simVersionInfo } from "./discovery.js";
-import type { WatchSource } from "./watch-server.js";
+import type { WatchStreamSource } from "./watch-server.js";
 
 /**
  * The {@link ApiBackend} of the real simulator: every HTTP request goes to the engine's request API
@@ -26,7 +26,7 @@ export class EngineBackend implements ApiBackend {
   }
 
   list(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<KubeList> {
-    return answer(ctx, this.engine.requests.list(key(r), namespace, opts, ctx));
+    return this.serve({ verb: "list", resource: key(r), namespace, options: opts, context: ctx });
   }
 
   get(
@@ -36,11 +36,11 @@ export class EngineBackend implements ApiBackend {
     opts: { readonly resourceVersion?: string },
     ctx: BackendRequestContext,
   ): Promise<KubeObject> {
-    return answer(ctx, this.engine.requests.get(key(r), namespace, name, opts, ctx));
+    return this.serve({ verb: "get", resource: key(r), namespace, name, options: opts, context: ctx });
   }
 
   create(r: ServedResource, namespace: string, obj: KubeObject, ctx: BackendRequestContext): Promise<KubeObject> {
-    return answer(ctx, this.engine.requests.create(key(r), namespace, obj, ctx));
+    return this.serve({ verb: "create", resource: key(r), namespace, body: obj, context: ctx });
   }
 
   update(
@@ -50,7 +50,7 @@ export class EngineBackend implements ApiBackend {
     obj: KubeObject,
     ctx: BackendRequestContext,
   ): Promise<KubeObject> {
-    return answer(ctx, this.engine.requests.update(key(r), namespace, name, obj, ctx));
+    return this.serve({ verb: "update", resource: key(r), namespace, name, body: obj, context: ctx });
   }
 
   patch(
@@ -61,7 +61,7 @@ export class EngineBackend implements ApiBackend {
     body: string,
     ctx: BackendRequestContext,
   ): Promise<KubeObject> {
-    return answer(ctx, this.engine.requests.patch(key(r), namespace, name, patchType, body, ctx));
+    return this.serve({ verb: "patch", resource: key(r), namespace, name, patchType, body, context: ctx });
   }
 
   delete(
@@ -71,7 +71,7 @@ export class EngineBackend implements ApiBackend {
     options: DeleteOptions | undefined,
     ctx: BackendRequestContext,
   ): Promise<KubeObject> {
-    return answer(ctx, this.engine.requests.delete(key(r), namespace, name, options, ctx));
+    return this.serve({ verb: "delete", resource: key(r), namespace, name, deleteOptions: options, context: ctx });
   }
 
   deleteCollection(
@@ -81,11 +81,23 @@ export class EngineBackend implements ApiBackend {
     options: DeleteOptions | undefined,
     ctx: BackendRequestContext,
   ): Promise<KubeList> {
-    return answer(ctx, this.engine.requests.deleteCollection(key(r), namespace, opts, options, ctx));
+    return this.serve({
+      verb: "deletecollection",
+      resource: key(r),
+      namespace,
+      options: opts,
+      deleteOptions: options,
+      context: ctx,
+    });
   }
 
-  watch(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<WatchSource> {
-    return answer(ctx, this.engine.requests.watch(key(r), namespace, opts, ctx));
+  watch(
+    r: ServedResource,
+    namespace: string,
+    opts: ListOptions,
+    ctx: BackendRequestContext,
+  ): Promise<WatchStreamSource> {
+    return this.serve({ verb: "watch", resource: key(r), namespace, options: opts, context: ctx });
   }
 
   /** `/version` of the release the engine reproduces (`kubeVersion`). */
@@ -94,29 +106,35 @@ export class EngineBackend implements ApiBackend {
   }
 
   faultFor(req: HttpRequestDescriptor): HttpFault | undefined {
-    return this.engine.faultFor(req);
+    return this.engine.faults.faultFor(req);
   }
 
   recordRequest(rec: CompletedRequest): void {
     this.engine.accounting.record(rec);
   }
-}
 
-/** Unwraps the engine's answer, writing its outcome (or, for a failed read, where it was answered) to `ctx`. */
-async function answer<T>(ctx: BackendRequestContext, served: Promise<Served<T>>): Promise<T> {
-  try {
-    const res = await served;
-    if (res.servedFrom !== undefined) ctx.servedFrom = res.servedFrom;
-    if (res.deleted !== undefined) ctx.deleted = res.deleted;
-    if (res.created !== undefined) ctx.created = res.created;
-    if (res.outcome !== undefined) ctx.outcome = res.outcome;
-    return res.object;
-  } catch (err) {
-    const from = servedFromOfError(err);
-    if (from !== undefined) ctx.servedFrom = from;
-    const outcome = outcomeOfError(err);
-    if (outcome !== undefined) ctx.outcome = outcome;
-    throw err;
+  /**
+   * Serves one request object through the engine ({@link EngineRequests.serve}) and unwraps the answer, writing its
+   * outcome (or, for a failed read, where it was answered) to the request's context.
+   */
+  private async serve<R extends ResourceRequest & { readonly context: BackendRequestContext }>(
+    request: R,
+  ): Promise<ResultOf<R>> {
+    const ctx = request.context;
+    try {
+      const res = await this.engine.requests.serve(request);
+      if (res.servedFrom !== undefined) ctx.servedFrom = res.servedFrom;
+      if (res.deleted !== undefined) ctx.deleted = res.deleted;
+      if (res.created !== undefined) ctx.created = res.created;
+      if (res.outcome !== undefined) ctx.outcome = res.outcome;
+      return res.object;
+    } catch (err) {
+      const from = servedFromOfError(err);
+      if (from !== undefined) ctx.servedFrom = from;
+      const outcome = outcomeOfError(err);
+      if (outcome !== undefined) ctx.outcome = outcome;
+      throw err;
+    }
   }
 }
 

@@ -300,7 +300,7 @@ describe("Status table (reference §7.5) on the engine: exact bodies and headers
   });
 
   it("504 Timeout for a request not answered within 60 s (non-long-running request timeout); watches are exempt", async () => {
-    const remove = s.engine.addLatency({ ms: 120_000, verbs: ["list", "watch"] });
+    const remove = s.engine.faults.latency({ ms: 120_000, verbs: ["list", "watch"] });
     try {
       const slow = req(CM);
       const idle = clock.pendingTimers();
@@ -349,7 +349,7 @@ describe("Status table (reference §7.5) on the engine: exact bodies and headers
     const compact = await req("/_sim/compact", { method: "POST", headers: json, body: "{}" });
     expect(compact.status).toBe(200);
     // Empty the watch cache's history too, or ListFromCacheSnapshot (1.34) would serve the exact RV from the cache.
-    s.engine.reinitializeCache("configmaps");
+    s.engine.faults.reinitializeCache("configmaps");
     await expectStatus(
       await req(`${CM}?resourceVersion=${oldRV}&resourceVersionMatch=Exact`),
       410,
@@ -370,7 +370,7 @@ describe("Status table (reference §7.5) on the engine: exact bodies and headers
   });
 
   it("429 TooManyRequests with Retry-After while the watch cache re-initializes", async () => {
-    s.engine.reinitializeCache("secrets", 5000);
+    s.engine.faults.reinitializeCache("secrets", 5000);
     const r = await req("/api/v1/namespaces/default/secrets?watch=true");
     await expectStatus(
       r,

@@ -1,7 +1,7 @@
 // The httplog line of a finished request (kube-apiserver's `pkg/server/httplog`: verb, URI, latency, user agent,
 // audit ID, response code, and APF's seat fields when priced).
 import { formatGoDuration, type RequestCost } from "../engine/filters/index.js";
-import type { WatchEndReason } from "./watch-server.js";
+import type { WatchStreamEndReason } from "./watch-server.js";
 
 /** kube-apiserver's httplog APF fields for a request the cost model priced. */
 export function apfFields(c: RequestCost) {
@@ -27,7 +27,7 @@ export interface HttpLogLine {
   readonly user: string;
   readonly userAgent: string;
   readonly latencyMs: number;
-  readonly watchEnd?: WatchEndReason;
+  readonly watchEnd?: WatchStreamEndReason;
   /** The request's audit ID (as its audit line and trace), when the engine's request models assigned one. */
   readonly auditID?: string;
   /** With the engine's cost model, kube-apiserver's APF fields: initial and final seats. */

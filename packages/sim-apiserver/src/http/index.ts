@@ -1,6 +1,9 @@
 // Public API of @informer-ts/sim-apiserver/http: the HTTP(S) face of the simulated apiserver and its building
 // blocks (request decoding, discovery, tables, negotiation, response writers, query parsing). `.` re-exports the
 // part a user of the simulator needs.
+
+// Deprecated aliases (docs/api-surface.md)
+export type { WatchEndReason, WatchSource } from "../deprecated.js";
 export { type AdminHooks, createAdminHandler } from "./admin.js";
 export type { AuthOptions, UserInfo } from "./auth.js";
 export { authenticate, authRequired } from "./auth.js";
@@ -81,4 +84,9 @@ export {
   tablePrinterFor,
 } from "./table.js";
 export { type CertKeyPair, type GeneratePkiOptions, generatePki, type SimPki } from "./tls.js";
-export { serveWatch, type WatchEndReason, type WatchServeOptions, type WatchSource } from "./watch-server.js";
+export {
+  serveWatch,
+  type WatchServeOptions,
+  type WatchStreamEndReason,
+  type WatchStreamSource,
+} from "./watch-server.js";

@@ -3,17 +3,18 @@
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Timer } from "@informer-ts/clock";
+import type { FilteredRequest } from "../engine/filters/index.js";
 import type { RequestOutcome, RequestTraceConnection } from "../engine/request-models.js";
 import type { BackendRequestContext } from "./backend.js";
 import type { RequestInfo } from "./request-info.js";
 import { verbOf } from "./resource-handler.js";
-import type { WatchEndReason } from "./watch-server.js";
+import type { WatchStreamEndReason } from "./watch-server.js";
 
 /**
  * One request's context: what the backend sees (`BackendRequestContext`, with a cancellation signal created on
  * first use) and what the httplog and metrics need when it ends. Kept small: an idle watch holds one.
  */
-export class InflightRequest implements BackendRequestContext {
+export class InflightRequest implements BackendRequestContext, FilteredRequest {
   user = "";
   verb = "";
   group = "";
@@ -22,7 +23,9 @@ export class InflightRequest implements BackendRequestContext {
   namespace = "";
   name = "";
   isResource = false;
-  watchEnd: WatchEndReason | undefined;
+  /** A PATCH with `application/apply-patch+yaml`: server-side apply (metrics report it as `APPLY`). */
+  apply = false;
+  watchEnd: WatchStreamEndReason | undefined;
   servedFrom: "cache" | "storage" | undefined = undefined;
   /** Set by the backend when the engine's request models are on (audit ID, cost). */
   outcome: RequestOutcome | undefined = undefined;
@@ -52,6 +55,11 @@ export class InflightRequest implements BackendRequestContext {
     this.resource = info.resource;
     this.namespace = info.namespace;
     this.name = info.name;
+  }
+
+  /** When the request's headers arrived (the filters' receive time). */
+  get receivedAt(): number {
+    return this.start;
   }
 
   /** The connection as the engine's trace log shows it; computed when read, so an idle watch holds nothing more. */

@@ -25,7 +25,7 @@ import {
   objectToTable,
   tablePrinterFor,
 } from "./table.js";
-import { serveWatch, type WatchEndReason } from "./watch-server.js";
+import { serveWatch, type WatchStreamEndReason } from "./watch-server.js";
 
 /** The part of the engine's `SimResource` the router reads (subresources are not discovery data). */
 interface SimResourceLike extends ServedResource {
@@ -51,7 +51,7 @@ export interface ResourceHandlerConfig {
   readonly maxRequestBodyBytes: number;
   readonly now: () => number;
   /** Called when a watch response ends, with the request's context. */
-  readonly onWatchEnd?: (reason: WatchEndReason, ctx: BackendRequestContext) => void;
+  readonly onWatchEnd?: (reason: WatchStreamEndReason, ctx: BackendRequestContext) => void;
   /** Watch stream statistics sink. */
   readonly stats?: HttpServerStats;
   /** `apiserver_longrunning_requests` bookkeeping. */
@@ -301,7 +301,7 @@ async function listOrWatch(
   const stats = cfg.stats;
   if (stats !== undefined) stats.openWatches++;
   cfg.requestMetrics?.watchStarted(r.resource);
-  const ended = (reason: WatchEndReason) => {
+  const ended = (reason: WatchStreamEndReason) => {
     cfg.requestMetrics?.watchEnded(r.resource);
     if (stats !== undefined) stats.openWatches--;
     cfg.onWatchEnd?.(reason, ctx);

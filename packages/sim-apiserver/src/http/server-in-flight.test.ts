@@ -53,7 +53,7 @@ describe("SimHttpServer.inFlightRequests", () => {
     expect(list.status).toBe(200);
     expect((await fetchRaw(`${s.url}/api`)).status).toBe(200);
     expect(s.server.inFlightRequests().map((r) => r.verb)).toEqual(["watch"]);
-    expect(s.engine.dropWatches()).toBe(1);
+    expect(s.engine.faults.dropWatches()).toBe(1);
     expect(await w.ended).toBe(true);
     await expect.poll(() => s.server.inFlightRequests().length).toBe(0);
   });

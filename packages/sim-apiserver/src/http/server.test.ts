@@ -11,7 +11,7 @@ import type { ApiBackend, BackendRequestContext } from "./backend.js";
 import { fetchRaw, openStream } from "./http-client.test-util.js";
 import { SimHttpServer } from "./server.js";
 import { generatePki, type SimPki } from "./tls.js";
-import type { WatchSource } from "./watch-server.js";
+import type { WatchStreamSource } from "./watch-server.js";
 
 const configmaps: ServedResource = {
   group: "",
@@ -108,7 +108,7 @@ class StubBackend implements ApiBackend {
     this.calls.push({ method: "delete", namespace, name });
     return { metadata: { name, namespace, uid: "u-a" } };
   }
-  async watch(_r: ServedResource, namespace: string, opts: ListOptions): Promise<WatchSource> {
+  async watch(_r: ServedResource, namespace: string, opts: ListOptions): Promise<WatchStreamSource> {
     this.calls.push({ method: "watch", namespace, opts });
     const events = [...this.watchEvents];
     let stopped = false;
@@ -502,7 +502,7 @@ describe("back-pressure", () => {
     let pulled = 0;
     const big = "x".repeat(32 * 1024);
     class Endless extends StubBackend {
-      override async watch(): Promise<WatchSource> {
+      override async watch(): Promise<WatchStreamSource> {
         let stopped = false;
         return {
           next: async () => {

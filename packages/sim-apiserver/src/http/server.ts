@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
 import { type Clock, realClock } from "@informer-ts/clock";
 import { type Logger, type MetricsProvider, SignalLink, safeLog } from "@informer-ts/instrumentation";
-import { type HttpFault, type RequestInFlight, unansweredRequestStatus } from "../engine/filters/index.js";
+import { RequestFilters, type RequestInFlight, unansweredRequestStatus } from "../engine/filters/index.js";
 import { type AuthOptions, authenticate } from "./auth.js";
 import type { ApiBackend } from "./backend.js";
 import { MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
@@ -104,11 +104,18 @@ export class SimHttpServer {
   };
   private closePromise: Promise<void> | undefined;
   private readonly requestMetrics: RequestMetrics | undefined;
+  /** The request faults and the accounting, from the backend: the filters the in-process face runs too. */
+  private readonly filters: RequestFilters;
 
   constructor(opts: SimHttpServerOptions) {
     this.opts = opts;
     this.clock = opts.clock ?? realClock;
     this.requestMetrics = opts.metricsProvider === undefined ? undefined : new RequestMetrics(opts.metricsProvider);
+    const backend = opts.backend;
+    this.filters = new RequestFilters({
+      ...(backend.faultFor !== undefined && { faultFor: (req) => backend.faultFor?.(req) }),
+      ...(backend.recordRequest !== undefined && { record: (rec) => backend.recordRequest?.(rec) }),
+    });
     this.handlerConfig = {
       backend: opts.backend,
       maxRequestBodyBytes: opts.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES,
@@ -321,7 +328,7 @@ export class SimHttpServer {
         await this.handleNonResource(req, res, info, url);
         return;
       }
-      const fault = this.faultFor(rec, info);
+      const fault = this.filters.fault(rec);
       if (fault?.type === "apf-429") {
         writeApfTooManyRequests(res, fault.retryAfterSeconds);
         return;
@@ -371,27 +378,19 @@ export class SimHttpServer {
   }
 
   private record(rec: InflightRequest, req: IncomingMessage, code: number, now: number, unanswered: boolean): void {
-    if (rec.isResource && this.opts.backend.recordRequest !== undefined) {
-      this.opts.backend.recordRequest({
-        verb: rec.verb,
-        group: rec.group,
-        version: rec.version,
-        resource: rec.resource,
-        userAgent: rec.userAgent,
+    if (rec.isResource) {
+      rec.apply =
+        rec.verb === "patch" && (req.headers["content-type"] ?? "").startsWith("application/apply-patch+yaml");
+      this.filters.finished(rec, {
+        endedAt: now,
         code,
-        servedFrom: rec.servedFrom ?? "",
-        latencyMs: now - rec.start + (rec.outcome?.unsleptMs ?? 0),
+        unanswered,
+        servedFrom: rec.servedFrom,
         bytes: req.socket.bytesWritten - rec.startBytes,
-        user: rec.user,
-        namespace: rec.namespace,
-        name: rec.name,
         requestURI: req.url ?? "",
-        receivedAt: rec.start,
         ...(req.socket.remoteAddress !== undefined && { sourceIP: req.socket.remoteAddress }),
-        ...(rec.outcome !== undefined && { auditID: rec.outcome.auditID }),
+        ...(rec.outcome !== undefined && { auditID: rec.outcome.auditID, unsleptMs: rec.outcome.unsleptMs }),
         ...(rec.outcome?.cost !== undefined && { cost: rec.outcome.cost }),
-        apply: rec.verb === "patch" && (req.headers["content-type"] ?? "").startsWith("application/apply-patch+yaml"),
-        ...(unanswered && { unanswered }),
       });
     }
     if (this.opts.logger !== undefined) {
@@ -409,20 +408,6 @@ export class SimHttpServer {
         ...(rec.outcome?.cost !== undefined && apfFields(rec.outcome.cost)),
       });
     }
-  }
-
-  private faultFor(rec: InflightRequest, info: RequestInfo): HttpFault | undefined {
-    const hook = this.opts.backend.faultFor;
-    if (hook === undefined) return undefined;
-    return hook.call(this.opts.backend, {
-      verb: rec.verb,
-      group: info.apiGroup,
-      version: info.apiVersion,
-      resource: info.resource,
-      namespace: info.namespace,
-      name: info.name,
-      userAgent: rec.userAgent,
-    });
   }
 
   private async handleNonResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, url: URL) {

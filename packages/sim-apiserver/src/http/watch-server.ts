@@ -5,7 +5,7 @@ import type { OutputMediaType } from "./negotiation.js";
 import { asPartialObjectMetadata, type IncludeObjectPolicy, objectToTable, type TablePrinter } from "./table.js";
 
 /** The event source a watch response drains: the engine's watch, seen as an async iterator. */
-export interface WatchSource {
+export interface WatchStreamSource {
   /** Next event; `done` when the engine closed the watch (timeout, slow-watcher kill, re-initialization). */
   next(): Promise<IteratorResult<WatchEvent>>;
   /** Stops the engine watch (client went away). Idempotent; a pending `next()` must then settle with `done`. */
@@ -31,7 +31,7 @@ export interface WatchServeOptions {
 }
 
 /** Why {@link serveWatch} ended. */
-export type WatchEndReason = "engine-closed" | "client-gone" | "truncated" | "write-error";
+export type WatchStreamEndReason = "engine-closed" | "client-gone" | "truncated" | "write-error";
 
 /** One encoded event line and its UTF-8 length. */
 interface EventLine {
@@ -96,8 +96,12 @@ function encodeEvent(ev: WatchEvent, opts: WatchServeOptions, first: boolean): E
  * The pump is callback-driven (no suspended async frames per idle watch); the returned promise settles when the
  * stream is over and never rejects.
  */
-export function serveWatch(res: ServerResponse, source: WatchSource, opts: WatchServeOptions): Promise<WatchEndReason> {
-  return new Promise<WatchEndReason>((resolve) => {
+export function serveWatch(
+  res: ServerResponse,
+  source: WatchStreamSource,
+  opts: WatchServeOptions,
+): Promise<WatchStreamEndReason> {
+  return new Promise<WatchStreamEndReason>((resolve) => {
     let finished = false;
     let blocked = false;
     let first = true;
@@ -107,7 +111,7 @@ export function serveWatch(res: ServerResponse, source: WatchSource, opts: Watch
     // full buffer that no `drain` ever follows (Node 24), which would stall the watch for good.
     let pending = "";
     let flushQueued = false;
-    const finish = (reason: WatchEndReason) => {
+    const finish = (reason: WatchStreamEndReason) => {
       if (finished) return;
       finished = true;
       res.off("close", onClose);

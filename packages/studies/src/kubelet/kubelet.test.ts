@@ -97,7 +97,7 @@ describe("SimKubelet", () => {
       const run = k.run(ac.signal);
       k.updatePod({ namespace: "default", name: "p", uid: "u", configMaps: ["a"] });
       await clock.step(5000);
-      const watches = sim.watchers("configmaps").length;
+      const watches = sim.caches.watchers("configmaps").length;
       ac.abort();
       await run;
       sim.stop();
@@ -126,7 +126,7 @@ describe("SimKubelet", () => {
       const run = k.run(ac.signal);
       k.adoptRunningPod({ namespace: "default", name: "p", uid: "u", configMaps: ["a"] }, 30_000);
       await clock.step(29_000);
-      const before = { gets: sim.accounting.count({ verb: "get" }), watches: sim.watchers("configmaps").length };
+      const before = { gets: sim.accounting.count({ verb: "get" }), watches: sim.caches.watchers("configmaps").length };
       await clock.step(2_000);
       const after = { gets: sim.accounting.count({ verb: "get", servedFrom: "storage" }), syncs: k.stats().podSyncs };
       ac.abort();

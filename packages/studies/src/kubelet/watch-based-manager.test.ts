@@ -29,7 +29,7 @@ async function rig(immutable: string[] = []) {
     await m.stop();
     sim.stop();
   });
-  const watches = () => sim.watchers("configmaps").length;
+  const watches = () => sim.caches.watchers("configmaps").length;
   const count = (verb: string) => sim.accounting.count({ verb, resource: "configmaps" });
   return { clock, sim, m, watches, count };
 }
@@ -116,7 +116,7 @@ describe("WatchBasedManager", () => {
 
   it("fails a read after 1 s when the object's first LIST does not come back", async () => {
     const { clock, sim, m } = await rig();
-    sim.addLatency({ ms: 5000, verbs: ["list"] });
+    sim.faults.latency({ ms: 5000, verbs: ["list"] });
     m.registerPod(pod(["a"]));
     const read = m.getObject("default", "a");
     const outcome = read.then(

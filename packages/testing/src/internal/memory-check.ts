@@ -183,7 +183,7 @@ async function applyMemoryStep(cluster: SimCluster, s: MemoryStep, objects: numb
     case "relist": {
       // A change the informer's stalled watch never delivers, then compaction past it: the watch that replaces the
       // dropped one asks for a compacted resourceVersion, gets 410 Gone, and the reflector relists.
-      e.stallWatchers({ resource: "configmaps" });
+      e.faults.stallWatchers({ resource: "configmaps" });
       const i = Math.floor(rand() * objects);
       await e.update("configmaps", NAMESPACE, nameOf(i), {
         apiVersion: "v1",
@@ -191,13 +191,13 @@ async function applyMemoryStep(cluster: SimCluster, s: MemoryStep, objects: numb
         metadata: { name: nameOf(i), namespace: NAMESPACE },
         data: payload(i, gen),
       });
-      e.compact();
-      e.dropWatches("configmaps");
-      e.resumeWatchers();
+      e.faults.compact();
+      e.faults.dropWatches("configmaps");
+      e.faults.resumeWatchers();
       return;
     }
     case "reinitialize-cache":
-      e.reinitializeCache("configmaps", 0);
+      e.faults.reinitializeCache("configmaps", 0);
       return;
     case "wait":
       await cluster.clock.step(s.ms);
@@ -356,9 +356,9 @@ export async function runMemoryCheck(input: MemoryCheckInput): Promise<MemoryChe
     // history sized by the recent write rate. Before each sample both are reset (the informer re-watches, or relists,
     // and converges again), so that the samples compare the informer's memory, not the simulated server's.
     const sample = async () => {
-      cluster.engine.reinitializeCache("configmaps", 0);
+      cluster.engine.faults.reinitializeCache("configmaps", 0);
       await converge(cluster, informer);
-      cluster.engine.compact();
+      cluster.engine.faults.compact();
       return collect();
     };
     baselineBytes = await sample();

@@ -59,7 +59,7 @@ export interface CacheWatcherInit {
  * to `result` first and `input` only afterwards, so a watcher busy with a large initial list stops taking dispatched
  * events after `chanSize` of them — which is what gets RV "0"/watch-list watches killed under churn.
  *
- * It is both the in-process `Watch` (async iterable with `stop()`) and the HTTP layer's `WatchSource`.
+ * It is both the in-process `Watch` (async iterable with `stop()`) and the HTTP layer's `WatchStreamSource`.
  */
 export class CacheWatcher implements AsyncIterable<WatchEvent> {
   readonly id: number;

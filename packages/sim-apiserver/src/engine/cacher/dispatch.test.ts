@@ -105,23 +105,23 @@ describe("§5.3 per-watcher channel sizes", () => {
   ];
   it.each(cases)("capacity $capacity, $resource fields=$fieldSelector labels=$labelSelector → $want", async (c) => {
     const { engine } = setup({ historyLowerBound: c.capacity, historyUpperBound: c.capacity });
-    expect(engine.cacher(c.resource).historyStats.capacity).toBe(c.capacity);
+    expect(engine.caches.cacher(c.resource).historyStats.capacity).toBe(c.capacity);
     const namespaced = c.resource !== "nodes";
     await engine.watch(c.resource, namespaced ? "default" : "", {
       resourceVersion: "1",
       ...(c.fieldSelector !== undefined && { fieldSelector: c.fieldSelector }),
       ...(c.labelSelector !== undefined && { labelSelector: c.labelSelector }),
     });
-    expect(engine.watchers(c.resource).map((w) => w.chanSize)).toEqual([c.want]);
+    expect(engine.caches.watchers(c.resource).map((w) => w.chanSize)).toEqual([c.want]);
     engine.stop();
   });
 
   it("the capacity follows churn: a ring grown by 801 fresh events gives new watchers 22 slots", async () => {
     const { engine } = setup();
     for (let i = 0; i < 801; i++) await engine.create("configmaps", "default", cm(`c${i}`));
-    expect(engine.cacher("configmaps").historyStats.capacity).toBe(1600);
+    expect(engine.caches.cacher("configmaps").historyStats.capacity).toBe(1600);
     await engine.watch("configmaps", "default", { resourceVersion: "0" });
-    expect(engine.watchers("configmaps")[0]!.chanSize).toBe(22);
+    expect(engine.caches.watchers("configmaps")[0]!.chanSize).toBe(22);
     engine.stop();
   });
 
@@ -129,13 +129,13 @@ describe("§5.3 per-watcher channel sizes", () => {
     // A 10 s freshness window, so channel sizes above the minimum of 10 show small capacities: ceil(capacity / 10).
     const { clock, engine } = setup({ eventFreshMs: 10_000 });
     for (let i = 0; i < 201; i++) await engine.create("configmaps", "default", cm(`burst${i}`));
-    expect(engine.cacher("configmaps").historyStats.capacity).toBe(400);
-    engine.reinitializeCache("configmaps");
+    expect(engine.caches.cacher("configmaps").historyStats.capacity).toBe(400);
+    engine.faults.reinitializeCache("configmaps");
     // The history is empty, its capacity is the burst's: a watch opened now gets the burst's channel size, not the
     // slow churn's that follows (this is what a study measuring a watch right after a re-initialization sees).
-    expect(engine.cacher("configmaps").historyStats).toMatchObject({ capacity: 400, size: 0 });
+    expect(engine.caches.cacher("configmaps").historyStats).toMatchObject({ capacity: 400, size: 0 });
     const early = await engine.watch("configmaps", "default", { resourceVersion: "0" });
-    expect(engine.watchers("configmaps")[0]!.chanSize).toBe(40);
+    expect(engine.caches.watchers("configmaps")[0]!.chanSize).toBe(40);
     early.stop();
     // One event per second: the ring only resizes when it is full; at the 401st event its newest quarter is older
     // than the window, so it halves, and new watchers get half the slots.
@@ -143,18 +143,18 @@ describe("§5.3 per-watcher channel sizes", () => {
       await engine.update("configmaps", "default", "burst0", cm("burst0", String(i + 1)));
       await clock.step(1000);
     }
-    expect(engine.cacher("configmaps").historyStats.capacity).toBe(400);
+    expect(engine.caches.cacher("configmaps").historyStats.capacity).toBe(400);
     await engine.update("configmaps", "default", "burst0", cm("burst0", "last"));
-    expect(engine.cacher("configmaps").historyStats.capacity).toBe(200);
+    expect(engine.caches.cacher("configmaps").historyStats.capacity).toBe(200);
     await engine.watch("configmaps", "default", { resourceVersion: "0" });
-    expect(engine.watchers("configmaps").map((w) => w.chanSize)).toEqual([20]);
+    expect(engine.caches.watchers("configmaps").map((w) => w.chanSize)).toEqual([20]);
     engine.stop();
   });
 
   it("the window is eventFreshDuration: 1600 slots over 150 s is 11 per watcher", async () => {
     const { engine } = setup({ historyLowerBound: 1600, historyUpperBound: 1600, eventFreshMs: 150_000 });
     await engine.watch("configmaps", "default", { resourceVersion: "1" });
-    expect(engine.watchers("configmaps")[0]!.chanSize).toBe(11);
+    expect(engine.caches.watchers("configmaps")[0]!.chanSize).toBe(11);
     engine.stop();
   });
 });
@@ -177,17 +177,18 @@ describe("§5.4 shared dispatch budget and forced close", () => {
     const { clock, engine, logs, metrics } = await steady();
     const w = await deafWatch(engine);
     await writes(engine, 20);
-    const cacher = engine.cacher("configmaps");
-    expect([engine.watchers("configmaps")[0]!.resultLength, engine.watchers("configmaps")[0]!.inputLength]).toEqual([
-      10, 10,
-    ]);
+    const cacher = engine.caches.cacher("configmaps");
+    expect([
+      engine.caches.watchers("configmaps")[0]!.resultLength,
+      engine.caches.watchers("configmaps")[0]!.inputLength,
+    ]).toEqual([10, 10]);
     expect(cacher.dispatchBudget).toBe(100);
     await writes(engine, 1, "x"); // the 21st event blocks: the dispatcher takes the whole budget
     expect(cacher.dispatchBudget).toBe(0);
     await clock.step(99);
-    expect(engine.watchers("configmaps")).toHaveLength(1);
+    expect(engine.caches.watchers("configmaps")).toHaveLength(1);
     await clock.step(1);
-    expect(engine.watchers("configmaps")).toHaveLength(0);
+    expect(engine.caches.watchers("configmaps")).toHaveLength(0);
     expect(cacher.terminatedWatchers).toBe(1);
     expect(terminated(metrics)).toBe(1);
     expect(logs).toEqual([
@@ -215,11 +216,11 @@ describe("§5.4 shared dispatch budget and forced close", () => {
     await writes(engine, 21);
     const t0 = clock.now();
     await clock.step(100);
-    expect(engine.watchers("configmaps")).toHaveLength(1);
+    expect(engine.caches.watchers("configmaps")).toHaveLength(1);
     expect(clock.now() - t0).toBe(100);
     expect(terminated(metrics)).toBe(2);
     // Refilled at 50 ms per second of the 100 ms it waited.
-    expect(engine.cacher("configmaps").dispatchBudget).toBe(5);
+    expect(engine.caches.cacher("configmaps").dispatchBudget).toBe(5);
     await settle();
     expect(healthy.seen).toHaveLength(21);
     engine.stop();
@@ -233,8 +234,8 @@ describe("§5.4 shared dispatch budget and forced close", () => {
     // The consumer wakes up after 30 ms and reads one event: input has room, the blocked event goes in.
     await slow.next();
     // 100 taken, 70 returned, 30 ms · 50 ms/s = 1.5 ms refilled.
-    expect(engine.cacher("configmaps").dispatchBudget).toBe(71.5);
-    expect(engine.watchers("configmaps")).toHaveLength(1);
+    expect(engine.caches.cacher("configmaps").dispatchBudget).toBe(71.5);
+    expect(engine.caches.watchers("configmaps")).toHaveLength(1);
     engine.stop();
   });
 
@@ -248,9 +249,9 @@ describe("§5.4 shared dispatch budget and forced close", () => {
     await writes(engine, 20, "z"); // late watcher: result 10, input 10
     await writes(engine, 1, "zz"); // blocks: 5 ms left
     await clock.step(4);
-    expect(engine.watchers("configmaps")).toHaveLength(1);
+    expect(engine.caches.watchers("configmaps")).toHaveLength(1);
     await clock.step(1);
-    expect(engine.watchers("configmaps")).toHaveLength(0);
+    expect(engine.caches.watchers("configmaps")).toHaveLength(0);
     expect(terminated(metrics)).toBe(2);
     const c = collect(clock, late);
     await c.done;
@@ -261,7 +262,7 @@ describe("§5.4 shared dispatch budget and forced close", () => {
   it("a watcher blocked right after the cache starts is closed at once: the budget starts empty", async () => {
     const { clock, engine, logs, logAt, metrics } = setup();
     const start = clock.now();
-    expect(engine.cacher("configmaps").dispatchBudget).toBe(0);
+    expect(engine.caches.cacher("configmaps").dispatchBudget).toBe(0);
     const w = await deafWatch(engine);
     await writes(engine, 21); // no virtual time has passed since the cacher was created
     expect(terminated(metrics)).toBe(1);
@@ -279,18 +280,18 @@ describe("§5.4 shared dispatch budget and forced close", () => {
     await clock.step(500);
     await deafWatch(engine);
     await writes(engine, 21);
-    expect(engine.cacher("configmaps").dispatchBudget).toBe(0);
+    expect(engine.caches.cacher("configmaps").dispatchBudget).toBe(0);
     await clock.step(24);
-    expect([engine.watchers("configmaps").length, terminated(metrics)]).toEqual([1, 0]);
+    expect([engine.caches.watchers("configmaps").length, terminated(metrics)]).toEqual([1, 0]);
     await clock.step(1);
-    expect([engine.watchers("configmaps").length, terminated(metrics)]).toEqual([0, 1]);
+    expect([engine.caches.watchers("configmaps").length, terminated(metrics)]).toEqual([0, 1]);
     engine.stop();
   });
 
   it("with no refill the budget stays at 0 and a blocked watcher is closed at once, however long the cache ran", async () => {
     const { clock, engine, metrics } = setup({ budgetRefreshMsPerSecond: 0 });
     await clock.step(60_000);
-    expect(engine.cacher("configmaps").dispatchBudget).toBe(0);
+    expect(engine.caches.cacher("configmaps").dispatchBudget).toBe(0);
     const w = await deafWatch(engine);
     await writes(engine, 21);
     expect(terminated(metrics)).toBe(1);
@@ -302,19 +303,19 @@ describe("§5.4 shared dispatch budget and forced close", () => {
 
   it("the budget fills at 50 ms per second from the cache's start up to 100 ms, and again after being spent", async () => {
     const { clock, engine } = setup();
-    const fromStart: number[] = [engine.cacher("configmaps").dispatchBudget];
+    const fromStart: number[] = [engine.caches.cacher("configmaps").dispatchBudget];
     for (let i = 0; i < 3; i++) {
       await clock.step(1000);
-      fromStart.push(engine.cacher("configmaps").dispatchBudget);
+      fromStart.push(engine.caches.cacher("configmaps").dispatchBudget);
     }
     expect(fromStart).toEqual([0, 50, 100, 100]);
     await deafWatch(engine);
     await writes(engine, 21);
     await clock.step(100);
-    const afterSpending: number[] = [engine.cacher("configmaps").dispatchBudget];
+    const afterSpending: number[] = [engine.caches.cacher("configmaps").dispatchBudget];
     for (let i = 0; i < 3; i++) {
       await clock.step(1000);
-      afterSpending.push(engine.cacher("configmaps").dispatchBudget);
+      afterSpending.push(engine.caches.cacher("configmaps").dispatchBudget);
     }
     expect(afterSpending).toEqual([5, 55, 100, 100]);
     engine.stop();
@@ -330,7 +331,7 @@ describe("§5.4 shared dispatch budget and forced close", () => {
     });
     const rv = engine.currentResourceVersion;
     await clock.step(1300); // the bookmark tick puts the end marker into input (result is full of initial events)
-    expect(engine.watchers("configmaps")[0]!.holdsEndBookmark).toBe(true);
+    expect(engine.caches.watchers("configmaps")[0]!.holdsEndBookmark).toBe(true);
     await writes(engine, 10); // input: bookmark + 9 events; the 10th blocks
     await clock.step(100);
     expect(logs).toHaveLength(1);
@@ -378,7 +379,7 @@ describe("§5.4 reproduction: RV=0 watches closed during their initial events un
     for (let i = 0; i < s.objects; i++) await engine.create("configmaps", "default", cm(`cm-${i}`));
     const t0 = clock.now();
     const w = await engine.watch("configmaps", "default", { resourceVersion: "0", timeoutSeconds: 3600 });
-    const chanSize = engine.watchers("configmaps")[0]!.chanSize;
+    const chanSize = engine.caches.watchers("configmaps")[0]!.chanSize;
     const seen: string[] = [];
     const state: { endedAt: number | undefined } = { endedAt: undefined };
     const reader = (async () => {
@@ -396,7 +397,7 @@ describe("§5.4 reproduction: RV=0 watches closed during their initial events un
     await clock.step(2000);
     churn.stop();
     await clock.step(3000);
-    const survived = engine.watchers("configmaps").length === 1;
+    const survived = engine.caches.watchers("configmaps").length === 1;
     engine.stop();
     await reader;
     return {

@@ -42,16 +42,16 @@ async function churn(engine: SimApiServer, clock: FakeClock, n: number) {
 describe("engine watcher faults", () => {
   it("stallWatchers: the stalled watcher is closed by the dispatch budget; the other gets every event", async () => {
     const { clock, engine, slow, fast } = await setup();
-    expect(engine.stallWatchers({ userAgent: "slow-client" })).toBe(1);
-    expect(engine.watcherInfo("configmaps").map((w) => [w.userAgent, w.stalled])).toEqual([
+    expect(engine.faults.stallWatchers({ userAgent: "slow-client" })).toBe(1);
+    expect(engine.caches.watcherInfo("configmaps").map((w) => [w.userAgent, w.stalled])).toEqual([
       ["slow-client/1.0", true],
       ["fast-client/1.0", false],
     ]);
     await churn(engine, clock, 50);
     await slow.done;
     expect(slow.events).toEqual([]);
-    expect(engine.cacher("configmaps").terminatedWatchers).toBe(1);
-    expect(engine.watcherInfo().map((w) => w.userAgent)).toEqual(["fast-client/1.0"]);
+    expect(engine.caches.cacher("configmaps").terminatedWatchers).toBe(1);
+    expect(engine.caches.watcherInfo().map((w) => w.userAgent)).toEqual(["fast-client/1.0"]);
     expect(fast.events.map((e) => (e.object as KubeObject).metadata?.name)).toEqual(
       Array.from({ length: 50 }, (_, i) => `c-${i}`),
     );
@@ -62,7 +62,7 @@ describe("engine watcher faults", () => {
   it("control: without the fault the same churn closes nobody", async () => {
     const { clock, engine, slow, fast } = await setup();
     await churn(engine, clock, 50);
-    expect(engine.cacher("configmaps").terminatedWatchers).toBe(0);
+    expect(engine.caches.cacher("configmaps").terminatedWatchers).toBe(0);
     expect(slow.events).toHaveLength(50);
     expect(fast.events).toHaveLength(50);
     engine.stop();
@@ -71,11 +71,11 @@ describe("engine watcher faults", () => {
 
   it("resumeWatchers before the buffers overflow delivers what was buffered, in order", async () => {
     const { clock, engine, slow, fast } = await setup();
-    engine.stallWatchers({ ids: [engine.watcherInfo("configmaps")[0]!.id], resource: "configmaps" });
+    engine.faults.stallWatchers({ ids: [engine.caches.watcherInfo("configmaps")[0]!.id], resource: "configmaps" });
     await churn(engine, clock, 5);
     expect(slow.events).toEqual([]);
-    expect(engine.watcherInfo()[0]).toMatchObject({ stalled: true, resultLength: 5 });
-    expect(engine.resumeWatchers()).toBe(1);
+    expect(engine.caches.watcherInfo()[0]).toMatchObject({ stalled: true, resultLength: 5 });
+    expect(engine.faults.resumeWatchers()).toBe(1);
     await settle();
     expect(slow.events.map((e) => (e.object as KubeObject).metadata?.name)).toEqual([
       "c-0",
@@ -92,11 +92,11 @@ describe("engine watcher faults", () => {
   it("a future stall rule stalls watchers opened later by that user agent", async () => {
     const clock = new FakeClock();
     const engine = new SimApiServer({ clock, rand: seededRand(7), compactionIntervalMs: 0 });
-    expect(engine.stallWatchers({ userAgent: "late" }, true)).toBe(0);
+    expect(engine.faults.stallWatchers({ userAgent: "late" }, true)).toBe(0);
     const w = await engine.watch("configmaps", "", { timeoutSeconds: 3600 }, { userAgent: "late-joiner" });
     const other = await engine.watch("configmaps", "", { timeoutSeconds: 3600 }, { userAgent: "other" });
-    expect(engine.watcherInfo().map((i) => i.stalled)).toEqual([true, false]);
-    expect(() => engine.stallWatchers({ resource: "gizmos" })).toThrow(UnknownResourceError);
+    expect(engine.caches.watcherInfo().map((i) => i.stalled)).toEqual([true, false]);
+    expect(() => engine.faults.stallWatchers({ resource: "gizmos" })).toThrow(UnknownResourceError);
     w.stop();
     other.stop();
     engine.stop();
@@ -105,11 +105,11 @@ describe("engine watcher faults", () => {
   it("dropWatches closes the selected resource's watches; asError makes in-process iteration throw", async () => {
     const { engine, slow, fast } = await setup();
     const extra = await engine.watch("secrets", "", { timeoutSeconds: 3600 });
-    expect(engine.dropWatches("configmaps", true)).toBe(2);
+    expect(engine.faults.dropWatches("configmaps", true)).toBe(2);
     await expect(slow.done).rejects.toThrow("watch connection dropped (fault)");
     await expect(fast.done).rejects.toMatchObject({ code: "ECONNRESET" });
-    expect(engine.watcherInfo().map((w) => w.resource)).toEqual(["secrets"]);
-    expect(engine.dropWatches()).toBe(1);
+    expect(engine.caches.watcherInfo().map((w) => w.resource)).toEqual(["secrets"]);
+    expect(engine.faults.dropWatches()).toBe(1);
     expect(await extra.next()).toEqual({ done: true, value: undefined });
     engine.stop();
   });

@@ -11,7 +11,14 @@ export {
   validateCostModel,
 } from "./cost-model.js";
 export { encodedSize, listEnvelopeSize } from "./encoded-size.js";
-export { type HttpFault, HttpFaultInjector, type HttpRequestDescriptor, parseHttpFaultRule } from "./http-faults.js";
+export {
+  type HttpFault,
+  HttpFaultInjector,
+  type HttpFaultRule,
+  type HttpFaultState,
+  type HttpRequestDescriptor,
+  parseHttpFaultRule,
+} from "./http-faults.js";
 export { inProcessFault, SimConnectionError } from "./in-process-faults.js";
 export type { ResourceStats } from "./list-work-estimator.js";
 export {
@@ -25,6 +32,12 @@ export {
   WATCH_RESULT_SLOT_BYTES,
 } from "./model-calibration.js";
 export { ObjectCountTracker } from "./object-count-tracker.js";
+export {
+  type FilteredRequest,
+  type RequestEnd,
+  type RequestFilterPorts,
+  RequestFilters,
+} from "./request-filters.js";
 export type { RequestInFlight } from "./request-in-flight.js";
 export { type LatencyRule, RequestLatency } from "./request-latency.js";
 export { handlerSteps, newRequestTrace } from "./request-trace.js";

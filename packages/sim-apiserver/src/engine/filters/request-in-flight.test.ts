@@ -46,7 +46,7 @@ describe("SimApiServer.inFlightRequests (in-process)", () => {
     expect(engine.inFlightRequests().map((r) => r.resource)).toEqual(["configmaps", "secrets"]);
     ac.abort();
     expect(engine.inFlightRequests().map((r) => `${r.resource} ${r.namespace}`)).toEqual(["secrets "]);
-    expect(engine.dropWatches()).toBe(1);
+    expect(engine.faults.dropWatches()).toBe(1);
     expect(engine.inFlightRequests()).toEqual([]);
     engine.stop();
   });
@@ -55,7 +55,7 @@ describe("SimApiServer.inFlightRequests (in-process)", () => {
     const { clock, engine } = setup();
     await engine.create("configmaps", "default", { metadata: { name: "a" } });
     expect(engine.inFlightRequests()).toEqual([]);
-    engine.addLatency({ ms: 500, verbs: ["list"] });
+    engine.faults.latency({ ms: 500, verbs: ["list"] });
     const listed = engine.list("configmaps", "default", { limit: 5 });
     await settle();
     const open = engine.inFlightRequests();

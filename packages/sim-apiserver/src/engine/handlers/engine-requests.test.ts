@@ -78,13 +78,13 @@ describe("engine requests: an unknown resource is a rejected promise naming it",
 describe("the synchronous admin API: an unknown resource throws UnknownResourceError naming it, changing nothing", () => {
   const calls: Array<[string, (e: SimApiServer) => unknown]> = [
     ["resource", (e) => e.resource("gizmos")],
-    ["cacher", (e) => e.cacher("gizmos")],
-    ["watchers", (e) => e.watchers("gizmos")],
-    ["reinitializeCache", (e) => e.reinitializeCache("gizmos", 1000)],
-    ["dropWatches", (e) => e.dropWatches("gizmos")],
-    ["watcherInfo", (e) => e.watcherInfo("gizmos")],
-    ["stallWatchers", (e) => e.stallWatchers({ resource: "gizmos" }, true)],
-    ["resumeWatchers", (e) => e.resumeWatchers({ resource: "gizmos" })],
+    ["cacher", (e) => e.caches.cacher("gizmos")],
+    ["watchers", (e) => e.caches.watchers("gizmos")],
+    ["reinitializeCache", (e) => e.faults.reinitializeCache("gizmos", 1000)],
+    ["dropWatches", (e) => e.faults.dropWatches("gizmos")],
+    ["watcherInfo", (e) => e.caches.watcherInfo("gizmos")],
+    ["stallWatchers", (e) => e.faults.stallWatchers({ resource: "gizmos" }, true)],
+    ["resumeWatchers", (e) => e.faults.resumeWatchers({ resource: "gizmos" })],
   ];
   for (const [name, call] of calls) {
     it(name, async () => {
@@ -105,10 +105,10 @@ describe("the synchronous admin API: an unknown resource throws UnknownResourceE
         "the server could not find the requested resource (gizmos)",
       ]);
       // Nothing changed: the open watch is neither stalled nor closed, the caches are ready, no rule was added.
-      expect(engine.watcherInfo().map((i) => i.stalled)).toEqual([false]);
-      expect(engine.cacher("configmaps").isReady).toBe(true);
+      expect(engine.caches.watcherInfo().map((i) => i.stalled)).toEqual([false]);
+      expect(engine.caches.cacher("configmaps").isReady).toBe(true);
       const later = await engine.watch("configmaps", "default", { resourceVersion: "0", timeoutSeconds: 60 });
-      expect(engine.watcherInfo().map((i) => i.stalled)).toEqual([false, false]);
+      expect(engine.caches.watcherInfo().map((i) => i.stalled)).toEqual([false, false]);
       w.stop();
       later.stop();
       engine.stop();
@@ -120,30 +120,30 @@ describe("the synchronous admin API: an unknown resource throws UnknownResourceE
     const w = await engine.watch("configmaps", "default", { resourceVersion: "0", timeoutSeconds: 60 });
     const rv = engine.currentResourceVersion;
     for (const bad of [Number.NaN, -1, 1.5]) {
-      expect(() => engine.compact(bad)).toThrow(
+      expect(() => engine.faults.compact(bad)).toThrow(
         new RangeError(`compact: the revision must be an integer ≥ 0, got ${bad}`),
       );
     }
     expect([engine.currentResourceVersion, engine.storage.compactedRevision]).toEqual([rv, 0]);
     for (const bad of [Number.NaN, -5, Number.POSITIVE_INFINITY]) {
-      expect(() => engine.reinitializeCache("configmaps", bad)).toThrow(
+      expect(() => engine.faults.reinitializeCache("configmaps", bad)).toThrow(
         new RangeError(`reinitializeCache: downtimeMs must be a finite number ≥ 0, got ${bad}`),
       );
     }
-    expect([engine.cacher("configmaps").isReady, engine.watcherInfo().length]).toEqual([true, 1]);
-    expect(() => engine.setBookmarkMode("none" as never)).toThrow(
+    expect([engine.caches.cacher("configmaps").isReady, engine.caches.watcherInfo().length]).toEqual([true, 1]);
+    expect(() => engine.faults.bookmarks("none" as never)).toThrow(
       new RangeError('bookmark mode must be one of on, no-periodic, off, got "none"'),
     );
-    expect(engine.bookmarkMode).toBe("on");
+    expect(engine.faults.bookmarkMode).toBe("on");
     w.stop();
     engine.stop();
   });
 
   it("a latency rule names its resource by plural or plural.group; one naming nothing served throws", async () => {
     const { clock, engine } = setup();
-    expect(() => engine.addLatency({ ms: 100, resource: "gizmos" })).toThrow(UnknownResourceError);
-    engine.addLatency({ ms: 100, resource: "leases.coordination.k8s.io" });
-    engine.addLatency({ ms: 10, resource: "leases" });
+    expect(() => engine.faults.latency({ ms: 100, resource: "gizmos" })).toThrow(UnknownResourceError);
+    engine.faults.latency({ ms: 100, resource: "leases.coordination.k8s.io" });
+    engine.faults.latency({ ms: 10, resource: "leases" });
     const start = clock.now();
     const p = engine.list("leases.coordination.k8s.io", "default");
     await clock.step(109);
@@ -203,7 +203,7 @@ describe("engine requests: the latency wait is cancelled with the request and by
     const audit: string[] = [];
     engine.accounting.auditLog = (l) => audit.push(l);
     const idle = clock.pendingTimers();
-    engine.addLatency({ ms: 10_000, verbs: ["list"] });
+    engine.faults.latency({ ms: 10_000, verbs: ["list"] });
     const ac = new AbortController();
     const p = engine.list("configmaps", "default", {}, { signal: ac.signal, userAgent: "cancelled" });
     await settle();
@@ -234,7 +234,7 @@ describe("engine requests: the latency wait is cancelled with the request and by
     const { engine } = setup();
     const audit: string[] = [];
     engine.accounting.auditLog = (l) => audit.push(l);
-    engine.addLatency({ ms: 10_000, verbs: ["watch"] });
+    engine.faults.latency({ ms: 10_000, verbs: ["watch"] });
     const ac = new AbortController();
     const p = engine.watch("configmaps", "default", { resourceVersion: "7" }, { signal: ac.signal, userAgent: "w" });
     await settle();
@@ -253,7 +253,7 @@ describe("engine requests: the latency wait is cancelled with the request and by
     const { engine } = setup();
     const audit: string[] = [];
     engine.accounting.auditLog = (l) => audit.push(l);
-    engine.faults.add({ type: "drop-connection", verbs: ["get"], count: 1 });
+    engine.faults.request({ type: "drop-connection", verbs: ["get"], count: 1 });
     await expect(engine.get("configmaps", "default", "x", {}, { userAgent: "d" })).rejects.toThrow(/dropped/);
     await expect(engine.get("configmaps", "default", "x", {}, { userAgent: "d" })).rejects.toMatchObject({ code: 404 });
     expect(audit.map((l) => [JSON.parse(l).requestURI, JSON.parse(l).responseStatus.code])).toEqual([
@@ -266,7 +266,7 @@ describe("engine requests: the latency wait is cancelled with the request and by
   it("an already-aborted signal rejects at once without arming a timer", async () => {
     const { clock, engine } = setup();
     const idle = clock.pendingTimers();
-    engine.addLatency({ ms: 500 });
+    engine.faults.latency({ ms: 500 });
     const ac = new AbortController();
     ac.abort(new Error("gone"));
     await expect(engine.requests.get("configmaps", "default", "x", {}, { signal: ac.signal })).rejects.toThrow("gone");
@@ -276,7 +276,7 @@ describe("engine requests: the latency wait is cancelled with the request and by
 
   it("stop() ends every waiting request with 503 and no timer survives it; later requests with latency get 503 at once", async () => {
     const { clock, engine } = setup();
-    engine.addLatency({ ms: 60_000 });
+    engine.faults.latency({ ms: 60_000 });
     const waiting = [
       engine.list("configmaps", "default"),
       engine.requests.watch("configmaps", "default", {}, {}),
@@ -298,7 +298,7 @@ describe("engine requests: the latency wait is cancelled with the request and by
 
   it("a request without latency never reads its signal (the HTTP face creates it lazily)", async () => {
     const { engine } = setup();
-    engine.addLatency({ ms: 100, verbs: ["watch"] });
+    engine.faults.latency({ ms: 100, verbs: ["watch"] });
     let reads = 0;
     const req = {
       get signal(): AbortSignal {

@@ -2,12 +2,13 @@ import { type KubeList, type KubeObject, type ListOptions, newMethodNotSupported
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { WatcherFaults } from "../cacher/index.js";
 import type { RequestLatency } from "../filters/index.js";
-import type { DeleteOptions, PatchType, ResourceTable } from "../registry/index.js";
+import type { DeleteOptions, PatchContentType, ResourceTable } from "../registry/index.js";
 import type { EngineRequest, ResourceRef, Served } from "../request-context.js";
 import type { RequestModels } from "../request-models.js";
 import type { SimResource } from "../resources.js";
 import type { SimWatch } from "../sim-watch.js";
 import { type ListOptionGates, serveGet, serveList } from "./list-serving.js";
+import { nameOf, queryOptionsOf, type ResourceRequest, type ResultOf } from "./resource-request.js";
 import { serveWatch } from "./watch-serving.js";
 import { isApplyPatch, type WriteServing } from "./write-serving.js";
 
@@ -28,23 +29,75 @@ export interface EngineRequestsDeps {
 }
 
 /**
- * The engine's request API as a face calls it: every verb takes the resource, its arguments and an
- * {@link EngineRequest}, and resolves to a {@link Served} result (the object plus where it was served from, whether
- * a delete finished, whether an apply created). Errors are data: an unknown resource, bad options and API errors
- * reject with a `StatusError` naming what was wrong; nothing throws synchronously. Each request first waits the
- * injected latency (cancelled by the request's signal or the engine's stop).
+ * The engine's request API as both faces call it: {@link serve} takes one {@link ResourceRequest} (verb, resource,
+ * namespace, name, options, body, and the {@link EngineRequest} context) and resolves to a {@link Served} result
+ * (the object plus where it was served from, whether a delete finished, whether an apply created); the per-verb
+ * methods are that request written out. Errors are data: an unknown resource, bad options and API errors reject
+ * with a `StatusError` naming what was wrong; nothing throws synchronously. Each request passes the engine's half
+ * of the filter chain — the injected latency (cancelled by the request's signal or the engine's stop), then the
+ * request models (APF seats and cost, trace) when they are on — before its verb's handler.
  *
- * Request faults and accounting are the face's: the HTTP face applies faults and records each request with its
- * bytes; the in-process face ({@link InProcessRequests}) decorates this API with both.
+ * The outer filters (the request fault, the accounting record) are `RequestFilters`, run by each face at its edge:
+ * the HTTP face before it reads the body and once the response is written (with its bytes), the in-process face
+ * ({@link InProcessRequests}) around this call.
  */
 export class EngineRequests {
   constructor(private readonly deps: EngineRequestsDeps) {}
 
+  /**
+   * Serves one request, whatever its verb and whichever face built it: the resource's lookup, the 405 of a verb it
+   * does not serve, the latency wait and the request models, then the verb's handler (the only place each verb is
+   * written).
+   */
+  serve<R extends ResourceRequest>(request: R): Promise<Served<ResultOf<R>>>;
+  serve(request: ResourceRequest): Promise<Served<unknown>> {
+    const { namespace, context: req } = request;
+    const { table, writes, gates } = this.deps;
+    switch (request.verb) {
+      case "list":
+        return this.run("list", request, (r) => serveList(table.cacher(r), namespace, request.options, gates));
+      case "get": {
+        const rv = request.options.resourceVersion;
+        return this.run("get", request, (r) =>
+          serveGet(table.cacher(r), namespace, request.name, rv ?? "", req.subresource),
+        );
+      }
+      case "create":
+        return this.run("create", request, (r) => writes.create(r, namespace, request.body, req));
+      case "update":
+        return this.run("update", request, (r) => writes.update(r, namespace, request.name, request.body, req));
+      case "patch":
+        return this.run(isApplyPatch(request.patchType) ? "apply" : "patch", request, (r) =>
+          writes.patch(r, namespace, request.name, request.patchType, request.body, req),
+        );
+      case "delete":
+        return this.run("delete", request, (r) =>
+          writes.delete(r, namespace, request.name, request.deleteOptions, req),
+        );
+      case "deletecollection":
+        return this.run("deletecollection", request, (r) =>
+          writes.deleteCollection(r, namespace, request.options, request.deleteOptions, req),
+        );
+      case "watch":
+        // The watch is not tied to the signal: the face stops it (the HTTP face when the client goes away, the
+        // in-process face when the caller's signal aborts).
+        return this.run("watch", request, async (r) => {
+          const res = await serveWatch(
+            this.deps,
+            table.cacher(r),
+            namespace,
+            request.options,
+            req.legacyWatchPath === true,
+          );
+          this.deps.watcherFaults.watchOpened(r, res.object, req.userAgent ?? this.deps.defaultUserAgent);
+          return res;
+        });
+    }
+  }
+
   /** LIST: `opts` are the decoded query; defaulting, validation and routing (cache or storage) happen here. */
   list(ref: ResourceRef, namespace: string, opts: ListOptions, req: EngineRequest): Promise<Served<KubeList>> {
-    return this.run("list", ref, req, { namespace, name: "", options: opts }, (r) =>
-      serveList(this.deps.table.cacher(r), namespace, opts, this.deps.gates),
-    );
+    return this.serve({ verb: "list", resource: ref, namespace, options: opts, context: req });
   }
 
   /** GET one object (RV unset: storage; "0": cache; N: cache once fresh); 404 when absent. */
@@ -55,17 +108,12 @@ export class EngineRequests {
     opts: { readonly resourceVersion?: string },
     req: EngineRequest,
   ): Promise<Served<KubeObject>> {
-    const options = opts.resourceVersion === undefined ? {} : { resourceVersion: opts.resourceVersion };
-    return this.run("get", ref, req, { namespace, name, options }, (r) =>
-      serveGet(this.deps.table.cacher(r), namespace, name, opts.resourceVersion ?? "", req.subresource),
-    );
+    return this.serve({ verb: "get", resource: ref, namespace, name, options: opts, context: req });
   }
 
   /** CREATE through the registry. */
   create(ref: ResourceRef, namespace: string, obj: KubeObject, req: EngineRequest): Promise<Served<KubeObject>> {
-    return this.run("create", ref, req, { namespace, name: "" }, (r) =>
-      this.deps.writes.create(r, namespace, obj, req),
-    );
+    return this.serve({ verb: "create", resource: ref, namespace, body: obj, context: req });
   }
 
   /** UPDATE (PUT) of an object, its status or its Scale. */
@@ -76,9 +124,7 @@ export class EngineRequests {
     obj: KubeObject,
     req: EngineRequest,
   ): Promise<Served<KubeObject>> {
-    return this.run("update", ref, req, { namespace, name }, (r) =>
-      this.deps.writes.update(r, namespace, name, obj, req),
-    );
+    return this.serve({ verb: "update", resource: ref, namespace, name, body: obj, context: req });
   }
 
   /** PATCH (JSON, merge, strategic merge, apply) of an object, its status or its Scale. */
@@ -86,13 +132,11 @@ export class EngineRequests {
     ref: ResourceRef,
     namespace: string,
     name: string,
-    type: PatchType | string,
+    type: PatchContentType | string,
     body: string,
     req: EngineRequest,
   ): Promise<Served<KubeObject>> {
-    return this.run(isApplyPatch(type) ? "apply" : "patch", ref, req, { namespace, name }, (r) =>
-      this.deps.writes.patch(r, namespace, name, type, body, req),
-    );
+    return this.serve({ verb: "patch", resource: ref, namespace, name, patchType: type, body, context: req });
   }
 
   /** DELETE with `DeleteOptions`; `deleted` of the result is false while finalizers hold the object. */
@@ -103,9 +147,7 @@ export class EngineRequests {
     options: DeleteOptions | undefined,
     req: EngineRequest,
   ): Promise<Served<KubeObject>> {
-    return this.run("delete", ref, req, { namespace, name }, (r) =>
-      this.deps.writes.delete(r, namespace, name, options, req),
-    );
+    return this.serve({ verb: "delete", resource: ref, namespace, name, deleteOptions: options, context: req });
   }
 
   /** DELETE on a collection: the objects `listOpts` select, one after the other; answers the list as selected. */
@@ -116,21 +158,19 @@ export class EngineRequests {
     options: DeleteOptions | undefined,
     req: EngineRequest,
   ): Promise<Served<KubeList>> {
-    return this.run("deletecollection", ref, req, { namespace, name: "", options: listOpts }, (r) =>
-      this.deps.writes.deleteCollection(r, namespace, listOpts, options, req),
-    );
+    return this.serve({
+      verb: "deletecollection",
+      resource: ref,
+      namespace,
+      options: listOpts,
+      deleteOptions: options,
+      context: req,
+    });
   }
 
-  /**
-   * WATCH, served by the watch cache. The watch is not tied to `req.signal`: the face stops it (the HTTP face when
-   * the client goes away, the in-process face when the caller's signal aborts).
-   */
+  /** WATCH, served by the watch cache; the face stops it. */
   watch(ref: ResourceRef, namespace: string, opts: ListOptions, req: EngineRequest): Promise<Served<SimWatch>> {
-    return this.run("watch", ref, req, { namespace, name: "", options: opts }, async (r) => {
-      const res = await serveWatch(this.deps, this.deps.table.cacher(r), namespace, opts, req.legacyWatchPath === true);
-      this.deps.watcherFaults.watchOpened(r, res.object, req.userAgent ?? this.deps.defaultUserAgent);
-      return res;
-    });
+    return this.serve({ verb: "watch", resource: ref, namespace, options: opts, context: req });
   }
 
   /**
@@ -139,28 +179,27 @@ export class EngineRequests {
    */
   private async run<T>(
     verb: string,
-    ref: ResourceRef,
-    req: EngineRequest,
-    target: { readonly namespace: string; readonly name: string; readonly options?: ListOptions },
+    request: ResourceRequest,
     handler: (r: SimResource) => Promise<Served<T>> | Served<T>,
   ): Promise<Served<T>> {
-    const r = this.deps.table.resolve(ref);
+    const req = request.context;
+    const r = this.deps.table.resolve(request.resource);
     // Verbs a resource does not serve (a review's list, a namespace's deletecollection) are go-restful's 405.
     const kubeVerb = verb === "apply" ? "patch" : verb;
     if (!r.verbs.includes(kubeVerb)) throw newMethodNotSupported({ group: r.group, resource: r.resource }, kubeVerb);
     const start = this.deps.clock.now();
-    const latencyVerb = verb === "apply" ? "patch" : verb;
-    await this.deps.latency.wait(latencyVerb, r, () => req.signal);
+    await this.deps.latency.wait(kubeVerb, r, () => req.signal);
     const models = this.deps.models;
     if (!models.enabled) return handler(r);
+    const options = modelOptionsOf(request);
     return models.serve(
       {
         verb,
         resource: r,
-        namespace: target.namespace,
-        name: target.name,
+        namespace: request.namespace,
+        name: nameOf(request),
         ...(req.subresource !== undefined && { subresource: req.subresource }),
-        ...(target.options !== undefined && { options: target.options }),
+        ...(options !== undefined && { options }),
         userAgent: req.userAgent ?? this.deps.defaultUserAgent,
         ...(req.signal !== undefined && { signal: req.signal }),
         ...(req.trace !== undefined && req.trace),
@@ -169,4 +208,11 @@ export class EngineRequests {
       () => handler(r),
     );
   }
+}
+
+/** The list options the request models see: a collection's, or a GET's resourceVersion (`{}` when it has none). */
+function modelOptionsOf(request: ResourceRequest): ListOptions | undefined {
+  if (request.verb !== "get") return queryOptionsOf(request);
+  const rv = request.options.resourceVersion;
+  return rv === undefined ? {} : { resourceVersion: rv };
 }

@@ -19,7 +19,7 @@ import {
   CUSTOM_RESOURCE_DEFINITIONS,
   type DeleteOptions,
   establishedDefinition,
-  type PatchType,
+  type PatchContentType,
   type PodBinding,
   patchTypeOf,
   type RegistryStore,
@@ -39,7 +39,7 @@ import type { MvccStorage } from "../storage/index.js";
 import { type ListOptionGates, listOptionsFor, scalePathsOf } from "./list-serving.js";
 
 /** Whether a PATCH content type is server-side apply (reported as verb `APPLY`). */
-export function isApplyPatch(type: PatchType | string): boolean {
+export function isApplyPatch(type: PatchContentType | string): boolean {
   return type.split(";")[0]!.trim().toLowerCase() === "application/apply-patch+yaml";
 }
 
@@ -131,7 +131,7 @@ export class WriteServing {
     r: SimResource,
     namespace: string,
     name: string,
-    type: PatchType | string,
+    type: PatchContentType | string,
     body: string,
     req: EngineRequest,
   ): Served<KubeObject> {

@@ -120,19 +120,19 @@ describe("CustomResourceDefinition lifecycle", () => {
   it("a stall rule naming the resource outlives it: it then matches nothing, later watches open and are not stalled", async () => {
     const e = engine();
     await e.create(CRD, "", gadgetsCrd());
-    expect(e.stallWatchers({ resource: "gadgets.example.org" }, true)).toBe(0);
+    expect(e.faults.stallWatchers({ resource: "gadgets.example.org" }, true)).toBe(0);
     const w = await e.watch("gadgets.example.org", "", { resourceVersion: "0" });
-    expect(e.watcherInfo().map((i) => [i.resource, i.stalled])).toEqual([["gadgets.example.org", true]]);
+    expect(e.caches.watcherInfo().map((i) => [i.resource, i.stalled])).toEqual([["gadgets.example.org", true]]);
     await e.delete(CRD, "", "gadgets.example.org");
     await settleControllers(e);
     for await (const _ of w);
     // Before the fix every watch opened after this failed with the gone resource's 404 (and leaked its watcher).
     const cm = await e.watch("configmaps", "default", { resourceVersion: "0" });
-    expect(e.watcherInfo().map((i) => [i.resource, i.stalled])).toEqual([["configmaps", false]]);
+    expect(e.caches.watcherInfo().map((i) => [i.resource, i.stalled])).toEqual([["configmaps", false]]);
     // Defined again, the rule applies again (it names the resource, not one incarnation of it).
     await e.create(CRD, "", gadgetsCrd());
     const again = await e.watch("gadgets.example.org", "", { resourceVersion: "0" });
-    expect(e.watcherInfo("gadgets.example.org").map((i) => i.stalled)).toEqual([true]);
+    expect(e.caches.watcherInfo("gadgets.example.org").map((i) => i.stalled)).toEqual([true]);
     cm.stop();
     again.stop();
     e.stop();

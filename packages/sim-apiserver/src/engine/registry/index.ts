@@ -12,7 +12,7 @@ export { type DeleteOptions, type PropagationPolicy, validateDeleteOptions } fro
 export { ServerSideApply } from "./field-manager/server-side-apply.js";
 export { FIELD_MANAGER_MAX_LENGTH } from "./field-manager/structured-merge-manager.js";
 export { FINALIZER_FOREGROUND, FINALIZER_KUBERNETES, FINALIZER_ORPHAN } from "./object-meta-validation.js";
-export { applyPatch, type PatchType, patchTypeOf, unsupportedPatchType } from "./patch.js";
+export { applyPatch, type PatchContentType, patchTypeOf, unsupportedPatchType } from "./patch.js";
 export { bindPod, type PodBinding } from "./pod-binding.js";
 export { ResourceTable } from "./resource-table.js";
 export { answerReview, IN_PROCESS_USER, type ReviewUser, reviewUserOf } from "./reviews.js";

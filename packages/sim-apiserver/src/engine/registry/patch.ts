@@ -4,13 +4,13 @@ import { decodeApplyConfiguration } from "./apply-patch.js";
 import { strategicMergePatch } from "./strategic-merge-patch.js";
 
 /** The patch content types kube-apiserver accepts (`PATCH` `Content-Type`). */
-export type PatchType =
+export type PatchContentType =
   | "application/json-patch+json"
   | "application/merge-patch+json"
   | "application/strategic-merge-patch+json"
   | "application/apply-patch+yaml";
 
-const PATCH_TYPES: readonly PatchType[] = [
+const PATCH_TYPES: readonly PatchContentType[] = [
   "application/json-patch+json",
   "application/merge-patch+json",
   "application/strategic-merge-patch+json",
@@ -18,7 +18,7 @@ const PATCH_TYPES: readonly PatchType[] = [
 ];
 
 /** The patch types of a custom resource: no strategic merge (there is no Go struct to read merge keys from). */
-const CUSTOM_PATCH_TYPES: readonly PatchType[] = [
+const CUSTOM_PATCH_TYPES: readonly PatchContentType[] = [
   "application/json-patch+json",
   "application/merge-patch+json",
   "application/apply-patch+yaml",
@@ -42,7 +42,7 @@ export function unsupportedPatchType(accepted: readonly string[]): StatusError {
  * the accepted types, as upstream's patch handler answers. `custom` (a custom resource) drops strategic merge from
  * the accepted types, as kube-apiserver does for CRD-served resources.
  */
-export function patchTypeOf(contentType: string | undefined, custom = false): PatchType {
+export function patchTypeOf(contentType: string | undefined, custom = false): PatchContentType {
   const t = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   const accepted = custom ? CUSTOM_PATCH_TYPES : PATCH_TYPES;
   const found = accepted.find((p) => p === t);
@@ -243,7 +243,7 @@ export interface PatchTarget {
  * Decodes a PATCH body of type `type`: JSON for the JSON, merge and strategic patch types (400 `error decoding
  * patch: …` when undecodable), YAML or JSON for apply patches ({@link decodeApplyConfiguration}).
  */
-export function decodePatch(type: PatchType, body: string): unknown {
+export function decodePatch(type: PatchContentType, body: string): unknown {
   if (type === "application/apply-patch+yaml") return decodeApplyConfiguration(body);
   try {
     return parseJson(body);
@@ -261,7 +261,7 @@ export function decodePatch(type: PatchType, body: string): unknown {
  *
  * Differences from kube-apiserver: see {@link strategicMergePatch} for the strategic-merge subset.
  */
-export function applyPatch(type: PatchType, current: unknown, body: string, target?: PatchTarget): unknown {
+export function applyPatch(type: PatchContentType, current: unknown, body: string, target?: PatchTarget): unknown {
   const patch = decodePatch(type, body);
   if (type === "application/json-patch+json") return jsonPatch(current, patch);
   if (!isObject(patch)) throw newBadRequest("the patch body must be a JSON object");

@@ -20,7 +20,7 @@ import type { MvccStorage } from "../storage/index.js";
 import { type DeleteOptions, finalizersForDeletion, validateDeleteOptions } from "./delete-options.js";
 import { beforeDelete } from "./graceful-delete.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "./object-meta-validation.js";
-import { applyPatch, decodePatch, type PatchType, patchTypeOf } from "./patch.js";
+import { applyPatch, decodePatch, type PatchContentType, patchTypeOf } from "./patch.js";
 import { type ResourceStrategy, strategyFor } from "./strategy.js";
 
 /** The operation a {@link FieldManager} is told about (`managedFields[].operation`). */
@@ -450,7 +450,7 @@ export class RegistryStore {
     r: SimResource,
     namespace: string,
     name: string,
-    type: PatchType | string,
+    type: PatchContentType | string,
     body: string,
     o: WriteOptions = {},
   ): KubeObject {

@@ -142,7 +142,7 @@ describe("EventHistory: positions and the oldest deliverable RV", () => {
       historyUpperBound: 4,
     });
     for (let i = 0; i < 6; i++) await sim.create("configmaps", "default", { metadata: { name: `c${i}` } }); // RVs 2..7
-    const oldest = sim.cacher("configmaps").historyStats.oldestRV;
+    const oldest = sim.caches.cacher("configmaps").historyStats.oldestRV;
     expect(oldest).toBe(4);
     const first = async (rv: number): Promise<WatchEvent | undefined> => {
       const w = await sim.watch("configmaps", "default", { resourceVersion: String(rv), timeoutSeconds: 5 });

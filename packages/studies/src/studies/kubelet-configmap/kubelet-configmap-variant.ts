@@ -152,7 +152,7 @@ export async function runVariant(
   const point = () =>
     series.push({
       t: clock.now() - t0,
-      openWatches: sim.watchers("configmaps").length,
+      openWatches: sim.caches.watchers("configmaps").length,
       memoryBytes: configMapWatchMemory(sim),
     });
   sampler.start();
@@ -186,7 +186,7 @@ export async function runVariant(
       if (elapsed % 60_000 === 0)
         options.progress?.(
           `[${id}] t=${elapsed / 1000}s pod syncs=${syncs()} GET storage=${count("get", "storage")} ` +
-            `GET cache=${count("get", "cache")} watches open=${sim.watchers("configmaps").length}`,
+            `GET cache=${count("get", "cache")} watches open=${sim.caches.watchers("configmaps").length}`,
         );
     }
   } finally {
@@ -295,5 +295,5 @@ function schedulePodUpdates(
 
 /** The watch memory model's bytes for the open ConfigMap watches of `sim`. */
 function configMapWatchMemory(sim: SimApiServer): number {
-  return sim.watchMemory().byResource.find((r) => r.resource === "configmaps")?.totalBytes ?? 0;
+  return sim.caches.watchMemory().byResource.find((r) => r.resource === "configmaps")?.totalBytes ?? 0;
 }

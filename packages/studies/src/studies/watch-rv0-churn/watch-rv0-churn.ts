@@ -188,7 +188,7 @@ async function runCell(s: CellSetting): Promise<CellRun> {
   // A cluster that has been running: the objects were created long ago (their events are out of the watch cache's
   // history), and the history and the watch channels are sized by the churn of the last 75 s. Without this the
   // history would still hold every create, and an informer could resume from any object's resourceVersion.
-  sim.reinitializeCache(resource);
+  sim.faults.reinitializeCache(resource);
   const server = await openStudyServer(sim, { http: s.realTime, clock });
   const source: ListerWatcher<KubeObject> = server.listerWatcher(builtinResources.pods);
   let eventsRead = 0;
@@ -250,7 +250,7 @@ async function runCell(s: CellSetting): Promise<CellRun> {
   held.push([0, 0]);
   let chanSize: number | null = null;
   const synced = () => {
-    if (chanSize === null) chanSize = sim.watchers(resource)[0]?.chanSize ?? null;
+    if (chanSize === null) chanSize = sim.caches.watchers(resource)[0]?.chanSize ?? null;
     if (syncedAt === null && initialHeld() >= s.objects) syncedAt = clock.now() - t0;
     return syncedAt !== null && !s.full;
   };

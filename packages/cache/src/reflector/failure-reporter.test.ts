@@ -15,9 +15,9 @@ import type { ListerWatcher, ListerWatcherTarget, Watch } from "../listwatch.js"
 import { newStore } from "../store-impl.js";
 import { FakeWatch } from "../testing/fake-controller-source.js";
 import { startRun } from "../testing/start-run.js";
-import { failureHint, failureKindOf } from "./failures.js";
 import type { LogLevel, ReflectorLogger } from "./logger.js";
 import { Reflector } from "./reflector.js";
+import { failureHint, failureKindOf } from "./status.js";
 
 type Obj = KubeObject;
 const refused = () => Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:6443"), { code: "ECONNREFUSED" });

@@ -1,55 +1,21 @@
-import { isConnectionRefused, isConnectionReset, isNetworkTimeout } from "@informer-ts/apimachinery";
 import type { Clock } from "@informer-ts/clock";
 import type { ListerWatcherTarget } from "../listwatch.js";
 import {
-  errorInfo,
   InitialEventsEndTimeoutError,
   isExpiredError,
   isTooLargeResourceVersionError,
-  type ReflectorErrorInfo,
   VeryShortWatchError,
 } from "./errors.js";
 import { type ReflectorLogger, safeLog } from "./logger.js";
-import type { ReflectorErrorPhase } from "./status.js";
-
-/**
- * What kind of failure a list or watch request met, as far as a person fixing it cares:
- * - `unreachable`: no answer from the server (connection refused or reset, DNS failure, network timeout);
- * - `unauthorized`: 401, the credentials were rejected;
- * - `forbidden`: 403, the user may not list or watch the resource;
- * - `not-found`: 404, the server does not serve the resource (a custom resource whose CRD is missing);
- * - `too-many-requests`: 429, the server sheds load;
- * - `server-error`: any other 5xx;
- * - `other`: anything else (a 4xx, a decode error, a store that throws).
- */
-export type FailureKind =
-  | "unreachable"
-  | "unauthorized"
-  | "forbidden"
-  | "not-found"
-  | "too-many-requests"
-  | "server-error"
-  | "other";
-
-/**
- * A run of failed list/watch attempts with no success between them (`ReflectorStatus.failure`). It starts at the
- * first failure, counts every further one and ends when a list succeeds (for a list streak) or a watch delivers
- * an event or ends cleanly (for a watch streak).
- */
-export interface ReflectorFailure {
-  /** The kind of the latest failure. */
-  readonly kind: FailureKind;
-  /** Where the latest failure happened. */
-  readonly during: ReflectorErrorPhase;
-  /** Failed attempts in this streak (1 on the first). */
-  readonly tries: number;
-  /** Clock time (ms) of the streak's first failure. */
-  readonly since: number;
-  /** The latest error. */
-  readonly error: ReflectorErrorInfo;
-  /** What to check, in words (names the URL, user or group/version/resource when known). */
-  readonly hint: string;
-}
+import {
+  errorInfo,
+  type FailureKind,
+  failureHint,
+  failureKindOf,
+  type ReflectorErrorInfo,
+  type ReflectorErrorPhase,
+  type ReflectorFailure,
+} from "./status.js";
 
 /** A summary line is logged after this many tries, then after twice as many, and so on. */
 const FIRST_SUMMARY_TRIES = 5;
@@ -62,28 +28,6 @@ const SUMMARY_INTERVAL_MS = 5 * 60_000;
  */
 function levelOf(kind: FailureKind): "info" | "warn" {
   return kind === "too-many-requests" ? "info" : "warn";
-}
-
-/** Classifies an error for {@link ReflectorFailure.kind}. */
-export function failureKindOf(err: unknown): FailureKind {
-  const info = errorInfo(err);
-  const code = info.code;
-  if (code === 401) return "unauthorized";
-  if (code === 403) return "forbidden";
-  if (code === 404) return "not-found";
-  if (code === 429) return "too-many-requests";
-  if (code !== undefined && code >= 500) return "server-error";
-  if (code === undefined && (isConnectionRefused(err) || isConnectionReset(err) || isNetworkTimeout(err))) {
-    return "unreachable";
-  }
-  if (
-    code === undefined &&
-    info.errno !== undefined &&
-    /^(ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/.test(info.errno)
-  ) {
-    return "unreachable";
-  }
-  return "other";
 }
 
 /**
@@ -107,45 +51,6 @@ function formatSpan(ms: number): string {
 
 function verbOf(during: ReflectorErrorPhase): string {
   return during === "watch-list" ? "watch-list" : during === "watch" ? "watch" : "list";
-}
-
-/** The resource as the hint names it: `group/version/resource` when the ListerWatcher says, else the type. */
-function resourceOf(target: ListerWatcherTarget | undefined, typeDescription: string): string {
-  if (target?.resource !== undefined) {
-    const gv = target.group ? `${target.group}/${target.version ?? "?"}` : (target.version ?? "v1");
-    const ns = target.namespace ? ` in namespace ${target.namespace}` : "";
-    return `${gv}/${target.resource}${ns}`;
-  }
-  return typeDescription;
-}
-
-/** The hint logged with a failure of `kind`. */
-export function failureHint(
-  kind: FailureKind,
-  during: ReflectorErrorPhase,
-  target: ListerWatcherTarget | undefined,
-  typeDescription: string,
-): string {
-  const resource = resourceOf(target, typeDescription);
-  const verb = during === "list" ? "list" : "watch";
-  switch (kind) {
-    case "unreachable":
-      return target?.url !== undefined
-        ? `the server at ${target.url} does not answer: is it running, and is that the right address?`
-        : "the server does not answer: is it running, and is the server address in the kubeconfig right?";
-    case "unauthorized":
-      return `the server rejected the credentials${target?.user ? ` of user "${target.user}"` : ""}: check the token or client certificate in the kubeconfig`;
-    case "forbidden":
-      return `${target?.user ? `user "${target.user}"` : "the user"} may not ${verb} ${resource}: check its RBAC (kubectl auth can-i ${verb} ${target?.resource ?? "<resource>"})`;
-    case "not-found":
-      return `the server does not serve ${resource}: check the group/version/resource; for a custom resource, is the CRD installed?`;
-    case "too-many-requests":
-      return "the server is shedding load (API priority and fairness): the reflector backs off and retries";
-    case "server-error":
-      return "the server failed internally: check the apiserver's logs; the reflector retries";
-    default:
-      return "see the error message; the reflector retries";
-  }
 }
 
 /**
