@@ -53,7 +53,8 @@ describe("PromMetrics bound handles (with)", () => {
     | { kind: "inc"; labels: number; value: number; unbound?: boolean }
     | { kind: "set" | "gaugeInc" | "gaugeDec"; labels: number; value: number; unbound?: boolean }
     | { kind: "observe"; labels: number; value: number; unbound?: boolean }
-    | { kind: "reset" | "scrape" }
+    | { kind: "reset" }
+    | { kind: "scrape" }
     | { kind: "remove"; labels: number };
 
   /**
