@@ -49,6 +49,11 @@ export interface InformerChildSpec {
   readonly n: number;
   /** When set, a CPU profile of the events phase only (inspector) is written into this directory. */
   readonly profDir?: string;
+  /**
+   * Stop after the initial sync (no events phase): run under `valgrind --tool=callgrind`, the instruction count of
+   * this run subtracted from a full run's is the events phase's, a measure that holds on a loaded machine.
+   */
+  readonly syncOnly?: boolean;
 }
 
 /** What a child reports back over IPC. */
@@ -368,8 +373,10 @@ async function childMain(spec: InformerChildSpec): Promise<InformerChildResult> 
   const t1 = process.hrtime.bigint();
   const cpu1 = process.cpuUsage();
   const profiler = spec.profDir === undefined ? undefined : await startProfiler();
-  g.open();
-  await client.delivered;
+  if (spec.syncOnly !== true) {
+    g.open();
+    await client.delivered;
+  }
   const t2 = process.hrtime.bigint();
   const cpuEvents = process.cpuUsage(cpu1);
   if (profiler !== undefined && spec.profDir !== undefined) {

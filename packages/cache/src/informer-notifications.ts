@@ -1,8 +1,9 @@
 import { type SubscriberErrorReporter, safeObservable } from "@informer-ts/instrumentation";
-import { Observable } from "rxjs";
+import { Observable, type Subscriber } from "rxjs";
 import { checkPeriod } from "./internal/check-period.js";
 import { describeValue } from "./internal/meta-accessor.js";
 import { ListenerOverflowError } from "./listener-overflow-error.js";
+import { NotificationFanOut } from "./notification-fan-out.js";
 import type { NotificationSink, ProcessorListener } from "./processor-listener.js";
 import type {
   HandlerOptions,
@@ -19,6 +20,8 @@ export interface RegistrationOptions<T> extends HandlerOptions<T> {
   readonly onOverflow?: (pending: number) => void;
   /** Called with the new listener before a running informer replays its cache into it. */
   readonly onBeforeReplay?: (listener: ProcessorListener<T>) => void;
+  /** For a shared listener: the names of the registrations it delivers for (see `ProcessorListenerOptions`). */
+  readonly registrationNames?: () => readonly string[];
 }
 
 /** What a `notifications$` subscription needs from its informer. */
@@ -30,6 +33,11 @@ export interface NotificationsHost<T> {
   /** Emits (and replays) once the informer has stopped for good. */
   readonly stopped$: Observable<void>;
   isStopped(): boolean;
+  /**
+   * Whether a subscription with this requested resync period may join the shared listener
+   * ({@link NotificationFanOut}): the informer has not started (nor stopped) and the effective resync period is 0.
+   */
+  canShare(resyncPeriod: number | undefined): boolean;
   /** Registers `sink` as a handler (`addEventHandlerWithOptions`). Throws once stopped. */
   register(sink: NotificationSink<T>, options: RegistrationOptions<T>): ProcessorListener<T>;
   /** Removes and stops `listener`; false when it was not registered. */
@@ -42,9 +50,51 @@ export interface NotificationsHost<T> {
 
 let anonymousSubscriptions = 0;
 
+/** The shared listener of each informer's early, unbounded, resync-free subscriptions. */
+const fanOuts = new WeakMap<NotificationsHost<unknown>, NotificationFanOut<unknown>>();
+
+function fanOutOf<T>(host: NotificationsHost<T>): NotificationFanOut<T> {
+  let f = fanOuts.get(host as NotificationsHost<unknown>) as NotificationFanOut<T> | undefined;
+  if (f === undefined) {
+    f = new NotificationFanOut<T>(host);
+    fanOuts.set(host as NotificationsHost<unknown>, f as NotificationFanOut<unknown>);
+  }
+  return f;
+}
+
+/**
+ * A subscription that joins the informer's {@link NotificationFanOut}: the same notifications and `synced` marker as a
+ * registration of its own would give it.
+ */
+function sharedSubscription<T>(
+  host: NotificationsHost<T>,
+  name: string,
+  subscriber: Subscriber<InformerNotification<T>>,
+): () => void {
+  const member = fanOutOf(host).join(name, (n) => subscriber.next(n));
+  let left = false;
+  member.listener
+    .hasSyncedChecker()
+    .done()
+    .then(
+      () => {
+        if (!left && !subscriber.closed) subscriber.next({ type: "synced" });
+      },
+      () => {},
+    );
+  const done = host.stopped$.subscribe(() => subscriber.complete());
+  return () => {
+    left = true;
+    done.unsubscribe();
+    member.leave();
+  };
+}
+
 /**
  * The informer's `notifications$(options)`: a cold, read-only Observable where **each subscription is a registration**
- * (as `addEventHandler`) with its own buffer, resync and `hasSynced`, delivered through `host.register`; it emits the
+ * (as `addEventHandler`) with its own buffer, resync and `hasSynced`, delivered through `host.register` — except
+ * that the unbounded, resync-free subscriptions made before the informer starts share one listener that fans out to
+ * them ({@link NotificationFanOut}; the same notifications, one buffer and delivery loop instead of one each); it emits the
  * handler notifications, `{ type: "synced" }` once the registration has synced, and completes when the informer
  * stops (at once when it has stopped already). Unsubscribing removes the registration. With `maxPending`, a full
  * buffer publishes a `listenerOverflow` event and then, between turns, either errors the subscription with a
@@ -72,6 +122,9 @@ export function notificationsStream<T>(
     if (host.isStopped()) {
       subscriber.complete();
       return undefined;
+    }
+    if (!Number.isFinite(maxPending) && host.canShare(options.resyncPeriod)) {
+      return sharedSubscription(host, name, subscriber);
     }
     let current: ProcessorListener<T> | undefined;
     let registering = false;

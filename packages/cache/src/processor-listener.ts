@@ -170,6 +170,12 @@ export interface ProcessorListenerOptions<T> {
    * `error`), and where a throwing `onHandlerError` is reported. Default: a console logger.
    */
   readonly logger?: Logger;
+  /**
+   * The names of the registrations this one listener delivers for, when it is shared (`notifications$`
+   * subscriptions made before the informer started fan out from one listener): the informer's status then lists one
+   * entry per name. Default: the listener is one registration, named `handlerName`.
+   */
+  readonly registrationNames?: () => readonly string[];
 }
 
 /** Name of the gauge of notifications waiting in one listener's buffer (informer-ts addition). */
@@ -253,6 +259,7 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
   private readonly onHandlerError: HandlerErrorCallback<T> | undefined;
   private readonly crashOnHandlerError: boolean;
   private readonly crash: (error: unknown) => void;
+  private readonly registrationNames: (() => readonly string[]) | undefined;
   private state: State = "created";
   private wake: (() => void) | undefined;
   private readonly stopController = new AbortController();
@@ -310,6 +317,7 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
           throw error;
         }));
     this.events = options.events ?? new EventStream<ListenerEvent>();
+    this.registrationNames = options.registrationNames;
     this.determineNextResync(this.clock.now());
     // Bound, so `registration.hasSynced` can be passed around as a function (e.g. to waitForCacheSync).
     this.hasSynced = this.hasSynced.bind(this);
@@ -337,6 +345,13 @@ export class ProcessorListener<T> implements ResourceEventHandlerRegistration {
       synced: this.tracker.hasSynced(),
       stopped: this.state === "stopped",
     };
+  }
+
+  /** The stats of each registration this listener delivers for: its own, or one per name of a shared listener. */
+  registrationStats(): ListenerStats[] {
+    const stats = this.stats();
+    if (this.registrationNames === undefined) return [stats];
+    return this.registrationNames().map((handlerName) => ({ ...stats, handlerName }));
   }
 
   shutdownDone(): Promise<void> {

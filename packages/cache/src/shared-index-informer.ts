@@ -167,6 +167,8 @@ export class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
       reporter: this.reporter,
       stopped$: this.stopped$,
       isStopped: () => this.stopped,
+      canShare: (resyncPeriod) =>
+        !this.started && !this.stopped && (resyncPeriod ?? this.defaultEventHandlerResyncPeriod) === 0,
       register: (sink, registration) => this.register(sink, registration),
       unregister: (listener) => this.processor.removeListener(listener),
       statusChanged: () => this.statusChanged.next(),
@@ -321,6 +323,7 @@ export class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
       onOverflow: options.onOverflow,
       pendingGauge: this.pendingGaugeOption(),
       logger: this.logger,
+      registrationNames: options.registrationNames,
     });
     options.onBeforeReplay?.(listener);
     if (!this.started) {
@@ -386,7 +389,7 @@ export class SharedIndexInformerImpl<T> implements SharedIndexInformer<T> {
       queuedDeltas: this.pipeline?.queue.length ?? 0,
       processErrors: this.processErrors,
       reflector: this.pipeline?.reflector.status(),
-      handlers: this.processor.list().map((l) => l.stats()),
+      handlers: this.processor.list().flatMap((l) => l.registrationStats()),
     };
   }
 

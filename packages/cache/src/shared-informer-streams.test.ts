@@ -43,6 +43,11 @@ function setup(options: SharedIndexInformerOptions<Pod> = {}, clock = new FakeCl
   return { clock, source, informer, metrics, ac: new AbortController() };
 }
 
+/** How many listeners the informer's processor holds (one per registration, one for the shared subscriptions). */
+function listenerCount(informer: SharedIndexInformer<Pod>): number {
+  return (informer as unknown as { sharedProcessor: { size: number } }).sharedProcessor.size;
+}
+
 /** Applies a notification stream to a map, checking the order rules a consumer relies on. */
 function applyTo(state: Map<string, string>, n: InformerNotification<Pod>): void {
   if (n.type === "relist") {
@@ -362,6 +367,90 @@ describe("notifications$ (issue 9 items 2 and 5)", () => {
     expect(lag()).toBe(0);
     ac.abort();
     await runUntilSettled(clock, running);
+  });
+
+  it("subscriptions made before run share one listener: each gets what a handler of its own gets (issue 25)", async () => {
+    const { clock, source, informer, ac } = setup();
+    source.add(pod("a"));
+    source.add(pod("b"));
+    const describe = (n: InformerNotification<Pod>) =>
+      n.type === "add"
+        ? `add:${n.newObj.metadata.name}:${n.isInInitialList}`
+        : n.type === "update"
+          ? `update:${n.newObj.metadata.name}`
+          : n.type === "delete"
+            ? `delete:${isDeletedFinalStateUnknown<Pod>(n.oldObj) ? n.oldObj.key : n.oldObj.metadata.name}`
+            : n.type;
+    const viaHandler: string[] = [];
+    const handler = informer.addEventHandlerWithOptions(
+      {
+        onAdd: (o, initial) => viaHandler.push(`add:${o.metadata.name}:${initial}`),
+        onUpdate: (_o, o) => viaHandler.push(`update:${o.metadata.name}`),
+        onDelete: (o) => viaHandler.push(`delete:${isDeletedFinalStateUnknown<Pod>(o) ? o.key : o.metadata.name}`),
+      },
+      { handlerName: "handler" },
+    );
+    const got: string[][] = [[], [], []];
+    let third: { unsubscribe(): void } | undefined;
+    const subs = [0, 1, 2].map((i) =>
+      informer.notifications$({ name: `s${i}` }).subscribe((n) => {
+        got[i]!.push(describe(n));
+        // The first subscriber drops the third one in the middle of a delivery to the three.
+        if (i === 0 && n.type === "update" && n.newObj.metadata.name === "b") third?.unsubscribe();
+      }),
+    );
+    third = subs[2];
+    // One listener for the three, the status still lists each by name.
+    expect(listenerCount(informer)).toBe(2);
+    expect(informer.status().handlers.map((h) => h.handlerName)).toEqual(["handler", "s0", "s1", "s2"]);
+    const running = informer.run(ac.signal);
+    await clock.step(0);
+    await settle();
+    expect(handler.hasSynced()).toBe(true);
+    const a = source.modify(pod("a"));
+    source.modify(pod("b"));
+    source.add(pod("c"));
+    source.delete(a);
+    await clock.step(0);
+    await settle();
+    const expected = viaHandler.slice();
+    expect(expected).toEqual(["add:a:true", "add:b:true", "update:a", "update:b", "add:c:false", "delete:a"]);
+    const withSynced = [...expected.slice(0, 2), "synced", ...expected.slice(2)];
+    expect(got[0]).toEqual(withSynced);
+    expect(got[1]).toEqual(withSynced);
+    expect(got[2]).toEqual(withSynced.slice(0, withSynced.indexOf("update:b")));
+    expect(informer.status().handlers.map((h) => h.handlerName)).toEqual(["handler", "s0", "s1"]);
+    // A subscription made while running has a listener of its own (its own replay); leaving the shared one keeps the
+    // others going; the last one to leave removes the shared listener.
+    const late = informer.notifications$({ name: "late" }).subscribe();
+    expect(listenerCount(informer)).toBe(3);
+    subs[0]!.unsubscribe();
+    source.modify(pod("b"));
+    await clock.step(0);
+    await settle();
+    expect(got[1]!.at(-1)).toBe("update:b");
+    expect(got[0]!.at(-1)).toBe("delete:a");
+    subs[1]!.unsubscribe();
+    late.unsubscribe();
+    expect(informer.status().handlers.map((h) => h.handlerName)).toEqual(["handler"]);
+    expect(listenerCount(informer)).toBe(1);
+    ac.abort();
+    await runUntilSettled(clock, running);
+    expect(takeEscapedRxjsErrors()).toEqual([]);
+  });
+
+  it("bounded subscriptions and those with a resync period keep a listener of their own", () => {
+    const { informer } = setup();
+    const subs = [
+      informer.notifications$({ name: "shared-1" }).subscribe(),
+      informer.notifications$({ name: "bounded", maxPending: 10 }).subscribe(),
+      informer.notifications$({ name: "resync", resyncPeriod: 5000 }).subscribe(),
+      informer.notifications$({ name: "shared-2" }).subscribe(),
+    ];
+    expect(listenerCount(informer)).toBe(3);
+    expect(informer.status().handlers.map((h) => h.handlerName)).toEqual(["shared-1", "shared-2", "bounded", "resync"]);
+    for (const s of subs) s.unsubscribe();
+    expect(listenerCount(informer)).toBe(0);
   });
 
   it("rejects bad options by name", () => {

@@ -50,13 +50,19 @@ describe("PromMetrics bound handles (with)", () => {
   const histOpts = { name: "lat_seconds", help: "Lat.", labelNames: ["name"], buckets: [0.001, 0.01, 0.1, 1] } as const;
 
   type Op =
-    | { kind: "inc"; labels: number; value: number }
-    | { kind: "set" | "gaugeInc" | "gaugeDec"; labels: number; value: number }
-    | { kind: "observe"; labels: number; value: number }
-    | { kind: "reset" };
+    | { kind: "inc"; labels: number; value: number; unbound?: boolean }
+    | { kind: "set" | "gaugeInc" | "gaugeDec"; labels: number; value: number; unbound?: boolean }
+    | { kind: "observe"; labels: number; value: number; unbound?: boolean }
+    | { kind: "reset" }
+    | { kind: "scrape" }
+    | { kind: "remove"; labels: number };
 
-  /** Applies `ops` to a fresh provider, through handles (`bound`) or the unbound methods; returns the exposition. */
-  function apply(ops: readonly Op[], bound: boolean): Promise<string> {
+  /**
+   * Applies `ops` to a fresh provider, through handles (`bound`, except the ops marked `unbound`) or the unbound
+   * methods; returns the expositions of every `scrape` and of the end.
+   */
+  async function apply(ops: readonly Op[], bound: boolean): Promise<string[]> {
+    const scrapes: string[] = [];
     const p = new PromMetrics();
     const c = p.counter(counterOpts);
     const g = p.gauge(gaugeOpts);
@@ -67,44 +73,60 @@ describe("PromMetrics bound handles (with)", () => {
         p.registry.resetMetrics();
         continue;
       }
+      if (op.kind === "scrape") {
+        scrapes.push(await p.render());
+        continue;
+      }
       const name = names[op.labels % 2]!;
+      if (op.kind === "remove") {
+        // Straight on prom-client's metrics, as code holding them (or a scrape library) would.
+        (p.registry.getSingleMetric(gaugeOpts.name) as prom.Gauge<string>).remove({ name });
+        (p.registry.getSingleMetric(histOpts.name) as prom.Histogram<string>).remove({ name });
+        continue;
+      }
+      const viaHandle = bound && op.unbound !== true;
       if (op.kind === "inc") {
         const labels = { name, result: op.labels < 2 ? "success" : "error" };
-        if (bound) bindCounter(c, labels).inc(op.value);
+        if (viaHandle) bindCounter(c, labels).inc(op.value);
         else c.inc(labels, op.value);
       } else if (op.kind === "observe") {
-        if (bound) bindHistogram(h, { name }).observe(op.value);
+        if (viaHandle) bindHistogram(h, { name }).observe(op.value);
         else h.observe(op.value, { name });
       } else {
         const b = bindGauge(g, { name });
-        if (op.kind === "set") bound ? b.set(op.value) : g.set(op.value, { name });
-        else if (op.kind === "gaugeInc") bound ? b.inc(op.value) : g.inc({ name }, op.value);
-        else bound ? b.dec(op.value) : g.dec({ name }, op.value);
+        if (op.kind === "set") viaHandle ? b.set(op.value) : g.set(op.value, { name });
+        else if (op.kind === "gaugeInc") viaHandle ? b.inc(op.value) : g.inc({ name }, op.value);
+        else viaHandle ? b.dec(op.value) : g.dec({ name }, op.value);
       }
     }
-    return p.render();
+    scrapes.push(await p.render());
+    return scrapes;
   }
 
-  it("record exactly what the unbound methods record, across resets (property)", async () => {
+  it("record exactly what the unbound methods record, mixed with unbound calls, across resets and removals (property)", async () => {
     const value = fc.oneof(
       fc.constantFrom(0, 0.001, 0.01, 0.1, 1, 1000),
       fc.double({ min: 0, max: 2, noNaN: true, noDefaultInfinity: true }),
     );
+    const unbound = fc.boolean();
     const op: fc.Arbitrary<Op> = fc.oneof(
-      fc.record({ kind: fc.constant("inc" as const), labels: fc.nat(3), value }),
+      fc.record({ kind: fc.constant("inc" as const), labels: fc.nat(3), value, unbound }),
       fc.record({
         kind: fc.constantFrom("set" as const, "gaugeInc" as const, "gaugeDec" as const),
         labels: fc.nat(1),
         value,
+        unbound,
       }),
-      fc.record({ kind: fc.constant("observe" as const), labels: fc.nat(1), value }),
+      fc.record({ kind: fc.constant("observe" as const), labels: fc.nat(1), value, unbound }),
       fc.constant({ kind: "reset" as const }),
+      fc.constant({ kind: "scrape" as const }),
+      fc.record({ kind: fc.constant("remove" as const), labels: fc.nat(1) }),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 40 }), async (ops) => {
-        expect(await apply(ops, true)).toBe(await apply(ops, false));
+        expect(await apply(ops, true)).toEqual(await apply(ops, false));
       }),
-      { numRuns: 100 },
+      { numRuns: 300 },
     );
   });
 

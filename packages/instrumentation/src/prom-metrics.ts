@@ -20,11 +20,14 @@ import {
  * exposition of everything registered, for a `/metrics` endpoint.
  *
  * The bound handles (`with(labels)`) record the same values as the unbound methods but skip prom-client's per-call
- * label validation and label hashing: a handle learns the key of its series in the metric's value table the first
- * time it records (through prom-client's own method) and afterwards updates that series in place, one table lookup
- * per call. It re-checks the series on every call, so a `reset()` or `remove()` of the metric is honoured (the next
- * call goes through prom-client again and re-creates the series). If the installed prom-client stores its values
- * in another shape than the one this was written against (15.x), the handles always take prom-client's own path.
+ * label validation and label hashing: a handle's first call goes through prom-client's own method (which creates the
+ * series); the handle then keeps the series object and updates it in place, with no table lookup and no allocation
+ * per call. Histogram handles also batch their bucket counts (sum and count are updated at once) and add them to the
+ * series before prom-client reads the metric (its `collect` hook) or rewrites it. Whatever may replace or drop series
+ * objects — a gauge's `set`, `zero`, `reset`, `remove`, also `registry.resetMetrics()` — is wrapped on the metric
+ * instance to bump a generation, and a handle whose generation is stale goes through prom-client again, so a reset or
+ * a removal is honoured. If the installed prom-client stores its values in another shape than the one this was
+ * written against (15.x), the handles always take prom-client's own path.
  * Handles are cached per metric and label set.
  */
 export class PromMetrics implements MetricsProvider {
@@ -138,14 +141,14 @@ interface MetricTable<S> {
 }
 
 /**
- * The key of the series with exactly `labels` in `metric`'s value table, or `undefined` when there is none or the
- * table does not have the expected shape (`isSeries`).
+ * The series with exactly `labels` in `metric`'s value table, or `undefined` when there is none or the table does not
+ * have the expected shape (`isSeries`).
  */
-function findSeriesKey<S extends { labels: Record<string, string | number> }>(
+function findSeries<S extends { labels: Record<string, string | number> }>(
   metric: MetricTable<S>,
   labels: MetricLabels,
   isSeries: (s: S) => boolean,
-): string | undefined {
+): S | undefined {
   const table = metric.hashMap;
   if (table === null || typeof table !== "object") return undefined;
   const names = Object.keys(labels);
@@ -153,90 +156,166 @@ function findSeriesKey<S extends { labels: Record<string, string | number> }>(
     const s = table[key]!;
     if (s === null || typeof s !== "object" || s.labels === null || typeof s.labels !== "object") continue;
     if (Object.keys(s.labels).length !== names.length) continue;
-    if (names.every((n) => s.labels[n] === labels[n]) && isSeries(s)) return key;
+    if (names.every((n) => s.labels[n] === labels[n]) && isSeries(s)) return s;
   }
   return undefined;
 }
 
 const isValueSeries = (s: ValueSeries) => typeof s.value === "number";
 
-/** A prom-client counter series bound to its labels. */
+/**
+ * The bookkeeping PromMetrics keeps beside one prom-client metric: a generation, bumped whenever prom-client may
+ * replace or drop series objects, and the handles whose batched bucket counts must reach the table before anyone
+ * reads or rewrites it.
+ */
+class SeriesGeneration {
+  /** Handles compare this with the generation they cached their series object in. */
+  gen = 0;
+  private readonly flushers: (() => void)[] = [];
+
+  /** Adds a handle's flush (called before every read and every rewrite of the table). */
+  addFlusher(flush: () => void): void {
+    this.flushers.push(flush);
+  }
+
+  flush(): void {
+    for (const f of this.flushers) f();
+  }
+}
+
+const generations = new WeakMap<object, SeriesGeneration>();
+
+/** The methods of prom-client 15 metrics that replace (`set` of a gauge, `zero`) or drop (`reset`, `remove`) series. */
+const rewriting = ["set", "zero", "reset", "remove"] as const;
+
+/**
+ * The {@link SeriesGeneration} of `metric`, created on first use: each of the metric's own {@link rewriting} methods
+ * is wrapped (on the instance, so every caller — this provider, `registry.resetMetrics()`, code holding the metric —
+ * goes through it) to flush the handles' batches and then bump the generation; its `collect` hook (run by
+ * prom-client before every read: `get()`, `registry.metrics()`) flushes first, then calls any hook it had.
+ */
+function generationOf(metric: object): SeriesGeneration {
+  let g = generations.get(metric);
+  if (g !== undefined) return g;
+  const state = new SeriesGeneration();
+  g = state;
+  generations.set(metric, state);
+  const m = metric as Record<string, unknown>;
+  for (const name of rewriting) {
+    const original = m[name];
+    if (typeof original !== "function") continue;
+    m[name] = function (this: unknown, ...args: unknown[]) {
+      state.flush();
+      try {
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      } finally {
+        state.gen++;
+      }
+    };
+  }
+  const collect = m.collect;
+  m.collect = function (this: unknown) {
+    state.flush();
+    return typeof collect === "function" ? (collect as () => unknown).call(this) : undefined;
+  };
+  return state;
+}
+
+/**
+ * A prom-client counter series bound to its labels: after the first call (through prom-client, which creates the
+ * series) it keeps the series object and adds to it in place while the metric's generation is unchanged.
+ */
 class PromBoundCounter implements BoundCounter {
-  private key: string | undefined;
+  private series: ValueSeries | undefined;
+  private gen = -1;
   private readonly table: MetricTable<ValueSeries>;
+  private readonly generation: SeriesGeneration;
 
   constructor(
     private readonly metric: prom.Counter<string>,
     private readonly labels: MetricLabels,
   ) {
     this.table = metric as unknown as MetricTable<ValueSeries>;
+    this.generation = generationOf(metric);
   }
 
   inc(value = 1): void {
-    if (this.key !== undefined && value >= 0 && value < Number.POSITIVE_INFINITY) {
-      const s = this.table.hashMap![this.key];
-      if (s !== undefined) {
-        s.value += value;
-        return;
-      }
+    if (this.gen === this.generation.gen && value >= 0 && value < Number.POSITIVE_INFINITY) {
+      this.series!.value += value;
+      return;
     }
     this.metric.inc(this.labels as prom.LabelValues<string>, value);
-    this.key = findSeriesKey(this.table, this.labels, isValueSeries);
+    this.series = findSeries(this.table, this.labels, isValueSeries);
+    this.gen = this.series === undefined ? -1 : this.generation.gen;
   }
 }
 
-/** A prom-client gauge series bound to its labels. */
+/** A prom-client gauge series bound to its labels (as {@link PromBoundCounter}; `set` replaces prom-client's object). */
 class PromBoundGauge implements BoundGauge {
-  private key: string | undefined;
+  private series: ValueSeries | undefined;
+  private gen = -1;
   private readonly table: MetricTable<ValueSeries>;
+  private readonly generation: SeriesGeneration;
 
   constructor(
     private readonly metric: prom.Gauge<string>,
     private readonly labels: MetricLabels,
   ) {
     this.table = metric as unknown as MetricTable<ValueSeries>;
+    this.generation = generationOf(metric);
   }
 
   set(value: number): void {
-    if (this.key !== undefined && typeof value === "number") {
-      const s = this.table.hashMap![this.key];
-      if (s !== undefined) {
-        s.value = value;
-        return;
-      }
+    if (this.gen === this.generation.gen && typeof value === "number") {
+      this.series!.value = value;
+      return;
     }
     this.metric.set(this.labels as prom.LabelValues<string>, value);
-    this.key = findSeriesKey(this.table, this.labels, isValueSeries);
+    this.learn();
   }
 
   inc(value = 1): void {
-    this.add(value, value, (v) => this.metric.inc(this.labels as prom.LabelValues<string>, v));
+    if (this.gen === this.generation.gen && typeof value === "number") {
+      this.series!.value += value;
+      return;
+    }
+    this.metric.inc(this.labels as prom.LabelValues<string>, value);
+    this.learn();
   }
 
   dec(value = 1): void {
-    this.add(-value, value, (v) => this.metric.dec(this.labels as prom.LabelValues<string>, v));
+    if (this.gen === this.generation.gen && typeof value === "number") {
+      this.series!.value -= value;
+      return;
+    }
+    this.metric.dec(this.labels as prom.LabelValues<string>, value);
+    this.learn();
   }
 
-  private add(delta: number, value: number, slow: (value: number) => void): void {
-    if (this.key !== undefined && typeof value === "number") {
-      const s = this.table.hashMap![this.key];
-      if (s !== undefined) {
-        s.value += delta;
-        return;
-      }
-    }
-    slow(value);
-    this.key = findSeriesKey(this.table, this.labels, isValueSeries);
+  /** After a call through prom-client (whose `set` bumped the generation): the series object now in the table. */
+  private learn(): void {
+    this.series = findSeries(this.table, this.labels, isValueSeries);
+    this.gen = this.series === undefined ? -1 : this.generation.gen;
   }
 }
 
-/** A prom-client histogram series bound to its labels. */
+/**
+ * A prom-client histogram series bound to its labels: sum and count go into the series object at once (so the sum
+ * adds up in the order of the calls, bit for bit what prom-client computes); the bucket counts are batched in a typed
+ * array and added to the series' buckets whenever prom-client reads or rewrites the table (its `collect` hook and
+ * wrapped `reset`/`remove`/`zero`), which is all the same to anyone reading through prom-client.
+ */
 class PromBoundHistogram implements BoundHistogram {
-  private key: string | undefined;
+  private series: HistogramSeries | undefined;
+  private gen = -1;
   private readonly table: MetricTable<HistogramSeries>;
+  private readonly generation: SeriesGeneration;
   /** The upper bounds, ascending, and the property names prom-client keeps their counts under. */
   private readonly bounds: readonly number[];
   private readonly bucketKeys: readonly string[];
+  /** Observations per bucket not yet added to the series' `bucketValues`. */
+  private readonly pending: Float64Array;
+  private hasPending = false;
 
   constructor(
     private readonly metric: prom.Histogram<string>,
@@ -246,26 +325,42 @@ class PromBoundHistogram implements BoundHistogram {
     const upper = (metric as unknown as { upperBounds?: unknown }).upperBounds;
     this.bounds = Array.isArray(upper) && upper.every((b) => typeof b === "number") ? [...upper] : [];
     this.bucketKeys = this.bounds.map(String);
+    this.pending = new Float64Array(this.bounds.length);
+    this.generation = generationOf(metric);
+    this.generation.addFlusher(() => this.flush());
   }
 
   observe(value: number): void {
-    if (this.key !== undefined && Number.isFinite(value)) {
-      const s = this.table.hashMap![this.key];
-      if (s !== undefined) {
-        s.sum += value;
-        s.count += 1;
-        const bounds = this.bounds;
-        for (let i = 0; i < bounds.length; i++) {
-          if (value <= bounds[i]!) {
-            s.bucketValues[this.bucketKeys[i]!]! += 1;
-            break;
-          }
+    if (this.gen === this.generation.gen && Number.isFinite(value)) {
+      const s = this.series!;
+      s.sum += value;
+      s.count += 1;
+      const bounds = this.bounds;
+      for (let i = 0; i < bounds.length; i++) {
+        if (value <= bounds[i]!) {
+          this.pending[i]! += 1;
+          this.hasPending = true;
+          break;
         }
-        return;
       }
+      return;
     }
     this.metric.observe(this.labels as prom.LabelValues<string>, value);
-    this.key = findSeriesKey(this.table, this.labels, (s) => this.isSeries(s));
+    this.series = findSeries(this.table, this.labels, (s) => this.isSeries(s));
+    this.gen = this.series === undefined ? -1 : this.generation.gen;
+  }
+
+  /** Adds the batched bucket counts to the series (still the cached one: every rewrite flushes before it). */
+  private flush(): void {
+    if (!this.hasPending) return;
+    this.hasPending = false;
+    const s = this.series;
+    for (let i = 0; i < this.pending.length; i++) {
+      const n = this.pending[i]!;
+      if (n === 0) continue;
+      this.pending[i] = 0;
+      if (s !== undefined) s.bucketValues[this.bucketKeys[i]!]! += n;
+    }
   }
 
   private isSeries(s: HistogramSeries): boolean {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { deepFreeze } from "../engine/object-util.js";
+import { jsonOf } from "./encoding-cache.js";
 import { negotiateOutput } from "./negotiation.js";
 import {
+  asPartialObjectMetadata,
   configMapTablePrinter,
   defaultTablePrinter,
   humanDuration,
@@ -164,5 +167,34 @@ describe("negotiateOutput", () => {
     ] as const) {
       expect(() => negotiateOutput(a, custom)).toThrow(`only the following media types are accepted: ${types}`);
     }
+  });
+});
+
+describe("asPartialObjectMetadata (meta.AsPartialObjectMetadata)", () => {
+  const cm = () => ({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "a", namespace: "ns", resourceVersion: "7", labels: { app: "x" } },
+    data: { big: "y".repeat(100) },
+  });
+
+  it("keeps only the metadata, under the negotiated apiVersion", () => {
+    for (const obj of [cm(), deepFreeze(cm())]) {
+      expect(JSON.parse(jsonOf(asPartialObjectMetadata(obj, "meta.k8s.io/v1beta1")))).toEqual({
+        kind: "PartialObjectMetadata",
+        apiVersion: "meta.k8s.io/v1beta1",
+        metadata: cm().metadata,
+      });
+    }
+  });
+
+  it("a stored (deep-frozen) object's view is made once per apiVersion; any other object gets a fresh one", () => {
+    const stored = deepFreeze(cm());
+    const v1 = asPartialObjectMetadata(stored);
+    expect(asPartialObjectMetadata(stored)).toBe(v1);
+    expect(Object.isFrozen(v1)).toBe(true);
+    expect(asPartialObjectMetadata(stored, "meta.k8s.io/v1beta1")).not.toBe(v1);
+    const plain = cm();
+    expect(asPartialObjectMetadata(plain)).not.toBe(asPartialObjectMetadata(plain));
   });
 });

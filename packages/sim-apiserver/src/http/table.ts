@@ -1,4 +1,5 @@
 import type { KubeObject, ListMeta, ObjectMeta } from "@informer-ts/apimachinery";
+import { deepFreeze, isDeepFrozen } from "../engine/object-util.js";
 import { KIND_TABLE_PRINTERS } from "./table-printers.js";
 
 /** `metav1.TableColumnDefinition`. */
@@ -173,8 +174,24 @@ export function humanDuration(ms: number): string {
 
 /** `meta.AsPartialObjectMetadata` with the negotiated group version. */
 export function asPartialObjectMetadata(obj: KubeObject, apiVersion = "meta.k8s.io/v1"): KubeObject {
-  return { kind: "PartialObjectMetadata", apiVersion, metadata: obj.metadata ?? {} };
+  if (!isDeepFrozen(obj as unknown)) return { kind: "PartialObjectMetadata", apiVersion, metadata: obj.metadata ?? {} };
+  // A stored object never changes: its metadata view (and so, through `encoding-cache.ts`, that view's JSON) is made
+  // once per object version and apiVersion, and every metadata LIST, GET or watch event after the first reuses it.
+  let views = partialViews.get(obj);
+  if (views === undefined) {
+    views = new Map();
+    partialViews.set(obj, views);
+  }
+  let view = views.get(apiVersion);
+  if (view === undefined) {
+    view = deepFreeze<KubeObject>({ kind: "PartialObjectMetadata", apiVersion, metadata: obj.metadata ?? {} });
+    views.set(apiVersion, view);
+  }
+  return view;
 }
+
+/** The {@link asPartialObjectMetadata} views of stored (deep-frozen) objects, by apiVersion; weak on the object. */
+const partialViews = new WeakMap<object, Map<string, KubeObject>>();
 
 function rowObject(obj: KubeObject, opts: TableOptions, apiVersion: string): KubeObject | null {
   const policy = opts.includeObject ?? "Metadata";

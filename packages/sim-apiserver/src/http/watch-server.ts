@@ -79,7 +79,10 @@ function encodeEvent(ev: WatchEvent, opts: WatchServeOptions, first: boolean): E
       now: opts.now(),
     });
   } else if (out.kind === "partial") {
-    object = asPartialObjectMetadata(ev.object as KubeObject, out.apiVersion);
+    // A stored object's metadata view and its JSON are made once (`asPartialObjectMetadata`, `encoding-cache.ts`).
+    const view = asPartialObjectMetadata(ev.object as KubeObject, out.apiVersion);
+    const head = `{"type":${JSON.stringify(ev.type)},"object":`;
+    return { line: `${head}${jsonOf(view)}}\n`, bytes: Buffer.byteLength(head) + jsonByteLengthOf(view) + 2 };
   }
   const line = JSON.stringify({ type: ev.type, object }) + "\n";
   return { line, bytes: Buffer.byteLength(line) };
