@@ -259,7 +259,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     http = new SimHttpServer({ backend: new EngineBackend(engine), clock });
     const url = await http.start();
     out(`  simulated kube-apiserver at ${url}`);
-    client = new KubeClient({ server: url, userAgent: DEMO_USER_AGENT }, { clock });
+    // quiet: the demo injects the throttling and the dropped watch itself and narrates their outcome; the client's
+    // own retry lines (info, on stderr by default) would repeat it.
+    client = new KubeClient({ server: url, userAgent: DEMO_USER_AGENT }, { clock, quiet: true });
 
     let chart: EventsPerSecond | undefined;
     let received = 0;

@@ -50,7 +50,9 @@ export async function openStudyServer(
     };
   const http = new SimHttpServer({ backend: new EngineBackend(sim), clock: opts.clock });
   const url = await http.start();
-  const client = new KubeClient({ server: url }, { clock: opts.clock });
+  // quiet: a study injects its faults on purpose and reports their effect in its tables; the client's retry lines
+  // would be noise in its output.
+  const client = new KubeClient({ server: url }, { clock: opts.clock, quiet: true });
   return {
     url,
     listerWatcher: (r) => listWatchFor(client, r) as ListerWatcher<KubeObject>,

@@ -113,7 +113,7 @@ async function slicedStrings(): Promise<{ count: number; parentBytes: number }> 
 
 /** Runs one measurement (in the child process). */
 export async function measureListMemory(spec: ListMemoryChildSpec): Promise<ListMemoryChildResult> {
-  const client = new KubeClient({ server: spec.url }, { clock: realClock });
+  const client = new KubeClient({ server: spec.url }, { clock: realClock, quiet: true });
   const refs: WeakRef<object>[] = [];
   const inner = listWatchFor(client, builtinResources.configmaps) as ListerWatcher<KubeObject>;
   // Watches the list responses the reflector receives, without keeping them.
