@@ -229,7 +229,9 @@ describe("interop: kubectl typed creates (protobuf bodies)", () => {
     );
     const cjs = await k(["get", "cronjobs"]);
     expect(cjs.stderr).toBe("");
-    expect(cjs.stdout).toMatch(/^kc-cj\s/m);
+    // upstream's printCronJob columns (the simulator's table printer), not the default NAME/CREATED AT
+    expect(cjs.stdout).toMatch(/^NAME\s+SCHEDULE\s+TIMEZONE\s+SUSPEND\s+ACTIVE\s+LAST SCHEDULE\s+AGE$/m);
+    expect(cjs.stdout).toMatch(/^kc-cj\s+\*\/1 \* \* \* \*\s+<none>\s+False\s+0\s+<none>\s+\S+$/m);
   });
 
   it("a protobuf create into a missing namespace gets the JSON path's NotFound", async (ctx) => {
