@@ -136,12 +136,13 @@ describe("registry over HTTP", () => {
       body: "k8s\u0000",
     });
     expect([proto.status, proto.body.reason, proto.unchanged]).toEqual([400, "BadRequest", true]);
-    const leaseProto = await rejected("/apis/coordination.k8s.io/v1/namespaces/default/leases", {
+    // A kind the simulator has no protobuf schema for (PodTemplate; kubectl create never sends one typed).
+    const noSchemaProto = await rejected("/api/v1/namespaces/default/podtemplates", {
       method: "POST",
       headers: { "content-type": "application/vnd.kubernetes.protobuf" },
       body: "k8s\u0000",
     });
-    expect([leaseProto.status, leaseProto.body.reason, leaseProto.unchanged]).toEqual([
+    expect([noSchemaProto.status, noSchemaProto.body.reason, noSchemaProto.unchanged]).toEqual([
       415,
       "UnsupportedMediaType",
       true,

@@ -1,5 +1,6 @@
-// kubectl v1.32's typed creates against the simulated apiserver (issue #10 item 1): `kubectl create configmap|secret
-// generic|ns|deployment|job|service|serviceaccount` send their bodies as application/vnd.kubernetes.protobuf (and do not fall back
+// kubectl v1.32's typed creates against the simulated apiserver (issue #10 item 1, issue #21): `kubectl create
+// configmap|secret generic|ns|deployment|job|service|serviceaccount|cronjob|clusterrole|clusterrolebinding|role|
+// rolebinding|poddisruptionbudget|priorityclass|quota|ingress` send their bodies as application/vnd.kubernetes.protobuf (and do not fall back
 // to JSON on 415), so they exercise the protobuf decoder end to end. Each stored object must equal what
 // `--dry-run=client -o json` says kubectl sends, modulo the fields the server sets.
 import { writeFileSync } from "node:fs";
@@ -174,6 +175,63 @@ describe("interop: kubectl typed creates (protobuf bodies)", () => {
     expect(jobs.stdout).toMatch(/^kc-job\s/m);
     const nss = await k(["get", "ns"]);
     expect(nss.stdout).toMatch(/^kc-ns\s+Active\s/m);
+  });
+
+  it("create cronjob, clusterrole, clusterrolebinding, role, rolebinding, pdb, priorityclass, quota, ingress", async (ctx) => {
+    requireTool(kubectl, ctx);
+    const cj = await createAndCompare(
+      ["cronjob", "kc-cj", "--image=busybox", "--schedule=*/1 * * * *", "--restart=OnFailure", "--", "date"],
+      "cronjob.batch/kc-cj created",
+      ["cronjob", "kc-cj"],
+    );
+    expect((cj.spec as { schedule: string }).schedule).toBe("*/1 * * * *");
+    const cr = await createAndCompare(
+      ["clusterrole", "kc-cr", "--verb=get,list", "--resource=pods,deployments.apps"],
+      "clusterrole.rbac.authorization.k8s.io/kc-cr created",
+      ["clusterrole", "kc-cr"],
+    );
+    expect((cr.rules as unknown[]).length).toBeGreaterThan(1);
+    await createAndCompare(
+      ["clusterrolebinding", "kc-crb", "--clusterrole=kc-cr", "--group=devs", "--serviceaccount=default:default"],
+      "clusterrolebinding.rbac.authorization.k8s.io/kc-crb created",
+      ["clusterrolebinding", "kc-crb"],
+    );
+    await createAndCompare(
+      ["role", "kc-role", "--verb=get", "--resource=configmaps", "--resource-name=a"],
+      "role.rbac.authorization.k8s.io/kc-role created",
+      ["role", "kc-role"],
+    );
+    await createAndCompare(
+      ["rolebinding", "kc-rb", "--role=kc-role", "--user=alice"],
+      "rolebinding.rbac.authorization.k8s.io/kc-rb created",
+      ["rolebinding", "kc-rb"],
+    );
+    const pdb = await createAndCompare(
+      ["poddisruptionbudget", "kc-pdb", "--selector=app=w", "--min-available=50%"],
+      "poddisruptionbudget.policy/kc-pdb created",
+      ["poddisruptionbudget", "kc-pdb"],
+    );
+    expect((pdb.spec as { minAvailable: unknown }).minAvailable).toBe("50%");
+    const pc = await createAndCompare(
+      ["priorityclass", "kc-pc", "--value=1000", "--description=high", "--preemption-policy=Never"],
+      "priorityclass.scheduling.k8s.io/kc-pc created",
+      ["priorityclass", "kc-pc"],
+    );
+    expect(pc.value).toBe(1000);
+    await createAndCompare(["quota", "kc-quota", "--hard=pods=10,services=5"], "resourcequota/kc-quota created", [
+      "quota",
+      "kc-quota",
+    ]);
+    await createAndCompare(
+      ["ingress", "kc-ing", "--class=nginx", "--rule=foo.com/bar*=svc1:8080,tls=my-cert"],
+      "ingress.networking.k8s.io/kc-ing created",
+      ["ingress", "kc-ing"],
+    );
+    const cjs = await k(["get", "cronjobs"]);
+    expect(cjs.stderr).toBe("");
+    // upstream's printCronJob columns (the simulator's table printer), not the default NAME/CREATED AT
+    expect(cjs.stdout).toMatch(/^NAME\s+SCHEDULE\s+TIMEZONE\s+SUSPEND\s+ACTIVE\s+LAST SCHEDULE\s+AGE$/m);
+    expect(cjs.stdout).toMatch(/^kc-cj\s+\*\/1 \* \* \* \*\s+<none>\s+False\s+0\s+<none>\s+\S+$/m);
   });
 
   it("a protobuf create into a missing namespace gets the JSON path's NotFound", async (ctx) => {

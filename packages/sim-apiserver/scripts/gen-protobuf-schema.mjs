@@ -6,8 +6,9 @@
 //
 // Usage: node packages/sim-apiserver/scripts/gen-protobuf-schema.mjs <dir> > packages/sim-apiserver/src/http/protobuf/schema-table.ts
 // where <dir> holds, from kubernetes/api and kubernetes/apimachinery at one commit:
-//   core_v1_generated.proto core_v1_types.go apps_v1_generated.proto apps_v1_types.go
-//   batch_v1_generated.proto batch_v1_types.go pkg_apis_meta_v1_generated.proto meta_v1_types.go
+//   <group>_<version>_generated.proto and <group>_<version>_types.go for each of core/v1, apps/v1, batch/v1,
+//   rbac/v1, policy/v1, scheduling/v1, networking/v1, coordination/v1 of kubernetes/api (SOURCES below), and
+//   pkg_apis_meta_v1_generated.proto, meta_v1_types.go from apimachinery's pkg/apis/meta/v1
 // e.g. `git -C <kubernetes/api clone> show v0.34.10:core/v1/generated.proto > <dir>/core_v1_generated.proto`; an
 // optional second argument names the source in the header. Then `pnpm exec biome format --write` the output.
 import { readFileSync } from "node:fs";
@@ -28,17 +29,39 @@ const ROOT_KINDS = [
   { group: "", version: "v1", kind: "Service" },
   { group: "", version: "v1", kind: "ServiceAccount" },
   { group: "", version: "v1", kind: "Pod" },
+  { group: "", version: "v1", kind: "ResourceQuota" },
+  { group: "", version: "v1", kind: "Event" },
+  { group: "", version: "v1", kind: "Node" },
+  { group: "", version: "v1", kind: "PersistentVolumeClaim" },
+  { group: "", version: "v1", kind: "Endpoints" },
   { group: "apps", version: "v1", kind: "Deployment" },
+  { group: "apps", version: "v1", kind: "StatefulSet" },
+  { group: "apps", version: "v1", kind: "ReplicaSet" },
+  { group: "apps", version: "v1", kind: "DaemonSet" },
   { group: "batch", version: "v1", kind: "Job" },
+  { group: "batch", version: "v1", kind: "CronJob" },
+  { group: "rbac.authorization.k8s.io", version: "v1", kind: "ClusterRole" },
+  { group: "rbac.authorization.k8s.io", version: "v1", kind: "ClusterRoleBinding" },
+  { group: "rbac.authorization.k8s.io", version: "v1", kind: "Role" },
+  { group: "rbac.authorization.k8s.io", version: "v1", kind: "RoleBinding" },
+  { group: "policy", version: "v1", kind: "PodDisruptionBudget" },
+  { group: "scheduling.k8s.io", version: "v1", kind: "PriorityClass" },
+  { group: "networking.k8s.io", version: "v1", kind: "Ingress" },
+  { group: "coordination.k8s.io", version: "v1", kind: "Lease" },
 ];
 const ROOTS = ROOT_KINDS.map((r) => r.kind);
 /** Messages with their own JSON form, decoded by hand in well-known.ts (not expanded here). */
-const WELL_KNOWN = new Set(["Time", "IntOrString", "Quantity", "FieldsV1"]);
+const WELL_KNOWN = new Set(["Time", "MicroTime", "IntOrString", "Quantity", "FieldsV1"]);
 
 const SOURCES = [
   ["core_v1_generated.proto", "core_v1_types.go"],
   ["apps_v1_generated.proto", "apps_v1_types.go"],
   ["batch_v1_generated.proto", "batch_v1_types.go"],
+  ["rbac_v1_generated.proto", "rbac_v1_types.go"],
+  ["policy_v1_generated.proto", "policy_v1_types.go"],
+  ["scheduling_v1_generated.proto", "scheduling_v1_types.go"],
+  ["networking_v1_generated.proto", "networking_v1_types.go"],
+  ["coordination_v1_generated.proto", "coordination_v1_types.go"],
   ["pkg_apis_meta_v1_generated.proto", "meta_v1_types.go"],
 ];
 

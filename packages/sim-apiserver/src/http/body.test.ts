@@ -8,7 +8,7 @@ import { PROTOBUF_MEDIA_TYPE } from "./protobuf/envelope.js";
 import { encodeMessage, envelope, mapEntry, mfield, sfield, vfield } from "./protobuf/wire-writer.test-util.js";
 
 const CM: ExpectedKind = { group: "", version: "v1", kind: "ConfigMap" };
-const LEASE: ExpectedKind = { group: "coordination.k8s.io", version: "v1", kind: "Lease" };
+const POD_TEMPLATE: ExpectedKind = { group: "", version: "v1", kind: "PodTemplate" };
 const WIDGET: ExpectedKind = { group: "example.com", version: "v1", kind: "Widget" };
 
 function statusOf(fn: () => unknown): { code: number; reason: string; message: string } {
@@ -73,7 +73,7 @@ describe("decodeRequestBody", () => {
       message:
         "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml",
     };
-    expect(statusOf(() => decodeRequestBody(cmBytes, PROTOBUF_MEDIA_TYPE, LEASE))).toEqual(noSchema);
+    expect(statusOf(() => decodeRequestBody(cmBytes, PROTOBUF_MEDIA_TYPE, POD_TEMPLATE))).toEqual(noSchema);
     expect(statusOf(() => decodeRequestBody(cmBytes, PROTOBUF_MEDIA_TYPE, WIDGET))).toEqual(noSchema);
     expect(statusOf(() => decodeRequestBody(cmBytes, "application/cbor", WIDGET))).toEqual(noSchema);
     expect(statusOf(() => decodeRequestBody(cmBytes, "application/cbor", CM))).toEqual({

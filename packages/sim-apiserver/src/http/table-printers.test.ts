@@ -2,6 +2,8 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import { describe, expect, it } from "vitest";
 import { tablePrinterFor } from "./table.js";
 import {
+  cronJobTablePrinter,
+  daemonSetTablePrinter,
   deploymentTablePrinter,
   eventTablePrinter,
   jobTablePrinter,
@@ -9,6 +11,7 @@ import {
   podTablePrinter,
   replicaSetTablePrinter,
   serviceTablePrinter,
+  statefulSetTablePrinter,
 } from "./table-printers.js";
 
 const NOW = Date.parse("2026-01-01T01:00:00Z");
@@ -156,6 +159,107 @@ describe("workload printers (TestPrintDeployment, TestPrintReplicaSet, TestPrint
   });
 });
 
+describe("cronjob, statefulset and daemonset printers (TestPrintCronJob, TestPrintStatefulSet, TestPrintDaemonSet)", () => {
+  const template = { spec: { containers: [{ name: "c1", image: "i1" }] } };
+  it.each([
+    [
+      "a suspend false, last scheduled 5m ago, no time zone",
+      {
+        metadata: { name: "cronjob1", creationTimestamp: FIVE_MIN_AGO },
+        spec: { schedule: "0/5 * * * ?", suspend: false, jobTemplate: { spec: { template } } },
+        status: { lastScheduleTime: FIVE_MIN_AGO },
+      },
+      ["cronjob1", "0/5 * * * ?", "<none>", "False", 0, "5m", "5m", "c1", "i1", "<none>"],
+    ],
+    [
+      "never scheduled, suspend unset, a time zone and two active jobs",
+      {
+        metadata: { name: "cronjob2" },
+        spec: {
+          schedule: "@hourly",
+          timeZone: "Europe/Berlin",
+          jobTemplate: { spec: { template, selector: { matchLabels: { a: "b" } } } },
+        },
+        status: { active: [{ name: "j1" }, { name: "j2" }] },
+      },
+      ["cronjob2", "@hourly", "Europe/Berlin", "<unset>", 2, "<none>", "<unknown>", "c1", "i1", "a=b"],
+    ],
+    [
+      "suspended",
+      { metadata: { name: "cronjob3" }, spec: { schedule: "* * * * *", suspend: true }, status: {} },
+      ["cronjob3", "* * * * *", "<none>", "True", 0, "<none>", "<unknown>", "", "", "<none>"],
+    ],
+  ])("cronjob: %s", (_name, cj, want) => {
+    expect(cronJobTablePrinter.cells(k(cj), NOW)).toEqual(want);
+  });
+
+  it("cronjob columns are upstream's, the wide ones at priority 1", () => {
+    expect(cronJobTablePrinter.columns.map((c) => [c.name, c.type, c.priority])).toEqual([
+      ["Name", "string", 0],
+      ["Schedule", "string", 0],
+      ["Timezone", "string", 0],
+      ["Suspend", "boolean", 0],
+      ["Active", "integer", 0],
+      ["Last Schedule", "string", 0],
+      ["Age", "string", 0],
+      ["Containers", "string", 1],
+      ["Images", "string", 1],
+      ["Selector", "string", 1],
+    ]);
+  });
+
+  it("statefulset: READY is ready/desired, then age, containers, images", () => {
+    const ss = k({
+      metadata: { name: "test1", creationTimestamp: FIVE_MIN_AGO },
+      spec: { replicas: 5, template },
+      status: { replicas: 5, readyReplicas: 2 },
+    });
+    expect(statefulSetTablePrinter.cells(ss, NOW)).toEqual(["test1", "2/5", "5m", "c1", "i1"]);
+    expect(statefulSetTablePrinter.columns.map((c) => c.name)).toEqual([
+      "Name",
+      "Ready",
+      "Age",
+      "Containers",
+      "Images",
+    ]);
+  });
+
+  it("daemonset: desired, current, ready, up-to-date, available, node selector (sorted), selector", () => {
+    const status = {
+      currentNumberScheduled: 2,
+      desiredNumberScheduled: 3,
+      numberReady: 1,
+      updatedNumberScheduled: 2,
+      numberAvailable: 0,
+    };
+    const ds = k({
+      metadata: { name: "test1", creationTimestamp: FIVE_MIN_AGO },
+      spec: { template, selector: { matchLabels: { app: "d" } } },
+      status,
+    });
+    expect(daemonSetTablePrinter.cells(ds, NOW)).toEqual(["test1", 3, 2, 1, 2, 0, "<none>", "5m", "c1", "i1", "app=d"]);
+    const pinned = k({
+      metadata: { name: "test2" },
+      spec: { template: { spec: { ...template.spec, nodeSelector: { zone: "a", disk: "ssd" } } } },
+      status,
+    });
+    expect(daemonSetTablePrinter.cells(pinned, NOW)[6]).toBe("disk=ssd,zone=a");
+    expect(daemonSetTablePrinter.columns.map((c) => c.name)).toEqual([
+      "Name",
+      "Desired",
+      "Current",
+      "Ready",
+      "Up-to-date",
+      "Available",
+      "Node Selector",
+      "Age",
+      "Containers",
+      "Images",
+      "Selector",
+    ]);
+  });
+});
+
 describe("service, node and event printers (TestPrintService, TestPrintNodeStatus, TestPrintEvent)", () => {
   it("service: ClusterIP with ports, NodePort's node ports, LoadBalancer pending", () => {
     const svc = k({
@@ -244,6 +348,9 @@ describe("service, node and event printers (TestPrintService, TestPrintNodeStatu
     expect(tablePrinterFor("", "pods")).toBe(podTablePrinter);
     expect(tablePrinterFor("apps", "deployments")).toBe(deploymentTablePrinter);
     expect(tablePrinterFor("events.k8s.io", "events")).toBe(eventTablePrinter);
+    expect(tablePrinterFor("batch", "cronjobs")).toBe(cronJobTablePrinter);
+    expect(tablePrinterFor("apps", "statefulsets")).toBe(statefulSetTablePrinter);
+    expect(tablePrinterFor("apps", "daemonsets")).toBe(daemonSetTablePrinter);
     expect(tablePrinterFor("", "secrets").columns.map((c) => c.name)).toEqual(["Name", "Created At"]);
   });
 });

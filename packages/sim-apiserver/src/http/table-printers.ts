@@ -455,6 +455,100 @@ export const jobTablePrinter: TablePrinter = {
   },
 };
 
+/** `printBoolPtr`: `<unset>` for an absent pointer, else Go's `True`/`False`. */
+function boolPtrCell(v: unknown): string {
+  if (typeof v !== "boolean") return "<unset>";
+  return v ? "True" : "False";
+}
+
+/** `labels.FormatLabels`: `k=v` pairs in key order joined with commas, `<none>` when empty. */
+function labelsCell(labels: unknown): string {
+  const entries = Object.entries(obj(labels)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return orNone(entries.map(([key, v]) => `${key}=${str(v)}`).join(","));
+}
+
+/** `printCronJob`: NAME SCHEDULE TIMEZONE SUSPEND ACTIVE LAST SCHEDULE AGE CONTAINERS IMAGES SELECTOR. */
+export const cronJobTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Schedule", "string", "The schedule in Cron format."),
+    col("Timezone", "string", "The time zone name for the given schedule."),
+    col("Suspend", "boolean", "Whether the controller suspends subsequent executions."),
+    col("Active", "integer", "The currently running jobs."),
+    col("Last Schedule", "string", "When the job was last successfully scheduled."),
+    AGE,
+    CONTAINERS,
+    IMAGES,
+    SELECTOR,
+  ],
+  cells(o, now) {
+    const spec = obj(o.spec);
+    const status = obj(o.status);
+    const jobSpec = obj(obj(spec.jobTemplate).spec);
+    const lastSchedule = status.lastScheduleTime === undefined ? "<none>" : since(status.lastScheduleTime, now);
+    const [names, images] = containerCells(obj(obj(jobSpec.template).spec));
+    return [
+      o.metadata?.name ?? "",
+      str(spec.schedule),
+      typeof spec.timeZone === "string" ? spec.timeZone : "<none>",
+      boolPtrCell(spec.suspend),
+      arr(status.active).length,
+      lastSchedule,
+      age(o, now),
+      names,
+      images,
+      selectorCell(jobSpec.selector),
+    ];
+  },
+};
+
+/** `printStatefulSet`: NAME READY AGE CONTAINERS IMAGES. */
+export const statefulSetTablePrinter: TablePrinter = {
+  columns: [NAME, col("Ready", "string", "Number of the pod with ready state"), AGE, CONTAINERS, IMAGES],
+  cells(o, now) {
+    const spec = obj(o.spec);
+    const status = obj(o.status);
+    const [names, images] = containerCells(obj(obj(spec.template).spec));
+    return [o.metadata?.name ?? "", `${num(status.readyReplicas)}/${num(spec.replicas)}`, age(o, now), names, images];
+  },
+};
+
+/** `printDaemonSet`: NAME DESIRED CURRENT READY UP-TO-DATE AVAILABLE NODE SELECTOR AGE CONTAINERS IMAGES SELECTOR. */
+export const daemonSetTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Desired", "integer", "The total number of nodes that should be running the daemon pod."),
+    col("Current", "integer", "The number of nodes running at least one daemon pod that are supposed to."),
+    col("Ready", "integer", "The number of nodes running the daemon pod with a Ready condition."),
+    col("Up-to-date", "integer", "The number of nodes running the updated daemon pod."),
+    col("Available", "integer", "The number of nodes running the daemon pod available for minReadySeconds."),
+    col("Node Selector", "string", "The node labels the pods must match to be scheduled on a node."),
+    AGE,
+    CONTAINERS,
+    IMAGES,
+    SELECTOR,
+  ],
+  cells(o, now) {
+    const spec = obj(o.spec);
+    const status = obj(o.status);
+    const podSpec = obj(obj(spec.template).spec);
+    const [names, images] = containerCells(podSpec);
+    return [
+      o.metadata?.name ?? "",
+      num(status.desiredNumberScheduled),
+      num(status.currentNumberScheduled),
+      num(status.numberReady),
+      num(status.updatedNumberScheduled),
+      num(status.numberAvailable),
+      labelsCell(podSpec.nodeSelector),
+      age(o, now),
+      names,
+      images,
+      selectorCell(spec.selector),
+    ];
+  },
+};
+
 /** The kind-specific printers by `<group>/<resource>` (core: `/pods`). */
 export const KIND_TABLE_PRINTERS: ReadonlyMap<string, TablePrinter> = new Map([
   ["/pods", podTablePrinter],
@@ -464,5 +558,8 @@ export const KIND_TABLE_PRINTERS: ReadonlyMap<string, TablePrinter> = new Map([
   ["events.k8s.io/events", eventTablePrinter],
   ["apps/deployments", deploymentTablePrinter],
   ["apps/replicasets", replicaSetTablePrinter],
+  ["apps/statefulsets", statefulSetTablePrinter],
+  ["apps/daemonsets", daemonSetTablePrinter],
   ["batch/jobs", jobTablePrinter],
+  ["batch/cronjobs", cronJobTablePrinter],
 ]);

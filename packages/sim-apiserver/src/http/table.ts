@@ -113,7 +113,7 @@ export const namespaceTablePrinter: TablePrinter = {
 
 /**
  * The printer for a resource: dedicated ones for core `configmaps` and `namespaces` and the kinds of
- * `table-printers.ts` (pods, services, nodes, events, deployments, replicasets, jobs),
+ * `table-printers.ts` (pods, services, nodes, events, deployments, replicasets, statefulsets, daemonsets, jobs, cronjobs),
  * {@link customResourceTablePrinter} for custom resources, else {@link defaultTablePrinter}.
  */
 export function tablePrinterFor(group: string, resource: string, custom = false): TablePrinter {

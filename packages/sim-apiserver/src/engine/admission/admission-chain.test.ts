@@ -189,6 +189,55 @@ describe("Admission: defaults (SetDefaults_*)", () => {
     });
   });
 
+  it("a CronJob gets concurrencyPolicy, suspend, the history limits and its job template's pod defaults", async () => {
+    const cj = await engine().create("cronjobs.batch", "default", {
+      metadata: { name: "cj" },
+      spec: {
+        schedule: "*/1 * * * *",
+        jobTemplate: {
+          spec: { template: { spec: { restartPolicy: "OnFailure", containers: [{ name: "c", image: "busybox" }] } } },
+        },
+      },
+    });
+    expect(cj.spec).toEqual({
+      schedule: "*/1 * * * *",
+      concurrencyPolicy: "Allow",
+      suspend: false,
+      successfulJobsHistoryLimit: 3,
+      failedJobsHistoryLimit: 1,
+      jobTemplate: {
+        spec: {
+          template: {
+            spec: expect.objectContaining({
+              restartPolicy: "OnFailure",
+              dnsPolicy: "ClusterFirst",
+              containers: [expect.objectContaining({ imagePullPolicy: "Always" })],
+            }),
+          },
+        },
+      },
+    });
+    // What the client set is kept.
+    const kept = await engine().create("cronjobs.batch", "default", {
+      metadata: { name: "cj2" },
+      spec: {
+        schedule: "@hourly",
+        suspend: true,
+        concurrencyPolicy: "Forbid",
+        successfulJobsHistoryLimit: 0,
+        jobTemplate: {
+          spec: { template: { spec: { restartPolicy: "Never", containers: [{ name: "c", image: "b" }] } } },
+        },
+      },
+    });
+    expect(kept.spec).toMatchObject({
+      suspend: true,
+      concurrencyPolicy: "Forbid",
+      successfulJobsHistoryLimit: 0,
+      failedJobsHistoryLimit: 1,
+    });
+  });
+
   it("a Service gets type, sessionAffinity, a cluster IP from 10.96.0.0/12 that it keeps, targetPort; the IP is immutable", async () => {
     const e = engine();
     const a = await e.create("services", "default", { metadata: { name: "a" }, spec: { ports: [{ port: 80 }] } });

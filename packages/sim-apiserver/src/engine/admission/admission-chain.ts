@@ -14,6 +14,7 @@ import {
   defaultReplicaSet,
   defaultStatefulSet,
 } from "./defaults/apps-defaults.js";
+import { defaultCronJob } from "./defaults/batch-defaults.js";
 import { defaultPod, defaultTemplate } from "./defaults/pod-defaults.js";
 import { defaultService, ServiceIpAllocator } from "./defaults/service-defaults.js";
 import {
@@ -97,6 +98,7 @@ const DEFAULTERS: Readonly<Record<string, (obj: KubeObject) => void>> = {
   "/podtemplates": defaultTemplate,
   "/replicationcontrollers": defaultTemplate,
   "batch/jobs": defaultTemplate,
+  "batch/cronjobs": defaultCronJob,
   "apps/deployments": defaultDeployment,
   "apps/statefulsets": defaultStatefulSet,
   "apps/daemonsets": defaultDaemonSet,

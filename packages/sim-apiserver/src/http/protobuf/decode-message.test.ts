@@ -3,7 +3,8 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { type DecodeContext, decodeMessageBytes } from "./decode-message.js";
-import { kindSchema, messageSchema } from "./schema.js";
+import { type FieldSchema, kindSchema, messageSchema } from "./schema.js";
+import { SCHEMA_ROOTS } from "./schema-table.js";
 import { ProtobufDecodeError } from "./wire-reader.js";
 import { bfield, encodeMessage, mapEntry, mfield, sfield, tag, varint, vfield } from "./wire-writer.test-util.js";
 
@@ -181,6 +182,332 @@ describe("decodeMessage", () => {
     });
   });
 
+  // One body per root added for `kubectl create` (issue #21), built from the field numbers of upstream's
+  // generated.proto at v0.34.10 (batch, rbac, policy, scheduling, networking, coordination, core, apps), each with
+  // the fields kubectl create fills.
+  const labelSelector = (k: string, v: string) => mapEntry(1, k, v);
+  const newRoots: { kind: string; group: string; bytes: number[]; want: unknown }[] = [
+    {
+      kind: "CronJob",
+      group: "batch",
+      // spec 2: schedule 1, suspend 4 (pointer: false kept), jobTemplate 5 → spec 2 → template 6 → spec 2
+      bytes: [
+        ...meta(sfield(1, "cj1")),
+        ...mfield(
+          2,
+          sfield(1, "*/1 * * * *"),
+          vfield(4, false),
+          mfield(
+            5,
+            meta(sfield(1, "cj1")),
+            mfield(2, mfield(6, mfield(2, mfield(2, sfield(1, "c"), sfield(2, "busybox")), sfield(3, "OnFailure")))),
+          ),
+          sfield(8, "Etc/UTC"),
+        ),
+      ],
+      want: {
+        metadata: { name: "cj1" },
+        spec: {
+          schedule: "*/1 * * * *",
+          suspend: false,
+          jobTemplate: {
+            metadata: { name: "cj1" },
+            spec: { template: { spec: { containers: [{ name: "c", image: "busybox" }], restartPolicy: "OnFailure" } } },
+          },
+          timeZone: "Etc/UTC",
+        },
+      },
+    },
+    {
+      kind: "ClusterRole",
+      group: "rbac.authorization.k8s.io",
+      // rules 2: verbs 1, apiGroups 2, resources 3, resourceNames 4; aggregationRule 3 → clusterRoleSelectors 1
+      bytes: [
+        ...meta(sfield(1, "cr")),
+        ...mfield(2, sfield(1, "get"), sfield(1, "list"), sfield(2, ""), sfield(3, "pods"), sfield(4, "p1")),
+        ...mfield(2, sfield(1, "get"), sfield(5, "/healthz")),
+        ...mfield(3, mfield(1, labelSelector("agg", "yes"))),
+      ],
+      want: {
+        metadata: { name: "cr" },
+        rules: [
+          { verbs: ["get", "list"], apiGroups: [""], resources: ["pods"], resourceNames: ["p1"] },
+          { verbs: ["get"], nonResourceURLs: ["/healthz"] },
+        ],
+        aggregationRule: { clusterRoleSelectors: [{ matchLabels: { agg: "yes" } }] },
+      },
+    },
+    {
+      kind: "ClusterRoleBinding",
+      group: "rbac.authorization.k8s.io",
+      // subjects 2: kind 1, apiGroup 2, name 3, namespace 4; roleRef 3: apiGroup 1, kind 2, name 3
+      bytes: [
+        ...meta(sfield(1, "crb")),
+        ...mfield(2, sfield(1, "ServiceAccount"), sfield(3, "sa"), sfield(4, "default")),
+        ...mfield(3, sfield(1, "rbac.authorization.k8s.io"), sfield(2, "ClusterRole"), sfield(3, "cr")),
+      ],
+      want: {
+        metadata: { name: "crb" },
+        subjects: [{ kind: "ServiceAccount", name: "sa", namespace: "default" }],
+        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "cr" },
+      },
+    },
+    {
+      kind: "Role",
+      group: "rbac.authorization.k8s.io",
+      bytes: [...meta(sfield(1, "r"), sfield(3, "default")), ...mfield(2, sfield(1, "watch"), sfield(3, "configmaps"))],
+      want: { metadata: { name: "r", namespace: "default" }, rules: [{ verbs: ["watch"], resources: ["configmaps"] }] },
+    },
+    {
+      kind: "RoleBinding",
+      group: "rbac.authorization.k8s.io",
+      bytes: [
+        ...meta(sfield(1, "rb")),
+        ...mfield(2, sfield(1, "User"), sfield(2, "rbac.authorization.k8s.io"), sfield(3, "alice")),
+        ...mfield(3, sfield(1, "rbac.authorization.k8s.io"), sfield(2, "Role"), sfield(3, "r")),
+      ],
+      want: {
+        metadata: { name: "rb" },
+        subjects: [{ kind: "User", apiGroup: "rbac.authorization.k8s.io", name: "alice" }],
+        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "r" },
+      },
+    },
+    {
+      kind: "PodDisruptionBudget",
+      group: "policy",
+      // spec 2: minAvailable 1 (IntOrString), selector 2, maxUnavailable 3, unhealthyPodEvictionPolicy 4
+      bytes: [
+        ...meta(sfield(1, "pdb")),
+        ...mfield(2, mfield(1, vfield(1, 1), sfield(3, "50%")), mfield(2, labelSelector("app", "w"))),
+      ],
+      want: { metadata: { name: "pdb" }, spec: { minAvailable: "50%", selector: { matchLabels: { app: "w" } } } },
+    },
+    {
+      kind: "PriorityClass",
+      group: "scheduling.k8s.io",
+      // value 2 (no omitempty: 0 kept), globalDefault 3, description 4, preemptionPolicy 5
+      bytes: [...meta(sfield(1, "pc")), ...vfield(2, 0), ...vfield(3, true), ...sfield(4, "d"), ...sfield(5, "Never")],
+      want: { metadata: { name: "pc" }, value: 0, globalDefault: true, description: "d", preemptionPolicy: "Never" },
+    },
+    {
+      kind: "ResourceQuota",
+      group: "",
+      // spec 2: hard 1 (map of Quantity), scopes 2
+      bytes: [
+        ...meta(sfield(1, "q")),
+        ...mfield(2, mfield(1, sfield(1, "pods"), mfield(2, sfield(1, "10"))), sfield(2, "BestEffort")),
+      ],
+      want: { metadata: { name: "q" }, spec: { hard: { pods: "10" }, scopes: ["BestEffort"] } },
+    },
+    {
+      kind: "Ingress",
+      group: "networking.k8s.io",
+      // spec 2: rules 3 → host 1, IngressRuleValue 2 (inlined) → http 1 → paths 1 → path 1, backend 2, pathType 3;
+      // backend → service 4 → name 1, port 2 → number 2; ingressClassName 4
+      bytes: [
+        ...meta(sfield(1, "ing")),
+        ...mfield(
+          2,
+          mfield(
+            3,
+            sfield(1, "foo.com"),
+            mfield(
+              2,
+              mfield(
+                1,
+                mfield(
+                  1,
+                  sfield(1, "/bar"),
+                  mfield(2, mfield(4, sfield(1, "svc1"), mfield(2, vfield(2, 8080)))),
+                  sfield(3, "Exact"),
+                ),
+              ),
+            ),
+          ),
+          sfield(4, "nginx"),
+        ),
+      ],
+      want: {
+        metadata: { name: "ing" },
+        spec: {
+          rules: [
+            {
+              host: "foo.com",
+              http: {
+                paths: [
+                  { path: "/bar", backend: { service: { name: "svc1", port: { number: 8080 } } }, pathType: "Exact" },
+                ],
+              },
+            },
+          ],
+          ingressClassName: "nginx",
+        },
+      },
+    },
+    {
+      kind: "StatefulSet",
+      group: "apps",
+      // spec 2: replicas 1, selector 2, serviceName 5
+      bytes: [
+        ...meta(sfield(1, "ss")),
+        ...mfield(2, vfield(1, 3), mfield(2, labelSelector("app", "s")), sfield(5, "svc")),
+      ],
+      want: {
+        metadata: { name: "ss" },
+        spec: { replicas: 3, selector: { matchLabels: { app: "s" } }, serviceName: "svc" },
+      },
+    },
+    {
+      kind: "ReplicaSet",
+      group: "apps",
+      bytes: [...meta(sfield(1, "rs")), ...mfield(2, vfield(1, 0), vfield(4, 5))],
+      want: { metadata: { name: "rs" }, spec: { replicas: 0, minReadySeconds: 5 } },
+    },
+    {
+      kind: "DaemonSet",
+      group: "apps",
+      // spec 2: updateStrategy 3 → type 1, rollingUpdate 2 → maxUnavailable 1; revisionHistoryLimit 6
+      bytes: [
+        ...meta(sfield(1, "ds")),
+        ...mfield(
+          2,
+          mfield(3, sfield(1, "RollingUpdate"), mfield(2, mfield(1, vfield(1, 0), vfield(2, 1)))),
+          vfield(6, 10),
+        ),
+      ],
+      want: {
+        metadata: { name: "ds" },
+        spec: {
+          updateStrategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1 } },
+          revisionHistoryLimit: 10,
+        },
+      },
+    },
+    {
+      kind: "Lease",
+      group: "coordination.k8s.io",
+      // spec 2: holderIdentity 1, leaseDurationSeconds 2, acquireTime 3 and renewTime 4 (MicroTime), leaseTransitions 5
+      bytes: [
+        ...meta(sfield(1, "l")),
+        ...mfield(
+          2,
+          sfield(1, "me"),
+          vfield(2, 15),
+          mfield(3, vfield(1, 1_700_000_000), vfield(2, 123_456_789)),
+          mfield(4, vfield(1, 1_700_000_001)),
+          vfield(5, 2),
+        ),
+      ],
+      want: {
+        metadata: { name: "l" },
+        spec: {
+          holderIdentity: "me",
+          leaseDurationSeconds: 15,
+          acquireTime: "2023-11-14T22:13:20.123456Z",
+          renewTime: "2023-11-14T22:13:21.000000Z",
+          leaseTransitions: 2,
+        },
+      },
+    },
+    {
+      kind: "Event",
+      group: "",
+      // involvedObject 2 → kind 1, name 3; reason 3; message 4; source 5 → component 1; count 8; type 9;
+      // eventTime 10 (MicroTime, zero → null); reportingComponent 14 (no omitempty)
+      bytes: [
+        ...meta(sfield(1, "e")),
+        ...mfield(2, sfield(1, "Pod"), sfield(3, "p")),
+        ...sfield(3, "Started"),
+        ...sfield(4, "m"),
+        ...mfield(5, sfield(1, "kubelet")),
+        ...vfield(8, 3),
+        ...sfield(9, "Normal"),
+        ...mfield(10),
+        ...sfield(14, ""),
+      ],
+      want: {
+        metadata: { name: "e" },
+        involvedObject: { kind: "Pod", name: "p" },
+        reason: "Started",
+        message: "m",
+        source: { component: "kubelet" },
+        count: 3,
+        type: "Normal",
+        eventTime: null,
+        reportingComponent: "",
+      },
+    },
+    {
+      kind: "Node",
+      group: "",
+      // spec 2: podCIDR 1, unschedulable 4, taints 5 → key 1, value 2, effect 3; podCIDRs 7
+      bytes: [
+        ...meta(sfield(1, "n1")),
+        ...mfield(
+          2,
+          sfield(1, "10.0.0.0/24"),
+          vfield(4, true),
+          mfield(5, sfield(1, "k"), sfield(3, "NoSchedule")),
+          sfield(7, "10.0.0.0/24"),
+        ),
+      ],
+      want: {
+        metadata: { name: "n1" },
+        spec: {
+          podCIDR: "10.0.0.0/24",
+          unschedulable: true,
+          taints: [{ key: "k", effect: "NoSchedule" }],
+          podCIDRs: ["10.0.0.0/24"],
+        },
+      },
+    },
+    {
+      kind: "PersistentVolumeClaim",
+      group: "",
+      // spec 2: accessModes 1, resources 2 → requests 2 (map of Quantity), storageClassName 5 (pointer)
+      bytes: [
+        ...meta(sfield(1, "pvc")),
+        ...mfield(
+          2,
+          sfield(1, "ReadWriteOnce"),
+          mfield(2, mfield(2, sfield(1, "storage"), mfield(2, sfield(1, "1Gi")))),
+          sfield(5, ""),
+        ),
+      ],
+      want: {
+        metadata: { name: "pvc" },
+        spec: { accessModes: ["ReadWriteOnce"], resources: { requests: { storage: "1Gi" } }, storageClassName: "" },
+      },
+    },
+    {
+      kind: "Endpoints",
+      group: "",
+      // subsets 2 → addresses 1 → ip 1, nodeName 4 (pointer); ports 3 → name 1, port 2, protocol 3
+      bytes: [
+        ...meta(sfield(1, "svc")),
+        ...mfield(
+          2,
+          mfield(1, sfield(1, "10.0.0.5"), sfield(4, "n1")),
+          mfield(3, sfield(1, "http"), vfield(2, 80), sfield(3, "TCP")),
+        ),
+      ],
+      want: {
+        metadata: { name: "svc" },
+        subsets: [
+          { addresses: [{ ip: "10.0.0.5", nodeName: "n1" }], ports: [{ name: "http", port: 80, protocol: "TCP" }] },
+        ],
+      },
+    },
+  ];
+  it.each(newRoots)(
+    "$kind ($group/v1): a body with the fields kubectl create fills",
+    ({ kind, group, bytes, want }) => {
+      const { object, unknown } = decode(kind, bytes, group);
+      expect(object).toEqual(want);
+      expect(unknown).toEqual([]);
+    },
+  );
+
   it("inlined embedded structs join their parent (Volume's VolumeSource, ConfigMapVolumeSource's name)", () => {
     // Pod.spec 2 → PodSpec.volumes 1 → Volume{name 1, VolumeSource 2{emptyDir 2{sizeLimit 2}, configMap 19{1{name 1}}}}
     const { object } = decode("Pod", [
@@ -313,6 +640,69 @@ describe("decodeMessage", () => {
     expect(decode("Deployment", bytes, "apps").object).toEqual(obj);
   });
 
+  // A schema-driven arbitrary for every root: each field of the table gets values in the canonical form the decoder
+  // writes (zero scalars only where the Go field keeps them, non-empty lists and maps, whole-second Times,
+  // six-digit MicroTimes), nested messages to a bounded depth, inlined structs merged into their parent.
+  const memo = new Map<string, fc.Arbitrary<Record<string, unknown>>>();
+  function valueArb(f: FieldSchema, keepZero: boolean, depth: number): fc.Arbitrary<unknown> {
+    switch (f.type) {
+      case "string":
+        return fc.string({ minLength: keepZero ? 0 : 1, maxLength: 6 });
+      case "bool":
+        return keepZero ? fc.boolean() : fc.constant(true);
+      case "int32":
+        return fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).filter((v) => keepZero || v !== 0);
+      case "int64":
+        return fc.maxSafeInteger().filter((v) => keepZero || v !== 0);
+      case "bytes":
+        return fc.uint8Array({ minLength: 1, maxLength: 4 }).map((b) => Buffer.from(b).toString("base64"));
+      case "Time":
+        return fc
+          .integer({ min: 0, max: 4_102_444_800 })
+          .map((t) => `${new Date(t * 1000).toISOString().slice(0, 19)}Z`);
+      case "MicroTime":
+        return fc
+          .tuple(fc.integer({ min: 0, max: 4_102_444_800 }), fc.integer({ min: 0, max: 999_999 }))
+          .map(([t, us]) => `${new Date(t * 1000).toISOString().slice(0, 19)}.${String(us).padStart(6, "0")}Z`);
+      case "Quantity":
+        return fc.constantFrom("1", "500m", "1Gi", "2Ki");
+      case "IntOrString":
+        return fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.string({ maxLength: 4 }));
+      default:
+        return messageArb(f.type, depth - 1);
+    }
+  }
+  function messageArb(name: string, depth: number): fc.Arbitrary<Record<string, unknown>> {
+    const key = `${name}@${depth}`;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    const own: Record<string, fc.Arbitrary<unknown>> = {};
+    const inlined: fc.Arbitrary<Record<string, unknown>>[] = [];
+    for (const f of messageSchema(name)?.fields.values() ?? []) {
+      const nested = !f.scalar && messageSchema(f.type) !== undefined;
+      if (f.type === "FieldsV1" || (nested && depth <= 0)) continue;
+      if (f.inline) inlined.push(messageArb(f.type, depth));
+      else if (f.map)
+        own[f.json] = fc.dictionary(fc.string({ maxLength: 4 }), valueArb(f, true, depth), { minKeys: 1, maxKeys: 2 });
+      else if (f.repeated) own[f.json] = fc.array(valueArb(f, true, depth), { minLength: 1, maxLength: 2 });
+      else own[f.json] = valueArb(f, f.keepZero, depth);
+    }
+    const arb = fc
+      .tuple(fc.record(own, { requiredKeys: [] }), ...inlined)
+      .map(([o, ...ins]) => Object.assign({}, ...ins, o) as Record<string, unknown>);
+    memo.set(key, arb);
+    return arb;
+  }
+  const anyRoot = fc.constantFrom(...SCHEMA_ROOTS).chain((r) => messageArb(r.kind, 3).map((obj) => ({ root: r, obj })));
+  test.prop([anyRoot], { numRuns: 200 })(
+    "round trip of every root: encode(schema-shaped JSON) decodes to the same JSON, no unknown fields",
+    ({ root, obj }) => {
+      const { object, unknown } = decode(root.kind, encodeMessage(root.kind, obj), root.group);
+      expect(object).toEqual(obj);
+      expect(unknown).toEqual([]);
+    },
+  );
+
   it("the schema graph is acyclic, so nesting depth is bounded by the schema and not by the body", () => {
     const state = new Map<string, "visiting" | "done">();
     const visit = (name: string, trail: string[]): void => {
@@ -324,9 +714,7 @@ describe("decodeMessage", () => {
       }
       state.set(name, "done");
     };
-    for (const k of ["Namespace", "ConfigMap", "Secret", "Service", "ServiceAccount", "Pod", "Deployment", "Job"]) {
-      visit(k, []);
-    }
+    for (const r of SCHEMA_ROOTS) visit(r.kind, []);
     expect(state.size).toBeGreaterThan(150);
   });
 
@@ -336,7 +724,9 @@ describe("decodeMessage", () => {
     }
     expect(kindSchema("apps", "v1", "Deployment")?.name).toBe("Deployment");
     expect(kindSchema("batch", "v1", "Job")?.name).toBe("Job");
+    for (const r of SCHEMA_ROOTS) expect(kindSchema(r.group, r.version, r.kind)?.name).toBe(r.kind);
     expect(kindSchema("", "v1", "Job")).toBeUndefined();
+    expect(kindSchema("events.k8s.io", "v1", "Event")).toBeUndefined();
     expect(kindSchema("example.com", "v1", "Deployment")).toBeUndefined();
     expect(messageSchema("PodSpec")?.fields.get(2)).toMatchObject({
       json: "containers",

@@ -3,7 +3,7 @@
 // generated.proto (field numbers, types, repeated/map) and types.go (JSON names,
 // pointer or non-omitempty scalars, inlined embedded structs). Regenerate instead of editing by hand.
 //
-// One entry per message reachable from Namespace, ConfigMap, Secret, Service, ServiceAccount, Pod, Deployment, Job. Each field is `<number> <json name> <type>`:
+// One entry per message reachable from Namespace, ConfigMap, Secret, Service, ServiceAccount, Pod, ResourceQuota, Event, Node, PersistentVolumeClaim, Endpoints, Deployment, StatefulSet, ReplicaSet, DaemonSet, Job, CronJob, ClusterRole, ClusterRoleBinding, Role, RoleBinding, PodDisruptionBudget, PriorityClass, Ingress, Lease. Each field is `<number> <json name> <type>`:
 // `[]T` repeated, `map[T]` a map with string keys, `^` as the name an inlined embedded struct (its fields join
 // the parent's JSON object), a trailing `!` a scalar kept in JSON even when zero (a Go pointer or a field without
 // `omitempty`). Time, IntOrString, Quantity and FieldsV1 (well-known.ts) have their own JSON form.
@@ -12,7 +12,9 @@
 export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   AWSElasticBlockStoreVolumeSource: "1 volumeID string!; 2 fsType string; 3 partition int32; 4 readOnly bool",
   Affinity: "1 nodeAffinity NodeAffinity; 2 podAffinity PodAffinity; 3 podAntiAffinity PodAntiAffinity",
+  AggregationRule: "1 clusterRoleSelectors []LabelSelector",
   AppArmorProfile: "1 type string!; 2 localhostProfile string!",
+  AttachedVolume: "1 name string!; 2 devicePath string!",
   AzureDiskVolumeSource:
     "1 diskName string!; 2 diskURI string!; 3 cachingMode string!; 4 fsType string!; 5 readOnly bool!; 6 kind string!",
   AzureFileVolumeSource: "1 secretName string!; 2 shareName string!; 3 readOnly bool",
@@ -23,6 +25,8 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
     "1 monitors []string; 2 path string; 3 user string; 4 secretFile string; 5 secretRef LocalObjectReference; 6 readOnly bool",
   CinderVolumeSource: "1 volumeID string!; 2 fsType string; 3 readOnly bool; 4 secretRef LocalObjectReference",
   ClientIPConfig: "1 timeoutSeconds int32!",
+  ClusterRole: "1 metadata ObjectMeta; 2 rules []PolicyRule; 3 aggregationRule AggregationRule",
+  ClusterRoleBinding: "1 metadata ObjectMeta; 2 subjects []Subject; 3 roleRef RoleRef",
   ClusterTrustBundleProjection:
     "1 name string!; 2 signerName string!; 3 labelSelector LabelSelector; 4 path string!; 5 optional bool!",
   Condition:
@@ -30,11 +34,14 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   ConfigMap: "1 metadata ObjectMeta; 2 data map[string]; 3 binaryData map[bytes]; 4 immutable bool!",
   ConfigMapEnvSource: "1 ^ LocalObjectReference; 2 optional bool!",
   ConfigMapKeySelector: "1 ^ LocalObjectReference; 2 key string!; 3 optional bool!",
+  ConfigMapNodeConfigSource:
+    "1 namespace string!; 2 name string!; 3 uid string; 4 resourceVersion string; 5 kubeletConfigKey string!",
   ConfigMapProjection: "1 ^ LocalObjectReference; 2 items []KeyToPath; 4 optional bool!",
   ConfigMapVolumeSource: "1 ^ LocalObjectReference; 2 items []KeyToPath; 3 defaultMode int32!; 4 optional bool!",
   Container:
     "1 name string!; 2 image string; 3 command []string; 4 args []string; 5 workingDir string; 6 ports []ContainerPort; 7 env []EnvVar; 8 resources ResourceRequirements; 9 volumeMounts []VolumeMount; 10 livenessProbe Probe; 11 readinessProbe Probe; 12 lifecycle Lifecycle; 13 terminationMessagePath string; 14 imagePullPolicy string; 15 securityContext SecurityContext; 16 stdin bool; 17 stdinOnce bool; 18 tty bool; 19 envFrom []EnvFromSource; 20 terminationMessagePolicy string; 21 volumeDevices []VolumeDevice; 22 startupProbe Probe; 23 resizePolicy []ContainerResizePolicy; 24 restartPolicy string!; 25 restartPolicyRules []ContainerRestartRule",
   ContainerExtendedResourceRequest: "1 containerName string!; 2 resourceName string!; 3 requestName string!",
+  ContainerImage: "1 names []string; 2 sizeBytes int64",
   ContainerPort: "1 name string; 2 hostPort int32; 3 containerPort int32!; 4 protocol string; 5 hostIP string",
   ContainerResizePolicy: "1 resourceName string!; 2 restartPolicy string!",
   ContainerRestartRule: "1 action string; 2 exitCodes ContainerRestartRuleOnExitCodes",
@@ -48,6 +55,18 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   ContainerStatus:
     "1 name string!; 2 state ContainerState; 3 lastState ContainerState; 4 ready bool!; 5 restartCount int32!; 6 image string!; 7 imageID string!; 8 containerID string; 9 started bool!; 10 allocatedResources map[Quantity]; 11 resources ResourceRequirements; 12 volumeMounts []VolumeMountStatus; 13 user ContainerUser; 14 allocatedResourcesStatus []ResourceStatus; 15 stopSignal string!",
   ContainerUser: "1 linux LinuxContainerUser",
+  CronJob: "1 metadata ObjectMeta; 2 spec CronJobSpec; 3 status CronJobStatus",
+  CronJobSpec:
+    "1 schedule string!; 2 startingDeadlineSeconds int64!; 3 concurrencyPolicy string; 4 suspend bool!; 5 jobTemplate JobTemplateSpec; 6 successfulJobsHistoryLimit int32!; 7 failedJobsHistoryLimit int32!; 8 timeZone string!",
+  CronJobStatus: "1 active []ObjectReference; 4 lastScheduleTime Time; 5 lastSuccessfulTime Time",
+  DaemonEndpoint: "1 Port int32!",
+  DaemonSet: "1 metadata ObjectMeta; 2 spec DaemonSetSpec; 3 status DaemonSetStatus",
+  DaemonSetCondition: "1 type string!; 2 status string!; 3 lastTransitionTime Time; 4 reason string; 5 message string",
+  DaemonSetSpec:
+    "1 selector LabelSelector; 2 template PodTemplateSpec; 3 updateStrategy DaemonSetUpdateStrategy; 4 minReadySeconds int32; 6 revisionHistoryLimit int32!",
+  DaemonSetStatus:
+    "1 currentNumberScheduled int32!; 2 numberMisscheduled int32!; 3 desiredNumberScheduled int32!; 4 numberReady int32!; 5 observedGeneration int64; 6 updatedNumberScheduled int32; 7 numberAvailable int32; 8 numberUnavailable int32; 9 collisionCount int32!; 10 conditions []DaemonSetCondition",
+  DaemonSetUpdateStrategy: "1 type string; 2 rollingUpdate RollingUpdateDaemonSet",
   Deployment: "1 metadata ObjectMeta; 2 spec DeploymentSpec; 3 status DeploymentStatus",
   DeploymentCondition:
     "1 type string!; 2 status string!; 4 reason string; 5 message string; 6 lastUpdateTime Time; 7 lastTransitionTime Time",
@@ -61,6 +80,10 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
     "1 path string!; 2 fieldRef ObjectFieldSelector; 3 resourceFieldRef ResourceFieldSelector; 4 mode int32!",
   DownwardAPIVolumeSource: "1 items []DownwardAPIVolumeFile; 2 defaultMode int32!",
   EmptyDirVolumeSource: "1 medium string; 2 sizeLimit Quantity",
+  EndpointAddress: "1 ip string!; 2 targetRef ObjectReference; 3 hostname string; 4 nodeName string!",
+  EndpointPort: "1 name string; 2 port int32!; 3 protocol string; 4 appProtocol string!",
+  EndpointSubset: "1 addresses []EndpointAddress; 2 notReadyAddresses []EndpointAddress; 3 ports []EndpointPort",
+  Endpoints: "1 metadata ObjectMeta; 2 subsets []EndpointSubset",
   EnvFromSource: "1 prefix string; 2 configMapRef ConfigMapEnvSource; 3 secretRef SecretEnvSource",
   EnvVar: "1 name string!; 2 value string; 3 valueFrom EnvVarSource",
   EnvVarSource:
@@ -69,6 +92,10 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   EphemeralContainerCommon:
     "1 name string!; 2 image string; 3 command []string; 4 args []string; 5 workingDir string; 6 ports []ContainerPort; 7 env []EnvVar; 8 resources ResourceRequirements; 9 volumeMounts []VolumeMount; 10 livenessProbe Probe; 11 readinessProbe Probe; 12 lifecycle Lifecycle; 13 terminationMessagePath string; 14 imagePullPolicy string; 15 securityContext SecurityContext; 16 stdin bool; 17 stdinOnce bool; 18 tty bool; 19 envFrom []EnvFromSource; 20 terminationMessagePolicy string; 21 volumeDevices []VolumeDevice; 22 startupProbe Probe; 23 resizePolicy []ContainerResizePolicy; 24 restartPolicy string!; 25 restartPolicyRules []ContainerRestartRule",
   EphemeralVolumeSource: "1 volumeClaimTemplate PersistentVolumeClaimTemplate",
+  Event:
+    "1 metadata ObjectMeta; 2 involvedObject ObjectReference; 3 reason string; 4 message string; 5 source EventSource; 6 firstTimestamp Time; 7 lastTimestamp Time; 8 count int32; 9 type string; 10 eventTime MicroTime; 11 series EventSeries; 12 action string; 13 related ObjectReference; 14 reportingComponent string!; 15 reportingInstance string!",
+  EventSeries: "1 count int32; 2 lastObservedTime MicroTime",
+  EventSource: "1 component string; 2 host string",
   ExecAction: "1 command []string",
   FCVolumeSource: "1 targetWWNs []string; 2 lun int32!; 3 fsType string; 4 readOnly bool; 5 wwids []string",
   FileKeySelector: "1 volumeName string!; 2 path string!; 3 key string!; 4 optional bool!",
@@ -81,12 +108,25 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   GlusterfsVolumeSource: "1 endpoints string!; 2 path string!; 3 readOnly bool",
   HTTPGetAction: "1 path string; 2 port IntOrString; 3 host string; 4 scheme string; 5 httpHeaders []HTTPHeader",
   HTTPHeader: "1 name string!; 2 value string!",
+  HTTPIngressPath: "1 path string; 2 backend IngressBackend; 3 pathType string!",
+  HTTPIngressRuleValue: "1 paths []HTTPIngressPath",
   HostAlias: "1 ip string!; 2 hostnames []string",
   HostIP: "1 ip string!",
   HostPathVolumeSource: "1 path string!; 2 type string!",
   ISCSIVolumeSource:
     "1 targetPortal string!; 2 iqn string!; 3 lun int32!; 4 iscsiInterface string; 5 fsType string; 6 readOnly bool; 7 portals []string; 8 chapAuthDiscovery bool; 10 secretRef LocalObjectReference; 11 chapAuthSession bool; 12 initiatorName string!",
   ImageVolumeSource: "1 reference string; 2 pullPolicy string",
+  Ingress: "1 metadata ObjectMeta; 2 spec IngressSpec; 3 status IngressStatus",
+  IngressBackend: "3 resource TypedLocalObjectReference; 4 service IngressServiceBackend",
+  IngressLoadBalancerIngress: "1 ip string; 2 hostname string; 4 ports []IngressPortStatus",
+  IngressLoadBalancerStatus: "1 ingress []IngressLoadBalancerIngress",
+  IngressPortStatus: "1 port int32!; 2 protocol string!; 3 error string!",
+  IngressRule: "1 host string; 2 ^ IngressRuleValue",
+  IngressRuleValue: "1 http HTTPIngressRuleValue",
+  IngressServiceBackend: "1 name string!; 2 port ServiceBackendPort",
+  IngressSpec: "1 defaultBackend IngressBackend; 2 tls []IngressTLS; 3 rules []IngressRule; 4 ingressClassName string!",
+  IngressStatus: "1 loadBalancer IngressLoadBalancerStatus",
+  IngressTLS: "1 hosts []string; 2 secretName string",
   Job: "1 metadata ObjectMeta; 2 spec JobSpec; 3 status JobStatus",
   JobCondition:
     "1 type string!; 2 status string!; 3 lastProbeTime Time; 4 lastTransitionTime Time; 5 reason string; 6 message string",
@@ -94,9 +134,13 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
     "1 parallelism int32!; 2 completions int32!; 3 activeDeadlineSeconds int64!; 4 selector LabelSelector; 5 manualSelector bool!; 6 template PodTemplateSpec; 7 backoffLimit int32!; 8 ttlSecondsAfterFinished int32!; 9 completionMode string!; 10 suspend bool!; 11 podFailurePolicy PodFailurePolicy; 12 backoffLimitPerIndex int32!; 13 maxFailedIndexes int32!; 14 podReplacementPolicy string!; 15 managedBy string!; 16 successPolicy SuccessPolicy",
   JobStatus:
     "1 conditions []JobCondition; 2 startTime Time; 3 completionTime Time; 4 active int32; 5 succeeded int32; 6 failed int32; 7 completedIndexes string; 8 uncountedTerminatedPods UncountedTerminatedPods; 9 ready int32!; 10 failedIndexes string!; 11 terminating int32!",
+  JobTemplateSpec: "1 metadata ObjectMeta; 2 spec JobSpec",
   KeyToPath: "1 key string!; 2 path string!; 3 mode int32!",
   LabelSelector: "1 matchLabels map[string]; 2 matchExpressions []LabelSelectorRequirement",
   LabelSelectorRequirement: "1 key string!; 2 operator string!; 3 values []string",
+  Lease: "1 metadata ObjectMeta; 2 spec LeaseSpec",
+  LeaseSpec:
+    "1 holderIdentity string!; 2 leaseDurationSeconds int32!; 3 acquireTime MicroTime; 4 renewTime MicroTime; 5 leaseTransitions int32!; 6 strategy string!; 7 preferredHolder string!",
   Lifecycle: "1 postStart LifecycleHandler; 2 preStop LifecycleHandler; 3 stopSignal string!",
   LifecycleHandler: "1 exec ExecAction; 2 httpGet HTTPGetAction; 3 tcpSocket TCPSocketAction; 4 sleep SleepAction",
   LinuxContainerUser: "1 uid int64!; 2 gid int64!; 3 supplementalGroups []int64",
@@ -105,16 +149,35 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   LocalObjectReference: "1 name string",
   ManagedFieldsEntry:
     "1 manager string; 2 operation string; 3 apiVersion string; 4 time Time; 6 fieldsType string; 7 fieldsV1 FieldsV1; 8 subresource string",
+  ModifyVolumeStatus: "1 targetVolumeAttributesClassName string; 2 status string!",
   NFSVolumeSource: "1 server string!; 2 path string!; 3 readOnly bool",
   Namespace: "1 metadata ObjectMeta; 2 spec NamespaceSpec; 3 status NamespaceStatus",
   NamespaceCondition: "1 type string!; 2 status string!; 4 lastTransitionTime Time; 5 reason string; 6 message string",
   NamespaceSpec: "1 finalizers []string",
   NamespaceStatus: "1 phase string; 2 conditions []NamespaceCondition",
+  Node: "1 metadata ObjectMeta; 2 spec NodeSpec; 3 status NodeStatus",
+  NodeAddress: "1 type string!; 2 address string!",
   NodeAffinity:
     "1 requiredDuringSchedulingIgnoredDuringExecution NodeSelector; 2 preferredDuringSchedulingIgnoredDuringExecution []PreferredSchedulingTerm",
+  NodeCondition:
+    "1 type string!; 2 status string!; 3 lastHeartbeatTime Time; 4 lastTransitionTime Time; 5 reason string; 6 message string",
+  NodeConfigSource: "2 configMap ConfigMapNodeConfigSource",
+  NodeConfigStatus:
+    "1 assigned NodeConfigSource; 2 active NodeConfigSource; 3 lastKnownGood NodeConfigSource; 4 error string",
+  NodeDaemonEndpoints: "1 kubeletEndpoint DaemonEndpoint",
+  NodeFeatures: "1 supplementalGroupsPolicy bool!",
+  NodeRuntimeHandler: "1 name string!; 2 features NodeRuntimeHandlerFeatures",
+  NodeRuntimeHandlerFeatures: "1 recursiveReadOnlyMounts bool!; 2 userNamespaces bool!",
   NodeSelector: "1 nodeSelectorTerms []NodeSelectorTerm",
   NodeSelectorRequirement: "1 key string!; 2 operator string!; 3 values []string",
   NodeSelectorTerm: "1 matchExpressions []NodeSelectorRequirement; 2 matchFields []NodeSelectorRequirement",
+  NodeSpec:
+    "1 podCIDR string; 2 externalID string; 3 providerID string; 4 unschedulable bool; 5 taints []Taint; 6 configSource NodeConfigSource; 7 podCIDRs []string",
+  NodeStatus:
+    "1 capacity map[Quantity]; 2 allocatable map[Quantity]; 3 phase string; 4 conditions []NodeCondition; 5 addresses []NodeAddress; 6 daemonEndpoints NodeDaemonEndpoints; 7 nodeInfo NodeSystemInfo; 8 images []ContainerImage; 9 volumesInUse []string; 10 volumesAttached []AttachedVolume; 11 config NodeConfigStatus; 12 runtimeHandlers []NodeRuntimeHandler; 13 features NodeFeatures",
+  NodeSwapStatus: "1 capacity int64!",
+  NodeSystemInfo:
+    "1 machineID string!; 2 systemUUID string!; 3 bootID string!; 4 kernelVersion string!; 5 osImage string!; 6 containerRuntimeVersion string!; 7 kubeletVersion string!; 8 kubeProxyVersion string!; 9 operatingSystem string!; 10 architecture string!; 11 swap NodeSwapStatus",
   ObjectFieldSelector: "1 apiVersion string; 2 fieldPath string!",
   ObjectMeta:
     "1 name string; 2 generateName string; 3 namespace string; 4 selfLink string; 5 uid string; 6 resourceVersion string; 7 generation int64; 8 creationTimestamp Time; 9 deletionTimestamp Time; 10 deletionGracePeriodSeconds int64!; 11 labels map[string]; 12 annotations map[string]; 13 ownerReferences []OwnerReference; 14 finalizers []string; 17 managedFields []ManagedFieldsEntry",
@@ -122,8 +185,14 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
     "1 kind string; 2 namespace string; 3 name string; 4 uid string; 5 apiVersion string; 6 resourceVersion string; 7 fieldPath string",
   OwnerReference:
     "1 kind string!; 3 name string!; 4 uid string!; 5 apiVersion string!; 6 controller bool!; 7 blockOwnerDeletion bool!",
+  PersistentVolumeClaim:
+    "1 metadata ObjectMeta; 2 spec PersistentVolumeClaimSpec; 3 status PersistentVolumeClaimStatus",
+  PersistentVolumeClaimCondition:
+    "1 type string!; 2 status string!; 3 lastProbeTime Time; 4 lastTransitionTime Time; 5 reason string; 6 message string",
   PersistentVolumeClaimSpec:
     "1 accessModes []string; 2 resources VolumeResourceRequirements; 3 volumeName string; 4 selector LabelSelector; 5 storageClassName string!; 6 volumeMode string!; 7 dataSource TypedLocalObjectReference; 8 dataSourceRef TypedObjectReference; 9 volumeAttributesClassName string!",
+  PersistentVolumeClaimStatus:
+    "1 phase string; 2 accessModes []string; 3 capacity map[Quantity]; 4 conditions []PersistentVolumeClaimCondition; 5 allocatedResources map[Quantity]; 7 allocatedResourceStatuses map[string]; 8 currentVolumeAttributesClassName string!; 9 modifyVolumeStatus ModifyVolumeStatus",
   PersistentVolumeClaimTemplate: "1 metadata ObjectMeta; 2 spec PersistentVolumeClaimSpec",
   PersistentVolumeClaimVolumeSource: "1 claimName string!; 2 readOnly bool",
   PhotonPersistentDiskVolumeSource: "1 pdID string!; 2 fsType string",
@@ -140,6 +209,11 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
     "1 type string!; 2 status string!; 3 lastProbeTime Time; 4 lastTransitionTime Time; 5 reason string; 6 message string; 7 observedGeneration int64",
   PodDNSConfig: "1 nameservers []string; 2 searches []string; 3 options []PodDNSConfigOption",
   PodDNSConfigOption: "1 name string; 2 value string!",
+  PodDisruptionBudget: "1 metadata ObjectMeta; 2 spec PodDisruptionBudgetSpec; 3 status PodDisruptionBudgetStatus",
+  PodDisruptionBudgetSpec:
+    "1 minAvailable IntOrString; 2 selector LabelSelector; 3 maxUnavailable IntOrString; 4 unhealthyPodEvictionPolicy string!",
+  PodDisruptionBudgetStatus:
+    "1 observedGeneration int64; 2 disruptedPods map[Time]; 3 disruptionsAllowed int32!; 4 currentHealthy int32!; 5 desiredHealthy int32!; 6 expectedPods int32!; 7 conditions []Condition",
   PodExtendedResourceClaimStatus: "1 requestMappings []ContainerExtendedResourceRequest; 2 resourceClaimName string!",
   PodFailurePolicy: "1 rules []PodFailurePolicyRule",
   PodFailurePolicyOnExitCodesRequirement: "1 containerName string!; 2 operator string!; 3 values []int32",
@@ -159,9 +233,13 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   PodStatus:
     "1 phase string; 2 conditions []PodCondition; 3 message string; 4 reason string; 5 hostIP string; 6 podIP string; 7 startTime Time; 8 containerStatuses []ContainerStatus; 9 qosClass string; 10 initContainerStatuses []ContainerStatus; 11 nominatedNodeName string; 12 podIPs []PodIP; 13 ephemeralContainerStatuses []ContainerStatus; 14 resize string; 15 resourceClaimStatuses []PodResourceClaimStatus; 16 hostIPs []HostIP; 17 observedGeneration int64; 18 extendedResourceClaimStatus PodExtendedResourceClaimStatus",
   PodTemplateSpec: "1 metadata ObjectMeta; 2 spec PodSpec",
+  PolicyRule:
+    "1 verbs []string; 2 apiGroups []string; 3 resources []string; 4 resourceNames []string; 5 nonResourceURLs []string",
   PortStatus: "1 port int32!; 2 protocol string!; 3 error string!",
   PortworxVolumeSource: "1 volumeID string!; 2 fsType string; 3 readOnly bool",
   PreferredSchedulingTerm: "1 weight int32!; 2 preference NodeSelectorTerm",
+  PriorityClass:
+    "1 metadata ObjectMeta; 2 value int32!; 3 globalDefault bool; 4 description string; 5 preemptionPolicy string!",
   Probe:
     "1 ^ ProbeHandler; 2 initialDelaySeconds int32; 3 timeoutSeconds int32; 4 periodSeconds int32; 5 successThreshold int32; 6 failureThreshold int32; 7 terminationGracePeriodSeconds int64!",
   ProbeHandler: "1 exec ExecAction; 2 httpGet HTTPGetAction; 3 tcpSocket TCPSocketAction; 4 grpc GRPCAction",
@@ -170,15 +248,30 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
     "1 registry string!; 2 volume string!; 3 readOnly bool; 4 user string; 5 group string; 6 tenant string",
   RBDVolumeSource:
     "1 monitors []string; 2 image string!; 3 fsType string; 4 pool string; 5 user string; 6 keyring string; 7 secretRef LocalObjectReference; 8 readOnly bool",
+  ReplicaSet: "1 metadata ObjectMeta; 2 spec ReplicaSetSpec; 3 status ReplicaSetStatus",
+  ReplicaSetCondition: "1 type string!; 2 status string!; 3 lastTransitionTime Time; 4 reason string; 5 message string",
+  ReplicaSetSpec: "1 replicas int32!; 2 selector LabelSelector; 3 template PodTemplateSpec; 4 minReadySeconds int32",
+  ReplicaSetStatus:
+    "1 replicas int32!; 2 fullyLabeledReplicas int32; 3 observedGeneration int64; 4 readyReplicas int32; 5 availableReplicas int32; 6 conditions []ReplicaSetCondition; 7 terminatingReplicas int32!",
   ResourceClaim: "1 name string!; 2 request string",
   ResourceFieldSelector: "1 containerName string; 2 resource string!; 3 divisor Quantity",
   ResourceHealth: "1 resourceID string!; 2 health string",
+  ResourceQuota: "1 metadata ObjectMeta; 2 spec ResourceQuotaSpec; 3 status ResourceQuotaStatus",
+  ResourceQuotaSpec: "1 hard map[Quantity]; 2 scopes []string; 3 scopeSelector ScopeSelector",
+  ResourceQuotaStatus: "1 hard map[Quantity]; 2 used map[Quantity]",
   ResourceRequirements: "1 limits map[Quantity]; 2 requests map[Quantity]; 3 claims []ResourceClaim",
   ResourceStatus: "1 name string!; 2 resources []ResourceHealth",
+  Role: "1 metadata ObjectMeta; 2 rules []PolicyRule",
+  RoleBinding: "1 metadata ObjectMeta; 2 subjects []Subject; 3 roleRef RoleRef",
+  RoleRef: "1 apiGroup string!; 2 kind string!; 3 name string!",
+  RollingUpdateDaemonSet: "1 maxUnavailable IntOrString; 2 maxSurge IntOrString",
   RollingUpdateDeployment: "1 maxUnavailable IntOrString; 2 maxSurge IntOrString",
+  RollingUpdateStatefulSetStrategy: "1 partition int32!; 2 maxUnavailable IntOrString",
   SELinuxOptions: "1 user string; 2 role string; 3 type string; 4 level string",
   ScaleIOVolumeSource:
     "1 gateway string!; 2 system string!; 3 secretRef LocalObjectReference; 4 sslEnabled bool; 5 protectionDomain string; 6 storagePool string; 7 storageMode string; 8 volumeName string; 9 fsType string; 10 readOnly bool",
+  ScopeSelector: "1 matchExpressions []ScopedResourceSelectorRequirement",
+  ScopedResourceSelectorRequirement: "1 scopeName string!; 2 operator string!; 3 values []string",
   SeccompProfile: "1 type string!; 2 localhostProfile string!",
   Secret: "1 metadata ObjectMeta; 2 data map[bytes]; 3 type string; 4 stringData map[string]; 5 immutable bool!",
   SecretEnvSource: "1 ^ LocalObjectReference; 2 optional bool!",
@@ -191,6 +284,7 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   ServiceAccount:
     "1 metadata ObjectMeta; 2 secrets []ObjectReference; 3 imagePullSecrets []LocalObjectReference; 4 automountServiceAccountToken bool!",
   ServiceAccountTokenProjection: "1 audience string; 2 expirationSeconds int64!; 3 path string!",
+  ServiceBackendPort: "1 name string; 2 number int32",
   ServicePort:
     "1 name string; 2 protocol string; 3 port int32!; 4 targetPort IntOrString; 5 nodePort int32; 6 appProtocol string!",
   ServiceSpec:
@@ -198,12 +292,24 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   ServiceStatus: "1 loadBalancer LoadBalancerStatus; 2 conditions []Condition",
   SessionAffinityConfig: "1 clientIP ClientIPConfig",
   SleepAction: "1 seconds int64!",
+  StatefulSet: "1 metadata ObjectMeta; 2 spec StatefulSetSpec; 3 status StatefulSetStatus",
+  StatefulSetCondition:
+    "1 type string!; 2 status string!; 3 lastTransitionTime Time; 4 reason string; 5 message string",
+  StatefulSetOrdinals: "1 start int32!",
+  StatefulSetPersistentVolumeClaimRetentionPolicy: "1 whenDeleted string; 2 whenScaled string",
+  StatefulSetSpec:
+    "1 replicas int32!; 2 selector LabelSelector; 3 template PodTemplateSpec; 4 volumeClaimTemplates []PersistentVolumeClaim; 5 serviceName string!; 6 podManagementPolicy string; 7 updateStrategy StatefulSetUpdateStrategy; 8 revisionHistoryLimit int32!; 9 minReadySeconds int32; 10 persistentVolumeClaimRetentionPolicy StatefulSetPersistentVolumeClaimRetentionPolicy; 11 ordinals StatefulSetOrdinals",
+  StatefulSetStatus:
+    "1 observedGeneration int64; 2 replicas int32!; 3 readyReplicas int32; 4 currentReplicas int32; 5 updatedReplicas int32; 6 currentRevision string; 7 updateRevision string; 9 collisionCount int32!; 10 conditions []StatefulSetCondition; 11 availableReplicas int32!",
+  StatefulSetUpdateStrategy: "1 type string; 2 rollingUpdate RollingUpdateStatefulSetStrategy",
   StorageOSVolumeSource:
     "1 volumeName string; 2 volumeNamespace string; 3 fsType string; 4 readOnly bool; 5 secretRef LocalObjectReference",
+  Subject: "1 kind string!; 2 apiGroup string; 3 name string!; 4 namespace string",
   SuccessPolicy: "1 rules []SuccessPolicyRule",
   SuccessPolicyRule: "1 succeededIndexes string!; 2 succeededCount int32!",
   Sysctl: "1 name string!; 2 value string!",
   TCPSocketAction: "1 port IntOrString; 2 host string",
+  Taint: "1 key string!; 2 value string; 3 effect string!; 4 timeAdded Time",
   Toleration: "1 key string; 2 operator string; 3 value string; 4 effect string; 5 tolerationSeconds int64!",
   TopologySpreadConstraint:
     "1 maxSkew int32!; 2 topologyKey string!; 3 whenUnsatisfiable string!; 4 labelSelector LabelSelector; 5 minDomains int32!; 6 nodeAffinityPolicy string!; 7 nodeTaintsPolicy string!; 8 matchLabelKeys []string",
@@ -235,6 +341,23 @@ export const SCHEMA_ROOTS: readonly { readonly group: string; readonly version: 
   { group: "", version: "v1", kind: "Service" },
   { group: "", version: "v1", kind: "ServiceAccount" },
   { group: "", version: "v1", kind: "Pod" },
+  { group: "", version: "v1", kind: "ResourceQuota" },
+  { group: "", version: "v1", kind: "Event" },
+  { group: "", version: "v1", kind: "Node" },
+  { group: "", version: "v1", kind: "PersistentVolumeClaim" },
+  { group: "", version: "v1", kind: "Endpoints" },
   { group: "apps", version: "v1", kind: "Deployment" },
+  { group: "apps", version: "v1", kind: "StatefulSet" },
+  { group: "apps", version: "v1", kind: "ReplicaSet" },
+  { group: "apps", version: "v1", kind: "DaemonSet" },
   { group: "batch", version: "v1", kind: "Job" },
+  { group: "batch", version: "v1", kind: "CronJob" },
+  { group: "rbac.authorization.k8s.io", version: "v1", kind: "ClusterRole" },
+  { group: "rbac.authorization.k8s.io", version: "v1", kind: "ClusterRoleBinding" },
+  { group: "rbac.authorization.k8s.io", version: "v1", kind: "Role" },
+  { group: "rbac.authorization.k8s.io", version: "v1", kind: "RoleBinding" },
+  { group: "policy", version: "v1", kind: "PodDisruptionBudget" },
+  { group: "scheduling.k8s.io", version: "v1", kind: "PriorityClass" },
+  { group: "networking.k8s.io", version: "v1", kind: "Ingress" },
+  { group: "coordination.k8s.io", version: "v1", kind: "Lease" },
 ];

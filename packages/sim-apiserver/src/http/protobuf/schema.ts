@@ -31,7 +31,13 @@ export interface MessageSchema {
 const SCALARS: ReadonlySet<string> = new Set(["string", "bool", "int32", "int64", "bytes"]);
 
 /** Messages with their own JSON form (well-known.ts). */
-export const WELL_KNOWN_TYPES: ReadonlySet<string> = new Set(["Time", "IntOrString", "Quantity", "FieldsV1"]);
+export const WELL_KNOWN_TYPES: ReadonlySet<string> = new Set([
+  "Time",
+  "MicroTime",
+  "IntOrString",
+  "Quantity",
+  "FieldsV1",
+]);
 
 function parseField(message: string, spec: string): FieldSchema {
   const m = /^(\d+) (\S+) (\[\])?(map\[)?(\w+)\]?(!)?$/.exec(spec.trim());
@@ -79,8 +85,8 @@ export function messageSchema(name: string): MessageSchema | undefined {
 }
 
 /**
- * The message schema of an object kind whose protobuf bodies the simulator decodes (core/v1 Namespace, ConfigMap,
- * Secret, Service, ServiceAccount, Pod; apps/v1 Deployment; batch/v1 Job), or undefined for any other kind
+ * The message schema of an object kind whose protobuf bodies the simulator decodes (the roots of schema-table.ts:
+ * every kind `kubectl create` sends typed, plus a few neighbours), or undefined for any other kind
  * (custom resources included: kube-apiserver serves them no protobuf either).
  */
 export function kindSchema(group: string, version: string, kind: string): MessageSchema | undefined {

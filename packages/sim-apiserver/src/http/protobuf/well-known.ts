@@ -1,4 +1,4 @@
-// Messages whose JSON form is not an object of their fields: meta/v1 Time, intstr IntOrString, resource Quantity and
+// Messages whose JSON form is not an object of their fields: meta/v1 Time and MicroTime, intstr IntOrString, resource Quantity and
 // meta/v1 FieldsV1 — each decoded into what Go's JSON marshaller writes for it.
 import type { DecodeContext } from "./decode-message.js";
 import { type WireReader, WireType } from "./wire-reader.js";
@@ -38,12 +38,17 @@ function readFields(
 }
 
 /**
- * `metav1.Time` (`seconds` = 1, `nanos` = 2) as its JSON: RFC 3339 in UTC with whole seconds (nanoseconds are
- * dropped, as `metav1.Time` does), or `null` for the zero time (an empty message or Go's zero instant).
+ * The instant of a `metav1.Time` or `metav1.MicroTime` (`seconds` = 1, `nanos` = 2) as Unix seconds and
+ * nanoseconds, or null for the zero time (an empty message or Go's zero instant); years outside 0001-9999 fail.
  */
-export function decodeTime(r: WireReader, path: string, ctx?: DecodeContext): string | null {
+function readInstant(
+  r: WireReader,
+  path: string,
+  message: "Time" | "MicroTime",
+  ctx?: DecodeContext,
+): { seconds: bigint; nanos: bigint } | null {
   const at = r.offset;
-  const f = readFields(r, path, { 1: "varint", 2: "varint" }, "Time", ctx);
+  const f = readFields(r, path, { 1: "varint", 2: "varint" }, message, ctx);
   const seconds = BigInt.asIntN(64, (f.get(1) as bigint | undefined) ?? 0n);
   const nanos = BigInt.asIntN(32, (f.get(2) as bigint | undefined) ?? 0n);
   if (!f.has(1) && !f.has(2)) return null;
@@ -51,7 +56,32 @@ export function decodeTime(r: WireReader, path: string, ctx?: DecodeContext): st
   if (seconds < BigInt(GO_ZERO_TIME_UNIX) || seconds > BigInt(MAX_RFC3339_UNIX)) {
     return r.fail(`time ${seconds}s is outside years 0001-9999`, path, at);
   }
-  return `${new Date(Number(seconds) * 1000).toISOString().slice(0, 19)}Z`;
+  if (nanos < 0n || nanos > 999_999_999n) return r.fail(`nanos ${nanos} is outside 0-999999999`, path, at);
+  return { seconds, nanos };
+}
+
+/** Whole seconds as RFC 3339 in UTC without the zone letter: `2006-01-02T15:04:05`. */
+function isoSeconds(seconds: bigint): string {
+  return new Date(Number(seconds) * 1000).toISOString().slice(0, 19);
+}
+
+/**
+ * `metav1.Time` as its JSON: RFC 3339 in UTC with whole seconds (nanoseconds are dropped, as `metav1.Time` does),
+ * or `null` for the zero time.
+ */
+export function decodeTime(r: WireReader, path: string, ctx?: DecodeContext): string | null {
+  const t = readInstant(r, path, "Time", ctx);
+  return t === null ? null : `${isoSeconds(t.seconds)}Z`;
+}
+
+/**
+ * `metav1.MicroTime` as its JSON: RFC 3339 in UTC with exactly six fractional digits (apimachinery's
+ * `RFC3339Micro` layout, pkg/apis/meta/v1/micro_time.go; nanoseconds below a microsecond are dropped), or `null`
+ * for the zero time.
+ */
+export function decodeMicroTime(r: WireReader, path: string, ctx?: DecodeContext): string | null {
+  const t = readInstant(r, path, "MicroTime", ctx);
+  return t === null ? null : `${isoSeconds(t.seconds)}.${(t.nanos / 1000n).toString().padStart(6, "0")}Z`;
 }
 
 /** `intstr.IntOrString` (`type` = 1: 0 int, 1 string; `intVal` = 2; `strVal` = 3) as a JSON number or string. */
@@ -87,6 +117,8 @@ export function decodeWellKnown(type: string, r: WireReader, path: string, ctx?:
   switch (type) {
     case "Time":
       return decodeTime(r, path, ctx);
+    case "MicroTime":
+      return decodeMicroTime(r, path, ctx);
     case "IntOrString":
       return decodeIntOrString(r, path, ctx);
     case "Quantity":

@@ -52,7 +52,7 @@ export function envelope(apiVersion: string, kind: string, raw: number[], extra:
 /**
  * Encodes a JSON object as message `type` using the simulator's schema (as Go's marshaller would: every field
  * present in the object, maps in key order). Supports what the round-trip tests generate: scalars, nested
- * messages, repeated fields, maps, inlined structs, Quantity and IntOrString.
+ * messages, repeated fields, maps, inlined structs, Quantity, IntOrString, Time and MicroTime.
  */
 export function encodeMessage(type: string, obj: Record<string, unknown>): number[] {
   const schema = messageSchema(type);
@@ -94,6 +94,11 @@ function encodeValue(f: FieldSchema, v: unknown): number[] {
         : mfield(f.number, vfield(1, 1), sfield(3, v as string));
     case "Time":
       return v === null ? mfield(f.number) : mfield(f.number, vfield(1, Date.parse(v as string) / 1000));
+    case "MicroTime": {
+      if (v === null) return mfield(f.number);
+      const micros = /\.(\d{6})Z$/.exec(v as string)?.[1] ?? "000000";
+      return mfield(f.number, vfield(1, Math.floor(Date.parse(v as string) / 1000)), vfield(2, Number(micros) * 1000));
+    }
     default:
       return mfield(f.number, encodeMessage(f.type, v as Record<string, unknown>));
   }
