@@ -122,4 +122,33 @@ describe("int64 beyond 2^53 in custom resources (apiextensions keeps int64)", ()
     expect(created.status).toBe(201);
     expect((created.json as { data: { id: string } }).data.id).toBe("12345678901234567890");
   });
+
+  it("YAML bodies keep int64 too: a create as application/yaml and a server-side apply", async () => {
+    const s = await start();
+    const yaml = (name: string) =>
+      `apiVersion: example.net/v1\nkind: Counter\nmetadata:\n  name: ${name}\nspec:\n  big: ${MAX}\n  free:\n    n: ${MIN}\n    safe: 42\n`;
+    const created = await s.req("POST", s.path, yaml("y1"), "application/yaml");
+    expect(created.status).toBe(201);
+    expect(created.text).toContain(`"big":${MAX}`);
+    expect(created.text).toContain(`"n":${MIN}`);
+    expect(created.text).toContain('"safe":42');
+    const applied = await s.req(
+      "PATCH",
+      `${s.path}/y2?fieldManager=yaml-test`,
+      yaml("y2"),
+      "application/apply-patch+yaml",
+    );
+    expect(applied.status).toBe(201);
+    expect(applied.text).toContain(`"big":${MAX}`);
+    expect((await s.req("GET", `${s.path}/y2`)).text).toContain(`"big":${MAX}`);
+    // The schema's maximum sees the exact value in YAML as in JSON.
+    const tooBig = await s.req(
+      "PATCH",
+      `${s.path}/y3?fieldManager=yaml-test`,
+      `apiVersion: example.net/v1\nkind: Counter\nmetadata:\n  name: y3\nspec:\n  small: ${MAX}\n`,
+      "application/apply-patch+yaml",
+    );
+    expect(tooBig.status).toBe(422);
+    expect((tooBig.json as { message: string }).message).toContain(`spec.small: Invalid value: ${MAX}:`);
+  });
 });

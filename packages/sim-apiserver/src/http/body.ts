@@ -6,8 +6,8 @@ import {
   newRequestEntityTooLarge,
   StatusError,
 } from "@informer-ts/apimachinery";
-import { parse as parseYaml } from "yaml";
 import { parseJson } from "../engine/int64-json.js";
+import { parseYamlInt64 } from "../engine/int64-yaml.js";
 import { type DecodeContext, decodeMessageBytes, type UnknownField } from "./protobuf/decode-message.js";
 import { decodeEnvelope, PROTOBUF_MEDIA_TYPE, type ProtobufEnvelope } from "./protobuf/envelope.js";
 import { kindSchema } from "./protobuf/schema.js";
@@ -157,7 +157,7 @@ function unsupportedMediaType(accepted: readonly string[]): StatusError {
 export function inputParserFor(contentType: string | undefined): (text: string) => unknown {
   const t = mediaTypeOf(contentType);
   if (t === "" || t === "application/json" || t === "*/*") return (s) => parseJson(s);
-  if (t === "application/yaml" || t === "application/x-yaml" || t === "text/yaml") return (s) => parseYaml(s);
+  if (t === "application/yaml" || t === "application/x-yaml" || t === "text/yaml") return parseYamlInt64;
   throw unsupportedMediaType(SUPPORTED_INPUT_MEDIA_TYPES);
 }
 

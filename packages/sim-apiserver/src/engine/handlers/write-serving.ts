@@ -103,7 +103,16 @@ export class WriteServing {
         throw newInvalid({ group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" }, name, errs);
       }
     }
-    return { object: this.deps.registry.update(r, namespace, name, obj, this.writeOptions(req)) };
+    const object = this.deps.registry.update(r, namespace, name, obj, this.writeOptions(req));
+    this.servedDefinitionChanged(r, object, req);
+    return { object };
+  }
+
+  /** A written CustomResourceDefinition's served version is served as it now reads (see `serveDefinition`). */
+  private servedDefinitionChanged(r: SimResource, object: KubeObject, req: EngineRequest): void {
+    if (r !== CUSTOM_RESOURCE_DEFINITIONS || req.dryRun === true || req.subresource === "status") return;
+    if (object.metadata?.deletionTimestamp !== undefined) return;
+    this.deps.table.serveDefinition(object);
   }
 
   /**
@@ -158,6 +167,7 @@ export class WriteServing {
         created = true;
       },
     });
+    this.servedDefinitionChanged(r, object, req);
     return { object, created };
   }
 

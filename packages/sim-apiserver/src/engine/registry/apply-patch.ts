@@ -1,5 +1,5 @@
 import { type KubeObject, newBadRequest } from "@informer-ts/apimachinery";
-import { parseAllDocuments } from "yaml";
+import { narrowInt64, parseYamlDocumentsInt64 } from "../int64-yaml.js";
 
 /** go-yaml's wording for the parse errors an apply body most often has. */
 const GO_YAML_MESSAGES: Readonly<Record<string, string>> = {
@@ -31,7 +31,7 @@ function goTypeOf(v: unknown): string {
  * with go-yaml's wording and line, others with this parser's first line of text.
  */
 export function decodeApplyConfiguration(body: string): KubeObject {
-  const docs = parseAllDocuments(body);
+  const docs = parseYamlDocumentsInt64(body);
   const first = Array.isArray(docs) ? docs[0] : undefined;
   if (first !== undefined && first.errors.length > 0) {
     const e = first.errors[0]!;
@@ -39,7 +39,7 @@ export function decodeApplyConfiguration(body: string): KubeObject {
     const text = GO_YAML_MESSAGES[e.code] ?? e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
     throw newBadRequest(`error decoding YAML: error converting YAML to JSON: yaml: line ${line}: ${text}`);
   }
-  const value: unknown = first === undefined ? null : first.toJS({ maxAliasCount: 100 });
+  const value: unknown = first === undefined ? null : narrowInt64(first.toJS({ maxAliasCount: 100 }));
   if (value === null || value === undefined) return {};
   if (typeof value !== "object" || Array.isArray(value)) {
     throw newBadRequest(

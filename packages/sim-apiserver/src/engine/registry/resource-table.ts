@@ -1,5 +1,7 @@
 import { type KubeObject, newInvalid } from "@informer-ts/apimachinery";
+import { defaultCustomResource, type StructuralSchema } from "../admission/custom-resource-schema.js";
 import type { Cacher } from "../cacher/index.js";
+import { jsonEqual } from "../object-util.js";
 import type { ResourceRef } from "../request-context.js";
 import { groupResourceString, type SimResource } from "../resources.js";
 import type { MvccStorage } from "../storage/index.js";
@@ -86,9 +88,50 @@ export class ResourceTable {
    */
   serveDefinition(crd: KubeObject): void {
     const r = resourceFromCrd(crd);
+    const crdName = crd.metadata!.name!;
+    const served = this.definitions.get(crdName);
+    if (served !== undefined && groupResourceString(served) === groupResourceString(r)) {
+      this.refreshDefinition(crdName, served, r);
+      return;
+    }
     if (this.byName.has(groupResourceString(r))) return;
     this.register(r);
-    this.definitions.set(crd.metadata!.name!, r);
+    this.definitions.set(crdName, r);
+  }
+
+  /**
+   * An updated definition whose served version changed (schema, version name, subresources): apiextensions'
+   * `crdHandler` drops the old serving info and storage — its watches end — and builds new ones, whose decoder
+   * applies the new schema's defaults to every object read from etcd (`structuraldefaulting` on read) while etcd
+   * keeps the bytes as written. Here the new resource is a view ({@link SimResource.storedAs}) of the first
+   * resource's storage that defaults each object on its way out (once per stored object), so GET, LIST and WATCH
+   * show the defaults, objects keep their resourceVersions, and writes through it store what they send.
+   */
+  private refreshDefinition(crdName: string, served: SimResource, next: SimResource): void {
+    const { storedAs: _s, ...before } = served;
+    if (jsonEqual(before, next)) return;
+    const home = served.storedAs?.resource ?? served;
+    const schema = next.openAPIV3Schema as StructuralSchema | undefined;
+    const view: SimResource = {
+      ...next,
+      storedAs: {
+        resource: home,
+        toStorage: (o) => o,
+        fromStorage: (stored) => {
+          if (schema === undefined) return stored;
+          const out = structuredClone(stored) as KubeObject;
+          defaultCustomResource(out, schema);
+          return out;
+        },
+      },
+    };
+    const name = groupResourceString(served);
+    this.byName.delete(name);
+    const cacher = this.cachers.get(served);
+    this.cachers.delete(served);
+    cacher?.retire();
+    this.register(view);
+    this.definitions.set(crdName, view);
   }
 
   /**

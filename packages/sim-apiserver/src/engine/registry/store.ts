@@ -313,11 +313,15 @@ export class RegistryStore {
     const attrs = this.attributes(o);
     this.admission.decode(r, obj, attrs, true);
     this.admission.default(r, obj, undefined, attrs);
-    this.strategy(r).prepareForCreate(obj);
-    // A seeded object's status is the state its controllers left: kept (the strategy's defaults fill only a missing one).
-    if (o.seed === true && src.status !== undefined) obj.status = src.status;
+    // The name is drawn before PrepareForCreate, which may read it (a Job's `job-name` label), and each retry of a
+    // colliding generated name prepares a fresh copy (genericregistry.Store's create with RetryGenerateName).
+    const unprepared = generate ? structuredClone(obj) : obj;
     for (let attempt = 1; ; attempt++) {
+      if (attempt > 1) obj = structuredClone(unprepared);
       if (generate) metaOf(obj).name = generateNameFrom(meta.generateName as string, this.rand);
+      this.strategy(r).prepareForCreate(obj);
+      // A seeded object's status is the state its controllers left: kept (the strategy's defaults fill only a missing one).
+      if (o.seed === true && src.status !== undefined) obj.status = src.status;
       const errs = [...validateObjectMeta(r, obj), ...this.admission.validate(r, obj, undefined, attrs)];
       if (errs.length > 0) throw newInvalid({ group: r.group, kind: r.kind }, String(obj.metadata?.name ?? ""), errs);
       const name = String(obj.metadata!.name);
@@ -331,7 +335,6 @@ export class RegistryStore {
       } catch (err) {
         // RetryGenerateName (GA in v1.32): a generated name that collides is drawn again.
         if (!(generate && isAlreadyExists(err) && attempt < MAX_GENERATE_NAME_ATTEMPTS)) throw err;
-        obj = { ...obj, metadata: { ...obj.metadata } };
       }
     }
   }

@@ -43,6 +43,9 @@ const KIND_LISTS: Record<string, Record<string, ListStrategy>> = {
     "status.podIPs": { key: "ip" },
     "status.hostIPs": { key: "ip" },
   },
+  // PodSpec's tags hold wherever a PodSpec is embedded (PodTemplate's `template`, every workload's template).
+  PodTemplate: { ...podSpecLists("template.spec.") },
+  ReplicationController: TEMPLATE,
   Deployment: TEMPLATE,
   StatefulSet: TEMPLATE,
   DaemonSet: TEMPLATE,
@@ -62,7 +65,7 @@ const META_LISTS: Record<string, ListStrategy> = {
 
 function listStrategy(kind: string, path: string): ListStrategy | undefined {
   // Pod templates carry an ObjectMeta too: their finalizers/ownerReferences merge like the object's own.
-  const meta = path.replace(/^(spec\.template\.|spec\.jobTemplate\.spec\.template\.)(?=metadata\.)/, "");
+  const meta = path.replace(/^(template\.|spec\.template\.|spec\.jobTemplate\.spec\.template\.)(?=metadata\.)/, "");
   return META_LISTS[meta] ?? KIND_LISTS[kind]?.[path];
 }
 
@@ -85,7 +88,8 @@ const DELETE_FROM_PRIMITIVE_LIST = "$deleteFromPrimitiveList/";
  * never modified. A directive it does not know is 400, as upstream.
  *
  * Differences from kube-apiserver: the merge keys are a table of the fields of the kinds the simulator serves
- * (ConfigMap, Secret, Pod, Deployment, StatefulSet, Job, Service, Node, Namespace, …), not read from Go structs;
+ * (Pod and every kind embedding a PodSpec — PodTemplate, ReplicationController, the apps workloads, Job, CronJob —,
+ * Service, Node, Namespace, …), not read from Go structs;
  * kinds outside it patch every list by replacement; `patchStrategy:"retainKeys"` fields (volume sources,
  * deployment strategy) are merged like maps unless the patch says `$retainKeys`.
  */

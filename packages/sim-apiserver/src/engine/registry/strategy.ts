@@ -1,6 +1,7 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { jsonEqual } from "../object-util.js";
 import type { SimResource } from "../resources.js";
+import { generateJobSelector } from "./job-selector.js";
 import { FINALIZER_KUBERNETES } from "./object-meta-validation.js";
 import { convertSecretStringData } from "./secret-conversion.js";
 
@@ -83,6 +84,7 @@ function podQosClass(pod: KubeObject): string {
  *   subresource) for custom resources; other kinds carry no generation;
  * - namespaces get the `kubernetes` spec finalizer on create and keep their spec finalizers on update (only
  *   `/finalize` changes them);
+ * - jobs get their generated selector and template labels unless `spec.manualSelector` ({@link generateJobSelector});
  * - secrets have their write-only `stringData` merged into `data` (base64) and dropped on every write (the v1
  *   conversion; see {@link convertSecretStringData}).
  *
@@ -95,10 +97,12 @@ export function strategyFor(r: SimResource): ResourceStrategy {
   const isNamespaces = r.group === "" && r.resource === "namespaces";
   const isSecrets = r.group === "" && r.resource === "secrets";
   const isDefinitions = r.group === "apiextensions.k8s.io" && r.resource === "customresourcedefinitions";
+  const isJobs = r.group === "batch" && r.resource === "jobs";
   return {
     hasStatus,
     prepareForCreate(obj) {
       if (isSecrets) convertSecretStringData(obj);
+      if (isJobs) generateJobSelector(obj);
       const m = meta(obj);
       if (rule !== "none") m.generation = 1;
       else delete m.generation;
