@@ -102,14 +102,14 @@ export function getTargetNodeName(pod: Pod): string | undefined {
 }
 
 /**
- * `NewPod`: the pod a DaemonSet would run on `nodeName` (template spec, the default tolerations) — what
- * {@link nodeShouldRunDaemonPod} checks a node against.
+ * `NewPod`: the pod a DaemonSet would run on `nodeName` (template spec with `nodeName` set, the default
+ * tolerations) — what {@link nodeShouldRunDaemonPod} checks a node against.
  */
 export function newDaemonPodFor(ds: DaemonSet, nodeName: string): Pod {
   const t = daemonSpecOf(ds).template ?? {};
   const spec = structuredClone(t.spec ?? {});
+  spec.nodeName = nodeName;
   spec.tolerations = addOrUpdateDaemonPodTolerations(spec);
-  spec.affinity = replaceDaemonSetPodNodeNameNodeAffinity(spec.affinity, nodeName);
   return {
     apiVersion: "v1",
     kind: "Pod",
@@ -125,11 +125,15 @@ export function newDaemonPodFor(ds: DaemonSet, nodeName: string): Pod {
 
 /**
  * The pod the controller creates for `nodeName` (`syncNodes` with `CreatePods`): {@link newDaemonPodFor} with the
- * revision hash label (and the template generation's, when the set has one) and a controller reference to the set; bound to its node through the
- * node affinity only, the scheduler binds it.
+ * revision hash label (and the template generation's, when the set has one) and a controller reference to the set;
+ * no `nodeName`: its required node affinity is replaced by its node's name (the node was checked against the
+ * template's own affinity), and the scheduler binds it.
  */
 export function newDaemonPod(ds: DaemonSet, nodeName: string, hash: string, templateGeneration?: number): Pod {
   const pod = newDaemonPodFor(ds, nodeName);
+  const spec = pod.spec as Record<string, unknown>;
+  delete spec.nodeName;
+  spec.affinity = replaceDaemonSetPodNodeNameNodeAffinity(spec.affinity, nodeName);
   pod.metadata!.labels = {
     ...pod.metadata?.labels,
     ...(templateGeneration !== undefined && { [DAEMON_SET_TEMPLATE_GENERATION_LABEL]: String(templateGeneration) }),
@@ -198,7 +202,7 @@ export function newDaemonRevision(ds: DaemonSet, hash: string, revision: number)
 export function isPodUpdated(pod: Pod, hash: string, generation: number | undefined): boolean {
   const labels = pod.metadata?.labels ?? {};
   const byGeneration = generation !== undefined && labels[DAEMON_SET_TEMPLATE_GENERATION_LABEL] === String(generation);
-  const byHash = labels[DAEMON_SET_REVISION_LABEL] !== undefined && labels[DAEMON_SET_REVISION_LABEL] === hash;
+  const byHash = hash !== "" && labels[DAEMON_SET_REVISION_LABEL] === hash;
   return byHash || byGeneration;
 }
 
