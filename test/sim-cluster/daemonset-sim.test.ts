@@ -82,10 +82,10 @@ describe("DaemonSet in the simulated cluster", () => {
     });
     // Bound as upstream binds: a node-name affinity term, the scheduler sets nodeName.
     for (const p of podsOf(c, "daemon-set")) {
-      expect(
-        (p.spec?.affinity as { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: unknown } }).nodeAffinity
-          .requiredDuringSchedulingIgnoredDuringExecution,
-      ).toEqual({
+      const affinity = p.spec?.affinity as
+        | { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: unknown } }
+        | undefined;
+      expect(affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution).toEqual({
         nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: [p.spec?.nodeName] }] }],
       });
       expect(p.metadata?.name).toMatch(/^daemon-set-/);

@@ -3,7 +3,7 @@
 import type { DaemonSet, Node, Pod } from "@informer-ts/client";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { nodeMatchesSelectorTerms } from "../internal/node-affinity.js";
+import { nodeMatchesSelectorTerms, requiredNodeAffinityTerms } from "../internal/node-affinity.js";
 import {
   addOrUpdateDaemonPodTolerations,
   DAEMON_SET_REVISION_LABEL,
@@ -339,11 +339,8 @@ describe("properties", () => {
     fc.assert(
       fc.property(name, name, (target, other) => {
         const pod = newDaemonPod(newDaemonSet("ds"), target, "h");
-        const terms = (
-          pod.spec?.affinity as {
-            nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } };
-          }
-        ).nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms;
+        const terms = requiredNodeAffinityTerms(pod) ?? [];
+        expect(terms).toHaveLength(1);
         expect(nodeMatchesSelectorTerms(newNode(target), terms)).toBe(true);
         expect(nodeMatchesSelectorTerms(newNode(other), terms)).toBe(other === target);
         expect(getTargetNodeName(pod)).toBe(target);
