@@ -3,6 +3,7 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { type DaemonSet, type Node, type Pod, resources } from "@informer-ts/client";
 import { createSimCluster, type SimCluster } from "@informer-ts/testing";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { all, podsOf, stored } from "./cluster-helpers.js";
 
@@ -183,5 +184,49 @@ describe("DaemonSet in the simulated cluster", () => {
     await c.settle({ maxMs: 120_000, until: () => live("intolerant").length === 0 });
     expect(live("intolerant")).toEqual([]);
     expect(dsOf("intolerant")?.status?.desiredNumberScheduled).toBe(0);
+  });
+});
+
+describe("DaemonSet properties", () => {
+  it("whatever the nodes' labels and taints, the set settles with one pod on exactly the eligible nodes", async () => {
+    const nodeShape = fc.record({
+      blue: fc.boolean(),
+      taint: fc.constantFrom(undefined, "NoSchedule", "NoExecute"),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(nodeShape, { minLength: 3, maxLength: 3 }), fc.boolean(), async (shapes, tolerates) => {
+        c = await cluster(3);
+        const names = nodeNames();
+        for (const [i, shape] of shapes.entries()) {
+          await c.client.patch(resources.nodes, names[i]!, {
+            metadata: { labels: { "daemonset-color": shape.blue ? "blue" : "red" } },
+            ...(shape.taint !== undefined && { spec: { taints: [{ key: "dedicated", effect: shape.taint }] } }),
+          });
+        }
+        await c.client.create(
+          resources.daemonSets,
+          daemonSet("prop", {
+            nodeSelector: { "daemonset-color": "blue" },
+            ...(tolerates && { tolerations: [{ key: "dedicated", operator: "Exists" }] }),
+          }),
+        );
+        const eligible = names.filter((_, i) => shapes[i]!.blue && (tolerates || shapes[i]!.taint === undefined));
+        await c.settle({ maxMs: 60_000, until: () => dsOf("prop")?.status?.observedGeneration === 1 });
+        if (eligible.length > 0) await settleOnNodes("prop", eligible);
+        // And it stays so: 30 s of virtual time later nothing has moved.
+        const sim = c;
+        const end = sim.clock.now() + 30_000;
+        await sim.settle({ maxMs: 31_000, until: () => sim.clock.now() >= end });
+        expect(
+          podsOf(c, "prop")
+            .map((p) => p.spec?.nodeName)
+            .sort(),
+        ).toEqual(eligible);
+        expect(dsOf("prop")?.status?.desiredNumberScheduled).toBe(eligible.length);
+        await c.close();
+        c = undefined;
+      }),
+      { numRuns: 8, seed: 23 },
+    );
   });
 });
