@@ -4,10 +4,10 @@ import { parseClusterFlags } from "../../packages/sim-cluster/src/cli/cluster-fl
 import { CLUSTER_USAGE } from "../../packages/sim-cluster/src/cli/cluster-usage.js";
 import { ALL_CLUSTER_CONTROLLERS } from "../../packages/sim-cluster/src/cluster.js";
 
-describe("--controllers with job, ttl-after-finished, cronjob, statefulset", () => {
+describe("--controllers with job, ttl-after-finished, cronjob, statefulset, daemonset", () => {
   it("are on by default and may be chosen alone", () => {
     expect(parseClusterFlags([]).controllers).toEqual(ALL_CLUSTER_CONTROLLERS);
-    for (const name of ["job", "ttl-after-finished", "cronjob", "statefulset"]) {
+    for (const name of ["job", "ttl-after-finished", "cronjob", "statefulset", "daemonset"]) {
       expect(ALL_CLUSTER_CONTROLLERS).toContain(name);
       expect(CLUSTER_USAGE).toContain(name);
     }
@@ -18,8 +18,8 @@ describe("--controllers with job, ttl-after-finished, cronjob, statefulset", () 
   });
 
   it("an unknown name is refused, naming it and the known ones", () => {
-    expect(() => parseClusterFlags(["--controllers", "job,daemonset"])).toThrow(
-      `--controllers: unknown controller "daemonset" (known: ${ALL_CLUSTER_CONTROLLERS.join(", ")})`,
+    expect(() => parseClusterFlags(["--controllers", "job,horizontalpodautoscaling"])).toThrow(
+      `--controllers: unknown controller "horizontalpodautoscaling" (known: ${ALL_CLUSTER_CONTROLLERS.join(", ")})`,
     );
   });
 });

@@ -41,7 +41,8 @@ export type ClusterControllerName =
   | "job"
   | "ttl-after-finished"
   | "cronjob"
-  | "statefulset";
+  | "statefulset"
+  | "daemonset";
 
 /** Every controller this package has, in start order (the default of {@link ClusterOptions.controllers}). */
 export const ALL_CLUSTER_CONTROLLERS: readonly ClusterControllerName[] = Object.freeze([
@@ -58,6 +59,7 @@ export const ALL_CLUSTER_CONTROLLERS: readonly ClusterControllerName[] = Object.
   "ttl-after-finished",
   "cronjob",
   "statefulset",
+  "daemonset",
 ]);
 
 /** What `kube-root-ca.crt` holds when no `rootCA` is given (not a usable certificate: the simulator's CA is not known). */
@@ -123,7 +125,7 @@ export class SimClusterRuntime {
   readonly nodeLifecycle: NodeLifecycleController | undefined;
   readonly serviceAccounts: ServiceAccountsController | undefined;
   readonly rootCAPublisher: RootCACertPublisher | undefined;
-  /** The workload controllers of batch and StatefulSets (see `workloads.ts`). */
+  /** The workload controllers of batch, StatefulSets and DaemonSets (see `workloads.ts`). */
   readonly workloads: WorkloadControllers;
   readonly clock: Clock;
   private readonly rand: Rand;
@@ -293,6 +295,7 @@ export class SimClusterRuntime {
       metrics,
       manager: this.manager,
       pods,
+      nodes: nodeInformer,
       recorder,
       ...(o.jobPodFailureBackoffMs !== undefined && { jobPodFailureBackoffMs: o.jobPodFailureBackoffMs }),
     });

@@ -22,6 +22,27 @@ export {
   nextScheduleTimeDuration,
 } from "./cronjob/cronjob-utils.js";
 export { parseSchedule, type Schedule, UnparseableScheduleError } from "./cronjob/schedule.js";
+// DaemonSet
+export {
+  DaemonSetController,
+  type DaemonSetControllerOptions,
+  type DaemonSetStatus,
+  TEMPLATE_GENERATION_ANNOTATION,
+} from "./daemonset/daemon-set-controller.js";
+export {
+  addOrUpdateDaemonPodTolerations,
+  DAEMON_SET_REVISION_LABEL,
+  DAEMON_SET_TEMPLATE_GENERATION_LABEL,
+  type DaemonSetSpecView,
+  DEFAULT_DAEMON_POD_TOLERATIONS,
+  getTargetNodeName,
+  isPodUpdated,
+  NETWORK_UNAVAILABLE_TOLERATION,
+  type NodeShouldRun,
+  newDaemonPod,
+  nodeShouldRunDaemonPod,
+  replaceDaemonSetPodNodeNameNodeAffinity,
+} from "./daemonset/daemon-set-util.js";
 // Deployment
 export { DeploymentController, type DeploymentControllerOptions } from "./deployment/deployment-controller.js";
 export {
@@ -208,7 +229,7 @@ export {
   STATEFUL_SET_REVISION_LABEL,
   storageMatches,
 } from "./statefulset/stateful-set-utils.js";
-// Workload controllers (Job, CronJob, StatefulSet) of a cluster
+// Workload controllers (Job, CronJob, StatefulSet, DaemonSet) of a cluster
 export {
   newWorkloadControllers,
   type WorkloadControllers,

@@ -1,21 +1,32 @@
 import type { SharedIndexInformer } from "@informer-ts/cache";
-import { type CronJob, type Job, type KubeClient, type Pod, resources, type StatefulSet } from "@informer-ts/client";
+import {
+  type CronJob,
+  type DaemonSet,
+  type Job,
+  type KubeClient,
+  type Node,
+  type Pod,
+  resources,
+  type StatefulSet,
+} from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
 import type { Controller, EventRecorder, Manager } from "@informer-ts/controller";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import type { ClusterControllerName } from "./cluster.js";
 import { CronJobController } from "./cronjob/cronjob-controller.js";
+import { DaemonSetController } from "./daemonset/daemon-set-controller.js";
 import { JobController } from "./job/job-controller.js";
 import { TTLAfterFinishedController } from "./job/ttl-after-finished-controller.js";
 import { CONTROLLER_REVISIONS, StatefulSetController } from "./statefulset/stateful-set-controller.js";
 import type { ControllerRevision } from "./statefulset/stateful-set-utils.js";
 
-/** The batch and StatefulSet controllers of a cluster, each present when its name is in the controller list. */
+/** The batch, StatefulSet and DaemonSet controllers of a cluster, each present when its name is in the controller list. */
 export interface WorkloadControllers {
   readonly jobs: JobController | undefined;
   readonly ttlAfterFinished: TTLAfterFinishedController | undefined;
   readonly cronJobs: CronJobController | undefined;
   readonly statefulSets: StatefulSetController | undefined;
+  readonly daemonSets: DaemonSetController | undefined;
 }
 
 /** What {@link newWorkloadControllers} needs of the cluster. */
@@ -27,14 +38,14 @@ export interface WorkloadControllersOptions {
   readonly metrics: MetricsProvider;
   readonly manager: Manager;
   readonly pods: SharedIndexInformer<Pod>;
+  readonly nodes: SharedIndexInformer<Node>;
   readonly recorder: (component: string) => EventRecorder | undefined;
   readonly jobPodFailureBackoffMs?: number;
 }
 
 /**
- * Builds the workload controllers (kube-controller-manager's `job`, `ttl-after-finished`, `cronjob` and `statefulset`
- * controllers) on the
- * cluster's manager and shared informers.
+ * Builds the workload controllers (kube-controller-manager's `job`, `ttl-after-finished`, `cronjob`, `statefulset` and
+ * `daemonset` controllers) on the cluster's manager and shared informers.
  */
 export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadControllers {
   const base = { client: o.client, clock: o.clock, logger: o.logger, metrics: o.metrics };
@@ -74,7 +85,17 @@ export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadC
         revisions: o.manager.informerFor(CONTROLLER_REVISIONS) as SharedIndexInformer<ControllerRevision>,
       })
     : undefined;
-  return { jobs, ttlAfterFinished, cronJobs, statefulSets };
+  const daemonSets = o.controllers.includes("daemonset")
+    ? new DaemonSetController({
+        ...base,
+        ...withRecorder("daemonset-controller"),
+        sets: o.manager.informerFor(resources.daemonSets) as SharedIndexInformer<DaemonSet>,
+        pods: o.pods,
+        nodes: o.nodes,
+        revisions: o.manager.informerFor(CONTROLLER_REVISIONS) as SharedIndexInformer<ControllerRevision>,
+      })
+    : undefined;
+  return { jobs, ttlAfterFinished, cronJobs, statefulSets, daemonSets };
 }
 
 /** The runnables of the workload controllers, in start order. */
@@ -84,5 +105,6 @@ export function workloadControllerList(w: WorkloadControllers): Controller[] {
     w.ttlAfterFinished?.controller,
     w.cronJobs?.controller,
     w.statefulSets?.controller,
+    w.daemonSets?.controller,
   ].filter((c): c is Controller => c !== undefined);
 }

@@ -411,4 +411,12 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   },
   { file: "apps/rc.go", it: "should adopt matching pods on creation", here: "apps-deployment-replicaset-rc.test.ts" },
   { file: "apps/rc.go", it: "should release no longer matching pods", here: "apps-deployment-replicaset-rc.test.ts" },
+  // apps/daemon_set.go
+  { file: "apps/daemon_set.go", it: "should run and stop simple daemon", here: "apps-daemonset.test.ts" },
+  { file: "apps/daemon_set.go", it: "should run and stop complex daemon", here: "apps-daemonset.test.ts" },
+  {
+    file: "apps/daemon_set.go",
+    it: "should update pod when spec was updated and update strategy is RollingUpdate",
+    here: "apps-daemonset.test.ts",
+  },
 ];

@@ -1,4 +1,5 @@
 import type { Node, Pod } from "@informer-ts/client";
+import { podMatchesNodeSelectorAndAffinity } from "../internal/node-affinity.js";
 import { parseMilli } from "../internal/quantity.js";
 
 /** A taint as JSON (`v1.Taint`). */
@@ -91,7 +92,7 @@ export function nodeInfoOf(node: Node): NodeInfo {
 
 /**
  * The default filter plugins in upstream order — `NodeUnschedulable`, `NodeName`, `TaintToleration` (NoSchedule and
- * NoExecute taints), `NodeAffinity` (`nodeSelector` only), `NodeResourcesFit` (cpu, memory, pods) — answering the
+ * NoExecute taints), `NodeAffinity` (`nodeSelector` and required node affinity), `NodeResourcesFit` (cpu, memory, pods) — answering the
  * first failure's reason as kube-scheduler words it, or undefined when the pod fits.
  */
 export function filterNode(pod: Pod, info: NodeInfo, req: PodRequests): string | undefined {
@@ -110,10 +111,7 @@ export function filterNode(pod: Pod, info: NodeInfo, req: PodRequests): string |
       return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ""}}`;
     }
   }
-  const labels = node.metadata?.labels ?? {};
-  for (const [k, v] of Object.entries(pod.spec?.nodeSelector ?? {})) {
-    if (labels[k] !== v) return "node(s) didn't match Pod's node affinity/selector";
-  }
+  if (!podMatchesNodeSelectorAndAffinity(pod, node)) return "node(s) didn't match Pod's node affinity/selector";
   if (info.pods + 1 > info.allocatablePods) return "Too many pods";
   if (req.milliCpu > 0 && info.requestedMilliCpu + req.milliCpu > info.allocatableMilliCpu) return "Insufficient cpu";
   if (req.memory > 0 && info.requestedMemory + req.memory > info.allocatableMemory) return "Insufficient memory";

@@ -106,9 +106,13 @@ export function getPodRevision(pod: Pod): string | undefined {
   return pod.metadata?.labels?.[STATEFUL_SET_REVISION_LABEL];
 }
 
-/** `getPatch`: the revision's data — the pod template, replacing the set's whole template when applied. */
-export function revisionData(set: StatefulSet): unknown {
-  return { spec: { template: { ...structuredClone(setSpecOf(set).template ?? {}), $patch: "replace" } } };
+/**
+ * `getPatch`: the revision's data — the pod template, replacing the owner's whole template when applied (the
+ * StatefulSet's and the DaemonSet's revisions alike).
+ */
+export function revisionData(owner: { spec?: unknown }): unknown {
+  const template = ((owner.spec ?? {}) as { template?: object }).template ?? {};
+  return { spec: { template: { ...structuredClone(template), $patch: "replace" } } };
 }
 
 /**
@@ -141,11 +145,11 @@ export function equalRevision(a: ControllerRevision, b: ControllerRevision): boo
   return JSON.stringify(stable(a.data ?? null)) === JSON.stringify(stable(b.data ?? null));
 }
 
-/** `ApplyRevision`: the set with the template a revision holds. */
-export function applyRevision(set: StatefulSet, revision: ControllerRevision): StatefulSet {
+/** `ApplyRevision`: the set (or DaemonSet) with the template a revision holds. */
+export function applyRevision<T extends { spec?: object }>(set: T, revision: ControllerRevision): T {
   const tmpl = { ...((revision.data as { spec?: { template?: Record<string, unknown> } })?.spec?.template ?? {}) };
   delete tmpl.$patch;
-  return { ...set, spec: { ...set.spec, template: tmpl } } as StatefulSet;
+  return { ...set, spec: { ...set.spec, template: tmpl } } as T;
 }
 
 /** `nextRevision`: one more than the highest revision number (1 without revisions). */

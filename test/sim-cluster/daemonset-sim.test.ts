@@ -1,0 +1,232 @@
+// The DaemonSet controller in the simulated cluster (in-process, virtual time): behaviours of
+// test/e2e/apps/daemon_set.go and pkg/controller/daemon/daemon_controller_test.go that need nodes and running pods.
+import type { KubeObject } from "@informer-ts/apimachinery";
+import { type DaemonSet, type Node, type Pod, resources } from "@informer-ts/client";
+import { createSimCluster, type SimCluster } from "@informer-ts/testing";
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import { all, podsOf, stored } from "./cluster-helpers.js";
+
+let c: SimCluster | undefined;
+afterEach(async () => {
+  await c?.close();
+  c = undefined;
+});
+
+function daemonSet(
+  name: string,
+  podSpec: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): DaemonSet {
+  return {
+    apiVersion: "apps/v1",
+    kind: "DaemonSet",
+    metadata: { name, namespace: "default" },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: "app", image: "nginx:1" }], ...podSpec },
+      },
+      ...extra,
+    },
+  } as unknown as DaemonSet;
+}
+
+const dsOf = (name: string) => stored<DaemonSet>(c!, "daemonsets.apps", "default", name);
+const live = (name: string) => podsOf(c!, name).filter((p) => p.metadata?.deletionTimestamp == null);
+const isReady = (p: Pod) => p.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True") === true;
+const nodeNames = () =>
+  all<Node>(c!, "nodes")
+    .map((n) => n.metadata?.name ?? "")
+    .sort();
+
+/** A cluster of `nodes` nodes running the DaemonSet controller, once its nodes are registered. */
+async function cluster(nodes: number): Promise<SimCluster> {
+  const sim = await createSimCluster({ cluster: { nodes, controllers: ["daemonset"] } });
+  await sim.settle({ maxMs: 30_000, until: () => all<Node>(sim, "nodes").length === nodes });
+  return sim;
+}
+
+/** Settles until each of `nodes` runs exactly one ready pod of the set, no other pod is left, and its status says so. */
+async function settleOnNodes(name: string, nodes: readonly string[], image?: string) {
+  await c!.settle({
+    maxMs: 300_000,
+    until: () => {
+      const pods = podsOf(c!, name);
+      const s = dsOf(name)?.status;
+      return (
+        pods.length === nodes.length &&
+        pods.every((p) => isReady(p) && (image === undefined || p.spec?.containers?.[0]?.image === image)) &&
+        JSON.stringify(pods.map((p) => p.spec?.nodeName).sort()) === JSON.stringify([...nodes].sort()) &&
+        s?.desiredNumberScheduled === nodes.length &&
+        s.numberAvailable === nodes.length &&
+        s.updatedNumberScheduled === nodes.length
+      );
+    },
+  });
+}
+
+describe("DaemonSet in the simulated cluster", () => {
+  it("should run and stop simple daemon (test/e2e/apps/daemon_set.go)", async () => {
+    c = await cluster(3);
+    await c.client.create(resources.daemonSets, daemonSet("daemon-set"));
+    await settleOnNodes("daemon-set", nodeNames());
+    const s = dsOf("daemon-set")!.status!;
+    expect(s).toMatchObject({
+      desiredNumberScheduled: 3,
+      currentNumberScheduled: 3,
+      numberReady: 3,
+      numberAvailable: 3,
+      numberMisscheduled: 0,
+      updatedNumberScheduled: 3,
+    });
+    // Bound as upstream binds: a node-name affinity term, the scheduler sets nodeName.
+    for (const p of podsOf(c, "daemon-set")) {
+      const affinity = p.spec?.affinity as
+        | { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: unknown } }
+        | undefined;
+      expect(affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution).toEqual({
+        nodeSelectorTerms: [{ matchFields: [{ key: "metadata.name", operator: "In", values: [p.spec?.nodeName] }] }],
+      });
+      expect(p.metadata?.name).toMatch(/^daemon-set-/);
+    }
+    // Stop a daemon pod, check that the daemon pod is revived.
+    const victim = podsOf(c, "daemon-set")[0]!;
+    await c.client.delete(resources.pods, victim.metadata!.name!, { namespace: "default", gracePeriodSeconds: 0 });
+    await settleOnNodes("daemon-set", nodeNames());
+    expect(podsOf(c, "daemon-set").map((p) => p.metadata?.name)).not.toContain(victim.metadata?.name);
+    // Deleting the set removes its pods (the garbage collector, foreground or background).
+    await c.client.delete(resources.daemonSets, "daemon-set", { namespace: "default" });
+    await c.settle({ maxMs: 120_000, until: () => live("daemon-set").length === 0 });
+    expect(live("daemon-set")).toEqual([]);
+  });
+
+  it("should run and stop complex daemon (test/e2e/apps/daemon_set.go): a node selector follows node labels", async () => {
+    c = await cluster(3);
+    await c.client.create(resources.daemonSets, daemonSet("complex", { nodeSelector: { "daemonset-color": "blue" } }));
+    await c.settle({ maxMs: 30_000, until: () => dsOf("complex")?.status?.observedGeneration === 1 });
+    expect(podsOf(c, "complex")).toEqual([]);
+    expect(dsOf("complex")?.status?.desiredNumberScheduled).toBe(0);
+    const [first] = nodeNames();
+    await c.client.patch(resources.nodes, first!, { metadata: { labels: { "daemonset-color": "blue" } } });
+    await settleOnNodes("complex", [first!]);
+    // Relabelled green, the node loses its daemon pod.
+    await c.client.patch(resources.nodes, first!, { metadata: { labels: { "daemonset-color": "green" } } });
+    await c.settle({ maxMs: 120_000, until: () => live("complex").length === 0 });
+    expect(live("complex")).toEqual([]);
+    // The set now selects green nodes: the pod comes back.
+    await c.client.patch(
+      resources.daemonSets,
+      "complex",
+      { spec: { template: { spec: { nodeSelector: { "daemonset-color": "green" } } } } },
+      { namespace: "default" },
+    );
+    await settleOnNodes("complex", [first!]);
+  });
+
+  it("should update pod when spec was updated and update strategy is RollingUpdate (test/e2e/apps/daemon_set.go)", async () => {
+    c = await cluster(4);
+    await c.client.create(
+      resources.daemonSets,
+      daemonSet("rolling", {}, { updateStrategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1 } } }),
+    );
+    await settleOnNodes("rolling", nodeNames(), "nginx:1");
+    const firstHash = podsOf(c, "rolling")[0]!.metadata?.labels?.["controller-revision-hash"];
+    // Watch how many nodes are without an available pod at any time during the update: at most maxUnavailable.
+    let worst = 0;
+    await c.client.patch(
+      resources.daemonSets,
+      "rolling",
+      { spec: { template: { spec: { containers: [{ name: "app", image: "nginx:2" }] } } } },
+      { namespace: "default" },
+    );
+    await c.settle({
+      maxMs: 300_000,
+      until: () => {
+        const ready = new Set(
+          live("rolling")
+            .filter(isReady)
+            .map((p) => p.spec?.nodeName),
+        );
+        worst = Math.max(worst, nodeNames().filter((n) => !ready.has(n)).length);
+        const pods = podsOf(c!, "rolling");
+        return pods.length === 4 && pods.every((p) => isReady(p) && p.spec?.containers?.[0]?.image === "nginx:2");
+      },
+    });
+    await settleOnNodes("rolling", nodeNames(), "nginx:2");
+    expect(worst).toBe(1);
+    const hashes = new Set(podsOf(c, "rolling").map((p) => p.metadata?.labels?.["controller-revision-hash"]));
+    expect(hashes.size).toBe(1);
+    expect(hashes.has(firstHash)).toBe(false);
+    const revisions = all<KubeObject & { revision?: number }>(c, "controllerrevisions.apps");
+    expect(revisions.map((r) => r.revision).sort()).toEqual([1, 2]);
+    expect(revisions.every((r) => r.metadata?.name?.startsWith("rolling-"))).toBe(true);
+  });
+
+  it("TestTaintedNodeDaemonDoesNotLaunchIntolerantPods / TestNodeDaemonLaunchesToleratePod (daemon_controller_test.go)", async () => {
+    c = await cluster(2);
+    const [tainted, clean] = nodeNames();
+    await c.client.patch(resources.nodes, tainted!, {
+      spec: { taints: [{ key: "dedicated", value: "user1", effect: "NoSchedule" }] },
+    });
+    await c.client.create(resources.daemonSets, daemonSet("intolerant"));
+    await c.client.create(
+      resources.daemonSets,
+      daemonSet("tolerant", { tolerations: [{ key: "dedicated", value: "user1", effect: "NoSchedule" }] }),
+    );
+    await settleOnNodes("intolerant", [clean!]);
+    await settleOnNodes("tolerant", [tainted!, clean!]);
+    // A NoExecute taint the pod does not tolerate evicts it (shouldContinueRunning false).
+    await c.client.patch(resources.nodes, clean!, {
+      spec: { taints: [{ key: "dedicated", value: "user2", effect: "NoExecute" }] },
+    });
+    await c.settle({ maxMs: 120_000, until: () => live("intolerant").length === 0 });
+    expect(live("intolerant")).toEqual([]);
+    expect(dsOf("intolerant")?.status?.desiredNumberScheduled).toBe(0);
+  });
+});
+
+describe("DaemonSet properties", () => {
+  it("whatever the nodes' labels and taints, the set settles with one pod on exactly the eligible nodes", async () => {
+    const nodeShape = fc.record({
+      blue: fc.boolean(),
+      taint: fc.constantFrom(undefined, "NoSchedule", "NoExecute"),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(nodeShape, { minLength: 3, maxLength: 3 }), fc.boolean(), async (shapes, tolerates) => {
+        c = await cluster(3);
+        const names = nodeNames();
+        for (const [i, shape] of shapes.entries()) {
+          await c.client.patch(resources.nodes, names[i]!, {
+            metadata: { labels: { "daemonset-color": shape.blue ? "blue" : "red" } },
+            ...(shape.taint !== undefined && { spec: { taints: [{ key: "dedicated", effect: shape.taint }] } }),
+          });
+        }
+        await c.client.create(
+          resources.daemonSets,
+          daemonSet("prop", {
+            nodeSelector: { "daemonset-color": "blue" },
+            ...(tolerates && { tolerations: [{ key: "dedicated", operator: "Exists" }] }),
+          }),
+        );
+        const eligible = names.filter((_, i) => shapes[i]!.blue && (tolerates || shapes[i]!.taint === undefined));
+        await c.settle({ maxMs: 60_000, until: () => dsOf("prop")?.status?.observedGeneration === 1 });
+        if (eligible.length > 0) await settleOnNodes("prop", eligible);
+        // And it stays so: 30 s of virtual time later nothing has moved.
+        const sim = c;
+        const end = sim.clock.now() + 30_000;
+        await sim.settle({ maxMs: 31_000, until: () => sim.clock.now() >= end });
+        expect(
+          podsOf(c, "prop")
+            .map((p) => p.spec?.nodeName)
+            .sort(),
+        ).toEqual(eligible);
+        expect(dsOf("prop")?.status?.desiredNumberScheduled).toBe(eligible.length);
+        await c.close();
+        c = undefined;
+      }),
+      { numRuns: 8, seed: 23 },
+    );
+  });
+});
