@@ -33,9 +33,12 @@ export class RequestLog {
     this.warning = new ThrottleWarning(logger, config, customLimiter);
   }
 
-  /** The attempt will be repeated after `waitMs`. */
+  /**
+   * Attempt `attempt` will be repeated after `waitMs`: one line naming the verb, the URL, the attempt, the wait and
+   * the reason (`GET https://…/configmaps attempt 1: 503 Service Unavailable: etcd is down; retrying in 1.0 s`).
+   */
   retry(verb: string, url: string, attempt: number, waitMs: number, reason: string): void {
-    safeLog(this.logger, "info", `retrying ${verb} after ${formatSeconds(waitMs)}: ${reason}`, {
+    safeLog(this.logger, "info", `${verb} ${url} attempt ${attempt}: ${reason}; retrying in ${formatSeconds(waitMs)}`, {
       verb,
       url,
       attempt,
