@@ -92,7 +92,7 @@ describe("KubeClient request logs", () => {
     });
     // One line naming verb, URL, attempt, the server's reason and the wait, each once (issue 22).
     expect(lines[0]!.message).toBe(
-      `GET ${origin}/api/v1/configmaps attempt 1: 503 Service Unavailable: etcd is unavailable; retrying in 2.0 s`,
+      `GET ${origin}/api/v1/configmaps attempt 1 failed, retrying in 2.0 s: 503 Service Unavailable: etcd is unavailable`,
     );
   });
 

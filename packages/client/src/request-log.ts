@@ -35,15 +35,20 @@ export class RequestLog {
 
   /**
    * Attempt `attempt` will be repeated after `waitMs`: one line naming the verb, the URL, the attempt, the wait and
-   * the reason (`GET https://…/configmaps attempt 1: 503 Service Unavailable: etcd is down; retrying in 1.0 s`).
+   * the reason (`GET https://…/configmaps attempt 1 failed, retrying in 1.0 s: 503 Service Unavailable: etcd is down`).
    */
   retry(verb: string, url: string, attempt: number, waitMs: number, reason: string): void {
-    safeLog(this.logger, "info", `${verb} ${url} attempt ${attempt}: ${reason}; retrying in ${formatSeconds(waitMs)}`, {
-      verb,
-      url,
-      attempt,
-      waitMs,
-    });
+    safeLog(
+      this.logger,
+      "info",
+      `${verb} ${url} attempt ${attempt} failed, retrying in ${formatSeconds(waitMs)}: ${reason}`,
+      {
+        verb,
+        url,
+        attempt,
+        waitMs,
+      },
+    );
   }
 
   /** The request failed without an HTTP answer after `attempts` attempts. */
