@@ -410,7 +410,7 @@ export async function controllerOverHttp(
       if (i % 256 === 255) await new Promise<void>((r) => setImmediate(r));
     }
   };
-  /** How long new watches are held during the burst's writes: twice the last reset's `pool` writes, at least 1 s. */
+  /** How long new watches are held during the burst's writes: 3× the last reset's `pool` writes, at least 2 s. */
   let holdMs = 1000;
   const write = async (): Promise<number> => {
     for (const rate of rates) {
@@ -448,7 +448,7 @@ export async function controllerOverHttp(
         // Every child starts from objects in the same (non-measured) phase.
         const t0 = performance.now();
         await writeAll("reset");
-        holdMs = Math.max(1000, 2 * (performance.now() - t0));
+        holdMs = Math.max(2000, 3 * (performance.now() - t0));
         const result = await runChild({ variant, url, pool }, write);
         runs.get(variant)!.push({ result, writes: burstWrites });
       }
@@ -491,28 +491,35 @@ export async function controllerOverHttp(
   }
   const rate = (r: ChildResult) => (r.burstReconciled / r.burstMs) * 1000;
   const cpuPer = (r: ChildResult) => (r.burstCpuMs / r.burstReconciled) * 1000;
-  const baseRate = of("client-node", rate);
+  /** The burst's median rate over the rounds whose writes ended before the watch resumed (all, if none did). */
+  const burstRate = (v: HttpVariant) => {
+    const rs = runs.get(v)!;
+    const clean = rs.filter((r) => !r.result.burstOverlapped);
+    return median((clean.length > 0 ? clean : rs).map((r) => rate(r.result)));
+  };
+  const baseRate = burstRate("client-node");
   for (const v of VARIANTS) {
     const rs = runs.get(v)!;
     const overlapped = rs.filter((r) => r.result.burstOverlapped).length;
+    const value = burstRate(v);
     rows.push({
       case: `over HTTP: backlog burst of ${pool} updates, reconciles per second, ${LABELS[v]}`,
-      value: of(v, rate),
+      value,
       unit: "reconciles/s",
       ...(v !== "client-node" && {
         baseline: baseRate,
         ratioLabel: "informer-ts/client-node",
-        ratio: of(v, rate) / baseRate,
+        ratio: value / baseRate,
         goal: "≥ 1.2× client-node",
-        met: of(v, rate) / baseRate >= 1.2,
+        met: value / baseRate >= 1.2,
       }),
       note:
         fail(v) ??
-        `median of ${rounds} rounds (${rs.map((r) => Math.round(rate(r.result))).join(", ")}); ` +
+        `median of ${rounds - overlapped} rounds (all: ${rs.map((r) => Math.round(rate(r.result))).join(", ")}); ` +
           `${of(v, (r) => r.burstReconciled)}/${pool} keys in ${Math.round(of(v, (r) => r.burstMs))} ms; ` +
           `child CPU ${of(v, cpuPer).toFixed(1)} µs per reconcile (${Math.round(of(v, (r) => r.burstCpuMs))} ms); ` +
           `the simulator's writes took ${Math.round(median(rs.map((r) => r.writes.ms)))} ms before the watch resumed` +
-          (overlapped > 0 ? `; in ${overlapped} round(s) the writes outlasted the hold (paced by them)` : ""),
+          (overlapped > 0 ? `; ${overlapped} round(s) left out: the writes outlasted the hold (paced by them)` : ""),
     });
   }
   for (const v of VARIANTS) {
