@@ -515,7 +515,8 @@ export async function controllerOverHttp(
       }),
       note:
         fail(v) ??
-        `median of ${rounds - overlapped} rounds (all: ${rs.map((r) => Math.round(rate(r.result))).join(", ")}); ` +
+        `median of ${overlapped < rounds ? rounds - overlapped : rounds} rounds ` +
+          `(all: ${rs.map((r) => Math.round(rate(r.result))).join(", ")}); ` +
           `${of(v, (r) => r.burstReconciled)}/${pool} keys in ${Math.round(of(v, (r) => r.burstMs))} ms; ` +
           `child CPU ${of(v, cpuPer).toFixed(1)} µs per reconcile (${Math.round(of(v, (r) => r.burstCpuMs))} ms); ` +
           `the simulator's writes took ${Math.round(median(rs.map((r) => r.writes.ms)))} ms before the watch resumed` +
