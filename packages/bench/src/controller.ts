@@ -339,7 +339,9 @@ export async function runController(): Promise<BenchResult> {
     });
   }
   const http =
-    process.env.BENCH_CONTROLLER_HTTP === "0" ? undefined : await controllerOverHttp(pool, [1000, 10_000], seconds);
+    process.env.BENCH_CONTROLLER_HTTP === "0"
+      ? undefined
+      : await controllerOverHttp(pool, [1000, 10_000], seconds, envInt("BENCH_CONTROLLER_HTTP_ROUNDS", 3, 1));
   if (http !== undefined) rows.push(...http.rows);
   return {
     name: "controller",

@@ -116,6 +116,11 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
       { name: "BENCH_CONTROLLER_POOL", default: "5000", meaning: "ConfigMaps the latency and HTTP runs modify" },
       { name: "BENCH_CONTROLLER_HTTP", default: "1", meaning: "0 skips the over-HTTP client-node comparison" },
       {
+        name: "BENCH_CONTROLLER_HTTP_ROUNDS",
+        default: "3",
+        meaning: "over-HTTP rounds of both children, order alternating (medians)",
+      },
+      {
         name: "BENCH_CONTROLLER_CPU_PROF",
         default: "unset",
         meaning: "a directory for a --cpu-prof profile of each over-HTTP child",

@@ -6,12 +6,18 @@ import type { AgentPool } from "./agent-pool.js";
 import { attemptCredentials } from "./auth-headers.js";
 import type { ClientConfig } from "./client-config.js";
 import type { RequestLog } from "./request-log.js";
-import { discard, type HttpResponse, readText } from "./response-body.js";
-import { type RequestDescription, statusErrorFromResponse } from "./response-errors.js";
+import { type HttpResponse, readText } from "./response-body.js";
+import {
+  isTextResponse,
+  MAX_UNSTRUCTURED_RESPONSE_TEXT_BYTES,
+  parseFailureStatus,
+  type RequestDescription,
+  statusErrorFromResponse,
+} from "./response-errors.js";
 import type { RestClientEvent, RestClientMetrics } from "./rest-client-metrics.js";
 import type { RateLimiter } from "./throttle.js";
 import { DEFAULT_HEADERS_TIMEOUT_MS } from "./transport.js";
-import { type RetryAfter, WithRetry } from "./with-retry.js";
+import { checkWait, type ResponseHeaders, type RetryAfter, WithRetry } from "./with-retry.js";
 
 /** HTTP methods the client sends. */
 export type Verb = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -191,16 +197,24 @@ export class RequestExecutor {
         metrics.requestResult(res.statusCode, spec.verb, host);
         return { kind: "ok", response: res };
       }
-      next = retry.isNextRetry({ statusCode: res.statusCode, headers: res.headers });
+      // An answer asking for a retry is read for the server's reason (named in the retry's log line and event).
+      const askedText =
+        checkWait(res.statusCode, res.headers) === undefined
+          ? undefined
+          : await readText(res, MAX_ERROR_BODY_BYTES, spec.signal);
+      next = retry.isNextRetry({
+        statusCode: res.statusCode,
+        headers: res.headers,
+        ...(askedText !== undefined && { message: serverMessage(res.headers, askedText) }),
+      });
       if (next !== undefined) {
-        await discard(res.body);
         metrics.requestRetry(res.statusCode, spec.verb, host);
         this.retried(spec.verb, urlText, attempt, next);
         continue;
       }
       metrics.requestResult(res.statusCode, spec.verb, host);
       if (res.statusCode >= 500) this.d.log?.serverError(spec.verb, urlText, attempt, res.statusCode);
-      const text = await readText(res, MAX_ERROR_BODY_BYTES, spec.signal);
+      const text = askedText ?? (await readText(res, MAX_ERROR_BODY_BYTES, spec.signal));
       throw statusErrorFromResponse(res.statusCode, res.headers, text, spec.desc);
     }
   }
@@ -264,4 +278,16 @@ function isFailureStatus(v: unknown): v is Status {
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason;
+}
+
+/** Beyond this many characters a server's reason is cut in a retry's log line. */
+const MAX_REASON_CHARS = 200;
+
+/** The server's own reason in an error answer: a Status's `message`, or a short plain-text body; else undefined. */
+function serverMessage(headers: ResponseHeaders, body: string): string | undefined {
+  const status = parseFailureStatus(body);
+  const text = status !== undefined ? (status.message ?? "") : isTextResponse(headers) ? body.trim() : "";
+  if (text === "") return undefined;
+  const cut = text.slice(0, Math.min(MAX_REASON_CHARS, MAX_UNSTRUCTURED_RESPONSE_TEXT_BYTES));
+  return cut.length < text.length ? `${cut}…` : cut;
 }

@@ -9,10 +9,10 @@ import { KubeClient } from "./rest-client.js";
 const origin = "http://apiserver.test:6443";
 const json = { "content-type": "application/json" };
 const list = JSON.stringify({ metadata: { resourceVersion: "1" }, items: [] });
-const status = (code: number) =>
-  JSON.stringify({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", code });
+const status = (code: number, message?: string) =>
+  JSON.stringify({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", code, message });
 
-type Reply = { code: number; retryAfter?: number } | { error: Error };
+type Reply = { code: number; retryAfter?: number; message?: string } | { error: Error };
 
 /** A MockAgent answering GETs with `replies` in turn (then 200). */
 function agentWith(replies: Reply[]): MockAgent {
@@ -23,7 +23,7 @@ function agentWith(replies: Reply[]): MockAgent {
     const i = pool.intercept({ path: () => true, method: "GET" });
     if ("error" in r) i.replyWithError(r.error);
     else
-      i.reply(r.code, status(r.code), {
+      i.reply(r.code, status(r.code, r.message), {
         headers: r.retryAfter === undefined ? json : { ...json, "retry-after": String(r.retryAfter) },
       });
   }
@@ -83,14 +83,37 @@ async function listWith(
 
 describe("KubeClient request logs", () => {
   it("logs a Retry-After retry at info with the attempt, the wait and the reason", async () => {
-    const { lines, outcome } = await listWith([{ code: 503, retryAfter: 2 }]);
+    const { lines, outcome } = await listWith([{ code: 503, retryAfter: 2, message: "etcd is unavailable" }]);
     expect(outcome).toBe("ok");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       level: "info",
       fields: { verb: "GET", url: `${origin}/api/v1/configmaps`, attempt: 1, waitMs: 2000 },
     });
-    expect(lines[0]!.message).toMatch(/^retrying GET after 2\.0 s: /);
+    // One line naming verb, URL, attempt, the server's reason and the wait, each once (issue 22).
+    expect(lines[0]!.message).toBe(
+      `GET ${origin}/api/v1/configmaps attempt 1 failed, retrying in 2.0 s: 503 Service Unavailable: etcd is unavailable`,
+    );
+  });
+
+  it("a retry answer that is the last one allowed still reports the server's Status as the error", async () => {
+    const agent = agentWith(Array.from({ length: 12 }, () => ({ code: 503, retryAfter: 1, message: "still down" })));
+    agents.push(agent);
+    const clock = new FakeClock();
+    const c = new KubeClient({ server: origin }, { clock, dispatcher: agent, rateLimiter: null, quiet: true });
+    let outcome: unknown = "pending";
+    const p = c.list(builtinResources.configmaps).then(
+      () => "ok",
+      (e: unknown) => e,
+    );
+    void p.then((o) => {
+      outcome = o;
+    });
+    for (let i = 0; i < 400 && outcome === "pending"; i++) await clock.runUntilIdle();
+    await p;
+    await c.close();
+    expect(outcome).toBeInstanceOf(Error);
+    expect((outcome as Error).message).toContain("still down");
   });
 
   it("logs a 5xx answer with no retry left at warn, and a 4xx answer not at all", async () => {

@@ -33,14 +33,22 @@ export class RequestLog {
     this.warning = new ThrottleWarning(logger, config, customLimiter);
   }
 
-  /** The attempt will be repeated after `waitMs`. */
+  /**
+   * Attempt `attempt` will be repeated after `waitMs`: one line naming the verb, the URL, the attempt, the wait and
+   * the reason (`GET https://…/configmaps attempt 1 failed, retrying in 1.0 s: 503 Service Unavailable: etcd is down`).
+   */
   retry(verb: string, url: string, attempt: number, waitMs: number, reason: string): void {
-    safeLog(this.logger, "info", `retrying ${verb} after ${formatSeconds(waitMs)}: ${reason}`, {
-      verb,
-      url,
-      attempt,
-      waitMs,
-    });
+    safeLog(
+      this.logger,
+      "info",
+      `${verb} ${url} attempt ${attempt} failed, retrying in ${formatSeconds(waitMs)}: ${reason}`,
+      {
+        verb,
+        url,
+        attempt,
+        waitMs,
+      },
+    );
   }
 
   /** The request failed without an HTTP answer after `attempts` attempts. */

@@ -37,9 +37,7 @@ describe("WithRetry (rest/with_retry.go)", () => {
     const got = [r.isNextRetry(ans), r.isNextRetry(ans), r.isNextRetry(ans), r.isNextRetry(ans)];
     expect(got.map((x) => x?.waitSeconds)).toEqual([5, 5, 5, undefined]);
     expect(got[0]?.attempt).toBe(1);
-    expect(got[0]?.reason).toBe(
-      'retries: 1, retry-after: 5s - retry-reason: due to server-side throttling, FlowSchema UID: "fs-1"',
-    );
+    expect(got[0]?.reason).toBe("429 Too Many Requests (flow schema UID fs-1)");
     expect(r.attemptCount).toBe(4);
   });
 
@@ -56,8 +54,12 @@ describe("WithRetry (rest/with_retry.go)", () => {
     expect(new WithRetry().isNextRetry({ statusCode: 500, headers: {} })).toBeUndefined();
     expect(new WithRetry().isNextRetry({ statusCode: 410, headers: { "retry-after": "1" } })).toBeUndefined();
     expect(new WithRetry().isNextRetry({ statusCode: 503, headers: { "retry-after": "2" } })?.reason).toBe(
-      "retries: 1, retry-after: 2s - retry-reason: 503",
+      "503 Service Unavailable",
     );
+    expect(
+      new WithRetry().isNextRetry({ statusCode: 500, headers: { "retry-after": "1" }, message: "etcd timed out" })
+        ?.reason,
+    ).toBe("500 Internal Server Error: etcd timed out");
   });
 
   it("a transport error is retried after 1 s only when the predicate says so", () => {
@@ -66,7 +68,7 @@ describe("WithRetry (rest/with_retry.go)", () => {
     const r = new WithRetry(10, (e) => (e as { code?: string }).code === "ECONNRESET");
     const next = r.isNextRetry({ error: err });
     expect(next?.waitSeconds).toBe(1);
-    expect(next?.reason).toContain("due to retryable error, error: read ECONNRESET");
+    expect(next?.reason).toBe("read ECONNRESET");
     expect(new WithRetry(0, () => true).isNextRetry({ error: err })).toBeUndefined();
   });
 });

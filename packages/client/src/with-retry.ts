@@ -1,3 +1,5 @@
+import { STATUS_CODES } from "node:http";
+
 /** `Request.maxRetries` default: retries after a `Retry-After` answer before the error is returned. */
 export const DEFAULT_MAX_RETRIES = 10;
 
@@ -34,13 +36,24 @@ export interface RetryAfter {
   readonly waitSeconds: number;
   /** The attempt (1-based) whose result asked for the retry. */
   readonly attempt: number;
-  /** Human-readable reason, like client-go's `getRetryReason`. */
+  /**
+   * Why, in a few words (client-go's `getRetryReason`, without its `retries: n, retry-after: ns - retry-reason:`
+   * prefix, which the log line and the event already carry as fields): the transport error's message, or the status
+   * line with the server's own message (`503 Service Unavailable: etcdserver: leader changed`) and, for a 429, the
+   * APF flow schema that rejected it.
+   */
   readonly reason: string;
 }
 
 /** What one attempt produced: an HTTP answer, or a transport error with no answer. */
 export type AttemptResult =
-  | { readonly statusCode: number; readonly headers: ResponseHeaders; readonly error?: undefined }
+  | {
+      readonly statusCode: number;
+      readonly headers: ResponseHeaders;
+      /** The server's message (a Status body's `message`, or a short text body), when it gave one. */
+      readonly message?: string;
+      readonly error?: undefined;
+    }
   | { readonly error: unknown; readonly statusCode?: undefined };
 
 /**
@@ -74,21 +87,15 @@ export class WithRetry {
     if (result.error !== undefined || result.statusCode === undefined) {
       if (!this.isErrorRetryable(result.error)) return undefined;
       const message = result.error instanceof Error ? result.error.message : String(result.error);
-      return {
-        waitSeconds: 1,
-        attempt,
-        reason: `retries: ${attempt}, retry-after: 1s - retry-reason: due to retryable error, error: ${message}`,
-      };
+      return { waitSeconds: 1, attempt, reason: message };
     }
     const seconds = checkWait(result.statusCode, result.headers);
     if (seconds === undefined) return undefined;
-    const base = `retries: ${attempt}, retry-after: ${seconds}s`;
-    const reason =
-      result.statusCode === 429
-        ? `${base} - retry-reason: due to server-side throttling, FlowSchema UID: ${JSON.stringify(
-            header(result.headers, "x-kubernetes-pf-flowschema-uid") ?? "",
-          )}`
-        : `${base} - retry-reason: ${result.statusCode}`;
+    const code = result.statusCode;
+    let reason = `${code} ${STATUS_CODES[code] ?? "error"}`;
+    const flowSchema = code === 429 ? header(result.headers, "x-kubernetes-pf-flowschema-uid") : undefined;
+    if (flowSchema !== undefined && flowSchema !== "") reason += ` (flow schema UID ${flowSchema})`;
+    if (result.message !== undefined && result.message !== "") reason += `: ${result.message}`;
     return { waitSeconds: seconds, attempt, reason };
   }
 }
