@@ -7,6 +7,9 @@ import {
   serializePathElement,
 } from "./path-element.js";
 
+/** The FieldsV1 of a leaf (and of the `"."` self marker): frozen, so one object serves every leaf. */
+const EMPTY: Record<string, unknown> = Object.freeze({});
+
 interface Child {
   readonly pe: PathElement;
   readonly set: FieldSet;
@@ -223,14 +226,21 @@ export class FieldSet {
    * Visits the tree: `fn(pe, child, isMember)` for every element at this level, in order; used by schema-aware walks.
    */
   forEachElement(fn: (pe: PathElement, child: FieldSet | undefined, isMember: boolean) => void): void {
-    const keys = new Set([...this.members.keys(), ...this.children.keys()]);
-    const items = [...keys].map((k) => ({
-      pe: this.members.get(k) ?? this.children.get(k)!.pe,
-      child: this.children.get(k)?.set,
-      member: this.members.has(k),
-    }));
-    items.sort((a, b) => comparePathElements(a.pe, b.pe));
-    for (const it of items) fn(it.pe, it.child, it.member);
+    for (const k of this.sortedKeys()) {
+      fn(this.members.get(k) ?? this.children.get(k)!.pe, this.children.get(k)?.set, this.members.has(k));
+    }
+  }
+
+  /**
+   * The serialized elements of this level in `PathElement` order. Field elements alone (the common level) order as
+   * their keys do (`f:` + the name, compared by code unit as names are), so they sort without decoding.
+   */
+  private sortedKeys(): string[] {
+    const keys = [...this.members.keys()];
+    for (const k of this.children.keys()) if (!this.members.has(k)) keys.push(k);
+    if (keys.every((k) => k.startsWith("f:"))) return keys.sort();
+    const pe = (k: string) => this.members.get(k) ?? this.children.get(k)!.pe;
+    return keys.sort((a, b) => comparePathElements(pe(a), pe(b)));
   }
 
   /** Marks `pe` as a member at this level (used by schema-aware rewrites). */
@@ -260,13 +270,13 @@ export class FieldSet {
     const cached = this.emitted?.[slot];
     if (cached !== undefined) return cached;
     const out: Record<string, unknown> = {};
-    if (includeSelf && !this.isEmpty()) out["."] = {};
-    this.forEachElement((pe, child, member) => {
-      const key = serializePathElement(pe);
+    if (includeSelf && !this.isEmpty()) out["."] = EMPTY;
+    for (const key of this.sortedKeys()) {
+      const child = this.children.get(key)?.set;
       if (child === undefined || child.isEmpty()) {
-        if (member) out[key] = Object.freeze({});
-      } else out[key] = child.emit(member);
-    });
+        if (this.members.has(key)) out[key] = EMPTY;
+      } else out[key] = child.emit(this.members.has(key));
+    }
     this.emitted ??= [undefined, undefined];
     this.emitted[slot] = Object.freeze(out);
     return out;
