@@ -19,7 +19,9 @@ interface Child {
  * A set of field paths, stored as a tree (structured-merge-diff `fieldpath.Set`): at each level the `members` are the
  * path elements that end a path here, the `children` the elements that longer paths continue through. A path can be
  * both (a map that is owned as a whole and whose keys are owned too: FieldsV1 `{".":{},"f:a":{}}`). Immutable by
- * convention once built: the set operations return new sets.
+ * convention once built: the set operations return new sets that share unchanged subtrees with their inputs (or an
+ * input itself when nothing changes), and each node caches its FieldsV1, so `insert`/`addMember`/`setChild` are for
+ * sets being built, never for results of set operations.
  */
 export class FieldSet {
   private readonly members = new Map<string, PathElement>();

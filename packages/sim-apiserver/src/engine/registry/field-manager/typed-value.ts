@@ -158,8 +158,16 @@ export function compare(lhs: unknown, rhs: unknown, t: TypeDef): Comparison {
   const ADDED = 0;
   const MODIFIED = 1;
   const REMOVED = 2;
+  const node = (d: Delta, which: number): FieldSet => {
+    let s = d[which];
+    if (s === undefined) {
+      s = new FieldSet();
+      d[which] = s;
+    }
+    return s;
+  };
   const mark = (d: Delta, which: number, pe: PathElement | undefined) => {
-    if (pe !== undefined) (d[which] ??= new FieldSet()).addMember(pe);
+    if (pe !== undefined) node(d, which).addMember(pe);
   };
   const walk = (l: unknown, r: unknown, tt: TypeDef, path: PathElement[], into: Delta, pe: PathElement | undefined) => {
     const lt = resolve(tt, l);
@@ -204,7 +212,7 @@ export function compare(lhs: unknown, rhs: unknown, t: TypeDef): Comparison {
     if (pe === undefined) return;
     for (let i = 0; i < 3; i++) {
       const sub = below[i];
-      if (sub !== undefined && !sub.isEmpty()) (into[i] ??= new FieldSet()).setChild(pe, sub);
+      if (sub !== undefined && !sub.isEmpty()) node(into, i).setChild(pe, sub);
     }
     if (l === undefined) mark(into, ADDED, pe);
     else if (r === undefined) mark(into, REMOVED, pe);
