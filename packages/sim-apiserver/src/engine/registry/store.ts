@@ -18,6 +18,7 @@ import { deepFreeze, generateNameFrom, newUid, rfc3339Seconds } from "../object-
 import { apiVersionOf, type SimResource } from "../resources.js";
 import type { MvccStorage } from "../storage/index.js";
 import { type DeleteOptions, finalizersForDeletion, validateDeleteOptions } from "./delete-options.js";
+import { adoptManagedFields } from "./field-manager/managed-fields.js";
 import { beforeDelete } from "./graceful-delete.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "./object-meta-validation.js";
 import { applyPatch, decodePatch, type PatchContentType, patchTypeOf } from "./patch.js";
@@ -108,6 +109,15 @@ export const SYSTEM_NAMESPACES: readonly string[] = ["default", "kube-system", "
 /** Attempts of a patch against a concurrently changing object, and of a generateName that collides. */
 const MAX_PATCH_ATTEMPTS = 5;
 const MAX_GENERATE_NAME_ATTEMPTS = 8;
+
+/**
+ * `stored`, the frozen copy the storage kept of `written`: lets the field manager reuse what it decoded for the
+ * managed fields it wrote (a no-op for managed fields it did not produce).
+ */
+function kept(stored: KubeObject, written: KubeObject): KubeObject {
+  adoptManagedFields(stored.metadata?.managedFields, written.metadata?.managedFields);
+  return stored;
+}
 
 /**
  * `managerOrUserAgent`: the given field manager, else the user agent up to its first `/` without non-printable
@@ -331,7 +341,7 @@ export class RegistryStore {
       }
       const managed = this.fieldManaged(r, undefined, obj, "Create", o);
       try {
-        return this.storage.insert(r, namespace, managed);
+        return kept(this.storage.insert(r, namespace, managed), managed);
       } catch (err) {
         // RetryGenerateName (GA in v1.32): a generated name that collides is drawn again.
         if (!(generate && isAlreadyExists(err) && attempt < MAX_GENERATE_NAME_ATTEMPTS)) throw err;
@@ -432,7 +442,7 @@ export class RegistryStore {
       !this.namespaceHeld(r, obj);
     if (o.dryRun === true) return deepFreeze(obj);
     if (shouldDelete) return this.storage.remove(r, namespace, name, rv, obj);
-    return this.storage.replace(r, namespace, name, obj, rv);
+    return kept(this.storage.replace(r, namespace, name, obj, rv), obj);
   }
 
   /** A namespace stays while its spec finalizers (the namespace controller's `kubernetes`) remain. */

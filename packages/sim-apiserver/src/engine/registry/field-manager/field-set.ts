@@ -7,6 +7,9 @@ import {
   serializePathElement,
 } from "./path-element.js";
 
+/** The FieldsV1 of a leaf (and of the `"."` self marker): frozen, so one object serves every leaf. */
+const EMPTY: Record<string, unknown> = Object.freeze({});
+
 interface Child {
   readonly pe: PathElement;
   readonly set: FieldSet;
@@ -16,11 +19,15 @@ interface Child {
  * A set of field paths, stored as a tree (structured-merge-diff `fieldpath.Set`): at each level the `members` are the
  * path elements that end a path here, the `children` the elements that longer paths continue through. A path can be
  * both (a map that is owned as a whole and whose keys are owned too: FieldsV1 `{".":{},"f:a":{}}`). Immutable by
- * convention once built: the set operations return new sets.
+ * convention once built: the set operations return new sets that share unchanged subtrees with their inputs (or an
+ * input itself when nothing changes), and each node caches its FieldsV1, so `insert`/`addMember`/`setChild` are for
+ * sets being built, never for results of set operations.
  */
 export class FieldSet {
   private readonly members = new Map<string, PathElement>();
   private readonly children = new Map<string, Child>();
+  /** The frozen FieldsV1 of this node without and with the `"."` self marker, built on first use. */
+  private emitted: [Record<string, unknown> | undefined, Record<string, unknown> | undefined] | undefined;
 
   /** A set of the given paths. */
   static of(...paths: Path[]): FieldSet {
@@ -33,7 +40,11 @@ export class FieldSet {
   insert(path: Path): this {
     if (path.length === 0) return this;
     let cur: FieldSet = this;
-    for (let i = 0; i < path.length - 1; i++) cur = cur.descend(path[i]!);
+    this.emitted = undefined;
+    for (let i = 0; i < path.length - 1; i++) {
+      cur = cur.descend(path[i]!);
+      cur.emitted = undefined;
+    }
     const last = path[path.length - 1]!;
     cur.members.set(serializePathElement(last), last);
     return this;
@@ -121,16 +132,36 @@ export class FieldSet {
     return out;
   }
 
-  /** `Set.Union`. */
+  /**
+   * `Set.Union`. Persistent: subtrees only one side has are shared with it, and `this` itself comes back when `o`
+   * adds nothing, so that an unchanged set keeps its identity (and its cached FieldsV1) from write to write.
+   */
   union(o: FieldSet): FieldSet {
-    const out = this.clone();
-    out.addAll(o);
-    return out;
+    if (o === this) return this;
+    let out: FieldSet | undefined;
+    const target = (): FieldSet => {
+      out ??= this.shallowCopy();
+      return out;
+    };
+    for (const [k, pe] of o.members) if (!this.members.has(k)) target().members.set(k, pe);
+    for (const [k, c] of o.children) {
+      const mine = this.children.get(k);
+      if (mine === undefined) {
+        if (!c.set.isEmpty()) target().children.set(k, c);
+        continue;
+      }
+      const u = mine.set.union(c.set);
+      if (u !== mine.set) target().children.set(k, { pe: mine.pe, set: u });
+    }
+    return out ?? this;
   }
 
-  private addAll(o: FieldSet): void {
-    for (const [k, pe] of o.members) this.members.set(k, pe);
-    for (const c of o.children.values()) this.descend(c.pe).addAll(c.set);
+  /** A new node with this level's members and children (the child sets themselves shared). */
+  private shallowCopy(): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) out.members.set(k, pe);
+    for (const [k, c] of this.children) out.children.set(k, c);
+    return out;
   }
 
   /** A deep copy. */
@@ -154,29 +185,38 @@ export class FieldSet {
     return out;
   }
 
-  /** `Set.Difference`: the paths of this set that `o` does not have (a member of `o` removes only that path). */
+  /**
+   * `Set.Difference`: the paths of this set that `o` does not have (a member of `o` removes only that path).
+   * Persistent like {@link union}: `this` when `o` removes nothing, untouched subtrees shared.
+   */
   difference(o: FieldSet): FieldSet {
-    const out = new FieldSet();
-    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
-    for (const [k, c] of this.children) {
-      const oc = o.children.get(k);
-      const d = oc === undefined ? c.set.clone() : c.set.difference(oc.set);
-      if (!d.isEmpty()) out.children.set(k, { pe: c.pe, set: d });
-    }
-    return out;
+    return this.minus(o, false);
   }
 
   /** `Set.RecursiveDifference`: like {@link difference}, but a member of `o` also removes every path below it. */
   recursiveDifference(o: FieldSet): FieldSet {
+    return this.minus(o, true);
+  }
+
+  private minus(o: FieldSet, recursive: boolean): FieldSet {
+    let changed = false;
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
-    for (const [k, c] of this.children) {
-      if (o.members.has(k)) continue;
-      const oc = o.children.get(k);
-      const d = oc === undefined ? c.set.clone() : c.set.recursiveDifference(oc.set);
-      if (!d.isEmpty()) out.children.set(k, { pe: c.pe, set: d });
+    for (const [k, pe] of this.members) {
+      if (o.members.has(k)) changed = true;
+      else out.members.set(k, pe);
     }
-    return out;
+    for (const [k, c] of this.children) {
+      if (recursive && o.members.has(k)) {
+        changed = true;
+        continue;
+      }
+      const oc = o.children.get(k);
+      const d = oc === undefined ? c.set : c.set.minus(oc.set, recursive);
+      if (d !== c.set) changed = true;
+      if (d === c.set) out.children.set(k, c);
+      else if (!d.isEmpty()) out.children.set(k, { pe: c.pe, set: d });
+    }
+    return changed ? out : this;
   }
 
   /** Same member paths. */
@@ -188,23 +228,32 @@ export class FieldSet {
    * Visits the tree: `fn(pe, child, isMember)` for every element at this level, in order; used by schema-aware walks.
    */
   forEachElement(fn: (pe: PathElement, child: FieldSet | undefined, isMember: boolean) => void): void {
-    const keys = new Set([...this.members.keys(), ...this.children.keys()]);
-    const items = [...keys].map((k) => ({
-      pe: this.members.get(k) ?? this.children.get(k)!.pe,
-      child: this.children.get(k)?.set,
-      member: this.members.has(k),
-    }));
-    items.sort((a, b) => comparePathElements(a.pe, b.pe));
-    for (const it of items) fn(it.pe, it.child, it.member);
+    for (const k of this.sortedKeys()) {
+      fn(this.members.get(k) ?? this.children.get(k)!.pe, this.children.get(k)?.set, this.members.has(k));
+    }
+  }
+
+  /**
+   * The serialized elements of this level in `PathElement` order. Field elements alone (the common level) order as
+   * their keys do (`f:` + the name, compared by code unit as names are), so they sort without decoding.
+   */
+  private sortedKeys(): string[] {
+    const keys = [...this.members.keys()];
+    for (const k of this.children.keys()) if (!this.members.has(k)) keys.push(k);
+    if (keys.every((k) => k.startsWith("f:"))) return keys.sort();
+    const pe = (k: string) => this.members.get(k) ?? this.children.get(k)!.pe;
+    return keys.sort((a, b) => comparePathElements(pe(a), pe(b)));
   }
 
   /** Marks `pe` as a member at this level (used by schema-aware rewrites). */
   addMember(pe: PathElement): void {
+    this.emitted = undefined;
     this.members.set(serializePathElement(pe), pe);
   }
 
   /** Attaches a (non-empty) child set at `pe`, replacing any. */
   setChild(pe: PathElement, set: FieldSet): void {
+    this.emitted = undefined;
     if (set.isEmpty()) this.children.delete(serializePathElement(pe));
     else this.children.set(serializePathElement(pe), { pe, set });
   }
@@ -219,14 +268,19 @@ export class FieldSet {
   }
 
   private emit(includeSelf: boolean): Record<string, unknown> {
+    const slot = includeSelf ? 1 : 0;
+    const cached = this.emitted?.[slot];
+    if (cached !== undefined) return cached;
     const out: Record<string, unknown> = {};
-    if (includeSelf && !this.isEmpty()) out["."] = {};
-    this.forEachElement((pe, child, member) => {
-      const key = serializePathElement(pe);
+    if (includeSelf && !this.isEmpty()) out["."] = EMPTY;
+    for (const key of this.sortedKeys()) {
+      const child = this.children.get(key)?.set;
       if (child === undefined || child.isEmpty()) {
-        if (member) out[key] = {};
-      } else out[key] = child.emit(member);
-    });
+        if (this.members.has(key)) out[key] = EMPTY;
+      } else out[key] = child.emit(this.members.has(key));
+    }
+    this.emitted ??= [undefined, undefined];
+    this.emitted[slot] = Object.freeze(out);
     return out;
   }
 

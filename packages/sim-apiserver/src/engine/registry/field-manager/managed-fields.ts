@@ -1,5 +1,6 @@
 import { newBadRequest } from "@informer-ts/apimachinery";
 import { FieldSet } from "./field-set.js";
+import { valuesEqual } from "./typed-value.js";
 
 /** `metav1.ManagedFieldsEntry` as stored in `metadata.managedFields`. */
 export interface ManagedFieldsEntry {
@@ -49,10 +50,36 @@ function invalid(i: number, what: string): never {
 }
 
 /**
+ * Decoded ownership by the `managedFields` list it was encoded to or decoded from. A list is looked up only when it
+ * and its entries are frozen (a stored object, or a result the registry froze), so a hit can never be stale; the
+ * sets are immutable by convention, and every hit hands out its own map. This is what spares a write the decoding
+ * of the live object's FieldsV1 and, with the sets keeping their identity, the encoding of the entries it did not
+ * change (each set caches its FieldsV1).
+ */
+const decodedLists = new WeakMap<readonly unknown[], ManagedFields>();
+
+function frozenList(entries: unknown): entries is readonly unknown[] {
+  return Array.isArray(entries) && Object.isFrozen(entries) && entries.every((e) => Object.isFrozen(e));
+}
+
+/**
+ * Tells the decoding cache that `stored` (a frozen copy the storage made) carries the managed fields of `produced`
+ * (what {@link encodeManagedFields} returned for it): the next write decodes them for free. A list that differs
+ * (conversion, a storage that rewrote it) is left to be decoded.
+ */
+export function adoptManagedFields(stored: unknown, produced: unknown): void {
+  if (!Array.isArray(produced) || stored === produced || !frozenList(stored)) return;
+  const managed = decodedLists.get(produced);
+  if (managed !== undefined && valuesEqual(stored, produced)) decodedLists.set(stored, managed);
+}
+
+/**
  * `DecodeManagedFields`: the ownership recorded in `metadata.managedFields`. Throws 400 BadRequest for an entry that
  * is not an object, has a `fieldsType` other than `FieldsV1`, an unknown operation or a malformed `fieldsV1`.
  */
 export function decodeManagedFields(entries: unknown): ManagedFields {
+  const known = frozenList(entries) ? decodedLists.get(entries) : undefined;
+  if (known !== undefined) return new Map(known);
   const out: ManagedFields = new Map();
   if (entries === undefined || entries === null) return out;
   if (!Array.isArray(entries))
@@ -79,6 +106,7 @@ export function decodeManagedFields(entries: unknown): ManagedFields {
       set: prev === undefined ? set : prev.set.union(set),
     });
   });
+  if (frozenList(entries)) decodedLists.set(entries, new Map(out));
   return out;
 }
 
@@ -93,23 +121,25 @@ function unixSeconds(t: string | undefined): number {
  * `sortEncodedManagedFields` (operation, then time in seconds, manager, apiVersion, subresource).
  */
 export function encodeManagedFields(managed: ManagedFields): ManagedFieldsEntry[] {
-  const out: ManagedFieldsEntry[] = [];
-  for (const m of managed.values()) {
-    if (m.set.isEmpty()) continue;
+  const owning = [...managed].filter(([, m]) => !m.set.isEmpty());
+  const cmp = (a: string, b: string) => (a === b ? 0 : a < b ? -1 : 1);
+  owning.sort(
+    ([, p], [, q]) =>
+      cmp(p.operation, q.operation) ||
+      unixSeconds(p.time) - unixSeconds(q.time) ||
+      cmp(p.manager, q.manager) ||
+      cmp(p.apiVersion, q.apiVersion) ||
+      cmp(p.subresource, q.subresource),
+  );
+  const out = owning.map(([, m]) => {
     const e: ManagedFieldsEntry = { manager: m.manager, operation: m.operation, apiVersion: m.apiVersion };
     if (m.time !== undefined) e.time = m.time;
     e.fieldsType = "FieldsV1";
     e.fieldsV1 = m.set.toFieldsV1();
     if (m.subresource !== "") e.subresource = m.subresource;
-    out.push(e);
-  }
-  const cmp = (a: string, b: string) => (a === b ? 0 : a < b ? -1 : 1);
-  return out.sort(
-    (p, q) =>
-      cmp(p.operation!, q.operation!) ||
-      unixSeconds(p.time) - unixSeconds(q.time) ||
-      cmp(p.manager!, q.manager!) ||
-      cmp(p.apiVersion!, q.apiVersion!) ||
-      cmp(p.subresource ?? "", q.subresource ?? ""),
-  );
+    return e;
+  });
+  // What decoding `out` would give back, in its order.
+  decodedLists.set(out, new Map(owning));
+  return out;
 }

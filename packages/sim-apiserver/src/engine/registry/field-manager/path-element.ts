@@ -95,13 +95,22 @@ export function serializePathElement(pe: PathElement): string {
     case "field":
       return `f:${pe.name}`;
     case "key":
-      return `k:${JSON.stringify(Object.fromEntries(pe.fields))}`;
-    case "value":
-      return `v:${JSON.stringify(pe.value)}`;
+    case "value": {
+      // Elements are immutable and a path reuses its elements for every path below it: encode each JSON once.
+      let k = serializedJson.get(pe);
+      if (k === undefined) {
+        k = pe.kind === "key" ? `k:${JSON.stringify(Object.fromEntries(pe.fields))}` : `v:${JSON.stringify(pe.value)}`;
+        serializedJson.set(pe, k);
+      }
+      return k;
+    }
     case "index":
       return `i:${pe.index}`;
   }
 }
+
+/** The FieldsV1 keys of key and value elements already serialized. */
+const serializedJson = new WeakMap<PathElement, string>();
 
 /**
  * Parses a FieldsV1 key. Returns `undefined` for an unknown prefix (upstream drops those, a newer server may know

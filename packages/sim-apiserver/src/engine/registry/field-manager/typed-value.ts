@@ -152,8 +152,24 @@ function emptyish(v: unknown): boolean {
  * removed or changed, plus every granular map, list or item that appeared or disappeared as a whole.
  */
 export function compare(lhs: unknown, rhs: unknown, t: TypeDef): Comparison {
-  const c = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  const walk = (l: unknown, r: unknown, tt: TypeDef, path: PathElement[]) => {
+  // The sets are built bottom-up, one level at a time (`Delta`: added, modified, removed below a node, made when
+  // first written), rather than by inserting every path from the root.
+  type Delta = [FieldSet | undefined, FieldSet | undefined, FieldSet | undefined];
+  const ADDED = 0;
+  const MODIFIED = 1;
+  const REMOVED = 2;
+  const node = (d: Delta, which: number): FieldSet => {
+    let s = d[which];
+    if (s === undefined) {
+      s = new FieldSet();
+      d[which] = s;
+    }
+    return s;
+  };
+  const mark = (d: Delta, which: number, pe: PathElement | undefined) => {
+    if (pe !== undefined) node(d, which).addMember(pe);
+  };
+  const walk = (l: unknown, r: unknown, tt: TypeDef, path: PathElement[], into: Delta, pe: PathElement | undefined) => {
     const lt = resolve(tt, l);
     const rt = resolve(tt, r);
     const ty = r === undefined ? lt : rt;
@@ -163,36 +179,47 @@ export function compare(lhs: unknown, rhs: unknown, t: TypeDef): Comparison {
       isAtomic(ty) ||
       ((ty.type === "map" || ty.type === "struct" || ty.type === "list") && emptyish(l) && emptyish(r));
     if (leaf) {
-      if (l === undefined) c.added.insert(path);
-      else if (r === undefined) c.removed.insert(path);
-      else if (!deepEqual(l, r)) c.modified.insert(path);
+      if (l === undefined) mark(into, ADDED, pe);
+      else if (r === undefined) mark(into, REMOVED, pe);
+      else if (!deepEqual(l, r)) mark(into, MODIFIED, pe);
       return;
     }
+    const below: Delta = pe === undefined ? into : [undefined, undefined, undefined];
     if (ty.type === "list") {
       const li = indexItems(ty, l, path);
       const ri = indexItems(ty, r, path);
-      for (const pe of li.order) {
-        const k = serializePathElement(pe);
-        walk(li.byKey.get(k), ri.byKey.get(k), ty.element, [...path, pe]);
+      for (const ipe of li.order) {
+        const k = serializePathElement(ipe);
+        walk(li.byKey.get(k), ri.byKey.get(k), ty.element, [...path, ipe], below, ipe);
       }
-      for (const pe of ri.order) {
-        const k = serializePathElement(pe);
-        if (!li.byKey.has(k)) walk(undefined, ri.byKey.get(k), ty.element, [...path, pe]);
+      for (const ipe of ri.order) {
+        const k = serializePathElement(ipe);
+        if (!li.byKey.has(k)) walk(undefined, ri.byKey.get(k), ty.element, [...path, ipe], below, ipe);
       }
     } else {
       const lo = isObject(l) ? l : {};
       const ro = isObject(r) ? r : {};
-      for (const k of Object.keys(lo))
-        walk(lo[k], Object.hasOwn(ro, k) ? ro[k] : undefined, fieldType(ty, k).t, [...path, fieldElement(k)]);
+      for (const k of Object.keys(lo)) {
+        const fpe = fieldElement(k);
+        walk(lo[k], Object.hasOwn(ro, k) ? ro[k] : undefined, fieldType(ty, k).t, [...path, fpe], below, fpe);
+      }
       for (const k of Object.keys(ro)) {
-        if (!Object.hasOwn(lo, k)) walk(undefined, ro[k], fieldType(ty, k).t, [...path, fieldElement(k)]);
+        if (Object.hasOwn(lo, k)) continue;
+        const fpe = fieldElement(k);
+        walk(undefined, ro[k], fieldType(ty, k).t, [...path, fpe], below, fpe);
       }
     }
-    if (l === undefined) c.added.insert(path);
-    else if (r === undefined) c.removed.insert(path);
+    if (pe === undefined) return;
+    for (let i = 0; i < 3; i++) {
+      const sub = below[i];
+      if (sub !== undefined && !sub.isEmpty()) node(into, i).setChild(pe, sub);
+    }
+    if (l === undefined) mark(into, ADDED, pe);
+    else if (r === undefined) mark(into, REMOVED, pe);
   };
-  walk(lhs, rhs, t, []);
-  return c;
+  const root: Delta = [new FieldSet(), new FieldSet(), new FieldSet()];
+  walk(lhs, rhs, t, [], root, undefined);
+  return { added: root[ADDED]!, modified: root[MODIFIED]!, removed: root[REMOVED]! };
 }
 
 /**
