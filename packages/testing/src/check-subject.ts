@@ -544,10 +544,12 @@ export async function runSubjectCaseWith<V>(
       ...report,
       name: named(report.name, r),
     });
-    const reports: InvariantReport[] = s.store === undefined ? [] : [storeConverges(versions(s.store.list()), t)];
+    const truthKind = viewOf === undefined ? "server" : "serverView";
+    const reports: InvariantReport[] =
+      s.store === undefined ? [] : [storeConverges(versions(s.store.list()), t, truthKind)];
     for (const r of recorders) {
       reports.push(
-        rename(handlerViewConverges(r.notes, t), r),
+        rename(handlerViewConverges(r.notes, t, truthKind), r),
         rename(notificationsOrdered(r.notes), r),
         rename(syncedHonest(r.observations), r),
         { name: named("handlerNeverThrows", r), ok: r.errors.length === 0, violations: r.errors.slice(0, 10) },
