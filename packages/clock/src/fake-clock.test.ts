@@ -157,6 +157,62 @@ describe("FakeClock", () => {
     ticker.stop();
   });
 
+  it("advanceTo reports a timer that keeps re-arming itself at 0 ms, naming where it was created", async () => {
+    const clock = new FakeClock(0, { maxTimersPerInstant: 50 });
+    let runs = 0;
+    let stop = false;
+    function rearmForever(): void {
+      runs++;
+      if (!stop) clock.afterFunc(0, rearmForever);
+    }
+    clock.afterFunc(0, rearmForever);
+    const err = await clock.step(1_000).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect(err?.message).toMatch(/timer loop at one instant, 1970-01-01T00:00:00\.000Z: more than 50 timers/);
+    expect(err?.message).toMatch(/callback rearmForever\) was created at:/);
+    expect(err?.message).toMatch(/fake-clock\.test\.ts/);
+    expect(clock.now()).toBe(0);
+    // Bounded: it stopped just past the bound, not after the whole trace allowance.
+    expect(runs).toBeGreaterThan(50);
+    expect(runs).toBeLessThan(60);
+    stop = true;
+    await clock.step(1_000);
+    expect(clock.pendingTimers()).toBe(0);
+  });
+
+  it("advanceTo reports a 0 ms loop that re-arms from setImmediate and from a promise continuation", async () => {
+    for (const via of ["setImmediate", "promise"] as const) {
+      const clock = new FakeClock(0, { maxTimersPerInstant: 20 });
+      let stop = false;
+      const loop = (): void => {
+        const rearm = () => {
+          if (!stop) clock.afterFunc(0, loop);
+        };
+        if (via === "setImmediate") setImmediate(rearm);
+        else void Promise.resolve().then(rearm);
+      };
+      clock.afterFunc(0, loop);
+      await expect(clock.advanceTo(10), via).rejects.toThrow(/more than 20 timers ran without virtual time moving/);
+      stop = true;
+      await clock.advanceTo(10);
+      expect(clock.now()).toBe(10);
+    }
+  });
+
+  it("many timers at one instant within the bound run; the count restarts when time moves", async () => {
+    const clock = new FakeClock(0, { maxTimersPerInstant: 10 });
+    let ran = 0;
+    for (let t = 0; t < 5; t++) for (let i = 0; i < 10; i++) clock.afterFunc(t, () => ran++);
+    await clock.step(5);
+    expect(ran).toBe(50);
+    expect(() => new FakeClock(0, { maxTimersPerInstant: 0 })).toThrow(
+      /maxTimersPerInstant must be a positive integer, got 0/,
+    );
+  });
+
   it("sleep resolves after the duration; an abort rejects with the reason and releases the timer", async () => {
     const clock = new FakeClock(0);
     let woke = -1;

@@ -9,7 +9,23 @@ interface Entry {
   cancelled: boolean;
   /** In the heap (not yet fired, or a ticker re-armed); cancelled entries stay until they surface or a compaction. */
   inHeap: boolean;
+  /** Where the timer was created: captured only once a same-instant loop is suspected (see `maxTimersPerInstant`). */
+  origin?: string;
 }
+
+/** Options of a {@link FakeClock}. */
+export interface FakeClockOptions {
+  /**
+   * How many timers {@link FakeClock.advanceTo} (and so `step` and `runUntilIdle`) runs at one virtual instant before
+   * it reports a timer loop: a callback that keeps re-arming a 0 ms timer, directly or from a promise continuation or
+   * `setImmediate`, would otherwise keep virtual time from ever moving and the call from ever returning. Default
+   * 100 000.
+   */
+  maxTimersPerInstant?: number;
+}
+
+/** How many more timers run, with their creation stacks captured, after the bound is hit, to name the loop's origin. */
+const ORIGIN_TRACE_TIMERS = 1_000;
 
 /** Lets every pending promise continuation (and `process.nextTick` callback) run. */
 export function settle(): Promise<void> {
@@ -28,6 +44,9 @@ export function settle(): Promise<void> {
  *
  * An exception thrown by a timer callback does not stop the clock; the first one is re-thrown from the
  * `step` / `advanceTo` / `runUntilIdle` call that ran it, after time has reached its target.
+ *
+ * A timer loop at one instant (more than `maxTimersPerInstant` timers without time moving) rejects the call with an
+ * error naming where the looping timer was created, instead of hanging the test: see {@link FakeClockOptions}.
  */
 export class FakeClock implements Clock {
   private current: number;
@@ -35,9 +54,17 @@ export class FakeClock implements Clock {
   private heap: Entry[] = [];
   /** Cancelled entries still in the heap, so counting and compaction need no scan. */
   private cancelledInHeap = 0;
+  private readonly maxTimersPerInstant: number;
+  /** Set while a suspected same-instant loop runs on: new timers record their creation stack. */
+  private traceOrigins = false;
 
-  constructor(start: number = Date.UTC(2026, 0, 1)) {
+  constructor(start: number = Date.UTC(2026, 0, 1), options: FakeClockOptions = {}) {
     this.current = start;
+    const max = options.maxTimersPerInstant ?? 100_000;
+    if (!(Number.isInteger(max) && max > 0)) {
+      throw new RangeError(`FakeClock: maxTimersPerInstant must be a positive integer, got ${max}`);
+    }
+    this.maxTimersPerInstant = max;
   }
 
   now(): number {
@@ -139,35 +166,80 @@ export class FakeClock implements Clock {
     if (failed) throw firstError;
   }
 
-  /** Advances time to `t` (not before now), running every timer due at or before `t`. */
+  /**
+   * Advances time to `t` (not before now), running every timer due at or before `t`. Rejects, with time left at the
+   * looping instant, when more than `maxTimersPerInstant` timers run without time moving (see
+   * {@link FakeClockOptions}); the message names the looping timer's creation site.
+   */
   async advanceTo(t: number): Promise<void> {
     let firstError: unknown;
     let failed = false;
+    let instant = Number.NaN;
+    let atInstant = 0;
     await settle();
-    for (;;) {
-      this.dropCancelledHead();
-      const head = this.heap[0];
-      if (head === undefined || head.due > t) break;
-      this.pop();
-      this.current = Math.max(this.current, head.due);
-      if (head.period !== undefined) {
-        head.due += head.period;
-        head.seq = this.seq++;
-        this.insert(head);
-      }
-      try {
-        head.fn();
-      } catch (err) {
-        if (!failed) {
+    try {
+      for (;;) {
+        this.dropCancelledHead();
+        const head = this.heap[0];
+        if (head === undefined || head.due > t) break;
+        this.pop();
+        this.current = Math.max(this.current, head.due);
+        if (this.current !== instant) {
+          instant = this.current;
+          atInstant = 0;
+          this.traceOrigins = false;
+        }
+        atInstant++;
+        if (atInstant > this.maxTimersPerInstant) this.checkLoop(head, atInstant);
+        const error = await this.fire(head);
+        if (error !== undefined && !failed) {
           failed = true;
-          firstError = err;
+          firstError = error.err;
         }
       }
-      await settle();
+    } finally {
+      this.traceOrigins = false;
     }
     this.current = Math.max(this.current, t);
     await settle();
     if (failed) throw firstError;
+  }
+
+  /**
+   * Past the bound: starts recording creation stacks, and once a timer that has one comes due (the loop re-armed
+   * it), throws naming that site; a loop that never creates a new timer is named after ORIGIN_TRACE_TIMERS more.
+   */
+  private checkLoop(head: Entry, atInstant: number): void {
+    this.traceOrigins = true;
+    const over = atInstant - this.maxTimersPerInstant;
+    if (head.origin === undefined && over <= ORIGIN_TRACE_TIMERS) return;
+    const at = new Date(this.current).toISOString();
+    const where =
+      head.origin !== undefined
+        ? `the looping timer (callback ${head.fn.name || "<anonymous>"}) was created at:\n${head.origin}`
+        : `the looping timer's callback is ${head.fn.name || "<anonymous>"} (no creation site recorded: a ticker?)`;
+    throw new Error(
+      `FakeClock: timer loop at one instant, ${at}: more than ${this.maxTimersPerInstant} timers ran without ` +
+        `virtual time moving (a callback that keeps re-arming a 0 ms timer, directly or via a promise or ` +
+        `setImmediate?); ${where}`,
+    );
+  }
+
+  /** Runs one popped entry (re-arming a ticker), then lets continuations settle; a thrown error is returned. */
+  private async fire(head: Entry): Promise<{ err: unknown } | undefined> {
+    let error: { err: unknown } | undefined;
+    if (head.period !== undefined) {
+      head.due += head.period;
+      head.seq = this.seq++;
+      this.insert(head);
+    }
+    try {
+      head.fn();
+    } catch (err) {
+      error = { err };
+    }
+    await settle();
+    return error;
   }
 
   /**
@@ -195,6 +267,7 @@ export class FakeClock implements Clock {
       cancelled: false,
       inHeap: false,
     };
+    if (this.traceOrigins) entry.origin = new Error("timer created").stack?.split("\n").slice(2, 8).join("\n");
     this.insert(entry);
     return entry;
   }

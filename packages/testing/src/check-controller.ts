@@ -160,18 +160,6 @@ export interface CheckControllerOptions<V = undefined> extends PropertyOptions {
    * (it also fails with `reconcileStorm`).
    */
   readonly maxReconciles?: number;
-  /**
-   * When the quiet phase gives up early (default 120 000 virtual ms): once the server's state has not changed for this
-   * long, no reconcile is running and every key whose last reconcile failed or asked to requeue was retried after the
-   * faults ended (so its failure is not a fault's leftover), the case cannot converge any more and the quiet phase
-   * ends instead of waiting out {@link PropertyOptions.convergeWithinMs} — the story then stops where the progress did,
-   * not after 15 virtual minutes of watch renewals. A reconcile that ran concurrently with another of its key ends the
-   * quiet phase at once (the case already failed). The default is twice the longest reflector backoff (30 s with
-   * full jitter: 60 s), so caches that relist after the faults still catch up. Raise it for a controller that may go
-   * longer without writing, such as one driven by a resync period; a key waiting on a long `requeueAfter` is waited
-   * for anyway (it was not retried yet).
-   */
-  readonly noProgressWithinMs?: number;
 }
 
 /** One case of {@link checkController}, for replaying a history by hand with {@link runControllerCase}. */
@@ -281,6 +269,7 @@ function controllerSpec<V>(options: CheckControllerOptions<V>, out: { reconciles
   }
   return {
     checker: "checkController",
+    givesUpItself: true,
     name: "manager",
     stopWhat: "manager.run",
     requests: "all",

@@ -1,6 +1,7 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { describe, expect, it } from "vitest";
 import { checkInformer, runInformerCase } from "./check-informer.js";
+import type { ServerView } from "./check-subject.js";
 
 describe("checkInformer", () => {
   // CI's fixed-seed budget: 300 generated cases in-process (about 15 s on one core), 30 over HTTP below.
@@ -45,6 +46,32 @@ describe("checkInformer", () => {
     expect(log).toContain("(DeletedFinalStateUnknown)");
     expect(log).toMatch(/timeline \(virtual ms\):/);
   }, 300_000);
+});
+
+describe("checkInformer: the quiet phase's early give-up (noProgressWithinMs)", () => {
+  it("a case whose store cannot reach the expected view ends after the window, not 15 virtual minutes", async () => {
+    // A view the informer can never match (it leaves out default/a, which the informer rightly holds).
+    const serverView: ServerView = (s) => s.list("configmaps").filter((cm) => cm.metadata?.name !== "a");
+    const input = {
+      useWatchList: false,
+      seed: 2,
+      steps: [{ kind: "put", namespace: "default", name: "a", value: 1 } as const],
+    };
+    const out = await runInformerCase({ serverView }, input);
+    const failed = out.reports.filter((r) => !r.ok).map((r) => r.name);
+    expect(failed).toEqual(["storeConverges", "handlerViewConverges"]);
+    const gaveUp = out.timeline.filter((e) => e.kind === "phase" && e.text.startsWith("the case cannot converge"));
+    expect(gaveUp).toHaveLength(1);
+    expect(gaveUp[0]!.text).toMatch(
+      /nor after the compaction that covered it at @\d+ \(noProgressWithinMs 120000\); the quiet phase ends/,
+    );
+    const lastAt = Math.max(...out.timeline.map((e) => e.at));
+    // The window starts once the compaction covers the last change (at 10 virtual minutes), and ends 2 minutes later.
+    expect(lastAt).toBeGreaterThanOrEqual(600_000 + 120_000);
+    expect(lastAt).toBeLessThan(800_000);
+    // The rest of the 15 virtual minutes of renewals is gone from the story.
+    expect(out.timeline.filter((e) => e.kind === "request" && e.at > 800_000)).toEqual([]);
+  }, 120_000);
 });
 
 describe("checkInformer with bystander handlers", () => {

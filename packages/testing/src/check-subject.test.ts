@@ -213,3 +213,48 @@ describe("the step an effect belongs to", () => {
     expect(seen[0]).toMatch(/child.* after 1 steps$/);
   }, 60_000);
 });
+
+describe("checkSubject: the quiet phase's early give-up (noProgressWithinMs)", () => {
+  const ignoresDeletes = (c: SubjectCase<number>) => {
+    const store = newStore<KubeObject>(metaNamespaceKeyFunc);
+    store.delete = () => undefined; // the planted bug: the case can never converge
+    return reflectorInto(store)(c);
+  };
+  const steps: SimStep[] = [put("a"), { kind: "delete", namespace: "default", name: "a" }];
+  const input = { useWatchList: false, steps, seed: 3, variant: 0 };
+  const lastAt = (o: { timeline: readonly { at: number }[] }) => Math.max(...o.timeline.map((e) => e.at));
+  const gaveUp = (o: { timeline: readonly { kind: string; text: string }[] }) =>
+    o.timeline.filter((e) => e.kind === "phase" && e.text.startsWith("the case cannot converge"));
+
+  it("a subject stuck with a wrong store ends the case after the window, not 15 virtual minutes", async () => {
+    const out = await runSubjectCase({ subject: ignoresDeletes }, input);
+    expect(out.reports.filter((r) => !r.ok).map((r) => r.name)).toEqual(["storeConverges"]);
+    expect(gaveUp(out)).toHaveLength(1);
+    expect(gaveUp(out)[0]!.text).toMatch(
+      /neither the server's state nor the subject's changed since @\d+ nor after the compaction that covered it at @\d+ \(noProgressWithinMs 120000\)/,
+    );
+    expect(out.timeline.some((e) => e.text.startsWith("did not converge"))).toBe(false);
+    // The delete lands in the first few virtual seconds; the compaction at 10 virtual minutes covers it (the one at 5
+    // compacts up to the revision of the check before); then the window, the give-up and the stop — not 15 minutes.
+    expect(lastAt(out)).toBeGreaterThanOrEqual(600_000 + 120_000);
+    expect(lastAt(out)).toBeLessThan(800_000);
+    const shorter = await runSubjectCase({ subject: ignoresDeletes, noProgressWithinMs: 30_000 }, input);
+    expect(gaveUp(shorter)).toHaveLength(1);
+    expect(lastAt(shorter)).toBeLessThan(700_000);
+    // Without the give-up (a window longer than the quiet phase) the case waits out convergeWithinMs.
+    const full = await runSubjectCase({ subject: ignoresDeletes, noProgressWithinMs: 20 * 60_000 }, input);
+    expect(gaveUp(full)).toHaveLength(0);
+    expect(full.timeline.some((e) => e.text.startsWith("did not converge"))).toBe(true);
+    expect(lastAt(full)).toBeGreaterThan(10 * 60_000);
+    await expect(runSubjectCase({ subject: ignoresDeletes, noProgressWithinMs: 0 }, input)).rejects.toThrow(
+      /checkSubject: noProgressWithinMs must be a number > 0, got 0/,
+    );
+  }, 120_000);
+
+  it("a correct subject converges without giving up, even with a window shorter than a relist's backoff", async () => {
+    const subject = (c: SubjectCase<number>) => reflectorInto(newStore<KubeObject>(metaNamespaceKeyFunc))(c);
+    const out = await runSubjectCase({ subject, noProgressWithinMs: 1 }, input);
+    expect(out.reports.filter((r) => !r.ok)).toEqual([]);
+    expect(gaveUp(out)).toHaveLength(0);
+  }, 60_000);
+});

@@ -17,6 +17,7 @@ import {
   prepareNamespaces,
   type SimStep,
 } from "./arbitraries.js";
+import { noProgressWatch } from "./internal/no-progress.js";
 import { seedFromEnv } from "./internal/replay-seed.js";
 import { checkPropertyName, formatReplayToken, parseReplayToken, replayFromEnv } from "./internal/replay-token.js";
 import { stopCase } from "./internal/stop-case.js";
@@ -115,6 +116,26 @@ export interface PropertyOptions {
   readonly prepare?: (cluster: SimCluster) => Promise<void> | void;
   /** How long the quiet phase may take to converge (virtual time, default 15 minutes). */
   readonly convergeWithinMs?: number;
+  /**
+   * When the quiet phase gives up early (default 120 000 virtual ms): the case cannot converge any more, so the quiet
+   * phase ends instead of waiting out {@link PropertyOptions.convergeWithinMs} — the story then stops where the
+   * progress did, not after 15 virtual minutes of watch renewals. The default is twice the longest reflector backoff
+   * with jitter (30 s, up to 60 s), so caches that relist after the faults still catch up; once the faults are cleared
+   * every paused watch resumes, so nothing else is waited for.
+   * - `checkInformer`, `checkSubject`: once neither the server's state nor the subject's (its store's keys and
+   *   resourceVersions, its recorded notifications, whether it synced) changed for this long after the storage's
+   *   compaction covered the last change's revision (the simulator compacts every 5 virtual minutes, up to the
+   *   revision of the check before: a compaction can unblock a reflector that relists at a resourceVersion a
+   *   re-initialized watch cache no longer serves, as client-go's does). A failed case so ends some 7–12 virtual
+   *   minutes after its last change instead of waiting out 15.
+   * - `checkController`: once the server's state has not changed for this long, no reconcile is running and every
+   *   key whose last reconcile failed or asked to requeue was retried after the faults ended (so its failure is not a
+   *   fault's leftover); a reconcile that ran concurrently with another of its key ends the quiet phase at once (the
+   *   case already failed). A key waiting on a long `requeueAfter` is waited for anyway (it was not retried yet).
+   *
+   * Raise it for a subject that may go longer without a change, such as one driven by a resync period.
+   */
+  readonly noProgressWithinMs?: number;
   /** Where the failure report goes besides the thrown error (default nowhere). */
   readonly log?: (text: string) => void;
   /**
@@ -263,6 +284,11 @@ export interface SubjectSpec<V> {
   readonly stopWithinMs?: number;
   /** Whether the stop wait also waits for every watch to close (default true). */
   readonly stopClosesWatches?: boolean;
+  /**
+   * Whether the subject ends its own quiet phase when it cannot converge (through `hasSynced`, as `checkController`
+   * does); otherwise the core gives up after {@link PropertyOptions.noProgressWithinMs} without a change.
+   */
+  readonly givesUpItself?: boolean;
   /** The story's head line (before the steps) and its tail (after them). */
   story(useWatchList: boolean, variant: V, steps: readonly SimStep[]): { head: string; tail: readonly string[] };
 }
@@ -328,6 +354,10 @@ export async function runSubjectCaseWith<V>(
   input: { readonly useWatchList: boolean; readonly steps: readonly SimStep[]; readonly seed: number; variant: V },
 ): Promise<CaseOutcome> {
   const { useWatchList, steps, variant } = input;
+  const noProgressMs = options.noProgressWithinMs ?? 120_000;
+  if (!(Number.isFinite(noProgressMs) && noProgressMs > 0)) {
+    throw new RangeError(`${spec.checker}: noProgressWithinMs must be a number > 0, got ${noProgressMs}`);
+  }
   const cluster = await createSimCluster({
     seed: input.seed,
     transport: options.transport ?? "in-process",
@@ -523,20 +553,40 @@ export async function runSubjectCaseWith<V>(
     const viewOf = spec.serverView;
     const state = serverState(cluster);
     const truth = viewOf === undefined ? () => configMapVersions(cluster) : () => versions(viewOf(state));
+    const stall =
+      spec.givesUpItself === true
+        ? undefined
+        : noProgressWatch(
+            cluster.clock,
+            noProgressMs,
+            (t) => Math.round(t - start),
+            (text) => log("phase", text),
+            () => ({
+              current: cluster.engine.storage.currentRevision,
+              compacted: cluster.engine.storage.compactedRevision,
+            }),
+          );
+    // Progress: the expected view (not the storage's revision, which a compaction bumps too), what the subject's cache
+    // holds, what its handlers were told, whether it synced.
+    const subjectState = () =>
+      `${s.hasSynced()}|${s.store === undefined ? "" : [...versions(s.store.list())].join(",")}|${recorders
+        .map((r) => `${r.registration.hasSynced()}:${r.notes.length}`)
+        .join(",")}`;
     await cluster
       .settle({
         maxMs: options.convergeWithinMs ?? 15 * 60_000,
         until: () => {
           observe();
           const t = truth();
-          return (
+          const converged =
             s.hasSynced() &&
             (s.store === undefined || same(versions(s.store.list()), t)) &&
-            recorders.every((r) => r.registration.hasSynced() && same(r.view, t))
-          );
+            recorders.every((r) => r.registration.hasSynced() && same(r.view, t));
+          return converged || (stall?.stalled(`${[...t].join(",")}|${subjectState()}`) ?? false);
         },
       })
-      .catch((err: unknown) => log("phase", `did not converge: ${errText(err)}`));
+      .catch((err: unknown) => log("phase", `did not converge: ${errText(err)}`))
+      .finally(() => stall?.stop());
     drainRequests();
     const t = truth();
     const named = (name: string, r: Recorder) => (r.label === undefined ? name : `${name} (${r.label})`);
@@ -544,10 +594,12 @@ export async function runSubjectCaseWith<V>(
       ...report,
       name: named(report.name, r),
     });
-    const reports: InvariantReport[] = s.store === undefined ? [] : [storeConverges(versions(s.store.list()), t)];
+    const truthKind = viewOf === undefined ? "server" : "serverView";
+    const reports: InvariantReport[] =
+      s.store === undefined ? [] : [storeConverges(versions(s.store.list()), t, truthKind)];
     for (const r of recorders) {
       reports.push(
-        rename(handlerViewConverges(r.notes, t), r),
+        rename(handlerViewConverges(r.notes, t, truthKind), r),
         rename(notificationsOrdered(r.notes), r),
         rename(syncedHonest(r.observations), r),
         { name: named("handlerNeverThrows", r), ok: r.errors.length === 0, violations: r.errors.slice(0, 10) },

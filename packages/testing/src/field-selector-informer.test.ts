@@ -105,6 +105,9 @@ describe("a field-selector informer through a property", () => {
     expect(err, "the planted bug was not found").toBeInstanceOf(Error);
     const text = err!.message;
     expect(text).toMatch(/✗ storeConverges/);
+    // The pod still exists on the server: it only left the selection, and the violation says so.
+    expect(text).toMatch(/which is not in the serverView selection \(it left the selection or was deleted/);
+    expect(text).not.toMatch(/deleted on the server$/m);
     // The shrunk story sets the phase to Running, then to something else: the move out of the selection.
     const story = text.slice(text.indexOf("history ("), text.indexOf("✗"));
     expect(story).toMatch(/pods default\/a .*Running[\s\S]*pods default\/a .*(Pending|Succeeded)/);

@@ -65,6 +65,7 @@ export {
   type InProcessExchange,
 } from "./in-process-dispatcher.js";
 export {
+  type ConvergenceTruth,
   handlerViewConverges,
   type InvariantReport,
   noLeaks,

@@ -41,6 +41,17 @@ describe("invariants", () => {
     ]);
   });
 
+  it("storeConverges against a serverView selection says an extra object left the selection, not that it was deleted", () => {
+    const r = storeConverges(m({ "ns/a": "2", "ns/x": "9" }), m({ "ns/a": "3" }), "serverView");
+    expect(r.violations).toEqual([
+      "the store has ns/a at rv=2, the serverView selection at rv=3",
+      "the store has ns/x (rv=9), which is not in the serverView selection (it left the selection or was deleted on the server)",
+    ]);
+    expect(handlerViewConverges([add("ns/b", "4")], m({}), "serverView").violations[0]).toMatch(
+      /not in the serverView selection/,
+    );
+  });
+
   it("handlerViewConverges replays adds, updates and deletes (tombstones included)", () => {
     const notes = [add("ns/a", "2"), upd("ns/a", "2", "5"), add("ns/b", "3"), del("ns/b", undefined, true)];
     expect(replayNotifications(notes)).toEqual(m({ "ns/a": "5" }));

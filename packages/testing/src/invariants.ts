@@ -36,27 +36,49 @@ function report(name: string, violations: string[]): InvariantReport {
   return { name, ok: violations.length === 0, violations: shown };
 }
 
+/**
+ * What the expected side of a convergence check is: the server's objects (`server`, the default), or a selection of
+ * them (`serverView`: a subject with a label or field selector), where an object the subject still holds may exist on
+ * the server and only have left the selection.
+ */
+export type ConvergenceTruth = "server" | "serverView";
+
 /** Compares two `key → resourceVersion` maps; each difference is one sentence. */
-function diff(what: string, got: ReadonlyMap<string, string>, want: ReadonlyMap<string, string>): string[] {
+function diff(
+  what: string,
+  got: ReadonlyMap<string, string>,
+  want: ReadonlyMap<string, string>,
+  truth: ConvergenceTruth,
+): string[] {
   const out: string[] = [];
+  const side = truth === "server" ? "server" : "the serverView selection";
   for (const [k, rv] of want) {
     const g = got.get(k);
-    if (g === undefined) out.push(`${what} lacks ${k} (server has rv=${rv})`);
-    else if (g !== rv) out.push(`${what} has ${k} at rv=${g}, server at rv=${rv}`);
+    if (g === undefined) out.push(`${what} lacks ${k} (${side} has rv=${rv})`);
+    else if (g !== rv) out.push(`${what} has ${k} at rv=${g}, ${side} at rv=${rv}`);
   }
-  for (const [k, rv] of got) if (!want.has(k)) out.push(`${what} has ${k} (rv=${rv}), deleted on the server`);
+  for (const [k, rv] of got) {
+    if (want.has(k)) continue;
+    out.push(
+      truth === "server"
+        ? `${what} has ${k} (rv=${rv}), deleted on the server`
+        : `${what} has ${k} (rv=${rv}), which is not in the serverView selection (it left the selection or was deleted on the server)`,
+    );
+  }
   return out;
 }
 
 /**
  * `storeConverges`: the informer's store holds exactly the server's objects, at the same resourceVersions. Both sides
- * are `key → resourceVersion` maps (see {@link SimCluster} `truth`-style helpers in `checkInformer`).
+ * are `key → resourceVersion` maps (see {@link SimCluster} `truth`-style helpers in `checkInformer`); `truth` says
+ * whether `server` is all of the server's objects or a `serverView` selection (it words the violations).
  */
 export function storeConverges(
   store: ReadonlyMap<string, string>,
   server: ReadonlyMap<string, string>,
+  truth: ConvergenceTruth = "server",
 ): InvariantReport {
-  return report("storeConverges", diff("the store", store, server));
+  return report("storeConverges", diff("the store", store, server, truth));
 }
 
 /** Replays notifications onto an empty map: add/update set `key → rv`, delete (tombstones included) removes. */
@@ -73,8 +95,9 @@ export function replayNotifications(notes: readonly RecordedNotification[]): Map
 export function handlerViewConverges(
   notes: readonly RecordedNotification[],
   server: ReadonlyMap<string, string>,
+  truth: ConvergenceTruth = "server",
 ): InvariantReport {
-  return report("handlerViewConverges", diff("the handler's view", replayNotifications(notes), server));
+  return report("handlerViewConverges", diff("the handler's view", replayNotifications(notes), server, truth));
 }
 
 const rvNum = (rv: string): bigint | undefined => (/^\d+$/.test(rv) ? BigInt(rv) : undefined);
