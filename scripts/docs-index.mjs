@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 
 const docs = fileURLToPath(new URL("../docs/", import.meta.url));
 const sources = [
+  ["instrumentation.md", "@informer-ts/instrumentation"],
   ["workqueue.md", "@informer-ts/workqueue"],
   ["apimachinery.md", "@informer-ts/apimachinery"],
   ["cache-store.md", "@informer-ts/cache — keys, store, indexer, listers"],

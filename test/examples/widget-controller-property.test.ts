@@ -27,7 +27,7 @@ const widgetResource = {
   singularName: "widget",
   verbs: DEFAULT_VERBS,
   custom: true,
-  subresources: { status: true },
+  subresources: ["status"],
 };
 
 /**

@@ -36,7 +36,7 @@ describe("example: widget-controller", () => {
         singularName: "widget",
         verbs: DEFAULT_VERBS,
         custom: true,
-        subresources: { status: true },
+        subresources: ["status"],
       },
     ]);
     const c = cluster;

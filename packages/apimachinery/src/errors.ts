@@ -1,3 +1,4 @@
+import { type FieldError, type FieldErrorType, fieldErrorBody, fieldErrorString } from "./field-error.js";
 import type { GroupResource } from "./schema.js";
 import type { Status, StatusCause, StatusDetails } from "./types.js";
 
@@ -22,18 +23,9 @@ export type StatusReason =
   | "NotAcceptable"
   | "";
 
-/** `metav1.CauseType` values used here. Serialized as `reason` inside a cause. */
-export type CauseType =
-  | "FieldValueNotFound"
-  | "FieldValueRequired"
-  | "FieldValueDuplicate"
-  | "FieldValueInvalid"
-  | "FieldValueNotSupported"
-  | "FieldValueForbidden"
-  | "FieldValueTooLong"
-  | "FieldValueTooMany"
-  | "FieldValueTypeInvalid"
-  | "ResourceVersionTooLarge";
+/** `metav1.CauseType` values used here: the field failures and the watch cache's too-large resourceVersion.
+ * Serialized as `reason` inside a cause. */
+export type CauseType = FieldErrorType | "ResourceVersionTooLarge";
 
 /** A kind with its API group: `{ group: "meta.k8s.io", kind: "ListOptions" }` prints `ListOptions.meta.k8s.io`. */
 export interface GroupKind {
@@ -229,53 +221,6 @@ export function newTooLargeResourceVersion(
     `Timeout: Too large resource version: ${minimumResourceVersion}, current: ${currentResourceVersion}`,
     details,
   );
-}
-
-/** One field validation failure (`field.Error`). */
-export interface FieldError {
-  readonly type: Exclude<CauseType, "ResourceVersionTooLarge">;
-  /** Path of the field, e.g. `metadata.name`. */
-  readonly field: string;
-  /** The offending value, when it is shown (Invalid, NotSupported, Duplicate). */
-  readonly badValue?: string | number | boolean;
-  /**
-   * The offending value already printed as Go prints a map or struct (`map[string]string{"a":"b"}`,
-   * `&LabelSelector{…}`): shown verbatim instead of {@link badValue}.
-   */
-  readonly printedValue?: string;
-  readonly detail?: string;
-}
-
-function fieldErrorBody(e: FieldError): string {
-  const shown =
-    e.printedValue ??
-    (e.badValue === undefined ? "" : typeof e.badValue === "string" ? quote(e.badValue) : `${e.badValue}`);
-  const label: Record<FieldError["type"], string> = {
-    FieldValueNotFound: "Not found",
-    FieldValueRequired: "Required value",
-    FieldValueDuplicate: "Duplicate value",
-    FieldValueInvalid: "Invalid value",
-    FieldValueNotSupported: "Unsupported value",
-    FieldValueForbidden: "Forbidden",
-    FieldValueTooLong: "Too long",
-    FieldValueTooMany: "Too many",
-    FieldValueTypeInvalid: "Invalid value",
-  };
-  let body = label[e.type];
-  const showsValue =
-    e.type === "FieldValueInvalid" ||
-    e.type === "FieldValueTypeInvalid" ||
-    e.type === "FieldValueNotSupported" ||
-    e.type === "FieldValueDuplicate" ||
-    e.type === "FieldValueTooMany";
-  if (showsValue && (e.badValue !== undefined || e.printedValue !== undefined)) body += `: ${shown}`;
-  if (e.detail !== undefined && e.detail !== "") body += `: ${e.detail}`;
-  return body;
-}
-
-/** `field.Error.Error()`: `<field>: <body>`. */
-export function fieldErrorString(e: FieldError): string {
-  return `${e.field}: ${fieldErrorBody(e)}`;
 }
 
 /**

@@ -1,9 +1,7 @@
 export { optionSpellings, parseCommandLine, UsageError } from "./command-line.js";
 export {
   type CauseType,
-  type FieldError,
   failureStatus,
-  fieldErrorString,
   fromStatus,
   type GroupKind,
   isAlreadyExists,
@@ -46,6 +44,7 @@ export {
   statusOf,
   suggestsClientDelay,
 } from "./errors.js";
+export { type FieldError, type FieldErrorType, fieldErrorString } from "./field-error.js";
 export {
   andSelectors,
   DEFAULT_FIELD_SELECTOR_FIELDS,

@@ -1,4 +1,4 @@
-import type { FieldError } from "./errors.js";
+import type { FieldError } from "./field-error.js";
 import { utf8Length } from "./internal/go-strings.js";
 import type { ObjectMeta } from "./types.js";
 

@@ -55,7 +55,6 @@ export {
   type SimApiServerOptions,
   SimConnectionError,
   type SimResource,
-  type SimSubresources,
   SimTruncatedWatchError,
   type SimWatch,
   type StoredAs,

@@ -44,28 +44,32 @@ export {
   replaceDaemonSetPodNodeNameNodeAffinity,
 } from "./daemonset/daemon-set-util.js";
 // Deployment
-export { DeploymentController, type DeploymentControllerOptions } from "./deployment/deployment-controller.js";
 export {
-  computeHash,
-  DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY,
-  DESIRED_REPLICAS_ANNOTATION,
   type DeploymentCondition,
-  type DeploymentSpecDefaults,
   type DeploymentStatus,
   deploymentComplete,
   deploymentProgressing,
   deploymentTimedOut,
-  equalIgnoreHash,
+} from "./deployment/conditions.js";
+export { DeploymentController, type DeploymentControllerOptions } from "./deployment/deployment-controller.js";
+export {
+  DESIRED_REPLICAS_ANNOTATION,
+  type DeploymentSpecDefaults,
   MAX_REPLICAS_ANNOTATION,
   maxSurge,
   maxUnavailable,
   newRSNewReplicas,
-  REVISION_ANNOTATION,
-  REVISION_HISTORY_ANNOTATION,
   resolveFenceposts,
   scaledValue,
   specOf,
-} from "./deployment/deployment-util.js";
+} from "./deployment/replica-sets.js";
+export {
+  computeHash,
+  DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY,
+  equalIgnoreHash,
+  REVISION_ANNOTATION,
+  REVISION_HISTORY_ANNOTATION,
+} from "./deployment/revisions.js";
 // Endpoints and EndpointSlices
 export {
   desiredSubsets,

@@ -141,9 +141,9 @@ function resolve(r: HistoryResource): Resolved {
       resource: served.resource,
       kind: served.kind,
       namespaced: served.namespaced,
-      ...(served.subresources?.status === true && { subresources: ["status"] }),
+      ...(served.subresources?.includes("status") === true && { subresources: ["status"] }),
     });
-    statusSubresource = served.subresources?.status === true;
+    statusSubresource = served.subresources?.includes("status") === true;
     const props = (served.openAPIV3Schema as GeneratedSchema | undefined)?.properties;
     if (props?.spec !== undefined) spec = schemaArb(props.spec).map(under("spec"));
     if (props?.status !== undefined) status = schemaArb(props.status).map(under("status"));

@@ -271,7 +271,6 @@ export {
   fieldLabelsOf,
   groupResourceString,
   type SimResource,
-  type SimSubresources,
   type StoredAs,
 } from "./resources.js";
 export { parseSelection, type Selection } from "./selection.js";

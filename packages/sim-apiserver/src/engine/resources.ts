@@ -31,11 +31,17 @@ export interface SimResource extends ServedResource {
   /** Custom resources: list items keep `kind`/`apiVersion` (built-in typed lists drop them). */
   readonly custom?: boolean;
   /**
-   * The subresources the registry serves beside the object (a CRD version's `subresources`): `status` makes
-   * `/status` a separate write path (the main resource's writes keep the stored status, `/status` writes keep the
-   * rest). Absent: `/status` is 404 and status is an ordinary field.
+   * The subresources the registry serves beside the object (the names of a CRD version's `subresources`), the
+   * contract's list (apimachinery's `ResourceDescriptor.subresources`): `status` makes `/status` a separate write path (the
+   * main resource's writes keep the stored status, `/status` writes keep the rest); `scale` serves `/scale` from the
+   * paths in {@link SimResource.scale}. Absent: `/status` and `/scale` are 404 and status is an ordinary field.
    */
-  readonly subresources?: SimSubresources;
+  readonly subresources?: readonly string[];
+  /**
+   * `/scale` (`autoscaling/v1` Scale): where the replica counts and the selector live. Present exactly when
+   * {@link SimResource.subresources} names `scale`.
+   */
+  readonly scale?: ScaleSubresource;
   /**
    * Custom resources: the served version's `schema.openAPIV3Schema` (the admission chain prunes, defaults and
    * validates against it). Absent: schemaless.
@@ -66,13 +72,6 @@ export interface StoredAs {
   toStorage(served: KubeObject): KubeObject;
   /** A stored object as this resource serves it. */
   fromStorage(stored: KubeObject): KubeObject;
-}
-
-/** {@link SimResource.subresources}. */
-export interface SimSubresources {
-  readonly status?: boolean;
-  /** `/scale` (`autoscaling/v1` Scale): where the replica counts and the selector live. */
-  readonly scale?: ScaleSubresource;
 }
 
 function builtin(
@@ -141,25 +140,26 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   builtin("", "limitranges", "LimitRange", true, { shortNames: ["limits"] }),
   builtin("", "persistentvolumeclaims", "PersistentVolumeClaim", true, {
     shortNames: ["pvc"],
-    subresources: { status: true },
+    subresources: ["status"],
   }),
   builtin("", "persistentvolumes", "PersistentVolume", false, {
     shortNames: ["pv"],
-    subresources: { status: true },
+    subresources: ["status"],
   }),
   builtin("", "podtemplates", "PodTemplate", true),
   builtin("", "replicationcontrollers", "ReplicationController", true, {
     shortNames: ["rc"],
     categories: ALL,
-    subresources: { status: true, scale: CORE_SCALE },
+    subresources: ["status", "scale"],
+    scale: CORE_SCALE,
     fieldLabels: ["status.replicas"],
   }),
-  builtin("", "resourcequotas", "ResourceQuota", true, { shortNames: ["quota"], subresources: { status: true } }),
+  builtin("", "resourcequotas", "ResourceQuota", true, { shortNames: ["quota"], subresources: ["status"] }),
   builtin("", "secrets", "Secret", true, { trigger: "metadata.name", fieldLabels: ["type"] }),
   builtin("", "pods", "Pod", true, {
     shortNames: ["po"],
     categories: ALL,
-    subresources: { status: true },
+    subresources: ["status"],
     trigger: "spec.nodeName",
     fieldLabels: [
       "spec.nodeName",
@@ -175,20 +175,20 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   }),
   builtin("", "nodes", "Node", false, {
     shortNames: ["no"],
-    subresources: { status: true },
+    subresources: ["status"],
     trigger: "metadata.name",
     fieldLabels: ["spec.unschedulable"],
   }),
   builtin("", "namespaces", "Namespace", false, {
     shortNames: ["ns"],
     fieldLabels: ["status.phase"],
-    subresources: { status: true },
+    subresources: ["status"],
   }),
   CORE_EVENTS,
   builtin("", "services", "Service", true, {
     shortNames: ["svc"],
     categories: ALL,
-    subresources: { status: true },
+    subresources: ["status"],
   }),
   builtin("", "serviceaccounts", "ServiceAccount", true, { shortNames: ["sa"] }),
   builtin("admissionregistration.k8s.io", "mutatingwebhookconfigurations", "MutatingWebhookConfiguration", false, {
@@ -196,7 +196,7 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   }),
   builtin("admissionregistration.k8s.io", "validatingadmissionpolicies", "ValidatingAdmissionPolicy", false, {
     categories: API_EXTENSIONS,
-    subresources: { status: true },
+    subresources: ["status"],
   }),
   builtin(
     "admissionregistration.k8s.io",
@@ -210,28 +210,31 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   }),
   builtin("apiregistration.k8s.io", "apiservices", "APIService", false, {
     categories: API_EXTENSIONS,
-    subresources: { status: true },
+    subresources: ["status"],
   }),
   builtin("apps", "controllerrevisions", "ControllerRevision", true),
   builtin("apps", "daemonsets", "DaemonSet", true, {
     shortNames: ["ds"],
     categories: ALL,
-    subresources: { status: true },
+    subresources: ["status"],
   }),
   builtin("apps", "replicasets", "ReplicaSet", true, {
     shortNames: ["rs"],
     categories: ALL,
-    subresources: { status: true, scale: APPS_SCALE },
+    subresources: ["status", "scale"],
+    scale: APPS_SCALE,
   }),
   builtin("apps", "statefulsets", "StatefulSet", true, {
     shortNames: ["sts"],
     categories: ALL,
-    subresources: { status: true, scale: APPS_SCALE },
+    subresources: ["status", "scale"],
+    scale: APPS_SCALE,
   }),
   builtin("apps", "deployments", "Deployment", true, {
     shortNames: ["deploy"],
     categories: ALL,
-    subresources: { status: true, scale: APPS_SCALE },
+    subresources: ["status", "scale"],
+    scale: APPS_SCALE,
   }),
   review("authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview"),
   review("authentication.k8s.io", "tokenreviews", "TokenReview"),
@@ -243,19 +246,19 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
     ...builtin("autoscaling", "horizontalpodautoscalers", "HorizontalPodAutoscaler", true, {
       shortNames: ["hpa"],
       categories: ALL,
-      subresources: { status: true },
+      subresources: ["status"],
     }),
     version: "v2",
   },
   builtin("batch", "cronjobs", "CronJob", true, {
     shortNames: ["cj"],
     categories: ALL,
-    subresources: { status: true },
+    subresources: ["status"],
   }),
-  builtin("batch", "jobs", "Job", true, { categories: ALL, subresources: { status: true } }),
+  builtin("batch", "jobs", "Job", true, { categories: ALL, subresources: ["status"] }),
   builtin("certificates.k8s.io", "certificatesigningrequests", "CertificateSigningRequest", false, {
     shortNames: ["csr"],
-    subresources: { status: true },
+    subresources: ["status"],
     fieldLabels: ["spec.signerName"],
   }),
   builtin("coordination.k8s.io", "leases", "Lease", true),
@@ -280,26 +283,26 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
       "type",
     ],
   }),
-  builtin("flowcontrol.apiserver.k8s.io", "flowschemas", "FlowSchema", false, { subresources: { status: true } }),
+  builtin("flowcontrol.apiserver.k8s.io", "flowschemas", "FlowSchema", false, { subresources: ["status"] }),
   builtin("flowcontrol.apiserver.k8s.io", "prioritylevelconfigurations", "PriorityLevelConfiguration", false, {
-    subresources: { status: true },
+    subresources: ["status"],
   }),
   builtin("networking.k8s.io", "ingressclasses", "IngressClass", false),
-  builtin("networking.k8s.io", "ingresses", "Ingress", true, { shortNames: ["ing"], subresources: { status: true } }),
+  builtin("networking.k8s.io", "ingresses", "Ingress", true, { shortNames: ["ing"], subresources: ["status"] }),
   builtin("networking.k8s.io", "ipaddresses", "IPAddress", false, { shortNames: ["ip"] }),
   builtin("networking.k8s.io", "networkpolicies", "NetworkPolicy", true, { shortNames: ["netpol"] }),
-  builtin("networking.k8s.io", "servicecidrs", "ServiceCIDR", false, { subresources: { status: true } }),
+  builtin("networking.k8s.io", "servicecidrs", "ServiceCIDR", false, { subresources: ["status"] }),
   builtin("node.k8s.io", "runtimeclasses", "RuntimeClass", false),
   builtin("policy", "poddisruptionbudgets", "PodDisruptionBudget", true, {
     shortNames: ["pdb"],
-    subresources: { status: true },
+    subresources: ["status"],
   }),
   builtin("rbac.authorization.k8s.io", "clusterrolebindings", "ClusterRoleBinding", false),
   builtin("rbac.authorization.k8s.io", "clusterroles", "ClusterRole", false),
   builtin("rbac.authorization.k8s.io", "rolebindings", "RoleBinding", true),
   builtin("rbac.authorization.k8s.io", "roles", "Role", true),
   builtin("resource.k8s.io", "deviceclasses", "DeviceClass", false),
-  builtin("resource.k8s.io", "resourceclaims", "ResourceClaim", true, { subresources: { status: true } }),
+  builtin("resource.k8s.io", "resourceclaims", "ResourceClaim", true, { subresources: ["status"] }),
   builtin("resource.k8s.io", "resourceclaimtemplates", "ResourceClaimTemplate", true),
   builtin("resource.k8s.io", "resourceslices", "ResourceSlice", false, {
     fieldLabels: ["spec.nodeName", "spec.driver"],
@@ -309,7 +312,7 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   builtin("storage.k8s.io", "csinodes", "CSINode", false),
   builtin("storage.k8s.io", "csistoragecapacities", "CSIStorageCapacity", true),
   builtin("storage.k8s.io", "storageclasses", "StorageClass", false, { shortNames: ["sc"] }),
-  builtin("storage.k8s.io", "volumeattachments", "VolumeAttachment", false, { subresources: { status: true } }),
+  builtin("storage.k8s.io", "volumeattachments", "VolumeAttachment", false, { subresources: ["status"] }),
   builtin("storage.k8s.io", "volumeattributesclasses", "VolumeAttributesClass", false, { shortNames: ["vac"] }),
   CUSTOM_RESOURCE_DEFINITIONS,
 ]);

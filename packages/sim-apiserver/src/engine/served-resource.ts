@@ -1,14 +1,12 @@
-import type { GroupVersionResource } from "@informer-ts/apimachinery";
+import type { ResourceDescriptor } from "@informer-ts/apimachinery";
 
 /**
- * One served resource as discovery and OpenAPI describe it (`metav1.APIResource` plus its group/version).
+ * One served resource as discovery and OpenAPI describe it (`metav1.APIResource` plus its group/version): the
+ * packages' one resource descriptor ({@link ResourceDescriptor}: group, version, resource, kind, scope and the
+ * subresource names, `status`/`scale`, that discovery lists as `<resource>/<name>` entries) plus what discovery adds.
  */
-export interface ServedResource extends GroupVersionResource {
-  /** Plural resource name, e.g. `configmaps`. */
-  readonly resource: string;
-  readonly kind: string;
+export interface ServedResource extends ResourceDescriptor {
   readonly singularName: string;
-  readonly namespaced: boolean;
   readonly shortNames?: readonly string[];
   /** Discovery categories (`all` for the workloads `kubectl get all` lists, `api-extensions`). */
   readonly categories?: readonly string[];

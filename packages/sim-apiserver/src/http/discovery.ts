@@ -114,7 +114,7 @@ export function apiResourceList(resources: readonly ServedResource[], group: str
         ? [{ name: "namespaces/finalize", singularName: "", namespaced: false, kind: "Namespace", verbs: ["update"] }]
         : []),
       // The status subresource is listed as its own entry, as kube-apiserver does (`pods/status`).
-      ...((r as { subresources?: { status?: boolean } }).subresources?.status === true
+      ...(r.subresources?.includes("status") === true
         ? [
             {
               name: `${r.resource}/status`,
@@ -125,7 +125,7 @@ export function apiResourceList(resources: readonly ServedResource[], group: str
             },
           ]
         : []),
-      ...((r as { subresources?: { scale?: unknown } }).subresources?.scale !== undefined
+      ...(r.subresources?.includes("scale") === true
         ? [
             {
               name: `${r.resource}/scale`,

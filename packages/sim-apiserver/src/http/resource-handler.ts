@@ -27,11 +27,6 @@ import {
 } from "./table.js";
 import { serveWatch, type WatchStreamEndReason } from "./watch-server.js";
 
-/** The part of the engine's `SimResource` the router reads (subresources are not discovery data). */
-interface SimResourceLike extends ServedResource {
-  readonly subresources?: { readonly status?: boolean; readonly scale?: unknown };
-}
-
 /** Live counters of the HTTP face (read them from `SimHttpServer.stats`). */
 export interface HttpServerStats {
   /** Watch responses currently streaming. */
@@ -43,6 +38,11 @@ export interface HttpServerStats {
   /** Watch events written, and their bytes. */
   watchEvents: number;
   watchBytes: number;
+  /**
+   * Finished requests whose accounting (metrics, audit, the backend's request record) or httplog line threw. Each
+   * such request is also logged once, at `error`, with its request line (see `SimHttpServerOptions.logger`).
+   */
+  finishErrors: number;
 }
 
 /** Settings of the resource handlers (a slice of the server's options). */
@@ -215,14 +215,10 @@ export async function handleResourceRequest(
   // Subresources: `/status` of resources that declare it (GET, PUT, PATCH); any other is a route that does not exist.
   const sub = info.subresource;
   if (r === undefined || info.parts.length > 3) throw genericNotFound();
-  const subs = (r as SimResourceLike | undefined)?.subresources;
+  const subs = r.subresources ?? [];
   const finalize = sub === "finalize" && r.group === "" && r.resource === "namespaces";
   const binding = sub === "binding" && r.group === "" && r.resource === "pods";
-  if (
-    sub !== "" &&
-    !binding &&
-    !((sub === "status" && subs?.status === true) || (sub === "scale" && subs?.scale !== undefined) || finalize)
-  )
+  if (sub !== "" && !binding && !(((sub === "status" || sub === "scale") && subs.includes(sub)) || finalize))
     throw genericNotFound();
   // `namespaces/finalize` serves PUT only (the FinalizeREST is an updater).
   if (finalize && method !== "PUT") throw genericMethodNotAllowed();

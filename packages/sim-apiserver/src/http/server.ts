@@ -3,7 +3,7 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
 import { type Clock, realClock } from "@informer-ts/clock";
-import { type Logger, type MetricsProvider, SignalLink, safeLog } from "@informer-ts/instrumentation";
+import { type Logger, type MetricsProvider, newConsoleLogger, SignalLink } from "@informer-ts/instrumentation";
 import { RequestFilters, type RequestInFlight, unansweredRequestStatus } from "../engine/filters/index.js";
 import { type AuthOptions, authenticate } from "./auth.js";
 import type { ApiBackend } from "./backend.js";
@@ -72,10 +72,15 @@ export interface SimHttpServerOptions {
   /**
    * httplog: one `info` line per finished request, message `HTTP`, fields `{ ts, verb, method, uri, code, user,
    * userAgent, latencyMs, watchEnd?, auditID?, apf_…? }` ({@link HttpLogLine}). `newJsonLineLogger` renders them as
-   * JSON lines.
+   * JSON lines. A request whose accounting or httplog line throws is logged here at `error` (message `HTTP request
+   * finish failed`, fields `{ method, uri, code, stage, error }`) and counted in {@link HttpServerStats.finishErrors};
+   * without a logger (or when it throws too) that line goes to `console.error`.
    */
   readonly logger?: Logger;
 }
+
+/** Where a finish failure goes when the server has no logger or its logger throws (klog's stderr). */
+const fallbackLogger = newConsoleLogger("sim-apiserver-http");
 
 /**
  * The HTTP(S) face of the simulated kube-apiserver: discovery (`/api`, `/apis`, group versions, `/version`),
@@ -101,6 +106,7 @@ export class SimHttpServer {
     backpressureWaits: 0,
     watchEvents: 0,
     watchBytes: 0,
+    finishErrors: 0,
   };
   private closePromise: Promise<void> | undefined;
   private readonly requestMetrics: RequestMetrics | undefined;
@@ -288,11 +294,6 @@ export class SimHttpServer {
     await closed;
   }
 
-  private log(line: HttpLogLine): void {
-    const logger = this.opts.logger;
-    if (logger !== undefined) safeLog(logger, "info", "HTTP", line as unknown as Readonly<Record<string, unknown>>);
-  }
-
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const rec = new InflightRequest(
       this.clock.now(),
@@ -370,43 +371,88 @@ export class SimHttpServer {
     // what kube-apiserver's filters record for such a request: 504 (timeout filter), 200 for a watch.
     const unanswered = !res.headersSent;
     const code = unanswered ? unansweredRequestStatus(rec.verb).code : res.statusCode;
+    // Accounting and the httplog line run in a socket event handler: a throwing sink must not take the server down,
+    // nor hide (each failure is counted and logged once with the request line), nor cost the other stage its work.
+    let failure: { stage: "accounting" | "httplog"; error: unknown } | undefined;
     try {
-      this.record(rec, req, code, now, unanswered);
-    } catch {
-      // Accounting and logging sinks must never take the server down (they run in a socket event handler).
+      this.account(rec, req, code, now, unanswered);
+    } catch (error) {
+      failure = { stage: "accounting", error };
     }
+    try {
+      this.logRequest(rec, req, code, now);
+    } catch (error) {
+      failure ??= { stage: "httplog", error };
+    }
+    if (failure !== undefined) this.reportFinishFailure(rec, req, code, failure.stage, failure.error);
   }
 
-  private record(rec: InflightRequest, req: IncomingMessage, code: number, now: number, unanswered: boolean): void {
-    if (rec.isResource) {
-      rec.apply =
-        rec.verb === "patch" && (req.headers["content-type"] ?? "").startsWith("application/apply-patch+yaml");
-      this.filters.finished(rec, {
-        endedAt: now,
-        code,
-        unanswered,
-        servedFrom: rec.servedFrom,
-        bytes: req.socket.bytesWritten - rec.startBytes,
-        requestURI: req.url ?? "",
-        ...(req.socket.remoteAddress !== undefined && { sourceIP: req.socket.remoteAddress }),
-        ...(rec.outcome !== undefined && { auditID: rec.outcome.auditID, unsleptMs: rec.outcome.unsleptMs }),
-        ...(rec.outcome?.cost !== undefined && { cost: rec.outcome.cost }),
-      });
+  private account(rec: InflightRequest, req: IncomingMessage, code: number, now: number, unanswered: boolean): void {
+    if (!rec.isResource) return;
+    rec.apply = rec.verb === "patch" && (req.headers["content-type"] ?? "").startsWith("application/apply-patch+yaml");
+    this.filters.finished(rec, {
+      endedAt: now,
+      code,
+      unanswered,
+      servedFrom: rec.servedFrom,
+      bytes: req.socket.bytesWritten - rec.startBytes,
+      requestURI: req.url ?? "",
+      ...(req.socket.remoteAddress !== undefined && { sourceIP: req.socket.remoteAddress }),
+      ...(rec.outcome !== undefined && { auditID: rec.outcome.auditID, unsleptMs: rec.outcome.unsleptMs }),
+      ...(rec.outcome?.cost !== undefined && { cost: rec.outcome.cost }),
+    });
+  }
+
+  /** The httplog line; a logger that throws is reported by {@link SimHttpServer.finish}. */
+  private logRequest(rec: InflightRequest, req: IncomingMessage, code: number, now: number): void {
+    const logger = this.opts.logger;
+    if (logger === undefined) return;
+    const line: HttpLogLine = {
+      ts: new Date(now).toISOString(),
+      verb: rec.verb,
+      method: rec.method,
+      uri: req.url ?? "",
+      code,
+      user: rec.user,
+      userAgent: rec.userAgent,
+      latencyMs: now - rec.start + (rec.outcome?.unsleptMs ?? 0),
+      ...(rec.watchEnd !== undefined && { watchEnd: rec.watchEnd }),
+      ...(rec.outcome !== undefined && { auditID: rec.outcome.auditID }),
+      ...(rec.outcome?.cost !== undefined && apfFields(rec.outcome.cost)),
+    };
+    logger.log("info", "HTTP", line as unknown as Readonly<Record<string, unknown>>);
+  }
+
+  /** Counts a finish failure and logs it once, to the server's logger or, failing that, to `console.error`. */
+  private reportFinishFailure(
+    rec: InflightRequest,
+    req: IncomingMessage,
+    code: number,
+    stage: "accounting" | "httplog",
+    error: unknown,
+  ): void {
+    this.stats.finishErrors++;
+    const fields = {
+      method: rec.method,
+      uri: req.url ?? "",
+      code,
+      stage,
+      error: error instanceof Error ? error.message : String(error),
+    };
+    const message = "HTTP request finish failed";
+    const logger = this.opts.logger;
+    if (logger !== undefined) {
+      try {
+        logger.log("error", message, fields);
+        return;
+      } catch {
+        // the server's logger is what failed: fall through to the console
+      }
     }
-    if (this.opts.logger !== undefined) {
-      this.log({
-        ts: new Date(now).toISOString(),
-        verb: rec.verb,
-        method: rec.method,
-        uri: req.url ?? "",
-        code,
-        user: rec.user,
-        userAgent: rec.userAgent,
-        latencyMs: now - rec.start + (rec.outcome?.unsleptMs ?? 0),
-        ...(rec.watchEnd !== undefined && { watchEnd: rec.watchEnd }),
-        ...(rec.outcome !== undefined && { auditID: rec.outcome.auditID }),
-        ...(rec.outcome?.cost !== undefined && apfFields(rec.outcome.cost)),
-      });
+    try {
+      fallbackLogger.log("error", message, fields);
+    } catch {
+      // the console failed too: the count in stats.finishErrors is what remains
     }
   }
 

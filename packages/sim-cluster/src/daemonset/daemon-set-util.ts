@@ -1,5 +1,6 @@
 import type { DaemonSet, Node, Pod } from "@informer-ts/client";
-import { computeHash, scaledValue } from "../deployment/deployment-util.js";
+import { scaledValue } from "../deployment/replica-sets.js";
+import { computeHash } from "../deployment/revisions.js";
 import { newControllerRef } from "../internal/controller-ref.js";
 import {
   type NodeSelectorTerm,

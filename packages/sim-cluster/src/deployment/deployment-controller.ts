@@ -6,32 +6,36 @@ import { Controller, type EventHandler, type EventRecorder, type Request } from 
 import { type Logger, type MetricsProvider, safeLog } from "@informer-ts/instrumentation";
 import { keyOf, rfc3339 } from "../internal/pod-util.js";
 import {
-  actualReplicaCount,
-  availableReplicaCount,
-  computeHash,
-  DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY,
-  DESIRED_REPLICAS_ANNOTATION,
   type DeploymentCondition,
   type DeploymentStatus,
   deploymentComplete,
   deploymentProgressing,
   deploymentTimedOut,
-  equalIgnoreHash,
   getCondition,
+  setCondition,
+} from "./conditions.js";
+import {
+  actualReplicaCount,
+  availableReplicaCount,
+  DESIRED_REPLICAS_ANNOTATION,
   MAX_REPLICAS_ANNOTATION,
-  maxRevision,
   maxSurge,
   maxUnavailable,
   newRSNewReplicas,
-  REVISION_ANNOTATION,
-  REVISION_HISTORY_ANNOTATION,
   readyReplicaCount,
   replicaCount,
   replicasOf,
-  revisionOf,
-  setCondition,
   specOf,
-} from "./deployment-util.js";
+} from "./replica-sets.js";
+import {
+  computeHash,
+  DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY,
+  equalIgnoreHash,
+  maxRevision,
+  REVISION_ANNOTATION,
+  REVISION_HISTORY_ANNOTATION,
+  revisionOf,
+} from "./revisions.js";
 
 /** Options of a {@link DeploymentController}. */
 export interface DeploymentControllerOptions {

@@ -1,14 +1,8 @@
 import type { Deployment, ReplicaSet } from "@informer-ts/client";
 import { describe, expect, it } from "vitest";
-import {
-  computeHash,
-  deploymentComplete,
-  deploymentProgressing,
-  deploymentTimedOut,
-  equalIgnoreHash,
-  newRSNewReplicas,
-  resolveFenceposts,
-} from "./deployment-util.js";
+import { deploymentComplete, deploymentProgressing, deploymentTimedOut } from "./conditions.js";
+import { newRSNewReplicas, resolveFenceposts } from "./replica-sets.js";
+import { computeHash, equalIgnoreHash } from "./revisions.js";
 
 // Ported from pkg/controller/deployment/util/deployment_util_test.go (tables), adapted to JSON objects.
 function dep(

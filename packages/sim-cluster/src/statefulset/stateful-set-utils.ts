@@ -1,6 +1,6 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Pod, StatefulSet } from "@informer-ts/client";
-import { computeHash, stable } from "../deployment/deployment-util.js";
+import { computeHash, stable } from "../deployment/revisions.js";
 import { newControllerRef } from "../internal/controller-ref.js";
 import { isPodReady } from "../internal/pod-util.js";
 

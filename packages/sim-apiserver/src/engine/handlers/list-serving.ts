@@ -109,7 +109,7 @@ export async function serveGet(
 
 /** The `/scale` paths of a resource; 404 (the route does not exist) when it has no scale subresource. */
 export function scalePathsOf(r: SimResource): ScaleSubresource {
-  const paths = r.subresources?.scale;
+  const paths = r.scale;
   if (paths === undefined) {
     throw new StatusError({
       kind: "Status",

@@ -4,7 +4,9 @@
 // invalid definitions are 422 with upstream's messages and nothing is stored.
 import { type KubeObject, StatusError } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { BUILTIN_RESOURCES } from "../resources.js";
 import { SimApiServer } from "../sim-apiserver.js";
 import { resourceFromCrd, validateCustomResourceDefinition } from "./custom-resource-definitions.js";
 
@@ -234,5 +236,41 @@ describe("CustomResourceDefinition lifecycle", () => {
     expect(() => resourceFromCrd({ spec: { group: "g.io", names: { plural: "xs", kind: "X" } } })).toThrow(
       "CustomResourceDefinition: spec.versions needs a served version",
     );
+  });
+});
+
+// One descriptor shape: `subresources` is the contract's list of names (apimachinery's ResourceDescriptor) and the
+// `/scale` paths sit in `scale`; a resource names `scale` exactly when it has the paths.
+describe("subresources as the descriptor's list of names", () => {
+  it("a version's status and scale subresources become the names status/scale, the scale paths their own field", () => {
+    const paths = fc.record(
+      { specReplicasPath: fc.constant(".spec.size"), statusReplicasPath: fc.constant(".status.ready") },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.boolean(), fc.option(paths, { nil: undefined }), (status, scale) => {
+        const subresources = { ...(status && { status: {} }), ...(scale !== undefined && { scale }) };
+        const r = resourceFromCrd(
+          gadgetsCrd({
+            versions: [{ name: "v1", served: true, storage: true, subresources }],
+          }),
+        );
+        const complete = scale?.specReplicasPath !== undefined && scale.statusReplicasPath !== undefined;
+        const names = [...(status ? ["status"] : []), ...(complete ? ["scale"] : [])];
+        expect(r.subresources ?? []).toEqual(names);
+        expect(r.scale).toEqual(complete ? scale : undefined);
+      }),
+    );
+  });
+
+  it("every built-in names scale exactly when it has scale paths (pods' status, deployments' status and scale)", () => {
+    for (const r of BUILTIN_RESOURCES) {
+      expect([r.resource, r.subresources?.includes("scale") ?? false]).toEqual([r.resource, r.scale !== undefined]);
+    }
+    const byName = (name: string) => BUILTIN_RESOURCES.find((r) => r.resource === name);
+    expect([byName("pods")?.subresources, byName("deployments")?.subresources]).toEqual([
+      ["status"],
+      ["status", "scale"],
+    ]);
   });
 });

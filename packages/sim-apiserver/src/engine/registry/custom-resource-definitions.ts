@@ -16,7 +16,7 @@ export const CUSTOM_RESOURCE_DEFINITIONS: SimResource = Object.freeze({
   categories: ["api-extensions"],
   // apiextensions-apiserver's CRD REST has a status subresource: main-resource writes keep the stored status, and
   // the definition's conditions are written through /status (as its controllers do).
-  subresources: { status: true },
+  subresources: ["status"],
 });
 
 /** The finalizer with which apiextensions-apiserver deletes a definition's objects before the definition. */
@@ -172,8 +172,9 @@ export function resourceFromCrd(crd: KubeObject): SimResource {
     verbs: COLLECTION_VERBS,
     ...(shortNames !== undefined && { shortNames }),
     ...((status || scale !== undefined) && {
-      subresources: { ...(status && { status: true }), ...(scale !== undefined && { scale }) },
+      subresources: [...(status ? ["status"] : []), ...(scale !== undefined ? ["scale"] : [])],
     }),
+    ...(scale !== undefined && { scale }),
     custom: true,
     ...(isObject(chosen.schema) &&
       isObject(chosen.schema.openAPIV3Schema) && { openAPIV3Schema: chosen.schema.openAPIV3Schema }),

@@ -171,7 +171,7 @@ describe("RegistryStore: status subresource and generation", () => {
       ...WIDGETS,
       resource: "gadgets",
       kind: "Gadget",
-      subresources: { status: true },
+      subresources: ["status"],
     });
     await engine.create(withStatus, "default", { metadata: { name: "g" }, spec: { a: 1 }, status: { s: 1 } });
     const g = await engine.get(withStatus, "default", "g");

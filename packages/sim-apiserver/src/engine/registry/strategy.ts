@@ -92,7 +92,7 @@ function podQosClass(pod: KubeObject): string {
  * create (kubelet registers nodes with one).
  */
 export function strategyFor(r: SimResource): ResourceStrategy {
-  const hasStatus = r.subresources?.status === true;
+  const hasStatus = r.subresources?.includes("status") === true;
   const rule = generationRule(r);
   const isNamespaces = r.group === "" && r.resource === "namespaces";
   const isSecrets = r.group === "" && r.resource === "secrets";
