@@ -56,14 +56,19 @@ async function measure<V extends string>(opts: {
   for (const v of opts.variants) {
     const count = counts.get(v)!;
     const goal = opts.goals?.[v];
+    // At small sizes a variant's count can fall within the base run's own variation (even below it): no ratio then.
+    const measurable = count > 0 && reference > 0;
     const ratio = count / reference;
     rows.push({
       case: `${opts.title}: ${v}`,
       value: count / M,
       unit: "M instructions",
-      ...(v !== opts.reference && { baseline: reference / M, ratioLabel: `${v}/${opts.reference}`, ratio }),
-      ...(goal !== undefined && { goal: goal.goal, met: ratio <= goal.max }),
-      note: `${Math.round(count / opts.units).toLocaleString("en-US")} per ${opts.unitName}`,
+      ...(v !== opts.reference &&
+        measurable && { baseline: reference / M, ratioLabel: `${v}/${opts.reference}`, ratio }),
+      ...(goal !== undefined && { goal: goal.goal, ...(measurable && { met: ratio <= goal.max }) }),
+      note: measurable
+        ? `${Math.round(count / opts.units).toLocaleString("en-US")} per ${opts.unitName}`
+        : "within the base run's variation: raise the size",
     });
   }
   return rows;
