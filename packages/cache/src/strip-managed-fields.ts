@@ -19,7 +19,7 @@ export function transformStripManagedFields<T>(obj: T): T {
       // dictionary, which made each stripped metadata about 1.8× larger (855 vs 480 B retained per 1 KiB
       // ConfigMap's metadata) and slower to read.
       const { managedFields: _dropped, ...rest } = metadata as { managedFields?: unknown };
-      (obj as { metadata: unknown }).metadata = rest;
+      (obj as { metadata?: unknown }).metadata = rest;
     }
   }
   return obj;
