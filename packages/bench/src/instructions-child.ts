@@ -1,0 +1,162 @@
+// The deterministic harnesses of `pnpm bench instructions`, one per child process (run under callgrind by
+// instructions.ts). Each does a fixed amount of work in-process, fed in fixed chunks, so its instruction count repeats
+// on a loaded machine; a harness's `base` variant stops at the same point without the measured phase, and the
+// runner subtracts it.
+import { fileURLToPath } from "node:url";
+import type { KubeObject } from "@informer-ts/apimachinery";
+import { type ListerWatcher, newSharedIndexInformer, silentLogger } from "@informer-ts/cache";
+import { FakeWatch } from "@informer-ts/cache/testing";
+import { Controller } from "@informer-ts/controller";
+import { PromMetrics } from "@informer-ts/instrumentation";
+import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
+import { configMapJson } from "./util.js";
+
+/** What one child runs: a harness, its variant, and its size. */
+export type InstructionsSpec =
+  | { readonly harness: "fanout"; readonly variant: FanoutVariant; readonly events: number }
+  | { readonly harness: "reconcile"; readonly variant: "off" | "prom"; readonly keys: number; readonly workers: number }
+  | {
+      readonly harness: "list";
+      readonly variant: "none" | "full" | "meta";
+      readonly objects: number;
+      readonly lists: number;
+    };
+
+/** `base`: the informer syncs, one handler sees the initial adds, and it stops (no events); `callback`: one handler; `n<k>`: k `notifications$` subscribers. */
+export type FanoutVariant = "base" | "callback" | "n1" | "n4" | "n16";
+
+const FANOUT_OBJECTS = 100;
+/** Events pushed per macrotask, as an HTTP body's chunk arrives. */
+const FANOUT_CHUNK = 64;
+
+function fanoutObject(i: number, rv: number): KubeObject {
+  return {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: `c${i}`, namespace: "ns", resourceVersion: String(rv) },
+    data: { a: "x" },
+  };
+}
+
+/**
+ * One shared informer over an in-memory ListerWatcher of 100 ConfigMaps whose watch yields `events` MODIFIED events,
+ * 64 per macrotask; resolves when every handler or subscriber saw all of them.
+ */
+async function fanout(variant: FanoutVariant, eventsArg: number): Promise<void> {
+  const events = variant === "base" ? 0 : eventsArg;
+  let rv = FANOUT_OBJECTS;
+  let sent = 0;
+  let watch: FakeWatch<KubeObject> | undefined;
+  const feed = (): void => {
+    for (let j = 0; j < FANOUT_CHUNK && sent < events; j++, sent++) {
+      watch?.push({ type: "MODIFIED", object: fanoutObject(sent % FANOUT_OBJECTS, ++rv) });
+    }
+    if (sent < events) setImmediate(feed);
+  };
+  const lw: ListerWatcher<KubeObject> = {
+    list: async () => ({
+      metadata: { resourceVersion: String(FANOUT_OBJECTS) },
+      items: Array.from({ length: FANOUT_OBJECTS }, (_, i) => fanoutObject(i, i + 1)),
+    }),
+    watch: async (options) => {
+      watch = new FakeWatch<KubeObject>(options);
+      setImmediate(feed);
+      return watch;
+    },
+  };
+  const informer = newSharedIndexInformer(
+    lw,
+    { apiVersion: "v1", kind: "ConfigMap" },
+    { name: "instructions-fanout", reflector: { logger: silentLogger, useWatchList: false } },
+  );
+  const consumers = variant === "base" || variant === "callback" ? 1 : Number(variant.slice(1));
+  const seen = new Array<number>(consumers).fill(0);
+  let complete = 0;
+  let resolve = (): void => {};
+  const done = new Promise<void>((r) => (resolve = r));
+  const tick = (i: number): void => {
+    if (++seen[i]! === events && ++complete === consumers) resolve();
+  };
+  const subscriptions: { unsubscribe(): void }[] = [];
+  let added = 0;
+  let resolveSynced = (): void => {};
+  const synced = new Promise<void>((r) => (resolveSynced = r));
+  if (variant === "base") informer.addEventHandler({ onAdd: () => ++added === FANOUT_OBJECTS && resolveSynced() });
+  else if (variant === "callback") informer.addEventHandler({ onUpdate: () => tick(0) });
+  else {
+    for (let i = 0; i < consumers; i++) {
+      subscriptions.push(informer.notifications$().subscribe((n) => n.type === "update" && tick(i)));
+    }
+  }
+  const stop = new AbortController();
+  const run = informer.run(stop.signal);
+  if (events > 0) await done;
+  else await synced;
+  for (const s of subscriptions) s.unsubscribe();
+  stop.abort();
+  await run;
+}
+
+/** `keys` no-op reconciles of a Controller with `workers` workers, with PromMetrics or without metrics. */
+async function reconcile(variant: "off" | "prom", keys: number, workers: number): Promise<void> {
+  let reconciled = 0;
+  let resolve = (): void => {};
+  const finished = new Promise<void>((r) => (resolve = r));
+  const controller = new Controller({
+    name: "instructions-reconcile",
+    watches: [],
+    maxConcurrentReconciles: workers,
+    ...(variant === "prom" && { metrics: new PromMetrics() }),
+    reconciler: () => {
+      if (++reconciled === keys) resolve();
+    },
+  });
+  for (let i = 0; i < keys; i++) controller.enqueue({ namespace: `ns-${i % 100}`, name: `cm-${i}` });
+  const stop = new AbortController();
+  const run = controller.run(stop.signal);
+  if (keys > 0) await finished;
+  stop.abort();
+  await run;
+}
+
+const METADATA_ACCEPT = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
+
+/** `lists` LISTs of `objects` 1 KiB ConfigMaps over loopback HTTP, full or metadata-only, server in this process. */
+async function list(variant: "none" | "full" | "meta", objects: number, lists: number): Promise<void> {
+  const engine = new SimApiServer({ compactionIntervalMs: 0, namespaceLifecycle: false });
+  for (let i = 0; i < objects; i++) {
+    const o = JSON.parse(configMapJson(i, 0)) as KubeObject & { metadata: { namespace: string } };
+    const { resourceVersion: _rv, uid: _uid, ...metadata } = o.metadata;
+    await engine.create("configmaps", metadata.namespace, { ...o, metadata });
+  }
+  const server = new SimHttpServer({ backend: new EngineBackend(engine) });
+  const url = await server.start();
+  try {
+    const headers = variant === "meta" ? { accept: METADATA_ACCEPT } : undefined;
+    for (let r = 0; variant !== "none" && r < lists; r++) {
+      const res = await fetch(`${url}/api/v1/configmaps?resourceVersion=0`, { headers });
+      if (!res.ok) throw new Error(`LIST answered ${res.status}`);
+      await res.arrayBuffer();
+    }
+  } finally {
+    await server.close();
+    engine.stop();
+  }
+}
+
+/** Runs one harness to the end. */
+export async function runInstructionsChild(spec: InstructionsSpec): Promise<void> {
+  if (spec.harness === "fanout") await fanout(spec.variant, spec.events);
+  else if (spec.harness === "reconcile") await reconcile(spec.variant, spec.keys, spec.workers);
+  else await list(spec.variant, spec.objects, spec.lists);
+}
+
+// Child-process entry: `node instructions-child.js '<spec JSON>'`; a failure exits 1 with the message on stderr.
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] !== undefined) {
+  try {
+    await runInstructionsChild(JSON.parse(process.argv[2]) as InstructionsSpec);
+  } catch (err) {
+    process.stderr.write(`instructions child: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  }
+}
