@@ -2,9 +2,15 @@ import { isAlreadyExists, isNotFound, type KubeObject } from "@informer-ts/apima
 import type { SharedIndexInformer } from "@informer-ts/cache";
 import { type CronJob, type Job, type KubeClient, resources } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
-import { Controller, type EventHandler, type EventRecorder, type Request } from "@informer-ts/controller";
+import { Controller, type EventRecorder, type Request } from "@informer-ts/controller";
 import { type Logger, type MetricsProvider, safeLog } from "@informer-ts/instrumentation";
-import { controllerRefOf, requestOf, resolveControllerRef } from "../internal/controller-ref.js";
+import {
+  controllerRefOf,
+  ownedHandler,
+  requestOf,
+  resolveControllerRef,
+  selfHandler,
+} from "../internal/controller-ref.js";
 import { type Condition, keyOf, rfc3339 } from "../internal/pod-util.js";
 import {
   CRONJOB_SCHEDULED_TIMESTAMP_ANNOTATION,
@@ -81,27 +87,21 @@ export class CronJobController {
   readonly controller: Controller;
 
   constructor(private readonly o: CronJobControllerOptions) {
-    const cjHandler: EventHandler<KubeObject> = {
-      create: (obj) => [requestOf(obj)],
-      update: (_old, cur) => [requestOf(cur)],
-      delete: (obj) => [requestOf(obj)],
-    };
-    const jobHandler: EventHandler<KubeObject> = {
-      create: (obj) => this.ownerOf(obj),
-      update: (old, cur) => [...this.ownerOf(cur), ...this.ownerOf(old)],
-      delete: (obj) => this.ownerOf(obj),
-    };
     this.controller = new Controller({
       name: "cronjob-controller",
       reconciler: (req) => this.sync(req),
       watches: [
         {
           informer: o.cronJobs as unknown as SharedIndexInformer<KubeObject>,
-          handler: cjHandler,
+          handler: selfHandler,
           keyFallback: true,
           name: "CronJob",
         },
-        { informer: o.jobs as unknown as SharedIndexInformer<KubeObject>, handler: jobHandler, name: "jobs" },
+        {
+          informer: o.jobs as unknown as SharedIndexInformer<KubeObject>,
+          handler: ownedHandler((obj) => this.ownerOf(obj)),
+          name: "jobs",
+        },
       ],
       maxConcurrentReconciles: o.workers ?? 5,
       clock: o.clock,

@@ -1,13 +1,13 @@
-import { isAlreadyExists, isConflict, isNotFound, type KubeObject } from "@informer-ts/apimachinery";
+import { isAlreadyExists, isConflict, isNotFound } from "@informer-ts/apimachinery";
 import type { SharedIndexInformer } from "@informer-ts/cache";
 import { type Endpoints, type KubeClient, type Pod, resources, type Service } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
-import { Controller, type EventHandler, type Request } from "@informer-ts/controller";
+import { Controller, type Request } from "@informer-ts/controller";
 import type { MetricsProvider } from "@informer-ts/instrumentation";
+import { selfHandler } from "../internal/controller-ref.js";
 import {
   endpointReady,
   findPort,
-  requestOf,
   selectedPods,
   serviceAndPodWatches,
   serviceSelector,
@@ -194,17 +194,12 @@ export class EndpointsController {
   readonly controller: Controller;
 
   constructor(private readonly o: EndpointsControllerOptions) {
-    const ep: EventHandler<KubeObject> = {
-      create: (e) => [requestOf(e)],
-      update: (_o, e) => [requestOf(e)],
-      delete: (e) => [requestOf(e)],
-    };
     this.controller = new Controller({
       name: ENDPOINTS_CONTROLLER_NAME,
       reconciler: (req) => this.sync(req),
       watches: [
         ...serviceAndPodWatches(o.services, o.pods),
-        { informer: o.endpoints as never, handler: ep, name: "endpoints" },
+        { informer: o.endpoints as never, handler: selfHandler, name: "endpoints" },
       ],
       maxConcurrentReconciles: o.workers ?? 5,
       clock: o.clock,

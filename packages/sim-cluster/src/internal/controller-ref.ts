@@ -1,5 +1,5 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
-import type { Request } from "@informer-ts/controller";
+import type { EventHandler, Request } from "@informer-ts/controller";
 
 /** An owner reference as JSON (`metav1.OwnerReference`). */
 export interface OwnerRef {
@@ -31,6 +31,25 @@ export function newControllerRef(owner: KubeObject, apiVersion: string, kind: st
 /** The work-queue request of an object (`namespace/name`). */
 export function requestOf(obj: KubeObject): Request {
   return { namespace: obj.metadata?.namespace ?? "", name: obj.metadata?.name ?? "" };
+}
+
+/** The handler of a controller's own kind: any change of an object asks for a sync of that object. */
+export const selfHandler: EventHandler<KubeObject> = {
+  create: (obj) => [requestOf(obj)],
+  update: (_old, cur) => [requestOf(cur)],
+  delete: (obj) => [requestOf(obj)],
+};
+
+/**
+ * The handler of the objects a controller owns (pods, revisions, jobs): a change asks for a sync of the owner before
+ * and after it (`ownerOf` resolves the controller reference), so an object that changed owners wakes both.
+ */
+export function ownedHandler(ownerOf: (obj: KubeObject) => Request[]): EventHandler<KubeObject> {
+  return {
+    create: (obj) => ownerOf(obj),
+    update: (old, cur) => [...ownerOf(cur), ...ownerOf(old)],
+    delete: (obj) => ownerOf(obj),
+  };
 }
 
 /**

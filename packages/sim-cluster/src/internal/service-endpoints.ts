@@ -2,6 +2,7 @@ import { type KubeObject, selectorFromSet } from "@informer-ts/apimachinery";
 import type { SharedIndexInformer } from "@informer-ts/cache";
 import type { Pod, Service } from "@informer-ts/client";
 import type { EventHandler, Request } from "@informer-ts/controller";
+import { selfHandler } from "./controller-ref.js";
 import { isPodReady } from "./pod-util.js";
 
 /**
@@ -86,11 +87,6 @@ export function selectedPods(
     .filter((p) => sel.matches(p.metadata?.labels));
 }
 
-/** The request of an object's own key. */
-export function requestOf(o: KubeObject): Request {
-  return { namespace: o.metadata?.namespace ?? "", name: o.metadata?.name ?? "" };
-}
-
 /**
  * The watches both endpoint controllers start from (`onServiceUpdate`/`onServiceDelete`, `addPod`/`updatePod`/
  * `deletePod`): a Service's change syncs it; a pod's change syncs the Services selecting it before and after.
@@ -99,11 +95,6 @@ export function serviceAndPodWatches(
   services: SharedIndexInformer<Service>,
   pods: SharedIndexInformer<Pod>,
 ): Array<{ informer: never; handler: EventHandler<KubeObject>; name: string }> {
-  const svc: EventHandler<KubeObject> = {
-    create: (s) => [requestOf(s)],
-    update: (_o, s) => [requestOf(s)],
-    delete: (s) => [requestOf(s)],
-  };
   const pod: EventHandler<KubeObject> = {
     create: (p) => podServiceRequests(services, p as Pod),
     update: (old, cur) =>
@@ -113,7 +104,7 @@ export function serviceAndPodWatches(
     delete: (p) => podServiceRequests(services, p as Pod),
   };
   return [
-    { informer: services as never, handler: svc, name: "services" },
+    { informer: services as never, handler: selfHandler, name: "services" },
     { informer: pods as never, handler: pod, name: "pods" },
   ];
 }

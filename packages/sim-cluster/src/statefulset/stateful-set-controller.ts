@@ -10,9 +10,15 @@ import {
   type StatefulSet,
 } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
-import { Controller, type EventHandler, type EventRecorder, type Request } from "@informer-ts/controller";
+import { Controller, type EventRecorder, type Request } from "@informer-ts/controller";
 import { type Logger, type MetricsProvider, safeLog } from "@informer-ts/instrumentation";
-import { controllerRefOf, requestOf, resolveControllerRef } from "../internal/controller-ref.js";
+import {
+  controllerRefOf,
+  ownedHandler,
+  requestOf,
+  resolveControllerRef,
+  selfHandler,
+} from "../internal/controller-ref.js";
 import { isPodAvailable, keyOf } from "../internal/pod-util.js";
 import {
   applyRevision,
@@ -94,30 +100,21 @@ export class StatefulSetController {
   readonly controller: Controller;
 
   constructor(private readonly o: StatefulSetControllerOptions) {
-    const setHandler: EventHandler<KubeObject> = {
-      create: (obj) => [requestOf(obj)],
-      update: (_old, cur) => [requestOf(cur)],
-      delete: (obj) => [requestOf(obj)],
-    };
-    const ownedHandler: EventHandler<KubeObject> = {
-      create: (obj) => this.ownerOf(obj),
-      update: (old, cur) => [...this.ownerOf(cur), ...this.ownerOf(old)],
-      delete: (obj) => this.ownerOf(obj),
-    };
+    const owned = ownedHandler((obj) => this.ownerOf(obj));
     this.controller = new Controller({
       name: "statefulset-controller",
       reconciler: (req) => this.sync(req),
       watches: [
         {
           informer: o.sets as unknown as SharedIndexInformer<KubeObject>,
-          handler: setHandler,
+          handler: selfHandler,
           keyFallback: true,
           name: "StatefulSet",
         },
-        { informer: o.pods as unknown as SharedIndexInformer<KubeObject>, handler: ownedHandler, name: "pods" },
+        { informer: o.pods as unknown as SharedIndexInformer<KubeObject>, handler: owned, name: "pods" },
         {
           informer: o.revisions as unknown as SharedIndexInformer<KubeObject>,
-          handler: ownedHandler,
+          handler: owned,
           name: "revisions",
         },
       ],
