@@ -1,56 +1,21 @@
 // kubectl against the simulator with a cluster inside it (sim-cluster over HTTP, in real time): the rollout commands
 // a user types, as in the issue's transcript.
-import { appendFileSync } from "node:fs";
-import { KubeClient } from "@informer-ts/client";
-import { realClock } from "@informer-ts/clock";
-import { silentLogger } from "@informer-ts/instrumentation";
-import { DEFAULT_POD_STAGES, SimClusterRuntime, type Stage } from "@informer-ts/sim-cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run } from "./run.js";
-import { type SimHandle, startSim } from "./sim.js";
-import { checkKubectl, freshDir, kubectlBin, requireTool } from "./tools.js";
+import { type KubectlCluster, startKubectlCluster } from "./kubectl-cluster-harness.js";
+import { checkKubectl, requireTool } from "./tools.js";
 
 const kubectl = checkKubectl();
-let sim: SimHandle | undefined;
-let client: KubeClient | undefined;
-const stop = new AbortController();
-let done: Promise<void> | undefined;
-
-/** The default stages 20 times faster: real time, so the test takes seconds. */
-const FAST: Stage[] = DEFAULT_POD_STAGES.map((s) => ({
-  ...s,
-  ...(s.delay !== undefined && {
-    delay: { ...s.delay, durationMs: (s.delay.durationMs ?? 0) / 20, jitterMs: (s.delay.jitterMs ?? 0) / 20 },
-  }),
-}));
+let cluster: KubectlCluster | undefined;
 
 beforeAll(async () => {
-  if (!kubectl.ok) return;
-  sim = await startSim();
-  // No client-side rate limit (client-go's default 5 qps would pace every controller write).
-  client = new KubeClient({ server: sim.url, qps: -1 }, { quiet: true });
-  const runtime = new SimClusterRuntime({ client, clock: realClock, nodes: 3, stages: FAST, logger: silentLogger });
-  done = runtime.run(stop.signal);
+  if (kubectl.ok) cluster = await startKubectlCluster();
 });
 
 afterAll(async () => {
-  stop.abort();
-  await done;
-  await client?.close();
-  await sim?.close();
+  await cluster?.close();
 });
 
-async function k(...args: string[]) {
-  const cache = freshDir("kcache");
-  const t0 = Date.now();
-  const r = await run(kubectlBin(), ["--kubeconfig", sim!.kubeconfig, "--cache-dir", cache, ...args], {
-    timeoutMs: 90_000,
-  });
-  if (process.env.DEBUG_K)
-    appendFileSync("/tmp/k.log", `kubectl ${args.join(" ")}: ${Date.now() - t0} ms ${r.code} ${r.stderr}\n`);
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
+const k = (...args: string[]) => cluster!.kubectl(...args);
 
 describe("kubectl with sim-cluster (e2e apps basics)", () => {
   it("kubectl create deployment web --replicas=3; rollout status completes; three Running pods on nodes", async (ctx) => {

@@ -1,57 +1,23 @@
 // kubectl against the simulator with a cluster inside it (sim-cluster over HTTP, in real time): the batch and
 // StatefulSet commands a user types — create job, get jobs,pods, create cronjob, scale sts.
-import { appendFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { KubeClient } from "@informer-ts/client";
-import { realClock } from "@informer-ts/clock";
-import { silentLogger } from "@informer-ts/instrumentation";
-import { DEFAULT_POD_STAGES, SimClusterRuntime, type Stage } from "@informer-ts/sim-cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run } from "./run.js";
-import { type SimHandle, startSim } from "./sim.js";
-import { checkKubectl, freshDir, kubectlBin, requireTool } from "./tools.js";
+import { type KubectlCluster, startKubectlCluster } from "./kubectl-cluster-harness.js";
+import { checkKubectl, requireTool } from "./tools.js";
 
 const kubectl = checkKubectl();
-let sim: SimHandle | undefined;
-let client: KubeClient | undefined;
-const stop = new AbortController();
-let done: Promise<void> | undefined;
-
-/** The default stages 20 times faster: real time, so the test takes seconds. */
-const FAST: Stage[] = DEFAULT_POD_STAGES.map((s) => ({
-  ...s,
-  ...(s.delay !== undefined && {
-    delay: { ...s.delay, durationMs: (s.delay.durationMs ?? 0) / 20, jitterMs: (s.delay.jitterMs ?? 0) / 20 },
-  }),
-}));
+let cluster: KubectlCluster | undefined;
 
 beforeAll(async () => {
-  if (!kubectl.ok) return;
-  sim = await startSim();
-  // No client-side rate limit (client-go's default 5 qps would pace every controller write).
-  client = new KubeClient({ server: sim.url, qps: -1 });
-  const runtime = new SimClusterRuntime({ client, clock: realClock, nodes: 3, stages: FAST, logger: silentLogger });
-  done = runtime.run(stop.signal);
+  if (kubectl.ok) cluster = await startKubectlCluster();
 });
 
 afterAll(async () => {
-  stop.abort();
-  await done;
-  await client?.close();
-  await sim?.close();
+  await cluster?.close();
 });
 
-async function k(...args: string[]) {
-  const cache = freshDir("kcache");
-  const t0 = Date.now();
-  const r = await run(kubectlBin(), ["--kubeconfig", sim!.kubeconfig, "--cache-dir", cache, ...args], {
-    timeoutMs: 90_000,
-  });
-  if (process.env.DEBUG_K)
-    appendFileSync("/tmp/k.log", `kubectl ${args.join(" ")}: ${Date.now() - t0} ms ${r.code} ${r.stderr}\n`);
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
+const k = (...args: string[]) => cluster!.kubectl(...args);
 
 const STS = `apiVersion: apps/v1
 kind: StatefulSet
@@ -111,7 +77,7 @@ describe("kubectl with sim-cluster: Jobs, CronJobs, StatefulSets (e2e apps basic
   it("kubectl apply a CronJob; kubectl get cronjob shows its schedule", async (ctx) => {
     // `kubectl create cronjob` sends protobuf, which the simulator does not read yet: applied as YAML instead.
     requireTool(kubectl, ctx);
-    const file = join(sim!.dir, "cron.yaml");
+    const file = join(cluster!.sim.dir, "cron.yaml");
     writeFileSync(file, CRON);
     expect(await k("apply", "-f", file)).toContain("cronjob.batch/tick created");
     // The simulator's table for cronjobs has only NAME and AGE (upstream adds SCHEDULE, SUSPEND, ACTIVE, …).
@@ -120,7 +86,7 @@ describe("kubectl with sim-cluster: Jobs, CronJobs, StatefulSets (e2e apps basic
 
   it("kubectl apply a StatefulSet; rollout status completes; kubectl scale sts; pods in ordinal order", async (ctx) => {
     requireTool(kubectl, ctx);
-    const file = join(sim!.dir, "sts.yaml");
+    const file = join(cluster!.sim.dir, "sts.yaml");
     writeFileSync(file, STS);
     expect(await k("apply", "-f", file)).toContain("statefulset.apps/db created");
     expect(await k("rollout", "status", "sts/db", "--timeout=60s")).toMatch(

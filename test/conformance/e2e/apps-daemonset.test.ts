@@ -2,7 +2,7 @@
 // @kubernetes/client-node against the simulator over HTTP with its cluster running (sim-cluster's DaemonSet
 // controller, scheduler, kubelet stand-in), as against `pnpm apiserver --cluster`.
 import type { AppsV1Api, V1DaemonSet, V1Pod } from "@kubernetes/client-node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type E2eCluster, startE2eCluster } from "./harness.js";
 
 let c: E2eCluster;
@@ -11,11 +11,13 @@ beforeAll(async () => {
   c = await startE2eCluster({ cluster: { nodes: 2 } });
   apps = c.kc.makeApiClient(c.k8s.AppsV1Api);
   // The framework's wait for schedulable nodes: the node pool registers its nodes once the cluster runs.
-  const deadline = Date.now() + 20_000;
-  while ((await c.core.listNode()).items.length < 2) {
-    if (Date.now() > deadline) throw new Error("e2e: the cluster's 2 nodes did not register within 20 s");
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await vi.waitFor(
+    async () => {
+      const n = (await c.core.listNode()).items.length;
+      if (n < 2) throw new Error(`e2e: ${n} of the cluster's 2 nodes registered within 20 s`);
+    },
+    { timeout: 20_000, interval: 50 },
+  );
 });
 afterAll(async () => {
   await c.close();

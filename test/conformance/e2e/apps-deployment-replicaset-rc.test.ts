@@ -4,7 +4,7 @@
 // as against `pnpm apiserver --cluster`.
 import type { AppsV1Api, V1Deployment, V1Pod, V1PodTemplateSpec, V1ReplicaSet } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type E2eCluster, startE2eCluster } from "./harness.js";
+import { type E2eCluster, startE2eCluster, watchEvents } from "./harness.js";
 
 let c: E2eCluster;
 let apps: AppsV1Api;
@@ -61,7 +61,11 @@ const ready = (p: V1Pod) => p.status?.conditions?.some((x) => x.type === "Ready"
 
 /** `WaitForDeploymentComplete`: every replica updated and available, the newest generation observed. */
 async function deploymentComplete(ns: string, name: string): Promise<boolean> {
-  const d = await apps.readNamespacedDeployment({ namespace: ns, name });
+  return isComplete(await apps.readNamespacedDeployment({ namespace: ns, name }));
+}
+
+/** `deploymentutil.DeploymentComplete` with availability: every replica updated and available, the spec observed. */
+function isComplete(d: V1Deployment): boolean {
   const want = d.spec?.replicas ?? 1;
   const s = d.status ?? {};
   return (
@@ -125,25 +129,36 @@ describe("[sig-apps] Deployment (apps/deployment.go)", () => {
     const name = "test-recreate-deployment";
     await apps.createNamespacedDeployment({ namespace: ns, body: newDeployment(name, 1, labels, AGNHOST, "Recreate") });
     await expect.poll(() => deploymentComplete(ns, name), POLL).toBe(true);
-    await apps.patchNamespacedDeployment(
-      {
-        namespace: ns,
-        name,
-        body: { spec: { template: { spec: { containers: [{ name: "httpd", image: HTTPD }] } } } },
+    // watchRecreateDeployment: every event of the Deployment until it completes with the new template; none may show
+    // updated replicas beside old ones (new pods running alongside old pods).
+    const events = await watchEvents(
+      c,
+      `/apis/apps/v1/namespaces/${ns}/deployments`,
+      { fieldSelector: `metadata.name=${name}` },
+      (evs) => {
+        const d = evs[evs.length - 1]?.object as V1Deployment | undefined;
+        return d !== undefined && d.spec?.template.spec?.containers[0]?.image === HTTPD && isComplete(d);
       },
-      c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.StrategicMergePatch),
+      async () => {
+        await apps.patchNamespacedDeployment(
+          {
+            namespace: ns,
+            name,
+            body: { spec: { template: { spec: { containers: [{ name: "httpd", image: HTTPD }] } } } },
+          },
+          c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.StrategicMergePatch),
+        );
+      },
     );
-    // watchRecreateDeployment: no new pod exists while an old one does.
-    const deadline = Date.now() + POLL.timeout;
-    for (;;) {
-      const images = new Set((await pods(ns)).map((p) => p.spec?.containers[0]?.image));
-      expect(images.size, "old and new pods at once").toBeLessThanOrEqual(1);
-      if (await deploymentComplete(ns, name)) {
-        if (images.has(HTTPD)) break;
-      }
-      expect(Date.now(), "the recreate rollout never completed").toBeLessThan(deadline);
-      await new Promise((r) => setTimeout(r, 20));
+    for (const { object } of events) {
+      const st = (object as V1Deployment).status ?? {};
+      if ((st.updatedReplicas ?? 0) > 0)
+        expect(st.replicas, "new pods running alongside old pods").toBe(st.updatedReplicas);
     }
+    expect(isComplete(events[events.length - 1]?.object as V1Deployment), "the recreate rollout never completed").toBe(
+      true,
+    );
+    expect(new Set((await pods(ns)).map((p) => p.spec?.containers[0]?.image))).toEqual(new Set([HTTPD]));
   });
 
   it("deployment should delete old replica sets", async () => {

@@ -4,17 +4,13 @@
 import { KubeClient } from "@informer-ts/client";
 import { realClock } from "@informer-ts/clock";
 import { silentLogger } from "@informer-ts/instrumentation";
-import { DEFAULT_POD_STAGES, SimClusterRuntime, type Stage } from "@informer-ts/sim-cluster";
+import { SimClusterRuntime } from "@informer-ts/sim-cluster";
 import type * as K8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fasterStages } from "../../interop/kubectl-cluster-harness.js";
 import { codeOf, type E2eCluster, startE2eCluster } from "./harness.js";
 
-const FAST: Stage[] = DEFAULT_POD_STAGES.map((s) => ({
-  ...s,
-  ...(s.delay !== undefined && {
-    delay: { ...s.delay, durationMs: (s.delay.durationMs ?? 0) / 20, jitterMs: (s.delay.jitterMs ?? 0) / 20 },
-  }),
-}));
+const FAST = fasterStages(20);
 
 let c: E2eCluster;
 let client: KubeClient;
@@ -330,22 +326,39 @@ describe("[sig-apps] CronJob (apps/cronjob.go)", () => {
 
   it("should not schedule jobs when suspended", async () => {
     const ns = await c.namespace("cronjob");
-    await batch.createNamespacedCronJob({
-      namespace: ns,
-      body: {
-        metadata: { name: "suspended" },
-        spec: {
-          schedule: "* * * * *",
-          suspend: true,
-          jobTemplate: {
-            spec: { template: { spec: { restartPolicy: "OnFailure", containers: [{ name: "c", image: "busybox" }] } } },
+    // Over HTTP the cluster runs in real time, where a "* * * * *" activation may be a minute away: both CronJobs are
+    // created suspended and given a last schedule an hour ago, so an activation is due at once; then the control one
+    // is resumed. Its Job shows the controller has synced both; the suspended one must have none.
+    for (const name of ["suspended", "control"]) {
+      await batch.createNamespacedCronJob({
+        namespace: ns,
+        body: {
+          metadata: { name },
+          spec: {
+            schedule: "* * * * *",
+            suspend: true,
+            jobTemplate: {
+              spec: {
+                template: { spec: { restartPolicy: "OnFailure", containers: [{ name: "c", image: "busybox" }] } },
+              },
+            },
           },
         },
-      },
-    });
-    // A sync happened (the controller writes nothing for a suspended CronJob): its creation is observed, no Job made.
-    await new Promise((r) => setTimeout(r, 500));
-    expect((await batch.listNamespacedJob({ namespace: ns })).items).toHaveLength(0);
+      });
+      const cj = await batch.readNamespacedCronJob({ name, namespace: ns });
+      cj.status = { lastScheduleTime: new Date(Date.now() - 3_600_000) };
+      await batch.replaceNamespacedCronJobStatus({ name, namespace: ns, body: cj });
+    }
+    await batch.patchNamespacedCronJob(
+      { name: "control", namespace: ns, body: { spec: { suspend: false } } },
+      c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.MergePatch),
+    );
+    const jobsOf = async (owner: string) =>
+      (await batch.listNamespacedJob({ namespace: ns })).items.filter(
+        (j) => j.metadata?.ownerReferences?.[0]?.name === owner,
+      );
+    await expect.poll(async () => (await jobsOf("control")).length, POLL).toBeGreaterThan(0);
+    expect(await jobsOf("suspended")).toHaveLength(0);
     expect((await batch.readNamespacedCronJob({ name: "suspended", namespace: ns })).status?.active ?? []).toEqual([]);
   });
 });
