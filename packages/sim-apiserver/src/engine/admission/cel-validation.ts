@@ -1,5 +1,16 @@
 import { type CelInput, celEnv, isCelError, parse, plan } from "@bufbuild/cel";
 import type { FieldError } from "@informer-ts/apimachinery";
+import { type ASTNode, parse as parseAst } from "@marcbachmann/cel-js";
+import {
+  CEL_COST_LIMITS,
+  type CelShape,
+  costErrorMessage,
+  estimateCost,
+  maxCardinality,
+  shapeOfSchema,
+  shapeOfValue,
+} from "./cel-cost.js";
+import { typeCheckRule } from "./cel-typecheck.js";
 import type { StructuralSchema } from "./custom-resource-schema.js";
 
 /** One `x-kubernetes-validations` entry of a structural schema. */
@@ -31,6 +42,28 @@ function programOf(expr: string): Program | Error {
   return p;
 }
 
+/** The cel-js syntax trees the cost estimator walks, by expression; `undefined` where cel-js cannot parse it. */
+const ASTS = new Map<string, ASTNode | undefined>();
+
+function astOf(expr: string): ASTNode | undefined {
+  if (ASTS.has(expr)) return ASTS.get(expr);
+  let ast: ASTNode | undefined;
+  try {
+    ast = parseAst(expr).ast;
+  } catch {
+    ast = undefined;
+  }
+  if (ASTS.size > 10_000) ASTS.clear();
+  ASTS.set(expr, ast);
+  return ast;
+}
+
+/** The cost of evaluating `expr` once with these shapes of `self`/`oldSelf` (0 where it cannot be parsed). */
+function costOf(expr: string, vars: Readonly<Record<string, CelShape>>): number {
+  const ast = astOf(expr);
+  return ast === undefined ? 0 : estimateCost(ast, vars);
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -59,17 +92,28 @@ function typeName(s: StructuralSchema): string {
   return s.type ?? "object";
 }
 
+/** apiextensions' `ruleErrorString`: a rule is named by its message, else by its text. */
+function ruleErrorString(r: ValidationRule): string {
+  return r.message !== undefined && r.message.trim() !== "" ? r.message.trim() : r.rule.trim();
+}
+
 /**
- * `x-kubernetes-validations` of a custom resource (apiextensions-apiserver's CEL validator), with @bufbuild/cel:
- * every rule of every schema node present in `obj` is evaluated with `self` bound to that node's value, and — on
- * updates where the node existed before — `oldSelf` to its old value; a rule that uses `oldSelf` (a transition
- * rule) is skipped on creates. A rule that is not `true` is a field error on the node (plus its `fieldPath`):
- * `spec: Invalid value: "object": <message>`, the message being `messageExpression`'s result, else `message`, else
- * `failed rule: <rule>`; a rule that cannot compile or evaluate is `Invalid value: "object": <rule>: <error>`.
+ * `x-kubernetes-validations` of a custom resource (apiextensions-apiserver's `schema/cel/validation.go`), with
+ * @bufbuild/cel: every rule of every schema node present in `obj` is evaluated with `self` bound to that node's value,
+ * and — on updates where the node existed before — `oldSelf` to its old value; a rule that uses `oldSelf` (a
+ * transition rule) is skipped on creates. A rule that is not `true` is a field error on the node (plus its
+ * `fieldPath`): `spec: Invalid value: "object": <message>`, the message being `messageExpression`'s result, else
+ * `message`, else `failed rule: <rule>`; a rule that cannot compile or evaluate is `Invalid value: "object": <rule>:
+ * <error>`.
  *
- * Differences from apiextensions-apiserver: no cost estimation or runtime cost limit; rules are compiled but not
- * type-checked when the definition is created ({@link validateSchemaRules}); list items are correlated with `oldSelf`
- * only through objects, not lists.
+ * Cost: each evaluation is costed before it runs, with {@link estimateCost} over the sizes of the values it is given
+ * (@bufbuild/cel counts no steps). One that costs more than `PerCallLimit` (1,000,000) is not run and ends the
+ * validation: `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call
+ * cost exceeds limit for rule: <rule>`; all evaluations of one write share `RuntimeCELCostBudget` (10,000,000), and
+ * the one that would overdraw it ends the validation with `validation failed due to running out of cost budget, no
+ * further validation rules will be run` (the same for a `messageExpression`). Differences from apiextensions-apiserver:
+ * the cost charged is the worst case over those sizes (cel-go counts what the evaluation did, so a short-circuit
+ * costs less there); list items are correlated with `oldSelf` only through objects, not lists.
  */
 export function validateCustomResourceRules(
   obj: unknown,
@@ -78,23 +122,45 @@ export function validateCustomResourceRules(
 ): FieldError[] {
   const errs: FieldError[] = [];
   if (schema === undefined) return errs;
-  const walk = (v: unknown, s: StructuralSchema, o: unknown, path: string): void => {
-    if (v === undefined || v === null) return;
+  let remaining: number = CEL_COST_LIMITS.runtimeCELCostBudget;
+  /** Charges one evaluation of `cost`; an error detail ending the validation when it does not fit. */
+  const charge = (cost: number, what: "rule" | "messageExpression", r: ValidationRule): string | undefined => {
+    const spent = Math.min(cost, CEL_COST_LIMITS.perCallLimit + 1);
+    if (spent > remaining)
+      return what === "rule"
+        ? "validation failed due to running out of cost budget, no further validation rules will be run"
+        : "messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run";
+    remaining -= spent;
+    if (cost <= CEL_COST_LIMITS.perCallLimit) return undefined;
+    return what === "rule"
+      ? `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(r)}`
+      : `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(r.messageExpression)}`;
+  };
+  /** Validates one node and what it contains; `false` once the cost budget ended the validation. */
+  const walk = (v: unknown, s: StructuralSchema, o: unknown, path: string): boolean => {
+    if (v === undefined || v === null) return true;
     const rules = (s as { "x-kubernetes-validations"?: readonly ValidationRule[] })["x-kubernetes-validations"];
     if (rules !== undefined && rules.length > 0) {
       let self: CelInput | undefined;
       let oldSelf: CelInput | undefined;
+      let shapes: Record<string, CelShape> | undefined;
       for (const r of rules) {
         const transition = /\boldSelf\b/.test(r.rule);
         if (transition && o === undefined) continue;
         self ??= toCel(v, s);
         if (transition) oldSelf ??= toCel(o, s);
+        shapes ??= { self: shapeOfValue(v), oldSelf: shapeOfValue(o) };
         const ctx: Record<string, CelInput> = transition ? { self, oldSelf: oldSelf as CelInput } : { self };
         const field =
           r.fieldPath === undefined || r.fieldPath === ""
             ? path || "<nil>"
             : `${path}${r.fieldPath.startsWith(".") ? "" : "."}${r.fieldPath}`;
         const program = programOf(r.rule);
+        const over = program instanceof Error ? undefined : charge(costOf(r.rule, shapes), "rule", r);
+        if (over !== undefined) {
+          errs.push({ type: "FieldValueInvalid", field: path || "<nil>", badValue: typeName(s), detail: over });
+          return false;
+        }
         const result = program instanceof Error ? program : program(ctx);
         if (result === true) continue;
         let detail: string;
@@ -104,6 +170,11 @@ export function validateCustomResourceRules(
           detail = r.message ?? `failed rule: ${r.rule}`;
           if (r.messageExpression !== undefined) {
             const mp = programOf(r.messageExpression);
+            const mOver = mp instanceof Error ? undefined : charge(costOf(r.messageExpression, shapes), "messageExpression", r);
+            if (mOver !== undefined) {
+              errs.push({ type: "FieldValueInvalid", field: path || "<nil>", badValue: typeName(s), detail: mOver });
+              return false;
+            }
             const m = mp instanceof Error ? undefined : mp(ctx);
             if (typeof m === "string" && m.trim() !== "") detail = m;
           }
@@ -113,16 +184,18 @@ export function validateCustomResourceRules(
     }
     if (Array.isArray(v)) {
       const items = s.items;
-      if (items !== undefined) for (let i = 0; i < v.length; i++) walk(v[i], items, undefined, `${path}[${i}]`);
-      return;
+      if (items !== undefined)
+        for (let i = 0; i < v.length; i++) if (!walk(v[i], items, undefined, `${path}[${i}]`)) return false;
+      return true;
     }
-    if (!isObject(v)) return;
+    if (!isObject(v)) return true;
     const oldObj = isObject(o) ? o : undefined;
     const ap = s.additionalProperties;
     for (const [k, val] of Object.entries(v)) {
       const ps = s.properties?.[k] ?? (typeof ap === "object" ? ap : undefined);
-      if (ps !== undefined) walk(val, ps, oldObj?.[k], path === "" ? k : `${path}.${k}`);
+      if (ps !== undefined && !walk(val, ps, oldObj?.[k], path === "" ? k : `${path}.${k}`)) return false;
     }
+    return true;
   };
   walk(obj, schema, old, "");
   return errs;
@@ -139,54 +212,126 @@ function goValidationRule(r: Record<string, unknown>): string {
   return `apiextensions.ValidationRule{Rule:${str(r.rule)}, Message:${str(r.message)}, MessageExpression:${str(r.messageExpression)}, Reason:${reason}, FieldPath:${str(r.fieldPath)}, OptionalOldSelf:${oldSelf}}`;
 }
 
+/** A rule or messageExpression that counts toward the definition's total (apiextensions' `RuleCost`). */
+interface RuleCost {
+  readonly field: string;
+  readonly cost: number;
+}
+
 /**
- * The compile step of a definition's `x-kubernetes-validations` at CustomResourceDefinition create and update
- * (apiextensions-apiserver's `ValidateCustomResourceDefinition` compiling each rule with its CEL environment): a rule
- * or `messageExpression` that does not compile makes the definition invalid —
- * `spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value:
- * apiextensions.ValidationRule{Rule:"self.x >", …}: compilation failed: ERROR: <input>:1:8: …` — and an empty rule
- * is `Required value`. `path` is where `schema` sits. Differences: the error text after `ERROR:` is @bufbuild/cel's
- * parser's, not cel-go's; rules are parsed and planned, not type-checked against the schema (the library has no
- * checker: a misspelt field fails when a write evaluates it), and no cost is estimated.
+ * The CEL step of a definition's `x-kubernetes-validations` at CustomResourceDefinition create and update
+ * (apiextensions-apiserver's `ValidateCustomResourceDefinitionOpenAPISchema` compiling each rule with
+ * `schema/cel/compilation.go`, and `validateCustomResourceDefinitionValidation` summing their costs). `path` is where
+ * `schema` (the `openAPIV3Schema`) sits.
+ * - An empty rule is `Required value`. A rule or `messageExpression` that does not parse (@bufbuild/cel), or does not
+ *   type-check against the schema (`self`/`oldSelf` declared as the node's type, {@link typeCheckRule}), makes the
+ *   definition invalid: `…x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{…}:
+ *   compilation failed: ERROR: <input>:1:6: undefined field 'x'` and the source line with a caret.
+ * - Each expression's worst-case cost ({@link estimateCost} over the schema's `maxLength`/`maxItems`/`maxProperties`,
+ *   unbounded ones sized from the 3 MiB request limit) times how often its node can occur (the bounds of the lists
+ *   and maps above it) must stay within `StaticEstimatedCostLimit` (10,000,000): `…rule: Forbidden: estimated rule
+ *   cost exceeds budget by factor of 3.2x (try simplifying the rule, or adding maxItems, …)` (`estimated
+ *   messageExpression cost` likewise).
+ * - All of them together must stay within `StaticEstimatedCRDCostLimit` (100,000,000): the four most expensive (of at
+ *   least 1% of it) are `Forbidden: contributed to estimated rule cost total exceeding cost limit for entire
+ *   OpenAPIv3 schema`, and `path` is `Forbidden: x-kubernetes-validations estimated rule cost total for entire
+ *   OpenAPIv3 schema exceeds budget by factor of …`.
+ *
+ * Differences: a syntax error's text after `ERROR:` is @bufbuild/cel's parser's, not cel-go's; the checker reports
+ * undefined fields and operator overloads, not functions of Kubernetes' CEL libraries it does not know; the
+ * per-expression limit is not waived for versions whose schema an update leaves unchanged.
  */
 export function validateSchemaRules(schema: unknown, path: string): FieldError[] {
-  if (!isObject(schema)) return [];
   const errs: FieldError[] = [];
-  const rules = schema["x-kubernetes-validations"];
-  if (Array.isArray(rules)) {
-    rules.forEach((raw, i) => {
-      if (!isObject(raw)) return;
-      const at = `${path}.x-kubernetes-validations[${i}]`;
-      const rule = typeof raw.rule === "string" ? raw.rule : "";
-      if (rule.trim() === "") {
-        errs.push({ type: "FieldValueRequired", field: `${at}.rule` });
-        return;
-      }
-      const compiled = programOf(rule);
-      if (compiled instanceof Error)
-        errs.push({
-          type: "FieldValueInvalid",
-          field: `${at}.rule`,
-          printedValue: goValidationRule(raw),
-          detail: `compilation failed: ERROR: ${compiled.message}`,
-        });
-      const mx = raw.messageExpression;
-      if (typeof mx === "string" && mx.trim() !== "") {
-        const m = programOf(mx);
-        if (m instanceof Error)
+  const costs: RuleCost[] = [];
+  let total = 0;
+  const observe = (field: string, cost: number) => {
+    total += cost;
+    if (cost >= CEL_COST_LIMITS.staticEstimatedCRDCostLimit / 100) costs.push({ field, cost });
+  };
+  const walk = (s: unknown, at: string, bounds: readonly (number | undefined)[], root: boolean): void => {
+    if (!isObject(s)) return;
+    const node = s as StructuralSchema;
+    const rules = s["x-kubernetes-validations"];
+    if (Array.isArray(rules)) {
+      let shape: CelShape | undefined;
+      rules.forEach((raw, i) => {
+        if (!isObject(raw)) return;
+        const ruleAt = `${at}.x-kubernetes-validations[${i}]`;
+        const rule = typeof raw.rule === "string" ? raw.rule : "";
+        if (rule.trim() === "") {
+          errs.push({ type: "FieldValueRequired", field: `${ruleAt}.rule` });
+          return;
+        }
+        shape ??= shapeOfSchema(node);
+        const cardinality = maxCardinality(bounds, node);
+        const compile = (expr: string): string | undefined => {
+          const p = programOf(expr);
+          return p instanceof Error ? `ERROR: ${p.message}` : typeCheckRule(expr, node, root);
+        };
+        const ruleError = compile(rule);
+        if (ruleError === undefined) {
+          const cost = costOf(rule, { self: shape, oldSelf: shape }) * cardinality;
+          if (cost > CEL_COST_LIMITS.staticEstimatedCostLimit)
+            errs.push({
+              type: "FieldValueForbidden",
+              field: `${ruleAt}.rule`,
+              detail: costErrorMessage("estimated rule cost", cost, CEL_COST_LIMITS.staticEstimatedCostLimit),
+            });
+          observe(`${ruleAt}.rule`, cost);
+        } else
           errs.push({
             type: "FieldValueInvalid",
-            field: `${at}.messageExpression`,
+            field: `${ruleAt}.rule`,
             printedValue: goValidationRule(raw),
-            detail: `messageExpression compilation failed: ERROR: ${m.message}`,
+            detail: `compilation failed: ${ruleError}`,
           });
-      }
+        const mx = raw.messageExpression;
+        if (typeof mx === "string" && mx.trim() !== "") {
+          const mError = compile(mx);
+          if (mError === undefined) {
+            const cost = costOf(mx, { self: shape, oldSelf: shape }) * cardinality;
+            if (cost > CEL_COST_LIMITS.staticEstimatedCostLimit)
+              errs.push({
+                type: "FieldValueForbidden",
+                field: `${ruleAt}.messageExpression`,
+                detail: costErrorMessage("estimated messageExpression cost", cost, CEL_COST_LIMITS.staticEstimatedCostLimit),
+              });
+            observe(`${ruleAt}.messageExpression`, cost);
+          } else
+            errs.push({
+              type: "FieldValueInvalid",
+              field: `${ruleAt}.messageExpression`,
+              printedValue: goValidationRule(raw),
+              detail: `messageExpression compilation failed: ${mError}`,
+            });
+        }
+      });
+    }
+    const props = s.properties;
+    if (isObject(props)) for (const [k, p] of Object.entries(props)) walk(p, `${at}.properties[${k}]`, bounds, false);
+    const count = (n: unknown) => (typeof n === "number" ? n : undefined);
+    walk(s.items, `${at}.items`, [...bounds, count(s.maxItems)], false);
+    walk(s.additionalProperties, `${at}.additionalProperties`, [...bounds, count(s.maxProperties)], false);
+  };
+  walk(schema, path, [], true);
+  if (total > CEL_COST_LIMITS.staticEstimatedCRDCostLimit) {
+    costs.sort((a, b) => b.cost - a.cost);
+    for (const c of costs.slice(0, 4))
+      errs.push({
+        type: "FieldValueForbidden",
+        field: c.field,
+        detail: "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema",
+      });
+    errs.push({
+      type: "FieldValueForbidden",
+      field: path,
+      detail: costErrorMessage(
+        "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema",
+        total,
+        CEL_COST_LIMITS.staticEstimatedCRDCostLimit,
+      ),
     });
   }
-  const props = schema.properties;
-  if (isObject(props))
-    for (const [k, s] of Object.entries(props)) errs.push(...validateSchemaRules(s, `${path}.properties[${k}]`));
-  errs.push(...validateSchemaRules(schema.items, `${path}.items`));
-  errs.push(...validateSchemaRules(schema.additionalProperties, `${path}.additionalProperties`));
   return errs;
 }

@@ -1,0 +1,144 @@
+import { type ASTNode, Environment, type ParseResult } from "@marcbachmann/cel-js";
+import type { StructuralSchema } from "./custom-resource-schema.js";
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * CEL declarations of a structural schema for @marcbachmann/cel-js's checker (apiextensions-apiserver's
+ * `schema/cel/model` → apiserver/pkg/cel `SchemaDeclType`): `integer` is `int`, `number` `double`, `boolean` `bool`,
+ * `string` `string`, an array `list<…>`, an object with `additionalProperties` `map<string, …>`, an object with
+ * `properties` an object type with those fields. What the checker cannot type as upstream does is `dyn` (checked at
+ * evaluation only): `x-kubernetes-int-or-string`, `x-kubernetes-preserve-unknown-fields` or `-embedded-resource`
+ * objects, strings of `format` `date`/`date-time`/`duration` (upstream's timestamp and duration), and objects with a
+ * property name that is no CEL identifier (upstream escapes those as `__dash__` …).
+ */
+class SchemaDeclarations {
+  readonly env = new Environment({ homogeneousAggregateLiterals: false });
+  private next = 0;
+
+  declType(s: StructuralSchema | undefined, root = false): string {
+    if (s === undefined || s["x-kubernetes-int-or-string"] === true) return "dyn";
+    switch (s.type) {
+      case "integer":
+        return "int";
+      case "number":
+        return "double";
+      case "boolean":
+        return "bool";
+      case "string":
+        return s.format === "date" || s.format === "date-time" || s.format === "duration" ? "dyn" : "string";
+      case "array":
+        return `list<${this.declType(s.items)}>`;
+      case "object": {
+        const ap = s.additionalProperties;
+        if (typeof ap === "object") return `map<string, ${this.declType(ap)}>`;
+        const props = s.properties;
+        if (
+          props === undefined ||
+          s["x-kubernetes-preserve-unknown-fields"] === true ||
+          s["x-kubernetes-embedded-resource"] === true ||
+          !Object.keys(props).every((k) => IDENTIFIER.test(k))
+        )
+          return "dyn";
+        const fields: Record<string, string> = {};
+        for (const [k, p] of Object.entries(props)) fields[k] = this.declType(p);
+        if (root) {
+          // The root object also carries apiVersion, kind and metadata's name and generateName.
+          fields.apiVersion ??= "string";
+          fields.kind ??= "string";
+          if (fields.metadata === undefined) {
+            const meta = `Object${this.next++}`;
+            this.env.registerType({ name: meta, schema: { name: "string", generateName: "string" } });
+            fields.metadata = meta;
+          }
+        }
+        const name = `Object${this.next++}`;
+        this.env.registerType({ name, schema: fields });
+        return name;
+      }
+      default:
+        return "dyn";
+    }
+  }
+}
+
+const ENVS = new WeakMap<StructuralSchema, Environment>();
+
+function envFor(schema: StructuralSchema, root: boolean): Environment {
+  let env = ENVS.get(schema);
+  if (env === undefined) {
+    const decls = new SchemaDeclarations();
+    const type = decls.declType(schema, root);
+    decls.env.registerVariable("self", type).registerVariable("oldSelf", type);
+    env = decls.env;
+    ENVS.set(schema, env);
+  }
+  return env;
+}
+
+/** Line and column (1-based, as cel-go prints them) of `offset` in `input`. */
+function location(input: string, offset: number): { line: number; col: number; text: string } {
+  const before = input.slice(0, offset);
+  const line = before.split("\n").length;
+  const start = before.lastIndexOf("\n") + 1;
+  const end = input.indexOf("\n", offset);
+  return { line, col: offset - start + 1, text: input.slice(start, end === -1 ? undefined : end) };
+}
+
+const GO_OPERATORS: Readonly<Record<string, string>> = {
+  "==": "_==_",
+  "!=": "_!=_",
+  "<": "_<_",
+  "<=": "_<=_",
+  ">": "_>_",
+  ">=": "_>=_",
+  "+": "_+_",
+  "-": "_-_",
+  "*": "_*_",
+  "/": "_/_",
+  "%": "_%_",
+  in: "@in",
+};
+
+/** The offset of a binary node's operator: the first occurrence after its left operand. */
+function operatorOffset(input: string, node: ASTNode): number {
+  if (!Array.isArray(node.args) || node.args.length !== 2) return node.pos;
+  const left = node.args[0] as ASTNode;
+  const at = input.indexOf(node.op, left.range.end);
+  return at === -1 ? node.pos : at;
+}
+
+/**
+ * Type-checks `expr` with `self` (and `oldSelf`) declared as `schema`'s type, as apiextensions-apiserver's
+ * `schema/cel/compilation.go` compiles a rule with cel-go. Returns cel-go's error text for the two errors a schema
+ * makes visible — `ERROR: <input>:1:6: undefined field 'x'` and `ERROR: <input>:1:15: found no matching overload for
+ * '_==_' applied to '(int, string)'`, each followed by the source line and a caret — or `undefined` when the
+ * expression checks (or fails for another reason: syntax errors are @bufbuild/cel's to report, and functions of
+ * Kubernetes' CEL libraries the checker does not know are left to evaluation).
+ */
+export function typeCheckRule(expr: string, schema: StructuralSchema, root: boolean): string | undefined {
+  let parsed: ParseResult;
+  try {
+    parsed = envFor(schema, root).parse(expr);
+  } catch {
+    return undefined;
+  }
+  const result = parsed.check();
+  const err = result.error;
+  if (result.valid || err === undefined || err.name !== "TypeError") return undefined;
+  const node = err.node as ASTNode | undefined;
+  if (node === undefined) return undefined;
+  let offset: number;
+  let message: string;
+  if (err.code === "no_such_key" && node.op === ".") {
+    offset = node.input.lastIndexOf(".", node.pos);
+    message = `undefined field '${node.args[1]}'`;
+  } else if (err.code === "no_such_overload" && node.op in GO_OPERATORS) {
+    const types = /^no such overload: (.+?) (?:==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (.+)$/.exec(err.summary);
+    if (types === null) return undefined;
+    offset = operatorOffset(expr, node);
+    message = `found no matching overload for '${GO_OPERATORS[node.op]}' applied to '(${types[1]}, ${types[2]})'`;
+  } else return undefined;
+  const at = location(expr, Math.max(0, offset));
+  return `ERROR: <input>:${at.line}:${at.col}: ${message}\n | ${at.text}\n | ${".".repeat(at.col - 1)}^`;
+}
