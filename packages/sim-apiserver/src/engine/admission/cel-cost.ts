@@ -36,7 +36,10 @@ export interface CelShape {
   readonly str?: boolean;
 }
 
+/** A literal or computed scalar (cel-go sizes those 1). */
 const SCALAR: CelShape = Object.freeze({ size: 1 });
+/** A scalar or a struct from a schema (Kubernetes' declarations give those no elements). */
+const FIELD: CelShape = Object.freeze({ size: 0 });
 const UNKNOWN: CelShape = Object.freeze({ size: CEL_COST_LIMITS.maxRequestSizeBytes });
 
 /**
@@ -59,9 +62,14 @@ function minSerializedSize(s: StructuralSchema | undefined): number {
   }
 }
 
-/** How many values of `s` fit in a request, each followed by a comma (apiextensions' `unboundedCardinality`). */
-export function unboundedCount(s: StructuralSchema | undefined): number {
-  return Math.floor((CEL_COST_LIMITS.maxRequestSizeBytes - 2) / (minSerializedSize(s) + 1));
+/**
+ * How many values of `s` fit in a request (apiserver/pkg/cel's `estimateMaxArrayItemsFromMinSize` and
+ * `estimateMaxAdditionalPropertiesFromMinSize`): a list item takes its minimum size and a comma, a map entry its
+ * value's and 6 bytes of key, colon and comma (the sizes upstream's `TestCostEstimation` fixes).
+ */
+export function unboundedCount(s: StructuralSchema | undefined, entry: "item" | "mapEntry" = "item"): number {
+  const overhead = entry === "item" ? 1 : 6;
+  return Math.floor((CEL_COST_LIMITS.maxRequestSizeBytes - 2) / (minSerializedSize(s) + overhead));
 }
 
 /**
@@ -85,19 +93,19 @@ export function shapeOfSchema(s: StructuralSchema | undefined): CelShape {
     case "object": {
       const ap = s.additionalProperties;
       if (typeof ap === "object") {
-        const size = s.maxProperties ?? unboundedCount(ap);
-        return { size, elem: shapeOfSchema(ap), keys: { size: UNKNOWN.size, str: true } };
+        // Keys are costed as empty strings, as Kubernetes' size estimator leaves them unsized.
+        const size = s.maxProperties ?? unboundedCount(ap, "mapEntry");
+        return { size, elem: shapeOfSchema(ap), keys: { size: 0, str: true } };
       }
       if (s.properties === undefined) return UNKNOWN;
       const props: Record<string, CelShape> = {};
       for (const [k, p] of Object.entries(s.properties)) props[k] = shapeOfSchema(p);
-      const keys: CelShape = { size: Math.max(0, ...Object.keys(props).map((k) => k.length)), str: true };
-      return { size: Object.keys(props).length, props, keys };
+      return { size: 0, props };
     }
     case undefined:
       return UNKNOWN;
     default:
-      return SCALAR;
+      return FIELD;
   }
 }
 
@@ -236,6 +244,8 @@ export function estimateCost(ast: ASTNode, vars: Readonly<Record<string, CelShap
       }
       case "!_":
       case "-_":
+        // cel-go parses a negative number as one constant.
+        if (n.op === "-_" && n.args.op === "value") return { cost: 0, shape: SCALAR };
         return { cost: 1 + walk(n.args).cost, shape: SCALAR };
       case "==":
       case "!=":
@@ -246,7 +256,10 @@ export function estimateCost(ast: ASTNode, vars: Readonly<Record<string, CelShap
         const [a, b] = n.args;
         const l = walk(a);
         const r = walk(b);
-        return { cost: l.cost + r.cost + factor(Math.min(l.shape.size, r.shape.size), STRING_TRAVERSAL), shape: SCALAR };
+        return {
+          cost: l.cost + r.cost + factor(Math.min(l.shape.size, r.shape.size), STRING_TRAVERSAL),
+          shape: SCALAR,
+        };
       }
       case "in": {
         const [a, b] = n.args;
@@ -277,7 +290,9 @@ export function estimateCost(ast: ASTNode, vars: Readonly<Record<string, CelShap
       }
       case "call": {
         const [name, args] = n.args;
-        if (name === "has") return { cost: 1 + (args[0] === undefined ? 0 : walk(args[0]).cost - 1), shape: SCALAR };
+        // A presence test costs its select's operand, less the operand's own ident (upstream's PresenceTestHasCost off).
+        if (name === "has")
+          return { cost: Math.max(0, (args[0] === undefined ? 1 : walk(args[0]).cost) - 2), shape: SCALAR };
         let cost = 1;
         let shape: CelShape = UNKNOWN;
         for (const a of args) {
@@ -304,7 +319,11 @@ export function estimateCost(ast: ASTNode, vars: Readonly<Record<string, CelShap
           stack.pop();
           const cost = t.cost + macro.fixed + t.shape.size * (macro.step + body.cost);
           const shape: CelShape =
-            name === "map" ? { size: t.shape.size, elem: body.shape } : name === "filter" ? { size: t.shape.size, elem: iterShape } : SCALAR;
+            name === "map"
+              ? { size: t.shape.size, elem: body.shape }
+              : name === "filter"
+                ? { size: t.shape.size, elem: iterShape }
+                : SCALAR;
           return { cost, shape };
         }
         const argCosts = args.map(walk);
@@ -312,7 +331,10 @@ export function estimateCost(ast: ASTNode, vars: Readonly<Record<string, CelShap
         const arg0 = argCosts[0]?.shape.size ?? 0;
         switch (name) {
           case "contains":
-            return { cost: t.cost + argSum + factor(t.shape.size, STRING_TRAVERSAL) * factor(arg0, STRING_TRAVERSAL), shape: SCALAR };
+            return {
+              cost: t.cost + argSum + factor(t.shape.size, STRING_TRAVERSAL) * factor(arg0, STRING_TRAVERSAL),
+              shape: SCALAR,
+            };
           case "startsWith":
           case "endsWith":
             return { cost: t.cost + argSum + factor(arg0, STRING_TRAVERSAL), shape: SCALAR };
@@ -323,6 +345,10 @@ export function estimateCost(ast: ASTNode, vars: Readonly<Record<string, CelShap
             };
           case "size":
             return { cost: t.cost + argSum + 1, shape: SCALAR };
+          case "lowerAscii":
+          case "upperAscii":
+          case "trim":
+            return { cost: t.cost + argSum + factor(t.shape.size, STRING_TRAVERSAL), shape: t.shape };
           default:
             return { cost: t.cost + argSum + 1, shape: UNKNOWN };
         }

@@ -170,7 +170,8 @@ export function validateCustomResourceRules(
           detail = r.message ?? `failed rule: ${r.rule}`;
           if (r.messageExpression !== undefined) {
             const mp = programOf(r.messageExpression);
-            const mOver = mp instanceof Error ? undefined : charge(costOf(r.messageExpression, shapes), "messageExpression", r);
+            const mOver =
+              mp instanceof Error ? undefined : charge(costOf(r.messageExpression, shapes), "messageExpression", r);
             if (mOver !== undefined) {
               errs.push({ type: "FieldValueInvalid", field: path || "<nil>", badValue: typeName(s), detail: mOver });
               return false;
@@ -295,7 +296,11 @@ export function validateSchemaRules(schema: unknown, path: string): FieldError[]
               errs.push({
                 type: "FieldValueForbidden",
                 field: `${ruleAt}.messageExpression`,
-                detail: costErrorMessage("estimated messageExpression cost", cost, CEL_COST_LIMITS.staticEstimatedCostLimit),
+                detail: costErrorMessage(
+                  "estimated messageExpression cost",
+                  cost,
+                  CEL_COST_LIMITS.staticEstimatedCostLimit,
+                ),
               });
             observe(`${ruleAt}.messageExpression`, cost);
           } else
