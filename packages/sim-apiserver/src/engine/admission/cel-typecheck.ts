@@ -100,6 +100,26 @@ const GO_OPERATORS: Readonly<Record<string, string>> = {
   in: "@in",
 };
 
+/**
+ * Functions of CEL's standard library whose overloads cel-js declares as cel-go does: a call of one of them that
+ * matches no overload is a type error; other functions (Kubernetes' libraries, extensions) are left to evaluation.
+ */
+const STANDARD_FUNCTIONS = new Set([
+  "size",
+  "startsWith",
+  "endsWith",
+  "contains",
+  "matches",
+  "int",
+  "uint",
+  "double",
+  "string",
+  "bool",
+  "bytes",
+  "duration",
+  "timestamp",
+]);
+
 /** The offset of a binary node's operator: the first occurrence after its left operand. */
 function operatorOffset(input: string, node: ASTNode): number {
   if (!Array.isArray(node.args) || node.args.length !== 2) return node.pos;
@@ -110,11 +130,12 @@ function operatorOffset(input: string, node: ASTNode): number {
 
 /**
  * Type-checks `expr` with `self` (and `oldSelf`) declared as `schema`'s type, as apiextensions-apiserver's
- * `schema/cel/compilation.go` compiles a rule with cel-go. Returns cel-go's error text for the two errors a schema
- * makes visible — `ERROR: <input>:1:6: undefined field 'x'` and `ERROR: <input>:1:15: found no matching overload for
- * '_==_' applied to '(int, string)'`, each followed by the source line and a caret — or `undefined` when the
- * expression checks (or fails for another reason: syntax errors are @bufbuild/cel's to report, and functions of
- * Kubernetes' CEL libraries the checker does not know are left to evaluation).
+ * `schema/cel/compilation.go` compiles a rule with cel-go. Returns cel-go's error text for the errors a schema makes
+ * visible — `ERROR: <input>:1:5: undefined field 'x'`, `ERROR: <input>:1:15: found no matching overload for '_==_'
+ * applied to '(int, string)'` (an operator), `… for 'size' applied to '(double)'` (a standard function), each
+ * followed by the source line and a caret — or `undefined` when the expression checks or fails for another reason
+ * (syntax errors are @bufbuild/cel's to report; functions of Kubernetes' CEL libraries, which the checker does not
+ * know, and `&&`/`||` on non-booleans are left to evaluation).
  */
 export function typeCheckRule(expr: string, schema: StructuralSchema, root: boolean): string | undefined {
   let parsed: ParseResult;
@@ -138,6 +159,15 @@ export function typeCheckRule(expr: string, schema: StructuralSchema, root: bool
     if (types === null) return undefined;
     offset = operatorOffset(expr, node);
     message = `found no matching overload for '${GO_OPERATORS[node.op]}' applied to '(${types[1]}, ${types[2]})'`;
+  } else if (err.code === "no_matching_overload" && (node.op === "call" || node.op === "rcall")) {
+    // cel-js names the call as `size(double)` or `double.size()`; cel-go as `'size' applied to '(double)'` or
+    // `'size' applied to 'double.()'`, at the call's opening parenthesis.
+    const call = /^found no matching overload for '(?:(.*)\.)?(\w+)\((.*)\)'$/.exec(err.summary);
+    if (call === null || !STANDARD_FUNCTIONS.has(call[2] as string)) return undefined;
+    const [, receiver, name, args] = call;
+    const paren = expr.indexOf("(", node.op === "rcall" ? (node.args[1] as ASTNode).range.end : node.pos);
+    offset = paren === -1 ? node.pos : paren;
+    message = `found no matching overload for '${name}' applied to '${receiver ?? ""}${receiver === undefined ? "" : "."}(${args})'`;
   } else return undefined;
   const at = location(expr, Math.max(0, offset));
   return `ERROR: <input>:${at.line}:${at.col}: ${message}\n | ${at.text}\n | ${".".repeat(at.col - 1)}^`;

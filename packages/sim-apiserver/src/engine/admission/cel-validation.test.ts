@@ -2,8 +2,10 @@
 // TestValidationExpressions, TestValidationExpressionsAtSchemaLevels, TestMessageExpression, TestRatcheting's
 // transition rules) for what the simulator evaluates, with @bufbuild/cel.
 import { fieldErrorString } from "@informer-ts/apimachinery";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { validateCustomResourceRules } from "./cel-validation.js";
+import { CEL_COST_LIMITS } from "./cel-cost.js";
+import { validateCustomResourceRules, validateSchemaRules } from "./cel-validation.js";
 import type { StructuralSchema } from "./custom-resource-schema.js";
 
 const withRules = (rules: unknown[], properties: Record<string, StructuralSchema>): StructuralSchema => ({
@@ -87,5 +89,262 @@ describe("transition rules (oldSelf)", () => {
     expect(v(schema, { spec: { replicas: 1 } }, { spec: { replicas: 2 } })).toEqual([
       'spec: Invalid value: "object": replicas may not decrease',
     ]);
+  });
+});
+
+const ROOT = "spec.versions[0].schema.openAPIV3Schema";
+const atCrd = (schema: unknown) => validateSchemaRules(schema, ROOT).map(fieldErrorString);
+const HINT =
+  "(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)";
+
+describe("CRD write: estimated cost (apiextensions validation.go, StaticEstimatedCostLimit / StaticEstimatedCRDCostLimit)", () => {
+  const tags = (bounds: { maxItems?: number; maxLength?: number }): unknown => ({
+    type: "object",
+    properties: {
+      spec: {
+        type: "object",
+        properties: {
+          tags: {
+            type: "array",
+            ...(bounds.maxItems === undefined ? {} : { maxItems: bounds.maxItems }),
+            items: { type: "string", ...(bounds.maxLength === undefined ? {} : { maxLength: bounds.maxLength }) },
+            "x-kubernetes-validations": [{ rule: "self.all(x, x.contains('gpu'))" }],
+          },
+        },
+      },
+    },
+  });
+  const rule = `${ROOT}.properties[spec].properties[tags].x-kubernetes-validations[0].rule`;
+
+  it("a rule over an unbounded list of unbounded strings is Forbidden, and so is the schema's total", () => {
+    expect(atCrd(tags({}))).toEqual([
+      `${rule}: Forbidden: estimated rule cost exceeds budget by factor of more than 100x ${HINT}`,
+      `${rule}: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema`,
+      `${ROOT}: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x ${HINT}`,
+    ]);
+  });
+
+  it("maxItems and maxLength make the same rule admissible", () => {
+    expect(atCrd(tags({ maxItems: 100, maxLength: 64 }))).toEqual([]);
+    // Only one bound is not enough: 100 strings of 3 MiB, or 1M strings of 64 characters.
+    expect(atCrd(tags({ maxItems: 100 }))).toHaveLength(1);
+    expect(atCrd(tags({ maxLength: 64 }))).toHaveLength(1);
+  });
+
+  it("the factor is printed with one decimal below 100x (an O(n^2) rule over 3266 items)", () => {
+    const schema = {
+      type: "array",
+      maxItems: 3266,
+      items: { type: "number" },
+      "x-kubernetes-validations": [{ rule: "self.all(x, self.all(y, true))" }],
+    };
+    expect(atCrd(schema)).toEqual([
+      `${ROOT}.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 3.2x ${HINT}`,
+    ]);
+  });
+
+  it("a rule's cost is multiplied by how often its node can occur (maxItems of the lists above it)", () => {
+    const nested = (maxItems: number) => ({
+      type: "array",
+      maxItems,
+      items: {
+        type: "string",
+        maxLength: 1024,
+        "x-kubernetes-validations": [{ rule: "self.contains('gpu')" }],
+      },
+    });
+    // self.contains('gpu') costs 1 + ceil(4096 * 0.1) = 411: 24330 of them fit in 10,000,000, 24331 do not.
+    expect(atCrd(nested(24_330))).toEqual([]);
+    expect(atCrd(nested(24_331))).toEqual([
+      `${ROOT}.items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 1.000004x ${HINT}`,
+    ]);
+  });
+
+  it("a messageExpression is costed too", () => {
+    const schema = {
+      type: "array",
+      items: { type: "string" },
+      "x-kubernetes-validations": [
+        { rule: "size(self) < 5", messageExpression: "'bad: ' + self.map(x, x + '!').join(',')" },
+      ],
+    };
+    expect(atCrd(schema)[0]).toBe(
+      `${ROOT}.x-kubernetes-validations[0].messageExpression: Forbidden: estimated messageExpression cost exceeds budget by factor of more than 100x ${HINT}`,
+    );
+  });
+
+  it("the total over all rules: per-rule limit, the four most expensive contributors, the total (cost total exceeds total limit)", () => {
+    // The case's schema: an unbounded list of long strings (over the per-rule limit), a bounded map (within it, but
+    // over 1% of the total), and a cheap integer rule that does not count as a contributor.
+    const schema = {
+      type: "object",
+      properties: {
+        array: {
+          type: "array",
+          items: {
+            type: "string",
+            maxLength: 500_000,
+            "x-kubernetes-validations": [{ rule: "self.contains('keyword')" }],
+          },
+        },
+        map: {
+          type: "object",
+          maxProperties: 10_000,
+          additionalProperties: {
+            type: "string",
+            maxLength: 2048,
+            "x-kubernetes-validations": [{ rule: "self.contains('keyword')" }],
+          },
+        },
+        field: { type: "integer", "x-kubernetes-validations": [{ rule: "self > 50 && self < 100" }] },
+      },
+    };
+    const arrayRule = `${ROOT}.properties[array].items.x-kubernetes-validations[0].rule`;
+    expect(validateSchemaRules(schema, ROOT).map((e) => [e.type, e.field])).toEqual([
+      ["FieldValueForbidden", arrayRule],
+      ["FieldValueForbidden", arrayRule],
+      ["FieldValueForbidden", `${ROOT}.properties[map].additionalProperties.x-kubernetes-validations[0].rule`],
+      ["FieldValueForbidden", ROOT],
+    ]);
+  });
+});
+
+describe("CRD write: type-checking against the schema (TestCelCompilation)", () => {
+  const spec = (rules: unknown[]) => ({
+    type: "object",
+    properties: {
+      spec: {
+        type: "object",
+        properties: {
+          replicas: { type: "integer" },
+          ratio: { type: "number" },
+          name: { type: "string" },
+          items: { type: "array", items: { type: "object", properties: { port: { type: "integer" } } } },
+          labels: { type: "object", additionalProperties: { type: "string" } },
+          any: { "x-kubernetes-int-or-string": true },
+        },
+        "x-kubernetes-validations": rules,
+      },
+    },
+  });
+  const at = `${ROOT}.properties[spec].x-kubernetes-validations`;
+  const printed = (rule: string) =>
+    `apiextensions.ValidationRule{Rule:${JSON.stringify(rule)}, Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}`;
+
+  it("valid rules over fields, list items, map values and int-or-string compile", () => {
+    const rules = [
+      "self.replicas >= 0 && self.ratio < 1.5",
+      "self.items.all(i, i.port > 1024)",
+      "self.labels.all(k, self.labels[k] != '')",
+      "has(self.name) && self.name.startsWith('w')",
+      "self.any == 1 || self.any == 'x'",
+      "self.replicas >= oldSelf.replicas",
+      "quantity('1').isLessThan(quantity('2'))",
+    ].map((rule) => ({ rule }));
+    expect(atCrd(spec(rules))).toEqual([]);
+  });
+
+  it("an undefined field is a compile error naming it, with cel-go's position and caret", () => {
+    expect(atCrd(spec([{ rule: "self.replica > 1" }]))).toEqual([
+      `${at}[0].rule: Invalid value: ${printed("self.replica > 1")}: compilation failed: ERROR: <input>:1:5: undefined field 'replica'\n | self.replica > 1\n | ....^`,
+    ]);
+    expect(atCrd(spec([{ rule: "self.items.all(i, i.prot > 0)" }]))[0]).toContain(
+      "ERROR: <input>:1:20: undefined field 'prot'",
+    );
+  });
+
+  it("a type mismatch is a compile error naming the overload", () => {
+    expect(atCrd(spec([{ rule: 'self.replicas == "x"' }]))).toEqual([
+      `${at}[0].rule: Invalid value: ${printed('self.replicas == "x"')}: compilation failed: ERROR: <input>:1:15: found no matching overload for '_==_' applied to '(int, string)'\n | self.replicas == "x"\n | ..............^`,
+    ]);
+    // "invalid checking for number": size() of a number.
+    expect(atCrd(spec([{ rule: "size(self.ratio) == 10" }]))[0]).toContain(
+      "compilation failed: ERROR: <input>:1:5: found no matching overload for 'size' applied to '(double)'",
+    );
+  });
+
+  it("a messageExpression is type-checked too", () => {
+    expect(atCrd(spec([{ rule: "true", messageExpression: "self.nme" }]))[0]).toContain(
+      `${at}[0].messageExpression: Invalid value: `,
+    );
+    expect(atCrd(spec([{ rule: "true", messageExpression: "self.nme" }]))[0]).toContain(
+      "messageExpression compilation failed: ERROR: <input>:1:5: undefined field 'nme'",
+    );
+  });
+
+  it("the root object has apiVersion, kind and metadata.name", () => {
+    const root = {
+      type: "object",
+      properties: { spec: { type: "object" } },
+      "x-kubernetes-validations": [{ rule: "self.metadata.name.startsWith('a') && self.kind == 'W'" }],
+    };
+    expect(atCrd(root)).toEqual([]);
+  });
+});
+
+describe("runtime cost (PerCallLimit, RuntimeCELCostBudget)", () => {
+  const listSchema = (rules: unknown[]): StructuralSchema => ({
+    type: "object",
+    properties: {
+      spec: {
+        type: "object",
+        properties: { tags: { type: "array", items: { type: "string" } }, n: { type: "integer" } },
+        "x-kubernetes-validations": rules,
+      } as StructuralSchema,
+    },
+  });
+
+  it("an evaluation over the per-call limit is not run and stops validation with upstream's message", () => {
+    // 2,000 tags of 1,000 characters: x.contains(...) on each costs 101, times the list squared (exists inside all).
+    const tag = "a".repeat(1000);
+    const schema = listSchema([
+      { rule: "self.tags.all(x, self.tags.exists(y, y.contains(x)))", message: "tags must overlap" },
+      { rule: "self.n > 0" },
+    ]);
+    expect(v(schema, { spec: { tags: Array(2000).fill(tag), n: 0 } })).toEqual([
+      "spec: Invalid value: \"object\": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: tags must overlap",
+    ]);
+    // The same object with few tags is evaluated: the second rule fails normally.
+    expect(v(schema, { spec: { tags: ["a"], n: 0 } })).toEqual([
+      'spec: Invalid value: "object": failed rule: self.n > 0',
+    ]);
+  });
+
+  it("evaluations that together overdraw the per-request budget stop validation", () => {
+    // Each item's rule costs about 900,000 (within the per-call limit); twelve of them exceed 10,000,000.
+    const schema: StructuralSchema = {
+      type: "object",
+      properties: {
+        items: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { tags: { type: "array", items: { type: "string" } } },
+            "x-kubernetes-validations": [{ rule: "self.tags.all(x, x.contains('a'))" }],
+          } as StructuralSchema,
+        },
+      },
+    };
+    const item = { tags: Array(900).fill("a".repeat(9990)) };
+    const errs = v(schema, { items: Array(12).fill(item) });
+    expect(errs).toEqual([
+      'items[11]: Invalid value: "object": validation failed due to running out of cost budget, no further validation rules will be run',
+    ]);
+    expect(v(schema, { items: Array(11).fill(item) })).toEqual([]);
+  });
+
+  it("property: for any list size a quadratic rule either holds or is refused for its cost, and is never run past the limit", () => {
+    const schema = listSchema([{ rule: "self.tags.all(x, self.tags.all(y, x == y || x != y))" }]);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3000 }), (n) => {
+        const errs = v(schema, { spec: { tags: Array(n).fill("t") } });
+        const perCall = CEL_COST_LIMITS.perCallLimit;
+        // cost ~ n^2 * 6: within the limit the rule holds; beyond it the evaluation is refused.
+        if (n * n * 6 < perCall * 0.9) expect(errs).toEqual([]);
+        if (n * n * 6 > perCall * 1.1)
+          expect(errs).toEqual([expect.stringContaining("call cost exceeds limit for rule")]);
+      }),
+      { numRuns: 40 },
+    );
   });
 });
