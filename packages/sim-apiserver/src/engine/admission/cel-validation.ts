@@ -1,4 +1,4 @@
-import { type CelInput, celEnv, isCelError, parse, plan } from "@bufbuild/cel";
+import { type CelInput, isCelError, parse, plan } from "@bufbuild/cel";
 import type { FieldError } from "@informer-ts/apimachinery";
 import { type ASTNode, parse as parseAst } from "@marcbachmann/cel-js";
 import {
@@ -10,6 +10,7 @@ import {
   shapeOfSchema,
   shapeOfValue,
 } from "./cel-cost.js";
+import { VALIDATION_ENV } from "./cel-library.js";
 import { typeCheckRule } from "./cel-typecheck.js";
 import type { StructuralSchema } from "./custom-resource-schema.js";
 
@@ -24,7 +25,6 @@ export interface ValidationRule {
 
 type Program = (ctx: Record<string, CelInput>) => unknown;
 
-const ENV = celEnv();
 /** Planned programs by expression (a definition's rules are few and run on every write); failures as errors. */
 const PROGRAMS = new Map<string, Program | Error>();
 
@@ -32,7 +32,7 @@ function programOf(expr: string): Program | Error {
   let p = PROGRAMS.get(expr);
   if (p === undefined) {
     try {
-      p = plan(ENV, parse(expr)) as Program;
+      p = plan(VALIDATION_ENV, parse(expr)) as Program;
     } catch (err) {
       p = err instanceof Error ? err : new Error(String(err));
     }
@@ -202,6 +202,15 @@ export function validateCustomResourceRules(
   return errs;
 }
 
+/**
+ * A parse error as cel-go words it: `<input>:1:6: Syntax error: <what>` (the text after `Syntax error:` is
+ * @bufbuild/cel's); other planning errors (an unknown function) are left as they are.
+ */
+function syntaxError(message: string): string {
+  const m = /^(<input>:\d+:\d+: )(.*)$/s.exec(message);
+  return m === null ? message : `${m[1]}Syntax error: ${m[2]}`;
+}
+
 /** Go's `%#v` of an `apiextensions.ValidationRule`, as a field error prints the rule it rejects. */
 function goValidationRule(r: Record<string, unknown>): string {
   const str = (v: unknown) => JSON.stringify(typeof v === "string" ? v : "");
@@ -268,7 +277,7 @@ export function validateSchemaRules(schema: unknown, path: string): FieldError[]
         const cardinality = maxCardinality(bounds, node);
         const compile = (expr: string): string | undefined => {
           const p = programOf(expr);
-          return p instanceof Error ? `ERROR: ${p.message}` : typeCheckRule(expr, node, root);
+          return p instanceof Error ? `ERROR: ${syntaxError(p.message)}` : typeCheckRule(expr, node, root);
         };
         const ruleError = compile(rule);
         if (ruleError === undefined) {
