@@ -230,6 +230,42 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "custom resource defaulting for requests and from storage works",
     here: "needs-admission.test.ts",
   },
+  // apimachinery/crd_validation_rules.go
+  {
+    file: "apimachinery/crd_validation_rules.go",
+    it: "MUST NOT fail validation for create of a custom resource that satisfies the x-kubernetes-validations rules",
+    here: "apimachinery-crd-validation-rules.test.ts",
+  },
+  {
+    file: "apimachinery/crd_validation_rules.go",
+    it: "MUST fail validation for create of a custom resource that does not satisfy the x-kubernetes-validations rules",
+    here: "apimachinery-crd-validation-rules.test.ts",
+  },
+  {
+    file: "apimachinery/crd_validation_rules.go",
+    it: "MUST fail create of a custom resource definition that contains a x-kubernetes-validations rule that refers to a property that do not exist",
+    here: "apimachinery-crd-validation-rules.test.ts",
+  },
+  {
+    file: "apimachinery/crd_validation_rules.go",
+    it: "MUST fail create of a custom resource definition that contains an x-kubernetes-validations rule that contains a syntax error",
+    here: "apimachinery-crd-validation-rules.test.ts",
+  },
+  {
+    file: "apimachinery/crd_validation_rules.go",
+    it: "MUST fail create of a custom resource definition that contains an x-kubernetes-validations rule that exceeds the estimated cost limit",
+    here: "apimachinery-crd-validation-rules.test.ts",
+  },
+  {
+    file: "apimachinery/crd_validation_rules.go",
+    it: "MUST fail create of a custom resource that exceeds the runtime cost limit for x-kubernetes-validations rule execution",
+    here: "apimachinery-crd-validation-rules.test.ts",
+  },
+  {
+    file: "apimachinery/crd_validation_rules.go",
+    it: "MUST fail update of a custom resource that does not satisfy a x-kubernetes-validations transition rule",
+    here: "apimachinery-crd-validation-rules.test.ts",
+  },
   // apimachinery/apply.go
   {
     file: "apimachinery/apply.go",
