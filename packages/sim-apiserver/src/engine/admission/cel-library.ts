@@ -35,11 +35,13 @@ const KUBERNETES_LISTS: CelFunc[] = [
   celMethod("min", LIST, [], CelScalar.DYN, function () {
     const xs = orderable(this);
     if (xs.length === 0) throw new Error("min called on empty list");
+    // biome-ignore lint/complexity/useMathMinMax: the items are bigints or strings too, which Math.min does not take
     return xs.reduce((a, b) => (b < a ? b : a));
   }),
   celMethod("max", LIST, [], CelScalar.DYN, function () {
     const xs = orderable(this);
     if (xs.length === 0) throw new Error("max called on empty list");
+    // biome-ignore lint/complexity/useMathMinMax: the items are bigints or strings too, which Math.max does not take
     return xs.reduce((a, b) => (b > a ? b : a));
   }),
   celMethod("indexOf", LIST, [CelScalar.DYN], CelScalar.INT, function (x) {
