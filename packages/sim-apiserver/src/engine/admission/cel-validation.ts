@@ -92,6 +92,44 @@ function typeName(s: StructuralSchema): string {
   return s.type ?? "object";
 }
 
+/** Schemas whose rules cannot exceed the runtime limits, by {@link fitsRuntimeLimits}. */
+const FITS = new WeakMap<StructuralSchema, boolean>();
+
+/**
+ * Whether no write can exceed the runtime limits with `schema`'s rules: each rule's and messageExpression's static
+ * estimate (over the schema's bounds, unbounded ones sized from the request limit, as at CRD write) within
+ * `PerCallLimit`, and all of them times their nodes' cardinality within `RuntimeCELCostBudget`. Then an object that
+ * fits the schema (CEL runs after schema validation) and a request needs no costing of its own.
+ */
+function fitsRuntimeLimits(schema: StructuralSchema): boolean {
+  let fits = FITS.get(schema);
+  if (fits !== undefined) return fits;
+  let total = 0;
+  let perCall = 0;
+  const walk = (s: StructuralSchema | undefined, bounds: readonly (number | undefined)[]): void => {
+    if (s === undefined) return;
+    const rules = (s as { "x-kubernetes-validations"?: readonly ValidationRule[] })["x-kubernetes-validations"];
+    if (rules !== undefined && rules.length > 0) {
+      const shape = shapeOfSchema(s);
+      const vars = { self: shape, oldSelf: shape };
+      for (const r of rules)
+        for (const expr of [r.rule, r.messageExpression]) {
+          if (expr === undefined) continue;
+          const cost = costOf(expr, vars);
+          perCall = Math.max(perCall, cost);
+          total += cost * maxCardinality(bounds, s);
+        }
+    }
+    for (const p of Object.values(s.properties ?? {})) walk(p, bounds);
+    walk(s.items, [...bounds, s.maxItems]);
+    if (typeof s.additionalProperties === "object") walk(s.additionalProperties, [...bounds, s.maxProperties]);
+  };
+  walk(schema, []);
+  fits = perCall <= CEL_COST_LIMITS.perCallLimit && total <= CEL_COST_LIMITS.runtimeCELCostBudget;
+  FITS.set(schema, fits);
+  return fits;
+}
+
 /** apiextensions' `ruleErrorString`: a rule is named by its message, else by its text. */
 function ruleErrorString(r: ValidationRule): string {
   return r.message !== undefined && r.message.trim() !== "" ? r.message.trim() : r.rule.trim();
@@ -107,7 +145,8 @@ function ruleErrorString(r: ValidationRule): string {
  * <error>`.
  *
  * Cost: each evaluation is costed before it runs, with {@link estimateCost} over the sizes of the values it is given
- * (@bufbuild/cel counts no steps). One that costs more than `PerCallLimit` (1,000,000) is not run and ends the
+ * (@bufbuild/cel counts no steps) — unless the schema's static estimate already fits the limits
+ * ({@link fitsRuntimeLimits}; it assumes, as upstream's does, a request within 3 MiB). One that costs more than `PerCallLimit` (1,000,000) is not run and ends the
  * validation: `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call
  * cost exceeds limit for rule: <rule>`; all evaluations of one write share `RuntimeCELCostBudget` (10,000,000), and
  * the one that would overdraw it ends the validation with `validation failed due to running out of cost budget, no
@@ -123,6 +162,7 @@ export function validateCustomResourceRules(
   const errs: FieldError[] = [];
   if (schema === undefined) return errs;
   let remaining: number = CEL_COST_LIMITS.runtimeCELCostBudget;
+  const costed = !fitsRuntimeLimits(schema);
   /** Charges one evaluation of `cost`; an error detail ending the validation when it does not fit. */
   const charge = (cost: number, what: "rule" | "messageExpression", r: ValidationRule): string | undefined => {
     const spent = Math.min(cost, CEL_COST_LIMITS.perCallLimit + 1);
@@ -149,14 +189,15 @@ export function validateCustomResourceRules(
         if (transition && o === undefined) continue;
         self ??= toCel(v, s);
         if (transition) oldSelf ??= toCel(o, s);
-        shapes ??= { self: shapeOfValue(v), oldSelf: shapeOfValue(o) };
+        if (costed) shapes ??= { self: shapeOfValue(v), oldSelf: shapeOfValue(o) };
         const ctx: Record<string, CelInput> = transition ? { self, oldSelf: oldSelf as CelInput } : { self };
         const field =
           r.fieldPath === undefined || r.fieldPath === ""
             ? path || "<nil>"
             : `${path}${r.fieldPath.startsWith(".") ? "" : "."}${r.fieldPath}`;
         const program = programOf(r.rule);
-        const over = program instanceof Error ? undefined : charge(costOf(r.rule, shapes), "rule", r);
+        const over =
+          program instanceof Error || shapes === undefined ? undefined : charge(costOf(r.rule, shapes), "rule", r);
         if (over !== undefined) {
           errs.push({ type: "FieldValueInvalid", field: path || "<nil>", badValue: typeName(s), detail: over });
           return false;
@@ -171,7 +212,9 @@ export function validateCustomResourceRules(
           if (r.messageExpression !== undefined) {
             const mp = programOf(r.messageExpression);
             const mOver =
-              mp instanceof Error ? undefined : charge(costOf(r.messageExpression, shapes), "messageExpression", r);
+              mp instanceof Error || shapes === undefined
+                ? undefined
+                : charge(costOf(r.messageExpression, shapes), "messageExpression", r);
             if (mOver !== undefined) {
               errs.push({ type: "FieldValueInvalid", field: path || "<nil>", badValue: typeName(s), detail: mOver });
               return false;
