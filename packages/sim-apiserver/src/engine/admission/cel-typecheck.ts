@@ -120,6 +120,18 @@ const STANDARD_FUNCTIONS = new Set([
   "timestamp",
 ]);
 
+/**
+ * A cel-js type name as cel-go prints it: `null_type`, `list(int)`, `map(string, int)`; the object types declared
+ * here print as `object` (cel-go names them after their schema path).
+ */
+function goTypeName(t: string): string {
+  return t
+    .replace(/\bObject\d+\b/g, "object")
+    .replace(/\bnull\b/g, "null_type")
+    .replace(/</g, "(")
+    .replace(/>/g, ")");
+}
+
 /** The offset of a binary node's operator: the first occurrence after its left operand. */
 function operatorOffset(input: string, node: ASTNode): number {
   if (!Array.isArray(node.args) || node.args.length !== 2) return node.pos;
@@ -158,7 +170,7 @@ export function typeCheckRule(expr: string, schema: StructuralSchema, root: bool
     const types = /^no such overload: (.+?) (?:==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (.+)$/.exec(err.summary);
     if (types === null) return undefined;
     offset = operatorOffset(expr, node);
-    message = `found no matching overload for '${GO_OPERATORS[node.op]}' applied to '(${types[1]}, ${types[2]})'`;
+    message = `found no matching overload for '${GO_OPERATORS[node.op]}' applied to '(${goTypeName(types[1] as string)}, ${goTypeName(types[2] as string)})'`;
   } else if (err.code === "no_matching_overload" && (node.op === "call" || node.op === "rcall")) {
     // cel-js names the call as `size(double)` or `double.size()`; cel-go as `'size' applied to '(double)'` or
     // `'size' applied to 'double.()'`, at the call's opening parenthesis.
@@ -167,7 +179,8 @@ export function typeCheckRule(expr: string, schema: StructuralSchema, root: bool
     const [, receiver, name, args] = call;
     const paren = expr.indexOf("(", node.op === "rcall" ? (node.args[1] as ASTNode).range.end : node.pos);
     offset = paren === -1 ? node.pos : paren;
-    message = `found no matching overload for '${name}' applied to '${receiver ?? ""}${receiver === undefined ? "" : "."}(${args})'`;
+    const target = receiver === undefined ? "" : `${goTypeName(receiver)}.`;
+    message = `found no matching overload for '${name}' applied to '${target}(${goTypeName(args as string)})'`;
   } else return undefined;
   const at = location(expr, Math.max(0, offset));
   return `ERROR: <input>:${at.line}:${at.col}: ${message}\n | ${at.text}\n | ${".".repeat(at.col - 1)}^`;
