@@ -257,6 +257,9 @@ describe("CRD write: type-checking against the schema (TestCelCompilation)", () 
     expect(atCrd(spec([{ rule: 'self.replicas == "x"' }]))).toEqual([
       `${at}[0].rule: Invalid value: ${printed('self.replicas == "x"')}: compilation failed: ERROR: <input>:1:15: found no matching overload for '_==_' applied to '(int, string)'\n | self.replicas == "x"\n | ..............^`,
     ]);
+    expect(atCrd(spec([{ rule: "self.items == 'x' || self.replicas == null" }]))[0]).toContain(
+      "found no matching overload for '_==_' applied to '(list(object), string)'",
+    );
     // "invalid checking for number": size() of a number.
     expect(atCrd(spec([{ rule: "size(self.ratio) == 10" }]))[0]).toContain(
       "compilation failed: ERROR: <input>:1:5: found no matching overload for 'size' applied to '(double)'",
