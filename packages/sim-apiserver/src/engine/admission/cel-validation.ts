@@ -276,7 +276,7 @@ interface RuleCost {
  * (apiextensions-apiserver's `ValidateCustomResourceDefinitionOpenAPISchema` compiling each rule with
  * `schema/cel/compilation.go`, and `validateCustomResourceDefinitionValidation` summing their costs). `path` is where
  * `schema` (the `openAPIV3Schema`) sits.
- * - An empty rule is `Required value`. A rule or `messageExpression` that does not parse (@bufbuild/cel), or does not
+ * - An empty rule is `Required value: rule is not specified`. A rule or `messageExpression` that does not parse (@bufbuild/cel), or does not
  *   type-check against the schema (`self`/`oldSelf` declared as the node's type, {@link typeCheckRule}), makes the
  *   definition invalid: `…x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{…}:
  *   compilation failed: ERROR: <input>:1:6: undefined field 'x'` and the source line with a caret.
@@ -313,7 +313,7 @@ export function validateSchemaRules(schema: unknown, path: string): FieldError[]
         const ruleAt = `${at}.x-kubernetes-validations[${i}]`;
         const rule = typeof raw.rule === "string" ? raw.rule : "";
         if (rule.trim() === "") {
-          errs.push({ type: "FieldValueRequired", field: `${ruleAt}.rule` });
+          errs.push({ type: "FieldValueRequired", field: `${ruleAt}.rule`, detail: "rule is not specified" });
           return;
         }
         shape ??= shapeOfSchema(node);
