@@ -276,10 +276,11 @@ interface RuleCost {
  * (apiextensions-apiserver's `ValidateCustomResourceDefinitionOpenAPISchema` compiling each rule with
  * `schema/cel/compilation.go`, and `validateCustomResourceDefinitionValidation` summing their costs). `path` is where
  * `schema` (the `openAPIV3Schema`) sits.
- * - An empty rule is `Required value: rule is not specified`. A rule or `messageExpression` that does not parse (@bufbuild/cel), or does not
- *   type-check against the schema (`self`/`oldSelf` declared as the node's type, {@link typeCheckRule}), makes the
- *   definition invalid: `…x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{…}:
- *   compilation failed: ERROR: <input>:1:6: undefined field 'x'` and the source line with a caret.
+ * - An empty rule is `Required value: rule is not specified`. A rule or `messageExpression` that does not parse
+ *   (@bufbuild/cel), or does not type-check against the schema (`self`/`oldSelf` declared as the node's type,
+ *   {@link typeCheckRule}), makes the definition invalid: `…x-kubernetes-validations[0].rule: Invalid value:
+ *   apiextensions.ValidationRule{…}: compilation failed: ERROR: <input>:1:5: undefined field 'x'` and the source line
+ *   with a caret.
  * - Each expression's worst-case cost ({@link estimateCost} over the schema's `maxLength`/`maxItems`/`maxProperties`,
  *   unbounded ones sized from the 3 MiB request limit) times how often its node can occur (the bounds of the lists
  *   and maps above it) must stay within `StaticEstimatedCostLimit` (10,000,000): `…rule: Forbidden: estimated rule
