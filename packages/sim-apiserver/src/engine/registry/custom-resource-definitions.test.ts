@@ -211,6 +211,50 @@ describe("CustomResourceDefinition lifecycle", () => {
     expect(e.currentResourceVersion).toBe(rv);
   });
 
+  it("a definition whose rule exceeds the estimated cost limit is 422 on create and on update, nothing changed", async () => {
+    const e = engine();
+    const withTags = (bounded: boolean) => {
+      const crd = gadgetsCrd();
+      (crd.spec as { versions: Array<Record<string, unknown>> }).versions[0]!.schema = {
+        openAPIV3Schema: {
+          type: "object",
+          properties: {
+            spec: {
+              type: "object",
+              properties: {
+                tags: {
+                  type: "array",
+                  ...(bounded ? { maxItems: 16 } : {}),
+                  items: { type: "string", ...(bounded ? { maxLength: 63 } : {}) },
+                  "x-kubernetes-validations": [{ rule: "self.all(t, self.exists(u, u.startsWith(t)))" }],
+                },
+              },
+            },
+          },
+        },
+      };
+      return crd;
+    };
+    const rv = e.currentResourceVersion;
+    const err = await rejected(e.create(CRD, "", withTags(false)));
+    expect(err.code).toBe(422);
+    const rule =
+      "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[tags].x-kubernetes-validations[0].rule";
+    expect(err.status.details?.causes?.[0]).toEqual({
+      reason: "FieldValueForbidden",
+      message:
+        "Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
+      field: rule,
+    });
+    expect(e.currentResourceVersion).toBe(rv);
+    // Bounded, the same rule is admissible; an update that drops the bounds again is refused and changes nothing.
+    const created = (await e.create(CRD, "", withTags(true))) as KubeObject;
+    const stored = e.currentResourceVersion;
+    const update = { ...withTags(false), metadata: { ...created.metadata } };
+    expect((await rejected(e.update(CRD, "", created.metadata?.name as string, update))).code).toBe(422);
+    expect(e.currentResourceVersion).toBe(stored);
+  });
+
   it("validation covers group, scope, versions and names", () => {
     const messages = (crd: KubeObject) =>
       validateCustomResourceDefinition(crd).map((x) => `${x.field}: ${x.type}${x.detail ? ` ${x.detail}` : ""}`);
