@@ -313,8 +313,9 @@ export class SimClusterRuntime {
       name,
       run: (s: AbortSignal) => {
         // Every component and controller of the cluster waits on the manager's one signal: more than Node's
-        // default of 10 listeners, by design.
-        setMaxListeners(64, s);
+        // default of 10 listeners, by design. With every controller running, the count passes 64 (each controller's
+        // run, its workers' waits and the components' own), which made Node warn of a leak on every run.
+        setMaxListeners(128, s);
         return run(s);
       },
       needLeaderElection: () => false,
