@@ -1,4 +1,5 @@
 import { type Pod, resources } from "@informer-ts/client";
+import { FAST_POD_STAGES, type Stage } from "@informer-ts/sim-cluster";
 import { createSimCluster } from "@informer-ts/testing";
 import { describe, expect, it } from "vitest";
 import { all, available, conditionTrue, job, podsOf, replicaSet, statefulSet, stored } from "./cluster-helpers.js";
@@ -10,8 +11,8 @@ interface Trace {
   readonly requests: string[];
 }
 
-async function run(seed: number): Promise<Trace> {
-  const c = await createSimCluster({ seed, cluster: { nodes: 4 } });
+async function run(seed: number, stages?: readonly Stage[]): Promise<Trace> {
+  const c = await createSimCluster({ seed, cluster: { nodes: 4, ...(stages !== undefined && { stages }) } });
   try {
     await c.client.create(resources.replicaSets, replicaSet("web", 8));
     await c.settle({ maxMs: 120_000, until: available(c, "web", 8) });
@@ -45,6 +46,16 @@ describe("determinism of the simulated cluster", () => {
     expect(b.requests).toEqual(a.requests);
     expect(a.pods).toHaveLength(3);
     expect(a.events.length).toBeGreaterThan(10);
+  });
+
+  it("the same holds under FAST_POD_STAGES (one status write per start) with the informers' managedFields trim", async () => {
+    const a = await run(7, FAST_POD_STAGES);
+    const b = await run(7, FAST_POD_STAGES);
+    expect(b.pods).toEqual(a.pods);
+    expect(b.bindings).toEqual(a.bindings);
+    expect(b.events).toEqual(a.events);
+    expect(b.requests).toEqual(a.requests);
+    expect(a.pods).toHaveLength(3);
   });
 
   it("another seed gives other pod names", async () => {

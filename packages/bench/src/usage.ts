@@ -146,11 +146,14 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
     name: "cluster",
     summary:
       "@informer-ts/sim-cluster in virtual time: nodes created with Leases, then Deployments whose pods are created, " +
-      "scheduled, Running and Ready — wall seconds, pods per wall second, heap per node and per pod",
+      "scheduled, Running and Ready — per variant (before/after in one run): wall and CPU seconds, pods per CPU and " +
+      "wall second, writes per pod by verb, heap per node and per pod; a projected full-size line",
     results: ["cluster"],
     env: [
-      { name: "BENCH_CLUSTER_NODES", default: "5000", meaning: "simulated nodes" },
-      { name: "BENCH_CLUSTER_DEPLOYMENTS", default: "1500", meaning: "Deployments created" },
+      { name: "BENCH_CLUSTER_FULL", default: "0", meaning: "1: the full size (5,000 nodes, 1,500 × 100 pods)" },
+      { name: "BENCH_CLUSTER_VARIANTS", default: "before,trimmed,fast", meaning: "variants run (full size: fast)" },
+      { name: "BENCH_CLUSTER_NODES", default: "100", meaning: "simulated nodes (full size 5000)" },
+      { name: "BENCH_CLUSTER_DEPLOYMENTS", default: "20", meaning: "Deployments created (full size 1500)" },
       { name: "BENCH_CLUSTER_REPLICAS", default: "100", meaning: "replicas of each Deployment" },
       { name: "BENCH_CLUSTER_EVENTS", default: "0", meaning: "1 records Events (scheduler, kubelet, controllers)" },
       { name: "BENCH_CLUSTER_MANAGED_FIELDS", default: "1", meaning: "0: the engine records no managedFields" },

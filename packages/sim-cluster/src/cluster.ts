@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import type { KubeObject } from "@informer-ts/apimachinery";
-import type { SharedIndexInformer } from "@informer-ts/cache";
+import { type SharedIndexInformer, transformStripManagedFields } from "@informer-ts/cache";
 import {
   type Deployment,
   type KubeClient,
@@ -94,6 +94,14 @@ export interface ClusterOptions {
   readonly rootCA?: string;
   /** The Job controller's pod failure backoff (`DefaultJobPodFailureBackOff`, default 10 000 ms). */
   readonly jobPodFailureBackoffMs?: number;
+  /**
+   * Drop `metadata.managedFields` from every object the cluster's shared informers store (default true), as
+   * kube-controller-manager's informer factory does (`cmd/kube-controller-manager/app/controllermanager.go`,
+   * `CreateControllerContext`: `informers.WithTransform(trim)`): no controller here reads them, and an update built
+   * from a cached object then sends none, so the apiserver keeps the live ones. `false` keeps them (a test that reads
+   * them from a lister).
+   */
+  readonly trimManagedFields?: boolean;
   /** Default a console logger at `warn`. */
   readonly logger?: Logger;
   /** Where controller and work-queue metrics go (default an in-memory recorder). */
@@ -154,6 +162,7 @@ export class SimClusterRuntime {
       rand: this.rand,
       metrics,
       gracefulShutdownTimeout: 5000,
+      ...(o.trimManagedFields !== false && { informerOptions: { transform: transformStripManagedFields } }),
     });
     const recorder = (component: string): EventRecorder | undefined =>
       o.events === false ? undefined : this.manager.getEventRecorderFor(component);
@@ -304,8 +313,9 @@ export class SimClusterRuntime {
       name,
       run: (s: AbortSignal) => {
         // Every component and controller of the cluster waits on the manager's one signal: more than Node's
-        // default of 10 listeners, by design.
-        setMaxListeners(64, s);
+        // default of 10 listeners, by design. With every controller running, the count passes 64 (each controller's
+        // run, its workers' waits and the components' own), which made Node warn of a leak on every run.
+        setMaxListeners(128, s);
         return run(s);
       },
       needLeaderElection: () => false,

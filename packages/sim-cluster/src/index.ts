@@ -136,6 +136,7 @@ export { PodLifecycle, type PodLifecycleOptions, type PodLifecycleStats } from "
 export {
   DEFAULT_POD_STAGES,
   EXIT_CODE_ANNOTATION,
+  FAST_POD_STAGES,
   InvalidStageError,
   OUTCOME_ANNOTATION,
   type Stage,

@@ -4,6 +4,7 @@ import { type Deployment, type KubeClient, type Pod, type ReplicaSet, resources 
 import type { Clock } from "@informer-ts/clock";
 import { Controller, type EventHandler, type EventRecorder, type Request } from "@informer-ts/controller";
 import { type Logger, type MetricsProvider, safeLog } from "@informer-ts/instrumentation";
+import { addControllerUIDIndexer, filterByOwner } from "../internal/controller-uid-index.js";
 import { keyOf, rfc3339 } from "../internal/pod-util.js";
 import {
   type DeploymentCondition,
@@ -93,6 +94,7 @@ export class DeploymentController {
   readonly controller: Controller;
 
   constructor(private readonly o: DeploymentControllerOptions) {
+    addControllerUIDIndexer(o.replicaSets);
     const dHandler: EventHandler<KubeObject> = {
       create: (d) => [requestOf(d)],
       update: (_o, d) => [requestOf(d)],
@@ -199,10 +201,10 @@ export class DeploymentController {
 
   /** `getReplicaSetsForDeployment` with `ReplicaSetControllerRefManager.ClaimReplicaSets`. */
   private async claimReplicaSets(d: Deployment): Promise<ReplicaSet[]> {
-    const ns = d.metadata?.namespace ?? "";
     const sel = labelSelectorAsSelector(d.spec?.selector as never);
     const out: ReplicaSet[] = [];
-    for (const rs of this.o.replicaSets.getIndexer().byIndex("namespace", ns) as ReplicaSet[]) {
+    // Only ours and the namespace's orphans can be claimed (upstream lists the whole namespace and skips the rest).
+    for (const rs of filterByOwner(this.o.replicaSets, d, true)) {
       const ref = controllerOf(rs);
       const matches = sel.matches(rs.metadata?.labels);
       if (ref !== undefined) {

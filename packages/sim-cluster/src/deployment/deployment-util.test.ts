@@ -1,8 +1,9 @@
 import type { Deployment, ReplicaSet } from "@informer-ts/client";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { deploymentComplete, deploymentProgressing, deploymentTimedOut } from "./conditions.js";
 import { newRSNewReplicas, resolveFenceposts } from "./replica-sets.js";
-import { computeHash, equalIgnoreHash } from "./revisions.js";
+import { computeHash, equalIgnoreHash, stable } from "./revisions.js";
 
 // Ported from pkg/controller/deployment/util/deployment_util_test.go (tables), adapted to JSON objects.
 function dep(
@@ -144,5 +145,55 @@ describe("EqualIgnoreHash and ComputeHash", () => {
     expect(computeHash(b, undefined)).toBe(computeHash(structuredClone(b), undefined));
     expect(computeHash(b, 1)).not.toBe(computeHash(b, 2));
     expect(computeHash(b, undefined)).toMatch(/^[bcdfghjklmnpqrstvwxz2456789]+$/);
+  });
+});
+
+describe("EqualIgnoreHash without copies (property)", () => {
+  // What EqualIgnoreHash was before it stopped cloning: a deep copy without the hash label, empty labels and metadata
+  // dropped, compared as JSON with sorted keys. The clone-free comparison must agree with it on any template.
+  const reference = (a: unknown, b: unknown) => {
+    const strip = (t: unknown) => {
+      const c = structuredClone((t ?? {}) as { metadata?: { labels?: Record<string, string> } });
+      if (c.metadata?.labels !== undefined) {
+        delete c.metadata.labels["pod-template-hash"];
+        if (Object.keys(c.metadata.labels).length === 0) delete c.metadata.labels;
+      }
+      if (c.metadata !== undefined && Object.keys(c.metadata).length === 0) delete c.metadata;
+      return JSON.stringify(stable(c));
+    };
+    return strip(a) === strip(b);
+  };
+  const labels = fc.dictionary(fc.constantFrom("app", "tier", "pod-template-hash"), fc.constantFrom("a", "b"));
+  const template = fc.record(
+    {
+      metadata: fc.record(
+        { labels, annotations: fc.dictionary(fc.constantFrom("x", "y"), fc.constantFrom("1", "2")) },
+        {
+          requiredKeys: [],
+        },
+      ),
+      spec: fc.record(
+        {
+          containers: fc.array(
+            fc.record({ name: fc.constantFrom("c", "d"), image: fc.constantFrom("i", "j", undefined) }),
+            { maxLength: 2 },
+          ),
+          nodeName: fc.constantFrom("n", undefined),
+        },
+        { requiredKeys: [] },
+      ),
+    },
+    { requiredKeys: [] },
+  );
+
+  it("agrees with the copying comparison on random templates (and their key-reordered copies)", () => {
+    fc.assert(
+      fc.property(template, template, fc.boolean(), (a, b, reorder) => {
+        const other = reorder ? (stable(a) as typeof a) : b;
+        expect(equalIgnoreHash(a, other)).toBe(reference(a, other));
+        expect(equalIgnoreHash(a, b)).toBe(reference(a, b));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -45,19 +45,43 @@ export function stable(v: unknown): unknown {
 
 /**
  * `EqualIgnoreHash`: two pod templates are equal once their `pod-template-hash` labels are removed (compared as JSON
- * with sorted keys).
+ * values: key order does not matter, a key whose value is `undefined` is absent, empty `labels` and `metadata` are
+ * absent). Nothing is copied below `metadata.labels`: the Deployment controller asks this of every ReplicaSet it owns
+ * on every sync.
  */
 export function equalIgnoreHash(a: unknown, b: unknown): boolean {
-  const strip = (t: unknown) => {
-    const c = structuredClone((t ?? {}) as { metadata?: { labels?: Record<string, string> } });
-    if (c.metadata?.labels !== undefined) {
-      delete c.metadata.labels[DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY];
-      if (Object.keys(c.metadata.labels).length === 0) delete c.metadata.labels;
-    }
-    if (c.metadata !== undefined && Object.keys(c.metadata).length === 0) delete c.metadata;
-    return JSON.stringify(stable(c));
-  };
-  return strip(a) === strip(b);
+  return jsonValueEqual(withoutHash(a), withoutHash(b));
+}
+
+/** A template without its `pod-template-hash` label (and without `labels`/`metadata` left empty), sharing the rest. */
+function withoutHash(t: unknown): unknown {
+  if (typeof t !== "object" || t === null) return {};
+  const { metadata, ...rest } = t as { metadata?: { labels?: Record<string, string> } };
+  if (typeof metadata !== "object" || metadata === null) return metadata === undefined ? rest : t;
+  const { labels, ...meta } = metadata;
+  let m: Record<string, unknown> = meta;
+  if (labels !== undefined) {
+    const { [DEFAULT_DEPLOYMENT_UNIQUE_LABEL_KEY]: _hash, ...kept } = labels;
+    if (Object.keys(kept).length > 0) m = { ...meta, labels: kept };
+  }
+  return Object.keys(m).length > 0 ? { ...rest, metadata: m } : rest;
+}
+
+/** Whether `a` and `b` serialize to the same JSON up to key order (what comparing `JSON.stringify(stable(x))` did). */
+function jsonValueEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    // In an array `undefined` (and a function) serializes as null.
+    return a.every((x, i) => jsonValueEqual(x ?? null, b[i] ?? null));
+  }
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const ka = Object.keys(ra).filter((k) => ra[k] !== undefined);
+  const kb = Object.keys(rb).filter((k) => rb[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.hasOwn(rb, k) && jsonValueEqual(ra[k], rb[k]));
 }
 
 const SAFE_ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789";

@@ -5,7 +5,7 @@ import type { Clock } from "@informer-ts/clock";
 import { Controller, type EventHandler, type EventRecorder, type Request } from "@informer-ts/controller";
 import type { MetricsProvider } from "@informer-ts/instrumentation";
 import { type Logger, safeLog } from "@informer-ts/instrumentation";
-import { addPodControllerUIDIndexer, filterPodsByOwner } from "../internal/pod-controller-index.js";
+import { addControllerUIDIndexer, filterByOwner } from "../internal/controller-uid-index.js";
 import { isPodActive, isPodAvailable, isPodReady, keyOf, rfc3339 } from "../internal/pod-util.js";
 import { getPodsToDelete } from "./active-pods.js";
 import { UIDTrackingControllerExpectations } from "./controller-expectations.js";
@@ -119,7 +119,7 @@ export class ReplicaSetController {
     this.kind = o.kind ?? REPLICA_SETS;
     this.burst = o.burstReplicas ?? BURST_REPLICAS;
     this.expectations = new UIDTrackingControllerExpectations(o.clock);
-    addPodControllerUIDIndexer(o.pods);
+    addControllerUIDIndexer(o.pods);
     const ownerHandler: EventHandler<KubeObject> = {
       create: (obj) => [requestOf(obj)],
       update: (_old, cur) => [requestOf(cur)],
@@ -234,7 +234,7 @@ export class ReplicaSetController {
     const needsSync = this.expectations.satisfiedExpectations(key);
     const selector = this.kind.selectorOf(owner);
     // syncReplicaSet reads the owner's pods and the namespace's orphans through the controller-uid index.
-    const active = filterPodsByOwner(this.o.pods, owner, true).filter(isPodActive);
+    const active = filterByOwner(this.o.pods, owner, true).filter(isPodActive);
     const filtered = await this.claimPods(owner, selector, active);
     let manageErr: unknown;
     if (needsSync && owner.metadata?.deletionTimestamp == null) {
