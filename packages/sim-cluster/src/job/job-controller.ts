@@ -261,13 +261,18 @@ export class JobController {
     const indexCount = completions ?? 1;
     const corrupt = (field: string) => (part: string) =>
       safeLog(this.o.logger, "info", `corrupted ${field} interval, ignoring`, { key, interval: part });
-    let succeededIndexes = indexed
-      ? parseIndexesFromString(status.completedIndexes, indexCount, corrupt("completedIndexes"))
+    const succeededIndexes = indexed
+      ? calculateSucceededIndexes(
+          status.completedIndexes,
+          indexCount,
+          pods,
+          (p) => !hasTrackingFinalizer(p),
+          corrupt("completedIndexes"),
+        ).result
       : [];
     let failedIndexes = perIndex
       ? parseIndexesFromString(status.failedIndexes, indexCount, corrupt("failedIndexes"))
       : [];
-    const newSucceededIndexes: number[] = [];
     const newFailedIndexes: number[] = [];
     let failJobMessage: string | undefined;
     const newlyFinished: Pod[] = [];
@@ -284,7 +289,6 @@ export class JobController {
       const inRange = !indexed || (ix >= 0 && ix < indexCount);
       if (phase === "Succeeded") {
         if (!indexed) uncounted.succeeded.push(puid);
-        else if (inRange && !intervalsHave(succeededIndexes, ix)) newSucceededIndexes.push(ix);
         finished.push({ succeeded: true, finishedAt: finishedAtOf(p, now) });
       } else if (phase === "Failed" || p.metadata?.deletionTimestamp != null) {
         const match = phase === "Failed" ? matchPodFailurePolicy(rules, p) : { countFailed: true };
@@ -305,7 +309,6 @@ export class JobController {
       newlyFinished.push(p);
     }
     if (indexed) {
-      succeededIndexes = withOrderedIndexes(succeededIndexes, sortedUnique(newSucceededIndexes));
       status.completedIndexes = intervalsToString(succeededIndexes);
       status.succeeded = intervalsTotal(succeededIndexes);
       if (perIndex) {
@@ -550,7 +553,10 @@ export class JobController {
       metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
       spec?: { hostname?: string } & Parameters<typeof addCompletionIndexEnvVariables>[0];
     };
-    if (indexes !== undefined) addCompletionIndexEnvVariables((template.spec ??= {}));
+    if (indexes !== undefined) {
+      template.spec ??= {};
+      addCompletionIndexEnvVariables(template.spec);
+    }
     const queue = [...(indexes ?? [])];
     this.expectations.expectCreations(key, n);
     const { successes, error } = await slowStartBatch(n, SLOW_START_INITIAL_BATCH_SIZE, async () => {
