@@ -8,9 +8,14 @@ import type { SimCluster } from "@informer-ts/testing";
  * `stages` plus, per index in `indexes`, a copy of the `pod-fail` stage for the pods of that completion index
  * (selected by the `batch.kubernetes.io/job-completion-index` label): an Indexed Job whose pods of those indexes fail,
  * as upstream's `failOddSucceedEven` pods do by exiting with `$JOB_COMPLETION_INDEX % 2`. The copy weighs 10⁹ against
- * `pod-complete`'s 1, so the completion is all but never drawn; the draw is seeded, so every run is the same.
+ * `pod-complete`'s 1, so the completion is all but never drawn; the draw is seeded, so every run is the same. With
+ * `matchAnnotations`, only pods carrying those annotations fail.
  */
-export function failingIndexStages(indexes: readonly number[], stages: readonly Stage[] = DEFAULT_POD_STAGES): Stage[] {
+export function failingIndexStages(
+  indexes: readonly number[],
+  stages: readonly Stage[] = DEFAULT_POD_STAGES,
+  matchAnnotations?: Readonly<Record<string, string>>,
+): Stage[] {
   const fail = stages.find((s) => s.name === "pod-fail");
   if (fail === undefined) throw new Error("failingIndexStages: the stages have no pod-fail stage");
   const exprs = (fail.selector?.matchExpressions ?? []).filter((e) => !e.key.startsWith(".metadata.annotations."));
@@ -20,7 +25,11 @@ export function failingIndexStages(indexes: readonly number[], stages: readonly 
       ...fail,
       name: `pod-fail-index-${ix}`,
       weight: 1e9,
-      selector: { matchLabels: { "batch.kubernetes.io/job-completion-index": String(ix) }, matchExpressions: exprs },
+      selector: {
+        matchLabels: { "batch.kubernetes.io/job-completion-index": String(ix) },
+        matchExpressions: exprs,
+        ...(matchAnnotations !== undefined && { matchAnnotations }),
+      },
     })),
   ];
 }

@@ -175,6 +175,26 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should allow to use the pod failure policy on exit code to fail the job early",
     here: "apps-job-statefulset-cronjob.test.ts",
   },
+  {
+    file: "apps/job.go",
+    it: "should create pods for an Indexed job with completion indexes and specified hostname",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/job.go",
+    it: "should execute all indexes despite some failing when using backoffLimitPerIndex",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/job.go",
+    it: "should terminate job execution when the number of failed indexes exceeds maxFailedIndexes",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/job.go",
+    it: "should mark indexes as failed when the FailIndex action is matched in podFailurePolicy",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
   // apps/statefulset.go
   { file: "apps/statefulset.go", it: "should provide basic identity", here: "apps-job-statefulset-cronjob.test.ts" },
   {
