@@ -125,7 +125,14 @@ export function conditionTrue(obj: { status?: unknown } | undefined, type: strin
 export function statefulSet(
   name: string,
   replicas: number,
-  spec: { podManagementPolicy?: "Parallel" | "OrderedReady"; partition?: number; claims?: boolean } = {},
+  spec: {
+    podManagementPolicy?: "Parallel" | "OrderedReady";
+    partition?: number;
+    maxUnavailable?: number | string;
+    claims?: boolean;
+    start?: number;
+    retention?: { whenDeleted?: "Retain" | "Delete"; whenScaled?: "Retain" | "Delete" };
+  } = {},
 ): StatefulSet {
   return {
     apiVersion: "apps/v1",
@@ -136,9 +143,17 @@ export function statefulSet(
       serviceName: name,
       selector: { matchLabels: { app: name } },
       ...(spec.podManagementPolicy !== undefined && { podManagementPolicy: spec.podManagementPolicy }),
-      ...(spec.partition !== undefined && {
-        updateStrategy: { type: "RollingUpdate", rollingUpdate: { partition: spec.partition } },
+      ...((spec.partition !== undefined || spec.maxUnavailable !== undefined) && {
+        updateStrategy: {
+          type: "RollingUpdate",
+          rollingUpdate: {
+            ...(spec.partition !== undefined && { partition: spec.partition }),
+            ...(spec.maxUnavailable !== undefined && { maxUnavailable: spec.maxUnavailable }),
+          },
+        },
       }),
+      ...(spec.start !== undefined && { ordinals: { start: spec.start } }),
+      ...(spec.retention !== undefined && { persistentVolumeClaimRetentionPolicy: spec.retention }),
       template: {
         metadata: { labels: { app: name } },
         spec: { containers: [{ name: "web", image: "nginx" }] },

@@ -41,6 +41,7 @@ export interface WorkloadControllersOptions {
   readonly nodes: SharedIndexInformer<Node>;
   readonly recorder: (component: string) => EventRecorder | undefined;
   readonly jobPodFailureBackoffMs?: number;
+  readonly featureGates?: { readonly MaxUnavailableStatefulSet?: boolean };
 }
 
 /**
@@ -83,6 +84,7 @@ export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadC
         sets: o.manager.informerFor(resources.statefulSets) as SharedIndexInformer<StatefulSet>,
         pods: o.pods,
         revisions: o.manager.informerFor(CONTROLLER_REVISIONS) as SharedIndexInformer<ControllerRevision>,
+        maxUnavailableStatefulSet: o.featureGates?.MaxUnavailableStatefulSet === true,
       })
     : undefined;
   const daemonSets = o.controllers.includes("daemonset")

@@ -28,6 +28,8 @@ import {
   getOrdinal,
   getPersistentVolumeClaimName,
   getPodRevision,
+  getStartOrdinal,
+  getStatefulSetMaxUnavailable,
   isFinished,
   isRunningAndReady,
   isTerminating,
@@ -70,6 +72,11 @@ export interface StatefulSetControllerOptions {
   readonly metrics?: MetricsProvider;
   /** `ConcurrentStatefulSetSyncs` (default 5). */
   readonly workers?: number;
+  /**
+   * The `MaxUnavailableStatefulSet` feature gate: `rollingUpdate.maxUnavailable` is honoured. Default false, as in
+   * Kubernetes 1.34 (alpha since 1.24, beta and on by default from 1.35).
+   */
+  readonly maxUnavailableStatefulSet?: boolean;
 }
 
 /**
@@ -93,8 +100,13 @@ export interface StatefulSetControllerOptions {
  * - Status: `replicas`, `readyReplicas`, `availableReplicas` (with `minReadySeconds`), `currentReplicas`,
  *   `updatedReplicas`, both revisions, `collisionCount`, `observedGeneration`, written through `/status` on change.
  *
- * Differences from kube-controller-manager: no `maxUnavailable` (alpha), `ordinals.start`,
- * `persistentVolumeClaimRetentionPolicy` or claim adoption; pods are not adopted by selector.
+ * - `spec.ordinals.start`: ordinals run from `start` to `start + replicas − 1`; pods outside that range are condemned
+ *   (from the highest ordinal down), and the partition counts from `start`.
+ * - `rollingUpdate.maxUnavailable` behind the `MaxUnavailableStatefulSet` gate (off by default, as in 1.34): while
+ *   fewer than that many pods of the range (a percentage rounded down, at least 1) are unavailable, the highest
+ *   ordinals not of the update revision are deleted together, up to the difference.
+ *
+ * Differences from kube-controller-manager: no claim adoption; pods are not adopted by selector.
  */
 export class StatefulSetController {
   readonly controller: Controller;
@@ -234,6 +246,7 @@ export class StatefulSetController {
       updateRevision: updateName,
       collisionCount,
     };
+    const start = getStartOrdinal(set);
     const replicas: (Pod | undefined)[] = new Array(replicaCount).fill(undefined);
     const condemned: Pod[] = [];
     for (const pod of pods) {
@@ -246,9 +259,10 @@ export class StatefulSetController {
         if (getPodRevision(pod) === currentName) status.currentReplicas++;
         if (getPodRevision(pod) === updateName) status.updatedReplicas++;
       }
+      // Ordinals run from spec.ordinals.start; a pod outside [start, start + replicas) is condemned.
       const ord = getOrdinal(pod);
-      if (ord >= 0 && ord < replicaCount) replicas[ord] = pod;
-      else if (ord >= replicaCount) condemned.push(pod);
+      if (ord >= start && ord < start + replicaCount) replicas[ord - start] = pod;
+      else if (ord >= 0) condemned.push(pod);
     }
     condemned.sort((a, b) => getOrdinal(b) - getOrdinal(a));
     const monotonic = spec.podManagementPolicy !== "Parallel";
@@ -263,10 +277,10 @@ export class StatefulSetController {
         continue;
       }
       if (pod === undefined) {
-        const fromCurrent = createsFromCurrent(currentSet, i);
+        const fromCurrent = createsFromCurrent(currentSet, i + start);
         const fresh = newStatefulSetPod(
           fromCurrent ? currentSet : updateSet,
-          i,
+          i + start,
           fromCurrent ? currentName : updateName,
         );
         await this.createPod(set, fresh);
@@ -296,6 +310,24 @@ export class StatefulSetController {
     }
     if ((spec.updateStrategy?.type ?? "RollingUpdate") !== "RollingUpdate") return done();
     const updateMin = spec.updateStrategy?.rollingUpdate?.partition ?? 0;
+    if (this.o.maxUnavailableStatefulSet === true) {
+      // `updateStatefulSetAfterInvariantEstablished`: with pods of the range unavailable, only the rest of
+      // maxUnavailable may go — the highest ordinals not yet of the update revision first.
+      const maxUnavailable = getStatefulSetMaxUnavailable(
+        spec.updateStrategy?.rollingUpdate?.maxUnavailable,
+        replicaCount,
+      );
+      const unavailable = replicas.filter((p) => p === undefined || !healthy(p)).length;
+      let budget = maxUnavailable - unavailable;
+      for (let target = replicaCount - 1; target >= updateMin && budget > 0; target--) {
+        const pod = replicas[target];
+        if (pod === undefined || getPodRevision(pod) === updateName || isTerminating(pod)) continue;
+        await this.deletePod(set, pod);
+        status.currentReplicas--;
+        budget--;
+      }
+      return done();
+    }
     for (let target = replicaCount - 1; target >= updateMin; target--) {
       const pod = replicas[target];
       if (pod === undefined) continue;
