@@ -309,3 +309,91 @@ describe("StatefulSet start ordinal and maxUnavailable in the simulated cluster"
     expect(await rollAndCountUnavailable("one", 5)).toBe(1);
   });
 });
+
+describe("StatefulSet persistentVolumeClaimRetentionPolicy in the simulated cluster (test/e2e/apps/statefulset.go, Non-retain StatefulSetPersistentVolumeClaimPolicy)", () => {
+  const claimsOf = (set: string) =>
+    all<PersistentVolumeClaim>(c!, "persistentvolumeclaims")
+      .filter((p) => p.metadata?.name?.startsWith(`www-${set}-`) && p.metadata?.deletionTimestamp == null)
+      .map((p) => p.metadata?.name)
+      .sort();
+
+  it("should delete PVCs with a WhenDeleted policy", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    await c.client.create(
+      resources.statefulSets,
+      statefulSet("wd", 3, { claims: true, retention: { whenDeleted: "Delete", whenScaled: "Retain" } }),
+    );
+    await settleReady("wd", 3);
+    const set = setOf("wd")!;
+    const claim = stored<PersistentVolumeClaim>(c, "persistentvolumeclaims", "default", "www-wd-0")!;
+    expect(claim.metadata?.ownerReferences).toEqual([
+      {
+        apiVersion: "apps/v1",
+        kind: "StatefulSet",
+        name: "wd",
+        uid: set.metadata?.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ]);
+    await c.client.delete(resources.statefulSets, "wd", { namespace: "default" });
+    await c.settle({ maxMs: 120_000, until: () => claimsOf("wd").length === 0 && podsOf(c!, "wd").length === 0 });
+    expect(claimsOf("wd")).toEqual([]);
+  });
+
+  it("should delete PVCs with a OnScaledown policy", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    await c.client.create(
+      resources.statefulSets,
+      statefulSet("sd", 3, { claims: true, retention: { whenDeleted: "Retain", whenScaled: "Delete" } }),
+    );
+    await settleReady("sd", 3);
+    expect(
+      stored<PersistentVolumeClaim>(c, "persistentvolumeclaims", "default", "www-sd-2")?.metadata?.ownerReferences,
+    ).toBeUndefined();
+    await c.client.patch(resources.statefulSets, "sd", { spec: { replicas: 1 } }, { namespace: "default" });
+    await settleReady("sd", 1);
+    await c.settle({ maxMs: 60_000, until: () => claimsOf("sd").length === 1 });
+    expect(claimsOf("sd")).toEqual(["www-sd-0"]);
+    // Scaling up again creates fresh claims for the new pods.
+    await c.client.patch(resources.statefulSets, "sd", { spec: { replicas: 3 } }, { namespace: "default" });
+    await settleReady("sd", 3);
+    expect(claimsOf("sd")).toEqual(["www-sd-0", "www-sd-1", "www-sd-2"]);
+    // Whendeleted Retain: deleting the set keeps the claims.
+    await c.client.delete(resources.statefulSets, "sd", { namespace: "default" });
+    await c.settle({ maxMs: 120_000, until: () => podsOf(c!, "sd").length === 0 });
+    expect(claimsOf("sd")).toEqual(["www-sd-0", "www-sd-1", "www-sd-2"]);
+  });
+
+  it("the default Retain policy keeps claims on scale-down and set deletion", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    await c.client.create(resources.statefulSets, statefulSet("rt", 2, { claims: true }));
+    await settleReady("rt", 2);
+    await c.client.patch(resources.statefulSets, "rt", { spec: { replicas: 1 } }, { namespace: "default" });
+    await settleReady("rt", 1);
+    await c.client.delete(resources.statefulSets, "rt", { namespace: "default" });
+    await c.settle({ maxMs: 120_000, until: () => podsOf(c!, "rt").length === 0 });
+    expect(claimsOf("rt")).toEqual(["www-rt-0", "www-rt-1"]);
+  });
+
+  it("changing the policy on a running set re-owns its claims", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    await c.client.create(resources.statefulSets, statefulSet("ch", 2, { claims: true }));
+    await settleReady("ch", 2);
+    await c.client.patch(
+      resources.statefulSets,
+      "ch",
+      { spec: { persistentVolumeClaimRetentionPolicy: { whenDeleted: "Delete", whenScaled: "Retain" } } },
+      { namespace: "default" },
+    );
+    const uid = setOf("ch")!.metadata?.uid;
+    const owned = () =>
+      ["www-ch-0", "www-ch-1"].every(
+        (n) =>
+          stored<PersistentVolumeClaim>(c!, "persistentvolumeclaims", "default", n)?.metadata?.ownerReferences?.[0]
+            ?.uid === uid,
+      );
+    await c.settle({ maxMs: 60_000, until: owned });
+    expect(owned()).toBe(true);
+  });
+});

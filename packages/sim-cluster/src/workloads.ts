@@ -5,6 +5,7 @@ import {
   type Job,
   type KubeClient,
   type Node,
+  type PersistentVolumeClaim,
   type Pod,
   resources,
   type StatefulSet,
@@ -84,6 +85,7 @@ export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadC
         sets: o.manager.informerFor(resources.statefulSets) as SharedIndexInformer<StatefulSet>,
         pods: o.pods,
         revisions: o.manager.informerFor(CONTROLLER_REVISIONS) as SharedIndexInformer<ControllerRevision>,
+        claims: o.manager.informerFor(resources.persistentVolumeClaims) as SharedIndexInformer<PersistentVolumeClaim>,
         maxUnavailableStatefulSet: o.featureGates?.MaxUnavailableStatefulSet === true,
       })
     : undefined;

@@ -20,6 +20,7 @@ import {
   selfHandler,
 } from "../internal/controller-ref.js";
 import { isPodAvailable, keyOf } from "../internal/pod-util.js";
+import { claimOwnerRefsForSetAndPod, isClaimOwnerUpToDate } from "./claim-retention.js";
 import {
   applyRevision,
   type ControllerRevision,
@@ -68,6 +69,11 @@ export interface StatefulSetControllerOptions {
   readonly sets: SharedIndexInformer<StatefulSet>;
   readonly pods: SharedIndexInformer<Pod>;
   readonly revisions: SharedIndexInformer<ControllerRevision>;
+  /**
+   * The PersistentVolumeClaims: with them the controller keeps each claim's owner references to the
+   * `persistentVolumeClaimRetentionPolicy` and waits for a claim still being deleted before re-creating its pod.
+   */
+  readonly claims?: SharedIndexInformer<PersistentVolumeClaim>;
   readonly recorder?: EventRecorder;
   readonly metrics?: MetricsProvider;
   /** `ConcurrentStatefulSetSyncs` (default 5). */
@@ -106,7 +112,13 @@ export interface StatefulSetControllerOptions {
  *   fewer than that many pods of the range (a percentage rounded down, at least 1) are unavailable, the highest
  *   ordinals not of the update revision are deleted together, up to the difference.
  *
- * Differences from kube-controller-manager: no claim adoption; pods are not adopted by selector.
+ * - `persistentVolumeClaimRetentionPolicy` (with the claims informer; {@link isClaimOwnerUpToDate}): each claim
+ *   gets a controller reference to the set (`whenDeleted: Delete`) or, once its pod is out of range, to that pod
+ *   (`whenScaled: Delete`), so that the garbage collector deletes it with its owner; a pod waits for a claim of its
+ *   ordinal that is still being deleted.
+ *
+ * Differences from kube-controller-manager: no claim adoption; pods are not adopted by selector; claim owners are
+ * fixed for every pod on each sync rather than in the ordered walk.
  */
 export class StatefulSetController {
   readonly controller: Controller;
@@ -265,6 +277,7 @@ export class StatefulSetController {
       else if (ord >= 0) condemned.push(pod);
     }
     condemned.sort((a, b) => getOrdinal(b) - getOrdinal(a));
+    await this.fixClaimOwners(updateSet, pods);
     const monotonic = spec.podManagementPolicy !== "Parallel";
     const healthy = (p: Pod) => isRunningAndReady(p) && !isTerminating(p) && isPodAvailable(p, minReady, now);
     const done = () => completeRollingUpdate(set, status);
@@ -277,6 +290,8 @@ export class StatefulSetController {
         continue;
       }
       if (pod === undefined) {
+        // `PodClaimIsStale`: a claim of this ordinal still being deleted (a scale-down's) must go first.
+        if (this.claimIsStale(set, i + start)) return done();
         const fromCurrent = createsFromCurrent(currentSet, i + start);
         const fresh = newStatefulSetPod(
           fromCurrent ? currentSet : updateSet,
@@ -341,29 +356,72 @@ export class StatefulSetController {
     return done();
   }
 
+  /** The claims of `ordinal` in the claim cache (those not there are left out). */
+  private cachedClaims(set: StatefulSet, ordinal: number): PersistentVolumeClaim[] {
+    const indexer = this.o.claims?.getIndexer();
+    if (indexer === undefined) return [];
+    const ns = set.metadata?.namespace ?? "";
+    return (setSpecOf(set).volumeClaimTemplates ?? [])
+      .map((t) => indexer.getByKey(`${ns}/${getPersistentVolumeClaimName(set, t.metadata?.name ?? "", ordinal)}`))
+      .filter((c): c is PersistentVolumeClaim => c !== undefined);
+  }
+
+  private claimIsStale(set: StatefulSet, ordinal: number): boolean {
+    return this.cachedClaims(set, ordinal).some((c) => c.metadata?.deletionTimestamp != null);
+  }
+
+  /**
+   * `ClaimsMatchRetentionPolicy` + `UpdatePodClaimForRetentionPolicy` for every pod of the set not being deleted, in
+   * range (`processReplica`) or condemned (`fixPodClaim`): claims whose owner references do not match the policy are
+   * patched ({@link claimOwnerRefsForSetAndPod}).
+   */
+  private async fixClaimOwners(set: StatefulSet, pods: readonly Pod[]): Promise<void> {
+    if (this.o.claims === undefined || (setSpecOf(set).volumeClaimTemplates ?? []).length === 0) return;
+    for (const pod of pods) {
+      if (isTerminating(pod)) continue;
+      for (const claim of this.cachedClaims(set, getOrdinal(pod))) {
+        if (claim.metadata?.deletionTimestamp != null || isClaimOwnerUpToDate(claim, set, pod)) continue;
+        try {
+          await this.o.client.patch(
+            resources.persistentVolumeClaims,
+            claim.metadata?.name ?? "",
+            {
+              metadata: { uid: claim.metadata?.uid, ownerReferences: claimOwnerRefsForSetAndPod(claim, set, pod) },
+            },
+            { namespace: claim.metadata?.namespace ?? "" },
+          );
+        } catch (err) {
+          if (isNotFound(err)) continue;
+          this.failed(set, "update", `Claim ${claim.metadata?.name ?? ""} for Pod ${pod.metadata?.name ?? ""}`, err);
+          throw err;
+        }
+      }
+    }
+  }
+
   private async createPod(set: StatefulSet, pod: Pod): Promise<void> {
     const ns = set.metadata?.namespace ?? "";
     const ordinal = getOrdinal(pod);
     for (const t of setSpecOf(set).volumeClaimTemplates ?? []) {
       const claim = getPersistentVolumeClaimName(set, t.metadata?.name ?? "", ordinal);
+      const fresh = {
+        apiVersion: "v1",
+        kind: "PersistentVolumeClaim",
+        metadata: {
+          name: claim,
+          namespace: ns,
+          labels: {
+            ...(setSpecOf(set).selector as { matchLabels?: Record<string, string> } | undefined)?.matchLabels,
+            ...t.metadata?.labels,
+          },
+        },
+        spec: structuredClone(t.spec ?? {}),
+      } as unknown as PersistentVolumeClaim;
+      // A new claim of an in-range pod: the set's reference when `whenDeleted` is Delete.
+      const owners = claimOwnerRefsForSetAndPod(fresh, set, pod);
+      if (owners.length > 0) (fresh.metadata as { ownerReferences?: unknown }).ownerReferences = owners;
       try {
-        await this.o.client.create(
-          resources.persistentVolumeClaims,
-          {
-            apiVersion: "v1",
-            kind: "PersistentVolumeClaim",
-            metadata: {
-              name: claim,
-              namespace: ns,
-              labels: {
-                ...(setSpecOf(set).selector as { matchLabels?: Record<string, string> } | undefined)?.matchLabels,
-                ...t.metadata?.labels,
-              },
-            },
-            spec: structuredClone(t.spec ?? {}),
-          } as unknown as PersistentVolumeClaim,
-          { namespace: ns },
-        );
+        await this.o.client.create(resources.persistentVolumeClaims, fresh, { namespace: ns });
         this.o.recorder?.event(
           set,
           "Normal",
@@ -410,8 +468,8 @@ export class StatefulSetController {
     );
   }
 
-  private failed(set: StatefulSet, verb: "create" | "delete", what: string, err: unknown): void {
-    const reason = verb === "create" ? "FailedCreate" : "FailedDelete";
+  private failed(set: StatefulSet, verb: "create" | "delete" | "update", what: string, err: unknown): void {
+    const reason = verb === "create" ? "FailedCreate" : verb === "delete" ? "FailedDelete" : "FailedUpdate";
     const message = `${verb} ${what} in StatefulSet ${set.metadata?.name ?? ""} failed error: ${String((err as Error).message ?? err)}`;
     this.o.recorder?.event(set, "Warning", reason, message);
     safeLog(this.o.logger, "warn", message, { controller: "statefulset-controller", key: keyOf(set) });
