@@ -258,6 +258,44 @@ describe("DaemonSet rolling update with maxSurge in the simulated cluster (updat
     expect(events.filter((e) => e.reason === "SuccessfulDelete")).toHaveLength(5);
   });
 
+  it("with minReadySeconds an old pod goes only once the new pod on its node has been ready that long", async () => {
+    c = await cluster(2);
+    const strategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
+    await c.client.create(
+      resources.daemonSets,
+      daemonSet("mrs", {}, { updateStrategy: strategy, minReadySeconds: 10 }),
+    );
+    await c.settle({ maxMs: 120_000, until: () => dsOf("mrs")?.status?.numberAvailable === 2 });
+    await c.client.patch(
+      resources.daemonSets,
+      "mrs",
+      { spec: { template: { spec: { containers: [{ name: "app", image: "nginx:2" }] } } } },
+      { namespace: "default" },
+    );
+    // For each node: when its new pod turned ready, and when its old pod was marked for deletion.
+    const readyAt = new Map<string, number>();
+    const gone = new Map<string, number>();
+    await c.settle({
+      maxMs: 300_000,
+      until: () => {
+        for (const p of podsOf(c!, "mrs")) {
+          const node = p.spec?.nodeName ?? "";
+          // The Ready condition's lastTransitionTime (whole seconds, as metav1.Time), as the controller reads it.
+          const since = p.status?.conditions?.find(
+            (x) => x.type === "Ready" && x.status === "True",
+          )?.lastTransitionTime;
+          if (p.spec?.containers?.[0]?.image === "nginx:2" && since !== undefined) readyAt.set(node, Date.parse(since));
+          if (p.spec?.containers?.[0]?.image === "nginx:1" && p.metadata?.deletionTimestamp != null && !gone.has(node))
+            gone.set(node, c!.clock.now());
+        }
+        const pods = podsOf(c!, "mrs");
+        return pods.length === 2 && pods.every((p) => isReady(p) && p.spec?.containers?.[0]?.image === "nginx:2");
+      },
+    });
+    expect(gone.size).toBe(2);
+    for (const [node, t] of gone) expect(t - readyAt.get(node)!).toBeGreaterThanOrEqual(10_000);
+  });
+
   it("maxSurge as a percentage rounds up (30% of 5 nodes: 2 at a time)", async () => {
     c = await cluster(5);
     const strategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: "30%", maxUnavailable: 0 } };

@@ -140,13 +140,14 @@ export async function failsWith(p: Promise<unknown>): Promise<number | undefined
   throw new Error("expected the request to fail");
 }
 
-/** The watch events of `path` until `until` says stop (or 10 s pass), as `TYPE name` strings plus the objects. */
+/** The watch events of `path` until `until` says stop (or `timeoutMs`, default 10 s, pass), with their objects. */
 export async function watchEvents(
   c: E2eCluster,
   path: string,
   query: Record<string, string | number | boolean | undefined>,
   until: (events: ReadonlyArray<{ type: string; object: K8s.KubernetesObject }>) => boolean,
   act: () => Promise<void> = async () => {},
+  timeoutMs = 10_000,
 ): Promise<Array<{ type: string; object: K8s.KubernetesObject }>> {
   const events: Array<{ type: string; object: K8s.KubernetesObject }> = [];
   let resolveDone: () => void = () => {};
@@ -165,7 +166,7 @@ export async function watchEvents(
   );
   try {
     await act();
-    const timer = setTimeout(resolveDone, 10_000);
+    const timer = setTimeout(resolveDone, timeoutMs);
     await done;
     clearTimeout(timer);
   } finally {

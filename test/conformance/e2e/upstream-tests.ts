@@ -439,4 +439,9 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should update pod when spec was updated and update strategy is RollingUpdate",
     here: "apps-daemonset.test.ts",
   },
+  {
+    file: "apps/daemon_set.go",
+    it: "should surge pods onto nodes when spec was updated and update strategy is RollingUpdate",
+    here: "apps-daemonset.test.ts",
+  },
 ];

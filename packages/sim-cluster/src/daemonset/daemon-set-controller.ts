@@ -204,7 +204,25 @@ export class DaemonSetController {
     await this.writeStatus(ds, status);
     const minReady = daemonSpecOf(ds).minReadySeconds ?? 0;
     if (minReady > 0 && status.numberReady !== status.numberAvailable) return { requeueAfter: minReady * 1000 };
-    return undefined;
+    // Upstream's `updatePod` re-queues the set minReadySeconds (+1 s) after a pod turned ready; here the sync looks
+    // again once the first ready pod that is not yet available becomes so (a surging new pod among them).
+    const wait = minReady > 0 ? this.untilNextAvailable(ds, minReady) : undefined;
+    return wait === undefined ? undefined : { requeueAfter: wait };
+  }
+
+  /** Milliseconds until the soonest ready, not yet available pod of the set is available, if there is one. */
+  private untilNextAvailable(ds: DaemonSet, minReady: number): number | undefined {
+    const now = this.o.clock.now();
+    let soonest: number | undefined;
+    for (const pod of this.owned(this.o.pods, ds)) {
+      if (!isPodReady(pod) || isPodAvailable(pod, minReady, now) || pod.metadata?.deletionTimestamp != null) continue;
+      const since = pod.status?.conditions?.find((x) => x.type === "Ready")?.lastTransitionTime;
+      if (since === undefined) continue;
+      // isPodAvailable wants strictly more than minReadySeconds: one millisecond past it.
+      const left = Math.max(1, Date.parse(since) + minReady * 1000 + 1 - now);
+      soonest = Math.min(soonest ?? left, left);
+    }
+    return soonest;
   }
 
   private templateGeneration(ds: DaemonSet): number | undefined {
