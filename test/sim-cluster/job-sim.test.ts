@@ -262,6 +262,43 @@ describe("Indexed Job in the simulated cluster (test/e2e/apps/job.go, job_contro
   });
 });
 
+describe("Job orphan pods in the simulated cluster (job_controller.go syncOrphanPod)", () => {
+  it("a background deletion of a running Job lets its pods go: the orphans' tracking finalizer is removed", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"] } });
+    const j = job("bg", { parallelism: 2, completions: 2, outcome: "Failed" });
+    (j.spec!.template.spec as { restartPolicy: string }).restartPolicy = "OnFailure";
+    await c.client.create(resources.jobs, j);
+    await c.settle({ maxMs: 60_000, until: () => jobOf("bg")?.status?.active === 2 });
+    expect(podsOf(c, "bg").every((p) => p.metadata?.finalizers?.includes("batch.kubernetes.io/job-tracking"))).toBe(
+      true,
+    );
+    await c.client.delete(resources.jobs, "bg", { namespace: "default", propagationPolicy: "Background" });
+    await c.settle({ maxMs: 300_000, until: () => jobOf("bg") === undefined && podsOf(c!, "bg").length === 0 });
+    expect(podsOf(c, "bg")).toEqual([]);
+  });
+
+  it("a pod controlled by something other than a Job keeps the finalizer", async () => {
+    c = await createSimCluster({ cluster: { nodes: 1, controllers: ["job"] } });
+    const pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: {
+        name: "foreign",
+        namespace: "default",
+        finalizers: ["batch.kubernetes.io/job-tracking"],
+        ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: "rs", uid: "rs-uid", controller: true }],
+      },
+      spec: { containers: [{ name: "c", image: "busybox" }] },
+    } as unknown as Pod;
+    await c.client.create(resources.pods, pod);
+    const end = c.clock.now() + 30_000;
+    await c.settle({ maxMs: 31_000, until: () => c!.clock.now() >= end });
+    expect(stored<Pod>(c, "pods", "default", "foreign")?.metadata?.finalizers).toEqual([
+      "batch.kubernetes.io/job-tracking",
+    ]);
+  });
+});
+
 describe("TTL after finished in the simulated cluster", () => {
   it("should delete a job and its pods ttlSecondsAfterFinished after it finished (test/e2e/apps/ttl_after_finished.go, job should be deleted once it finishes after TTL seconds)", async () => {
     c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job", "ttl-after-finished"] } });

@@ -106,6 +106,7 @@ export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadC
 export function workloadControllerList(w: WorkloadControllers): Controller[] {
   return [
     w.jobs?.controller,
+    w.jobs?.orphanPods,
     w.ttlAfterFinished?.controller,
     w.cronJobs?.controller,
     w.statefulSets?.controller,

@@ -52,12 +52,18 @@ export interface E2eClusterOptions {
    * workload, service-account and root-CA controllers of `@informer-ts/sim-cluster`), over HTTP in real time.
    */
   readonly cluster?: { readonly nodes?: number; readonly rootCA?: string };
+  /**
+   * Runs the simulator and its cluster on a {@link RealClock} this many times as fast as the wall clock (default 1):
+   * with 60, a CronJob's every-minute schedule fires every wall second, pod stages and heartbeats are 60 times
+   * shorter, and the server's timestamps move ahead of the wall clock. The client still runs on the wall clock.
+   */
+  readonly clockRate?: number;
 }
 
 /** Starts a simulator for one test file. */
 export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<E2eCluster> {
   const k8s = await import("@kubernetes/client-node");
-  const clock = new RealClock();
+  const clock = new RealClock({ rate: options.clockRate ?? 1 });
   const engine = new SimApiServer({ clock, rand: seededRand(1234), progressNotifyIntervalMs: 0 });
   const server = new SimHttpServer({ backend: new EngineBackend(engine), clock });
   const url = await server.start();

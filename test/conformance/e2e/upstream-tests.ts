@@ -160,7 +160,11 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should support orphan deletion of custom resources",
     here: "apimachinery-garbage-collector.test.ts",
   },
-  { file: "apimachinery/garbage_collector.go", it: "should delete jobs and pods created by cronjob", here: WORKLOADS },
+  {
+    file: "apimachinery/garbage_collector.go",
+    it: "should delete jobs and pods created by cronjob",
+    here: "apimachinery-garbage-collector-cronjob.test.ts",
+  },
   // apps/job.go
   {
     file: "apps/job.go",

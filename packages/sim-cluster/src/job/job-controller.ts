@@ -148,6 +148,11 @@ function finishedAtOf(pod: Pod, fallback: number): number {
  */
 export class JobController {
   readonly controller: Controller;
+  /**
+   * The orphan-pod queue (`orphanQueue`, `syncOrphanPod`): a pod that still holds the tracking finalizer while its
+   * Job is gone (a background deletion) or finished has the finalizer removed, so that it can go.
+   */
+  readonly orphanPods: Controller;
   readonly expectations: UIDTrackingControllerExpectations;
   private readonly backoff = new Map<string, BackoffRecord>();
   /** Per Job key: the resourceVersion of the last status this controller wrote, until the informer delivered it. */
@@ -191,11 +196,48 @@ export class JobController {
       ...(o.metrics !== undefined && { metrics: o.metrics }),
       needLeaderElection: false,
     });
+    const orphanHandler: EventHandler<KubeObject> = {
+      create: (obj) => this.orphanRequest(obj as Pod),
+      update: (_old, cur) => this.orphanRequest(cur as Pod),
+      delete: () => [],
+    };
+    this.orphanPods = new Controller({
+      name: "job-orphan-pod-controller",
+      reconciler: (req) => this.syncOrphanPod(req),
+      watches: [
+        { informer: o.pods as unknown as SharedIndexInformer<KubeObject>, handler: orphanHandler, name: "pods" },
+      ],
+      maxConcurrentReconciles: 1,
+      clock: o.clock,
+      ...(o.metrics !== undefined && { metrics: o.metrics }),
+      needLeaderElection: false,
+    });
   }
 
-  /** Runs the controller until `signal` aborts. */
-  run(signal: AbortSignal): Promise<void> {
-    return this.controller.run(signal);
+  /** Runs the controller (and its orphan-pod queue) until `signal` aborts. */
+  async run(signal: AbortSignal): Promise<void> {
+    await Promise.all([this.controller.run(signal), this.orphanPods.run(signal)]);
+  }
+
+  /** `addPod`/`updatePod`: a pod with the tracking finalizer whose Job is not in the cache is an orphan. */
+  private orphanRequest(pod: Pod): readonly Request[] {
+    return hasTrackingFinalizer(pod) && this.jobOf(pod) === undefined ? [requestOf(pod)] : [];
+  }
+
+  /** `syncOrphanPod`: removes the finalizer of a pod still orphaned, or whose Job finished. */
+  private async syncOrphanPod(req: Request): Promise<undefined> {
+    const pod = this.o.pods.getIndexer().getByKey(`${req.namespace}/${req.name}`) as Pod | undefined;
+    if (pod === undefined || !hasTrackingFinalizer(pod)) return undefined;
+    const ref = controllerRefOf(pod);
+    if (ref !== undefined) {
+      // Controlled by something that is not a batch/v1 Job: not ours to release.
+      if (ref.kind !== "Job" || ref.apiVersion !== "batch/v1") return undefined;
+      const job = this.jobOf(pod);
+      // Adopted again by a running Job: it will count the pod.
+      if (job !== undefined && !isJobFinished(job)) return undefined;
+    }
+    await this.removeFinalizers([pod]);
+    return undefined;
   }
 
   private jobOf(pod: Pod): Job | undefined {
