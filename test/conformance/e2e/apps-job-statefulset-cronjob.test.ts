@@ -459,3 +459,88 @@ describe("[sig-apps] CronJob (apps/cronjob.go)", () => {
     expect((await batch.readNamespacedCronJob({ name: "suspended", namespace: ns })).status?.active ?? []).toEqual([]);
   });
 });
+
+describe("[sig-apps] StatefulSet Basic StatefulSet functionality, API and claim policies (apps/statefulset.go)", () => {
+  it("should list, patch and delete a collection of StatefulSets", async () => {
+    const ns = await c.namespace("sts");
+    const ss = newSet("test-ss", 1);
+    ss.spec!.volumeClaimTemplates = [];
+    await apps.createNamespacedStatefulSet({ namespace: ns, body: ss });
+    await waitRolledOut(ns, "test-ss", 1);
+    // Patching the StatefulSet: a label, 2 replicas, the pause image.
+    await apps.patchNamespacedStatefulSet(
+      {
+        namespace: ns,
+        name: "test-ss",
+        body: {
+          metadata: { labels: { "test-ss": "patched" } },
+          spec: {
+            replicas: 2,
+            template: {
+              spec: {
+                terminationGracePeriodSeconds: 1,
+                containers: [{ name: "webserver", image: "registry.k8s.io/pause:3.10" }],
+              },
+            },
+          },
+        },
+      },
+      c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.StrategicMergePatch),
+    );
+    await waitRolledOut(ns, "test-ss", 2);
+    const pods = (await c.core.listNamespacedPod({ namespace: ns, labelSelector: "app=test-ss" })).items;
+    expect(pods.map((p) => p.spec?.containers[0]?.image)).toEqual(Array(2).fill("registry.k8s.io/pause:3.10"));
+    // Listing all StatefulSets (all namespaces) by the label.
+    const listed = await apps.listStatefulSetForAllNamespaces({ labelSelector: "test-ss=patched" });
+    expect(listed.items).toHaveLength(1);
+    await apps.deleteCollectionNamespacedStatefulSet({
+      namespace: ns,
+      gracePeriodSeconds: 1,
+      labelSelector: "test-ss=patched",
+    });
+    const after = await apps.listStatefulSetForAllNamespaces({ labelSelector: "test-ss=patched" });
+    expect(after.items).toHaveLength(0);
+  });
+
+  const claimNames = async (ns: string) =>
+    (await c.core.listNamespacedPersistentVolumeClaim({ namespace: ns })).items
+      .filter((x) => x.metadata?.deletionTimestamp == null)
+      .map((x) => x.metadata?.name)
+      .sort();
+
+  it("should delete PVCs with a WhenDeleted policy", async () => {
+    const ns = await c.namespace("sts");
+    const ss = newSet("ss", 3);
+    ss.spec!.persistentVolumeClaimRetentionPolicy = { whenDeleted: "Delete" };
+    await apps.createNamespacedStatefulSet({ namespace: ns, body: ss });
+    await waitRolledOut(ns, "ss", 3);
+    // Confirming all 3 PVCs exist with their owner refs (the set's, as controller).
+    const set = await apps.readNamespacedStatefulSet({ namespace: ns, name: "ss" });
+    const claims = (await c.core.listNamespacedPersistentVolumeClaim({ namespace: ns })).items;
+    expect(claims.map((x) => x.metadata?.name).sort()).toEqual(["datadir-ss-0", "datadir-ss-1", "datadir-ss-2"]);
+    for (const claim of claims) {
+      expect(claim.metadata?.ownerReferences).toEqual([
+        expect.objectContaining({ kind: "StatefulSet", uid: set.metadata?.uid, controller: true }),
+      ]);
+    }
+    await apps.deleteNamespacedStatefulSet({ namespace: ns, name: "ss" });
+    // Verifying PVCs deleted.
+    await expect.poll(() => claimNames(ns), POLL).toEqual([]);
+  });
+
+  it("should delete PVCs with a OnScaledown policy", async () => {
+    const ns = await c.namespace("sts");
+    const ss = newSet("ss", 3);
+    ss.spec!.persistentVolumeClaimRetentionPolicy = { whenScaled: "Delete" };
+    await apps.createNamespacedStatefulSet({ namespace: ns, body: ss });
+    await waitRolledOut(ns, "ss", 3);
+    expect(await claimNames(ns)).toEqual(["datadir-ss-0", "datadir-ss-1", "datadir-ss-2"]);
+    // Scaling the set to one replica.
+    await apps.patchNamespacedStatefulSetScale(
+      { namespace: ns, name: "ss", body: { spec: { replicas: 1 } } },
+      c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.MergePatch),
+    );
+    // Verifying all but one PVC deleted.
+    await expect.poll(() => claimNames(ns), POLL).toEqual(["datadir-ss-0"]);
+  });
+});

@@ -211,6 +211,21 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "Scaling should happen in predictable order and halt if any stateful pod is unhealthy",
     here: "apps-job-statefulset-cronjob.test.ts",
   },
+  {
+    file: "apps/statefulset.go",
+    it: "should list, patch and delete a collection of StatefulSets",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "should delete PVCs with a WhenDeleted policy",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "should delete PVCs with a OnScaledown policy",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
   // apps/cronjob.go
   {
     file: "apps/cronjob.go",
