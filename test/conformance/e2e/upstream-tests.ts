@@ -30,7 +30,6 @@ export interface UpstreamTest {
 }
 
 const KUBELET = { pending: "needs a kubelet (pods must run)" } as const;
-const WORKLOADS = { pending: "needs workload controllers (issue #23)" } as const;
 const ADMISSION = {
   pending: "needs the admission chain (branch admission: validation, defaulting, CRD schemas)",
 } as const;
