@@ -1,7 +1,38 @@
 // Test helpers for the sim-cluster tests: objects and reads straight from the simulator's storage.
 import type { KubeObject } from "@informer-ts/apimachinery";
 import type { CronJob, Job, Pod, ReplicaSet, StatefulSet } from "@informer-ts/client";
+import { DEFAULT_POD_STAGES, type Stage } from "@informer-ts/sim-cluster";
 import type { SimCluster } from "@informer-ts/testing";
+
+/**
+ * `stages` plus, per index in `indexes`, a copy of the `pod-fail` stage for the pods of that completion index
+ * (selected by the `batch.kubernetes.io/job-completion-index` label): an Indexed Job whose pods of those indexes fail,
+ * as upstream's `failOddSucceedEven` pods do by exiting with `$JOB_COMPLETION_INDEX % 2`. The copy weighs 10⁹ against
+ * `pod-complete`'s 1, so the completion is all but never drawn; the draw is seeded, so every run is the same. With
+ * `matchAnnotations`, only pods carrying those annotations fail.
+ */
+export function failingIndexStages(
+  indexes: readonly number[],
+  stages: readonly Stage[] = DEFAULT_POD_STAGES,
+  matchAnnotations?: Readonly<Record<string, string>>,
+): Stage[] {
+  const fail = stages.find((s) => s.name === "pod-fail");
+  if (fail === undefined) throw new Error("failingIndexStages: the stages have no pod-fail stage");
+  const exprs = (fail.selector?.matchExpressions ?? []).filter((e) => !e.key.startsWith(".metadata.annotations."));
+  return [
+    ...stages,
+    ...indexes.map((ix) => ({
+      ...fail,
+      name: `pod-fail-index-${ix}`,
+      weight: 1e9,
+      selector: {
+        matchLabels: { "batch.kubernetes.io/job-completion-index": String(ix) },
+        matchExpressions: exprs,
+        ...(matchAnnotations !== undefined && { matchAnnotations }),
+      },
+    })),
+  ];
+}
 
 export function replicaSet(
   name: string,
@@ -62,6 +93,9 @@ export function job(
     exitCode?: number;
     podFailurePolicy?: unknown;
     ttlSecondsAfterFinished?: number;
+    completionMode?: "Indexed";
+    backoffLimitPerIndex?: number;
+    maxFailedIndexes?: number;
   } = {},
 ): Job {
   const { outcome, exitCode, ...rest } = spec;
@@ -91,7 +125,14 @@ export function conditionTrue(obj: { status?: unknown } | undefined, type: strin
 export function statefulSet(
   name: string,
   replicas: number,
-  spec: { podManagementPolicy?: "Parallel" | "OrderedReady"; partition?: number; claims?: boolean } = {},
+  spec: {
+    podManagementPolicy?: "Parallel" | "OrderedReady";
+    partition?: number;
+    maxUnavailable?: number | string;
+    claims?: boolean;
+    start?: number;
+    retention?: { whenDeleted?: "Retain" | "Delete"; whenScaled?: "Retain" | "Delete" };
+  } = {},
 ): StatefulSet {
   return {
     apiVersion: "apps/v1",
@@ -102,9 +143,17 @@ export function statefulSet(
       serviceName: name,
       selector: { matchLabels: { app: name } },
       ...(spec.podManagementPolicy !== undefined && { podManagementPolicy: spec.podManagementPolicy }),
-      ...(spec.partition !== undefined && {
-        updateStrategy: { type: "RollingUpdate", rollingUpdate: { partition: spec.partition } },
+      ...((spec.partition !== undefined || spec.maxUnavailable !== undefined) && {
+        updateStrategy: {
+          type: "RollingUpdate",
+          rollingUpdate: {
+            ...(spec.partition !== undefined && { partition: spec.partition }),
+            ...(spec.maxUnavailable !== undefined && { maxUnavailable: spec.maxUnavailable }),
+          },
+        },
       }),
+      ...(spec.start !== undefined && { ordinals: { start: spec.start } }),
+      ...(spec.retention !== undefined && { persistentVolumeClaimRetentionPolicy: spec.retention }),
       template: {
         metadata: { labels: { app: name } },
         spec: { containers: [{ name: "web", image: "nginx" }] },

@@ -2,6 +2,7 @@
 // test/e2e/apps/daemon_set.go and pkg/controller/daemon/daemon_controller_test.go that need nodes and running pods.
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { type DaemonSet, type Node, type Pod, resources } from "@informer-ts/client";
+import { DEFAULT_POD_STAGES, type Stage } from "@informer-ts/sim-cluster";
 import { createSimCluster, type SimCluster } from "@informer-ts/testing";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
@@ -42,8 +43,10 @@ const nodeNames = () =>
     .sort();
 
 /** A cluster of `nodes` nodes running the DaemonSet controller, once its nodes are registered. */
-async function cluster(nodes: number): Promise<SimCluster> {
-  const sim = await createSimCluster({ cluster: { nodes, controllers: ["daemonset"] } });
+async function cluster(nodes: number, stages?: readonly Stage[]): Promise<SimCluster> {
+  const sim = await createSimCluster({
+    cluster: { nodes, controllers: ["daemonset"], ...(stages !== undefined && { stages }) },
+  });
   await sim.settle({ maxMs: 30_000, until: () => all<Node>(sim, "nodes").length === nodes });
   return sim;
 }
@@ -184,6 +187,204 @@ describe("DaemonSet in the simulated cluster", () => {
     await c.settle({ maxMs: 120_000, until: () => live("intolerant").length === 0 });
     expect(live("intolerant")).toEqual([]);
     expect(dsOf("intolerant")?.status?.desiredNumberScheduled).toBe(0);
+  });
+});
+
+/** The annotation that keeps a pod from ever becoming Ready under {@link NEVER_READY_STAGES}. */
+const NEVER_READY = "sim-cluster-test/never-ready";
+/** The default stages, but `pod-ready` skips pods with the {@link NEVER_READY} annotation (a failing readiness probe). */
+const NEVER_READY_STAGES: Stage[] = DEFAULT_POD_STAGES.map((st) =>
+  st.name === "pod-ready"
+    ? {
+        ...st,
+        selector: {
+          ...st.selector,
+          matchExpressions: [
+            ...(st.selector?.matchExpressions ?? []),
+            { key: `.metadata.annotations.${NEVER_READY}`, operator: "DoesNotExist" },
+          ],
+        },
+      }
+    : st,
+);
+
+describe("DaemonSet rolling update with maxSurge in the simulated cluster (update_test.go)", () => {
+  /** Per node during a rollout: live pods, and whether one of them is available. */
+  function observe(name: string, maxSurge: number) {
+    const seen = { mostSurging: 0, mostPerNode: 0, nodesWithoutReadyPod: 0 };
+    return {
+      seen,
+      check: () => {
+        const byNode = new Map<string, Pod[]>();
+        for (const p of live(name))
+          byNode.set(p.spec?.nodeName ?? "", [...(byNode.get(p.spec?.nodeName ?? "") ?? []), p]);
+        let surging = 0;
+        for (const n of nodeNames()) {
+          const pods = byNode.get(n) ?? [];
+          if (pods.length > 1) surging++;
+          seen.mostPerNode = Math.max(seen.mostPerNode, pods.length);
+          if (!pods.some(isReady)) seen.nodesWithoutReadyPod++;
+        }
+        seen.mostSurging = Math.max(seen.mostSurging, surging);
+        return surging <= maxSurge;
+      },
+    };
+  }
+
+  it("TestDaemonSetUpdatesPodsWithMaxSurge: new pods start beside the old ones, at most maxSurge nodes at a time, no node without a ready pod", async () => {
+    c = await cluster(5);
+    const strategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: 2, maxUnavailable: 0 } };
+    await c.client.create(resources.daemonSets, daemonSet("surge", {}, { updateStrategy: strategy }));
+    await settleOnNodes("surge", nodeNames(), "nginx:1");
+    const o = observe("surge", 2);
+    await c.client.patch(
+      resources.daemonSets,
+      "surge",
+      { spec: { template: { spec: { containers: [{ name: "app", image: "nginx:2" }] } } } },
+      { namespace: "default" },
+    );
+    await c.settle({
+      maxMs: 300_000,
+      until: () => {
+        o.check();
+        const pods = podsOf(c!, "surge");
+        return pods.length === 5 && pods.every((p) => isReady(p) && p.spec?.containers?.[0]?.image === "nginx:2");
+      },
+    });
+    await settleOnNodes("surge", nodeNames(), "nginx:2");
+    expect(o.seen).toEqual({ mostSurging: 2, mostPerNode: 2, nodesWithoutReadyPod: 0 });
+    // One old pod deleted per node, each after its node's new pod was ready (no node was ever without one).
+    const events = all<{ reason?: string; message?: string; metadata?: { creationTimestamp?: string } }>(c, "events");
+    expect(events.filter((e) => e.reason === "SuccessfulDelete")).toHaveLength(5);
+  });
+
+  it("with minReadySeconds an old pod goes only once the new pod on its node has been ready that long", async () => {
+    c = await cluster(2);
+    const strategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
+    await c.client.create(
+      resources.daemonSets,
+      daemonSet("mrs", {}, { updateStrategy: strategy, minReadySeconds: 10 }),
+    );
+    await c.settle({ maxMs: 120_000, until: () => dsOf("mrs")?.status?.numberAvailable === 2 });
+    await c.client.patch(
+      resources.daemonSets,
+      "mrs",
+      { spec: { template: { spec: { containers: [{ name: "app", image: "nginx:2" }] } } } },
+      { namespace: "default" },
+    );
+    // For each node: when its new pod turned ready, and when its old pod was marked for deletion.
+    const readyAt = new Map<string, number>();
+    const gone = new Map<string, number>();
+    await c.settle({
+      maxMs: 300_000,
+      until: () => {
+        for (const p of podsOf(c!, "mrs")) {
+          const node = p.spec?.nodeName ?? "";
+          // The Ready condition's lastTransitionTime (whole seconds, as metav1.Time), as the controller reads it.
+          const since = p.status?.conditions?.find(
+            (x) => x.type === "Ready" && x.status === "True",
+          )?.lastTransitionTime;
+          if (p.spec?.containers?.[0]?.image === "nginx:2" && since !== undefined) readyAt.set(node, Date.parse(since));
+          if (p.spec?.containers?.[0]?.image === "nginx:1" && p.metadata?.deletionTimestamp != null && !gone.has(node))
+            gone.set(node, c!.clock.now());
+        }
+        const pods = podsOf(c!, "mrs");
+        return pods.length === 2 && pods.every((p) => isReady(p) && p.spec?.containers?.[0]?.image === "nginx:2");
+      },
+    });
+    expect(gone.size).toBe(2);
+    for (const [node, t] of gone) expect(t - readyAt.get(node)!).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it("maxSurge as a percentage rounds up (30% of 5 nodes: 2 at a time)", async () => {
+    c = await cluster(5);
+    const strategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: "30%", maxUnavailable: 0 } };
+    await c.client.create(resources.daemonSets, daemonSet("pct", {}, { updateStrategy: strategy }));
+    await settleOnNodes("pct", nodeNames(), "nginx:1");
+    const o = observe("pct", 2);
+    await c.client.patch(
+      resources.daemonSets,
+      "pct",
+      { spec: { template: { spec: { containers: [{ name: "app", image: "nginx:2" }] } } } },
+      { namespace: "default" },
+    );
+    await c.settle({
+      maxMs: 300_000,
+      until: () => {
+        o.check();
+        return podsOf(c!, "pct").every((p) => isReady(p) && p.spec?.containers?.[0]?.image === "nginx:2");
+      },
+    });
+    await settleOnNodes("pct", nodeNames(), "nginx:2");
+    expect(o.seen.mostSurging).toBe(2);
+    expect(o.seen.nodesWithoutReadyPod).toBe(0);
+  });
+
+  it("TestDaemonSetUpdatesWhenNewPodIsNotReady with surge: new pods that never become available stop the rollout at maxSurge nodes, old pods stay", async () => {
+    c = await cluster(4, NEVER_READY_STAGES);
+    const strategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
+    await c.client.create(resources.daemonSets, daemonSet("stuck", {}, { updateStrategy: strategy }));
+    await settleOnNodes("stuck", nodeNames(), "nginx:1");
+    // The new template's pods never become ready.
+    await c.client.patch(
+      resources.daemonSets,
+      "stuck",
+      {
+        spec: {
+          template: {
+            metadata: { annotations: { [NEVER_READY]: "true" } },
+            spec: { containers: [{ name: "app", image: "nginx:2" }] },
+          },
+        },
+      },
+      { namespace: "default" },
+    );
+    const end = c.clock.now() + 120_000;
+    await c.settle({ maxMs: 121_000, until: () => c!.clock.now() >= end });
+    const pods = live("stuck");
+    const newPods = pods.filter((p) => p.spec?.containers?.[0]?.image === "nginx:2");
+    const oldPods = pods.filter((p) => p.spec?.containers?.[0]?.image === "nginx:1");
+    expect(newPods).toHaveLength(1);
+    expect(newPods.some(isReady)).toBe(false);
+    expect(oldPods).toHaveLength(4);
+    expect(oldPods.every(isReady)).toBe(true);
+  });
+
+  it("an old pod that is not available is replaced at once, beyond maxSurge (TestDaemonSetUpdatesAllOldPodsNotReadyMaxSurge)", async () => {
+    c = await cluster(3, NEVER_READY_STAGES);
+    const strategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
+    // The old pods never become ready: none is available.
+    const ds = daemonSet("allold", {}, { updateStrategy: strategy });
+    (ds.spec!.template.metadata as { annotations?: Record<string, string> }).annotations = { [NEVER_READY]: "true" };
+    await c.client.create(resources.daemonSets, ds);
+    await c.settle({
+      maxMs: 60_000,
+      until: () => live("allold").length === 3 && live("allold").every((p) => p.status?.phase === "Running"),
+    });
+    await c.client.patch(
+      resources.daemonSets,
+      "allold",
+      {
+        spec: {
+          template: {
+            metadata: { annotations: { [NEVER_READY]: null } },
+            spec: { containers: [{ name: "app", image: "nginx:2" }] },
+          },
+        },
+      },
+      { namespace: "default" },
+    );
+    // All three nodes get their new pod together, though maxSurge is 1.
+    let mostNew = 0;
+    await c.settle({
+      maxMs: 300_000,
+      until: () => {
+        const pods = live("allold");
+        mostNew = Math.max(mostNew, pods.filter((p) => p.spec?.containers?.[0]?.image === "nginx:2").length);
+        return pods.length === 3 && pods.every((p) => isReady(p) && p.spec?.containers?.[0]?.image === "nginx:2");
+      },
+    });
+    expect(mostNew).toBe(3);
   });
 });
 

@@ -3,7 +3,7 @@
 import { type Job, type Pod, resources } from "@informer-ts/client";
 import { createSimCluster, type SimCluster } from "@informer-ts/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { all, conditionTrue, job, podsOf, stored } from "./cluster-helpers.js";
+import { all, conditionTrue, failingIndexStages, job, podsOf, stored } from "./cluster-helpers.js";
 
 let c: SimCluster | undefined;
 afterEach(async () => {
@@ -135,6 +135,167 @@ describe("Job in the simulated cluster", () => {
     await c.client.delete(resources.jobs, "del", { namespace: "default", propagationPolicy: "Foreground" });
     await c.settle({ maxMs: 300_000, until: () => jobOf("del") === undefined && podsOf(c!, "del").length === 0 });
     expect(podsOf(c, "del")).toEqual([]);
+  });
+});
+
+const INDEX_LABEL = "batch.kubernetes.io/job-completion-index";
+const indexOf = (p: Pod) => Number(p.metadata?.annotations?.[INDEX_LABEL]);
+
+describe("Indexed Job in the simulated cluster (test/e2e/apps/job.go, job_controller_test.go)", () => {
+  it("should create pods for an Indexed job with completion indexes and specified hostname", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"] } });
+    await c.client.create(
+      resources.jobs,
+      job("indexed-job", { completions: 4, parallelism: 2, completionMode: "Indexed" }),
+    );
+    let maxActive = 0;
+    await c.settle({
+      maxMs: 300_000,
+      until: () => {
+        const active = podsOf(c!, "indexed-job").filter((p) => p.status?.phase !== "Succeeded").length;
+        maxActive = Math.max(maxActive, active);
+        return conditionTrue(jobOf("indexed-job"), "Complete");
+      },
+    });
+    expect(maxActive).toBe(2);
+    const j = jobOf("indexed-job")!;
+    expect(j.status).toMatchObject({ succeeded: 4, completedIndexes: "0-3", active: 0 });
+    const pods = podsOf(c, "indexed-job").sort((a, b) => indexOf(a) - indexOf(b));
+    expect(pods.map(indexOf)).toEqual([0, 1, 2, 3]);
+    for (const p of pods) {
+      const ix = indexOf(p);
+      expect(p.status?.phase).toBe("Succeeded");
+      expect(p.spec?.hostname).toBe(`indexed-job-${ix}`);
+      expect(p.metadata?.labels?.[INDEX_LABEL]).toBe(String(ix));
+      expect(p.metadata?.name?.startsWith(`indexed-job-${ix}-`)).toBe(true);
+      expect(p.spec?.containers[0]?.env).toContainEqual({
+        name: "JOB_COMPLETION_INDEX",
+        valueFrom: { fieldRef: { fieldPath: `metadata.labels['${INDEX_LABEL}']` } },
+      });
+    }
+  });
+
+  it("should execute all indexes despite some failing when using backoffLimitPerIndex", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"], stages: failingIndexStages([1, 3]) } });
+    await c.client.create(
+      resources.jobs,
+      job("with-backoff-limit-per-index", {
+        completions: 4,
+        parallelism: 2,
+        completionMode: "Indexed",
+        backoffLimitPerIndex: 1,
+      }),
+    );
+    await c.settle({ maxMs: 600_000, until: () => conditionTrue(jobOf("with-backoff-limit-per-index"), "Failed") });
+    const j = jobOf("with-backoff-limit-per-index")!;
+    expect(j.status).toMatchObject({ failedIndexes: "1,3", completedIndexes: "0,2", failed: 4, succeeded: 2 });
+    expect((j.status?.conditions ?? []).find((x) => x.type === "Failed")).toMatchObject({
+      reason: "FailedIndexes",
+      message: "Job has failed indexes",
+    });
+    // Each failing index ran twice; the second pod carries the first one's failure (the failure-count annotation).
+    const failed = podsOf(c, "with-backoff-limit-per-index").filter((p) => p.status?.phase === "Failed");
+    const counts = failed
+      .map((p) => `${indexOf(p)}:${p.metadata?.annotations?.["batch.kubernetes.io/job-index-failure-count"]}`)
+      .sort();
+    expect(counts).toEqual(["1:0", "1:1", "3:0", "3:1"]);
+  });
+
+  it("should terminate job execution when the number of failed indexes exceeds maxFailedIndexes", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"] } });
+    await c.client.create(
+      resources.jobs,
+      job("with-max-failed-indexes", {
+        completions: 4,
+        parallelism: 1,
+        completionMode: "Indexed",
+        backoffLimitPerIndex: 0,
+        maxFailedIndexes: 0,
+        outcome: "Failed",
+      }),
+    );
+    await c.settle({ maxMs: 300_000, until: () => conditionTrue(jobOf("with-max-failed-indexes"), "Failed") });
+    const j = jobOf("with-max-failed-indexes")!;
+    expect(j.status).toMatchObject({ failedIndexes: "0", failed: 1 });
+    expect((j.status?.conditions ?? []).find((x) => x.type === "Failed")?.reason).toBe("MaxFailedIndexesExceeded");
+    expect(podsOf(c, "with-max-failed-indexes")).toHaveLength(1);
+  });
+
+  it("should mark indexes as failed when the FailIndex action is matched in podFailurePolicy", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"], stages: failingIndexStages([1]) } });
+    await c.client.create(
+      resources.jobs,
+      job("matching-fail-index-action", {
+        completions: 2,
+        parallelism: 2,
+        completionMode: "Indexed",
+        backoffLimitPerIndex: 1,
+        podFailurePolicy: { rules: [{ action: "FailIndex", onExitCodes: { operator: "In", values: [1] } }] },
+      }),
+    );
+    await c.settle({ maxMs: 300_000, until: () => conditionTrue(jobOf("matching-fail-index-action"), "Failed") });
+    const j = jobOf("matching-fail-index-action")!;
+    expect(j.status).toMatchObject({ failedIndexes: "1", completedIndexes: "0", failed: 1, succeeded: 1 });
+  });
+
+  it("a pod deleted while running counts as failed and its index gets a new pod", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"] } });
+    const j = job("idx", { completions: 3, parallelism: 3, completionMode: "Indexed" });
+    (j.spec!.template.spec as { restartPolicy: string }).restartPolicy = "OnFailure";
+    (j.spec!.template.metadata as { annotations?: Record<string, string> }).annotations = {
+      "sim-cluster/outcome": "Failed",
+    };
+    await c.client.create(resources.jobs, j);
+    await c.settle({ maxMs: 60_000, until: () => jobOf("idx")?.status?.active === 3 });
+    const victim = podsOf(c, "idx").find((p) => indexOf(p) === 1)!;
+    await c.client.delete(resources.pods, victim.metadata!.name!, { namespace: "default" });
+    await c.settle({
+      maxMs: 120_000,
+      until: () => {
+        const live = podsOf(c!, "idx").filter((p) => p.metadata?.deletionTimestamp == null);
+        return live.length === 3 && live.every((p) => p.metadata?.uid !== victim.metadata?.uid);
+      },
+    });
+    const live = podsOf(c, "idx").filter((p) => p.metadata?.deletionTimestamp == null);
+    expect(live.map(indexOf).sort()).toEqual([0, 1, 2]);
+    expect(jobOf("idx")?.status?.failed).toBe(1);
+  });
+});
+
+describe("Job orphan pods in the simulated cluster (job_controller.go syncOrphanPod)", () => {
+  it("a background deletion of a running Job lets its pods go: the orphans' tracking finalizer is removed", async () => {
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"] } });
+    const j = job("bg", { parallelism: 2, completions: 2, outcome: "Failed" });
+    (j.spec!.template.spec as { restartPolicy: string }).restartPolicy = "OnFailure";
+    await c.client.create(resources.jobs, j);
+    await c.settle({ maxMs: 60_000, until: () => jobOf("bg")?.status?.active === 2 });
+    expect(podsOf(c, "bg").every((p) => p.metadata?.finalizers?.includes("batch.kubernetes.io/job-tracking"))).toBe(
+      true,
+    );
+    await c.client.delete(resources.jobs, "bg", { namespace: "default", propagationPolicy: "Background" });
+    await c.settle({ maxMs: 300_000, until: () => jobOf("bg") === undefined && podsOf(c!, "bg").length === 0 });
+    expect(podsOf(c, "bg")).toEqual([]);
+  });
+
+  it("a pod controlled by something other than a Job keeps the finalizer", async () => {
+    c = await createSimCluster({ cluster: { nodes: 1, controllers: ["job"] } });
+    const pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: {
+        name: "foreign",
+        namespace: "default",
+        finalizers: ["batch.kubernetes.io/job-tracking"],
+        ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: "rs", uid: "rs-uid", controller: true }],
+      },
+      spec: { containers: [{ name: "c", image: "busybox" }] },
+    } as unknown as Pod;
+    await c.client.create(resources.pods, pod);
+    const end = c.clock.now() + 30_000;
+    await c.settle({ maxMs: 31_000, until: () => c!.clock.now() >= end });
+    expect(stored<Pod>(c, "pods", "default", "foreign")?.metadata?.finalizers).toEqual([
+      "batch.kubernetes.io/job-tracking",
+    ]);
   });
 });
 

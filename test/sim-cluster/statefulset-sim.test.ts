@@ -209,3 +209,191 @@ describe("StatefulSet in the simulated cluster", () => {
     expect(live("ss").every((p) => image(p) === "nginx:1.28")).toBe(true);
   });
 });
+
+describe("StatefulSet start ordinal and maxUnavailable in the simulated cluster", () => {
+  // test/integration/statefulset/statefulset_test.go TestStatefulSetStartOrdinal: pods from the start ordinal, and a
+  // scale-down to 1 keeps the first.
+  const cases = [
+    { name: "default start ordinal, no ordinals set", replicas: 3, want: ["sts-0", "sts-1", "sts-2"] },
+    { name: "default start ordinal", start: 0, replicas: 3, want: ["sts-0", "sts-1", "sts-2"] },
+    { name: "start ordinal 4", start: 4, replicas: 4, want: ["sts-4", "sts-5", "sts-6", "sts-7"] },
+    {
+      name: "start ordinal 5",
+      start: 2,
+      replicas: 7,
+      want: ["sts-2", "sts-3", "sts-4", "sts-5", "sts-6", "sts-7", "sts-8"],
+    },
+  ];
+  for (const tc of cases) {
+    it(`TestStatefulSetStartOrdinal: ${tc.name}`, async () => {
+      c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+      await c.client.create(
+        resources.statefulSets,
+        statefulSet("sts", tc.replicas, {
+          podManagementPolicy: "Parallel",
+          ...(tc.start !== undefined && { start: tc.start }),
+        }),
+      );
+      await settleReady("sts", tc.replicas);
+      expect(
+        live("sts")
+          .map((p) => p.metadata?.name)
+          .sort(),
+      ).toEqual([...tc.want].sort());
+      await c.client.patch(resources.statefulSets, "sts", { spec: { replicas: 1 } }, { namespace: "default" });
+      await settleReady("sts", 1);
+      expect(live("sts").map((p) => p.metadata?.name)).toEqual([tc.want[0]]);
+    });
+  }
+
+  it("moving ordinals.start condemns the pods below the new start and creates those above (OrderedReady)", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    await c.client.create(resources.statefulSets, statefulSet("mv", 3));
+    await settleReady("mv", 3);
+    await c.client.patch(resources.statefulSets, "mv", { spec: { ordinals: { start: 2 } } }, { namespace: "default" });
+    const seen = { created: [] as string[], deleted: [] as string[] };
+    await settleReady("mv", 3, seen);
+    expect(
+      live("mv")
+        .map((p) => p.metadata?.name)
+        .sort(),
+    ).toEqual(["mv-2", "mv-3", "mv-4"]);
+    expect(seen.created).toEqual(["mv-3", "mv-4"]);
+    expect(seen.deleted).toEqual(["mv-1", "mv-0"]);
+  });
+
+  /** Rolls `name` to a new image and returns the most pods of the set that were unavailable at once. */
+  async function rollAndCountUnavailable(name: string, replicas: number): Promise<number> {
+    await c!.client.patch(
+      resources.statefulSets,
+      name,
+      { spec: { template: { spec: { containers: [{ name: "web", image: "nginx:1.28" }] } } } },
+      { namespace: "default" },
+    );
+    let most = 0;
+    await c!.settle({
+      maxMs: 300_000,
+      until: () => {
+        most = Math.max(most, replicas - readyPods(name).length);
+        const s = setOf(name)?.status;
+        return (
+          live(name).length === replicas &&
+          live(name).every((p) => image(p) === "nginx:1.28") &&
+          readyPods(name).length === replicas &&
+          s?.currentRevision === s?.updateRevision
+        );
+      },
+    });
+    return most;
+  }
+
+  it("TestStatefulSetControlRollingUpdateWithMaxUnavailable: with the MaxUnavailableStatefulSet gate, 2 of 5 pods are replaced at a time", async () => {
+    c = await createSimCluster({
+      cluster: { nodes: 3, controllers: ["statefulset"], featureGates: { MaxUnavailableStatefulSet: true } },
+    });
+    await c.client.create(resources.statefulSets, statefulSet("mu", 5, { maxUnavailable: 2 }));
+    await settleReady("mu", 5);
+    expect(await rollAndCountUnavailable("mu", 5)).toBe(2);
+    const deletes = all<{ reason?: string; message?: string }>(c, "events")
+      .filter((e) => e.reason === "SuccessfulDelete")
+      .map((e) => /Pod (\S+)/.exec(e.message ?? "")?.[1]);
+    // The highest ordinals go first.
+    expect(deletes.slice(0, 2)).toEqual(["mu-4", "mu-3"]);
+    expect([...deletes].sort()).toEqual(["mu-0", "mu-1", "mu-2", "mu-3", "mu-4"]);
+  });
+
+  it("without the gate (Kubernetes 1.34's default) maxUnavailable is ignored: one pod at a time", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    await c.client.create(resources.statefulSets, statefulSet("one", 5, { maxUnavailable: 2 }));
+    await settleReady("one", 5);
+    expect(await rollAndCountUnavailable("one", 5)).toBe(1);
+  });
+});
+
+describe("StatefulSet persistentVolumeClaimRetentionPolicy in the simulated cluster (test/e2e/apps/statefulset.go, Non-retain StatefulSetPersistentVolumeClaimPolicy)", () => {
+  const claimsOf = (set: string) =>
+    all<PersistentVolumeClaim>(c!, "persistentvolumeclaims")
+      .filter((p) => p.metadata?.name?.startsWith(`www-${set}-`) && p.metadata?.deletionTimestamp == null)
+      .map((p) => p.metadata?.name)
+      .sort();
+
+  it("should delete PVCs with a WhenDeleted policy", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    await c.client.create(
+      resources.statefulSets,
+      statefulSet("wd", 3, { claims: true, retention: { whenDeleted: "Delete", whenScaled: "Retain" } }),
+    );
+    await settleReady("wd", 3);
+    const set = setOf("wd")!;
+    const claim = stored<PersistentVolumeClaim>(c, "persistentvolumeclaims", "default", "www-wd-0")!;
+    expect(claim.metadata?.ownerReferences).toEqual([
+      {
+        apiVersion: "apps/v1",
+        kind: "StatefulSet",
+        name: "wd",
+        uid: set.metadata?.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ]);
+    await c.client.delete(resources.statefulSets, "wd", { namespace: "default" });
+    await c.settle({ maxMs: 120_000, until: () => claimsOf("wd").length === 0 && podsOf(c!, "wd").length === 0 });
+    expect(claimsOf("wd")).toEqual([]);
+  });
+
+  it("should delete PVCs with a OnScaledown policy", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    await c.client.create(
+      resources.statefulSets,
+      statefulSet("sd", 3, { claims: true, retention: { whenDeleted: "Retain", whenScaled: "Delete" } }),
+    );
+    await settleReady("sd", 3);
+    expect(
+      stored<PersistentVolumeClaim>(c, "persistentvolumeclaims", "default", "www-sd-2")?.metadata?.ownerReferences,
+    ).toBeUndefined();
+    await c.client.patch(resources.statefulSets, "sd", { spec: { replicas: 1 } }, { namespace: "default" });
+    await settleReady("sd", 1);
+    await c.settle({ maxMs: 60_000, until: () => claimsOf("sd").length === 1 });
+    expect(claimsOf("sd")).toEqual(["www-sd-0"]);
+    // Scaling up again creates fresh claims for the new pods.
+    await c.client.patch(resources.statefulSets, "sd", { spec: { replicas: 3 } }, { namespace: "default" });
+    await settleReady("sd", 3);
+    expect(claimsOf("sd")).toEqual(["www-sd-0", "www-sd-1", "www-sd-2"]);
+    // Whendeleted Retain: deleting the set keeps the claims.
+    await c.client.delete(resources.statefulSets, "sd", { namespace: "default" });
+    await c.settle({ maxMs: 120_000, until: () => podsOf(c!, "sd").length === 0 });
+    expect(claimsOf("sd")).toEqual(["www-sd-0", "www-sd-1", "www-sd-2"]);
+  });
+
+  it("the default Retain policy keeps claims on scale-down and set deletion", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    await c.client.create(resources.statefulSets, statefulSet("rt", 2, { claims: true }));
+    await settleReady("rt", 2);
+    await c.client.patch(resources.statefulSets, "rt", { spec: { replicas: 1 } }, { namespace: "default" });
+    await settleReady("rt", 1);
+    await c.client.delete(resources.statefulSets, "rt", { namespace: "default" });
+    await c.settle({ maxMs: 120_000, until: () => podsOf(c!, "rt").length === 0 });
+    expect(claimsOf("rt")).toEqual(["www-rt-0", "www-rt-1"]);
+  });
+
+  it("changing the policy on a running set re-owns its claims", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    await c.client.create(resources.statefulSets, statefulSet("ch", 2, { claims: true }));
+    await settleReady("ch", 2);
+    await c.client.patch(
+      resources.statefulSets,
+      "ch",
+      { spec: { persistentVolumeClaimRetentionPolicy: { whenDeleted: "Delete", whenScaled: "Retain" } } },
+      { namespace: "default" },
+    );
+    const uid = setOf("ch")!.metadata?.uid;
+    const owned = () =>
+      ["www-ch-0", "www-ch-1"].every(
+        (n) =>
+          stored<PersistentVolumeClaim>(c!, "persistentvolumeclaims", "default", n)?.metadata?.ownerReferences?.[0]
+            ?.uid === uid,
+      );
+    await c.settle({ maxMs: 60_000, until: owned });
+    expect(owned()).toBe(true);
+  });
+});

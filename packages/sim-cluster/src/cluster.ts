@@ -102,6 +102,12 @@ export interface ClusterOptions {
    * them from a lister).
    */
   readonly trimManagedFields?: boolean;
+  /**
+   * kube-controller-manager feature gates that change what the workload controllers do, at Kubernetes 1.34's
+   * defaults when absent: `MaxUnavailableStatefulSet` (alpha, off) makes the StatefulSet controller honour
+   * `rollingUpdate.maxUnavailable`.
+   */
+  readonly featureGates?: { readonly MaxUnavailableStatefulSet?: boolean };
   /** Default a console logger at `warn`. */
   readonly logger?: Logger;
   /** Where controller and work-queue metrics go (default an in-memory recorder). */
@@ -307,6 +313,7 @@ export class SimClusterRuntime {
       nodes: nodeInformer,
       recorder,
       ...(o.jobPodFailureBackoffMs !== undefined && { jobPodFailureBackoffMs: o.jobPodFailureBackoffMs }),
+      ...(o.featureGates !== undefined && { featureGates: o.featureGates }),
     });
     for (const c of workloadControllerList(this.workloads)) this.manager.add(c);
     const noLeader = (name: string, run: (s: AbortSignal) => Promise<void>) => ({

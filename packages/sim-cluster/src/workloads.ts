@@ -5,6 +5,7 @@ import {
   type Job,
   type KubeClient,
   type Node,
+  type PersistentVolumeClaim,
   type Pod,
   resources,
   type StatefulSet,
@@ -41,6 +42,7 @@ export interface WorkloadControllersOptions {
   readonly nodes: SharedIndexInformer<Node>;
   readonly recorder: (component: string) => EventRecorder | undefined;
   readonly jobPodFailureBackoffMs?: number;
+  readonly featureGates?: { readonly MaxUnavailableStatefulSet?: boolean };
 }
 
 /**
@@ -83,6 +85,8 @@ export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadC
         sets: o.manager.informerFor(resources.statefulSets) as SharedIndexInformer<StatefulSet>,
         pods: o.pods,
         revisions: o.manager.informerFor(CONTROLLER_REVISIONS) as SharedIndexInformer<ControllerRevision>,
+        claims: o.manager.informerFor(resources.persistentVolumeClaims) as SharedIndexInformer<PersistentVolumeClaim>,
+        maxUnavailableStatefulSet: o.featureGates?.MaxUnavailableStatefulSet === true,
       })
     : undefined;
   const daemonSets = o.controllers.includes("daemonset")
@@ -102,6 +106,7 @@ export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadC
 export function workloadControllerList(w: WorkloadControllers): Controller[] {
   return [
     w.jobs?.controller,
+    w.jobs?.orphanPods,
     w.ttlAfterFinished?.controller,
     w.cronJobs?.controller,
     w.statefulSets?.controller,

@@ -3,7 +3,7 @@
 // controller, scheduler, kubelet stand-in), as against `pnpm apiserver --cluster`.
 import type { AppsV1Api, V1DaemonSet, V1Pod } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type E2eCluster, startE2eCluster } from "./harness.js";
+import { type E2eCluster, startE2eCluster, watchEvents } from "./harness.js";
 
 let c: E2eCluster;
 let apps: AppsV1Api;
@@ -179,5 +179,92 @@ describe("[sig-apps] Daemon set [Serial] (apps/daemon_set.go)", () => {
     // One ControllerRevision per template the set had.
     const revisions = await apps.listNamespacedControllerRevision({ namespace: ns });
     expect(revisions.items.map((r) => r.revision).sort()).toEqual([1, 2]);
+  });
+
+  it("should surge pods onto nodes when spec was updated and update strategy is RollingUpdate", async () => {
+    const ns = await c.namespace("daemonsets-surge");
+    const name = "daemon-set";
+    const ds = newDaemonSet(name, AGNHOST, { [NAME_LABEL]: name });
+    ds.spec!.template.spec!.containers[0]!.env = [{ name: "VERSION", value: "1" }];
+    // A simple surge strategy, as upstream: no unavailability, 30% surge (1 of 2 nodes). Upstream's pods must be
+    // ready for 10 s before the old pod goes; 1 s here keeps the test short while still requiring availability.
+    ds.spec!.updateStrategy = { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: "30%" } };
+    ds.spec!.minReadySeconds = 1;
+    await apps.createNamespacedDaemonSet({ namespace: ns, body: ds });
+    const nodes = await schedulableNodes();
+    await expect.poll(() => runningOn(ns, name, nodes), POLL).toBe(true);
+    // The old pods available (ready for minReadySeconds): otherwise each is replaced at once, surge or not.
+    await expect
+      .poll(async () => (await apps.readNamespacedDaemonSet({ namespace: ns, name })).status?.numberAvailable, POLL)
+      .toBe(nodes.length);
+    const maxSurge = Math.ceil(nodes.length * 0.3);
+    // Check that daemon pods surge and the invariants hold at every pod event during the rollout.
+    const pods = new Map<string, V1Pod>();
+    const violations: string[] = [];
+    let mostSurging = 0;
+    const version = (p: V1Pod) => p.spec?.containers[0]?.env?.[0]?.value;
+    // `podutil.IsPodAvailable` with minReadySeconds 1, now.
+    const available = (p: V1Pod) => {
+      const since = p.status?.conditions?.find((x) => x.type === "Ready" && x.status === "True")?.lastTransitionTime;
+      return since !== undefined && new Date(since).getTime() + 1000 <= Date.now();
+    };
+    const check = () => {
+      const byNode = new Map<string, V1Pod[]>();
+      for (const p of pods.values()) {
+        if (p.metadata?.deletionTimestamp != null || (p.spec?.nodeName ?? "") === "") continue;
+        byNode.set(p.spec!.nodeName!, [...(byNode.get(p.spec!.nodeName!) ?? []), p]);
+      }
+      let surging = 0;
+      let newUnavailable = 0;
+      for (const node of nodes) {
+        const live = byNode.get(node) ?? [];
+        const newOnes = live.filter((p) => version(p) === "2");
+        if (newOnes.length > 1) violations.push(`node ${node} has more than one new pod`);
+        if (live.length > 2) violations.push(`node ${node} has ${live.length} pods`);
+        if (live.length === 2) surging++;
+        newUnavailable += newOnes.filter((p) => !available(p)).length;
+        // maxUnavailable 0: every node keeps a ready pod throughout.
+        if (!live.some(ready)) violations.push(`node ${node} has no ready pod`);
+      }
+      mostSurging = Math.max(mostSurging, surging);
+      // Upstream's invariant: no more new pods unavailable at once than maxSurge.
+      if (newUnavailable > maxSurge)
+        violations.push(`observed ${newUnavailable} new unavailable pods greater than maxSurge count ${maxSurge}`);
+      const all = [...byNode.values()].flat();
+      return all.length === nodes.length && all.every((p) => version(p) === "2" && ready(p));
+    };
+    const initial = await c.core.listNamespacedPod({ namespace: ns });
+    await watchEvents(
+      c,
+      `/api/v1/namespaces/${ns}/pods`,
+      { resourceVersion: initial.metadata?.resourceVersion },
+      (events) => {
+        const last = events[events.length - 1]!;
+        const p = last.object as V1Pod;
+        if (last.type === "DELETED") pods.delete(p.metadata?.uid ?? "");
+        else pods.set(p.metadata?.uid ?? "", p);
+        return check();
+      },
+      async () => {
+        for (const p of initial.items) pods.set(p.metadata?.uid ?? "", p);
+        // Update daemon pods environment var.
+        await apps.patchNamespacedDaemonSet(
+          {
+            namespace: ns,
+            name,
+            body: {
+              spec: { template: { spec: { containers: [{ name: "app", env: [{ name: "VERSION", value: "2" }] }] } } },
+            },
+          },
+          c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.StrategicMergePatch),
+        );
+      },
+      30_000,
+    );
+    expect(violations).toEqual([]);
+    expect(check()).toBe(true);
+    // The new pods started beside the old ones: some node ran both.
+    expect(mostSurging).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => statusSettled(ns, name), POLL).toBe(true);
   });
 });

@@ -8,9 +8,15 @@ import { SimClusterRuntime } from "@informer-ts/sim-cluster";
 import type * as K8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fasterStages } from "../../interop/kubectl-cluster-harness.js";
+import { failingIndexStages } from "../../sim-cluster/cluster-helpers.js";
 import { codeOf, type E2eCluster, startE2eCluster } from "./harness.js";
 
-const FAST = fasterStages(20);
+/**
+ * Upstream's `failOddSucceedEven` pods exit with `$JOB_COMPLETION_INDEX % 2`; here a pod with this annotation fails
+ * when its completion index is odd (the kubelet stand-in's stages, {@link failingIndexStages}).
+ */
+const FAIL_ODD = { "e2e/behaviour": "failOddSucceedEven" };
+const FAST = failingIndexStages([1, 3], fasterStages(20), FAIL_ODD);
 
 let c: E2eCluster;
 let client: KubeClient;
@@ -55,6 +61,10 @@ function newJob(
     deadline?: number;
     restart?: string;
     policy?: unknown;
+    indexed?: boolean;
+    backoffLimitPerIndex?: number;
+    maxFailedIndexes?: number;
+    failOddSucceedEven?: boolean;
   } = {},
 ): K8s.V1Job {
   return {
@@ -65,12 +75,16 @@ function newJob(
       ...(o.backoffLimit !== undefined && { backoffLimit: o.backoffLimit }),
       ...(o.deadline !== undefined && { activeDeadlineSeconds: o.deadline }),
       ...(o.policy !== undefined && { podFailurePolicy: o.policy as K8s.V1PodFailurePolicy }),
+      ...(o.indexed === true && { completionMode: "Indexed" }),
+      ...(o.backoffLimitPerIndex !== undefined && { backoffLimitPerIndex: o.backoffLimitPerIndex }),
+      ...(o.maxFailedIndexes !== undefined && { maxFailedIndexes: o.maxFailedIndexes }),
       template: {
         metadata: {
           labels: { job: name },
           ...(o.fail !== undefined && {
             annotations: { "sim-cluster/outcome": "Failed", "sim-cluster/exit-code": String(o.fail) },
           }),
+          ...(o.failOddSucceedEven === true && { annotations: FAIL_ODD }),
         },
         spec: {
           restartPolicy: o.restart ?? "Never",
@@ -177,6 +191,89 @@ describe("[sig-apps] Job (apps/job.go)", () => {
       )
       .toBe("PodFailurePolicy");
     expect((await batch.readNamespacedJob({ name: "fail-early", namespace: ns })).status?.failed).toBe(1);
+  });
+
+  const waitFinished = async (ns: string, name: string, type: "Complete" | "Failed") => {
+    await expect
+      .poll(async () => cond(await batch.readNamespacedJob({ name, namespace: ns }), type) !== undefined, POLL)
+      .toBe(true);
+    return batch.readNamespacedJob({ name, namespace: ns });
+  };
+
+  it("should create pods for an Indexed job with completion indexes and specified hostname", async () => {
+    const ns = await c.namespace("job");
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob("indexed-job", { parallelism: 2, completions: 4, backoffLimit: 6, indexed: true }),
+    });
+    await waitFinished(ns, "indexed-job", "Complete");
+    const pods = await c.core.listNamespacedPod({ namespace: ns, labelSelector: "job-name=indexed-job" });
+    const succeeded = new Set<number>();
+    for (const p of pods.items) {
+      if (p.status?.phase !== "Succeeded") continue;
+      const ix = Number(p.metadata?.annotations?.["batch.kubernetes.io/job-completion-index"]);
+      succeeded.add(ix);
+      expect(p.spec?.hostname).toBe(`indexed-job-${ix}`);
+    }
+    expect([...succeeded].sort()).toEqual([0, 1, 2, 3]);
+  });
+
+  it("should execute all indexes despite some failing when using backoffLimitPerIndex", async () => {
+    const ns = await c.namespace("job");
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob("with-backoff-limit-per-index", {
+        parallelism: 2,
+        completions: 4,
+        indexed: true,
+        backoffLimitPerIndex: 1,
+        failOddSucceedEven: true,
+      }),
+    });
+    const j = await waitFinished(ns, "with-backoff-limit-per-index", "Failed");
+    expect(j.status?.failedIndexes).toBe("1,3");
+    expect(j.status?.completedIndexes).toBe("0,2");
+    expect(j.status?.failed).toBe(4);
+    expect(j.status?.succeeded).toBe(2);
+  });
+
+  it("should terminate job execution when the number of failed indexes exceeds maxFailedIndexes", async () => {
+    const ns = await c.namespace("job");
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob("with-max-failed-indexes", {
+        parallelism: 1,
+        completions: 4,
+        indexed: true,
+        backoffLimitPerIndex: 0,
+        maxFailedIndexes: 0,
+        fail: 1,
+      }),
+    });
+    const j = await waitFinished(ns, "with-max-failed-indexes", "Failed");
+    expect(j.status?.failedIndexes).toBe("0");
+    expect(j.status?.failed).toBe(1);
+  });
+
+  it("should mark indexes as failed when the FailIndex action is matched in podFailurePolicy", async () => {
+    const ns = await c.namespace("job");
+    const policy = { rules: [{ action: "FailIndex", onExitCodes: { operator: "In", values: [1] } }] };
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob("matching-fail-index-action", {
+        parallelism: 2,
+        completions: 2,
+        indexed: true,
+        backoffLimitPerIndex: 1,
+        policy,
+        failOddSucceedEven: true,
+      }),
+    });
+    const j = await waitFinished(ns, "matching-fail-index-action", "Failed");
+    expect(j.status?.failedIndexes).toBe("1");
+    expect(j.status?.completedIndexes).toBe("0");
+    expect(j.status?.failed).toBe(1);
+    expect(j.status?.succeeded).toBe(1);
   });
 });
 
@@ -360,5 +457,90 @@ describe("[sig-apps] CronJob (apps/cronjob.go)", () => {
     await expect.poll(async () => (await jobsOf("control")).length, POLL).toBeGreaterThan(0);
     expect(await jobsOf("suspended")).toHaveLength(0);
     expect((await batch.readNamespacedCronJob({ name: "suspended", namespace: ns })).status?.active ?? []).toEqual([]);
+  });
+});
+
+describe("[sig-apps] StatefulSet Basic StatefulSet functionality, API and claim policies (apps/statefulset.go)", () => {
+  it("should list, patch and delete a collection of StatefulSets", async () => {
+    const ns = await c.namespace("sts");
+    const ss = newSet("test-ss", 1);
+    ss.spec!.volumeClaimTemplates = [];
+    await apps.createNamespacedStatefulSet({ namespace: ns, body: ss });
+    await waitRolledOut(ns, "test-ss", 1);
+    // Patching the StatefulSet: a label, 2 replicas, the pause image.
+    await apps.patchNamespacedStatefulSet(
+      {
+        namespace: ns,
+        name: "test-ss",
+        body: {
+          metadata: { labels: { "test-ss": "patched" } },
+          spec: {
+            replicas: 2,
+            template: {
+              spec: {
+                terminationGracePeriodSeconds: 1,
+                containers: [{ name: "webserver", image: "registry.k8s.io/pause:3.10" }],
+              },
+            },
+          },
+        },
+      },
+      c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.StrategicMergePatch),
+    );
+    await waitRolledOut(ns, "test-ss", 2);
+    const pods = (await c.core.listNamespacedPod({ namespace: ns, labelSelector: "app=test-ss" })).items;
+    expect(pods.map((p) => p.spec?.containers[0]?.image)).toEqual(Array(2).fill("registry.k8s.io/pause:3.10"));
+    // Listing all StatefulSets (all namespaces) by the label.
+    const listed = await apps.listStatefulSetForAllNamespaces({ labelSelector: "test-ss=patched" });
+    expect(listed.items).toHaveLength(1);
+    await apps.deleteCollectionNamespacedStatefulSet({
+      namespace: ns,
+      gracePeriodSeconds: 1,
+      labelSelector: "test-ss=patched",
+    });
+    const after = await apps.listStatefulSetForAllNamespaces({ labelSelector: "test-ss=patched" });
+    expect(after.items).toHaveLength(0);
+  });
+
+  const claimNames = async (ns: string) =>
+    (await c.core.listNamespacedPersistentVolumeClaim({ namespace: ns })).items
+      .filter((x) => x.metadata?.deletionTimestamp == null)
+      .map((x) => x.metadata?.name)
+      .sort();
+
+  it("should delete PVCs with a WhenDeleted policy", async () => {
+    const ns = await c.namespace("sts");
+    const ss = newSet("ss", 3);
+    ss.spec!.persistentVolumeClaimRetentionPolicy = { whenDeleted: "Delete" };
+    await apps.createNamespacedStatefulSet({ namespace: ns, body: ss });
+    await waitRolledOut(ns, "ss", 3);
+    // Confirming all 3 PVCs exist with their owner refs (the set's, as controller).
+    const set = await apps.readNamespacedStatefulSet({ namespace: ns, name: "ss" });
+    const claims = (await c.core.listNamespacedPersistentVolumeClaim({ namespace: ns })).items;
+    expect(claims.map((x) => x.metadata?.name).sort()).toEqual(["datadir-ss-0", "datadir-ss-1", "datadir-ss-2"]);
+    for (const claim of claims) {
+      expect(claim.metadata?.ownerReferences).toEqual([
+        expect.objectContaining({ kind: "StatefulSet", uid: set.metadata?.uid, controller: true }),
+      ]);
+    }
+    await apps.deleteNamespacedStatefulSet({ namespace: ns, name: "ss" });
+    // Verifying PVCs deleted.
+    await expect.poll(() => claimNames(ns), POLL).toEqual([]);
+  });
+
+  it("should delete PVCs with a OnScaledown policy", async () => {
+    const ns = await c.namespace("sts");
+    const ss = newSet("ss", 3);
+    ss.spec!.persistentVolumeClaimRetentionPolicy = { whenScaled: "Delete" };
+    await apps.createNamespacedStatefulSet({ namespace: ns, body: ss });
+    await waitRolledOut(ns, "ss", 3);
+    expect(await claimNames(ns)).toEqual(["datadir-ss-0", "datadir-ss-1", "datadir-ss-2"]);
+    // Scaling the set to one replica.
+    await apps.patchNamespacedStatefulSetScale(
+      { namespace: ns, name: "ss", body: { spec: { replicas: 1 } } },
+      c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.MergePatch),
+    );
+    // Verifying all but one PVC deleted.
+    await expect.poll(() => claimNames(ns), POLL).toEqual(["datadir-ss-0"]);
   });
 });

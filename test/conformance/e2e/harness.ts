@@ -52,12 +52,18 @@ export interface E2eClusterOptions {
    * workload, service-account and root-CA controllers of `@informer-ts/sim-cluster`), over HTTP in real time.
    */
   readonly cluster?: { readonly nodes?: number; readonly rootCA?: string };
+  /**
+   * Runs the simulator and its cluster on a {@link RealClock} this many times as fast as the wall clock (default 1):
+   * with 60, a CronJob's every-minute schedule fires every wall second, pod stages and heartbeats are 60 times
+   * shorter, and the server's timestamps move ahead of the wall clock. The client still runs on the wall clock.
+   */
+  readonly clockRate?: number;
 }
 
 /** Starts a simulator for one test file. */
 export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<E2eCluster> {
   const k8s = await import("@kubernetes/client-node");
-  const clock = new RealClock();
+  const clock = new RealClock({ rate: options.clockRate ?? 1 });
   const engine = new SimApiServer({ clock, rand: seededRand(1234), progressNotifyIntervalMs: 0 });
   const server = new SimHttpServer({ backend: new EngineBackend(engine), clock });
   const url = await server.start();
@@ -140,13 +146,14 @@ export async function failsWith(p: Promise<unknown>): Promise<number | undefined
   throw new Error("expected the request to fail");
 }
 
-/** The watch events of `path` until `until` says stop (or 10 s pass), as `TYPE name` strings plus the objects. */
+/** The watch events of `path` until `until` says stop (or `timeoutMs`, default 10 s, pass), with their objects. */
 export async function watchEvents(
   c: E2eCluster,
   path: string,
   query: Record<string, string | number | boolean | undefined>,
   until: (events: ReadonlyArray<{ type: string; object: K8s.KubernetesObject }>) => boolean,
   act: () => Promise<void> = async () => {},
+  timeoutMs = 10_000,
 ): Promise<Array<{ type: string; object: K8s.KubernetesObject }>> {
   const events: Array<{ type: string; object: K8s.KubernetesObject }> = [];
   let resolveDone: () => void = () => {};
@@ -165,7 +172,7 @@ export async function watchEvents(
   );
   try {
     await act();
-    const timer = setTimeout(resolveDone, 10_000);
+    const timer = setTimeout(resolveDone, timeoutMs);
     await done;
     clearTimeout(timer);
   } finally {

@@ -30,7 +30,6 @@ export interface UpstreamTest {
 }
 
 const KUBELET = { pending: "needs a kubelet (pods must run)" } as const;
-const WORKLOADS = { pending: "needs workload controllers (issue #23)" } as const;
 const ADMISSION = {
   pending: "needs the admission chain (branch admission: validation, defaulting, CRD schemas)",
 } as const;
@@ -160,7 +159,11 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should support orphan deletion of custom resources",
     here: "apimachinery-garbage-collector.test.ts",
   },
-  { file: "apimachinery/garbage_collector.go", it: "should delete jobs and pods created by cronjob", here: WORKLOADS },
+  {
+    file: "apimachinery/garbage_collector.go",
+    it: "should delete jobs and pods created by cronjob",
+    here: "apimachinery-garbage-collector-cronjob.test.ts",
+  },
   // apps/job.go
   {
     file: "apps/job.go",
@@ -175,6 +178,26 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should allow to use the pod failure policy on exit code to fail the job early",
     here: "apps-job-statefulset-cronjob.test.ts",
   },
+  {
+    file: "apps/job.go",
+    it: "should create pods for an Indexed job with completion indexes and specified hostname",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/job.go",
+    it: "should execute all indexes despite some failing when using backoffLimitPerIndex",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/job.go",
+    it: "should terminate job execution when the number of failed indexes exceeds maxFailedIndexes",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/job.go",
+    it: "should mark indexes as failed when the FailIndex action is matched in podFailurePolicy",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
   // apps/statefulset.go
   { file: "apps/statefulset.go", it: "should provide basic identity", here: "apps-job-statefulset-cronjob.test.ts" },
   {
@@ -185,6 +208,21 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/statefulset.go",
     it: "Scaling should happen in predictable order and halt if any stateful pod is unhealthy",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "should list, patch and delete a collection of StatefulSets",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "should delete PVCs with a WhenDeleted policy",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "should delete PVCs with a OnScaledown policy",
     here: "apps-job-statefulset-cronjob.test.ts",
   },
   // apps/cronjob.go
@@ -453,6 +491,11 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/daemon_set.go",
     it: "should update pod when spec was updated and update strategy is RollingUpdate",
+    here: "apps-daemonset.test.ts",
+  },
+  {
+    file: "apps/daemon_set.go",
+    it: "should surge pods onto nodes when spec was updated and update strategy is RollingUpdate",
     here: "apps-daemonset.test.ts",
   },
 ];

@@ -16,6 +16,7 @@ import {
   revisionData,
 } from "../statefulset/stateful-set-utils.js";
 import {
+  allowsSurge,
   DAEMON_SET_REVISION_LABEL,
   daemonSpecOf,
   daemonTemplateHash,
@@ -26,6 +27,7 @@ import {
   nodeShouldRunDaemonPod,
   surgeAndUnavailable,
 } from "./daemon-set-util.js";
+import { excessSurgePods, type SurgePods, surgeRollingUpdatePlan } from "./surge.js";
 
 /** The annotation the apiserver keeps the template generation in (`deprecated.daemonset.template.generation`). */
 export const TEMPLATE_GENERATION_ANNOTATION = "deprecated.daemonset.template.generation";
@@ -75,11 +77,14 @@ export interface DaemonSetControllerOptions {
  * - `RollingUpdate` (default, `rollingUpdate` with `maxSurge` 0): old pods that are not available are deleted at once;
  *   old available pods only while fewer than `maxUnavailable` (default 1, percentages of the desired count rounding up)
  *   nodes lack an available pod; the next sync creates the new pods. `OnDelete` replaces only deleted pods.
+ * - `rollingUpdate.maxSurge` > 0 ({@link surgeRollingUpdatePlan}): a node's new pod is created beside its old one
+ *   (at once when the old one is not available, else for at most `maxSurge` nodes at a time, percentages rounding
+ *   up), and the old pod is deleted once the new one is available.
  * - Status: `desiredNumberScheduled`, `currentNumberScheduled`, `numberMisscheduled`, `numberReady`,
  *   `updatedNumberScheduled`, `numberAvailable` (with `minReadySeconds`), `numberUnavailable`, `observedGeneration`,
  *   `collisionCount`, written through `/status` on change.
  *
- * Differences from kube-controller-manager: no `maxSurge` (treated as 0), no failed-pod backoff, no adoption of
+ * Differences from kube-controller-manager: no failed-pod backoff, no adoption of
  * orphans by selector, and unbound pods for nodes that no longer exist are deleted by this controller only.
  */
 export class DaemonSetController {
@@ -199,7 +204,25 @@ export class DaemonSetController {
     await this.writeStatus(ds, status);
     const minReady = daemonSpecOf(ds).minReadySeconds ?? 0;
     if (minReady > 0 && status.numberReady !== status.numberAvailable) return { requeueAfter: minReady * 1000 };
-    return undefined;
+    // Upstream's `updatePod` re-queues the set minReadySeconds (+1 s) after a pod turned ready; here the sync looks
+    // again once the first ready pod that is not yet available becomes so (a surging new pod among them).
+    const wait = minReady > 0 ? this.untilNextAvailable(ds, minReady) : undefined;
+    return wait === undefined ? undefined : { requeueAfter: wait };
+  }
+
+  /** Milliseconds until the soonest ready, not yet available pod of the set is available, if there is one. */
+  private untilNextAvailable(ds: DaemonSet, minReady: number): number | undefined {
+    const now = this.o.clock.now();
+    let soonest: number | undefined;
+    for (const pod of this.owned(this.o.pods, ds)) {
+      if (!isPodReady(pod) || isPodAvailable(pod, minReady, now) || pod.metadata?.deletionTimestamp != null) continue;
+      const since = pod.status?.conditions?.find((x) => x.type === "Ready")?.lastTransitionTime;
+      if (since === undefined) continue;
+      // isPodAvailable wants strictly more than minReadySeconds: one millisecond past it.
+      const left = Math.max(1, Date.parse(since) + minReady * 1000 + 1 - now);
+      soonest = Math.min(soonest ?? left, left);
+    }
+    return soonest;
   }
 
   private templateGeneration(ds: DaemonSet): number | undefined {
@@ -223,6 +246,10 @@ export class DaemonSetController {
   /** `manage` with `podsShouldBeOnNode`: which nodes need a pod, which pods must go. */
   private async manage(ds: DaemonSet, nodes: readonly Node[], hash: string): Promise<void> {
     const byNode = this.podsByNode(ds);
+    // `util.AllowsSurge`; upstream's manage loop tells new pods by the revision hash alone.
+    const surge = allowsSurge(ds)
+      ? this.surgePods(ds, (p) => p.metadata?.labels?.[DAEMON_SET_REVISION_LABEL] === hash)
+      : undefined;
     const needing: string[] = [];
     const toDelete: Pod[] = [];
     const known = new Set<string>();
@@ -250,7 +277,11 @@ export class DaemonSetController {
             toDelete.push(pod);
           } else running.push(pod);
         }
-        if (running.length > 1) {
+        if (surge !== undefined) {
+          // With surge a node may run one old and one new pod while the new one becomes available.
+          if (running.length === 0 && shouldRun) needing.push(name);
+          else if (running.length > 1) toDelete.push(...excessSurgePods(running.sort(byCreation), surge));
+        } else if (running.length > 1) {
           running.sort(byCreation);
           toDelete.push(...running.slice(1));
         }
@@ -319,10 +350,27 @@ export class DaemonSetController {
   private async rollingUpdate(ds: DaemonSet, nodes: readonly Node[], hash: string): Promise<void> {
     const byNode = this.podsByNode(ds);
     const wanted = nodes.filter((n) => nodeShouldRunDaemonPod(n, ds).shouldRun);
-    const { unavailable: maxUnavailable } = surgeAndUnavailable(ds, wanted.length);
+    const { unavailable: maxUnavailable, surge: maxSurge } = surgeAndUnavailable(ds, wanted.length);
     const minReady = daemonSpecOf(ds).minReadySeconds ?? 0;
     const now = this.o.clock.now();
     const generation = this.templateGeneration(ds);
+    if (maxSurge > 0) {
+      const nodeToPods = new Map<string, readonly Pod[]>(byNode);
+      for (const n of wanted) if (!nodeToPods.has(n.metadata?.name ?? "")) nodeToPods.set(n.metadata?.name ?? "", []);
+      const byName = new Map(nodes.map((n) => [n.metadata?.name ?? "", n]));
+      const plan = surgeRollingUpdatePlan({
+        nodeToPods,
+        shouldRun: (name) => {
+          const node = byName.get(name);
+          return node !== undefined && nodeShouldRunDaemonPod(node, ds).shouldRun;
+        },
+        pods: this.surgePods(ds, (p) => isPodUpdated(p, hash, generation)),
+        maxSurge,
+        desired: wanted.length,
+      });
+      await this.syncNodes(ds, plan.oldPodsToDelete, plan.newNodesToCreate, hash);
+      return;
+    }
     let numUnavailable = 0;
     const candidates: Pod[] = [];
     const toDelete: Pod[] = [];
@@ -349,6 +397,13 @@ export class DaemonSetController {
       toDelete.push(pod);
     }
     await this.syncNodes(ds, toDelete, [], hash);
+  }
+
+  /** The pod predicates of the surge decisions, at this instant. */
+  private surgePods(ds: DaemonSet, isUpdated: (pod: Pod) => boolean): SurgePods {
+    const minReady = daemonSpecOf(ds).minReadySeconds ?? 0;
+    const now = this.o.clock.now();
+    return { isUpdated, isAvailable: (p) => isPodAvailable(p, minReady, now), isReady: isPodReady };
   }
 
   /** `constructHistory`: the revision of the template (created, or an equal one re-numbered) and its hash. */

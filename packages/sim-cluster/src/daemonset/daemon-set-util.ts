@@ -218,3 +218,14 @@ export function surgeAndUnavailable(ds: DaemonSet, desired: number): { surge: nu
   if (surge === 0 && unavailable === 0) unavailable = 1;
   return { surge, unavailable };
 }
+
+/** `util.AllowsSurge`: a `RollingUpdate` whose `maxSurge`, scaled to one node, is not 0. */
+export function allowsSurge(ds: DaemonSet): boolean {
+  const strategy = daemonSpecOf(ds).updateStrategy;
+  if ((strategy?.type ?? "RollingUpdate") !== "RollingUpdate") return false;
+  try {
+    return scaledValue(strategy?.rollingUpdate?.maxSurge ?? 0, 1, true) !== 0;
+  } catch {
+    return false;
+  }
+}

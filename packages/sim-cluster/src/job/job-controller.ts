@@ -6,10 +6,31 @@ import { Controller, type EventHandler, type EventRecorder, type Request } from 
 import { type Logger, type MetricsProvider, safeLog } from "@informer-ts/instrumentation";
 import { controllerRefOf, newControllerRef, requestOf, resolveControllerRef } from "../internal/controller-ref.js";
 import { type Condition, isPodReady, isPodTerminal, keyOf, rfc3339 } from "../internal/pod-util.js";
-import { activePodsLess } from "../replicaset/active-pods.js";
 import { UIDTrackingControllerExpectations } from "../replicaset/controller-expectations.js";
 import { SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch } from "../replicaset/slow-start.js";
 import { type BackoffRecord, type FinishedPod, nextBackoffRecord, remainingBackoffMs } from "./backoff-record.js";
+import {
+  addCompletionIndexEnvVariables,
+  calculateSucceededIndexes,
+  duplicatedIndexPodsForRemoval,
+  firstPendingIndexes,
+  getCompletionIndex,
+  getIndexFailureCount,
+  type Interval,
+  intervalsHave,
+  intervalsToString,
+  intervalsTotal,
+  intervalsUnion,
+  isIndexedJob,
+  JOB_COMPLETION_INDEX_ANNOTATION,
+  JOB_INDEX_FAILURE_COUNT_ANNOTATION,
+  JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION,
+  parseIndexesFromString,
+  podGenerateNameWithIndex,
+  sortActivePods,
+  sortedUnique,
+  withOrderedIndexes,
+} from "./indexed-job-utils.js";
 import { matchPodFailurePolicy, type PodFailurePolicyRule } from "./pod-failure-policy.js";
 
 /** `batch.kubernetes.io/job-tracking`: the finalizer that keeps a finished pod until the Job counted it. */
@@ -19,12 +40,17 @@ export const JOB_CONTROLLER_UID_LABEL = "batch.kubernetes.io/controller-uid";
 export const JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
 /** `DefaultBackoffLimit` of a Job without `spec.backoffLimit`. */
 export const DEFAULT_BACKOFF_LIMIT = 6;
+/** `math.MaxInt32`: the default `backoffLimit` of a Job with `backoffLimitPerIndex`. */
+const MAX_INT32 = 2_147_483_647;
 
 /** What the Job controller reads of a Job's spec. */
 interface JobSpec {
   parallelism?: number;
   completions?: number;
   backoffLimit?: number;
+  completionMode?: "NonIndexed" | "Indexed";
+  backoffLimitPerIndex?: number;
+  maxFailedIndexes?: number;
   activeDeadlineSeconds?: number;
   suspend?: boolean;
   selector?: unknown;
@@ -40,6 +66,10 @@ export interface JobStatus {
   failed?: number;
   startTime?: string;
   completionTime?: string;
+  /** Indexed mode: the succeeded indexes as intervals (`"0-2,5"`). */
+  completedIndexes?: string;
+  /** Indexed mode with `backoffLimitPerIndex`: the failed indexes as intervals. */
+  failedIndexes?: string;
   conditions?: Condition[];
   uncountedTerminatedPods?: { succeeded?: string[]; failed?: string[] };
 }
@@ -84,8 +114,8 @@ function finishedAtOf(pod: Pod, fallback: number): number {
 }
 
 /**
- * The Job controller (`pkg/controller/job/job_controller.go`, NonIndexed completion mode): runs a Job's pods to
- * `completions` successes, `parallelism` at a time.
+ * The Job controller (`pkg/controller/job/job_controller.go`): runs a Job's pods to `completions` successes,
+ * `parallelism` at a time.
  *
  * - Pods are the Job's by controller reference; they are created from the template with the Job's labels
  *   (`batch.kubernetes.io/controller-uid`, `batch.kubernetes.io/job-name`, and `controller-uid`/`job-name`), a
@@ -102,11 +132,27 @@ function finishedAtOf(pod: Pod, fallback: number): number {
  *   `completionTime`) once no pod of the Job is active — the v1.31+ order. `suspend` deletes the active pods and sets
  *   `Suspended`; resuming resets `startTime`.
  *
- * Differences from kube-controller-manager: no Indexed completion mode, `successPolicy`, `podReplacementPolicy`,
- * `maxFailedIndexes` or `managedBy`; pods are not adopted by selector; no job metrics beyond the work queue's.
+ * - `completionMode: Indexed` (`indexed_job_utils.go`, {@link isIndexedJob}): each pod gets a completion index
+ *   (annotation and label `batch.kubernetes.io/job-completion-index`, `JOB_COMPLETION_INDEX` from that label in
+ *   every container, hostname `<job>-<index>`, name `<job>-<index>-xxxxx`); succeeded indexes are kept as intervals
+ *   in `status.completedIndexes` and the Job succeeds once every index below `completions` has. With
+ *   `backoffLimitPerIndex` an index fails once its pods failed more often (counted in
+ *   `batch.kubernetes.io/job-index-failure-count`) or a `FailIndex` rule matched; `status.failedIndexes` lists them,
+ *   more than `maxFailedIndexes` fail the Job (`MaxFailedIndexesExceeded`), and once every index succeeded or failed
+ *   with some failed it fails with `FailedIndexes`.
+ *
+ * Differences from kube-controller-manager: no `successPolicy`, no `podReplacementPolicy` field (its defaults:
+ * `Failed` with `backoffLimitPerIndex`, else `TerminatingOrFailed`) and no `managedBy`; pods are not adopted by
+ * selector; the Job's defaults (`SetDefaults_Job`) are applied here rather than by the apiserver; no job metrics
+ * beyond the work queue's.
  */
 export class JobController {
   readonly controller: Controller;
+  /**
+   * The orphan-pod queue (`orphanQueue`, `syncOrphanPod`): a pod that still holds the tracking finalizer while its
+   * Job is gone (a background deletion) or finished has the finalizer removed, so that it can go.
+   */
+  readonly orphanPods: Controller;
   readonly expectations: UIDTrackingControllerExpectations;
   private readonly backoff = new Map<string, BackoffRecord>();
   /** Per Job key: the resourceVersion of the last status this controller wrote, until the informer delivered it. */
@@ -150,11 +196,48 @@ export class JobController {
       ...(o.metrics !== undefined && { metrics: o.metrics }),
       needLeaderElection: false,
     });
+    const orphanHandler: EventHandler<KubeObject> = {
+      create: (obj) => this.orphanRequest(obj as Pod),
+      update: (_old, cur) => this.orphanRequest(cur as Pod),
+      delete: () => [],
+    };
+    this.orphanPods = new Controller({
+      name: "job-orphan-pod-controller",
+      reconciler: (req) => this.syncOrphanPod(req),
+      watches: [
+        { informer: o.pods as unknown as SharedIndexInformer<KubeObject>, handler: orphanHandler, name: "pods" },
+      ],
+      maxConcurrentReconciles: 1,
+      clock: o.clock,
+      ...(o.metrics !== undefined && { metrics: o.metrics }),
+      needLeaderElection: false,
+    });
   }
 
-  /** Runs the controller until `signal` aborts. */
-  run(signal: AbortSignal): Promise<void> {
-    return this.controller.run(signal);
+  /** Runs the controller (and its orphan-pod queue) until `signal` aborts. */
+  async run(signal: AbortSignal): Promise<void> {
+    await Promise.all([this.controller.run(signal), this.orphanPods.run(signal)]);
+  }
+
+  /** `addPod`/`updatePod`: a pod with the tracking finalizer whose Job is not in the cache is an orphan. */
+  private orphanRequest(pod: Pod): readonly Request[] {
+    return hasTrackingFinalizer(pod) && this.jobOf(pod) === undefined ? [requestOf(pod)] : [];
+  }
+
+  /** `syncOrphanPod`: removes the finalizer of a pod still orphaned, or whose Job finished. */
+  private async syncOrphanPod(req: Request): Promise<undefined> {
+    const pod = this.o.pods.getIndexer().getByKey(`${req.namespace}/${req.name}`) as Pod | undefined;
+    if (pod === undefined || !hasTrackingFinalizer(pod)) return undefined;
+    const ref = controllerRefOf(pod);
+    if (ref !== undefined) {
+      // Controlled by something that is not a batch/v1 Job: not ours to release.
+      if (ref.kind !== "Job" || ref.apiVersion !== "batch/v1") return undefined;
+      const job = this.jobOf(pod);
+      // Adopted again by a running Job: it will count the pod.
+      if (job !== undefined && !isJobFinished(job)) return undefined;
+    }
+    await this.removeFinalizers([pod]);
+    return undefined;
   }
 
   private jobOf(pod: Pod): Job | undefined {
@@ -209,8 +292,30 @@ export class JobController {
       succeeded: [...(status.uncountedTerminatedPods?.succeeded ?? [])],
       failed: [...(status.uncountedTerminatedPods?.failed ?? [])],
     };
-    // 1. Finished (or deleted-while-running) pods with the finalizer join uncountedTerminatedPods.
+    // 1. Finished (or deleted-while-running) pods with the finalizer join uncountedTerminatedPods — or, in Indexed
+    // mode, a succeeded pod's index joins completedIndexes (the index is enough not to count it twice), and with
+    // backoffLimitPerIndex a failed pod past its index's limit (or matching a FailIndex rule) fails its index.
     const rules = spec.podFailurePolicy?.rules;
+    const { completions, parallelism } = effectiveCounts(spec);
+    const indexed = isIndexedJob(job);
+    const perIndex = indexed && spec.backoffLimitPerIndex !== undefined;
+    // Validation requires completions in Indexed mode.
+    const indexCount = completions ?? 1;
+    const corrupt = (field: string) => (part: string) =>
+      safeLog(this.o.logger, "info", `corrupted ${field} interval, ignoring`, { key, interval: part });
+    const succeededIndexes = indexed
+      ? calculateSucceededIndexes(
+          status.completedIndexes,
+          indexCount,
+          pods,
+          (p) => !hasTrackingFinalizer(p),
+          corrupt("completedIndexes"),
+        ).result
+      : [];
+    let failedIndexes = perIndex
+      ? parseIndexesFromString(status.failedIndexes, indexCount, corrupt("failedIndexes"))
+      : [];
+    const newFailedIndexes: number[] = [];
     let failJobMessage: string | undefined;
     const newlyFinished: Pod[] = [];
     const finished: FinishedPod[] = [];
@@ -222,13 +327,19 @@ export class JobController {
         continue;
       }
       const phase = p.status?.phase;
+      const ix = getCompletionIndex(p);
+      const inRange = !indexed || (ix >= 0 && ix < indexCount);
       if (phase === "Succeeded") {
-        uncounted.succeeded.push(puid);
+        if (!indexed) uncounted.succeeded.push(puid);
         finished.push({ succeeded: true, finishedAt: finishedAtOf(p, now) });
       } else if (phase === "Failed" || p.metadata?.deletionTimestamp != null) {
         const match = phase === "Failed" ? matchPodFailurePolicy(rules, p) : { countFailed: true };
         if (match.failJobMessage !== undefined && failJobMessage === undefined) failJobMessage = match.failJobMessage;
-        if (match.countFailed) {
+        const indexFailed =
+          match.action === "FailIndex" ||
+          (match.countFailed && getIndexFailureCount(p) >= (spec.backoffLimitPerIndex ?? MAX_INT32));
+        if (perIndex && inRange && indexFailed) newFailedIndexes.push(ix);
+        if (match.countFailed && inRange) {
           uncounted.failed.push(puid);
           finished.push({ succeeded: false, finishedAt: finishedAtOf(p, now) });
         } else {
@@ -238,6 +349,14 @@ export class JobController {
         }
       } else continue;
       newlyFinished.push(p);
+    }
+    if (indexed) {
+      status.completedIndexes = intervalsToString(succeededIndexes);
+      status.succeeded = intervalsTotal(succeededIndexes);
+      if (perIndex) {
+        failedIndexes = withOrderedIndexes(failedIndexes, sortedUnique(newFailedIndexes));
+        status.failedIndexes = intervalsToString(failedIndexes);
+      }
     }
     if (finished.length > 0) {
       this.backoff.set(key, nextBackoffRecord(this.backoff.get(key) ?? { failuresAfterLastSuccess: 0 }, finished));
@@ -295,14 +414,26 @@ export class JobController {
     }
     if (status.startTime === undefined) status.startTime = nowText;
     const startMs = Date.parse(status.startTime);
-    const backoffLimit = spec.backoffLimit ?? DEFAULT_BACKOFF_LIMIT;
-    // The failure target: policy, backoff limit, deadline (upstream's order).
+    const backoffLimit =
+      spec.backoffLimit ?? (spec.backoffLimitPerIndex !== undefined ? MAX_INT32 : DEFAULT_BACKOFF_LIMIT);
+    const failedIndexCount = intervalsTotal(failedIndexes);
+    // The failure target: policy, failed indexes, backoff limit, deadline (upstream's order).
     if (!condTrue("FailureTarget") && !condTrue("SuccessCriteriaMet")) {
       let reason: string | undefined;
       let message = "";
       if (failJobMessage !== undefined) {
         reason = "PodFailurePolicy";
         message = failJobMessage;
+      } else if (perIndex && spec.maxFailedIndexes !== undefined && failedIndexCount > spec.maxFailedIndexes) {
+        reason = "MaxFailedIndexesExceeded";
+        message = "Job has exceeded the specified maximal number of failed indexes";
+      } else if (
+        perIndex &&
+        failedIndexCount > 0 &&
+        failedIndexCount + intervalsTotal(succeededIndexes) >= indexCount
+      ) {
+        reason = "FailedIndexes";
+        message = "Job has failed indexes";
       } else if (failed > backoffLimit) {
         reason = "BackoffLimitExceeded";
         message = "Job has reached the specified backoff limit";
@@ -318,9 +449,12 @@ export class JobController {
         this.o.recorder?.event(job, "Warning", reason, message);
       }
     }
-    const { completions, parallelism } = effectiveCounts(spec);
     if (!condTrue("FailureTarget") && !condTrue("SuccessCriteriaMet")) {
-      const complete = completions === undefined ? succeeded > 0 && active.length === 0 : succeeded >= completions;
+      const complete = indexed
+        ? intervalsTotal(succeededIndexes) >= indexCount
+        : completions === undefined
+          ? succeeded > 0 && active.length === 0
+          : succeeded >= completions;
       if (complete)
         setCond("SuccessCriteriaMet", "True", "CompletionsReached", "Reached expected number of succeeded pods");
     }
@@ -339,6 +473,21 @@ export class JobController {
       status.active = 0;
       status.ready = 0;
       requeueAfter = undefined;
+    } else if (indexed) {
+      const managed = await this.manageIndexed(job, key, {
+        pods,
+        active,
+        terminating,
+        succeededIndexes,
+        failedIndexes,
+        parallelism,
+        completions: indexCount,
+        perIndex,
+        now,
+      });
+      if (managed.requeueAfter !== undefined) requeueAfter = Math.min(requeueAfter ?? Infinity, managed.requeueAfter);
+      status.active = active.length + managed.created;
+      status.ready = active.filter(isPodReady).length;
     } else {
       // manageJob
       let wantActive: number;
@@ -347,9 +496,7 @@ export class JobController {
       let created = 0;
       if (this.expectations.satisfiedExpectations(key)) {
         if (active.length > wantActive) {
-          const victims = [...active]
-            .sort((a, b) => (activePodsLess(a, 0, b, 0, now) ? -1 : activePodsLess(b, 0, a, 0, now) ? 1 : 0))
-            .slice(0, active.length - wantActive);
+          const victims = sortActivePods(active, now).slice(0, active.length - wantActive);
           await this.deletePods(job, victims);
         } else if (active.length < wantActive) {
           const wait = remainingBackoffMs(
@@ -370,31 +517,123 @@ export class JobController {
     return requeueAfter === undefined ? undefined : { requeueAfter };
   }
 
-  private async createPods(job: Job, key: string, n: number): Promise<number> {
+  /**
+   * `manageJob` in Indexed mode: the active pods of failed indexes go, then pods without a valid index, all but one
+   * pod of a repeated index, and beyond that the lowest-ranked; else the first pending indexes get a pod each. With
+   * `backoffLimitPerIndex` a terminating pod keeps its index (the `Failed` pod replacement policy that mode
+   * defaults to), and an index waits out its own failure backoff (`getRemainingTimePerIndex`).
+   */
+  private async manageIndexed(
+    job: Job,
+    key: string,
+    x: {
+      pods: readonly Pod[];
+      active: readonly Pod[];
+      terminating: readonly Pod[];
+      succeededIndexes: readonly Interval[];
+      failedIndexes: readonly Interval[];
+      parallelism: number;
+      completions: number;
+      perIndex: boolean;
+      now: number;
+    },
+  ): Promise<{ created: number; requeueAfter?: number }> {
+    if (!this.expectations.satisfiedExpectations(key)) return { created: 0 };
+    const done = intervalsUnion(x.succeededIndexes, x.failedIndexes);
+    const wantActive = Math.max(0, Math.min(x.parallelism, x.completions - intervalsTotal(done)));
+    const ofFailed = x.active.filter((p) => intervalsHave(x.failedIndexes, getCompletionIndex(p)));
+    const rest = x.active.filter((p) => !ofFailed.includes(p));
+    const { rm, left } = duplicatedIndexPodsForRemoval(rest, x.completions, x.now);
+    const rmAtLeast = Math.max(0, x.active.length - wantActive);
+    const victims = [...ofFailed, ...rm];
+    if (victims.length < rmAtLeast) victims.push(...sortActivePods(left, x.now).slice(0, rmAtLeast - victims.length));
+    if (victims.length > 0) {
+      await this.deletePods(job, victims);
+      return { created: 0 };
+    }
+    if (x.active.length >= wantActive) return { created: 0 };
+    const holding = x.perIndex ? [...x.active, ...x.terminating] : x.active;
+    const pending = firstPendingIndexes(holding, done, x.completions, x.completions);
+    const failures = new Map<number, IndexFailures>();
+    let requeueAfter: number | undefined;
+    const ready: number[] = [];
+    for (const ix of pending) {
+      if (ready.length >= wantActive - x.active.length) break;
+      if (x.perIndex) {
+        const f = indexFailuresOf(x.pods, ix, specOf(job).podFailurePolicy?.rules, x.now);
+        failures.set(ix, f);
+        const wait =
+          f.lastFailureTime === undefined
+            ? 0
+            : remainingBackoffMs(
+                { failuresAfterLastSuccess: f.failed, lastFailureTime: f.lastFailureTime },
+                x.now,
+                this.o.podFailureBackoffMs,
+              );
+        if (wait > 0) {
+          requeueAfter = Math.min(requeueAfter ?? wait, wait);
+          continue;
+        }
+      }
+      ready.push(ix);
+    }
+    const created = ready.length === 0 ? 0 : await this.createPods(job, key, ready.length, ready, failures);
+    return { created, ...(requeueAfter !== undefined && { requeueAfter }) };
+  }
+
+  private async createPods(
+    job: Job,
+    key: string,
+    n: number,
+    indexes?: readonly number[],
+    failures?: ReadonlyMap<number, IndexFailures>,
+  ): Promise<number> {
     const ns = job.metadata?.namespace ?? "";
     const name = job.metadata?.name ?? "";
     const uid = job.metadata?.uid ?? "";
-    const template = specOf(job).template ?? {};
+    const template = structuredClone(specOf(job).template ?? {}) as {
+      metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+      spec?: { hostname?: string } & Parameters<typeof addCompletionIndexEnvVariables>[0];
+    };
+    if (indexes !== undefined) {
+      template.spec ??= {};
+      addCompletionIndexEnvVariables(template.spec);
+    }
+    const queue = [...(indexes ?? [])];
     this.expectations.expectCreations(key, n);
     const { successes, error } = await slowStartBatch(n, SLOW_START_INITIAL_BATCH_SIZE, async () => {
+      const ix = queue.shift();
+      const labels: Record<string, string> = { ...template.metadata?.labels };
+      const annotations: Record<string, string> = { ...template.metadata?.annotations };
+      const podSpec = structuredClone(template.spec ?? {});
+      if (ix !== undefined) {
+        annotations[JOB_COMPLETION_INDEX_ANNOTATION] = String(ix);
+        labels[JOB_COMPLETION_INDEX_ANNOTATION] = String(ix);
+        podSpec.hostname = `${name}-${ix}`;
+        const f = failures?.get(ix);
+        if (f !== undefined) {
+          annotations[JOB_INDEX_FAILURE_COUNT_ANNOTATION] = String(f.failed);
+          if (f.ignored > 0) annotations[JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION] = String(f.ignored);
+        }
+      }
       const pod = {
         apiVersion: "v1",
         kind: "Pod",
         metadata: {
-          generateName: `${name}-`,
+          generateName: ix === undefined ? `${name}-` : podGenerateNameWithIndex(name, ix),
           namespace: ns,
           labels: {
-            ...template.metadata?.labels,
+            ...labels,
             [JOB_CONTROLLER_UID_LABEL]: uid,
             [JOB_NAME_LABEL]: name,
             "controller-uid": uid,
             "job-name": name,
           },
-          ...(template.metadata?.annotations !== undefined && { annotations: { ...template.metadata.annotations } }),
+          ...(Object.keys(annotations).length > 0 && { annotations }),
           ownerReferences: [newControllerRef(job, "batch/v1", "Job")],
           finalizers: [JOB_TRACKING_FINALIZER],
         },
-        spec: structuredClone(template.spec ?? {}),
+        spec: podSpec,
       } as unknown as Pod;
       try {
         const created = await this.o.client.create(resources.pods, pod, { namespace: ns });
@@ -491,6 +730,45 @@ function delivered(written: string | undefined, seen: string | undefined): boole
   if (seen === undefined) return false;
   if (/^\d+$/.test(written) && /^\d+$/.test(seen)) return BigInt(seen) >= BigInt(written);
   return true;
+}
+
+/** An index's failures so far, for its next pod's annotations and its backoff. */
+interface IndexFailures {
+  /** Counted failures (`job-index-failure-count` of the next pod). */
+  readonly failed: number;
+  /** Failures the pod failure policy ignored (`job-index-ignored-failure-count`). */
+  readonly ignored: number;
+  /** When the last failed pod of the index finished. */
+  readonly lastFailureTime?: number;
+}
+
+/**
+ * `getNewIndexFailureCounts`: from the index's last failed pod (highest failure count, then latest to finish), its
+ * counts plus its own failure — counted, or ignored when a policy rule says `Ignore`.
+ */
+function indexFailuresOf(
+  pods: readonly Pod[],
+  ix: number,
+  rules: readonly PodFailurePolicyRule[] | undefined,
+  now: number,
+): IndexFailures {
+  let last: Pod | undefined;
+  for (const p of pods) {
+    if (getCompletionIndex(p) !== ix || p.status?.phase !== "Failed") continue;
+    if (
+      last === undefined ||
+      getIndexFailureCount(p) > getIndexFailureCount(last) ||
+      (getIndexFailureCount(p) === getIndexFailureCount(last) && finishedAtOf(p, now) > finishedAtOf(last, now))
+    )
+      last = p;
+  }
+  if (last === undefined) return { failed: 0, ignored: 0 };
+  const counted = matchPodFailurePolicy(rules, last).countFailed;
+  return {
+    failed: getIndexFailureCount(last) + (counted ? 1 : 0),
+    ignored: getIndexFailureCount(last, JOB_INDEX_IGNORED_FAILURE_COUNT_ANNOTATION) + (counted ? 0 : 1),
+    lastFailureTime: finishedAtOf(last, now),
+  };
 }
 
 function hasTrackingFinalizer(p: Pod): boolean {

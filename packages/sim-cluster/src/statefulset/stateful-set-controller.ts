@@ -20,6 +20,7 @@ import {
   selfHandler,
 } from "../internal/controller-ref.js";
 import { isPodAvailable, keyOf } from "../internal/pod-util.js";
+import { claimOwnerRefsForSetAndPod, isClaimOwnerUpToDate } from "./claim-retention.js";
 import {
   applyRevision,
   type ControllerRevision,
@@ -28,6 +29,8 @@ import {
   getOrdinal,
   getPersistentVolumeClaimName,
   getPodRevision,
+  getStartOrdinal,
+  getStatefulSetMaxUnavailable,
   isFinished,
   isRunningAndReady,
   isTerminating,
@@ -66,10 +69,20 @@ export interface StatefulSetControllerOptions {
   readonly sets: SharedIndexInformer<StatefulSet>;
   readonly pods: SharedIndexInformer<Pod>;
   readonly revisions: SharedIndexInformer<ControllerRevision>;
+  /**
+   * The PersistentVolumeClaims: with them the controller keeps each claim's owner references to the
+   * `persistentVolumeClaimRetentionPolicy` and waits for a claim still being deleted before re-creating its pod.
+   */
+  readonly claims?: SharedIndexInformer<PersistentVolumeClaim>;
   readonly recorder?: EventRecorder;
   readonly metrics?: MetricsProvider;
   /** `ConcurrentStatefulSetSyncs` (default 5). */
   readonly workers?: number;
+  /**
+   * The `MaxUnavailableStatefulSet` feature gate: `rollingUpdate.maxUnavailable` is honoured. Default false, as in
+   * Kubernetes 1.34 (alpha since 1.24, beta and on by default from 1.35).
+   */
+  readonly maxUnavailableStatefulSet?: boolean;
 }
 
 /**
@@ -93,8 +106,19 @@ export interface StatefulSetControllerOptions {
  * - Status: `replicas`, `readyReplicas`, `availableReplicas` (with `minReadySeconds`), `currentReplicas`,
  *   `updatedReplicas`, both revisions, `collisionCount`, `observedGeneration`, written through `/status` on change.
  *
- * Differences from kube-controller-manager: no `maxUnavailable` (alpha), `ordinals.start`,
- * `persistentVolumeClaimRetentionPolicy` or claim adoption; pods are not adopted by selector.
+ * - `spec.ordinals.start`: ordinals run from `start` to `start + replicas − 1`; pods outside that range are condemned
+ *   (from the highest ordinal down), and the partition counts from `start`.
+ * - `rollingUpdate.maxUnavailable` behind the `MaxUnavailableStatefulSet` gate (off by default, as in 1.34): while
+ *   fewer than that many pods of the range (a percentage rounded down, at least 1) are unavailable, the highest
+ *   ordinals not of the update revision are deleted together, up to the difference.
+ *
+ * - `persistentVolumeClaimRetentionPolicy` (with the claims informer; {@link isClaimOwnerUpToDate}): each claim
+ *   gets a controller reference to the set (`whenDeleted: Delete`) or, once its pod is out of range, to that pod
+ *   (`whenScaled: Delete`), so that the garbage collector deletes it with its owner; a pod waits for a claim of its
+ *   ordinal that is still being deleted.
+ *
+ * Differences from kube-controller-manager: no claim adoption; pods are not adopted by selector; claim owners are
+ * fixed for every pod on each sync rather than in the ordered walk.
  */
 export class StatefulSetController {
   readonly controller: Controller;
@@ -234,6 +258,7 @@ export class StatefulSetController {
       updateRevision: updateName,
       collisionCount,
     };
+    const start = getStartOrdinal(set);
     const replicas: (Pod | undefined)[] = new Array(replicaCount).fill(undefined);
     const condemned: Pod[] = [];
     for (const pod of pods) {
@@ -246,11 +271,13 @@ export class StatefulSetController {
         if (getPodRevision(pod) === currentName) status.currentReplicas++;
         if (getPodRevision(pod) === updateName) status.updatedReplicas++;
       }
+      // Ordinals run from spec.ordinals.start; a pod outside [start, start + replicas) is condemned.
       const ord = getOrdinal(pod);
-      if (ord >= 0 && ord < replicaCount) replicas[ord] = pod;
-      else if (ord >= replicaCount) condemned.push(pod);
+      if (ord >= start && ord < start + replicaCount) replicas[ord - start] = pod;
+      else if (ord >= 0) condemned.push(pod);
     }
     condemned.sort((a, b) => getOrdinal(b) - getOrdinal(a));
+    await this.fixClaimOwners(updateSet, pods);
     const monotonic = spec.podManagementPolicy !== "Parallel";
     const healthy = (p: Pod) => isRunningAndReady(p) && !isTerminating(p) && isPodAvailable(p, minReady, now);
     const done = () => completeRollingUpdate(set, status);
@@ -263,10 +290,12 @@ export class StatefulSetController {
         continue;
       }
       if (pod === undefined) {
-        const fromCurrent = createsFromCurrent(currentSet, i);
+        // `PodClaimIsStale`: a claim of this ordinal still being deleted (a scale-down's) must go first.
+        if (this.claimIsStale(set, i + start)) return done();
+        const fromCurrent = createsFromCurrent(currentSet, i + start);
         const fresh = newStatefulSetPod(
           fromCurrent ? currentSet : updateSet,
-          i,
+          i + start,
           fromCurrent ? currentName : updateName,
         );
         await this.createPod(set, fresh);
@@ -296,6 +325,24 @@ export class StatefulSetController {
     }
     if ((spec.updateStrategy?.type ?? "RollingUpdate") !== "RollingUpdate") return done();
     const updateMin = spec.updateStrategy?.rollingUpdate?.partition ?? 0;
+    if (this.o.maxUnavailableStatefulSet === true) {
+      // `updateStatefulSetAfterInvariantEstablished`: with pods of the range unavailable, only the rest of
+      // maxUnavailable may go — the highest ordinals not yet of the update revision first.
+      const maxUnavailable = getStatefulSetMaxUnavailable(
+        spec.updateStrategy?.rollingUpdate?.maxUnavailable,
+        replicaCount,
+      );
+      const unavailable = replicas.filter((p) => p === undefined || !healthy(p)).length;
+      let budget = maxUnavailable - unavailable;
+      for (let target = replicaCount - 1; target >= updateMin && budget > 0; target--) {
+        const pod = replicas[target];
+        if (pod === undefined || getPodRevision(pod) === updateName || isTerminating(pod)) continue;
+        await this.deletePod(set, pod);
+        status.currentReplicas--;
+        budget--;
+      }
+      return done();
+    }
     for (let target = replicaCount - 1; target >= updateMin; target--) {
       const pod = replicas[target];
       if (pod === undefined) continue;
@@ -309,29 +356,72 @@ export class StatefulSetController {
     return done();
   }
 
+  /** The claims of `ordinal` in the claim cache (those not there are left out). */
+  private cachedClaims(set: StatefulSet, ordinal: number): PersistentVolumeClaim[] {
+    const indexer = this.o.claims?.getIndexer();
+    if (indexer === undefined) return [];
+    const ns = set.metadata?.namespace ?? "";
+    return (setSpecOf(set).volumeClaimTemplates ?? [])
+      .map((t) => indexer.getByKey(`${ns}/${getPersistentVolumeClaimName(set, t.metadata?.name ?? "", ordinal)}`))
+      .filter((c): c is PersistentVolumeClaim => c !== undefined);
+  }
+
+  private claimIsStale(set: StatefulSet, ordinal: number): boolean {
+    return this.cachedClaims(set, ordinal).some((c) => c.metadata?.deletionTimestamp != null);
+  }
+
+  /**
+   * `ClaimsMatchRetentionPolicy` + `UpdatePodClaimForRetentionPolicy` for every pod of the set not being deleted, in
+   * range (`processReplica`) or condemned (`fixPodClaim`): claims whose owner references do not match the policy are
+   * patched ({@link claimOwnerRefsForSetAndPod}).
+   */
+  private async fixClaimOwners(set: StatefulSet, pods: readonly Pod[]): Promise<void> {
+    if (this.o.claims === undefined || (setSpecOf(set).volumeClaimTemplates ?? []).length === 0) return;
+    for (const pod of pods) {
+      if (isTerminating(pod)) continue;
+      for (const claim of this.cachedClaims(set, getOrdinal(pod))) {
+        if (claim.metadata?.deletionTimestamp != null || isClaimOwnerUpToDate(claim, set, pod)) continue;
+        try {
+          await this.o.client.patch(
+            resources.persistentVolumeClaims,
+            claim.metadata?.name ?? "",
+            {
+              metadata: { uid: claim.metadata?.uid, ownerReferences: claimOwnerRefsForSetAndPod(claim, set, pod) },
+            },
+            { namespace: claim.metadata?.namespace ?? "" },
+          );
+        } catch (err) {
+          if (isNotFound(err)) continue;
+          this.failed(set, "update", `Claim ${claim.metadata?.name ?? ""} for Pod ${pod.metadata?.name ?? ""}`, err);
+          throw err;
+        }
+      }
+    }
+  }
+
   private async createPod(set: StatefulSet, pod: Pod): Promise<void> {
     const ns = set.metadata?.namespace ?? "";
     const ordinal = getOrdinal(pod);
     for (const t of setSpecOf(set).volumeClaimTemplates ?? []) {
       const claim = getPersistentVolumeClaimName(set, t.metadata?.name ?? "", ordinal);
+      const fresh = {
+        apiVersion: "v1",
+        kind: "PersistentVolumeClaim",
+        metadata: {
+          name: claim,
+          namespace: ns,
+          labels: {
+            ...(setSpecOf(set).selector as { matchLabels?: Record<string, string> } | undefined)?.matchLabels,
+            ...t.metadata?.labels,
+          },
+        },
+        spec: structuredClone(t.spec ?? {}),
+      } as unknown as PersistentVolumeClaim;
+      // A new claim of an in-range pod: the set's reference when `whenDeleted` is Delete.
+      const owners = claimOwnerRefsForSetAndPod(fresh, set, pod);
+      if (owners.length > 0) (fresh.metadata as { ownerReferences?: unknown }).ownerReferences = owners;
       try {
-        await this.o.client.create(
-          resources.persistentVolumeClaims,
-          {
-            apiVersion: "v1",
-            kind: "PersistentVolumeClaim",
-            metadata: {
-              name: claim,
-              namespace: ns,
-              labels: {
-                ...(setSpecOf(set).selector as { matchLabels?: Record<string, string> } | undefined)?.matchLabels,
-                ...t.metadata?.labels,
-              },
-            },
-            spec: structuredClone(t.spec ?? {}),
-          } as unknown as PersistentVolumeClaim,
-          { namespace: ns },
-        );
+        await this.o.client.create(resources.persistentVolumeClaims, fresh, { namespace: ns });
         this.o.recorder?.event(
           set,
           "Normal",
@@ -378,8 +468,8 @@ export class StatefulSetController {
     );
   }
 
-  private failed(set: StatefulSet, verb: "create" | "delete", what: string, err: unknown): void {
-    const reason = verb === "create" ? "FailedCreate" : "FailedDelete";
+  private failed(set: StatefulSet, verb: "create" | "delete" | "update", what: string, err: unknown): void {
+    const reason = verb === "create" ? "FailedCreate" : verb === "delete" ? "FailedDelete" : "FailedUpdate";
     const message = `${verb} ${what} in StatefulSet ${set.metadata?.name ?? ""} failed error: ${String((err as Error).message ?? err)}`;
     this.o.recorder?.event(set, "Warning", reason, message);
     safeLog(this.o.logger, "warn", message, { controller: "statefulset-controller", key: keyOf(set) });

@@ -7,14 +7,18 @@ import {
   applyRevision,
   createsFromCurrent,
   equalRevision,
+  getEndOrdinal,
   getOrdinal,
   getParentNameAndOrdinal,
   getPodRevision,
+  getStartOrdinal,
+  getStatefulSetMaxUnavailable,
   identityMatches,
   isMemberOf,
   newRevision,
   newStatefulSetPod,
   nextRevision,
+  podInOrdinalRange,
   storageMatches,
 } from "./stateful-set-utils.js";
 
@@ -186,5 +190,63 @@ describe("stateful_set_control_test.go basics", () => {
     expect(completeRollingUpdate(newSet(3, { updateStrategy: { type: "OnDelete" } }), base)).toMatchObject({
       currentRevision: "a",
     });
+  });
+});
+
+describe("TestGetStatefulSetMaxUnavailable (stateful_set_utils_test.go)", () => {
+  // Upstream's own comment: 0 and 0% are forbidden by validation but tested anyway.
+  const cases: { maxUnavailable: number | string | undefined; replicaCount: number; want: number }[] = [
+    { maxUnavailable: undefined, replicaCount: 10, want: 1 },
+    { maxUnavailable: 3, replicaCount: 10, want: 3 },
+    { maxUnavailable: 3, replicaCount: 0, want: 3 },
+    { maxUnavailable: 0, replicaCount: 0, want: 1 },
+    { maxUnavailable: "10%", replicaCount: 25, want: 2 },
+    { maxUnavailable: "100%", replicaCount: 5, want: 5 },
+    { maxUnavailable: "50%", replicaCount: 5, want: 2 },
+    { maxUnavailable: "10%", replicaCount: 5, want: 1 },
+    { maxUnavailable: "1%", replicaCount: 0, want: 1 },
+    { maxUnavailable: "0%", replicaCount: 0, want: 1 },
+  ];
+  it.each(cases.map((c, i) => ({ ...c, i })))("case $i", ({ maxUnavailable, replicaCount, want }) => {
+    expect(getStatefulSetMaxUnavailable(maxUnavailable, replicaCount)).toBe(want);
+  });
+
+  it("names a value that is neither an integer nor a percentage", () => {
+    expect(() => getStatefulSetMaxUnavailable("lots", 3)).toThrow(/"lots"/);
+  });
+});
+
+describe("start ordinal (stateful_set_utils.go getStartOrdinal/getEndOrdinal/podInOrdinalRange)", () => {
+  const pod = (name: string) => ({ metadata: { name } }) as Pod;
+
+  it("without spec.ordinals the range is [0, replicas)", () => {
+    const set = newSet(3);
+    expect([getStartOrdinal(set), getEndOrdinal(set)]).toEqual([0, 2]);
+    expect(["foo-0", "foo-2", "foo-3"].map((n) => podInOrdinalRange(pod(n), set))).toEqual([true, true, false]);
+  });
+
+  it("with ordinals.start 4 and 4 replicas the range is [4, 7]; the partition counts from the start", () => {
+    const set = newSet(4, {
+      ordinals: { start: 4 },
+      updateStrategy: { type: "RollingUpdate", rollingUpdate: { partition: 2 } },
+    });
+    expect([getStartOrdinal(set), getEndOrdinal(set)]).toEqual([4, 7]);
+    expect(["foo-3", "foo-4", "foo-7", "foo-8"].map((n) => podInOrdinalRange(pod(n), set))).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
+    expect([4, 5, 6, 7].map((o) => createsFromCurrent(set, o))).toEqual([true, true, false, false]);
+  });
+
+  it("property: exactly `replicas` ordinals are in range, from the start", () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 50 }), fc.nat({ max: 20 }), (start, replicas) => {
+        const set = newSet(replicas, { ordinals: { start } });
+        const inRange = Array.from({ length: 100 }, (_, o) => o).filter((o) => podInOrdinalRange(pod(`foo-${o}`), set));
+        expect(inRange).toEqual(Array.from({ length: replicas }, (_, i) => start + i));
+      }),
+    );
   });
 });

@@ -1,5 +1,6 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Pod, StatefulSet } from "@informer-ts/client";
+import { scaledValue } from "../deployment/replica-sets.js";
 import { computeHash, stable } from "../deployment/revisions.js";
 import { newControllerRef } from "../internal/controller-ref.js";
 import { isPodReady } from "../internal/pod-util.js";
@@ -24,7 +25,13 @@ export interface StatefulSetSpecView {
   podManagementPolicy?: "OrderedReady" | "Parallel";
   minReadySeconds?: number;
   revisionHistoryLimit?: number;
-  updateStrategy?: { type?: "RollingUpdate" | "OnDelete"; rollingUpdate?: { partition?: number } };
+  updateStrategy?: {
+    type?: "RollingUpdate" | "OnDelete";
+    rollingUpdate?: { partition?: number; maxUnavailable?: number | string };
+  };
+  /** `spec.ordinals` (StatefulSetStartOrdinal, GA in 1.31): the first ordinal. */
+  ordinals?: { start?: number };
+  persistentVolumeClaimRetentionPolicy?: { whenDeleted?: "Retain" | "Delete"; whenScaled?: "Retain" | "Delete" };
   volumeClaimTemplates?: { metadata?: { name?: string; labels?: Record<string, string> }; spec?: unknown }[];
   template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: unknown };
   selector?: unknown;
@@ -45,6 +52,33 @@ export function getParentNameAndOrdinal(pod: Pod): { parent: string; ordinal: nu
 /** `getOrdinal`. */
 export function getOrdinal(pod: Pod): number {
   return getParentNameAndOrdinal(pod).ordinal;
+}
+
+/** `getStartOrdinal`: `spec.ordinals.start`, default 0. */
+export function getStartOrdinal(set: StatefulSet): number {
+  return setSpecOf(set).ordinals?.start ?? 0;
+}
+
+/** `getEndOrdinal`: the last ordinal of the set's range, `start + replicas − 1`. */
+export function getEndOrdinal(set: StatefulSet): number {
+  return getStartOrdinal(set) + (setSpecOf(set).replicas ?? 1) - 1;
+}
+
+/** `podInOrdinalRange`: the pod's ordinal is within `[start, end]`. */
+export function podInOrdinalRange(pod: Pod, set: StatefulSet): boolean {
+  const ord = getOrdinal(pod);
+  return ord >= getStartOrdinal(set) && ord <= getEndOrdinal(set);
+}
+
+/**
+ * `getStatefulSetMaxUnavailable`: `rollingUpdate.maxUnavailable` (default 1) of `replicaCount`, a percentage rounded
+ * down, and never below 1.
+ */
+export function getStatefulSetMaxUnavailable(
+  maxUnavailable: number | string | undefined,
+  replicaCount: number,
+): number {
+  return Math.max(1, scaledValue(maxUnavailable ?? 1, replicaCount, false));
 }
 
 /** `getPodName`: `<set>-<ordinal>`. */
@@ -202,15 +236,16 @@ export function newStatefulSetPod(set: StatefulSet, ordinal: number, revisionNam
 
 /**
  * Which revision the pod of `ordinal` is created from (`newVersionedStatefulSetPod`): under `RollingUpdate`, ordinals
- * below the partition (or, without `rollingUpdate`, below `status.currentReplicas`) keep the current revision; all
- * others get the update revision.
+ * below the partition (or, without `rollingUpdate`, below `status.currentReplicas`) — counted from the start ordinal —
+ * keep the current revision; all others get the update revision.
  */
 export function createsFromCurrent(set: StatefulSet, ordinal: number): boolean {
   const spec = setSpecOf(set);
   const ru = spec.updateStrategy?.rollingUpdate;
+  const start = getStartOrdinal(set);
   // Upstream's condition groups as (RollingUpdate && no rollingUpdate && below currentReplicas) || (partition given &&
   // below it): a partition counts whatever the strategy type.
-  if (ru !== undefined) return ordinal < (ru.partition ?? 0);
+  if (ru !== undefined) return ordinal < start + (ru.partition ?? 0);
   const rolling = (spec.updateStrategy?.type ?? "RollingUpdate") === "RollingUpdate";
-  return rolling && ordinal < ((set.status as { currentReplicas?: number } | undefined)?.currentReplicas ?? 0);
+  return rolling && ordinal < start + ((set.status as { currentReplicas?: number } | undefined)?.currentReplicas ?? 0);
 }
