@@ -14,6 +14,7 @@ import {
   defaultReplicaSet,
   defaultStatefulSet,
 } from "./defaults/apps-defaults.js";
+import { defaultHpaV1, defaultHpaV2 } from "./defaults/autoscaling-defaults.js";
 import { defaultCronJob } from "./defaults/batch-defaults.js";
 import { defaultPod, defaultTemplate } from "./defaults/pod-defaults.js";
 import { defaultService, ServiceIpAllocator } from "./defaults/service-defaults.js";
@@ -25,6 +26,7 @@ import {
   type WriteOptionsKind,
 } from "./field-validation.js";
 import { BUILTIN_ROOTS } from "./openapi/builtin-definitions.js";
+import { hpaV1ToV2 } from "../hpa-conversion.js";
 import { validateAnnotations } from "./validation/annotations.js";
 import {
   validateDaemonSet,
@@ -33,6 +35,7 @@ import {
   validateStatefulSet,
   validateWorkloadUpdate,
 } from "./validation/apps.js";
+import { validateHorizontalPodAutoscaler } from "./validation/autoscaling.js";
 import { objectAt } from "./validation/common.js";
 import {
   validateConfigMap,
@@ -188,6 +191,7 @@ export class Admission {
     }
     const key = `${r.group}/${r.resource}`;
     if (key === "/services") defaultService(obj, () => this.ips.allocate(this.ipInUse), old);
+    else if (key === "autoscaling/horizontalpodautoscalers") (r.version === "v1" ? defaultHpaV1 : defaultHpaV2)(obj);
     else DEFAULTERS[key]?.(obj);
   }
 
@@ -221,6 +225,10 @@ export class Admission {
         break;
       case "events.k8s.io/events":
         errs.push(...(old === undefined ? validateEvent(obj, true) : validateEventUpdate(obj, old, true)));
+        break;
+      case "autoscaling/horizontalpodautoscalers":
+        // Upstream validates the internal (v2-shaped) object: a v1 write's errors name v2's paths too.
+        errs.push(...validateHorizontalPodAutoscaler(r.version === "v1" ? hpaV1ToV2(obj) : obj));
         break;
       case "coordination.k8s.io/leases":
         errs.push(...validateLease(obj));

@@ -165,7 +165,12 @@ export class GarbageCollector extends ControllerLoop {
       const first = this.servedSeen.length === 0;
       this.servedSeen = rs;
       this.byKind.clear();
-      for (const r of rs) if (!this.byKind.has(`${r.group}/${r.kind}`)) this.byKind.set(`${r.group}/${r.kind}`, r);
+      // An owner reference names a group/kind at any served version (`autoscaling/v1` or `/v2`): the resource that
+      // stores the kind answers for every version of it (a view of a served resource's storage is skipped).
+      for (const r of rs) {
+        if (r.storedAs !== undefined && rs.includes(r.storedAs.resource)) continue;
+        if (!this.byKind.has(`${r.group}/${r.kind}`)) this.byKind.set(`${r.group}/${r.kind}`, r);
+      }
       if (!first) for (const deps of this.dependentsOf.values()) for (const p of deps.values()) this.mark(p);
     }
     return this.byKind;
