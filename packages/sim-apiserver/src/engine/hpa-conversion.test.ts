@@ -87,7 +87,9 @@ describe("Convert_autoscaling_HorizontalPodAutoscaler_To_v1_HorizontalPodAutosca
       currentMetrics: [{ type: "Resource", resource: { name: "cpu", current: { averageUtilization: 91 } } }],
       conditions: [{ type: "AbleToScale", status: "True", reason: "ReadyForNewScale" }],
     };
-    const v1 = hpaV2ToV1(v2({ metrics: [cpu(80)], behavior: { scaleDown: { stabilizationWindowSeconds: 60 } } }, status));
+    const v1 = hpaV2ToV1(
+      v2({ metrics: [cpu(80)], behavior: { scaleDown: { stabilizationWindowSeconds: 60 } } }, status),
+    );
     expect(v1.status).toEqual({ currentReplicas: 2, desiredReplicas: 3, currentCPUUtilizationPercentage: 91 });
     const anns = v1.metadata!.annotations!;
     expect(JSON.parse(anns[HPA_CURRENT_METRICS_ANNOTATION]!)).toEqual([
@@ -237,7 +239,10 @@ const currentMetric: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
 const behavior = fc.option(
   fc.record(
     {
-      scaleUp: fc.record({ stabilizationWindowSeconds: fc.integer({ min: 0, max: 3600 }), selectPolicy: fc.constant("Max") }),
+      scaleUp: fc.record({
+        stabilizationWindowSeconds: fc.integer({ min: 0, max: 3600 }),
+        selectPolicy: fc.constant("Max"),
+      }),
       scaleDown: fc.record({
         policies: fc.constant([{ type: "Pods", value: 1, periodSeconds: 60 }]),
       }),

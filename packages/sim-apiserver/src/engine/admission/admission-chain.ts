@@ -1,4 +1,5 @@
 import { type FieldError, type KubeObject, newBadRequest } from "@informer-ts/apimachinery";
+import { hpaV1ToV2 } from "../hpa-conversion.js";
 import type { SimResource } from "../resources.js";
 import { decodeBuiltin } from "./builtin-decode.js";
 import { validateCustomResourceRules } from "./cel-validation.js";
@@ -26,7 +27,6 @@ import {
   type WriteOptionsKind,
 } from "./field-validation.js";
 import { BUILTIN_ROOTS } from "./openapi/builtin-definitions.js";
-import { hpaV1ToV2 } from "../hpa-conversion.js";
 import { validateAnnotations } from "./validation/annotations.js";
 import {
   validateDaemonSet,

@@ -117,7 +117,9 @@ export class NamespaceController extends ControllerLoop {
       const all = this.deps.resources();
       const namespaced = all.filter(
         (r) =>
-          r.namespaced && r.verbs.includes("delete") && !(r.storedAs !== undefined && all.includes(r.storedAs.resource)),
+          r.namespaced &&
+          r.verbs.includes("delete") &&
+          !(r.storedAs !== undefined && all.includes(r.storedAs.resource)),
       );
       const pods = namespaced.find((r) => r.group === "" && r.resource === "pods");
       if (this.ordered && pods !== undefined) remaining += this.deleteContent(pods, name, byResource, byFinalizer);

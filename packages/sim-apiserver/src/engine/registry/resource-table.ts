@@ -72,13 +72,24 @@ export class ResourceTable {
     return this.byName.get(name);
   }
 
-  /** A served resource by reference, or undefined (never throws). */
+  /**
+   * A served resource by reference, or undefined (never throws). A string is a group/resource (`deployments.apps`,
+   * the preferred version) or a fully specified `<resource>.<version>.<group>` (`horizontalpodautoscalers.v1.autoscaling`,
+   * `pods.v1.` for the core group), as kube's `schema.ParseResourceArg` reads both.
+   */
   lookup(ref: ResourceRef): SimResource | undefined {
     if (typeof ref !== "string") {
       if (this.cachers.has(ref)) return ref;
       return this.byVersion.get(versionKey(ref)) ?? this.byName.get(groupResourceString(ref));
     }
-    return this.byName.get(ref);
+    const r = this.byName.get(ref);
+    if (r !== undefined) return r;
+    const dot = ref.indexOf(".");
+    if (dot < 0) return undefined;
+    const rest = ref.slice(dot + 1);
+    const dot2 = rest.indexOf(".");
+    if (dot2 < 0) return undefined;
+    return this.byVersion.get(`${rest.slice(dot2 + 1)}/${rest.slice(0, dot2)}/${ref.slice(0, dot)}`);
   }
 
   /** Looks a resource up; throws {@link UnknownResourceError} (404 naming it) when it is not served. */

@@ -34,7 +34,12 @@ export function validateHorizontalPodAutoscaler(hpa: KubeObject): FieldError[] {
   }
   const max = typeof spec.maxReplicas === "number" ? spec.maxReplicas : 0;
   if (max < 1) {
-    errs.push({ type: "FieldValueInvalid", field: "spec.maxReplicas", badValue: max, detail: "must be greater than 0" });
+    errs.push({
+      type: "FieldValueInvalid",
+      field: "spec.maxReplicas",
+      badValue: max,
+      detail: "must be greater than 0",
+    });
   }
   if (typeof min === "number" && min > max) {
     errs.push({
