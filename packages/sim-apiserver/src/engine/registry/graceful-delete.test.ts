@@ -92,9 +92,10 @@ describe("graceful deletion of pods (rest.BeforeDelete + CheckGracefulDelete)", 
     const { engine } = setup();
     await engine.create("pods", "default", pod("unbound", {}));
     // Grace period 0 (no node): the deleted pod carries the deletion timestamp written just before its delete.
-    expect(
-      (await engine.delete("pods", "default", "unbound", { gracePeriodSeconds: 30 })).metadata,
-    ).toMatchObject({ deletionTimestamp: "2026-01-01T00:00:00Z", deletionGracePeriodSeconds: 0 });
+    expect((await engine.delete("pods", "default", "unbound", { gracePeriodSeconds: 30 })).metadata).toMatchObject({
+      deletionTimestamp: "2026-01-01T00:00:00Z",
+      deletionGracePeriodSeconds: 0,
+    });
     await engine.create("configmaps", "default", { metadata: { name: "cm" } });
     await engine.delete("configmaps", "default", "cm", { gracePeriodSeconds: 30 });
     expect((await engine.list("pods", "default")).items).toEqual([]);
