@@ -16,7 +16,7 @@ import {
   defaultStatefulSet,
 } from "./defaults/apps-defaults.js";
 import { defaultHpaV1, defaultHpaV2 } from "./defaults/autoscaling-defaults.js";
-import { defaultCronJob } from "./defaults/batch-defaults.js";
+import { defaultCronJob, defaultJob } from "./defaults/batch-defaults.js";
 import { defaultPod, defaultTemplate } from "./defaults/pod-defaults.js";
 import { defaultService, ServiceIpAllocator } from "./defaults/service-defaults.js";
 import {
@@ -100,7 +100,7 @@ const DEFAULTERS: Readonly<Record<string, (obj: KubeObject) => void>> = {
   },
   "/podtemplates": defaultTemplate,
   "/replicationcontrollers": defaultTemplate,
-  "batch/jobs": defaultTemplate,
+  "batch/jobs": defaultJob,
   "batch/cronjobs": defaultCronJob,
   "apps/deployments": defaultDeployment,
   "apps/statefulsets": defaultStatefulSet,
