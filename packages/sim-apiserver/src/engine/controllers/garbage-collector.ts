@@ -107,6 +107,7 @@ export class GarbageCollector extends ControllerLoop {
     return this.unresolved.size;
   }
 
+  /** Stops the loop and every pending retry of an unresolved owner kind. */
   override stop(): void {
     super.stop();
     for (const { timer } of this.unresolved.values()) timer.stop();
