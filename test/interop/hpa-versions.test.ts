@@ -55,7 +55,7 @@ describe("HorizontalPodAutoscalers at autoscaling/v1 and autoscaling/v2 (one sto
 
     const asV1 = await v1.readNamespacedHorizontalPodAutoscaler({ name: "web", namespace: ns });
     expect(asV1.apiVersion).toBe("autoscaling/v1");
-    expect(asV1.spec.targetCPUUtilizationPercentage).toBe(65);
+    expect(asV1.spec?.targetCPUUtilizationPercentage).toBe(65);
     expect(asV1.metadata?.uid).toBe(created.metadata?.uid);
     expect(asV1.metadata?.resourceVersion).toBe(created.metadata?.resourceVersion);
     const anns = asV1.metadata?.annotations ?? {};
@@ -65,10 +65,9 @@ describe("HorizontalPodAutoscalers at autoscaling/v1 and autoscaling/v2 (one sto
     expect(anns["autoscaling.alpha.kubernetes.io/behavior"]).toBeDefined();
 
     // A v1 client changes what v1 has; what only v2 has survives in the annotations.
-    asV1.spec.maxReplicas = 20;
-    asV1.spec.targetCPUUtilizationPercentage = 50;
+    asV1.spec = { ...asV1.spec!, maxReplicas: 20, targetCPUUtilizationPercentage: 50 };
     const replaced = await v1.replaceNamespacedHorizontalPodAutoscaler({ name: "web", namespace: ns, body: asV1 });
-    expect(replaced.spec.maxReplicas).toBe(20);
+    expect(replaced.spec?.maxReplicas).toBe(20);
     const back = await v2.readNamespacedHorizontalPodAutoscaler({ name: "web", namespace: ns });
     expect(back.spec?.maxReplicas).toBe(20);
     expect(back.spec?.metrics).toEqual([
@@ -90,8 +89,8 @@ describe("HorizontalPodAutoscalers at autoscaling/v1 and autoscaling/v2 (one sto
         spec: { scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "api" }, maxReplicas: 3 },
       },
     });
-    expect(created.spec.minReplicas).toBe(1);
-    expect(created.spec.targetCPUUtilizationPercentage).toBe(80);
+    expect(created.spec?.minReplicas).toBe(1);
+    expect(created.spec?.targetCPUUtilizationPercentage).toBe(80);
     const stored = await v2.readNamespacedHorizontalPodAutoscaler({ name: "api", namespace: ns });
     stored.status = {
       currentReplicas: 2,

@@ -78,12 +78,16 @@ describe("interop: kubectl", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE$/m);
     expect(r.stdout).toMatch(/^web-hpa\s+Deployment\/web\s+cpu: <unknown>\/60%\s+1\s+5\s+0\s+\S+$/m);
-    const v2 = JSON.parse((await k(["get", "horizontalpodautoscalers.v2.autoscaling", "web-hpa", "-o", "json"])).stdout);
+    const v2 = JSON.parse(
+      (await k(["get", "horizontalpodautoscalers.v2.autoscaling", "web-hpa", "-o", "json"])).stdout,
+    );
     expect(v2.apiVersion).toBe("autoscaling/v2");
     expect(v2.spec.metrics).toEqual([
       { type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 60 } } },
     ]);
-    const v1 = JSON.parse((await k(["get", "horizontalpodautoscalers.v1.autoscaling", "web-hpa", "-o", "json"])).stdout);
+    const v1 = JSON.parse(
+      (await k(["get", "horizontalpodautoscalers.v1.autoscaling", "web-hpa", "-o", "json"])).stdout,
+    );
     expect(v1.apiVersion).toBe("autoscaling/v1");
     expect(v1.spec.targetCPUUtilizationPercentage).toBe(60);
   });

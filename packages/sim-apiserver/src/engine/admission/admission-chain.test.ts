@@ -201,7 +201,9 @@ describe("Admission: defaults (SetDefaults_*)", () => {
       "PodFailurePolicy: empty onPodConditions status defaults to True, podReplacementPolicy to Failed",
       {
         podFailurePolicy: {
-          rules: [{ action: "Ignore", onPodConditions: [{ type: "DisruptionTarget" }, { type: "Ready", status: "False" }] }],
+          rules: [
+            { action: "Ignore", onPodConditions: [{ type: "DisruptionTarget" }, { type: "Ready", status: "False" }] },
+          ],
         },
       },
       {

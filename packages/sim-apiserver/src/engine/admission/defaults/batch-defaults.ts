@@ -51,9 +51,8 @@ export function defaultJob(job: KubeObject): void {
   spec.backoffLimit ??= spec.backoffLimitPerIndex != null ? MAX_INT32 : 6;
   const template = isObj(spec.template) ? spec.template : undefined;
   const templateLabels = isObj(template?.metadata) ? template.metadata.labels : undefined;
-  const meta = (job.metadata ??= {});
-  if (isObj(templateLabels) && Object.keys(meta.labels ?? {}).length === 0) {
-    meta.labels = { ...(templateLabels as Record<string, string>) };
+  if (isObj(templateLabels) && Object.keys(job.metadata?.labels ?? {}).length === 0) {
+    job.metadata = { ...job.metadata, labels: { ...(templateLabels as Record<string, string>) } };
   }
   spec.completionMode ??= "NonIndexed";
   spec.suspend ??= false;
