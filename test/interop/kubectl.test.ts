@@ -63,6 +63,35 @@ describe("interop: kubectl", () => {
     expect(r.stdout).toMatch(/^service\/kubernetes\s+ClusterIP\s+10\.96\.0\.1\s+<none>\s+443\/TCP\s+\S+$/m);
   });
 
+  it("kubectl get hpa prints upstream's columns, and reads an HPA written at v1 through the preferred v2", async (ctx) => {
+    requireTool(kubectl, ctx);
+    await sim.engine.create("horizontalpodautoscalers.v1.autoscaling", "default", {
+      metadata: { name: "web-hpa" },
+      spec: {
+        scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" },
+        maxReplicas: 5,
+        targetCPUUtilizationPercentage: 60,
+      },
+    });
+    const r = await k(["get", "hpa"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE$/m);
+    expect(r.stdout).toMatch(/^web-hpa\s+Deployment\/web\s+cpu: <unknown>\/60%\s+1\s+5\s+0\s+\S+$/m);
+    const v2 = JSON.parse(
+      (await k(["get", "horizontalpodautoscalers.v2.autoscaling", "web-hpa", "-o", "json"])).stdout,
+    );
+    expect(v2.apiVersion).toBe("autoscaling/v2");
+    expect(v2.spec.metrics).toEqual([
+      { type: "Resource", resource: { name: "cpu", target: { type: "Utilization", averageUtilization: 60 } } },
+    ]);
+    const v1 = JSON.parse(
+      (await k(["get", "horizontalpodautoscalers.v1.autoscaling", "web-hpa", "-o", "json"])).stdout,
+    );
+    expect(v1.apiVersion).toBe("autoscaling/v1");
+    expect(v1.spec.targetCPUUtilizationPercentage).toBe(60);
+  });
+
   it("kubectl create -f with default validation (OpenAPI v3 probe) and with --validate=false", async (ctx) => {
     requireTool(kubectl, ctx);
     const f1 = join(dir, "cm1.yaml");

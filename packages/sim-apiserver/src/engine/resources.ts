@@ -2,7 +2,9 @@
 // registry/index.ts: the registry's store imports this module, so loading the registry's index from here would read
 // them before they are initialized whenever the registry is loaded first.
 import type { KubeObject } from "@informer-ts/apimachinery";
+import { defaultHpaV2 } from "./admission/defaults/autoscaling-defaults.js";
 import { coreEventToEventsV1, eventsV1ToCoreEvent } from "./event-conversion.js";
+import { hpaV1ToV2, hpaV2ToV1 } from "./hpa-conversion.js";
 import { CUSTOM_RESOURCE_DEFINITIONS } from "./registry/custom-resource-definitions.js";
 import { APPS_SCALE, CORE_SCALE, type ScaleSubresource } from "./registry/scale.js";
 import { COLLECTION_VERBS, CREATE_ONLY_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
@@ -125,13 +127,33 @@ const CORE_EVENTS: SimResource = builtin("", "events", "Event", true, {
 });
 
 /**
+ * `autoscaling/v2` HorizontalPodAutoscalers, the storage version of both served versions (`pkg/registry/autoscaling/
+ * horizontalpodautoscaler`), and the preferred one.
+ */
+const HPA_V2: SimResource = {
+  ...builtin("autoscaling", "horizontalpodautoscalers", "HorizontalPodAutoscaler", true, {
+    shortNames: ["hpa"],
+    categories: ALL,
+    subresources: ["status"],
+  }),
+  version: "v2",
+};
+
+/** A v1 HPA as storage keeps it: converted to v2, with v2's defaults (which upstream applies decoding it from etcd). */
+function hpaV1ToStorage(v1: KubeObject): KubeObject {
+  const v2 = hpaV1ToV2(v1);
+  defaultHpaV2(v2);
+  return v2;
+}
+
+/**
  * The built-in resources: what `kubectl api-resources` lists on a kube-apiserver v1.34 with its default feature
  * gates, each group at its preferred version (see `docs/sim-apiserver.md`, Resources). Plain storage with the
  * upstream scope, verbs, short names and categories; the review kinds answer a create without storing
  * (`registry/reviews.ts`); `apiextensions.k8s.io/v1` customresourcedefinitions serve the resources they declare.
  *
- * Differences from kube-apiserver: one version per resource (`autoscaling/v1` horizontalpodautoscalers are served
- * only as `autoscaling/v2`); `bindings`, `componentstatuses` and the `pods/log`-style connect subresources are not
+ * Differences from kube-apiserver: one version per resource except horizontalpodautoscalers (`autoscaling/v2`
+ * and `autoscaling/v1` over one storage); `bindings`, `componentstatuses` and the `pods/log`-style connect subresources are not
  * served; beta groups off by default upstream are not listed.
  */
 export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
@@ -242,14 +264,14 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   review("authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview"),
   review("authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview"),
   review("authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview"),
-  {
-    ...builtin("autoscaling", "horizontalpodautoscalers", "HorizontalPodAutoscaler", true, {
-      shortNames: ["hpa"],
-      categories: ALL,
-      subresources: ["status"],
-    }),
-    version: "v2",
-  },
+  HPA_V2,
+  // autoscaling/v1 HorizontalPodAutoscalers: the same objects, converted (pkg/apis/autoscaling/v1/conversion.go).
+  builtin("autoscaling", "horizontalpodautoscalers", "HorizontalPodAutoscaler", true, {
+    shortNames: ["hpa"],
+    categories: ALL,
+    subresources: ["status"],
+    storedAs: { resource: HPA_V2, toStorage: hpaV1ToStorage, fromStorage: hpaV2ToV1 },
+  }),
   builtin("batch", "cronjobs", "CronJob", true, {
     shortNames: ["cj"],
     categories: ALL,

@@ -140,6 +140,23 @@ describe("faults through /_sim (item 6)", () => {
     });
   });
 
+  it.each([
+    [503, "ServiceUnavailable"],
+    [500, "InternalError"],
+    [409, "Conflict"],
+  ])("status %i with retryAfterSeconds: details.retryAfterSeconds and the Retry-After header", async (code, reason) => {
+    await admin("faults", { type: "status", code, retryAfterSeconds: 7, message: "busy", count: 1 });
+    const r = await fetchRaw(`${s.url}${CM}/x`);
+    expect([r.status, r.headers["retry-after"]]).toEqual([code, "7"]);
+    expect(r.json).toMatchObject({ kind: "Status", reason, code, details: { retryAfterSeconds: 7 } });
+  });
+
+  it("status 503 without retryAfterSeconds: no Retry-After", async () => {
+    await admin("faults", { type: "status", code: 503, count: 1 });
+    const r = await fetchRaw(`${s.url}${CM}/x`);
+    expect([r.status, r.headers["retry-after"]]).toEqual([503, undefined]);
+  });
+
   it("status 500 every 2nd write: alternating 500 and 201, nothing stored by the failed ones", async () => {
     await admin("faults", { type: "status", code: 500, verbs: ["create"], every: 2 });
     const codes: number[] = [];

@@ -19,14 +19,33 @@ import type { WatchStreamSource } from "./watch-server.js";
  * applied by the HTTP face; each finished request is recorded once in the engine's accounting, with its bytes.
  */
 export class EngineBackend implements ApiBackend {
+  /** The engine's name of each resource seen (see {@link key}). */
+  private readonly keys = new WeakMap<ServedResource, string>();
+
   constructor(readonly engine: SimApiServer) {}
+
+  /**
+   * The engine's name of a served resource: `deployments.apps` for the preferred version of a group/resource (the
+   * first registered), `<resource>.<version>.<group>` (kube's fully specified resource argument) for another served
+   * version (`horizontalpodautoscalers.v1.autoscaling`).
+   */
+  private key(r: ServedResource): string {
+    let k = this.keys.get(r);
+    if (k === undefined) {
+      const gr = groupResource(r);
+      const preferred = this.engine.resources().find((x) => groupResource(x) === gr);
+      k = preferred === undefined || preferred === r ? gr : `${r.resource}.${r.version}.${r.group}`;
+      this.keys.set(r, k);
+    }
+    return k;
+  }
 
   resources(): readonly ServedResource[] {
     return this.engine.resources();
   }
 
   list(r: ServedResource, namespace: string, opts: ListOptions, ctx: BackendRequestContext): Promise<KubeList> {
-    return this.serve({ verb: "list", resource: key(r), namespace, options: opts, context: ctx });
+    return this.serve({ verb: "list", resource: this.key(r), namespace, options: opts, context: ctx });
   }
 
   get(
@@ -36,11 +55,11 @@ export class EngineBackend implements ApiBackend {
     opts: { readonly resourceVersion?: string },
     ctx: BackendRequestContext,
   ): Promise<KubeObject> {
-    return this.serve({ verb: "get", resource: key(r), namespace, name, options: opts, context: ctx });
+    return this.serve({ verb: "get", resource: this.key(r), namespace, name, options: opts, context: ctx });
   }
 
   create(r: ServedResource, namespace: string, obj: KubeObject, ctx: BackendRequestContext): Promise<KubeObject> {
-    return this.serve({ verb: "create", resource: key(r), namespace, body: obj, context: ctx });
+    return this.serve({ verb: "create", resource: this.key(r), namespace, body: obj, context: ctx });
   }
 
   update(
@@ -50,7 +69,7 @@ export class EngineBackend implements ApiBackend {
     obj: KubeObject,
     ctx: BackendRequestContext,
   ): Promise<KubeObject> {
-    return this.serve({ verb: "update", resource: key(r), namespace, name, body: obj, context: ctx });
+    return this.serve({ verb: "update", resource: this.key(r), namespace, name, body: obj, context: ctx });
   }
 
   patch(
@@ -61,7 +80,7 @@ export class EngineBackend implements ApiBackend {
     body: string,
     ctx: BackendRequestContext,
   ): Promise<KubeObject> {
-    return this.serve({ verb: "patch", resource: key(r), namespace, name, patchType, body, context: ctx });
+    return this.serve({ verb: "patch", resource: this.key(r), namespace, name, patchType, body, context: ctx });
   }
 
   delete(
@@ -71,7 +90,7 @@ export class EngineBackend implements ApiBackend {
     options: DeleteOptions | undefined,
     ctx: BackendRequestContext,
   ): Promise<KubeObject> {
-    return this.serve({ verb: "delete", resource: key(r), namespace, name, deleteOptions: options, context: ctx });
+    return this.serve({ verb: "delete", resource: this.key(r), namespace, name, deleteOptions: options, context: ctx });
   }
 
   deleteCollection(
@@ -83,7 +102,7 @@ export class EngineBackend implements ApiBackend {
   ): Promise<KubeList> {
     return this.serve({
       verb: "deletecollection",
-      resource: key(r),
+      resource: this.key(r),
       namespace,
       options: opts,
       deleteOptions: options,
@@ -97,7 +116,7 @@ export class EngineBackend implements ApiBackend {
     opts: ListOptions,
     ctx: BackendRequestContext,
   ): Promise<WatchStreamSource> {
-    return this.serve({ verb: "watch", resource: key(r), namespace, options: opts, context: ctx });
+    return this.serve({ verb: "watch", resource: this.key(r), namespace, options: opts, context: ctx });
   }
 
   /** `/version` of the release the engine reproduces (`kubeVersion`). */
@@ -138,6 +157,6 @@ export class EngineBackend implements ApiBackend {
   }
 }
 
-function key(r: ServedResource): string {
+function groupResource(r: ServedResource): string {
   return r.group === "" ? r.resource : `${r.resource}.${r.group}`;
 }

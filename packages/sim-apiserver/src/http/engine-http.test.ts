@@ -38,7 +38,10 @@ async function withTime(clock: FakeClock, p: Promise<RawResponse>): Promise<RawR
 let s: EngineServer;
 let clock: FakeClock;
 
-/** `kubectl api-resources` of kube-apiserver v1.34 with default gates, preferred versions, as `<gv>/<resource>`. */
+/**
+ * `kubectl api-resources` of kube-apiserver v1.34 with default gates, preferred versions, as `<gv>/<resource>`, plus
+ * the one non-preferred version a v1.34 cluster serves of these (`autoscaling/v1` horizontalpodautoscalers).
+ */
 const KUBE_134_RESOURCES = [
   "admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
   "admissionregistration.k8s.io/v1/validatingadmissionpolicies",
@@ -57,6 +60,7 @@ const KUBE_134_RESOURCES = [
   "authorization.k8s.io/v1/selfsubjectaccessreviews",
   "authorization.k8s.io/v1/selfsubjectrulesreviews",
   "authorization.k8s.io/v1/subjectaccessreviews",
+  "autoscaling/v1/horizontalpodautoscalers",
   "autoscaling/v2/horizontalpodautoscalers",
   "batch/v1/cronjobs",
   "batch/v1/jobs",
@@ -133,6 +137,8 @@ function validContent(r: SimResource): Record<string, unknown> {
       return { spec: { selector: { matchLabels: { app: "x" } }, template } };
     case "batch/jobs":
       return { spec: { template: { spec: podSpec("Never") } } };
+    case "autoscaling/horizontalpodautoscalers":
+      return { spec: { scaleTargetRef: { kind: "Deployment", name: "x" }, maxReplicas: 3 } };
     case "events.k8s.io/events":
       return {
         eventTime: "2026-01-01T00:00:00.000000Z",

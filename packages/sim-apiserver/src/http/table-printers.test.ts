@@ -351,6 +351,6 @@ describe("service, node and event printers (TestPrintService, TestPrintNodeStatu
     expect(tablePrinterFor("batch", "cronjobs")).toBe(cronJobTablePrinter);
     expect(tablePrinterFor("apps", "statefulsets")).toBe(statefulSetTablePrinter);
     expect(tablePrinterFor("apps", "daemonsets")).toBe(daemonSetTablePrinter);
-    expect(tablePrinterFor("", "secrets").columns.map((c) => c.name)).toEqual(["Name", "Created At"]);
+    expect(tablePrinterFor("", "limitranges").columns.map((c) => c.name)).toEqual(["Name", "Created At"]);
   });
 });

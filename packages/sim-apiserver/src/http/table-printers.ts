@@ -1,4 +1,5 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
+import { hpaV1ToV2 } from "../engine/hpa-conversion.js";
 import { formatLabelSelector } from "../engine/index.js";
 import { humanDuration, type TableColumnDefinition, type TablePrinter } from "./table.js";
 
@@ -549,6 +550,388 @@ export const daemonSetTablePrinter: TablePrinter = {
   },
 };
 
+/** A `resource.Quantity`'s `String()` as JSON carries it (a string, or a number), `0` when absent. */
+function quantity(v: unknown): string {
+  if (typeof v === "string" && v !== "") return v;
+  if (typeof v === "number") return String(v);
+  return "0";
+}
+
+/** `metricTarget` of one HPA metric as `formatHPAMetrics` prints it (`cpu: 40%/80%`, `<unknown>/10`, `…/5 (avg)`). */
+function hpaMetricCell(spec: Obj, status: Obj | undefined): string {
+  const unknown = "<unknown>";
+  const valueOrAvg = (src: Obj, cur: Obj | undefined): string => {
+    const target = obj(src.target);
+    const current = cur === undefined ? undefined : obj(cur.current);
+    if (target.averageValue !== undefined) {
+      const c = current?.averageValue !== undefined ? quantity(current.averageValue) : unknown;
+      return `${c}/${quantity(target.averageValue)} (avg)`;
+    }
+    const c = current === undefined ? unknown : quantity(current.value);
+    return `${c}/${quantity(target.value)}`;
+  };
+  const resource = (src: Obj, cur: Obj | undefined): string => {
+    const target = obj(src.target);
+    const current = cur === undefined ? undefined : obj(cur.current);
+    if (target.averageValue !== undefined) {
+      const c = current === undefined ? unknown : quantity(current.averageValue);
+      return `${str(src.name)}: ${c}/${quantity(target.averageValue)}`;
+    }
+    const c = typeof current?.averageUtilization === "number" ? `${current.averageUtilization}%` : unknown;
+    const t = typeof target.averageUtilization === "number" ? `${target.averageUtilization}%` : "<auto>";
+    return `${str(src.name)}: ${c}/${t}`;
+  };
+  const part = (key: string): Obj | undefined =>
+    status !== undefined && status[key] !== undefined ? obj(status[key]) : undefined;
+  switch (spec.type) {
+    case "External":
+      return valueOrAvg(obj(spec.external), part("external"));
+    case "Object":
+      return valueOrAvg(obj(spec.object), part("object"));
+    case "Pods": {
+      const cur = part("pods");
+      const c = cur === undefined ? unknown : quantity(obj(cur.current).averageValue);
+      return `${c}/${quantity(obj(obj(spec.pods).target).averageValue)}`;
+    }
+    case "Resource":
+      return resource(obj(spec.resource), part("resource"));
+    case "ContainerResource":
+      return resource(obj(spec.containerResource), part("containerResource"));
+    default:
+      return "<unknown type>";
+  }
+}
+
+/** `formatHPAMetrics`: the first two metrics' `current/target`, then `+ N more...`; `<none>` without metrics. */
+function hpaMetricsCell(specs: Obj[], statuses: Obj[]): string {
+  if (specs.length === 0) return "<none>";
+  const list = specs.map((m, i) => hpaMetricCell(m, statuses[i]));
+  if (list.length <= 2) return list.join(", ");
+  return `${list.slice(0, 2).join(", ")} + ${list.length - 2} more...`;
+}
+
+/**
+ * `printHorizontalPodAutoscaler`: NAME REFERENCE TARGETS MINPODS MAXPODS REPLICAS AGE, on the internal (v2-shaped)
+ * object: an `autoscaling/v1` object is converted first, as the server converts to the internal version to print.
+ */
+export const horizontalPodAutoscalerTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Reference", "string", "scaleTargetRef points to the target resource to scale."),
+    col(
+      "Targets",
+      "string",
+      "metrics contains the specifications for which to use to calculate the desired replica count.",
+    ),
+    col(
+      "MinPods",
+      "string",
+      "minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.",
+    ),
+    col(
+      "MaxPods",
+      "string",
+      "maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up.",
+    ),
+    col("Replicas", "string", "currentReplicas is current number of replicas of pods managed by this autoscaler."),
+    AGE,
+  ],
+  cells(o, now) {
+    const hpa = o.apiVersion === "autoscaling/v1" ? hpaV1ToV2(o) : o;
+    const spec = obj(hpa.spec);
+    const status = obj(hpa.status);
+    const ref = obj(spec.scaleTargetRef);
+    return [
+      o.metadata?.name ?? "",
+      `${str(ref.kind)}/${str(ref.name)}`,
+      hpaMetricsCell(arr(spec.metrics), arr(status.currentMetrics)),
+      typeof spec.minReplicas === "number" ? spec.minReplicas : "<unset>",
+      num(spec.maxReplicas),
+      num(status.currentReplicas),
+      age(o, now),
+    ];
+  },
+};
+
+/** An `IntOrString` pointer as `printPodDisruptionBudget` shows it: `N/A` when absent. */
+function intOrStringCell(v: unknown): string {
+  return typeof v === "number" || typeof v === "string" ? String(v) : "N/A";
+}
+
+/** `printPodDisruptionBudget`: NAME MIN AVAILABLE MAX UNAVAILABLE ALLOWED DISRUPTIONS AGE. */
+export const podDisruptionBudgetTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Min Available", "string", "The minimum number of pods that must be available."),
+    col("Max Unavailable", "string", "The maximum number of pods that may be unavailable."),
+    col("Allowed Disruptions", "integer", "Calculated number of pods that may be disrupted at this time."),
+    AGE,
+  ],
+  cells(o, now) {
+    const spec = obj(o.spec);
+    return [
+      o.metadata?.name ?? "",
+      intOrStringCell(spec.minAvailable),
+      intOrStringCell(spec.maxUnavailable),
+      num(obj(o.status).disruptionsAllowed),
+      age(o, now),
+    ];
+  },
+};
+
+/** `formatHosts`: the rules' hosts (`*` for none), at most 3 then `+ N more...`. */
+function hostsCell(rules: Obj[]): string {
+  const hosts = rules.map((r) => str(r.host)).filter((h) => h !== "");
+  if (hosts.length === 0) return "*";
+  if (hosts.length <= 3) return hosts.join(",");
+  return `${hosts.slice(0, 3).join(",")} + ${hosts.length - 3} more...`;
+}
+
+/** `ingressLoadBalancerStatusStringer` (wide): the load balancer's IPs and hostnames joined with commas. */
+function loadBalancerCell(status: Obj): string {
+  return arr(obj(status.loadBalancer).ingress)
+    .map((i) => (str(i.ip) !== "" ? str(i.ip) : str(i.hostname)))
+    .filter((a) => a !== "")
+    .join(",");
+}
+
+/** `printIngress`: NAME CLASS HOSTS ADDRESS PORTS AGE. */
+export const ingressTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Class", "string", "The name of the IngressClass resource that should be used for this Ingress"),
+    col("Hosts", "string", "Hosts that incoming requests are matched against before the ingress rule"),
+    col("Address", "string", "Address is a list containing ingress points for the load-balancer"),
+    col("Ports", "string", "Ports of TLS configurations that open"),
+    AGE,
+  ],
+  cells(o, now) {
+    const spec = obj(o.spec);
+    return [
+      o.metadata?.name ?? "",
+      typeof spec.ingressClassName === "string" ? spec.ingressClassName : "<none>",
+      hostsCell(arr(spec.rules)),
+      loadBalancerCell(obj(o.status)),
+      arr(spec.tls).length > 0 ? "80, 443" : "80",
+      age(o, now),
+    ];
+  },
+};
+
+/** `printPriorityClass`: NAME VALUE GLOBAL-DEFAULT AGE PREEMPTIONPOLICY. */
+export const priorityClassTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Value", "integer", "value represents the integer value of this priority class."),
+    col(
+      "Global-Default",
+      "boolean",
+      "globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class.",
+    ),
+    AGE,
+    col("PreemptionPolicy", "string", "preemptionPolicy is the Policy for preempting pods with lower priority."),
+  ],
+  cells(o, now) {
+    const pc = o as Obj;
+    return [o.metadata?.name ?? "", num(pc.value), pc.globalDefault === true, age(o, now), str(pc.preemptionPolicy)];
+  },
+};
+
+/** `printResourceQuota`: NAME AGE REQUEST LIMIT — `resource: used/hard` per hard limit, `limits.*` in LIMIT. */
+export const resourceQuotaTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    AGE,
+    col("Request", "string", "Request represents a minimum amount of cpu/memory that a container may consume."),
+    col(
+      "Limit",
+      "string",
+      "Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.",
+    ),
+  ],
+  cells(o, now) {
+    const status = obj(o.status);
+    const hard = obj(status.hard);
+    const used = obj(status.used);
+    const request: string[] = [];
+    const limit: string[] = [];
+    for (const name of Object.keys(hard).sort()) {
+      const cell = `${name}: ${quantity(used[name])}/${quantity(hard[name])}`;
+      (name.startsWith("limits.") ? limit : request).push(cell);
+    }
+    return [o.metadata?.name ?? "", age(o, now), request.join(", "), limit.join(", ")];
+  },
+};
+
+/** `GetAccessModesAsString`: RWO, ROX, RWX, RWOP in that order, each once. */
+function accessModesCell(modes: unknown): string {
+  const given = Array.isArray(modes) ? modes : [];
+  const short: ReadonlyArray<readonly [string, string]> = [
+    ["ReadWriteOnce", "RWO"],
+    ["ReadOnlyMany", "ROX"],
+    ["ReadWriteMany", "RWX"],
+    ["ReadWriteOncePod", "RWOP"],
+  ];
+  return short
+    .filter(([mode]) => given.includes(mode))
+    .map(([, s]) => s)
+    .join(",");
+}
+
+const VOLUME_MODE = col("VolumeMode", "string", "volumeMode defines what type of volume is required by the claim.", 1);
+
+/** `printPersistentVolumeClaim`: NAME STATUS VOLUME CAPACITY ACCESS MODES STORAGECLASS VOLUMEATTRIBUTESCLASS AGE VOLUMEMODE. */
+export const persistentVolumeClaimTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Status", "string", "phase represents the current phase of PersistentVolumeClaim."),
+    col("Volume", "string", "volumeName is the binding reference to the PersistentVolume backing this claim."),
+    col("Capacity", "string", "capacity represents the actual resources of the underlying volume."),
+    col("Access Modes", "string", "accessModes contains the actual access modes the volume backing the PVC has."),
+    col("StorageClass", "string", "StorageClass of the pvc"),
+    col("VolumeAttributesClass", "string", "VolumeAttributesClass of the pvc"),
+    AGE,
+    VOLUME_MODE,
+  ],
+  cells(o, now) {
+    const spec = obj(o.spec);
+    const status = obj(o.status);
+    const bound = str(spec.volumeName) !== "";
+    const betaClass = o.metadata?.annotations?.["volume.beta.kubernetes.io/storage-class"];
+    return [
+      o.metadata?.name ?? "",
+      o.metadata?.deletionTimestamp !== undefined ? "Terminating" : str(status.phase),
+      str(spec.volumeName),
+      bound ? quantity(obj(status.capacity).storage) : "",
+      bound ? accessModesCell(status.accessModes) : "",
+      betaClass ?? str(spec.storageClassName),
+      str(spec.volumeAttributesClassName) !== "" ? str(spec.volumeAttributesClassName) : "<unset>",
+      age(o, now),
+      typeof spec.volumeMode === "string" ? spec.volumeMode : "<unset>",
+    ];
+  },
+};
+
+/** `printPersistentVolume`: NAME CAPACITY ACCESS MODES RECLAIM POLICY STATUS CLAIM STORAGECLASS VOLUMEATTRIBUTESCLASS REASON AGE VOLUMEMODE. */
+export const persistentVolumeTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Capacity", "string", "capacity is the description of the persistent volume's resources and capacity."),
+    col("Access Modes", "string", "accessModes contains all ways the volume can be mounted."),
+    col(
+      "Reclaim Policy",
+      "string",
+      "persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim.",
+    ),
+    col("Status", "string", "phase indicates if a volume is available, bound to a claim, or released by a claim."),
+    col(
+      "Claim",
+      "string",
+      "claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim.",
+    ),
+    col("StorageClass", "string", "StorageClass of the pv"),
+    col("VolumeAttributesClass", "string", "VolumeAttributesClass of the pv"),
+    col(
+      "Reason",
+      "string",
+      "reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI.",
+    ),
+    AGE,
+    VOLUME_MODE,
+  ],
+  cells(o, now) {
+    const spec = obj(o.spec);
+    const status = obj(o.status);
+    const claim =
+      spec.claimRef === undefined ? "" : `${str(obj(spec.claimRef).namespace)}/${str(obj(spec.claimRef).name)}`;
+    const betaClass = o.metadata?.annotations?.["volume.beta.kubernetes.io/storage-class"];
+    return [
+      o.metadata?.name ?? "",
+      quantity(obj(spec.capacity).storage),
+      accessModesCell(spec.accessModes),
+      str(spec.persistentVolumeReclaimPolicy),
+      o.metadata?.deletionTimestamp !== undefined ? "Terminating" : str(status.phase),
+      claim,
+      betaClass ?? str(spec.storageClassName),
+      str(spec.volumeAttributesClassName) !== "" ? str(spec.volumeAttributesClassName) : "<unset>",
+      str(status.reason),
+      age(o, now),
+      typeof spec.volumeMode === "string" ? spec.volumeMode : "<unset>",
+    ];
+  },
+};
+
+/** `storageutil.IsDefaultAnnotation`: the GA or the beta is-default-class annotation is `"true"`. */
+function isDefaultStorageClass(o: KubeObject): boolean {
+  const a = o.metadata?.annotations ?? {};
+  return (
+    a["storageclass.kubernetes.io/is-default-class"] === "true" ||
+    a["storageclass.beta.kubernetes.io/is-default-class"] === "true"
+  );
+}
+
+/** `printStorageClass`: NAME (`(default)` marked) PROVISIONER RECLAIMPOLICY VOLUMEBINDINGMODE ALLOWVOLUMEEXPANSION AGE. */
+export const storageClassTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Provisioner", "string", "Indicates the type of the provisioner."),
+    col(
+      "ReclaimPolicy",
+      "string",
+      "Dynamically provisioned PersistentVolumes of this storage class are created with this reclaimPolicy. Defaults to Delete.",
+    ),
+    col(
+      "VolumeBindingMode",
+      "string",
+      "VolumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound. When unset, VolumeBindingImmediate is used.",
+    ),
+    col("AllowVolumeExpansion", "string", "AllowVolumeExpansion shows whether the storage class allow volume expand."),
+    AGE,
+  ],
+  cells(o, now) {
+    const sc = o as Obj;
+    const name = o.metadata?.name ?? "";
+    return [
+      isDefaultStorageClass(o) ? `${name} (default)` : name,
+      str(sc.provisioner),
+      typeof sc.reclaimPolicy === "string" ? sc.reclaimPolicy : "Delete",
+      typeof sc.volumeBindingMode === "string" ? sc.volumeBindingMode : "Immediate",
+      sc.allowVolumeExpansion === true,
+      age(o, now),
+    ];
+  },
+};
+
+/** `printServiceAccount`: NAME SECRETS AGE. */
+export const serviceAccountTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col(
+      "Secrets",
+      "string",
+      "Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.",
+    ),
+    AGE,
+  ],
+  cells(o, now) {
+    return [o.metadata?.name ?? "", arr((o as Obj).secrets).length, age(o, now)];
+  },
+};
+
+/** `printSecret`: NAME TYPE DATA AGE. */
+export const secretTablePrinter: TablePrinter = {
+  columns: [
+    NAME,
+    col("Type", "string", "The type of the secret"),
+    col("Data", "string", "The number of entries in the data"),
+    AGE,
+  ],
+  cells(o, now) {
+    const s = o as Obj;
+    return [o.metadata?.name ?? "", str(s.type), Object.keys(obj(s.data)).length, age(o, now)];
+  },
+};
+
 /** The kind-specific printers by `<group>/<resource>` (core: `/pods`). */
 export const KIND_TABLE_PRINTERS: ReadonlyMap<string, TablePrinter> = new Map([
   ["/pods", podTablePrinter],
@@ -562,4 +945,14 @@ export const KIND_TABLE_PRINTERS: ReadonlyMap<string, TablePrinter> = new Map([
   ["apps/daemonsets", daemonSetTablePrinter],
   ["batch/jobs", jobTablePrinter],
   ["batch/cronjobs", cronJobTablePrinter],
+  ["autoscaling/horizontalpodautoscalers", horizontalPodAutoscalerTablePrinter],
+  ["policy/poddisruptionbudgets", podDisruptionBudgetTablePrinter],
+  ["networking.k8s.io/ingresses", ingressTablePrinter],
+  ["scheduling.k8s.io/priorityclasses", priorityClassTablePrinter],
+  ["/resourcequotas", resourceQuotaTablePrinter],
+  ["/persistentvolumeclaims", persistentVolumeClaimTablePrinter],
+  ["/persistentvolumes", persistentVolumeTablePrinter],
+  ["storage.k8s.io/storageclasses", storageClassTablePrinter],
+  ["/serviceaccounts", serviceAccountTablePrinter],
+  ["/secrets", secretTablePrinter],
 ]);

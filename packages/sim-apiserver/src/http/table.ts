@@ -113,7 +113,9 @@ export const namespaceTablePrinter: TablePrinter = {
 
 /**
  * The printer for a resource: dedicated ones for core `configmaps` and `namespaces` and the kinds of
- * `table-printers.ts` (pods, services, nodes, events, deployments, replicasets, statefulsets, daemonsets, jobs, cronjobs),
+ * `table-printers.ts` (pods, services, nodes, events, deployments, replicasets, statefulsets, daemonsets, jobs, cronjobs,
+ * horizontalpodautoscalers, poddisruptionbudgets, ingresses, priorityclasses, resourcequotas, persistentvolumeclaims,
+ * persistentvolumes, storageclasses, serviceaccounts, secrets),
  * {@link customResourceTablePrinter} for custom resources, else {@link defaultTablePrinter}.
  */
 export function tablePrinterFor(group: string, resource: string, custom = false): TablePrinter {

@@ -178,6 +178,81 @@ describe("Admission: defaults (SetDefaults_*)", () => {
     });
   });
 
+  // pkg/apis/batch/v1/defaults_test.go TestSetDefaultJob: its cases, through the engine's create.
+  const jobTemplate = {
+    metadata: { labels: { app: "x" } },
+    spec: { restartPolicy: "Never", containers: [{ name: "c", image: "busybox" }] },
+  };
+  it.each([
+    [
+      "Both Completions and Parallelism are nil",
+      {},
+      { completions: 1, parallelism: 1, backoffLimit: 6, completionMode: "NonIndexed" },
+    ],
+    ["Completions only", { completions: 11 }, { completions: 11, parallelism: 1 }],
+    ["Parallelism only (work queue: completions stay unset)", { parallelism: 11 }, { parallelism: 11 }],
+    ["parallelism and completions set", { completions: 3, parallelism: 2, backoffLimit: 0 }, { backoffLimit: 0 }],
+    [
+      "BackoffLimitPerIndex specified, but no BackoffLimit -> default BackoffLimit to max int32",
+      { completions: 2, completionMode: "Indexed", backoffLimitPerIndex: 1 },
+      { backoffLimit: 2147483647, completionMode: "Indexed" },
+    ],
+    [
+      "PodFailurePolicy: empty onPodConditions status defaults to True, podReplacementPolicy to Failed",
+      {
+        podFailurePolicy: {
+          rules: [
+            { action: "Ignore", onPodConditions: [{ type: "DisruptionTarget" }, { type: "Ready", status: "False" }] },
+          ],
+        },
+      },
+      {
+        podReplacementPolicy: "Failed",
+        podFailurePolicy: {
+          rules: [
+            {
+              action: "Ignore",
+              onPodConditions: [
+                { type: "DisruptionTarget", status: "True" },
+                { type: "Ready", status: "False" },
+              ],
+            },
+          ],
+        },
+      },
+    ],
+    ["a given podReplacementPolicy is kept", { podReplacementPolicy: "Failed" }, { podReplacementPolicy: "Failed" }],
+  ] as const)("TestSetDefaultJob: %s", async (_name, given, want) => {
+    const job = await engine().create("jobs.batch", "default", {
+      metadata: { name: "j" },
+      spec: { ...given, template: jobTemplate },
+    });
+    const spec = job.spec as Record<string, unknown>;
+    expect(spec).toMatchObject({
+      suspend: false,
+      manualSelector: false,
+      completionMode: "NonIndexed",
+      backoffLimit: 6,
+      podReplacementPolicy: "TerminatingOrFailed",
+      ...want,
+    });
+    if (!("completions" in given) && "parallelism" in given) expect(spec.completions).toBeUndefined();
+    // The Job's labels default to the template's as the user wrote them (before the selector's labels are added).
+    expect(job.metadata?.labels).toEqual({ app: "x" });
+    expect((spec.template as { spec: Record<string, unknown> }).spec).toMatchObject({
+      terminationGracePeriodSeconds: 30,
+      dnsPolicy: "ClusterFirst",
+    });
+  });
+
+  it("TestSetDefaultJob: labels of the Job itself are kept", async () => {
+    const job = await engine().create("jobs.batch", "default", {
+      metadata: { name: "j", labels: { mine: "y" } },
+      spec: { template: jobTemplate },
+    });
+    expect(job.metadata?.labels).toEqual({ mine: "y" });
+  });
+
   it("a Deployment gets replicas, strategy, revisionHistoryLimit, progressDeadlineSeconds and template defaults", async () => {
     const d = await engine().create("deployments.apps", "default", deployment("d"));
     expect(d.spec).toMatchObject({

@@ -1,4 +1,5 @@
 import { type FieldError, type KubeObject, newBadRequest } from "@informer-ts/apimachinery";
+import { hpaV1ToV2 } from "../hpa-conversion.js";
 import type { SimResource } from "../resources.js";
 import { decodeBuiltin } from "./builtin-decode.js";
 import { validateCustomResourceRules } from "./cel-validation.js";
@@ -14,7 +15,8 @@ import {
   defaultReplicaSet,
   defaultStatefulSet,
 } from "./defaults/apps-defaults.js";
-import { defaultCronJob } from "./defaults/batch-defaults.js";
+import { defaultHpaV1, defaultHpaV2 } from "./defaults/autoscaling-defaults.js";
+import { defaultCronJob, defaultJob } from "./defaults/batch-defaults.js";
 import { defaultPod, defaultTemplate } from "./defaults/pod-defaults.js";
 import { defaultService, ServiceIpAllocator } from "./defaults/service-defaults.js";
 import {
@@ -33,6 +35,7 @@ import {
   validateStatefulSet,
   validateWorkloadUpdate,
 } from "./validation/apps.js";
+import { validateHorizontalPodAutoscaler } from "./validation/autoscaling.js";
 import { objectAt } from "./validation/common.js";
 import {
   validateConfigMap,
@@ -97,7 +100,7 @@ const DEFAULTERS: Readonly<Record<string, (obj: KubeObject) => void>> = {
   },
   "/podtemplates": defaultTemplate,
   "/replicationcontrollers": defaultTemplate,
-  "batch/jobs": defaultTemplate,
+  "batch/jobs": defaultJob,
   "batch/cronjobs": defaultCronJob,
   "apps/deployments": defaultDeployment,
   "apps/statefulsets": defaultStatefulSet,
@@ -188,6 +191,7 @@ export class Admission {
     }
     const key = `${r.group}/${r.resource}`;
     if (key === "/services") defaultService(obj, () => this.ips.allocate(this.ipInUse), old);
+    else if (key === "autoscaling/horizontalpodautoscalers") (r.version === "v1" ? defaultHpaV1 : defaultHpaV2)(obj);
     else DEFAULTERS[key]?.(obj);
   }
 
@@ -221,6 +225,10 @@ export class Admission {
         break;
       case "events.k8s.io/events":
         errs.push(...(old === undefined ? validateEvent(obj, true) : validateEventUpdate(obj, old, true)));
+        break;
+      case "autoscaling/horizontalpodautoscalers":
+        // Upstream validates the internal (v2-shaped) object: a v1 write's errors name v2's paths too.
+        errs.push(...validateHorizontalPodAutoscaler(r.version === "v1" ? hpaV1ToV2(obj) : obj));
         break;
       case "coordination.k8s.io/leases":
         errs.push(...validateLease(obj));

@@ -3,6 +3,7 @@ import type { KubeObject, OwnerReference, WatchEvent } from "@informer-ts/apimac
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
 import { SimApiServer } from "../sim-apiserver.js";
+import { unresolvedRetryDelayMs } from "./garbage-collector.js";
 
 const CM = "configmaps";
 const NS = "default";
@@ -49,7 +50,7 @@ async function exists(engine: SimApiServer, name: string): Promise<boolean> {
 }
 
 describe("GarbageCollector", () => {
-  it("a reference to a kind not served yet is solid; once a definition serves the kind, the absent owner makes it dangling", async () => {
+  it("a reference to a kind not served yet keeps the dependent; once a definition serves the kind, the absent owner makes it dangling", async () => {
     const { clock, engine } = setup();
     await engine.create(CM, NS, {
       metadata: {
@@ -68,12 +69,55 @@ describe("GarbageCollector", () => {
         versions: [{ name: "v1", served: true, storage: true }],
       },
     });
-    // The definition's own writes arm no pass for the configmap; a pass armed by any other change re-resolves it.
+    // A pass armed by any other change re-resolves it.
     const other = await engine.create(CM, NS, { metadata: { name: "o" } });
     await engine.create(CM, NS, { metadata: { name: "o-dep", ownerReferences: [ref(other)] } });
     await quiesce(clock, engine);
     expect(await exists(engine, "d")).toBe(false);
     expect(await exists(engine, "o-dep")).toBe(true);
+  });
+
+  it("attemptToDelete requeue: a reference to a kind not served is retried on the clock with backoff, and resolves once the kind is served without another change", async () => {
+    const { clock, engine } = setup();
+    await engine.create(CM, NS, {
+      metadata: {
+        name: "d",
+        ownerReferences: [
+          { apiVersion: "example.dev/v1", kind: "Pool", name: "p", uid: "no-such-uid" },
+          { apiVersion: "v1", kind: "ConfigMap", name: "gone", uid: "gone-uid" },
+        ],
+      },
+    });
+    await clock.step(DELAY);
+    // Unresolvable: nothing is done to it — not even the dangling ConfigMap reference is dropped — and it waits.
+    expect(engine.garbageCollector?.unresolvedRetries).toBe(1);
+    expect((await engine.get(CM, NS, "d")).metadata?.ownerReferences).toHaveLength(2);
+    const passes = engine.garbageCollector!.passes;
+    // Retries back off: 5 ms, 10 ms, 20 ms, … each followed by a pass `DELAY` later.
+    for (let i = 0; i < 30; i++) await clock.step(DELAY);
+    const retried = engine.garbageCollector!.passes - passes;
+    expect(retried).toBeGreaterThanOrEqual(3);
+    expect(retried).toBeLessThan(10);
+    // The kind is served now (the definition's writes concern no dependent, nothing else changes).
+    engine.register({
+      group: "example.dev",
+      version: "v1",
+      resource: "pools",
+      kind: "Pool",
+      singularName: "pool",
+      namespaced: true,
+      verbs: ["get", "list", "watch", "create", "update", "patch", "delete"],
+      custom: true,
+    });
+    for (let i = 0; i < 500 && (await exists(engine, "d")); i++) await clock.step(100);
+    expect(await exists(engine, "d")).toBe(false);
+    expect(engine.garbageCollector?.unresolvedRetries).toBe(0);
+    engine.stop();
+  });
+
+  it("unresolvedRetryDelayMs: DefaultControllerRateLimiter's per-item exponential backoff (5 ms doubling, 1000 s cap)", () => {
+    expect([0, 1, 2, 10].map(unresolvedRetryDelayMs)).toEqual([5, 10, 20, 5120]);
+    expect(unresolvedRetryDelayMs(40)).toBe(1_000_000);
   });
 
   it("background: dependents of a deleted owner are deleted one delay later; an owner in another kind works", async () => {

@@ -1,4 +1,5 @@
 import type { KubeObject, OwnerReference } from "@informer-ts/apimachinery";
+import type { Timer } from "@informer-ts/clock";
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, type PropagationPolicy } from "../registry/index.js";
 import type { SimResource } from "../resources.js";
 import type { StorageEvent } from "../storage/index.js";
@@ -41,8 +42,19 @@ function waiting(o: KubeObject | undefined): boolean {
   return o !== undefined && deleting(o) && finalizersOf(o).includes(FINALIZER_FOREGROUND);
 }
 
-/** How one owner reference of a dependent resolves (`classifyReferences`). */
-type RefClass = "solid" | "dangling" | "waiting";
+/**
+ * How one owner reference of a dependent resolves (`classifyReferences`); `unresolved`: its kind is not served (yet),
+ * upstream's `restMappingError`.
+ */
+type RefClass = "solid" | "dangling" | "waiting" | "unresolved";
+
+/**
+ * The retry delay of a dependent whose owner's kind is not served, after `attempts` failed attempts: client-go's
+ * `DefaultControllerRateLimiter` (the `attemptToDelete` queue's) per item, 5 ms doubling up to 1000 s.
+ */
+export function unresolvedRetryDelayMs(attempts: number): number {
+  return Math.min(5 * 2 ** attempts, 1_000_000);
+}
 
 /**
  * The simulated garbage collector (kube-controller-manager's `pkg/controller/garbagecollector`), on the engine's
@@ -51,8 +63,10 @@ type RefClass = "solid" | "dangling" | "waiting";
  * - classifies every owner reference of a marked live, not-deleting object: the owner is looked up by kind (group and
  *   kind from `apiVersion`/`kind`), name and — for a namespaced owner — the dependent's namespace, and compared by
  *   uid: absent or another uid is *dangling*, an owner deleting with `foregroundDeletion` is *waiting*, otherwise
- *   *solid*. A cluster-scoped dependent naming a namespaced kind, or a kind the server does not serve, is
- *   unresolvable and counts as solid (never collected through it, as upstream);
+ *   *solid*. A cluster-scoped dependent naming a namespaced kind counts as solid (never collected through it, as
+ *   upstream). A reference to a kind the server does not serve leaves the dependent as it is and looks again on the
+ *   engine's clock with backoff ({@link unresolvedRetryDelayMs}), as `attemptToDelete` requeues an item whose owner's
+ *   REST mapping failed (a CRD served later resolves it without another change);
  * - with a solid owner, removes the dangling and waiting references; without, deletes the dependent — in the
  *   foreground when a waiting owner exists and the dependent has dependents of its own, else with the policy its
  *   finalizers ask for (`orphan`, `foregroundDeletion`) or in the background;
@@ -81,9 +95,52 @@ export class GarbageCollector extends ControllerLoop {
   /** The served resources the kind index was built from (a new CRD may resolve references that did not resolve). */
   private servedSeen: readonly SimResource[] = [];
   private readonly byKind = new Map<string, SimResource>();
+  /** Dependents with a reference to a kind not served: failed attempts so far and the pending retry. */
+  private readonly unresolved = new Map<string, { attempts: number; timer: Timer }>();
 
   constructor(deps: ControllerDeps) {
     super(deps);
+  }
+
+  /** Dependents waiting to look again at an owner's kind that was not served. */
+  get unresolvedRetries(): number {
+    return this.unresolved.size;
+  }
+
+  /** Stops the loop and every pending retry of an unresolved owner kind. */
+  override stop(): void {
+    super.stop();
+    for (const { timer } of this.unresolved.values()) timer.stop();
+    this.unresolved.clear();
+  }
+
+  /** Looks at `n` again after the backoff of its attempts so far (`AddRateLimited`). */
+  private retryLater(n: Node): void {
+    const key = placeKey(n);
+    const attempts = this.unresolved.get(key)?.attempts ?? 0;
+    const place: Place = { r: n.r, namespace: n.namespace, name: n.name };
+    const timer = this.deps.clock.afterFunc(unresolvedRetryDelayMs(attempts), () => {
+      const entry = this.unresolved.get(key);
+      if (entry?.timer !== timer) return;
+      const current = this.deps.storage.get(place.r, place.namespace, place.name);
+      if (current === undefined || current.metadata?.uid !== n.object.metadata?.uid) {
+        this.unresolved.delete(key);
+        return;
+      }
+      this.mark(place);
+      this.arm();
+    });
+    this.unresolved.get(key)?.timer.stop();
+    this.unresolved.set(key, { attempts: attempts + 1, timer });
+  }
+
+  /** `Forget`: a dependent whose references all resolve starts its backoff afresh. */
+  private resolved(n: Node): void {
+    const key = placeKey(n);
+    const entry = this.unresolved.get(key);
+    if (entry === undefined) return;
+    entry.timer.stop();
+    this.unresolved.delete(key);
   }
 
   private count(o: KubeObject | undefined, place: Place, delta: number): void {
@@ -165,7 +222,12 @@ export class GarbageCollector extends ControllerLoop {
       const first = this.servedSeen.length === 0;
       this.servedSeen = rs;
       this.byKind.clear();
-      for (const r of rs) if (!this.byKind.has(`${r.group}/${r.kind}`)) this.byKind.set(`${r.group}/${r.kind}`, r);
+      // An owner reference names a group/kind at any served version (`autoscaling/v1` or `/v2`): the resource that
+      // stores the kind answers for every version of it (a view of a served resource's storage is skipped).
+      for (const r of rs) {
+        if (r.storedAs !== undefined && rs.includes(r.storedAs.resource)) continue;
+        if (!this.byKind.has(`${r.group}/${r.kind}`)) this.byKind.set(`${r.group}/${r.kind}`, r);
+      }
       if (!first) for (const deps of this.dependentsOf.values()) for (const p of deps.values()) this.mark(p);
     }
     return this.byKind;
@@ -179,7 +241,8 @@ export class GarbageCollector extends ControllerLoop {
 
   private classify(dep: Node, ref: OwnerReference): RefClass {
     const r = this.resolve(ref);
-    if (r === undefined || (r.namespaced && !dep.r.namespaced)) return "solid";
+    if (r === undefined) return "unresolved";
+    if (r.namespaced && !dep.r.namespaced) return "solid";
     const owner = this.deps.storage.get(r, r.namespaced ? dep.namespace : "", ref.name);
     if (owner === undefined || owner.metadata?.uid !== ref.uid) return "dangling";
     if (waiting(owner)) return "waiting";
@@ -235,6 +298,11 @@ export class GarbageCollector extends ControllerLoop {
     const refs = ownerRefsOf(o);
     if (refs.length === 0) return;
     const classes = refs.map((ref) => this.classify(n, ref));
+    if (classes.includes("unresolved")) {
+      this.retryLater(n);
+      return;
+    }
+    this.resolved(n);
     if (classes.includes("solid")) {
       if (classes.every((c) => c === "solid")) return;
       const dropped = this.update(n, (obj) => {

@@ -113,7 +113,14 @@ export class NamespaceController extends ControllerLoop {
       const byResource = new Map<string, number>();
       const byFinalizer = new Map<string, number>();
       let remaining = 0;
-      const namespaced = this.deps.resources().filter((r) => r.namespaced && r.verbs.includes("delete"));
+      // Each stored object once: a served version kept in another served resource's storage is skipped.
+      const all = this.deps.resources();
+      const namespaced = all.filter(
+        (r) =>
+          r.namespaced &&
+          r.verbs.includes("delete") &&
+          !(r.storedAs !== undefined && all.includes(r.storedAs.resource)),
+      );
       const pods = namespaced.find((r) => r.group === "" && r.resource === "pods");
       if (this.ordered && pods !== undefined) remaining += this.deleteContent(pods, name, byResource, byFinalizer);
       // OrderedNamespaceDeletion: nothing else is deleted while pods remain.

@@ -23,6 +23,16 @@ describe("HttpFaultInjector", () => {
     expect(f.faultFor(req("list", "secrets"))).toBeUndefined();
     expect(f.list()[0]).toMatchObject({ id: 1, matched: 8, fired: 2 });
   });
+  it("a status fault's retryAfterSeconds is in the in-process error's details for any code", () => {
+    const f = new HttpFaultInjector();
+    f.add({ type: "status", code: 503, message: "busy", retryAfterSeconds: 5 });
+    const s = f.faultFor(req("list"));
+    expect(s?.type === "status" && (s.error as { status: unknown }).status).toMatchObject({
+      code: 503,
+      reason: "ServiceUnavailable",
+      details: { retryAfterSeconds: 5 },
+    });
+  });
   it("status faults carry real Status errors; truncate only applies to watches", () => {
     const f = new HttpFaultInjector();
     f.add({ type: "truncate-watch", afterEvents: 3 });

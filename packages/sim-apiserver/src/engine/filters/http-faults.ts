@@ -119,7 +119,19 @@ const REASON_BY_CODE: Readonly<Record<number, string>> = {
   422: "Invalid",
 };
 
+/**
+ * The Status a `status` rule answers with. Its `retryAfterSeconds` (> 0) is the Status's `details.retryAfterSeconds`
+ * whatever the code, as apimachinery's `NewGenericServerResponse` sets it for any code, so the HTTP face sends the
+ * `Retry-After` header and client-go's retry logic (`checkWait`) sees it on a 500 or 503 too.
+ */
 function statusErrorFor(rule: HttpFaultRule): StatusError {
+  const err = baseStatusErrorFor(rule);
+  const retry = rule.retryAfterSeconds ?? 0;
+  if (retry <= 0 || err.status.details?.retryAfterSeconds === retry) return err;
+  return new StatusError({ ...err.status, details: { ...err.status.details, retryAfterSeconds: retry } });
+}
+
+function baseStatusErrorFor(rule: HttpFaultRule): StatusError {
   const msg = rule.message;
   switch (rule.code ?? 500) {
     case 400:

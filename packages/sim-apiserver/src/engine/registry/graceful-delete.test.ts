@@ -51,8 +51,13 @@ describe("graceful deletion of pods (rest.BeforeDelete + CheckGracefulDelete)", 
     // A longer grace period changes nothing (pending): same resourceVersion.
     const again = await engine.delete("pods", "default", "web", { gracePeriodSeconds: 60 });
     expect(again.metadata?.resourceVersion).toBe(kept.metadata?.resourceVersion);
-    // The kubelet confirms: grace 0 deletes it.
+    // The kubelet confirms: grace 0 writes the shortened deletion (MODIFIED, grace 0), then deletes it.
     await engine.delete("pods", "default", "web", { gracePeriodSeconds: 0 });
+    const confirmed = (await w.next()).value as WatchEvent;
+    expect([confirmed.type, (confirmed.object as KubeObject).metadata?.deletionGracePeriodSeconds]).toEqual([
+      "MODIFIED",
+      0,
+    ]);
     expect(((await w.next()).value as WatchEvent).type).toBe("DELETED");
     w.stop();
     engine.stop();
@@ -86,13 +91,46 @@ describe("graceful deletion of pods (rest.BeforeDelete + CheckGracefulDelete)", 
   it("an unbound pod, a finished pod and other kinds go at once", async () => {
     const { engine } = setup();
     await engine.create("pods", "default", pod("unbound", {}));
-    expect(
-      (await engine.delete("pods", "default", "unbound", { gracePeriodSeconds: 30 })).metadata?.deletionTimestamp,
-    ).toBeUndefined();
+    // Grace period 0 (no node): the deleted pod carries the deletion timestamp written just before its delete.
+    expect((await engine.delete("pods", "default", "unbound", { gracePeriodSeconds: 30 })).metadata).toMatchObject({
+      deletionTimestamp: "2026-01-01T00:00:00Z",
+      deletionGracePeriodSeconds: 0,
+    });
     await engine.create("configmaps", "default", { metadata: { name: "cm" } });
     await engine.delete("configmaps", "default", "cm", { gracePeriodSeconds: 30 });
     expect((await engine.list("pods", "default")).items).toEqual([]);
     expect((await engine.list("configmaps", "default")).items).toEqual([]);
+    engine.stop();
+  });
+
+  it("a grace-period-0 pod delete sends MODIFIED (deletionTimestamp, grace 0) then DELETED (store.go updateForGracefulDeletionAndFinalizers)", async () => {
+    const { engine } = setup();
+    const created = await engine.create("pods", "default", pod("web", { nodeName: "node-1" }));
+    const w = await engine.watch("pods", "default", { resourceVersion: created.metadata!.resourceVersion! });
+    const gone = await engine.delete("pods", "default", "web", { gracePeriodSeconds: 0 });
+    const marked = (await w.next()).value as WatchEvent;
+    const deleted = (await w.next()).value as WatchEvent;
+    expect([marked.type, deleted.type]).toEqual(["MODIFIED", "DELETED"]);
+    expect((marked.object as KubeObject).metadata).toMatchObject({
+      deletionTimestamp: "2026-01-01T00:00:00Z",
+      deletionGracePeriodSeconds: 0,
+    });
+    expect((deleted.object as KubeObject).metadata?.resourceVersion).toBe(gone.metadata?.resourceVersion);
+    expect(Number(gone.metadata?.resourceVersion)).toBe(Number(created.metadata?.resourceVersion) + 2);
+    await expect(engine.get("pods", "default", "web")).rejects.toMatchObject({ status: { code: 404 } });
+    w.stop();
+    engine.stop();
+  });
+
+  it("a grace-period-0 delete of a pod with a finalizer only marks it (deletionTimestamp, grace 0)", async () => {
+    const { engine } = setup();
+    await engine.create("pods", "default", {
+      ...pod("held", { nodeName: "node-1" }),
+      metadata: { name: "held", finalizers: ["example.com/hold"] },
+    });
+    const kept = await engine.delete("pods", "default", "held", { gracePeriodSeconds: 0 });
+    expect(kept.metadata).toMatchObject({ deletionTimestamp: "2026-01-01T00:00:00Z", deletionGracePeriodSeconds: 0 });
+    expect((await engine.get("pods", "default", "held")).metadata?.deletionTimestamp).toBeDefined();
     engine.stop();
   });
 

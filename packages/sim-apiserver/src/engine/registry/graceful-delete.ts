@@ -38,11 +38,11 @@ export function podGracePeriod(pod: KubeObject, d: DeleteOptions): number {
  * `rest.BeforeDelete` (`staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go`) for the kinds with a graceful
  * delete strategy (pods here): on an object already being deleted with a grace period, only a shorter
  * `gracePeriodSeconds` changes anything — the deletion timestamp moves by the difference — and any other request
- * leaves the pending deletion as it is; on a live pod, a grace period > 0 ({@link podGracePeriod}) sets
- * `deletionTimestamp` = now + period. Resources without a graceful strategy, and grace period 0, delete now.
- *
- * Differences from kube-apiserver: a delete with grace period 0 removes the object in one step (upstream first
- * writes the deletion timestamp, so watchers see MODIFIED before DELETED).
+ * leaves the pending deletion as it is; on a live pod, the grace period ({@link podGracePeriod}) sets
+ * `deletionTimestamp` = now + period — with period 0 too: the registry then writes that update and deletes the
+ * object right after (`updateForGracefulDeletionAndFinalizers`), so watchers see MODIFIED before DELETED, as they do
+ * upstream for every pod delete and for the kubelet's final grace-0 delete. An object already being deleted with
+ * grace 0, and resources without a graceful strategy, delete now in one step.
  */
 export function beforeDelete(r: SimResource, current: KubeObject, d: DeleteOptions, nowMs: number): GracefulDecision {
   if (!isPods(r)) return { kind: "now" };
@@ -55,6 +55,5 @@ export function beforeDelete(r: SimResource, current: KubeObject, d: DeleteOptio
     return { kind: "graceful", deletionTimestampMs: at, period: d.gracePeriodSeconds };
   }
   const period = podGracePeriod(current, d);
-  if (period <= 0) return { kind: "now" };
-  return { kind: "graceful", deletionTimestampMs: nowMs + period * 1000, period };
+  return { kind: "graceful", deletionTimestampMs: nowMs + Math.max(period, 0) * 1000, period: Math.max(period, 0) };
 }

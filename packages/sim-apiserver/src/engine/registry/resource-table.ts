@@ -19,7 +19,10 @@ import {
  * the moment it is established until it is finalized.
  */
 export class ResourceTable {
+  /** Group/resource string → the resource served at the preferred version (the first registered of its versions). */
   private readonly byName = new Map<string, SimResource>();
+  /** `<group>/<version>/<resource>` → the resource served at that version. */
+  private readonly byVersion = new Map<string, SimResource>();
   private readonly cachers = new Map<SimResource, Cacher>();
   /** Resources served because a CustomResourceDefinition (by name) declares them. */
   private readonly definitions = new Map<string, SimResource>();
@@ -29,13 +32,39 @@ export class ResourceTable {
     private readonly newCacher: (r: SimResource) => Cacher,
   ) {}
 
-  /** Adds a resource with a new, empty and ready watch cache; throws when its group/resource is already served. */
+  /**
+   * Adds a resource with a new, empty and ready watch cache; throws when its group/resource is already served at its
+   * version. A further version of a served group/resource (`autoscaling/v1` beside `autoscaling/v2`
+   * horizontalpodautoscalers) is served beside it; lookups by group/resource keep answering the first registered,
+   * the preferred version.
+   */
   register(r: SimResource): SimResource {
     const name = groupResourceString(r);
-    if (this.byName.has(name)) throw new Error(`resource ${name} is already registered`);
-    this.byName.set(name, r);
+    const gvr = versionKey(r);
+    if (this.byVersion.has(gvr)) throw new Error(`resource ${name} is already registered at ${r.version}`);
+    this.byVersion.set(gvr, r);
+    if (!this.byName.has(name)) this.byName.set(name, r);
     this.cachers.set(r, this.newCacher(r));
     return r;
+  }
+
+  /** Stops serving `r` (its watch cache retired); a group/resource served at another version falls back to it. */
+  private unregister(r: SimResource): void {
+    this.byVersion.delete(versionKey(r));
+    const name = groupResourceString(r);
+    if (this.byName.get(name) === r) {
+      this.byName.delete(name);
+      const other = [...this.byVersion.values()].find((x) => groupResourceString(x) === name);
+      if (other !== undefined) this.byName.set(name, other);
+    }
+    const cacher = this.cachers.get(r);
+    this.cachers.delete(r);
+    cacher?.retire();
+  }
+
+  /** A served resource at a version (`autoscaling`, `v1`, `horizontalpodautoscalers`), if served. */
+  byGroupVersionResource(group: string, version: string, resource: string): SimResource | undefined {
+    return this.byVersion.get(`${group}/${version}/${resource}`);
   }
 
   /** A served resource by group/resource string (`deployments.apps`), if served. */
@@ -43,10 +72,24 @@ export class ResourceTable {
     return this.byName.get(name);
   }
 
-  /** A served resource by reference, or undefined (never throws). */
+  /**
+   * A served resource by reference, or undefined (never throws). A string is a group/resource (`deployments.apps`,
+   * the preferred version) or a fully specified `<resource>.<version>.<group>` (`horizontalpodautoscalers.v1.autoscaling`,
+   * `pods.v1.` for the core group), as kube's `schema.ParseResourceArg` reads both.
+   */
   lookup(ref: ResourceRef): SimResource | undefined {
-    if (typeof ref !== "string") return this.cachers.has(ref) ? ref : this.byName.get(groupResourceString(ref));
-    return this.byName.get(ref);
+    if (typeof ref !== "string") {
+      if (this.cachers.has(ref)) return ref;
+      return this.byVersion.get(versionKey(ref)) ?? this.byName.get(groupResourceString(ref));
+    }
+    const r = this.byName.get(ref);
+    if (r !== undefined) return r;
+    const dot = ref.indexOf(".");
+    if (dot < 0) return undefined;
+    const rest = ref.slice(dot + 1);
+    const dot2 = rest.indexOf(".");
+    if (dot2 < 0) return undefined;
+    return this.byVersion.get(`${rest.slice(dot2 + 1)}/${rest.slice(0, dot2)}/${ref.slice(0, dot)}`);
   }
 
   /** Looks a resource up; throws {@link UnknownResourceError} (404 naming it) when it is not served. */
@@ -66,9 +109,9 @@ export class ResourceTable {
     return this.cachers.get(r);
   }
 
-  /** Every served resource, in registration order. */
+  /** Every served resource at every served version, in registration order. */
   resources(): SimResource[] {
-    return [...this.byName.values()];
+    return [...this.cachers.keys()];
   }
 
   /** Every watch cache, in registration order. */
@@ -125,11 +168,7 @@ export class ResourceTable {
         },
       },
     };
-    const name = groupResourceString(served);
-    this.byName.delete(name);
-    const cacher = this.cachers.get(served);
-    this.cachers.delete(served);
-    cacher?.retire();
+    this.unregister(served);
     this.register(view);
     this.definitions.set(crdName, view);
   }
@@ -161,9 +200,10 @@ export class ResourceTable {
     for (const [, obj] of this.storage.snapshot(r)) {
       this.storage.delete(r, obj.metadata?.namespace ?? "", obj.metadata?.name ?? "");
     }
-    this.byName.delete(groupResourceString(r));
-    const cacher = this.cachers.get(r);
-    this.cachers.delete(r);
-    cacher?.retire();
+    this.unregister(r);
   }
+}
+
+function versionKey(r: SimResource): string {
+  return `${r.group}/${r.version}/${r.resource}`;
 }

@@ -584,7 +584,7 @@ export class RegistryStore {
     const { finalizers } = finalizersForDeletion(current, d);
     const isNamespace = r.group === "" && r.resource === "namespaces";
     const held = finalizers.length > 0 || (isNamespace && specFinalizersOf(current).length > 0);
-    if (graceful.kind === "graceful" && (graceful.period > 0 || held)) {
+    if (graceful.kind === "graceful") {
       const next = structuredClone(current) as KubeObject;
       const nm = metaOf(next);
       if (finalizers.length > 0) nm.finalizers = finalizers;
@@ -593,8 +593,13 @@ export class RegistryStore {
         nm.generation += 1;
       nm.deletionTimestamp = rfc3339Seconds(graceful.deletionTimestampMs);
       nm.deletionGracePeriodSeconds = graceful.period;
-      if (d.dryRun === true) return { object: deepFreeze(next), deleted: false };
-      return { object: this.storage.replace(r, namespace, name, next, rv), deleted: false };
+      // Grace period 0 without finalizers (`updateForGracefulDeletionAndFinalizers` with `lastGraceful` 0): the
+      // deletion timestamp is written first — watchers see MODIFIED — and the object is deleted right after.
+      const now = graceful.period <= 0 && !held;
+      if (d.dryRun === true) return { object: deepFreeze(next), deleted: now };
+      const marked = this.storage.replace(r, namespace, name, next, rv);
+      if (!now) return { object: marked, deleted: false };
+      return { object: this.storage.remove(r, namespace, name, marked.metadata?.resourceVersion ?? ""), deleted: true };
     }
     if (!held) {
       if (d.dryRun === true) return { object: current, deleted: true };
