@@ -1,4 +1,5 @@
 import { type FieldError, type KubeObject, newBadRequest } from "@informer-ts/apimachinery";
+import { mathRand, type Rand } from "@informer-ts/clock";
 import type { SimResource } from "../resources.js";
 import { decodeBuiltin } from "./builtin-decode.js";
 import { validateCustomResourceRules } from "./cel-validation.js";
@@ -25,6 +26,7 @@ import {
   type WriteOptionsKind,
 } from "./field-validation.js";
 import { BUILTIN_ROOTS } from "./openapi/builtin-definitions.js";
+import { mountServiceAccountToken } from "./service-account-admission.js";
 import { validateAnnotations } from "./validation/annotations.js";
 import {
   validateDaemonSet,
@@ -72,6 +74,13 @@ export interface AdmissionOptions {
   readonly serviceClusterIpRange?: string;
   /** Whether a cluster IP is taken (the allocator's view of stored Services). */
   readonly serviceIpInUse?: (ip: string) => boolean;
+  /**
+   * The stored ServiceAccount `namespace/name`, for the ServiceAccount plugin's token volume on new pods
+   * ({@link mountServiceAccountToken}); absent: no pod gets one.
+   */
+  readonly serviceAccount?: (namespace: string, name: string) => KubeObject | undefined;
+  /** Where the token volume's name suffix is drawn from (default `Math.random`). */
+  readonly rand?: Rand;
 }
 
 const ROOT_BY_GVK = new Map<string, string>();
@@ -137,6 +146,8 @@ export class Admission {
   private readonly parameter: boolean;
   private readonly ips: ServiceIpAllocator;
   private readonly ipInUse: (ip: string) => boolean;
+  private readonly serviceAccount: ((namespace: string, name: string) => KubeObject | undefined) | undefined;
+  private readonly rand: Rand;
 
   constructor(opts: AdmissionOptions = {}) {
     this.enabled = opts.enabled ?? true;
@@ -144,6 +155,8 @@ export class Admission {
     this.parameter = opts.fieldValidationParameter ?? true;
     this.ips = new ServiceIpAllocator(opts.serviceClusterIpRange);
     this.ipInUse = opts.serviceIpInUse ?? (() => false);
+    this.serviceAccount = opts.serviceAccount;
+    this.rand = opts.rand ?? mathRand;
   }
 
   /** The directive of a write, validating the parameter (422 `fieldValidation: Unsupported value`). */
@@ -189,6 +202,8 @@ export class Admission {
     const key = `${r.group}/${r.resource}`;
     if (key === "/services") defaultService(obj, () => this.ips.allocate(this.ipInUse), old);
     else DEFAULTERS[key]?.(obj);
+    if (key === "/pods" && old === undefined && this.serviceAccount !== undefined && (a.subresource ?? "") === "")
+      mountServiceAccountToken(obj, this.serviceAccount, this.rand);
   }
 
   /** Step 3: the field errors of `obj` (`old`: the stored object of an update), beyond object metadata's names. */
