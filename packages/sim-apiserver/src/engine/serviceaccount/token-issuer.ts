@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from "node:crypto";
+import { createHash, generateKeyPairSync, type KeyObject, sign, verify } from "node:crypto";
 import type { Clock, Rand } from "@informer-ts/clock";
 import { newUid } from "../object-util.js";
 
@@ -55,10 +55,29 @@ function b64url(data: Buffer | string): string {
   return Buffer.from(data).toString("base64url");
 }
 
+interface SigningKeys {
+  readonly privateKey: KeyObject;
+  readonly publicKey: KeyObject;
+  readonly kid: string;
+}
+
+/** One RSA key pair per process, made on first use: making one costs a few hundred ms of CPU. */
+let processKeys: SigningKeys | undefined;
+
+function signingKeys(): SigningKeys {
+  if (processKeys === undefined) {
+    const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const der = publicKey.export({ type: "spki", format: "der" });
+    processKeys = { privateKey, publicKey, kid: b64url(createHash("sha256").update(der).digest()) };
+  }
+  return processKeys;
+}
+
 /**
  * Signs and verifies service-account JWTs as kube-apiserver's token generator and validator do
- * (`pkg/serviceaccount/jwt.go`, `pkg/serviceaccount/claims.go`): RS256 over a key pair made on first use (so engines
- * that never issue a token pay nothing), a `kid` that is the SHA-256 of the public key, upstream's claims shape
+ * (`pkg/serviceaccount/jwt.go`, `pkg/serviceaccount/claims.go`): RS256 over the process's key pair, made on first
+ * use (so engines that never issue a token pay nothing, and the engines of one process share it — a token of one
+ * engine verifies against another's, yet still names service accounts only that engine has), a `kid` that is the SHA-256 of the public key, upstream's claims shape
  * (`iss`, `sub` = `system:serviceaccount:<ns>:<name>`, `aud`, `exp`/`iat`/`nbf`, `jti`, and the private
  * `kubernetes.io` claim with namespace, service account and bound object). Node's `crypto` does the signing: a JWT is
  * three base64url parts, and a JOSE library would add a dependency for two calls.
@@ -68,7 +87,7 @@ function b64url(data: Buffer | string): string {
  * up.
  */
 export class ServiceAccountTokenIssuer {
-  private keys: { readonly privateKey: KeyObject; readonly publicKey: KeyObject; readonly kid: string } | undefined;
+  private keys: SigningKeys | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -77,11 +96,7 @@ export class ServiceAccountTokenIssuer {
   ) {}
 
   private keyPair() {
-    if (this.keys === undefined) {
-      const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-      const der = publicKey.export({ type: "spki", format: "der" });
-      this.keys = { privateKey, publicKey, kid: b64url(createHash("sha256").update(der).digest()) };
-    }
+    this.keys ??= signingKeys();
     return this.keys;
   }
 
@@ -135,7 +150,7 @@ export class ServiceAccountTokenIssuer {
     const signed = verify(
       "sha256",
       Buffer.from(`${parts[0]}.${parts[1]}`),
-      createPublicKey(this.publicKeyPem()),
+      this.keys.publicKey,
       Buffer.from(parts[2]!, "base64url"),
     );
     if (!signed) return { ok: false, error: "invalid signature" };
