@@ -129,11 +129,16 @@ export class ServiceAccountTokens {
     } as unknown as KubeObject;
   }
 
-  /** A token for the projected volume of `pod` (3607 s, as kubelet asks for), issued at `issuedAtMs`. */
+  /**
+   * A token for the projected volume of `pod` (3607 s, as kubelet asks for), issued at `issuedAtMs`, bound to the pod
+   * and its node; none when the service account does not exist.
+   */
   podToken(pod: KubeObject, serviceAccount: string, issuedAtMs: number): string | undefined {
     const ns = pod.metadata?.namespace ?? "";
     const sa = this.lookup("serviceaccounts", ns, serviceAccount);
     if (sa === undefined) return undefined;
+    const nodeName = (pod.spec as { nodeName?: unknown } | undefined)?.nodeName;
+    const node = typeof nodeName === "string" && nodeName !== "" ? this.lookup("nodes", "", nodeName) : undefined;
     return this.issuer.issue({
       namespace: ns,
       serviceAccount: boundOf(sa),
@@ -141,6 +146,7 @@ export class ServiceAccountTokens {
       expirationSeconds: 3607,
       issuedAtMs,
       pod: boundOf(pod),
+      ...(node !== undefined && { node: boundOf(node) }),
     }).token;
   }
 
