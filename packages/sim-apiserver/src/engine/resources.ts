@@ -131,8 +131,8 @@ const CORE_EVENTS: SimResource = builtin("", "events", "Event", true, {
  * (`registry/reviews.ts`); `apiextensions.k8s.io/v1` customresourcedefinitions serve the resources they declare.
  *
  * Differences from kube-apiserver: one version per resource (`autoscaling/v1` horizontalpodautoscalers are served
- * only as `autoscaling/v2`); `bindings`, `componentstatuses` and the `pods/log`-style connect subresources are not
- * served; beta groups off by default upstream are not listed.
+ * only as `autoscaling/v2`); `bindings`, `componentstatuses` and the connect subresources other than `pods/log`
+ * (`exec`, `attach`, `portforward`, `proxy`) are not served; beta groups off by default upstream are not listed.
  */
 export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   builtin("", "configmaps", "ConfigMap", true, { shortNames: ["cm"], trigger: "metadata.name" }),
