@@ -15,7 +15,7 @@ import {
   type WatchMemoryGauge,
   type WatchMemoryModel,
 } from "./cacher/index.js";
-import { type PodLogAnswer, type PodLogOptions, PodLogs } from "./containers/pod-log.js";
+import { type PodLogAnswer, type PodLogOptions, type PodLogResponse, PodLogs } from "./containers/pod-log.js";
 import {
   CrdFinalizer,
   ensureKubernetesService,
@@ -128,11 +128,11 @@ export class SimApiServer {
    * faults applied, nothing recorded.
    */
   readonly requests: EngineRequests;
-  /** Service-account tokens: `serviceaccounts/<name>/token`, the token volume's token, TokenReviews of them. */
-  readonly serviceAccountTokens: ServiceAccountTokens;
-  /** `pods/<name>/log`, from the container output model. */
-  readonly podLogs: PodLogs;
   private readonly table: ResourceTable;
+  /** Service-account tokens: `serviceaccounts/<name>/token`, the token volume's token, TokenReviews of them. */
+  private readonly serviceAccountTokens: ServiceAccountTokens;
+  /** `pods/<name>/log`, from the container output model. */
+  private readonly podLogs: PodLogs;
   private readonly inProcess: InProcessRequests;
   private readonly maintenance: StorageMaintenance;
   private readonly latency: RequestLatency;
@@ -607,11 +607,7 @@ export class SimApiServer {
    * `GET pods/<name>/log` ({@link PodLogs.read}): the log text now, and with `follow` on a running container a wait
    * that resolves when the container ends (it stops running or restarts) or the pod is gone, or `signal` aborts.
    */
-  podLog(
-    namespace: string,
-    name: string,
-    opts: PodLogOptions = {},
-  ): { readonly text: string; readonly follow?: (signal: AbortSignal) => Promise<void> } {
+  podLog(namespace: string, name: string, opts: PodLogOptions = {}): PodLogResponse {
     const answer: PodLogAnswer = this.podLogs.read(namespace, name, opts);
     const until = answer.followUntil;
     if (until === undefined) return { text: answer.text };

@@ -1,6 +1,6 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import { servedFromOfError } from "../engine/cacher/index.js";
-import type { PodLogOptions } from "../engine/containers/pod-log.js";
+import type { PodLogOptions, PodLogResponse } from "../engine/containers/pod-log.js";
 import type { HttpFault, HttpRequestDescriptor } from "../engine/filters/index.js";
 import type { ResourceRequest, ResultOf } from "../engine/handlers/resource-request.js";
 import type { DeleteOptions } from "../engine/registry/index.js";
@@ -123,7 +123,7 @@ export class EngineBackend implements ApiBackend {
     name: string,
     options: PodLogOptions,
     _ctx: BackendRequestContext,
-  ): Promise<{ readonly text: string; readonly follow?: (signal: AbortSignal) => Promise<void> }> {
+  ): Promise<PodLogResponse> {
     return this.engine.podLog(namespace, name, options);
   }
 

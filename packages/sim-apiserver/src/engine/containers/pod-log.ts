@@ -4,15 +4,29 @@ import { type ContainerWorld, containerOutput } from "./container-output.js";
 
 /** `v1` `PodLogOptions`: the query of `GET pods/<name>/log`. */
 export interface PodLogOptions {
+  /** Which container; required when the pod has several. */
   readonly container?: string;
+  /** Keep the stream open until the container stops running. */
   readonly follow?: boolean;
+  /** The last terminated instance instead of the current one. */
   readonly previous?: boolean;
+  /** Only lines of the last so many seconds (≥ 1). */
   readonly sinceSeconds?: number;
-  /** RFC 3339. */
+  /** Only lines from this RFC 3339 time on. */
   readonly sinceTime?: string;
+  /** Prefix each line with its RFC3339Nano time. */
   readonly timestamps?: boolean;
+  /** Only the last so many lines (≥ 0). */
   readonly tailLines?: number;
+  /** At most so many bytes (≥ 1). */
   readonly limitBytes?: number;
+}
+
+/** What `GET pods/<name>/log` answers: the log now, and for `follow` the wait after which the stream ends. */
+export interface PodLogResponse {
+  readonly text: string;
+  /** Resolves when the container ended, the pod is gone, or `signal` aborted (absent: the response ends at once). */
+  readonly follow?: (signal: AbortSignal) => Promise<void>;
 }
 
 /** One log line of a container instance. */
