@@ -9,9 +9,9 @@ import { describe, expect, it } from "vitest";
 import { SimApiServer } from "../sim-apiserver.js";
 
 const T0 = Date.parse("2026-03-01T10:00:00Z");
-const SA = { group: "", resource: "serviceaccounts" };
-const PODS = { group: "", resource: "pods" };
-const REVIEWS = { group: "authentication.k8s.io", resource: "tokenreviews" };
+const SA = "serviceaccounts";
+const PODS = "pods";
+const REVIEWS = "tokenreviews.authentication.k8s.io";
 
 async function engine() {
   const clock = new FakeClock(T0);
