@@ -331,7 +331,11 @@ describe("[sig-auth] ServiceAccounts, with containers (auth/service_accounts.go)
     const ns = await testNamespace("svcaccounts");
     const saName = "e2e-sa-" + uid();
     await c.core.createNamespacedServiceAccount({ namespace: ns, body: { metadata: { name: saName } } });
-    const tr = await c.core.createNamespacedServiceAccountToken({ namespace: ns, name: saName, body: { spec: { audiences: [] } } });
+    const tr = await c.core.createNamespacedServiceAccountToken({
+      namespace: ns,
+      name: saName,
+      body: { spec: { audiences: [] } },
+    });
     expect(tr.status?.token).toBeTruthy();
     const review = await auth.createTokenReview({ body: { spec: { token: tr.status!.token } } });
     expect(review.status?.authenticated).toBe(true);
