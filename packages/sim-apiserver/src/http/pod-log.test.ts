@@ -140,7 +140,7 @@ describe("pods/log (LogREST, LogLocation, validateContainerLogStatus)", () => {
     const none = await log();
     expect(none.status).toBe(400);
     expect((none.json as { message: string }).message).toBe(
-      "a container name must be specified for pod p, choose one of: [a b] or one of the init containers: [init]",
+      "a container name must be specified for pod p, choose one of: [init a b]",
     );
     const wrong = await log("?container=x");
     expect(wrong.status).toBe(400);

@@ -139,6 +139,32 @@ describe("containerOutput (the container output model)", () => {
     expect(out({ args: ["echo", "from-args"] })).toEqual(["from-args"]);
   });
 
+  it("property: envFrom a ConfigMap prints every valid key as NAME=value (prefixed too); printenv prints the value", () => {
+    const key = fc
+      .stringMatching(/^[a-zA-Z_][a-zA-Z0-9_.-]{0,8}$/)
+      .filter((k) => !["PATH", "HOME", "HOSTNAME"].includes(k));
+    const value = fc.string({ unit: "grapheme-ascii", maxLength: 10 }).filter((v) => !v.includes("\n"));
+    fc.assert(
+      fc.property(fc.dictionary(key, value, { maxKeys: 6 }), fc.constantFrom("", "p-"), (data, prefix) => {
+        const w: ContainerWorld = {
+          ...world,
+          configMap: (_ns, n) => (n === "gen" ? ({ data } as unknown as KubeObject) : undefined),
+        };
+        const p = pod({ command: ["env"], envFrom: [{ prefix, configMapRef: { name: "gen" } }] });
+        const lines = containerOutput(p, "c", w);
+        for (const [k, v] of Object.entries(data)) expect(lines).toContain(`${prefix}${k}=${v}`);
+        const names = Object.keys(data);
+        if (names.length > 0) {
+          const pe = pod({
+            command: ["printenv", `${prefix}${names[0]}`],
+            envFrom: [{ prefix, configMapRef: { name: "gen" } }],
+          });
+          expect(containerOutput(pe, "c", w)).toEqual([data[names[0]!]]);
+        }
+      }),
+    );
+  });
+
   it("fileModeString is Go's FileMode.String of the permission bits", () => {
     expect(fileModeString(0o644)).toBe("-rw-r--r--");
     expect(fileModeString(0o755)).toBe("-rwxr-xr-x");

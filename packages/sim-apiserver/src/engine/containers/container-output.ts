@@ -365,7 +365,7 @@ export function containerOutput(pod: KubeObject, containerName: string, world: C
       for (const [k, v] of env) out.push(...textLines(`${k}=${v}`));
     } else if (prog === "printenv") {
       if (rest.length === 0) for (const [k, v] of env) out.push(...textLines(`${k}=${v}`));
-      else for (const n of rest) if (env.has(n)) out.push(...textLines(env.get(n)!));
+      else for (const n of rest) if (env.has(n)) out.push(...(env.get(n) === "" ? [""] : textLines(env.get(n)!)));
     } else if (prog === "echo") {
       const noNewline = rest[0] === "-n";
       const text = (noNewline ? rest.slice(1) : rest).join(" ");
@@ -392,6 +392,5 @@ export function containerOutput(pod: KubeObject, containerName: string, world: C
     }
   };
   run(argv);
-  if (out.length > 0 && out[out.length - 1] === "") out.pop();
   return out;
 }

@@ -162,7 +162,7 @@ export interface PodLogsDeps {
  * `LogLocation` of `pkg/registry/core/pod/strategy.go`, and the kubelet's side, `validateContainerLogStatus` of
  * `pkg/kubelet/kubelet_pods.go`): options validated (422 `PodLogOptions`), the pod looked up (404), the container
  * chosen — the only one, else `container` is required (400 `a container name must be specified for pod x, choose
- * one of: [a b]`) and must be one of the pod's (400 `container c is not valid for pod x`); a pod not yet on a node
+ * one of: [init a b]`, init, regular and ephemeral containers) and must be one of the pod's (400 `container c is not valid for pod x`); a pod not yet on a node
  * answers an empty log, as upstream's nil location does; a container not started is 400 `container "c" in pod "x" is
  * waiting to start: <reason>`, and `previous` without a terminated last instance is 400 `previous terminated
  * container "c" in pod "x" not found`. The log of the instance is the {@link containerOutput} model's lines, all
@@ -194,10 +194,8 @@ export class PodLogs {
       if (names.length === 1) container = names[0]!;
       else if (names.length === 0) throw newBadRequest(`a container name must be specified for pod ${name}`);
       else {
-        let msg = `a container name must be specified for pod ${name}, choose one of: [${names.join(" ")}]`;
-        if (inits.length > 0) msg += ` or one of the init containers: [${inits.join(" ")}]`;
-        if (ephemeral.length > 0) msg += ` or one of the ephemeral containers: [${ephemeral.join(" ")}]`;
-        throw newBadRequest(msg);
+        const all = [...inits, ...names, ...ephemeral].join(" ");
+        throw newBadRequest(`a container name must be specified for pod ${name}, choose one of: [${all}]`);
       }
     } else if (![...names, ...inits, ...ephemeral].includes(container)) {
       throw newBadRequest(`container ${container} is not valid for pod ${name}`);
