@@ -329,6 +329,9 @@ export class SimApiServer {
       onEvent: (ev) => {
         this.table.cacherIfServed(ev.resource)?.onStorageEvent(ev);
         this.maintenance.onWrite();
+        // Containers print when their start is written (the kubelet's status update), not when their log is read.
+        if (ev.resource.group === "" && ev.resource.resource === "pods")
+          this.podLogs.observe(ev.type === "DELETED" ? undefined : ev.object, ev.object.metadata?.uid ?? "");
       },
       onRevision: () => {
         this.maintenance.armProgress();

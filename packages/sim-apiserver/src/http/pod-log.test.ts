@@ -96,6 +96,41 @@ describe("pods/log (LogREST, LogLocation, validateContainerLogStatus)", () => {
       expect(lines).toContain(want);
   });
 
+  it("a container prints once, at its start: a later ConfigMap change shows in the next instance, previous keeps the old", async () => {
+    srv = await startEngineServer(new FakeClock(T0));
+    await post("/api/v1/namespaces/default/configmaps", { metadata: { name: "cm" }, data: { V: "one" } });
+    await runningPod({
+      containers: [
+        { name: "c", image: "busybox", command: ["printenv", "V"], envFrom: [{ configMapRef: { name: "cm" } }] },
+      ],
+    });
+    const cm = (await fetchRaw(`${srv.url}/api/v1/namespaces/default/configmaps/cm`)).json as Record<string, unknown>;
+    const put = await fetchRaw(`${srv.url}/api/v1/namespaces/default/configmaps/cm`, {
+      method: "PUT",
+      headers: json,
+      body: JSON.stringify({ ...cm, data: { V: "two" } }),
+    });
+    expect(put.status).toBe(200);
+    expect((await log()).text).toBe("one\n");
+    // The kubelet restarts the container: the new instance starts with the ConfigMap as it is now.
+    const cur = (await fetchRaw(`${srv.url}/api/v1/namespaces/default/pods/p`)).json as PodJson;
+    const old = cur.status.containerStatuses[0]!.state as { running: { startedAt: string } };
+    cur.status.containerStatuses[0] = {
+      ...cur.status.containerStatuses[0]!,
+      restartCount: 1,
+      state: { running: { startedAt: "2026-01-02T03:05:00Z" } },
+      lastState: { terminated: { exitCode: 0, startedAt: old.running.startedAt, containerID: "containerd://c" } },
+    } as PodJson["status"]["containerStatuses"][number];
+    const u = await fetchRaw(`${srv.url}/api/v1/namespaces/default/pods/p/status`, {
+      method: "PUT",
+      headers: json,
+      body: JSON.stringify(cur),
+    });
+    expect(u.status).toBe(200);
+    expect((await log()).text).toBe("two\n");
+    expect((await log("?previous=true")).text).toBe("one\n");
+  });
+
   it("timestamps, tailLines and limitBytes shape the text as kubelet does", async () => {
     srv = await startEngineServer(new FakeClock(T0 + 60_000));
     await runningPod({

@@ -166,14 +166,62 @@ export interface PodLogsDeps {
  * answers an empty log, as upstream's nil location does; a container not started is 400 `container "c" in pod "x" is
  * waiting to start: <reason>`, and `previous` without a terminated last instance is 400 `previous terminated
  * container "c" in pod "x" not found`. The log of the instance is the {@link containerOutput} model's lines, all
- * stamped at the instance's `startedAt`.
+ * stamped at the instance's `startedAt`: computed when the start was written ({@link PodLogs.observe}), so they show
+ * the ConfigMaps, Secrets and token of that moment; an instance not seen starting is computed when read.
  *
- * Differences from kube-apiserver: the output is derived from the pod's spec and the objects it names as they are
- * when the log is read (a real container printed them once, at start); there is no kubelet connection (so no
- * `insecureSkipTLSVerifyBackend`), and `stream` (Stdout/Stderr, a v1.32 alpha) is not served.
+ * Differences from kube-apiserver: there is no kubelet connection (so no `insecureSkipTLSVerifyBackend`), and
+ * `stream` (Stdout/Stderr, a v1.32 alpha) is not served.
  */
 export class PodLogs {
+  /**
+   * What each started container instance printed, captured when its start was written: pod uid → `<container>@<startedAt>`
+   * → lines. Only containers with a command or args are kept (the others print nothing), and per container only the
+   * current and the previous instance.
+   */
+  private readonly printed = new Map<string, Map<string, readonly string[]>>();
+
   constructor(private readonly deps: PodLogsDeps) {}
+
+  /**
+   * Sees a pod written to storage (`undefined` for `uid` deleted): a container that just started prints now, so its
+   * output reflects the ConfigMaps, Secrets and token of that moment, as a container's does.
+   */
+  observe(pod: KubeObject | undefined, uid: string): void {
+    if (pod === undefined) {
+      this.printed.delete(uid);
+      return;
+    }
+    const status = (
+      pod as { status?: { containerStatuses?: ContainerStatus[]; initContainerStatuses?: ContainerStatus[] } }
+    ).status;
+    const all = [...(status?.initContainerStatuses ?? []), ...(status?.containerStatuses ?? [])];
+    if (all.length === 0) return;
+    const spec = (pod.spec ?? {}) as {
+      containers?: Record<string, unknown>[];
+      initContainers?: Record<string, unknown>[];
+    };
+    const specs = [...(spec.initContainers ?? []), ...(spec.containers ?? [])];
+    let mine = this.printed.get(uid);
+    for (const cs of all) {
+      const startedAt = cs.state?.running?.startedAt ?? cs.state?.terminated?.startedAt;
+      if (startedAt === undefined || cs.name === undefined) continue;
+      const key = `${cs.name}@${startedAt}`;
+      if (mine?.has(key)) continue;
+      const c = specs.find((x) => x.name === cs.name);
+      const runs = (v: unknown) => Array.isArray(v) && v.length > 0;
+      if (c === undefined || !(runs(c.command) || runs(c.args))) continue;
+      const at = Date.parse(startedAt);
+      const lines = containerOutput(pod, cs.name, this.deps.world(Number.isFinite(at) ? at : this.deps.clock.now()));
+      if (mine === undefined) {
+        mine = new Map();
+        this.printed.set(uid, mine);
+      }
+      // Keep this instance and the previous one (`lastState`): what `previous=true` reads.
+      const prev = cs.lastState?.terminated?.startedAt;
+      for (const k of mine.keys()) if (k.startsWith(`${cs.name}@`) && k !== `${cs.name}@${prev ?? ""}`) mine.delete(k);
+      mine.set(key, lines);
+    }
+  }
 
   read(namespace: string, name: string, o: PodLogOptions): PodLogAnswer {
     const errs = validatePodLogOptions(o);
@@ -227,7 +275,11 @@ export class PodLogs {
     }
     const started = Date.parse(startedAt ?? "");
     const at = Number.isFinite(started) ? started : this.deps.clock.now();
-    const lines = containerOutput(pod, container, this.deps.world(at)).map((text) => ({ time: at, text }));
+    const captured = this.printed.get(pod.metadata?.uid ?? "")?.get(`${container}@${startedAt ?? ""}`);
+    const lines = (captured ?? containerOutput(pod, container, this.deps.world(at))).map((text) => ({
+      time: at,
+      text,
+    }));
     const since =
       o.sinceTime !== undefined
         ? Date.parse(o.sinceTime)
