@@ -251,7 +251,9 @@ export class SimApiServer {
     });
     const admission = new Admission({
       enabled: opts.admission !== false,
-      serviceAccount: (ns, name) => lookup("serviceaccounts", ns, name),
+      ...(!(typeof opts.admission === "object" && opts.admission.serviceAccountTokenVolume === false) && {
+        serviceAccount: (ns: string, name: string) => lookup("serviceaccounts", ns, name),
+      }),
       rand: saRand,
       defaultFieldValidation: fieldValidation ? "Warn" : "Ignore",
       fieldValidationParameter: fieldValidation,

@@ -235,4 +235,16 @@ describe("ServiceAccount admission (plugin/pkg/admission/serviceaccount)", () =>
     const saOff = await create(e, { serviceAccountName: "quiet", containers: [{ name: "c", image: "i" }] }, "p4");
     expect(saOff.volumes).toBeUndefined();
   });
+
+  it("admission.serviceAccountTokenVolume false turns the plugin off (--disable-admission-plugins=ServiceAccount)", async () => {
+    const e = new SimApiServer({
+      clock: new FakeClock(T0),
+      progressNotifyIntervalMs: 0,
+      compactionIntervalMs: 0,
+      admission: { serviceAccountTokenVolume: false },
+    });
+    await e.create(SA, "default", { metadata: { name: "default" } } as KubeObject);
+    const spec = await create(e, { containers: [{ name: "c", image: "i" }] });
+    expect(spec.volumes).toBeUndefined();
+  });
 });
