@@ -39,6 +39,8 @@ export {
   type KubeVersionGates,
   type LatencyRule,
   newCostModel,
+  type PodLogOptions,
+  type PodLogResponse,
   parseHttpFaultRule,
   parseKubeVersion,
   type RequestContext,

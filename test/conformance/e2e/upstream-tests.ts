@@ -29,11 +29,9 @@ export interface UpstreamTest {
   readonly python?: string;
 }
 
-const KUBELET = { pending: "needs a kubelet (pods must run)" } as const;
 const ADMISSION = {
   pending: "needs the admission chain (branch admission: validation, defaulting, CRD schemas)",
 } as const;
-const SUBRESOURCE = { pending: "needs a served subresource the simulator lacks" } as const;
 
 export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   // apimachinery/watch.go
@@ -385,8 +383,16 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     here: "apimachinery-table-conversion.test.ts",
   },
   // common/node/configmap.go
-  { file: "common/node/configmap.go", it: "should be consumable via environment variable", here: KUBELET },
-  { file: "common/node/configmap.go", it: "should be consumable via the environment", here: KUBELET },
+  {
+    file: "common/node/configmap.go",
+    it: "should be consumable via environment variable",
+    here: "core-container-output.test.ts",
+  },
+  {
+    file: "common/node/configmap.go",
+    it: "should be consumable via the environment",
+    here: "core-container-output.test.ts",
+  },
   {
     file: "common/node/configmap.go",
     it: "should fail to create ConfigMap with empty key",
@@ -401,8 +407,16 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     python: "configmap.py",
   },
   // common/node/secrets.go
-  { file: "common/node/secrets.go", it: "should be consumable from pods in env vars", here: KUBELET },
-  { file: "common/node/secrets.go", it: "should be consumable via the environment", here: KUBELET },
+  {
+    file: "common/node/secrets.go",
+    it: "should be consumable from pods in env vars",
+    here: "core-container-output.test.ts",
+  },
+  {
+    file: "common/node/secrets.go",
+    it: "should be consumable via the environment",
+    here: "core-container-output.test.ts",
+  },
   {
     file: "common/node/secrets.go",
     it: "should fail to create secret due to empty secret key",
@@ -436,11 +450,25 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should guarantee kube-root-ca.crt exist in any namespace",
     here: "auth-service-accounts-cluster.test.ts",
   },
-  { file: "auth/service_accounts.go", it: "should mount an API token into pods", here: KUBELET },
+  {
+    file: "auth/service_accounts.go",
+    it: "should mount an API token into pods",
+    here: "core-container-output.test.ts",
+  },
+  {
+    file: "auth/service_accounts.go",
+    it: "should allow opting out of API token automount",
+    here: "core-container-output.test.ts",
+  },
+  {
+    file: "auth/service_accounts.go",
+    it: "should mount projected service account token",
+    here: "core-container-output.test.ts",
+  },
   {
     file: "auth/service_accounts.go",
     it: "should create a serviceAccountToken and ensure a successful TokenReview",
-    here: SUBRESOURCE,
+    here: "core-container-output.test.ts",
   },
   // network/service.go (the lifecycle tests that need no proxy or endpoints controller)
   { file: "network/service.go", it: "should provide secure master service", here: "core-lifecycle.test.ts" },

@@ -38,6 +38,8 @@ export {
   watchMemoryGauge,
 } from "./cacher/watch-memory-model.js";
 export type { BookmarkMode, WatcherInfo, WatcherSelector } from "./cacher/watcher-faults.js";
+export { type ContainerWorld, containerOutput, type MountedFile } from "./containers/container-output.js";
+export type { PodLogOptions, PodLogResponse } from "./containers/pod-log.js";
 export { type ControllerAction, type ControllerDeps, ControllerLoop } from "./controllers/controller-loop.js";
 export { APISERVER_USER_AGENT, CrdFinalizer, type DefinitionServing } from "./controllers/crd-finalizer.js";
 export { GARBAGE_COLLECTOR_USER_AGENT, GarbageCollector } from "./controllers/garbage-collector.js";

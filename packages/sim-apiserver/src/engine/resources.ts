@@ -153,8 +153,9 @@ function hpaV1ToStorage(v1: KubeObject): KubeObject {
  * (`registry/reviews.ts`); `apiextensions.k8s.io/v1` customresourcedefinitions serve the resources they declare.
  *
  * Differences from kube-apiserver: one version per resource except horizontalpodautoscalers (`autoscaling/v2`
- * and `autoscaling/v1` over one storage); `bindings`, `componentstatuses` and the `pods/log`-style connect subresources are not
- * served; beta groups off by default upstream are not listed.
+ * and `autoscaling/v1` over one storage); `bindings`, `componentstatuses` and the connect subresources other than
+ * `pods/log` (`exec`, `attach`, `portforward`, `proxy`) are not served; beta groups off by default upstream are not
+ * listed.
  */
 export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   builtin("", "configmaps", "ConfigMap", true, { shortNames: ["cm"], trigger: "metadata.name" }),

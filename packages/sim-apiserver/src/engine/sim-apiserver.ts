@@ -15,6 +15,7 @@ import {
   type WatchMemoryGauge,
   type WatchMemoryModel,
 } from "./cacher/index.js";
+import { type PodLogAnswer, type PodLogOptions, type PodLogResponse, PodLogs } from "./containers/pod-log.js";
 import {
   CrdFinalizer,
   ensureKubernetesService,
@@ -57,6 +58,8 @@ import {
 import type { RequestContext, ResourceRef } from "./request-context.js";
 import { RequestModels } from "./request-models.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
+import { ServiceAccountTokens, type TokenObjectLookup } from "./serviceaccount/service-account-tokens.js";
+import { ServiceAccountTokenIssuer } from "./serviceaccount/token-issuer.js";
 import { cacherConfigOf, type SimApiServerOptions } from "./sim-apiserver-options.js";
 import type { SimWatch } from "./sim-watch.js";
 import { MvccStorage, StorageMaintenance } from "./storage/index.js";
@@ -66,6 +69,8 @@ import type { UnknownResourceError } from "./unknown-resource-error.js";
 const SYSTEM_NAMESPACES_SEED = 0x6b756265;
 /** Seed of the Rand that draws trace numbers (kept apart, so turning the trace log on changes no other draw). */
 const TRACE_NUMBERS_SEED = 0x74726163;
+/** Seed of the service-account tokens' `jti`s and token volume names (apart from the engine's own sequence). */
+const SERVICE_ACCOUNT_SEED = 0x73616363;
 
 /** A resource's stored objects, for the object-count tracker. */
 function* objectsOf(storage: MvccStorage, r: SimResource): Iterable<KubeObject> {
@@ -124,6 +129,10 @@ export class SimApiServer {
    */
   readonly requests: EngineRequests;
   private readonly table: ResourceTable;
+  /** Service-account tokens: `serviceaccounts/<name>/token`, the token volume's token, TokenReviews of them. */
+  private readonly serviceAccountTokens: ServiceAccountTokens;
+  /** `pods/<name>/log`, from the container output model. */
+  private readonly podLogs: PodLogs;
   private readonly inProcess: InProcessRequests;
   private readonly maintenance: StorageMaintenance;
   private readonly latency: RequestLatency;
@@ -222,8 +231,30 @@ export class SimApiServer {
     });
     // ServerSideFieldValidation went beta (on) in v1.25: older releases drop unknown fields without a word.
     const fieldValidation = this.kubeVersion !== "1.22";
+    const saRand = seededRand(SERVICE_ACCOUNT_SEED);
+    const lookup: TokenObjectLookup = (resource, namespace, name) => {
+      const r = this.table.byGroupResource(resource);
+      return r === undefined ? undefined : this.storage.get(r, namespace, name);
+    };
+    this.serviceAccountTokens = new ServiceAccountTokens(new ServiceAccountTokenIssuer(this.clock, saRand), lookup);
+    this.podLogs = new PodLogs({
+      clock: this.clock,
+      pod: (ns, name) => lookup("pods", ns, name),
+      world: (startedAtMs) => ({
+        configMap: (ns, name) => {
+          const r = this.table.byGroupResource("configmaps");
+          return r === undefined ? undefined : this.storage.get(r, ns, name);
+        },
+        secret: (ns, name) => lookup("secrets", ns, name),
+        token: (pod, sa) => this.serviceAccountTokens.podToken(pod, sa, startedAtMs),
+      }),
+    });
     const admission = new Admission({
       enabled: opts.admission !== false,
+      ...(!(typeof opts.admission === "object" && opts.admission.serviceAccountTokenVolume === false) && {
+        serviceAccount: (ns: string, name: string) => lookup("serviceaccounts", ns, name),
+      }),
+      rand: saRand,
       defaultFieldValidation: fieldValidation ? "Warn" : "Ignore",
       fieldValidationParameter: fieldValidation,
       ...(typeof opts.admission === "object" &&
@@ -258,6 +289,7 @@ export class SimApiServer {
         table: this.table,
         defaultUserAgent,
         gates: listOptionGates,
+        tokens: this.serviceAccountTokens,
       }),
       latency: this.latency,
       watcherFaults: this.watcherFaults,
@@ -299,6 +331,9 @@ export class SimApiServer {
       onEvent: (ev) => {
         this.table.cacherIfServed(ev.resource)?.onStorageEvent(ev);
         this.maintenance.onWrite();
+        // Containers print when their start is written (the kubelet's status update), not when their log is read.
+        if (ev.resource.group === "" && ev.resource.resource === "pods")
+          this.podLogs.observe(ev.type === "DELETED" ? undefined : ev.object, ev.object.metadata?.uid ?? "");
       },
       onRevision: () => {
         this.maintenance.armProgress();
@@ -571,6 +606,40 @@ export class SimApiServer {
    */
   watch(ref: ResourceRef, namespace: string, opts: ListOptions = {}, ctx?: RequestContext): Promise<SimWatch> {
     return this.inProcess.serve({ verb: "watch", resource: ref, namespace, options: opts, context: ctx ?? {} });
+  }
+
+  /**
+   * `GET pods/<name>/log` ({@link PodLogs.read}): the log text now, and with `follow` on a running container a wait
+   * that resolves when the container ends (it stops running or restarts) or the pod is gone, or `signal` aborts.
+   */
+  podLog(namespace: string, name: string, opts: PodLogOptions = {}): PodLogResponse {
+    const answer: PodLogAnswer = this.podLogs.read(namespace, name, opts);
+    const until = answer.followUntil;
+    if (until === undefined) return { text: answer.text };
+    const pods = this.table.byGroupResource("pods");
+    const key = `${namespace}/${name}`;
+    return {
+      text: answer.text,
+      follow: (signal) =>
+        new Promise<void>((resolve) => {
+          if (signal.aborted || until(pods === undefined ? undefined : this.storage.get(pods, namespace, name))) {
+            resolve();
+            return;
+          }
+          const done = () => {
+            off();
+            signal.removeEventListener("abort", done);
+            resolve();
+          };
+          const off = this.storage.subscribe({
+            onEvent: (ev) => {
+              if (ev.resource !== pods || ev.key !== key) return;
+              if (until(ev.type === "DELETED" ? undefined : ev.object)) done();
+            },
+          });
+          signal.addEventListener("abort", done, { once: true });
+        }),
+    };
   }
 
   /**

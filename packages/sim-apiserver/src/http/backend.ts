@@ -1,4 +1,5 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
+import type { PodLogOptions, PodLogResponse } from "../engine/containers/pod-log.js";
 import type { HttpFault, HttpRequestDescriptor, RequestRecord } from "../engine/filters/index.js";
 import type { DeleteOptions } from "../engine/registry/index.js";
 import type { RequestOutcome, RequestTraceConnection } from "../engine/request-models.js";
@@ -134,6 +135,11 @@ export interface ApiBackend {
     opts: ListOptions,
     ctx: BackendRequestContext,
   ): Promise<WatchStreamSource>;
+  /**
+   * `GET pods/<name>/log` (a connect subresource answering `text/plain`): the log now and, for `follow` on a running
+   * container, a wait that resolves when the stream should end. Absent: the route does not exist (404).
+   */
+  podLog?(namespace: string, name: string, options: PodLogOptions, ctx: BackendRequestContext): Promise<PodLogResponse>;
   /** Called once per finished resource request (after the response ended or the client went away). */
   recordRequest?(rec: CompletedRequest): void;
   /** The `/version` answer (absent: `SIM_VERSION_INFO`, v1.34). */

@@ -1,5 +1,6 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import { servedFromOfError } from "../engine/cacher/index.js";
+import type { PodLogOptions, PodLogResponse } from "../engine/containers/pod-log.js";
 import type { HttpFault, HttpRequestDescriptor } from "../engine/filters/index.js";
 import type { ResourceRequest, ResultOf } from "../engine/handlers/resource-request.js";
 import type { DeleteOptions } from "../engine/registry/index.js";
@@ -136,6 +137,15 @@ export class EngineBackend implements ApiBackend {
    * Serves one request object through the engine ({@link EngineRequests.serve}) and unwraps the answer, writing its
    * outcome (or, for a failed read, where it was answered) to the request's context.
    */
+  async podLog(
+    namespace: string,
+    name: string,
+    options: PodLogOptions,
+    _ctx: BackendRequestContext,
+  ): Promise<PodLogResponse> {
+    return this.engine.podLog(namespace, name, options);
+  }
+
   private async serve<R extends ResourceRequest & { readonly context: BackendRequestContext }>(
     request: R,
   ): Promise<ResultOf<R>> {

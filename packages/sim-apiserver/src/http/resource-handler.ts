@@ -8,6 +8,7 @@ import {
   type Status,
 } from "@informer-ts/apimachinery";
 import { duplicateJsonFields } from "../engine/admission/index.js";
+import { podLogOptionsFromQuery } from "../engine/containers/pod-log.js";
 import type { HttpFault } from "../engine/filters/index.js";
 import { type DeleteOptions, FIELD_MANAGER_MAX_LENGTH } from "../engine/registry/index.js";
 import type { ServedResource } from "../engine/served-resource.js";
@@ -218,7 +219,15 @@ export async function handleResourceRequest(
   const subs = r.subresources ?? [];
   const finalize = sub === "finalize" && r.group === "" && r.resource === "namespaces";
   const binding = sub === "binding" && r.group === "" && r.resource === "pods";
-  if (sub !== "" && !binding && !(((sub === "status" || sub === "scale") && subs.includes(sub)) || finalize))
+  const log = sub === "log" && r.group === "" && r.resource === "pods" && backend.podLog !== undefined;
+  const token = sub === "token" && r.group === "" && r.resource === "serviceaccounts";
+  if (
+    sub !== "" &&
+    !binding &&
+    !log &&
+    !token &&
+    !(((sub === "status" || sub === "scale") && subs.includes(sub)) || finalize)
+  )
     throw genericNotFound();
   // `namespaces/finalize` serves PUT only (the FinalizeREST is an updater).
   if (finalize && method !== "PUT") throw genericMethodNotAllowed();
@@ -245,9 +254,16 @@ export async function handleResourceRequest(
       return removeCollection(req, res, r, namespace, info, query, ctx, cfg);
     throw genericMethodNotAllowed();
   }
-  if (binding) {
+  if (binding || token) {
     if (method !== "POST") throw genericMethodNotAllowed();
-    return bind(req, res, r, namespace, info.name, query, ctx, cfg);
+    const kind = binding
+      ? { group: "", version: "v1", kind: "Binding" }
+      : { group: "authentication.k8s.io", version: "v1", kind: "TokenRequest" };
+    return createOnSubresource(req, res, r, namespace, info.name, query, ctx, cfg, kind);
+  }
+  if (log) {
+    if (method !== "GET") throw genericMethodNotAllowed();
+    return servePodLog(req, res, namespace, info.name, query, ctx, cfg);
   }
   if (sub !== "" && method !== "GET" && method !== "PUT" && method !== "PATCH") throw genericMethodNotAllowed();
   switch (method) {
@@ -358,7 +374,48 @@ async function create(
  * `POST pods/<name>/binding` (`BindingREST.Create`): the body is a `v1` Binding for the pod on the URL; the engine sets
  * the pod's node (see the engine's `bindPod`) and the answer is the `Success` Status with 201.
  */
-async function bind(
+/**
+ * `GET pods/<name>/log`: the log as `text/plain`; with `follow` on a running container the response stays open
+ * (chunked) until the container ends or the client goes away.
+ */
+async function servePodLog(
+  req: IncomingMessage,
+  res: ServerResponse,
+  namespace: string,
+  name: string,
+  query: URLSearchParams,
+  ctx: BackendRequestContext,
+  cfg: ResourceHandlerConfig,
+): Promise<void> {
+  const answer = await cfg.backend.podLog!(namespace, name, podLogOptionsFromQuery(query), ctx);
+  res.statusCode = 200;
+  res.setHeader("Content-Type", "text/plain");
+  if (answer.follow === undefined) {
+    res.setHeader("Content-Length", Buffer.byteLength(answer.text));
+    res.end(answer.text);
+    return;
+  }
+  res.setHeader("Transfer-Encoding", "chunked");
+  if (answer.text !== "") res.write(answer.text);
+  else res.flushHeaders();
+  const gone = new AbortController();
+  const onClose = () => gone.abort();
+  req.once("close", onClose);
+  res.once("close", onClose);
+  try {
+    await answer.follow(gone.signal);
+  } finally {
+    req.off("close", onClose);
+    res.off("close", onClose);
+  }
+  if (!res.writableEnded) res.end();
+}
+
+/**
+ * A POST to a create subresource whose body is its own kind: `pods/<name>/binding` (a Binding) and
+ * `serviceaccounts/<name>/token` (a TokenRequest). The object is named after the URL.
+ */
+async function createOnSubresource(
   req: IncomingMessage,
   res: ServerResponse,
   r: ServedResource,
@@ -367,13 +424,10 @@ async function bind(
   query: URLSearchParams,
   ctx: BackendRequestContext,
   cfg: ResourceHandlerConfig,
+  kind: { readonly group: string; readonly version: string; readonly kind: string },
 ): Promise<void> {
   const body = await readBody(req, cfg.maxRequestBodyBytes);
-  const { object: obj } = decodeRequestBody(body, req.headers["content-type"], {
-    group: "",
-    version: "v1",
-    kind: "Binding",
-  });
+  const { object: obj } = decodeRequestBody(body, req.headers["content-type"], kind);
   const objNs = obj.metadata?.namespace;
   if (objNs !== undefined && objNs !== "" && objNs !== namespace) {
     throw newBadRequest("the namespace of the provided object does not match the namespace sent on the request");

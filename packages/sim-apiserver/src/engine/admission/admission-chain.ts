@@ -1,4 +1,5 @@
 import { type FieldError, type KubeObject, newBadRequest } from "@informer-ts/apimachinery";
+import { mathRand, type Rand } from "@informer-ts/clock";
 import { hpaV1ToV2 } from "../hpa-conversion.js";
 import type { SimResource } from "../resources.js";
 import { decodeBuiltin } from "./builtin-decode.js";
@@ -27,6 +28,7 @@ import {
   type WriteOptionsKind,
 } from "./field-validation.js";
 import { BUILTIN_ROOTS } from "./openapi/builtin-definitions.js";
+import { mountServiceAccountToken } from "./service-account-admission.js";
 import { validateAnnotations } from "./validation/annotations.js";
 import {
   validateDaemonSet,
@@ -75,6 +77,13 @@ export interface AdmissionOptions {
   readonly serviceClusterIpRange?: string;
   /** Whether a cluster IP is taken (the allocator's view of stored Services). */
   readonly serviceIpInUse?: (ip: string) => boolean;
+  /**
+   * The stored ServiceAccount `namespace/name`, for the ServiceAccount plugin's token volume on new pods
+   * ({@link mountServiceAccountToken}); absent: no pod gets one.
+   */
+  readonly serviceAccount?: (namespace: string, name: string) => KubeObject | undefined;
+  /** Where the token volume's name suffix is drawn from (default `Math.random`). */
+  readonly rand?: Rand;
 }
 
 const ROOT_BY_GVK = new Map<string, string>();
@@ -140,6 +149,8 @@ export class Admission {
   private readonly parameter: boolean;
   private readonly ips: ServiceIpAllocator;
   private readonly ipInUse: (ip: string) => boolean;
+  private readonly serviceAccount: ((namespace: string, name: string) => KubeObject | undefined) | undefined;
+  private readonly rand: Rand;
 
   constructor(opts: AdmissionOptions = {}) {
     this.enabled = opts.enabled ?? true;
@@ -147,6 +158,8 @@ export class Admission {
     this.parameter = opts.fieldValidationParameter ?? true;
     this.ips = new ServiceIpAllocator(opts.serviceClusterIpRange);
     this.ipInUse = opts.serviceIpInUse ?? (() => false);
+    this.serviceAccount = opts.serviceAccount;
+    this.rand = opts.rand ?? mathRand;
   }
 
   /** The directive of a write, validating the parameter (422 `fieldValidation: Unsupported value`). */
@@ -193,6 +206,8 @@ export class Admission {
     if (key === "/services") defaultService(obj, () => this.ips.allocate(this.ipInUse), old);
     else if (key === "autoscaling/horizontalpodautoscalers") (r.version === "v1" ? defaultHpaV1 : defaultHpaV2)(obj);
     else DEFAULTERS[key]?.(obj);
+    if (key === "/pods" && old === undefined && this.serviceAccount !== undefined && (a.subresource ?? "") === "")
+      mountServiceAccountToken(obj, this.serviceAccount, this.rand);
   }
 
   /** Step 3: the field errors of `obj` (`old`: the stored object of an update), beyond object metadata's names. */

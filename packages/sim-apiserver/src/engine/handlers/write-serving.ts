@@ -35,6 +35,7 @@ import {
 } from "../registry/index.js";
 import type { EngineRequest, Served } from "../request-context.js";
 import type { SimResource } from "../resources.js";
+import type { ServiceAccountTokens } from "../serviceaccount/service-account-tokens.js";
 import type { MvccStorage } from "../storage/index.js";
 import { type ListOptionGates, listOptionsFor, scalePathsOf } from "./list-serving.js";
 
@@ -57,18 +58,25 @@ export class WriteServing {
       readonly table: ResourceTable;
       readonly defaultUserAgent: string;
       readonly gates: ListOptionGates;
+      /** `serviceaccounts/<name>/token` and TokenReviews of those tokens. */
+      readonly tokens?: ServiceAccountTokens;
     },
   ) {}
 
   /**
    * CREATE through the registry (with `subresource: "binding"` on pods: {@link bindPod}, the pod named by the
-   * Binding's `metadata.name`): generateName, uid, creationTimestamp, the kind's strategy, validation, the
+   * Binding's `metadata.name`; `"token"` on serviceaccounts: a TokenRequest answered by {@link ServiceAccountTokens}): generateName, uid, creationTimestamp, the kind's strategy, validation, the
    * namespace lifecycle; `dryRun` stores nothing. A CustomResourceDefinition is validated, stored established, and
    * its resource served.
    */
   create(r: SimResource, namespace: string, obj: KubeObject, req: EngineRequest): Served<KubeObject> {
     const { registry, clock, table } = this.deps;
-    if (r.review === true) return { object: answerReview(r, namespace, obj, reviewUserOf(req.user)) };
+    if (r.review === true) return { object: answerReview(r, namespace, obj, reviewUserOf(req.user), this.deps.tokens) };
+    if (req.subresource === "token") {
+      if (r.group !== "" || r.resource !== "serviceaccounts" || this.deps.tokens === undefined)
+        throw newNotFound({ group: r.group, resource: r.resource }, "");
+      return { object: this.deps.tokens.request(namespace, (obj.metadata?.name ?? "") as string, obj) };
+    }
     if (req.subresource === "binding") {
       if (r.group !== "" || r.resource !== "pods") throw newNotFound({ group: r.group, resource: r.resource }, "");
       const name = (obj.metadata?.name ?? "") as string;

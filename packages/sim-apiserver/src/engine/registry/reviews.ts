@@ -1,5 +1,6 @@
 import { type FieldError, type KubeObject, newBadRequest, newInvalid } from "@informer-ts/apimachinery";
 import { apiVersionOf, type SimResource } from "../resources.js";
+import type { ServiceAccountTokens } from "../serviceaccount/service-account-tokens.js";
 
 /** Who sent a request, as the review kinds read it (the HTTP face's authenticated user; in-process: an admin). */
 export interface ReviewUser {
@@ -74,10 +75,18 @@ function subjectErrors(spec: Record<string, unknown>): FieldError[] {
  * authorization step, as kube-apiserver with `--authorization-mode=AlwaysAllow`) — or the requester's identity.
  * Nothing is stored; invalid specs are 422 (400 for a rules review without a namespace) with upstream's messages.
  *
- * Differences from kube-apiserver: TokenReviews never authenticate (the engine does not know the HTTP face's
- * tokens) and answer `authenticated: false` with an error saying so.
+ * TokenReviews authenticate the service-account tokens the engine issued (`tokens`, see `ServiceAccountTokens.review`).
+ *
+ * Differences from kube-apiserver: no other token authenticates (the engine does not know the HTTP face's bearer
+ * tokens): a TokenReview of one answers `authenticated: false` with the reason.
  */
-export function answerReview(r: SimResource, namespace: string, obj: KubeObject, user: ReviewUser): KubeObject {
+export function answerReview(
+  r: SimResource,
+  namespace: string,
+  obj: KubeObject,
+  user: ReviewUser,
+  tokens?: ServiceAccountTokens,
+): KubeObject {
   const spec = isObject(obj.spec) ? obj.spec : {};
   const gk = { group: r.group, kind: r.kind };
   const name = obj.metadata?.name ?? "";
@@ -121,6 +130,10 @@ export function answerReview(r: SimResource, namespace: string, obj: KubeObject,
     case "tokenreviews":
       if (typeof spec.token !== "string" || spec.token === "") {
         errs.push({ type: "FieldValueRequired", field: "spec.token", detail: "token is required" });
+      } else if (tokens !== undefined) {
+        const audiences = Array.isArray(spec.audiences) ? spec.audiences.filter((a) => typeof a === "string") : [];
+        status = tokens.review(spec.token, audiences);
+        break;
       }
       status = { user: {}, error: "token reviews are not simulated: no token authenticates" };
       break;
