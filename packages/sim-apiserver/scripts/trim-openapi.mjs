@@ -36,6 +36,8 @@ const ROOTS = [
   "io.k8s.api.events.v1.Event",
   "io.k8s.api.discovery.v1.EndpointSlice",
   "io.k8s.api.autoscaling.v1.Scale",
+  "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler",
+  "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler",
   "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition",
 ];
 // Types whose JSON form the schema does not say: decoded by their own rules (see builtin-schema.ts).

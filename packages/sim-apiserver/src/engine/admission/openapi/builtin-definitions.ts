@@ -27,6 +27,8 @@ export const BUILTIN_ROOTS: readonly string[] = [
   "api.events.v1.Event",
   "api.discovery.v1.EndpointSlice",
   "api.autoscaling.v1.Scale",
+  "api.autoscaling.v1.HorizontalPodAutoscaler",
+  "api.autoscaling.v2.HorizontalPodAutoscaler",
   "apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition",
 ];
 
@@ -279,6 +281,40 @@ export const BUILTIN_DEFINITIONS: OpenApiDefinitions = {
     type: "object",
     properties: { rollingUpdate: { $ref: "api.apps.v1.RollingUpdateStatefulSetStrategy" }, type: { type: "string" } },
   },
+  "api.autoscaling.v1.CrossVersionObjectReference": {
+    type: "object",
+    properties: { apiVersion: { type: "string" }, kind: { type: "string" }, name: { type: "string" } },
+    "x-kubernetes-map-type": "atomic",
+  },
+  "api.autoscaling.v1.HorizontalPodAutoscaler": {
+    type: "object",
+    properties: {
+      apiVersion: { type: "string" },
+      kind: { type: "string" },
+      metadata: { $ref: "apimachinery.pkg.apis.meta.v1.ObjectMeta" },
+      spec: { $ref: "api.autoscaling.v1.HorizontalPodAutoscalerSpec" },
+      status: { $ref: "api.autoscaling.v1.HorizontalPodAutoscalerStatus" },
+    },
+  },
+  "api.autoscaling.v1.HorizontalPodAutoscalerSpec": {
+    type: "object",
+    properties: {
+      maxReplicas: { type: "integer", format: "int32" },
+      minReplicas: { type: "integer", format: "int32" },
+      scaleTargetRef: { $ref: "api.autoscaling.v1.CrossVersionObjectReference" },
+      targetCPUUtilizationPercentage: { type: "integer", format: "int32" },
+    },
+  },
+  "api.autoscaling.v1.HorizontalPodAutoscalerStatus": {
+    type: "object",
+    properties: {
+      currentCPUUtilizationPercentage: { type: "integer", format: "int32" },
+      currentReplicas: { type: "integer", format: "int32" },
+      desiredReplicas: { type: "integer", format: "int32" },
+      lastScaleTime: { $ref: "apimachinery.pkg.apis.meta.v1.Time" },
+      observedGeneration: { type: "integer", format: "int64" },
+    },
+  },
   "api.autoscaling.v1.Scale": {
     type: "object",
     properties: {
@@ -293,6 +329,199 @@ export const BUILTIN_DEFINITIONS: OpenApiDefinitions = {
   "api.autoscaling.v1.ScaleStatus": {
     type: "object",
     properties: { replicas: { type: "integer", format: "int32" }, selector: { type: "string" } },
+  },
+  "api.autoscaling.v2.ContainerResourceMetricSource": {
+    type: "object",
+    properties: {
+      container: { type: "string" },
+      name: { type: "string" },
+      target: { $ref: "api.autoscaling.v2.MetricTarget" },
+    },
+  },
+  "api.autoscaling.v2.ContainerResourceMetricStatus": {
+    type: "object",
+    properties: {
+      container: { type: "string" },
+      current: { $ref: "api.autoscaling.v2.MetricValueStatus" },
+      name: { type: "string" },
+    },
+  },
+  "api.autoscaling.v2.CrossVersionObjectReference": {
+    type: "object",
+    properties: { apiVersion: { type: "string" }, kind: { type: "string" }, name: { type: "string" } },
+  },
+  "api.autoscaling.v2.ExternalMetricSource": {
+    type: "object",
+    properties: {
+      metric: { $ref: "api.autoscaling.v2.MetricIdentifier" },
+      target: { $ref: "api.autoscaling.v2.MetricTarget" },
+    },
+  },
+  "api.autoscaling.v2.ExternalMetricStatus": {
+    type: "object",
+    properties: {
+      current: { $ref: "api.autoscaling.v2.MetricValueStatus" },
+      metric: { $ref: "api.autoscaling.v2.MetricIdentifier" },
+    },
+  },
+  "api.autoscaling.v2.HPAScalingPolicy": {
+    type: "object",
+    properties: {
+      periodSeconds: { type: "integer", format: "int32" },
+      type: { type: "string" },
+      value: { type: "integer", format: "int32" },
+    },
+  },
+  "api.autoscaling.v2.HPAScalingRules": {
+    type: "object",
+    properties: {
+      policies: {
+        type: "array",
+        items: { $ref: "api.autoscaling.v2.HPAScalingPolicy" },
+        "x-kubernetes-list-type": "atomic",
+      },
+      selectPolicy: { type: "string" },
+      stabilizationWindowSeconds: { type: "integer", format: "int32" },
+      tolerance: { $ref: "apimachinery.pkg.api.resource.Quantity" },
+    },
+  },
+  "api.autoscaling.v2.HorizontalPodAutoscaler": {
+    type: "object",
+    properties: {
+      apiVersion: { type: "string" },
+      kind: { type: "string" },
+      metadata: { $ref: "apimachinery.pkg.apis.meta.v1.ObjectMeta" },
+      spec: { $ref: "api.autoscaling.v2.HorizontalPodAutoscalerSpec" },
+      status: { $ref: "api.autoscaling.v2.HorizontalPodAutoscalerStatus" },
+    },
+  },
+  "api.autoscaling.v2.HorizontalPodAutoscalerBehavior": {
+    type: "object",
+    properties: {
+      scaleDown: { $ref: "api.autoscaling.v2.HPAScalingRules" },
+      scaleUp: { $ref: "api.autoscaling.v2.HPAScalingRules" },
+    },
+  },
+  "api.autoscaling.v2.HorizontalPodAutoscalerCondition": {
+    type: "object",
+    properties: {
+      lastTransitionTime: { $ref: "apimachinery.pkg.apis.meta.v1.Time" },
+      message: { type: "string" },
+      reason: { type: "string" },
+      status: { type: "string" },
+      type: { type: "string" },
+    },
+  },
+  "api.autoscaling.v2.HorizontalPodAutoscalerSpec": {
+    type: "object",
+    properties: {
+      behavior: { $ref: "api.autoscaling.v2.HorizontalPodAutoscalerBehavior" },
+      maxReplicas: { type: "integer", format: "int32" },
+      metrics: { type: "array", items: { $ref: "api.autoscaling.v2.MetricSpec" }, "x-kubernetes-list-type": "atomic" },
+      minReplicas: { type: "integer", format: "int32" },
+      scaleTargetRef: { $ref: "api.autoscaling.v2.CrossVersionObjectReference" },
+    },
+  },
+  "api.autoscaling.v2.HorizontalPodAutoscalerStatus": {
+    type: "object",
+    properties: {
+      conditions: {
+        type: "array",
+        items: { $ref: "api.autoscaling.v2.HorizontalPodAutoscalerCondition" },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": ["type"],
+      },
+      currentMetrics: {
+        type: "array",
+        items: { $ref: "api.autoscaling.v2.MetricStatus" },
+        "x-kubernetes-list-type": "atomic",
+      },
+      currentReplicas: { type: "integer", format: "int32" },
+      desiredReplicas: { type: "integer", format: "int32" },
+      lastScaleTime: { $ref: "apimachinery.pkg.apis.meta.v1.Time" },
+      observedGeneration: { type: "integer", format: "int64" },
+    },
+  },
+  "api.autoscaling.v2.MetricIdentifier": {
+    type: "object",
+    properties: { name: { type: "string" }, selector: { $ref: "apimachinery.pkg.apis.meta.v1.LabelSelector" } },
+  },
+  "api.autoscaling.v2.MetricSpec": {
+    type: "object",
+    properties: {
+      containerResource: { $ref: "api.autoscaling.v2.ContainerResourceMetricSource" },
+      external: { $ref: "api.autoscaling.v2.ExternalMetricSource" },
+      object: { $ref: "api.autoscaling.v2.ObjectMetricSource" },
+      pods: { $ref: "api.autoscaling.v2.PodsMetricSource" },
+      resource: { $ref: "api.autoscaling.v2.ResourceMetricSource" },
+      type: { type: "string" },
+    },
+  },
+  "api.autoscaling.v2.MetricStatus": {
+    type: "object",
+    properties: {
+      containerResource: { $ref: "api.autoscaling.v2.ContainerResourceMetricStatus" },
+      external: { $ref: "api.autoscaling.v2.ExternalMetricStatus" },
+      object: { $ref: "api.autoscaling.v2.ObjectMetricStatus" },
+      pods: { $ref: "api.autoscaling.v2.PodsMetricStatus" },
+      resource: { $ref: "api.autoscaling.v2.ResourceMetricStatus" },
+      type: { type: "string" },
+    },
+  },
+  "api.autoscaling.v2.MetricTarget": {
+    type: "object",
+    properties: {
+      averageUtilization: { type: "integer", format: "int32" },
+      averageValue: { $ref: "apimachinery.pkg.api.resource.Quantity" },
+      type: { type: "string" },
+      value: { $ref: "apimachinery.pkg.api.resource.Quantity" },
+    },
+  },
+  "api.autoscaling.v2.MetricValueStatus": {
+    type: "object",
+    properties: {
+      averageUtilization: { type: "integer", format: "int32" },
+      averageValue: { $ref: "apimachinery.pkg.api.resource.Quantity" },
+      value: { $ref: "apimachinery.pkg.api.resource.Quantity" },
+    },
+  },
+  "api.autoscaling.v2.ObjectMetricSource": {
+    type: "object",
+    properties: {
+      describedObject: { $ref: "api.autoscaling.v2.CrossVersionObjectReference" },
+      metric: { $ref: "api.autoscaling.v2.MetricIdentifier" },
+      target: { $ref: "api.autoscaling.v2.MetricTarget" },
+    },
+  },
+  "api.autoscaling.v2.ObjectMetricStatus": {
+    type: "object",
+    properties: {
+      current: { $ref: "api.autoscaling.v2.MetricValueStatus" },
+      describedObject: { $ref: "api.autoscaling.v2.CrossVersionObjectReference" },
+      metric: { $ref: "api.autoscaling.v2.MetricIdentifier" },
+    },
+  },
+  "api.autoscaling.v2.PodsMetricSource": {
+    type: "object",
+    properties: {
+      metric: { $ref: "api.autoscaling.v2.MetricIdentifier" },
+      target: { $ref: "api.autoscaling.v2.MetricTarget" },
+    },
+  },
+  "api.autoscaling.v2.PodsMetricStatus": {
+    type: "object",
+    properties: {
+      current: { $ref: "api.autoscaling.v2.MetricValueStatus" },
+      metric: { $ref: "api.autoscaling.v2.MetricIdentifier" },
+    },
+  },
+  "api.autoscaling.v2.ResourceMetricSource": {
+    type: "object",
+    properties: { name: { type: "string" }, target: { $ref: "api.autoscaling.v2.MetricTarget" } },
+  },
+  "api.autoscaling.v2.ResourceMetricStatus": {
+    type: "object",
+    properties: { current: { $ref: "api.autoscaling.v2.MetricValueStatus" }, name: { type: "string" } },
   },
   "api.batch.v1.CronJob": {
     type: "object",
