@@ -54,252 +54,180 @@ function isCpuUtilizationTarget(m: Obj): boolean {
   return m.type === "Resource" && res?.name === "cpu" && isObj(res.target) && res.target.averageUtilization != null;
 }
 
-/** `MetricIdentifier` from v1's separate name and selector fields. */
-function metricId(name: unknown, selector: unknown): Obj {
-  return ordered([
-    ["name", name],
-    ["selector", selector],
-  ]);
+/** The metric sources a `MetricSpec`/`MetricStatus` has, one of them set (as `type` says), in their field order. */
+const SOURCES = ["object", "pods", "resource", "containerResource", "external"] as const;
+type Source = (typeof SOURCES)[number];
+
+/**
+ * One field of a converted metric source: where it goes (a dotted path in the output, parents created in the order
+ * first named) and where it comes from — a dotted path in the input, or a function of the input (v2 target types).
+ */
+type Field = readonly [to: string, from: string | ((src: Obj) => unknown)];
+type Table = Readonly<Record<Source, readonly Field[]>>;
+
+/**
+ * v2 → v1, for a spec's and a status's metrics alike, in v1's field order: `~` stands for the section's word
+ * (`target` in a spec, `current` in a status), in v1's field names (`~Value` → `targetValue`) and as v2's value
+ * object (`~.value` → `target.value`).
+ */
+const TO_V1: Table = {
+  object: [
+    ["target", "describedObject"],
+    ["metricName", "metric.name"],
+    ["~Value", "~.value"],
+    ["selector", "metric.selector"],
+    ["averageValue", "~.averageValue"],
+  ],
+  pods: [
+    ["metricName", "metric.name"],
+    ["~AverageValue", "~.averageValue"],
+    ["selector", "metric.selector"],
+  ],
+  resource: [
+    ["name", "name"],
+    ["~AverageUtilization", "~.averageUtilization"],
+    ["~AverageValue", "~.averageValue"],
+  ],
+  containerResource: [
+    ["name", "name"],
+    ["~AverageUtilization", "~.averageUtilization"],
+    ["~AverageValue", "~.averageValue"],
+    ["container", "container"],
+  ],
+  external: [
+    ["metricName", "metric.name"],
+    ["metricSelector", "metric.selector"],
+    ["~Value", "~.value"],
+    ["~AverageValue", "~.averageValue"],
+  ],
+};
+
+/** {@link TO_V1} with `~` replaced by the section's word. */
+function section(table: Table, word: "target" | "current"): Table {
+  const out = {} as Record<Source, readonly Field[]>;
+  for (const s of SOURCES)
+    out[s] = table[s].map(([to, from]) => [
+      to.replace("~", word),
+      typeof from === "string" ? from.replace("~", word) : from,
+    ]);
+  return out;
 }
 
-/** v2 `MetricSpec` → v1 `MetricSpec` (the annotation's shape). */
-function metricSpecToV1(m: Obj): Obj {
-  const target = (src: Obj): Obj => (isObj(src.target) ? src.target : {});
-  const metric = (src: Obj): Obj => (isObj(src.metric) ? src.metric : {});
-  const resource = (src: Obj, container: boolean): Obj =>
-    ordered([
-      ["name", src.name],
-      ["targetAverageUtilization", target(src).averageUtilization],
-      ["targetAverageValue", target(src).averageValue],
-      ...(container ? ([["container", src.container]] as const) : []),
-    ]);
-  const o = isObj(m.object) ? m.object : undefined;
-  const p = isObj(m.pods) ? m.pods : undefined;
-  const r = isObj(m.resource) ? m.resource : undefined;
-  const c = isObj(m.containerResource) ? m.containerResource : undefined;
-  const e = isObj(m.external) ? m.external : undefined;
-  return ordered([
-    ["type", m.type],
-    [
-      "object",
-      o &&
-        ordered([
-          ["target", o.describedObject],
-          ["metricName", metric(o).name],
-          ["targetValue", target(o).value],
-          ["selector", metric(o).selector],
-          ["averageValue", target(o).averageValue],
-        ]),
-    ],
-    [
-      "pods",
-      p &&
-        ordered([
-          ["metricName", metric(p).name],
-          ["targetAverageValue", target(p).averageValue],
-          ["selector", metric(p).selector],
-        ]),
-    ],
-    ["resource", r && resource(r, false)],
-    ["containerResource", c && resource(c, true)],
-    [
-      "external",
-      e &&
-        ordered([
-          ["metricName", metric(e).name],
-          ["metricSelector", metric(e).selector],
-          ["targetValue", target(e).value],
-          ["targetAverageValue", target(e).averageValue],
-        ]),
-    ],
-  ]);
+const SPEC_TO_V1 = section(TO_V1, "target");
+const STATUS_TO_V1 = section(TO_V1, "current");
+
+/** The v2 target type upstream's v1 conversion picks: `set` when the v1 field `field` is set, else `unset`. */
+const typeBy =
+  (field: string, set: string, unset: string) =>
+  (src: Obj): string =>
+    src[field] == null ? unset : set;
+
+/** v1 `MetricSpec` (from the annotation) → v2 `MetricSpec`, in v2's field order. */
+const SPEC_TO_V2: Table = {
+  object: [
+    ["describedObject", "target"],
+    ["target.type", typeBy("averageValue", "AverageValue", "Value")],
+    ["target.value", "targetValue"],
+    ["target.averageValue", "averageValue"],
+    ["metric.name", "metricName"],
+    ["metric.selector", "selector"],
+  ],
+  pods: [
+    ["metric.name", "metricName"],
+    ["metric.selector", "selector"],
+    ["target.type", () => "AverageValue"],
+    ["target.averageValue", "targetAverageValue"],
+  ],
+  resource: [
+    ["name", "name"],
+    ["target.type", typeBy("targetAverageUtilization", "Utilization", "AverageValue")],
+    ["target.averageUtilization", "targetAverageUtilization"],
+    ["target.averageValue", "targetAverageValue"],
+  ],
+  containerResource: [
+    ["name", "name"],
+    ["target.type", typeBy("targetAverageUtilization", "Utilization", "AverageValue")],
+    ["target.averageUtilization", "targetAverageUtilization"],
+    ["target.averageValue", "targetAverageValue"],
+    ["container", "container"],
+  ],
+  external: [
+    ["metric.name", "metricName"],
+    ["metric.selector", "metricSelector"],
+    ["target.type", typeBy("targetValue", "Value", "AverageValue")],
+    ["target.value", "targetValue"],
+    ["target.averageValue", "targetAverageValue"],
+  ],
+};
+
+/** v1 `MetricStatus` → v2 `MetricStatus`, in v2's field order. */
+const STATUS_TO_V2: Table = {
+  object: [
+    ["metric.name", "metricName"],
+    ["metric.selector", "selector"],
+    ["current.value", "currentValue"],
+    ["current.averageValue", "averageValue"],
+    ["describedObject", "target"],
+  ],
+  pods: [
+    ["metric.name", "metricName"],
+    ["metric.selector", "selector"],
+    ["current.averageValue", "currentAverageValue"],
+  ],
+  resource: [
+    ["name", "name"],
+    ["current.averageValue", "currentAverageValue"],
+    ["current.averageUtilization", "currentAverageUtilization"],
+  ],
+  containerResource: [
+    ["name", "name"],
+    ["current.averageValue", "currentAverageValue"],
+    ["current.averageUtilization", "currentAverageUtilization"],
+    ["container", "container"],
+  ],
+  external: [
+    ["metric.name", "metricName"],
+    ["metric.selector", "metricSelector"],
+    ["current.value", "currentValue"],
+    ["current.averageValue", "currentAverageValue"],
+  ],
+};
+
+/** The value at a dotted path; absent where a step is no object. */
+function at(o: Obj, path: string): unknown {
+  let cur: unknown = o;
+  for (const step of path.split(".")) {
+    if (!isObj(cur)) return undefined;
+    cur = cur[step];
+  }
+  return cur;
 }
 
-/** v1 `MetricSpec` (from the annotation) → v2 `MetricSpec`, the target types as upstream's v1 conversion picks them. */
-function metricSpecFromV1(m: Obj): Obj {
-  const resource = (src: Obj, container: boolean): Obj =>
-    ordered([
-      ["name", src.name],
-      [
-        "target",
-        ordered([
-          ["type", src.targetAverageUtilization == null ? "AverageValue" : "Utilization"],
-          ["averageUtilization", src.targetAverageUtilization],
-          ["averageValue", src.targetAverageValue],
-        ]),
-      ],
-      ...(container ? ([["container", src.container]] as const) : []),
-    ]);
-  const o = isObj(m.object) ? m.object : undefined;
-  const p = isObj(m.pods) ? m.pods : undefined;
-  const r = isObj(m.resource) ? m.resource : undefined;
-  const c = isObj(m.containerResource) ? m.containerResource : undefined;
-  const e = isObj(m.external) ? m.external : undefined;
-  return ordered([
-    ["type", m.type],
-    [
-      "object",
-      o &&
-        ordered([
-          ["describedObject", o.target],
-          [
-            "target",
-            ordered([
-              ["type", o.averageValue == null ? "Value" : "AverageValue"],
-              ["value", o.targetValue],
-              ["averageValue", o.averageValue],
-            ]),
-          ],
-          ["metric", metricId(o.metricName, o.selector)],
-        ]),
-    ],
-    [
-      "pods",
-      p &&
-        ordered([
-          ["metric", metricId(p.metricName, p.selector)],
-          [
-            "target",
-            ordered([
-              ["type", "AverageValue"],
-              ["averageValue", p.targetAverageValue],
-            ]),
-          ],
-        ]),
-    ],
-    ["resource", r && resource(r, false)],
-    ["containerResource", c && resource(c, true)],
-    [
-      "external",
-      e &&
-        ordered([
-          ["metric", metricId(e.metricName, e.metricSelector)],
-          [
-            "target",
-            ordered([
-              ["type", e.targetValue == null ? "AverageValue" : "Value"],
-              ["value", e.targetValue],
-              ["averageValue", e.targetAverageValue],
-            ]),
-          ],
-        ]),
-    ],
-  ]);
+/** One metric source converted by its fields: absent values left out, nested objects made even when empty. */
+function convertSource(src: Obj, fields: readonly Field[]): Obj {
+  const out: Obj = {};
+  for (const [to, from] of fields) {
+    const v = typeof from === "string" ? at(src, from) : from(src);
+    const steps = to.split(".");
+    let dst = out;
+    for (let i = 0; i < steps.length - 1; i++) {
+      const step = steps[i] as string;
+      if (!isObj(dst[step])) dst[step] = {};
+      dst = dst[step] as Obj;
+    }
+    if (v !== undefined) dst[steps[steps.length - 1] as string] = v;
+  }
+  return out;
 }
 
-/** v2 `MetricStatus` → v1 `MetricStatus`. */
-function metricStatusToV1(m: Obj): Obj {
-  const current = (src: Obj): Obj => (isObj(src.current) ? src.current : {});
-  const metric = (src: Obj): Obj => (isObj(src.metric) ? src.metric : {});
-  const resource = (src: Obj, container: boolean): Obj =>
-    ordered([
-      ["name", src.name],
-      ["currentAverageUtilization", current(src).averageUtilization],
-      ["currentAverageValue", current(src).averageValue],
-      ...(container ? ([["container", src.container]] as const) : []),
-    ]);
-  const o = isObj(m.object) ? m.object : undefined;
-  const p = isObj(m.pods) ? m.pods : undefined;
-  const r = isObj(m.resource) ? m.resource : undefined;
-  const c = isObj(m.containerResource) ? m.containerResource : undefined;
-  const e = isObj(m.external) ? m.external : undefined;
+/** A metric (spec or status, either direction): its `type`, and its source converted by `table`. */
+function convertMetric(m: Obj, table: Table): Obj {
   return ordered([
     ["type", m.type],
-    [
-      "object",
-      o &&
-        ordered([
-          ["target", o.describedObject],
-          ["metricName", metric(o).name],
-          ["currentValue", current(o).value],
-          ["selector", metric(o).selector],
-          ["averageValue", current(o).averageValue],
-        ]),
-    ],
-    [
-      "pods",
-      p &&
-        ordered([
-          ["metricName", metric(p).name],
-          ["currentAverageValue", current(p).averageValue],
-          ["selector", metric(p).selector],
-        ]),
-    ],
-    ["resource", r && resource(r, false)],
-    ["containerResource", c && resource(c, true)],
-    [
-      "external",
-      e &&
-        ordered([
-          ["metricName", metric(e).name],
-          ["metricSelector", metric(e).selector],
-          ["currentValue", current(e).value],
-          ["currentAverageValue", current(e).averageValue],
-        ]),
-    ],
-  ]);
-}
-
-/** v1 `MetricStatus` → v2 `MetricStatus`. */
-function metricStatusFromV1(m: Obj): Obj {
-  const resource = (src: Obj, container: boolean): Obj =>
-    ordered([
-      ["name", src.name],
-      [
-        "current",
-        ordered([
-          ["averageValue", src.currentAverageValue],
-          ["averageUtilization", src.currentAverageUtilization],
-        ]),
-      ],
-      ...(container ? ([["container", src.container]] as const) : []),
-    ]);
-  const o = isObj(m.object) ? m.object : undefined;
-  const p = isObj(m.pods) ? m.pods : undefined;
-  const r = isObj(m.resource) ? m.resource : undefined;
-  const c = isObj(m.containerResource) ? m.containerResource : undefined;
-  const e = isObj(m.external) ? m.external : undefined;
-  return ordered([
-    ["type", m.type],
-    [
-      "object",
-      o &&
-        ordered([
-          ["metric", metricId(o.metricName, o.selector)],
-          [
-            "current",
-            ordered([
-              ["value", o.currentValue],
-              ["averageValue", o.averageValue],
-            ]),
-          ],
-          ["describedObject", o.target],
-        ]),
-    ],
-    [
-      "pods",
-      p &&
-        ordered([
-          ["metric", metricId(p.metricName, p.selector)],
-          ["current", ordered([["averageValue", p.currentAverageValue]])],
-        ]),
-    ],
-    ["resource", r && resource(r, false)],
-    ["containerResource", c && resource(c, true)],
-    [
-      "external",
-      e &&
-        ordered([
-          ["metric", metricId(e.metricName, e.metricSelector)],
-          [
-            "current",
-            ordered([
-              ["value", e.currentValue],
-              ["averageValue", e.currentAverageValue],
-            ]),
-          ],
-        ]),
-    ],
+    ...SOURCES.map((s) => {
+      const src = m[s];
+      return [s, isObj(src) ? convertSource(src, table[s]) : undefined] as const;
+    }),
   ]);
 }
 
@@ -339,12 +267,13 @@ export function hpaV2ToV1(v2: KubeObject): KubeObject {
   const metrics = objs(spec.metrics);
   const cpu = metrics.find((m) => m.type === "Resource" && isObj(m.resource) && m.resource.name === "cpu");
   const cpuTarget = isObj(cpu?.resource) && isObj(cpu.resource.target) ? cpu.resource.target : undefined;
-  const others = metrics.filter((m) => !isCpuUtilizationTarget(m)).map(metricSpecToV1);
+  const others = metrics.filter((m) => !isCpuUtilizationTarget(m)).map((m) => convertMetric(m, SPEC_TO_V1));
   const current = objs(status.currentMetrics);
   const { meta, annotations: kept } = dropRoundTrip(v2.metadata);
   const extra: Record<string, string> = {};
   if (others.length > 0) extra[HPA_METRICS_ANNOTATION] = JSON.stringify(others);
-  if (current.length > 0) extra[HPA_CURRENT_METRICS_ANNOTATION] = JSON.stringify(current.map(metricStatusToV1));
+  if (current.length > 0)
+    extra[HPA_CURRENT_METRICS_ANNOTATION] = JSON.stringify(current.map((m) => convertMetric(m, STATUS_TO_V1)));
   if (spec.behavior != null) extra[HPA_BEHAVIOR_ANNOTATION] = JSON.stringify(spec.behavior);
   if (objs(status.conditions).length > 0) extra[HPA_CONDITIONS_ANNOTATION] = JSON.stringify(status.conditions);
   const annotations = Object.keys(extra).length > 0 ? { ...kept, ...extra } : kept;
@@ -388,7 +317,7 @@ export function hpaV1ToV2(v1: KubeObject): KubeObject {
   const annotations = isObj(v1.metadata?.annotations) ? (v1.metadata.annotations as Record<string, string>) : undefined;
   const metrics: Obj[] = [];
   const others = parsed(annotations, HPA_METRICS_ANNOTATION);
-  if (Array.isArray(others)) metrics.push(...others.filter(isObj).map(metricSpecFromV1));
+  if (Array.isArray(others)) metrics.push(...others.filter(isObj).map((m) => convertMetric(m, SPEC_TO_V2)));
   const cpu = typeof spec.targetCPUUtilizationPercentage === "number" ? spec.targetCPUUtilizationPercentage : undefined;
   const cpuMetric = (utilization: number): Obj => ({
     type: "Resource",
@@ -406,7 +335,7 @@ export function hpaV1ToV2(v1: KubeObject): KubeObject {
     ];
   }
   const current = parsed(annotations, HPA_CURRENT_METRICS_ANNOTATION);
-  if (Array.isArray(current)) currentMetrics = current.filter(isObj).map(metricStatusFromV1);
+  if (Array.isArray(current)) currentMetrics = current.filter(isObj).map((m) => convertMetric(m, STATUS_TO_V2));
   const behavior = parsed(annotations, HPA_BEHAVIOR_ANNOTATION);
   const conditions = parsed(annotations, HPA_CONDITIONS_ANNOTATION);
   const { meta, annotations: kept } = dropRoundTrip(v1.metadata);
