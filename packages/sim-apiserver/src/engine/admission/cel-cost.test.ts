@@ -2,7 +2,8 @@
 // (pkg/apiserver/schema/cel/compilation_test.go) — every case whose schema is a list, map or string of one scalar type
 // (genArrayWithRule, genArrayOfArraysWithRule, genMapWithRule, genStringWithRule) and whose functions the estimator
 // models; left out are the object generators, date/duration formats and the extension-library cases
-// (find/join/isSorted/replace/split), which the estimator costs as O(1) calls. Each row: the rule's cost with no
+// (find/join/isSorted/replace/split), whose library costs cel-library-cost.test.ts checks against upstream's
+// cost_test.go instead. Each row: the rule's cost with no
 // bounds (sized from the 3 MiB request limit), and with maxItems/maxProperties/maxLength set to `max`.
 import { parse } from "@marcbachmann/cel-js";
 import fc from "fast-check";

@@ -1,4 +1,5 @@
 import type { ASTNode } from "@marcbachmann/cel-js";
+import { MAX_FORMAT_REGEX_SIZE, NAMESPACES } from "./cel-kubernetes-library.js";
 import type { StructuralSchema } from "./custom-resource-schema.js";
 
 /**
@@ -184,8 +185,10 @@ const MACROS: Readonly<Record<string, { readonly step: number; readonly fixed: n
  * size times its per-element cost plus the comprehension's own steps. Sizes come from `vars`' shapes — a schema's
  * bounds at CRD write, the values themselves at evaluation. The expression is `ast` as @marcbachmann/cel-js parses it.
  *
- * Differences from cel-go: only the maximum is tracked (no minimum), extension libraries are costed as O(1) calls,
- * and the sizes of results other than string concatenation, list literals and `map`/`filter` are unknown (the
+ * Kubernetes' CEL libraries and cel-go's strings extension are costed as apiserver/pkg/cel/library/cost.go estimates
+ * them ({@link methodLibraryCost}, {@link globalLibraryCost}).
+ *
+ * Differences from cel-go: only the maximum is tracked (no minimum), and the sizes of results other than string concatenation, list literals and `map`/`filter` are unknown (the
  * request size), as cel-go's `UnknownSizeEstimate` is — but bounded, so never infinite.
  */
 export function estimateCost(ast: ASTNode, vars: Readonly<Record<string, CelShape>>): number {
@@ -293,6 +296,8 @@ export function estimateCost(ast: ASTNode, vars: Readonly<Record<string, CelShap
         // A presence test costs its select's operand, less the operand's own ident (upstream's PresenceTestHasCost off).
         if (name === "has")
           return { cost: Math.max(0, (args[0] === undefined ? 1 : walk(args[0]).cost) - 2), shape: SCALAR };
+        const lib = globalLibraryCost(name, args.map(walk));
+        if (lib !== undefined) return lib;
         let cost = 1;
         let shape: CelShape = UNKNOWN;
         for (const a of args) {
@@ -306,6 +311,16 @@ export function estimateCost(ast: ASTNode, vars: Readonly<Record<string, CelShap
       }
       case "rcall": {
         const [name, target, args] = n.args;
+        // `format.dns1123Label()`, `ip.isCanonical(s)`, `strings.quote(s)`: a namespaced function, no receiver.
+        if (target.op === "id" && NAMESPACES[target.args] !== undefined && lookup(target.args) === undefined) {
+          const argCosts = args.map(walk);
+          return (
+            globalLibraryCost(`${target.args}.${name}`, argCosts) ?? {
+              cost: 1 + argCosts.reduce((sum, a) => sum + a.cost, 0),
+              shape: UNKNOWN,
+            }
+          );
+        }
         const t = walk(target);
         const macro = MACROS[name];
         if (macro !== undefined && args.length === 2 && args[0]?.op === "id") {
@@ -348,14 +363,152 @@ export function estimateCost(ast: ASTNode, vars: Readonly<Record<string, CelShap
           case "lowerAscii":
           case "upperAscii":
           case "trim":
+          case "substring":
             return { cost: t.cost + argSum + factor(t.shape.size, STRING_TRAVERSAL), shape: t.shape };
-          default:
+          default: {
+            const lib = methodLibraryCost(name, t, argCosts, args);
+            if (lib !== undefined) return { cost: t.cost + argSum + lib.cost, shape: lib.shape };
             return { cost: t.cost + argSum + 1, shape: UNKNOWN };
+          }
         }
       }
     }
   };
   return walk(ast).cost;
+}
+
+/** A string's size where it is a literal (the least it can be), else 0 — for `replace`'s result size. */
+function literalSize(n: ASTNode | undefined): number {
+  return n?.op === "value" && typeof n.args === "string" ? n.args.length : 0;
+}
+
+/**
+ * The cost of a global or namespaced function of Kubernetes' CEL libraries, apart from its arguments' (already in
+ * `args`), and its result's shape — apiserver/pkg/cel/library/cost.go `EstimateCallCost`: parsing a string
+ * (`url`, `ip`, `cidr`, `quantity`, `isIP`, …) is a traversal of it, `ip.isCanonical` two, `strings.quote` one
+ * (its result at most twice as long, plus quotes). `undefined`: not such a function.
+ */
+function globalLibraryCost(name: string, args: readonly Costed[]): Costed | undefined {
+  const argSum = args.reduce((sum, a) => sum + a.cost, 0);
+  const arg0 = args[0]?.shape.size ?? 0;
+  switch (name) {
+    case "url":
+      // A URL compares as long as the text it was parsed from.
+      return { cost: argSum + factor(arg0, STRING_TRAVERSAL), shape: { size: arg0 } };
+    case "ip":
+    case "cidr":
+    case "isIP":
+    case "isCIDR":
+    case "isURL":
+    case "quantity":
+    case "isQuantity":
+      return { cost: argSum + factor(arg0, STRING_TRAVERSAL), shape: SCALAR };
+    case "ip.isCanonical":
+      return { cost: argSum + factor(arg0, 2 * STRING_TRAVERSAL), shape: SCALAR };
+    case "strings.quote":
+      return { cost: argSum + factor(arg0, STRING_TRAVERSAL), shape: { size: 2 * arg0 + 2, str: true } };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The own cost of a member function of Kubernetes' CEL libraries and cel-go's strings extension, and its result's
+ * shape (cost.go `EstimateCallCost`): the list functions one step per item (plus a traversal of string items);
+ * `replace`/`split` two traversals of the string, `join` one of the result; `find`/`findAll` the string's traversal
+ * times a quarter of the regex's length; `containsIP`/`containsCIDR` comparisons of 16-byte addresses (plus parsing a
+ * string argument); `validate` like `find` with the longest format's regex; accessors and quantity arithmetic 1.
+ * `undefined`: the default (1).
+ */
+function methodLibraryCost(
+  name: string,
+  t: Costed,
+  args: readonly Costed[],
+  argNodes: readonly ASTNode[],
+): Costed | undefined {
+  const size = t.shape.size;
+  const arg0 = args[0]?.shape.size ?? 0;
+  switch (name) {
+    case "isSorted":
+    case "sum":
+    case "min":
+    case "max":
+    case "indexOf":
+    case "lastIndexOf": {
+      if (t.shape.str === true) return { cost: factor(size, STRING_TRAVERSAL), shape: SCALAR };
+      const elem = t.shape.elem;
+      const perItem = 1 + (elem?.str === true ? factor(elem.size, STRING_TRAVERSAL) : 0);
+      return { cost: size * perItem, shape: name === "min" || name === "max" ? (elem ?? UNKNOWN) : SCALAR };
+    }
+    case "replace": {
+      if (args.length < 2) return undefined;
+      const toReplace = literalSize(argNodes[0]);
+      const replaceWith = args[1]?.shape.size ?? 0;
+      const resultSize =
+        toReplace === 0
+          ? (size + 1) * replaceWith + size
+          : replaceWith <= toReplace
+            ? size
+            : Math.ceil(size / toReplace) * replaceWith;
+      return { cost: factor(size, 2 * STRING_TRAVERSAL), shape: { size: resultSize, str: true } };
+    }
+    case "split": {
+      const limit = argNodes[1];
+      const max = limit?.op === "value" && typeof limit.args === "bigint" ? Number(limit.args) : size;
+      return {
+        cost: factor(size, 2 * STRING_TRAVERSAL),
+        shape: { size: Math.max(0, max), elem: { size, str: true } },
+      };
+    }
+    case "join": {
+      const elem = t.shape.elem?.size ?? 0;
+      const separators = args.length > 0 ? arg0 * Math.max(0, size - 1) : 0;
+      const joined = size * elem + separators;
+      return { cost: factor(joined, STRING_TRAVERSAL), shape: { size: joined, str: true } };
+    }
+    case "find":
+    case "findAll": {
+      if (args.length < 1) return undefined;
+      const cost = factor(size + 1, STRING_TRAVERSAL) * factor(arg0, REGEX_LENGTH);
+      return {
+        cost,
+        shape: name === "find" ? { size, str: true } : { size, elem: { size, str: true } },
+      };
+    }
+    case "containsIP":
+    case "containsCIDR": {
+      let cost = factor(16 + 16, STRING_TRAVERSAL);
+      if (name === "containsCIDR") cost += factor(16, STRING_TRAVERSAL) + 1;
+      if (args[0]?.shape.str === true) cost += factor(arg0, STRING_TRAVERSAL);
+      return { cost, shape: SCALAR };
+    }
+    case "validate":
+      return {
+        cost: factor(arg0 + 1, STRING_TRAVERSAL) * factor(MAX_FORMAT_REGEX_SIZE, REGEX_LENGTH),
+        shape: { size: 1 },
+      };
+    case "ip":
+    case "masked":
+    case "prefixLength":
+    case "family":
+    case "isUnspecified":
+    case "isLoopback":
+    case "isLinkLocalMulticast":
+    case "isLinkLocalUnicast":
+    case "isGlobalUnicast":
+    case "sign":
+    case "asInteger":
+    case "isInteger":
+    case "asApproximateFloat":
+    case "isGreaterThan":
+    case "isLessThan":
+    case "compareTo":
+    case "add":
+    case "sub":
+      return { cost: 1, shape: SCALAR };
+    default:
+      return undefined;
+  }
 }
 
 /**

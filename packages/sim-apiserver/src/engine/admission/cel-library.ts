@@ -1,5 +1,6 @@
 import { type CelEnv, type CelFunc, CelScalar, type CelValue, celEnv, celMethod, listType } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
+import { KUBERNETES_LIBRARIES } from "./cel-kubernetes-library.js";
 
 type Orderable = bigint | number | string;
 
@@ -65,8 +66,8 @@ const KUBERNETES_LISTS: CelFunc[] = [
 
 /**
  * The CEL environment `x-kubernetes-validations` are planned in: CEL's standard library, cel-go's strings extension
- * (`lowerAscii`, `split`, `join`, `replace`, … — @bufbuild/cel's `ext`), and Kubernetes' list library. Kubernetes'
- * other libraries (regex `find`, `url`, `quantity`, `ip`/`cidr`, `format`, authz) are not provided: a rule calling
- * them fails when evaluated.
+ * (`charAt`, `lowerAscii`, `split`, `join`, `replace`, `strings.quote`, … — @bufbuild/cel's `ext`), and Kubernetes'
+ * libraries (k8s.io/apiserver/pkg/cel/library): lists, regex (`find`, `findAll`), `url`, `quantity`, `ip`/`cidr` and
+ * `format` (cel-kubernetes-library.ts). The authorizer library is not provided (CRD rules have no `authorizer`).
  */
-export const VALIDATION_ENV: CelEnv = celEnv({ funcs: [...strings, ...KUBERNETES_LISTS] });
+export const VALIDATION_ENV: CelEnv = celEnv({ funcs: [...strings, ...KUBERNETES_LISTS, ...KUBERNETES_LIBRARIES] });

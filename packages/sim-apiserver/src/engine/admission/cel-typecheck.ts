@@ -1,5 +1,48 @@
 import { type ASTNode, Environment, type ParseResult } from "@marcbachmann/cel-js";
+import { EQUATABLE_TYPES, KUBERNETES_DECLARATIONS, KUBERNETES_TYPES, NAMESPACES } from "./cel-kubernetes-library.js";
 import type { StructuralSchema } from "./custom-resource-schema.js";
+
+/**
+ * The declarations every rule is checked with: cel-js's standard library, plus Kubernetes' CEL libraries and the
+ * strings-extension functions cel-js lacks, under upstream's type names (cel-kubernetes-library.ts). The handlers
+ * are never called — rules are evaluated by @bufbuild/cel.
+ */
+const BASE_ENV = (() => {
+  const env = new Environment({ homogeneousAggregateLiterals: false, enableOptionalTypes: true });
+  for (const name of KUBERNETES_TYPES) env.registerType(name, class {});
+  const unused = (): never => {
+    throw new Error("declaration only");
+  };
+  for (const d of KUBERNETES_DECLARATIONS) env.registerFunction(d, unused);
+  for (const t of EQUATABLE_TYPES) env.registerOperator(`${t} == ${t}`, unused);
+  for (const [name, type] of Object.entries(NAMESPACES)) env.registerVariable(name, type);
+  return env;
+})();
+
+/** Every function name the checker knows: a call of another name is cel-go's `undeclared reference`. */
+const DECLARED_FUNCTIONS: ReadonlySet<string> = new Set(
+  BASE_ENV.clone()
+    .getDefinitions()
+    .functions.map((f) => f.name),
+);
+
+/** The functions whose overloads are declared as cel-go's are: a call matching none of them is a type error. */
+const CHECKED_FUNCTIONS: ReadonlySet<string> = new Set([
+  "size",
+  "startsWith",
+  "endsWith",
+  "contains",
+  "matches",
+  "int",
+  "uint",
+  "double",
+  "string",
+  "bool",
+  "bytes",
+  "duration",
+  "timestamp",
+  ...KUBERNETES_DECLARATIONS.map((d) => (/(\w+)\(/.exec(d) as RegExpExecArray)[1] as string),
+]);
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -13,7 +56,7 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * property name that is no CEL identifier (upstream escapes those as `__dash__` …).
  */
 class SchemaDeclarations {
-  readonly env = new Environment({ homogeneousAggregateLiterals: false });
+  readonly env = BASE_ENV.clone();
   private next = 0;
 
   declType(s: StructuralSchema | undefined, root = false): string {
@@ -101,26 +144,6 @@ const GO_OPERATORS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Functions of CEL's standard library whose overloads cel-js declares as cel-go does: a call of one of them that
- * matches no overload is a type error; other functions (Kubernetes' libraries, extensions) are left to evaluation.
- */
-const STANDARD_FUNCTIONS = new Set([
-  "size",
-  "startsWith",
-  "endsWith",
-  "contains",
-  "matches",
-  "int",
-  "uint",
-  "double",
-  "string",
-  "bool",
-  "bytes",
-  "duration",
-  "timestamp",
-]);
-
-/**
  * A cel-js type name as cel-go prints it: `null_type`, `list(int)`, `map(string, int)`; the object types declared
  * here print as `object` (cel-go names them after their schema path).
  */
@@ -144,10 +167,12 @@ function operatorOffset(input: string, node: ASTNode): number {
  * Type-checks `expr` with `self` (and `oldSelf`) declared as `schema`'s type, as apiextensions-apiserver's
  * `schema/cel/compilation.go` compiles a rule with cel-go. Returns cel-go's error text for the errors a schema makes
  * visible — `ERROR: <input>:1:5: undefined field 'x'`, `ERROR: <input>:1:15: found no matching overload for '_==_'
- * applied to '(int, string)'` (an operator), `… for 'size' applied to '(double)'` (a standard function), each
- * followed by the source line and a caret — or `undefined` when the expression checks or fails for another reason
- * (syntax errors are @bufbuild/cel's to report; functions of Kubernetes' CEL libraries, which the checker does not
- * know, and `&&`/`||` on non-booleans are left to evaluation).
+ * applied to '(int, string)'` (an operator), `… for 'size' applied to '(double)'` or `… for 'add' applied to
+ * 'kubernetes.Quantity.(string)'` (a standard or Kubernetes library function), `ERROR: <input>:1:4: undeclared
+ * reference to 'foo' (in container '')` (a function or variable nobody declares), each followed by the source line
+ * and a caret — or `undefined` when the expression checks or fails for another reason (syntax errors are
+ * @bufbuild/cel's to report; functions cel-js declares more narrowly than cel-go, and `&&`/`||` on non-booleans, are
+ * left to evaluation).
  */
 export function typeCheckRule(expr: string, schema: StructuralSchema, root: boolean): string | undefined {
   let parsed: ParseResult;
@@ -175,12 +200,20 @@ export function typeCheckRule(expr: string, schema: StructuralSchema, root: bool
     // cel-js names the call as `size(double)` or `double.size()`; cel-go as `'size' applied to '(double)'` or
     // `'size' applied to 'double.()'`, at the call's opening parenthesis.
     const call = /^found no matching overload for '(?:(.*)\.)?(\w+)\((.*)\)'$/.exec(err.summary);
-    if (call === null || !STANDARD_FUNCTIONS.has(call[2] as string)) return undefined;
+    if (call === null) return undefined;
     const [, receiver, name, args] = call;
     const paren = expr.indexOf("(", node.op === "rcall" ? (node.args[1] as ASTNode).range.end : node.pos);
     offset = paren === -1 ? node.pos : paren;
-    const target = receiver === undefined ? "" : `${goTypeName(receiver)}.`;
-    message = `found no matching overload for '${name}' applied to '${target}(${goTypeName(args as string)})'`;
+    if (!DECLARED_FUNCTIONS.has(name as string)) message = `undeclared reference to '${name}' (in container '')`;
+    else if (!CHECKED_FUNCTIONS.has(name as string)) return undefined;
+    else {
+      const target =
+        receiver === undefined || receiver.startsWith("kubernetes.namespace.") ? "" : `${goTypeName(receiver)}.`;
+      message = `found no matching overload for '${name}' applied to '${target}(${goTypeName(args as string)})'`;
+    }
+  } else if (err.code === "unknown_variable" && node.op === "id") {
+    offset = node.pos;
+    message = `undeclared reference to '${node.args}' (in container '')`;
   } else return undefined;
   const at = location(expr, Math.max(0, offset));
   return `ERROR: <input>:${at.line}:${at.col}: ${message}\n | ${at.text}\n | ${".".repeat(at.col - 1)}^`;

@@ -275,6 +275,44 @@ describe("CRD write: type-checking against the schema (TestCelCompilation)", () 
     );
   });
 
+  it("a function or variable nobody declares is cel-go's undeclared reference, at the call's parenthesis", () => {
+    expect(atCrd(spec([{ rule: "self.replicas > foo(1)" }]))).toEqual([
+      `${at}[0].rule: Invalid value: ${printed("self.replicas > foo(1)")}: compilation failed: ERROR: <input>:1:20: undeclared reference to 'foo' (in container '')\n | self.replicas > foo(1)\n | ...................^`,
+    ]);
+    expect(atCrd(spec([{ rule: "self.name.bogus()" }]))[0]).toContain(
+      "compilation failed: ERROR: <input>:1:16: undeclared reference to 'bogus' (in container '')",
+    );
+    expect(atCrd(spec([{ rule: "nope > 1" }]))[0]).toContain(
+      "compilation failed: ERROR: <input>:1:1: undeclared reference to 'nope' (in container '')",
+    );
+  });
+
+  it("Kubernetes' CEL libraries type-check, with upstream's type names in overload errors", () => {
+    const ok = [
+      "url(self.name).getHost() != '' && isURL(self.name)",
+      "ip(self.name).family() == 4 && ip.isCanonical(self.name) && string(ip(self.name)) != ''",
+      "cidr(self.name).containsIP(self.name) && cidr(self.name).masked() == cidr(self.name)",
+      "self.name.find('[a-z]+') != '' && self.name.findAll('x', 2).size() < 3",
+      "!format.dns1123Label().validate(self.name).hasValue()",
+      "format.named('dns1123Label').value().validate(self.name).orValue([]).size() == 0",
+      "isQuantity(self.name) && quantity(self.name).isLessThan(quantity('1Gi'))",
+      "quantity(self.name).add(1).compareTo(quantity('2')) == 0",
+      "self.name.charAt(0) == 'a' && strings.quote(self.name) != '' && self.name.replace('a', 'b') != ''",
+      "self.items.map(i, i.port).sum() > 0 && self.items.map(i, i.port).isSorted()",
+    ].map((rule) => ({ rule }));
+    // They compile (some are over the cost limit, `name` having no maxLength: costed as upstream's cost.go does).
+    expect(atCrd(spec(ok)).filter((e) => e.includes("compilation failed"))).toEqual([]);
+    expect(atCrd(spec([{ rule: "quantity(self.replicas).isInteger()" }]))[0]).toContain(
+      "compilation failed: ERROR: <input>:1:9: found no matching overload for 'quantity' applied to '(int)'",
+    );
+    expect(atCrd(spec([{ rule: "quantity(self.name).add('x') == quantity('1')" }]))[0]).toContain(
+      "found no matching overload for 'add' applied to 'kubernetes.Quantity.(string)'",
+    );
+    expect(atCrd(spec([{ rule: "ip(self.name) == cidr(self.name)" }]))[0]).toContain(
+      "found no matching overload for '_==_' applied to '(net.IP, net.CIDR)'",
+    );
+  });
+
   it("the root object has apiVersion, kind and metadata.name", () => {
     const root = {
       type: "object",

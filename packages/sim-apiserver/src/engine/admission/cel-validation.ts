@@ -291,9 +291,12 @@ interface RuleCost {
  *   OpenAPIv3 schema`, and `path` is `Forbidden: x-kubernetes-validations estimated rule cost total for entire
  *   OpenAPIv3 schema exceeds budget by factor of …`.
  *
- * Differences: a syntax error's text after `ERROR:` is @bufbuild/cel's parser's, not cel-go's; the checker reports
- * undefined fields and operator overloads, not functions of Kubernetes' CEL libraries it does not know; the
- * per-expression limit is not waived for versions whose schema an update leaves unchanged.
+ * - A function or variable no library declares is `compilation failed: ERROR: <input>:1:4: undeclared reference to
+ *   'foo' (in container '')`; Kubernetes' libraries (regex, `url`, `quantity`, `ip`/`cidr`, `format`, lists) and
+ *   cel-go's strings extension are declared with upstream's types, so their misuse is an overload error.
+ *
+ * Differences: a syntax error's text after `ERROR:` is @bufbuild/cel's parser's, not cel-go's; the per-expression
+ * limit is not waived for versions whose schema an update leaves unchanged.
  */
 export function validateSchemaRules(schema: unknown, path: string): FieldError[] {
   const errs: FieldError[] = [];

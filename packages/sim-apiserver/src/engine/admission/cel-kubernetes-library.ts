@@ -1,0 +1,309 @@
+import { type CelFunc, CelScalar, type CelValue, celFunc, celList, celMap, celMethod, listType } from "@bufbuild/cel";
+import { MAX_FORMAT_REGEX_SIZE, NAMED_FORMATS, type NamedFormat } from "./cel-format.js";
+import {
+  type CIDR,
+  cidrContainsCIDR,
+  cidrContainsIP,
+  cidrString,
+  type IPAddr,
+  ipString,
+  isGlobalUnicast,
+  isLinkLocalMulticast,
+  isLinkLocalUnicast,
+  isLoopback,
+  isUnspecified,
+  maskedCIDR,
+  parseCIDR,
+  parseIP,
+} from "./cel-ip.js";
+import { mustOpaque, opaque, opaqueValue, optionalOf } from "./cel-opaque.js";
+import {
+  addQuantity,
+  compareQuantity,
+  negateQuantity,
+  parseQuantity,
+  type Quantity,
+  quantityAsFloat,
+  quantityAsInteger,
+  quantityIsInteger,
+  quantityKey,
+  quantityOfInt,
+  quantitySign,
+} from "./cel-quantity.js";
+import { type ParsedURL, parseURL, urlHostname, urlPort, urlQuery, urlString } from "./cel-url.js";
+
+export { MAX_FORMAT_REGEX_SIZE };
+
+const { STRING, BOOL, INT, DOUBLE, DYN } = CelScalar;
+const STRINGS = listType(STRING);
+
+function orThrow<T>(v: T | Error): T {
+  if (v instanceof Error) throw v;
+  return v;
+}
+
+const urlValue = (u: ParsedURL) => opaque("URL", urlString(u), u);
+const quantityValue = (q: Quantity) => opaque("Quantity", quantityKey(q), q);
+const ipValue = (a: IPAddr) => opaque("IP", ipString(a), a);
+const cidrValue = (c: CIDR) => opaque("CIDR", cidrString(c), c);
+const formatValue = (key: string, f: NamedFormat) => opaque("Format", key, f);
+
+/** A Quantity argument, or an int one as a Quantity (`add(int)`, `sub(int)`). */
+function quantityArg(v: CelValue, fn: string): Quantity {
+  return typeof v === "bigint" ? quantityOfInt(v) : mustOpaque<Quantity>(v, "Quantity", fn);
+}
+
+/** An IP argument or a string parsed as one (`containsIP(string)`). */
+function ipArg(v: CelValue, fn: string): IPAddr {
+  return typeof v === "string" ? orThrow(parseIP(v)) : mustOpaque<IPAddr>(v, "IP", fn);
+}
+
+function cidrArg(v: CelValue, fn: string): CIDR {
+  return typeof v === "string" ? orThrow(parseCIDR(v)) : mustOpaque<CIDR>(v, "CIDR", fn);
+}
+
+/** `string.find`/`findAll` (apiserver/pkg/cel/library/regex.go): the first match, or up to `limit` (< 0: all). */
+function findAll(s: string, re: string, limit: bigint): string[] {
+  const out: string[] = [];
+  if (limit === 0n) return out;
+  const g = new RegExp(re, "gu");
+  for (const m of s.matchAll(g)) {
+    out.push(m[0]);
+    if (limit > 0n && BigInt(out.length) >= limit) break;
+    if (m[0] === "") g.lastIndex++;
+  }
+  return out;
+}
+
+/** The regex library (regex.go). */
+const REGEX: CelFunc[] = [
+  celMethod("find", STRING, [STRING], STRING, function (re) {
+    return new RegExp(re, "u").exec(this)?.[0] ?? "";
+  }),
+  celMethod("findAll", STRING, [STRING], STRINGS, function (re) {
+    return celList(findAll(this, re, -1n));
+  }),
+  celMethod("findAll", STRING, [STRING, INT], STRINGS, function (re, n) {
+    return celList(findAll(this, re, n));
+  }),
+];
+
+const urlGetter = (name: string, get: (u: ParsedURL) => string): CelFunc =>
+  celMethod(name, DYN, [], STRING, function () {
+    return get(mustOpaque<ParsedURL>(this, "URL", name));
+  });
+
+/** The URL library (urls.go). */
+const URLS: CelFunc[] = [
+  celFunc("url", [STRING], DYN, (s) => urlValue(orThrow(parseURL(s)))),
+  celFunc("isURL", [STRING], BOOL, (s) => !(parseURL(s) instanceof Error)),
+  urlGetter("getScheme", (u) => u.scheme),
+  urlGetter("getHost", (u) => u.host),
+  urlGetter("getHostname", urlHostname),
+  urlGetter("getPort", urlPort),
+  urlGetter("getEscapedPath", (u) => u.path),
+  celMethod("getQuery", DYN, [], DYN, function () {
+    const q = urlQuery(mustOpaque<ParsedURL>(this, "URL", "getQuery"));
+    return celMap(new Map([...q].map(([k, vs]) => [k, celList(vs)])));
+  }),
+];
+
+const quantityMethod = <R extends typeof BOOL | typeof INT | typeof DOUBLE | typeof DYN>(
+  name: string,
+  result: R,
+  f: (q: Quantity) => boolean | bigint | number | CelValue,
+): CelFunc =>
+  celMethod(name, DYN, [], result, function () {
+    return f(mustOpaque<Quantity>(this, "Quantity", name)) as never;
+  });
+
+const quantityBinary = <R extends typeof BOOL | typeof INT | typeof DYN>(
+  name: string,
+  result: R,
+  f: (a: Quantity, b: Quantity) => boolean | bigint | CelValue,
+): CelFunc =>
+  celMethod(name, DYN, [DYN], result, function (other) {
+    return f(mustOpaque<Quantity>(this, "Quantity", name), quantityArg(other, name)) as never;
+  });
+
+/** The quantity library (quantity.go). */
+const QUANTITIES: CelFunc[] = [
+  celFunc("quantity", [STRING], DYN, (s) => quantityValue(orThrow(parseQuantity(s)))),
+  celFunc("isQuantity", [STRING], BOOL, (s) => !(parseQuantity(s) instanceof Error)),
+  quantityMethod("isInteger", BOOL, quantityIsInteger),
+  quantityMethod("asInteger", INT, quantityAsInteger),
+  quantityMethod("asApproximateFloat", DOUBLE, quantityAsFloat),
+  quantityMethod("sign", INT, quantitySign),
+  quantityBinary("add", DYN, (a, b) => quantityValue(addQuantity(a, b))),
+  quantityBinary("sub", DYN, (a, b) => quantityValue(addQuantity(a, negateQuantity(b)))),
+  quantityBinary("isLessThan", BOOL, (a, b) => compareQuantity(a, b) < 0),
+  quantityBinary("isGreaterThan", BOOL, (a, b) => compareQuantity(a, b) > 0),
+  quantityBinary("compareTo", INT, (a, b) => BigInt(compareQuantity(a, b))),
+];
+
+const ipPredicate = (name: string, f: (a: IPAddr) => boolean): CelFunc =>
+  celMethod(name, DYN, [], BOOL, function () {
+    return f(mustOpaque<IPAddr>(this, "IP", name));
+  });
+
+/** The IP and CIDR libraries (ip.go, cidr.go). */
+const NETWORK: CelFunc[] = [
+  celFunc("ip", [STRING], DYN, (s) => ipValue(orThrow(parseIP(s)))),
+  celFunc("isIP", [STRING], BOOL, (s) => !(parseIP(s) instanceof Error)),
+  celFunc("ip.isCanonical", [STRING], BOOL, (s) => ipString(orThrow(parseIP(s))) === s),
+  celMethod("family", DYN, [], INT, function () {
+    return BigInt(mustOpaque<IPAddr>(this, "IP", "family").family);
+  }),
+  ipPredicate("isUnspecified", isUnspecified),
+  ipPredicate("isLoopback", isLoopback),
+  ipPredicate("isLinkLocalMulticast", isLinkLocalMulticast),
+  ipPredicate("isLinkLocalUnicast", isLinkLocalUnicast),
+  ipPredicate("isGlobalUnicast", isGlobalUnicast),
+  celFunc("cidr", [STRING], DYN, (s) => cidrValue(orThrow(parseCIDR(s)))),
+  celFunc("isCIDR", [STRING], BOOL, (s) => !(parseCIDR(s) instanceof Error)),
+  celMethod("containsIP", DYN, [DYN], BOOL, function (a) {
+    return cidrContainsIP(mustOpaque<CIDR>(this, "CIDR", "containsIP"), ipArg(a, "containsIP"));
+  }),
+  celMethod("containsCIDR", DYN, [DYN], BOOL, function (c) {
+    return cidrContainsCIDR(mustOpaque<CIDR>(this, "CIDR", "containsCIDR"), cidrArg(c, "containsCIDR"));
+  }),
+  celMethod("ip", DYN, [], DYN, function () {
+    return ipValue(mustOpaque<CIDR>(this, "CIDR", "ip").ip);
+  }),
+  celMethod("masked", DYN, [], DYN, function () {
+    return cidrValue(maskedCIDR(mustOpaque<CIDR>(this, "CIDR", "masked")));
+  }),
+  celMethod("prefixLength", DYN, [], INT, function () {
+    return BigInt(mustOpaque<CIDR>(this, "CIDR", "prefixLength").prefix);
+  }),
+  // string(ip) and string(cidr): their canonical texts.
+  celFunc("string", [DYN], STRING, (v) => {
+    const a = opaqueValue<IPAddr>(v, "IP");
+    if (a !== undefined) return ipString(a);
+    return cidrString(mustOpaque<CIDR>(v, "CIDR", "string"));
+  }),
+];
+
+/** The format library (format.go) and the `optional` results it gives. */
+const FORMATS: CelFunc[] = [
+  ...Object.entries(NAMED_FORMATS).map(([key, f]) => celFunc(`format.${key}`, [], DYN, () => formatValue(key, f))),
+  celFunc("format.named", [STRING], DYN, (name) => {
+    const f = Object.hasOwn(NAMED_FORMATS, name) ? NAMED_FORMATS[name] : undefined;
+    return optionalOf(f === undefined ? undefined : formatValue(name, f), name);
+  }),
+  celMethod("validate", DYN, [STRING], DYN, function (s) {
+    const errs = mustOpaque<NamedFormat>(this, "Format", "validate").validate(s);
+    return optionalOf(errs.length === 0 ? undefined : celList(errs), errs.join("\n"));
+  }),
+  celMethod("hasValue", DYN, [], BOOL, function () {
+    return opaqueValue(this, "optional") !== undefined;
+  }),
+  celMethod("value", DYN, [], DYN, function () {
+    const v = opaqueValue<CelValue>(this, "optional");
+    if (v === undefined) throw new Error("optional.none() dereference");
+    return v;
+  }),
+];
+
+/** Kubernetes' CEL libraries beyond lists: regex, URLs, quantities, IPs and CIDRs, named formats. */
+export const KUBERNETES_LIBRARIES: readonly CelFunc[] = [...REGEX, ...URLS, ...QUANTITIES, ...NETWORK, ...FORMATS];
+
+/**
+ * The same libraries (plus lists and the strings extension functions @marcbachmann/cel-js lacks) as declarations for
+ * the checker, with upstream's type names. Namespaced functions (`format.dns1123Label()`, `ip.isCanonical(s)`,
+ * `strings.quote(s)`) are declared as methods of a namespace variable, as cel-js has no qualified function names.
+ */
+export const KUBERNETES_TYPES: readonly string[] = [
+  "kubernetes.URL",
+  "kubernetes.Quantity",
+  "net.IP",
+  "net.CIDR",
+  "kubernetes.NamedFormat",
+  "kubernetes.namespace.format",
+  "kubernetes.namespace.ip",
+  "kubernetes.namespace.strings",
+];
+
+export const NAMESPACES: Readonly<Record<string, string>> = {
+  format: "kubernetes.namespace.format",
+  ip: "kubernetes.namespace.ip",
+  strings: "kubernetes.namespace.strings",
+};
+
+export const KUBERNETES_DECLARATIONS: readonly string[] = [
+  // lists.go
+  "list.isSorted(): bool",
+  "list.sum(): dyn",
+  "list.min(): dyn",
+  "list.max(): dyn",
+  "list.indexOf(dyn): int",
+  "list.lastIndexOf(dyn): int",
+  // cel-go's strings extension (version 2), what cel-js does not declare itself
+  "string.charAt(int): string",
+  "string.replace(string, string): string",
+  "string.replace(string, string, int): string",
+  "string.format(list): string",
+  "kubernetes.namespace.strings.quote(string): string",
+  // regex.go
+  "string.find(string): string",
+  "string.findAll(string): list<string>",
+  "string.findAll(string, int): list<string>",
+  // urls.go
+  "url(string): kubernetes.URL",
+  "isURL(string): bool",
+  "kubernetes.URL.getScheme(): string",
+  "kubernetes.URL.getHost(): string",
+  "kubernetes.URL.getHostname(): string",
+  "kubernetes.URL.getPort(): string",
+  "kubernetes.URL.getEscapedPath(): string",
+  "kubernetes.URL.getQuery(): map<string, list<string>>",
+  // quantity.go
+  "quantity(string): kubernetes.Quantity",
+  "isQuantity(string): bool",
+  "kubernetes.Quantity.isInteger(): bool",
+  "kubernetes.Quantity.asInteger(): int",
+  "kubernetes.Quantity.asApproximateFloat(): double",
+  "kubernetes.Quantity.sign(): int",
+  "kubernetes.Quantity.add(kubernetes.Quantity): kubernetes.Quantity",
+  "kubernetes.Quantity.add(int): kubernetes.Quantity",
+  "kubernetes.Quantity.sub(kubernetes.Quantity): kubernetes.Quantity",
+  "kubernetes.Quantity.sub(int): kubernetes.Quantity",
+  "kubernetes.Quantity.isLessThan(kubernetes.Quantity): bool",
+  "kubernetes.Quantity.isGreaterThan(kubernetes.Quantity): bool",
+  "kubernetes.Quantity.compareTo(kubernetes.Quantity): int",
+  // ip.go
+  "ip(string): net.IP",
+  "isIP(string): bool",
+  "kubernetes.namespace.ip.isCanonical(string): bool",
+  "string(net.IP): string",
+  "net.IP.family(): int",
+  "net.IP.isUnspecified(): bool",
+  "net.IP.isLoopback(): bool",
+  "net.IP.isLinkLocalMulticast(): bool",
+  "net.IP.isLinkLocalUnicast(): bool",
+  "net.IP.isGlobalUnicast(): bool",
+  // cidr.go
+  "cidr(string): net.CIDR",
+  "isCIDR(string): bool",
+  "string(net.CIDR): string",
+  "net.CIDR.containsIP(net.IP): bool",
+  "net.CIDR.containsIP(string): bool",
+  "net.CIDR.containsCIDR(net.CIDR): bool",
+  "net.CIDR.containsCIDR(string): bool",
+  "net.CIDR.ip(): net.IP",
+  "net.CIDR.masked(): net.CIDR",
+  "net.CIDR.prefixLength(): int",
+  // format.go
+  ...Object.keys(NAMED_FORMATS).map((k) => `kubernetes.namespace.format.${k}(): kubernetes.NamedFormat`),
+  "kubernetes.namespace.format.named(string): optional<kubernetes.NamedFormat>",
+  "kubernetes.NamedFormat.validate(string): optional<list<string>>",
+];
+
+/** The types whose values compare with `==`/`!=` (upstream's types implement `Equal`). */
+export const EQUATABLE_TYPES: readonly string[] = [
+  "kubernetes.URL",
+  "kubernetes.Quantity",
+  "net.IP",
+  "net.CIDR",
+  "kubernetes.NamedFormat",
+];
