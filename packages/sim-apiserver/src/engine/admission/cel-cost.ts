@@ -405,6 +405,12 @@ function globalLibraryCost(name: string, args: readonly Costed[]): Costed | unde
       return { cost: argSum + factor(arg0, STRING_TRAVERSAL), shape: SCALAR };
     case "ip.isCanonical":
       return { cost: argSum + factor(arg0, 2 * STRING_TRAVERSAL), shape: SCALAR };
+    case "sets.contains":
+    case "sets.intersects":
+      // cel-go's ext/sets.go: a comparison per pair of items.
+      return { cost: argSum + arg0 * (args[1]?.shape.size ?? 0) + 1, shape: SCALAR };
+    case "sets.equivalent":
+      return { cost: argSum + 2 * arg0 * (args[1]?.shape.size ?? 0) + 1, shape: SCALAR };
     case "strings.quote":
       return { cost: argSum + factor(arg0, STRING_TRAVERSAL), shape: { size: 2 * arg0 + 2, str: true } };
     default:

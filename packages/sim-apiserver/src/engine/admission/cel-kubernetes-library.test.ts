@@ -1,6 +1,6 @@
 // Kubernetes' CEL libraries (k8s.io/apiserver/pkg/cel/library) on @bufbuild/cel: the documented examples of
-// regex.go, urls.go, quantity.go, ip.go, cidr.go and format.go, each with the result upstream documents, plus the
-// errors those files name (a string that does not parse, an IPv4-mapped IPv6 address, a zone).
+// regex.go, urls.go, quantity.go, ip.go, cidr.go and format.go (and cel-go's sets extension), each with the result
+// upstream documents, plus the errors those files name (a string that does not parse, an IPv4-mapped IPv6 address, a zone).
 import { isCelList, isCelMap, parse, plan } from "@bufbuild/cel";
 import { describe, expect, it } from "vitest";
 import { VALIDATION_ENV } from "./cel-library.js";
@@ -161,6 +161,26 @@ rows("named formats (format.go)", [
   ["format.named('dns1123label').hasValue()", false],
   ["format.named('dns1123Label').value().validate('-x').hasValue()", true],
   ["format.named('dns1123Label').value() == format.dns1123Label()", true],
+]);
+
+rows("cel-go sets extension (in Kubernetes' base environment)", [
+  ["sets.contains([1, 2, 3, 4], [2, 3])", true],
+  ["sets.contains([1], [1.0, 1])", true],
+  ["sets.contains([1, 2.0, 3u], [1.0, 2u, 3])", true],
+  ["sets.contains([[1], [2, 3]], [[2, 3.0]])", true],
+  ["sets.contains([1], [2])", false],
+  ["sets.contains([1], ['1', 1])", false],
+  ["sets.equivalent([1, 2, 3], [3u, 2.0, 1])", true],
+  ["sets.equivalent([1, 2], [2u, 2, 2.0])", false],
+  ["sets.intersects([1, 2], [2u, 2, 2.0])", true],
+  ["sets.intersects([], [])", false],
+  ["sets.intersects([1], [1.1, 2u])", false],
+]);
+
+rows("optional results", [
+  ["format.named('nope').orValue(format.dns1123Label()) == format.dns1123Label()", true],
+  ["format.uuid().validate('x').orValue([]).size()", 1n],
+  ["format.uuid().validate('123e4567-e89b-12d3-a456-426614174000').orValue([]).size()", 0n],
 ]);
 
 rows("cel-go strings extension (version 2)", [

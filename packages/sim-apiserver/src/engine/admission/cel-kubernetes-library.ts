@@ -1,4 +1,17 @@
-import { type CelFunc, CelScalar, type CelValue, celFunc, celList, celMap, celMethod, listType } from "@bufbuild/cel";
+import {
+  type CelFunc,
+  type CelList,
+  CelScalar,
+  type CelValue,
+  celFunc,
+  celList,
+  celMap,
+  celMethod,
+  isCelList,
+  isCelMap,
+  isCelUint,
+  listType,
+} from "@bufbuild/cel";
 import { MAX_FORMAT_REGEX_SIZE, NAMED_FORMATS, type NamedFormat } from "./cel-format.js";
 import {
   type CIDR,
@@ -198,6 +211,9 @@ const FORMATS: CelFunc[] = [
   celMethod("hasValue", DYN, [], BOOL, function () {
     return opaqueValue(this, "optional") !== undefined;
   }),
+  celMethod("orValue", DYN, [DYN], DYN, function (fallback) {
+    return opaqueValue<CelValue>(this, "optional") ?? fallback;
+  }),
   celMethod("value", DYN, [], DYN, function () {
     const v = opaqueValue<CelValue>(this, "optional");
     if (v === undefined) throw new Error("optional.none() dereference");
@@ -205,8 +221,57 @@ const FORMATS: CelFunc[] = [
   }),
 ];
 
-/** Kubernetes' CEL libraries beyond lists: regex, URLs, quantities, IPs and CIDRs, named formats. */
-export const KUBERNETES_LIBRARIES: readonly CelFunc[] = [...REGEX, ...URLS, ...QUANTITIES, ...NETWORK, ...FORMATS];
+/** CEL equality of two values (numbers across int, uint and double; lists and maps element-wise). */
+function celEquals(a: CelValue, b: CelValue): boolean {
+  const num = (v: CelValue): number | bigint | undefined =>
+    typeof v === "bigint" || typeof v === "number" ? v : isCelUint(v) ? v.value : undefined;
+  const x = num(a);
+  const y = num(b);
+  // biome-ignore lint/suspicious/noDoubleEquals: CEL compares int, uint and double by value, as == on bigint/number does
+  if (x !== undefined || y !== undefined) return x !== undefined && y !== undefined && x == y;
+  if (isCelList(a) || isCelList(b)) {
+    if (!isCelList(a) || !isCelList(b) || a.size !== b.size) return false;
+    const xs = [...a];
+    const ys = [...b];
+    return xs.every((v, i) => celEquals(v, ys[i] as CelValue));
+  }
+  if (isCelMap(a) || isCelMap(b)) {
+    if (!isCelMap(a) || !isCelMap(b) || a.size !== b.size) return false;
+    for (const [k, v] of a) {
+      const w = b.get(k);
+      if (w === undefined || !celEquals(v, w)) return false;
+    }
+    return true;
+  }
+  return a === b;
+}
+
+const containsAll = (a: CelList, b: CelList): boolean => {
+  const xs = [...a];
+  for (const y of b) if (!xs.some((x) => celEquals(x, y))) return false;
+  return true;
+};
+
+/** cel-go's sets extension (`ext.Sets()`, in Kubernetes' base environment): list-as-set tests. */
+const SETS: CelFunc[] = [
+  celFunc("sets.contains", [listType(DYN), listType(DYN)], BOOL, (a, b) => containsAll(a, b)),
+  celFunc("sets.equivalent", [listType(DYN), listType(DYN)], BOOL, (a, b) => containsAll(a, b) && containsAll(b, a)),
+  celFunc("sets.intersects", [listType(DYN), listType(DYN)], BOOL, (a, b) => {
+    const xs = [...a];
+    for (const y of b) if (xs.some((x) => celEquals(x, y))) return true;
+    return false;
+  }),
+];
+
+/** Kubernetes' CEL libraries beyond lists: regex, URLs, quantities, IPs and CIDRs, named formats; cel-go's sets. */
+export const KUBERNETES_LIBRARIES: readonly CelFunc[] = [
+  ...REGEX,
+  ...URLS,
+  ...QUANTITIES,
+  ...NETWORK,
+  ...FORMATS,
+  ...SETS,
+];
 
 /**
  * The same libraries (plus lists and the strings extension functions @marcbachmann/cel-js lacks) as declarations for
@@ -222,12 +287,14 @@ export const KUBERNETES_TYPES: readonly string[] = [
   "kubernetes.namespace.format",
   "kubernetes.namespace.ip",
   "kubernetes.namespace.strings",
+  "kubernetes.namespace.sets",
 ];
 
 export const NAMESPACES: Readonly<Record<string, string>> = {
   format: "kubernetes.namespace.format",
   ip: "kubernetes.namespace.ip",
   strings: "kubernetes.namespace.strings",
+  sets: "kubernetes.namespace.sets",
 };
 
 export const KUBERNETES_DECLARATIONS: readonly string[] = [
@@ -297,6 +364,10 @@ export const KUBERNETES_DECLARATIONS: readonly string[] = [
   ...Object.keys(NAMED_FORMATS).map((k) => `kubernetes.namespace.format.${k}(): kubernetes.NamedFormat`),
   "kubernetes.namespace.format.named(string): optional<kubernetes.NamedFormat>",
   "kubernetes.NamedFormat.validate(string): optional<list<string>>",
+  // cel-go's sets extension
+  "kubernetes.namespace.sets.contains(list, list): bool",
+  "kubernetes.namespace.sets.equivalent(list, list): bool",
+  "kubernetes.namespace.sets.intersects(list, list): bool",
 ];
 
 /** The types whose values compare with `==`/`!=` (upstream's types implement `Equal`). */

@@ -1,6 +1,6 @@
 // The cost estimator on Kubernetes' CEL libraries against upstream's own figures: the estimated maxima of
 // apiserver/pkg/cel/library/cost_test.go (TestListsCost, TestIndexOfCost, TestURLsCost, TestIPCost,
-// TestIPIsCanonicalCost, TestCIDRCost, TestStringLibrary, TestQuantityCost, TestNameFormatCost). The estimator tracks
+// TestIPIsCanonicalCost, TestCIDRCost, TestStringLibrary, TestQuantityCost, TestNameFormatCost, TestSetsCost). The estimator tracks
 // only the maximum, and the runtime charge is the same estimate over the values' sizes, so each row is the `Max` of
 // `expectedEstimatedCost`. Left out: rows on uint, bytes, duration and timestamp lists (their casts), the authorizer
 // library, and `format.named(…).value() == …` (optional values' sizes).
@@ -132,6 +132,31 @@ describe("Kubernetes CEL library costs (cost_test.go, estimated maxima)", () => 
     ['quantity("50k").asInteger() > 0', 3],
     ['quantity("50").isInteger()', 2],
     ['quantity("50.703k").asApproximateFloat() > 0.0', 3],
+    // TestSetsCost
+    ["sets.contains([], [])", 21],
+    ["sets.contains([1], [])", 21],
+    ["sets.contains([1], [1])", 22],
+    ["sets.contains([1], [1, 1])", 23],
+    ["sets.contains([1, 1], [1])", 23],
+    ["sets.contains([1, 2, 3, 4], [2, 3])", 29],
+    ["sets.contains([1], [1.0, 1])", 23],
+    ["sets.contains([1, 2], [2u, 2.0])", 25],
+    ["sets.contains([1, 2.0, 3u], [1.0, 2u, 3])", 30],
+    ["sets.contains([[1], [2, 3]], [[2, 3.0]])", 53],
+    ["!sets.contains([1], [2])", 23],
+    ["!sets.contains([1], [1, 2])", 24],
+    ["sets.equivalent([], [])", 21],
+    ["sets.equivalent([1], [1])", 23],
+    ["sets.equivalent([1], [1, 1])", 25],
+    ["sets.equivalent([1, 2, 3], [3u, 2.0, 1])", 39],
+    ["sets.equivalent([[1.0], [2, 3]], [[1], [2, 3.0]])", 69],
+    ["!sets.equivalent([2, 1], [1])", 26],
+    ["!sets.equivalent([1, 2], [2u, 2, 2.0])", 34],
+    ["sets.intersects([1], [1])", 22],
+    ["sets.intersects([1, 2], [2u, 2, 2.0])", 27],
+    ["sets.intersects([[1], [2, 3]], [[1, 2], [2, 3.0]])", 65],
+    ["!sets.intersects([], [])", 22],
+    ["!sets.intersects([1], [1.1, 2u])", 24],
     // TestNameFormatCost
     ['format.named("dns1123subdomain")', 1],
     ['format.named("dns1123Subdomain").value().validate("my-name")', 34],

@@ -299,6 +299,7 @@ describe("CRD write: type-checking against the schema (TestCelCompilation)", () 
       "quantity(self.name).add(1).compareTo(quantity('2')) == 0",
       "self.name.charAt(0) == 'a' && strings.quote(self.name) != '' && self.name.replace('a', 'b') != ''",
       "self.items.map(i, i.port).sum() > 0 && self.items.map(i, i.port).isSorted()",
+      "sets.contains(self.items.map(i, i.port), [443]) && !sets.intersects([1], [2])",
     ].map((rule) => ({ rule }));
     // They compile (some are over the cost limit, `name` having no maxLength: costed as upstream's cost.go does).
     expect(atCrd(spec(ok)).filter((e) => e.includes("compilation failed"))).toEqual([]);
