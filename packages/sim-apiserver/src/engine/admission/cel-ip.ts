@@ -56,44 +56,64 @@ function parseV6(s: string): bigint | undefined {
   return groups.reduce((acc, g) => (acc << 16n) | g, 0n);
 }
 
+/**
+ * Go's reason a string is no address (`netip.ParseAddr`'s error after the input): the IPv4 field-count, value and
+ * leading-zero errors, and an IPv6 empty field with where it is; other malformed input is `unable to parse IP`.
+ */
+function parseFailure(s: string): string {
+  if (!s.includes(":")) {
+    const parts = s.split(".");
+    if (parts.length > 4) return "IPv4 address too long";
+    if (parts.length < 4) return "IPv4 address too short";
+    for (const p of parts) {
+      if (!/^\d+$/.test(p)) return p === "" ? "IPv4 field must have at least one digit" : "unexpected character";
+      if (p.length > 1 && p[0] === "0") return "IPv4 field has octet with leading zero";
+      if (Number(p) > 255) return "IPv4 field has value >255";
+    }
+  }
+  const triple = s.indexOf(":::");
+  if (triple !== -1)
+    return `each colon-separated field must have at least one digit (at ${JSON.stringify(s.slice(triple + 2))})`;
+  return "unable to parse IP";
+}
+
+const parseError = (s: string): Error =>
+  new Error(
+    `IP Address ${JSON.stringify(s)} parse error during conversion from string: ParseAddr(${JSON.stringify(s)}): ${parseFailure(s)}`,
+  );
+
 /** `netip.ParseAddr` with the ip library's checks; the error names the input as upstream's does. */
 export function parseIP(s: string): IPAddr | Error {
   if (s.includes("%")) return new Error(`IP address with zone value is not allowed: ${s}`);
   if (!s.includes(":")) {
     const v4 = parseV4(s);
-    return v4 === undefined
-      ? new Error(
-          `IP Address ${JSON.stringify(s)} parse error during conversion from string: ParseAddr(${JSON.stringify(s)}): unable to parse IP`,
-        )
-      : { family: 4, bits: v4 };
+    return v4 === undefined ? parseError(s) : { family: 4, bits: v4 };
   }
   const v6 = parseV6(s);
-  if (v6 === undefined)
-    return new Error(
-      `IP Address ${JSON.stringify(s)} parse error during conversion from string: ParseAddr(${JSON.stringify(s)}): unable to parse IP`,
-    );
+  if (v6 === undefined) return parseError(s);
   if (v6 >> 32n === 0xffffn) return new Error(`IPv4-mapped IPv6 address is not allowed: ${s}`);
   return { family: 6, bits: v6 };
 }
 
-/** `netip.ParsePrefix` with the cidr library's checks. */
+/**
+ * `netip.ParsePrefix` with the cidr library's checks; the error as upstream's reads, its prefix twice (the library
+ * wraps an error that already carries it).
+ */
 export function parseCIDR(s: string): CIDR | Error {
-  const slash = s.indexOf("/");
-  if (slash === -1)
-    return new Error(
-      `network address parse error during conversion from string: netip.ParsePrefix(${JSON.stringify(s)}): no '/'`,
+  const fail = (why: string) =>
+    new Error(
+      `network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix(${JSON.stringify(s)}): ${why}`,
     );
-  const ip = parseIP(s.slice(0, slash));
-  if (ip instanceof Error)
-    return new Error(
-      `network address parse error during conversion from string: netip.ParsePrefix(${JSON.stringify(s)}): ${ip.message}`,
-    );
+  const slash = s.lastIndexOf("/");
+  if (slash === -1) return fail("no '/'");
+  const addr = s.slice(0, slash);
+  if (addr.includes("%")) return fail("IPv6 zones cannot be present in a prefix");
+  const ip = parseIP(addr);
+  if (ip instanceof Error) return fail(`ParseAddr(${JSON.stringify(addr)}): ${parseFailure(addr)}`);
   const len = s.slice(slash + 1);
   const max = ip.family === 4 ? 32 : 128;
-  if (!/^(0|[1-9]\d{0,2})$/.test(len) || Number(len) > max)
-    return new Error(
-      `network address parse error during conversion from string: netip.ParsePrefix(${JSON.stringify(s)}): bad bits after slash: ${JSON.stringify(len)}`,
-    );
+  if (!/^(0|[1-9]\d{0,2})$/.test(len)) return fail(`bad bits after slash: ${JSON.stringify(len)}`);
+  if (Number(len) > max) return fail(`prefix length out of range`);
   return { ip, prefix: Number(len) };
 }
 

@@ -200,7 +200,7 @@ describe("errors of the libraries are errors, not values", () => {
     ["ip('::ffff:127.0.0.1')", /IPv4-mapped IPv6 address is not allowed/],
     ["ip('fe80::1%eth0')", /zone value is not allowed/],
     ["ip('1.2.3')", /parse error/],
-    ["cidr('192.168.0.0/33')", /bad bits after slash/],
+    ["cidr('192.168.0.0/33')", /prefix length out of range/],
     ["quantity('1.5').asInteger()", /cannot convert value to integer/],
     ["format.named('nope').value()", /optional\.none\(\) dereference/],
   ])("%s", (expr, msg) => {

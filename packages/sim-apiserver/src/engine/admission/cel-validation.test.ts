@@ -309,6 +309,14 @@ describe("CRD write: type-checking against the schema (TestCelCompilation)", () 
     expect(atCrd(spec([{ rule: "quantity(self.name).add('x') == quantity('1')" }]))[0]).toContain(
       "found no matching overload for 'add' applied to 'kubernetes.Quantity.(string)'",
     );
+    // cidr_test.go's "compilation error for cidr(int)".
+    expect(atCrd(spec([{ rule: "cidr(192168).prefixLength() > 0" }]))[0]).toContain(
+      "found no matching overload for 'cidr' applied to '(int)'",
+    );
+    // ip_test.go's "passing cidr into isIP returns compile error".
+    expect(atCrd(spec([{ rule: "isIP(cidr(self.name))" }]))[0]).toContain(
+      "found no matching overload for 'isIP' applied to '(net.CIDR)'",
+    );
     expect(atCrd(spec([{ rule: "ip(self.name) == cidr(self.name)" }]))[0]).toContain(
       "found no matching overload for '_==_' applied to '(net.IP, net.CIDR)'",
     );
