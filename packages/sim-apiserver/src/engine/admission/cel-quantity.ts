@@ -12,6 +12,8 @@ export interface Quantity {
   readonly scale: number;
 }
 
+/** The pattern `ParseQuantity`'s error names; what passes it may still fail on its number or suffix. */
+const UPSTREAM_REGEX = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
 const GRAMMAR = /^([+-]?)(\d+(?:\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?\d+)?$/;
 const BINARY: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 const DECIMAL: Readonly<Record<string, number>> = { n: -9, u: -6, m: -3, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
@@ -28,11 +30,20 @@ function normal(num: bigint, scale: number): Quantity {
   return { num, scale };
 }
 
-/** `resource.ParseQuantity`; an error message as upstream's (`quantities must match the regular expression …`). */
+/**
+ * `resource.ParseQuantity`; an error message as upstream's: `quantities must match the regular expression …`, or for
+ * what matches that pattern but is no quantity, `unable to parse quantity's suffix` (`10Mm`) / `… numeric part`.
+ */
 export function parseQuantity(s: string): Quantity | Error {
+  if (!UPSTREAM_REGEX.test(s))
+    return new Error("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
   const m = GRAMMAR.exec(s);
   if (m === null)
-    return new Error("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+    return new Error(
+      /^[+-]?(\d+(\.\d*)?|\.\d+)/.test(s)
+        ? "unable to parse quantity's suffix"
+        : "unable to parse quantity's numeric part",
+    );
   const [, sign, digits, suffix] = m as unknown as [string, string, string, string | undefined];
   const [whole, frac = ""] = digits.split(".");
   let num = BigInt(`${whole || "0"}${frac}`);

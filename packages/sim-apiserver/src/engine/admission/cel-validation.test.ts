@@ -309,6 +309,14 @@ describe("CRD write: type-checking against the schema (TestCelCompilation)", () 
     expect(atCrd(spec([{ rule: "quantity(self.name).add('x') == quantity('1')" }]))[0]).toContain(
       "found no matching overload for 'add' applied to 'kubernetes.Quantity.(string)'",
     );
+    // quantity_test.go's "isQuantity_noOverload".
+    expect(atCrd(spec([{ rule: "isQuantity([1, 2, 3])" }]))[0]).toContain(
+      "found no matching overload for 'isQuantity' applied to '(list(int))'",
+    );
+    // quantity_test.go's "isQuantity_noOverload".
+    expect(atCrd(spec([{ rule: "isQuantity([1, 2, 3])" }]))[0]).toContain(
+      "found no matching overload for 'isQuantity' applied to '(list(int))'",
+    );
     // cidr_test.go's "compilation error for cidr(int)".
     expect(atCrd(spec([{ rule: "cidr(192168).prefixLength() > 0" }]))[0]).toContain(
       "found no matching overload for 'cidr' applied to '(int)'",
