@@ -247,6 +247,7 @@ export class SimApiServer {
         },
         secret: (ns, name) => lookup("secrets", ns, name),
         token: (pod, sa) => this.serviceAccountTokens.podToken(pod, sa, startedAtMs),
+        node: (name) => lookup("nodes", "", name),
       }),
     });
     const admission = new Admission({
