@@ -358,6 +358,7 @@ export class SimApiServer {
         clock: this.clock,
         resources: () => this.resources(),
         delayMs: opts.controllers?.delayMs ?? 0,
+        ...(this.logger !== undefined && { logger: this.logger }),
       };
       this.garbageCollector = new GarbageCollector(deps);
       this.namespaceController = new NamespaceController(deps, {
