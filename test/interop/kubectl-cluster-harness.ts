@@ -4,9 +4,10 @@ import { KubeClient } from "@informer-ts/client";
 import { realClock } from "@informer-ts/clock";
 import { silentLogger } from "@informer-ts/instrumentation";
 import { DEFAULT_POD_STAGES, SimClusterRuntime, type Stage } from "@informer-ts/sim-cluster";
+import { afterAll, beforeAll } from "vitest";
 import { run } from "./run.js";
 import { type SimHandle, startSim } from "./sim.js";
-import { freshDir, kubectlBin } from "./tools.js";
+import { checkKubectl, freshDir, kubectlBin, requireTool, type ToolCheck } from "./tools.js";
 
 /** `stages` with every delay and jitter divided by `factor`: real time, so that a test takes seconds. */
 export function fasterStages(factor: number, stages: readonly Stage[] = DEFAULT_POD_STAGES): Stage[] {
@@ -59,5 +60,42 @@ export async function startKubectlCluster(): Promise<KubectlCluster> {
       await client.close();
       await sim.close();
     },
+  };
+}
+
+/** What {@link useKubectlCluster} gives a test file. */
+export interface KubectlClusterFixture {
+  /** Whether kubectl runs here (why not, when it does not). */
+  readonly check: ToolCheck;
+  /** Runs kubectl against the file's cluster: its stdout, or an error with its stderr. */
+  readonly k: (...args: string[]) => Promise<string>;
+  /** The running cluster (only inside a test that called {@link KubectlClusterFixture.require}). */
+  readonly cluster: () => KubectlCluster;
+  /** Skips the calling test, with a printed reason, when kubectl is absent (fails it under `INTEROP_REQUIRED`). */
+  readonly require: (ctx: { skip: (note?: string) => void }) => void;
+}
+
+/**
+ * One cluster ({@link startKubectlCluster}) for the test file that calls this at its top level: started in
+ * `beforeAll` when kubectl runs here, closed in `afterAll`.
+ */
+export function useKubectlCluster(): KubectlClusterFixture {
+  const check = checkKubectl();
+  let cluster: KubectlCluster | undefined;
+  beforeAll(async () => {
+    if (check.ok) cluster = await startKubectlCluster();
+  });
+  afterAll(async () => {
+    await cluster?.close();
+  });
+  const running = () => {
+    if (cluster === undefined) throw new Error("useKubectlCluster: the cluster is not running (kubectl absent?)");
+    return cluster;
+  };
+  return {
+    check,
+    k: (...args) => running().kubectl(...args),
+    cluster: running,
+    require: (ctx) => requireTool(check, ctx),
   };
 }

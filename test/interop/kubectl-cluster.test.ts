@@ -1,25 +1,13 @@
 // kubectl against the simulator with a cluster inside it (sim-cluster over HTTP, in real time): the rollout commands
 // a user types, as in the transcript.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type KubectlCluster, startKubectlCluster } from "./kubectl-cluster-harness.js";
-import { checkKubectl, requireTool } from "./tools.js";
+import { describe, expect, it } from "vitest";
+import { useKubectlCluster } from "./kubectl-cluster-harness.js";
 
-const kubectl = checkKubectl();
-let cluster: KubectlCluster | undefined;
-
-beforeAll(async () => {
-  if (kubectl.ok) cluster = await startKubectlCluster();
-});
-
-afterAll(async () => {
-  await cluster?.close();
-});
-
-const k = (...args: string[]) => cluster!.kubectl(...args);
+const { k, require: requireKubectl } = useKubectlCluster();
 
 describe("kubectl with sim-cluster (e2e apps basics)", () => {
   it("kubectl create deployment web --replicas=3; rollout status completes; three Running pods on nodes", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     expect(await k("create", "deployment", "web", "--image=nginx", "--replicas=3")).toContain(
       "deployment.apps/web created",
     );
@@ -47,7 +35,7 @@ describe("kubectl with sim-cluster (e2e apps basics)", () => {
   });
 
   it("kubectl scale, set image, rollout undo and rollout history", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     await k("scale", "deploy/web", "--replicas=5");
     expect(await k("rollout", "status", "deploy/web", "--timeout=60s")).toContain("successfully rolled out");
     await k("set", "image", "deploy/web", "nginx=nginx:1.28");
@@ -71,7 +59,7 @@ describe("kubectl with sim-cluster (e2e apps basics)", () => {
   });
 
   it("deployment reaping should cascade to its replica sets and pods (test/e2e/apps/deployment.go, with kubectl delete)", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     await k("delete", "deployment", "web", "--wait=true", "--timeout=60s");
     await expect
       .poll(async () => (await k("get", "pods,rs", "-l", "app=web", "--no-headers", "--ignore-not-found")).trim(), {

@@ -3,26 +3,15 @@
 // options kubectl passes (`--tail`, `--timestamps`, `--limit-bytes`, `-c`, `-f`).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type KubectlCluster, startKubectlCluster } from "./kubectl-cluster-harness.js";
-import { checkKubectl, freshDir, requireTool } from "./tools.js";
+import { describe, expect, it } from "vitest";
+import { useKubectlCluster } from "./kubectl-cluster-harness.js";
+import { freshDir } from "./tools.js";
 
-const kubectl = checkKubectl();
-let cluster: KubectlCluster | undefined;
-
-beforeAll(async () => {
-  if (kubectl.ok) cluster = await startKubectlCluster();
-});
-
-afterAll(async () => {
-  await cluster?.close();
-});
-
-const k = (...args: string[]) => cluster!.kubectl(...args);
+const { k, require: requireKubectl } = useKubectlCluster();
 
 describe("kubectl logs with sim-cluster", () => {
   it("kubectl run … -- sh -c; kubectl logs prints the output, with --tail, --timestamps and --limit-bytes", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     await k("create", "configmap", "greeting", "--from-literal=WHO=world");
     const overrides = JSON.stringify({
       spec: {
@@ -50,7 +39,7 @@ describe("kubectl logs with sim-cluster", () => {
   });
 
   it("kubectl logs -c names a container of the pod; a wrong one is refused, naming it", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const pod = JSON.stringify({
       apiVersion: "v1",
       kind: "Pod",
@@ -74,7 +63,7 @@ describe("kubectl logs with sim-cluster", () => {
   // Whether the container still runs when kubectl connects depends on real-time scheduling; the stream's end on the
   // container's end is tested on the HTTP face (packages/sim-apiserver/src/http/pod-log.test.ts).
   it("kubectl logs -f prints the output and returns once the container has ended", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const overrides = JSON.stringify({
       spec: { containers: [{ name: "once", image: "busybox", command: ["sh", "-c", "echo started; echo done"] }] },
     });

@@ -2,22 +2,10 @@
 // StatefulSet commands a user types — create job, get jobs,pods, create cronjob, scale sts.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type KubectlCluster, startKubectlCluster } from "./kubectl-cluster-harness.js";
-import { checkKubectl, requireTool } from "./tools.js";
+import { describe, expect, it } from "vitest";
+import { useKubectlCluster } from "./kubectl-cluster-harness.js";
 
-const kubectl = checkKubectl();
-let cluster: KubectlCluster | undefined;
-
-beforeAll(async () => {
-  if (kubectl.ok) cluster = await startKubectlCluster();
-});
-
-afterAll(async () => {
-  await cluster?.close();
-});
-
-const k = (...args: string[]) => cluster!.kubectl(...args);
+const { k, require: requireKubectl, cluster } = useKubectlCluster();
 
 const STS = `apiVersion: apps/v1
 kind: StatefulSet
@@ -45,7 +33,7 @@ spec:
 
 describe("kubectl with sim-cluster: Jobs, CronJobs, StatefulSets (e2e apps basics)", () => {
   it("kubectl create job pi; wait --for=condition=complete; get jobs,pods shows it Complete and its pod Completed", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     expect(await k("create", "job", "pi", "--image=busybox")).toContain("job.batch/pi created");
     expect(await k("wait", "--for=condition=complete", "job/pi", "--timeout=60s")).toContain(
       "job.batch/pi condition met",
@@ -58,7 +46,7 @@ describe("kubectl with sim-cluster: Jobs, CronJobs, StatefulSets (e2e apps basic
   });
 
   it("kubectl delete job pi cascades to its pods (test/e2e/apps/job.go should delete a job, with kubectl)", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     await k("delete", "job", "pi", "--wait=true", "--timeout=60s");
     await expect
       .poll(
@@ -76,8 +64,8 @@ describe("kubectl with sim-cluster: Jobs, CronJobs, StatefulSets (e2e apps basic
 
   it("kubectl apply a CronJob; kubectl get cronjob shows its schedule", async (ctx) => {
     // `kubectl create cronjob` sends protobuf, which the simulator does not read yet: applied as YAML instead.
-    requireTool(kubectl, ctx);
-    const file = join(cluster!.sim.dir, "cron.yaml");
+    requireKubectl(ctx);
+    const file = join(cluster().sim.dir, "cron.yaml");
     writeFileSync(file, CRON);
     expect(await k("apply", "-f", file)).toContain("cronjob.batch/tick created");
     // The simulator's table for cronjobs has only NAME and AGE (upstream adds SCHEDULE, SUSPEND, ACTIVE, …).
@@ -85,8 +73,8 @@ describe("kubectl with sim-cluster: Jobs, CronJobs, StatefulSets (e2e apps basic
   });
 
   it("kubectl apply a StatefulSet; rollout status completes; kubectl scale sts; pods in ordinal order", async (ctx) => {
-    requireTool(kubectl, ctx);
-    const file = join(cluster!.sim.dir, "sts.yaml");
+    requireKubectl(ctx);
+    const file = join(cluster().sim.dir, "sts.yaml");
     writeFileSync(file, STS);
     expect(await k("apply", "-f", file)).toContain("statefulset.apps/db created");
     expect(await k("rollout", "status", "sts/db", "--timeout=60s")).toMatch(

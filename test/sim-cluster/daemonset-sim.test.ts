@@ -70,6 +70,41 @@ async function settleOnNodes(name: string, nodes: readonly string[], image?: str
   });
 }
 
+/** A cluster of `nodes` nodes whose set `name` (spec fields `extra`) runs `nginx:1` on every node, settled. */
+async function settledSet(
+  name: string,
+  nodes: number,
+  extra: Record<string, unknown>,
+  stages?: readonly Stage[],
+): Promise<SimCluster> {
+  c = await cluster(nodes, stages);
+  await c.client.create(resources.daemonSets, daemonSet(name, {}, extra));
+  await settleOnNodes(name, nodeNames(), "nginx:1");
+  return c;
+}
+
+/** Starts a rollout of set `name`: its template's image becomes `nginx:2` (and `metadata` is merged in). */
+async function rollOut(name: string, metadata?: Record<string, unknown>): Promise<void> {
+  await c!.client.patch(
+    resources.daemonSets,
+    name,
+    {
+      spec: {
+        template: {
+          ...(metadata !== undefined && { metadata }),
+          spec: { containers: [{ name: "app", image: "nginx:2" }] },
+        },
+      },
+    },
+    { namespace: "default" },
+  );
+}
+
+/** `RollingUpdate` with `maxSurge` and `maxUnavailable: 0`. */
+const surgeStrategy = (maxSurge: number | string) => ({
+  updateStrategy: { type: "RollingUpdate", rollingUpdate: { maxSurge, maxUnavailable: 0 } },
+});
+
 describe("DaemonSet in the simulated cluster", () => {
   it("should run and stop simple daemon (test/e2e/apps/daemon_set.go)", async () => {
     c = await cluster(3);
@@ -129,21 +164,13 @@ describe("DaemonSet in the simulated cluster", () => {
   });
 
   it("should update pod when spec was updated and update strategy is RollingUpdate (test/e2e/apps/daemon_set.go)", async () => {
-    c = await cluster(4);
-    await c.client.create(
-      resources.daemonSets,
-      daemonSet("rolling", {}, { updateStrategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1 } } }),
-    );
-    await settleOnNodes("rolling", nodeNames(), "nginx:1");
+    c = await settledSet("rolling", 4, {
+      updateStrategy: { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1 } },
+    });
     const firstHash = podsOf(c, "rolling")[0]!.metadata?.labels?.["controller-revision-hash"];
     // Watch how many nodes are without an available pod at any time during the update: at most maxUnavailable.
     let worst = 0;
-    await c.client.patch(
-      resources.daemonSets,
-      "rolling",
-      { spec: { template: { spec: { containers: [{ name: "app", image: "nginx:2" }] } } } },
-      { namespace: "default" },
-    );
+    await rollOut("rolling");
     await c.settle({
       maxMs: 300_000,
       until: () => {
@@ -166,6 +193,33 @@ describe("DaemonSet in the simulated cluster", () => {
     expect(revisions.map((r) => r.revision).sort()).toEqual([1, 2]);
     expect(revisions.every((r) => r.metadata?.name?.startsWith("rolling-"))).toBe(true);
   });
+
+  for (const phase of ["Failed", "Succeeded"] as const) {
+    it(`should retry creating failed daemon pods (test/e2e/apps/daemon_set.go): a ${phase} daemon pod is deleted and replaced`, async () => {
+      c = await cluster(2);
+      await c.client.create(resources.daemonSets, daemonSet("retry"));
+      await settleOnNodes("retry", nodeNames());
+      const victim = podsOf(c, "retry")[0]!;
+      await c.client.updateStatus(resources.pods, { ...victim, status: { ...victim.status, phase } } as Pod);
+      await c.settle({
+        maxMs: 120_000,
+        until: () => !podsOf(c!, "retry").some((p) => p.metadata?.name === victim.metadata?.name),
+      });
+      await settleOnNodes("retry", nodeNames());
+      const replacement = podsOf(c, "retry").find((p) => p.spec?.nodeName === victim.spec?.nodeName)!;
+      expect(replacement.metadata?.name).not.toBe(victim.metadata?.name);
+      const events = all<{ reason?: string; type?: string; message?: string }>(c, "events");
+      const reason = phase === "Failed" ? "FailedDaemonPod" : "SucceededDaemonPod";
+      expect(events.filter((e) => e.reason === reason)).toEqual([
+        expect.objectContaining({
+          type: phase === "Failed" ? "Warning" : "Normal",
+          message: expect.stringContaining(
+            `daemon pod default/${victim.metadata?.name} on node ${victim.spec?.nodeName}`,
+          ),
+        }),
+      ]);
+    });
+  }
 
   it("TestTaintedNodeDaemonDoesNotLaunchIntolerantPods / TestNodeDaemonLaunchesToleratePod (daemon_controller_test.go)", async () => {
     c = await cluster(2);
@@ -232,17 +286,9 @@ describe("DaemonSet rolling update with maxSurge in the simulated cluster (updat
   }
 
   it("TestDaemonSetUpdatesPodsWithMaxSurge: new pods start beside the old ones, at most maxSurge nodes at a time, no node without a ready pod", async () => {
-    c = await cluster(5);
-    const strategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: 2, maxUnavailable: 0 } };
-    await c.client.create(resources.daemonSets, daemonSet("surge", {}, { updateStrategy: strategy }));
-    await settleOnNodes("surge", nodeNames(), "nginx:1");
+    c = await settledSet("surge", 5, surgeStrategy(2));
     const o = observe("surge", 2);
-    await c.client.patch(
-      resources.daemonSets,
-      "surge",
-      { spec: { template: { spec: { containers: [{ name: "app", image: "nginx:2" }] } } } },
-      { namespace: "default" },
-    );
+    await rollOut("surge");
     await c.settle({
       maxMs: 300_000,
       until: () => {
@@ -259,19 +305,8 @@ describe("DaemonSet rolling update with maxSurge in the simulated cluster (updat
   });
 
   it("with minReadySeconds an old pod goes only once the new pod on its node has been ready that long", async () => {
-    c = await cluster(2);
-    const strategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
-    await c.client.create(
-      resources.daemonSets,
-      daemonSet("mrs", {}, { updateStrategy: strategy, minReadySeconds: 10 }),
-    );
-    await c.settle({ maxMs: 120_000, until: () => dsOf("mrs")?.status?.numberAvailable === 2 });
-    await c.client.patch(
-      resources.daemonSets,
-      "mrs",
-      { spec: { template: { spec: { containers: [{ name: "app", image: "nginx:2" }] } } } },
-      { namespace: "default" },
-    );
+    c = await settledSet("mrs", 2, { ...surgeStrategy(1), minReadySeconds: 10 });
+    await rollOut("mrs");
     // For each node: when its new pod turned ready, and when its old pod was marked for deletion.
     const readyAt = new Map<string, number>();
     const gone = new Map<string, number>();
@@ -297,17 +332,9 @@ describe("DaemonSet rolling update with maxSurge in the simulated cluster (updat
   });
 
   it("maxSurge as a percentage rounds up (30% of 5 nodes: 2 at a time)", async () => {
-    c = await cluster(5);
-    const strategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: "30%", maxUnavailable: 0 } };
-    await c.client.create(resources.daemonSets, daemonSet("pct", {}, { updateStrategy: strategy }));
-    await settleOnNodes("pct", nodeNames(), "nginx:1");
+    c = await settledSet("pct", 5, surgeStrategy("30%"));
     const o = observe("pct", 2);
-    await c.client.patch(
-      resources.daemonSets,
-      "pct",
-      { spec: { template: { spec: { containers: [{ name: "app", image: "nginx:2" }] } } } },
-      { namespace: "default" },
-    );
+    await rollOut("pct");
     await c.settle({
       maxMs: 300_000,
       until: () => {
@@ -321,24 +348,9 @@ describe("DaemonSet rolling update with maxSurge in the simulated cluster (updat
   });
 
   it("TestDaemonSetUpdatesWhenNewPodIsNotReady with surge: new pods that never become available stop the rollout at maxSurge nodes, old pods stay", async () => {
-    c = await cluster(4, NEVER_READY_STAGES);
-    const strategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
-    await c.client.create(resources.daemonSets, daemonSet("stuck", {}, { updateStrategy: strategy }));
-    await settleOnNodes("stuck", nodeNames(), "nginx:1");
+    c = await settledSet("stuck", 4, surgeStrategy(1), NEVER_READY_STAGES);
     // The new template's pods never become ready.
-    await c.client.patch(
-      resources.daemonSets,
-      "stuck",
-      {
-        spec: {
-          template: {
-            metadata: { annotations: { [NEVER_READY]: "true" } },
-            spec: { containers: [{ name: "app", image: "nginx:2" }] },
-          },
-        },
-      },
-      { namespace: "default" },
-    );
+    await rollOut("stuck", { annotations: { [NEVER_READY]: "true" } });
     const end = c.clock.now() + 120_000;
     await c.settle({ maxMs: 121_000, until: () => c!.clock.now() >= end });
     const pods = live("stuck");
@@ -352,28 +364,15 @@ describe("DaemonSet rolling update with maxSurge in the simulated cluster (updat
 
   it("an old pod that is not available is replaced at once, beyond maxSurge (TestDaemonSetUpdatesAllOldPodsNotReadyMaxSurge)", async () => {
     c = await cluster(3, NEVER_READY_STAGES);
-    const strategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
     // The old pods never become ready: none is available.
-    const ds = daemonSet("allold", {}, { updateStrategy: strategy });
+    const ds = daemonSet("allold", {}, surgeStrategy(1));
     (ds.spec!.template.metadata as { annotations?: Record<string, string> }).annotations = { [NEVER_READY]: "true" };
     await c.client.create(resources.daemonSets, ds);
     await c.settle({
       maxMs: 60_000,
       until: () => live("allold").length === 3 && live("allold").every((p) => p.status?.phase === "Running"),
     });
-    await c.client.patch(
-      resources.daemonSets,
-      "allold",
-      {
-        spec: {
-          template: {
-            metadata: { annotations: { [NEVER_READY]: null } },
-            spec: { containers: [{ name: "app", image: "nginx:2" }] },
-          },
-        },
-      },
-      { namespace: "default" },
-    );
+    await rollOut("allold", { annotations: { [NEVER_READY]: null } });
     // All three nodes get their new pod together, though maxSurge is 1.
     let mostNew = 0;
     await c.settle({

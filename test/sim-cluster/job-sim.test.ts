@@ -1,6 +1,7 @@
 // The Job controller in the simulated cluster (in-process, virtual time): behaviours of test/e2e/apps/job.go and
 // job_controller_test.go's TestControllerSyncJob cases that need pods to run.
 import { type Job, type Pod, resources } from "@informer-ts/client";
+import { DEFAULT_POD_STAGES, type Stage } from "@informer-ts/sim-cluster";
 import { createSimCluster, type SimCluster } from "@informer-ts/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { all, conditionTrue, failingIndexStages, job, podsOf, stored } from "./cluster-helpers.js";
@@ -319,5 +320,85 @@ describe("TTL after finished in the simulated cluster", () => {
     const end = c.clock.now() + 300_000;
     await c.settle({ maxMs: 301_000, until: () => c!.clock.now() >= end });
     expect(jobOf("keep")).toBeDefined();
+  });
+});
+
+/** `stages`, with the pods of `indexes` completing only after `ms` (instead of 5–6 s). */
+function slowIndexStages(
+  indexes: readonly number[],
+  ms: number,
+  stages: readonly Stage[] = DEFAULT_POD_STAGES,
+): Stage[] {
+  const complete = stages.find((st) => st.name === "pod-complete")!;
+  return [
+    ...stages,
+    ...indexes.map((ix) => ({
+      ...complete,
+      name: `pod-complete-slowly-${ix}`,
+      weight: 1e9,
+      selector: { ...complete.selector, matchLabels: { "batch.kubernetes.io/job-completion-index": String(ix) } },
+      delay: { durationMs: ms },
+    })),
+  ];
+}
+
+// test/integration/job/job_test.go TestSuccessPolicy (the job controller's successPolicy, success_policy.go).
+describe("Job successPolicy in the simulated cluster (TestSuccessPolicy)", () => {
+  const rules = [
+    ["succeededIndexes", { succeededIndexes: "1" }],
+    ["succeededCount", { succeededCount: 1 }],
+  ] as const;
+  for (const [what, rule] of rules) {
+    it(`job with successPolicy with ${what}; job has SuccessCriteriaMet and Complete conditions even if some indexes remain pending`, async () => {
+      c = await createSimCluster({
+        cluster: { nodes: 2, controllers: ["job"], stages: slowIndexStages([0], 3_600_000) },
+      });
+      const j = job("success-policy", { completions: 2, parallelism: 2, completionMode: "Indexed" });
+      (j.spec as { successPolicy?: unknown }).successPolicy = { rules: [rule] };
+      const t0 = c.clock.now();
+      await c.client.create(resources.jobs, j);
+      let metBeforeComplete = false;
+      await c.settle({
+        maxMs: 300_000,
+        until: () => {
+          const cur = jobOf("success-policy");
+          if (conditionTrue(cur, "SuccessCriteriaMet") && !conditionTrue(cur, "Complete")) metBeforeComplete = true;
+          return conditionTrue(cur, "Complete");
+        },
+      });
+      const done = jobOf("success-policy")!;
+      expect(metBeforeComplete).toBe(true);
+      expect(done.status).toMatchObject({ succeeded: 1, failed: 0, active: 0, completedIndexes: "1" });
+      for (const type of ["SuccessCriteriaMet", "Complete"]) {
+        expect((done.status?.conditions ?? []).find((x) => x.type === type)).toMatchObject({
+          status: "True",
+          reason: "SuccessPolicy",
+          message: "Matched rules at index 0",
+        });
+      }
+      // Index 0's pod, still running when the policy was met, was deleted; nothing is left running.
+      const live = podsOf(c, "success-policy").filter((p) => p.status?.phase !== "Succeeded");
+      expect(live).toEqual([]);
+      // …long before it would have completed.
+      expect(c.clock.now() - t0).toBeLessThan(3_600_000);
+    });
+  }
+
+  it("job with successPolicy and backoffLimitPerIndex; job has a Failed condition if job meets backoffLimitPerIndex", async () => {
+    const stages = failingIndexStages([0], slowIndexStages([1], 60_000));
+    c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"], stages } });
+    const j = job("success-policy-failed", {
+      completions: 2,
+      parallelism: 2,
+      completionMode: "Indexed",
+      backoffLimitPerIndex: 0,
+    });
+    (j.spec as { successPolicy?: unknown }).successPolicy = { rules: [{ succeededCount: 1 }] };
+    await c.client.create(resources.jobs, j);
+    await c.settle({ maxMs: 300_000, until: () => conditionTrue(jobOf("success-policy-failed"), "Failed") });
+    const done = jobOf("success-policy-failed")!;
+    expect(done.status).toMatchObject({ failed: 1, succeeded: 1, failedIndexes: "0", completedIndexes: "1" });
+    expect(conditionTrue(done, "SuccessCriteriaMet")).toBe(false);
+    expect(conditionTrue(done, "Complete")).toBe(false);
   });
 });

@@ -247,6 +247,7 @@ export class SimApiServer {
         },
         secret: (ns, name) => lookup("secrets", ns, name),
         token: (pod, sa) => this.serviceAccountTokens.podToken(pod, sa, startedAtMs),
+        node: (name) => lookup("nodes", "", name),
       }),
     });
     const admission = new Admission({
@@ -357,6 +358,7 @@ export class SimApiServer {
         clock: this.clock,
         resources: () => this.resources(),
         delayMs: opts.controllers?.delayMs ?? 0,
+        ...(this.logger !== undefined && { logger: this.logger }),
       };
       this.garbageCollector = new GarbageCollector(deps);
       this.namespaceController = new NamespaceController(deps, {

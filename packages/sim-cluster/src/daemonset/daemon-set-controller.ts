@@ -27,7 +27,8 @@ import {
   nodeShouldRunDaemonPod,
   surgeAndUnavailable,
 } from "./daemon-set-util.js";
-import { excessSurgePods, type SurgePods, surgeRollingUpdatePlan } from "./surge.js";
+import { byCreation, podsShouldBeOnNode } from "./pods-should-be-on-node.js";
+import { type SurgePods, surgeRollingUpdatePlan } from "./surge.js";
 
 /** The annotation the apiserver keeps the template generation in (`deprecated.daemonset.template.generation`). */
 export const TEMPLATE_GENERATION_ANNOTATION = "deprecated.daemonset.template.generation";
@@ -68,7 +69,8 @@ export interface DaemonSetControllerOptions {
  *   daemon tolerations (not-ready, unreachable, the pressure taints, unschedulable; network-unavailable with
  *   `hostNetwork`). A node that should run a pod and has none gets one (created in slow-start batches); pods on a node
  *   that may not keep them (a node no longer selected, an untolerated `NoExecute` taint) are deleted; of several pods
- *   on one node the oldest stays; failed pods are deleted and re-created.
+ *   on one node the oldest stays; `Failed` and `Succeeded` pods are deleted and re-created
+ *   ({@link podsShouldBeOnNode}).
  * - Pods are named `<set>-<random>` and bound to their node as upstream does: the required node affinity is replaced
  *   by one `matchFields` term on `metadata.name`, and the scheduler binds them.
  * - Revisions (`constructHistory`): the template as a `ControllerRevision` `<set>-<hash>`; an equal older one is
@@ -257,38 +259,16 @@ export class DaemonSetController {
       const name = node.metadata?.name ?? "";
       known.add(name);
       const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(node, ds);
-      const pods = byNode.get(name) ?? [];
-      if (shouldRun && pods.length === 0) {
-        needing.push(name);
-        continue;
-      }
-      if (shouldContinueRunning) {
-        const running: Pod[] = [];
-        for (const pod of pods) {
-          if (pod.metadata?.deletionTimestamp != null) continue;
-          if (pod.status?.phase === "Failed") {
-            // upstream: "Found failed daemon pod … on node …, will try to kill it"
-            this.o.recorder?.event(
-              ds,
-              "Warning",
-              "FailedDaemonPod",
-              `Found failed daemon pod ${keyOf(pod)} on node ${name}, will try to kill it`,
-            );
-            toDelete.push(pod);
-          } else running.push(pod);
-        }
-        if (surge !== undefined) {
-          // With surge a node may run one old and one new pod while the new one becomes available.
-          if (running.length === 0 && shouldRun) needing.push(name);
-          else if (running.length > 1) toDelete.push(...excessSurgePods(running.sort(byCreation), surge));
-        } else if (running.length > 1) {
-          running.sort(byCreation);
-          toDelete.push(...running.slice(1));
-        }
-        // A failed pod on a node that should run one is replaced once it is gone.
-      } else {
-        toDelete.push(...pods.filter((p) => p.metadata?.deletionTimestamp == null));
-      }
+      const d = podsShouldBeOnNode({
+        node: name,
+        pods: byNode.get(name) ?? [],
+        shouldRun,
+        shouldContinueRunning,
+        ...(surge !== undefined && { surge }),
+      });
+      if (d.needsPod) needing.push(name);
+      toDelete.push(...d.toDelete);
+      for (const e of d.events) this.o.recorder?.event(ds, e.type, e.reason, e.message);
     }
     // `getUnscheduledPodsWithoutNode`: pods for nodes that no longer exist, not yet bound.
     for (const [node, pods] of byNode) {
@@ -526,14 +506,6 @@ export class DaemonSetController {
     this.o.recorder?.event(ds, "Warning", reason, message);
     safeLog(this.o.logger, "warn", message, { controller: "daemonset-controller", key: keyOf(ds) });
   }
-}
-
-/** Older first, then by name (`podByCreationTimestampAndPhase` without the phase). */
-function byCreation(a: Pod, b: Pod): number {
-  const ta = a.metadata?.creationTimestamp ?? "";
-  const tb = b.metadata?.creationTimestamp ?? "";
-  if (ta !== tb) return ta < tb ? -1 : 1;
-  return (a.metadata?.name ?? "") < (b.metadata?.name ?? "") ? -1 : 1;
 }
 
 /** `shouldIgnoreNodeUpdate` negated: labels, taints or `unschedulable` changed. */

@@ -32,6 +32,7 @@ import {
   withOrderedIndexes,
 } from "./indexed-job-utils.js";
 import { matchPodFailurePolicy, type PodFailurePolicyRule } from "./pod-failure-policy.js";
+import { matchSuccessPolicy, SUCCESS_POLICY_REASON, type SuccessPolicy } from "./success-policy.js";
 
 /** `batch.kubernetes.io/job-tracking`: the finalizer that keeps a finished pod until the Job counted it. */
 export const JOB_TRACKING_FINALIZER = "batch.kubernetes.io/job-tracking";
@@ -55,6 +56,7 @@ interface JobSpec {
   suspend?: boolean;
   selector?: unknown;
   podFailurePolicy?: { rules?: PodFailurePolicyRule[] };
+  successPolicy?: SuccessPolicy;
   template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: unknown };
 }
 
@@ -141,7 +143,12 @@ function finishedAtOf(pod: Pod, fallback: number): number {
  *   more than `maxFailedIndexes` fail the Job (`MaxFailedIndexesExceeded`), and once every index succeeded or failed
  *   with some failed it fails with `FailedIndexes`.
  *
- * Differences from kube-controller-manager: no `successPolicy`, no `podReplacementPolicy` field (its defaults:
+ * - `successPolicy` (Indexed mode, `success_policy.go`, {@link matchSuccessPolicy}): once a rule's `succeededIndexes`
+ *   (all, or `succeededCount` of them) or `succeededCount` indexes have succeeded, `SuccessCriteriaMet` (reason
+ *   `SuccessPolicy`, `Matched rules at index N`) is set, the pods still running are deleted (and not counted as
+ *   failed), and `Complete` follows with the same reason once none is left.
+ *
+ * Differences from kube-controller-manager: no `podReplacementPolicy` field (its defaults:
  * `Failed` with `backoffLimitPerIndex`, else `TerminatingOrFailed`) and no `managedBy`; pods are not adopted by
  * selector; the Job's defaults (`SetDefaults_Job`) are applied here rather than by the apiserver; no job metrics
  * beyond the work queue's.
@@ -319,6 +326,10 @@ export class JobController {
     let failJobMessage: string | undefined;
     const newlyFinished: Pod[] = [];
     const finished: FinishedPod[] = [];
+    // Once the success criteria are met the pods still running are deleted: they are not failures.
+    const successMet = (statusOf(job).conditions ?? []).some(
+      (c) => c.type === "SuccessCriteriaMet" && c.status === "True",
+    );
     for (const p of pods) {
       if (!hasTrackingFinalizer(p)) continue;
       const puid = p.metadata?.uid ?? "";
@@ -332,6 +343,9 @@ export class JobController {
       if (phase === "Succeeded") {
         if (!indexed) uncounted.succeeded.push(puid);
         finished.push({ succeeded: true, finishedAt: finishedAtOf(p, now) });
+      } else if (phase !== "Failed" && p.metadata?.deletionTimestamp != null && successMet) {
+        newlyFinished.push(p);
+        continue;
       } else if (phase === "Failed" || p.metadata?.deletionTimestamp != null) {
         const match = phase === "Failed" ? matchPodFailurePolicy(rules, p) : { countFailed: true };
         if (match.failJobMessage !== undefined && failJobMessage === undefined) failJobMessage = match.failJobMessage;
@@ -449,6 +463,11 @@ export class JobController {
         this.o.recorder?.event(job, "Warning", reason, message);
       }
     }
+    // `matchSuccessPolicy` (Indexed Jobs only): a rule met ends the Job early.
+    if (indexed && !condTrue("FailureTarget") && !condTrue("SuccessCriteriaMet")) {
+      const matched = matchSuccessPolicy(spec.successPolicy, indexCount, succeededIndexes, corrupt("successPolicy"));
+      if (matched !== undefined) setCond("SuccessCriteriaMet", "True", SUCCESS_POLICY_REASON, matched);
+    }
     if (!condTrue("FailureTarget") && !condTrue("SuccessCriteriaMet")) {
       const complete = indexed
         ? intervalsTotal(succeededIndexes) >= indexCount
@@ -465,7 +484,9 @@ export class JobController {
           const ft = conditions.find((c) => c.type === "FailureTarget")!;
           setCond("Failed", "True", ft.reason ?? "", ft.message ?? "");
         } else {
-          setCond("Complete", "True", "CompletionsReached", "Reached expected number of succeeded pods");
+          // Complete carries the reason and message of SuccessCriteriaMet (CompletionsReached or SuccessPolicy).
+          const met = conditions.find((c) => c.type === "SuccessCriteriaMet")!;
+          setCond("Complete", "True", met.reason ?? "", met.message ?? "");
           status.completionTime = nowText;
           this.o.recorder?.event(job, "Normal", "Completed", "Job completed");
         }

@@ -65,6 +65,54 @@ describe("containerOutput (the container output model)", () => {
     ]);
   });
 
+  // test/e2e/common/node/downwardapi.go: "should provide pod name, namespace and IP address as env vars", "… host IP …",
+  // "should provide pod UID as env vars"
+  it("env fieldRef: every path the kubelet offers for env", () => {
+    const p = {
+      ...pod({
+        command: ["env"],
+        env: [
+          ["NAME", "metadata.name"],
+          ["NS", "metadata.namespace"],
+          ["UID", "metadata.uid"],
+          ["TIER", "metadata.labels['tier']"],
+          ["NOTE", "metadata.annotations['note']"],
+          ["NODE", "spec.nodeName"],
+          ["SA", "spec.serviceAccountName"],
+          ["POD_IP", "status.podIP"],
+          ["POD_IPS", "status.podIPs"],
+          ["HOST_IP", "status.hostIP"],
+          ["HOST_IPS", "status.hostIPs"],
+          ["BAD", "spec.nope"],
+        ].map(([name, fieldPath]) => ({ name, valueFrom: { fieldRef: { fieldPath } } })),
+      }),
+      status: {
+        podIP: "10.0.0.7",
+        podIPs: [{ ip: "10.0.0.7" }, { ip: "fd00::7" }],
+        hostIP: "172.18.0.2",
+        hostIPs: [{ ip: "172.18.0.2" }],
+      },
+    } as KubeObject;
+    (p.metadata as { annotations?: Record<string, string> }).annotations = { note: "hi" };
+    const lines = containerOutput(p, "c", world);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        "NAME=p",
+        "NS=ns",
+        "UID=u-1",
+        "TIER=front",
+        "NOTE=hi",
+        "NODE=n1",
+        "SA=sa",
+        "POD_IP=10.0.0.7",
+        "POD_IPS=10.0.0.7,fd00::7",
+        "HOST_IP=172.18.0.2",
+        "HOST_IPS=172.18.0.2",
+      ]),
+    );
+    expect(lines.some((l) => l.startsWith("BAD="))).toBe(false);
+  });
+
   it("cat and agnhost mounttest read ConfigMap, Secret, downwardAPI and projected volumes with items, modes and subPath", () => {
     const spec = {
       volumes: [

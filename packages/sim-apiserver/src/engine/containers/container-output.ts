@@ -1,5 +1,6 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { KUBERNETES_SERVICE_IP } from "../controllers/kubernetes-service.js";
+import { resourceFieldValue } from "./resource-field.js";
 
 /** What {@link containerOutput} reads besides the pod: the objects its env and volumes name. */
 export interface ContainerWorld {
@@ -7,6 +8,14 @@ export interface ContainerWorld {
   readonly secret: (namespace: string, name: string) => KubeObject | undefined;
   /** The projected service-account token of the pod (issued at the container's start), if one can be issued. */
   readonly token: (pod: KubeObject, serviceAccount: string) => string | undefined;
+  /** The Node named `name` (its allocatable fills a `resourceFieldRef`'s unset limits); absent: no node known. */
+  readonly node?: (name: string) => KubeObject | undefined;
+}
+
+/** The pod's Node, if `world` knows it. */
+function nodeOf(pod: KubeObject, world: ContainerWorld): KubeObject | undefined {
+  const name = str(((pod.spec ?? {}) as Obj).nodeName);
+  return name === "" ? undefined : world.node?.(name);
 }
 
 /** A file of a mounted volume: its text and permission bits. */
@@ -93,7 +102,7 @@ function expandRefs(s: string, env: ReadonlyMap<string, string>): string {
  * The environment of `container` in `pod` (kubelet's `makeEnvironmentVariables`): `PATH` and `HOSTNAME`, the
  * `kubernetes` service's variables, then `envFrom` (ConfigMap and Secret keys with their prefix; names that are not
  * valid variable names skipped), then `env` (values with `$(VAR)` expanded, `configMapKeyRef`, `secretKeyRef`,
- * `fieldRef`), later ones replacing earlier; a missing key or object leaves the variable out.
+ * `fieldRef`, `resourceFieldRef`), later ones replacing earlier; a missing key or object leaves the variable out.
  */
 export function containerEnv(pod: KubeObject, container: Obj, world: ContainerWorld): Map<string, string> {
   const ns = pod.metadata?.namespace ?? "";
@@ -135,6 +144,8 @@ export function containerEnv(pod: KubeObject, container: Obj, world: ContainerWo
     else if (isObj(from.secretKeyRef))
       value = secretValue(world.secret(ns, str(from.secretKeyRef.name)), str(from.secretKeyRef.key));
     else if (isObj(from.fieldRef)) value = fieldValue(pod, str(from.fieldRef.fieldPath));
+    else if (isObj(from.resourceFieldRef))
+      value = resourceFieldValue(pod, container, from.resourceFieldRef, nodeOf(pod, world));
     if (value !== undefined) env.set(name, value);
   }
   env.set("HOME", env.get("HOME") ?? "/root");
@@ -148,6 +159,7 @@ function join(dir: string, file: string): string {
 /** The files one volume source contributes (path inside the volume → file); `defaultMode` from the volume. */
 function volumeFiles(
   pod: KubeObject,
+  container: Obj,
   src: Obj,
   defaultMode: number,
   world: ContainerWorld,
@@ -187,7 +199,11 @@ function volumeFiles(
     );
   } else if (isObj(src.downwardAPI)) {
     for (const it of list(src.downwardAPI.items)) {
-      const v = isObj(it.fieldRef) ? fieldValue(pod, str(it.fieldRef.fieldPath)) : undefined;
+      const v = isObj(it.fieldRef)
+        ? fieldValue(pod, str(it.fieldRef.fieldPath))
+        : isObj(it.resourceFieldRef)
+          ? resourceFieldValue(pod, container, it.resourceFieldRef, nodeOf(pod, world))
+          : undefined;
       if (v !== undefined)
         out.set(str(it.path), { content: v, mode: typeof it.mode === "number" ? it.mode : defaultMode });
     }
@@ -215,9 +231,9 @@ export function mountedFiles(pod: KubeObject, container: Obj, world: ContainerWo
     const mode = (o: unknown) => (isObj(o) && typeof o.defaultMode === "number" ? o.defaultMode : 0o644);
     if (isObj(v.projected)) {
       for (const src of list(v.projected.sources))
-        for (const [p, f] of volumeFiles(pod, src, mode(v.projected), world, sa)) inVolume.set(p, f);
+        for (const [p, f] of volumeFiles(pod, container, src, mode(v.projected), world, sa)) inVolume.set(p, f);
     } else if (isObj(v.configMap) || isObj(v.secret) || isObj(v.downwardAPI)) {
-      inVolume = volumeFiles(pod, v, mode(v.configMap ?? v.secret ?? v.downwardAPI), world, sa);
+      inVolume = volumeFiles(pod, container, v, mode(v.configMap ?? v.secret ?? v.downwardAPI), world, sa);
     }
     const mountPath = str(m.mountPath);
     const sub = str(m.subPath);

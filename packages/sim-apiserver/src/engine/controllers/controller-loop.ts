@@ -1,4 +1,5 @@
 import type { Clock, Timer } from "@informer-ts/clock";
+import type { Logger } from "@informer-ts/instrumentation";
 import type { RegistryStore } from "../registry/index.js";
 import type { SimResource } from "../resources.js";
 import type { MvccStorage, StorageEvent } from "../storage/index.js";
@@ -12,6 +13,8 @@ export interface ControllerDeps {
   readonly resources: () => readonly SimResource[];
   /** How long after a relevant change a pass runs (engine clock). */
   readonly delayMs: number;
+  /** The engine's logger (its `logger` option): where a controller reports what it cannot do. */
+  readonly logger?: Logger;
 }
 
 /** One write a simulated controller made, as {@link ControllerLoop.onAction} reports it. */

@@ -115,6 +115,37 @@ describe("GarbageCollector", () => {
     engine.stop();
   });
 
+  it("an owner kind that is not served is logged once per kind, as a warning at the engine's logger, while it is retried", async () => {
+    const clock = new FakeClock();
+    const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
+    const engine = new SimApiServer({
+      clock,
+      rand: seededRand(4),
+      compactionIntervalMs: 0,
+      progressNotifyIntervalMs: 0,
+      controllers: { delayMs: DELAY },
+      logger: { log: (level, message, fields) => lines.push({ level, message, ...(fields && { fields }) }) },
+    });
+    const owned = (name: string, kind: string) => ({
+      metadata: { name, ownerReferences: [{ apiVersion: "example.dev/v1", kind, name: "p", uid: `${kind}-uid` }] },
+    });
+    await engine.create(CM, NS, owned("a", "Pool"));
+    await engine.create(CM, NS, owned("b", "Pool"));
+    await engine.create(CM, NS, owned("c", "Lake"));
+    for (let i = 0; i < 30; i++) await clock.step(DELAY);
+    const gc = lines.filter((l) => l.fields?.controller === "garbage-collector");
+    // Two kinds, two lines — however many dependents and retries.
+    expect(gc.map((l) => l.fields?.ownerKind).sort()).toEqual(["example.dev/v1/Lake", "example.dev/v1/Pool"]);
+    for (const l of gc) {
+      expect(l.level).toBe("warn");
+      expect(l.message).toMatch(
+        /^garbage collector: owner kind (Pool|Lake) \(apiVersion example\.dev\/v1\) of configmaps default\/[abc] is not served;/,
+      );
+    }
+    expect(engine.garbageCollector?.unresolvedRetries).toBe(3);
+    engine.stop();
+  });
+
   it("unresolvedRetryDelayMs: DefaultControllerRateLimiter's per-item exponential backoff (5 ms doubling, 1000 s cap)", () => {
     expect([0, 1, 2, 10].map(unresolvedRetryDelayMs)).toEqual([5, 10, 20, 5120]);
     expect(unresolvedRetryDelayMs(40)).toBe(1_000_000);

@@ -1,5 +1,6 @@
 import type { KubeObject, OwnerReference } from "@informer-ts/apimachinery";
 import type { Timer } from "@informer-ts/clock";
+import { safeLog } from "@informer-ts/instrumentation";
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN, type PropagationPolicy } from "../registry/index.js";
 import type { SimResource } from "../resources.js";
 import type { StorageEvent } from "../storage/index.js";
@@ -81,6 +82,8 @@ export function unresolvedRetryDelayMs(attempts: number): number {
  *   foreground because its owner waits, whose own dependents already wait for their dependents, first has its
  *   owner references made non-blocking (so three pods owning each other in a ring are all deleted).
  *
+ * An owner kind that is not served is logged once per kind, as a warning at the engine's logger.
+ *
  * Differences from kube-controller-manager: the graph holds only edges (objects are read from storage in the pass),
  * no events (`OwnerRefInvalidNamespace`); writes are updates, not metadata patches.
  */
@@ -97,6 +100,8 @@ export class GarbageCollector extends ControllerLoop {
   private readonly byKind = new Map<string, SimResource>();
   /** Dependents with a reference to a kind not served: failed attempts so far and the pending retry. */
   private readonly unresolved = new Map<string, { attempts: number; timer: Timer }>();
+  /** Owner kinds (`apiVersion`/`kind`) already reported as not served: each is logged once. */
+  private readonly reportedKinds = new Set<string>();
 
   constructor(deps: ControllerDeps) {
     super(deps);
@@ -132,6 +137,26 @@ export class GarbageCollector extends ControllerLoop {
     });
     this.unresolved.get(key)?.timer.stop();
     this.unresolved.set(key, { attempts: attempts + 1, timer });
+  }
+
+  /**
+   * Logs, once per owner kind, that a dependent names a kind the server does not serve (upstream's
+   * `restMappingError`, which `attemptToDeleteWorker` reports before requeueing): a warning at the engine's logger
+   * naming the kind, the dependent and that it is retried with backoff.
+   */
+  private reportUnresolved(n: Node, ref: OwnerReference): void {
+    const kind = `${String(ref.apiVersion ?? "")}/${String(ref.kind ?? "")}`;
+    if (this.reportedKinds.has(kind)) return;
+    this.reportedKinds.add(kind);
+    const logger = this.deps.logger;
+    if (logger === undefined) return;
+    const where = n.namespace === "" ? n.name : `${n.namespace}/${n.name}`;
+    safeLog(
+      logger,
+      "warn",
+      `garbage collector: owner kind ${String(ref.kind ?? "")} (apiVersion ${String(ref.apiVersion ?? "")}) of ${n.r.resource} ${where} is not served; its dependents are left as they are and looked at again with backoff (logged once per kind)`,
+      { controller: "garbage-collector", ownerKind: kind, dependent: `${n.r.resource}/${where}`, owner: ref.name },
+    );
   }
 
   /** `Forget`: a dependent whose references all resolve starts its backoff afresh. */
@@ -299,6 +324,7 @@ export class GarbageCollector extends ControllerLoop {
     if (refs.length === 0) return;
     const classes = refs.map((ref) => this.classify(n, ref));
     if (classes.includes("unresolved")) {
+      for (const [i, ref] of refs.entries()) if (classes[i] === "unresolved") this.reportUnresolved(n, ref);
       this.retryLater(n);
       return;
     }
