@@ -2,10 +2,21 @@
 // instructions.ts). Each does a fixed amount of work in-process, fed in fixed chunks, so its instruction count repeats
 // on a loaded machine; a harness's `base` variant stops at the same point without the measured phase, and the
 // runner subtracts it.
+
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { KubeObject } from "@informer-ts/apimachinery";
-import { type ListerWatcher, newSharedIndexInformer, silentLogger } from "@informer-ts/cache";
+import {
+  type ListerWatcher,
+  metaNamespaceKeyFunc,
+  newSharedIndexInformer,
+  newStore,
+  silentLogger,
+  transformStripManagedFields,
+} from "@informer-ts/cache";
 import { FakeWatch } from "@informer-ts/cache/testing";
+import { builtinResources, KubeClient } from "@informer-ts/client";
 import { Controller } from "@informer-ts/controller";
 import { PromMetrics } from "@informer-ts/instrumentation";
 import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
@@ -20,7 +31,20 @@ export type InstructionsSpec =
       readonly variant: "none" | "full" | "meta";
       readonly objects: number;
       readonly lists: number;
+    }
+  | {
+      readonly harness: "decode";
+      readonly variant: DecodeVariant;
+      readonly objects: number;
+      readonly lists: number;
     };
+
+/**
+ * The client's side of a LIST alone: `none` serves nothing (base); `full` lists full objects into a store; `meta-whole`
+ * lists metadata decoded whole, stripped by the store's transform (before `dropManagedFields`); `meta-drop` the same
+ * with `dropManagedFields` (what a metadata informer does).
+ */
+export type DecodeVariant = "none" | "full" | "meta-whole" | "meta-drop";
 
 /** `base`: the informer syncs, one handler sees the initial adds, and it stops (no events); `callback`: one handler; `n<k>`: k `notifications$` subscribers. */
 export type FanoutVariant = "base" | "callback" | "n1" | "n4" | "n16";
@@ -144,10 +168,84 @@ async function list(variant: "none" | "full" | "meta", objects: number, lists: n
   }
 }
 
+/** The managedFields entry the simulator writes for a created ConfigMap of {@link configMapJson}. */
+const CREATED_BY = {
+  manager: "informer-ts-inprocess",
+  operation: "Update",
+  apiVersion: "v1",
+  time: "2026-01-01T00:00:00Z",
+  fieldsType: "FieldsV1",
+  fieldsV1: {
+    "f:data": { ".": {}, "f:extra.txt": {}, "f:settings.yaml": {} },
+    "f:metadata": {
+      "f:annotations": { ".": {}, "f:example.com/owner": {} },
+      "f:labels": { ".": {}, "f:app": {}, "f:tier": {} },
+    },
+  },
+};
+
+/** A full ConfigMapList and the PartialObjectMetadataList of the same objects, as the simulator renders them. */
+function listBodies(objects: number): { full: Buffer; meta: Buffer } {
+  const items = Array.from({ length: objects }, (_, i) => {
+    const o = JSON.parse(configMapJson(i, i + 1)) as KubeObject & { metadata: Record<string, unknown> };
+    return {
+      ...o,
+      metadata: { ...o.metadata, creationTimestamp: "2026-01-01T00:00:00Z", managedFields: [CREATED_BY] },
+    };
+  });
+  const listMeta = { resourceVersion: String(objects) };
+  const full = { kind: "ConfigMapList", apiVersion: "v1", metadata: listMeta, items };
+  const meta = {
+    kind: "PartialObjectMetadataList",
+    apiVersion: "meta.k8s.io/v1",
+    metadata: listMeta,
+    items: items.map((o) => ({ kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: o.metadata })),
+  };
+  return { full: Buffer.from(JSON.stringify(full)), meta: Buffer.from(JSON.stringify(meta)) };
+}
+
+/**
+ * `lists` LISTs of `objects` 1 KiB ConfigMaps through the client into a store, from a loopback server that writes a
+ * prepared body (its cost is small and the same for every LIST of a kind): the client's decode and store, full
+ * objects or metadata only.
+ */
+async function decode(variant: DecodeVariant, objects: number, lists: number): Promise<void> {
+  const bodies = listBodies(objects);
+  const server = createServer((req, res) => {
+    const body = String(req.headers.accept ?? "").includes("as=PartialObjectMetadataList") ? bodies.meta : bodies.full;
+    res.writeHead(200, { "content-type": "application/json", "content-length": body.length });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const client = new KubeClient(
+    { server: `http://127.0.0.1:${(server.address() as AddressInfo).port}` },
+    { rateLimiter: null, quiet: true },
+  );
+  try {
+    const store = newStore<KubeObject>(
+      metaNamespaceKeyFunc,
+      variant === "full" ? {} : { transformer: transformStripManagedFields },
+    );
+    for (let r = 0; variant !== "none" && r < lists; r++) {
+      const list =
+        variant === "full"
+          ? await client.list(builtinResources.configmaps)
+          : await client.listMetadata(builtinResources.configmaps, {}, undefined, {
+              dropManagedFields: variant === "meta-drop",
+            });
+      store.replace(list.items, list.metadata.resourceVersion ?? "");
+    }
+  } finally {
+    await client.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
 /** Runs one harness to the end. */
 export async function runInstructionsChild(spec: InstructionsSpec): Promise<void> {
   if (spec.harness === "fanout") await fanout(spec.variant, spec.events);
   else if (spec.harness === "reconcile") await reconcile(spec.variant, spec.keys, spec.workers);
+  else if (spec.harness === "decode") await decode(spec.variant, spec.objects, spec.lists);
   else await list(spec.variant, spec.objects, spec.lists);
 }
 

@@ -119,5 +119,14 @@ export async function runInstructions(): Promise<BenchResult> {
     units: objects * lists,
     unitName: "object listed",
   });
-  return { name: "instructions", rows: [...fanout, ...reconcile, ...list], meta };
+  const decode = await measure({
+    title: `the client's side of a LIST of 1 KiB ConfigMaps into a store, prepared bodies (${objects} × ${lists})`,
+    spec: (variant) => ({ harness: "decode", variant: variant === "base" ? "none" : variant, objects, lists }),
+    variants: ["full", "meta-whole", "meta-drop"] as const,
+    reference: "full",
+    units: objects * lists,
+    unitName: "object listed",
+    goals: { "meta-drop": { goal: "≤ 1/3 of full", max: 1 / 3 } },
+  });
+  return { name: "instructions", rows: [...fanout, ...reconcile, ...list, ...decode], meta };
 }

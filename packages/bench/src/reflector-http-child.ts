@@ -31,10 +31,13 @@ export type HttpVariant =
   /** (b) The reflector with watch-list (`sendInitialEvents=true`). */
   | "reflector-watch-list"
   /**
-   * (e) The reflector with LIST, metadata only (`metadataListWatchFor`: `as=PartialObjectMetadataList`), storing
-   * through `transformStripManagedFields` as a metadata informer does.
+   * (e) The reflector with LIST, metadata only (`metadataListWatchFor`: `as=PartialObjectMetadataList`), decoding
+   * the LIST without `managedFields` (`dropManagedFields`) and storing through `transformStripManagedFields`, as a
+   * metadata informer does.
    */
   | "reflector-metadata-list"
+  /** (g) As (e) but decoding the LIST whole and stripping only in the store: before `dropManagedFields`. */
+  | "reflector-metadata-list-whole"
   /** (f) As (e) but keeping `managedFields` in the store (no `transformStripManagedFields`): before that default. */
   | "reflector-metadata-list-keep"
   /** (d) `@kubernetes/client-node`'s `ListWatch` (its informer) over `CoreV1Api.listConfigMapForAllNamespaces`. */
@@ -127,16 +130,16 @@ export class CountingStore implements ReflectorStore<KubeObject>, BookmarkStore 
 /** The reflector syncing over HTTP through `listWatchFor`; `lw` may wrap the HTTP ListerWatcher. */
 function prepareReflector(
   spec: ChildSpec,
-  mode: "list" | "watch-list" | "watch" | "metadata-list" | "metadata-list-keep",
+  mode: "list" | "watch-list" | "watch" | "metadata-list" | "metadata-list-whole" | "metadata-list-keep",
 ): Prepared {
   const client = new KubeClient({ server: spec.url });
   const http: ListerWatcher<KubeObject> =
-    mode === "metadata-list" || mode === "metadata-list-keep"
-      ? metadataListWatchFor(client, builtinResources.configmaps)
+    mode === "metadata-list" || mode === "metadata-list-whole" || mode === "metadata-list-keep"
+      ? metadataListWatchFor(client, builtinResources.configmaps, {}, { dropManagedFields: mode === "metadata-list" })
       : listWatchFor<KubeObject>(client, builtinResources.configmaps);
   const inner = newStore<KubeObject>(
     metaNamespaceKeyFunc,
-    mode === "metadata-list" ? { transformer: transformStripManagedFields } : {},
+    mode === "metadata-list" || mode === "metadata-list-whole" ? { transformer: transformStripManagedFields } : {},
   );
   let lw: ListerWatcher<KubeObject> = http;
   let store: ReflectorStore<KubeObject> = inner;
@@ -172,7 +175,10 @@ function prepareReflector(
       const note =
         mode === "watch"
           ? `${s.counts.watches} watch`
-          : mode === "list" || mode === "metadata-list" || mode === "metadata-list-keep"
+          : mode === "list" ||
+              mode === "metadata-list" ||
+              mode === "metadata-list-whole" ||
+              mode === "metadata-list-keep"
             ? `${s.counts.lists} list, ${s.counts.watchLists} watch-list`
             : `${s.counts.watchLists} watch-list, ${s.counts.lists} list`;
       return { count: counting !== undefined ? counting.count : inner.listKeys().length, note };
@@ -267,6 +273,8 @@ async function prepare(spec: ChildSpec): Promise<Prepared> {
       return prepareReflector(spec, "watch-list");
     case "reflector-metadata-list":
       return prepareReflector(spec, "metadata-list");
+    case "reflector-metadata-list-whole":
+      return prepareReflector(spec, "metadata-list-whole");
     case "reflector-metadata-list-keep":
       return prepareReflector(spec, "metadata-list-keep");
     case "client-node":

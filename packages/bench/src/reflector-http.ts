@@ -31,7 +31,8 @@ const peakAbove = (r: ChildResult) => (r.peakRss - r.startRss) / MiB;
  * (a) the reflector with LIST, (b) with watch-list, (c) raw undici + `JSON.parse` of the same pages (the floor),
  * (d) `@kubernetes/client-node`'s `ListWatch`, (e) the reflector with a metadata-only LIST (`metadataListWatchFor`,
  * `PartialObjectMetadataList`, stored through `transformStripManagedFields`: what a metadata informer caches), compared
- * with (a), and (f) the same keeping `managedFields` (the store before that default), compared with (e). Time is to "synced" (client-node: `start()` resolved); peak RSS is
+ * with (a), (f) the same keeping `managedFields` (the store before that default), compared with (e), and (g) the
+ * same decoding the LIST whole (the strip only in the store: before `dropManagedFields`), compared with (e). Time is to "synced" (client-node: `start()` resolved); peak RSS is
  * the child's `maxRSS` above its RSS before the sync; the store heap is the heap still held after the sync and a
  * full GC. Watch throughput: the reflector's watch from RV 1 replaying the N ADDED events of the seed from the
  * watch cache, into its store, against raw NDJSON parsing of the same replay (after one discarded warm-up replay,
@@ -95,6 +96,7 @@ export async function runReflectorHttp(): Promise<BenchResult> {
       "reflector-watch-list",
       "client-node",
       "reflector-metadata-list",
+      "reflector-metadata-list-whole",
       "reflector-metadata-list-keep",
     ];
     const watchOrder: HttpVariant[] = ["floor-watch", "reflector-watch"];
@@ -121,6 +123,7 @@ export async function runReflectorHttp(): Promise<BenchResult> {
   const d = get("client-node");
   const e = get("reflector-metadata-list");
   const f = get("reflector-metadata-list-keep");
+  const g = get("reflector-metadata-list-whole");
   const fw = get("floor-watch");
   const rw = get("reflector-watch");
   const note = (r: ChildResult, extra?: string) =>
@@ -264,6 +267,26 @@ export async function runReflectorHttp(): Promise<BenchResult> {
       ratioLabel: "kept/stripped",
       ratio: f.storeHeap / e.storeHeap,
       note: note(f, `client CPU kept ${Math.round(f.cpuMs)} ms vs stripped ${Math.round(e.cpuMs)} ms`),
+    },
+    withNote(
+      `runs ${spread("reflector-metadata-list-whole", (x) => x.cpuMs)} ms; ${Math.round(g.storeHeap / n)} B/object retained`,
+      {
+        case: "(g) metadata-only LIST decoded whole, stripped in the store (before dropManagedFields): client CPU vs (e)",
+        value: g.cpuMs,
+        unit: "ms",
+        baseline: e.cpuMs,
+        ratioLabel: "whole/dropped",
+        ratio: g.cpuMs / e.cpuMs,
+      },
+      g,
+    ),
+    {
+      case: "(a) full-object LIST vs (g) metadata-only decoded whole, client CPU (the goal before dropManagedFields)",
+      value: a.cpuMs / g.cpuMs,
+      unit: "× less",
+      baseline: 1,
+      ratioLabel: "full/metadata-whole",
+      ratio: a.cpuMs / g.cpuMs,
     },
   ];
   if (!fw.ok) rows.push({ case: "raw NDJSON watch floor", value: Number.NaN, unit: "", note: note(fw) ?? "" });

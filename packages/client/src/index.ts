@@ -87,7 +87,7 @@ export {
   SERVICE_ACCOUNT_ROOT,
 } from "./kubeconfig.js";
 export { type ListWatchScope, listWatchFor, metadataListWatchFor } from "./listwatch.js";
-export { METADATA_ACCEPT, METADATA_LIST_ACCEPT } from "./metadata-watch.js";
+export { METADATA_ACCEPT, METADATA_LIST_ACCEPT, type MetadataDecodeOptions } from "./metadata-watch.js";
 export type { DeepPartial, JsonOf, PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
 export { RequestTimeoutError } from "./request-executor.js";
 export {

@@ -7,6 +7,7 @@ import type {
   ListWatchScope,
   Watch,
 } from "@informer-ts/apimachinery";
+import type { MetadataDecodeOptions } from "./metadata-watch.js";
 import type { PartialObjectMetadata } from "./object-types.js";
 import type { ResourceDescriptor } from "./resources.js";
 import type { KubeClient } from "./rest-client.js";
@@ -45,19 +46,21 @@ export function listWatchFor<T = KubeObject>(
  * `metadata` client; controller-runtime `OnlyMetadata`, kube-rs `metadata_watcher`): lists ask for a
  * `PartialObjectMetadataList` and watches for `PartialObjectMetadata` events, so an informer over it caches
  * `{apiVersion: "meta.k8s.io/v1", kind: "PartialObjectMetadata", metadata}` per object and never receives specs,
- * data or status. Scope and failures as {@link listWatchFor}.
+ * data or status. Scope and failures as {@link listWatchFor}. `decode` is handed to every LIST
+ * ({@link MetadataDecodeOptions}: `dropManagedFields` leaves `metadata.managedFields` out while decoding).
  */
 export function metadataListWatchFor(
   client: KubeClient,
   resource: ResourceDescriptor<unknown>,
   scope: ListWatchScope = {},
+  decode: MetadataDecodeOptions = {},
 ): ListerWatcher<PartialObjectMetadata> {
   const apply = scoped(scope);
   const target = targetOf(client, resource, scope);
   return {
     target,
     list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<PartialObjectMetadata>> {
-      return client.listMetadata(resource, apply(options), signal);
+      return client.listMetadata(resource, apply(options), signal, decode);
     },
     watch(options: ListOptions, signal?: AbortSignal): Promise<Watch<PartialObjectMetadata>> {
       return client.watchMetadata(resource, apply(options), signal);

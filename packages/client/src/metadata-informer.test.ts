@@ -1,5 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { withManagedFields, withNamespace, withTransform } from "@informer-ts/cache";
+import {
+  type ListerWatcher,
+  newSharedIndexInformer,
+  type TransformFunc,
+  withManagedFields,
+  withNamespace,
+  withTransform,
+} from "@informer-ts/cache";
 import { newMetadataSharedInformerFactory, newTypedSharedInformerFactory } from "@informer-ts/controller";
 import { afterEach, describe, expect, it } from "vitest";
 import { resources } from "./builtin-resources.js";
@@ -106,6 +113,47 @@ describe("newMetadataSharedInformerFactory", () => {
     expect(informer.getIndexer().list()).toEqual([{ ...partial, metadata: { ...partial.metadata, uid: "u" } }]);
     ac.abort();
     await factory.shutdown();
+  });
+});
+
+describe("metadata LISTs decoded without managedFields", () => {
+  it("listMetadata leaves managedFields out while decoding only when asked", async () => {
+    const { c } = await setup();
+    const dropped = await c.listMetadata(resources.secrets, { namespace: "prod" }, undefined, {
+      dropManagedFields: true,
+    });
+    expect(dropped.items).toEqual([stripped]);
+    expect((await c.listMetadata(resources.secrets, { namespace: "prod" })).items).toEqual([partial]);
+  });
+
+  it("the factory's LISTs drop them while its default strip is in effect, and keep them otherwise", async () => {
+    const { c } = await setup();
+    const listed = async (...transforms: TransformFunc<PartialObjectMetadata>[]) => {
+      let lw: ListerWatcher<PartialObjectMetadata> | undefined;
+      const factory = newMetadataSharedInformerFactory(
+        c,
+        0,
+        withNamespace("prod"),
+        ...transforms.map((t) => withTransform<PartialObjectMetadata>(t)),
+      );
+      factory.informerFor(resources.secrets, (w) => {
+        lw = w;
+        return newSharedIndexInformer(w);
+      });
+      return (await lw!.list({})).items;
+    };
+    expect(await listed()).toEqual([stripped]);
+    const mark = (o: PartialObjectMetadata): PartialObjectMetadata => o;
+    expect(await listed(mark)).toEqual([partial]);
+    let keep: ListerWatcher<PartialObjectMetadata> | undefined;
+    newMetadataSharedInformerFactory(c, 0, withNamespace("prod"), withManagedFields()).informerFor(
+      resources.secrets,
+      (w) => {
+        keep = w;
+        return newSharedIndexInformer(w);
+      },
+    );
+    expect((await keep!.list({})).items).toEqual([partial]);
   });
 });
 

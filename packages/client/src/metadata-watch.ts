@@ -8,6 +8,18 @@ export const METADATA_LIST_ACCEPT = "application/json;as=PartialObjectMetadataLi
 /** `Accept` of a metadata-only get or watch (client-go's metadata client). */
 export const METADATA_ACCEPT = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
 
+/** How the metadata client decodes a metadata-only LIST (`listMetadata`, `metadataListWatchFor`). */
+export interface MetadataDecodeOptions {
+  /**
+   * Leave every object's `metadata.managedFields` out while decoding the LIST body (default false): the
+   * `"managedFields":[…]` members are cut from the JSON text before `JSON.parse`, so their many small nested objects
+   * are never built (see `managed-fields-skip.ts`). A body the cut does not recognise (pretty-printed, or anything
+   * unexpected) is parsed whole, so objects may still carry the field: a cache that must not hold it also strips it
+   * after decoding (`transformStripManagedFields`, as metadata informers do). Watch events are decoded whole.
+   */
+  readonly dropManagedFields?: boolean;
+}
+
 /** `meta.AsPartialObjectMetadata`: the object's metadata under the `meta.k8s.io/v1` type. */
 export function asPartialObjectMetadata(obj: KubeObject): PartialObjectMetadata {
   return { kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: obj.metadata ?? {} };

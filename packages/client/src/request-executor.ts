@@ -32,6 +32,8 @@ export interface RequestSpec {
   readonly accept?: string;
   readonly desc: RequestDescription;
   readonly signal: AbortSignal | undefined;
+  /** Decodes a JSON body's text (default `JSON.parse`); it throws on a body that is not JSON, as `JSON.parse` does. */
+  readonly parse?: (text: string) => unknown;
 }
 
 /** How the retry loop ended without a 2xx: only when the last error was a retryable transport error. */
@@ -102,7 +104,7 @@ export class RequestExecutor {
         const text = await readText(res, Number.POSITIVE_INFINITY, scoped.signal);
         let parsed: unknown;
         try {
-          parsed = JSON.parse(text);
+          parsed = spec.parse !== undefined ? spec.parse(text) : JSON.parse(text);
         } catch (err) {
           throw new Error(
             `${spec.verb} ${spec.url.pathname}: cannot decode the ${res.statusCode} response as JSON: ${

@@ -20,7 +20,14 @@ import {
   writeQuery,
 } from "./call-options.js";
 import { type ClientConfig, type KubeClientOptions, rateLimitOf, validateClientConfig } from "./client-config.js";
-import { asPartialObjectMetadata, METADATA_ACCEPT, METADATA_LIST_ACCEPT, metadataWatch } from "./metadata-watch.js";
+import { parseWithoutManagedFields } from "./managed-fields-skip.js";
+import {
+  asPartialObjectMetadata,
+  METADATA_ACCEPT,
+  METADATA_LIST_ACCEPT,
+  type MetadataDecodeOptions,
+  metadataWatch,
+} from "./metadata-watch.js";
 import type { DeepPartial, PartialObjectMetadata, PartialObjectMetadataList, Scale } from "./object-types.js";
 import { RequestExecutor, type RequestSpec, type Verb } from "./request-executor.js";
 import { RequestLog } from "./request-log.js";
@@ -118,7 +125,7 @@ export class KubeClient {
     options: ListCallOptions = {},
     signal?: AbortSignal,
   ): Promise<KubeList<T>> {
-    return this.listAs<T>(resource, options, signal, undefined);
+    return this.listAs<T>(resource, options, signal, undefined, undefined);
   }
 
   /**
@@ -126,14 +133,17 @@ export class KubeClient {
    * `Accept: application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json`, so the server
    * answers a `PartialObjectMetadataList` — each item `{kind: "PartialObjectMetadata", apiVersion:
    * "meta.k8s.io/v1", metadata}` — and never sends specs, data or status. A server that ignores the `as=` parameter
-   * and answers full objects gets them reduced to the same shape.
+   * and answers full objects gets them reduced to the same shape. With `decode.dropManagedFields` the objects'
+   * `metadata.managedFields` are left out while the body is decoded (see {@link MetadataDecodeOptions}).
    */
   async listMetadata(
     resource: ResourceDescriptor<unknown>,
     options: ListCallOptions = {},
     signal?: AbortSignal,
+    decode: MetadataDecodeOptions = {},
   ): Promise<PartialObjectMetadataList> {
-    const list = await this.listAs<KubeObject>(resource, options, signal, METADATA_LIST_ACCEPT);
+    const parse = decode.dropManagedFields === true ? parseWithoutManagedFields : undefined;
+    const list = await this.listAs<KubeObject>(resource, options, signal, METADATA_LIST_ACCEPT, parse);
     if (list.kind === "PartialObjectMetadataList") return list as PartialObjectMetadataList;
     return {
       kind: "PartialObjectMetadataList",
@@ -523,6 +533,7 @@ export class KubeClient {
     options: ListCallOptions,
     signal: AbortSignal | undefined,
     accept: string | undefined,
+    parse: ((text: string) => unknown) | undefined,
   ): Promise<KubeList<T>> {
     const { namespace, ...listOptions } = options;
     const url = resourceURL(this.server, resource, { namespace }, listOptionsQuery(listOptions, false));
@@ -531,7 +542,14 @@ export class KubeClient {
         ? listOptions.timeoutSeconds * 1000
         : undefined;
     const list = await this.executor.doJSON<KubeList<T>>(
-      { verb: "GET", url, ...(accept !== undefined && { accept }), desc: this.describe("GET", resource), signal },
+      {
+        verb: "GET",
+        url,
+        ...(accept !== undefined && { accept }),
+        ...(parse !== undefined && { parse }),
+        desc: this.describe("GET", resource),
+        signal,
+      },
       timeoutMs,
     );
     if (typeof list !== "object" || list === null || !Array.isArray((list as KubeList<T>).items)) {

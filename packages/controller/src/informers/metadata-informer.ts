@@ -40,18 +40,27 @@ export type MetadataSharedInformerFactory = SharedInformerFactory<ResourceDescri
  * {@link transformStripManagedFields}, as controller-runtime's metadata caches do with
  * `TransformStripManagedFields`): for small objects the server-side-apply bookkeeping is most of what a
  * metadata cache would hold. Pass {@link withManagedFields} to keep them; a `withTransform` of your own replaces
- * the default (call `transformStripManagedFields` inside it to keep stripping).
+ * the default (call `transformStripManagedFields` inside it to keep stripping). While that default transform is the
+ * one in effect, the LISTs also leave `managedFields` out while decoding (`dropManagedFields` of
+ * {@link metadataListWatchFor}), so the client never parses them: a metadata LIST of 1 KiB ConfigMaps costs a
+ * fraction of the CPU (see packages/bench/README.md). With {@link withManagedFields} or a transform of your own,
+ * LISTs are decoded whole.
  */
 export function newMetadataSharedInformerFactory(
   client: KubeClient,
   defaultResync: number,
   ...options: SharedInformerOption<PartialObjectMetadata>[]
 ): MetadataSharedInformerFactory {
+  // Whether the options left the default strip in place: only then may the LISTs skip managedFields while decoding.
+  let dropManagedFields = true;
   const factory = newSharedInformerFactoryWithOptions<ResourceDescriptor<unknown>, PartialObjectMetadata>(
-    (resource, scope) => metadataListWatchFor(client, resource, { namespace: scope.namespace }),
+    (resource, scope) => metadataListWatchFor(client, resource, { namespace: scope.namespace }, { dropManagedFields }),
     defaultResync,
     withTransform<PartialObjectMetadata>(transformStripManagedFields),
     ...options,
+    (config) => {
+      dropManagedFields = config.transform === transformStripManagedFields;
+    },
   );
   const informerFor = factory.informerFor.bind(factory);
   factory.informerFor = (resource, newFunc) => {

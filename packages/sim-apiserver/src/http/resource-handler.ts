@@ -26,7 +26,7 @@ import {
   objectToTable,
   tablePrinterFor,
 } from "./table.js";
-import { serveWatch, type WatchStreamEndReason } from "./watch-server.js";
+import { pumpWatch, type WatchServeOptions, type WatchStreamEndReason } from "./watch-server.js";
 
 /** Live counters of the HTTP face (read them from `SimHttpServer.stats`). */
 export interface HttpServerStats {
@@ -313,21 +313,46 @@ async function listOrWatch(
   const stats = cfg.stats;
   if (stats !== undefined) stats.openWatches++;
   cfg.requestMetrics?.watchStarted(r.resource);
+  let done = false;
   const ended = (reason: WatchStreamEndReason) => {
-    cfg.requestMetrics?.watchEnded(r.resource);
-    if (stats !== undefined) stats.openWatches--;
-    cfg.onWatchEnd?.(reason, ctx);
+    if (done) return;
+    done = true;
+    try {
+      cfg.requestMetrics?.watchEnded(r.resource);
+      if (stats !== undefined) stats.openWatches--;
+      cfg.onWatchEnd?.(reason, ctx);
+    } catch {
+      // onWatchEnd or a metrics hook threw: the watch is over either way.
+    }
   };
-  // Not awaited: the request's async frames complete now, and only the stream's callbacks stay alive per watch.
-  // Both outcomes are handled, and a throwing end hook is contained: nothing here can become an unhandled
-  // rejection. A failure of the writer itself (a bug) ends the watch as a write error and frees the source.
-  serveWatch(res, source, {
-    output,
-    printer: tablePrinterFor(r.group, r.resource, isCustom(r)),
-    ...(includeObject !== undefined && { includeObject }),
-    now: cfg.now,
-    ...(fault?.type === "truncate-watch" && { truncateAfterEvents: fault.afterEvents }),
-    ...(stats !== undefined && {
+  // Not awaited, and no promise: the request's async frames complete now, and only the pump's callbacks stay alive
+  // per watch. A failure of the writer itself (a bug) ends the watch as a write error and frees the source.
+  try {
+    pumpWatch(
+      res,
+      source,
+      {
+        output,
+        printer: tablePrinterFor(r.group, r.resource, isCustom(r)),
+        ...(includeObject !== undefined && { includeObject }),
+        now: cfg.now,
+        ...(fault?.type === "truncate-watch" && { truncateAfterEvents: fault.afterEvents }),
+        ...(stats !== undefined && statsHooks(stats)),
+      },
+      ended,
+    );
+  } catch (error) {
+    source.stop();
+    if (!res.destroyed) res.destroy(error instanceof Error ? error : new Error(String(error)));
+    ended("write-error");
+  }
+}
+
+/** The watch counters' hooks of one stats object, made once and shared by all its watches. */
+function statsHooks(stats: HttpServerStats): Pick<WatchServeOptions, "onEvent" | "onBlocked"> {
+  let hooks = statsHooksOf.get(stats);
+  if (hooks === undefined) {
+    hooks = {
       onEvent: (_e, bytes) => {
         stats.watchEvents++;
         stats.watchBytes += bytes;
@@ -336,17 +361,13 @@ async function listOrWatch(
         stats.blockedWatches += b ? 1 : -1;
         if (b) stats.backpressureWaits++;
       },
-    }),
-  })
-    .then(ended, (error: unknown) => {
-      source.stop();
-      if (!res.destroyed) res.destroy(error instanceof Error ? error : new Error(String(error)));
-      ended("write-error");
-    })
-    .catch(() => {
-      // onWatchEnd or a metrics hook threw: the watch is over either way.
-    });
+    };
+    statsHooksOf.set(stats, hooks);
+  }
+  return hooks;
 }
+
+const statsHooksOf = new WeakMap<HttpServerStats, Pick<WatchServeOptions, "onEvent" | "onBlocked">>();
 
 async function create(
   req: IncomingMessage,

@@ -96,7 +96,10 @@ export class SimHttpServer {
   private readonly opts: SimHttpServerOptions;
   private readonly clock: Clock;
   private readonly sockets = new Set<Socket>();
-  private readonly inflight = new Set<InflightRequest>();
+  /** The `close` listener of every response: finishes the request it belongs to. */
+  private readonly responseClosed: (this: ServerResponse) => void;
+  /** The requests being served, by response (the response's `close` listener, shared by all, finds its own here). */
+  private readonly inflight = new Map<ServerResponse, InflightRequest>();
   private readonly handlerConfig: ResourceHandlerConfig;
   private address: AddressInfo | undefined;
   /** Live counters: open/blocked watches, back-pressure waits, events and bytes written. */
@@ -114,6 +117,16 @@ export class SimHttpServer {
   private readonly filters: RequestFilters;
 
   constructor(opts: SimHttpServerOptions) {
+    const inflight = this.inflight;
+    const finish = (rec: InflightRequest, req: IncomingMessage, res: ServerResponse) => this.finish(rec, req, res);
+    this.responseClosed = function (this: ServerResponse) {
+      const rec = inflight.get(this);
+      if (rec !== undefined) finish(rec, this.req, this);
+    };
+    const sockets = this.sockets;
+    const socketClosed = function (this: Socket) {
+      sockets.delete(this);
+    };
     this.opts = opts;
     this.clock = opts.clock ?? realClock;
     this.requestMetrics = opts.metricsProvider === undefined ? undefined : new RequestMetrics(opts.metricsProvider);
@@ -158,7 +171,7 @@ export class SimHttpServer {
     this.server.keepAliveTimeout = 60_000;
     this.server.on(opts.tls === undefined ? "connection" : "secureConnection", (s: Socket) => {
       this.sockets.add(s);
-      s.once("close", () => this.sockets.delete(s));
+      s.on("close", socketClosed);
     });
     this.server.on("clientError", (_err, socket) => {
       if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
@@ -208,7 +221,7 @@ export class SimHttpServer {
   responsesInTransit(): { readonly responses: number; readonly bytesWritten: number } {
     let responses = 0;
     let bytesWritten = 0;
-    for (const rec of this.inflight) {
+    for (const rec of this.inflight.values()) {
       const res = rec.response;
       if (rec.verb === "watch" || res === undefined || !res.headersSent || res.writableFinished) continue;
       responses++;
@@ -227,7 +240,7 @@ export class SimHttpServer {
    */
   inFlightRequests(): RequestInFlight[] {
     const out: RequestInFlight[] = [];
-    for (const rec of this.inflight) {
+    for (const rec of this.inflight.values()) {
       if (!rec.isResource) continue;
       out.push({
         verb: rec.verb,
@@ -278,11 +291,11 @@ export class SimHttpServer {
 
   private async shutdown(): Promise<void> {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    for (const rec of this.inflight) rec.abort();
+    for (const rec of this.inflight.values()) rec.abort();
     // One turn for aborted watches to see their engine watch end and write the last chunk.
     await new Promise<void>((resolve) => setImmediate(resolve));
     const unanswered = new Set<Socket>();
-    for (const rec of this.inflight) if (rec.socket !== undefined && !rec.answered) unanswered.add(rec.socket);
+    for (const rec of this.inflight.values()) if (rec.socket !== undefined && !rec.answered) unanswered.add(rec.socket);
     for (const s of this.sockets) {
       if (unanswered.has(s)) {
         s.destroy();
@@ -313,8 +326,10 @@ export class SimHttpServer {
     }
     const info = parseRequestInfo(url.pathname);
     rec.describe(info, parseQueryBool(url.searchParams.get("watch")));
-    this.inflight.add(rec);
-    res.once("close", () => this.finish(rec, req, res));
+    this.inflight.set(res, rec);
+    // One listener function for every response (no closure and `once` wrapper per request, which an idle watch
+    // would hold).
+    res.on("close", this.responseClosed);
     if (rec.verb !== "watch") {
       rec.deadline = this.clock.afterFunc(REQUEST_TIMEOUT_MS, () => this.timeOut(rec, res));
     }
@@ -365,7 +380,7 @@ export class SimHttpServer {
   private finish(rec: InflightRequest, req: IncomingMessage, res: ServerResponse): void {
     rec.deadline?.stop();
     rec.abort();
-    this.inflight.delete(rec);
+    this.inflight.delete(res);
     const now = this.clock.now();
     // The code the handler wrote; when no status line went out (the client went away, the connection dropped),
     // what kube-apiserver's filters record for such a request: 504 (timeout filter), 200 for a watch.

@@ -96,129 +96,175 @@ function encodeEvent(ev: WatchEvent, opts: WatchServeOptions, first: boolean): E
  * watch; stops the engine watch when the client disconnects. In Table mode only the first event carries
  * `columnDefinitions`; ERROR events are written as the plain Status.
  *
- * The pump is callback-driven (no suspended async frames per idle watch); the returned promise settles when the
- * stream is over and never rejects.
+ * The returned promise settles when the stream is over and never rejects; {@link pumpWatch} is the same without it.
  */
 export function serveWatch(
   res: ServerResponse,
   source: WatchStreamSource,
   opts: WatchServeOptions,
 ): Promise<WatchStreamEndReason> {
-  return new Promise<WatchStreamEndReason>((resolve) => {
-    let finished = false;
-    let blocked = false;
-    let first = true;
-    let written = 0;
-    // Lines pulled in this turn, written together on the next tick (like the apiserver's flush when its result
-    // channel is empty). Coalescing by hand rather than with `res.cork()`: a write made while corked can report a
-    // full buffer that no `drain` ever follows (Node 24), which would stall the watch for good.
-    let pending = "";
-    let flushQueued = false;
-    const finish = (reason: WatchStreamEndReason) => {
-      if (finished) return;
-      finished = true;
-      res.off("close", onClose);
-      res.off("drain", onDrain);
-      if (blocked) {
-        blocked = false;
-        opts.onBlocked?.(false);
-      }
-      if (reason !== "engine-closed") source.stop();
-      resolve(reason);
-    };
-    /** Writes what is pending; false when the socket is full (then `drain` resumes the pump). */
-    const flush = (): boolean => {
-      if (pending === "" || res.destroyed) return true;
-      const ok = res.write(pending);
-      pending = "";
-      return ok;
-    };
-    const endBody = (tail = "") => {
-      pending += tail;
-      flush();
-      res.end();
-    };
-    const onClose = () => finish("client-gone");
-    const onDrain = () => {
-      if (finished) return;
-      blocked = false;
-      opts.onBlocked?.(false);
-      pull();
-    };
-    const block = () => {
-      blocked = true;
-      opts.onBlocked?.(true);
-      res.once("drain", onDrain);
-    };
-    const flushLater = () => {
-      flushQueued = false;
-      if (finished || blocked) return;
-      if (!flush()) block();
-      else if (!pulling) pull();
-    };
-    let pulling = false;
-    const onResult = (r: IteratorResult<WatchEvent>) => {
-      pulling = false;
-      if (finished) return;
-      if (res.destroyed) {
-        finish("client-gone");
-        return;
-      }
-      if (r.done === true) {
-        finish("engine-closed");
-        endBody();
-        return;
-      }
-      let line: string;
-      let bytes: number;
-      try {
-        ({ line, bytes } = encodeEvent(r.value, opts, first));
-      } catch {
-        finish("write-error");
-        res.destroy();
-        return;
-      }
-      first = false;
-      if (opts.truncateAfterEvents !== undefined && written >= opts.truncateAfterEvents) {
-        finish("truncated");
-        endBody(line.slice(0, Math.max(1, Math.floor(line.length / 2))));
-        return;
-      }
-      written++;
-      pending += line;
-      opts.onEvent?.(r.value, bytes);
-      if (pending.length >= COALESCE_CHARS) {
-        // Enough for one write now: back-pressure is decided here, before pulling more.
-        if (!flush()) {
-          block();
-          return;
-        }
-      } else if (!flushQueued) {
-        flushQueued = true;
-        process.nextTick(flushLater);
-      }
-      pull();
-    };
-    const onError = () => onResult({ done: true, value: undefined });
-    const pull = () => {
-      if (pulling) return;
-      pulling = true;
-      let p: Promise<IteratorResult<WatchEvent>>;
-      try {
-        p = source.next();
-      } catch {
-        onError();
-        return;
-      }
-      p.then(onResult, onError);
-    };
-    // `on`, not `once`: `finish` removes it, and `once` would keep a bound wrapper and its state object per idle watch.
-    res.on("close", onClose);
-    res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-cache, private" });
-    res.flushHeaders();
-    pull();
-  });
+  return new Promise<WatchStreamEndReason>((resolve) => pumpWatch(res, source, opts, resolve));
 }
+
+/**
+ * {@link serveWatch} with a callback instead of a promise: `onEnd` is called once with the reason when the stream is
+ * over. The pump is one object whose methods are the callbacks (no suspended async frames, no closure per state
+ * variable), so an idle watch holds the pump, its two socket listeners and its pending `next()`.
+ */
+export function pumpWatch(
+  res: ServerResponse,
+  source: WatchStreamSource,
+  opts: WatchServeOptions,
+  onEnd: (reason: WatchStreamEndReason) => void,
+): void {
+  new WatchPump(res, source, opts, onEnd).start();
+}
+
+class WatchPump {
+  private finished = false;
+  private blocked = false;
+  private first = true;
+  private written = 0;
+  // Lines pulled in this turn, written together on the next tick (like the apiserver's flush when its result
+  // channel is empty). Coalescing by hand rather than with `res.cork()`: a write made while corked can report a
+  // full buffer that no `drain` ever follows (Node 24), which would stall the watch for good.
+  private pending = "";
+  private flushQueued = false;
+  private pulling = false;
+  // The callbacks handed to others, bound once per watch.
+  private readonly onClose = () => this.finish("client-gone");
+  private readonly onDrain = () => this.drained();
+  private readonly onResult = (r: IteratorResult<WatchEvent>) => this.result(r);
+  private readonly onError = () => this.result({ done: true, value: undefined });
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly source: WatchStreamSource,
+    private readonly opts: WatchServeOptions,
+    private readonly onEnd: (reason: WatchStreamEndReason) => void,
+  ) {}
+
+  start(): void {
+    // `on`, not `once`: `finish` removes it, and `once` would keep a bound wrapper and its state object per idle watch.
+    this.res.on("close", this.onClose);
+    this.res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-cache, private" });
+    this.res.flushHeaders();
+    this.pull();
+  }
+
+  private finish(reason: WatchStreamEndReason): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.res.off("close", this.onClose);
+    this.res.off("drain", this.onDrain);
+    if (this.blocked) {
+      this.blocked = false;
+      this.opts.onBlocked?.(false);
+    }
+    if (reason !== "engine-closed") this.source.stop();
+    this.onEnd(reason);
+  }
+
+  /** Writes what is pending; false when the socket is full (then `drain` resumes the pump). */
+  private flush(): boolean {
+    if (this.pending === "" || this.res.destroyed) return true;
+    const ok = this.res.write(this.pending);
+    this.pending = "";
+    return ok;
+  }
+
+  private endBody(tail = ""): void {
+    this.pending += tail;
+    this.flush();
+    this.res.end();
+  }
+
+  private drained(): void {
+    if (this.finished) return;
+    this.blocked = false;
+    this.opts.onBlocked?.(false);
+    this.pull();
+  }
+
+  private block(): void {
+    this.blocked = true;
+    this.opts.onBlocked?.(true);
+    this.res.once("drain", this.onDrain);
+  }
+
+  private flushLater(): void {
+    this.flushQueued = false;
+    if (this.finished || this.blocked) return;
+    if (!this.flush()) this.block();
+    else if (!this.pulling) this.pull();
+  }
+
+  private result(r: IteratorResult<WatchEvent>): void {
+    this.pulling = false;
+    if (this.finished) return;
+    const res = this.res;
+    if (res.destroyed) {
+      this.finish("client-gone");
+      return;
+    }
+    if (r.done === true) {
+      this.finish("engine-closed");
+      this.endBody();
+      return;
+    }
+    let line: string;
+    let bytes: number;
+    try {
+      ({ line, bytes } = encodeEvent(r.value, this.opts, this.first));
+    } catch {
+      this.finish("write-error");
+      res.destroy();
+      return;
+    }
+    this.first = false;
+    const truncateAfter = this.opts.truncateAfterEvents;
+    if (truncateAfter !== undefined && this.written >= truncateAfter) {
+      this.finish("truncated");
+      this.endBody(line.slice(0, Math.max(1, Math.floor(line.length / 2))));
+      return;
+    }
+    this.written++;
+    this.pending += line;
+    this.opts.onEvent?.(r.value, bytes);
+    if (this.pending.length >= COALESCE_CHARS) {
+      // Enough for one write now: back-pressure is decided here, before pulling more.
+      if (!this.flush()) {
+        this.block();
+        return;
+      }
+    } else if (!this.flushQueued) {
+      this.flushQueued = true;
+      process.nextTick(flushPumpLater, this);
+    }
+    this.pull();
+  }
+
+  private pull(): void {
+    if (this.pulling) return;
+    this.pulling = true;
+    let p: Promise<IteratorResult<WatchEvent>>;
+    try {
+      p = this.source.next();
+    } catch {
+      this.onError();
+      return;
+    }
+    p.then(this.onResult, this.onError);
+  }
+
+  /** For {@link flushPumpLater}. */
+  static flushLater(pump: WatchPump): void {
+    pump.flushLater();
+  }
+}
+
+/** The next-tick flush, without a closure per call. */
+const flushPumpLater = (pump: WatchPump): void => WatchPump.flushLater(pump);
 
 /** Lines of one turn are written together until they reach this size; then they go out at once. */
 const COALESCE_CHARS = 64 * 1024;

@@ -4,6 +4,7 @@ import { groupResourceString, type SimResource } from "../resources.js";
 import { CacheEvent } from "../storage/index.js";
 import type { CacheWatcher, WatchCloseReason } from "./cache-watcher.js";
 import { TimeBudget } from "./time-budget.js";
+import { WatchDeadlines } from "./watch-deadlines.js";
 
 /** An event for the watchers, or a progress notification (moves the RV bookmarks carry). */
 export type Incoming = CacheEvent | { readonly progress: number };
@@ -32,7 +33,8 @@ export class CacheDispatcher {
   terminatedWatchers = 0;
   private readonly byTrigger = new Map<string, Set<CacheWatcher>>();
   private readonly untriggered = new Set<CacheWatcher>();
-  private readonly deadlines = new Map<CacheWatcher, Timer>();
+  /** One timer for every watcher's deadline (`watch-deadlines.ts`), not one each. */
+  private readonly deadlines: WatchDeadlines<CacheWatcher>;
   private readonly incoming: Incoming[] = [];
   private incomingHead = 0;
   private dispatching = false;
@@ -46,6 +48,7 @@ export class CacheDispatcher {
     private readonly hooks: DispatcherHooks,
   ) {
     this.budget = new TimeBudget(clock, cfg.dispatchBudgetMs, cfg.budgetRefreshMsPerSecond);
+    this.deadlines = new WatchDeadlines<CacheWatcher>(clock, (w) => w.close("timeout", false));
   }
 
   /** Remaining dispatch budget (ms). */
@@ -80,10 +83,7 @@ export class CacheDispatcher {
     this.hooks.onWatcherCountChanged(this.resource, 1);
     if (timeoutSeconds !== undefined && timeoutSeconds > 0) {
       w.deadline = this.clock.now() + timeoutSeconds * 1000;
-      this.deadlines.set(
-        w,
-        this.clock.afterFunc(timeoutSeconds * 1000, () => w.close("timeout", false)),
-      );
+      this.deadlines.add(w);
     }
     this.hooks.onRegistered(w);
   }
@@ -96,8 +96,7 @@ export class CacheDispatcher {
       set?.delete(w);
       if (set?.size === 0) this.byTrigger.delete(w.triggerValue);
     } else this.untriggered.delete(w);
-    this.deadlines.get(w)?.stop();
-    this.deadlines.delete(w);
+    this.deadlines.remove(w);
     this.hooks.onWatcherCountChanged(this.resource, -1);
     if (this.paused?.blocked.delete(w) === true) this.maybeResume();
   }
@@ -116,6 +115,7 @@ export class CacheDispatcher {
 
   /** Stops waiting for blocked watchers (the cacher stops). */
   stop(): void {
+    this.deadlines.stop();
     this.paused?.timer.stop();
     this.paused = undefined;
   }

@@ -15,6 +15,9 @@ export type InitialSource =
   /** Events of the history ring in `[from, to)` (absolute positions). */
   | { readonly kind: "history"; readonly history: EventHistory; readonly from: number; readonly to: number };
 
+/** The initial source of a watcher that has none (left): shared. */
+const NO_INITIAL: InitialSource = Object.freeze({ kind: "none" });
+
 /** Why a watch ended, as the engine reports it. */
 export type WatchCloseReason =
   | "timeout"
@@ -51,6 +54,8 @@ export interface CacheWatcherInit {
   /** Trigger value of the watch's field selector (for dispatch bucketing), if any. */
   readonly triggerValue: string | undefined;
   readonly description: string;
+  /** Clock ms when the hand-over of initial events starts (see {@link CacheWatcher.startedAt}); default 0. */
+  readonly startedAt?: number;
 }
 
 /**
@@ -77,6 +82,10 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
   nextBookmarkAt: number | undefined;
   /** Clock ms of the watch deadline (timeoutSeconds). */
   deadline = Number.POSITIVE_INFINITY;
+  /** Position in the cacher's deadline heap (`watch-deadlines.ts`); -1 when not in it. */
+  deadlineSlot = -1;
+  /** Clock ms when the cacher started handing over the initial events (for its slow-initialization log line). */
+  readonly startedAt: number;
   endBookmarkSent = false;
   private endBookmarkQueued = false;
   private readonly matchesFn: (o: KubeObject) => boolean;
@@ -119,6 +128,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
     this.onInitialized = init.onInitialized;
     this.triggerValue = init.triggerValue;
     this.description = init.description;
+    this.startedAt = init.startedAt ?? 0;
   }
 
   get isClosed(): boolean {
@@ -216,7 +226,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
         const o = s.items[this.initialPos++]!;
         // Past the last item the snapshot is not needed: let it go rather than pin every object it lists (and their
         // replaced versions) for the rest of the watch.
-        if (this.initialPos === s.items.length) this.initial = { kind: "none" };
+        if (this.initialPos === s.items.length) this.initial = NO_INITIAL;
         if (this.matchesFn(o)) {
           this.raiseProcessRV(Number(o.metadata?.resourceVersion ?? 0));
           this.initialCount++;
@@ -232,12 +242,15 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
         if (ce === undefined) return "invalidated";
         this.initialPos++;
         const e = ce.forWatcher(this.matchesFn, withResourceVersion);
+        // Past the interval the history reference is not needed (an idle watch would hold it for its lifetime).
+        if (this.initialPos >= s.to) this.initial = NO_INITIAL;
         if (e !== undefined) {
           this.raiseProcessRV(ce.rev);
           this.initialCount++;
           return e;
         }
       }
+      this.initial = NO_INITIAL;
     }
     return undefined;
   }
@@ -266,7 +279,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
         if (e === "invalidated") {
           // The unread part of the history was overwritten: end silently (upstream logs "couldn't retrieve watch
           // event to serve"); what is already in `result` is still delivered.
-          this.initial = { kind: "none" };
+          this.initial = NO_INITIAL;
           this.close("interval-invalidated", false);
           return;
         }
@@ -383,7 +396,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
       // still reads those events, then the end.
       this.input.length = 0;
       this.inputHead = 0;
-      this.initial = { kind: "none" };
+      this.initial = NO_INITIAL;
       this.draining = true;
       this.onClose(this, reason);
       this.wake();
@@ -403,7 +416,7 @@ export class CacheWatcher implements AsyncIterable<WatchEvent> {
   private dropBuffers(): void {
     this.input.length = this.result.length = 0;
     this.inputHead = this.resultHead = 0;
-    this.initial = { kind: "none" };
+    this.initial = NO_INITIAL;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent> {

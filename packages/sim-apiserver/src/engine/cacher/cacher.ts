@@ -5,7 +5,7 @@ import { groupResourceString, type SimResource } from "../resources.js";
 import type { Selection } from "../selection.js";
 import type { MvccStorage, StorageEvent } from "../storage/index.js";
 import { CacheDispatcher } from "./cache-dispatcher.js";
-import { CacheWatcher, FixedWatch, type InitialSource } from "./cache-watcher.js";
+import { CacheWatcher, FixedWatch, type InitialSource, type WatchCloseReason } from "./cache-watcher.js";
 import { type CacherListResult, Delegator, type DelegatorConfig, singleObjectKey } from "./delegator.js";
 import type { ServedFrom } from "./served-from.js";
 import { WatchBookmarks } from "./watch-bookmarks.js";
@@ -266,23 +266,58 @@ export class Cacher {
     const triggerValue = trigger === undefined ? undefined : sel.fields.requiresExactMatch(trigger);
     // The hand-over of initial events is timed from here, after any freshness wait (upstream's processInterval).
     const started = this.clock.now();
+    const scope = this.watchScope(namespace, sel);
     const w = new CacheWatcher({
       id: this.nextWatcherId++,
-      matches: namespace === "" ? sel.matches : (o) => o.metadata?.namespace === namespace && sel.matches(o),
+      matches: scope.matches,
       startRV,
       processRV: requiredRV,
       allowBookmarks: opts.allowWatchBookmarks === true,
       chanSize: this.chanSize(triggerValue),
       initial,
       bookmarkAfterRV: opts.allowWatchBookmarks === true ? bookmarkAfterRV : undefined,
-      onRoom: (x) => this.dispatcher.onRoom(x),
-      onClose: (x, reason) => this.dispatcher.onWatcherClosed(x, reason),
-      onInitialized: (x, n) => this.onInitialized(x, n, started),
+      // Shared by every watcher of this cacher: an idle watch holds no callbacks of its own.
+      onRoom: this.watcherRoom,
+      onClose: this.watcherClosed,
+      onInitialized: this.watcherInitialized,
+      startedAt: started,
       triggerValue,
-      description: `key: "/${this.resource.resource}${namespace === "" ? "" : `/${namespace}`}", labels: "${sel.labels.toString()}", fields: "${sel.fields.toString()}"`,
+      description: scope.description,
     });
     this.dispatcher.register(w, opts.timeoutSeconds);
     return w;
+  }
+
+  private readonly watcherRoom = (w: CacheWatcher) => this.dispatcher.onRoom(w);
+  private readonly watcherClosed = (w: CacheWatcher, reason: WatchCloseReason) =>
+    this.dispatcher.onWatcherClosed(w, reason);
+  private readonly watcherInitialized = (w: CacheWatcher, n: number) => this.onInitialized(w, n, w.startedAt);
+  /** Matchers and descriptions of watch scopes, by description (which names the scope and both selectors). */
+  private readonly scopes = new Map<
+    string,
+    { readonly matches: (o: KubeObject) => boolean; readonly description: string }
+  >();
+
+  /**
+   * The matcher and the log description (`key: "/configmaps/ns", labels: "", fields: ""`) of a watch in `namespace`
+   * with `sel`, shared by every watch of the same scope and selectors: an idle watch holds no matcher closures or
+   * description string of its own. The selectors' canonical text identifies them.
+   */
+  private watchScope(
+    namespace: string,
+    sel: Selection,
+  ): { readonly matches: (o: KubeObject) => boolean; readonly description: string } {
+    const text = `key: "/${this.resource.resource}${namespace === "" ? "" : `/${namespace}`}", labels: "${sel.labels.toString()}", fields: "${sel.fields.toString()}"`;
+    const known = this.scopes.get(text);
+    if (known !== undefined) return known;
+    if (this.scopes.size >= 1024) this.scopes.clear();
+    // A flat copy: the template literal above is a tree of concatenations, each part of it kept alive by the watcher.
+    const description = Buffer.from(text, "utf8").toString("utf8");
+    const matches =
+      namespace === "" ? sel.matches : (o: KubeObject) => o.metadata?.namespace === namespace && sel.matches(o);
+    const scope = { matches, description };
+    this.scopes.set(description, scope);
+    return scope;
   }
 
   // cacheWatcher.processInterval: initial events that took longer than 500 ms to hand over are logged.
