@@ -20,12 +20,16 @@ interface Variant {
   readonly what: string;
   readonly stages: readonly Stage[];
   readonly trimManagedFields: boolean;
+  /** Where the cluster's informers list and watch (the kit's `informerSource`; default through the client). */
+  readonly informerSource?: "client" | "engine";
 }
 
 /**
  * `before`: the cluster as it ran before the #23 performance work could be switched off — kwok's general stages (three
  * `pods/status` writes per start) and informers that keep managedFields. `trimmed`: the same stages with
  * kube-controller-manager's managedFields trim. `fast`: the trim and kwok's default pod-fast start-up (one write).
+ * `shared`: `fast` with the cluster's informers listing and watching the engine directly (the kit's
+ * `informerSource: "engine"`): no JSON round trip, and the caches share the engine's frozen objects.
  */
 const VARIANTS: readonly Variant[] = [
   { name: "before", what: "general stages, untrimmed informers", stages: DEFAULT_POD_STAGES, trimManagedFields: false },
@@ -36,6 +40,13 @@ const VARIANTS: readonly Variant[] = [
     trimManagedFields: true,
   },
   { name: "fast", what: "pod-fast stages, managedFields trimmed", stages: FAST_POD_STAGES, trimManagedFields: true },
+  {
+    name: "shared",
+    what: "pod-fast stages, trimmed, informers on the engine's objects",
+    stages: FAST_POD_STAGES,
+    trimManagedFields: true,
+    informerSource: "engine",
+  },
 ];
 
 function deployment(i: number, replicas: number): Deployment {
@@ -134,6 +145,7 @@ async function runVariant(
     ...(!managedFields && { engine: { fieldManager: { update: (_live, next) => next } } }),
     // Counts of requests by verb and resource, not a record of each (the log would grow by ~2 KB per pod).
     requestLog: "counts",
+    ...(v.informerSource !== undefined && { informerSource: v.informerSource }),
     cluster: {
       nodes,
       events,
@@ -230,7 +242,7 @@ export async function runCluster(): Promise<BenchResult> {
   const replicas = envInt("BENCH_CLUSTER_REPLICAS", 100, 1);
   const events = envInt("BENCH_CLUSTER_EVENTS", 0, 0) > 0;
   const managedFields = envInt("BENCH_CLUSTER_MANAGED_FIELDS", 1, 0) > 0;
-  const names = (process.env.BENCH_CLUSTER_VARIANTS ?? (full ? "fast" : "before,trimmed,fast"))
+  const names = (process.env.BENCH_CLUSTER_VARIANTS ?? (full ? "shared" : "before,trimmed,fast,shared"))
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");

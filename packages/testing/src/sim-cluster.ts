@@ -1,4 +1,5 @@
-import { KubeClient, type KubeClientOptions } from "@informer-ts/client";
+import type { KubeObject, ListerWatcher } from "@informer-ts/apimachinery";
+import { KubeClient, type KubeClientOptions, type ResourceDescriptor } from "@informer-ts/client";
 import { type Clock, FakeClock, seededRand, type Timer } from "@informer-ts/clock";
 import {
   type BookmarkMode,
@@ -49,7 +50,16 @@ export interface SimClusterOptions {
    * Runs a cluster inside the simulator (`@informer-ts/sim-cluster`: nodes, scheduler, kubelet stages, controllers) on
    * the cluster's client and clock, seeded with `seed`; stopped by {@link SimCluster.close}.
    */
-  readonly cluster?: Omit<ClusterOptions, "client" | "clock">;
+  readonly cluster?: Omit<ClusterOptions, "client" | "clock" | "listerWatcherFor">;
+  /**
+   * Where the cluster's shared informers (`cluster` above) list and watch: `client` (default) through the cluster's
+   * `KubeClient` and {@link transport}, as any controller would; `engine` straight from the engine
+   * (`SimApiServer.listerWatcher`): no HTTP framing and no JSON, and the informers' caches share the engine's frozen
+   * objects instead of holding decoded copies — the fast path for large clusters (`pnpm bench cluster`). The cluster's
+   * writes still go through the client. Its lists and watches are then the engine's in-process requests: counted in
+   * `engine.accounting` and listed by {@link SimCluster.inFlight}, not in {@link SimCluster.requests}.
+   */
+  readonly informerSource?: "client" | "engine";
   /**
    * What the kit keeps of finished requests: `all` (default) every record in {@link SimCluster.requests}; `counts`
    * none (`requests` stays empty), only {@link SimCluster.requestCounts} — for long runs, where the log
@@ -294,7 +304,20 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
   const runtime =
     options.cluster === undefined
       ? undefined
-      : new SimClusterRuntime({ seed: options.seed ?? 1, ...options.cluster, client, clock });
+      : new SimClusterRuntime({
+          seed: options.seed ?? 1,
+          ...options.cluster,
+          client,
+          clock,
+          ...(options.informerSource === "engine" && {
+            // The exact version the descriptor names (`horizontalpodautoscalers.v1.autoscaling`; `pods.v1.` core).
+            listerWatcherFor: (r: ResourceDescriptor, { namespace }: { namespace?: string }) =>
+              engine.listerWatcher(`${r.resource}.${r.version}.${r.group}`, {
+                ...(namespace !== undefined && { namespace }),
+                userAgent: "sim-cluster/informers",
+              }) as unknown as ListerWatcher<KubeObject>,
+          }),
+        });
   const runtimeStop = new AbortController();
   const runtimeDone = runtime?.run(runtimeStop.signal).catch((err: unknown) => {
     console.error("sim-cluster stopped with an error:", err);
