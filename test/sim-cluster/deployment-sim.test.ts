@@ -1,4 +1,5 @@
 import { type Deployment, type ReplicaSet, resources } from "@informer-ts/client";
+import { newLineLogger } from "@informer-ts/instrumentation";
 import { createSimCluster, type SimCluster } from "@informer-ts/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { all, stored } from "./cluster-helpers.js";
@@ -207,5 +208,22 @@ describe("Deployment in the simulated cluster (in-process, virtual time)", () =>
       (x) => x.type === "Progressing",
     );
     expect(cond).toMatchObject({ status: "False", reason: "ProgressDeadlineExceeded" });
+  });
+
+  it("a 409 Conflict on a Deployment write is retried through the rate limiter at debug level, not a reconcile error (handleErr)", async () => {
+    const lines: string[] = [];
+    c = await createSimCluster({
+      cluster: { nodes: 3, logger: newLineLogger("sim-cluster", (l) => lines.push(l), "debug") },
+    });
+    const id = c.faults.request({ type: "status", code: 409, verbs: ["update"], resource: "deployments", count: 3 });
+    await c.client.create(resources.deployments, deployment("web", 4));
+    await c.settle({ maxMs: 300_000, until: rolledOut(c, "web") });
+    const fired = c.engine.faults.requestFaults.list().find((f) => f.id === id)?.fired;
+    expect(fired).toBe(3);
+    expect(c.runtime?.deployments?.controller.status().errors).toBe(0);
+    const retried = lines.filter((l) => l.includes("Error syncing deployment"));
+    expect(retried).toHaveLength(3);
+    expect(retried.every((l) => l.startsWith("D "))).toBe(true);
+    expect(retried[0]).toContain("default/web");
   });
 });

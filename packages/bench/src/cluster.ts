@@ -8,7 +8,6 @@
 
 import { type Deployment, type Pod, resources } from "@informer-ts/client";
 import { FakeClock } from "@informer-ts/clock";
-import type { CompletedRequest } from "@informer-ts/sim-apiserver";
 import { DEFAULT_POD_STAGES, FAST_POD_STAGES, type Stage } from "@informer-ts/sim-cluster";
 import { createSimCluster } from "@informer-ts/testing";
 import type { BenchResult, BenchRow } from "./report.js";
@@ -21,12 +20,16 @@ interface Variant {
   readonly what: string;
   readonly stages: readonly Stage[];
   readonly trimManagedFields: boolean;
+  /** Where the cluster's informers list and watch (the kit's `informerSource`; default through the client). */
+  readonly informerSource?: "client" | "engine";
 }
 
 /**
  * `before`: the cluster as it ran before the #23 performance work could be switched off — kwok's general stages (three
  * `pods/status` writes per start) and informers that keep managedFields. `trimmed`: the same stages with
  * kube-controller-manager's managedFields trim. `fast`: the trim and kwok's default pod-fast start-up (one write).
+ * `shared`: `fast` with the cluster's informers listing and watching the engine directly (the kit's
+ * `informerSource: "engine"`): no JSON round trip, and the caches share the engine's frozen objects.
  */
 const VARIANTS: readonly Variant[] = [
   { name: "before", what: "general stages, untrimmed informers", stages: DEFAULT_POD_STAGES, trimManagedFields: false },
@@ -37,6 +40,13 @@ const VARIANTS: readonly Variant[] = [
     trimManagedFields: true,
   },
   { name: "fast", what: "pod-fast stages, managedFields trimmed", stages: FAST_POD_STAGES, trimManagedFields: true },
+  {
+    name: "shared",
+    what: "pod-fast stages, trimmed, informers on the engine's objects",
+    stages: FAST_POD_STAGES,
+    trimManagedFields: true,
+    informerSource: "engine",
+  },
 ];
 
 function deployment(i: number, replicas: number): Deployment {
@@ -133,6 +143,9 @@ async function runVariant(
     clock: new FakeClock(Date.UTC(2026, 0, 1), { maxTimersPerInstant: 100_000 + 20 * pods }),
     // BENCH_CLUSTER_MANAGED_FIELDS=0: a field manager that records nothing (what the registry costs without SSA).
     ...(!managedFields && { engine: { fieldManager: { update: (_live, next) => next } } }),
+    // Counts of requests by verb and resource, not a record of each (the log would grow by ~2 KB per pod).
+    requestLog: "counts",
+    ...(v.informerSource !== undefined && { informerSource: v.informerSource }),
     cluster: {
       nodes,
       events,
@@ -150,7 +163,7 @@ async function runVariant(
   });
   const nodeSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const heapNodes = heapUsed();
-  const requests0 = c.requests.length;
+  const requests0 = new Map(c.requestCounts);
   const t1 = process.hrtime.bigint();
   const cpu1 = process.cpuUsage();
   const v1 = c.clock.now();
@@ -172,14 +185,12 @@ async function runVariant(
   const heapPods = heapUsed();
   const writes = new Map<string, number>();
   let reads = 0;
-  for (const r of (c.requests as readonly CompletedRequest[]).slice(requests0)) {
-    if (r.verb === "get" || r.verb === "list" || r.verb === "watch") {
-      reads++;
-      continue;
-    }
-    const res = r.subresource === undefined || r.subresource === "" ? r.resource : `${r.resource}/${r.subresource}`;
-    const k = `${r.verb} ${res}`;
-    writes.set(k, (writes.get(k) ?? 0) + 1);
+  for (const [k, total] of c.requestCounts) {
+    const n = total - (requests0.get(k) ?? 0);
+    if (n === 0) continue;
+    const verb = k.slice(0, k.indexOf(" "));
+    if (verb === "get" || verb === "list" || verb === "watch") reads += n;
+    else writes.set(k, n);
   }
   // The engine keeps every revision of every key until a compaction (every 5 virtual minutes, as kube-apiserver's
   // etcd compaction): the run is shorter, so the figure above includes each pod's whole history. Compacted now:
@@ -231,7 +242,7 @@ export async function runCluster(): Promise<BenchResult> {
   const replicas = envInt("BENCH_CLUSTER_REPLICAS", 100, 1);
   const events = envInt("BENCH_CLUSTER_EVENTS", 0, 0) > 0;
   const managedFields = envInt("BENCH_CLUSTER_MANAGED_FIELDS", 1, 0) > 0;
-  const names = (process.env.BENCH_CLUSTER_VARIANTS ?? (full ? "fast" : "before,trimmed,fast"))
+  const names = (process.env.BENCH_CLUSTER_VARIANTS ?? (full ? "shared" : "before,trimmed,fast,shared"))
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");

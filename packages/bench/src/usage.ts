@@ -151,7 +151,11 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
     results: ["cluster"],
     env: [
       { name: "BENCH_CLUSTER_FULL", default: "0", meaning: "1: the full size (5,000 nodes, 1,500 × 100 pods)" },
-      { name: "BENCH_CLUSTER_VARIANTS", default: "before,trimmed,fast", meaning: "variants run (full size: fast)" },
+      {
+        name: "BENCH_CLUSTER_VARIANTS",
+        default: "before,trimmed,fast,shared",
+        meaning: "variants run (full size: shared)",
+      },
       { name: "BENCH_CLUSTER_NODES", default: "100", meaning: "simulated nodes (full size 5000)" },
       { name: "BENCH_CLUSTER_DEPLOYMENTS", default: "20", meaning: "Deployments created (full size 1500)" },
       { name: "BENCH_CLUSTER_REPLICAS", default: "100", meaning: "replicas of each Deployment" },

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import type { KubeObject } from "@informer-ts/apimachinery";
-import { type SharedIndexInformer, transformStripManagedFields } from "@informer-ts/cache";
+import type { ListerWatcherFor, SharedIndexInformer } from "@informer-ts/cache";
 import {
   type Deployment,
   type KubeClient,
@@ -8,6 +8,7 @@ import {
   type Node,
   type Pod,
   type ReplicaSet,
+  type ResourceDescriptor,
   resources,
 } from "@informer-ts/client";
 import { type Clock, type Rand, realClock, seededRand } from "@informer-ts/clock";
@@ -16,6 +17,7 @@ import { InMemoryMetrics, type Logger, type MetricsProvider, newConsoleLogger } 
 import { DeploymentController } from "./deployment/deployment-controller.js";
 import { EndpointsController } from "./endpoints/endpoints-controller.js";
 import { EndpointSliceController } from "./endpointslice/endpointslice-controller.js";
+import { trimManagedFieldsShared } from "./internal/trim-managed-fields.js";
 import { PodLifecycle } from "./kubelet/pod-lifecycle.js";
 import { DEFAULT_POD_STAGES, type Stage, validateStages } from "./kubelet/stage.js";
 import { RootCACertPublisher } from "./namespaced/root-ca-publisher.js";
@@ -70,6 +72,13 @@ export const PLACEHOLDER_ROOT_CA =
 export interface ClusterOptions {
   /** The client every component uses (in-process on the simulator's clock, or over HTTP to any apiserver). */
   readonly client: KubeClient;
+  /**
+   * How the cluster's shared informers list and watch (default `listWatchFor(client, …)`: through `client`, as
+   * kube-controller-manager's informers do). The testing kit can pass the simulator engine's in-process
+   * lister-watcher instead (`SimClusterOptions.informerSource: "engine"`), whose objects are the engine's own frozen
+   * ones with no JSON round trip; writes always go through `client`.
+   */
+  readonly listerWatcherFor?: ListerWatcherFor<ResourceDescriptor, KubeObject>;
   /** The one clock (default the real clock). */
   readonly clock?: Clock;
   /** Seed of the cluster's own randomness (stage jitter and failures, scheduler ties); default 1. */
@@ -162,13 +171,13 @@ export class SimClusterRuntime {
     const client = o.client;
     const metrics = o.metrics ?? new InMemoryMetrics();
     this.manager = new Manager({
-      listerWatcherFor: (r, { namespace }) => listWatchFor(client, r, { namespace }),
+      listerWatcherFor: o.listerWatcherFor ?? ((r, { namespace }) => listWatchFor(client, r, { namespace })),
       client,
       clock,
       rand: this.rand,
       metrics,
       gracefulShutdownTimeout: 5000,
-      ...(o.trimManagedFields !== false && { informerOptions: { transform: transformStripManagedFields } }),
+      ...(o.trimManagedFields !== false && { informerOptions: { transform: trimManagedFieldsShared } }),
     });
     const recorder = (component: string): EventRecorder | undefined =>
       o.events === false ? undefined : this.manager.getEventRecorderFor(component);

@@ -140,6 +140,39 @@ describe.each<SimTransport>(["in-process", "http"])("SimCluster.inFlight (%s)", 
 });
 
 describe("createSimCluster in-process specifics", () => {
+  it('requestLog "counts" keeps no request records, only counts by verb and resource (subresources named)', async () => {
+    const c = await createSimCluster({ requestLog: "counts" });
+    cluster = c;
+    const all = await createSimCluster();
+    const made = await c.client.create(configmaps, cm("a"));
+    await c.client.update(configmaps, { ...made, data: { v: "2" } });
+    await c.client.get(configmaps, "a", { namespace: "default" });
+    await c.client.get(configmaps, "missing", { namespace: "default" }).catch(() => undefined);
+    const pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "p", namespace: "default" },
+      spec: { containers: [{ name: "c", image: "nginx" }] },
+    };
+    const created = await c.client.create(builtinResources.pods, pod);
+    await c.client.updateStatus(builtinResources.pods, { ...created, status: { phase: "Running" } });
+    await c.settle();
+    expect(c.requests).toEqual([]);
+    expect(Object.fromEntries(c.requestCounts)).toEqual({
+      "create configmaps": 1,
+      "update configmaps": 1,
+      "get configmaps": 2,
+      "create pods": 1,
+      "update pods/status": 1,
+    });
+    // The default keeps the records and the same counts.
+    await all.client.create(configmaps, cm("a"));
+    await all.settle();
+    expect(all.requests.map((r) => r.verb)).toEqual(["create"]);
+    expect(Object.fromEntries(all.requestCounts)).toEqual({ "create configmaps": 1 });
+    await all.close();
+  });
+
   it("aborting a watch closes it on the server, and settle() leaves no request in flight", async () => {
     const c = await createSimCluster({ latency: "zero" });
     cluster = c;

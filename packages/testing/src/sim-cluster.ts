@@ -1,4 +1,5 @@
-import { KubeClient, type KubeClientOptions } from "@informer-ts/client";
+import type { KubeObject, ListerWatcher } from "@informer-ts/apimachinery";
+import { KubeClient, type KubeClientOptions, type ResourceDescriptor } from "@informer-ts/client";
 import { type Clock, FakeClock, seededRand, type Timer } from "@informer-ts/clock";
 import {
   type BookmarkMode,
@@ -49,7 +50,22 @@ export interface SimClusterOptions {
    * Runs a cluster inside the simulator (`@informer-ts/sim-cluster`: nodes, scheduler, kubelet stages, controllers) on
    * the cluster's client and clock, seeded with `seed`; stopped by {@link SimCluster.close}.
    */
-  readonly cluster?: Omit<ClusterOptions, "client" | "clock">;
+  readonly cluster?: Omit<ClusterOptions, "client" | "clock" | "listerWatcherFor">;
+  /**
+   * Where the cluster's shared informers (`cluster` above) list and watch: `client` (default) through the cluster's
+   * `KubeClient` and {@link transport}, as any controller would; `engine` straight from the engine
+   * (`SimApiServer.listerWatcher`): no HTTP framing and no JSON, and the informers' caches share the engine's frozen
+   * objects instead of holding decoded copies — the fast path for large clusters (`pnpm bench cluster`). The cluster's
+   * writes still go through the client. Its lists and watches are then the engine's in-process requests: counted in
+   * `engine.accounting` and listed by {@link SimCluster.inFlight}, not in {@link SimCluster.requests}.
+   */
+  readonly informerSource?: "client" | "engine";
+  /**
+   * What the kit keeps of finished requests: `all` (default) every record in {@link SimCluster.requests}; `counts`
+   * none (`requests` stays empty), only {@link SimCluster.requestCounts} — for long runs, where the log
+   * grows with every request (about 2 KB per pod in `pnpm bench cluster`).
+   */
+  readonly requestLog?: "all" | "counts";
 }
 
 /** The fault controls of a {@link SimCluster}: the engine's own fault injection, in one place. */
@@ -135,6 +151,11 @@ export interface SimCluster {
   readonly runtime: SimClusterRuntime | undefined;
   /** Every finished request, in completion order (verb, resource, code, served-from, virtual receive time…). */
   readonly requests: readonly CompletedRequest[];
+  /**
+   * Finished requests counted by verb and resource (`"update pods/status"`, `"list configmaps"`), kept whatever
+   * `requestLog` says; a live view.
+   */
+  readonly requestCounts: ReadonlyMap<string, number>;
   /**
    * The requests open right now, oldest first (by virtual receive time): those through the cluster's client (the
    * server's `inFlightRequests`) and direct in-process calls on {@link engine} (`engine.inFlightRequests`), each with
@@ -246,9 +267,16 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
   });
   for (const r of options.resources ?? []) engine.register(r);
   const requests: CompletedRequest[] = [];
+  const requestCounts = new Map<string, number>();
+  const keepRequests = (options.requestLog ?? "all") === "all";
+  let completed = 0;
   const backend = new (class extends EngineBackend {
     override recordRequest(rec: CompletedRequest): void {
-      requests.push(rec);
+      completed++;
+      const sub = rec.subresource === undefined || rec.subresource === "" ? "" : `/${rec.subresource}`;
+      const key = `${rec.verb} ${rec.resource}${sub}`;
+      requestCounts.set(key, (requestCounts.get(key) ?? 0) + 1);
+      if (keepRequests) requests.push(rec);
       super.recordRequest(rec);
     }
   })(engine);
@@ -276,7 +304,20 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
   const runtime =
     options.cluster === undefined
       ? undefined
-      : new SimClusterRuntime({ seed: options.seed ?? 1, ...options.cluster, client, clock });
+      : new SimClusterRuntime({
+          seed: options.seed ?? 1,
+          ...options.cluster,
+          client,
+          clock,
+          ...(options.informerSource === "engine" && {
+            // The exact version the descriptor names (`horizontalpodautoscalers.v1.autoscaling`; `pods.v1.` core).
+            listerWatcherFor: (r: ResourceDescriptor, { namespace }: { namespace?: string }) =>
+              engine.listerWatcher(`${r.resource}.${r.version}.${r.group}`, {
+                ...(namespace !== undefined && { namespace }),
+                userAgent: "sim-cluster/informers",
+              }) as unknown as ListerWatcher<KubeObject>,
+          }),
+        });
   const runtimeStop = new AbortController();
   const runtimeDone = runtime?.run(runtimeStop.signal).catch((err: unknown) => {
     console.error("sim-cluster stopped with an error:", err);
@@ -300,7 +341,7 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
     };
   };
   const progress = () => {
-    let n = requests.length + tracked.size * 1_000_003 + (dispatcher?.requests ?? 0) * 7;
+    let n = completed + tracked.size * 1_000_003 + (dispatcher?.requests ?? 0) * 7;
     for (const e of dispatcher?.inflight ?? []) n += e.bytes;
     return n + server.stats.watchEvents;
   };
@@ -344,6 +385,7 @@ export async function createSimCluster(options: SimClusterOptions = {}): Promise
     url,
     runtime,
     requests,
+    requestCounts,
     faults: {
       request: (rule) => engine.faults.request(rule),
       clearRequests: (id) => engine.faults.clearRequests(id),

@@ -1,8 +1,21 @@
-import { isAlreadyExists, isNotFound, type KubeObject, labelSelectorAsSelector } from "@informer-ts/apimachinery";
+import {
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  type KubeObject,
+  labelSelectorAsSelector,
+} from "@informer-ts/apimachinery";
 import type { SharedIndexInformer } from "@informer-ts/cache";
 import { type Deployment, type KubeClient, type Pod, type ReplicaSet, resources } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
-import { Controller, type EventHandler, type EventRecorder, type Request } from "@informer-ts/controller";
+import {
+  Controller,
+  type EventHandler,
+  type EventRecorder,
+  type ReconcileContext,
+  type Request,
+  type Result,
+} from "@informer-ts/controller";
 import { type Logger, type MetricsProvider, safeLog } from "@informer-ts/instrumentation";
 import { addControllerUIDIndexer, filterByOwner } from "../internal/controller-uid-index.js";
 import { keyOf, rfc3339 } from "../internal/pod-util.js";
@@ -122,7 +135,7 @@ export class DeploymentController {
     };
     this.controller = new Controller({
       name: "deployment",
-      reconciler: (req) => this.syncDeployment(req),
+      reconciler: (req, ctx) => this.reconcile(req, ctx),
       watches: [
         { informer: o.deployments as never, handler: dHandler, keyFallback: true, name: "deployments" },
         { informer: o.replicaSets as never, handler: rsHandler, name: "replicasets" },
@@ -156,6 +169,27 @@ export class DeploymentController {
 
   private now(): string {
     return rfc3339(this.o.clock.now());
+  }
+
+  /**
+   * `handleErr` for write conflicts: a 409 (a status or ReplicaSet write raced the informer's copy) is the normal
+   * case of a busy Deployment, not a failure — upstream logs every sync error at `V(2)` and requeues the key
+   * rate-limited while it has been retried fewer than `maxRetries` (15) times. So here: a conflict is logged at
+   * `debug` and requeued through the rate limiter without counting as a reconcile error; past 15 retries it is thrown
+   * and reported as any other error (`Reconciler error`). Other errors are thrown at once, as before.
+   */
+  private async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | undefined> {
+    try {
+      return await this.syncDeployment(req);
+    } catch (err) {
+      if (!isConflict(err) || ctx.retries >= DEPLOYMENT_MAX_RETRIES) throw err;
+      safeLog(this.o.logger, "debug", "Error syncing deployment", {
+        deployment: `${req.namespace}/${req.name}`,
+        err,
+        retries: ctx.retries,
+      });
+      return { requeue: true };
+    }
   }
 
   /** `syncDeployment`. */
@@ -813,6 +847,9 @@ export class DeploymentController {
     }
   }
 }
+
+/** `maxRetries` of `deployment_controller.go`: rate-limited retries of a key before its error is reported. */
+const DEPLOYMENT_MAX_RETRIES = 15;
 
 function compareRevisions(a: bigint, b: bigint): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -3,6 +3,7 @@ import type { SharedIndexInformer } from "@informer-ts/cache";
 import type { Pod, Service } from "@informer-ts/client";
 import type { EventHandler, Request } from "@informer-ts/controller";
 import { selfHandler } from "./controller-ref.js";
+import { addNamespaceLabelIndexer, objectsWithLabels } from "./pod-label-index.js";
 import { isPodReady } from "./pod-util.js";
 
 /**
@@ -74,27 +75,29 @@ export function podServiceRequests(services: SharedIndexInformer<Service>, ...po
   return [...keys].map((k) => ({ namespace: k.slice(0, k.indexOf("/")), name: k.slice(k.indexOf("/") + 1) }));
 }
 
-/** The pods of the Service's namespace its selector matches. */
+/**
+ * The pods of the Service's namespace its selector matches, read from the namespace/label index
+ * ({@link serviceAndPodWatches} installs it): a sync costs the pods carrying one of the selector's labels, not the
+ * whole namespace.
+ */
 export function selectedPods(
   pods: SharedIndexInformer<Pod>,
   service: Service,
   selector: Record<string, string>,
 ): Pod[] {
-  const sel = selectorFromSet(selector);
-  return pods
-    .getIndexer()
-    .byIndex("namespace", service.metadata?.namespace ?? "")
-    .filter((p) => sel.matches(p.metadata?.labels));
+  return objectsWithLabels(pods, service.metadata?.namespace ?? "", selector);
 }
 
 /**
  * The watches both endpoint controllers start from (`onServiceUpdate`/`onServiceDelete`, `addPod`/`updatePod`/
- * `deletePod`): a Service's change syncs it; a pod's change syncs the Services selecting it before and after.
+ * `deletePod`): a Service's change syncs it; a pod's change syncs the Services selecting it before and after. Adds
+ * the pods informer's namespace/label index that {@link selectedPods} reads (call it before the informer starts).
  */
 export function serviceAndPodWatches(
   services: SharedIndexInformer<Service>,
   pods: SharedIndexInformer<Pod>,
 ): Array<{ informer: never; handler: EventHandler<KubeObject>; name: string }> {
+  addNamespaceLabelIndexer(pods);
   const pod: EventHandler<KubeObject> = {
     create: (p) => podServiceRequests(services, p as Pod),
     update: (old, cur) =>
