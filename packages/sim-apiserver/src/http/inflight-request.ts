@@ -1,6 +1,6 @@
 // The context of one request the HTTP face is serving (kube-apiserver's request context with its RequestInfo, the
 // httplog's respLogger and the timeout filter's deadline, in one small object).
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Timer } from "@informer-ts/clock";
 import type { FilteredRequest } from "../engine/filters/index.js";
@@ -32,6 +32,8 @@ export class InflightRequest implements BackendRequestContext, FilteredRequest {
   /** Socket bytes written before this request (keep-alive sockets carry several requests). */
   startBytes = 0;
   socket: Socket | undefined;
+  /** The request (an in-process emulated response has no `req` of its own, so it is kept here). */
+  request: IncomingMessage | undefined;
   response: ServerResponse | undefined;
   /** The request URI as the client sent it (path and query). */
   uri = "";
@@ -64,7 +66,7 @@ export class InflightRequest implements BackendRequestContext, FilteredRequest {
 
   /** The connection as the engine's trace log shows it; computed when read, so an idle watch holds nothing more. */
   get trace(): RequestTraceConnection | undefined {
-    const req = this.response?.req;
+    const req = this.request;
     if (req === undefined) return undefined;
     return {
       path: (req.url ?? "/").split("?")[0]!,

@@ -121,7 +121,7 @@ export class SimHttpServer {
     const finish = (rec: InflightRequest, req: IncomingMessage, res: ServerResponse) => this.finish(rec, req, res);
     this.responseClosed = function (this: ServerResponse) {
       const rec = inflight.get(this);
-      if (rec !== undefined) finish(rec, this.req, this);
+      if (rec?.request !== undefined) finish(rec, rec.request, this);
     };
     const sockets = this.sockets;
     const socketClosed = function (this: Socket) {
@@ -315,6 +315,7 @@ export class SimHttpServer {
     );
     rec.startBytes = req.socket.bytesWritten;
     rec.socket = req.socket;
+    rec.request = req;
     rec.response = res;
     rec.uri = req.url ?? "";
     let url: URL;
