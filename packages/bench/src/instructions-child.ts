@@ -9,12 +9,20 @@ import { FakeWatch } from "@informer-ts/cache/testing";
 import { Controller } from "@informer-ts/controller";
 import { PromMetrics } from "@informer-ts/instrumentation";
 import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
+import { type BurstVariant, burst } from "./instructions-burst.js";
 import { configMapJson } from "./util.js";
 
 /** What one child runs: a harness, its variant, and its size. */
 export type InstructionsSpec =
   | { readonly harness: "fanout"; readonly variant: FanoutVariant; readonly events: number }
   | { readonly harness: "reconcile"; readonly variant: "off" | "prom"; readonly keys: number; readonly workers: number }
+  | {
+      readonly harness: "burst";
+      readonly variant: BurstVariant;
+      /** Whose setup a `base` run does. */
+      readonly setup: "informer-ts" | "client-node";
+      readonly keys: number;
+    }
   | {
       readonly harness: "list";
       readonly variant: "none" | "full" | "meta";
@@ -148,6 +156,7 @@ async function list(variant: "none" | "full" | "meta", objects: number, lists: n
 export async function runInstructionsChild(spec: InstructionsSpec): Promise<void> {
   if (spec.harness === "fanout") await fanout(spec.variant, spec.events);
   else if (spec.harness === "reconcile") await reconcile(spec.variant, spec.keys, spec.workers);
+  else if (spec.harness === "burst") await burst(spec.variant, spec.keys, spec.setup);
   else await list(spec.variant, spec.objects, spec.lists);
 }
 
