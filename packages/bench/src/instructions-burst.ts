@@ -188,6 +188,7 @@ async function clientNodeLike(keys: number, chunks: readonly Buffer[], replay: b
  */
 export async function burst(variant: BurstVariant, keys: number, setup: "informer-ts" | "client-node"): Promise<void> {
   const chunks = burstChunks(keys);
-  const run = setup === "client-node" ? clientNodeLike : informerTs;
+  const who = variant === "base" ? setup : variant;
+  const run = who === "client-node" ? clientNodeLike : informerTs;
   await run(keys, chunks, variant !== "base");
 }

@@ -19,7 +19,7 @@ export type InstructionsSpec =
   | {
       readonly harness: "burst";
       readonly variant: BurstVariant;
-      /** Whose setup a `base` run does. */
+      /** Whose setup a `base` run does (the other variants run their own). */
       readonly setup: "informer-ts" | "client-node";
       readonly keys: number;
     }
