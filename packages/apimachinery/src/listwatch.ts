@@ -10,6 +10,12 @@ import type { KubeList, ListOptions, WatchEvent } from "./types.js";
 export interface Watch<T> extends AsyncIterable<WatchEvent<T>> {
   /** Closes the watch; a pending or later iteration ends. Idempotent. */
   stop(): void;
+  /**
+   * Optional batch path of iteration: resolves with every event the watch has already decoded (at least one), or
+   * the end, and fails like iteration does. A consumer uses either this or the iterator for a given watch; the
+   * reflector uses it when present to take a whole chunk's events in one turn.
+   */
+  nextBatch?(): Promise<IteratorResult<readonly WatchEvent<T>[]>>;
 }
 
 /**

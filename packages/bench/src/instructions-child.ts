@@ -20,12 +20,20 @@ import { builtinResources, KubeClient } from "@informer-ts/client";
 import { Controller } from "@informer-ts/controller";
 import { PromMetrics } from "@informer-ts/instrumentation";
 import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
+import { type BurstVariant, burst } from "./instructions-burst.js";
 import { configMapJson } from "./util.js";
 
 /** What one child runs: a harness, its variant, and its size. */
 export type InstructionsSpec =
   | { readonly harness: "fanout"; readonly variant: FanoutVariant; readonly events: number }
   | { readonly harness: "reconcile"; readonly variant: "off" | "prom"; readonly keys: number; readonly workers: number }
+  | {
+      readonly harness: "burst";
+      readonly variant: BurstVariant;
+      /** Whose setup a `base` run does (the other variants run their own). */
+      readonly setup: "informer-ts" | "client-node";
+      readonly keys: number;
+    }
   | {
       readonly harness: "list";
       readonly variant: "none" | "full" | "meta";
@@ -246,6 +254,7 @@ export async function runInstructionsChild(spec: InstructionsSpec): Promise<void
   if (spec.harness === "fanout") await fanout(spec.variant, spec.events);
   else if (spec.harness === "reconcile") await reconcile(spec.variant, spec.keys, spec.workers);
   else if (spec.harness === "decode") await decode(spec.variant, spec.objects, spec.lists);
+  else if (spec.harness === "burst") await burst(spec.variant, spec.keys, spec.setup);
   else await list(spec.variant, spec.objects, spec.lists);
 }
 

@@ -4,6 +4,7 @@
 // between variants of one harness in this run. Without valgrind on PATH the suite reports why it skipped.
 import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { BURST_CHUNK_BYTES } from "./instructions-burst.js";
 import type { InstructionsSpec } from "./instructions-child.js";
 import type { BenchResult, BenchRow } from "./report.js";
 import { envInt } from "./util.js";
@@ -47,12 +48,28 @@ async function measure<V extends string>(opts: {
   readonly units: number;
   readonly unitName: string;
   readonly goals?: Partial<Record<V, { readonly goal: string; readonly max: number }>>;
+  /** A variant's own base run, when the variants' setups differ (default: `spec("base")` for all). */
+  readonly baseOf?: (variant: V) => InstructionsSpec;
 }): Promise<BenchRow[]> {
   const base = await countInstructions(opts.spec("base"));
+  const bases = new Map<string, number>([[JSON.stringify(opts.spec("base")), base]]);
+  const baseFor = async (v: V): Promise<number> => {
+    const spec = JSON.stringify(opts.baseOf?.(v) ?? opts.spec("base"));
+    let b = bases.get(spec);
+    if (b === undefined) {
+      b = await countInstructions(JSON.parse(spec) as InstructionsSpec);
+      bases.set(spec, b);
+    }
+    return b;
+  };
   const counts = new Map<V, number>();
-  for (const v of opts.variants) counts.set(v, (await countInstructions(opts.spec(v))) - base);
+  for (const v of opts.variants) counts.set(v, (await countInstructions(opts.spec(v))) - (await baseFor(v)));
   const reference = counts.get(opts.reference)!;
-  const rows: BenchRow[] = [{ case: `${opts.title}: base run (subtracted)`, value: base / M, unit: "M instructions" }];
+  const rows: BenchRow[] = [...bases].map(([spec, b], i) => ({
+    case: `${opts.title}: base run${bases.size > 1 ? ` ${i + 1} (${spec})` : ""} (subtracted)`,
+    value: b / M,
+    unit: "M instructions",
+  }));
   for (const v of opts.variants) {
     const count = counts.get(v)!;
     const goal = opts.goals?.[v];
@@ -80,53 +97,77 @@ export async function runInstructions(): Promise<BenchResult> {
   const workers = envInt("BENCH_INSTRUCTIONS_WORKERS", 4, 1);
   const objects = envInt("BENCH_INSTRUCTIONS_LIST", 2_000, 1);
   const lists = envInt("BENCH_INSTRUCTIONS_LISTS", 3, 1);
-  const meta = { node: process.version, events, reconciles: keys, workers, listObjects: objects, lists };
+  const burstKeys = envInt("BENCH_INSTRUCTIONS_BURST", 5_000, 1);
+  const meta = { node: process.version, events, reconciles: keys, workers, listObjects: objects, lists, burstKeys };
   const missing = valgrindMissing();
   if (missing !== undefined) {
     process.stderr.write(`bench instructions: skipped — ${missing}\n`);
     return { name: "instructions", rows: [], meta: { ...meta, skipped: missing } };
   }
-  const fanout = await measure({
-    title: "informer fan-out (in-process, 100 objects)",
-    spec: (variant) => ({ harness: "fanout", variant, events }),
-    variants: ["callback", "n1", "n4", "n16"] as const,
-    reference: "callback",
-    units: events,
-    unitName: "event",
-    goals: {
-      n1: { goal: "≤ 1.1× callback", max: 1.1 },
-      n4: { goal: "≤ 1.1× callback", max: 1.1 },
-      n16: { goal: "≤ 1.1× callback", max: 1.1 },
-    },
-  });
-  const reconcile = await measure({
-    title: `no-op reconciles (${workers} workers)`,
-    spec: (variant) =>
-      variant === "base"
-        ? { harness: "reconcile", variant: "off", keys: 0, workers }
-        : { harness: "reconcile", variant, keys, workers },
-    variants: ["off", "prom"] as const,
-    reference: "off",
-    units: keys,
-    unitName: "reconcile",
-    goals: { prom: { goal: "≤ 1.3× off", max: 1.3 } },
-  });
-  const list = await measure({
-    title: `LIST of 1 KiB ConfigMaps over loopback, server + client in one process (${objects} × ${lists})`,
-    spec: (variant) => ({ harness: "list", variant: variant === "base" ? "none" : variant, objects, lists }),
-    variants: ["full", "meta"] as const,
-    reference: "full",
-    units: objects * lists,
-    unitName: "object listed",
-  });
-  const decode = await measure({
-    title: `the client's side of a LIST of 1 KiB ConfigMaps into a store, prepared bodies (${objects} × ${lists})`,
-    spec: (variant) => ({ harness: "decode", variant: variant === "base" ? "none" : variant, objects, lists }),
-    variants: ["full", "meta-whole", "meta-drop"] as const,
-    reference: "full",
-    units: objects * lists,
-    unitName: "object listed",
-    goals: { "meta-drop": { goal: "≤ 1/3 of full", max: 1 / 3 } },
-  });
-  return { name: "instructions", rows: [...fanout, ...reconcile, ...list, ...decode], meta };
+  const only = new Set((process.env.BENCH_INSTRUCTIONS_HARNESSES ?? "fanout,reconcile,list,decode,burst").split(","));
+  const unknown = [...only].filter((h) => !["fanout", "reconcile", "list", "decode", "burst"].includes(h));
+  if (unknown.length > 0) throw new Error(`BENCH_INSTRUCTIONS_HARNESSES: unknown harness ${unknown.join(", ")}`);
+  const fanout = !only.has("fanout")
+    ? []
+    : await measure({
+        title: "informer fan-out (in-process, 100 objects)",
+        spec: (variant) => ({ harness: "fanout", variant, events }),
+        variants: ["callback", "n1", "n4", "n16"] as const,
+        reference: "callback",
+        units: events,
+        unitName: "event",
+        goals: {
+          n1: { goal: "≤ 1.1× callback", max: 1.1 },
+          n4: { goal: "≤ 1.1× callback", max: 1.1 },
+          n16: { goal: "≤ 1.1× callback", max: 1.1 },
+        },
+      });
+  const reconcile = !only.has("reconcile")
+    ? []
+    : await measure({
+        title: `no-op reconciles (${workers} workers)`,
+        spec: (variant) =>
+          variant === "base"
+            ? { harness: "reconcile", variant: "off", keys: 0, workers }
+            : { harness: "reconcile", variant, keys, workers },
+        variants: ["off", "prom"] as const,
+        reference: "off",
+        units: keys,
+        unitName: "reconcile",
+        goals: { prom: { goal: "≤ 1.3× off", max: 1.3 } },
+      });
+  const list = !only.has("list")
+    ? []
+    : await measure({
+        title: `LIST of 1 KiB ConfigMaps over loopback, server + client in one process (${objects} × ${lists})`,
+        spec: (variant) => ({ harness: "list", variant: variant === "base" ? "none" : variant, objects, lists }),
+        variants: ["full", "meta"] as const,
+        reference: "full",
+        units: objects * lists,
+        unitName: "object listed",
+      });
+  const decode = !only.has("decode")
+    ? []
+    : await measure({
+        title: `the client's side of a LIST of 1 KiB ConfigMaps into a store, prepared bodies (${objects} × ${lists})`,
+        spec: (variant) => ({ harness: "decode", variant: variant === "base" ? "none" : variant, objects, lists }),
+        variants: ["full", "meta-whole", "meta-drop"] as const,
+        reference: "full",
+        units: objects * lists,
+        unitName: "object listed",
+        goals: { "meta-drop": { goal: "≤ 1/3 of full", max: 1 / 3 } },
+      });
+  const burstRows = !only.has("burst")
+    ? []
+    : await measure({
+        title: `controller burst (in-process NDJSON, ${burstKeys} keys modified once, ${BURST_CHUNK_BYTES / 1024} KiB chunks)`,
+        spec: (variant) => ({ harness: "burst", variant, setup: "informer-ts", keys: burstKeys }),
+        baseOf: (variant) => ({ harness: "burst", variant: "base", setup: variant, keys: burstKeys }),
+        variants: ["client-node", "informer-ts"] as const,
+        reference: "client-node",
+        units: burstKeys,
+        unitName: "reconcile",
+        goals: { "informer-ts": { goal: "≤ 1/1.2 client-node", max: 1 / 1.2 } },
+      });
+  return { name: "instructions", rows: [...fanout, ...reconcile, ...list, ...decode, ...burstRows], meta };
 }

@@ -168,7 +168,8 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
     summary:
       "instruction counts under valgrind's callgrind (repeatable on a loaded machine) of in-process harnesses: " +
       "informer fan-out to 1 callback vs 1/4/16 notifications$ subscribers, no-op reconciles with PromMetrics vs " +
-      "metrics off, full vs metadata-only LIST over loopback; a base run subtracted; skips without valgrind",
+      "metrics off, full vs metadata-only LIST over loopback, a controller burst of NDJSON chunks vs a client-node-like " +
+      "reference; a base run subtracted; skips without valgrind",
     results: ["instructions"],
     env: [
       { name: "BENCH_INSTRUCTIONS_EVENTS", default: "50000", meaning: "MODIFIED events of the fan-out harness" },
@@ -176,6 +177,12 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
       { name: "BENCH_INSTRUCTIONS_WORKERS", default: "4", meaning: "workers of the reconcile harness" },
       { name: "BENCH_INSTRUCTIONS_LIST", default: "2000", meaning: "ConfigMaps of the LIST harness" },
       { name: "BENCH_INSTRUCTIONS_LISTS", default: "3", meaning: "LISTs per variant of the LIST harness" },
+      { name: "BENCH_INSTRUCTIONS_BURST", default: "5000", meaning: "keys modified once each in the burst harness" },
+      {
+        name: "BENCH_INSTRUCTIONS_HARNESSES",
+        default: "fanout,reconcile,list,burst",
+        meaning: "which harnesses run (comma-separated)",
+      },
     ],
   },
 ];

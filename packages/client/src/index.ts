@@ -138,6 +138,7 @@ export {
 export { defaultUserAgent, VERSION } from "./version.js";
 export {
   DEFAULT_MAX_WATCH_LINE_BYTES,
+  decodeWatchBatches,
   decodeWatchStream,
   WATCH_DECODE_EXCERPT_CHARS,
   WatchDecodeError,

@@ -173,6 +173,43 @@ describe("StreamWatcher (watch.StreamWatcher)", () => {
     expect(w.done).toBe(true);
   });
 
+  it("nextBatch() hands over a chunk's events at once, shares the buffer with next(), and ends like it", async () => {
+    const b = controllableBody();
+    const results: StreamWatcherResult[] = [];
+    const w = new StreamWatcher(b.body, { onDone: (r) => results.push(r) });
+    b.push(line("ADDED", "a") + line("ADDED", "b") + line("ADDED", "c"));
+    const it = w[Symbol.asyncIterator]();
+    const one = await it.next();
+    expect(one.value?.object.metadata?.name).toBe("a");
+    const rest = await w.nextBatch();
+    expect(rest.done).toBe(false);
+    expect((rest.value as WatchEvent[]).map((e) => e.object.metadata?.name)).toEqual(["b", "c"]);
+    b.push(line("DELETED", "a"));
+    const next = await w.nextBatch();
+    expect((next.value as WatchEvent[]).map((e) => e.type)).toEqual(["DELETED"]);
+    b.push(null);
+    expect((await w.nextBatch()).done).toBe(true);
+    expect(results).toEqual([{ events: 4, stopped: false }]);
+  });
+
+  it("nextBatch(): stop() with events still buffered ends it and drops them; a decode error is thrown", async () => {
+    const b = controllableBody();
+    const w = new StreamWatcher(b.body);
+    b.push(line("ADDED", "a") + line("ADDED", "b"));
+    expect((await w[Symbol.asyncIterator]().next()).value?.object.metadata?.name).toBe("a");
+    w.stop();
+    expect((await w.nextBatch()).done).toBe(true);
+    await new Promise((r) => setImmediate(r));
+    expect(b.released()).toBe(1);
+
+    const bad = controllableBody();
+    const w2 = new StreamWatcher(bad.body);
+    bad.push(`${line("ADDED", "a")}not json\n`);
+    expect(((await w2.nextBatch()).value as WatchEvent[]).length).toBe(1);
+    await expect(w2.nextBatch()).rejects.toBeInstanceOf(WatchDecodeError);
+    expect(bad.destroyed()).toBe(1);
+  });
+
   it("a second iterator is the same single-consumer iterator", () => {
     const w = new StreamWatcher(controllableBody().body);
     expect(w[Symbol.asyncIterator]()).toBe(w[Symbol.asyncIterator]());

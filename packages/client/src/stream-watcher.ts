@@ -1,5 +1,5 @@
 import type { KubeObject, Watch, WatchEvent } from "@informer-ts/apimachinery";
-import { decodeWatchStream, type WatchDecoderOptions } from "./watch-decoder.js";
+import { decodeWatchBatches, type WatchDecoderOptions } from "./watch-decoder.js";
 
 /** A response body a {@link StreamWatcher} reads: chunks, and a way to abort it. */
 export interface WatchBody extends AsyncIterable<Uint8Array | string> {
@@ -27,7 +27,9 @@ export interface StreamWatcherOptions extends WatchDecoderOptions {
 
 /**
  * A {@link Watch} over a streaming response body (`watch.StreamWatcher`): iterating it decodes events with
- * {@link decodeWatchStream}, one pull at a time, so a consumer that stops reading stops reading the socket.
+ * {@link decodeWatchBatches}, one chunk per pull, so a consumer that stops reading stops reading the socket.
+ * {@link StreamWatcher.nextBatch} hands over every event already decoded from the current chunk at once; `next()`
+ * hands them out one at a time (the two share one buffer, so they may be mixed).
  *
  * - The server ending the stream ends iteration normally.
  * - A transport or decode error is thrown from iteration (then the body is released).
@@ -46,7 +48,9 @@ export class StreamWatcher<T = KubeObject> implements Watch<T> {
   private closeIteration: (() => void) | undefined;
   private finished = false;
   private events = 0;
-  private iterator: AsyncIterator<WatchEvent<T>> | undefined;
+  private iterator:
+    | (AsyncIterator<WatchEvent<T>> & { nextBatch(): Promise<IteratorResult<WatchEvent<T>[]>> })
+    | undefined;
   private readonly onAbort = () => this.stop();
 
   constructor(
@@ -89,19 +93,34 @@ export class StreamWatcher<T = KubeObject> implements Watch<T> {
     return this.iterator;
   }
 
-  // A hand-written iterator over the decoder (one `.then` per event) rather than an async generator wrapping it:
-  // a second generator layer costs several promise turns per event on the hot path of every watch.
-  private iterate(): AsyncIterator<WatchEvent<T>> {
+  /**
+   * The events decoded and not yet handed out, or (when there are none) those of the next chunk: never an empty
+   * batch. Ends, fails and stops exactly like `next()`, which it shares its state with.
+   */
+  nextBatch(): Promise<IteratorResult<WatchEvent<T>[]>> {
+    this.iterator ??= this.iterate();
+    return this.iterator.nextBatch();
+  }
+
+  // A hand-written iterator over the batch decoder (one `.then` per chunk, none per buffered event) rather than an
+  // async generator wrapping it: a second generator layer costs several promise turns per event on the hot path of
+  // every watch.
+  private iterate(): AsyncIterator<WatchEvent<T>> & { nextBatch(): Promise<IteratorResult<WatchEvent<T>[]>> } {
     const done: IteratorReturnResult<undefined> = { value: undefined, done: true };
-    let inner: AsyncGenerator<WatchEvent<T>, void, undefined> | undefined;
+    let inner: AsyncGenerator<WatchEvent<T>[], void, undefined> | undefined;
     let closed = false;
+    /** Decoded events not yet handed out: `buffer[head…]`. */
+    let buffer: WatchEvent<T>[] = [];
+    let head = 0;
     const release = (): void => {
-      // Lets a decoder suspended at an event run its cleanup (it releases the body's iterator).
+      // Lets a decoder suspended at a batch run its cleanup (it releases the body's iterator).
       if (inner !== undefined) void inner.return(undefined).catch(() => undefined);
     };
     const close = (error: unknown): void => {
       if (closed) return;
       closed = true;
+      buffer = [];
+      head = 0;
       if (!this.finished && !this.stopped) {
         // Iteration failed, ended, or the consumer broke out of the loop: release the connection.
         try {
@@ -117,22 +136,37 @@ export class StreamWatcher<T = KubeObject> implements Watch<T> {
       close(undefined);
       release();
     };
-    const onResult = (r: IteratorResult<WatchEvent<T>, void>): IteratorResult<WatchEvent<T>> => {
+    /** A settled pull of the decoder: undefined when it delivered a batch (now in `buffer`), else the end. */
+    const settled = (r: IteratorResult<WatchEvent<T>[], void>): IteratorReturnResult<undefined> | undefined => {
       this.inFlight = false;
       if (r.done === true) {
         close(undefined);
         return done;
       }
       if (this.stopped || closed) {
-        // Stopped while this next() was pending, and the event won the race with the abort: the decoder is
-        // suspended at that event, holding the body's iterator, so release it.
+        // Stopped while this pull was pending, and the batch won the race with the abort: the decoder is
+        // suspended at that batch, holding the body's iterator, so release it.
         closeAndRelease();
         return done;
       }
-      this.events++;
-      return r;
+      buffer = r.value;
+      head = 0;
+      return undefined;
     };
-    const onError = (err: unknown): IteratorResult<WatchEvent<T>> => {
+    const one = (): IteratorResult<WatchEvent<T>> => {
+      this.events++;
+      return { value: buffer[head++]!, done: false };
+    };
+    const rest = (): IteratorResult<WatchEvent<T>[]> => {
+      const value = head === 0 ? buffer : buffer.slice(head);
+      this.events += value.length;
+      buffer = [];
+      head = 0;
+      return { value, done: false };
+    };
+    const onEvent = (r: IteratorResult<WatchEvent<T>[], void>): IteratorResult<WatchEvent<T>> => settled(r) ?? one();
+    const onBatch = (r: IteratorResult<WatchEvent<T>[], void>): IteratorResult<WatchEvent<T>[]> => settled(r) ?? rest();
+    const onError = (err: unknown): IteratorReturnResult<undefined> => {
       this.inFlight = false;
       // An error caused by stop() or return() destroying the body is not the server's.
       if (this.stopped || closed) {
@@ -142,18 +176,29 @@ export class StreamWatcher<T = KubeObject> implements Watch<T> {
       close(err);
       throw err;
     };
+    /** Starts a pull of the decoder, or returns the end when the watch is closed or stopped. */
+    const pull = (): Promise<IteratorResult<WatchEvent<T>[], void>> | undefined => {
+      if (closed || this.stopped) {
+        closeAndRelease();
+        return undefined;
+      }
+      this.started = true;
+      this.closeIteration = closeAndRelease;
+      inner ??= decodeWatchBatches<T>(this.body, this.options);
+      this.inFlight = true;
+      // An async generator's next() never throws synchronously: failures arrive as a rejection.
+      return inner.next();
+    };
     return {
       next: (): Promise<IteratorResult<WatchEvent<T>>> => {
-        if (closed || this.stopped) {
-          closeAndRelease();
-          return Promise.resolve(done);
-        }
-        this.started = true;
-        this.closeIteration = closeAndRelease;
-        inner ??= decodeWatchStream<T>(this.body, this.options);
-        this.inFlight = true;
-        // An async generator's next() never throws synchronously: failures arrive as a rejection.
-        return inner.next().then(onResult, onError);
+        if (head < buffer.length && !this.stopped) return Promise.resolve(one());
+        const p = pull();
+        return p === undefined ? Promise.resolve(done) : p.then(onEvent, onError);
+      },
+      nextBatch: (): Promise<IteratorResult<WatchEvent<T>[]>> => {
+        if (head < buffer.length && !this.stopped) return Promise.resolve(rest());
+        const p = pull();
+        return p === undefined ? Promise.resolve(done) : p.then(onBatch, onError);
       },
       return: (): Promise<IteratorResult<WatchEvent<T>>> => {
         closeAndRelease();

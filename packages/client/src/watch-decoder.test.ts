@@ -1,7 +1,12 @@
 import { fc, test } from "@fast-check/vitest";
 import type { KubeObject, WatchEvent } from "@informer-ts/apimachinery";
 import { describe, expect, it } from "vitest";
-import { decodeWatchStream, WATCH_DECODE_EXCERPT_CHARS, WatchDecodeError } from "./watch-decoder.js";
+import {
+  decodeWatchBatches,
+  decodeWatchStream,
+  WATCH_DECODE_EXCERPT_CHARS,
+  WatchDecodeError,
+} from "./watch-decoder.js";
 
 async function* chunksOf(parts: readonly (Uint8Array | string)[]): AsyncGenerator<Uint8Array | string> {
   for (const p of parts) yield p;
@@ -380,5 +385,43 @@ describe("decodeWatchStream memory", () => {
     expect(n).toBe(20_000);
     expect(lastRV).toBe("19999");
     expect(await collect(decodeWatchStream(chunksOf([])))).toEqual([]);
+  });
+});
+
+describe("decodeWatchBatches", () => {
+  it("yields one batch per chunk with the events whose lines end in it, never an empty batch", async () => {
+    const events: WatchEvent[] = [1, 2, 3, 4].map((i) => ({ type: "MODIFIED", object: cm(`c${i}`, String(i)) }));
+    const bytes = ndjson(events);
+    const firstEnd = bytes.indexOf(0x0a) + 1;
+    // Chunk 1: event 1 and half of event 2; chunk 2: the middle of event 2 (no newline); chunk 3: the rest.
+    const parts = [
+      bytes.subarray(0, firstEnd + 5),
+      bytes.subarray(firstEnd + 5, firstEnd + 10),
+      bytes.subarray(firstEnd + 10),
+    ];
+    const batches = await collect(decodeWatchBatches(chunksOf(parts)));
+    expect(batches.map((b) => b.map((e) => e.object.metadata?.name))).toEqual([["c1"], ["c2", "c3", "c4"]]);
+  });
+
+  test.prop([fc.array(eventArb, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 8 })])(
+    "the batches, flattened, are the events decodeWatchStream yields, however the stream is cut",
+    async (events, positions) => {
+      const parts = cut(ndjson(events), positions);
+      const flat = (await collect(decodeWatchBatches(chunksOf(parts)))).flat();
+      expect(flat).toEqual(await collect(decodeWatchStream(chunksOf(parts))));
+      expect(flat).toHaveLength(events.length);
+    },
+  );
+
+  it("a bad line throws after the events before it in the same chunk came as their own batch", async () => {
+    const good = ndjson([{ type: "ADDED", object: cm("a", "1") }]);
+    const gen = decodeWatchBatches(chunksOf([Buffer.concat([good, Buffer.from("not json\n"), good])]));
+    const first = await gen.next();
+    expect(first.done).toBe(false);
+    expect((first.value as WatchEvent[]).map((e) => e.object.metadata?.name)).toEqual(["a"]);
+    const err = await gen.next().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WatchDecodeError);
+    expect((err as WatchDecodeError).kind).toBe("malformed-json");
+    expect((err as WatchDecodeError).offset).toBe(good.length);
   });
 });

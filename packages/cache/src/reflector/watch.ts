@@ -99,101 +99,111 @@ export async function handleAnyWatch<T>(ctx: WatchHandlerContext, args: HandleWa
     return { initialEventsEnd, events: eventCount, end: i.reason };
   };
 
+  /** One event of the stream into the store; a result ends the watch, undefined goes on. */
+  const handleEvent = (value: WatchEvent<T>): WatchResult | undefined => {
+    const event = value as WatchEvent<unknown>;
+    if (event === null || typeof event !== "object") return undefined;
+    if (event.type === "ERROR") return errorEventResult(event.object, initialEventsEnd, eventCount);
+    const obj = event.object;
+    const skip = skipReason(ctx, obj);
+    if (skip !== undefined) {
+      skipObject(ctx, skip, event.type, obj);
+      return undefined;
+    }
+    const meta = metaOf(obj)!;
+    const rv = typeof meta.resourceVersion === "string" ? meta.resourceVersion : "";
+    const now = clock.now();
+    switch (event.type) {
+      case "ADDED":
+        storeOp(ctx, "add", store, obj as T);
+        break;
+      case "MODIFIED":
+        eventReceivedBesidesAdded = true;
+        storeOp(ctx, "update", store, obj as T);
+        break;
+      case "DELETED":
+        eventReceivedBesidesAdded = true;
+        storeOp(ctx, "delete", store, obj as T);
+        break;
+      case "BOOKMARK":
+        eventReceivedBesidesAdded = true;
+        if (bookmark(ctx, store, hasBookmark, meta.annotations, rv, obj)) initialEventsEnd = true;
+        break;
+      default:
+        unknownEventType(ctx, (event as { type: unknown }).type);
+    }
+    // Past any synthetic ADDED events once something else was seen.
+    args.setLastSyncResourceVersion(rv, eventReceivedBesidesAdded);
+    eventCount++;
+    status.counts.events++;
+    status.lastEventTime = now;
+    args.onEvent?.(now);
+    if (exitOnInitialEventsEndBookmark && initialEventsEnd) {
+      stopWatcher = false;
+      safeLog(ctx.logger, "debug", "Exiting watch because received the bookmark that marks the end of initial events", {
+        reflector: ctx.name,
+        totalItems: eventCount,
+        duration: clock.since(args.start),
+      });
+      return { initialEventsEnd, events: eventCount, end: "initial-events-end" };
+    }
+    ticker?.observeLastEventTimeStamp(now);
+    return undefined;
+  };
+  /** A failed pull: the mapped error ends the watch, undefined means the connection just ended. */
+  const pullFailed = (err: unknown): WatchResult | undefined => {
+    const mapped = watchIterationError(err);
+    if (mapped !== undefined) return { initialEventsEnd, events: eventCount, end: "error", error: mapped };
+    safeLog(ctx.logger, "debug", "watch stream ended with a connection error", {
+      reflector: ctx.name,
+      err: errorInfo(err).message,
+    });
+    return undefined;
+  };
+
   try {
-    iterator = w[Symbol.asyncIterator]();
-    for (;;) {
-      if (interrupter.interrupt !== undefined) return interrupted(interrupter.interrupt);
-      let next: IteratorResult<WatchEvent<T>>;
-      try {
-        const raced = await interrupter.race(iterator.next());
-        if ("interrupt" in raced) return interrupted(raced.interrupt);
-        next = raced.value;
-      } catch (err) {
-        const mapped = watchIterationError(err);
-        if (mapped === undefined) {
-          safeLog(ctx.logger, "debug", "watch stream ended with a connection error", {
-            reflector: ctx.name,
-            err: errorInfo(err).message,
-          });
+    // The batch path takes every event already decoded from a chunk in one turn. Not while watch-list waits for its
+    // initial-events-end bookmark: the caller keeps the watch then, and events after the bookmark must stay in it.
+    if (w.nextBatch !== undefined && !exitOnInitialEventsEndBookmark) {
+      for (;;) {
+        if (interrupter.interrupt !== undefined) return interrupted(interrupter.interrupt);
+        let next: IteratorResult<readonly WatchEvent<T>[]>;
+        try {
+          const raced = await interrupter.race(w.nextBatch());
+          if ("interrupt" in raced) return interrupted(raced.interrupt);
+          next = raced.value;
+        } catch (err) {
+          const failed = pullFailed(err);
+          if (failed !== undefined) return failed;
           break;
         }
-        return { initialEventsEnd, events: eventCount, end: "error", error: mapped };
-      }
-      if (next.done === true) break;
-      const event = next.value as WatchEvent<unknown>;
-      if (event === null || typeof event !== "object") continue;
-      if (event.type === "ERROR") {
-        const obj: unknown = event.object;
-        const error = isStatus(obj)
-          ? fromStatus(obj)
-          : new Error(`unexpected object in a watch ERROR event: ${JSON.stringify(obj)?.slice(0, 200)}`);
-        return { initialEventsEnd, events: eventCount, end: "error", error };
-      }
-      const obj = event.object;
-      const skip = skipReason(ctx, obj);
-      if (skip !== undefined) {
-        status.counts.skippedObjects++;
-        status.emit({ type: "skipped-object", reason: skip, eventType: event.type });
-        safeLog(ctx.logger, "error", skipMessage(skip), {
-          reflector: ctx.name,
-          expected: ctx.expectedGVK,
-          actual: describeKind(obj),
-        });
-        continue;
-      }
-      const meta = metaOf(obj)!;
-      const rv = typeof meta.resourceVersion === "string" ? meta.resourceVersion : "";
-      const now = clock.now();
-      switch (event.type) {
-        case "ADDED":
-          storeOp(ctx, "add", () => store.add(obj as T), obj);
-          break;
-        case "MODIFIED":
-          eventReceivedBesidesAdded = true;
-          storeOp(ctx, "update", () => store.update(obj as T), obj);
-          break;
-        case "DELETED":
-          eventReceivedBesidesAdded = true;
-          storeOp(ctx, "delete", () => store.delete(obj as T), obj);
-          break;
-        case "BOOKMARK": {
-          eventReceivedBesidesAdded = true;
-          const end = meta.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === "true";
-          if (end) initialEventsEnd = true;
-          status.counts.bookmarks++;
-          ctx.onBookmark?.();
-          if (status.events.observed) status.emit({ type: "bookmark", resourceVersion: rv, initialEventsEnd: end });
-          if (hasBookmark) storeOp(ctx, "bookmark", () => store.bookmark!(rv), obj);
-          break;
-        }
-        default: {
-          const type = String((event as { type: unknown }).type);
-          status.counts.skippedObjects++;
-          status.emit({ type: "skipped-object", reason: "unknown-event-type", eventType: type });
-          safeLog(ctx.logger, "error", "Unknown watch event", { reflector: ctx.name, event: type });
+        if (next.done === true) break;
+        const batch = next.value;
+        for (let i = 0; i < batch.length; i++) {
+          // A store operation or handler may have interrupted the watch: the rest of the batch is not applied.
+          if (i > 0 && interrupter.interrupt !== undefined) return interrupted(interrupter.interrupt);
+          const result = handleEvent(batch[i]!);
+          if (result !== undefined) return result;
         }
       }
-      // Past any synthetic ADDED events once something else was seen.
-      args.setLastSyncResourceVersion(rv, eventReceivedBesidesAdded);
-      eventCount++;
-      status.counts.events++;
-      status.lastEventTime = now;
-      args.onEvent?.(now);
-      if (exitOnInitialEventsEndBookmark && initialEventsEnd) {
-        stopWatcher = false;
-        safeLog(
-          ctx.logger,
-          "debug",
-          "Exiting watch because received the bookmark that marks the end of initial events",
-          {
-            reflector: ctx.name,
-            totalItems: eventCount,
-            duration: clock.since(args.start),
-          },
-        );
-        return { initialEventsEnd, events: eventCount, end: "initial-events-end" };
+    } else {
+      iterator = w[Symbol.asyncIterator]();
+      for (;;) {
+        if (interrupter.interrupt !== undefined) return interrupted(interrupter.interrupt);
+        let next: IteratorResult<WatchEvent<T>>;
+        try {
+          const raced = await interrupter.race(iterator.next());
+          if ("interrupt" in raced) return interrupted(raced.interrupt);
+          next = raced.value;
+        } catch (err) {
+          const failed = pullFailed(err);
+          if (failed !== undefined) return failed;
+          break;
+        }
+        if (next.done === true) break;
+        const result = handleEvent(next.value);
+        if (result !== undefined) return result;
       }
-      ticker?.observeLastEventTimeStamp(now);
     }
   } finally {
     ticker?.stop();
@@ -253,16 +263,73 @@ function describeKind(obj: unknown): string {
   return `${String(o.apiVersion)}, Kind=${String(o.kind)}`;
 }
 
-function storeOp(ctx: WatchHandlerContext, op: string, fn: () => void, obj: unknown): void {
-  try {
-    fn();
-  } catch (err) {
-    const info = errorInfo(err);
-    ctx.status.recordError("store", info);
-    safeLog(ctx.logger, "error", `Unable to ${op} watch event object to store`, {
-      reflector: ctx.name,
-      err: info.message,
-      object: describeKind(obj),
-    });
+/** The result of an ERROR event: its Status as the error that ends the watch. */
+function errorEventResult(obj: unknown, initialEventsEnd: boolean, events: number): WatchResult {
+  const error = isStatus(obj)
+    ? fromStatus(obj)
+    : new Error(`unexpected object in a watch ERROR event: ${JSON.stringify(obj)?.slice(0, 200)}`);
+  return { initialEventsEnd, events, end: "error", error };
+}
+
+/** Counts, reports and logs an object the reflector does not apply (kept out of the per-event function). */
+function skipObject(ctx: WatchHandlerContext, skip: SkipReason, eventType: string, obj: unknown): void {
+  ctx.status.counts.skippedObjects++;
+  ctx.status.emit({ type: "skipped-object", reason: skip, eventType });
+  safeLog(ctx.logger, "error", skipMessage(skip), {
+    reflector: ctx.name,
+    expected: ctx.expectedGVK,
+    actual: describeKind(obj),
+  });
+}
+
+function unknownEventType(ctx: WatchHandlerContext, eventType: unknown): void {
+  const type = String(eventType);
+  ctx.status.counts.skippedObjects++;
+  ctx.status.emit({ type: "skipped-object", reason: "unknown-event-type", eventType: type });
+  safeLog(ctx.logger, "error", "Unknown watch event", { reflector: ctx.name, event: type });
+}
+
+/** A BOOKMARK: counted, reported, handed to the store; returns whether it marks the end of the initial events. */
+function bookmark<T>(
+  ctx: WatchHandlerContext,
+  store: ReflectorStore<T>,
+  hasBookmark: boolean,
+  annotations: Record<string, string> | undefined,
+  rv: string,
+  obj: unknown,
+): boolean {
+  const end = annotations?.[INITIAL_EVENTS_END_ANNOTATION] === "true";
+  const status = ctx.status;
+  status.counts.bookmarks++;
+  ctx.onBookmark?.();
+  if (status.events.observed) status.emit({ type: "bookmark", resourceVersion: rv, initialEventsEnd: end });
+  if (hasBookmark) {
+    try {
+      store.bookmark!(rv);
+    } catch (err) {
+      storeFailed(ctx, "bookmark", err, obj);
+    }
   }
+  return end;
+}
+
+/** `store.add`/`update`/`delete` of a watch event's object; a failure is recorded and logged, never thrown. */
+function storeOp<T>(ctx: WatchHandlerContext, op: "add" | "update" | "delete", store: ReflectorStore<T>, obj: T): void {
+  try {
+    if (op === "update") store.update(obj);
+    else if (op === "add") store.add(obj);
+    else store.delete(obj);
+  } catch (err) {
+    storeFailed(ctx, op, err, obj);
+  }
+}
+
+function storeFailed(ctx: WatchHandlerContext, op: string, err: unknown, obj: unknown): void {
+  const info = errorInfo(err);
+  ctx.status.recordError("store", info);
+  safeLog(ctx.logger, "error", `Unable to ${op} watch event object to store`, {
+    reflector: ctx.name,
+    err: info.message,
+    object: describeKind(obj),
+  });
 }
