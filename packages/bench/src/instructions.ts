@@ -80,44 +80,73 @@ export async function runInstructions(): Promise<BenchResult> {
   const workers = envInt("BENCH_INSTRUCTIONS_WORKERS", 4, 1);
   const objects = envInt("BENCH_INSTRUCTIONS_LIST", 2_000, 1);
   const lists = envInt("BENCH_INSTRUCTIONS_LISTS", 3, 1);
-  const meta = { node: process.version, events, reconciles: keys, workers, listObjects: objects, lists };
+  const writes = envInt("BENCH_INSTRUCTIONS_WRITES", 2_000, 1);
+  const meta = { node: process.version, events, reconciles: keys, workers, listObjects: objects, lists, writes };
   const missing = valgrindMissing();
   if (missing !== undefined) {
     process.stderr.write(`bench instructions: skipped — ${missing}\n`);
     return { name: "instructions", rows: [], meta: { ...meta, skipped: missing } };
   }
-  const fanout = await measure({
-    title: "informer fan-out (in-process, 100 objects)",
-    spec: (variant) => ({ harness: "fanout", variant, events }),
-    variants: ["callback", "n1", "n4", "n16"] as const,
-    reference: "callback",
-    units: events,
-    unitName: "event",
-    goals: {
-      n1: { goal: "≤ 1.1× callback", max: 1.1 },
-      n4: { goal: "≤ 1.1× callback", max: 1.1 },
-      n16: { goal: "≤ 1.1× callback", max: 1.1 },
-    },
-  });
-  const reconcile = await measure({
-    title: `no-op reconciles (${workers} workers)`,
-    spec: (variant) =>
-      variant === "base"
-        ? { harness: "reconcile", variant: "off", keys: 0, workers }
-        : { harness: "reconcile", variant, keys, workers },
-    variants: ["off", "prom"] as const,
-    reference: "off",
-    units: keys,
-    unitName: "reconcile",
-    goals: { prom: { goal: "≤ 1.3× off", max: 1.3 } },
-  });
-  const list = await measure({
-    title: `LIST of 1 KiB ConfigMaps over loopback, server + client in one process (${objects} × ${lists})`,
-    spec: (variant) => ({ harness: "list", variant: variant === "base" ? "none" : variant, objects, lists }),
-    variants: ["full", "meta"] as const,
-    reference: "full",
-    units: objects * lists,
-    unitName: "object listed",
-  });
-  return { name: "instructions", rows: [...fanout, ...reconcile, ...list], meta };
+  const harnesses = new Set((process.env.BENCH_INSTRUCTIONS_HARNESSES ?? "fanout,reconcile,list,writes").split(","));
+  for (const h of harnesses) {
+    if (!["fanout", "reconcile", "list", "writes"].includes(h)) {
+      throw new Error(
+        `BENCH_INSTRUCTIONS_HARNESSES: unknown harness ${JSON.stringify(h)} (fanout, reconcile, list, writes)`,
+      );
+    }
+  }
+  const fanout = !harnesses.has("fanout")
+    ? []
+    : await measure({
+        title: "informer fan-out (in-process, 100 objects)",
+        spec: (variant) => ({ harness: "fanout", variant, events }),
+        variants: ["callback", "n1", "n4", "n16"] as const,
+        reference: "callback",
+        units: events,
+        unitName: "event",
+        goals: {
+          n1: { goal: "≤ 1.1× callback", max: 1.1 },
+          n4: { goal: "≤ 1.1× callback", max: 1.1 },
+          n16: { goal: "≤ 1.1× callback", max: 1.1 },
+        },
+      });
+  const reconcile = !harnesses.has("reconcile")
+    ? []
+    : await measure({
+        title: `no-op reconciles (${workers} workers)`,
+        spec: (variant) =>
+          variant === "base"
+            ? { harness: "reconcile", variant: "off", keys: 0, workers }
+            : { harness: "reconcile", variant, keys, workers },
+        variants: ["off", "prom"] as const,
+        reference: "off",
+        units: keys,
+        unitName: "reconcile",
+        goals: { prom: { goal: "≤ 1.3× off", max: 1.3 } },
+      });
+  const list = !harnesses.has("list")
+    ? []
+    : await measure({
+        title: `LIST of 1 KiB ConfigMaps over loopback, server + client in one process (${objects} × ${lists})`,
+        spec: (variant) => ({ harness: "list", variant: variant === "base" ? "none" : variant, objects, lists }),
+        variants: ["full", "meta"] as const,
+        reference: "full",
+        units: objects * lists,
+        unitName: "object listed",
+      });
+  const writeRows: BenchRow[] = [];
+  for (const kind of harnesses.has("writes") ? (["pod", "deployment", "widget"] as const) : []) {
+    writeRows.push(
+      ...(await measure({
+        title: `${kind} writes in-process, create + update (${writes} × 2)`,
+        spec: (variant) => ({ harness: "writes", variant: variant === "base" ? "none" : variant, kind, writes }),
+        variants: ["off", "on"] as const,
+        reference: "off",
+        units: writes * 2,
+        unitName: "write",
+        goals: { on: { goal: "≤ 1.5× admission off", max: 1.5 } },
+      })),
+    );
+  }
+  return { name: "instructions", rows: [...fanout, ...reconcile, ...list, ...writeRows], meta };
 }

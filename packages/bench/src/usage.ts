@@ -164,7 +164,8 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
     summary:
       "instruction counts under valgrind's callgrind (repeatable on a loaded machine) of in-process harnesses: " +
       "informer fan-out to 1 callback vs 1/4/16 notifications$ subscribers, no-op reconciles with PromMetrics vs " +
-      "metrics off, full vs metadata-only LIST over loopback; a base run subtracted; skips without valgrind",
+      "metrics off, full vs metadata-only LIST over loopback, validated vs unvalidated writes (Pod, Deployment, custom " +
+      "resource) in-process; a base run subtracted; skips without valgrind",
     results: ["instructions"],
     env: [
       { name: "BENCH_INSTRUCTIONS_EVENTS", default: "50000", meaning: "MODIFIED events of the fan-out harness" },
@@ -172,6 +173,16 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
       { name: "BENCH_INSTRUCTIONS_WORKERS", default: "4", meaning: "workers of the reconcile harness" },
       { name: "BENCH_INSTRUCTIONS_LIST", default: "2000", meaning: "ConfigMaps of the LIST harness" },
       { name: "BENCH_INSTRUCTIONS_LISTS", default: "3", meaning: "LISTs per variant of the LIST harness" },
+      {
+        name: "BENCH_INSTRUCTIONS_WRITES",
+        default: "2000",
+        meaning: "objects created then updated per writes variant",
+      },
+      {
+        name: "BENCH_INSTRUCTIONS_HARNESSES",
+        default: "fanout,reconcile,list,writes",
+        meaning: "the harnesses run, comma-separated",
+      },
     ],
   },
 ];
