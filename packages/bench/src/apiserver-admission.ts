@@ -45,7 +45,8 @@ for (let i = 0; i < 20; i++) {
           : { type: "array", maxItems: 8, items: { type: "string" } };
 }
 
-const WIDGET_CRD: KubeObject = {
+/** The custom resource's CRD (group `bench.example.com`, kind `Widget`). */
+export const WIDGET_CRD: KubeObject = {
   metadata: { name: "widgets.bench.example.com" },
   spec: {
     group: "bench.example.com",
@@ -87,20 +88,34 @@ function widget(name: string, n: number): KubeObject {
   return { apiVersion: "bench.example.com/v1", kind: "Widget", metadata: { name }, spec };
 }
 
-interface Case {
+/** One kind of the admission rows: its resource and how to make its `n`th object. */
+export interface AdmissionCase {
+  /** Short name (the instruction-count harness's `kind`). */
+  readonly id: "pod" | "deployment" | "widget";
   readonly label: string;
   readonly resource: string;
   readonly make: (name: string, n: number) => KubeObject;
 }
 
-const CASES: readonly Case[] = [
-  { label: "Pod", resource: "pods", make: (name, n) => pod(name, `web:${n}`) },
-  { label: "Deployment", resource: "deployments.apps", make: (name, n) => deployment(name, `web:${n}`) },
-  { label: "custom resource (20 schema fields, 3 CEL rules)", resource: "widgets.bench.example.com", make: widget },
+/** The admission rows' kinds: a Pod, a Deployment, a custom resource with 20 schema fields and 3 CEL rules. */
+export const ADMISSION_CASES: readonly AdmissionCase[] = [
+  { id: "pod", label: "Pod", resource: "pods", make: (name, n) => pod(name, `web:${n}`) },
+  {
+    id: "deployment",
+    label: "Deployment",
+    resource: "deployments.apps",
+    make: (name, n) => deployment(name, `web:${n}`),
+  },
+  {
+    id: "widget",
+    label: "custom resource (20 schema fields, 3 CEL rules)",
+    resource: "widgets.bench.example.com",
+    make: widget,
+  },
 ];
 
 /** Creates then updates `writes` objects of a case; returns [creates/s, updates/s]. */
-async function run(c: Case, writes: number, admission: boolean): Promise<[number, number]> {
+async function run(c: AdmissionCase, writes: number, admission: boolean): Promise<[number, number]> {
   const engine = new SimApiServer({
     clock: new FakeClock(),
     rand: seededRand(1),
@@ -124,7 +139,7 @@ async function run(c: Case, writes: number, admission: boolean): Promise<[number
  * The admission chain alone on `writes` objects of a case (decode, defaults and validation of a create), as the
  * registry runs it: objects/s. Shows what admission costs beside the rest of the write path.
  */
-async function chainOnly(c: Case, writes: number): Promise<number> {
+async function chainOnly(c: AdmissionCase, writes: number): Promise<number> {
   const engine = new SimApiServer({ clock: new FakeClock(), controllers: false, compactionIntervalMs: 0 });
   await engine.create("customresourcedefinitions.apiextensions.k8s.io", "", WIDGET_CRD);
   const r = engine.resource(c.resource);
@@ -146,7 +161,7 @@ async function chainOnly(c: Case, writes: number): Promise<number> {
 export async function admissionBench(sizes: ApiserverSizes): Promise<BenchRow[]> {
   const writes = sizes.admissionWrites;
   const rows: BenchRow[] = [];
-  for (const c of CASES) {
+  for (const c of ADMISSION_CASES) {
     await run(c, Math.min(500, writes), true);
     await run(c, Math.min(500, writes), false);
     let on: [number, number] = [0, 0];

@@ -17,9 +17,11 @@ import {
 } from "@informer-ts/cache";
 import { FakeWatch } from "@informer-ts/cache/testing";
 import { builtinResources, KubeClient } from "@informer-ts/client";
+import { FakeClock, seededRand } from "@informer-ts/clock";
 import { Controller } from "@informer-ts/controller";
 import { PromMetrics } from "@informer-ts/instrumentation";
 import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
+import { ADMISSION_CASES, type AdmissionCase, WIDGET_CRD } from "./apiserver-admission.js";
 import { type BurstVariant, burst } from "./instructions-burst.js";
 import { configMapJson } from "./util.js";
 
@@ -45,6 +47,13 @@ export type InstructionsSpec =
       readonly variant: DecodeVariant;
       readonly objects: number;
       readonly lists: number;
+    }
+  | {
+      readonly harness: "writes";
+      /** `on`: the admission chain runs; `off`: `admission: false`; `none`: no writes (the base run). */
+      readonly variant: "none" | "on" | "off";
+      readonly kind: AdmissionCase["id"];
+      readonly writes: number;
     };
 
 /**
@@ -249,13 +258,56 @@ async function decode(variant: DecodeVariant, objects: number, lists: number): P
   }
 }
 
+/** Writes per engine (admission on and off) before the measured phase, so that the count is of JIT-compiled code. */
+const WRITES_WARMUP = 300;
+
+/** A fresh engine of the admission rows, with the custom resource's CRD created. */
+async function writesEngine(admission: boolean): Promise<SimApiServer> {
+  const engine = new SimApiServer({
+    clock: new FakeClock(),
+    rand: seededRand(1),
+    admission,
+    controllers: false,
+    compactionIntervalMs: 0,
+    progressNotifyIntervalMs: 0,
+  });
+  await engine.create("customresourcedefinitions.apiextensions.k8s.io", "", WIDGET_CRD);
+  return engine;
+}
+
+async function createThenUpdate(engine: SimApiServer, c: AdmissionCase, n: number, prefix: string): Promise<void> {
+  for (let i = 0; i < n; i++) await engine.create(c.resource, "default", c.make(`${prefix}-${i}`, i));
+  for (let i = 0; i < n; i++)
+    await engine.update(c.resource, "default", `${prefix}-${i}`, c.make(`${prefix}-${i}`, i + 1));
+}
+
+/**
+ * The admission rows' writes (apiserver-admission.ts) in-process: after a warm-up of 300 creates and updates of the
+ * kind on an engine with admission on and one with it off (every variant, the base too), `writes` creates then
+ * `writes` updates of one kind on a fresh engine with the admission chain on or off.
+ */
+async function writesHarness(variant: "none" | "on" | "off", kind: AdmissionCase["id"], writes: number): Promise<void> {
+  const c = ADMISSION_CASES.find((x) => x.id === kind);
+  if (c === undefined) throw new Error(`writes: unknown kind ${JSON.stringify(kind)}`);
+  for (const admission of [true, false]) {
+    const warm = await writesEngine(admission);
+    await createThenUpdate(warm, c, WRITES_WARMUP, "warm");
+    warm.stop();
+  }
+  if (variant === "none") return;
+  const engine = await writesEngine(variant === "on");
+  await createThenUpdate(engine, c, writes, "o");
+  engine.stop();
+}
+
 /** Runs one harness to the end. */
 export async function runInstructionsChild(spec: InstructionsSpec): Promise<void> {
   if (spec.harness === "fanout") await fanout(spec.variant, spec.events);
   else if (spec.harness === "reconcile") await reconcile(spec.variant, spec.keys, spec.workers);
   else if (spec.harness === "decode") await decode(spec.variant, spec.objects, spec.lists);
   else if (spec.harness === "burst") await burst(spec.variant, spec.keys, spec.setup);
-  else await list(spec.variant, spec.objects, spec.lists);
+  else if (spec.harness === "list") await list(spec.variant, spec.objects, spec.lists);
+  else await writesHarness(spec.variant, spec.kind, spec.writes);
 }
 
 // Child-process entry: `node instructions-child.js '<spec JSON>'`; a failure exits 1 with the message on stderr.

@@ -98,16 +98,30 @@ export async function runInstructions(): Promise<BenchResult> {
   const objects = envInt("BENCH_INSTRUCTIONS_LIST", 2_000, 1);
   const lists = envInt("BENCH_INSTRUCTIONS_LISTS", 3, 1);
   const burstKeys = envInt("BENCH_INSTRUCTIONS_BURST", 5_000, 1);
-  const meta = { node: process.version, events, reconciles: keys, workers, listObjects: objects, lists, burstKeys };
+  const writes = envInt("BENCH_INSTRUCTIONS_WRITES", 2_000, 1);
+  const meta = {
+    node: process.version,
+    events,
+    reconciles: keys,
+    workers,
+    listObjects: objects,
+    lists,
+    writes,
+    burstKeys,
+  };
   const missing = valgrindMissing();
   if (missing !== undefined) {
     process.stderr.write(`bench instructions: skipped — ${missing}\n`);
     return { name: "instructions", rows: [], meta: { ...meta, skipped: missing } };
   }
-  const only = new Set((process.env.BENCH_INSTRUCTIONS_HARNESSES ?? "fanout,reconcile,list,decode,burst").split(","));
-  const unknown = [...only].filter((h) => !["fanout", "reconcile", "list", "decode", "burst"].includes(h));
-  if (unknown.length > 0) throw new Error(`BENCH_INSTRUCTIONS_HARNESSES: unknown harness ${unknown.join(", ")}`);
-  const fanout = !only.has("fanout")
+  const all = ["fanout", "reconcile", "list", "decode", "writes", "burst"];
+  const harnesses = new Set((process.env.BENCH_INSTRUCTIONS_HARNESSES ?? all.join(",")).split(","));
+  for (const h of harnesses) {
+    if (!all.includes(h)) {
+      throw new Error(`BENCH_INSTRUCTIONS_HARNESSES: unknown harness ${JSON.stringify(h)} (${all.join(", ")})`);
+    }
+  }
+  const fanout = !harnesses.has("fanout")
     ? []
     : await measure({
         title: "informer fan-out (in-process, 100 objects)",
@@ -122,7 +136,7 @@ export async function runInstructions(): Promise<BenchResult> {
           n16: { goal: "≤ 1.1× callback", max: 1.1 },
         },
       });
-  const reconcile = !only.has("reconcile")
+  const reconcile = !harnesses.has("reconcile")
     ? []
     : await measure({
         title: `no-op reconciles (${workers} workers)`,
@@ -136,7 +150,7 @@ export async function runInstructions(): Promise<BenchResult> {
         unitName: "reconcile",
         goals: { prom: { goal: "≤ 1.3× off", max: 1.3 } },
       });
-  const list = !only.has("list")
+  const list = !harnesses.has("list")
     ? []
     : await measure({
         title: `LIST of 1 KiB ConfigMaps over loopback, server + client in one process (${objects} × ${lists})`,
@@ -146,7 +160,7 @@ export async function runInstructions(): Promise<BenchResult> {
         units: objects * lists,
         unitName: "object listed",
       });
-  const decode = !only.has("decode")
+  const decode = !harnesses.has("decode")
     ? []
     : await measure({
         title: `the client's side of a LIST of 1 KiB ConfigMaps into a store, prepared bodies (${objects} × ${lists})`,
@@ -157,7 +171,7 @@ export async function runInstructions(): Promise<BenchResult> {
         unitName: "object listed",
         goals: { "meta-drop": { goal: "≤ 1/3 of full", max: 1 / 3 } },
       });
-  const burstRows = !only.has("burst")
+  const burstRows = !harnesses.has("burst")
     ? []
     : await measure({
         title: `controller burst (in-process NDJSON, ${burstKeys} keys modified once, ${BURST_CHUNK_BYTES / 1024} KiB chunks)`,
@@ -169,5 +183,23 @@ export async function runInstructions(): Promise<BenchResult> {
         unitName: "reconcile",
         goals: { "informer-ts": { goal: "≤ 1/1.2 client-node", max: 1 / 1.2 } },
       });
-  return { name: "instructions", rows: [...fanout, ...reconcile, ...list, ...decode, ...burstRows], meta };
+  const writeRows: BenchRow[] = [];
+  for (const kind of harnesses.has("writes") ? (["pod", "deployment", "widget"] as const) : []) {
+    writeRows.push(
+      ...(await measure({
+        title: `${kind} writes in-process, create + update (${writes} × 2)`,
+        spec: (variant) => ({ harness: "writes", variant: variant === "base" ? "none" : variant, kind, writes }),
+        variants: ["off", "on"] as const,
+        reference: "off",
+        units: writes * 2,
+        unitName: "write",
+        goals: { on: { goal: "≤ 1.5× admission off", max: 1.5 } },
+      })),
+    );
+  }
+  return {
+    name: "instructions",
+    rows: [...fanout, ...reconcile, ...list, ...decode, ...writeRows, ...burstRows],
+    meta,
+  };
 }

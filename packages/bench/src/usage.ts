@@ -168,8 +168,9 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
     summary:
       "instruction counts under valgrind's callgrind (repeatable on a loaded machine) of in-process harnesses: " +
       "informer fan-out to 1 callback vs 1/4/16 notifications$ subscribers, no-op reconciles with PromMetrics vs " +
-      "metrics off, full vs metadata-only LIST over loopback, a controller burst of NDJSON chunks vs a client-node-like " +
-      "reference; a base run subtracted; skips without valgrind",
+      "metrics off, full vs metadata-only LIST over loopback, the client's decode of prepared LIST bodies, validated vs " +
+      "unvalidated writes (Pod, Deployment, custom resource) in-process, a controller burst of NDJSON chunks vs a " +
+      "client-node-like reference; a base run subtracted; skips without valgrind",
     results: ["instructions"],
     env: [
       { name: "BENCH_INSTRUCTIONS_EVENTS", default: "50000", meaning: "MODIFIED events of the fan-out harness" },
@@ -179,9 +180,14 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
       { name: "BENCH_INSTRUCTIONS_LISTS", default: "3", meaning: "LISTs per variant of the LIST harness" },
       { name: "BENCH_INSTRUCTIONS_BURST", default: "5000", meaning: "keys modified once each in the burst harness" },
       {
+        name: "BENCH_INSTRUCTIONS_WRITES",
+        default: "2000",
+        meaning: "objects created then updated per writes variant",
+      },
+      {
         name: "BENCH_INSTRUCTIONS_HARNESSES",
-        default: "fanout,reconcile,list,burst",
-        meaning: "which harnesses run (comma-separated)",
+        default: "fanout,reconcile,list,decode,writes,burst",
+        meaning: "the harnesses run, comma-separated",
       },
     ],
   },

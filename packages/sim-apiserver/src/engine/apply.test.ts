@@ -68,6 +68,48 @@ describe("engine: managedFields of non-apply writes", () => {
   });
 });
 
+describe("engine: what an update leaves as it was", () => {
+  it("an update that changes no ownership keeps the stored managedFields list and shares unchanged parts", async () => {
+    const { e, clock } = engine();
+    const pod = (image: string): KubeObject => ({
+      metadata: { name: "p", labels: { app: "web" } },
+      spec: {
+        containers: [
+          { name: "app", image, ports: [{ containerPort: 80 }] },
+          { name: "side", image: "s:1" },
+        ],
+      },
+    });
+    const created = await e.create("pods", "default", pod("a:1"), { fieldManager: "ctl" });
+    const first = await e.update("pods", "default", "p", pod("a:2"), { fieldManager: "ctl" });
+    const second = await e.update("pods", "default", "p", pod("a:3"), { fieldManager: "ctl" });
+    // Same manager, same fields, same second: the entry is unchanged, so the list itself is kept.
+    expect(second.metadata?.managedFields).toBe(first.metadata?.managedFields);
+    expect(second.metadata?.managedFields).toEqual(created.metadata?.managedFields);
+    const containers = (o: KubeObject) => (o.spec as { containers: unknown[] }).containers;
+    expect(containers(second)[1]).toBe(containers(first)[1]);
+    expect((containers(second)[0] as { image: string }).image).toBe("a:3");
+    expect(second.metadata?.labels).toBe(first.metadata?.labels);
+    // A second later the entry's time moves: a new list with the new time, the same fields.
+    await clock.step(1000);
+    const third = await e.update("pods", "default", "p", pod("a:4"), { fieldManager: "ctl" });
+    expect(third.metadata?.managedFields).not.toBe(second.metadata?.managedFields);
+    expect(managers(third)).toEqual([["ctl", "Update", "2026-03-01T10:00:01Z"]]);
+    const fields = (o: KubeObject) => ((o.metadata?.managedFields ?? []) as Array<{ fieldsV1: unknown }>)[0]?.fieldsV1;
+    expect(fields(third)).toEqual(fields(second));
+    // Another manager changing a field takes it over: both entries, the image moved to the new one.
+    const fourth = await e.update("pods", "default", "p", pod("a:5"), { fieldManager: "other" });
+    expect(managers(fourth).map(([m]) => m)).toEqual(["ctl", "other"]);
+    const entries = (fourth.metadata?.managedFields ?? []) as Array<{ fieldsV1: Record<string, unknown> }>;
+    expect(entries[1]!.fieldsV1).toEqual({ "f:spec": { "f:containers": { 'k:{"name":"app"}': { "f:image": {} } } } });
+    const ctlApp = (entries[0]!.fieldsV1["f:spec"] as Record<string, Record<string, Record<string, unknown>>>)[
+      "f:containers"
+    ]!['k:{"name":"app"}']!;
+    expect(Object.keys(ctlApp)).toContain("f:name");
+    expect(Object.keys(ctlApp)).not.toContain("f:image");
+  });
+});
+
 describe("engine: server-side apply", () => {
   it("creates, applies again without a write, conflicts (nothing written), and takes over with force", async () => {
     const { e, clock } = engine();

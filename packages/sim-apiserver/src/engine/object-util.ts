@@ -70,3 +70,75 @@ export function generateNameFrom(prefix: string, rand: Rand): string {
     suffix += GENERATE_NAME_ALPHABET[Math.floor(rand.float() * GENERATE_NAME_ALPHABET.length)];
   return prefix + suffix;
 }
+
+/**
+ * A deep copy of a JSON value (what a decoded body or a stored object is: plain objects, arrays, strings, numbers,
+ * booleans, null, and `bigint` for int64 beyond 2^53): the copy `structuredClone` would make of such a value, own
+ * enumerable keys in their order, `undefined` members kept — without its serialization round trip. A value that is
+ * not plain JSON below (a `Date`, a typed array, a class instance) is handed to `structuredClone`.
+ */
+export function deepCopyJson<T>(value: T): T {
+  return copyValue(value) as T;
+}
+
+function copyValue(v: unknown): unknown {
+  if (typeof v !== "object" || v === null) return v;
+  if (Array.isArray(v)) {
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = copyValue(v[i]);
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(v);
+  const out: Record<string, unknown> = {};
+  for (const k in v) out[k] = copyValue((v as Record<string, unknown>)[k]);
+  return out;
+}
+
+/**
+ * `next` with every subtree that equals the same place of `prev` (same keys in the same order, same items, same
+ * scalars) replaced by `prev`'s: an update's new object sharing what it did not change with the stored one, so that
+ * the checks after it (the field manager's comparison, the storage's no-op test, the freeze) pass those parts by
+ * identity and the stored versions share them. `next` is the caller's own (unfrozen parts are written in place);
+ * returns `prev` itself when everything is equal. The result serializes exactly as `next` did.
+ */
+export function shareUnchanged<T>(next: T, prev: unknown): T {
+  return share(next, prev) as T;
+}
+
+function share(n: unknown, p: unknown): unknown {
+  if (n === p || typeof n !== "object" || n === null || typeof p !== "object" || p === null) return n;
+  if (Array.isArray(n)) {
+    if (!Array.isArray(p)) return n;
+    let same = n.length === p.length;
+    let out = n;
+    for (let i = 0; i < n.length; i++) {
+      const s = i < p.length ? share(n[i], p[i]) : n[i];
+      if (s !== p[i] || i >= p.length) same = false;
+      if (s !== n[i]) {
+        if (out === n && Object.isFrozen(n)) out = n.slice();
+        out[i] = s;
+      }
+    }
+    return same ? p : out;
+  }
+  if (Array.isArray(p)) return n;
+  const nr = n as Record<string, unknown>;
+  const pr = p as Record<string, unknown>;
+  const nk = Object.keys(nr);
+  const pk = Object.keys(pr);
+  let same = nk.length === pk.length;
+  let out = nr;
+  for (let i = 0; i < nk.length; i++) {
+    const k = nk[i]!;
+    const nv = nr[k];
+    const inPrev = Object.hasOwn(pr, k);
+    const s = inPrev ? share(nv, pr[k]) : nv;
+    if (!inPrev || s !== pr[k] || pk[i] !== k) same = false;
+    if (s !== nv) {
+      if (out === nr && Object.isFrozen(nr)) out = { ...nr };
+      out[k] = s;
+    }
+  }
+  return same ? p : out;
+}

@@ -14,7 +14,7 @@ import {
 } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
 import { Admission, type AdmissionAttributes } from "../admission/index.js";
-import { deepFreeze, generateNameFrom, newUid, rfc3339Seconds } from "../object-util.js";
+import { deepCopyJson, deepFreeze, generateNameFrom, newUid, rfc3339Seconds, shareUnchanged } from "../object-util.js";
 import { apiVersionOf, type SimResource } from "../resources.js";
 import type { MvccStorage } from "../storage/index.js";
 import { type DeleteOptions, finalizersForDeletion, validateDeleteOptions } from "./delete-options.js";
@@ -294,7 +294,7 @@ export class RegistryStore {
     if (r.namespaced && bodyNs !== undefined && bodyNs !== "" && bodyNs !== namespace) {
       throw newBadRequest("the namespace of the provided object does not match the namespace sent on the request");
     }
-    const src = structuredClone(input) as KubeObject;
+    const src = deepCopyJson(input);
     const meta = metaOf(src);
     // etcd3 store.Create refuses a resourceVersion that parses as a non-zero uint64 with a plain error (500).
     const givenRV = meta.resourceVersion;
@@ -325,9 +325,9 @@ export class RegistryStore {
     this.admission.default(r, obj, undefined, attrs);
     // The name is drawn before PrepareForCreate, which may read it (a Job's `job-name` label), and each retry of a
     // colliding generated name prepares a fresh copy (genericregistry.Store's create with RetryGenerateName).
-    const unprepared = generate ? structuredClone(obj) : obj;
+    const unprepared = generate ? deepCopyJson(obj) : obj;
     for (let attempt = 1; ; attempt++) {
-      if (attempt > 1) obj = structuredClone(unprepared);
+      if (attempt > 1) obj = deepCopyJson(unprepared);
       if (generate) metaOf(obj).name = generateNameFrom(meta.generateName as string, this.rand);
       this.strategy(r).prepareForCreate(obj);
       // A seeded object's status is the state its controllers left: kept (the strategy's defaults fill only a missing one).
@@ -382,7 +382,7 @@ export class RegistryStore {
     if (wantRV !== undefined && wantRV !== "" && wantRV !== current.metadata?.resourceVersion) {
       throw newConflict(this.gr(r), name);
     }
-    const next = this.prepareUpdate(r, namespace, name, structuredClone(input) as KubeObject, current, o);
+    const next = this.prepareUpdate(r, namespace, name, deepCopyJson(input), current, o);
     const managed = this.fieldManaged(r, current, next, "Update", o);
     return this.commitUpdate(r, namespace, name, managed, current, o);
   }
@@ -421,7 +421,9 @@ export class RegistryStore {
     else strategy.prepareForUpdate(obj, current);
     const errs = [...validateObjectMetaUpdate(r, obj, current), ...this.admission.validate(r, obj, current, attrs)];
     if (errs.length > 0) throw newInvalid({ group: r.group, kind: r.kind }, name, errs);
-    return obj;
+    // What the update left as it was is the stored object's own (frozen) parts from here on: the field manager's
+    // comparison, the storage's no-op check and its freeze pass them by identity, and the versions share them.
+    return shareUnchanged(obj, current);
   }
 
   /** Stores an update (or deletes when the last finalizer of a deleting object went away). */

@@ -64,3 +64,18 @@ describe("FieldSet FieldsV1", () => {
     expect(a.size()).toBe(3);
   });
 });
+
+describe("FieldSet.sameAs", () => {
+  it("is true for the same member paths however the sets were built, false when one path differs", () => {
+    const a = FieldSet.of([f("spec"), f("replicas")], [f("metadata"), f("labels"), f("app")]);
+    const b = FieldSet.of([f("metadata"), f("labels"), f("app")], [f("spec"), f("replicas")]);
+    expect(a.sameAs(b)).toBe(true);
+    expect(a.union(FieldSet.of([f("spec"), f("paused")])).sameAs(a)).toBe(false);
+    expect(a.sameAs(FieldSet.of([f("spec"), f("replicas")]))).toBe(false);
+    // A member and a child of the same element are different paths.
+    expect(FieldSet.of([f("spec")]).sameAs(FieldSet.of([f("spec"), f("x")]))).toBe(false);
+    expect(
+      a.sameAs(a.difference(FieldSet.of([f("spec"), f("replicas")])).union(FieldSet.of([f("spec"), f("replicas")]))),
+    ).toBe(true);
+  });
+});

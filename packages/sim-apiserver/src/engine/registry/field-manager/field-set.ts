@@ -219,6 +219,22 @@ export class FieldSet {
     return changed ? out : this;
   }
 
+  /**
+   * Same member paths, found by walking both trees (a subtree both share is equal at once): cheap for a set and its
+   * successor from the same write, which share all they did not change. A write whose ownership did not change
+   * keeps the previous set (and its cached FieldsV1) through this.
+   */
+  sameAs(o: FieldSet): boolean {
+    if (o === this) return true;
+    if (this.members.size !== o.members.size || this.children.size !== o.children.size) return false;
+    for (const k of this.members.keys()) if (!o.members.has(k)) return false;
+    for (const [k, c] of this.children) {
+      const oc = o.children.get(k);
+      if (oc === undefined || !c.set.sameAs(oc.set)) return false;
+    }
+    return true;
+  }
+
   /** Same member paths. */
   equals(o: FieldSet): boolean {
     return JSON.stringify(this.toFieldsV1()) === JSON.stringify(o.toFieldsV1());

@@ -58,6 +58,33 @@ function invalid(i: number, what: string): never {
  */
 const decodedLists = new WeakMap<readonly unknown[], ManagedFields>();
 
+/** Lists {@link encodeManagedFields} produced (and the stored copies that adopted them): sorted, no empty entry. */
+const encodedLists = new WeakSet<readonly unknown[]>();
+
+/**
+ * Whether `entries` is a list {@link encodeManagedFields} produced, frozen since, whose decoding is `managed`: what
+ * encoding `managed` again would give, so a write that leaves every entry as it was keeps the list itself.
+ */
+export function encodes(entries: unknown, managed: ManagedFields): entries is readonly ManagedFieldsEntry[] {
+  if (!frozenList(entries) || !encodedLists.has(entries)) return false;
+  const known = decodedLists.get(entries);
+  if (known === undefined || known.size !== managed.size) return false;
+  for (const [id, m] of managed) {
+    const k = known.get(id);
+    if (
+      k === undefined ||
+      k.set !== m.set ||
+      k.time !== m.time ||
+      k.manager !== m.manager ||
+      k.operation !== m.operation ||
+      k.apiVersion !== m.apiVersion ||
+      k.subresource !== m.subresource
+    )
+      return false;
+  }
+  return true;
+}
+
 function frozenList(entries: unknown): entries is readonly unknown[] {
   return Array.isArray(entries) && Object.isFrozen(entries) && entries.every((e) => Object.isFrozen(e));
 }
@@ -70,7 +97,10 @@ function frozenList(entries: unknown): entries is readonly unknown[] {
 export function adoptManagedFields(stored: unknown, produced: unknown): void {
   if (!Array.isArray(produced) || stored === produced || !frozenList(stored)) return;
   const managed = decodedLists.get(produced);
-  if (managed !== undefined && valuesEqual(stored, produced)) decodedLists.set(stored, managed);
+  if (managed !== undefined && valuesEqual(stored, produced)) {
+    decodedLists.set(stored, managed);
+    if (encodedLists.has(produced)) encodedLists.add(stored);
+  }
 }
 
 /**
@@ -141,5 +171,6 @@ export function encodeManagedFields(managed: ManagedFields): ManagedFieldsEntry[
   });
   // What decoding `out` would give back, in its order.
   decodedLists.set(out, new Map(owning));
+  encodedLists.add(out);
   return out;
 }

@@ -14,9 +14,32 @@ export type PathElement =
 /** A path from the object's root: `.spec.template.spec.containers[name="app"].image` is 6 elements. */
 export type Path = readonly PathElement[];
 
-/** A field path element. */
+/**
+ * Field elements handed out so far, by name, each with its FieldsV1 key: the walks of every write ask for the same few
+ * hundred names, and an element that carries its key spares the string building and hashing of each set operation.
+ * Bounded (data keys such as label names are unbounded): past the cap it starts over.
+ */
+const fieldElements = new Map<string, PathElement>();
+const FIELD_ELEMENTS_MAX = 16_384;
+
+/** A field path element (frozen, shared by every caller asking for the same name). */
 export function fieldElement(name: string): PathElement {
-  return { kind: "field", name };
+  let pe = fieldElements.get(name);
+  if (pe === undefined) {
+    if (fieldElements.size >= FIELD_ELEMENTS_MAX) fieldElements.clear();
+    const keyed: PathElement & { readonly key: string } = Object.freeze({ kind: "field", name, key: `f:${name}` });
+    pe = keyed;
+    fieldElements.set(name, pe);
+  }
+  return pe;
+}
+
+/**
+ * `pe` as an element that carries its FieldsV1 key (what {@link serializePathElement} returns at once): for elements
+ * kept and handed out many times ({@link fieldElement}, the item elements of lists the field manager interns).
+ */
+export function withSerializedKey(pe: PathElement): PathElement {
+  return Object.freeze({ ...pe, key: serializePathElement(pe) });
 }
 
 /** A key path element; the fields are sorted by name, as `fieldpath.KeyByFields` does. */
@@ -91,6 +114,8 @@ export function comparePathElements(a: PathElement, b: PathElement): number {
  * fields>`, `v:<JSON value>`, `i:<index>`. Distinct elements have distinct keys, so the key doubles as identity.
  */
 export function serializePathElement(pe: PathElement): string {
+  const known = (pe as { readonly key?: string }).key;
+  if (known !== undefined) return known;
   switch (pe.kind) {
     case "field":
       return `f:${pe.name}`;

@@ -6,6 +6,7 @@ import { FieldSet } from "./field-set.js";
 import {
   decodeManagedFields,
   encodeManagedFields,
+  encodes,
   type ManagedFields,
   type ManagerFields,
   managerIdentifier,
@@ -81,8 +82,12 @@ function shallowWithoutManagedFields(obj: KubeObject): Record<string, unknown> {
   return copy;
 }
 
-function withManagedFields(obj: Record<string, unknown>, managed: ManagedFields): KubeObject {
-  const entries = encodeManagedFields(managed);
+/**
+ * `obj` with `managed` encoded as its `metadata.managedFields`; `previous`, the list the live object carries, is kept
+ * as it is when it already encodes `managed` (a write that changed no ownership and no entry's time).
+ */
+function withManagedFields(obj: Record<string, unknown>, managed: ManagedFields, previous?: unknown): KubeObject {
+  const entries = previous !== undefined && encodes(previous, managed) ? previous : encodeManagedFields(managed);
   const meta = (typeof obj.metadata === "object" && obj.metadata !== null ? obj.metadata : {}) as Record<
     string,
     unknown
@@ -206,7 +211,12 @@ export class StructuredMergeManager {
         const prev = next.get(id);
         next.set(id, { ...entry, time: this.now(), set: prev === undefined ? current : prev.set.union(current) });
       }
-      return withManagedFields(nv, next);
+      // A manager whose fields came out as they were keeps its set (and the set's cached FieldsV1).
+      for (const [mid, m] of next) {
+        const before = managers.get(mid)?.set;
+        if (before !== undefined && before !== m.set && m.set.sameAs(before)) next.set(mid, { ...m, set: before });
+      }
+      return withManagedFields(nv, next, managers === liveManaged ? live?.metadata?.managedFields : undefined);
     } catch (err) {
       if (!(err instanceof TypedValueError)) throw err;
       return withManagedFields(nv, new Map());

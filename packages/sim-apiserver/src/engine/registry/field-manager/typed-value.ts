@@ -6,6 +6,7 @@ import {
   type PathElement,
   pathString,
   serializePathElement,
+  withSerializedKey,
 } from "./path-element.js";
 import { fieldType, isAtomic, resolve, type TypeDef } from "./schema.js";
 
@@ -40,13 +41,53 @@ function deepEqual(a: unknown, b: unknown): boolean {
 
 export { deepEqual as valuesEqual };
 
+/**
+ * Item elements of each keyed list and set type by their key values (a string or number key alone: the value itself;
+ * several: their strings joined), so that the items of every write's lists share their elements and FieldsV1 keys
+ * instead of building and serializing new ones. Bounded per type: past the cap it starts over.
+ */
+const itemElements = new WeakMap<TypeDef, Map<unknown, PathElement>>();
+const ITEM_ELEMENTS_MAX = 16_384;
+
+/** The cache key of an item's key values, or undefined when one is not a string or a finite number. */
+function itemCacheKey(values: readonly unknown[]): unknown {
+  if (values.length === 1) {
+    const v = values[0];
+    return typeof v === "string" || (typeof v === "number" && Number.isFinite(v)) ? v : undefined;
+  }
+  let out = "";
+  for (const v of values) {
+    if (typeof v === "string") out += `s${v.length}:${v}`;
+    else if (typeof v === "number" && Number.isFinite(v)) out += `n${v};`;
+    else return undefined;
+  }
+  return out;
+}
+
+function internedItem(t: TypeDef, values: readonly unknown[], make: () => PathElement): PathElement {
+  const ck = itemCacheKey(values);
+  if (ck === undefined) return make();
+  let byKey = itemElements.get(t);
+  if (byKey === undefined) {
+    byKey = new Map();
+    itemElements.set(t, byKey);
+  }
+  let pe = byKey.get(ck);
+  if (pe === undefined) {
+    if (byKey.size >= ITEM_ELEMENTS_MAX) byKey.clear();
+    pe = withSerializedKey(make());
+    byKey.set(ck, pe);
+  }
+  return pe;
+}
+
 /** The path element of list item `i` (`listItemToPathElement`). */
 function itemElement(t: TypeDef & { type: "list" }, item: unknown, i: number, path: Path): PathElement {
   if (t.listType === "set") {
     if (isObject(item) || Array.isArray(item)) {
       throw new TypedValueError(`${pathString(path)}: element ${i}: sets may only contain scalars`);
     }
-    return { kind: "value", value: item };
+    return internedItem(t, [item], () => ({ kind: "value", value: item }));
   }
   if (t.listType === "map") {
     if (!isObject(item)) {
@@ -63,7 +104,11 @@ function itemElement(t: TypeDef & { type: "list" }, item: unknown, i: number, pa
       }
       fields.push([k, v]);
     }
-    return keyElement(fields);
+    return internedItem(
+      t,
+      fields.map(([, v]) => v),
+      () => keyElement(fields),
+    );
   }
   return { kind: "index", index: i };
 }
@@ -133,6 +178,43 @@ export function toFieldSet(value: unknown, t: TypeDef): FieldSet {
   return set;
 }
 
+/**
+ * Values already found to fit a type ({@link checkShape}): frozen values, and the new side of a {@link compare} below
+ * the top level and `metadata` — the object a write stores, which the storage freezes as it is (the field manager
+ * writes only the top level and `metadata` of its result). Either cannot stop fitting.
+ */
+const fitting = new WeakMap<object, TypeDef>();
+
+/**
+ * Throws the {@link TypedValueError} {@link compare}'s walk of `v` against itself would throw (a set item that is not
+ * a scalar, a keyed list item that is not an object or lacks its key), in the walk's order; remembered per frozen
+ * value.
+ */
+function checkShape(v: unknown, t: TypeDef, path: PathElement[]): void {
+  if (typeof v !== "object" || v === null) return;
+  if (fitting.get(v) === t) return;
+  const r = resolve(t, v);
+  if (isAtomic(r)) return;
+  if (r.type === "list") {
+    const items = indexItems(r, v, path);
+    for (const pe of items.order) {
+      path.push(pe);
+      checkShape(items.byKey.get(serializePathElement(pe)), r.element, path);
+      path.pop();
+    }
+  } else if (isObject(v)) {
+    for (const k of Object.keys(v)) {
+      const cv = v[k];
+      if (typeof cv !== "object" || cv === null) continue;
+      const pe = fieldElement(k);
+      path.push(pe);
+      checkShape(cv, fieldType(r, k).t, path);
+      path.pop();
+    }
+  }
+  if (Object.isFrozen(v)) fitting.set(v, t);
+}
+
 /** What changed between two values (`typed.Comparison`). */
 export interface Comparison {
   readonly added: FieldSet;
@@ -169,7 +251,20 @@ export function compare(lhs: unknown, rhs: unknown, t: TypeDef): Comparison {
   const mark = (d: Delta, which: number, pe: PathElement | undefined) => {
     if (pe !== undefined) node(d, which).addMember(pe);
   };
-  const walk = (l: unknown, r: unknown, tt: TypeDef, path: PathElement[], into: Delta, pe: PathElement | undefined) => {
+  // One path stack for the whole walk (it only names a value that does not fit in an error): pushed and popped
+  // around each child instead of a new array per node.
+  const path: PathElement[] = [];
+  const walk = (l: unknown, r: unknown, tt: TypeDef, into: Delta, pe: PathElement | undefined) => {
+    // The same value on both sides (an update sharing what it did not change with the stored object): nothing below
+    // was added, changed or removed; only whether it fits the schema is left to check, as the walk would.
+    if (l === r && typeof l === "object" && l !== null) {
+      checkShape(l, tt, path);
+      return;
+    }
+    if (l === undefined && pe !== undefined) {
+      addAll(r, tt, node(into, ADDED), pe);
+      return;
+    }
     const lt = resolve(tt, l);
     const rt = resolve(tt, r);
     const ty = r === undefined ? lt : rt;
@@ -190,25 +285,35 @@ export function compare(lhs: unknown, rhs: unknown, t: TypeDef): Comparison {
       const ri = indexItems(ty, r, path);
       for (const ipe of li.order) {
         const k = serializePathElement(ipe);
-        walk(li.byKey.get(k), ri.byKey.get(k), ty.element, [...path, ipe], below, ipe);
+        path.push(ipe);
+        walk(li.byKey.get(k), ri.byKey.get(k), ty.element, below, ipe);
+        path.pop();
       }
       for (const ipe of ri.order) {
         const k = serializePathElement(ipe);
-        if (!li.byKey.has(k)) walk(undefined, ri.byKey.get(k), ty.element, [...path, ipe], below, ipe);
+        if (li.byKey.has(k)) continue;
+        path.push(ipe);
+        walk(undefined, ri.byKey.get(k), ty.element, below, ipe);
+        path.pop();
       }
     } else {
       const lo = isObject(l) ? l : {};
       const ro = isObject(r) ? r : {};
       for (const k of Object.keys(lo)) {
         const fpe = fieldElement(k);
-        walk(lo[k], Object.hasOwn(ro, k) ? ro[k] : undefined, fieldType(ty, k).t, [...path, fpe], below, fpe);
+        path.push(fpe);
+        walk(lo[k], Object.hasOwn(ro, k) ? ro[k] : undefined, fieldType(ty, k).t, below, fpe);
+        path.pop();
       }
       for (const k of Object.keys(ro)) {
         if (Object.hasOwn(lo, k)) continue;
         const fpe = fieldElement(k);
-        walk(undefined, ro[k], fieldType(ty, k).t, [...path, fpe], below, fpe);
+        path.push(fpe);
+        walk(undefined, ro[k], fieldType(ty, k).t, below, fpe);
+        path.pop();
       }
     }
+    if (path.length >= 2 && typeof r === "object" && r !== null) fitting.set(r, tt);
     if (pe === undefined) return;
     for (let i = 0; i < 3; i++) {
       const sub = below[i];
@@ -217,8 +322,35 @@ export function compare(lhs: unknown, rhs: unknown, t: TypeDef): Comparison {
     if (l === undefined) mark(into, ADDED, pe);
     else if (r === undefined) mark(into, REMOVED, pe);
   };
+  // The walk of a value only the new side has (all of a create): every node and leaf below is added.
+  const addAll = (r: unknown, tt: TypeDef, into: FieldSet, pe: PathElement) => {
+    const ty = resolve(tt, r);
+    if (isAtomic(ty) || emptyish(r)) {
+      into.addMember(pe);
+      return;
+    }
+    const below = new FieldSet();
+    if (ty.type === "list") {
+      const ri = indexItems(ty, r, path);
+      for (const ipe of ri.order) {
+        path.push(ipe);
+        addAll(ri.byKey.get(serializePathElement(ipe)), ty.element, below, ipe);
+        path.pop();
+      }
+    } else if (isObject(r)) {
+      for (const k of Object.keys(r)) {
+        const fpe = fieldElement(k);
+        path.push(fpe);
+        addAll(r[k], fieldType(ty, k).t, below, fpe);
+        path.pop();
+      }
+    }
+    if (path.length >= 2 && typeof r === "object" && r !== null) fitting.set(r, tt);
+    if (!below.isEmpty()) into.setChild(pe, below);
+    into.addMember(pe);
+  };
   const root: Delta = [new FieldSet(), new FieldSet(), new FieldSet()];
-  walk(lhs, rhs, t, [], root, undefined);
+  walk(lhs, rhs, t, root, undefined);
   return { added: root[ADDED]!, modified: root[MODIFIED]!, removed: root[REMOVED]! };
 }
 
