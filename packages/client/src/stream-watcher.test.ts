@@ -1,5 +1,5 @@
 import { getEventListeners } from "node:events";
-import type { WatchEvent } from "@informer-ts/apimachinery";
+import type { KubeObject, WatchEvent } from "@informer-ts/apimachinery";
 import { describe, expect, it } from "vitest";
 import { emptyWatch, StreamWatcher, type StreamWatcherResult, type WatchBody } from "./stream-watcher.js";
 import { WatchDecodeError } from "./watch-decoder.js";
@@ -183,7 +183,7 @@ describe("StreamWatcher (watch.StreamWatcher)", () => {
     expect(one.value?.object.metadata?.name).toBe("a");
     const rest = await w.nextBatch();
     expect(rest.done).toBe(false);
-    expect((rest.value as WatchEvent[]).map((e) => e.object.metadata?.name)).toEqual(["b", "c"]);
+    expect((rest.value as WatchEvent[]).map((e) => (e.object as KubeObject).metadata?.name)).toEqual(["b", "c"]);
     b.push(line("DELETED", "a"));
     const next = await w.nextBatch();
     expect((next.value as WatchEvent[]).map((e) => e.type)).toEqual(["DELETED"]);

@@ -400,7 +400,7 @@ describe("decodeWatchBatches", () => {
       bytes.subarray(firstEnd + 10),
     ];
     const batches = await collect(decodeWatchBatches(chunksOf(parts)));
-    expect(batches.map((b) => b.map((e) => e.object.metadata?.name))).toEqual([["c1"], ["c2", "c3", "c4"]]);
+    expect(batches.map((b) => b.map((e) => (e.object as KubeObject).metadata?.name))).toEqual([["c1"], ["c2", "c3", "c4"]]);
   });
 
   test.prop([fc.array(eventArb, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 8 })])(
@@ -418,7 +418,7 @@ describe("decodeWatchBatches", () => {
     const gen = decodeWatchBatches(chunksOf([Buffer.concat([good, Buffer.from("not json\n"), good])]));
     const first = await gen.next();
     expect(first.done).toBe(false);
-    expect((first.value as WatchEvent[]).map((e) => e.object.metadata?.name)).toEqual(["a"]);
+    expect((first.value as WatchEvent[]).map((e) => (e.object as KubeObject).metadata?.name)).toEqual(["a"]);
     const err = await gen.next().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WatchDecodeError);
     expect((err as WatchDecodeError).kind).toBe("malformed-json");
