@@ -291,6 +291,7 @@ export class SimApiServer {
         defaultUserAgent,
         gates: listOptionGates,
         tokens: this.serviceAccountTokens,
+        log: (line) => this.logLine(line),
       }),
       latency: this.latency,
       watcherFaults: this.watcherFaults,

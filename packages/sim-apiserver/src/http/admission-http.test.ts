@@ -125,3 +125,48 @@ describe("FieldValidation over HTTP", () => {
     });
   });
 });
+
+describe("a CustomResourceDefinition with a rule the simulator cannot evaluate, over HTTP", () => {
+  it("is created (201) with a Warning: 299 header naming the rule and the construct", async () => {
+    const crd = {
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: "gizmos.example.org" },
+      spec: {
+        group: "example.org",
+        scope: "Namespaced",
+        names: { plural: "gizmos", kind: "Gizmo" },
+        versions: [
+          {
+            name: "v1",
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: "object",
+                properties: {
+                  spec: {
+                    type: "object",
+                    additionalProperties: { type: "integer" },
+                    "x-kubernetes-validations": [{ rule: "self.all(k, v, v > 0)" }],
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    };
+    const r = await fetchRaw(`${s.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify(crd),
+    });
+    expect(r.status).toBe(201);
+    expect(r.headers.warning).toBe(
+      `299 - ${JSON.stringify(
+        `spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: "self.all(k, v, v > 0)" uses the two-variable comprehension 'all', which the simulator cannot evaluate: the rule is not enforced on custom resources`,
+      )}`,
+    );
+  });
+});

@@ -385,7 +385,7 @@ function literalSize(n: ASTNode | undefined): number {
 /**
  * The cost of a global or namespaced function of Kubernetes' CEL libraries, apart from its arguments' (already in
  * `args`), and its result's shape — apiserver/pkg/cel/library/cost.go `EstimateCallCost`: parsing a string
- * (`url`, `ip`, `cidr`, `quantity`, `isIP`, …) is a traversal of it, `ip.isCanonical` two, `strings.quote` one
+ * (`url`, `ip`, `cidr`, `quantity`, `semver`, `isIP`, …) is a traversal of it, `ip.isCanonical` two, `strings.quote` one
  * (its result at most twice as long, plus quotes). `undefined`: not such a function.
  */
 function globalLibraryCost(name: string, args: readonly Costed[]): Costed | undefined {
@@ -402,6 +402,8 @@ function globalLibraryCost(name: string, args: readonly Costed[]): Costed | unde
     case "isURL":
     case "quantity":
     case "isQuantity":
+    case "semver":
+    case "isSemver":
       return { cost: argSum + factor(arg0, STRING_TRAVERSAL), shape: SCALAR };
     case "ip.isCanonical":
       return { cost: argSum + factor(arg0, 2 * STRING_TRAVERSAL), shape: SCALAR };
@@ -423,7 +425,7 @@ function globalLibraryCost(name: string, args: readonly Costed[]): Costed | unde
  * shape (cost.go `EstimateCallCost`): the list functions one step per item (plus a traversal of string items);
  * `replace`/`split` two traversals of the string, `join` one of the result; `find`/`findAll` the string's traversal
  * times a quarter of the regex's length; `containsIP`/`containsCIDR` comparisons of 16-byte addresses (plus parsing a
- * string argument); `validate` like `find` with the longest format's regex; accessors and quantity arithmetic 1.
+ * string argument); `validate` like `find` with the longest format's regex; accessors, quantity arithmetic and semver parts 1.
  * `undefined`: the default (1).
  */
 function methodLibraryCost(
@@ -511,6 +513,9 @@ function methodLibraryCost(
     case "compareTo":
     case "add":
     case "sub":
+    case "major":
+    case "minor":
+    case "patch":
       return { cost: 1, shape: SCALAR };
     default:
       return undefined;

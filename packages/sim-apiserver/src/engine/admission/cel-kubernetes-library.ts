@@ -43,6 +43,7 @@ import {
   quantityOfInt,
   quantitySign,
 } from "./cel-quantity.js";
+import { compareSemver, normalizeAndParseSemver, parseSemver, type Semver, semverKey } from "./cel-semver.js";
 import { type ParsedURL, parseURL, urlHostname, urlPort, urlQuery, urlString } from "./cel-url.js";
 
 export { MAX_FORMAT_REGEX_SIZE };
@@ -57,6 +58,7 @@ function orThrow<T>(v: T | Error): T {
 
 const urlValue = (u: ParsedURL) => opaque("URL", urlString(u), u);
 const quantityValue = (q: Quantity) => opaque("Quantity", quantityKey(q), q);
+const semverValue = (v: Semver) => opaque("Semver", semverKey(v), v);
 const ipValue = (a: IPAddr) => opaque("IP", ipString(a), a);
 const cidrValue = (c: CIDR) => opaque("CIDR", cidrString(c), c);
 const formatValue = (key: string, f: NamedFormat) => opaque("Format", key, f);
@@ -149,9 +151,50 @@ const QUANTITIES: CelFunc[] = [
   quantityMethod("sign", INT, quantitySign),
   quantityBinary("add", DYN, (a, b) => quantityValue(addQuantity(a, b))),
   quantityBinary("sub", DYN, (a, b) => quantityValue(addQuantity(a, negateQuantity(b)))),
-  quantityBinary("isLessThan", BOOL, (a, b) => compareQuantity(a, b) < 0),
-  quantityBinary("isGreaterThan", BOOL, (a, b) => compareQuantity(a, b) > 0),
-  quantityBinary("compareTo", INT, (a, b) => BigInt(compareQuantity(a, b))),
+];
+
+/**
+ * `isLessThan`, `isGreaterThan` and `compareTo` of a Semver (semverlib.go) or a Quantity (quantity.go): one
+ * @bufbuild/cel overload on `dyn` for both, dispatching on the receiver.
+ */
+const comparison = <R extends typeof BOOL | typeof INT>(
+  name: string,
+  result: R,
+  f: (c: number) => boolean | bigint,
+): CelFunc =>
+  celMethod(name, DYN, [DYN], result, function (other) {
+    const v = opaqueValue<Semver>(this, "Semver");
+    if (v !== undefined) return f(compareSemver(v, mustOpaque<Semver>(other, "Semver", name))) as never;
+    return f(compareQuantity(mustOpaque<Quantity>(this, "Quantity", name), quantityArg(other, name))) as never;
+  });
+
+const COMPARISONS: CelFunc[] = [
+  comparison("isLessThan", BOOL, (c) => c < 0),
+  comparison("isGreaterThan", BOOL, (c) => c > 0),
+  comparison("compareTo", INT, (c) => BigInt(c)),
+];
+
+const semverPart = (name: "major" | "minor" | "patch"): CelFunc =>
+  celMethod(name, DYN, [], INT, function () {
+    return BigInt.asIntN(64, mustOpaque<Semver>(this, "Semver", name)[name]);
+  });
+
+/** The semver library (semverlib.go, version 1 as Kubernetes 1.34 has it: with the `normalize` overloads). */
+const SEMVERS: CelFunc[] = [
+  celFunc("semver", [STRING], DYN, (s) => semverValue(orThrow(parseSemver(s)))),
+  celFunc("semver", [STRING, BOOL], DYN, (s, n) =>
+    semverValue(orThrow(n ? normalizeAndParseSemver(s) : parseSemver(s))),
+  ),
+  celFunc("isSemver", [STRING], BOOL, (s) => !(parseSemver(s) instanceof Error)),
+  celFunc(
+    "isSemver",
+    [STRING, BOOL],
+    BOOL,
+    (s, n) => !((n ? normalizeAndParseSemver(s) : parseSemver(s)) instanceof Error),
+  ),
+  semverPart("major"),
+  semverPart("minor"),
+  semverPart("patch"),
 ];
 
 const ipPredicate = (name: string, f: (a: IPAddr) => boolean): CelFunc =>
@@ -263,11 +306,13 @@ const SETS: CelFunc[] = [
   }),
 ];
 
-/** Kubernetes' CEL libraries beyond lists: regex, URLs, quantities, IPs and CIDRs, named formats; cel-go's sets. */
+/** Kubernetes' CEL libraries beyond lists: regex, URLs, quantities, semantic versions, IPs and CIDRs, named formats; cel-go's sets. */
 export const KUBERNETES_LIBRARIES: readonly CelFunc[] = [
   ...REGEX,
   ...URLS,
   ...QUANTITIES,
+  ...SEMVERS,
+  ...COMPARISONS,
   ...NETWORK,
   ...FORMATS,
   ...SETS,
@@ -281,6 +326,7 @@ export const KUBERNETES_LIBRARIES: readonly CelFunc[] = [
 export const KUBERNETES_TYPES: readonly string[] = [
   "kubernetes.URL",
   "kubernetes.Quantity",
+  "kubernetes.Semver",
   "net.IP",
   "net.CIDR",
   "kubernetes.NamedFormat",
@@ -338,6 +384,17 @@ export const KUBERNETES_DECLARATIONS: readonly string[] = [
   "kubernetes.Quantity.isLessThan(kubernetes.Quantity): bool",
   "kubernetes.Quantity.isGreaterThan(kubernetes.Quantity): bool",
   "kubernetes.Quantity.compareTo(kubernetes.Quantity): int",
+  // semverlib.go
+  "semver(string): kubernetes.Semver",
+  "semver(string, bool): kubernetes.Semver",
+  "isSemver(string): bool",
+  "isSemver(string, bool): bool",
+  "kubernetes.Semver.major(): int",
+  "kubernetes.Semver.minor(): int",
+  "kubernetes.Semver.patch(): int",
+  "kubernetes.Semver.isLessThan(kubernetes.Semver): bool",
+  "kubernetes.Semver.isGreaterThan(kubernetes.Semver): bool",
+  "kubernetes.Semver.compareTo(kubernetes.Semver): int",
   // ip.go
   "ip(string): net.IP",
   "isIP(string): bool",
@@ -374,6 +431,7 @@ export const KUBERNETES_DECLARATIONS: readonly string[] = [
 export const EQUATABLE_TYPES: readonly string[] = [
   "kubernetes.URL",
   "kubernetes.Quantity",
+  "kubernetes.Semver",
   "net.IP",
   "net.CIDR",
   "kubernetes.NamedFormat",

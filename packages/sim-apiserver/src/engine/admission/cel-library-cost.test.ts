@@ -157,6 +157,17 @@ describe("Kubernetes CEL library costs (cost_test.go, estimated maxima)", () => 
     ["sets.intersects([[1], [2, 3]], [[1, 2], [2, 3.0]])", 65],
     ["!sets.intersects([], [])", 22],
     ["!sets.intersects([1], [1.1, 2u])", 24],
+    // TestSemverCost
+    ['semver("1.0.0")', 1],
+    ['semver("1234.56789012345.67890123456789")', 4],
+    ['isSemver("1.0.0")', 1],
+    ['isSemver("1234.56789012345.67890123456789")', 4],
+    ['semver("1.2.3").major()', 2],
+    ['semver("1.2.3").minor()', 2],
+    ['semver("1.2.3").patch()', 2],
+    ['semver("1.0.0").isLessThan(semver("1.1.0"))', 3],
+    ['semver("1.1.0").isGreaterThan(semver("1.0.0"))', 3],
+    ['semver("1.0.0").compareTo(semver("1.2.3"))', 3],
     // TestNameFormatCost
     ['format.named("dns1123subdomain")', 1],
     ['format.named("dns1123Subdomain").value().validate("my-name")', 34],

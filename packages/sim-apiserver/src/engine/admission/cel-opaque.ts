@@ -1,7 +1,7 @@
 import { type CelMap, type CelValue, celMap, isCelMap } from "@bufbuild/cel";
 
 /**
- * Kubernetes' CEL object types (apiserver/pkg/cel `URL`, `Quantity`, `IP`, `CIDR`, `Format`, and cel-go's `optional`)
+ * Kubernetes' CEL object types (apiserver/pkg/cel `URL`, `Quantity`, `Semver`, `IP`, `CIDR`, `Format`, and cel-go's `optional`)
  * as @bufbuild/cel values. @bufbuild/cel has no opaque types, so such a value is a one-entry CEL map — its key the
  * type's name with an `@` (no schema property starts with one), its value a canonical text — with the parsed value
  * attached out of CEL's sight. Two values are then `==` exactly when their canonical texts are, as upstream's
@@ -10,7 +10,7 @@ import { type CelMap, type CelValue, celMap, isCelMap } from "@bufbuild/cel";
  */
 const PAYLOAD = Symbol("kubernetes CEL object");
 
-export type OpaqueKind = "URL" | "Quantity" | "IP" | "CIDR" | "Format" | "optional";
+export type OpaqueKind = "URL" | "Quantity" | "Semver" | "IP" | "CIDR" | "Format" | "optional";
 
 interface Opaque<T> {
   readonly kind: OpaqueKind;

@@ -26,6 +26,11 @@ const DECLARED_FUNCTIONS: ReadonlySet<string> = new Set(
     .functions.map((f) => f.name),
 );
 
+/** Whether a function (or macro) of this name is declared for the checker (a method's name without its receiver). */
+export function isDeclaredFunction(name: string): boolean {
+  return DECLARED_FUNCTIONS.has(name);
+}
+
 /** The functions whose overloads are declared as cel-go's are: a call matching none of them is a type error. */
 const CHECKED_FUNCTIONS: ReadonlySet<string> = new Set([
   "size",

@@ -297,6 +297,8 @@ describe("CRD write: type-checking against the schema (TestCelCompilation)", () 
       "format.named('dns1123Label').value().validate(self.name).orValue([]).size() == 0",
       "isQuantity(self.name) && quantity(self.name).isLessThan(quantity('1Gi'))",
       "quantity(self.name).add(1).compareTo(quantity('2')) == 0",
+      "isSemver(self.name, true) && semver(self.name, true).isGreaterThan(semver('1.0.0'))",
+      "semver(self.name).major() == 1 && semver(self.name).compareTo(semver('1.2.3')) < 0",
       "self.name.charAt(0) == 'a' && strings.quote(self.name) != '' && self.name.replace('a', 'b') != ''",
       "self.items.map(i, i.port).sum() > 0 && self.items.map(i, i.port).isSorted()",
       "sets.contains(self.items.map(i, i.port), [443]) && !sets.intersects([1], [2])",
@@ -313,9 +315,12 @@ describe("CRD write: type-checking against the schema (TestCelCompilation)", () 
     expect(atCrd(spec([{ rule: "isQuantity([1, 2, 3])" }]))[0]).toContain(
       "found no matching overload for 'isQuantity' applied to '(list(int))'",
     );
-    // quantity_test.go's "isQuantity_noOverload".
-    expect(atCrd(spec([{ rule: "isQuantity([1, 2, 3])" }]))[0]).toContain(
-      "found no matching overload for 'isQuantity' applied to '(list(int))'",
+    // semver_test.go's "isSemver_noOverload".
+    expect(atCrd(spec([{ rule: "isSemver([1, 2, 3])" }]))[0]).toContain(
+      "found no matching overload for 'isSemver' applied to '(list(int))'",
+    );
+    expect(atCrd(spec([{ rule: "semver(self.name).isLessThan(quantity('1'))" }]))[0]).toContain(
+      "found no matching overload for 'isLessThan' applied to 'kubernetes.Semver.(kubernetes.Quantity)'",
     );
     // cidr_test.go's "compilation error for cidr(int)".
     expect(atCrd(spec([{ rule: "cidr(192168).prefixLength() > 0" }]))[0]).toContain(

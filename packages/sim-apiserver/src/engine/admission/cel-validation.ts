@@ -12,6 +12,7 @@ import {
 } from "./cel-cost.js";
 import { VALIDATION_ENV } from "./cel-library.js";
 import { typeCheckRule } from "./cel-typecheck.js";
+import { undeclaredCall, unevaluatedFeatures } from "./cel-unevaluated.js";
 import type { StructuralSchema } from "./custom-resource-schema.js";
 
 /** One `x-kubernetes-validations` entry of a structural schema. */
@@ -40,6 +41,19 @@ function programOf(expr: string): Program | Error {
     PROGRAMS.set(expr, p);
   }
   return p;
+}
+
+/** Whether an expression uses what the simulator cannot evaluate (cel-unevaluated.ts), by expression. */
+const UNEVALUATED = new Map<string, boolean>();
+
+function isUnevaluated(expr: string): boolean {
+  let u = UNEVALUATED.get(expr);
+  if (u === undefined) {
+    u = unevaluatedFeatures(expr).length > 0;
+    if (UNEVALUATED.size > 10_000) UNEVALUATED.clear();
+    UNEVALUATED.set(expr, u);
+  }
+  return u;
 }
 
 /** The cel-js syntax trees the cost estimator walks, by expression; `undefined` where cel-js cannot parse it. */
@@ -152,7 +166,9 @@ function ruleErrorString(r: ValidationRule): string {
  * the one that would overdraw it ends the validation with `validation failed due to running out of cost budget, no
  * further validation rules will be run` (the same for a `messageExpression`). Differences from apiextensions-apiserver:
  * the cost charged is the worst case over those sizes (cel-go counts what the evaluation did, so a short-circuit
- * costs less there); list items are correlated with `oldSelf` only through objects, not lists.
+ * costs less there); list items are correlated with `oldSelf` only through objects, not lists; a rule using what the
+ * simulator cannot evaluate (cel-unevaluated.ts; warned about at CRD write) is skipped, and such a messageExpression
+ * is not used (the rule's `message`, or `failed rule: …`, is).
  */
 export function validateCustomResourceRules(
   obj: unknown,
@@ -185,6 +201,8 @@ export function validateCustomResourceRules(
       let oldSelf: CelInput | undefined;
       let shapes: Record<string, CelShape> | undefined;
       for (const r of rules) {
+        // A rule the simulator cannot evaluate was accepted with a warning at CRD write; it is not enforced.
+        if (isUnevaluated(r.rule)) continue;
         const transition = /\boldSelf\b/.test(r.rule);
         if (transition && o === undefined) continue;
         self ??= toCel(v, s);
@@ -210,7 +228,7 @@ export function validateCustomResourceRules(
         } else {
           detail = r.message ?? `failed rule: ${r.rule}`;
           if (r.messageExpression !== undefined) {
-            const mp = programOf(r.messageExpression);
+            const mp = isUnevaluated(r.messageExpression) ? new Error("not evaluated") : programOf(r.messageExpression);
             const mOver =
               mp instanceof Error || shapes === undefined
                 ? undefined
@@ -295,10 +313,16 @@ interface RuleCost {
  *   'foo' (in container '')`; Kubernetes' libraries (regex, `url`, `quantity`, `ip`/`cidr`, `format`, lists) and
  *   cel-go's strings extension are declared with upstream's types, so their misuse is an overload error.
  *
+ * - A rule or `messageExpression` using what Kubernetes 1.34 declares but the simulator cannot evaluate
+ *   (two-variable comprehensions, cel-go's lists extension, optional types — cel-unevaluated.ts) is accepted, as
+ *   upstream accepts it, and a warning naming it and the gap is appended to `warnings`; it is not type-checked, only
+ *   its calls are checked for names nobody declares (`undeclared reference`). On custom-resource writes
+ *   ({@link validateCustomResourceRules}) such a rule is not enforced, such a messageExpression not used.
+ *
  * Differences: a syntax error's text after `ERROR:` is @bufbuild/cel's parser's, not cel-go's; the per-expression
- * limit is not waived for versions whose schema an update leaves unchanged.
+ * limit is not waived for versions whose schema an update leaves unchanged; the rules above are not enforced.
  */
-export function validateSchemaRules(schema: unknown, path: string): FieldError[] {
+export function validateSchemaRules(schema: unknown, path: string, warnings?: string[]): FieldError[] {
   const errs: FieldError[] = [];
   const costs: RuleCost[] = [];
   let total = 0;
@@ -322,11 +346,23 @@ export function validateSchemaRules(schema: unknown, path: string): FieldError[]
         }
         shape ??= shapeOfSchema(node);
         const cardinality = maxCardinality(bounds, node);
-        const compile = (expr: string): string | undefined => {
+        const compile = (expr: string, field: string): string | undefined => {
+          const gaps = unevaluatedFeatures(expr);
+          if (gaps.length > 0) {
+            const undeclared = undeclaredCall(expr);
+            if (undeclared !== undefined) return undeclared;
+            const effect = field.endsWith(".rule")
+              ? "the rule is not enforced on custom resources"
+              : "the rule's message is used instead";
+            warnings?.push(
+              `${field}: ${JSON.stringify(expr)} uses ${gaps.join(", ")}, which the simulator cannot evaluate: ${effect}`,
+            );
+            return undefined;
+          }
           const p = programOf(expr);
           return p instanceof Error ? `ERROR: ${syntaxError(p.message)}` : typeCheckRule(expr, node, root);
         };
-        const ruleError = compile(rule);
+        const ruleError = compile(rule, `${ruleAt}.rule`);
         if (ruleError === undefined) {
           const cost = costOf(rule, { self: shape, oldSelf: shape }) * cardinality;
           if (cost > CEL_COST_LIMITS.staticEstimatedCostLimit)
@@ -345,7 +381,7 @@ export function validateSchemaRules(schema: unknown, path: string): FieldError[]
           });
         const mx = raw.messageExpression;
         if (typeof mx === "string" && mx.trim() !== "") {
-          const mError = compile(mx);
+          const mError = compile(mx, `${ruleAt}.messageExpression`);
           if (mError === undefined) {
             const cost = costOf(mx, { self: shape, oldSelf: shape }) * cardinality;
             if (cost > CEL_COST_LIMITS.staticEstimatedCostLimit)

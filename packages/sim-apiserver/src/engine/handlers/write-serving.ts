@@ -60,8 +60,31 @@ export class WriteServing {
       readonly gates: ListOptionGates;
       /** `serviceaccounts/<name>/token` and TokenReviews of those tokens. */
       readonly tokens?: ServiceAccountTokens;
+      /** The engine's logger: a definition's rules the simulator cannot evaluate, once each. */
+      readonly log?: (line: string) => void;
     },
   ) {}
+
+  /** The definition warnings already logged (each is logged once per engine). */
+  private readonly loggedDefinitionWarnings = new Set<string>();
+
+  /**
+   * Validates a CustomResourceDefinition (`validateCustomResourceDefinition`): the 422 when invalid; else its
+   * warnings (rules accepted but not evaluated) go to the response's `Warning` headers and, once each, to the log.
+   */
+  private checkDefinition(obj: KubeObject, name: string, req: EngineRequest): void {
+    const warnings: string[] = [];
+    const errs = validateCustomResourceDefinition(obj, warnings);
+    if (errs.length > 0)
+      throw newInvalid({ group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" }, name, errs);
+    req.warnings?.push(...warnings);
+    for (const w of warnings) {
+      const line = `CustomResourceDefinition ${name}: ${w}`;
+      if (this.loggedDefinitionWarnings.has(line)) continue;
+      this.loggedDefinitionWarnings.add(line);
+      this.deps.log?.(line);
+    }
+  }
 
   /**
    * CREATE through the registry (with `subresource: "binding"` on pods: {@link bindPod}, the pod named by the
@@ -86,11 +109,7 @@ export class WriteServing {
     if (r !== CUSTOM_RESOURCE_DEFINITIONS) {
       return { object: registry.create(r, namespace, obj, this.writeOptions(req)) };
     }
-    const errs = validateCustomResourceDefinition(obj);
-    if (errs.length > 0) {
-      const gk = { group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" };
-      throw newInvalid(gk, obj.metadata?.name ?? "", errs);
-    }
+    this.checkDefinition(obj, obj.metadata?.name ?? "", req);
     const stored = registry.create(
       r,
       namespace,
@@ -105,12 +124,7 @@ export class WriteServing {
   update(r: SimResource, namespace: string, name: string, obj: KubeObject, req: EngineRequest): Served<KubeObject> {
     if (req.subresource === "scale") return { object: this.writeScale(r, namespace, name, obj, req) };
     if (req.subresource === "finalize") return { object: this.finalize(r, name, obj, req) };
-    if (r === CUSTOM_RESOURCE_DEFINITIONS && req.subresource !== "status") {
-      const errs = validateCustomResourceDefinition(obj);
-      if (errs.length > 0) {
-        throw newInvalid({ group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" }, name, errs);
-      }
-    }
+    if (r === CUSTOM_RESOURCE_DEFINITIONS && req.subresource !== "status") this.checkDefinition(obj, name, req);
     const object = this.deps.registry.update(r, namespace, name, obj, this.writeOptions(req));
     this.servedDefinitionChanged(r, object, req);
     return { object };

@@ -45,9 +45,10 @@ function dnsSubdomainErrors(name: string): string[] {
  * must be a DNS subdomain equal to `spec.names.plural + "." + spec.group`; `spec.group` required and a domain with a
  * dot; `spec.names.plural`/`kind` required (plural a DNS label); `spec.scope` `Cluster` or `Namespaced`; at least one
  * version, exactly one of them the storage version, each with a name. Returns the field errors in upstream's order
- * and wording (empty: valid).
+ * and wording (empty: valid); `warnings` receives one line per `x-kubernetes-validations` expression the simulator
+ * accepts but cannot evaluate (see `validateSchemaRules`).
  */
-export function validateCustomResourceDefinition(crd: KubeObject): FieldError[] {
+export function validateCustomResourceDefinition(crd: KubeObject, warnings?: string[]): FieldError[] {
   const errs: FieldError[] = [];
   const spec = isObject(crd.spec) ? crd.spec : {};
   const names = isObject(spec.names) ? spec.names : {};
@@ -104,7 +105,7 @@ export function validateCustomResourceDefinition(crd: KubeObject): FieldError[] 
       }
       // x-kubernetes-validations must compile (the CEL step of ValidateCustomResourceDefinition).
       const schema = isObject(v) && isObject(v.schema) ? v.schema.openAPIV3Schema : undefined;
-      errs.push(...validateSchemaRules(schema, `spec.versions[${i}].schema.openAPIV3Schema`));
+      errs.push(...validateSchemaRules(schema, `spec.versions[${i}].schema.openAPIV3Schema`, warnings));
     });
   }
   if (plural === "") errs.push({ type: "FieldValueRequired", field: "spec.names.plural" });
