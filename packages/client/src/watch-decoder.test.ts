@@ -400,7 +400,10 @@ describe("decodeWatchBatches", () => {
       bytes.subarray(firstEnd + 10),
     ];
     const batches = await collect(decodeWatchBatches(chunksOf(parts)));
-    expect(batches.map((b) => b.map((e) => (e.object as KubeObject).metadata?.name))).toEqual([["c1"], ["c2", "c3", "c4"]]);
+    expect(batches.map((b) => b.map((e) => (e.object as KubeObject).metadata?.name))).toEqual([
+      ["c1"],
+      ["c2", "c3", "c4"],
+    ]);
   });
 
   test.prop([fc.array(eventArb, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 8 })])(
