@@ -2,6 +2,7 @@
 // fields (the FieldValidation e2e tests of test/e2e/apimachinery/field_validation.go, with a real HTTP client).
 import { FakeClock } from "@informer-ts/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { crdWithSpec } from "../engine/resources.test-util.js";
 import { type EngineServer, startEngineServer } from "./engine-server.test-util.js";
 import { fetchRaw } from "./http-client.test-util.js";
 
@@ -128,35 +129,11 @@ describe("FieldValidation over HTTP", () => {
 
 describe("a CustomResourceDefinition with a rule the simulator cannot evaluate, over HTTP", () => {
   it("is created (201) with a Warning: 299 header naming the rule and the construct", async () => {
-    const crd = {
-      apiVersion: "apiextensions.k8s.io/v1",
-      kind: "CustomResourceDefinition",
-      metadata: { name: "gizmos.example.org" },
-      spec: {
-        group: "example.org",
-        scope: "Namespaced",
-        names: { plural: "gizmos", kind: "Gizmo" },
-        versions: [
-          {
-            name: "v1",
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: "object",
-                properties: {
-                  spec: {
-                    type: "object",
-                    additionalProperties: { type: "integer" },
-                    "x-kubernetes-validations": [{ rule: "self.all(k, v, v > 0)" }],
-                  },
-                },
-              },
-            },
-          },
-        ],
-      },
-    };
+    const crd = crdWithSpec("example.org", "gizmos", "Gizmo", {
+      type: "object",
+      additionalProperties: { type: "integer" },
+      "x-kubernetes-validations": [{ rule: "self.all(k, v, v > 0)" }],
+    });
     const r = await fetchRaw(`${s.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
       method: "POST",
       headers: json,

@@ -5,6 +5,7 @@ import { type KubeObject, statusOf } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
 import type { RequestContext } from "../request-context.js";
+import { crdWithSpec } from "../resources.test-util.js";
 import { SimApiServer } from "../sim-apiserver.js";
 import { undeclaredCall, unevaluatedFeatures } from "./cel-unevaluated.js";
 
@@ -22,36 +23,14 @@ function engine(logs: string[] = []) {
 
 /** A `Widget` definition whose `spec` (a `version` string, `tags` map of ints) carries `rules`. */
 function widgets(rules: unknown[]): KubeObject {
-  return {
-    metadata: { name: "widgets.example.com" },
-    spec: {
-      group: "example.com",
-      scope: "Namespaced",
-      names: { plural: "widgets", kind: "Widget" },
-      versions: [
-        {
-          name: "v1",
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: "object",
-              properties: {
-                spec: {
-                  type: "object",
-                  properties: {
-                    version: { type: "string", maxLength: 64 },
-                    tags: { type: "object", maxProperties: 8, additionalProperties: { type: "integer" } },
-                  },
-                  "x-kubernetes-validations": rules,
-                },
-              },
-            },
-          },
-        },
-      ],
+  return crdWithSpec("example.com", "widgets", "Widget", {
+    type: "object",
+    properties: {
+      version: { type: "string", maxLength: 64 },
+      tags: { type: "object", maxProperties: 8, additionalProperties: { type: "integer" } },
     },
-  };
+    "x-kubernetes-validations": rules,
+  });
 }
 
 const widget = (spec: Record<string, unknown>): KubeObject => ({
