@@ -38,6 +38,20 @@ describe("interop: kubectl", () => {
     expect(r.stdout).toMatch(/^cm-get\s+2\s+\S+$/m);
   });
 
+  it("kubectl get --sort-by sorts the server's Table rows by a field of each row's full object", async (ctx) => {
+    requireTool(kubectl, ctx);
+    // Created out of order: the rows come back in name order, so sort by a data value that runs the other way.
+    await sim.create(configMap("sort-b", { rank: "1" }));
+    await sim.create(configMap("sort-c", { rank: "0" }));
+    await sim.create(configMap("sort-a", { rank: "2" }));
+    const r = await k(["get", "configmaps", "--sort-by=.data.rank"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^NAME\s+DATA\s+AGE$/m);
+    const names = r.stdout.split("\n").flatMap((l) => (/^sort-\w/.test(l) ? [l.split(/\s+/)[0]] : []));
+    expect(names).toEqual(["sort-c", "sort-b", "sort-a"]);
+  });
+
   it("kubectl get pods,deploy,svc prints upstream's columns for each kind", async (ctx) => {
     requireTool(kubectl, ctx);
     await sim.engine.create("pods", "default", {

@@ -142,7 +142,10 @@ function transformList(
 ): unknown {
   if (out.kind === "table") {
     const includeObject = includeObjectOf(query);
-    return listToTable(list, tablePrinterFor(r.group, r.resource, isCustom(r)), {
+    // A row's full object is encoded on its own, so it carries kind/apiVersion (kubectl's --sort-by decodes it and
+    // prints nothing useful without them), though items of a built-in list do not.
+    const rows = includeObject === "Object" ? { ...list, items: list.items.map((o) => withTypeMeta(o, r)) } : list;
+    return listToTable(rows, tablePrinterFor(r.group, r.resource, isCustom(r)), {
       apiVersion: out.apiVersion,
       ...(includeObject !== undefined && { includeObject }),
       now,

@@ -431,6 +431,16 @@ describe("list/get output", () => {
       rows: [{ cells: ["a", 1, expect.any(String)], object: { kind: "PartialObjectMetadata" } }],
     });
   });
+  it("Table with includeObject=Object: each row's full object carries kind/apiVersion (list items do not)", async () => {
+    const table = { accept: "application/json;as=Table;v=v1;g=meta.k8s.io" };
+    const full = await fetchRaw(`${base}${CM}?includeObject=Object`, { headers: table });
+    expect(full.json).toMatchObject({
+      kind: "Table",
+      rows: [{ object: { kind: "ConfigMap", apiVersion: "v1", metadata: { name: "a" }, data: { k: "v" } } }],
+    });
+    const list = await fetchRaw(`${base}${CM}`);
+    expect((list.json as { items: Record<string, unknown>[] }).items[0]).not.toHaveProperty("kind");
+  });
   it("GET object carries kind/apiVersion", async () => {
     expect((await fetchRaw(`${base}${CM}/a`)).json).toMatchObject({ kind: "ConfigMap", apiVersion: "v1" });
   });
