@@ -14,6 +14,18 @@ describe("transformStripManagedFields (controller-runtime TestTransformStripMana
     });
   });
 
+  it("a frozen object (shared with its source) is left as it is; a copy without managedFields is returned", () => {
+    const spec = Object.freeze({ replicas: 1 });
+    const metadata = Object.freeze({ name: "a", managedFields: Object.freeze([{ manager: "m" }]) });
+    const obj = Object.freeze({ kind: "Deployment", metadata, spec });
+    const out = transformStripManagedFields(obj);
+    expect(out).toEqual({ kind: "Deployment", metadata: { name: "a" }, spec: { replicas: 1 } });
+    expect(out).not.toBe(obj);
+    expect(out.spec).toBe(spec);
+    expect(obj.metadata).toBe(metadata);
+    expect(transformStripManagedFields(out)).toBe(out);
+  });
+
   it("passes through values without a metadata object", () => {
     for (const v of [null, undefined, 3, "s", { metadata: null }, { metadata: "m" }, { key: "ns/a", obj: {} }]) {
       expect(transformStripManagedFields(v)).toBe(v);

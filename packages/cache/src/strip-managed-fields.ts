@@ -4,8 +4,9 @@ import type { SharedInformerOption } from "./informer-factory.js";
  * Drops `metadata.managedFields` from an object before an informer stores it (controller-runtime's
  * `cache.TransformStripManagedFields`): the server-side-apply bookkeeping is often the largest part of a
  * `PartialObjectMetadata` and almost no controller reads it. The object is changed in place (its `metadata` replaced
- * by a copy without the field) and returned; anything that is not an object with a `metadata` object passes through
- * untouched (tombstones, bookmarks).
+ * by a copy without the field) and returned; a frozen object (one shared with its source, such as the simulator's
+ * in-process lister-watcher hands over) is left alone and a shallow copy with the new `metadata` is returned instead.
+ * Anything that is not an object with a `metadata` object passes through untouched (tombstones, bookmarks).
  * Idempotent, as an informer transform must be.
  *
  * Differences from controller-runtime: it deletes the field rather than setting it to `nil`, so a stripped
@@ -19,6 +20,7 @@ export function transformStripManagedFields<T>(obj: T): T {
       // dictionary, which made each stripped metadata about 1.8× larger (855 vs 480 B retained per 1 KiB
       // ConfigMap's metadata) and slower to read.
       const { managedFields: _dropped, ...rest } = metadata as { managedFields?: unknown };
+      if (Object.isFrozen(obj)) return { ...obj, metadata: rest };
       (obj as { metadata?: unknown }).metadata = rest;
     }
   }

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import type { KubeObject } from "@informer-ts/apimachinery";
-import type { ListerWatcherFor, SharedIndexInformer } from "@informer-ts/cache";
+import { type ListerWatcherFor, type SharedIndexInformer, transformStripManagedFields } from "@informer-ts/cache";
 import {
   type Deployment,
   type KubeClient,
@@ -17,7 +17,6 @@ import { InMemoryMetrics, type Logger, type MetricsProvider, newConsoleLogger } 
 import { DeploymentController } from "./deployment/deployment-controller.js";
 import { EndpointsController } from "./endpoints/endpoints-controller.js";
 import { EndpointSliceController } from "./endpointslice/endpointslice-controller.js";
-import { trimManagedFieldsShared } from "./internal/trim-managed-fields.js";
 import { PodLifecycle } from "./kubelet/pod-lifecycle.js";
 import { DEFAULT_POD_STAGES, type Stage, validateStages } from "./kubelet/stage.js";
 import { RootCACertPublisher } from "./namespaced/root-ca-publisher.js";
@@ -177,7 +176,7 @@ export class SimClusterRuntime {
       rand: this.rand,
       metrics,
       gracefulShutdownTimeout: 5000,
-      ...(o.trimManagedFields !== false && { informerOptions: { transform: trimManagedFieldsShared } }),
+      ...(o.trimManagedFields !== false && { informerOptions: { transform: transformStripManagedFields } }),
     });
     const recorder = (component: string): EventRecorder | undefined =>
       o.events === false ? undefined : this.manager.getEventRecorderFor(component);

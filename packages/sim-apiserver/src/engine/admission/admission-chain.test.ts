@@ -1,10 +1,11 @@
-import { type KubeObject, type Status, statusOf, type WatchEvent } from "@informer-ts/apimachinery";
+import type { KubeObject, WatchEvent } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { RequestContext } from "../request-context.js";
 import { SimApiServer } from "../sim-apiserver.js";
 import type { SimApiServerOptions } from "../sim-apiserver-options.js";
+import { failure } from "../status-failure.test-util.js";
 
 function engine(opts: SimApiServerOptions = {}) {
   return new SimApiServer({
@@ -14,17 +15,6 @@ function engine(opts: SimApiServerOptions = {}) {
     progressNotifyIntervalMs: 0,
     ...opts,
   });
-}
-
-async function failure(p: Promise<unknown>): Promise<Status> {
-  try {
-    await p;
-  } catch (err) {
-    const s = statusOf(err);
-    if (s === undefined) throw err;
-    return s;
-  }
-  throw new Error("expected a failure");
 }
 
 const deployment = (name: string, spec: Record<string, unknown> = {}): KubeObject => ({

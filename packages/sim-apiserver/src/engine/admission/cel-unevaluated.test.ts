@@ -1,12 +1,13 @@
 // Rules Kubernetes 1.34 accepts that the simulator cannot evaluate (cel-unevaluated.ts): accepted at CRD write with
 // a Warning and a log line (once), not enforced on custom-resource writes; an unknown function is still rejected.
 // And the semver library enforced through the engine.
-import { type KubeObject, statusOf } from "@informer-ts/apimachinery";
+import type { KubeObject } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
 import type { RequestContext } from "../request-context.js";
 import { crdWithSpec } from "../resources.test-util.js";
 import { SimApiServer } from "../sim-apiserver.js";
+import { failure } from "../status-failure.test-util.js";
 import { undeclaredCall, unevaluatedFeatures } from "./cel-unevaluated.js";
 
 const CRDS = "customresourcedefinitions.apiextensions.k8s.io";
@@ -39,17 +40,6 @@ const widget = (spec: Record<string, unknown>): KubeObject => ({
   metadata: { name: "w" },
   spec,
 });
-
-async function failure(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (err) {
-    const s = statusOf(err);
-    if (s === undefined) throw err;
-    return s;
-  }
-  throw new Error("expected a failure");
-}
 
 const AT = "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations";
 

@@ -1,11 +1,12 @@
 // Strict field validation of HorizontalPodAutoscalers at both served versions, from the autoscaling/v1 and
 // autoscaling/v2 definitions of Kubernetes v1.34.0's OpenAPI (openapi/builtin-definitions.ts): the same 400
 // kube-apiserver answers (`strict decoding error: unknown field …`), the object not stored; Warn drops the field.
-import { type KubeObject, type Status, statusOf } from "@informer-ts/apimachinery";
+import type { KubeObject } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
 import type { RequestContext } from "../request-context.js";
 import { SimApiServer } from "../sim-apiserver.js";
+import { failure } from "../status-failure.test-util.js";
 
 function engine() {
   return new SimApiServer({
@@ -14,17 +15,6 @@ function engine() {
     compactionIntervalMs: 0,
     progressNotifyIntervalMs: 0,
   });
-}
-
-async function failure(p: Promise<unknown>): Promise<Status> {
-  try {
-    await p;
-  } catch (err) {
-    const s = statusOf(err);
-    if (s === undefined) throw err;
-    return s;
-  }
-  throw new Error("expected a failure");
 }
 
 const target = { apiVersion: "apps/v1", kind: "Deployment", name: "web" };
