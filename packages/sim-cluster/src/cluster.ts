@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
 import type { KubeObject } from "@informer-ts/apimachinery";
-import { type ListerWatcherFor, type SharedIndexInformer, transformStripManagedFields } from "@informer-ts/cache";
+import type { ListerWatcherFor, SharedIndexInformer } from "@informer-ts/cache";
+import { transformStripManagedFields } from "@informer-ts/cache";
 import {
   type Deployment,
   type KubeClient,
