@@ -526,4 +526,35 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should surge pods onto nodes when spec was updated and update strategy is RollingUpdate",
     here: "apps-daemonset.test.ts",
   },
+  // apimachinery/discovery.go, server_version.go, health_handlers.go
+  {
+    file: "apimachinery/discovery.go",
+    it: "should accurately determine present and missing resources",
+    here: "apimachinery-discovery.test.ts",
+  },
+  {
+    file: "apimachinery/discovery.go",
+    it: "Custom resource should have storage version hash",
+    here: "apimachinery-discovery.test.ts",
+  },
+  {
+    file: "apimachinery/discovery.go",
+    it: "should validate PreferredVersion for each APIGroup",
+    here: "apimachinery-discovery.test.ts",
+  },
+  {
+    file: "apimachinery/discovery.go",
+    it: "should locate the groupVersion and a resource within each APIGroup",
+    here: "apimachinery-discovery.test.ts",
+  },
+  {
+    file: "apimachinery/server_version.go",
+    it: "should find the server version",
+    here: "apimachinery-discovery.test.ts",
+  },
+  {
+    file: "apimachinery/health_handlers.go",
+    it: "should contain necessary checks",
+    here: "apimachinery-discovery.test.ts",
+  },
 ];

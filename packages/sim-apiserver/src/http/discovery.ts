@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { DEFAULT_KUBE_VERSION, type KubeVersion } from "../engine/kube-version.js";
+import type { StoredAs } from "../engine/resources.js";
 import type { ServedResource } from "../engine/served-resource.js";
 
 /** The version the simulated server reports (`/version`): v1.34, the behaviour baseline of the simulator. */
@@ -142,15 +144,16 @@ export function apiResourceList(resources: readonly ServedResource[], group: str
   return body;
 }
 
-// A stable short hash for storageVersionHash (clients only compare it for equality).
+/**
+ * The resource's `storageVersionHash`, as upstream's `discovery.StorageVersionHash(group, version, kind)`
+ * (staging/src/k8s.io/apiserver/pkg/endpoints/discovery/storageversionhash.go): the first 8 bytes of the SHA-256
+ * of `group/version/kind` of the version storage keeps, base64. A resource stored as another ({@link StoredAs})
+ * hashes that one (autoscaling/v1 HPAs carry autoscaling/v2's hash).
+ */
 function storageVersionHash(r: ServedResource): string {
-  let h = 0x811c9dc5;
-  const s = `${r.group}/${r.version}/${r.kind}`;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return Buffer.from(h.toString(16).padStart(8, "0")).toString("base64").slice(0, 11);
+  const stored = (r as { storedAs?: StoredAs }).storedAs?.resource ?? r;
+  const gvk = `${stored.group}/${stored.version}/${stored.kind}`;
+  return createHash("sha256").update(gvk).digest().subarray(0, 8).toString("base64");
 }
 
 /**

@@ -9,6 +9,7 @@ import { type AuthOptions, authenticate } from "./auth.js";
 import type { ApiBackend } from "./backend.js";
 import { MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SIM_VERSION_INFO } from "./discovery.js";
+import { healthResponse, parseHealthPath } from "./health-checks.js";
 import { apfFields, type HttpLogLine } from "./httplog.js";
 import { InflightRequest } from "./inflight-request.js";
 import { buildOpenApiV3 } from "./openapi.js";
@@ -516,14 +517,17 @@ export class SimHttpServer {
       writePlainNotFound(res);
       return;
     }
+    const health = parseHealthPath(path);
+    if (health !== undefined) {
+      const text = healthResponse(health.endpoint, health.check, url.searchParams);
+      if (text !== undefined) {
+        writeText(res, 200, text);
+        return;
+      }
+    }
     switch (path) {
       case "/version":
         writeJson(res, 200, this.opts.backend.versionInfo?.() ?? SIM_VERSION_INFO);
-        return;
-      case "/healthz":
-      case "/readyz":
-      case "/livez":
-        writeText(res, 200, "ok");
         return;
       case "/metrics":
         if (this.opts.metrics === undefined) break;
