@@ -10,6 +10,10 @@ export type PendingReason =
   | "needs the service-account / root-CA controllers (issue #23)"
   | "needs the admission chain (branch admission: validation, defaulting, CRD schemas)"
   | "needs a served subresource the simulator lacks"
+  | "needs an admission plugin the simulator lacks (LimitRanger, RuntimeClass, DefaultIngressClass)"
+  | "needs a service data path (kube-proxy, pods answering on their IPs)"
+  | "needs a certificate signer (kube-controller-manager's csrsigning) and client-certificate authentication"
+  | "needs API priority and fairness classification (X-Kubernetes-PF-* headers, impersonation)"
   | "not re-implemented yet";
 
 export interface UpstreamTest {
@@ -28,6 +32,12 @@ export interface UpstreamTest {
    */
   readonly python?: string;
 }
+
+const PLUGIN = {
+  pending: "needs an admission plugin the simulator lacks (LimitRanger, RuntimeClass, DefaultIngressClass)",
+} as const;
+const KUBELET = { pending: "needs a kubelet (pods must run)" } as const;
+const DATA_PATH = { pending: "needs a service data path (kube-proxy, pods answering on their IPs)" } as const;
 
 const ADMISSION = {
   pending: "needs the admission chain (branch admission: validation, defaulting, CRD schemas)",
@@ -556,5 +566,112 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     file: "apimachinery/health_handlers.go",
     it: "should contain necessary checks",
     here: "apimachinery-discovery.test.ts",
+  },
+  // network/ingress.go, ingressclass.go
+  {
+    file: "network/ingress.go",
+    it: "should support creating Ingress API operations",
+    here: "api-groups-lifecycle.test.ts",
+  },
+  {
+    file: "network/ingressclass.go",
+    it: " should support creating IngressClass API operations",
+    here: "api-groups-lifecycle.test.ts",
+  },
+  {
+    file: "network/ingressclass.go",
+    it: "should allow IngressClass to have Namespace-scoped parameters",
+    here: "api-groups-lifecycle.test.ts",
+  },
+  { file: "network/ingressclass.go", it: "should set default value on new IngressClass", here: PLUGIN },
+  { file: "network/ingressclass.go", it: "should not set default value if no default IngressClass", here: PLUGIN },
+  {
+    file: "network/ingressclass.go",
+    it: "should prevent Ingress creation if more than 1 IngressClass marked as default",
+    here: PLUGIN,
+  },
+  // network/endpointslice.go
+  {
+    file: "network/endpointslice.go",
+    it: "should support creating EndpointSlice API operations",
+    here: "api-groups-lifecycle.test.ts",
+  },
+  {
+    file: "network/endpointslice.go",
+    it: "should support a Service with multiple ports specified in multiple EndpointSlices",
+    here: DATA_PATH,
+  },
+  {
+    file: "network/endpointslice.go",
+    it: "should support a Service with multiple endpoint IPs specified in multiple EndpointSlices",
+    here: DATA_PATH,
+  },
+  // common/node/runtimeclass.go
+  {
+    file: "common/node/runtimeclass.go",
+    it: "should support RuntimeClasses API operations",
+    here: "api-groups-lifecycle.test.ts",
+  },
+  {
+    file: "common/node/runtimeclass.go",
+    it: "should reject a Pod requesting a non-existent RuntimeClass",
+    here: PLUGIN,
+  },
+  { file: "common/node/runtimeclass.go", it: "should reject a Pod requesting a deleted RuntimeClass", here: PLUGIN },
+  {
+    file: "common/node/runtimeclass.go",
+    it: "should schedule a Pod requesting a RuntimeClass without PodOverhead",
+    here: PLUGIN,
+  },
+  {
+    file: "common/node/runtimeclass.go",
+    it: "should schedule a Pod requesting a RuntimeClass and initialize its Overhead",
+    here: PLUGIN,
+  },
+  {
+    file: "common/node/runtimeclass.go",
+    it: "should reject a Pod requesting a RuntimeClass with an unconfigured handler",
+    here: KUBELET,
+  },
+  {
+    file: "common/node/runtimeclass.go",
+    it: "should run a Pod requesting a RuntimeClass with a configured handler",
+    here: KUBELET,
+  },
+  // apimachinery/flowcontrol.go
+  {
+    file: "apimachinery/flowcontrol.go",
+    it: "should support FlowSchema API operations",
+    here: "api-groups-lifecycle.test.ts",
+  },
+  {
+    file: "apimachinery/flowcontrol.go",
+    it: "should support PriorityLevelConfiguration API operations",
+    here: "api-groups-lifecycle.test.ts",
+  },
+  {
+    file: "apimachinery/flowcontrol.go",
+    it: "should ensure that requests can be classified by adding FlowSchema and PriorityLevelConfiguration",
+    here: { pending: "needs API priority and fairness classification (X-Kubernetes-PF-* headers, impersonation)" },
+  },
+  {
+    file: "apimachinery/flowcontrol.go",
+    it: "should ensure that requests can't be drowned out (priority)",
+    here: { pending: "needs API priority and fairness classification (X-Kubernetes-PF-* headers, impersonation)" },
+  },
+  {
+    file: "apimachinery/flowcontrol.go",
+    it: "should ensure that requests can't be drowned out (fairness)",
+    here: { pending: "needs API priority and fairness classification (X-Kubernetes-PF-* headers, impersonation)" },
+  },
+  // auth/certificates.go
+  { file: "auth/certificates.go", it: "should support CSR API operations", here: "api-groups-lifecycle.test.ts" },
+  {
+    file: "auth/certificates.go",
+    it: "should support building a client with a CSR",
+    here: {
+      pending:
+        "needs a certificate signer (kube-controller-manager's csrsigning) and client-certificate authentication",
+    },
   },
 ];

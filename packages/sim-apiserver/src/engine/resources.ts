@@ -281,7 +281,8 @@ export const BUILTIN_RESOURCES: readonly SimResource[] = Object.freeze([
   builtin("batch", "jobs", "Job", true, { categories: ALL, subresources: ["status"] }),
   builtin("certificates.k8s.io", "certificatesigningrequests", "CertificateSigningRequest", false, {
     shortNames: ["csr"],
-    subresources: ["status"],
+    // `approval` (the conditions) beside `status` (the rest): pkg/registry/certificates/certificates/storage.
+    subresources: ["status", "approval"],
     fieldLabels: ["spec.signerName"],
   }),
   builtin("coordination.k8s.io", "leases", "Lease", true),

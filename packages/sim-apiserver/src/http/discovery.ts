@@ -127,6 +127,18 @@ export function apiResourceList(resources: readonly ServedResource[], group: str
             },
           ]
         : []),
+      // certificatesigningrequests/approval (the approver's write path): get, patch, update.
+      ...(r.subresources?.includes("approval") === true
+        ? [
+            {
+              name: `${r.resource}/approval`,
+              singularName: "",
+              namespaced: r.namespaced,
+              kind: r.kind,
+              verbs: ["get", "patch", "update"],
+            },
+          ]
+        : []),
       ...(r.subresources?.includes("scale") === true
         ? [
             {

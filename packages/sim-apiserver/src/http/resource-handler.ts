@@ -229,7 +229,7 @@ export async function handleResourceRequest(
     !binding &&
     !log &&
     !token &&
-    !(((sub === "status" || sub === "scale") && subs.includes(sub)) || finalize)
+    !(((sub === "status" || sub === "scale" || sub === "approval") && subs.includes(sub)) || finalize)
   )
     throw genericNotFound();
   // `namespaces/finalize` serves PUT only (the FinalizeREST is an updater).

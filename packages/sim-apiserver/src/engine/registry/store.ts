@@ -249,6 +249,7 @@ export class RegistryStore {
     const sub = o.subresource ?? "";
     if (sub === "") return;
     if (sub === "status" && this.strategy(r).hasStatus) return;
+    if (sub === "approval" && r.subresources?.includes(sub) === true) return;
     throw new StatusError(failureStatus(404, "NotFound", "the server could not find the requested resource", {}));
   }
 
@@ -417,7 +418,9 @@ export class RegistryStore {
     this.admission.decode(r, obj, attrs, false);
     this.admission.default(r, obj, current, attrs);
     const strategy = this.strategy(r);
-    if ((o.subresource ?? "") === "status") obj = strategy.prepareForStatusUpdate(obj, current);
+    const sub = o.subresource ?? "";
+    if (sub === "status") obj = strategy.prepareForStatusUpdate(obj, current);
+    else if (sub !== "") obj = strategy.prepareForSubresourceUpdate(sub, obj, current);
     else strategy.prepareForUpdate(obj, current);
     const errs = [...validateObjectMetaUpdate(r, obj, current), ...this.admission.validate(r, obj, current, attrs)];
     if (errs.length > 0) throw newInvalid({ group: r.group, kind: r.kind }, name, errs);

@@ -1,6 +1,7 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { jsonEqual } from "../object-util.js";
 import type { SimResource } from "../resources.js";
+import { prepareForCsrApprovalUpdate, preserveCsrApprovalConditions } from "./csr-approval.js";
 import { generateJobSelector } from "./job-selector.js";
 import { FINALIZER_KUBERNETES } from "./object-meta-validation.js";
 import { convertSecretStringData } from "./secret-conversion.js";
@@ -19,6 +20,11 @@ export interface ResourceStrategy {
   prepareForUpdate(obj: KubeObject, old: KubeObject): void;
   /** `PrepareForUpdate` of the status strategy: returns the object a `/status` write stores. */
   prepareForStatusUpdate(obj: KubeObject, old: KubeObject): KubeObject;
+  /**
+   * `PrepareForUpdate` of another status-like subresource the resource serves (CertificateSigningRequests'
+   * `approval`): returns the object such a write stores.
+   */
+  prepareForSubresourceUpdate(subresource: string, obj: KubeObject, old: KubeObject): KubeObject;
 }
 
 /** What moves `metadata.generation` on an update of the main resource. */
@@ -98,6 +104,7 @@ export function strategyFor(r: SimResource): ResourceStrategy {
   const isSecrets = r.group === "" && r.resource === "secrets";
   const isDefinitions = r.group === "apiextensions.k8s.io" && r.resource === "customresourcedefinitions";
   const isJobs = r.group === "batch" && r.resource === "jobs";
+  const isCsrs = r.group === "certificates.k8s.io" && r.resource === "certificatesigningrequests";
   return {
     hasStatus,
     prepareForCreate(obj) {
@@ -175,7 +182,17 @@ export function strategyFor(r: SimResource): ResourceStrategy {
       }
       if (old.metadata?.generation === undefined) delete m.generation;
       else m.generation = old.metadata.generation;
+      if (isCsrs) preserveCsrApprovalConditions(out, old);
       return out;
+    },
+    prepareForSubresourceUpdate(subresource, obj, old) {
+      if (isCsrs && subresource === "approval") {
+        const out = prepareForCsrApprovalUpdate(obj, old);
+        if (old.metadata?.generation === undefined) delete meta(out).generation;
+        else meta(out).generation = old.metadata.generation;
+        return out;
+      }
+      return this.prepareForStatusUpdate(obj, old);
     },
   };
 }

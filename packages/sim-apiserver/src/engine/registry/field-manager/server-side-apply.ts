@@ -38,7 +38,8 @@ export class ServerSideApply implements FieldManager {
     }
     let m = byEndpoint.get(subresource);
     if (m === undefined) {
-      const ignored = subresource === "status" ? SPEC : this.hasStatus(r) ? STATUS : undefined;
+      const ignored =
+        subresource === "status" || subresource === "approval" ? SPEC : this.hasStatus(r) ? STATUS : undefined;
       m = new StructuredMergeManager({
         group: r.group,
         version: r.version,
