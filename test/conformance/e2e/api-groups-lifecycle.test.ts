@@ -378,7 +378,7 @@ describe("[sig-api-machinery] API priority and fairness (apimachinery/flowcontro
         (o.spec as { limited: { nominalConcurrencyShares: number } }).limited.nominalConcurrencyShares = 6;
       },
       (o, step) =>
-        expect((o.spec?.limited as { nominalConcurrencyShares: number }).nominalConcurrencyShares).toBe(
+        expect((o.spec?.limited as { nominalConcurrencyShares?: number } | undefined)?.nominalConcurrencyShares).toBe(
           step === "patched" ? 4 : 6,
         ),
     );

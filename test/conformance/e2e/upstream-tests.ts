@@ -674,4 +674,32 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
         "needs a certificate signer (kube-controller-manager's csrsigning) and client-certificate authentication",
     },
   },
+  // common/node/podtemplates.go
+  {
+    file: "common/node/podtemplates.go",
+    it: "should run the lifecycle of PodTemplates",
+    here: "core-kinds-lifecycle.test.ts",
+  },
+  {
+    file: "common/node/podtemplates.go",
+    it: "should delete a collection of pod templates",
+    here: "core-kinds-lifecycle.test.ts",
+  },
+  { file: "common/node/podtemplates.go", it: "should replace a pod template", here: "core-kinds-lifecycle.test.ts" },
+  // scheduling/limit_range.go
+  {
+    file: "scheduling/limit_range.go",
+    it: "should list, patch and delete a LimitRange by collection",
+    here: "core-kinds-lifecycle.test.ts",
+  },
+  {
+    file: "scheduling/limit_range.go",
+    it: "should create a LimitRange with defaults and ensure pod has those defaults applied.",
+    here: PLUGIN,
+  },
+  {
+    file: "network/endpointslice.go",
+    it: "should have Endpoints and EndpointSlices pointing to API Server",
+    here: "core-kinds-lifecycle.test.ts",
+  },
 ];

@@ -23,7 +23,15 @@ describe("CertificateSigningRequest strategies (strategy.go)", () => {
 
   it("TestStrategyPrepareForUpdate: status keeps the stored Approved/Denied instances", () => {
     const old = csr({}, { conditions: [approved] });
-    const changed = csr({}, { conditions: [{ ...approved, reason: "new" }, { type: "Failed", status: "True" }] });
+    const changed = csr(
+      {},
+      {
+        conditions: [
+          { ...approved, reason: "new" },
+          { type: "Failed", status: "True" },
+        ],
+      },
+    );
     preserveCsrApprovalConditions(changed, old);
     expect(changed.status).toEqual({ conditions: [approved, { type: "Failed", status: "True" }] });
     const added = csr({}, { conditions: [{ type: "Denied", status: "True" }] });

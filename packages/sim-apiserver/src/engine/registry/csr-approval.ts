@@ -42,8 +42,9 @@ export function preserveCsrApprovalConditions(obj: KubeObject, old: KubeObject):
   for (const type of APPROVAL_TYPES) {
     const oldOnes = oldConds.filter((c) => c.type === type);
     const newIdx = next.flatMap((c, i) => (c.type === type ? [i] : []));
-    if (oldOnes.length === newIdx.length) newIdx.forEach((at, k) => (next[at] = oldOnes[k]!));
-    else next = [...next.filter((c) => c.type !== type), ...oldOnes];
+    if (oldOnes.length === newIdx.length) {
+      for (const [k, at] of newIdx.entries()) next[at] = oldOnes[k]!;
+    } else next = [...next.filter((c) => c.type !== type), ...oldOnes];
   }
   if (obj.status === undefined && next.length === 0) return;
   const status = { ...((obj.status as Record<string, unknown> | undefined) ?? {}) };
