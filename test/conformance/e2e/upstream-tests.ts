@@ -14,6 +14,7 @@ export type PendingReason =
   | "needs a service data path (kube-proxy, pods answering on their IPs)"
   | "needs a certificate signer (kube-controller-manager's csrsigning) and client-certificate authentication"
   | "needs API priority and fairness classification (X-Kubernetes-PF-* headers, impersonation)"
+  | "needs the ValidatingAdmissionPolicy admission plugin (CEL policies enforced, status.typeChecking)"
   | "not re-implemented yet";
 
 export interface UpstreamTest {
@@ -35,6 +36,9 @@ export interface UpstreamTest {
 
 const PLUGIN = {
   pending: "needs an admission plugin the simulator lacks (LimitRanger, RuntimeClass, DefaultIngressClass)",
+} as const;
+const VAP = {
+  pending: "needs the ValidatingAdmissionPolicy admission plugin (CEL policies enforced, status.typeChecking)",
 } as const;
 const KUBELET = { pending: "needs a kubelet (pods must run)" } as const;
 const DATA_PATH = { pending: "needs a service data path (kube-proxy, pods answering on their IPs)" } as const;
@@ -702,4 +706,19 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should have Endpoints and EndpointSlices pointing to API Server",
     here: "core-kinds-lifecycle.test.ts",
   },
+  // apimachinery/validatingadmissionpolicy.go
+  {
+    file: "apimachinery/validatingadmissionpolicy.go",
+    it: "should support ValidatingAdmissionPolicy API operations",
+    here: "api-groups-lifecycle.test.ts",
+  },
+  {
+    file: "apimachinery/validatingadmissionpolicy.go",
+    it: "should support ValidatingAdmissionPolicyBinding API operations",
+    here: "api-groups-lifecycle.test.ts",
+  },
+  { file: "apimachinery/validatingadmissionpolicy.go", it: "should validate against a Deployment", here: VAP },
+  { file: "apimachinery/validatingadmissionpolicy.go", it: "should type check validation expressions", here: VAP },
+  { file: "apimachinery/validatingadmissionpolicy.go", it: "should allow expressions to refer variables.", here: VAP },
+  { file: "apimachinery/validatingadmissionpolicy.go", it: "should type check a CRD", here: VAP },
 ];
