@@ -721,4 +721,15 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   { file: "apimachinery/validatingadmissionpolicy.go", it: "should type check validation expressions", here: VAP },
   { file: "apimachinery/validatingadmissionpolicy.go", it: "should allow expressions to refer variables.", here: VAP },
   { file: "apimachinery/validatingadmissionpolicy.go", it: "should type check a CRD", here: VAP },
+  // storage/csistoragecapacity.go, storageclass.go
+  {
+    file: "storage/csistoragecapacity.go",
+    it: "should support CSIStorageCapacities API operations",
+    here: "storage-api-lifecycle.test.ts",
+  },
+  {
+    file: "storage/storageclass.go",
+    it: "should run through the lifecycle of a StorageClass",
+    here: "storage-api-lifecycle.test.ts",
+  },
 ];
