@@ -732,4 +732,25 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should run through the lifecycle of a StorageClass",
     here: "storage-api-lifecycle.test.ts",
   },
+  // apimachinery/generated_clientset.go
+  {
+    file: "apimachinery/generated_clientset.go",
+    it: "should create pods, set the deletionTimestamp and deletionGracePeriodSeconds of the pod",
+    here: "apimachinery-generated-clientset.test.ts",
+  },
+  {
+    file: "apimachinery/generated_clientset.go",
+    it: "should create v1 cronJobs, delete cronJobs, watch cronJobs",
+    here: "apimachinery-generated-clientset.test.ts",
+  },
+  {
+    file: "network/endpointslice.go",
+    it: "should create and delete Endpoints and EndpointSlices for a Service with a selector specified",
+    here: "network-endpointslice-cluster.test.ts",
+  },
+  {
+    file: "network/endpointslice.go",
+    it: "should create Endpoints and EndpointSlices for Pods matching a Service",
+    here: "network-endpointslice-cluster.test.ts",
+  },
 ];
