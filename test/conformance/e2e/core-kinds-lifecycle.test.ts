@@ -1,5 +1,5 @@
 // The lifecycle tests of core kinds that need no kubelet — common/node/podtemplates.go, scheduling/limit_range.go,
-// network/endpointslice.go's API-server endpoints — re-implemented with @kubernetes/client-node and raw requests
+// instrumentation/core_events.go's collection test, network/endpointslice.go's API-server endpoints — re-implemented with @kubernetes/client-node and raw requests
 // against the simulator over HTTP.
 import type { V1PodTemplate } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -169,5 +169,30 @@ describe("[sig-network] EndpointSlice (network/endpointslice.go)", () => {
       slices.items.flatMap((s) => (s.ports ?? []).map((p) => `${p.name}/${p.port}/${p.protocol}`)),
     );
     expect(esPorts).toEqual(epPorts);
+  });
+});
+
+describe("[sig-instrumentation] Events (instrumentation/core_events.go)", () => {
+  it("should delete a collection of events", async () => {
+    const ns = await c.namespace("events");
+    for (const name of ["test-event-1", "test-event-2", "test-event-3"])
+      await c.core.createNamespacedEvent({
+        namespace: ns,
+        body: {
+          metadata: { name, labels: { "testevent-set": "true" } },
+          involvedObject: { kind: "Pod", name: "test-pod", namespace: ns },
+          reason: "Test",
+          message: "This is a test event",
+          type: "Normal",
+          count: 1,
+          source: { component: "test-component" },
+        },
+      });
+    const list = await c.core.listNamespacedEvent({ namespace: ns, labelSelector: "testevent-set=true" });
+    expect(list.items).toHaveLength(3);
+    await c.core.deleteCollectionNamespacedEvent({ namespace: ns, labelSelector: "testevent-set=true" });
+    expect((await c.core.listNamespacedEvent({ namespace: ns, labelSelector: "testevent-set=true" })).items).toEqual(
+      [],
+    );
   });
 });

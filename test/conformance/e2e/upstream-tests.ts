@@ -753,4 +753,9 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should create Endpoints and EndpointSlices for Pods matching a Service",
     here: "network-endpointslice-cluster.test.ts",
   },
+  {
+    file: "instrumentation/core_events.go",
+    it: "should delete a collection of events",
+    here: "core-kinds-lifecycle.test.ts",
+  },
 ];
