@@ -1,4 +1,5 @@
-// test/e2e/apimachinery/discovery.go, server_version.go and health_handlers.go re-implemented with
+// test/e2e/apimachinery/discovery.go, server_version.go, health_handlers.go (and webhook.go's discovery test)
+// re-implemented with
 // @kubernetes/client-node (and raw requests where upstream uses the discovery REST client) against the simulator
 // over HTTP.
 import { createHash } from "node:crypto";
@@ -150,5 +151,20 @@ describe("[sig-api-machinery] health handlers (apimachinery/health_handlers.go)"
         path,
       ).toEqual([]);
     }
+  });
+});
+
+describe("[sig-api-machinery] AdmissionWebhook [Privileged:ClusterAdmin] (apimachinery/webhook.go)", () => {
+  // Upstream's BeforeEach deploys a webhook server pod this test does not call; the test itself reads discovery only.
+  it("should include webhook resources in discovery documents", async () => {
+    const groups = (await c.raw("GET", "/apis")).json as { groups: ApiGroup[] };
+    const group = groups.groups.find((g) => g.name === "admissionregistration.k8s.io");
+    expect(group?.versions.map((v) => v.groupVersion)).toContain("admissionregistration.k8s.io/v1");
+    const g = (await c.raw("GET", "/apis/admissionregistration.k8s.io")).json as ApiGroup;
+    expect(g.preferredVersion.groupVersion).toBe("admissionregistration.k8s.io/v1");
+    const list = (await c.raw("GET", "/apis/admissionregistration.k8s.io/v1")).json as ResourceList;
+    const names = list.resources.map((r) => r.name);
+    expect(names).toContain("mutatingwebhookconfigurations");
+    expect(names).toContain("validatingwebhookconfigurations");
   });
 });

@@ -15,6 +15,12 @@ export type PendingReason =
   | "needs a certificate signer (kube-controller-manager's csrsigning) and client-certificate authentication"
   | "needs API priority and fairness classification (X-Kubernetes-PF-* headers, impersonation)"
   | "needs the ValidatingAdmissionPolicy admission plugin (CEL policies enforced, status.typeChecking)"
+  | "needs admission webhooks called (a webhook server pod and the webhook admission plugins)"
+  | "needs aggregated discovery (apidiscovery.k8s.io/v2 responses)"
+  | "needs an aggregated API server (APIService proxying to a pod)"
+  | "needs CRD conversion webhooks (a webhook server pod)"
+  | "needs CRD selectableFields (custom field selectors)"
+  | "needs the DaemonSet controller to keep ControllerRevisions (sim-cluster's does not)"
   | "not re-implemented yet";
 
 export interface UpstreamTest {
@@ -39,6 +45,9 @@ const PLUGIN = {
 } as const;
 const VAP = {
   pending: "needs the ValidatingAdmissionPolicy admission plugin (CEL policies enforced, status.typeChecking)",
+} as const;
+const WEBHOOK = {
+  pending: "needs admission webhooks called (a webhook server pod and the webhook admission plugins)",
 } as const;
 const KUBELET = { pending: "needs a kubelet (pods must run)" } as const;
 const DATA_PATH = { pending: "needs a service data path (kube-proxy, pods answering on their IPs)" } as const;
@@ -757,5 +766,114 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     file: "instrumentation/core_events.go",
     it: "should delete a collection of events",
     here: "core-kinds-lifecycle.test.ts",
+  },
+  // apimachinery/webhook.go (the conformance tests)
+  {
+    file: "apimachinery/webhook.go",
+    it: "should include webhook resources in discovery documents",
+    here: "apimachinery-discovery.test.ts",
+  },
+  { file: "apimachinery/webhook.go", it: "listing mutating webhooks should work", here: WEBHOOK },
+  { file: "apimachinery/webhook.go", it: "listing validating webhooks should work", here: WEBHOOK },
+  { file: "apimachinery/webhook.go", it: "patching/updating a mutating webhook should work", here: WEBHOOK },
+  { file: "apimachinery/webhook.go", it: "patching/updating a validating webhook should work", here: WEBHOOK },
+  {
+    file: "apimachinery/webhook.go",
+    it: "should be able to create and update mutating webhook configurations with match conditions",
+    here: WEBHOOK,
+  },
+  {
+    file: "apimachinery/webhook.go",
+    it: "should be able to create and update validating webhook configurations with match conditions",
+    here: WEBHOOK,
+  },
+  { file: "apimachinery/webhook.go", it: "should be able to deny attaching pod", here: WEBHOOK },
+  {
+    file: "apimachinery/webhook.go",
+    it: "should be able to deny custom resource creation, update and deletion",
+    here: WEBHOOK,
+  },
+  { file: "apimachinery/webhook.go", it: "should be able to deny pod and configmap creation", here: WEBHOOK },
+  { file: "apimachinery/webhook.go", it: "should deny crd creation", here: WEBHOOK },
+  { file: "apimachinery/webhook.go", it: "should honor timeout", here: WEBHOOK },
+  { file: "apimachinery/webhook.go", it: "should mutate configmap", here: WEBHOOK },
+  { file: "apimachinery/webhook.go", it: "should mutate custom resource", here: WEBHOOK },
+  { file: "apimachinery/webhook.go", it: "should mutate custom resource with different stored version", here: WEBHOOK },
+  { file: "apimachinery/webhook.go", it: "should mutate custom resource with pruning", here: WEBHOOK },
+  { file: "apimachinery/webhook.go", it: "should mutate everything except 'skip-me' configmaps", here: WEBHOOK },
+  { file: "apimachinery/webhook.go", it: "should mutate pod and apply defaults after mutation", here: WEBHOOK },
+  {
+    file: "apimachinery/webhook.go",
+    it: "should not be able to mutate or prevent deletion of webhook configuration objects",
+    here: WEBHOOK,
+  },
+  {
+    file: "apimachinery/webhook.go",
+    it: "should reject mutating webhook configurations with invalid match conditions",
+    here: WEBHOOK,
+  },
+  {
+    file: "apimachinery/webhook.go",
+    it: "should reject validating webhook configurations with invalid match conditions",
+    here: WEBHOOK,
+  },
+  {
+    file: "apimachinery/webhook.go",
+    it: "should unconditionally reject operations on fail closed webhook",
+    here: WEBHOOK,
+  },
+  // apimachinery/aggregated_discovery.go
+  {
+    file: "apimachinery/aggregated_discovery.go",
+    it: "should support aggregated discovery interface",
+    here: { pending: "needs aggregated discovery (apidiscovery.k8s.io/v2 responses)" },
+  },
+  {
+    file: "apimachinery/aggregated_discovery.go",
+    it: "should support aggregated discovery interface for CRDs",
+    here: { pending: "needs aggregated discovery (apidiscovery.k8s.io/v2 responses)" },
+  },
+  {
+    file: "apimachinery/aggregated_discovery.go",
+    it: "should support raw aggregated discovery endpoint Accept headers",
+    here: { pending: "needs aggregated discovery (apidiscovery.k8s.io/v2 responses)" },
+  },
+  {
+    file: "apimachinery/aggregated_discovery.go",
+    it: "should support raw aggregated discovery request for CRDs",
+    here: { pending: "needs aggregated discovery (apidiscovery.k8s.io/v2 responses)" },
+  },
+  // apimachinery/aggregator.go, crd_conversion_webhook.go, crd_selectable_fields.go
+  {
+    file: "apimachinery/aggregator.go",
+    it: "Should be able to support the 1.17 Sample API Server using the current Aggregator",
+    here: { pending: "needs an aggregated API server (APIService proxying to a pod)" },
+  },
+  {
+    file: "apimachinery/crd_conversion_webhook.go",
+    it: "should be able to convert from CR v1 to CR v2",
+    here: { pending: "needs CRD conversion webhooks (a webhook server pod)" },
+  },
+  {
+    file: "apimachinery/crd_conversion_webhook.go",
+    it: "should be able to convert a non homogeneous list of CRs",
+    here: { pending: "needs CRD conversion webhooks (a webhook server pod)" },
+  },
+  {
+    file: "apimachinery/crd_selectable_fields.go",
+    it: "MUST list and watch custom resources matching the field selector",
+    here: { pending: "needs CRD selectableFields (custom field selectors)" },
+  },
+  // apps/controller_revision.go
+  {
+    file: "apps/controller_revision.go",
+    it: "should manage the lifecycle of a ControllerRevision",
+    here: { pending: "needs the DaemonSet controller to keep ControllerRevisions (sim-cluster's does not)" },
+  },
+  // apimachinery/namespace.go (1.33+)
+  {
+    file: "apimachinery/namespace.go",
+    it: "namespace deletion should delete pod first",
+    here: { pending: "not re-implemented yet" },
   },
 ];
