@@ -1,5 +1,6 @@
 // The "API operations" conformance tests of the non-core groups — network/ingress.go, ingressclass.go,
-// endpointslice.go, common/node/runtimeclass.go, apimachinery/flowcontrol.go, auth/certificates.go — re-implemented
+// endpointslice.go, service_cidrs.go, common/node/runtimeclass.go, apimachinery/flowcontrol.go,
+// validatingadmissionpolicy.go, auth/certificates.go — re-implemented
 // with raw requests (as their typed, discovery and dynamic clients send them) against the simulator over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collection, expectDiscovered, type Obj, retryOnConflict } from "./api-operations.js";
@@ -633,5 +634,47 @@ describe("[sig-api-machinery] ValidatingAdmissionPolicy [Privileged:ClusterAdmin
     expect((await col.list(label)).items.filter((i) => (i.metadata.finalizers ?? []).length === 0)).toHaveLength(2);
     await col.deleteCollection(label);
     expect((await col.list(label)).items.filter((i) => !heldByFinalizers(i))).toEqual([]);
+  });
+});
+
+describe("[sig-network] ServiceCIDR and IPAddress API (network/service_cidrs.go)", () => {
+  it("should support ServiceCIDR API operations", async () => {
+    const col = collection(c, "/apis/networking.k8s.io/v1/servicecidrs");
+    await col.get("kubernetes");
+    const patched = await col.mergePatch("kubernetes", { metadata: { annotations: { patched: "true" } } });
+    expect(patched.metadata.annotations?.patched).toBe("true");
+    const updated = await retryOnConflict(col, "kubernetes", (o) => {
+      o.metadata.annotations = { ...o.metadata.annotations, updated: "true" };
+    });
+    expect(updated.metadata.annotations?.updated).toBe("true");
+    expect((await col.list("")).items.length).toBeGreaterThan(0);
+    const stop = new AbortController();
+    const watch = await fetch(`${c.url}${col.base}?watch=true`, { signal: stop.signal });
+    expect(watch.status).toBe(200);
+    stop.abort();
+  });
+
+  it("should support IPAddress API operations", async () => {
+    const col = collection(c, "/apis/networking.k8s.io/v1/ipaddresses");
+    const parentRef = { group: "mygroup", resource: "myresources", namespace: "foo", name: "bar" };
+    const ip = { metadata: { name: "255.255.255.255", labels: { type: "broadcast" } }, spec: { parentRef } };
+    const ipv6 = { metadata: { name: "fe80::42:1dff:fe84:f9e2", labels: { type: "link-local" } }, spec: { parentRef } };
+    await col.create({ apiVersion: "networking.k8s.io/v1", kind: "IPAddress", ...ip });
+    await col.create({ apiVersion: "networking.k8s.io/v1", kind: "IPAddress", ...ipv6 });
+    const patched = await col.mergePatch(ip.metadata.name, { metadata: { annotations: { patched: "true" } } });
+    expect(patched.metadata.annotations?.patched).toBe("true");
+    const updated = await retryOnConflict(col, ip.metadata.name, (o) => {
+      o.metadata.annotations = { ...o.metadata.annotations, updated: "true" };
+    });
+    expect(updated.metadata.annotations?.updated).toBe("true");
+    await col.get(ip.metadata.name);
+    expect((await col.list("labelSelector=type%3Dbroadcast")).items).toHaveLength(1);
+    const stop = new AbortController();
+    const watch = await fetch(`${c.url}${col.base}?watch=true&labelSelector=type%3Dbroadcast`, { signal: stop.signal });
+    expect(watch.status).toBe(200);
+    stop.abort();
+    await col.delete(ip.metadata.name);
+    await col.deleteCollection("labelSelector=type%3Dlink-local");
+    expect((await col.list("labelSelector=type%3Dlink-local")).items).toEqual([]);
   });
 });

@@ -876,4 +876,20 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "namespace deletion should delete pod first",
     here: { pending: "not re-implemented yet" },
   },
+  // network/service_cidrs.go
+  {
+    file: "network/service_cidrs.go",
+    it: "should support ServiceCIDR API operations",
+    here: "api-groups-lifecycle.test.ts",
+  },
+  {
+    file: "network/service_cidrs.go",
+    it: "should support IPAddress API operations",
+    here: "api-groups-lifecycle.test.ts",
+  },
+  {
+    file: "network/service_cidrs.go",
+    it: "should create Services and serve on different Service CIDRs",
+    here: DATA_PATH,
+  },
 ];

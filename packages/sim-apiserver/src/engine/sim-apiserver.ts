@@ -18,6 +18,7 @@ import {
 import { type PodLogAnswer, type PodLogOptions, type PodLogResponse, PodLogs } from "./containers/pod-log.js";
 import {
   CrdFinalizer,
+  ensureDefaultServiceCidr,
   ensureKubernetesService,
   GarbageCollector,
   GracefulDeletion,
@@ -327,6 +328,7 @@ export class SimApiServer {
       this.storage.seedAtInitialRevision(() => {
         seeder.ensureSystemNamespaces(namespaces);
         ensureKubernetesService(seeder, initial);
+        ensureDefaultServiceCidr(seeder, initial, rfc3339Seconds(this.clock.now()));
       });
     }
     this.storage.subscribe({

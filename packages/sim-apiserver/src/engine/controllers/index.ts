@@ -2,6 +2,7 @@
 // the controller loop, the garbage collector, the namespace controller and the CRD finalizer. These are the names
 // the other engine folders may use.
 export { CrdFinalizer } from "./crd-finalizer.js";
+export { DEFAULT_SERVICE_CIDR, DEFAULT_SERVICE_CIDR_NAME, ensureDefaultServiceCidr } from "./default-service-cidr.js";
 export { GarbageCollector } from "./garbage-collector.js";
 export { GRACEFUL_DELETION_USER_AGENT, GracefulDeletion } from "./graceful-deletion.js";
 export {

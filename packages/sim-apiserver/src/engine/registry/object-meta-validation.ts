@@ -4,9 +4,11 @@ import {
   type KubeObject,
   nameIsDNSLabel,
   nameIsDNSSubdomain,
+  type ValidateNameFunc,
   validateObjectMetaName,
 } from "@informer-ts/apimachinery";
 import type { SimResource } from "../resources.js";
+import { nameIsIPAddress } from "./ip-address-name.js";
 
 /** The finalizer the garbage collector honours for orphaning dependents (`metav1.FinalizerOrphanDependents`). */
 export const FINALIZER_ORPHAN = "orphan";
@@ -95,16 +97,23 @@ export function validateOwnerReferences(refs: unknown, path = "metadata.ownerRef
   return errs;
 }
 
+/** The kind's name rule: Namespaces are DNS labels, IPAddresses canonical IP addresses, the rest DNS subdomains. */
+function nameRuleOf(r: SimResource): ValidateNameFunc {
+  if (r.group === "" && r.resource === "namespaces") return nameIsDNSLabel;
+  if (r.group === "networking.k8s.io" && r.resource === "ipaddresses") return nameIsIPAddress;
+  return nameIsDNSSubdomain;
+}
+
 /**
  * `ValidateObjectMeta` of a create (name rule, namespace, labels, finalizers, owner references) for an object of
- * `r`. Namespaces are DNS labels, everything else a DNS subdomain.
+ * `r`, with the kind's name rule ({@link nameRuleOf}).
  */
 export function validateObjectMeta(r: SimResource, obj: KubeObject): FieldError[] {
   const meta = obj.metadata ?? {};
   return [
     ...validateObjectMetaName(meta, {
       requiresNamespace: r.namespaced,
-      nameFn: r.resource === "namespaces" ? nameIsDNSLabel : nameIsDNSSubdomain,
+      nameFn: nameRuleOf(r),
     }),
     // The core rule (a name without "/" must be a standard finalizer) is kubernetes' own validation; custom
     // resources and apiextensions' CustomResourceDefinitions are validated by apimachinery's (a qualified name).
