@@ -21,6 +21,7 @@ export type PendingReason =
   | "needs CRD conversion webhooks (a webhook server pod)"
   | "needs CRD selectableFields (custom field selectors)"
   | "needs the DaemonSet controller to keep ControllerRevisions (sim-cluster's does not)"
+  | "needs service-account issuer discovery (/.well-known/openid-configuration, /openid/v1/jwks)"
   | "not re-implemented yet";
 
 export interface UpstreamTest {
@@ -892,4 +893,16 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should create Services and serve on different Service CIDRs",
     here: DATA_PATH,
   },
+  // auth/service_accounts.go (the tests beyond the lifecycle and token ones above)
+  {
+    file: "auth/service_accounts.go",
+    it: "ServiceAccountIssuerDiscovery should support OIDC discovery of service account issuer",
+    here: { pending: "needs service-account issuer discovery (/.well-known/openid-configuration, /openid/v1/jwks)" },
+  },
+  {
+    file: "auth/service_accounts.go",
+    it: "should set ownership and permission when RunAsUser or FsGroup is present",
+    here: KUBELET,
+  },
+  { file: "auth/service_accounts.go", it: "should support InClusterConfig with token rotation", here: KUBELET },
 ];

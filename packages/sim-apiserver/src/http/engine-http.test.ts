@@ -188,7 +188,8 @@ describe("resource set (item 4): every built-in resource and a custom resource r
         const groups = (await fetchRaw(`${s.url}/apis`)).json as { groups: Array<{ name: string }> };
         expect(groups.groups.map((g) => g.name)).toContain(r.group);
       }
-      const name = `${r.resource.slice(0, 5)}-one`;
+      // An IPAddress is named by its address (ValidateIPAddressName).
+      const name = r.resource === "ipaddresses" ? "192.0.2.1" : `${r.resource.slice(0, 5)}-one`;
       const path = collectionPath(r);
       // Only this object: the namespaces collection also holds the four system namespaces.
       const w = await openStream(`${s.url}${path}?watch=true&timeoutSeconds=60&fieldSelector=metadata.name%3D${name}`);
