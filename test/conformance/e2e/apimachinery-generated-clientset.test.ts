@@ -71,7 +71,7 @@ describe("[sig-api-machinery] Generated clientset (apimachinery/generated_client
     expect(events[0]?.type).toBe("ADDED");
     const deleting = events.find((e) => (e.object as V1Pod).metadata?.deletionTimestamp !== undefined);
     expect(deleting?.type).toBe("MODIFIED");
-    expect((deleting?.object as V1Pod).metadata?.deletionGracePeriodSeconds).toBe(gracePeriod);
+    expect((deleting?.object as V1Pod | undefined)?.metadata?.deletionGracePeriodSeconds).toBe(gracePeriod);
   });
 
   it("should create v1 cronJobs, delete cronJobs, watch cronJobs", async () => {
