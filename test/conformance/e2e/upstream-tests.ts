@@ -865,27 +865,19 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/disruption.go",
     it: "should list and delete a collection of PodDisruptionBudgets",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-disruption.test.ts",
   },
-  {
-    file: "apps/disruption.go",
-    it: "should create a PodDisruptionBudget",
-    here: { pending: "not re-implemented yet" },
-  },
+  { file: "apps/disruption.go", it: "should create a PodDisruptionBudget", here: "apps-disruption.test.ts" },
   {
     file: "apps/disruption.go",
     it: "should observe PodDisruptionBudget status updated",
-    here: { pending: "needs the disruption controller (PodDisruptionBudget status)" },
+    here: "apps-disruption.test.ts",
   },
-  {
-    file: "apps/disruption.go",
-    it: "should update/patch PodDisruptionBudget status",
-    here: { pending: "not re-implemented yet" },
-  },
+  { file: "apps/disruption.go", it: "should update/patch PodDisruptionBudget status", here: "apps-disruption.test.ts" },
   {
     file: "apps/disruption.go",
     it: "should observe that the PodDisruptionBudget status is not updated for unmanaged pods",
-    here: { pending: "needs the disruption controller (PodDisruptionBudget status)" },
+    here: "apps-disruption.test.ts",
   },
   {
     file: "apps/disruption.go",
