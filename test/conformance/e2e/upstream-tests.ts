@@ -553,7 +553,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/deployment.go",
     it: "Deployment should have a working scale subresource",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-scale-status.test.ts",
   },
   {
     file: "apps/deployment.go",
@@ -570,16 +570,8 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should not disrupt a cloud load-balancer's connectivity during rollout",
     here: { pending: "needs a cloud provider (load balancer, private registry)" },
   },
-  {
-    file: "apps/deployment.go",
-    it: "should run the lifecycle of a Deployment",
-    here: { pending: "not re-implemented yet" },
-  },
-  {
-    file: "apps/deployment.go",
-    it: "should validate Deployment Status endpoints",
-    here: { pending: "not re-implemented yet" },
-  },
+  { file: "apps/deployment.go", it: "should run the lifecycle of a Deployment", here: "apps-scale-status.test.ts" },
+  { file: "apps/deployment.go", it: "should validate Deployment Status endpoints", here: "apps-scale-status.test.ts" },
   {
     file: "apps/replica_set.go",
     it: "should serve a basic image on each replica with a public image ",
@@ -598,14 +590,10 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/replica_set.go",
     it: "Replicaset should have a working scale subresource",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-scale-status.test.ts",
   },
-  { file: "apps/replica_set.go", it: "Replace and Patch tests", here: { pending: "not re-implemented yet" } },
-  {
-    file: "apps/replica_set.go",
-    it: "should validate Replicaset Status endpoints",
-    here: { pending: "not re-implemented yet" },
-  },
+  { file: "apps/replica_set.go", it: "Replace and Patch tests", here: "apps-scale-status.test.ts" },
+  { file: "apps/replica_set.go", it: "should validate Replicaset Status endpoints", here: "apps-scale-status.test.ts" },
   {
     file: "apps/rc.go",
     it: "should serve a basic image on each replica with a public image ",
@@ -621,16 +609,8 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should surface a failure condition on a common issue like exceeded quota",
     here: { pending: "needs the ResourceQuota controller" },
   },
-  {
-    file: "apps/rc.go",
-    it: "should test the lifecycle of a ReplicationController",
-    here: { pending: "not re-implemented yet" },
-  },
-  {
-    file: "apps/rc.go",
-    it: "should get and update a ReplicationController scale",
-    here: { pending: "not re-implemented yet" },
-  },
+  { file: "apps/rc.go", it: "should test the lifecycle of a ReplicationController", here: "apps-scale-status.test.ts" },
+  { file: "apps/rc.go", it: "should get and update a ReplicationController scale", here: "apps-scale-status.test.ts" },
   {
     file: "apps/statefulset.go",
     it: "should adopt matching orphans and release non-matching pods",
@@ -676,15 +656,11 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "Should recreate evicted statefulset",
     here: { pending: "not re-implemented yet" },
   },
-  {
-    file: "apps/statefulset.go",
-    it: "should have a working scale subresource",
-    here: { pending: "not re-implemented yet" },
-  },
+  { file: "apps/statefulset.go", it: "should have a working scale subresource", here: "apps-scale-status.test.ts" },
   {
     file: "apps/statefulset.go",
     it: "should validate Statefulset Status endpoints",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-scale-status.test.ts",
   },
   {
     file: "apps/statefulset.go",
@@ -777,8 +753,8 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should adopt matching orphans and release non-matching pods",
     here: { pending: "not re-implemented yet" },
   },
-  { file: "apps/job.go", it: "should apply changes to a job status", here: { pending: "not re-implemented yet" } },
-  { file: "apps/job.go", it: "should manage the lifecycle of a job", here: { pending: "not re-implemented yet" } },
+  { file: "apps/job.go", it: "should apply changes to a job status", here: "apps-scale-status.test.ts" },
+  { file: "apps/job.go", it: "should manage the lifecycle of a job", here: "apps-scale-status.test.ts" },
   { file: "apps/job.go", it: "should update the status ready field", here: { pending: "not re-implemented yet" } },
   {
     file: "apps/job.go",
@@ -855,13 +831,9 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/daemon_set.go",
     it: "should list and delete a collection of DaemonSets",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-scale-status.test.ts",
   },
-  {
-    file: "apps/daemon_set.go",
-    it: "should verify changes to a daemon set status",
-    here: { pending: "not re-implemented yet" },
-  },
+  { file: "apps/daemon_set.go", it: "should verify changes to a daemon set status", here: "apps-scale-status.test.ts" },
   {
     file: "apps/disruption.go",
     it: "should list and delete a collection of PodDisruptionBudgets",
