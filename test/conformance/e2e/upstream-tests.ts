@@ -704,9 +704,9 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/job.go",
     it: "should not create pods when created in suspend state",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
-  { file: "apps/job.go", it: "should delete pods when suspended", here: { pending: "not re-implemented yet" } },
+  { file: "apps/job.go", it: "should delete pods when suspended", here: "apps-job-statefulset-cronjob.test.ts" },
   {
     file: "apps/job.go",
     it: "should recreate pods only after they have failed if pod replacement policy is set to Failed",
@@ -715,29 +715,29 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/job.go",
     it: "should create pods with completion indexes for an Indexed Job",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/job.go",
     it: "with successPolicy should succeeded when all indexes succeeded",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/job.go",
     it: "with successPolicy succeededIndexes rule should succeeded even when some indexes remain pending",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/job.go",
     it: "with successPolicy succeededCount rule should succeeded even when some indexes remain pending",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/job.go",
     it: "should record the failure-count in the Pod annotation when using backoffLimitPerIndex",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
-  { file: "apps/job.go", it: "should remove pods when job is deleted", here: { pending: "not re-implemented yet" } },
+  { file: "apps/job.go", it: "should remove pods when job is deleted", here: "apps-job-statefulset-cronjob.test.ts" },
   {
     file: "apps/job.go",
     it: "should run a job to completion when tasks sometimes fail and are locally restarted",
@@ -751,15 +751,15 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/job.go",
     it: "should adopt matching orphans and release non-matching pods",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   { file: "apps/job.go", it: "should apply changes to a job status", here: "apps-scale-status.test.ts" },
   { file: "apps/job.go", it: "should manage the lifecycle of a job", here: "apps-scale-status.test.ts" },
-  { file: "apps/job.go", it: "should update the status ready field", here: { pending: "not re-implemented yet" } },
+  { file: "apps/job.go", it: "should update the status ready field", here: "apps-job-statefulset-cronjob.test.ts" },
   {
     file: "apps/job.go",
     it: "should allow to delegate reconciliation to external controller",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/job.go",
