@@ -817,3 +817,157 @@ describe("[sig-apps] Job (apps/job.go): suspension, adoption, readiness, success
     expect(j.status?.succeeded ?? 0).toBe(0);
   });
 });
+
+describe("[sig-apps] StatefulSet (apps/statefulset.go): adoption, OnDelete, start ordinals", () => {
+  const podNames = async (ns: string, app: string) =>
+    (await c.core.listNamespacedPod({ namespace: ns, labelSelector: `app=${app}` })).items
+      .filter((p) => p.metadata?.deletionTimestamp == null)
+      .map((p) => p.metadata?.name ?? "")
+      .sort();
+  const revisionOf = async (ns: string, name: string) =>
+    (await c.core.readNamespacedPod({ name, namespace: ns })).metadata?.labels?.["controller-revision-hash"];
+  /** `deleteStatefulPodAtIndex` and waiting for its replacement (a new UID), Running and Ready. */
+  const recreate = async (ns: string, name: string) => {
+    const uid = (await c.core.readNamespacedPod({ name, namespace: ns })).metadata?.uid;
+    await c.core.deleteNamespacedPod({ name, namespace: ns });
+    await expect
+      .poll(async () => {
+        try {
+          const p = await c.core.readNamespacedPod({ name, namespace: ns });
+          const ready = p.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True") === true;
+          return p.metadata?.uid !== uid && ready && p.metadata?.deletionTimestamp == null;
+        } catch {
+          return false;
+        }
+      }, POLL)
+      .toBe(true);
+  };
+
+  it("should adopt matching orphans and release non-matching pods", async () => {
+    const ns = await c.namespace("sts");
+    const ss = await apps.createNamespacedStatefulSet({ namespace: ns, body: newSet("ss", 1) });
+    await waitRolledOut(ns, "ss", 1);
+    const ref = async () =>
+      (await c.core.readNamespacedPod({ name: "ss-0", namespace: ns })).metadata?.ownerReferences?.find(
+        (r) => r.controller === true,
+      );
+    expect([(await ref())?.kind, (await ref())?.uid]).toEqual(["StatefulSet", ss.metadata?.uid]);
+    const mergePatch = c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.MergePatch);
+    // Orphaning the pod: the set adopts it again.
+    await c.core.patchNamespacedPod(
+      { name: "ss-0", namespace: ns, body: { metadata: { ownerReferences: null } } },
+      mergePatch,
+    );
+    await expect.poll(async () => (await ref())?.uid, POLL).toBe(ss.metadata?.uid);
+    // Removing its labels: the set releases it.
+    const pod = await c.core.readNamespacedPod({ name: "ss-0", namespace: ns });
+    const prevLabels = pod.metadata?.labels;
+    pod.metadata!.labels = {};
+    await c.core.replaceNamespacedPod({ name: "ss-0", namespace: ns, body: pod });
+    await expect.poll(async () => (await ref()) === undefined, POLL).toBe(true);
+    // Its labels back: adopted again.
+    const again = await c.core.readNamespacedPod({ name: "ss-0", namespace: ns });
+    again.metadata!.labels = prevLabels;
+    await c.core.replaceNamespacedPod({ name: "ss-0", namespace: ns, body: again });
+    await expect.poll(async () => (await ref())?.uid, POLL).toBe(ss.metadata?.uid);
+  });
+
+  it("should implement legacy replacement when the update strategy is OnDelete", async () => {
+    const ns = await c.namespace("sts");
+    const set = newSet("ss2", 3);
+    set.spec!.updateStrategy = { type: "OnDelete" };
+    set.spec!.volumeClaimTemplates = [];
+    await apps.createNamespacedStatefulSet({ namespace: ns, body: set });
+    await waitRolledOut(ns, "ss2", 3);
+    const first = (await apps.readNamespacedStatefulSet({ name: "ss2", namespace: ns })).status!;
+    expect(first.currentRevision).toBe(first.updateRevision);
+    // Restoring pods to the current revision when they are deleted.
+    for (const i of [0, 1, 2]) await recreate(ns, `ss2-${i}`);
+    for (const i of [0, 1, 2]) expect(await revisionOf(ns, `ss2-${i}`)).toBe(first.currentRevision);
+    const cur = await apps.readNamespacedStatefulSet({ name: "ss2", namespace: ns });
+    cur.spec!.template.spec!.containers[0]!.image = "httpd:2.4.39-alpine";
+    await apps.replaceNamespacedStatefulSet({ name: "ss2", namespace: ns, body: cur });
+    await expect
+      .poll(
+        async () => (await apps.readNamespacedStatefulSet({ name: "ss2", namespace: ns })).status?.updateRevision,
+        POLL,
+      )
+      .not.toBe(first.currentRevision);
+    const updateRevision = (await apps.readNamespacedStatefulSet({ name: "ss2", namespace: ns })).status
+      ?.updateRevision;
+    // OnDelete: nothing is replaced until a pod is deleted; recreated, each is of the new revision.
+    for (const i of [0, 1, 2]) expect(await revisionOf(ns, `ss2-${i}`)).toBe(first.currentRevision);
+    for (const i of [0, 1, 2]) await recreate(ns, `ss2-${i}`);
+    for (const i of [0, 1, 2]) {
+      const p = await c.core.readNamespacedPod({ name: `ss2-${i}`, namespace: ns });
+      expect([p.spec?.containers[0]?.image, p.metadata?.labels?.["controller-revision-hash"]]).toEqual([
+        "httpd:2.4.39-alpine",
+        updateRevision,
+      ]);
+    }
+  });
+
+  /** A 2-replica set `ss` without claims, with `ordinals.start` when given, rolled out; its pod names. */
+  const ordinalSet = async (ns: string, start?: number) => {
+    const set = newSet("ss", 2);
+    set.spec!.volumeClaimTemplates = [];
+    if (start !== undefined) set.spec!.ordinals = { start };
+    await apps.createNamespacedStatefulSet({ namespace: ns, body: set });
+    await waitRolledOut(ns, "ss", 2);
+    return podNames(ns, "ss");
+  };
+  /** `updateStatefulSetWithRetries`. */
+  const updateSet = async (ns: string, change: (s: K8s.V1StatefulSet) => void) => {
+    for (let attempt = 0; ; attempt++) {
+      const cur = await apps.readNamespacedStatefulSet({ name: "ss", namespace: ns });
+      change(cur);
+      try {
+        return await apps.replaceNamespacedStatefulSet({ name: "ss", namespace: ns, body: cur });
+      } catch (err) {
+        if (attempt > 20 || codeOf(err) !== 409) throw err;
+      }
+    }
+  };
+  /** `waitForPodNames` and the status: exactly these pods, all ready. */
+  const settlesOn = async (ns: string, names: string[]) => {
+    await expect.poll(() => podNames(ns, "ss"), POLL).toEqual(names);
+    await waitRolledOut(ns, "ss", names.length);
+  };
+
+  it("Setting .start.ordinal", async () => {
+    const ns = await c.namespace("sts");
+    expect(await ordinalSet(ns)).toEqual(["ss-0", "ss-1"]);
+    await updateSet(ns, (s) => {
+      s.spec!.ordinals = { start: 2 };
+      s.spec!.replicas = 3;
+    });
+    await settlesOn(ns, ["ss-2", "ss-3", "ss-4"]);
+  });
+
+  it("Increasing .start.ordinal", async () => {
+    const ns = await c.namespace("sts");
+    expect(await ordinalSet(ns, 2)).toEqual(["ss-2", "ss-3"]);
+    await updateSet(ns, (s) => {
+      s.spec!.ordinals = { start: 4 };
+    });
+    await settlesOn(ns, ["ss-4", "ss-5"]);
+  });
+
+  it("Decreasing .start.ordinal", async () => {
+    const ns = await c.namespace("sts");
+    expect(await ordinalSet(ns, 3)).toEqual(["ss-3", "ss-4"]);
+    await updateSet(ns, (s) => {
+      s.spec!.ordinals = { start: 2 };
+    });
+    await settlesOn(ns, ["ss-2", "ss-3"]);
+  });
+
+  it("Removing .start.ordinal", async () => {
+    const ns = await c.namespace("sts");
+    expect(await ordinalSet(ns, 3)).toEqual(["ss-3", "ss-4"]);
+    await updateSet(ns, (s) => {
+      delete s.spec!.ordinals;
+    });
+    await settlesOn(ns, ["ss-0", "ss-1"]);
+  });
+});

@@ -614,7 +614,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/statefulset.go",
     it: "should adopt matching orphans and release non-matching pods",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/statefulset.go",
@@ -644,7 +644,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/statefulset.go",
     it: "should implement legacy replacement when the update strategy is OnDelete",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/statefulset.go",
@@ -687,10 +687,10 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should not delete PVCs when there is another controller",
     here: { pending: "not re-implemented yet" },
   },
-  { file: "apps/statefulset.go", it: "Setting .start.ordinal", here: { pending: "not re-implemented yet" } },
-  { file: "apps/statefulset.go", it: "Increasing .start.ordinal", here: { pending: "not re-implemented yet" } },
-  { file: "apps/statefulset.go", it: "Decreasing .start.ordinal", here: { pending: "not re-implemented yet" } },
-  { file: "apps/statefulset.go", it: "Removing .start.ordinal", here: { pending: "not re-implemented yet" } },
+  { file: "apps/statefulset.go", it: "Setting .start.ordinal", here: "apps-job-statefulset-cronjob.test.ts" },
+  { file: "apps/statefulset.go", it: "Increasing .start.ordinal", here: "apps-job-statefulset-cronjob.test.ts" },
+  { file: "apps/statefulset.go", it: "Decreasing .start.ordinal", here: "apps-job-statefulset-cronjob.test.ts" },
+  { file: "apps/statefulset.go", it: "Removing .start.ordinal", here: "apps-job-statefulset-cronjob.test.ts" },
   {
     file: "apps/job.go",
     it: "should allow to use a pod failure policy to ignore failure matching on exit code",
