@@ -971,3 +971,114 @@ describe("[sig-apps] StatefulSet (apps/statefulset.go): adoption, OnDelete, star
     await settlesOn(ns, ["ss-0", "ss-1"]);
   });
 });
+
+describe("[sig-apps] StatefulSet (apps/statefulset.go): minReadySeconds", () => {
+  it("MinReadySeconds should be honored when enabled", async () => {
+    const ns = await c.namespace("sts");
+    const set = newSet("test-ss", 1);
+    set.spec!.volumeClaimTemplates = [];
+    await apps.createNamespacedStatefulSet({ namespace: ns, body: set });
+    // WaitForStatusAvailableReplicas(1).
+    await expect
+      .poll(
+        async () =>
+          (await apps.readNamespacedStatefulSet({ name: "test-ss", namespace: ns })).status?.availableReplicas,
+        POLL,
+      )
+      .toBe(1);
+  });
+});
+
+describe("[sig-apps] CronJob (apps/cronjob.go): scheduling", () => {
+  /** `newTestCronJob` with a `sleep 300` (here: notTerminate) job; its last schedule set `agoMs` back so one is due. */
+  const dueCronJob = async (ns: string, name: string, policy: string, agoMs: number) => {
+    await batch.createNamespacedCronJob({
+      namespace: ns,
+      body: {
+        metadata: { name },
+        spec: {
+          schedule: "*/1 * * * ?",
+          concurrencyPolicy: policy,
+          suspend: true,
+          jobTemplate: {
+            spec: {
+              parallelism: 1,
+              completions: 1,
+              backoffLimit: 0,
+              template: {
+                metadata: { annotations: NOT_TERMINATE },
+                spec: { restartPolicy: "OnFailure", containers: [{ name: "c", image: "busybox" }] },
+              },
+            },
+          },
+        },
+      },
+    });
+    // Over HTTP the cluster runs in real time: a last schedule in the past makes an activation due at once.
+    const cj = await batch.readNamespacedCronJob({ name, namespace: ns });
+    cj.status = { lastScheduleTime: new Date(Date.now() - agoMs) };
+    await batch.replaceNamespacedCronJobStatus({ name, namespace: ns, body: cj });
+    await batch.patchNamespacedCronJob(
+      { name, namespace: ns, body: { spec: { suspend: false } } },
+      c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.MergePatch),
+    );
+  };
+  const active = async (ns: string, name: string) =>
+    (await batch.readNamespacedCronJob({ name, namespace: ns })).status?.active ?? [];
+
+  it("should set the cronjob-scheduled-timestamp annotation on a job", async () => {
+    const ns = await c.namespace("cronjob");
+    await dueCronJob(ns, "concurrent", "Allow", 3_600_000);
+    await expect
+      .poll(async () => (await batch.listNamespacedJob({ namespace: ns })).items.length, POLL)
+      .toBeGreaterThan(0);
+    const [job] = (await batch.listNamespacedJob({ namespace: ns })).items;
+    const stamp = job?.metadata?.annotations?.["batch.kubernetes.io/cronjob-scheduled-timestamp"];
+    expect(stamp, "missing cronjob-scheduled-timestamp annotation").toBeDefined();
+    expect(stamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
+    expect(Number.isNaN(Date.parse(stamp ?? ""))).toBe(false);
+  });
+
+  it("should be able to schedule after more than 100 missed schedule", async () => {
+    const ns = await c.namespace("cronjob");
+    // Upstream backdates the CronJob 99 days (its last schedule 98 days ago): far more than 100 missed activations.
+    await dueCronJob(ns, "concurrent", "Forbid", 98 * 24 * 3_600_000);
+    await expect.poll(async () => (await active(ns, "concurrent")).length, POLL).toBe(1);
+    // filterActiveJobs: at least one Job not finished.
+    const jobs = (await batch.listNamespacedJob({ namespace: ns })).items;
+    const finished = (j: K8s.V1Job) =>
+      (j.status?.conditions ?? []).some((x) => (x.type === "Complete" || x.type === "Failed") && x.status === "True");
+    expect(jobs.filter((j) => !finished(j)).length).toBeGreaterThan(0);
+  });
+
+  it("should remove from active list jobs that have been deleted", async () => {
+    const ns = await c.namespace("cronjob");
+    await dueCronJob(ns, "forbid", "Forbid", 3_600_000);
+    await expect.poll(async () => (await active(ns, "forbid")).length, POLL).toBe(1);
+    const [ref] = await active(ns, "forbid");
+    const jobName = ref?.name ?? "";
+    // DeleteResourceAndWaitForGC.
+    await batch.deleteNamespacedJob({ name: jobName, namespace: ns, propagationPolicy: "Foreground" });
+    await expect
+      .poll(async () => {
+        try {
+          await batch.readNamespacedJob({ name: jobName, namespace: ns });
+          return "present";
+        } catch (err) {
+          return codeOf(err) === 404 ? "gone" : String(err);
+        }
+      }, POLL)
+      .toBe("gone");
+    // waitForJobNotActive, then the MissingJob event.
+    await expect.poll(async () => (await active(ns, "forbid")).some((r) => r.name === jobName), POLL).toBe(false);
+    await expect
+      .poll(
+        async () =>
+          (await c.core.listNamespacedEvent({ namespace: ns })).items.some(
+            (e) => e.reason === "MissingJob" && e.involvedObject.name === "forbid",
+          ),
+        POLL,
+      )
+      .toBe(true);
+  });
+});

@@ -548,7 +548,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/deployment.go",
     it: "test Deployment ReplicaSet orphaning and adoption regarding controllerRef",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-deployment-replicaset-rc.test.ts",
   },
   {
     file: "apps/deployment.go",
@@ -665,7 +665,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/statefulset.go",
     it: "MinReadySeconds should be honored when enabled",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/statefulset.go",
@@ -784,18 +784,18 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/cronjob.go",
     it: "should be able to schedule after more than 100 missed schedule",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   { file: "apps/cronjob.go", it: "should not emit unexpected warnings", here: { pending: "not re-implemented yet" } },
   {
     file: "apps/cronjob.go",
     it: "should set the cronjob-scheduled-timestamp annotation on a job",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/cronjob.go",
     it: "should remove from active list jobs that have been deleted",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/cronjob.go",
