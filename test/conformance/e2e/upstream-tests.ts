@@ -821,7 +821,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/daemon_set.go",
     it: "should not update pod when spec was updated and update strategy is OnDelete",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-daemonset.test.ts",
   },
   {
     file: "apps/daemon_set.go",
