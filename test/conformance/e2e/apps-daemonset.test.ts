@@ -141,6 +141,33 @@ describe("[sig-apps] Daemon set [Serial] (apps/daemon_set.go)", () => {
     await setNodeColor(node!, null);
   });
 
+  it("should run and stop complex daemon with node affinity", async () => {
+    const ns = await c.namespace("daemonsets-affinity");
+    const name = "daemon-set";
+    const ds = newDaemonSet(name, HTTPD, { [NAME_LABEL]: name });
+    ds.spec!.template.spec!.affinity = {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: COLOR_LABEL, operator: "In", values: ["blue"] }] }],
+        },
+      },
+    };
+    await apps.createNamespacedDaemonSet({ namespace: ns, body: ds });
+    // Initially, daemon pods should not be running on any nodes.
+    await expect
+      .poll(async () => (await apps.readNamespacedDaemonSet({ namespace: ns, name })).status?.observedGeneration, POLL)
+      .toBe(1);
+    expect(await daemonPods(ns, name)).toEqual([]);
+    // Change node label to blue, check that daemon pod is launched.
+    const [node] = await schedulableNodes();
+    await setNodeColor(node!, "blue");
+    await expect.poll(() => runningOn(ns, name, [node!]), POLL).toBe(true);
+    await expect.poll(() => statusSettled(ns, name), POLL).toBe(true);
+    // Remove the node label and wait for daemons to be unscheduled.
+    await setNodeColor(node!, null);
+    await expect.poll(async () => (await daemonPods(ns, name)).length, POLL).toBe(0);
+  });
+
   it("should not update pod when spec was updated and update strategy is OnDelete", async () => {
     const ns = await c.namespace("daemonsets-ondelete");
     const name = "daemon-set";

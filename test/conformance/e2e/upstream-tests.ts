@@ -811,7 +811,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/daemon_set.go",
     it: "should run and stop complex daemon with node affinity",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-daemonset.test.ts",
   },
   {
     file: "apps/daemon_set.go",
