@@ -8,6 +8,7 @@ import {
   listWatchFor,
   type Node,
   type Pod,
+  type PodDisruptionBudget,
   type ReplicaSet,
   type ResourceDescriptor,
   resources,
@@ -16,6 +17,7 @@ import { type Clock, type Rand, realClock, seededRand } from "@informer-ts/clock
 import { type EventRecorder, Manager } from "@informer-ts/controller";
 import { InMemoryMetrics, type Logger, type MetricsProvider, newConsoleLogger } from "@informer-ts/instrumentation";
 import { DeploymentController } from "./deployment/deployment-controller.js";
+import { DisruptionController } from "./disruption/disruption-controller.js";
 import { EndpointsController } from "./endpoints/endpoints-controller.js";
 import { EndpointSliceController } from "./endpointslice/endpointslice-controller.js";
 import { PodLifecycle } from "./kubelet/pod-lifecycle.js";
@@ -44,7 +46,8 @@ export type ClusterControllerName =
   | "ttl-after-finished"
   | "cronjob"
   | "statefulset"
-  | "daemonset";
+  | "daemonset"
+  | "disruption";
 
 /** Every controller this package has, in start order (the default of {@link ClusterOptions.controllers}). */
 export const ALL_CLUSTER_CONTROLLERS: readonly ClusterControllerName[] = Object.freeze([
@@ -62,6 +65,7 @@ export const ALL_CLUSTER_CONTROLLERS: readonly ClusterControllerName[] = Object.
   "cronjob",
   "statefulset",
   "daemonset",
+  "disruption",
 ]);
 
 /** What `kube-root-ca.crt` holds when no `rootCA` is given (not a usable certificate: the simulator's CA is not known). */
@@ -148,6 +152,8 @@ export class SimClusterRuntime {
   readonly nodeLifecycle: NodeLifecycleController | undefined;
   readonly serviceAccounts: ServiceAccountsController | undefined;
   readonly rootCAPublisher: RootCACertPublisher | undefined;
+  /** The disruption controller (PodDisruptionBudget status). */
+  readonly disruption: DisruptionController | undefined;
   /** The workload controllers of batch, StatefulSets and DaemonSets (see `workloads.ts`). */
   readonly workloads: WorkloadControllers;
   readonly clock: Clock;
@@ -311,6 +317,23 @@ export class SimClusterRuntime {
         configMaps: this.manager.informerFor(resources.configMaps),
       });
     }
+    const disruptionRecorder = recorder("controllermanager");
+    this.disruption = controllers.includes("disruption")
+      ? new DisruptionController({
+          client,
+          clock,
+          metrics,
+          budgets: this.manager.informerFor(resources.podDisruptionBudgets) as SharedIndexInformer<PodDisruptionBudget>,
+          pods,
+          scales: [
+            { kind: "ReplicaSet", informer: this.manager.informerFor(resources.replicaSets) },
+            { kind: "Deployment", informer: this.manager.informerFor(resources.deployments) },
+            { kind: "ReplicationController", informer: this.manager.informerFor(REPLICATION_CONTROLLERS.resource) },
+            { kind: "StatefulSet", informer: this.manager.informerFor(resources.statefulSets) },
+          ] as never,
+          ...(disruptionRecorder !== undefined && { recorder: disruptionRecorder }),
+        })
+      : undefined;
     this.workloads = newWorkloadControllers({
       controllers,
       client,
@@ -350,6 +373,7 @@ export class SimClusterRuntime {
     }
     if (this.serviceAccounts !== undefined) this.manager.add(this.serviceAccounts.controller);
     if (this.rootCAPublisher !== undefined) this.manager.add(this.rootCAPublisher.controller);
+    if (this.disruption !== undefined) this.manager.add(this.disruption.controller);
     if (this.nodeLifecycle !== undefined) {
       const nl = this.nodeLifecycle;
       this.manager.add(noLeader("nodelifecycle", (s) => nl.run(s)));

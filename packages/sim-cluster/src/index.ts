@@ -70,6 +70,15 @@ export {
   REVISION_ANNOTATION,
   REVISION_HISTORY_ANNOTATION,
 } from "./deployment/revisions.js";
+// Disruption (PodDisruptionBudget status)
+export {
+  type BudgetCounts,
+  DISRUPTED_POD_DELETION_TIMEOUT_MS,
+  DISRUPTION_ALLOWED_CONDITION,
+  DisruptionController,
+  type DisruptionControllerOptions,
+  type ScaleSource,
+} from "./disruption/disruption-controller.js";
 // Endpoints and EndpointSlices
 export {
   desiredSubsets,

@@ -141,6 +141,66 @@ describe("[sig-apps] Daemon set [Serial] (apps/daemon_set.go)", () => {
     await setNodeColor(node!, null);
   });
 
+  it("should run and stop complex daemon with node affinity", async () => {
+    const ns = await c.namespace("daemonsets-affinity");
+    const name = "daemon-set";
+    const ds = newDaemonSet(name, HTTPD, { [NAME_LABEL]: name });
+    ds.spec!.template.spec!.affinity = {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: COLOR_LABEL, operator: "In", values: ["blue"] }] }],
+        },
+      },
+    };
+    await apps.createNamespacedDaemonSet({ namespace: ns, body: ds });
+    // Initially, daemon pods should not be running on any nodes.
+    await expect
+      .poll(async () => (await apps.readNamespacedDaemonSet({ namespace: ns, name })).status?.observedGeneration, POLL)
+      .toBe(1);
+    expect(await daemonPods(ns, name)).toEqual([]);
+    // Change node label to blue, check that daemon pod is launched.
+    const [node] = await schedulableNodes();
+    await setNodeColor(node!, "blue");
+    await expect.poll(() => runningOn(ns, name, [node!]), POLL).toBe(true);
+    await expect.poll(() => statusSettled(ns, name), POLL).toBe(true);
+    // Remove the node label and wait for daemons to be unscheduled.
+    await setNodeColor(node!, null);
+    await expect.poll(async () => (await daemonPods(ns, name)).length, POLL).toBe(0);
+  });
+
+  it("should not update pod when spec was updated and update strategy is OnDelete", async () => {
+    const ns = await c.namespace("daemonsets-ondelete");
+    const name = "daemon-set";
+    const ds = newDaemonSet(name, HTTPD, { [NAME_LABEL]: name });
+    ds.spec!.updateStrategy = { type: "OnDelete" };
+    await apps.createNamespacedDaemonSet({ namespace: ns, body: ds });
+    const nodes = await schedulableNodes();
+    await expect.poll(() => runningOn(ns, name, nodes, HTTPD), POLL).toBe(true);
+    // checkDaemonSetPodsLabels and the history: one revision, every pod of it.
+    const firstHash = (await daemonPods(ns, name))[0]?.metadata?.labels?.["controller-revision-hash"];
+    expect((await apps.listNamespacedControllerRevision({ namespace: ns })).items).toHaveLength(1);
+    await apps.patchNamespacedDaemonSet(
+      {
+        namespace: ns,
+        name,
+        body: { spec: { template: { spec: { containers: [{ name: "app", image: AGNHOST }] } } } },
+      },
+      c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.StrategicMergePatch),
+    );
+    // The new template is recorded (a second revision, observed by the controller), but no pod is replaced.
+    await expect
+      .poll(async () => {
+        const cur = await apps.readNamespacedDaemonSet({ namespace: ns, name });
+        const revs = (await apps.listNamespacedControllerRevision({ namespace: ns })).items.length;
+        return [revs, (cur.status?.observedGeneration ?? 0) >= (cur.metadata?.generation ?? 1)];
+      }, POLL)
+      .toEqual([2, true]);
+    expect(await runningOn(ns, name, nodes, HTTPD)).toBe(true);
+    const pods = await daemonPods(ns, name);
+    expect(new Set(pods.map((p) => p.metadata?.labels?.["controller-revision-hash"]))).toEqual(new Set([firstHash]));
+    expect((await apps.readNamespacedDaemonSet({ namespace: ns, name })).status?.updatedNumberScheduled ?? 0).toBe(0);
+  });
+
   it("should update pod when spec was updated and update strategy is RollingUpdate", async () => {
     const ns = await c.namespace("daemonsets-rolling");
     const name = "daemon-set";

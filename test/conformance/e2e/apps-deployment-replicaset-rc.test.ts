@@ -282,3 +282,37 @@ describe("[sig-apps] ReplicationController (apps/rc.go)", () => {
     await expect.poll(async () => live(await pods(ns, "name=pod-release")).length, POLL).toBe(1);
   });
 });
+
+describe("[sig-apps] Deployment (apps/deployment.go): controllerRef", () => {
+  it("test Deployment ReplicaSet orphaning and adoption regarding controllerRef", async () => {
+    const ns = await c.namespace("deploy-ref");
+    const labels = { name: "httpd" };
+    const rsOf = async () => (await apps.listNamespacedReplicaSet({ namespace: ns })).items;
+    await apps.createNamespacedDeployment({
+      namespace: ns,
+      body: newDeployment("test-orphan-deployment", 1, labels, HTTPD, "RollingUpdate"),
+    });
+    await expect.poll(() => deploymentComplete(ns, "test-orphan-deployment"), POLL).toBe(true);
+    const [rs] = await rsOf();
+    const first = await apps.readNamespacedDeployment({ namespace: ns, name: "test-orphan-deployment" });
+    expect(rs?.metadata?.ownerReferences?.[0]?.uid).toBe(first.metadata?.uid);
+    // Deleting the Deployment and orphaning its ReplicaSet: the garbage collector removes the owner reference.
+    await apps.deleteNamespacedDeployment({
+      namespace: ns,
+      name: "test-orphan-deployment",
+      propagationPolicy: "Orphan",
+    });
+    await expect
+      .poll(async () => (await rsOf()).map((x) => [x.metadata?.name, x.metadata?.ownerReferences?.length ?? 0]), POLL)
+      .toEqual([[rs?.metadata?.name, 0]]);
+    // A new Deployment with the same selector and template adopts it, and makes no other ReplicaSet.
+    const adopter = await apps.createNamespacedDeployment({
+      namespace: ns,
+      body: newDeployment("test-adopt-deployment", 1, labels, HTTPD, "RollingUpdate"),
+    });
+    await expect.poll(() => deploymentComplete(ns, "test-adopt-deployment"), POLL).toBe(true);
+    await expect
+      .poll(async () => (await rsOf()).map((x) => [x.metadata?.name, x.metadata?.ownerReferences?.[0]?.uid]), POLL)
+      .toEqual([[rs?.metadata?.name, adopter.metadata?.uid]]);
+  });
+});

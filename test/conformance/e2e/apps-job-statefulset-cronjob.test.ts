@@ -16,7 +16,25 @@ import { codeOf, type E2eCluster, startE2eCluster } from "./harness.js";
  * when its completion index is odd (the kubelet stand-in's stages, {@link failingIndexStages}).
  */
 const FAIL_ODD = { "e2e/behaviour": "failOddSucceedEven" };
-const FAST = failingIndexStages([1, 3], fasterStages(20), FAIL_ODD);
+/**
+ * Upstream's `notTerminate` pods sleep forever: a pod with this annotation neither completes nor fails under
+ * {@link FAST}.
+ */
+const NOT_TERMINATE = { "e2e/behaviour": "notTerminate" };
+const FAST = failingIndexStages([1, 3], fasterStages(20), FAIL_ODD).map((s) =>
+  s.name === "pod-complete" || s.name === "pod-fail"
+    ? {
+        ...s,
+        selector: {
+          ...s.selector,
+          matchExpressions: [
+            ...(s.selector?.matchExpressions ?? []),
+            { key: ".metadata.annotations.e2e/behaviour", operator: "NotIn" as const, values: ["notTerminate"] },
+          ],
+        },
+      }
+    : s,
+);
 
 let c: E2eCluster;
 let client: KubeClient;
@@ -65,6 +83,10 @@ function newJob(
     backoffLimitPerIndex?: number;
     maxFailedIndexes?: number;
     failOddSucceedEven?: boolean;
+    notTerminate?: boolean;
+    suspend?: boolean;
+    successPolicy?: unknown;
+    managedBy?: string;
   } = {},
 ): K8s.V1Job {
   return {
@@ -78,6 +100,9 @@ function newJob(
       ...(o.indexed === true && { completionMode: "Indexed" }),
       ...(o.backoffLimitPerIndex !== undefined && { backoffLimitPerIndex: o.backoffLimitPerIndex }),
       ...(o.maxFailedIndexes !== undefined && { maxFailedIndexes: o.maxFailedIndexes }),
+      ...(o.suspend !== undefined && { suspend: o.suspend }),
+      ...(o.successPolicy !== undefined && { successPolicy: o.successPolicy as K8s.V1SuccessPolicy }),
+      ...(o.managedBy !== undefined && { managedBy: o.managedBy }),
       template: {
         metadata: {
           labels: { job: name },
@@ -85,6 +110,7 @@ function newJob(
             annotations: { "sim-cluster/outcome": "Failed", "sim-cluster/exit-code": String(o.fail) },
           }),
           ...(o.failOddSucceedEven === true && { annotations: FAIL_ODD }),
+          ...(o.notTerminate === true && { annotations: NOT_TERMINATE }),
         },
         spec: {
           restartPolicy: o.restart ?? "Never",
@@ -542,5 +568,517 @@ describe("[sig-apps] StatefulSet Basic StatefulSet functionality, API and claim 
     );
     // Verifying all but one PVC deleted.
     await expect.poll(() => claimNames(ns), POLL).toEqual(["datadir-ss-0"]);
+  });
+});
+
+describe("[sig-apps] Job (apps/job.go): suspension, adoption, readiness, success policies", () => {
+  const read = (ns: string, name: string) => batch.readNamespacedJob({ name, namespace: ns });
+  const jobPods = async (ns: string, name: string) =>
+    (await c.core.listNamespacedPod({ namespace: ns, labelSelector: `batch.kubernetes.io/job-name=${name}` })).items;
+  const running = async (ns: string, name: string) =>
+    (await jobPods(ns, name)).filter((p) => p.status?.phase === "Running" && p.metadata?.deletionTimestamp == null)
+      .length;
+  const setSuspend = async (ns: string, name: string, suspend: boolean) => {
+    // updateJobSuspendWithRetries.
+    for (let attempt = 0; ; attempt++) {
+      const cur = await read(ns, name);
+      cur.spec!.suspend = suspend;
+      try {
+        return await batch.replaceNamespacedJob({ name, namespace: ns, body: cur });
+      } catch (err) {
+        if (attempt > 20 || codeOf(err) !== 409) throw err;
+      }
+    }
+  };
+  const finished = async (ns: string, name: string, type: "Complete" | "Failed") => {
+    await expect.poll(async () => cond(await read(ns, name), type) !== undefined, POLL).toBe(true);
+    return read(ns, name);
+  };
+
+  it("should not create pods when created in suspend state", async () => {
+    const ns = await c.namespace("job");
+    const name = "suspend-true-to-false";
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, { parallelism: 2, completions: 4, backoffLimit: 6, suspend: true }),
+    });
+    // WaitForJobSuspend: the Suspended condition is set, and no pod was made.
+    await expect.poll(async () => cond(await read(ns, name), "Suspended")?.reason, POLL).toBe("JobSuspended");
+    expect(await jobPods(ns, name)).toEqual([]);
+    await setSuspend(ns, name, false);
+    const j = await finished(ns, name, "Complete");
+    expect(j.status?.succeeded).toBe(4);
+  });
+
+  it("should delete pods when suspended", async () => {
+    const ns = await c.namespace("job");
+    const name = "suspend-false-to-true";
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, { parallelism: 2, completions: 4, backoffLimit: 6, suspend: false, notTerminate: true }),
+    });
+    await expect.poll(() => running(ns, name), POLL).toBe(2);
+    await setSuspend(ns, name, true);
+    // WaitForAllJobPodsGone.
+    await expect.poll(async () => (await jobPods(ns, name)).length, POLL).toBe(0);
+    expect(cond(await read(ns, name), "Suspended")).toBeDefined();
+  });
+
+  it("should remove pods when job is deleted", async () => {
+    const ns = await c.namespace("job");
+    const name = "all-pods-removed";
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, { parallelism: 2, completions: 4, backoffLimit: 6, notTerminate: true }),
+    });
+    await expect.poll(() => running(ns, name), POLL).toBe(2);
+    // DeleteResourceAndWaitForGC: a background deletion; the garbage collector removes the pods.
+    await batch.deleteNamespacedJob({ name, namespace: ns, propagationPolicy: "Background" });
+    await expect
+      .poll(async () => {
+        try {
+          await read(ns, name);
+          return "present";
+        } catch (err) {
+          return codeOf(err) === 404 ? "gone" : String(err);
+        }
+      }, POLL)
+      .toBe("gone");
+    await expect.poll(async () => (await jobPods(ns, name)).length, POLL).toBe(0);
+  });
+
+  it("should adopt matching orphans and release non-matching pods", async () => {
+    const ns = await c.namespace("job");
+    const name = "adopt-release";
+    const job = await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, { parallelism: 2, completions: 4, backoffLimit: 6, notTerminate: true }),
+    });
+    await expect.poll(() => running(ns, name), POLL).toBe(2);
+    const [pod] = await jobPods(ns, name);
+    const podName = pod?.metadata?.name ?? "";
+    const controllerOf = async () =>
+      (await c.core.readNamespacedPod({ name: podName, namespace: ns })).metadata?.ownerReferences?.find(
+        (r) => r.controller === true,
+      );
+    // Orphaning the pod: the Job adopts it again.
+    await c.core.patchNamespacedPod(
+      { name: podName, namespace: ns, body: { metadata: { ownerReferences: null } } },
+      c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.MergePatch),
+    );
+    await expect
+      .poll(async () => {
+        const ref = await controllerOf();
+        return ref === undefined ? undefined : [ref.kind, ref.name, ref.uid];
+      }, POLL)
+      .toEqual(["Job", name, job.metadata?.uid]);
+    // Removing its labels: the Job releases it.
+    const cur = await c.core.readNamespacedPod({ name: podName, namespace: ns });
+    cur.metadata!.labels = {};
+    await c.core.replaceNamespacedPod({ name: podName, namespace: ns, body: cur });
+    await expect.poll(async () => (await controllerOf()) === undefined, POLL).toBe(true);
+  });
+
+  it("should update the status ready field", async () => {
+    const ns = await c.namespace("job");
+    const name = "all-ready";
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, { parallelism: 2, completions: 4, backoffLimit: 6, suspend: true, notTerminate: true }),
+    });
+    // WaitForJobReady: status.ready is 0 (set, not absent) while suspended, 2 once running, 0 when suspended again.
+    await expect.poll(async () => (await read(ns, name)).status?.ready, POLL).toBe(0);
+    await setSuspend(ns, name, false);
+    await expect.poll(async () => (await read(ns, name)).status?.ready, POLL).toBe(2);
+    await setSuspend(ns, name, true);
+    await expect.poll(async () => (await read(ns, name)).status?.ready, POLL).toBe(0);
+  });
+
+  it("should allow to delegate reconciliation to external controller", async () => {
+    const ns = await c.namespace("job");
+    const name = "managed-by";
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, {
+        parallelism: 2,
+        completions: 4,
+        backoffLimit: 6,
+        managedBy: "example.com/custom-job-controller",
+      }),
+    });
+    // A control Job beside it, synced by the same controller: once it has pods, the delegated one has been seen.
+    await batch.createNamespacedJob({ namespace: ns, body: newJob("control", { parallelism: 1, completions: 1 }) });
+    await expect.poll(async () => (await jobPods(ns, "control")).length, POLL).toBeGreaterThan(0);
+    expect((await read(ns, name)).status ?? {}).toEqual({});
+    expect(await jobPods(ns, name)).toEqual([]);
+  });
+
+  it("should create pods with completion indexes for an Indexed Job", async () => {
+    const ns = await c.namespace("job");
+    const name = "indexed-job";
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, { parallelism: 2, completions: 4, backoffLimit: 6, indexed: true }),
+    });
+    await finished(ns, name, "Complete");
+    const indexes = new Set(
+      (await jobPods(ns, name)).map((p) => Number(p.metadata?.labels?.["batch.kubernetes.io/job-completion-index"])),
+    );
+    expect([...indexes].sort()).toEqual([0, 1, 2, 3]);
+  });
+
+  it("with successPolicy should succeeded when all indexes succeeded", async () => {
+    const ns = await c.namespace("job");
+    const name = "with-success-policy-all-index-succeeded";
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, {
+        parallelism: 2,
+        completions: 2,
+        backoffLimit: 6,
+        indexed: true,
+        successPolicy: { rules: [{ succeededCount: 2 }] },
+      }),
+    });
+    await expect.poll(async () => cond(await read(ns, name), "SuccessCriteriaMet")?.reason, POLL).toBe("SuccessPolicy");
+    const j = await finished(ns, name, "Complete");
+    expect(cond(j, "Complete")?.reason).toBe("SuccessPolicy");
+    expect([j.status?.active ?? 0, j.status?.ready, j.status?.terminating, j.status?.failed ?? 0]).toEqual([
+      0, 0, 0, 0,
+    ]);
+  });
+
+  it("with successPolicy succeededIndexes rule should succeeded even when some indexes remain pending", async () => {
+    const ns = await c.namespace("job");
+    const name = "with-success-policy-succeeded-indexed";
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, {
+        parallelism: 2,
+        completions: 5,
+        backoffLimit: 6,
+        indexed: true,
+        failOddSucceedEven: true,
+        successPolicy: { rules: [{ succeededIndexes: "0" }] },
+      }),
+    });
+    await expect.poll(async () => cond(await read(ns, name), "SuccessCriteriaMet")?.reason, POLL).toBe("SuccessPolicy");
+    const j = await finished(ns, name, "Complete");
+    expect(cond(j, "Complete")?.reason).toBe("SuccessPolicy");
+    expect(j.status?.completedIndexes).toBe("0");
+    expect([j.status?.active ?? 0, j.status?.ready, j.status?.terminating]).toEqual([0, 0, 0]);
+  });
+
+  it("with successPolicy succeededCount rule should succeeded even when some indexes remain pending", async () => {
+    const ns = await c.namespace("job");
+    const name = "with-success-policy-succeeded-count";
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, {
+        parallelism: 2,
+        completions: 5,
+        backoffLimit: 2147483647,
+        indexed: true,
+        failOddSucceedEven: true,
+        successPolicy: { rules: [{ succeededCount: 1 }] },
+      }),
+    });
+    await expect.poll(async () => cond(await read(ns, name), "SuccessCriteriaMet")?.reason, POLL).toBe("SuccessPolicy");
+    const j = await finished(ns, name, "Complete");
+    expect(cond(j, "Complete")?.reason).toBe("SuccessPolicy");
+    expect(j.status?.completedIndexes).toBe("0");
+    expect([j.status?.active ?? 0, j.status?.ready, j.status?.terminating]).toEqual([0, 0, 0]);
+  });
+
+  it("should record the failure-count in the Pod annotation when using backoffLimitPerIndex", async () => {
+    const ns = await c.namespace("job");
+    const name = "e2e-backofflimitperindex-a1b2c";
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, { parallelism: 2, completions: 2, indexed: true, backoffLimitPerIndex: 1, fail: 1 }),
+    });
+    const j = await finished(ns, name, "Failed");
+    // Upstream tracks the annotations of every pod it sees; here the failed pods are all still there.
+    const seen = new Map<number, string[]>();
+    for (const p of await jobPods(ns, name)) {
+      const ix = Number(p.metadata?.annotations?.["batch.kubernetes.io/job-completion-index"]);
+      seen.set(ix, [
+        ...(seen.get(ix) ?? []),
+        p.metadata?.annotations?.["batch.kubernetes.io/job-index-failure-count"] ?? "",
+      ]);
+    }
+    expect(Object.fromEntries([...seen].map(([ix, counts]) => [ix, counts.sort()]))).toEqual({
+      0: ["0", "1"],
+      1: ["0", "1"],
+    });
+    expect(j.status?.failedIndexes).toBe("0,1");
+    expect(j.status?.completedIndexes ?? "").toBe("");
+    expect(j.status?.failed).toBe(4);
+    expect(j.status?.succeeded ?? 0).toBe(0);
+  });
+});
+
+describe("[sig-apps] StatefulSet (apps/statefulset.go): adoption, OnDelete, start ordinals", () => {
+  const podNames = async (ns: string, app: string) =>
+    (await c.core.listNamespacedPod({ namespace: ns, labelSelector: `app=${app}` })).items
+      .filter((p) => p.metadata?.deletionTimestamp == null)
+      .map((p) => p.metadata?.name ?? "")
+      .sort();
+  const revisionOf = async (ns: string, name: string) =>
+    (await c.core.readNamespacedPod({ name, namespace: ns })).metadata?.labels?.["controller-revision-hash"];
+  /** `deleteStatefulPodAtIndex` and waiting for its replacement (a new UID), Running and Ready. */
+  const recreate = async (ns: string, name: string) => {
+    const uid = (await c.core.readNamespacedPod({ name, namespace: ns })).metadata?.uid;
+    await c.core.deleteNamespacedPod({ name, namespace: ns });
+    await expect
+      .poll(async () => {
+        try {
+          const p = await c.core.readNamespacedPod({ name, namespace: ns });
+          const ready = p.status?.conditions?.some((x) => x.type === "Ready" && x.status === "True") === true;
+          return p.metadata?.uid !== uid && ready && p.metadata?.deletionTimestamp == null;
+        } catch {
+          return false;
+        }
+      }, POLL)
+      .toBe(true);
+  };
+
+  it("should adopt matching orphans and release non-matching pods", async () => {
+    const ns = await c.namespace("sts");
+    const ss = await apps.createNamespacedStatefulSet({ namespace: ns, body: newSet("ss", 1) });
+    await waitRolledOut(ns, "ss", 1);
+    const ref = async () =>
+      (await c.core.readNamespacedPod({ name: "ss-0", namespace: ns })).metadata?.ownerReferences?.find(
+        (r) => r.controller === true,
+      );
+    expect([(await ref())?.kind, (await ref())?.uid]).toEqual(["StatefulSet", ss.metadata?.uid]);
+    const mergePatch = c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.MergePatch);
+    // Orphaning the pod: the set adopts it again.
+    await c.core.patchNamespacedPod(
+      { name: "ss-0", namespace: ns, body: { metadata: { ownerReferences: null } } },
+      mergePatch,
+    );
+    await expect.poll(async () => (await ref())?.uid, POLL).toBe(ss.metadata?.uid);
+    // Removing its labels: the set releases it.
+    const pod = await c.core.readNamespacedPod({ name: "ss-0", namespace: ns });
+    const prevLabels = pod.metadata?.labels;
+    pod.metadata!.labels = {};
+    await c.core.replaceNamespacedPod({ name: "ss-0", namespace: ns, body: pod });
+    await expect.poll(async () => (await ref()) === undefined, POLL).toBe(true);
+    // Its labels back: adopted again.
+    const again = await c.core.readNamespacedPod({ name: "ss-0", namespace: ns });
+    again.metadata!.labels = prevLabels;
+    await c.core.replaceNamespacedPod({ name: "ss-0", namespace: ns, body: again });
+    await expect.poll(async () => (await ref())?.uid, POLL).toBe(ss.metadata?.uid);
+  });
+
+  it("should implement legacy replacement when the update strategy is OnDelete", async () => {
+    const ns = await c.namespace("sts");
+    const set = newSet("ss2", 3);
+    set.spec!.updateStrategy = { type: "OnDelete" };
+    set.spec!.volumeClaimTemplates = [];
+    await apps.createNamespacedStatefulSet({ namespace: ns, body: set });
+    await waitRolledOut(ns, "ss2", 3);
+    const first = (await apps.readNamespacedStatefulSet({ name: "ss2", namespace: ns })).status!;
+    expect(first.currentRevision).toBe(first.updateRevision);
+    // Restoring pods to the current revision when they are deleted.
+    for (const i of [0, 1, 2]) await recreate(ns, `ss2-${i}`);
+    for (const i of [0, 1, 2]) expect(await revisionOf(ns, `ss2-${i}`)).toBe(first.currentRevision);
+    const cur = await apps.readNamespacedStatefulSet({ name: "ss2", namespace: ns });
+    cur.spec!.template.spec!.containers[0]!.image = "httpd:2.4.39-alpine";
+    await apps.replaceNamespacedStatefulSet({ name: "ss2", namespace: ns, body: cur });
+    await expect
+      .poll(
+        async () => (await apps.readNamespacedStatefulSet({ name: "ss2", namespace: ns })).status?.updateRevision,
+        POLL,
+      )
+      .not.toBe(first.currentRevision);
+    const updateRevision = (await apps.readNamespacedStatefulSet({ name: "ss2", namespace: ns })).status
+      ?.updateRevision;
+    // OnDelete: nothing is replaced until a pod is deleted; recreated, each is of the new revision.
+    for (const i of [0, 1, 2]) expect(await revisionOf(ns, `ss2-${i}`)).toBe(first.currentRevision);
+    for (const i of [0, 1, 2]) await recreate(ns, `ss2-${i}`);
+    for (const i of [0, 1, 2]) {
+      const p = await c.core.readNamespacedPod({ name: `ss2-${i}`, namespace: ns });
+      expect([p.spec?.containers[0]?.image, p.metadata?.labels?.["controller-revision-hash"]]).toEqual([
+        "httpd:2.4.39-alpine",
+        updateRevision,
+      ]);
+    }
+  });
+
+  /** A 2-replica set `ss` without claims, with `ordinals.start` when given, rolled out; its pod names. */
+  const ordinalSet = async (ns: string, start?: number) => {
+    const set = newSet("ss", 2);
+    set.spec!.volumeClaimTemplates = [];
+    if (start !== undefined) set.spec!.ordinals = { start };
+    await apps.createNamespacedStatefulSet({ namespace: ns, body: set });
+    await waitRolledOut(ns, "ss", 2);
+    return podNames(ns, "ss");
+  };
+  /** `updateStatefulSetWithRetries`. */
+  const updateSet = async (ns: string, change: (s: K8s.V1StatefulSet) => void) => {
+    for (let attempt = 0; ; attempt++) {
+      const cur = await apps.readNamespacedStatefulSet({ name: "ss", namespace: ns });
+      change(cur);
+      try {
+        return await apps.replaceNamespacedStatefulSet({ name: "ss", namespace: ns, body: cur });
+      } catch (err) {
+        if (attempt > 20 || codeOf(err) !== 409) throw err;
+      }
+    }
+  };
+  /** `waitForPodNames` and the status: exactly these pods, all ready. */
+  const settlesOn = async (ns: string, names: string[]) => {
+    await expect.poll(() => podNames(ns, "ss"), POLL).toEqual(names);
+    await waitRolledOut(ns, "ss", names.length);
+  };
+
+  it("Setting .start.ordinal", async () => {
+    const ns = await c.namespace("sts");
+    expect(await ordinalSet(ns)).toEqual(["ss-0", "ss-1"]);
+    await updateSet(ns, (s) => {
+      s.spec!.ordinals = { start: 2 };
+      s.spec!.replicas = 3;
+    });
+    await settlesOn(ns, ["ss-2", "ss-3", "ss-4"]);
+  });
+
+  it("Increasing .start.ordinal", async () => {
+    const ns = await c.namespace("sts");
+    expect(await ordinalSet(ns, 2)).toEqual(["ss-2", "ss-3"]);
+    await updateSet(ns, (s) => {
+      s.spec!.ordinals = { start: 4 };
+    });
+    await settlesOn(ns, ["ss-4", "ss-5"]);
+  });
+
+  it("Decreasing .start.ordinal", async () => {
+    const ns = await c.namespace("sts");
+    expect(await ordinalSet(ns, 3)).toEqual(["ss-3", "ss-4"]);
+    await updateSet(ns, (s) => {
+      s.spec!.ordinals = { start: 2 };
+    });
+    await settlesOn(ns, ["ss-2", "ss-3"]);
+  });
+
+  it("Removing .start.ordinal", async () => {
+    const ns = await c.namespace("sts");
+    expect(await ordinalSet(ns, 3)).toEqual(["ss-3", "ss-4"]);
+    await updateSet(ns, (s) => {
+      delete s.spec!.ordinals;
+    });
+    await settlesOn(ns, ["ss-0", "ss-1"]);
+  });
+});
+
+describe("[sig-apps] StatefulSet (apps/statefulset.go): minReadySeconds", () => {
+  it("MinReadySeconds should be honored when enabled", async () => {
+    const ns = await c.namespace("sts");
+    const set = newSet("test-ss", 1);
+    set.spec!.volumeClaimTemplates = [];
+    await apps.createNamespacedStatefulSet({ namespace: ns, body: set });
+    // WaitForStatusAvailableReplicas(1).
+    await expect
+      .poll(
+        async () =>
+          (await apps.readNamespacedStatefulSet({ name: "test-ss", namespace: ns })).status?.availableReplicas,
+        POLL,
+      )
+      .toBe(1);
+  });
+});
+
+describe("[sig-apps] CronJob (apps/cronjob.go): scheduling", () => {
+  /** `newTestCronJob` with a `sleep 300` (here: notTerminate) job; its last schedule set `agoMs` back so one is due. */
+  const dueCronJob = async (ns: string, name: string, policy: string, agoMs: number) => {
+    await batch.createNamespacedCronJob({
+      namespace: ns,
+      body: {
+        metadata: { name },
+        spec: {
+          schedule: "*/1 * * * ?",
+          concurrencyPolicy: policy,
+          suspend: true,
+          jobTemplate: {
+            spec: {
+              parallelism: 1,
+              completions: 1,
+              backoffLimit: 0,
+              template: {
+                metadata: { annotations: NOT_TERMINATE },
+                spec: { restartPolicy: "OnFailure", containers: [{ name: "c", image: "busybox" }] },
+              },
+            },
+          },
+        },
+      },
+    });
+    // Over HTTP the cluster runs in real time: a last schedule in the past makes an activation due at once.
+    const cj = await batch.readNamespacedCronJob({ name, namespace: ns });
+    cj.status = { lastScheduleTime: new Date(Date.now() - agoMs) };
+    await batch.replaceNamespacedCronJobStatus({ name, namespace: ns, body: cj });
+    await batch.patchNamespacedCronJob(
+      { name, namespace: ns, body: { spec: { suspend: false } } },
+      c.k8s.setHeaderOptions("Content-Type", c.k8s.PatchStrategy.MergePatch),
+    );
+  };
+  const active = async (ns: string, name: string) =>
+    (await batch.readNamespacedCronJob({ name, namespace: ns })).status?.active ?? [];
+
+  it("should set the cronjob-scheduled-timestamp annotation on a job", async () => {
+    const ns = await c.namespace("cronjob");
+    await dueCronJob(ns, "concurrent", "Allow", 3_600_000);
+    await expect
+      .poll(async () => (await batch.listNamespacedJob({ namespace: ns })).items.length, POLL)
+      .toBeGreaterThan(0);
+    const [job] = (await batch.listNamespacedJob({ namespace: ns })).items;
+    const stamp = job?.metadata?.annotations?.["batch.kubernetes.io/cronjob-scheduled-timestamp"];
+    expect(stamp, "missing cronjob-scheduled-timestamp annotation").toBeDefined();
+    expect(stamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
+    expect(Number.isNaN(Date.parse(stamp ?? ""))).toBe(false);
+  });
+
+  it("should be able to schedule after more than 100 missed schedule", async () => {
+    const ns = await c.namespace("cronjob");
+    // Upstream backdates the CronJob 99 days (its last schedule 98 days ago): far more than 100 missed activations.
+    await dueCronJob(ns, "concurrent", "Forbid", 98 * 24 * 3_600_000);
+    await expect.poll(async () => (await active(ns, "concurrent")).length, POLL).toBe(1);
+    // filterActiveJobs: at least one Job not finished.
+    const jobs = (await batch.listNamespacedJob({ namespace: ns })).items;
+    const finished = (j: K8s.V1Job) =>
+      (j.status?.conditions ?? []).some((x) => (x.type === "Complete" || x.type === "Failed") && x.status === "True");
+    expect(jobs.filter((j) => !finished(j)).length).toBeGreaterThan(0);
+  });
+
+  it("should remove from active list jobs that have been deleted", async () => {
+    const ns = await c.namespace("cronjob");
+    await dueCronJob(ns, "forbid", "Forbid", 3_600_000);
+    await expect.poll(async () => (await active(ns, "forbid")).length, POLL).toBe(1);
+    const [ref] = await active(ns, "forbid");
+    const jobName = ref?.name ?? "";
+    // DeleteResourceAndWaitForGC.
+    await batch.deleteNamespacedJob({ name: jobName, namespace: ns, propagationPolicy: "Foreground" });
+    await expect
+      .poll(async () => {
+        try {
+          await batch.readNamespacedJob({ name: jobName, namespace: ns });
+          return "present";
+        } catch (err) {
+          return codeOf(err) === 404 ? "gone" : String(err);
+        }
+      }, POLL)
+      .toBe("gone");
+    // waitForJobNotActive, then the MissingJob event.
+    await expect.poll(async () => (await active(ns, "forbid")).some((r) => r.name === jobName), POLL).toBe(false);
+    await expect
+      .poll(
+        async () =>
+          (await c.core.listNamespacedEvent({ namespace: ns })).items.some(
+            (e) => e.reason === "MissingJob" && e.involvedObject.name === "forbid",
+          ),
+        POLL,
+      )
+      .toBe(true);
   });
 });

@@ -22,6 +22,13 @@ export type PendingReason =
   | "needs CRD selectableFields (custom field selectors)"
   | "needs the DaemonSet controller to keep ControllerRevisions (sim-cluster's does not)"
   | "needs service-account issuer discovery (/.well-known/openid-configuration, /openid/v1/jwks)"
+  | "needs a container that serves or is dialled (network to pods)"
+  | "needs a cloud provider (load balancer, private registry)"
+  | "needs an alpha feature gate"
+  | "needs pod eviction (pods/eviction, branch kproto)"
+  | "needs the disruption controller (PodDisruptionBudget status)"
+  | "needs the ResourceQuota controller"
+  | "needs kubectl exec into pods"
   | "not re-implemented yet";
 
 export interface UpstreamTest {
@@ -905,4 +912,392 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     here: KUBELET,
   },
   { file: "auth/service_accounts.go", it: "should support InClusterConfig with token rotation", here: KUBELET },
+  // The rest of apps/*.go (upstream v1.34; the [Slow] clustered-application and [Disruptive] StatefulSet cases left out)
+  {
+    file: "apps/deployment.go",
+    it: "RecreateDeployment with TerminationStarted PodReplacementPolicy should delete old pods and create new ones before the old ones terminate",
+    here: { pending: "needs an alpha feature gate" },
+  },
+  { file: "apps/deployment.go", it: "deployment should support rollover", here: { pending: "not re-implemented yet" } },
+  {
+    file: "apps/deployment.go",
+    it: "iterative rollouts should eventually progress",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/deployment.go",
+    it: "test Deployment ReplicaSet orphaning and adoption regarding controllerRef",
+    here: "apps-deployment-replicaset-rc.test.ts",
+  },
+  {
+    file: "apps/deployment.go",
+    it: "Deployment should have a working scale subresource",
+    here: "apps-scale-status.test.ts",
+  },
+  {
+    file: "apps/deployment.go",
+    it: "deployment should support proportional scaling",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/deployment.go",
+    it: "deployment should take terminating pods into account during a rollout with TerminationComplete PodReplacementPolicy and should support proportional scaling",
+    here: { pending: "needs an alpha feature gate" },
+  },
+  {
+    file: "apps/deployment.go",
+    it: "should not disrupt a cloud load-balancer's connectivity during rollout",
+    here: { pending: "needs a cloud provider (load balancer, private registry)" },
+  },
+  { file: "apps/deployment.go", it: "should run the lifecycle of a Deployment", here: "apps-scale-status.test.ts" },
+  { file: "apps/deployment.go", it: "should validate Deployment Status endpoints", here: "apps-scale-status.test.ts" },
+  {
+    file: "apps/replica_set.go",
+    it: "should serve a basic image on each replica with a public image ",
+    here: { pending: "needs a container that serves or is dialled (network to pods)" },
+  },
+  {
+    file: "apps/replica_set.go",
+    it: "should serve a basic image on each replica with a private image",
+    here: { pending: "needs a cloud provider (load balancer, private registry)" },
+  },
+  {
+    file: "apps/replica_set.go",
+    it: "should surface a failure condition on a common issue like exceeded quota",
+    here: { pending: "needs the ResourceQuota controller" },
+  },
+  {
+    file: "apps/replica_set.go",
+    it: "Replicaset should have a working scale subresource",
+    here: "apps-scale-status.test.ts",
+  },
+  { file: "apps/replica_set.go", it: "Replace and Patch tests", here: "apps-scale-status.test.ts" },
+  { file: "apps/replica_set.go", it: "should validate Replicaset Status endpoints", here: "apps-scale-status.test.ts" },
+  {
+    file: "apps/rc.go",
+    it: "should serve a basic image on each replica with a public image ",
+    here: { pending: "needs a container that serves or is dialled (network to pods)" },
+  },
+  {
+    file: "apps/rc.go",
+    it: "should serve a basic image on each replica with a private image",
+    here: { pending: "needs a cloud provider (load balancer, private registry)" },
+  },
+  {
+    file: "apps/rc.go",
+    it: "should surface a failure condition on a common issue like exceeded quota",
+    here: { pending: "needs the ResourceQuota controller" },
+  },
+  { file: "apps/rc.go", it: "should test the lifecycle of a ReplicationController", here: "apps-scale-status.test.ts" },
+  { file: "apps/rc.go", it: "should get and update a ReplicationController scale", here: "apps-scale-status.test.ts" },
+  {
+    file: "apps/statefulset.go",
+    it: "should adopt matching orphans and release non-matching pods",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "should not deadlock when a pod's predecessor fails",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "should perform rolling updates and roll backs of template modifications with PVCs",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "should perform canary updates and phased rolling updates of template modifications",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "should perform canary updates and phased rolling updates of template modifications for partiton1 and delete pod-0 without failing container",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "should perform canary updates and phased rolling updates of template modifications for partiton1 and delete pod-0 with failing container",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "should implement legacy replacement when the update strategy is OnDelete",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "Burst scaling should run to completion even with unhealthy pods",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "Should recreate evicted statefulset",
+    here: { pending: "not re-implemented yet" },
+  },
+  { file: "apps/statefulset.go", it: "should have a working scale subresource", here: "apps-scale-status.test.ts" },
+  {
+    file: "apps/statefulset.go",
+    it: "should validate Statefulset Status endpoints",
+    here: "apps-scale-status.test.ts",
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "MinReadySeconds should be honored when enabled",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "AvailableReplicas should get updated accordingly when MinReadySeconds is enabled",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "should delete PVCs after adopting pod (WhenDeleted)",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "should delete PVCs after adopting pod (WhenScaled)",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/statefulset.go",
+    it: "should not delete PVCs when there is another controller",
+    here: { pending: "not re-implemented yet" },
+  },
+  { file: "apps/statefulset.go", it: "Setting .start.ordinal", here: "apps-job-statefulset-cronjob.test.ts" },
+  { file: "apps/statefulset.go", it: "Increasing .start.ordinal", here: "apps-job-statefulset-cronjob.test.ts" },
+  { file: "apps/statefulset.go", it: "Decreasing .start.ordinal", here: "apps-job-statefulset-cronjob.test.ts" },
+  { file: "apps/statefulset.go", it: "Removing .start.ordinal", here: "apps-job-statefulset-cronjob.test.ts" },
+  {
+    file: "apps/job.go",
+    it: "should allow to use a pod failure policy to ignore failure matching on exit code",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/job.go",
+    it: "should allow to use a pod failure policy to ignore failure matching on DisruptionTarget condition",
+    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+  },
+  {
+    file: "apps/job.go",
+    it: "should not create pods when created in suspend state",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  { file: "apps/job.go", it: "should delete pods when suspended", here: "apps-job-statefulset-cronjob.test.ts" },
+  {
+    file: "apps/job.go",
+    it: "should recreate pods only after they have failed if pod replacement policy is set to Failed",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/job.go",
+    it: "should create pods with completion indexes for an Indexed Job",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/job.go",
+    it: "with successPolicy should succeeded when all indexes succeeded",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/job.go",
+    it: "with successPolicy succeededIndexes rule should succeeded even when some indexes remain pending",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/job.go",
+    it: "with successPolicy succeededCount rule should succeeded even when some indexes remain pending",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/job.go",
+    it: "should record the failure-count in the Pod annotation when using backoffLimitPerIndex",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  { file: "apps/job.go", it: "should remove pods when job is deleted", here: "apps-job-statefulset-cronjob.test.ts" },
+  {
+    file: "apps/job.go",
+    it: "should run a job to completion when tasks sometimes fail and are locally restarted",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/job.go",
+    it: "should run a job to completion when tasks sometimes fail and are not locally restarted",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/job.go",
+    it: "should adopt matching orphans and release non-matching pods",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  { file: "apps/job.go", it: "should apply changes to a job status", here: "apps-scale-status.test.ts" },
+  { file: "apps/job.go", it: "should manage the lifecycle of a job", here: "apps-scale-status.test.ts" },
+  { file: "apps/job.go", it: "should update the status ready field", here: "apps-job-statefulset-cronjob.test.ts" },
+  {
+    file: "apps/job.go",
+    it: "should allow to delegate reconciliation to external controller",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/job.go",
+    it: "containers restarted by container restart policy should not trigger PodFailurePolicy",
+    here: { pending: "needs an alpha feature gate" },
+  },
+  {
+    file: "apps/cronjob.go",
+    it: "should schedule multiple jobs concurrently",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/cronjob.go",
+    it: "should not schedule new jobs when ForbidConcurrent",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/cronjob.go",
+    it: "should replace jobs when ReplaceConcurrent",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/cronjob.go",
+    it: "should be able to schedule after more than 100 missed schedule",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  { file: "apps/cronjob.go", it: "should not emit unexpected warnings", here: { pending: "not re-implemented yet" } },
+  {
+    file: "apps/cronjob.go",
+    it: "should set the cronjob-scheduled-timestamp annotation on a job",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/cronjob.go",
+    it: "should remove from active list jobs that have been deleted",
+    here: "apps-job-statefulset-cronjob.test.ts",
+  },
+  {
+    file: "apps/cronjob.go",
+    it: "should delete successful finished jobs with limit of one successful job",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/cronjob.go",
+    it: "should delete failed finished jobs with limit of one job",
+    here: { pending: "not re-implemented yet" },
+  },
+  { file: "apps/cronjob.go", it: "should support timezone", here: { pending: "not re-implemented yet" } },
+  {
+    file: "apps/daemon_set.go",
+    it: "should run and stop complex daemon with node affinity",
+    here: "apps-daemonset.test.ts",
+  },
+  {
+    file: "apps/daemon_set.go",
+    it: "should retry creating failed daemon pods",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/daemon_set.go",
+    it: "should not update pod when spec was updated and update strategy is OnDelete",
+    here: "apps-daemonset.test.ts",
+  },
+  {
+    file: "apps/daemon_set.go",
+    it: "should rollback without unnecessary restarts",
+    here: { pending: "not re-implemented yet" },
+  },
+  {
+    file: "apps/daemon_set.go",
+    it: "should list and delete a collection of DaemonSets",
+    here: "apps-scale-status.test.ts",
+  },
+  { file: "apps/daemon_set.go", it: "should verify changes to a daemon set status", here: "apps-scale-status.test.ts" },
+  {
+    file: "apps/disruption.go",
+    it: "should list and delete a collection of PodDisruptionBudgets",
+    here: "apps-disruption.test.ts",
+  },
+  { file: "apps/disruption.go", it: "should create a PodDisruptionBudget", here: "apps-disruption.test.ts" },
+  {
+    file: "apps/disruption.go",
+    it: "should observe PodDisruptionBudget status updated",
+    here: "apps-disruption.test.ts",
+  },
+  { file: "apps/disruption.go", it: "should update/patch PodDisruptionBudget status", here: "apps-disruption.test.ts" },
+  {
+    file: "apps/disruption.go",
+    it: "should observe that the PodDisruptionBudget status is not updated for unmanaged pods",
+    here: "apps-disruption.test.ts",
+  },
+  {
+    file: "apps/disruption.go",
+    it: "evictions: no PDB => should allow an eviction",
+    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+  },
+  {
+    file: "apps/disruption.go",
+    it: "evictions: too few pods, absolute => should not allow an eviction",
+    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+  },
+  {
+    file: "apps/disruption.go",
+    it: "evictions: enough pods, absolute => should allow an eviction",
+    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+  },
+  {
+    file: "apps/disruption.go",
+    it: "evictions: enough pods, replicaSet, percentage => should allow an eviction",
+    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+  },
+  {
+    file: "apps/disruption.go",
+    it: "evictions: too few pods, replicaSet, percentage => should not allow an eviction",
+    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+  },
+  {
+    file: "apps/disruption.go",
+    it: "evictions: maxUnavailable allow single eviction, percentage => should allow an eviction",
+    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+  },
+  {
+    file: "apps/disruption.go",
+    it: "evictions: maxUnavailable deny evictions, integer => should not allow an eviction",
+    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+  },
+  {
+    file: "apps/disruption.go",
+    it: "should block an eviction until the PDB is updated to allow it",
+    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+  },
+  {
+    file: "apps/disruption.go",
+    it: "should evict ready pods with Default UnhealthyPodEvictionPolicy",
+    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+  },
+  {
+    file: "apps/disruption.go",
+    it: "should evict ready pods with IfHealthyBudget UnhealthyPodEvictionPolicy",
+    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+  },
+  {
+    file: "apps/disruption.go",
+    it: "should evict ready pods with AlwaysAllow UnhealthyPodEvictionPolicy",
+    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+  },
+  {
+    file: "apps/disruption.go",
+    it: "should not evict unready pods with Default UnhealthyPodEvictionPolicy",
+    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+  },
+  {
+    file: "apps/disruption.go",
+    it: "should not evict unready pods with IfHealthyBudget UnhealthyPodEvictionPolicy",
+    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+  },
+  {
+    file: "apps/disruption.go",
+    it: "should evict unready pods with AlwaysAllow UnhealthyPodEvictionPolicy",
+    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+  },
 ];

@@ -673,7 +673,9 @@ export class DeploymentController {
     if (specOf(d).strategy !== "RollingUpdate") return;
     const allowed = want + maxSurge(d);
     const toAdd = allowed - replicaCount(active);
-    if (toAdd === 0) return;
+    // With nothing to add every ReplicaSet keeps its size, but each is still written through scaleReplicaSet, as
+    // upstream does: that brings its desired/max-replicas annotations to the Deployment's — an earlier pass that
+    // failed half-way (a conflict) leaves stale ones, and isScalingEvent would then ask for a scale forever.
     // Proportionally by each ReplicaSet's share of the Deployment's previous size (largest first on scale-up).
     const sorted = [...active].sort(
       (a, b) => (toAdd > 0 ? replicasOf(b) - replicasOf(a) : replicasOf(a) - replicasOf(b)) || byCreation(a, b),
@@ -681,6 +683,10 @@ export class DeploymentController {
     let added = 0;
     const sizes = new Map<ReplicaSet, number>();
     for (const rs of sorted) {
+      if (toAdd === 0) {
+        sizes.set(rs, replicasOf(rs));
+        continue;
+      }
       const prev = Number(rs.metadata?.annotations?.[MAX_REPLICAS_ANNOTATION] ?? "0") || replicaCount(active);
       const share = Math.round((replicasOf(rs) * toAdd) / prev);
       const portion = toAdd > 0 ? Math.min(share, toAdd - added) : Math.max(share, toAdd - added);

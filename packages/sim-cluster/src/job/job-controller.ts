@@ -1,4 +1,4 @@
-import { isNotFound, type KubeObject } from "@informer-ts/apimachinery";
+import { isNotFound, type KubeObject, labelSelectorAsSelector } from "@informer-ts/apimachinery";
 import type { SharedIndexInformer } from "@informer-ts/cache";
 import { type Job, type KubeClient, type Pod, resources } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
@@ -36,6 +36,8 @@ import { matchSuccessPolicy, SUCCESS_POLICY_REASON, type SuccessPolicy } from ".
 
 /** `batch.kubernetes.io/job-tracking`: the finalizer that keeps a finished pod until the Job counted it. */
 export const JOB_TRACKING_FINALIZER = "batch.kubernetes.io/job-tracking";
+/** `batch.JobControllerName`: the `spec.managedBy` value that leaves a Job to this controller. */
+export const JOB_CONTROLLER_NAME = "kubernetes.io/job-controller";
 /** The labels a Job's pods carry (`batch.kubernetes.io/controller-uid`, `batch.kubernetes.io/job-name` and the legacy pair). */
 export const JOB_CONTROLLER_UID_LABEL = "batch.kubernetes.io/controller-uid";
 export const JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
@@ -57,6 +59,8 @@ interface JobSpec {
   selector?: unknown;
   podFailurePolicy?: { rules?: PodFailurePolicyRule[] };
   successPolicy?: SuccessPolicy;
+  /** `spec.managedBy`: the controller that reconciles the Job (this one when absent or {@link JOB_CONTROLLER_NAME}). */
+  managedBy?: string;
   template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: unknown };
 }
 
@@ -64,6 +68,8 @@ interface JobSpec {
 export interface JobStatus {
   active?: number;
   ready?: number;
+  /** Pods of the Job being deleted that have not finished (`JobPodReplacementPolicy`). */
+  terminating?: number;
   succeeded?: number;
   failed?: number;
   startTime?: string;
@@ -148,10 +154,12 @@ function finishedAtOf(pod: Pod, fallback: number): number {
  *   `SuccessPolicy`, `Matched rules at index N`) is set, the pods still running are deleted (and not counted as
  *   failed), and `Complete` follows with the same reason once none is left.
  *
- * Differences from kube-controller-manager: no `podReplacementPolicy` field (its defaults:
- * `Failed` with `backoffLimitPerIndex`, else `TerminatingOrFailed`) and no `managedBy`; pods are not adopted by
- * selector; the Job's defaults (`SetDefaults_Job`) are applied here rather than by the apiserver; no job metrics
- * beyond the work queue's.
+ * - Pods are claimed by selector (`claimPods`): matching orphans adopted, controlled pods that no
+ *   longer match released. A Job whose `spec.managedBy` names another controller is not reconciled at all.
+ *
+ * Differences from kube-controller-manager: no `podReplacementPolicy` field (its defaults: `Failed` with
+ * `backoffLimitPerIndex`, else `TerminatingOrFailed`; `status.terminating` is kept); the Job's defaults
+ * (`SetDefaults_Job`) are applied here rather than by the apiserver; no job metrics beyond the work queue's.
  */
 export class JobController {
   readonly controller: Controller;
@@ -182,8 +190,17 @@ export class JobController {
       },
     };
     const podHandler: EventHandler<KubeObject> = {
-      create: (obj) => this.podEvent(obj as Pod, "create"),
-      update: (_old, cur) => this.podEvent(cur as Pod, "update"),
+      // addPod/updatePod: a pod's Job syncs; an orphan wakes the Jobs whose selector matches it (one may adopt it);
+      // a pod whose controller changed wakes the old one too.
+      create: (obj) => [...this.podEvent(obj as Pod, "create"), ...this.adoptersOf(obj as Pod)],
+      update: (old, cur) => {
+        const reqs = [...this.podEvent(cur as Pod, "update"), ...this.adoptersOf(cur as Pod)];
+        if (controllerRefOf(old)?.uid !== controllerRefOf(cur)?.uid) {
+          const was = this.jobOf(old as Pod);
+          if (was !== undefined) reqs.push(requestOf(was));
+        }
+        return reqs;
+      },
       delete: (obj) => this.podEvent(obj as Pod, "delete"),
     };
     this.controller = new Controller({
@@ -247,6 +264,70 @@ export class JobController {
     return undefined;
   }
 
+  /** `getPodJobs` of an orphan: the Jobs of its namespace whose selector matches its labels (none for an owned pod). */
+  private adoptersOf(pod: Pod): Request[] {
+    if (controllerRefOf(pod) !== undefined || pod.metadata?.deletionTimestamp != null) return [];
+    const labels = pod.metadata?.labels ?? {};
+    return (this.o.jobs.getIndexer().byIndex("namespace", pod.metadata?.namespace ?? "") as Job[])
+      .filter((j) => {
+        const sel = specOf(j).selector;
+        return sel != null && labelSelectorAsSelector(sel as never).matches(labels);
+      })
+      .map(requestOf);
+  }
+
+  /**
+   * `getPodsForJob` with `PodControllerRefManager.ClaimPods` (`pkg/controller/controller_ref_manager.go`): the pods
+   * this Job controls whose labels still match its selector, plus the namespace's matching orphans, adopted (a
+   * controller reference and the tracking finalizer patched on, with the pod's UID as precondition) unless the Job
+   * is being deleted; a controlled pod that no longer matches is released (its reference to the Job removed; the
+   * orphan-pod queue then drops its finalizer).
+   */
+  private async claimPods(job: Job): Promise<Pod[]> {
+    const uid = job.metadata?.uid;
+    const sel = specOf(job).selector;
+    const selector = sel == null ? undefined : labelSelectorAsSelector(sel as never);
+    const matches = (p: Pod) =>
+      selector !== undefined && !selector.empty() && selector.matches(p.metadata?.labels ?? {});
+    const out: Pod[] = [];
+    for (const p of this.o.pods.getIndexer().byIndex("namespace", job.metadata?.namespace ?? "") as Pod[]) {
+      const ref = controllerRefOf(p);
+      if (ref !== undefined) {
+        if (ref.uid !== uid) continue;
+        if (matches(p) || job.metadata?.deletionTimestamp != null) {
+          out.push(p);
+          continue;
+        }
+        const rest = (p.metadata?.ownerReferences ?? []).filter((r) => r.uid !== uid);
+        await this.patchPod(p, {
+          metadata: { ownerReferences: rest.length === 0 ? null : rest, uid: p.metadata?.uid },
+        });
+        continue;
+      }
+      if (!matches(p) || p.metadata?.deletionTimestamp != null || job.metadata?.deletionTimestamp != null) continue;
+      const adopted = await this.patchPod(p, {
+        metadata: {
+          ownerReferences: [...(p.metadata?.ownerReferences ?? []), newControllerRef(job, "batch/v1", "Job")],
+          finalizers: [...new Set([...(p.metadata?.finalizers ?? []), JOB_TRACKING_FINALIZER])],
+          uid: p.metadata?.uid,
+        },
+      });
+      if (adopted !== undefined) out.push(adopted);
+    }
+    return out;
+  }
+
+  private async patchPod(p: Pod, body: unknown): Promise<Pod | undefined> {
+    try {
+      return await this.o.client.patch(resources.pods, p.metadata?.name ?? "", body, {
+        namespace: p.metadata?.namespace ?? "",
+      });
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
   private jobOf(pod: Pod): Job | undefined {
     return resolveControllerRef<Job>(
       (k) => this.o.jobs.getIndexer().getByKey(k),
@@ -284,15 +365,19 @@ export class JobController {
     }
     let job = cached;
     const uid = job.metadata?.uid;
-    const pods = (this.o.pods.getIndexer().byIndex("namespace", req.namespace) as Pod[]).filter(
-      (p) => controllerRefOf(p)?.uid === uid,
-    );
+    // managedBy (`managedByExternalController`): a Job another controller reconciles is left alone.
+    const managedBy = specOf(job).managedBy;
+    if (managedBy !== undefined && managedBy !== JOB_CONTROLLER_NAME) return undefined;
     const now = this.o.clock.now();
     if (isJobFinished(job)) {
+      const pods = (this.o.pods.getIndexer().byIndex("namespace", req.namespace) as Pod[]).filter(
+        (p) => controllerRefOf(p)?.uid === uid,
+      );
       // Counted long ago: any pod still holding the tracking finalizer lets go (upstream's orphan finalizer cleanup).
       await this.removeFinalizers(pods.filter(hasTrackingFinalizer));
       return undefined;
     }
+    const pods = await this.claimPods(job);
     const spec = specOf(job);
     const status: JobStatus = structuredClone(statusOf(job));
     const uncounted = {
@@ -533,6 +618,8 @@ export class JobController {
       status.ready = active.filter(isPodReady).length;
     }
     status.conditions = conditions;
+    // JobPodReplacementPolicy (beta, on): the pods being deleted that have not finished.
+    status.terminating = terminating.length;
     if (status.uncountedTerminatedPods === undefined) status.uncountedTerminatedPods = {};
     await this.writeStatus(job, status);
     return requeueAfter === undefined ? undefined : { requeueAfter };

@@ -1,4 +1,4 @@
-import { isAlreadyExists, isNotFound, type KubeObject } from "@informer-ts/apimachinery";
+import { isAlreadyExists, isNotFound, type KubeObject, labelSelectorAsSelector } from "@informer-ts/apimachinery";
 import type { SharedIndexInformer } from "@informer-ts/cache";
 import {
   customResource,
@@ -14,6 +14,7 @@ import { Controller, type EventRecorder, type Request } from "@informer-ts/contr
 import { type Logger, type MetricsProvider, safeLog } from "@informer-ts/instrumentation";
 import {
   controllerRefOf,
+  newControllerRef,
   ownedHandler,
   requestOf,
   resolveControllerRef,
@@ -117,14 +118,22 @@ export interface StatefulSetControllerOptions {
  *   (`whenScaled: Delete`), so that the garbage collector deletes it with its owner; a pod waits for a claim of its
  *   ordinal that is still being deleted.
  *
- * Differences from kube-controller-manager: no claim adoption; pods are not adopted by selector; claim owners are
- * fixed for every pod on each sync rather than in the ordered walk.
+ * - Pods are claimed by selector and name (`claimPods`): matching orphans named `<set>-<ordinal>` are adopted,
+ *   controlled pods that no longer match are released.
+ *
+ * Differences from kube-controller-manager: no claim adoption; claim owners are fixed for every pod on each sync rather than in the ordered walk.
  */
 export class StatefulSetController {
   readonly controller: Controller;
 
   constructor(private readonly o: StatefulSetControllerOptions) {
     const owned = ownedHandler((obj) => this.ownerOf(obj));
+    // addPod/updatePod: an orphan also wakes the sets that may adopt it (`getPodStatefulSets`).
+    const podHandler = {
+      create: (obj: KubeObject) => [...owned.create(obj), ...this.adoptersOf(obj as Pod)],
+      update: (old: KubeObject, cur: KubeObject) => [...owned.update(old, cur), ...this.adoptersOf(cur as Pod)],
+      delete: (obj: KubeObject) => owned.delete(obj),
+    };
     this.controller = new Controller({
       name: "statefulset-controller",
       reconciler: (req) => this.sync(req),
@@ -135,7 +144,7 @@ export class StatefulSetController {
           keyFallback: true,
           name: "StatefulSet",
         },
-        { informer: o.pods as unknown as SharedIndexInformer<KubeObject>, handler: owned, name: "pods" },
+        { informer: o.pods as unknown as SharedIndexInformer<KubeObject>, handler: podHandler as never, name: "pods" },
         {
           informer: o.revisions as unknown as SharedIndexInformer<KubeObject>,
           handler: owned,
@@ -164,6 +173,69 @@ export class StatefulSetController {
     return set === undefined ? [] : [requestOf(set)];
   }
 
+  /** The sets of an orphan's namespace whose selector matches it and whose name is its parent's (`isMemberOf`). */
+  private adoptersOf(pod: Pod): Request[] {
+    if (controllerRefOf(pod) !== undefined || pod.metadata?.deletionTimestamp != null) return [];
+    return (this.o.sets.getIndexer().byIndex("namespace", pod.metadata?.namespace ?? "") as StatefulSet[])
+      .filter((set) => this.claimable(set, pod))
+      .map(requestOf);
+  }
+
+  /** `isMemberOf` and the set's selector: the pod is named `<set>-<ordinal>` and has the selected labels. */
+  private claimable(set: StatefulSet, pod: Pod): boolean {
+    const sel = set.spec?.selector;
+    if (sel == null) return false;
+    const selector = labelSelectorAsSelector(sel as never);
+    if (selector.empty() || !selector.matches(pod.metadata?.labels ?? {})) return false;
+    const m = /^(.*)-(\d+)$/.exec(pod.metadata?.name ?? "");
+    return m !== null && m[1] === set.metadata?.name;
+  }
+
+  /**
+   * `getPodsForStatefulSet` with `ClaimPods` (`pkg/controller/controller_ref_manager.go`): the set's pods that still
+   * match it, plus the matching orphans named after it, adopted (a controller reference patched on, the pod's UID as
+   * precondition); a controlled pod that no longer matches is released.
+   */
+  private async claimPods(set: StatefulSet): Promise<Pod[]> {
+    const uid = set.metadata?.uid;
+    const out: Pod[] = [];
+    for (const p of this.o.pods.getIndexer().byIndex("namespace", set.metadata?.namespace ?? "") as Pod[]) {
+      const ref = controllerRefOf(p);
+      if (ref !== undefined) {
+        if (ref.uid !== uid) continue;
+        if (this.claimable(set, p)) {
+          out.push(p);
+          continue;
+        }
+        const rest = (p.metadata?.ownerReferences ?? []).filter((r) => r.uid !== uid);
+        await this.patchPod(p, {
+          metadata: { ownerReferences: rest.length === 0 ? null : rest, uid: p.metadata?.uid },
+        });
+        continue;
+      }
+      if (p.metadata?.deletionTimestamp != null || !this.claimable(set, p)) continue;
+      const adopted = await this.patchPod(p, {
+        metadata: {
+          ownerReferences: [...(p.metadata?.ownerReferences ?? []), newControllerRef(set, "apps/v1", "StatefulSet")],
+          uid: p.metadata?.uid,
+        },
+      });
+      if (adopted !== undefined) out.push(adopted);
+    }
+    return out;
+  }
+
+  private async patchPod(p: Pod, body: unknown): Promise<Pod | undefined> {
+    try {
+      return await this.o.client.patch(resources.pods, p.metadata?.name ?? "", body, {
+        namespace: p.metadata?.namespace ?? "",
+      });
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
   private owned<T extends KubeObject>(informer: SharedIndexInformer<T>, set: StatefulSet): T[] {
     const uid = set.metadata?.uid;
     return (informer.getIndexer().byIndex("namespace", set.metadata?.namespace ?? "") as T[]).filter(
@@ -177,7 +249,7 @@ export class StatefulSetController {
     if (set === undefined || set.metadata?.deletionTimestamp != null) return undefined;
     const revisions = this.owned(this.o.revisions, set).sort((a, b) => (a.revision ?? 0) - (b.revision ?? 0));
     const { current, update, collisionCount } = await this.getRevisions(set, revisions);
-    const pods = this.owned(this.o.pods, set);
+    const pods = await this.claimPods(set);
     const status = await this.updateStatefulSet(set, current, update, collisionCount, pods);
     await this.writeStatus(set, status);
     await this.truncateHistory(set, pods, revisions, current, update);

@@ -40,7 +40,9 @@ function generationRule(r: SimResource): GenerationRule {
     r.resource === "pods" ||
     r.resource === "jobs" ||
     r.resource === "cronjobs" ||
-    r.resource === "replicationcontrollers"
+    r.resource === "replicationcontrollers" ||
+    // pkg/registry/policy/poddisruptionbudget/strategy.go: generation 1 on create, bumped on spec changes.
+    (r.group === "policy" && r.resource === "poddisruptionbudgets")
   )
     return "spec";
   return "none";
@@ -85,7 +87,7 @@ function podQosClass(pod: KubeObject): string {
  *   namespaces `{phase: Active}`), keep the stored status on a main-resource update, and take only the status (plus,
  *   for built-ins, the metadata except apps workloads' labels) from a `/status` write;
  * - `metadata.generation` is 1 on create and moves on update: on `spec` changes for pods, jobs, cronjobs,
- *   replication controllers and apps workloads, on
+ *   replication controllers, PodDisruptionBudgets and apps workloads, on
  *   `spec` or annotation changes for deployments, on any change outside `metadata` (and `status` when it is a
  *   subresource) for custom resources; other kinds carry no generation;
  * - namespaces get the `kubernetes` spec finalizer on create and keep their spec finalizers on update (only
