@@ -3,7 +3,7 @@ import { mathRand, type Rand } from "@informer-ts/clock";
 import { hpaV1ToV2 } from "../hpa-conversion.js";
 import type { SimResource } from "../resources.js";
 import { decodeBuiltin } from "./builtin-decode.js";
-import { validateCustomResourceRules } from "./cel-validation.js";
+import { validateCustomResourceRules } from "./cel/validation.js";
 import {
   defaultCustomResource,
   pruneCustomResource,

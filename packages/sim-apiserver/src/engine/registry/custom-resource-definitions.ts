@@ -1,5 +1,5 @@
 import type { FieldError, KubeObject } from "@informer-ts/apimachinery";
-import { validateSchemaRules } from "../admission/cel-validation.js";
+import { validateSchemaRules } from "../admission/cel/validation.js";
 import type { SimResource } from "../resources.js";
 import { COLLECTION_VERBS } from "../served-resource.js";
 

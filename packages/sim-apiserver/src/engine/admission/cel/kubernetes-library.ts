@@ -12,7 +12,7 @@ import {
   isCelUint,
   listType,
 } from "@bufbuild/cel";
-import { MAX_FORMAT_REGEX_SIZE, NAMED_FORMATS, type NamedFormat } from "./cel-format.js";
+import { MAX_FORMAT_REGEX_SIZE, NAMED_FORMATS, type NamedFormat } from "./format.js";
 import {
   type CIDR,
   cidrContainsCIDR,
@@ -28,8 +28,8 @@ import {
   maskedCIDR,
   parseCIDR,
   parseIP,
-} from "./cel-ip.js";
-import { mustOpaque, opaque, opaqueValue, optionalOf } from "./cel-opaque.js";
+} from "./ip.js";
+import { mustOpaque, opaque, opaqueValue, optionalOf } from "./opaque.js";
 import {
   addQuantity,
   compareQuantity,
@@ -42,9 +42,9 @@ import {
   quantityKey,
   quantityOfInt,
   quantitySign,
-} from "./cel-quantity.js";
-import { compareSemver, normalizeAndParseSemver, parseSemver, type Semver, semverKey } from "./cel-semver.js";
-import { type ParsedURL, parseURL, urlHostname, urlPort, urlQuery, urlString } from "./cel-url.js";
+} from "./quantity.js";
+import { compareSemver, normalizeAndParseSemver, parseSemver, type Semver, semverKey } from "./semver.js";
+import { type ParsedURL, parseURL, urlHostname, urlPort, urlQuery, urlString } from "./url.js";
 
 export { MAX_FORMAT_REGEX_SIZE };
 

@@ -1,6 +1,7 @@
 import { type CelInput, isCelError, parse, plan } from "@bufbuild/cel";
 import type { FieldError } from "@informer-ts/apimachinery";
 import { type ASTNode, parse as parseAst } from "@marcbachmann/cel-js";
+import type { StructuralSchema } from "../custom-resource-schema.js";
 import {
   CEL_COST_LIMITS,
   type CelShape,
@@ -9,11 +10,10 @@ import {
   maxCardinality,
   shapeOfSchema,
   shapeOfValue,
-} from "./cel-cost.js";
-import { VALIDATION_ENV } from "./cel-library.js";
-import { typeCheckRule } from "./cel-typecheck.js";
-import { undeclaredCall, unevaluatedFeatures } from "./cel-unevaluated.js";
-import type { StructuralSchema } from "./custom-resource-schema.js";
+} from "./cost.js";
+import { VALIDATION_ENV } from "./library.js";
+import { typeCheckRule } from "./typecheck.js";
+import { undeclaredCall, unevaluatedFeatures } from "./unevaluated.js";
 
 /** One `x-kubernetes-validations` entry of a structural schema. */
 export interface ValidationRule {
@@ -43,7 +43,7 @@ function programOf(expr: string): Program | Error {
   return p;
 }
 
-/** Whether an expression uses what the simulator cannot evaluate (cel-unevaluated.ts), by expression. */
+/** Whether an expression uses what the simulator cannot evaluate (unevaluated.ts), by expression. */
 const UNEVALUATED = new Map<string, boolean>();
 
 function isUnevaluated(expr: string): boolean {
@@ -167,7 +167,7 @@ function ruleErrorString(r: ValidationRule): string {
  * further validation rules will be run` (the same for a `messageExpression`). Differences from apiextensions-apiserver:
  * the cost charged is the worst case over those sizes (cel-go counts what the evaluation did, so a short-circuit
  * costs less there); list items are correlated with `oldSelf` only through objects, not lists; a rule using what the
- * simulator cannot evaluate (cel-unevaluated.ts; warned about at CRD write) is skipped, and such a messageExpression
+ * simulator cannot evaluate (unevaluated.ts; warned about at CRD write) is skipped, and such a messageExpression
  * is not used (the rule's `message`, or `failed rule: …`, is).
  */
 export function validateCustomResourceRules(
@@ -314,7 +314,7 @@ interface RuleCost {
  *   cel-go's strings extension are declared with upstream's types, so their misuse is an overload error.
  *
  * - A rule or `messageExpression` using what Kubernetes 1.34 declares but the simulator cannot evaluate
- *   (two-variable comprehensions, cel-go's lists extension, optional types — cel-unevaluated.ts) is accepted, as
+ *   (two-variable comprehensions, cel-go's lists extension, optional types — unevaluated.ts) is accepted, as
  *   upstream accepts it, and a warning naming it and the gap is appended to `warnings`; it is not type-checked, only
  *   its calls are checked for names nobody declares (`undeclared reference`). On custom-resource writes
  *   ({@link validateCustomResourceRules}) such a rule is not enforced, such a messageExpression not used.

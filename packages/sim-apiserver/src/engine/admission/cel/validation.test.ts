@@ -4,9 +4,9 @@
 import { fieldErrorString } from "@informer-ts/apimachinery";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CEL_COST_LIMITS } from "./cel-cost.js";
-import { validateCustomResourceRules, validateSchemaRules } from "./cel-validation.js";
-import type { StructuralSchema } from "./custom-resource-schema.js";
+import type { StructuralSchema } from "../custom-resource-schema.js";
+import { CEL_COST_LIMITS } from "./cost.js";
+import { validateCustomResourceRules, validateSchemaRules } from "./validation.js";
 
 const withRules = (rules: unknown[], properties: Record<string, StructuralSchema>): StructuralSchema => ({
   type: "object",

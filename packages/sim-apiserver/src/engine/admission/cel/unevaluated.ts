@@ -1,4 +1,4 @@
-import { isDeclaredFunction } from "./cel-typecheck.js";
+import { isDeclaredFunction } from "./typecheck.js";
 
 /**
  * What Kubernetes 1.34's CEL environment declares for `x-kubernetes-validations` (apiserver/pkg/cel/environment/
@@ -12,7 +12,7 @@ import { isDeclaredFunction } from "./cel-typecheck.js";
  *   library's results: `optional.of`/`none`/`ofNonZeroValue`, `or`, and the `.?field`, `[?key]`, `{?key: …}` syntax.
  *
  * A rule using one is accepted at CRD write, as upstream accepts it, with a warning; on custom-resource writes it is
- * not enforced (cel-validation.ts).
+ * not enforced (validation.ts).
  */
 interface Gap {
   readonly pattern: RegExp;

@@ -1,14 +1,14 @@
-// Rules Kubernetes 1.34 accepts that the simulator cannot evaluate (cel-unevaluated.ts): accepted at CRD write with
+// Rules Kubernetes 1.34 accepts that the simulator cannot evaluate (unevaluated.ts): accepted at CRD write with
 // a Warning and a log line (once), not enforced on custom-resource writes; an unknown function is still rejected.
 // And the semver library enforced through the engine.
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
-import type { RequestContext } from "../request-context.js";
-import { crdWithSpec } from "../resources.test-util.js";
-import { SimApiServer } from "../sim-apiserver.js";
-import { failure } from "../status-failure.test-util.js";
-import { undeclaredCall, unevaluatedFeatures } from "./cel-unevaluated.js";
+import type { RequestContext } from "../../request-context.js";
+import { crdWithSpec } from "../../resources.test-util.js";
+import { SimApiServer } from "../../sim-apiserver.js";
+import { failure } from "../../status-failure.test-util.js";
+import { undeclaredCall, unevaluatedFeatures } from "./unevaluated.js";
 
 const CRDS = "customresourcedefinitions.apiextensions.k8s.io";
 
