@@ -56,7 +56,7 @@ const GAPS: readonly Gap[] = [
 const MACROS = new Set(["has", "all", "exists", "exists_one", "existsOne", "map", "filter", "bind", "in"]);
 
 /** `expr` with the contents of its string and bytes literals blanked (same length), so only code is scanned. */
-function codeOnly(expr: string): string {
+export function codeOnly(expr: string): string {
   let out = "";
   let i = 0;
   while (i < expr.length) {

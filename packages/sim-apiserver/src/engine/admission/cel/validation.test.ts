@@ -287,6 +287,26 @@ describe("CRD write: type-checking against the schema (TestCelCompilation)", () 
     );
   });
 
+  it("cel.bind is refused: ext.Bindings is in no release's base environment, so cel-go reports its names undeclared", () => {
+    const rule = "cel.bind(r, self.replicas, r > 0 && r < 10)";
+    const line = ` | ${rule}`;
+    expect(atCrd(spec([{ rule }]))).toEqual([
+      `${at}[0].rule: Invalid value: ${printed(rule)}: compilation failed: ` +
+        [
+          `ERROR: <input>:1:1: undeclared reference to 'cel' (in container '')\n${line}\n | ^`,
+          `ERROR: <input>:1:9: undeclared reference to 'bind' (in container '')\n${line}\n | ........^`,
+          `ERROR: <input>:1:10: undeclared reference to 'r' (in container '')\n${line}\n | .........^`,
+          `ERROR: <input>:1:28: undeclared reference to 'r' (in container '')\n${line}\n | ...........................^`,
+          `ERROR: <input>:1:37: undeclared reference to 'r' (in container '')\n${line}\n | ....................................^`,
+        ].join("\n"),
+    ]);
+    // In a messageExpression too; a string that only mentions it is no call.
+    expect(atCrd(spec([{ rule: "true", messageExpression: "cel.bind(m, 'x', m)" }]))[0]).toContain(
+      "messageExpression compilation failed: ERROR: <input>:1:1: undeclared reference to 'cel' (in container '')",
+    );
+    expect(atCrd(spec([{ rule: "self.name != 'cel.bind(a, 1, a)'" }]))).toEqual([]);
+  });
+
   it("Kubernetes' CEL libraries type-check, with upstream's type names in overload errors", () => {
     const ok = [
       "url(self.name).getHost() != '' && isURL(self.name)",

@@ -2,6 +2,7 @@ import { type CelInput, isCelError, parse, plan } from "@bufbuild/cel";
 import type { FieldError } from "@informer-ts/apimachinery";
 import { type ASTNode, parse as parseAst } from "@marcbachmann/cel-js";
 import type { StructuralSchema } from "../custom-resource-schema.js";
+import { bindingsError } from "./bindings.js";
 import {
   CEL_COST_LIMITS,
   type CelShape,
@@ -313,6 +314,9 @@ interface RuleCost {
  *   'foo' (in container '')`; Kubernetes' libraries (regex, `url`, `quantity`, `ip`/`cidr`, `format`, lists) and
  *   cel-go's strings extension are declared with upstream's types, so their misuse is an overload error.
  *
+ * - `cel.bind(…)` is refused whatever the version: cel-go's `ext.Bindings()` is in no release's base environment
+ *   ({@link bindingsError}: `undeclared reference to 'cel'`, `… 'bind'` and the bound variable's references).
+ *
  * - A rule or `messageExpression` using what Kubernetes 1.34 declares but the simulator cannot evaluate
  *   (two-variable comprehensions, cel-go's lists extension, optional types — unevaluated.ts) is accepted, as
  *   upstream accepts it, and a warning naming it and the gap is appended to `warnings`; it is not type-checked, only
@@ -347,6 +351,8 @@ export function validateSchemaRules(schema: unknown, path: string, warnings?: st
         shape ??= shapeOfSchema(node);
         const cardinality = maxCardinality(bounds, node);
         const compile = (expr: string, field: string): string | undefined => {
+          const binding = bindingsError(expr);
+          if (binding !== undefined) return binding;
           const gaps = unevaluatedFeatures(expr);
           if (gaps.length > 0) {
             const undeclared = undeclaredCall(expr);
