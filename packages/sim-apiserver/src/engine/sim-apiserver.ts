@@ -291,7 +291,7 @@ export class SimApiServer {
         defaultUserAgent,
         gates: listOptionGates,
         tokens: this.serviceAccountTokens,
-        log: (line) => this.logLine(line),
+        log: (line) => this.logDefinitionWarning(line),
       }),
       latency: this.latency,
       watcherFaults: this.watcherFaults,
@@ -389,7 +389,21 @@ export class SimApiServer {
    * registry.
    */
   seedDefinition(crd: KubeObject): KubeObject {
-    return this.table.seedDefinition(crd, rfc3339Seconds(this.clock.now()));
+    const warnings: string[] = [];
+    const stored = this.table.seedDefinition(crd, rfc3339Seconds(this.clock.now()), warnings);
+    const name = crd.metadata?.name ?? "";
+    for (const w of warnings) this.logDefinitionWarning(`CustomResourceDefinition ${name}: ${w}`);
+    return stored;
+  }
+
+  /** The definition warnings already logged: each once per engine, whether seeded or written over the API. */
+  private readonly loggedDefinitionWarnings = new Set<string>();
+
+  /** Logs a definition's warning (a rule accepted but not evaluated) the first time it is seen. */
+  private logDefinitionWarning(line: string): void {
+    if (this.loggedDefinitionWarnings.has(line)) return;
+    this.loggedDefinitionWarnings.add(line);
+    this.logLine(line);
   }
 
   /** Every served resource. */

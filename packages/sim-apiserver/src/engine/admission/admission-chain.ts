@@ -217,7 +217,7 @@ export class Admission {
     if (r.custom === true) {
       errs.push(...validateCustomResource(obj, schemaOf(r)));
       // CEL rules run on an object that fits its schema (apiextensions skips them after schema errors).
-      if (errs.length === 0) errs.push(...validateCustomResourceRules(obj, schemaOf(r), old));
+      if (errs.length === 0) errs.push(...validateCustomResourceRules(obj, schemaOf(r), old, a.warnings));
       return errs;
     }
     if ((a.subresource ?? "") === "status") return errs;

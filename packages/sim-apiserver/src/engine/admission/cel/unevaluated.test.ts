@@ -89,6 +89,20 @@ describe("rules upstream declares that the simulator cannot evaluate", () => {
     ]);
   });
 
+  it("a definition seeded at startup logs the warning once too, shared with later writes over the API", async () => {
+    const logs: string[] = [];
+    const e = engine(logs);
+    const seeded = e.seedDefinition(widgets([{ rule }]));
+    const warning = `${AT}[0].rule: ${JSON.stringify(rule)} uses the two-variable comprehension 'all', which the simulator cannot evaluate: the rule is not enforced on custom resources`;
+    expect(logs.filter((l) => l.includes("cannot evaluate"))).toEqual([
+      `CustomResourceDefinition widgets.example.com: ${warning}`,
+    ]);
+    const ctx: RequestContext = { warnings: [] };
+    await e.update(CRDS, "", "widgets.example.com", seeded, ctx);
+    expect(ctx.warnings).toEqual([warning]);
+    expect(logs.filter((l) => l.includes("cannot evaluate"))).toHaveLength(1);
+  });
+
   it("are not enforced on custom-resource writes, while the definition's other rules are", async () => {
     const e = engine();
     await e.create(CRDS, "", widgets([{ rule }, { rule: "size(self.tags) <= 2", message: "at most 2 tags" }]));

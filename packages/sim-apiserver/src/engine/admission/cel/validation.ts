@@ -1,5 +1,5 @@
 import { type CelInput, isCelError, parse, plan } from "@bufbuild/cel";
-import type { FieldError } from "@informer-ts/apimachinery";
+import { type FieldError, fieldErrorString } from "@informer-ts/apimachinery";
 import { type ASTNode, parse as parseAst } from "@marcbachmann/cel-js";
 import type { StructuralSchema } from "../custom-resource-schema.js";
 import { bindingsError } from "./bindings.js";
@@ -13,6 +13,7 @@ import {
   shapeOfValue,
 } from "./cost.js";
 import { VALIDATION_ENV } from "./library.js";
+import { correlatedListItem, Ratcheting } from "./ratcheting.js";
 import { typeCheckRule } from "./typecheck.js";
 import { undeclaredCall, unevaluatedFeatures } from "./unevaluated.js";
 
@@ -145,6 +146,36 @@ function fitsRuntimeLimits(schema: StructuralSchema): boolean {
   return fits;
 }
 
+/** `MaxEvaluatedMessageExpressionSizeBytes` (apiserver/pkg/apis/cel): a longer result is not used. */
+const MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE = 5 * 1024;
+
+function utf8Length(s: string): number {
+  return new TextEncoder().encode(s).length;
+}
+
+/** apiextensions' `ruleMessageOrDefault`: the rule's message, else `failed rule: <rule>`. */
+function ruleMessageOrDefault(r: ValidationRule): string {
+  return r.message !== undefined && r.message !== "" ? r.message.trim() : `failed rule: ${ruleErrorString(r)}`;
+}
+
+/**
+ * apiextensions' `fieldErrorForReason`: a failed rule's `reason` picks the cause — `FieldValueForbidden` and
+ * `FieldValueRequired` carry the message, `FieldValueDuplicate` the value's type only, anything else (or none) is
+ * `FieldValueInvalid`.
+ */
+function fieldErrorForReason(field: string, type: string, detail: string, reason: string | undefined): FieldError {
+  switch (reason) {
+    case "FieldValueForbidden":
+      return { type: "FieldValueForbidden", field, detail };
+    case "FieldValueRequired":
+      return { type: "FieldValueRequired", field, detail };
+    case "FieldValueDuplicate":
+      return { type: "FieldValueDuplicate", field, badValue: type };
+    default:
+      return { type: "FieldValueInvalid", field, badValue: type, detail };
+  }
+}
+
 /** apiextensions' `ruleErrorString`: a rule is named by its message, else by its text. */
 function ruleErrorString(r: ValidationRule): string {
   return r.message !== undefined && r.message.trim() !== "" ? r.message.trim() : r.rule.trim();
@@ -175,6 +206,7 @@ export function validateCustomResourceRules(
   obj: unknown,
   schema: StructuralSchema | undefined,
   old?: unknown,
+  warnings?: string[],
 ): FieldError[] {
   const errs: FieldError[] = [];
   if (schema === undefined) return errs;
@@ -194,7 +226,7 @@ export function validateCustomResourceRules(
       : `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(r.messageExpression)}`;
   };
   /** Validates one node and what it contains; `false` once the cost budget ended the validation. */
-  const walk = (v: unknown, s: StructuralSchema, o: unknown, path: string): boolean => {
+  const walk = (v: unknown, s: StructuralSchema, o: unknown, path: string, ratchet: Ratcheting): boolean => {
     if (v === undefined || v === null) return true;
     const rules = (s as { "x-kubernetes-validations"?: readonly ValidationRule[] })["x-kubernetes-validations"];
     if (rules !== undefined && rules.length > 0) {
@@ -225,9 +257,13 @@ export function validateCustomResourceRules(
         if (result === true) continue;
         let detail: string;
         if (result instanceof Error || isCelError(result)) {
-          detail = `${r.rule}: ${(result as Error).message}`;
+          // @bufbuild/cel's "field not found: x" on a map is cel-go's "no such key: x" (objects are CEL maps).
+          const message = (result as Error).message.replace(/^field not found: /, "no such key: ");
+          detail = message.startsWith("no such overload")
+            ? `'${message}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(r)}`
+            : `${message} evaluating rule: ${ruleErrorString(r)}`;
         } else {
-          detail = r.message ?? `failed rule: ${r.rule}`;
+          detail = ruleMessageOrDefault(r);
           if (r.messageExpression !== undefined) {
             const mp = isUnevaluated(r.messageExpression) ? new Error("not evaluated") : programOf(r.messageExpression);
             const mOver =
@@ -239,28 +275,37 @@ export function validateCustomResourceRules(
               return false;
             }
             const m = mp instanceof Error ? undefined : mp(ctx);
-            if (typeof m === "string" && m.trim() !== "") detail = m;
+            const text = typeof m === "string" ? m.trim() : "";
+            // An empty, multi-line or over-long message (or a failed evaluation) falls back to `message`.
+            if (text !== "" && !text.includes("\n") && utf8Length(text) <= MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE)
+              detail = text;
           }
         }
-        errs.push({ type: "FieldValueInvalid", field, badValue: typeName(s), detail });
+        const e = fieldErrorForReason(field, typeName(s), detail, r.reason);
+        if (!transition && ratchet.shouldRatchet()) warnings?.push(fieldErrorString(e));
+        else errs.push(e);
       }
     }
     if (Array.isArray(v)) {
       const items = s.items;
       if (items !== undefined)
-        for (let i = 0; i < v.length; i++) if (!walk(v[i], items, undefined, `${path}[${i}]`)) return false;
+        for (let i = 0; i < v.length; i++)
+          if (!walk(v[i], items, correlatedListItem(s, o, v[i]), `${path}[${i}]`, ratchet.index(i))) return false;
       return true;
     }
     if (!isObject(v)) return true;
-    const oldObj = isObject(o) ? o : undefined;
+    // Children of an atomic map have no old values (`MapIsCorrelatable`).
+    const oldObj =
+      isObject(o) && (s as { "x-kubernetes-map-type"?: string })["x-kubernetes-map-type"] !== "atomic" ? o : undefined;
     const ap = s.additionalProperties;
     for (const [k, val] of Object.entries(v)) {
       const ps = s.properties?.[k] ?? (typeof ap === "object" ? ap : undefined);
-      if (ps !== undefined && !walk(val, ps, oldObj?.[k], path === "" ? k : `${path}.${k}`)) return false;
+      if (ps !== undefined && !walk(val, ps, oldObj?.[k], path === "" ? k : `${path}.${k}`, ratchet.key(k)))
+        return false;
     }
     return true;
   };
-  walk(obj, schema, old, "");
+  walk(obj, schema, old, "", Ratcheting.root(obj, old, schema));
   return errs;
 }
 
