@@ -242,10 +242,9 @@ export function validateCustomResourceRules(
         if (transition) oldSelf ??= toCel(o, s);
         if (costed) shapes ??= { self: shapeOfValue(v), oldSelf: shapeOfValue(o) };
         const ctx: Record<string, CelInput> = transition ? { self, oldSelf: oldSelf as CelInput } : { self };
-        const field =
-          r.fieldPath === undefined || r.fieldPath === ""
-            ? path || "<nil>"
-            : `${path}${r.fieldPath.startsWith(".") ? "" : "."}${r.fieldPath}`;
+        // `NormalizedRuleFieldPath`: the fieldPath without its leading dot, a child of the rule's node.
+        const relative = (r.fieldPath ?? "").replace(/^\./, "");
+        const field = relative === "" ? path || "<nil>" : path === "" ? relative : `${path}.${relative}`;
         const program = programOf(r.rule);
         const over =
           program instanceof Error || shapes === undefined ? undefined : charge(costOf(r.rule, shapes), "rule", r);
