@@ -165,18 +165,15 @@ describe("TestRatcheting (CRDValidationRatcheting, GA since 1.30)", () => {
   const stored = { spec: { name: "api", other: 1, ports: [{ name: "a", port: 2000 }], tags: ["bad"] } };
 
   it("an unchanged invalid field is a warning on update, an error on create", () => {
-    expect(ratchet(stored).errs).toEqual([
+    const failures = [
       "spec.name: Invalid value: \"string\": failed rule: self.startsWith('w')",
       'spec.ports[0]: Invalid value: "object": failed rule: self.port < 1000',
       "spec.tags[0]: Invalid value: \"string\": failed rule: self != 'bad'",
-    ]);
+    ];
+    expect(ratchet(stored).errs).toEqual(failures);
     const r = ratchet({ spec: { ...stored.spec, other: 2 } }, stored);
     expect(r.errs).toEqual([]);
-    expect(r.warnings).toEqual([
-      "spec.name: Invalid value: \"string\": failed rule: self.startsWith('w')",
-      'spec.ports[0]: Invalid value: "object": failed rule: self.port < 1000',
-      "spec.tags[0]: Invalid value: \"string\": failed rule: self != 'bad'",
-    ]);
+    expect(r.warnings).toEqual(failures);
   });
 
   it("a changed field is validated; map-list items correlate by key, atomic-list items through their list", () => {
