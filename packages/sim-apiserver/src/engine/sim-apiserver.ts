@@ -292,6 +292,7 @@ export class SimApiServer {
         gates: listOptionGates,
         tokens: this.serviceAccountTokens,
         log: (line) => this.logDefinitionWarning(line),
+        celCompatibility: this.celCompatibility(),
       }),
       latency: this.latency,
       watcherFaults: this.watcherFaults,
@@ -390,10 +391,18 @@ export class SimApiServer {
    */
   seedDefinition(crd: KubeObject): KubeObject {
     const warnings: string[] = [];
-    const stored = this.table.seedDefinition(crd, rfc3339Seconds(this.clock.now()), warnings);
+    const stored = this.table.seedDefinition(crd, rfc3339Seconds(this.clock.now()), warnings, this.celCompatibility());
     const name = crd.metadata?.name ?? "";
     for (const w of warnings) this.logDefinitionWarning(`CustomResourceDefinition ${name}: ${w}`);
     return stored;
+  }
+
+  /**
+   * The release whose CEL environment new `x-kubernetes-validations` expressions get: the server's minimum
+   * compatibility version, one release before `kubeVersion` (apiserver's `DefaultCompatibilityVersion()`).
+   */
+  private celCompatibility(): number {
+    return Number(this.kubeVersion.split(".")[1]) - 1;
   }
 
   /** The definition warnings already logged: each once per engine, whether seeded or written over the API. */

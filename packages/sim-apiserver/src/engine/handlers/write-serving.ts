@@ -62,6 +62,8 @@ export class WriteServing {
       readonly tokens?: ServiceAccountTokens;
       /** Where a definition's warnings (rules the simulator cannot evaluate) are logged; the engine logs each once. */
       readonly log?: (line: string) => void;
+      /** The release (1.x) whose CEL environment a definition's new rules are compiled for. */
+      readonly celCompatibility?: number;
     },
   ) {}
 
@@ -71,7 +73,7 @@ export class WriteServing {
    */
   private checkDefinition(obj: KubeObject, name: string, req: EngineRequest): void {
     const warnings: string[] = [];
-    const errs = validateCustomResourceDefinition(obj, warnings);
+    const errs = validateCustomResourceDefinition(obj, warnings, this.deps.celCompatibility);
     if (errs.length > 0)
       throw newInvalid({ group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" }, name, errs);
     req.warnings?.push(...warnings);

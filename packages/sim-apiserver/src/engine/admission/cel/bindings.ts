@@ -1,4 +1,4 @@
-import { codeOnly } from "./unevaluated.js";
+import { codeOnly, display } from "./unevaluated.js";
 
 /**
  * cel-go's `cel.bind(name, init, expr)` macro belongs to `ext.Bindings()`, which no Kubernetes release puts in the
@@ -40,14 +40,4 @@ function closingParen(code: string, open: number): number {
     else if (code[i] === ")" && --depth === 0) return i;
   }
   return code.length;
-}
-
-/** One cel-go error as `ToDisplayString` prints it: position, message, the source line and a caret. */
-function display(expr: string, offset: number, message: string): string {
-  const before = expr.slice(0, offset);
-  const line = before.split("\n").length;
-  const start = before.lastIndexOf("\n") + 1;
-  const end = expr.indexOf("\n", offset);
-  const col = offset - start + 1;
-  return `ERROR: <input>:${line}:${col}: ${message}\n | ${expr.slice(start, end === -1 ? undefined : end)}\n | ${".".repeat(col - 1)}^`;
 }

@@ -15,7 +15,13 @@ import {
 import { VALIDATION_ENV } from "./library.js";
 import { correlatedListItem, Ratcheting } from "./ratcheting.js";
 import { typeCheckRule } from "./typecheck.js";
-import { undeclaredCall, unevaluatedFeatures } from "./unevaluated.js";
+import { unavailableCall, undeclaredCall, unevaluatedFeatures } from "./unevaluated.js";
+
+/**
+ * The release (1.x) whose CEL environment new expressions are compiled for: kube-apiserver 1.34's
+ * `DefaultCompatibilityVersion()`, its minimum compatibility version, one release back.
+ */
+export const DEFAULT_CEL_COMPATIBILITY = 33;
 
 /** One `x-kubernetes-validations` entry of a structural schema. */
 export interface ValidationRule {
@@ -361,6 +367,10 @@ interface RuleCost {
  * - `cel.bind(…)` is refused whatever the version: cel-go's `ext.Bindings()` is in no release's base environment
  *   ({@link bindingsError}: `undeclared reference to 'cel'`, `… 'bind'` and the bound variable's references).
  *
+ * - New expressions are compiled for `compatibility` (1.x, the server's release minus one, as upstream's
+ *   `DefaultCompatibilityVersion()`): what a later release brought (`ext.Lists` in 1.34, two-variable
+ *   comprehensions in 1.32, optional functions in 1.28) is `undeclared reference to '<name>'` ({@link unavailableCall}).
+ *
  * - A rule or `messageExpression` using what Kubernetes 1.34 declares but the simulator cannot evaluate
  *   (two-variable comprehensions, cel-go's lists extension, optional types — unevaluated.ts) is accepted, as
  *   upstream accepts it, and a warning naming it and the gap is appended to `warnings`; it is not type-checked, only
@@ -370,7 +380,12 @@ interface RuleCost {
  * Differences: a syntax error's text after `ERROR:` is @bufbuild/cel's parser's, not cel-go's; the per-expression
  * limit is not waived for versions whose schema an update leaves unchanged; the rules above are not enforced.
  */
-export function validateSchemaRules(schema: unknown, path: string, warnings?: string[]): FieldError[] {
+export function validateSchemaRules(
+  schema: unknown,
+  path: string,
+  warnings?: string[],
+  compatibility: number = DEFAULT_CEL_COMPATIBILITY,
+): FieldError[] {
   const errs: FieldError[] = [];
   const costs: RuleCost[] = [];
   let total = 0;
@@ -399,6 +414,8 @@ export function validateSchemaRules(schema: unknown, path: string, warnings?: st
           if (binding !== undefined) return binding;
           const gaps = unevaluatedFeatures(expr);
           if (gaps.length > 0) {
+            const unavailable = unavailableCall(expr, compatibility);
+            if (unavailable !== undefined) return unavailable;
             const undeclared = undeclaredCall(expr);
             if (undeclared !== undefined) return undeclared;
             const effect = field.endsWith(".rule")
