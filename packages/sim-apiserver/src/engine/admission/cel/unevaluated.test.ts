@@ -4,6 +4,7 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
+import type { KubeVersion } from "../../kube-version.js";
 import type { RequestContext } from "../../request-context.js";
 import { crdWithSpec } from "../../resources.test-util.js";
 import { SimApiServer } from "../../sim-apiserver.js";
@@ -12,7 +13,7 @@ import { unavailableCall, undeclaredCall, unevaluatedFeatures } from "./unevalua
 
 const CRDS = "customresourcedefinitions.apiextensions.k8s.io";
 
-function engine(logs: string[] = [], kubeVersion?: string) {
+function engine(logs: string[] = [], kubeVersion?: KubeVersion) {
   return new SimApiServer({
     ...(kubeVersion !== undefined && { kubeVersion }),
     clock: new FakeClock(),
