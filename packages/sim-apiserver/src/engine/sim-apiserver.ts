@@ -292,7 +292,8 @@ export class SimApiServer {
         defaultUserAgent,
         gates: listOptionGates,
         tokens: this.serviceAccountTokens,
-        log: (line) => this.logLine(line),
+        log: (line) => this.logDefinitionWarning(line),
+        celCompatibility: this.celCompatibility(),
       }),
       latency: this.latency,
       watcherFaults: this.watcherFaults,
@@ -391,7 +392,29 @@ export class SimApiServer {
    * registry.
    */
   seedDefinition(crd: KubeObject): KubeObject {
-    return this.table.seedDefinition(crd, rfc3339Seconds(this.clock.now()));
+    const warnings: string[] = [];
+    const stored = this.table.seedDefinition(crd, rfc3339Seconds(this.clock.now()), warnings, this.celCompatibility());
+    const name = crd.metadata?.name ?? "";
+    for (const w of warnings) this.logDefinitionWarning(`CustomResourceDefinition ${name}: ${w}`);
+    return stored;
+  }
+
+  /**
+   * The release whose CEL environment new `x-kubernetes-validations` expressions get: the server's minimum
+   * compatibility version, one release before `kubeVersion` (apiserver's `DefaultCompatibilityVersion()`).
+   */
+  private celCompatibility(): number {
+    return Number(this.kubeVersion.split(".")[1]) - 1;
+  }
+
+  /** The definition warnings already logged: each once per engine, whether seeded or written over the API. */
+  private readonly loggedDefinitionWarnings = new Set<string>();
+
+  /** Logs a definition's warning (a rule accepted but not evaluated) the first time it is seen. */
+  private logDefinitionWarning(line: string): void {
+    if (this.loggedDefinitionWarnings.has(line)) return;
+    this.loggedDefinitionWarnings.add(line);
+    this.logLine(line);
   }
 
   /** Every served resource. */

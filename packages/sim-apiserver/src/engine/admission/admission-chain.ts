@@ -3,7 +3,7 @@ import { mathRand, type Rand } from "@informer-ts/clock";
 import { hpaV1ToV2 } from "../hpa-conversion.js";
 import type { SimResource } from "../resources.js";
 import { decodeBuiltin } from "./builtin-decode.js";
-import { validateCustomResourceRules } from "./cel-validation.js";
+import { validateCustomResourceRules } from "./cel/validation.js";
 import {
   defaultCustomResource,
   pruneCustomResource,
@@ -217,7 +217,7 @@ export class Admission {
     if (r.custom === true) {
       errs.push(...validateCustomResource(obj, schemaOf(r)));
       // CEL rules run on an object that fits its schema (apiextensions skips them after schema errors).
-      if (errs.length === 0) errs.push(...validateCustomResourceRules(obj, schemaOf(r), old));
+      if (errs.length === 0) errs.push(...validateCustomResourceRules(obj, schemaOf(r), old, a.warnings));
       return errs;
     }
     if ((a.subresource ?? "") === "status") return errs;

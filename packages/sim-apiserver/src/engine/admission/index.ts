@@ -5,7 +5,7 @@ export {
   builtinRootOf,
 } from "./admission-chain.js";
 export { type BuiltinDecodeResult, decodeBuiltin } from "./builtin-decode.js";
-export { type ValidationRule, validateCustomResourceRules } from "./cel-validation.js";
+export { type ValidationRule, validateCustomResourceRules } from "./cel/validation.js";
 export {
   defaultCustomResource,
   pruneCustomResource,

@@ -60,30 +60,24 @@ export class WriteServing {
       readonly gates: ListOptionGates;
       /** `serviceaccounts/<name>/token` and TokenReviews of those tokens. */
       readonly tokens?: ServiceAccountTokens;
-      /** The engine's logger: a definition's rules the simulator cannot evaluate, once each. */
+      /** Where a definition's warnings (rules the simulator cannot evaluate) are logged; the engine logs each once. */
       readonly log?: (line: string) => void;
+      /** The release (1.x) whose CEL environment a definition's new rules are compiled for. */
+      readonly celCompatibility?: number;
     },
   ) {}
 
-  /** The definition warnings already logged (each is logged once per engine). */
-  private readonly loggedDefinitionWarnings = new Set<string>();
-
   /**
    * Validates a CustomResourceDefinition (`validateCustomResourceDefinition`): the 422 when invalid; else its
-   * warnings (rules accepted but not evaluated) go to the response's `Warning` headers and, once each, to the log.
+   * warnings (rules accepted but not evaluated) go to the response's `Warning` headers and to the log.
    */
   private checkDefinition(obj: KubeObject, name: string, req: EngineRequest): void {
     const warnings: string[] = [];
-    const errs = validateCustomResourceDefinition(obj, warnings);
+    const errs = validateCustomResourceDefinition(obj, warnings, this.deps.celCompatibility);
     if (errs.length > 0)
       throw newInvalid({ group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" }, name, errs);
     req.warnings?.push(...warnings);
-    for (const w of warnings) {
-      const line = `CustomResourceDefinition ${name}: ${w}`;
-      if (this.loggedDefinitionWarnings.has(line)) continue;
-      this.loggedDefinitionWarnings.add(line);
-      this.deps.log?.(line);
-    }
+    for (const w of warnings) this.deps.log?.(`CustomResourceDefinition ${name}: ${w}`);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { FieldError, KubeObject } from "@informer-ts/apimachinery";
-import { validateSchemaRules } from "../admission/cel-validation.js";
+import { validateSchemaRules } from "../admission/cel/validation.js";
 import type { SimResource } from "../resources.js";
 import { COLLECTION_VERBS } from "../served-resource.js";
 
@@ -46,9 +46,14 @@ function dnsSubdomainErrors(name: string): string[] {
  * dot; `spec.names.plural`/`kind` required (plural a DNS label); `spec.scope` `Cluster` or `Namespaced`; at least one
  * version, exactly one of them the storage version, each with a name. Returns the field errors in upstream's order
  * and wording (empty: valid); `warnings` receives one line per `x-kubernetes-validations` expression the simulator
- * accepts but cannot evaluate (see `validateSchemaRules`).
+ * accepts but cannot evaluate (see `validateSchemaRules`); `celCompatibility` is the release (1.x) the rules'
+ * CEL environment is that of (default 33, for kube-apiserver 1.34).
  */
-export function validateCustomResourceDefinition(crd: KubeObject, warnings?: string[]): FieldError[] {
+export function validateCustomResourceDefinition(
+  crd: KubeObject,
+  warnings?: string[],
+  celCompatibility?: number,
+): FieldError[] {
   const errs: FieldError[] = [];
   const spec = isObject(crd.spec) ? crd.spec : {};
   const names = isObject(spec.names) ? spec.names : {};
@@ -105,7 +110,9 @@ export function validateCustomResourceDefinition(crd: KubeObject, warnings?: str
       }
       // x-kubernetes-validations must compile (the CEL step of ValidateCustomResourceDefinition).
       const schema = isObject(v) && isObject(v.schema) ? v.schema.openAPIV3Schema : undefined;
-      errs.push(...validateSchemaRules(schema, `spec.versions[${i}].schema.openAPIV3Schema`, warnings));
+      errs.push(
+        ...validateSchemaRules(schema, `spec.versions[${i}].schema.openAPIV3Schema`, warnings, celCompatibility),
+      );
     });
   }
   if (plural === "") errs.push({ type: "FieldValueRequired", field: "spec.names.plural" });

@@ -176,10 +176,11 @@ export class ResourceTable {
   /**
    * Stores a CustomResourceDefinition straight in storage (seeding: no registry, no request) with the defaults and
    * status the apiextensions controllers write at `now`, and serves its resource. An invalid definition is the 422
-   * with upstream's messages, nothing stored.
+   * with upstream's messages, nothing stored; `warnings` gets the rules accepted but not evaluated (`celCompatibility`:
+   * see `validateCustomResourceDefinition`).
    */
-  seedDefinition(crd: KubeObject, now: string): KubeObject {
-    const errs = validateCustomResourceDefinition(crd);
+  seedDefinition(crd: KubeObject, now: string, warnings?: string[], celCompatibility?: number): KubeObject {
+    const errs = validateCustomResourceDefinition(crd, warnings, celCompatibility);
     if (errs.length > 0) {
       const gk = { group: "apiextensions.k8s.io", kind: "CustomResourceDefinition" };
       throw newInvalid(gk, crd.metadata?.name ?? "", errs);

@@ -2,7 +2,7 @@
 // (apiserver/pkg/cel/library/lists.go; the cases follow its documented examples).
 import { parse, plan } from "@bufbuild/cel";
 import { describe, expect, it } from "vitest";
-import { VALIDATION_ENV } from "./cel-library.js";
+import { VALIDATION_ENV } from "./library.js";
 
 const run = (expr: string): unknown => (plan(VALIDATION_ENV, parse(expr)) as (ctx: object) => unknown)({});
 

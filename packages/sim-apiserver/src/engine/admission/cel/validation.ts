@@ -1,6 +1,8 @@
 import { type CelInput, isCelError, parse, plan } from "@bufbuild/cel";
-import type { FieldError } from "@informer-ts/apimachinery";
+import { type FieldError, fieldErrorString } from "@informer-ts/apimachinery";
 import { type ASTNode, parse as parseAst } from "@marcbachmann/cel-js";
+import type { StructuralSchema } from "../custom-resource-schema.js";
+import { bindingsError } from "./bindings.js";
 import {
   CEL_COST_LIMITS,
   type CelShape,
@@ -9,11 +11,17 @@ import {
   maxCardinality,
   shapeOfSchema,
   shapeOfValue,
-} from "./cel-cost.js";
-import { VALIDATION_ENV } from "./cel-library.js";
-import { typeCheckRule } from "./cel-typecheck.js";
-import { undeclaredCall, unevaluatedFeatures } from "./cel-unevaluated.js";
-import type { StructuralSchema } from "./custom-resource-schema.js";
+} from "./cost.js";
+import { VALIDATION_ENV } from "./library.js";
+import { correlatedListItem, Ratcheting } from "./ratcheting.js";
+import { typeCheckRule } from "./typecheck.js";
+import { unavailableCall, undeclaredCall, unevaluatedFeatures } from "./unevaluated.js";
+
+/**
+ * The release (1.x) whose CEL environment new expressions are compiled for: kube-apiserver 1.34's
+ * `DefaultCompatibilityVersion()`, its minimum compatibility version, one release back.
+ */
+export const DEFAULT_CEL_COMPATIBILITY = 33;
 
 /** One `x-kubernetes-validations` entry of a structural schema. */
 export interface ValidationRule {
@@ -43,7 +51,7 @@ function programOf(expr: string): Program | Error {
   return p;
 }
 
-/** Whether an expression uses what the simulator cannot evaluate (cel-unevaluated.ts), by expression. */
+/** Whether an expression uses what the simulator cannot evaluate (unevaluated.ts), by expression. */
 const UNEVALUATED = new Map<string, boolean>();
 
 function isUnevaluated(expr: string): boolean {
@@ -144,6 +152,36 @@ function fitsRuntimeLimits(schema: StructuralSchema): boolean {
   return fits;
 }
 
+/** `MaxEvaluatedMessageExpressionSizeBytes` (apiserver/pkg/apis/cel): a longer result is not used. */
+const MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE = 5 * 1024;
+
+function utf8Length(s: string): number {
+  return new TextEncoder().encode(s).length;
+}
+
+/** apiextensions' `ruleMessageOrDefault`: the rule's message, else `failed rule: <rule>`. */
+function ruleMessageOrDefault(r: ValidationRule): string {
+  return r.message !== undefined && r.message !== "" ? r.message.trim() : `failed rule: ${ruleErrorString(r)}`;
+}
+
+/**
+ * apiextensions' `fieldErrorForReason`: a failed rule's `reason` picks the cause — `FieldValueForbidden` and
+ * `FieldValueRequired` carry the message, `FieldValueDuplicate` the value's type only, anything else (or none) is
+ * `FieldValueInvalid`.
+ */
+function fieldErrorForReason(field: string, type: string, detail: string, reason: string | undefined): FieldError {
+  switch (reason) {
+    case "FieldValueForbidden":
+      return { type: "FieldValueForbidden", field, detail };
+    case "FieldValueRequired":
+      return { type: "FieldValueRequired", field, detail };
+    case "FieldValueDuplicate":
+      return { type: "FieldValueDuplicate", field, badValue: type };
+    default:
+      return { type: "FieldValueInvalid", field, badValue: type, detail };
+  }
+}
+
 /** apiextensions' `ruleErrorString`: a rule is named by its message, else by its text. */
 function ruleErrorString(r: ValidationRule): string {
   return r.message !== undefined && r.message.trim() !== "" ? r.message.trim() : r.rule.trim();
@@ -167,13 +205,14 @@ function ruleErrorString(r: ValidationRule): string {
  * further validation rules will be run` (the same for a `messageExpression`). Differences from apiextensions-apiserver:
  * the cost charged is the worst case over those sizes (cel-go counts what the evaluation did, so a short-circuit
  * costs less there); list items are correlated with `oldSelf` only through objects, not lists; a rule using what the
- * simulator cannot evaluate (cel-unevaluated.ts; warned about at CRD write) is skipped, and such a messageExpression
+ * simulator cannot evaluate (unevaluated.ts; warned about at CRD write) is skipped, and such a messageExpression
  * is not used (the rule's `message`, or `failed rule: …`, is).
  */
 export function validateCustomResourceRules(
   obj: unknown,
   schema: StructuralSchema | undefined,
   old?: unknown,
+  warnings?: string[],
 ): FieldError[] {
   const errs: FieldError[] = [];
   if (schema === undefined) return errs;
@@ -193,7 +232,7 @@ export function validateCustomResourceRules(
       : `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${JSON.stringify(r.messageExpression)}`;
   };
   /** Validates one node and what it contains; `false` once the cost budget ended the validation. */
-  const walk = (v: unknown, s: StructuralSchema, o: unknown, path: string): boolean => {
+  const walk = (v: unknown, s: StructuralSchema, o: unknown, path: string, ratchet: Ratcheting): boolean => {
     if (v === undefined || v === null) return true;
     const rules = (s as { "x-kubernetes-validations"?: readonly ValidationRule[] })["x-kubernetes-validations"];
     if (rules !== undefined && rules.length > 0) {
@@ -209,10 +248,9 @@ export function validateCustomResourceRules(
         if (transition) oldSelf ??= toCel(o, s);
         if (costed) shapes ??= { self: shapeOfValue(v), oldSelf: shapeOfValue(o) };
         const ctx: Record<string, CelInput> = transition ? { self, oldSelf: oldSelf as CelInput } : { self };
-        const field =
-          r.fieldPath === undefined || r.fieldPath === ""
-            ? path || "<nil>"
-            : `${path}${r.fieldPath.startsWith(".") ? "" : "."}${r.fieldPath}`;
+        // `NormalizedRuleFieldPath`: the fieldPath without its leading dot, a child of the rule's node.
+        const relative = (r.fieldPath ?? "").replace(/^\./, "");
+        const field = relative === "" ? path || "<nil>" : path === "" ? relative : `${path}.${relative}`;
         const program = programOf(r.rule);
         const over =
           program instanceof Error || shapes === undefined ? undefined : charge(costOf(r.rule, shapes), "rule", r);
@@ -224,9 +262,13 @@ export function validateCustomResourceRules(
         if (result === true) continue;
         let detail: string;
         if (result instanceof Error || isCelError(result)) {
-          detail = `${r.rule}: ${(result as Error).message}`;
+          // @bufbuild/cel's "field not found: x" on a map is cel-go's "no such key: x" (objects are CEL maps).
+          const message = (result as Error).message.replace(/^field not found: /, "no such key: ");
+          detail = message.startsWith("no such overload")
+            ? `'${message}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(r)}`
+            : `${message} evaluating rule: ${ruleErrorString(r)}`;
         } else {
-          detail = r.message ?? `failed rule: ${r.rule}`;
+          detail = ruleMessageOrDefault(r);
           if (r.messageExpression !== undefined) {
             const mp = isUnevaluated(r.messageExpression) ? new Error("not evaluated") : programOf(r.messageExpression);
             const mOver =
@@ -238,28 +280,37 @@ export function validateCustomResourceRules(
               return false;
             }
             const m = mp instanceof Error ? undefined : mp(ctx);
-            if (typeof m === "string" && m.trim() !== "") detail = m;
+            const text = typeof m === "string" ? m.trim() : "";
+            // An empty, multi-line or over-long message (or a failed evaluation) falls back to `message`.
+            if (text !== "" && !text.includes("\n") && utf8Length(text) <= MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE)
+              detail = text;
           }
         }
-        errs.push({ type: "FieldValueInvalid", field, badValue: typeName(s), detail });
+        const e = fieldErrorForReason(field, typeName(s), detail, r.reason);
+        if (!transition && ratchet.shouldRatchet()) warnings?.push(fieldErrorString(e));
+        else errs.push(e);
       }
     }
     if (Array.isArray(v)) {
       const items = s.items;
       if (items !== undefined)
-        for (let i = 0; i < v.length; i++) if (!walk(v[i], items, undefined, `${path}[${i}]`)) return false;
+        for (let i = 0; i < v.length; i++)
+          if (!walk(v[i], items, correlatedListItem(s, o, v[i]), `${path}[${i}]`, ratchet.index(i))) return false;
       return true;
     }
     if (!isObject(v)) return true;
-    const oldObj = isObject(o) ? o : undefined;
+    // Children of an atomic map have no old values (`MapIsCorrelatable`).
+    const oldObj =
+      isObject(o) && (s as { "x-kubernetes-map-type"?: string })["x-kubernetes-map-type"] !== "atomic" ? o : undefined;
     const ap = s.additionalProperties;
     for (const [k, val] of Object.entries(v)) {
       const ps = s.properties?.[k] ?? (typeof ap === "object" ? ap : undefined);
-      if (ps !== undefined && !walk(val, ps, oldObj?.[k], path === "" ? k : `${path}.${k}`)) return false;
+      if (ps !== undefined && !walk(val, ps, oldObj?.[k], path === "" ? k : `${path}.${k}`, ratchet.key(k)))
+        return false;
     }
     return true;
   };
-  walk(obj, schema, old, "");
+  walk(obj, schema, old, "", Ratcheting.root(obj, old, schema));
   return errs;
 }
 
@@ -313,8 +364,15 @@ interface RuleCost {
  *   'foo' (in container '')`; Kubernetes' libraries (regex, `url`, `quantity`, `ip`/`cidr`, `format`, lists) and
  *   cel-go's strings extension are declared with upstream's types, so their misuse is an overload error.
  *
+ * - `cel.bind(…)` is refused whatever the version: cel-go's `ext.Bindings()` is in no release's base environment
+ *   ({@link bindingsError}: `undeclared reference to 'cel'`, `… 'bind'` and the bound variable's references).
+ *
+ * - New expressions are compiled for `compatibility` (1.x, the server's release minus one, as upstream's
+ *   `DefaultCompatibilityVersion()`): what a later release brought (`ext.Lists` in 1.34, two-variable
+ *   comprehensions in 1.32, optional functions in 1.28) is `undeclared reference to '<name>'` ({@link unavailableCall}).
+ *
  * - A rule or `messageExpression` using what Kubernetes 1.34 declares but the simulator cannot evaluate
- *   (two-variable comprehensions, cel-go's lists extension, optional types — cel-unevaluated.ts) is accepted, as
+ *   (two-variable comprehensions, cel-go's lists extension, optional types — unevaluated.ts) is accepted, as
  *   upstream accepts it, and a warning naming it and the gap is appended to `warnings`; it is not type-checked, only
  *   its calls are checked for names nobody declares (`undeclared reference`). On custom-resource writes
  *   ({@link validateCustomResourceRules}) such a rule is not enforced, such a messageExpression not used.
@@ -322,7 +380,12 @@ interface RuleCost {
  * Differences: a syntax error's text after `ERROR:` is @bufbuild/cel's parser's, not cel-go's; the per-expression
  * limit is not waived for versions whose schema an update leaves unchanged; the rules above are not enforced.
  */
-export function validateSchemaRules(schema: unknown, path: string, warnings?: string[]): FieldError[] {
+export function validateSchemaRules(
+  schema: unknown,
+  path: string,
+  warnings?: string[],
+  compatibility: number = DEFAULT_CEL_COMPATIBILITY,
+): FieldError[] {
   const errs: FieldError[] = [];
   const costs: RuleCost[] = [];
   let total = 0;
@@ -347,8 +410,12 @@ export function validateSchemaRules(schema: unknown, path: string, warnings?: st
         shape ??= shapeOfSchema(node);
         const cardinality = maxCardinality(bounds, node);
         const compile = (expr: string, field: string): string | undefined => {
+          const binding = bindingsError(expr);
+          if (binding !== undefined) return binding;
           const gaps = unevaluatedFeatures(expr);
           if (gaps.length > 0) {
+            const unavailable = unavailableCall(expr, compatibility);
+            if (unavailable !== undefined) return unavailable;
             const undeclared = undeclaredCall(expr);
             if (undeclared !== undefined) return undeclared;
             const effect = field.endsWith(".rule")

@@ -12,7 +12,7 @@ import {
   isCelUint,
   listType,
 } from "@bufbuild/cel";
-import { MAX_FORMAT_REGEX_SIZE, NAMED_FORMATS, type NamedFormat } from "./cel-format.js";
+import { MAX_FORMAT_REGEX_SIZE, NAMED_FORMATS, type NamedFormat } from "./format.js";
 import {
   type CIDR,
   cidrContainsCIDR,
@@ -28,8 +28,8 @@ import {
   maskedCIDR,
   parseCIDR,
   parseIP,
-} from "./cel-ip.js";
-import { mustOpaque, opaque, opaqueValue, optionalOf } from "./cel-opaque.js";
+} from "./ip.js";
+import { mustOpaque, opaque, opaqueValue, optionalOf } from "./opaque.js";
 import {
   addQuantity,
   compareQuantity,
@@ -42,9 +42,9 @@ import {
   quantityKey,
   quantityOfInt,
   quantitySign,
-} from "./cel-quantity.js";
-import { compareSemver, normalizeAndParseSemver, parseSemver, type Semver, semverKey } from "./cel-semver.js";
-import { type ParsedURL, parseURL, urlHostname, urlPort, urlQuery, urlString } from "./cel-url.js";
+} from "./quantity.js";
+import { compareSemver, normalizeAndParseSemver, parseSemver, type Semver, semverKey } from "./semver.js";
+import { type ParsedURL, parseURL, urlHostname, urlPort, urlQuery, urlString } from "./url.js";
 
 export { MAX_FORMAT_REGEX_SIZE };
 
@@ -90,6 +90,22 @@ function findAll(s: string, re: string, limit: bigint): string[] {
   return out;
 }
 
+/**
+ * A library's constructor and its test (`url`/`isURL`, `quantity`/`isQuantity`, `ip`/`isIP`, …): the constructor
+ * gives the parsed value or fails with the parse error, the test says whether the text parses.
+ */
+function constructorAndTest<T>(
+  name: string,
+  test: string,
+  parse: (s: string) => T | Error,
+  value: (v: T) => CelValue,
+): CelFunc[] {
+  return [
+    celFunc(name, [STRING], DYN, (s) => value(orThrow(parse(s)))),
+    celFunc(test, [STRING], BOOL, (s) => !(parse(s) instanceof Error)),
+  ];
+}
+
 /** The regex library (regex.go). */
 const REGEX: CelFunc[] = [
   celMethod("find", STRING, [STRING], STRING, function (re) {
@@ -110,8 +126,7 @@ const urlGetter = (name: string, get: (u: ParsedURL) => string): CelFunc =>
 
 /** The URL library (urls.go). */
 const URLS: CelFunc[] = [
-  celFunc("url", [STRING], DYN, (s) => urlValue(orThrow(parseURL(s)))),
-  celFunc("isURL", [STRING], BOOL, (s) => !(parseURL(s) instanceof Error)),
+  ...constructorAndTest("url", "isURL", parseURL, urlValue),
   urlGetter("getScheme", (u) => u.scheme),
   urlGetter("getHost", (u) => u.host),
   urlGetter("getHostname", urlHostname),
@@ -143,8 +158,7 @@ const quantityBinary = <R extends typeof BOOL | typeof INT | typeof DYN>(
 
 /** The quantity library (quantity.go). */
 const QUANTITIES: CelFunc[] = [
-  celFunc("quantity", [STRING], DYN, (s) => quantityValue(orThrow(parseQuantity(s)))),
-  celFunc("isQuantity", [STRING], BOOL, (s) => !(parseQuantity(s) instanceof Error)),
+  ...constructorAndTest("quantity", "isQuantity", parseQuantity, quantityValue),
   quantityMethod("isInteger", BOOL, quantityIsInteger),
   quantityMethod("asInteger", INT, quantityAsInteger),
   quantityMethod("asApproximateFloat", DOUBLE, quantityAsFloat),
@@ -204,8 +218,7 @@ const ipPredicate = (name: string, f: (a: IPAddr) => boolean): CelFunc =>
 
 /** The IP and CIDR libraries (ip.go, cidr.go). */
 const NETWORK: CelFunc[] = [
-  celFunc("ip", [STRING], DYN, (s) => ipValue(orThrow(parseIP(s)))),
-  celFunc("isIP", [STRING], BOOL, (s) => !(parseIP(s) instanceof Error)),
+  ...constructorAndTest("ip", "isIP", parseIP, ipValue),
   celFunc("ip.isCanonical", [STRING], BOOL, (s) => ipString(orThrow(parseIP(s))) === s),
   celMethod("family", DYN, [], INT, function () {
     return BigInt(mustOpaque<IPAddr>(this, "IP", "family").family);
@@ -215,8 +228,7 @@ const NETWORK: CelFunc[] = [
   ipPredicate("isLinkLocalMulticast", isLinkLocalMulticast),
   ipPredicate("isLinkLocalUnicast", isLinkLocalUnicast),
   ipPredicate("isGlobalUnicast", isGlobalUnicast),
-  celFunc("cidr", [STRING], DYN, (s) => cidrValue(orThrow(parseCIDR(s)))),
-  celFunc("isCIDR", [STRING], BOOL, (s) => !(parseCIDR(s) instanceof Error)),
+  ...constructorAndTest("cidr", "isCIDR", parseCIDR, cidrValue),
   celMethod("containsIP", DYN, [DYN], BOOL, function (a) {
     return cidrContainsIP(mustOpaque<CIDR>(this, "CIDR", "containsIP"), ipArg(a, "containsIP"));
   }),
@@ -306,133 +318,169 @@ const SETS: CelFunc[] = [
   }),
 ];
 
-/** Kubernetes' CEL libraries beyond lists: regex, URLs, quantities, semantic versions, IPs and CIDRs, named formats; cel-go's sets. */
-export const KUBERNETES_LIBRARIES: readonly CelFunc[] = [
-  ...REGEX,
-  ...URLS,
-  ...QUANTITIES,
-  ...SEMVERS,
-  ...COMPARISONS,
-  ...NETWORK,
-  ...FORMATS,
-  ...SETS,
-];
-
 /**
- * The same libraries (plus lists and the strings extension functions @marcbachmann/cel-js lacks) as declarations for
- * the checker, with upstream's type names. Namespaced functions (`format.dns1123Label()`, `ip.isCanonical(s)`,
- * `strings.quote(s)`) are declared as methods of a namespace variable, as cel-js has no qualified function names.
+ * One library of Kubernetes' CEL environment as the simulator carries it: the functions @bufbuild/cel evaluates, the
+ * declarations @marcbachmann/cel-js checks them with (upstream's signatures and type names), the object types it
+ * brings (all compare with `==`, as upstream's implement `Equal`) and the namespace its qualified functions hang on
+ * (`format.dns1123Label()`, `ip.isCanonical(s)`: cel-js has no qualified function names, so they are methods of a
+ * namespace variable of type `kubernetes.namespace.<name>`).
  */
-export const KUBERNETES_TYPES: readonly string[] = [
-  "kubernetes.URL",
-  "kubernetes.Quantity",
-  "kubernetes.Semver",
-  "net.IP",
-  "net.CIDR",
-  "kubernetes.NamedFormat",
-  "kubernetes.namespace.format",
-  "kubernetes.namespace.ip",
-  "kubernetes.namespace.strings",
-  "kubernetes.namespace.sets",
+interface KubernetesLibrary {
+  /** Where upstream defines it (apiserver/pkg/cel/library, or cel-go's ext). */
+  readonly source: string;
+  readonly functions: readonly CelFunc[];
+  readonly declarations: readonly string[];
+  readonly types?: readonly string[];
+  readonly namespace?: string;
+}
+
+/** The table of {@link KubernetesLibrary}: lists and the strings extension are evaluated in library.ts. */
+const LIBRARIES: readonly KubernetesLibrary[] = [
+  {
+    source: "lists.go",
+    functions: [],
+    declarations: [
+      "list.isSorted(): bool",
+      "list.sum(): dyn",
+      "list.min(): dyn",
+      "list.max(): dyn",
+      "list.indexOf(dyn): int",
+      "list.lastIndexOf(dyn): int",
+    ],
+  },
+  {
+    source: "cel-go ext/strings.go (version 2), what cel-js does not declare itself",
+    functions: [],
+    declarations: [
+      "string.charAt(int): string",
+      "string.replace(string, string): string",
+      "string.replace(string, string, int): string",
+      "string.format(list): string",
+      "kubernetes.namespace.strings.quote(string): string",
+    ],
+    namespace: "strings",
+  },
+  {
+    source: "regex.go",
+    functions: REGEX,
+    declarations: [
+      "string.find(string): string",
+      "string.findAll(string): list<string>",
+      "string.findAll(string, int): list<string>",
+    ],
+  },
+  {
+    source: "urls.go",
+    functions: URLS,
+    declarations: [
+      "url(string): kubernetes.URL",
+      "isURL(string): bool",
+      ...["getScheme", "getHost", "getHostname", "getPort", "getEscapedPath"].map(
+        (g) => `kubernetes.URL.${g}(): string`,
+      ),
+      "kubernetes.URL.getQuery(): map<string, list<string>>",
+    ],
+    types: ["kubernetes.URL"],
+  },
+  {
+    source: "quantity.go",
+    functions: [...QUANTITIES, ...COMPARISONS],
+    declarations: [
+      "quantity(string): kubernetes.Quantity",
+      "isQuantity(string): bool",
+      "kubernetes.Quantity.isInteger(): bool",
+      "kubernetes.Quantity.asInteger(): int",
+      "kubernetes.Quantity.asApproximateFloat(): double",
+      "kubernetes.Quantity.sign(): int",
+      ...["add", "sub"].flatMap((op) => [
+        `kubernetes.Quantity.${op}(kubernetes.Quantity): kubernetes.Quantity`,
+        `kubernetes.Quantity.${op}(int): kubernetes.Quantity`,
+      ]),
+      ...comparisonDeclarations("kubernetes.Quantity"),
+    ],
+    types: ["kubernetes.Quantity"],
+  },
+  {
+    source: "semverlib.go",
+    functions: SEMVERS,
+    declarations: [
+      "semver(string): kubernetes.Semver",
+      "semver(string, bool): kubernetes.Semver",
+      "isSemver(string): bool",
+      "isSemver(string, bool): bool",
+      ...["major", "minor", "patch"].map((part) => `kubernetes.Semver.${part}(): int`),
+      ...comparisonDeclarations("kubernetes.Semver"),
+    ],
+    types: ["kubernetes.Semver"],
+  },
+  {
+    source: "ip.go, cidr.go",
+    functions: NETWORK,
+    declarations: [
+      "ip(string): net.IP",
+      "isIP(string): bool",
+      "kubernetes.namespace.ip.isCanonical(string): bool",
+      "string(net.IP): string",
+      "net.IP.family(): int",
+      ...["isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast", "isGlobalUnicast"].map(
+        (p) => `net.IP.${p}(): bool`,
+      ),
+      "cidr(string): net.CIDR",
+      "isCIDR(string): bool",
+      "string(net.CIDR): string",
+      ...["containsIP(net.IP)", "containsIP(string)", "containsCIDR(net.CIDR)", "containsCIDR(string)"].map(
+        (c) => `net.CIDR.${c}: bool`,
+      ),
+      "net.CIDR.ip(): net.IP",
+      "net.CIDR.masked(): net.CIDR",
+      "net.CIDR.prefixLength(): int",
+    ],
+    types: ["net.IP", "net.CIDR"],
+    namespace: "ip",
+  },
+  {
+    source: "format.go",
+    functions: FORMATS,
+    declarations: [
+      ...Object.keys(NAMED_FORMATS).map((k) => `kubernetes.namespace.format.${k}(): kubernetes.NamedFormat`),
+      "kubernetes.namespace.format.named(string): optional<kubernetes.NamedFormat>",
+      "kubernetes.NamedFormat.validate(string): optional<list<string>>",
+    ],
+    types: ["kubernetes.NamedFormat"],
+    namespace: "format",
+  },
+  {
+    source: "cel-go ext/sets.go",
+    functions: SETS,
+    declarations: ["contains", "equivalent", "intersects"].map(
+      (f) => `kubernetes.namespace.sets.${f}(list, list): bool`,
+    ),
+    namespace: "sets",
+  },
 ];
 
-export const NAMESPACES: Readonly<Record<string, string>> = {
-  format: "kubernetes.namespace.format",
-  ip: "kubernetes.namespace.ip",
-  strings: "kubernetes.namespace.strings",
-  sets: "kubernetes.namespace.sets",
-};
+/** `isLessThan`, `isGreaterThan` and `compareTo` of a type that orders (Quantity, Semver). */
+function comparisonDeclarations(type: string): string[] {
+  return [
+    `${type}.isLessThan(${type}): bool`,
+    `${type}.isGreaterThan(${type}): bool`,
+    `${type}.compareTo(${type}): int`,
+  ];
+}
 
-export const KUBERNETES_DECLARATIONS: readonly string[] = [
-  // lists.go
-  "list.isSorted(): bool",
-  "list.sum(): dyn",
-  "list.min(): dyn",
-  "list.max(): dyn",
-  "list.indexOf(dyn): int",
-  "list.lastIndexOf(dyn): int",
-  // cel-go's strings extension (version 2), what cel-js does not declare itself
-  "string.charAt(int): string",
-  "string.replace(string, string): string",
-  "string.replace(string, string, int): string",
-  "string.format(list): string",
-  "kubernetes.namespace.strings.quote(string): string",
-  // regex.go
-  "string.find(string): string",
-  "string.findAll(string): list<string>",
-  "string.findAll(string, int): list<string>",
-  // urls.go
-  "url(string): kubernetes.URL",
-  "isURL(string): bool",
-  "kubernetes.URL.getScheme(): string",
-  "kubernetes.URL.getHost(): string",
-  "kubernetes.URL.getHostname(): string",
-  "kubernetes.URL.getPort(): string",
-  "kubernetes.URL.getEscapedPath(): string",
-  "kubernetes.URL.getQuery(): map<string, list<string>>",
-  // quantity.go
-  "quantity(string): kubernetes.Quantity",
-  "isQuantity(string): bool",
-  "kubernetes.Quantity.isInteger(): bool",
-  "kubernetes.Quantity.asInteger(): int",
-  "kubernetes.Quantity.asApproximateFloat(): double",
-  "kubernetes.Quantity.sign(): int",
-  "kubernetes.Quantity.add(kubernetes.Quantity): kubernetes.Quantity",
-  "kubernetes.Quantity.add(int): kubernetes.Quantity",
-  "kubernetes.Quantity.sub(kubernetes.Quantity): kubernetes.Quantity",
-  "kubernetes.Quantity.sub(int): kubernetes.Quantity",
-  "kubernetes.Quantity.isLessThan(kubernetes.Quantity): bool",
-  "kubernetes.Quantity.isGreaterThan(kubernetes.Quantity): bool",
-  "kubernetes.Quantity.compareTo(kubernetes.Quantity): int",
-  // semverlib.go
-  "semver(string): kubernetes.Semver",
-  "semver(string, bool): kubernetes.Semver",
-  "isSemver(string): bool",
-  "isSemver(string, bool): bool",
-  "kubernetes.Semver.major(): int",
-  "kubernetes.Semver.minor(): int",
-  "kubernetes.Semver.patch(): int",
-  "kubernetes.Semver.isLessThan(kubernetes.Semver): bool",
-  "kubernetes.Semver.isGreaterThan(kubernetes.Semver): bool",
-  "kubernetes.Semver.compareTo(kubernetes.Semver): int",
-  // ip.go
-  "ip(string): net.IP",
-  "isIP(string): bool",
-  "kubernetes.namespace.ip.isCanonical(string): bool",
-  "string(net.IP): string",
-  "net.IP.family(): int",
-  "net.IP.isUnspecified(): bool",
-  "net.IP.isLoopback(): bool",
-  "net.IP.isLinkLocalMulticast(): bool",
-  "net.IP.isLinkLocalUnicast(): bool",
-  "net.IP.isGlobalUnicast(): bool",
-  // cidr.go
-  "cidr(string): net.CIDR",
-  "isCIDR(string): bool",
-  "string(net.CIDR): string",
-  "net.CIDR.containsIP(net.IP): bool",
-  "net.CIDR.containsIP(string): bool",
-  "net.CIDR.containsCIDR(net.CIDR): bool",
-  "net.CIDR.containsCIDR(string): bool",
-  "net.CIDR.ip(): net.IP",
-  "net.CIDR.masked(): net.CIDR",
-  "net.CIDR.prefixLength(): int",
-  // format.go
-  ...Object.keys(NAMED_FORMATS).map((k) => `kubernetes.namespace.format.${k}(): kubernetes.NamedFormat`),
-  "kubernetes.namespace.format.named(string): optional<kubernetes.NamedFormat>",
-  "kubernetes.NamedFormat.validate(string): optional<list<string>>",
-  // cel-go's sets extension
-  "kubernetes.namespace.sets.contains(list, list): bool",
-  "kubernetes.namespace.sets.equivalent(list, list): bool",
-  "kubernetes.namespace.sets.intersects(list, list): bool",
-];
+/** Kubernetes' CEL libraries beyond lists: regex, URLs, quantities, semantic versions, IPs and CIDRs, named formats; cel-go's sets. */
+export const KUBERNETES_LIBRARIES: readonly CelFunc[] = LIBRARIES.flatMap((l) => l.functions);
+
+/** The checker's declarations of every library (with lists and the strings-extension functions cel-js lacks). */
+export const KUBERNETES_DECLARATIONS: readonly string[] = LIBRARIES.flatMap((l) => l.declarations);
 
 /** The types whose values compare with `==`/`!=` (upstream's types implement `Equal`). */
-export const EQUATABLE_TYPES: readonly string[] = [
-  "kubernetes.URL",
-  "kubernetes.Quantity",
-  "kubernetes.Semver",
-  "net.IP",
-  "net.CIDR",
-  "kubernetes.NamedFormat",
-];
+export const EQUATABLE_TYPES: readonly string[] = LIBRARIES.flatMap((l) => l.types ?? []);
+
+/** The namespace variables, by name, with their types. */
+export const NAMESPACES: Readonly<Record<string, string>> = Object.fromEntries(
+  LIBRARIES.flatMap((l) => (l.namespace === undefined ? [] : [[l.namespace, `kubernetes.namespace.${l.namespace}`]])),
+);
+
+/** Every type the checker is told of: the libraries' object types and the namespaces'. */
+export const KUBERNETES_TYPES: readonly string[] = [...EQUATABLE_TYPES, ...Object.values(NAMESPACES)];

@@ -3,7 +3,7 @@
 // upstream documents, plus the errors those files name (a string that does not parse, an IPv4-mapped IPv6 address, a zone).
 import { isCelList, isCelMap, parse, plan } from "@bufbuild/cel";
 import { describe, expect, it } from "vitest";
-import { VALIDATION_ENV } from "./cel-library.js";
+import { VALIDATION_ENV } from "./library.js";
 
 /** A CEL result as plain JS: lists as arrays, maps as objects (the opaque values' entries are not looked at here). */
 function plain(v: unknown): unknown {

@@ -5,7 +5,7 @@ import { type CelMap, type CelValue, celMap, isCelMap } from "@bufbuild/cel";
  * as @bufbuild/cel values. @bufbuild/cel has no opaque types, so such a value is a one-entry CEL map — its key the
  * type's name with an `@` (no schema property starts with one), its value a canonical text — with the parsed value
  * attached out of CEL's sight. Two values are then `==` exactly when their canonical texts are, as upstream's
- * `Equal` of each type compares them. The checker (cel-typecheck.ts) declares the real types, so a rule cannot reach
+ * `Equal` of each type compares them. The checker (typecheck.ts) declares the real types, so a rule cannot reach
  * into the map.
  */
 const PAYLOAD = Symbol("kubernetes CEL object");

@@ -1,9 +1,9 @@
 // Kubernetes' semver library tests (apiserver/pkg/cel/library/semver_test.go, TestSemver) on @bufbuild/cel, with
-// upstream's runtime error texts; `isSemver([1, 2, 3])` is a checker error (cel-validation.test.ts).
+// upstream's runtime error texts; `isSemver([1, 2, 3])` is a checker error (validation.test.ts).
 import { parse, plan } from "@bufbuild/cel";
 import { describe, expect, it } from "vitest";
-import { VALIDATION_ENV } from "./cel-library.js";
-import { compareSemver, parseSemver, type Semver } from "./cel-semver.js";
+import { VALIDATION_ENV } from "./library.js";
+import { compareSemver, parseSemver, type Semver } from "./semver.js";
 
 const run = (expr: string): unknown => (plan(VALIDATION_ENV, parse(expr)) as (ctx: object) => unknown)({});
 

@@ -1,9 +1,9 @@
 // Kubernetes' IP library tests (apiserver/pkg/cel/library/ip_test.go, TestIP) on @bufbuild/cel: every row, with
 // upstream's runtime error texts; the compile-error row (`isIP(cidr(…))`) is the checker's, in
-// cel-validation.test.ts. `type(ip(…)) == net.IP` is left out: IPs are CEL maps at evaluation (cel-opaque.ts).
+// validation.test.ts. `type(ip(…)) == net.IP` is left out: IPs are CEL maps at evaluation (opaque.ts).
 import { parse, plan } from "@bufbuild/cel";
 import { describe, expect, it } from "vitest";
-import { VALIDATION_ENV } from "./cel-library.js";
+import { VALIDATION_ENV } from "./library.js";
 
 const run = (expr: string): unknown => (plan(VALIDATION_ENV, parse(expr)) as (ctx: object) => unknown)({});
 

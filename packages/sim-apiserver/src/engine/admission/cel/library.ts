@@ -1,6 +1,6 @@
 import { type CelEnv, type CelFunc, CelScalar, type CelValue, celEnv, celMethod, listType } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
-import { KUBERNETES_LIBRARIES } from "./cel-kubernetes-library.js";
+import { KUBERNETES_LIBRARIES } from "./kubernetes-library.js";
 
 type Orderable = bigint | number | string;
 
@@ -68,7 +68,7 @@ const KUBERNETES_LISTS: CelFunc[] = [
  * The CEL environment `x-kubernetes-validations` are planned in: CEL's standard library, cel-go's strings extension
  * (`charAt`, `lowerAscii`, `split`, `join`, `replace`, `strings.quote`, … — @bufbuild/cel's `ext`), and Kubernetes'
  * libraries (k8s.io/apiserver/pkg/cel/library): lists, regex (`find`, `findAll`), `url`, `quantity`, `ip`/`cidr` and
- * `format` (cel-kubernetes-library.ts), and cel-go's sets extension. The authorizer library is not provided (CRD
+ * `format` (kubernetes-library.ts), and cel-go's sets extension. The authorizer library is not provided (CRD
  * rules have no `authorizer`).
  */
 export const VALIDATION_ENV: CelEnv = celEnv({ funcs: [...strings, ...KUBERNETES_LISTS, ...KUBERNETES_LIBRARIES] });

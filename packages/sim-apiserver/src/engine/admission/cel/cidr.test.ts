@@ -1,9 +1,9 @@
 // Kubernetes' CIDR library tests (apiserver/pkg/cel/library/cidr_test.go, TestCIDR) on @bufbuild/cel: every row
-// with upstream's runtime error texts; `cidr(192168)` is the checker's (cel-validation.test.ts), and
-// `type(cidr(…)) == net.CIDR` is left out: CIDRs are CEL maps at evaluation (cel-opaque.ts).
+// with upstream's runtime error texts; `cidr(192168)` is the checker's (validation.test.ts), and
+// `type(cidr(…)) == net.CIDR` is left out: CIDRs are CEL maps at evaluation (opaque.ts).
 import { parse, plan } from "@bufbuild/cel";
 import { describe, expect, it } from "vitest";
-import { VALIDATION_ENV } from "./cel-library.js";
+import { VALIDATION_ENV } from "./library.js";
 
 const run = (expr: string): unknown => (plan(VALIDATION_ENV, parse(expr)) as (ctx: object) => unknown)({});
 

@@ -6,7 +6,7 @@
 // library, and `format.named(…).value() == …` (optional values' sizes).
 import { parse } from "@marcbachmann/cel-js";
 import { describe, expect, it } from "vitest";
-import { estimateCost, shapeOfSchema } from "./cel-cost.js";
+import { estimateCost, shapeOfSchema } from "./cost.js";
 
 const cost = (expr: string): number => estimateCost(parse(expr).ast, {});
 

@@ -1,6 +1,6 @@
 import type { ASTNode } from "@marcbachmann/cel-js";
-import { MAX_FORMAT_REGEX_SIZE, NAMESPACES } from "./cel-kubernetes-library.js";
-import type { StructuralSchema } from "./custom-resource-schema.js";
+import type { StructuralSchema } from "../custom-resource-schema.js";
+import { MAX_FORMAT_REGEX_SIZE, NAMESPACES } from "./kubernetes-library.js";
 
 /**
  * The cost limits of `x-kubernetes-validations`, as kube-apiserver sets them: `k8s.io/apiserver/pkg/apis/cel/config.go`

@@ -1,19 +1,21 @@
-// Rules Kubernetes 1.34 accepts that the simulator cannot evaluate (cel-unevaluated.ts): accepted at CRD write with
+// Rules Kubernetes 1.34 accepts that the simulator cannot evaluate (unevaluated.ts): accepted at CRD write with
 // a Warning and a log line (once), not enforced on custom-resource writes; an unknown function is still rejected.
 // And the semver library enforced through the engine.
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
-import type { RequestContext } from "../request-context.js";
-import { crdWithSpec } from "../resources.test-util.js";
-import { SimApiServer } from "../sim-apiserver.js";
-import { failure } from "../status-failure.test-util.js";
-import { undeclaredCall, unevaluatedFeatures } from "./cel-unevaluated.js";
+import type { KubeVersion } from "../../kube-version.js";
+import type { RequestContext } from "../../request-context.js";
+import { crdWithSpec } from "../../resources.test-util.js";
+import { SimApiServer } from "../../sim-apiserver.js";
+import { failure } from "../../status-failure.test-util.js";
+import { unavailableCall, undeclaredCall, unevaluatedFeatures } from "./unevaluated.js";
 
 const CRDS = "customresourcedefinitions.apiextensions.k8s.io";
 
-function engine(logs: string[] = []) {
+function engine(logs: string[] = [], kubeVersion?: KubeVersion) {
   return new SimApiServer({
+    ...(kubeVersion !== undefined && { kubeVersion }),
     clock: new FakeClock(),
     rand: seededRand(4),
     compactionIntervalMs: 0,
@@ -89,6 +91,20 @@ describe("rules upstream declares that the simulator cannot evaluate", () => {
     ]);
   });
 
+  it("a definition seeded at startup logs the warning once too, shared with later writes over the API", async () => {
+    const logs: string[] = [];
+    const e = engine(logs);
+    const seeded = e.seedDefinition(widgets([{ rule }]));
+    const warning = `${AT}[0].rule: ${JSON.stringify(rule)} uses the two-variable comprehension 'all', which the simulator cannot evaluate: the rule is not enforced on custom resources`;
+    expect(logs.filter((l) => l.includes("cannot evaluate"))).toEqual([
+      `CustomResourceDefinition widgets.example.com: ${warning}`,
+    ]);
+    const ctx: RequestContext = { warnings: [] };
+    await e.update(CRDS, "", "widgets.example.com", seeded, ctx);
+    expect(ctx.warnings).toEqual([warning]);
+    expect(logs.filter((l) => l.includes("cannot evaluate"))).toHaveLength(1);
+  });
+
   it("are not enforced on custom-resource writes, while the definition's other rules are", async () => {
     const e = engine();
     await e.create(CRDS, "", widgets([{ rule }, { rule: "size(self.tags) <= 2", message: "at most 2 tags" }]));
@@ -148,6 +164,42 @@ describe("unevaluatedFeatures / undeclaredCall", () => {
     expect(undeclaredCall("lists.range(2).sort().reverse() == [1, 0]")).toBeUndefined();
     expect(undeclaredCall("self.m.all(k, v, 'nope(' != k) && nope(v)")).toBe(
       `ERROR: <input>:1:39: undeclared reference to 'nope' (in container '')\n | self.m.all(k, v, 'nope(' != k) && nope(v)\n | ${".".repeat(38)}^`,
+    );
+  });
+});
+
+describe("new expressions get the environment of DefaultCompatibilityVersion (the server's release minus one)", () => {
+  it("unavailableCall names the first call of what a later release brought, as cel-go's undeclared reference", () => {
+    expect(unavailableCall("lists.range(3).distinct().size() == 3", 33)).toBe(
+      "ERROR: <input>:1:1: undeclared reference to 'lists' (in container '')\n | lists.range(3).distinct().size() == 3\n | ^",
+    );
+    expect(unavailableCall("self.l.sortBy(x, x).size() > 0", 33)).toBe(
+      "ERROR: <input>:1:14: undeclared reference to 'sortBy' (in container '')\n | self.l.sortBy(x, x).size() > 0\n | .............^",
+    );
+    expect(unavailableCall("self.l.sortBy(x, x).size() > 0", 34)).toBeUndefined();
+    expect(unavailableCall("self.m.all(k, v, v > 0)", 32)).toBeUndefined();
+    expect(unavailableCall("self.m.all(k, v, v > 0)", 31)).toContain(
+      "ERROR: <input>:1:11: undeclared reference to 'all' (in container '')",
+    );
+    expect(unavailableCall("optional.of(1).hasValue()", 27)).toContain("undeclared reference to 'optional'");
+  });
+
+  it("kube-apiserver 1.34 refuses the lists extension (introduced in 1.34) in a new rule; 1.31 two-variable comprehensions", async () => {
+    const distinct = "self.version.split('.').distinct().size() > 0";
+    const refused = await failure(engine().create(CRDS, "", widgets([{ rule: distinct }])));
+    expect(refused.code).toBe(422);
+    expect(refused.message).toContain(
+      "compilation failed: ERROR: <input>:1:33: undeclared reference to 'distinct' (in container '')",
+    );
+    const twoVar = "self.tags.all(k, v, v > 0)";
+    await engine([], "1.33").create(CRDS, "", widgets([{ rule: twoVar }]));
+    const old = await failure(engine([], "1.31").create(CRDS, "", widgets([{ rule: twoVar }])));
+    expect(old.message).toContain(
+      "compilation failed: ERROR: <input>:1:14: undeclared reference to 'all' (in container '')",
+    );
+    // Seeding compiles for the same release.
+    expect(() => engine([], "1.31").seedDefinition(widgets([{ rule: twoVar }]))).toThrow(
+      "undeclared reference to 'all' (in container '')",
     );
   });
 });

@@ -4,9 +4,9 @@
 import { fieldErrorString } from "@informer-ts/apimachinery";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CEL_COST_LIMITS } from "./cel-cost.js";
-import { validateCustomResourceRules, validateSchemaRules } from "./cel-validation.js";
-import type { StructuralSchema } from "./custom-resource-schema.js";
+import type { StructuralSchema } from "../custom-resource-schema.js";
+import { CEL_COST_LIMITS } from "./cost.js";
+import { validateCustomResourceRules, validateSchemaRules } from "./validation.js";
 
 const withRules = (rules: unknown[], properties: Record<string, StructuralSchema>): StructuralSchema => ({
   type: "object",
@@ -42,9 +42,9 @@ describe("TestValidationExpressions", () => {
     ]);
   });
 
-  it("an evaluation error (a missing field) is reported with the rule", () => {
+  it("an evaluation error (a missing field) is reported with the rule, as `<error> evaluating rule: <rule>`", () => {
     expect(v(schema, { spec: { replicas: 1, name: "w", tags: [] } })).toEqual([
-      expect.stringMatching(/^spec: Invalid value: "object": self\.minReplicas <= self\.replicas: .*minReplicas/),
+      'spec: Invalid value: "object": no such key: minReplicas evaluating rule: replicas should be greater than or equal to minReplicas',
     ]);
   });
 });
@@ -96,6 +96,113 @@ const ROOT = "spec.versions[0].schema.openAPIV3Schema";
 const atCrd = (schema: unknown) => validateSchemaRules(schema, ROOT).map(fieldErrorString);
 const HINT =
   "(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)";
+
+describe("TestReasonAndFieldPath", () => {
+  const schema = (reason: string | undefined) =>
+    withRules([{ rule: "self.replicas > 0", message: " must be positive ", fieldPath: ".replicas", reason }], {
+      replicas: { type: "integer" },
+    });
+  it("reason picks the cause (fieldErrorForReason); message is trimmed; fieldPath moves the error", () => {
+    const obj = { spec: { replicas: 0 } };
+    expect(v(schema(undefined), obj)).toEqual(['spec.replicas: Invalid value: "object": must be positive']);
+    expect(v(schema("FieldValueForbidden"), obj)).toEqual(["spec.replicas: Forbidden: must be positive"]);
+    expect(v(schema("FieldValueRequired"), obj)).toEqual(["spec.replicas: Required value: must be positive"]);
+    expect(v(schema("FieldValueDuplicate"), obj)).toEqual(['spec.replicas: Duplicate value: "object"']);
+    expect(validateCustomResourceRules(obj, schema("FieldValueForbidden"))[0]?.type).toBe("FieldValueForbidden");
+  });
+});
+
+describe("TestMessageExpression", () => {
+  const schema = (messageExpression: string) =>
+    withRules([{ rule: "self.replicas > 0", message: "fallback", messageExpression }], {
+      replicas: { type: "integer" },
+    });
+  const obj = { spec: { replicas: 0 } };
+  it("the result is trimmed; an empty, multi-line, over 5 KiB or failing result falls back to message", () => {
+    expect(v(schema("'  got ' + string(self.replicas) + '  '"), obj)).toEqual(['spec: Invalid value: "object": got 0']);
+    expect(v(schema("'   '"), obj)).toEqual(['spec: Invalid value: "object": fallback']);
+    expect(v(schema("'a\\nb'"), obj)).toEqual(['spec: Invalid value: "object": fallback']);
+    expect(v(schema(`'${"x".repeat(5121)}'`), obj)).toEqual(['spec: Invalid value: "object": fallback']);
+    expect(v(schema("self.missing"), obj)).toEqual(['spec: Invalid value: "object": fallback']);
+  });
+});
+
+describe("TestRatcheting (CRDValidationRatcheting, GA since 1.30)", () => {
+  const schema: StructuralSchema = {
+    type: "object",
+    properties: {
+      spec: {
+        type: "object",
+        properties: {
+          name: { type: "string", "x-kubernetes-validations": [{ rule: "self.startsWith('w')" }] },
+          other: { type: "integer" },
+          ports: {
+            type: "array",
+            "x-kubernetes-list-type": "map",
+            "x-kubernetes-list-map-keys": ["name"],
+            items: {
+              type: "object",
+              properties: { name: { type: "string" }, port: { type: "integer" } },
+              "x-kubernetes-validations": [
+                { rule: "self.port < 1000" },
+                { rule: "self.port >= oldSelf.port", message: "port may not decrease" },
+              ],
+            },
+          },
+          tags: {
+            type: "array",
+            items: { type: "string", "x-kubernetes-validations": [{ rule: "self != 'bad'" }] },
+          },
+        },
+      },
+    } as Record<string, StructuralSchema>,
+  };
+  const ratchet = (obj: unknown, old?: unknown) => {
+    const warnings: string[] = [];
+    const errs = validateCustomResourceRules(obj, schema, old, warnings).map(fieldErrorString);
+    return { errs, warnings };
+  };
+  const stored = { spec: { name: "api", other: 1, ports: [{ name: "a", port: 2000 }], tags: ["bad"] } };
+
+  it("an unchanged invalid field is a warning on update, an error on create", () => {
+    const failures = [
+      "spec.name: Invalid value: \"string\": failed rule: self.startsWith('w')",
+      'spec.ports[0]: Invalid value: "object": failed rule: self.port < 1000',
+      "spec.tags[0]: Invalid value: \"string\": failed rule: self != 'bad'",
+    ];
+    expect(ratchet(stored).errs).toEqual(failures);
+    const r = ratchet({ spec: { ...stored.spec, other: 2 } }, stored);
+    expect(r.errs).toEqual([]);
+    expect(r.warnings).toEqual(failures);
+  });
+
+  it("a changed field is validated; map-list items correlate by key, atomic-list items through their list", () => {
+    const r = ratchet(
+      { spec: { ...stored.spec, name: "still-bad", ports: [{ name: "b", port: 3000 }, ...stored.spec.ports] } },
+      stored,
+    );
+    expect(r.errs).toEqual([
+      "spec.name: Invalid value: \"string\": failed rule: self.startsWith('w')",
+      'spec.ports[0]: Invalid value: "object": failed rule: self.port < 1000',
+    ]);
+    expect(r.warnings).toEqual([
+      'spec.ports[1]: Invalid value: "object": failed rule: self.port < 1000',
+      "spec.tags[0]: Invalid value: \"string\": failed rule: self != 'bad'",
+    ]);
+    // A changed atomic list is not correlated item by item: its unchanged 'bad' is an error again.
+    expect(ratchet({ spec: { ...stored.spec, tags: ["bad", "ok"] } }, stored).errs).toEqual([
+      "spec.tags[0]: Invalid value: \"string\": failed rule: self != 'bad'",
+    ]);
+  });
+
+  it("transition rules never ratchet, and map-list items get oldSelf from the item with the same key", () => {
+    const r = ratchet({ spec: { ...stored.spec, ports: [{ name: "a", port: 1500 }] } }, stored);
+    expect(r.errs).toEqual([
+      'spec.ports[0]: Invalid value: "object": failed rule: self.port < 1000',
+      'spec.ports[0]: Invalid value: "object": port may not decrease',
+    ]);
+  });
+});
 
 describe("CRD write: estimated cost (apiextensions validation.go, StaticEstimatedCostLimit / StaticEstimatedCRDCostLimit)", () => {
   const tags = (bounds: { maxItems?: number; maxLength?: number }): unknown => ({
@@ -285,6 +392,26 @@ describe("CRD write: type-checking against the schema (TestCelCompilation)", () 
     expect(atCrd(spec([{ rule: "nope > 1" }]))[0]).toContain(
       "compilation failed: ERROR: <input>:1:1: undeclared reference to 'nope' (in container '')",
     );
+  });
+
+  it("cel.bind is refused: ext.Bindings is in no release's base environment, so cel-go reports its names undeclared", () => {
+    const rule = "cel.bind(r, self.replicas, r > 0 && r < 10)";
+    const line = ` | ${rule}`;
+    expect(atCrd(spec([{ rule }]))).toEqual([
+      `${at}[0].rule: Invalid value: ${printed(rule)}: compilation failed: ` +
+        [
+          `ERROR: <input>:1:1: undeclared reference to 'cel' (in container '')\n${line}\n | ^`,
+          `ERROR: <input>:1:9: undeclared reference to 'bind' (in container '')\n${line}\n | ........^`,
+          `ERROR: <input>:1:10: undeclared reference to 'r' (in container '')\n${line}\n | .........^`,
+          `ERROR: <input>:1:28: undeclared reference to 'r' (in container '')\n${line}\n | ...........................^`,
+          `ERROR: <input>:1:37: undeclared reference to 'r' (in container '')\n${line}\n | ....................................^`,
+        ].join("\n"),
+    ]);
+    // In a messageExpression too; a string that only mentions it is no call.
+    expect(atCrd(spec([{ rule: "true", messageExpression: "cel.bind(m, 'x', m)" }]))[0]).toContain(
+      "messageExpression compilation failed: ERROR: <input>:1:1: undeclared reference to 'cel' (in container '')",
+    );
+    expect(atCrd(spec([{ rule: "self.name != 'cel.bind(a, 1, a)'" }]))).toEqual([]);
   });
 
   it("Kubernetes' CEL libraries type-check, with upstream's type names in overload errors", () => {

@@ -2,12 +2,13 @@
 // (pkg/apiserver/schema/cel/compilation_test.go) — every case whose schema is a list, map or string of one scalar type
 // (genArrayWithRule, genArrayOfArraysWithRule, genMapWithRule, genStringWithRule) and whose functions the estimator
 // models; left out are the object generators, date/duration formats and the extension-library cases
-// (find/join/isSorted/replace/split), whose library costs cel-library-cost.test.ts checks against upstream's
+// (find/join/isSorted/replace/split), whose library costs library-cost.test.ts checks against upstream's
 // cost_test.go instead. Each row: the rule's cost with no
 // bounds (sized from the 3 MiB request limit), and with maxItems/maxProperties/maxLength set to `max`.
 import { parse } from "@marcbachmann/cel-js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { StructuralSchema } from "../custom-resource-schema.js";
 import {
   CEL_COST_LIMITS,
   costErrorMessage,
@@ -15,8 +16,7 @@ import {
   maxCardinality,
   shapeOfSchema,
   shapeOfValue,
-} from "./cel-cost.js";
-import type { StructuralSchema } from "./custom-resource-schema.js";
+} from "./cost.js";
 
 type Gen = (max: number | undefined) => StructuralSchema;
 const bound = <K extends string>(key: K, max: number | undefined) =>

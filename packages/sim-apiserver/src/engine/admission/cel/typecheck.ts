@@ -1,10 +1,10 @@
 import { type ASTNode, Environment, type ParseResult } from "@marcbachmann/cel-js";
-import { EQUATABLE_TYPES, KUBERNETES_DECLARATIONS, KUBERNETES_TYPES, NAMESPACES } from "./cel-kubernetes-library.js";
-import type { StructuralSchema } from "./custom-resource-schema.js";
+import type { StructuralSchema } from "../custom-resource-schema.js";
+import { EQUATABLE_TYPES, KUBERNETES_DECLARATIONS, KUBERNETES_TYPES, NAMESPACES } from "./kubernetes-library.js";
 
 /**
  * The declarations every rule is checked with: cel-js's standard library, plus Kubernetes' CEL libraries and the
- * strings-extension functions cel-js lacks, under upstream's type names (cel-kubernetes-library.ts). The handlers
+ * strings-extension functions cel-js lacks, under upstream's type names (kubernetes-library.ts). The handlers
  * are never called — rules are evaluated by @bufbuild/cel.
  */
 const BASE_ENV = (() => {

@@ -1,9 +1,9 @@
 // Kubernetes' quantity library tests (apiserver/pkg/cel/library/quantity_test.go, TestQuantity) on @bufbuild/cel:
 // the rows of the functions Kubernetes 1.34 has (not the later `mul`, `div`, `divInt`), with upstream's runtime
-// error patterns; `isQuantity([1, 2, 3])` is a checker error (cel-validation.test.ts).
+// error patterns; `isQuantity([1, 2, 3])` is a checker error (validation.test.ts).
 import { parse, plan } from "@bufbuild/cel";
 import { describe, expect, it } from "vitest";
-import { VALIDATION_ENV } from "./cel-library.js";
+import { VALIDATION_ENV } from "./library.js";
 
 const run = (expr: string): unknown => (plan(VALIDATION_ENV, parse(expr)) as (ctx: object) => unknown)({});
 

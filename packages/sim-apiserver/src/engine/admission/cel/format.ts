@@ -6,7 +6,7 @@ import {
   nameIsDNSSubdomain,
   regexError,
 } from "@informer-ts/apimachinery";
-import { parseURL } from "./cel-url.js";
+import { parseURL } from "./url.js";
 
 /**
  * The named string formats of Kubernetes' CEL `format` library (apiserver/pkg/cel/library/format.go,

@@ -3,8 +3,8 @@
 // and the lookups and comparisons of every named format.
 import { isCelList, parse, plan } from "@bufbuild/cel";
 import { describe, expect, it } from "vitest";
-import { NAMED_FORMATS } from "./cel-format.js";
-import { VALIDATION_ENV } from "./cel-library.js";
+import { NAMED_FORMATS } from "./format.js";
+import { VALIDATION_ENV } from "./library.js";
 
 const run = (expr: string): unknown => (plan(VALIDATION_ENV, parse(expr)) as (ctx: object) => unknown)({});
 
