@@ -42,8 +42,11 @@ function typeMeta(): { apiVersion: JsonSchema; kind: JsonSchema; metadata: strin
 
 const isObj = (x: unknown): x is JsonSchema => typeof x === "object" && x !== null && !Array.isArray(x);
 
-/** Applies `f` to every schema node below and including `s` (properties, items, additionalProperties), bottom-up. */
-function mapSchema(s: JsonSchema, f: (n: JsonSchema) => JsonSchema): JsonSchema {
+/**
+ * Applies `f` to every schema node below and including `s` (properties, items, additionalProperties), bottom-up:
+ * `f` gets the node with its children already mapped, and the node as it was.
+ */
+function mapSchema(s: JsonSchema, f: (n: JsonSchema, original: JsonSchema) => JsonSchema): JsonSchema {
   const out: JsonSchema = { ...s };
   if (isObj(out.properties)) {
     out.properties = Object.fromEntries(
@@ -52,7 +55,7 @@ function mapSchema(s: JsonSchema, f: (n: JsonSchema) => JsonSchema): JsonSchema 
   }
   if (isObj(out.items)) out.items = mapSchema(out.items, f);
   if (isObj(out.additionalProperties)) out.additionalProperties = mapSchema(out.additionalProperties, f);
-  return f(out);
+  return f(out, s);
 }
 
 /**
@@ -62,7 +65,7 @@ function mapSchema(s: JsonSchema, f: (n: JsonSchema) => JsonSchema): JsonSchema 
  * an array left without items loses its type; a nullable property is no longer required.
  */
 function toStructuralV2(s: JsonSchema): JsonSchema {
-  return mapSchema(s, (n) => {
+  return mapSchema(s, (n, original) => {
     const out = { ...n };
     for (const k of ["allOf", "anyOf", "oneOf", "not"]) delete out[k];
     if (out.nullable === true) {
@@ -76,8 +79,8 @@ function toStructuralV2(s: JsonSchema): JsonSchema {
       delete out.properties;
     }
     if (out.type === "array" && out.items === undefined) delete out.type;
-    if (Array.isArray(out.required) && isObj(n.properties)) {
-      const props = n.properties;
+    if (Array.isArray(out.required) && isObj(original.properties)) {
+      const props = original.properties;
       const required = out.required.filter((f) => {
         const p = props[f as string];
         return !(isObj(p) && p.nullable === true);
@@ -85,7 +88,7 @@ function toStructuralV2(s: JsonSchema): JsonSchema {
       if (required.length > 0) out.required = required;
       else delete out.required;
     }
-    if (isObj(n.additionalProperties) && n.additionalProperties.nullable === true) delete out.required;
+    if (isObj(original.additionalProperties) && original.additionalProperties.nullable === true) delete out.required;
     return out;
   });
 }
