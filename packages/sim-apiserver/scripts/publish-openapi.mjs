@@ -110,4 +110,6 @@ writeFileSync(
     `/** How many definitions the document holds, and its size as JSON and compressed (bytes). */\n` +
     `export const PUBLISHED_OPENAPI_STATS = {\n  definitions: ${Object.keys(sorted).length},\n  jsonBytes: ${json.length},\n  brotliBytes: ${packed.length},\n} as const;\n`,
 );
-console.log(`${Object.keys(sorted).length} definitions, ${json.length} bytes JSON, ${packed.length} bytes brotli -> ${asset}`);
+console.log(
+  `${Object.keys(sorted).length} definitions, ${json.length} bytes JSON, ${packed.length} bytes brotli -> ${asset}`,
+);

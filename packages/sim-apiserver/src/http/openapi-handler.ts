@@ -19,7 +19,7 @@ function notAcceptable(res: ServerResponse, accept: string | undefined): void {
 
 function notModified(req: IncomingMessage, etag: string): boolean {
   const inm = req.headers["if-none-match"];
-  return inm !== undefined && inm.split(",").some((t) => t.trim() === etag);
+  return inm?.split(",").some((t) => t.trim() === etag) === true;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ServedResource } from "../engine/served-resource.js";
+import { SIM_VERSION_INFO } from "./discovery.js";
 import {
   type CustomResourceVersion,
   customResourceDefinitionName,
@@ -10,7 +11,6 @@ import {
 import { type JsonSchema, kubernetesDefinitions } from "./openapi/kubernetes-definitions.js";
 import { type PathsDefinitions, resourcePaths } from "./openapi/resource-paths.js";
 import { referencedDefinitions, toV3Schema } from "./openapi/v3-schema.js";
-import { SIM_VERSION_INFO } from "./discovery.js";
 
 /** The `/openapi/v3` path key of a group version: `api/v1` or `apis/<group>/<version>`. */
 export function openApiV3PathKey(group: string, version: string): string {
