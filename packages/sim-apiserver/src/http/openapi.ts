@@ -163,7 +163,9 @@ export interface OpenApiV3 {
 
 /** The served OpenAPI v2 document, serialized, and its ETag (`"<sha512 hex>"`). */
 export interface OpenApiV2 {
+  /** The document, serialized. */
   readonly body: string;
+  /** Its ETag: the SHA-512 of the body, upper-case hex, quoted. */
   readonly etag: string;
 }
 
