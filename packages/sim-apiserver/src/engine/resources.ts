@@ -49,6 +49,8 @@ export interface SimResource extends ServedResource {
    * validates against it). Absent: schemaless.
    */
   readonly openAPIV3Schema?: Readonly<Record<string, unknown>>;
+  /** Custom resources: the definition's `spec.names.listKind` (OpenAPI names the List kind's schema after it). */
+  readonly listKind?: string;
   /**
    * A review kind (SelfSubjectAccessReview, TokenReview, …): `create` only, answered from the request's user
    * (`registry/reviews.ts`) and never stored, as upstream's review REST storages.

@@ -76,7 +76,7 @@ describe("discovery documents", () => {
   });
 });
 
-describe("OpenAPI v3 stub (what kubectl's queryParamVerifierV3 needs)", () => {
+describe("OpenAPI v3 index and patch operations (what kubectl's queryParamVerifierV3 needs)", () => {
   it("index points at one document per group version, with a content hash", () => {
     const o = buildOpenApiV3(served);
     const paths = (o.index as { paths: Record<string, { serverRelativeURL: string }> }).paths;

@@ -38,7 +38,15 @@ export { EngineBackend } from "./engine-backend.js";
 export type { HttpLogLine } from "./httplog.js";
 export { type KubeconfigOptions, renderKubeconfig, writeKubeconfig } from "./kubeconfig.js";
 export { negotiateOutput, type OutputMediaType } from "./negotiation.js";
-export { buildOpenApiV3, type OpenApiV3, openApiV3GroupVersionDoc, openApiV3PathKey } from "./openapi.js";
+export {
+  buildOpenApiV2,
+  buildOpenApiV3,
+  type OpenApiV2,
+  type OpenApiV3,
+  openApiV2Doc,
+  openApiV3GroupVersionDoc,
+  openApiV3PathKey,
+} from "./openapi.js";
 export {
   decodeListOptions,
   type ListQuery,

@@ -12,7 +12,7 @@ import { apiGroup, apiGroupList, apiResourceList, apiVersions, SIM_VERSION_INFO 
 import { healthResponse, parseHealthPath } from "./health-checks.js";
 import { apfFields, type HttpLogLine } from "./httplog.js";
 import { InflightRequest } from "./inflight-request.js";
-import { buildOpenApiV3 } from "./openapi.js";
+import { serveOpenApi } from "./openapi-handler.js";
 import { parseQueryBool } from "./query.js";
 import { parseRequestInfo, type RequestInfo } from "./request-info.js";
 import { RequestMetrics } from "./request-metrics.js";
@@ -533,16 +533,8 @@ export class SimHttpServer {
         if (this.opts.metrics === undefined) break;
         writeText(res, 200, await this.opts.metrics.render(), this.opts.metrics.contentType);
         return;
-      case "/openapi/v3":
-        writeJson(res, 200, buildOpenApiV3(resources).index);
-        return;
       default:
-        if (path.startsWith("/openapi/v3/")) {
-          const doc = buildOpenApiV3(resources).docs.get(path.slice("/openapi/v3/".length));
-          if (doc === undefined) break;
-          writeText(res, 200, doc, "application/json");
-          return;
-        }
+        if (path.startsWith("/openapi/") && serveOpenApi(req, res, path, url.searchParams, resources)) return;
     }
     writePlainNotFound(res);
   }

@@ -184,6 +184,7 @@ export function resourceFromCrd(crd: KubeObject): SimResource {
     }),
     ...(scale !== undefined && { scale }),
     custom: true,
+    ...(typeof names?.listKind === "string" && names.listKind !== "" && { listKind: names.listKind }),
     ...(isObject(chosen.schema) &&
       isObject(chosen.schema.openAPIV3Schema) && { openAPIV3Schema: chosen.schema.openAPIV3Schema }),
   };
