@@ -122,7 +122,13 @@ export function decodeExtraValue(r: WireReader, path: string, ctx?: DecodeContex
   while (!r.done()) {
     const tag = r.tag(path);
     if (tag.field !== 1) {
-      ctx?.unknownFields.push({ message: "ExtraValue", path, field: tag.field, wireType: tag.wireType, offset: tag.offset });
+      ctx?.unknownFields.push({
+        message: "ExtraValue",
+        path,
+        field: tag.field,
+        wireType: tag.wireType,
+        offset: tag.offset,
+      });
       r.skip(tag, path);
       continue;
     }
