@@ -34,7 +34,9 @@ function generationRule(r: SimResource): GenerationRule {
     r.resource === "pods" ||
     r.resource === "jobs" ||
     r.resource === "cronjobs" ||
-    r.resource === "replicationcontrollers"
+    r.resource === "replicationcontrollers" ||
+    // pkg/registry/policy/poddisruptionbudget/strategy.go: generation 1 on create, +1 on a spec change.
+    (r.group === "policy" && r.resource === "poddisruptionbudgets")
   )
     return "spec";
   return "none";
