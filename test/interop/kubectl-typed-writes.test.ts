@@ -110,7 +110,17 @@ describe("kubectl typed writes with protobuf bodies", () => {
     expect(await k("rollout", "status", "deploy/guarded", "--timeout=60s")).toContain("successfully rolled out");
     await k("create", "poddisruptionbudget", "guarded", "--selector=app=guarded", "--min-available=1");
     await k("uncordon", "node-1", "node-2");
-    // No disruption controller runs, so the budget allows nothing and every eviction is refused.
+    // The disruption controller computes the budget: 1 healthy pod, 1 required, so no disruption is allowed.
+    await k("wait", "--for=jsonpath={.status.observedGeneration}=1", "pdb/guarded", "--timeout=30s");
+    expect(
+      await k(
+        "get",
+        "pdb",
+        "guarded",
+        "-o",
+        "jsonpath={.status.currentHealthy}/{.status.desiredHealthy}/{.status.disruptionsAllowed}",
+      ),
+    ).toBe("1/1/0");
     const err = await k("drain", "node-0", "--ignore-daemonsets", "--pod-selector=app=guarded", "--timeout=3s").then(
       () => "",
       (e: Error) => e.message,
@@ -118,5 +128,17 @@ describe("kubectl typed writes with protobuf bodies", () => {
     expect(err).toContain("Cannot evict pod as it would violate the pod's disruption budget.");
     expect(err).toMatch(/global timeout reached: 3s/);
     expect(await k("get", "pods", "-l", "app=guarded", "-o", "jsonpath={.items[*].spec.nodeName}")).toBe("node-0");
+    // With a second replica the budget allows one disruption: the drain evicts and completes.
+    await k("scale", "deploy/guarded", "--replicas=2");
+    await k("wait", "--for=jsonpath={.status.disruptionsAllowed}=1", "pdb/guarded", "--timeout=30s");
+    const out = await k(
+      "drain",
+      "node-0",
+      "--ignore-daemonsets",
+      "--pod-selector=app=guarded",
+      "--grace-period=2",
+      "--timeout=60s",
+    );
+    expect(out).toContain("node/node-0 drained");
   });
 });

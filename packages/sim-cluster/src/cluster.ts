@@ -44,7 +44,8 @@ export type ClusterControllerName =
   | "ttl-after-finished"
   | "cronjob"
   | "statefulset"
-  | "daemonset";
+  | "daemonset"
+  | "disruption";
 
 /** Every controller this package has, in start order (the default of {@link ClusterOptions.controllers}). */
 export const ALL_CLUSTER_CONTROLLERS: readonly ClusterControllerName[] = Object.freeze([
@@ -62,6 +63,7 @@ export const ALL_CLUSTER_CONTROLLERS: readonly ClusterControllerName[] = Object.
   "cronjob",
   "statefulset",
   "daemonset",
+  "disruption",
 ]);
 
 /** What `kube-root-ca.crt` holds when no `rootCA` is given (not a usable certificate: the simulator's CA is not known). */

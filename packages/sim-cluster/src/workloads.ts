@@ -1,3 +1,4 @@
+import type { KubeObject } from "@informer-ts/apimachinery";
 import type { SharedIndexInformer } from "@informer-ts/cache";
 import {
   type CronJob,
@@ -7,6 +8,7 @@ import {
   type Node,
   type PersistentVolumeClaim,
   type Pod,
+  type PodDisruptionBudget,
   resources,
   type StatefulSet,
 } from "@informer-ts/client";
@@ -16,18 +18,20 @@ import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import type { ClusterControllerName } from "./cluster.js";
 import { CronJobController } from "./cronjob/cronjob-controller.js";
 import { DaemonSetController } from "./daemonset/daemon-set-controller.js";
+import { DisruptionController } from "./disruption/disruption-controller.js";
 import { JobController } from "./job/job-controller.js";
 import { TTLAfterFinishedController } from "./job/ttl-after-finished-controller.js";
 import { CONTROLLER_REVISIONS, StatefulSetController } from "./statefulset/stateful-set-controller.js";
 import type { ControllerRevision } from "./statefulset/stateful-set-utils.js";
 
-/** The batch, StatefulSet and DaemonSet controllers of a cluster, each present when its name is in the controller list. */
+/** The batch, StatefulSet, DaemonSet and disruption controllers of a cluster, each present when its name is in the controller list. */
 export interface WorkloadControllers {
   readonly jobs: JobController | undefined;
   readonly ttlAfterFinished: TTLAfterFinishedController | undefined;
   readonly cronJobs: CronJobController | undefined;
   readonly statefulSets: StatefulSetController | undefined;
   readonly daemonSets: DaemonSetController | undefined;
+  readonly disruption: DisruptionController | undefined;
 }
 
 /** What {@link newWorkloadControllers} needs of the cluster. */
@@ -46,8 +50,8 @@ export interface WorkloadControllersOptions {
 }
 
 /**
- * Builds the workload controllers (kube-controller-manager's `job`, `ttl-after-finished`, `cronjob`, `statefulset` and
- * `daemonset` controllers) on the cluster's manager and shared informers.
+ * Builds the workload controllers (kube-controller-manager's `job`, `ttl-after-finished`, `cronjob`, `statefulset`,
+ * `daemonset` and `disruption` controllers) on the cluster's manager and shared informers.
  */
 export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadControllers {
   const base = { client: o.client, clock: o.clock, logger: o.logger, metrics: o.metrics };
@@ -99,7 +103,24 @@ export function newWorkloadControllers(o: WorkloadControllersOptions): WorkloadC
         revisions: o.manager.informerFor(CONTROLLER_REVISIONS) as SharedIndexInformer<ControllerRevision>,
       })
     : undefined;
-  return { jobs, ttlAfterFinished, cronJobs, statefulSets, daemonSets };
+  const disruption = o.controllers.includes("disruption")
+    ? new DisruptionController({
+        client: o.client,
+        clock: o.clock,
+        metrics: o.metrics,
+        budgets: o.manager.informerFor(resources.podDisruptionBudgets) as SharedIndexInformer<PodDisruptionBudget>,
+        pods: o.pods,
+        owners: {
+          replicaSets: o.manager.informerFor(resources.replicaSets) as SharedIndexInformer<KubeObject>,
+          deployments: o.manager.informerFor(resources.deployments) as SharedIndexInformer<KubeObject>,
+          statefulSets: o.manager.informerFor(resources.statefulSets) as SharedIndexInformer<KubeObject>,
+          replicationControllers: o.manager.informerFor(
+            resources.replicationControllers,
+          ) as SharedIndexInformer<KubeObject>,
+        },
+      })
+    : undefined;
+  return { jobs, ttlAfterFinished, cronJobs, statefulSets, daemonSets, disruption };
 }
 
 /** The runnables of the workload controllers, in start order. */
@@ -111,5 +132,6 @@ export function workloadControllerList(w: WorkloadControllers): Controller[] {
     w.cronJobs?.controller,
     w.statefulSets?.controller,
     w.daemonSets?.controller,
+    w.disruption?.controller,
   ].filter((c): c is Controller => c !== undefined);
 }

@@ -5,7 +5,7 @@
 export const CLUSTER_USAGE = `sim-cluster: a Kubernetes cluster's moving parts against any apiserver, in real time — kwok-style nodes (Node objects,
 Leases, heartbeats), the kubelet stand-in driven by stages, the scheduler and kube-controller-manager's controllers
 (deployment, replicaset, replicationcontroller, endpoint, endpointslice, podgc, nodelifecycle, serviceaccount,
-root-ca-cert-publisher, job, ttl-after-finished, cronjob, statefulset, daemonset), on the informer-ts controller
+root-ca-cert-publisher, job, ttl-after-finished, cronjob, statefulset, daemonset, disruption), on the informer-ts controller
 runtime.
 
 usage: sim-cluster [--kubeconfig FILE] [--nodes N] [--stages FILE] [--controllers a,b] [--seed N] [--no-events]
@@ -17,7 +17,7 @@ flags:
   --stages FILE         pod stages as JSON or YAML (a list, or {stages: [...]}); default the built-in stages
   --controllers LIST    comma-separated: deployment, replicaset, replicationcontroller, endpoint,
                         endpointslice, podgc, nodelifecycle, serviceaccount, root-ca-cert-publisher,
-                        job, ttl-after-finished, cronjob, statefulset, daemonset
+                        job, ttl-after-finished, cronjob, statefulset, daemonset, disruption
                         (default all of them)
   --seed N              seed of stage jitter, failures and scheduling ties (default 1)
   --no-events           record no Events
