@@ -73,8 +73,15 @@ describe("decodeRequestBody", () => {
       message:
         "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml",
     };
-    expect(statusOf(() => decodeRequestBody(cmBytes, PROTOBUF_MEDIA_TYPE, POD_TEMPLATE))).toEqual(noSchema);
-    expect(statusOf(() => decodeRequestBody(cmBytes, PROTOBUF_MEDIA_TYPE, WIDGET))).toEqual(noSchema);
+    // Protobuf: the message goes on to name the kind the simulator has no schema for.
+    expect(statusOf(() => decodeRequestBody(cmBytes, PROTOBUF_MEDIA_TYPE, POD_TEMPLATE))).toEqual({
+      ...noSchema,
+      message: `${noSchema.message}; the simulator decodes no protobuf PodTemplate (v1): send it as JSON`,
+    });
+    expect(statusOf(() => decodeRequestBody(cmBytes, PROTOBUF_MEDIA_TYPE, WIDGET))).toEqual({
+      ...noSchema,
+      message: `${noSchema.message}; the simulator decodes no protobuf ${WIDGET.kind} (${WIDGET.group}/${WIDGET.version}): send it as JSON`,
+    });
     expect(statusOf(() => decodeRequestBody(cmBytes, "application/cbor", WIDGET))).toEqual(noSchema);
     expect(statusOf(() => decodeRequestBody(cmBytes, "application/cbor", CM))).toEqual({
       ...noSchema,

@@ -115,6 +115,35 @@ export function apiResourceList(resources: readonly ServedResource[], group: str
       ...(r.group === "" && r.resource === "namespaces"
         ? [{ name: "namespaces/finalize", singularName: "", namespaced: false, kind: "Namespace", verbs: ["update"] }]
         : []),
+      // The create subresources the simulator serves, with the kind their body is (kube-apiserver lists them so;
+      // `kubectl drain` evicts only when discovery lists `pods/eviction`, else it deletes).
+      ...(r.group === "" && r.resource === "pods"
+        ? [
+            { name: "pods/binding", singularName: "", namespaced: true, kind: "Binding", verbs: ["create"] },
+            {
+              name: "pods/eviction",
+              singularName: "",
+              namespaced: true,
+              group: "policy",
+              version: "v1",
+              kind: "Eviction",
+              verbs: ["create"],
+            },
+          ]
+        : []),
+      ...(r.group === "" && r.resource === "serviceaccounts"
+        ? [
+            {
+              name: "serviceaccounts/token",
+              singularName: "",
+              namespaced: true,
+              group: "authentication.k8s.io",
+              version: "v1",
+              kind: "TokenRequest",
+              verbs: ["create"],
+            },
+          ]
+        : []),
       // The status subresource is listed as its own entry, as kube-apiserver does (`pods/status`).
       ...(r.subresources?.includes("status") === true
         ? [

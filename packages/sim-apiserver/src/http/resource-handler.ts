@@ -222,11 +222,13 @@ export async function handleResourceRequest(
   const subs = r.subresources ?? [];
   const finalize = sub === "finalize" && r.group === "" && r.resource === "namespaces";
   const binding = sub === "binding" && r.group === "" && r.resource === "pods";
+  const eviction = sub === "eviction" && r.group === "" && r.resource === "pods";
   const log = sub === "log" && r.group === "" && r.resource === "pods" && backend.podLog !== undefined;
   const token = sub === "token" && r.group === "" && r.resource === "serviceaccounts";
   if (
     sub !== "" &&
     !binding &&
+    !eviction &&
     !log &&
     !token &&
     !(((sub === "status" || sub === "scale" || sub === "approval") && subs.includes(sub)) || finalize)
@@ -257,11 +259,13 @@ export async function handleResourceRequest(
       return removeCollection(req, res, r, namespace, info, query, ctx, cfg);
     throw genericMethodNotAllowed();
   }
-  if (binding || token) {
+  if (binding || eviction || token) {
     if (method !== "POST") throw genericMethodNotAllowed();
     const kind = binding
       ? { group: "", version: "v1", kind: "Binding" }
-      : { group: "authentication.k8s.io", version: "v1", kind: "TokenRequest" };
+      : eviction
+        ? { group: "policy", version: "v1", kind: "Eviction" }
+        : { group: "authentication.k8s.io", version: "v1", kind: "TokenRequest" };
     return createOnSubresource(req, res, r, namespace, info.name, query, ctx, cfg, kind);
   }
   if (log) {
@@ -436,8 +440,9 @@ async function servePodLog(
 }
 
 /**
- * A POST to a create subresource whose body is its own kind: `pods/<name>/binding` (a Binding) and
- * `serviceaccounts/<name>/token` (a TokenRequest). The object is named after the URL.
+ * A POST to a create subresource whose body is its own kind: `pods/<name>/binding` (a Binding),
+ * `pods/<name>/eviction` (a policy/v1 Eviction) and `serviceaccounts/<name>/token` (a TokenRequest). The object is
+ * named after the URL.
  */
 async function createOnSubresource(
   req: IncomingMessage,

@@ -19,8 +19,10 @@ import {
   CUSTOM_RESOURCE_DEFINITIONS,
   type DeleteOptions,
   establishedDefinition,
+  evictPod,
   type PatchContentType,
   type PodBinding,
+  type PodEviction,
   patchTypeOf,
   type RegistryStore,
   type ResourceTable,
@@ -34,7 +36,7 @@ import {
   withTerminatingCondition,
 } from "../registry/index.js";
 import type { EngineRequest, Served } from "../request-context.js";
-import type { SimResource } from "../resources.js";
+import { BUILTIN_RESOURCES, type SimResource } from "../resources.js";
 import type { ServiceAccountTokens } from "../serviceaccount/service-account-tokens.js";
 import type { MvccStorage } from "../storage/index.js";
 import { type ListOptionGates, listOptionsFor, scalePathsOf } from "./list-serving.js";
@@ -82,7 +84,7 @@ export class WriteServing {
 
   /**
    * CREATE through the registry (with `subresource: "binding"` on pods: {@link bindPod}, the pod named by the
-   * Binding's `metadata.name`; `"token"` on serviceaccounts: a TokenRequest answered by {@link ServiceAccountTokens}): generateName, uid, creationTimestamp, the kind's strategy, validation, the
+   * Binding's `metadata.name`; `"eviction"` on pods: {@link evictPod}; `"token"` on serviceaccounts: a TokenRequest answered by {@link ServiceAccountTokens}): generateName, uid, creationTimestamp, the kind's strategy, validation, the
    * namespace lifecycle; `dryRun` stores nothing. A CustomResourceDefinition is validated, stored established, and
    * its resource served.
    */
@@ -93,6 +95,12 @@ export class WriteServing {
       if (r.group !== "" || r.resource !== "serviceaccounts" || this.deps.tokens === undefined)
         throw newNotFound({ group: r.group, resource: r.resource }, "");
       return { object: this.deps.tokens.request(namespace, (obj.metadata?.name ?? "") as string, obj) };
+    }
+    if (req.subresource === "eviction") {
+      if (r.group !== "" || r.resource !== "pods") throw newNotFound({ group: r.group, resource: r.resource }, "");
+      const name = (obj.metadata?.name ?? "") as string;
+      const status = evictPod(this.evictionDeps(r), namespace, name, obj as PodEviction, req.dryRun === true);
+      return { object: status as unknown as KubeObject };
     }
     if (req.subresource === "binding") {
       if (r.group !== "" || r.resource !== "pods") throw newNotFound({ group: r.group, resource: r.resource }, "");
@@ -297,6 +305,22 @@ export class WriteServing {
     if (pre === undefined) return options;
     const { resourceVersion: _rv, ...rest } = pre;
     return { ...options, preconditions: rest };
+  }
+
+  /** What pods/eviction reads and writes through: storage reads, the registry's status update and delete. */
+  private evictionDeps(pods: SimResource) {
+    const { storage, registry, clock } = this.deps;
+    const pdbs = BUILTIN_RESOURCES.find((x) => x.group === "policy" && x.resource === "poddisruptionbudgets");
+    if (pdbs === undefined) throw new Error("poddisruptionbudgets is not a built-in resource");
+    return {
+      storage,
+      pods,
+      podDisruptionBudgets: pdbs,
+      update: (r: SimResource, ns: string, name: string, obj: KubeObject, o: { subresource?: string }) =>
+        registry.update(r, ns, name, obj, { ...o, userAgent: this.deps.defaultUserAgent }),
+      delete: (r: SimResource, ns: string, name: string, d: DeleteOptions) => registry.delete(r, ns, name, d),
+      now: () => rfc3339Seconds(clock.now()),
+    };
   }
 
   /** The registry's write options of a request. */

@@ -14,6 +14,7 @@ export { FIELD_MANAGER_MAX_LENGTH } from "./field-manager/structured-merge-manag
 export { FINALIZER_FOREGROUND, FINALIZER_KUBERNETES, FINALIZER_ORPHAN } from "./object-meta-validation.js";
 export { applyPatch, type PatchContentType, patchTypeOf, unsupportedPatchType } from "./patch.js";
 export { bindPod, type PodBinding } from "./pod-binding.js";
+export { type EvictionDeps, evictPod, MAX_DISRUPTED_POD_SIZE, type PodEviction } from "./pod-eviction.js";
 export { ResourceTable } from "./resource-table.js";
 export { answerReview, IN_PROCESS_USER, type ReviewUser, reviewUserOf } from "./reviews.js";
 export {

@@ -508,6 +508,184 @@ describe("decodeMessage", () => {
     },
   );
 
+  // The bodies of kubectl's typed subresource writes and reviews (field numbers from authorization/v1,
+  // authentication/v1, policy/v1, certificates/v1 and core/v1 generated.proto).
+  it("SelfSubjectAccessReview (kubectl auth can-i): resourceAttributes and nonResourceAttributes", () => {
+    const { object, unknown } = decode(
+      "SelfSubjectAccessReview",
+      [
+        ...meta(mfield(8)),
+        ...mfield(
+          2,
+          mfield(
+            1,
+            sfield(1, "default"),
+            sfield(2, "create"),
+            sfield(3, "apps"),
+            sfield(5, "deployments"),
+            sfield(6, "scale"),
+            sfield(7, "web"),
+          ),
+        ),
+      ],
+      "authorization.k8s.io",
+    );
+    expect(object).toEqual({
+      metadata: { creationTimestamp: null },
+      spec: {
+        resourceAttributes: {
+          namespace: "default",
+          verb: "create",
+          group: "apps",
+          resource: "deployments",
+          subresource: "scale",
+          name: "web",
+        },
+      },
+    });
+    expect(unknown).toEqual([]);
+    const nonResource = decode(
+      "SelfSubjectAccessReview",
+      [...mfield(2, mfield(2, sfield(1, "/healthz"), sfield(2, "get")))],
+      "authorization.k8s.io",
+    );
+    expect(nonResource.object).toEqual({ spec: { nonResourceAttributes: { path: "/healthz", verb: "get" } } });
+  });
+
+  it("SelfSubjectRulesReview (kubectl auth can-i --list) and SelfSubjectReview (kubectl auth whoami)", () => {
+    expect(
+      decode("SelfSubjectRulesReview", [...mfield(2, sfield(1, "kube-system"))], "authorization.k8s.io").object,
+    ).toEqual({
+      spec: { namespace: "kube-system" },
+    });
+    expect(decode("SelfSubjectReview", [...meta(mfield(8))], "authentication.k8s.io").object).toEqual({
+      metadata: { creationTimestamp: null },
+    });
+  });
+
+  it("SubjectAccessReview: user, groups, uid and extra (ExtraValue is a JSON array of strings)", () => {
+    const { object, unknown } = decode(
+      "SubjectAccessReview",
+      [
+        ...mfield(
+          2,
+          mfield(1, sfield(2, "get"), sfield(5, "pods")),
+          sfield(3, "alice"),
+          sfield(4, "dev"),
+          sfield(4, "ops"),
+          mfield(5, sfield(1, "scopes"), mfield(2, sfield(1, "a"), sfield(1, "b"))),
+          mfield(5, sfield(1, "empty"), mfield(2)),
+          sfield(6, "u-1"),
+        ),
+      ],
+      "authorization.k8s.io",
+    );
+    expect(object).toEqual({
+      spec: {
+        resourceAttributes: { verb: "get", resource: "pods" },
+        user: "alice",
+        groups: ["dev", "ops"],
+        extra: { scopes: ["a", "b"], empty: [] },
+        uid: "u-1",
+      },
+    });
+    expect(unknown).toEqual([]);
+  });
+
+  it("TokenRequest (kubectl create token): audiences, expirationSeconds (a pointer: 0 kept), boundObjectRef", () => {
+    const { object } = decode(
+      "TokenRequest",
+      [
+        ...meta(sfield(1, "bot"), sfield(3, "default")),
+        ...mfield(
+          2,
+          sfield(1, "api"),
+          sfield(1, "vault"),
+          mfield(3, sfield(1, "Pod"), sfield(2, "v1"), sfield(3, "p"), sfield(4, "u")),
+          vfield(4, 3600),
+        ),
+      ],
+      "authentication.k8s.io",
+    );
+    expect(object).toEqual({
+      metadata: { name: "bot", namespace: "default" },
+      spec: {
+        audiences: ["api", "vault"],
+        boundObjectRef: { kind: "Pod", apiVersion: "v1", name: "p", uid: "u" },
+        expirationSeconds: 3600,
+      },
+    });
+    expect(decode("TokenRequest", [...mfield(2, vfield(4, 0))], "authentication.k8s.io").object).toEqual({
+      spec: { expirationSeconds: 0 },
+    });
+  });
+
+  it("Eviction (kubectl drain): meta/v1 DeleteOptions with meta/v1 Preconditions, a zero grace period kept", () => {
+    const { object, unknown } = decode(
+      "Eviction",
+      [
+        ...meta(sfield(1, "web-1"), sfield(3, "default"), mfield(8)),
+        ...mfield(
+          2,
+          vfield(1, 0),
+          mfield(2, sfield(1, "uid-1"), sfield(2, "42")),
+          sfield(4, "Foreground"),
+          sfield(5, "All"),
+        ),
+      ],
+      "policy",
+    );
+    expect(object).toEqual({
+      metadata: { name: "web-1", namespace: "default", creationTimestamp: null },
+      deleteOptions: {
+        gracePeriodSeconds: 0,
+        preconditions: { uid: "uid-1", resourceVersion: "42" },
+        propagationPolicy: "Foreground",
+        dryRun: ["All"],
+      },
+    });
+    expect(unknown).toEqual([]);
+    // kubectl's default: an empty DeleteOptions.
+    expect(decode("Eviction", [...meta(sfield(1, "web-1")), ...mfield(2)], "policy").object).toEqual({
+      metadata: { name: "web-1" },
+      deleteOptions: {},
+    });
+  });
+
+  it("Binding (a scheduler's pods/binding) and CertificateSigningRequest (request bytes, usages, extra)", () => {
+    expect(
+      decode("Binding", [...meta(sfield(1, "p")), ...mfield(2, sfield(1, "Node"), sfield(3, "node-0"))]).object,
+    ).toEqual({
+      metadata: { name: "p" },
+      target: { kind: "Node", name: "node-0" },
+    });
+    const csr = decode(
+      "CertificateSigningRequest",
+      [
+        ...meta(sfield(1, "c")),
+        ...mfield(
+          2,
+          bfield(1, [1, 2]),
+          sfield(5, "client auth"),
+          mfield(6, sfield(1, "k"), mfield(2, sfield(1, "v"))),
+          sfield(7, "kubernetes.io/kube-apiserver-client"),
+        ),
+        ...mfield(3, mfield(1, sfield(1, "Approved"), sfield(2, "KubectlApprove"), sfield(6, "True"))),
+      ],
+      "certificates.k8s.io",
+    );
+    expect(csr.object).toEqual({
+      metadata: { name: "c" },
+      spec: {
+        request: "AQI=",
+        usages: ["client auth"],
+        extra: { k: ["v"] },
+        signerName: "kubernetes.io/kube-apiserver-client",
+      },
+      status: { conditions: [{ type: "Approved", reason: "KubectlApprove", status: "True" }] },
+    });
+  });
+
   it("inlined embedded structs join their parent (Volume's VolumeSource, ConfigMapVolumeSource's name)", () => {
     // Pod.spec 2 → PodSpec.volumes 1 → Volume{name 1, VolumeSource 2{emptyDir 2{sizeLimit 2}, configMap 19{1{name 1}}}}
     const { object } = decode("Pod", [
@@ -668,6 +846,8 @@ describe("decodeMessage", () => {
         return fc.constantFrom("1", "500m", "1Gi", "2Ki");
       case "IntOrString":
         return fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.string({ maxLength: 4 }));
+      case "ExtraValue":
+        return fc.array(fc.string({ maxLength: 4 }), { maxLength: 2 });
       default:
         return messageArb(f.type, depth - 1);
     }

@@ -68,6 +68,7 @@ function zeroOf(type: string): unknown {
       return "0";
     case "Time":
     case "FieldsV1":
+    case "ExtraValue":
       return null;
     case "IntOrString":
       return 0;

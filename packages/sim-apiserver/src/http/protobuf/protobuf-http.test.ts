@@ -196,6 +196,9 @@ describe("protobuf bodies over HTTP", () => {
       415,
       "UnsupportedMediaType",
     ]);
+    expect((podTemplate.json as { message: string }).message).toBe(
+      "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml; the simulator decodes no protobuf PodTemplate (v1): send it as JSON",
+    );
     const bad = await fetchRaw(`${base}${CM}`, {
       method: "POST",
       headers: proto,

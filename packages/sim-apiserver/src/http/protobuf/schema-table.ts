@@ -3,10 +3,10 @@
 // generated.proto (field numbers, types, repeated/map) and types.go (JSON names,
 // pointer or non-omitempty scalars, inlined embedded structs). Regenerate instead of editing by hand.
 //
-// One entry per message reachable from Namespace, ConfigMap, Secret, Service, ServiceAccount, Pod, ResourceQuota, Event, Node, PersistentVolumeClaim, Endpoints, Deployment, StatefulSet, ReplicaSet, DaemonSet, Job, CronJob, ClusterRole, ClusterRoleBinding, Role, RoleBinding, PodDisruptionBudget, PriorityClass, Ingress, Lease. Each field is `<number> <json name> <type>`:
+// One entry per message reachable from Namespace, ConfigMap, Secret, Service, ServiceAccount, Pod, ResourceQuota, Event, Node, PersistentVolumeClaim, Endpoints, Binding, Deployment, StatefulSet, ReplicaSet, DaemonSet, Job, CronJob, ClusterRole, ClusterRoleBinding, Role, RoleBinding, PodDisruptionBudget, PriorityClass, Ingress, Lease, Eviction, SelfSubjectAccessReview, SelfSubjectRulesReview, SubjectAccessReview, LocalSubjectAccessReview, SelfSubjectReview, TokenRequest, TokenReview, CertificateSigningRequest, HorizontalPodAutoscaler, Scale. Each field is `<number> <json name> <type>`:
 // `[]T` repeated, `map[T]` a map with string keys, `^` as the name an inlined embedded struct (its fields join
 // the parent's JSON object), a trailing `!` a scalar kept in JSON even when zero (a Go pointer or a field without
-// `omitempty`). Time, IntOrString, Quantity and FieldsV1 (well-known.ts) have their own JSON form.
+// `omitempty`). Time, IntOrString, Quantity, FieldsV1 and ExtraValue (well-known.ts) have their own JSON form.
 
 /** Message name → field list, in the notation above (parsed by schema.ts). */
 export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
@@ -18,11 +18,20 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   AzureDiskVolumeSource:
     "1 diskName string!; 2 diskURI string!; 3 cachingMode string!; 4 fsType string!; 5 readOnly bool!; 6 kind string!",
   AzureFileVolumeSource: "1 secretName string!; 2 shareName string!; 3 readOnly bool",
+  Binding: "1 metadata ObjectMeta; 2 target ObjectReference",
+  BoundObjectReference: "1 kind string; 2 apiVersion string; 3 name string; 4 uid string",
   CSIVolumeSource:
     "1 driver string!; 2 readOnly bool!; 3 fsType string!; 4 volumeAttributes map[string]; 5 nodePublishSecretRef LocalObjectReference",
   Capabilities: "1 add []string; 2 drop []string",
   CephFSVolumeSource:
     "1 monitors []string; 2 path string; 3 user string; 4 secretFile string; 5 secretRef LocalObjectReference; 6 readOnly bool",
+  CertificateSigningRequest:
+    "1 metadata ObjectMeta; 2 spec CertificateSigningRequestSpec; 3 status CertificateSigningRequestStatus",
+  CertificateSigningRequestCondition:
+    "1 type string!; 2 reason string; 3 message string; 4 lastUpdateTime Time; 5 lastTransitionTime Time; 6 status string!",
+  CertificateSigningRequestSpec:
+    "1 request bytes!; 2 username string; 3 uid string; 4 groups []string; 5 usages []string; 6 extra map[ExtraValue]; 7 signerName string!; 8 expirationSeconds int32!",
+  CertificateSigningRequestStatus: "1 conditions []CertificateSigningRequestCondition; 2 certificate bytes",
   CinderVolumeSource: "1 volumeID string!; 2 fsType string; 3 readOnly bool; 4 secretRef LocalObjectReference",
   ClientIPConfig: "1 timeoutSeconds int32!",
   ClusterRole: "1 metadata ObjectMeta; 2 rules []PolicyRule; 3 aggregationRule AggregationRule",
@@ -59,6 +68,7 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   CronJobSpec:
     "1 schedule string!; 2 startingDeadlineSeconds int64!; 3 concurrencyPolicy string; 4 suspend bool!; 5 jobTemplate JobTemplateSpec; 6 successfulJobsHistoryLimit int32!; 7 failedJobsHistoryLimit int32!; 8 timeZone string!",
   CronJobStatus: "1 active []ObjectReference; 4 lastScheduleTime Time; 5 lastSuccessfulTime Time",
+  CrossVersionObjectReference: "1 kind string!; 2 name string!; 3 apiVersion string",
   DaemonEndpoint: "1 Port int32!",
   DaemonSet: "1 metadata ObjectMeta; 2 spec DaemonSetSpec; 3 status DaemonSetStatus",
   DaemonSetCondition: "1 type string!; 2 status string!; 3 lastTransitionTime Time; 4 reason string; 5 message string",
@@ -67,6 +77,8 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   DaemonSetStatus:
     "1 currentNumberScheduled int32!; 2 numberMisscheduled int32!; 3 desiredNumberScheduled int32!; 4 numberReady int32!; 5 observedGeneration int64; 6 updatedNumberScheduled int32; 7 numberAvailable int32; 8 numberUnavailable int32; 9 collisionCount int32!; 10 conditions []DaemonSetCondition",
   DaemonSetUpdateStrategy: "1 type string; 2 rollingUpdate RollingUpdateDaemonSet",
+  DeleteOptions:
+    "1 gracePeriodSeconds int64!; 2 preconditions Preconditions; 3 orphanDependents bool!; 4 propagationPolicy string!; 5 dryRun []string; 6 ignoreStoreReadErrorWithClusterBreakingPotential bool!",
   Deployment: "1 metadata ObjectMeta; 2 spec DeploymentSpec; 3 status DeploymentStatus",
   DeploymentCondition:
     "1 type string!; 2 status string!; 4 reason string; 5 message string; 6 lastUpdateTime Time; 7 lastTransitionTime Time",
@@ -96,8 +108,11 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
     "1 metadata ObjectMeta; 2 involvedObject ObjectReference; 3 reason string; 4 message string; 5 source EventSource; 6 firstTimestamp Time; 7 lastTimestamp Time; 8 count int32; 9 type string; 10 eventTime MicroTime; 11 series EventSeries; 12 action string; 13 related ObjectReference; 14 reportingComponent string!; 15 reportingInstance string!",
   EventSeries: "1 count int32; 2 lastObservedTime MicroTime",
   EventSource: "1 component string; 2 host string",
+  Eviction: "1 metadata ObjectMeta; 2 deleteOptions DeleteOptions",
   ExecAction: "1 command []string",
   FCVolumeSource: "1 targetWWNs []string; 2 lun int32!; 3 fsType string; 4 readOnly bool; 5 wwids []string",
+  FieldSelectorAttributes: "1 rawSelector string; 2 requirements []FieldSelectorRequirement",
+  FieldSelectorRequirement: "1 key string!; 2 operator string!; 3 values []string",
   FileKeySelector: "1 volumeName string!; 2 path string!; 3 key string!; 4 optional bool!",
   FlexVolumeSource:
     "1 driver string!; 2 fsType string; 3 secretRef LocalObjectReference; 4 readOnly bool; 5 options map[string]",
@@ -110,6 +125,12 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   HTTPHeader: "1 name string!; 2 value string!",
   HTTPIngressPath: "1 path string; 2 backend IngressBackend; 3 pathType string!",
   HTTPIngressRuleValue: "1 paths []HTTPIngressPath",
+  HorizontalPodAutoscaler:
+    "1 metadata ObjectMeta; 2 spec HorizontalPodAutoscalerSpec; 3 status HorizontalPodAutoscalerStatus",
+  HorizontalPodAutoscalerSpec:
+    "1 scaleTargetRef CrossVersionObjectReference; 2 minReplicas int32!; 3 maxReplicas int32!; 4 targetCPUUtilizationPercentage int32!",
+  HorizontalPodAutoscalerStatus:
+    "1 observedGeneration int64!; 2 lastScaleTime Time; 3 currentReplicas int32!; 4 desiredReplicas int32!; 5 currentCPUUtilizationPercentage int32!",
   HostAlias: "1 ip string!; 2 hostnames []string",
   HostIP: "1 ip string!",
   HostPathVolumeSource: "1 path string!; 2 type string!",
@@ -137,6 +158,7 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   JobTemplateSpec: "1 metadata ObjectMeta; 2 spec JobSpec",
   KeyToPath: "1 key string!; 2 path string!; 3 mode int32!",
   LabelSelector: "1 matchLabels map[string]; 2 matchExpressions []LabelSelectorRequirement",
+  LabelSelectorAttributes: "1 rawSelector string; 2 requirements []LabelSelectorRequirement",
   LabelSelectorRequirement: "1 key string!; 2 operator string!; 3 values []string",
   Lease: "1 metadata ObjectMeta; 2 spec LeaseSpec",
   LeaseSpec:
@@ -147,6 +169,7 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   LoadBalancerIngress: "1 ip string; 2 hostname string; 3 ipMode string!; 4 ports []PortStatus",
   LoadBalancerStatus: "1 ingress []LoadBalancerIngress",
   LocalObjectReference: "1 name string",
+  LocalSubjectAccessReview: "1 metadata ObjectMeta; 2 spec SubjectAccessReviewSpec; 3 status SubjectAccessReviewStatus",
   ManagedFieldsEntry:
     "1 manager string; 2 operation string; 3 apiVersion string; 4 time Time; 6 fieldsType string; 7 fieldsV1 FieldsV1; 8 subresource string",
   ModifyVolumeStatus: "1 targetVolumeAttributesClassName string; 2 status string!",
@@ -178,6 +201,8 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   NodeSwapStatus: "1 capacity int64!",
   NodeSystemInfo:
     "1 machineID string!; 2 systemUUID string!; 3 bootID string!; 4 kernelVersion string!; 5 osImage string!; 6 containerRuntimeVersion string!; 7 kubeletVersion string!; 8 kubeProxyVersion string!; 9 operatingSystem string!; 10 architecture string!; 11 swap NodeSwapStatus",
+  NonResourceAttributes: "1 path string; 2 verb string",
+  NonResourceRule: "1 verbs []string; 2 nonResourceURLs []string",
   ObjectFieldSelector: "1 apiVersion string; 2 fieldPath string!",
   ObjectMeta:
     "1 name string; 2 generateName string; 3 namespace string; 4 selfLink string; 5 uid string; 6 resourceVersion string; 7 generation int64; 8 creationTimestamp Time; 9 deletionTimestamp Time; 10 deletionGracePeriodSeconds int64!; 11 labels map[string]; 12 annotations map[string]; 13 ownerReferences []OwnerReference; 14 finalizers []string; 17 managedFields []ManagedFieldsEntry",
@@ -237,6 +262,7 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
     "1 verbs []string; 2 apiGroups []string; 3 resources []string; 4 resourceNames []string; 5 nonResourceURLs []string",
   PortStatus: "1 port int32!; 2 protocol string!; 3 error string!",
   PortworxVolumeSource: "1 volumeID string!; 2 fsType string; 3 readOnly bool",
+  Preconditions: "1 uid string!; 2 resourceVersion string!",
   PreferredSchedulingTerm: "1 weight int32!; 2 preference NodeSelectorTerm",
   PriorityClass:
     "1 metadata ObjectMeta; 2 value int32!; 3 globalDefault bool; 4 description string; 5 preemptionPolicy string!",
@@ -253,6 +279,8 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   ReplicaSetSpec: "1 replicas int32!; 2 selector LabelSelector; 3 template PodTemplateSpec; 4 minReadySeconds int32",
   ReplicaSetStatus:
     "1 replicas int32!; 2 fullyLabeledReplicas int32; 3 observedGeneration int64; 4 readyReplicas int32; 5 availableReplicas int32; 6 conditions []ReplicaSetCondition; 7 terminatingReplicas int32!",
+  ResourceAttributes:
+    "1 namespace string; 2 verb string; 3 group string; 4 version string; 5 resource string; 6 subresource string; 7 name string; 8 fieldSelector FieldSelectorAttributes; 9 labelSelector LabelSelectorAttributes",
   ResourceClaim: "1 name string!; 2 request string",
   ResourceFieldSelector: "1 containerName string; 2 resource string!; 3 divisor Quantity",
   ResourceHealth: "1 resourceID string!; 2 health string",
@@ -260,6 +288,7 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   ResourceQuotaSpec: "1 hard map[Quantity]; 2 scopes []string; 3 scopeSelector ScopeSelector",
   ResourceQuotaStatus: "1 hard map[Quantity]; 2 used map[Quantity]",
   ResourceRequirements: "1 limits map[Quantity]; 2 requests map[Quantity]; 3 claims []ResourceClaim",
+  ResourceRule: "1 verbs []string; 2 apiGroups []string; 3 resources []string; 4 resourceNames []string",
   ResourceStatus: "1 name string!; 2 resources []ResourceHealth",
   Role: "1 metadata ObjectMeta; 2 rules []PolicyRule",
   RoleBinding: "1 metadata ObjectMeta; 2 subjects []Subject; 3 roleRef RoleRef",
@@ -268,8 +297,11 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   RollingUpdateDeployment: "1 maxUnavailable IntOrString; 2 maxSurge IntOrString",
   RollingUpdateStatefulSetStrategy: "1 partition int32!; 2 maxUnavailable IntOrString",
   SELinuxOptions: "1 user string; 2 role string; 3 type string; 4 level string",
+  Scale: "1 metadata ObjectMeta; 2 spec ScaleSpec; 3 status ScaleStatus",
   ScaleIOVolumeSource:
     "1 gateway string!; 2 system string!; 3 secretRef LocalObjectReference; 4 sslEnabled bool; 5 protectionDomain string; 6 storagePool string; 7 storageMode string; 8 volumeName string; 9 fsType string; 10 readOnly bool",
+  ScaleSpec: "1 replicas int32",
+  ScaleStatus: "1 replicas int32!; 2 selector string",
   ScopeSelector: "1 matchExpressions []ScopedResourceSelectorRequirement",
   ScopedResourceSelectorRequirement: "1 scopeName string!; 2 operator string!; 3 values []string",
   SeccompProfile: "1 type string!; 2 localhostProfile string!",
@@ -280,6 +312,13 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   SecretVolumeSource: "1 secretName string; 2 items []KeyToPath; 3 defaultMode int32!; 4 optional bool!",
   SecurityContext:
     "1 capabilities Capabilities; 2 privileged bool!; 3 seLinuxOptions SELinuxOptions; 4 runAsUser int64!; 5 runAsNonRoot bool!; 6 readOnlyRootFilesystem bool!; 7 allowPrivilegeEscalation bool!; 8 runAsGroup int64!; 9 procMount string!; 10 windowsOptions WindowsSecurityContextOptions; 11 seccompProfile SeccompProfile; 12 appArmorProfile AppArmorProfile",
+  SelfSubjectAccessReview:
+    "1 metadata ObjectMeta; 2 spec SelfSubjectAccessReviewSpec; 3 status SubjectAccessReviewStatus",
+  SelfSubjectAccessReviewSpec: "1 resourceAttributes ResourceAttributes; 2 nonResourceAttributes NonResourceAttributes",
+  SelfSubjectReview: "1 metadata ObjectMeta; 2 status SelfSubjectReviewStatus",
+  SelfSubjectReviewStatus: "1 userInfo UserInfo",
+  SelfSubjectRulesReview: "1 metadata ObjectMeta; 2 spec SelfSubjectRulesReviewSpec; 3 status SubjectRulesReviewStatus",
+  SelfSubjectRulesReviewSpec: "1 namespace string",
   Service: "1 metadata ObjectMeta; 2 spec ServiceSpec; 3 status ServiceStatus",
   ServiceAccount:
     "1 metadata ObjectMeta; 2 secrets []ObjectReference; 3 imagePullSecrets []LocalObjectReference; 4 automountServiceAccountToken bool!",
@@ -305,17 +344,30 @@ export const SCHEMA_TABLE: Readonly<Record<string, string>> = {
   StorageOSVolumeSource:
     "1 volumeName string; 2 volumeNamespace string; 3 fsType string; 4 readOnly bool; 5 secretRef LocalObjectReference",
   Subject: "1 kind string!; 2 apiGroup string; 3 name string!; 4 namespace string",
+  SubjectAccessReview: "1 metadata ObjectMeta; 2 spec SubjectAccessReviewSpec; 3 status SubjectAccessReviewStatus",
+  SubjectAccessReviewSpec:
+    "1 resourceAttributes ResourceAttributes; 2 nonResourceAttributes NonResourceAttributes; 3 user string; 4 groups []string; 5 extra map[ExtraValue]; 6 uid string",
+  SubjectAccessReviewStatus: "1 allowed bool!; 2 reason string; 3 evaluationError string; 4 denied bool",
+  SubjectRulesReviewStatus:
+    "1 resourceRules []ResourceRule; 2 nonResourceRules []NonResourceRule; 3 incomplete bool!; 4 evaluationError string",
   SuccessPolicy: "1 rules []SuccessPolicyRule",
   SuccessPolicyRule: "1 succeededIndexes string!; 2 succeededCount int32!",
   Sysctl: "1 name string!; 2 value string!",
   TCPSocketAction: "1 port IntOrString; 2 host string",
   Taint: "1 key string!; 2 value string; 3 effect string!; 4 timeAdded Time",
+  TokenRequest: "1 metadata ObjectMeta; 2 spec TokenRequestSpec; 3 status TokenRequestStatus",
+  TokenRequestSpec: "1 audiences []string; 3 boundObjectRef BoundObjectReference; 4 expirationSeconds int64!",
+  TokenRequestStatus: "1 token string!; 2 expirationTimestamp Time",
+  TokenReview: "1 metadata ObjectMeta; 2 spec TokenReviewSpec; 3 status TokenReviewStatus",
+  TokenReviewSpec: "1 token string; 2 audiences []string",
+  TokenReviewStatus: "1 authenticated bool; 2 user UserInfo; 3 error string; 4 audiences []string",
   Toleration: "1 key string; 2 operator string; 3 value string; 4 effect string; 5 tolerationSeconds int64!",
   TopologySpreadConstraint:
     "1 maxSkew int32!; 2 topologyKey string!; 3 whenUnsatisfiable string!; 4 labelSelector LabelSelector; 5 minDomains int32!; 6 nodeAffinityPolicy string!; 7 nodeTaintsPolicy string!; 8 matchLabelKeys []string",
   TypedLocalObjectReference: "1 apiGroup string!; 2 kind string!; 3 name string!",
   TypedObjectReference: "1 apiGroup string!; 2 kind string!; 3 name string!; 4 namespace string!",
   UncountedTerminatedPods: "1 succeeded []string; 2 failed []string",
+  UserInfo: "1 username string; 2 uid string; 3 groups []string; 4 extra map[ExtraValue]",
   Volume: "1 name string!; 2 ^ VolumeSource",
   VolumeDevice: "1 name string!; 2 devicePath string!",
   VolumeMount:
@@ -346,6 +398,7 @@ export const SCHEMA_ROOTS: readonly { readonly group: string; readonly version: 
   { group: "", version: "v1", kind: "Node" },
   { group: "", version: "v1", kind: "PersistentVolumeClaim" },
   { group: "", version: "v1", kind: "Endpoints" },
+  { group: "", version: "v1", kind: "Binding" },
   { group: "apps", version: "v1", kind: "Deployment" },
   { group: "apps", version: "v1", kind: "StatefulSet" },
   { group: "apps", version: "v1", kind: "ReplicaSet" },
@@ -360,4 +413,15 @@ export const SCHEMA_ROOTS: readonly { readonly group: string; readonly version: 
   { group: "scheduling.k8s.io", version: "v1", kind: "PriorityClass" },
   { group: "networking.k8s.io", version: "v1", kind: "Ingress" },
   { group: "coordination.k8s.io", version: "v1", kind: "Lease" },
+  { group: "policy", version: "v1", kind: "Eviction" },
+  { group: "authorization.k8s.io", version: "v1", kind: "SelfSubjectAccessReview" },
+  { group: "authorization.k8s.io", version: "v1", kind: "SelfSubjectRulesReview" },
+  { group: "authorization.k8s.io", version: "v1", kind: "SubjectAccessReview" },
+  { group: "authorization.k8s.io", version: "v1", kind: "LocalSubjectAccessReview" },
+  { group: "authentication.k8s.io", version: "v1", kind: "SelfSubjectReview" },
+  { group: "authentication.k8s.io", version: "v1", kind: "TokenRequest" },
+  { group: "authentication.k8s.io", version: "v1", kind: "TokenReview" },
+  { group: "certificates.k8s.io", version: "v1", kind: "CertificateSigningRequest" },
+  { group: "autoscaling", version: "v1", kind: "HorizontalPodAutoscaler" },
+  { group: "autoscaling", version: "v1", kind: "Scale" },
 ];

@@ -37,6 +37,7 @@ export const WELL_KNOWN_TYPES: ReadonlySet<string> = new Set([
   "IntOrString",
   "Quantity",
   "FieldsV1",
+  "ExtraValue",
 ]);
 
 function parseField(message: string, spec: string): FieldSchema {

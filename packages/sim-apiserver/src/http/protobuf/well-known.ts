@@ -1,5 +1,6 @@
-// Messages whose JSON form is not an object of their fields: meta/v1 Time and MicroTime, intstr IntOrString, resource Quantity and
-// meta/v1 FieldsV1 — each decoded into what Go's JSON marshaller writes for it.
+// Messages whose JSON form is not an object of their fields: meta/v1 Time and MicroTime, intstr IntOrString, resource Quantity,
+// meta/v1 FieldsV1 and the ExtraValue of authentication/authorization/certificates v1 — each decoded into what Go's JSON
+// marshaller writes for it.
 import type { DecodeContext } from "./decode-message.js";
 import { type WireReader, WireType } from "./wire-reader.js";
 
@@ -112,6 +113,33 @@ export function decodeFieldsV1(r: WireReader, path: string, ctx?: DecodeContext)
   }
 }
 
+/**
+ * `ExtraValue` (`repeated string items = 1`; Go's `type ExtraValue []string` in authentication/v1, authorization/v1 and
+ * certificates/v1) as its JSON: an array of the strings, in order.
+ */
+export function decodeExtraValue(r: WireReader, path: string, ctx?: DecodeContext): string[] {
+  const out: string[] = [];
+  while (!r.done()) {
+    const tag = r.tag(path);
+    if (tag.field !== 1) {
+      ctx?.unknownFields.push({
+        message: "ExtraValue",
+        path,
+        field: tag.field,
+        wireType: tag.wireType,
+        offset: tag.offset,
+      });
+      r.skip(tag, path);
+      continue;
+    }
+    if (tag.wireType !== WireType.LengthDelimited) {
+      r.fail(`field 1 has wire type ${tag.wireType}, expected ${WireType.LengthDelimited}`, path, tag.offset);
+    }
+    out.push(r.string(`${path}[${out.length}]`));
+  }
+  return out;
+}
+
 /** Decodes a well-known message by type name (unknown fields go to `ctx`, as for other messages). */
 export function decodeWellKnown(type: string, r: WireReader, path: string, ctx?: DecodeContext): unknown {
   switch (type) {
@@ -125,6 +153,8 @@ export function decodeWellKnown(type: string, r: WireReader, path: string, ctx?:
       return decodeQuantity(r, path, ctx);
     case "FieldsV1":
       return decodeFieldsV1(r, path, ctx);
+    case "ExtraValue":
+      return decodeExtraValue(r, path, ctx);
     default:
       return r.fail(`no decoder for well-known type ${type}`, path);
   }

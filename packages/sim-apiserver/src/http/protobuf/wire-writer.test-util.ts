@@ -52,7 +52,7 @@ export function envelope(apiVersion: string, kind: string, raw: number[], extra:
 /**
  * Encodes a JSON object as message `type` using the simulator's schema (as Go's marshaller would: every field
  * present in the object, maps in key order). Supports what the round-trip tests generate: scalars, nested
- * messages, repeated fields, maps, inlined structs, Quantity, IntOrString, Time and MicroTime.
+ * messages, repeated fields, maps, inlined structs, Quantity, IntOrString, Time, MicroTime and ExtraValue.
  */
 export function encodeMessage(type: string, obj: Record<string, unknown>): number[] {
   const schema = messageSchema(type);
@@ -94,6 +94,8 @@ function encodeValue(f: FieldSchema, v: unknown): number[] {
         : mfield(f.number, vfield(1, 1), sfield(3, v as string));
     case "Time":
       return v === null ? mfield(f.number) : mfield(f.number, vfield(1, Date.parse(v as string) / 1000));
+    case "ExtraValue":
+      return mfield(f.number, ...(v as string[]).flatMap((item) => sfield(1, item)));
     case "MicroTime": {
       if (v === null) return mfield(f.number);
       const micros = /\.(\d{6})Z$/.exec(v as string)?.[1] ?? "000000";
