@@ -452,7 +452,9 @@ describe("metadata-only list/watch", () => {
     expect(batched).toEqual(expected);
     const kept = await c.watchMetadata(resources.configMaps);
     const first = await kept.nextBatch!();
-    expect(first.done !== true && first.value[0]!.object.metadata.managedFields).toEqual(mf);
+    expect(first.done).toBe(false);
+    const kept0 = (first.value as readonly WatchEvent<PartialObjectMetadata>[])[0]!.object as PartialObjectMetadata;
+    expect(kept0.metadata?.managedFields).toEqual(mf);
     kept.stop();
   });
 
