@@ -12,8 +12,10 @@ import {
   metaNamespaceKeyFunc,
   newSharedIndexInformer,
   newStore,
+  reflect,
   silentLogger,
   transformStripManagedFields,
+  watcher,
 } from "@informer-ts/cache";
 import { FakeWatch } from "@informer-ts/cache/testing";
 import { builtinResources, KubeClient } from "@informer-ts/client";
@@ -63,8 +65,12 @@ export type InstructionsSpec =
  */
 export type DecodeVariant = "none" | "full" | "meta-whole" | "meta-drop";
 
-/** `base`: the informer syncs, one handler sees the initial adds, and it stops (no events); `callback`: one handler; `n<k>`: k `notifications$` subscribers. */
-export type FanoutVariant = "base" | "callback" | "n1" | "n4" | "n16";
+/**
+ * `base`: the informer syncs, one handler sees the initial adds, and it stops (no events); `callback`: one handler;
+ * `n<k>`: k `notifications$` subscribers; `reflect`: no informer, `watcher(lw).pipe(reflect(store))` with one
+ * subscriber counting the `apply` events (its setup differs from the base's, which is small beside the events).
+ */
+export type FanoutVariant = "base" | "callback" | "n1" | "n4" | "n16" | "reflect";
 
 const FANOUT_OBJECTS = 100;
 /** Events pushed per macrotask, as an HTTP body's chunk arrives. */
@@ -105,6 +111,18 @@ async function fanout(variant: FanoutVariant, eventsArg: number): Promise<void> 
       return watch;
     },
   };
+  if (variant === "reflect") {
+    const store = newStore<KubeObject>(metaNamespaceKeyFunc);
+    let seen = 0;
+    let resolveDone = (): void => {};
+    const finished = new Promise<void>((r) => (resolveDone = r));
+    const sub = watcher(lw, { logger: silentLogger, useWatchList: false })
+      .pipe(reflect(store, { logger: silentLogger }))
+      .subscribe((ev) => ev.type === "apply" && ++seen === events && resolveDone());
+    await finished;
+    sub.unsubscribe();
+    return;
+  }
   const informer = newSharedIndexInformer(
     lw,
     { apiVersion: "v1", kind: "ConfigMap" },

@@ -126,7 +126,7 @@ export async function runInstructions(): Promise<BenchResult> {
     : await measure({
         title: "informer fan-out (in-process, 100 objects)",
         spec: (variant) => ({ harness: "fanout", variant, events }),
-        variants: ["callback", "n1", "n4", "n16"] as const,
+        variants: ["callback", "n1", "n4", "n16", "reflect"] as const,
         reference: "callback",
         units: events,
         unitName: "event",
@@ -134,6 +134,7 @@ export async function runInstructions(): Promise<BenchResult> {
           n1: { goal: "≤ 1.1× callback", max: 1.1 },
           n4: { goal: "≤ 1.1× callback", max: 1.1 },
           n16: { goal: "≤ 1.1× callback", max: 1.1 },
+          reflect: { goal: "≤ 1.1× callback", max: 1.1 },
         },
       });
   const reconcile = !harnesses.has("reconcile")

@@ -167,7 +167,8 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
     name: "instructions",
     summary:
       "instruction counts under valgrind's callgrind (repeatable on a loaded machine) of in-process harnesses: " +
-      "informer fan-out to 1 callback vs 1/4/16 notifications$ subscribers, no-op reconciles with PromMetrics vs " +
+      "informer fan-out to 1 callback vs 1/4/16 notifications$ subscribers and watcher().pipe(reflect(store)), " +
+      "no-op reconciles with PromMetrics vs " +
       "metrics off, full vs metadata-only LIST over loopback, the client's decode of prepared LIST bodies, validated vs " +
       "unvalidated writes (Pod, Deployment, custom resource) in-process, a controller burst of NDJSON chunks vs a " +
       "client-node-like reference; a base run subtracted; skips without valgrind",

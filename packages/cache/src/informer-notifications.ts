@@ -1,9 +1,10 @@
-import { type SubscriberErrorReporter, safeObservable } from "@informer-ts/instrumentation";
-import { Observable, type Subscriber } from "rxjs";
+import type { SubscriberErrorReporter } from "@informer-ts/instrumentation";
+import { Observable } from "rxjs";
 import { checkPeriod } from "./internal/check-period.js";
 import { describeValue } from "./internal/meta-accessor.js";
 import { ListenerOverflowError } from "./listener-overflow-error.js";
 import { NotificationFanOut } from "./notification-fan-out.js";
+import { type DirectSubscribe, NotificationsObservable } from "./notifications-observable.js";
 import type { NotificationSink, ProcessorListener } from "./processor-listener.js";
 import type {
   HandlerOptions,
@@ -69,20 +70,22 @@ function fanOutOf<T>(host: NotificationsHost<T>): NotificationFanOut<T> {
 function sharedSubscription<T>(
   host: NotificationsHost<T>,
   name: string,
-  subscriber: Subscriber<InformerNotification<T>>,
+  next: (n: InformerNotification<T>) => void,
+  closed: () => boolean,
+  complete: () => void,
 ): () => void {
-  const member = fanOutOf(host).join(name, (n) => subscriber.next(n));
+  const member = fanOutOf(host).join(name, next);
   let left = false;
   member.listener
     .hasSyncedChecker()
     .done()
     .then(
       () => {
-        if (!left && !subscriber.closed) subscriber.next({ type: "synced" });
+        if (!left && !closed()) next({ type: "synced" });
       },
       () => {},
     );
-  const done = host.stopped$.subscribe(() => subscriber.complete());
+  const done = host.stopped$.subscribe(() => complete());
   return () => {
     left = true;
     done.unsubscribe();
@@ -124,7 +127,13 @@ export function notificationsStream<T>(
       return undefined;
     }
     if (!Number.isFinite(maxPending) && host.canShare(options.resyncPeriod)) {
-      return sharedSubscription(host, name, subscriber);
+      return sharedSubscription(
+        host,
+        name,
+        (n) => subscriber.next(n),
+        () => subscriber.closed,
+        () => subscriber.complete(),
+      );
     }
     let current: ProcessorListener<T> | undefined;
     let registering = false;
@@ -194,5 +203,11 @@ export function notificationsStream<T>(
       if (listener !== undefined && host.unregister(listener)) host.statusChanged();
     };
   });
-  return safeObservable(stream, `informer ${host.name} notifications$ ${name}`, host.reporter);
+  // A consumer's own subscription that may share the listener skips RxJS's subscriber layers (the guard and the
+  // notifications are the same; see NotificationsObservable).
+  const direct: DirectSubscribe<InformerNotification<T>> = (next, complete) =>
+    Number.isFinite(maxPending) || host.isStopped() || !host.canShare(options.resyncPeriod)
+      ? undefined
+      : sharedSubscription(host, name, next, () => false, complete);
+  return new NotificationsObservable(stream, `informer ${host.name} notifications$ ${name}`, host.reporter, direct);
 }

@@ -439,6 +439,64 @@ describe("notifications$ (issue 9 items 2 and 5)", () => {
     expect(takeEscapedRxjsErrors()).toEqual([]);
   });
 
+  it("a direct subscription of the shared listener behaves as a piped one (RxJS's subscriber path) (issue 25)", async () => {
+    const { clock, source, informer, metrics, ac } = setup();
+    source.add(pod("a"));
+    const label = (n: InformerNotification<Pod>) =>
+      n.type === "add" || n.type === "update" ? n.newObj.metadata.name : n.type;
+    const log: Record<string, string[]> = { direct: [], observer: [], piped: [], throwing: [], left: [] };
+    const take = (key: string) => (n: InformerNotification<Pod>) => log[key]!.push(label(n));
+    const stream = informer.notifications$({ name: "n" });
+    const direct = stream.subscribe(take("direct"), undefined, () => log.direct!.push("complete"));
+    const observer = stream.subscribe({ next: take("observer"), complete: () => log.observer!.push("complete") });
+    const piped = stream
+      .pipe(filter(() => true))
+      .subscribe({ next: take("piped"), complete: () => log.piped!.push("complete") });
+    const throwing = stream.subscribe({
+      next: (n) => {
+        take("throwing")(n);
+        throw new Error("consumer bug");
+      },
+      complete: () => {
+        log.throwing!.push("complete");
+        throw new Error("complete bug");
+      },
+    });
+    const left = stream.subscribe(take("left"));
+    expect(listenerCount(informer)).toBe(1);
+    const running = informer.run(ac.signal);
+    await clock.step(0);
+    await settle();
+    left.unsubscribe();
+    expect(left.closed).toBe(true);
+    source.modify(pod("a"));
+    await clock.step(0);
+    await settle();
+    ac.abort();
+    await runUntilSettled(clock, running);
+    const expected = ["a", "synced", "a", "complete"];
+    expect(log.piped).toEqual(expected);
+    expect(log.direct).toEqual(expected);
+    expect(log.observer).toEqual(expected);
+    expect(log.throwing).toEqual(expected);
+    expect(log.left).toEqual(["a", "synced"]);
+    for (const sub of [direct, observer, piped, throwing]) expect(sub.closed).toBe(true);
+    const reports = (callback: string) =>
+      metrics.value(subscriberErrorsMetricName, { stream: "informer pods notifications$ n", callback });
+    expect(reports("next")).toBe(3);
+    expect(reports("complete")).toBe(1);
+    // Once stopped, a subscription completes at once, the direct way too.
+    let completed = 0;
+    const late = stream.subscribe(
+      () => {},
+      undefined,
+      () => completed++,
+    );
+    expect(completed).toBe(1);
+    expect(late.closed).toBe(true);
+    expect(takeEscapedRxjsErrors()).toEqual([]);
+  });
+
   it("bounded subscriptions and those with a resync period keep a listener of their own", () => {
     const { informer } = setup();
     const subs = [

@@ -46,7 +46,7 @@ export function listWatchFor<T = KubeObject>(
  * `metadata` client; controller-runtime `OnlyMetadata`, kube-rs `metadata_watcher`): lists ask for a
  * `PartialObjectMetadataList` and watches for `PartialObjectMetadata` events, so an informer over it caches
  * `{apiVersion: "meta.k8s.io/v1", kind: "PartialObjectMetadata", metadata}` per object and never receives specs,
- * data or status. Scope and failures as {@link listWatchFor}. `decode` is handed to every LIST
+ * data or status. Scope and failures as {@link listWatchFor}. `decode` is handed to every LIST and watch
  * ({@link MetadataDecodeOptions}: `dropManagedFields` leaves `metadata.managedFields` out while decoding).
  */
 export function metadataListWatchFor(
@@ -63,7 +63,7 @@ export function metadataListWatchFor(
       return client.listMetadata(resource, apply(options), signal, decode);
     },
     watch(options: ListOptions, signal?: AbortSignal): Promise<Watch<PartialObjectMetadata>> {
-      return client.watchMetadata(resource, apply(options), signal);
+      return client.watchMetadata(resource, apply(options), signal, decode);
     },
   };
 }

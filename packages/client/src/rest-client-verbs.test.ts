@@ -410,6 +410,54 @@ describe("metadata-only list/watch", () => {
     expect(events[1]!.object).toEqual(meta("b", "7"));
   });
 
+  it("watchMetadata with dropManagedFields leaves managedFields out of every event, through nextBatch too", async () => {
+    const mf = [{ manager: "kubectl", operation: "Update", fieldsV1: { "f:data": {} } }];
+    const withFields = (name: string, rv: string) => {
+      const m = meta(name, rv);
+      return { ...m, metadata: { ...m.metadata, managedFields: mf } };
+    };
+    const full = {
+      kind: "ConfigMap",
+      apiVersion: "v1",
+      metadata: { name: "c", namespace: "n", resourceVersion: "8", managedFields: mf },
+      data: {},
+    };
+    const body = [
+      { type: "ADDED", object: withFields("a", "6") },
+      { type: "MODIFIED", object: withFields("b", "7") },
+      { type: "MODIFIED", object: full },
+    ]
+      .map((e) => `${JSON.stringify(e)}\n`)
+      .join("");
+    const s = await startServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(body);
+    });
+    servers.push(s);
+    const c = client(s.url);
+    const iterated: WatchEvent<PartialObjectMetadata>[] = [];
+    for await (const e of await c.watchMetadata(resources.configMaps, {}, undefined, { dropManagedFields: true })) {
+      iterated.push(e);
+    }
+    const w = await c.watchMetadata(resources.configMaps, {}, undefined, { dropManagedFields: true });
+    expect(w.nextBatch).toBeTypeOf("function");
+    const batched: WatchEvent<PartialObjectMetadata>[] = [];
+    for (let r = await w.nextBatch!(); r.done !== true; r = await w.nextBatch!()) batched.push(...r.value);
+    const expected = [
+      { type: "ADDED", object: meta("a", "6") },
+      { type: "MODIFIED", object: meta("b", "7") },
+      { type: "MODIFIED", object: meta("c", "8") },
+    ];
+    expect(iterated).toEqual(expected);
+    expect(batched).toEqual(expected);
+    const kept = await c.watchMetadata(resources.configMaps);
+    const first = await kept.nextBatch!();
+    expect(first.done).toBe(false);
+    const kept0 = (first.value as readonly WatchEvent<PartialObjectMetadata>[])[0]!.object as PartialObjectMetadata;
+    expect(kept0.metadata?.managedFields).toEqual(mf);
+    kept.stop();
+  });
+
   it("getMetadata asks for PartialObjectMetadata", async () => {
     const s = await echoServer(() => meta("a", "3"));
     const c = client(s.url);

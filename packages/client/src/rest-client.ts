@@ -473,20 +473,29 @@ export class KubeClient {
     options: ListCallOptions = {},
     signal?: AbortSignal,
   ): Promise<Watch<T>> {
-    return this.watchAs<T>(resource, options, signal, undefined);
+    return this.watchAs<T>(resource, options, signal, undefined, false);
   }
 
   /**
    * Watches objects' metadata only (`Accept: application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,
    * application/json`, client-go's metadata client `Watch`): every event carries a `PartialObjectMetadata`
    * (ERROR events still carry a Status). Full objects from a server that ignores `as=` are reduced to that shape.
+   * With `decode.dropManagedFields` each event's `metadata.managedFields` is left out while its line is decoded
+   * (see {@link MetadataDecodeOptions}).
    */
   async watchMetadata(
     resource: ResourceDescriptor<unknown>,
     options: ListCallOptions = {},
     signal?: AbortSignal,
+    decode: MetadataDecodeOptions = {},
   ): Promise<Watch<PartialObjectMetadata>> {
-    const w = await this.watchAs<KubeObject>(resource, options, signal, METADATA_ACCEPT);
+    const w = await this.watchAs<KubeObject>(
+      resource,
+      options,
+      signal,
+      METADATA_ACCEPT,
+      decode.dropManagedFields === true,
+    );
     return metadataWatch(w);
   }
 
@@ -564,6 +573,7 @@ export class KubeClient {
     options: ListCallOptions,
     signal: AbortSignal | undefined,
     accept: string | undefined,
+    dropManagedFields: boolean,
   ): Promise<Watch<T>> {
     const { namespace, ...listOptions } = options;
     const url = resourceURL(this.server, resource, { namespace }, listOptionsQuery(listOptions, true));
@@ -587,6 +597,7 @@ export class KubeClient {
     const urlText = url.toString();
     return new StreamWatcher<T>(body, {
       ...this.decoderOptions,
+      ...(dropManagedFields && { dropManagedFields }),
       ...(signal !== undefined && { signal }),
       onDone: (r) =>
         this.executor.emit({

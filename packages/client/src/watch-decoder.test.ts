@@ -428,3 +428,45 @@ describe("decodeWatchBatches", () => {
     expect((err as WatchDecodeError).offset).toBe(good.length);
   });
 });
+
+describe("decodeWatchBatches with dropManagedFields", () => {
+  const withManagedFields = (o: KubeObject, fields: string): KubeObject => ({
+    ...o,
+    metadata: {
+      ...o.metadata,
+      managedFields: [
+        { manager: fields, operation: "Update", fieldsType: "FieldsV1", fieldsV1: { "f:data": { [fields]: {} } } },
+      ],
+    },
+  });
+
+  test.prop([fc.array(fc.tuple(objectArb, text), { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 6 })])(
+    "each event decodes as without the option, minus metadata.managedFields, however the stream is cut",
+    async (items, positions) => {
+      const events: WatchEvent[] = items.map(([o, f]) => ({ type: "MODIFIED", object: withManagedFields(o, f) }));
+      const parts = cut(ndjson(events), positions);
+      const plain = (await collect(decodeWatchBatches(chunksOf(parts)))).flat();
+      const dropped = (await collect(decodeWatchBatches(chunksOf(parts), { dropManagedFields: true }))).flat();
+      const expected = plain.map((e) => {
+        const { managedFields: _m, ...metadata } = (e.object as KubeObject).metadata ?? {};
+        return { ...e, object: { ...(e.object as KubeObject), metadata } };
+      });
+      expect(dropped).toEqual(expected);
+      for (const e of dropped) expect((e.object as KubeObject).metadata).not.toHaveProperty("managedFields");
+    },
+  );
+
+  it("a malformed line fails with the same kind and offset as without the option", async () => {
+    const good = ndjson([{ type: "ADDED", object: withManagedFields(cm("a", "1"), "x") }]);
+    const body = Buffer.concat([good, Buffer.from('{"type":"ADDED","object":{"metadata":{"managedFields":[]},}\n')]);
+    const plain = await collect(decodeWatchBatches(chunksOf([body]))).catch((e: unknown) => e);
+    const dropped = await collect(decodeWatchBatches(chunksOf([body]), { dropManagedFields: true })).catch(
+      (e: unknown) => e,
+    );
+    expect(plain).toBeInstanceOf(WatchDecodeError);
+    expect(dropped).toBeInstanceOf(WatchDecodeError);
+    expect((dropped as WatchDecodeError).kind).toBe("malformed-json");
+    expect((dropped as WatchDecodeError).offset).toBe((plain as WatchDecodeError).offset);
+    expect((dropped as WatchDecodeError).message).toBe((plain as WatchDecodeError).message);
+  });
+});

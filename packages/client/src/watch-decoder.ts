@@ -1,4 +1,5 @@
 import type { KubeObject, Status, WatchEvent } from "@informer-ts/apimachinery";
+import { parseWithoutManagedFields } from "./managed-fields-skip.js";
 
 /** How much of a bad line {@link WatchDecodeError.excerpt} keeps. */
 export const WATCH_DECODE_EXCERPT_CHARS = 200;
@@ -47,6 +48,14 @@ export class WatchDecodeError extends Error {
 export interface WatchDecoderOptions {
   /** A longer line fails with `line-too-long` instead of growing memory without bound. */
   readonly maxLineBytes?: number;
+  /**
+   * Leave every event object's `metadata.managedFields` out while decoding (default false): each line's
+   * `"managedFields":[…]` members are cut from its text before `JSON.parse` (`managed-fields-skip.ts`), as a metadata
+   * LIST does with `MetadataDecodeOptions.dropManagedFields`. A line the cut does not recognise is parsed whole; a line that
+   * is not JSON outside its `managedFields` fails as it would without the option (the error's position is the
+   * uncut line's).
+   */
+  readonly dropManagedFields?: boolean;
 }
 
 const EVENT_TYPES = new Set(["ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"]);
@@ -86,13 +95,14 @@ function decodeLine<T>(
   to: number,
   offset: number,
   atEnd: boolean,
+  parse: ((text: string) => unknown) | undefined,
 ): WatchEvent<T> | undefined {
   if (isBlank(buf, from, to)) return undefined;
   const text = buf.toString("utf8", from, to);
   const lineBytes = to - from;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parse === undefined ? JSON.parse(text) : parse(text);
   } catch (err) {
     const detail = jsonErrorDetail(err);
     if (atEnd) {
@@ -179,6 +189,7 @@ export async function* decodeWatchBatches<T = KubeObject>(
   options: WatchDecoderOptions = {},
 ): AsyncGenerator<WatchEvent<T>[], void, undefined> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_WATCH_LINE_BYTES;
+  const parse = options.dropManagedFields === true ? parseWithoutManagedFields : undefined;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   /** Stream offset of the first byte of the current chunk. */
@@ -229,7 +240,7 @@ export async function* decodeWatchBatches<T = KubeObject>(
         if (pending.length === 0) {
           // The whole line is in this chunk; it must still respect the limit, as it would if it were split.
           if (nl - pos > maxLineBytes) throw tooLong(chunk.subarray(pos, nl));
-          event = decodeLine<T>(chunk, pos, nl, start, false);
+          event = decodeLine<T>(chunk, pos, nl, start, false, parse);
         } else {
           const part = chunk.subarray(pos, nl);
           if (pendingBytes + part.length > maxLineBytes) throw tooLong(part);
@@ -237,7 +248,7 @@ export async function* decodeWatchBatches<T = KubeObject>(
           const line = Buffer.concat(pending, pendingBytes + part.length);
           pending = [];
           pendingBytes = 0;
-          event = decodeLine<T>(line, 0, line.length, start, false);
+          event = decodeLine<T>(line, 0, line.length, start, false, parse);
         }
         lineStart = chunkOffset + nl + 1;
         pos = nl + 1;
@@ -255,7 +266,7 @@ export async function* decodeWatchBatches<T = KubeObject>(
     const line = Buffer.concat(pending, pendingBytes);
     pending = [];
     pendingBytes = 0;
-    const event = decodeLine<T>(line, 0, line.length, lineStart, true);
+    const event = decodeLine<T>(line, 0, line.length, lineStart, true, parse);
     if (event !== undefined) yield [event];
   }
 }

@@ -33,38 +33,41 @@ export function reflect<T>(
   return (source) =>
     new Observable<WatcherEvent<T>>((subscriber) => {
       let buffer: T[] | undefined;
-      const write = (what: string, fn: () => void) => {
-        try {
-          fn();
-        } catch (err) {
-          safeLog(logger, "warn", `reflect: store ${what} failed`, { err });
-        }
-      };
       return source.subscribe({
         next(event) {
-          switch (event.type) {
-            case "init":
-              buffer = [];
-              break;
-            case "initApply":
-              if (buffer === undefined) buffer = [event.object];
-              else buffer.push(event.object);
-              break;
-            case "initDone": {
-              const items = buffer ?? [];
-              buffer = undefined;
-              write("replace", () => store.replace(items, event.resourceVersion));
-              break;
+          // One try around the store call, no closure per event (this is every watch event's path).
+          let what = "";
+          try {
+            switch (event.type) {
+              case "init":
+                buffer = [];
+                break;
+              case "initApply":
+                if (buffer === undefined) buffer = [event.object];
+                else buffer.push(event.object);
+                break;
+              case "initDone": {
+                const items = buffer ?? [];
+                buffer = undefined;
+                what = "replace";
+                store.replace(items, event.resourceVersion);
+                break;
+              }
+              case "apply":
+                what = "update";
+                store.update(event.object);
+                break;
+              case "delete":
+                what = "delete";
+                store.delete(event.object);
+                break;
+              case "bookmark":
+                what = "bookmark";
+                if (hasBookmark) store.bookmark!(event.resourceVersion);
+                break;
             }
-            case "apply":
-              write("update", () => store.update(event.object));
-              break;
-            case "delete":
-              write("delete", () => store.delete(event.object));
-              break;
-            case "bookmark":
-              if (hasBookmark) write("bookmark", () => store.bookmark!(event.resourceVersion));
-              break;
+          } catch (err) {
+            safeLog(logger, "warn", `reflect: store ${what} failed`, { err });
           }
           subscriber.next(event);
         },

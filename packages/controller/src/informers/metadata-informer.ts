@@ -41,10 +41,10 @@ export type MetadataSharedInformerFactory = SharedInformerFactory<ResourceDescri
  * `TransformStripManagedFields`): for small objects the server-side-apply bookkeeping is most of what a
  * metadata cache would hold. Pass {@link withManagedFields} to keep them; a `withTransform` of your own replaces
  * the default (call `transformStripManagedFields` inside it to keep stripping). While that default transform is the
- * one in effect, the LISTs also leave `managedFields` out while decoding (`dropManagedFields` of
+ * one in effect, the LISTs and watch events also leave `managedFields` out while decoding (`dropManagedFields` of
  * {@link metadataListWatchFor}), so the client never parses them: a metadata LIST of 1 KiB ConfigMaps costs a
  * fraction of the CPU (see packages/bench/README.md). With {@link withManagedFields} or a transform of your own,
- * LISTs are decoded whole.
+ * LISTs and watch events are decoded whole.
  */
 export function newMetadataSharedInformerFactory(
   client: KubeClient,
