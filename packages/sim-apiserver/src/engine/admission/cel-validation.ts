@@ -278,16 +278,19 @@ export function validateCustomResourceRules(
     }
     if (Array.isArray(v)) {
       const items = s.items;
-      if (items !== undefined)
+      if (items !== undefined && hasRulesBelow(items))
         for (let i = 0; i < v.length; i++) if (!walk(v[i], items, undefined, `${path}[${i}]`)) return false;
       return true;
     }
     if (!isObject(v)) return true;
     const oldObj = isObject(o) ? o : undefined;
     const ap = s.additionalProperties;
-    for (const [k, val] of Object.entries(v)) {
-      const ps = s.properties?.[k] ?? (typeof ap === "object" ? ap : undefined);
-      if (ps !== undefined && !walk(val, ps, oldObj?.[k], path === "" ? k : `${path}.${k}`)) return false;
+    const props = s.properties;
+    for (const k in v) {
+      const ps = props?.[k] ?? (typeof ap === "object" ? ap : undefined);
+      // Only nodes with rules at or below them are walked (and their paths made).
+      if (ps !== undefined && hasRulesBelow(ps) && !walk(v[k], ps, oldObj?.[k], path === "" ? k : `${path}.${k}`))
+        return false;
     }
     return true;
   };
