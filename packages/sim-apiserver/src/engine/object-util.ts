@@ -34,14 +34,23 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
     const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
+    if (a.length !== bb.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], bb[i])) return false;
+    return true;
   }
   const ra = a as Record<string, unknown>;
   const rb = b as Record<string, unknown>;
-  const ka = Object.keys(ra).filter((k) => ra[k] !== undefined);
-  const kb = Object.keys(rb).filter((k) => rb[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.hasOwn(rb, k) && jsonEqual(ra[k], rb[k]));
+  // Without a key array per side: every defined member of `a` is in `b` and equal, and `b` has no more of them.
+  let na = 0;
+  for (const k of Object.keys(ra)) {
+    const v = ra[k];
+    if (v === undefined) continue;
+    na++;
+    if (!Object.hasOwn(rb, k) || !jsonEqual(v, rb[k])) return false;
+  }
+  let nb = 0;
+  for (const k of Object.keys(rb)) if (rb[k] !== undefined) nb++;
+  return na === nb;
 }
 
 /** A copy of `obj` with `metadata.resourceVersion` replaced (shallow except metadata). */

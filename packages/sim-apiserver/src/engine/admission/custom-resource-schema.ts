@@ -52,38 +52,61 @@ export function pruneCustomResource(obj: Record<string, unknown>, schema: Struct
   const pruned: string[] = [];
   const walk = (value: unknown, s: StructuralSchema, path: string, root: boolean, embedded: boolean): void => {
     if (Array.isArray(value)) {
-      if (s.items !== undefined)
-        for (let i = 0; i < value.length; i++)
-          walk(value[i], s.items, `${path}[${i}]`, false, s.items["x-kubernetes-embedded-resource"] === true);
+      const items = s.items;
+      if (items !== undefined)
+        for (let i = 0; i < value.length; i++) {
+          const item = value[i];
+          if (typeof item === "object" && item !== null)
+            walk(item, items, `${path}[${i}]`, false, items["x-kubernetes-embedded-resource"] === true);
+        }
       return;
     }
     if (!isObject(value)) return;
     const preserve = s["x-kubernetes-preserve-unknown-fields"] === true;
     const ap = s.additionalProperties;
     for (const k of Object.keys(value)) {
-      const p = join(path, k);
       if ((root || embedded) && (k === "apiVersion" || k === "kind")) continue;
       if ((root || embedded) && k === "metadata") {
         const m = value[k];
-        if (isObject(m)) pruned.push(...decodeBuiltin(OBJECT_META, m, undefined, p).unknownFields);
+        if (isObject(m)) pruned.push(...decodeBuiltin(OBJECT_META, m, undefined, join(path, k)).unknownFields);
         continue;
       }
       const ps = s.properties?.[k] ?? (typeof ap === "object" ? ap : undefined);
       if (ps === undefined) {
         if (preserve || ap === true) continue;
-        pruned.push(p);
+        pruned.push(join(path, k));
         delete value[k];
         continue;
       }
-      if (value[k] === null && ps.nullable !== true) {
+      const child = value[k];
+      if (child === null && ps.nullable !== true) {
         delete value[k];
         continue;
       }
-      walk(value[k], ps, p, false, ps["x-kubernetes-embedded-resource"] === true);
+      // Scalars have nothing to prune: only objects and lists are walked (and their paths made).
+      if (typeof child === "object" && child !== null)
+        walk(child, ps, join(path, k), false, ps["x-kubernetes-embedded-resource"] === true);
     }
   };
   if (schema !== undefined) walk(obj, schema, "", true, false);
   return pruned;
+}
+
+/** Whether a schema node has a `default` at or below it, by node. */
+const HAS_DEFAULTS = new WeakMap<StructuralSchema, boolean>();
+
+/** Whether a `default` is declared in `s`'s subtree: defaulting skips the parts of an object that have none. */
+function hasDefaultsBelow(s: StructuralSchema): boolean {
+  let has = HAS_DEFAULTS.get(s);
+  if (has !== undefined) return has;
+  HAS_DEFAULTS.set(s, false); // a cycle (not structural, but cheap to survive) counts as default-free
+  const ap = s.additionalProperties;
+  has =
+    Object.values(s.properties ?? {}).some((p) => p.default !== undefined || hasDefaultsBelow(p)) ||
+    (s.items !== undefined && hasDefaultsBelow(s.items)) ||
+    (typeof ap === "object" && hasDefaultsBelow(ap));
+  HAS_DEFAULTS.set(s, has);
+  return has;
 }
 
 /**
@@ -91,7 +114,7 @@ export function pruneCustomResource(obj: Record<string, unknown>, schema: Struct
  * is absent gets a copy of it, objects and list items recursively (defaults inside a default apply too).
  */
 export function defaultCustomResource(obj: unknown, schema: StructuralSchema | undefined): void {
-  if (schema === undefined) return;
+  if (schema === undefined || !hasDefaultsBelow(schema)) return;
   if (Array.isArray(obj)) {
     if (schema.items !== undefined) for (const item of obj) defaultCustomResource(item, schema.items);
     return;
@@ -162,6 +185,20 @@ function patternOf(source: string): RegExp | null {
     PATTERNS.set(source, re);
   }
   return re;
+}
+
+/** Whether `v` is one of `values` as JSON (a string is compared as itself: its JSON equals only a string's). */
+function inEnum(values: readonly unknown[], v: unknown): boolean {
+  if (typeof v === "string") return values.includes(v);
+  const json = stringifyJson(v);
+  return values.some((e) => stringifyJson(e) === json);
+}
+
+/** The length of `v` in code points (Go's `utf8.RuneCountInString` of its UTF-8). */
+function codePoints(v: string): number {
+  let n = 0;
+  for (const _ of v) n++;
+  return n;
 }
 
 function formatNumber(n: number): string {
@@ -244,7 +281,7 @@ export function validateCustomResource(obj: unknown, schema: StructuralSchema | 
       });
       return;
     }
-    if (s.enum !== undefined && !s.enum.some((e) => stringifyJson(e) === stringifyJson(v))) {
+    if (s.enum !== undefined && !inEnum(s.enum, v)) {
       errs.push({
         type: "FieldValueNotSupported",
         field: path,
@@ -280,10 +317,10 @@ export function validateCustomResource(obj: unknown, schema: StructuralSchema | 
         });
     }
     if (typeof v === "string") {
-      const len = [...v].length;
-      if (s.maxLength !== undefined && len > s.maxLength)
+      // Lengths are in code points, never more than the UTF-16 units: counted only when the units do not decide.
+      if (s.maxLength !== undefined && v.length > s.maxLength && codePoints(v) > s.maxLength)
         errs.push({ type: "FieldValueTooLong", field: path, detail: `may not be more than ${s.maxLength} bytes` });
-      if (s.minLength !== undefined && len < s.minLength)
+      if (s.minLength !== undefined && (v.length < s.minLength || codePoints(v) < s.minLength))
         invalid(v, `${path} in body should be at least ${s.minLength} chars long`);
       if (s.pattern !== undefined) {
         const re = patternOf(s.pattern);

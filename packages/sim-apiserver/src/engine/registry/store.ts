@@ -422,11 +422,16 @@ export class RegistryStore {
     if (sub === "status") obj = strategy.prepareForStatusUpdate(obj, current);
     else if (sub !== "") obj = strategy.prepareForSubresourceUpdate(sub, obj, current);
     else strategy.prepareForUpdate(obj, current);
-    const errs = [...validateObjectMetaUpdate(r, obj, current), ...this.admission.validate(r, obj, current, attrs)];
+    // What the update left as it was is the stored object's own (frozen) parts from here on: the validation's
+    // comparisons with the old object (`ValidatePodUpdate`, immutable fields), the field manager's comparison, the
+    // storage's no-op check and its freeze pass them by identity, and the versions share them. Validation only reads.
+    const shared = shareUnchanged(obj, current);
+    const errs = [
+      ...validateObjectMetaUpdate(r, shared, current),
+      ...this.admission.validate(r, shared, current, attrs),
+    ];
     if (errs.length > 0) throw newInvalid({ group: r.group, kind: r.kind }, name, errs);
-    // What the update left as it was is the stored object's own (frozen) parts from here on: the field manager's
-    // comparison, the storage's no-op check and its freeze pass them by identity, and the versions share them.
-    return shareUnchanged(obj, current);
+    return shared;
   }
 
   /** Stores an update (or deletes when the last finalizer of a deleting object went away). */

@@ -182,6 +182,38 @@ function fieldErrorForReason(field: string, type: string, detail: string, reason
   }
 }
 
+/** Whether a schema node or any node below it has `x-kubernetes-validations`, by node. */
+const HAS_RULES = new WeakMap<StructuralSchema, boolean>();
+
+/** Whether `s` or a node below it has rules: a write's walk skips the subtrees that have none. */
+function hasRulesBelow(s: StructuralSchema): boolean {
+  let has = HAS_RULES.get(s);
+  if (has !== undefined) return has;
+  HAS_RULES.set(s, false); // a cycle (not structural, but cheap to survive) counts as rule-free
+  const rules = (s as { "x-kubernetes-validations"?: readonly ValidationRule[] })["x-kubernetes-validations"];
+  const ap = s.additionalProperties;
+  has =
+    (rules !== undefined && rules.length > 0) ||
+    Object.values(s.properties ?? {}).some(hasRulesBelow) ||
+    (s.items !== undefined && hasRulesBelow(s.items)) ||
+    (typeof ap === "object" && hasRulesBelow(ap));
+  HAS_RULES.set(s, has);
+  return has;
+}
+
+/** Whether a rule is a transition rule (uses `oldSelf`), by rule text. */
+const TRANSITION = new Map<string, boolean>();
+
+function isTransition(rule: string): boolean {
+  let t = TRANSITION.get(rule);
+  if (t === undefined) {
+    t = /\boldSelf\b/.test(rule);
+    if (TRANSITION.size > 10_000) TRANSITION.clear();
+    TRANSITION.set(rule, t);
+  }
+  return t;
+}
+
 /** apiextensions' `ruleErrorString`: a rule is named by its message, else by its text. */
 function ruleErrorString(r: ValidationRule): string {
   return r.message !== undefined && r.message.trim() !== "" ? r.message.trim() : r.rule.trim();
@@ -233,7 +265,7 @@ export function validateCustomResourceRules(
   };
   /** Validates one node and what it contains; `false` once the cost budget ended the validation. */
   const walk = (v: unknown, s: StructuralSchema, o: unknown, path: string, ratchet: Ratcheting): boolean => {
-    if (v === undefined || v === null) return true;
+    if (v === undefined || v === null || !hasRulesBelow(s)) return true;
     const rules = (s as { "x-kubernetes-validations"?: readonly ValidationRule[] })["x-kubernetes-validations"];
     if (rules !== undefined && rules.length > 0) {
       let self: CelInput | undefined;
@@ -242,7 +274,7 @@ export function validateCustomResourceRules(
       for (const r of rules) {
         // A rule the simulator cannot evaluate was accepted with a warning at CRD write; it is not enforced.
         if (isUnevaluated(r.rule)) continue;
-        const transition = /\boldSelf\b/.test(r.rule);
+        const transition = isTransition(r.rule);
         if (transition && o === undefined) continue;
         self ??= toCel(v, s);
         if (transition) oldSelf ??= toCel(o, s);
@@ -293,7 +325,7 @@ export function validateCustomResourceRules(
     }
     if (Array.isArray(v)) {
       const items = s.items;
-      if (items !== undefined)
+      if (items !== undefined && hasRulesBelow(items))
         for (let i = 0; i < v.length; i++)
           if (!walk(v[i], items, correlatedListItem(s, o, v[i]), `${path}[${i}]`, ratchet.index(i))) return false;
       return true;
@@ -305,7 +337,12 @@ export function validateCustomResourceRules(
     const ap = s.additionalProperties;
     for (const [k, val] of Object.entries(v)) {
       const ps = s.properties?.[k] ?? (typeof ap === "object" ? ap : undefined);
-      if (ps !== undefined && !walk(val, ps, oldObj?.[k], path === "" ? k : `${path}.${k}`, ratchet.key(k)))
+      // Only nodes with rules at or below them are walked (and their paths made).
+      if (
+        ps !== undefined &&
+        hasRulesBelow(ps) &&
+        !walk(val, ps, oldObj?.[k], path === "" ? k : `${path}.${k}`, ratchet.key(k))
+      )
         return false;
     }
     return true;

@@ -45,8 +45,10 @@ function validateOnlyAddedTolerations(next: unknown[], old: unknown[], path: str
     return rest;
   };
   const errs: FieldError[] = [];
+  // The same list (an update shares what it did not change with the stored object): nothing was modified.
+  if (next === old) return errs;
   old.forEach((o, i) => {
-    if (!next.some((n) => same(withoutSeconds(n), withoutSeconds(o))))
+    if (!next.some((n) => n === o || same(withoutSeconds(n), withoutSeconds(o))))
       errs.push({
         type: "FieldValueForbidden",
         field: `${path}[${i}]`,
