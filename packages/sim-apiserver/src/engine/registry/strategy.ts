@@ -1,6 +1,7 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import { jsonEqual } from "../object-util.js";
 import type { SimResource } from "../resources.js";
+import { prepareForCsrApprovalUpdate, preserveCsrApprovalConditions } from "./csr-approval.js";
 import { generateJobSelector } from "./job-selector.js";
 import { FINALIZER_KUBERNETES } from "./object-meta-validation.js";
 import { convertSecretStringData } from "./secret-conversion.js";
@@ -19,6 +20,11 @@ export interface ResourceStrategy {
   prepareForUpdate(obj: KubeObject, old: KubeObject): void;
   /** `PrepareForUpdate` of the status strategy: returns the object a `/status` write stores. */
   prepareForStatusUpdate(obj: KubeObject, old: KubeObject): KubeObject;
+  /**
+   * `PrepareForUpdate` of another status-like subresource the resource serves (CertificateSigningRequests'
+   * `approval`): returns the object such a write stores.
+   */
+  prepareForSubresourceUpdate(subresource: string, obj: KubeObject, old: KubeObject): KubeObject;
 }
 
 /** What moves `metadata.generation` on an update of the main resource. */
@@ -35,7 +41,7 @@ function generationRule(r: SimResource): GenerationRule {
     r.resource === "jobs" ||
     r.resource === "cronjobs" ||
     r.resource === "replicationcontrollers" ||
-    // pkg/registry/policy/poddisruptionbudget/strategy.go: generation 1 on create, +1 on a spec change.
+    // pkg/registry/policy/poddisruptionbudget/strategy.go: generation 1 on create, bumped on spec changes.
     (r.group === "policy" && r.resource === "poddisruptionbudgets")
   )
     return "spec";
@@ -81,7 +87,7 @@ function podQosClass(pod: KubeObject): string {
  *   namespaces `{phase: Active}`), keep the stored status on a main-resource update, and take only the status (plus,
  *   for built-ins, the metadata except apps workloads' labels) from a `/status` write;
  * - `metadata.generation` is 1 on create and moves on update: on `spec` changes for pods, jobs, cronjobs,
- *   replication controllers and apps workloads, on
+ *   replication controllers, PodDisruptionBudgets and apps workloads, on
  *   `spec` or annotation changes for deployments, on any change outside `metadata` (and `status` when it is a
  *   subresource) for custom resources; other kinds carry no generation;
  * - namespaces get the `kubernetes` spec finalizer on create and keep their spec finalizers on update (only
@@ -100,6 +106,7 @@ export function strategyFor(r: SimResource): ResourceStrategy {
   const isSecrets = r.group === "" && r.resource === "secrets";
   const isDefinitions = r.group === "apiextensions.k8s.io" && r.resource === "customresourcedefinitions";
   const isJobs = r.group === "batch" && r.resource === "jobs";
+  const isCsrs = r.group === "certificates.k8s.io" && r.resource === "certificatesigningrequests";
   return {
     hasStatus,
     prepareForCreate(obj) {
@@ -177,7 +184,17 @@ export function strategyFor(r: SimResource): ResourceStrategy {
       }
       if (old.metadata?.generation === undefined) delete m.generation;
       else m.generation = old.metadata.generation;
+      if (isCsrs) preserveCsrApprovalConditions(out, old);
       return out;
+    },
+    prepareForSubresourceUpdate(subresource, obj, old) {
+      if (isCsrs && subresource === "approval") {
+        const out = prepareForCsrApprovalUpdate(obj, old);
+        if (old.metadata?.generation === undefined) delete meta(out).generation;
+        else meta(out).generation = old.metadata.generation;
+        return out;
+      }
+      return this.prepareForStatusUpdate(obj, old);
     },
   };
 }
