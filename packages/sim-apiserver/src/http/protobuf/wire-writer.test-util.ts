@@ -95,7 +95,7 @@ function encodeValue(f: FieldSchema, v: unknown): number[] {
     case "Time":
       return v === null ? mfield(f.number) : mfield(f.number, vfield(1, Date.parse(v as string) / 1000));
     case "ExtraValue":
-      return mfield(f.number, ...(v as string[]).flatMap((item) => sfield(1, item)));
+      return mfield(f.number, ...(v as string[]).map((item) => sfield(1, item)));
     case "MicroTime": {
       if (v === null) return mfield(f.number);
       const micros = /\.(\d{6})Z$/.exec(v as string)?.[1] ?? "000000";
