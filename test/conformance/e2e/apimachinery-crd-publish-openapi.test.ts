@@ -221,8 +221,10 @@ describe("apimachinery/crd_publish_openapi.go: CustomResourcePublishOpenAPI [Pri
     );
   }
 
+  let explainCalls = 0;
   async function verifyKubectlExplain(name: string, pattern: RegExp) {
-    const r = await k(["explain", name]);
+    // A fresh discovery cache per call: kubectl explain does not refresh a cache that predates the CRD.
+    const r = await k(["--cache-dir", join(dir, `explain-cache-${++explainCalls}`), "explain", name]);
     expect(r.code, `failed to explain ${name}: ${r.stderr}`).toBe(0);
     expect(r.stdout, `kubectl explain ${name}`).toMatch(pattern);
   }
