@@ -63,7 +63,16 @@ export interface KubeVersionGates {
    * pod is left. Off: every resource's content is deleted in the same pass.
    */
   readonly orderedNamespaceDeletion: boolean;
+  /**
+   * The `apidiscovery.k8s.io` versions `/api` and `/apis` answer as `APIGroupDiscoveryList` when asked
+   * (`AggregatedDiscoveryEndpoint`: absent before 1.26, beta on with v2beta1 in 1.27–1.29, GA with v2 and the
+   * deprecated v2beta1 from 1.30; v2beta1 is still served in 1.34). Empty: only the legacy documents.
+   */
+  readonly aggregatedDiscovery: readonly AggregatedDiscoveryVersion[];
 }
+
+/** An `apidiscovery.k8s.io` version of the aggregated discovery document. */
+export type AggregatedDiscoveryVersion = "v2" | "v2beta1";
 
 const GATES: Readonly<Record<KubeVersion, KubeVersionGates>> = Object.freeze({
   // v0.22.17: APIListChunking is the only gate involved (beta, on); shouldDelegateList = RV "" || continue ||
@@ -76,6 +85,7 @@ const GATES: Readonly<Record<KubeVersion, KubeVersionGates>> = Object.freeze({
     resilientWatchCacheInitialization: false,
     limitedListsFromStorage: true,
     orderedNamespaceDeletion: false,
+    aggregatedDiscovery: Object.freeze<AggregatedDiscoveryVersion[]>([]),
   }),
   // v0.28.15: ConsistentListFromCache alpha (off), WatchList alpha (off); shouldDelegateList as 1.22 plus the gate.
   "1.28": Object.freeze({
@@ -86,6 +96,7 @@ const GATES: Readonly<Record<KubeVersion, KubeVersionGates>> = Object.freeze({
     resilientWatchCacheInitialization: false,
     limitedListsFromStorage: true,
     orderedNamespaceDeletion: false,
+    aggregatedDiscovery: Object.freeze<AggregatedDiscoveryVersion[]>(["v2beta1"]),
   }),
   // v0.31.14: ConsistentListFromCache beta (on), ResilientWatchCacheInitialization beta (on), WatchList alpha (off);
   // hasLimit removed (legacy exact and non-NotOlderThan matches still delegate).
@@ -97,6 +108,7 @@ const GATES: Readonly<Record<KubeVersion, KubeVersionGates>> = Object.freeze({
     resilientWatchCacheInitialization: true,
     limitedListsFromStorage: false,
     orderedNamespaceDeletion: false,
+    aggregatedDiscovery: Object.freeze<AggregatedDiscoveryVersion[]>(["v2", "v2beta1"]),
   }),
   // v0.33.13: CacheDelegator; ListFromCacheSnapshot alpha (off), WatchList beta but switched back off.
   "1.33": Object.freeze({
@@ -107,6 +119,7 @@ const GATES: Readonly<Record<KubeVersion, KubeVersionGates>> = Object.freeze({
     resilientWatchCacheInitialization: true,
     limitedListsFromStorage: false,
     orderedNamespaceDeletion: true,
+    aggregatedDiscovery: Object.freeze<AggregatedDiscoveryVersion[]>(["v2", "v2beta1"]),
   }),
   // v0.34.10: ConsistentListFromCache GA, ListFromCacheSnapshot beta (on), WatchList beta (on).
   "1.34": Object.freeze({
@@ -117,6 +130,7 @@ const GATES: Readonly<Record<KubeVersion, KubeVersionGates>> = Object.freeze({
     resilientWatchCacheInitialization: true,
     limitedListsFromStorage: false,
     orderedNamespaceDeletion: true,
+    aggregatedDiscovery: Object.freeze<AggregatedDiscoveryVersion[]>(["v2", "v2beta1"]),
   }),
 });
 

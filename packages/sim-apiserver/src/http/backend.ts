@@ -1,6 +1,7 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import type { PodLogOptions, PodLogResponse } from "../engine/containers/pod-log.js";
 import type { HttpFault, HttpRequestDescriptor, RequestRecord } from "../engine/filters/index.js";
+import type { AggregatedDiscoveryVersion } from "../engine/kube-version.js";
 import type { DeleteOptions } from "../engine/registry/index.js";
 import type { RequestOutcome, RequestTraceConnection } from "../engine/request-models.js";
 import type { ServedResource } from "../engine/served-resource.js";
@@ -144,6 +145,11 @@ export interface ApiBackend {
   recordRequest?(rec: CompletedRequest): void;
   /** The `/version` answer (absent: `SIM_VERSION_INFO`, v1.34). */
   versionInfo?(): Readonly<Record<string, string>>;
+  /**
+   * The `apidiscovery.k8s.io` versions `/api` and `/apis` answer as aggregated discovery (absent: v2 and v2beta1, as
+   * 1.34 does; empty: legacy documents only).
+   */
+  aggregatedDiscoveryVersions?(): readonly AggregatedDiscoveryVersion[];
   /** Fault hook consulted for every resource request before it is served; `undefined` = no fault. */
   faultFor?(req: HttpRequestDescriptor): HttpFault | undefined;
 }

@@ -3,6 +3,7 @@ import { servedFromOfError } from "../engine/cacher/index.js";
 import type { PodLogOptions, PodLogResponse } from "../engine/containers/pod-log.js";
 import type { HttpFault, HttpRequestDescriptor } from "../engine/filters/index.js";
 import type { ResourceRequest, ResultOf } from "../engine/handlers/resource-request.js";
+import { type AggregatedDiscoveryVersion, kubeVersionGates } from "../engine/kube-version.js";
 import type { DeleteOptions } from "../engine/registry/index.js";
 import { outcomeOfError } from "../engine/request-models.js";
 import type { ServedResource } from "../engine/served-resource.js";
@@ -123,6 +124,11 @@ export class EngineBackend implements ApiBackend {
   /** `/version` of the release the engine reproduces (`kubeVersion`). */
   versionInfo(): Readonly<Record<string, string>> {
     return simVersionInfo(this.engine.kubeVersion);
+  }
+
+  /** The aggregated discovery versions of the release the engine reproduces. */
+  aggregatedDiscoveryVersions(): readonly AggregatedDiscoveryVersion[] {
+    return kubeVersionGates(this.engine.kubeVersion).aggregatedDiscovery;
   }
 
   faultFor(req: HttpRequestDescriptor): HttpFault | undefined {

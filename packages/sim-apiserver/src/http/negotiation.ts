@@ -10,12 +10,14 @@ export type OutputMediaType =
   /** `list`: the client asked for `PartialObjectMetadataList` (else `PartialObjectMetadata`). */
   | { readonly kind: "partial"; readonly apiVersion: string; readonly list: boolean };
 
-interface MediaRange {
+/** One media range of an `Accept` header: its lower-cased type and its parameters. */
+export interface MediaRange {
   readonly type: string;
   readonly params: Readonly<Record<string, string>>;
 }
 
-function parseAccept(header: string): MediaRange[] {
+/** The media ranges of an `Accept` header, in the client's order (parameter names lower-cased). */
+export function parseAccept(header: string): MediaRange[] {
   const out: MediaRange[] = [];
   for (const part of header.split(",")) {
     const [type, ...rest] = part.split(";");

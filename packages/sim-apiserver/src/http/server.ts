@@ -5,6 +5,13 @@ import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
 import { type Clock, realClock } from "@informer-ts/clock";
 import { type Logger, type MetricsProvider, newConsoleLogger, SignalLink } from "@informer-ts/instrumentation";
 import { RequestFilters, type RequestInFlight, unansweredRequestStatus } from "../engine/filters/index.js";
+import {
+  aggregatedDiscovery,
+  checkLegacyDiscoveryAccept,
+  DEFAULT_AGGREGATED_DISCOVERY_VERSIONS,
+  negotiateAggregatedDiscovery,
+  writeAggregatedDiscovery,
+} from "./aggregated-discovery.js";
 import { type AuthOptions, authenticate } from "./auth.js";
 import type { ApiBackend } from "./backend.js";
 import { MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
@@ -89,7 +96,7 @@ const fallbackLogger = newConsoleLogger("sim-apiserver-http");
  * watch with chunked NDJSON, create, update, patch, delete) served from an {@link ApiBackend}. Errors are written as
  * exact Kubernetes Status bodies. Binds `127.0.0.1` by default.
  *
- * Differences from kube-apiserver: JSON only (no protobuf/CBOR/YAML output), no aggregated discovery, no
+ * Differences from kube-apiserver: JSON only (no protobuf/CBOR/YAML output; aggregated discovery in JSON only), no
  * authorization (an authenticated user may do everything), minimal OpenAPI, no websocket watches.
  */
 export class SimHttpServer {
@@ -486,6 +493,17 @@ export class SimHttpServer {
     const isGet = method === "GET" || method === "HEAD";
     const apiPath = segs[0] === "api" || segs[0] === "apis";
     if (!isGet && apiPath) throw genericMethodNotAllowed();
+    if (apiPath && segs.length === 1) {
+      // `/api` and `/apis` answer the aggregated document when the Accept header asks for it (wrapper.go).
+      const accept = req.headers.accept;
+      const served = this.opts.backend.aggregatedDiscoveryVersions?.() ?? DEFAULT_AGGREGATED_DISCOVERY_VERSIONS;
+      const version = negotiateAggregatedDiscovery(accept, served);
+      if (version !== undefined) {
+        writeAggregatedDiscovery(req, res, aggregatedDiscovery(resources, segs[0] === "api" ? "api" : "apis", version));
+        return;
+      }
+      checkLegacyDiscoveryAccept(accept);
+    }
     if (segs[0] === "api" && segs.length === 1) {
       writeJson(res, 200, apiVersions(resources, req.headers.host ?? `127.0.0.1:${this.port}`));
       return;
