@@ -886,22 +886,22 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apimachinery/aggregated_discovery.go",
     it: "should support aggregated discovery interface",
-    here: { pending: "needs aggregated discovery (apidiscovery.k8s.io/v2 responses)" },
+    here: "apimachinery-aggregated-discovery.test.ts",
   },
   {
     file: "apimachinery/aggregated_discovery.go",
     it: "should support aggregated discovery interface for CRDs",
-    here: { pending: "needs aggregated discovery (apidiscovery.k8s.io/v2 responses)" },
+    here: "apimachinery-aggregated-discovery.test.ts",
   },
   {
     file: "apimachinery/aggregated_discovery.go",
     it: "should support raw aggregated discovery endpoint Accept headers",
-    here: { pending: "needs aggregated discovery (apidiscovery.k8s.io/v2 responses)" },
+    here: "apimachinery-aggregated-discovery.test.ts",
   },
   {
     file: "apimachinery/aggregated_discovery.go",
     it: "should support raw aggregated discovery request for CRDs",
-    here: { pending: "needs aggregated discovery (apidiscovery.k8s.io/v2 responses)" },
+    here: "apimachinery-aggregated-discovery.test.ts",
   },
   // apimachinery/aggregator.go, crd_conversion_webhook.go, crd_selectable_fields.go
   {
