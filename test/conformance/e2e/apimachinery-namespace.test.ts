@@ -117,3 +117,96 @@ describe("[sig-api-machinery] Namespaces [Serial] (apimachinery/namespace.go)", 
       .toBe(0);
   });
 });
+
+describe("[sig-api-machinery] OrderedNamespaceDeletion (apimachinery/namespace.go)", () => {
+  // The pod must run first: this test needs the cluster's moving parts (kubelet stand-in, service-account
+  // controller), started for this block only.
+  let cl: E2eCluster;
+  beforeAll(async () => {
+    cl = await startE2eCluster({ cluster: { nodes: 1 } });
+  });
+  afterAll(async () => {
+    await cl.close();
+  });
+
+  it("namespace deletion should delete pod first", async () => {
+    // Creating a test namespace; waiting for its default service account
+    const ns = await cl.namespace("nsdeletetest");
+    await expect
+      .poll(async () => !(await gone(() => cl.core.readNamespacedServiceAccount({ namespace: ns, name: "default" }))), {
+        timeout: 30_000,
+      })
+      .toBe(true);
+    // Creating a pod with finalizer in the namespace, waiting for it to run
+    const podName = "test-pod";
+    await cl.core.createNamespacedPod({
+      namespace: ns,
+      body: {
+        metadata: { name: podName, finalizers: ["e2e.example.com/finalizer"] },
+        spec: { containers: [{ name: "nginx", image: "registry.k8s.io/pause:3.10" }] },
+      },
+    });
+    await expect
+      .poll(async () => (await cl.core.readNamespacedPod({ namespace: ns, name: podName })).status?.phase, {
+        timeout: 30_000,
+      })
+      .toBe("Running");
+    const configMapName = "test-configmap";
+    await cl.core.createNamespacedConfigMap({
+      namespace: ns,
+      body: { metadata: { name: configMapName, namespace: ns }, data: { key: "value" } },
+    });
+
+    // Deleting the namespace; wait until the namespace controller had time to process (Terminating with a
+    // NamespaceDeletionContentFailure condition; the namespace must not be gone meanwhile)
+    await cl.core.deleteNamespace({ name: ns });
+    await expect
+      .poll(
+        async () => {
+          const got = await cl.core.readNamespace({ name: ns }).catch((err: unknown) => {
+            if (codeOf(err) === 404) throw new Error(`namespace ${ns} was deleted unexpectedly`);
+            return undefined;
+          });
+          return (
+            got?.status?.phase === "Terminating" &&
+            (got.status.conditions ?? []).some((cond) => cond.type === "NamespaceDeletionContentFailure")
+          );
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+
+    // The pod should be deleted before processing deletion for other resources: the configmap is still there while
+    // the pod, held by its finalizer, has a deletionTimestamp
+    await expect
+      .poll(
+        async () => {
+          if (await gone(() => cl.core.readNamespacedConfigMap({ namespace: ns, name: configMapName }))) {
+            throw new Error(`configmap "${configMapName}" should still exist in namespace "${ns}"`);
+          }
+          const pod = await cl.core.readNamespacedPod({ namespace: ns, name: podName });
+          return pod.metadata?.deletionTimestamp !== undefined;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+
+    // Removing finalizer from the pod (retry on conflict: the kubelet stand-in writes its status meanwhile)
+    for (let attempt = 0; ; attempt++) {
+      const pod = await cl.core.readNamespacedPod({ namespace: ns, name: podName });
+      pod.metadata = { ...pod.metadata, finalizers: [] };
+      try {
+        await cl.core.replaceNamespacedPod({ namespace: ns, name: podName, body: pod });
+        break;
+      } catch (err) {
+        if (codeOf(err) !== 409 || attempt >= 5) throw err;
+      }
+    }
+
+    // Waiting for the pod to not be present in the namespace, then for the namespace to be removed
+    await expect
+      .poll(() => gone(() => cl.core.readNamespacedPod({ namespace: ns, name: podName })), { timeout: 30_000 })
+      .toBe(true);
+    await expect.poll(() => gone(() => cl.core.readNamespace({ name: ns })), { timeout: 30_000 }).toBe(true);
+  });
+});

@@ -934,7 +934,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apimachinery/namespace.go",
     it: "namespace deletion should delete pod first",
-    here: { pending: "not re-implemented yet" },
+    here: "apimachinery-namespace.test.ts",
   },
   // network/service_cidrs.go
   {
