@@ -19,6 +19,29 @@ async function gone(p: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
+/**
+ * upstream's `extinguish`: creates `total` namespaces (each with some content), deletes them all, and waits until at
+ * most `maxAllowedAfterDel` of them are left, within `maxSeconds`.
+ */
+async function extinguish(total: number, maxAllowedAfterDel: number, maxSeconds: number): Promise<void> {
+  const names: string[] = [];
+  for (let i = 0; i < total; i++) {
+    const ns = await c.namespace("nslifetest");
+    names.push(ns);
+    await c.core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: "content" } } });
+  }
+  await Promise.all(names.map((name) => c.core.deleteNamespace({ name })));
+  await expect
+    .poll(
+      async () => {
+        const left = (await c.core.listNamespace({})).items.map((n) => n.metadata?.name ?? "");
+        return left.filter((n) => names.includes(n)).length <= maxAllowedAfterDel;
+      },
+      { timeout: maxSeconds * 1000, interval: 200 },
+    )
+    .toBe(true);
+}
+
 describe("[sig-api-machinery] Namespaces [Serial] (apimachinery/namespace.go)", () => {
   it("should ensure that all pods are removed when a namespace is deleted", async () => {
     const ns = await c.namespace("nsdeletetest");
@@ -98,23 +121,12 @@ describe("[sig-api-machinery] Namespaces [Serial] (apimachinery/namespace.go)", 
     expect(removed.spec?.finalizers).toEqual(["kubernetes"]);
   });
 
+  it("should delete fast enough (90 percent of 100 namespaces in 150 seconds)", async () => {
+    await extinguish(100, 10, 150);
+  });
+
   it("should always delete fast (ALL of 100 namespaces in 150 seconds)", async () => {
-    const names: string[] = [];
-    for (let i = 0; i < 100; i++) {
-      const ns = await c.namespace("nslifetest");
-      names.push(ns);
-      await c.core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: "content" } } });
-    }
-    await Promise.all(names.map((name) => c.core.deleteNamespace({ name })));
-    await expect
-      .poll(
-        async () => {
-          const left = (await c.core.listNamespace({})).items.map((n) => n.metadata?.name ?? "");
-          return left.filter((n) => names.includes(n)).length;
-        },
-        { timeout: 150_000, interval: 200 },
-      )
-      .toBe(0);
+    await extinguish(100, 0, 150);
   });
 });
 
