@@ -16,10 +16,8 @@ export type PendingReason =
   | "needs API priority and fairness classification (X-Kubernetes-PF-* headers, impersonation)"
   | "needs the ValidatingAdmissionPolicy admission plugin (CEL policies enforced, status.typeChecking)"
   | "needs admission webhooks called (a webhook server pod and the webhook admission plugins)"
-  | "needs aggregated discovery (apidiscovery.k8s.io/v2 responses)"
   | "needs an aggregated API server (APIService proxying to a pod)"
   | "needs CRD conversion webhooks (a webhook server pod)"
-  | "needs CRD selectableFields (custom field selectors)"
   | "needs the DaemonSet controller to keep ControllerRevisions (sim-cluster's does not)"
   | "needs service-account issuer discovery (/.well-known/openid-configuration, /openid/v1/jwks)"
   | "needs a container that serves or is dialled (network to pods)"
@@ -927,7 +925,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apimachinery/crd_selectable_fields.go",
     it: "MUST list and watch custom resources matching the field selector",
-    here: { pending: "needs CRD selectableFields (custom field selectors)" },
+    here: { pending: "needs CRD conversion webhooks (a webhook server pod)" },
   },
   // apps/controller_revision.go
   {

@@ -2,6 +2,7 @@ import type { FieldError, KubeObject } from "@informer-ts/apimachinery";
 import { validateSchemaRules } from "../admission/cel/validation.js";
 import type { SimResource } from "../resources.js";
 import { COLLECTION_VERBS } from "../served-resource.js";
+import { selectableFieldLabels, validateSelectableFields } from "./crd-selectable-fields.js";
 
 /** `apiextensions.k8s.io/v1` `customresourcedefinitions`: cluster-scoped, short names `crd`, `crds`. */
 export const CUSTOM_RESOURCE_DEFINITIONS: SimResource = Object.freeze({
@@ -44,7 +45,8 @@ function dnsSubdomainErrors(name: string): string[] {
  * `ValidateCustomResourceDefinition` (apiextensions-apiserver), the rules the simulator enforces: `metadata.name`
  * must be a DNS subdomain equal to `spec.names.plural + "." + spec.group`; `spec.group` required and a domain with a
  * dot; `spec.names.plural`/`kind` required (plural a DNS label); `spec.scope` `Cluster` or `Namespaced`; at least one
- * version, exactly one of them the storage version, each with a name. Returns the field errors in upstream's order
+ * version, exactly one of them the storage version, each with a name, its `selectableFields` valid
+ * (`validateSelectableFields`). Returns the field errors in upstream's order
  * and wording (empty: valid); `warnings` receives one line per `x-kubernetes-validations` expression the simulator
  * accepts but cannot evaluate (see `validateSchemaRules`); `celCompatibility` is the release (1.x) the rules'
  * CEL environment is that of (default 33, for kube-apiserver 1.34).
@@ -113,6 +115,7 @@ export function validateCustomResourceDefinition(
       errs.push(
         ...validateSchemaRules(schema, `spec.versions[${i}].schema.openAPIV3Schema`, warnings, celCompatibility),
       );
+      if (isObject(v)) errs.push(...validateSelectableFields(v, i));
     });
   }
   if (plural === "") errs.push({ type: "FieldValueRequired", field: "spec.names.plural" });
@@ -132,7 +135,7 @@ export function validateCustomResourceDefinition(
 /**
  * The served resource a definition declares (apiextensions-apiserver's `crdHandler` serving info): group, plural,
  * kind, scope, short names, its version — the storage version when served, else the first served one — and the
- * `status` and `scale` subresources that version declares. Throws an Error naming what is missing for a definition that
+ * `status` and `scale` subresources that version declares, and its `selectableFields` as field labels. Throws an Error naming what is missing for a definition that
  * would not validate.
  *
  * Differences from kube-apiserver: one served version per resource; schemas, defaulting, pruning, conversion and
@@ -159,6 +162,8 @@ export function resourceFromCrd(crd: KubeObject): SimResource {
     throw new Error(`CustomResourceDefinition: spec.scope must be Namespaced or Cluster, got ${JSON.stringify(scope)}`);
   }
   const shortNames = Array.isArray(names?.shortNames) ? (names.shortNames as string[]) : undefined;
+  // `selectableFields` (CustomResourceFieldSelectors): the version's field labels for fieldSelector.
+  const selectable = selectableFieldLabels(chosen);
   const subresources = chosen.subresources as { status?: unknown; scale?: unknown } | undefined;
   const status = typeof subresources === "object" && subresources !== null && subresources.status !== undefined;
   const s = isObject(subresources?.scale) ? subresources.scale : undefined;
@@ -179,6 +184,7 @@ export function resourceFromCrd(crd: KubeObject): SimResource {
     namespaced: scope === "Namespaced",
     verbs: COLLECTION_VERBS,
     ...(shortNames !== undefined && { shortNames }),
+    ...(selectable.length > 0 && { fieldLabels: selectable }),
     ...((status || scale !== undefined) && {
       subresources: [...(status ? ["status"] : []), ...(scale !== undefined ? ["scale"] : [])],
     }),
