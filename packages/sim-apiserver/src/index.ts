@@ -73,7 +73,7 @@ export {
 // The HTTP(S) face
 
 // The engine's patch content types (the client's `PatchType` names the short kinds: "merge" | "json" | …).
-export type { PatchContentType } from "./engine/index.js";
+export type { AggregatedDiscoveryVersion, PatchContentType } from "./engine/index.js";
 export {
   type AdminHandler,
   type ApiBackend,

@@ -169,6 +169,7 @@ export type {
   VerbResults,
 } from "./handlers/resource-request.js";
 export {
+  type AggregatedDiscoveryVersion,
   DEFAULT_KUBE_VERSION,
   isKubeVersion,
   KUBE_VERSIONS,

@@ -16,7 +16,7 @@ const DISCOVERY_GROUP = "apidiscovery.k8s.io";
 const DISCOVERY_KIND = "APIGroupDiscoveryList";
 
 /** `metav1.GroupVersionKind` as discovery writes it (group and version empty when they are the resource's own). */
-interface ResponseKind {
+export interface ResponseKind {
   readonly group: string;
   readonly version: string;
   readonly kind: string;
@@ -56,7 +56,7 @@ export interface APIGroupDiscovery {
 
 /** `apidiscovery.k8s.io/<version>` `APIGroupDiscoveryList`. */
 export interface APIGroupDiscoveryList {
-  readonly kind: typeof DISCOVERY_KIND;
+  readonly kind: "APIGroupDiscoveryList";
   readonly apiVersion: string;
   readonly metadata: Record<string, never>;
   readonly items: readonly APIGroupDiscovery[];

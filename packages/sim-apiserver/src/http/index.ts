@@ -5,7 +5,19 @@
 // Deprecated aliases (docs/api-surface.md)
 export type { WatchEndReason, WatchSource } from "../deprecated.js";
 export type { PodLogOptions, PodLogResponse } from "../engine/containers/pod-log.js";
+export type { AggregatedDiscoveryVersion } from "../engine/kube-version.js";
 export { type AdminHooks, createAdminHandler } from "./admin.js";
+export {
+  type APIGroupDiscovery,
+  type APIGroupDiscoveryList,
+  type APIResourceDiscovery,
+  type APISubresourceDiscovery,
+  type APIVersionDiscovery,
+  aggregatedDiscovery,
+  aggregatedDiscoveryETag,
+  negotiateAggregatedDiscovery,
+  type ResponseKind,
+} from "./aggregated-discovery.js";
 export type { AuthOptions, UserInfo } from "./auth.js";
 export { authenticate, authRequired } from "./auth.js";
 export type {
