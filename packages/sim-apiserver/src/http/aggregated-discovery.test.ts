@@ -2,6 +2,7 @@
 // data, content negotiation, and the ETag handling of upstream's
 // staging/src/k8s.io/apiserver/pkg/endpoints/discovery/aggregated/handler_test.go, over HTTP on the real engine.
 import { FakeClock, settle } from "@informer-ts/clock";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crdWithSpec, WIDGETS } from "../engine/resources.test-util.js";
 import { DEFAULT_VERBS, type ServedResource } from "../engine/served-resource.js";
@@ -12,6 +13,7 @@ import {
   checkLegacyDiscoveryAccept,
   negotiateAggregatedDiscovery,
 } from "./aggregated-discovery.js";
+import { apiGroupList, apiResourceList, apiVersions } from "./discovery.js";
 import { EngineBackend } from "./engine-backend.js";
 import { type EngineServer, startEngineServer } from "./engine-server.test-util.js";
 import { fetchRaw } from "./http-client.test-util.js";
@@ -120,6 +122,61 @@ describe("aggregated discovery document", () => {
 
   it("no resources: an empty list", () => {
     expect(aggregatedDiscovery([], "apis").items).toEqual([]);
+  });
+
+  it("property: unfolding the document gives back every legacy APIResourceList entry, in the legacy order", () => {
+    const arbResource = fc.record({
+      group: fc.constantFrom("", "apps", "example.com", "z.example.com"),
+      version: fc.constantFrom("v1", "v1beta1", "v2", "v1alpha1"),
+      resource: fc.constantFrom("pods", "namespaces", "serviceaccounts", "widgets", "gadgets"),
+      namespaced: fc.boolean(),
+      custom: fc.boolean(),
+      shortNames: fc.subarray(["a", "b"]),
+      categories: fc.subarray(["all", "api-extensions"]),
+      subresources: fc.subarray(["status", "scale", "approval"]),
+    });
+    fc.assert(
+      fc.property(fc.uniqueArray(arbResource, { selector: (r) => `${r.group}/${r.version}/${r.resource}` }), (rs) => {
+        const served = rs.map((r) => res(r.group, r.version, r.resource, `K${r.resource}`, r) as ServedResource);
+        const legacy: string[] = [];
+        const unfolded: string[] = [];
+        const entry = (gv: string, name: string, e: { namespaced?: boolean; kind: string; verbs: readonly string[] }) =>
+          `${gv} ${name} ${e.kind} ${e.verbs.join(",")}${e.namespaced === undefined ? "" : ` ${e.namespaced}`}`;
+        const core = (apiVersions(served, "") as { versions: string[] }).versions;
+        const groups = (apiGroupList(served) as { groups: { name: string; versions: { version: string }[] }[] }).groups;
+        const gvs = [
+          ...core.map((v) => ["", v] as const),
+          ...groups.flatMap((g) => g.versions.map((v) => [g.name, v.version] as const)),
+        ];
+        for (const [g, v] of gvs) {
+          const list = apiResourceList(served, g, v) as
+            | { resources: { name: string; namespaced: boolean; kind: string; verbs: string[] }[] }
+            | undefined;
+          for (const r of list?.resources ?? []) {
+            legacy.push(entry(`${g}/${v}`, r.name, r.name.includes("/") ? { kind: r.kind, verbs: r.verbs } : r));
+          }
+        }
+        for (const doc of [aggregatedDiscovery(served, "api"), aggregatedDiscovery(served, "apis")]) {
+          for (const grp of doc.items) {
+            for (const ver of grp.versions) {
+              for (const r of ver.resources) {
+                const gv = `${grp.metadata.name ?? ""}/${ver.version}`;
+                unfolded.push(
+                  entry(gv, r.resource, { ...r.responseKind, namespaced: r.scope === "Namespaced", verbs: r.verbs }),
+                );
+                for (const sub of r.subresources ?? []) {
+                  unfolded.push(
+                    entry(gv, `${r.resource}/${sub.subresource}`, { kind: sub.responseKind.kind, verbs: sub.verbs }),
+                  );
+                }
+              }
+            }
+          }
+        }
+        // the legacy list orders a resource's subresources right after it, as the fold does
+        expect(unfolded).toEqual(legacy);
+      }),
+    );
   });
 });
 
