@@ -58,14 +58,29 @@ export function withResourceVersion(obj: KubeObject, rv: number): KubeObject {
   return deepFreeze({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(rv) } });
 }
 
+/**
+ * The second {@link rfc3339Seconds} formatted last and its text: the writes of one burst (every managedFields time,
+ * creationTimestamp and condition time of a virtual-time instant) share a second, so they share one string.
+ */
+let lastSecond = Number.NaN;
+let lastStamp = "";
+
 /** RFC 3339 with second precision, as `metav1.Time` serializes. */
 export function rfc3339Seconds(ms: number): string {
-  return `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+  const sec = Math.floor(ms / 1000);
+  if (sec !== lastSecond) {
+    lastSecond = sec;
+    lastStamp = `${new Date(sec * 1000).toISOString().slice(0, 19)}Z`;
+  }
+  return lastStamp;
 }
+
+const HEX = "0123456789abcdef";
 
 /** A random version-4 UUID drawn from `rand` (object uids). */
 export function newUid(rand: Rand): string {
-  const hex = Array.from({ length: 32 }, () => Math.floor(rand.float() * 16).toString(16)).join("");
+  let hex = "";
+  for (let i = 0; i < 32; i++) hex += HEX[Math.floor(rand.float() * 16)];
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${"89ab"[Math.floor(rand.float() * 4)]}${hex.slice(17, 20)}-${hex.slice(20)}`;
 }
 

@@ -73,16 +73,15 @@ export function bindPod(
   if (typeof spec.nodeName === "string" && spec.nodeName !== "") {
     throw newConflict(PODS, name, `pod ${name} is already assigned to node ${JSON.stringify(spec.nodeName)}`);
   }
-  const next = structuredClone(current) as KubeObject & {
-    spec: Record<string, unknown>;
-    status?: { conditions?: { type: string; status: string }[] };
-  };
-  next.spec = { ...(next.spec ?? {}), nodeName: target!.name };
+  // A new top level, spec, status and conditions list over the stored (frozen) pod; everything the binding does not
+  // touch — containers, the managedFields list — is the stored version's own, shared by identity with the new one.
+  const cur = current as KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
+  const next: KubeObject = { ...cur, spec: { ...(cur.spec ?? {}), nodeName: target!.name } };
   const annotations = binding.metadata?.annotations;
   if (annotations !== undefined && Object.keys(annotations).length > 0) {
-    next.metadata = { ...next.metadata, annotations: { ...next.metadata?.annotations, ...annotations } };
+    next.metadata = { ...cur.metadata, annotations: { ...cur.metadata?.annotations, ...annotations } };
   }
-  const status = { ...(next.status ?? {}) };
+  const status = { ...(cur.status ?? {}) } as { conditions?: { type: string; status: string }[] };
   const conditions = [...(status.conditions ?? [])];
   const i = conditions.findIndex((c) => c.type === "PodScheduled");
   if (i < 0) conditions.push({ type: "PodScheduled", status: "True" });

@@ -18,7 +18,7 @@ import { deepCopyJson, deepFreeze, generateNameFrom, newUid, rfc3339Seconds, sha
 import { apiVersionOf, type SimResource } from "../resources.js";
 import type { MvccStorage } from "../storage/index.js";
 import { type DeleteOptions, finalizersForDeletion, validateDeleteOptions } from "./delete-options.js";
-import { adoptManagedFields } from "./field-manager/managed-fields.js";
+import { adoptManagedFields, releaseManagedFields } from "./field-manager/managed-fields.js";
 import { beforeDelete } from "./graceful-delete.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "./object-meta-validation.js";
 import { applyPatch, decodePatch, type PatchContentType, patchTypeOf } from "./patch.js";
@@ -112,10 +112,14 @@ const MAX_GENERATE_NAME_ATTEMPTS = 8;
 
 /**
  * `stored`, the frozen copy the storage kept of `written`: lets the field manager reuse what it decoded for the
- * managed fields it wrote (a no-op for managed fields it did not produce).
+ * managed fields it wrote (a no-op for managed fields it did not produce), and forget what it decoded for the
+ * version `stored` replaced (`replaced`), unless both carry the same list.
  */
-function kept(stored: KubeObject, written: KubeObject): KubeObject {
-  adoptManagedFields(stored.metadata?.managedFields, written.metadata?.managedFields);
+function kept(stored: KubeObject, written: KubeObject, replaced?: KubeObject): KubeObject {
+  const list = stored.metadata?.managedFields;
+  adoptManagedFields(list, written.metadata?.managedFields);
+  const old = replaced?.metadata?.managedFields;
+  if (old !== list) releaseManagedFields(old);
   return stored;
 }
 
@@ -451,8 +455,12 @@ export class RegistryStore {
       finalizersOf(obj).length === 0 &&
       !this.namespaceHeld(r, obj);
     if (o.dryRun === true) return deepFreeze(obj);
-    if (shouldDelete) return this.storage.remove(r, namespace, name, rv, obj);
-    return kept(this.storage.replace(r, namespace, name, obj, rv), obj);
+    if (shouldDelete) {
+      const removed = this.storage.remove(r, namespace, name, rv, obj);
+      releaseManagedFields(current.metadata?.managedFields);
+      return removed;
+    }
+    return kept(this.storage.replace(r, namespace, name, obj, rv), obj, current);
   }
 
   /** A namespace stays while its spec finalizers (the namespace controller's `kubernetes`) remain. */
@@ -608,12 +616,15 @@ export class RegistryStore {
       const now = graceful.period <= 0 && !held;
       if (d.dryRun === true) return { object: deepFreeze(next), deleted: now };
       const marked = this.storage.replace(r, namespace, name, next, rv);
+      releaseManagedFields(current.metadata?.managedFields);
       if (!now) return { object: marked, deleted: false };
       return { object: this.storage.remove(r, namespace, name, marked.metadata?.resourceVersion ?? ""), deleted: true };
     }
     if (!held) {
       if (d.dryRun === true) return { object: current, deleted: true };
-      return { object: this.storage.remove(r, namespace, name, rv), deleted: true };
+      const removed = this.storage.remove(r, namespace, name, rv);
+      releaseManagedFields(current.metadata?.managedFields);
+      return { object: removed, deleted: true };
     }
     const next = structuredClone(current) as KubeObject;
     const nm = metaOf(next);

@@ -10,6 +10,15 @@ import {
 /** The FieldsV1 of a leaf (and of the `"."` self marker): frozen, so one object serves every leaf. */
 const EMPTY: Record<string, unknown> = Object.freeze({});
 
+/**
+ * The members and the children of every node that has none: one shared map, never written to (a node gets its own
+ * map with its first entry, {@link FieldSet.putMember}/{@link FieldSet.putChild}). Most nodes have one kind only (a
+ * leaf level has members, an inner one children), and a node is two maps and the node itself: this halves the maps
+ * of a decoded set and what the field manager allocates per write.
+ */
+const NO_MEMBERS: ReadonlyMap<string, PathElement> = new Map();
+const NO_CHILDREN: ReadonlyMap<string, Child> = new Map();
+
 interface Child {
   readonly pe: PathElement;
   readonly set: FieldSet;
@@ -24,8 +33,8 @@ interface Child {
  * sets being built, never for results of set operations.
  */
 export class FieldSet {
-  private readonly members = new Map<string, PathElement>();
-  private readonly children = new Map<string, Child>();
+  private members = NO_MEMBERS as Map<string, PathElement>;
+  private children = NO_CHILDREN as Map<string, Child>;
   /** The frozen FieldsV1 of this node without and with the `"."` self marker, built on first use. */
   private emitted: [Record<string, unknown> | undefined, Record<string, unknown> | undefined] | undefined;
 
@@ -46,7 +55,7 @@ export class FieldSet {
       cur.emitted = undefined;
     }
     const last = path[path.length - 1]!;
-    cur.members.set(serializePathElement(last), last);
+    cur.putMember(serializePathElement(last), last);
     return this;
   }
 
@@ -56,9 +65,21 @@ export class FieldSet {
     let c = this.children.get(k);
     if (c === undefined) {
       c = { pe, set: new FieldSet() };
-      this.children.set(k, c);
+      this.putChild(k, c);
     }
     return c.set;
+  }
+
+  /** Adds a member at this level, giving the node its own map first. */
+  private putMember(k: string, pe: PathElement): void {
+    if (this.members === NO_MEMBERS) this.members = new Map();
+    this.members.set(k, pe);
+  }
+
+  /** Adds (or replaces) a child at this level, giving the node its own map first. */
+  private putChild(k: string, c: Child): void {
+    if (this.children === NO_CHILDREN) this.children = new Map();
+    this.children.set(k, c);
   }
 
   /** Whether `path` is a member. */
@@ -143,15 +164,15 @@ export class FieldSet {
       out ??= this.shallowCopy();
       return out;
     };
-    for (const [k, pe] of o.members) if (!this.members.has(k)) target().members.set(k, pe);
+    for (const [k, pe] of o.members) if (!this.members.has(k)) target().putMember(k, pe);
     for (const [k, c] of o.children) {
       const mine = this.children.get(k);
       if (mine === undefined) {
-        if (!c.set.isEmpty()) target().children.set(k, c);
+        if (!c.set.isEmpty()) target().putChild(k, c);
         continue;
       }
       const u = mine.set.union(c.set);
-      if (u !== mine.set) target().children.set(k, { pe: mine.pe, set: u });
+      if (u !== mine.set) target().putChild(k, { pe: mine.pe, set: u });
     }
     return out ?? this;
   }
@@ -159,28 +180,28 @@ export class FieldSet {
   /** A new node with this level's members and children (the child sets themselves shared). */
   private shallowCopy(): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) out.members.set(k, pe);
-    for (const [k, c] of this.children) out.children.set(k, c);
+    if (this.members.size > 0) out.members = new Map(this.members);
+    if (this.children.size > 0) out.children = new Map(this.children);
     return out;
   }
 
   /** A deep copy. */
   clone(): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) out.members.set(k, pe);
-    for (const [k, c] of this.children) out.children.set(k, { pe: c.pe, set: c.set.clone() });
+    if (this.members.size > 0) out.members = new Map(this.members);
+    for (const [k, c] of this.children) out.putChild(k, { pe: c.pe, set: c.set.clone() });
     return out;
   }
 
   /** `Set.Intersection`: the paths in both. */
   intersection(o: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (o.members.has(k)) out.members.set(k, pe);
+    for (const [k, pe] of this.members) if (o.members.has(k)) out.putMember(k, pe);
     for (const [k, c] of this.children) {
       const oc = o.children.get(k);
       if (oc === undefined) continue;
       const i = c.set.intersection(oc.set);
-      if (!i.isEmpty()) out.children.set(k, { pe: c.pe, set: i });
+      if (!i.isEmpty()) out.putChild(k, { pe: c.pe, set: i });
     }
     return out;
   }
@@ -203,7 +224,7 @@ export class FieldSet {
     const out = new FieldSet();
     for (const [k, pe] of this.members) {
       if (o.members.has(k)) changed = true;
-      else out.members.set(k, pe);
+      else out.putMember(k, pe);
     }
     for (const [k, c] of this.children) {
       if (recursive && o.members.has(k)) {
@@ -213,8 +234,8 @@ export class FieldSet {
       const oc = o.children.get(k);
       const d = oc === undefined ? c.set : c.set.minus(oc.set, recursive);
       if (d !== c.set) changed = true;
-      if (d === c.set) out.children.set(k, c);
-      else if (!d.isEmpty()) out.children.set(k, { pe: c.pe, set: d });
+      if (d === c.set) out.putChild(k, c);
+      else if (!d.isEmpty()) out.putChild(k, { pe: c.pe, set: d });
     }
     return changed ? out : this;
   }
@@ -264,14 +285,15 @@ export class FieldSet {
   /** Marks `pe` as a member at this level (used by schema-aware rewrites). */
   addMember(pe: PathElement): void {
     this.emitted = undefined;
-    this.members.set(serializePathElement(pe), pe);
+    this.putMember(serializePathElement(pe), pe);
   }
 
   /** Attaches a (non-empty) child set at `pe`, replacing any. */
   setChild(pe: PathElement, set: FieldSet): void {
     this.emitted = undefined;
-    if (set.isEmpty()) this.children.delete(serializePathElement(pe));
-    else this.children.set(serializePathElement(pe), { pe, set });
+    if (set.isEmpty()) {
+      if (this.children !== NO_CHILDREN) this.children.delete(serializePathElement(pe));
+    } else this.putChild(serializePathElement(pe), { pe, set });
   }
 
   /**

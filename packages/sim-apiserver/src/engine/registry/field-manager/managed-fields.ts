@@ -104,6 +104,17 @@ export function adoptManagedFields(stored: unknown, produced: unknown): void {
 }
 
 /**
+ * Forgets the decoding of `entries`, the list of a version that a later write replaced or removed: decoded ownership
+ * is kept for the live version only (the one the next write decodes), not for every version the storage and the
+ * watch cache's history still hold. A later decode of `entries` (a write against a stale copy) decodes it again.
+ */
+export function releaseManagedFields(entries: unknown): void {
+  if (!Array.isArray(entries)) return;
+  decodedLists.delete(entries);
+  encodedLists.delete(entries);
+}
+
+/**
  * `DecodeManagedFields`: the ownership recorded in `metadata.managedFields`. Throws 400 BadRequest for an entry that
  * is not an object, has a `fieldsType` other than `FieldsV1`, an unknown operation or a malformed `fieldsV1`.
  */
