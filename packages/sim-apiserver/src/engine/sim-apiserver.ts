@@ -251,10 +251,27 @@ export class SimApiServer {
         node: (name) => lookup("nodes", "", name),
       }),
     });
+    const plugins = typeof opts.admission === "object" ? opts.admission : {};
+    const all = (resource: string): KubeObject[] => {
+      const r = this.table.byGroupResource(resource);
+      return r === undefined ? [] : [...objectsOf(this.storage, r)];
+    };
     const admission = new Admission({
       enabled: opts.admission !== false,
-      ...(!(typeof opts.admission === "object" && opts.admission.serviceAccountTokenVolume === false) && {
+      ...(plugins.serviceAccountTokenVolume !== false && {
         serviceAccount: (ns: string, name: string) => lookup("serviceaccounts", ns, name),
+      }),
+      ...(plugins.limitRanger !== false && {
+        limitRanges: (ns: string) => all("limitranges").filter((o) => o.metadata?.namespace === ns),
+      }),
+      ...(plugins.runtimeClass !== false && {
+        runtimeClass: (name: string) => {
+          const r = this.table.byGroupResource("runtimeclasses.node.k8s.io");
+          return r === undefined ? undefined : this.storage.get(r, "", name);
+        },
+      }),
+      ...(plugins.defaultIngressClass !== false && {
+        ingressClasses: () => all("ingressclasses.networking.k8s.io"),
       }),
       rand: saRand,
       defaultFieldValidation: fieldValidation ? "Warn" : "Ignore",
