@@ -10,6 +10,7 @@ import {
   type StructuralSchema,
   validateCustomResource,
 } from "./custom-resource-schema.js";
+import { admitDefaultIngressClass } from "./default-ingress-class-admission.js";
 import {
   defaultDaemonSet,
   defaultDeployment,
@@ -20,7 +21,6 @@ import { defaultHpaV1, defaultHpaV2 } from "./defaults/autoscaling-defaults.js";
 import { defaultCronJob, defaultJob } from "./defaults/batch-defaults.js";
 import { defaultPod, defaultTemplate } from "./defaults/pod-defaults.js";
 import { defaultService, ServiceIpAllocator } from "./defaults/service-defaults.js";
-import { admitDefaultIngressClass } from "./default-ingress-class-admission.js";
 import {
   type FieldValidationDirective,
   fieldValidationDirective,

@@ -112,7 +112,8 @@ function mutatePod(limitRange: KubeObject, pod: KubeObject): void {
     ...objects(spec.initContainers).flatMap((c) => mergeContainer(c, limits, requests, "init container")),
   ];
   if (parts.length === 0) return;
-  const meta = (pod.metadata ??= {});
+  pod.metadata ??= {};
+  const meta = pod.metadata;
   meta.annotations = {
     ...(meta.annotations ?? {}),
     [LIMIT_RANGER_ANNOTATION]: `LimitRanger plugin set: ${parts.join("; ")}`,
