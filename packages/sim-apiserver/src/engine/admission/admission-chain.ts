@@ -41,6 +41,7 @@ import {
   validateWorkloadUpdate,
 } from "./validation/apps.js";
 import { validateHorizontalPodAutoscaler } from "./validation/autoscaling.js";
+import { validateCsrConditionsUpdate } from "./validation/certificates.js";
 import { objectAt } from "./validation/common.js";
 import {
   validateConfigMap,
@@ -275,6 +276,8 @@ export class Admission {
       if (errs.length === 0) errs.push(...validateCustomResourceRules(obj, schemaOf(r), old, a.warnings));
       return errs;
     }
+    if (old !== undefined && r.group === "certificates.k8s.io" && r.resource === "certificatesigningrequests")
+      errs.push(...validateCsrConditionsUpdate(obj, old, a.subresource ?? ""));
     if ((a.subresource ?? "") === "status") return errs;
     this.validateKind(r, obj, old, errs);
     if (errs.length === 0) this.admissionValidate(r, obj, old, a);
