@@ -768,7 +768,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "scheduling/limit_range.go",
     it: "should create a LimitRange with defaults and ensure pod has those defaults applied.",
-    here: PLUGIN,
+    here: "core-kinds-lifecycle.test.ts",
   },
   {
     file: "network/endpointslice.go",
