@@ -688,18 +688,22 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "common/node/runtimeclass.go",
     it: "should reject a Pod requesting a non-existent RuntimeClass",
-    here: PLUGIN,
+    here: "node-runtimeclass-cluster.test.ts",
   },
-  { file: "common/node/runtimeclass.go", it: "should reject a Pod requesting a deleted RuntimeClass", here: PLUGIN },
+  {
+    file: "common/node/runtimeclass.go",
+    it: "should reject a Pod requesting a deleted RuntimeClass",
+    here: "node-runtimeclass-cluster.test.ts",
+  },
   {
     file: "common/node/runtimeclass.go",
     it: "should schedule a Pod requesting a RuntimeClass without PodOverhead",
-    here: PLUGIN,
+    here: "node-runtimeclass-cluster.test.ts",
   },
   {
     file: "common/node/runtimeclass.go",
     it: "should schedule a Pod requesting a RuntimeClass and initialize its Overhead",
-    here: PLUGIN,
+    here: "node-runtimeclass-cluster.test.ts",
   },
   {
     file: "common/node/runtimeclass.go",
