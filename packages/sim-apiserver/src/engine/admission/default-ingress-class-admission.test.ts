@@ -1,10 +1,9 @@
 // The DefaultIngressClass admission plugin: plugin/pkg/admission/network/defaultingressclass/admission_test.go's
 // `TestDefaultIngressClassAdmission` table, and the plugin through the engine.
 import type { KubeObject } from "@informer-ts/apimachinery";
-import { FakeClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
-import { SimApiServer } from "../sim-apiserver.js";
 import { admitDefaultIngressClass, IS_DEFAULT_INGRESS_CLASS } from "./default-ingress-class-admission.js";
+import { pluginEngine } from "./plugin-engine.test-util.js";
 
 const cls = (name: string, isDefault: string | undefined, created = "2026-01-01T00:00:00Z"): KubeObject => ({
   metadata: {
@@ -55,15 +54,7 @@ describe("DefaultIngressClass through the engine", () => {
     metadata: { name },
     spec: { defaultBackend: { service: { name: "defaultbackend", port: { number: 80 } } } },
   });
-  function engine(admission?: { defaultIngressClass?: boolean }) {
-    return new SimApiServer({
-      clock: new FakeClock(),
-      rand: seededRand(9),
-      progressNotifyIntervalMs: 0,
-      compactionIntervalMs: 0,
-      ...(admission !== undefined && { admission }),
-    });
-  }
+  const engine = pluginEngine;
   it("a new Ingress gets the default class; an update does not", async () => {
     const e = engine();
     const before = await e.create(ING, "default", basic("before"));

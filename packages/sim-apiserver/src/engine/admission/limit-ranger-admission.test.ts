@@ -3,10 +3,8 @@
 // `TestPodLimitFuncApplyDefault`, `TestLimitRangerIgnoresSubresource`, `TestLimitRangerAdmitPod`,
 // `TestPersistentVolumeClaimLimitFunc`), a property, and the plugin through the engine.
 import type { KubeObject } from "@informer-ts/apimachinery";
-import { FakeClock, seededRand } from "@informer-ts/clock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SimApiServer } from "../sim-apiserver.js";
 import { failure } from "../status-failure.test-util.js";
 import {
   admitLimitRanges,
@@ -14,6 +12,7 @@ import {
   LIMIT_RANGER_ANNOTATION,
   limitRangeViolation,
 } from "./limit-ranger-admission.js";
+import { pluginEngine } from "./plugin-engine.test-util.js";
 
 type List = Record<string, string>;
 const rl = (cpu: string, memory: string): List => ({
@@ -267,15 +266,7 @@ describe("LimitRanger: property", () => {
 });
 
 describe("LimitRanger through the engine (TestLimitRangerAdmitPod, TestLimitRangerIgnoresSubresource)", () => {
-  function engine(admission?: { limitRanger?: boolean }) {
-    return new SimApiServer({
-      clock: new FakeClock(),
-      rand: seededRand(7),
-      progressNotifyIntervalMs: 0,
-      compactionIntervalMs: 0,
-      ...(admission !== undefined && { admission }),
-    });
-  }
+  const engine = pluginEngine;
   const LR: KubeObject = {
     metadata: { name: "limits" },
     spec: {

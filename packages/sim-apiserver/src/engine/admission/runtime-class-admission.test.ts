@@ -2,10 +2,9 @@
 // (`TestSetOverhead`, `TestSetScheduling`, `TestValidateOverhead`, `TestRuntimeClassAdmission`), pkg/util/tolerations'
 // `TestMergeTolerations`, and the plugin through the engine.
 import type { KubeObject } from "@informer-ts/apimachinery";
-import { FakeClock, seededRand } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
-import { SimApiServer } from "../sim-apiserver.js";
 import { failure } from "../status-failure.test-util.js";
+import { pluginEngine } from "./plugin-engine.test-util.js";
 import {
   admitRuntimeClass,
   mergeTolerations,
@@ -140,15 +139,7 @@ describe("TestMergeTolerations (pkg/util/tolerations)", () => {
 });
 
 describe("RuntimeClass through the engine (TestRuntimeClassAdmission)", () => {
-  function engine(admission?: { runtimeClass?: boolean }) {
-    return new SimApiServer({
-      clock: new FakeClock(),
-      rand: seededRand(8),
-      progressNotifyIntervalMs: 0,
-      compactionIntervalMs: 0,
-      ...(admission !== undefined && { admission }),
-    });
-  }
+  const engine = pluginEngine;
   const RC = "runtimeclasses.node.k8s.io";
 
   it("a missing class is a 403 that stores nothing; an existing one's overhead and scheduling are applied", async () => {
