@@ -150,9 +150,11 @@ function optionsKind(create: boolean, patch: boolean): WriteOptionsKind {
  *    warnings under `Warn` (the default), dropped silently under `Ignore`; a value of the wrong JSON type in a
  *    built-in is a 400 whatever the directive (`json: cannot unmarshal …`);
  * 2. {@link Admission.default}: the `SetDefaults_*` of Pods, workloads, Services and Secrets, a Service's cluster IP,
- *    a custom resource's schema defaults;
+ *    a custom resource's schema defaults; then the mutating admission plugins (LimitRanger, ServiceAccount,
+ *    RuntimeClass, DefaultIngressClass), whose refusals are 403s;
  * 3. {@link Admission.validate}: the kinds' hand-written rules (pkg/apis/core/validation, pkg/apis/apps/validation)
- *    and a custom resource's schema, as field errors for the registry's 422.
+ *    and a custom resource's schema, as field errors for the registry's 422; when there are none, the validating
+ *    plugins (LimitRanger, RuntimeClass), which throw their 403.
  *
  * With `enabled: false` every step is a no-op (the benchmark's baseline; the simulator before admission existed).
  */
@@ -266,7 +268,10 @@ export class Admission {
     }
   }
 
-  /** Step 3: the field errors of `obj` (`old`: the stored object of an update), beyond object metadata's names. */
+  /**
+   * Step 3: the field errors of `obj` (`old`: the stored object of an update), beyond object metadata's names; throws
+   * the 403 of a validating admission plugin when the kind's own rules pass.
+   */
   validate(r: SimResource, obj: KubeObject, old: KubeObject | undefined, a: AdmissionAttributes): FieldError[] {
     if (!this.enabled) return [];
     const errs = validateAnnotations(obj.metadata?.annotations);
