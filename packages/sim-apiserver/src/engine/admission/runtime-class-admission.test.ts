@@ -2,11 +2,13 @@
 // (`TestSetOverhead`, `TestSetScheduling`, `TestValidateOverhead`, `TestRuntimeClassAdmission`), pkg/util/tolerations'
 // `TestMergeTolerations`, and the plugin through the engine.
 import type { KubeObject } from "@informer-ts/apimachinery";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { failure } from "../status-failure.test-util.js";
 import { pluginEngine } from "./plugin-engine.test-util.js";
 import {
   admitRuntimeClass,
+  isSuperset,
   mergeTolerations,
   RuntimeClassRejection,
   runtimeClassViolation,
@@ -135,6 +137,31 @@ describe("TestMergeTolerations (pkg/util/tolerations)", () => {
     ],
   ])("%s", (_name, first, second, want) => {
     expect(mergeTolerations(first, second)).toEqual(want);
+  });
+});
+
+describe("MergeTolerations: property", () => {
+  const toleration = fc.record(
+    {
+      key: fc.constantFrom("", "a", "b"),
+      operator: fc.constantFrom("Equal", "Exists"),
+      value: fc.constantFrom("", "x"),
+      effect: fc.constantFrom("", "NoSchedule", "NoExecute"),
+      tolerationSeconds: fc.constantFrom(60, 300),
+    },
+    { requiredKeys: ["key", "operator", "effect"] },
+  );
+  const covered = (list: readonly object[], t: object) => list.some((m) => isSuperset(m, t));
+
+  it("never loses what either list tolerates, and merging again changes nothing", () => {
+    fc.assert(
+      fc.property(fc.array(toleration, { maxLength: 4 }), fc.array(toleration, { maxLength: 4 }), (a, b) => {
+        const merged = mergeTolerations(a, b);
+        for (const t of [...a, ...b]) expect(covered(merged, t)).toBe(true);
+        expect(merged.length).toBeLessThanOrEqual(a.length + b.length);
+        expect(mergeTolerations(merged, [])).toEqual(merged);
+      }),
+    );
   });
 });
 

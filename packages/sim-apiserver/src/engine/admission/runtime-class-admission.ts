@@ -35,7 +35,7 @@ const sameToleration = (a: Toleration, b: Toleration): boolean =>
   a.tolerationSeconds === b.tolerationSeconds;
 
 /** `isSuperset` of pkg/util/tolerations: whether `ss` tolerates everything `t` does. */
-function isSuperset(ss: Toleration, t: Toleration): boolean {
+export function isSuperset(ss: Toleration, t: Toleration): boolean {
   if (sameToleration(ss, t)) return true;
   if ((t.key ?? "") !== (ss.key ?? "") && (ss.key ?? "") !== "") return false;
   const op = ss.operator ?? "Equal";
