@@ -4,7 +4,7 @@
 import type { V1PodTemplate } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collection, retryOnConflict } from "./api-operations.js";
-import { type E2eCluster, startE2eCluster } from "./harness.js";
+import { type E2eCluster, failsWith, startE2eCluster, watchEvents } from "./harness.js";
 
 let c: E2eCluster;
 beforeAll(async () => {
@@ -138,6 +138,85 @@ describe("[sig-scheduling] LimitRange (scheduling/limit_range.go)", () => {
     // upstream then confirms the other namespace's LimitRange is still there
     const rest = await c.core.listLimitRangeForAllNamespaces({ labelSelector: `e2e-test=${lrName}` });
     expect(rest.items.map((i) => i.metadata?.namespace)).toEqual([other]);
+  });
+
+  it("should create a LimitRange with defaults and ensure pod has those defaults applied.", async () => {
+    const ns = await c.namespace("limitrange");
+    /** `getResourceList`: the non-empty ones of cpu, memory and ephemeral-storage. */
+    const list = (cpu: string, memory: string, storage: string): Record<string, string> =>
+      Object.fromEntries(Object.entries(resources(cpu, memory, storage)).filter(([, v]) => v !== ""));
+    const min = list("50m", "100Mi", "100Gi");
+    const max = list("500m", "500Mi", "500Gi");
+    const defaultLimit = list("500m", "500Mi", "500Gi");
+    const defaultRequest = list("100m", "200Mi", "200Gi");
+    const value = `${Date.now()}${suffix()}`;
+    const body = {
+      metadata: { name: "limit-range", labels: { time: value } },
+      spec: {
+        limits: [{ type: "Container", min, max, _default: defaultLimit, defaultRequest, maxLimitRequestRatio: {} }],
+      },
+    };
+    // Setting up watch: the list is empty, and the watch from its resourceVersion sees the creation.
+    const selector = `time=${value}`;
+    const initial = await c.core.listNamespacedLimitRange({ namespace: ns, labelSelector: selector });
+    expect(initial.items).toEqual([]);
+    const events = await watchEvents(
+      c,
+      `/api/v1/namespaces/${ns}/limitranges`,
+      { labelSelector: selector, resourceVersion: initial.metadata?.resourceVersion },
+      (evs) => evs.length > 0,
+      async () => {
+        await c.core.createNamespacedLimitRange({ namespace: ns, body });
+      },
+    );
+    expect(events[0]?.type).toBe("ADDED");
+    let limitRange = await c.core.readNamespacedLimitRange({ namespace: ns, name: "limit-range" });
+    expect(limitRange.spec?.limits[0]?.defaultRequest).toEqual(defaultRequest);
+    expect(limitRange.spec?.limits[0]?._default).toEqual(defaultLimit);
+
+    /** `newTestPod`: one pause container with these requests and limits. */
+    const testPod = (name: string, requests: Record<string, string>, limits: Record<string, string>) => ({
+      metadata: { name },
+      spec: { containers: [{ name: "pause", image: "registry.k8s.io/pause:3.10", resources: { requests, limits } }] },
+    });
+    const resourcesOf = async (name: string) =>
+      (await c.core.readNamespacedPod({ namespace: ns, name })).spec?.containers.map((x) => x.resources);
+
+    // Creating a Pod with no resource requirements: the LimitRange's defaults.
+    await c.core.createNamespacedPod({ namespace: ns, body: testPod("pod-no-resources", {}, {}) });
+    expect(await resourcesOf("pod-no-resources")).toEqual([{ requests: defaultRequest, limits: defaultLimit }]);
+    // Partial requirements: a limit without a request defaults the request to the limit, so defaultRequest only
+    // fills what has no limit either.
+    await c.core.createNamespacedPod({
+      namespace: ns,
+      body: testPod("pod-partial-resources", list("", "150Mi", "150Gi"), list("300m", "", "")),
+    });
+    expect(await resourcesOf("pod-partial-resources")).toEqual([
+      { requests: list("300m", "150Mi", "150Gi"), limits: list("300m", "500Mi", "500Gi") },
+    ]);
+    // Failing to create a Pod with less than min resources, or more than max.
+    const pfpod = (requests: Record<string, string>) =>
+      c.core.createNamespacedPod({ namespace: ns, body: testPod("pfpod", requests, {}) });
+    expect(await failsWith(pfpod(list("10m", "50Mi", "50Gi")))).toBe(403);
+    expect(await failsWith(pfpod(list("600m", "600Mi", "600Gi")))).toBe(403);
+
+    // Updating a LimitRange: the lower minimum takes effect for the next pod at once.
+    const newMin = list("9m", "49Mi", "49Gi");
+    limitRange.spec!.limits[0]!.min = newMin;
+    limitRange = await c.core.replaceNamespacedLimitRange({ namespace: ns, name: "limit-range", body: limitRange });
+    expect(limitRange.spec?.limits[0]?.min).toEqual(newMin);
+    await pfpod(list("10m", "50Mi", "50Gi"));
+    expect(
+      await failsWith(
+        c.core.createNamespacedPod({ namespace: ns, body: testPod("pfpod2", list("600m", "600Mi", "600Gi"), {}) }),
+      ),
+    ).toBe(403);
+
+    // Deleting a LimitRange: then a pod over the former max is admitted.
+    await c.core.deleteNamespacedLimitRange({ namespace: ns, name: "limit-range", body: { gracePeriodSeconds: 30 } });
+    const left = await c.core.listNamespacedLimitRange({ namespace: ns, labelSelector: "name=limit-range" });
+    expect(left.items.filter((i) => i.metadata?.deletionTimestamp === undefined)).toEqual([]);
+    await c.core.createNamespacedPod({ namespace: ns, body: testPod("pfpod2", list("600m", "600Mi", "600Gi"), {}) });
   });
 });
 

@@ -10,7 +10,6 @@ export type PendingReason =
   | "needs the service-account / root-CA controllers (issue #23)"
   | "needs the admission chain (branch admission: validation, defaulting, CRD schemas)"
   | "needs a served subresource the simulator lacks"
-  | "needs an admission plugin the simulator lacks (LimitRanger, RuntimeClass, DefaultIngressClass)"
   | "needs a service data path (kube-proxy, pods answering on their IPs)"
   | "needs a certificate signer (kube-controller-manager's csrsigning) and client-certificate authentication"
   | "needs API priority and fairness classification (X-Kubernetes-PF-* headers, impersonation)"
@@ -47,9 +46,6 @@ export interface UpstreamTest {
   readonly python?: string;
 }
 
-const PLUGIN = {
-  pending: "needs an admission plugin the simulator lacks (LimitRanger, RuntimeClass, DefaultIngressClass)",
-} as const;
 const VAP = {
   pending: "needs the ValidatingAdmissionPolicy admission plugin (CEL policies enforced, status.typeChecking)",
 } as const;
@@ -659,12 +655,21 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should allow IngressClass to have Namespace-scoped parameters",
     here: "api-groups-lifecycle.test.ts",
   },
-  { file: "network/ingressclass.go", it: "should set default value on new IngressClass", here: PLUGIN },
-  { file: "network/ingressclass.go", it: "should not set default value if no default IngressClass", here: PLUGIN },
   {
     file: "network/ingressclass.go",
-    it: "should prevent Ingress creation if more than 1 IngressClass marked as default",
-    here: PLUGIN,
+    it: "should set default value on new IngressClass",
+    here: "network-ingressclass.test.ts",
+  },
+  {
+    file: "network/ingressclass.go",
+    it: "should not set default value if no default IngressClass",
+    here: "network-ingressclass.test.ts",
+  },
+  {
+    // Upstream's text since the plugin picks the newest default (it refused an Ingress before v1.27).
+    file: "network/ingressclass.go",
+    it: "should choose the one with the later CreationTimestamp, if equal the one with the lower name when two ingressClasses are marked as default",
+    here: "network-ingressclass.test.ts",
   },
   // network/endpointslice.go
   {
@@ -691,18 +696,22 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "common/node/runtimeclass.go",
     it: "should reject a Pod requesting a non-existent RuntimeClass",
-    here: PLUGIN,
+    here: "node-runtimeclass-cluster.test.ts",
   },
-  { file: "common/node/runtimeclass.go", it: "should reject a Pod requesting a deleted RuntimeClass", here: PLUGIN },
+  {
+    file: "common/node/runtimeclass.go",
+    it: "should reject a Pod requesting a deleted RuntimeClass",
+    here: "node-runtimeclass-cluster.test.ts",
+  },
   {
     file: "common/node/runtimeclass.go",
     it: "should schedule a Pod requesting a RuntimeClass without PodOverhead",
-    here: PLUGIN,
+    here: "node-runtimeclass-cluster.test.ts",
   },
   {
     file: "common/node/runtimeclass.go",
     it: "should schedule a Pod requesting a RuntimeClass and initialize its Overhead",
-    here: PLUGIN,
+    here: "node-runtimeclass-cluster.test.ts",
   },
   {
     file: "common/node/runtimeclass.go",
@@ -771,7 +780,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "scheduling/limit_range.go",
     it: "should create a LimitRange with defaults and ensure pod has those defaults applied.",
-    here: PLUGIN,
+    here: "core-kinds-lifecycle.test.ts",
   },
   {
     file: "network/endpointslice.go",

@@ -252,6 +252,14 @@ export {
   withScaledReplicas,
 } from "./registry/scale.js";
 export {
+  clusterIpsOf,
+  IP_ADDRESS_FAMILY,
+  IP_ADDRESS_MANAGED_BY,
+  IP_ALLOCATOR_NAME,
+  ServiceIpAddresses,
+  type ServiceIpAddressesOptions,
+} from "./registry/service-ip-addresses.js";
+export {
   type DeleteResult,
   type FieldManager,
   type FieldManagerContext,

@@ -92,11 +92,19 @@ export interface SimApiServerOptions {
    * given (only object metadata is validated), as the simulator did before admission; an object sets
    * `serviceClusterIpRange` (default `10.96.0.0/12`) and `serviceAccountTokenVolume`: `false` turns the ServiceAccount
    * plugin's `kube-api-access-*` volume off, as `--disable-admission-plugins=ServiceAccount` does (default on; every
-   * pod whose ServiceAccount exists gets it, about 36 KB more heap per pod in `pnpm bench cluster`).
+   * pod whose ServiceAccount exists gets it, about 36 KB more heap per pod in `pnpm bench cluster`). `limitRanger`,
+   * `runtimeClass` and `defaultIngressClass`: `false` turns that admission plugin off (each on by default, as in
+   * kube-apiserver's default plugin set).
    */
   readonly admission?:
     | boolean
-    | { readonly serviceClusterIpRange?: string; readonly serviceAccountTokenVolume?: boolean };
+    | {
+        readonly serviceClusterIpRange?: string;
+        readonly serviceAccountTokenVolume?: boolean;
+        readonly limitRanger?: boolean;
+        readonly runtimeClass?: boolean;
+        readonly defaultIngressClass?: boolean;
+      };
   /**
    * The request cost model (default off): each request takes virtual time on the clock by its path (filter chain,
    * etcd round trips and keys read, or watch-cache objects walked, then encoding), and its apiserver CPU and APF seats

@@ -56,6 +56,7 @@ import {
   ResourceTable,
   ServerSideApply,
 } from "./registry/index.js";
+import { ServiceIpAddresses } from "./registry/service-ip-addresses.js";
 import type { RequestContext, ResourceRef } from "./request-context.js";
 import { RequestModels } from "./request-models.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
@@ -72,6 +73,8 @@ const SYSTEM_NAMESPACES_SEED = 0x6b756265;
 const TRACE_NUMBERS_SEED = 0x74726163;
 /** Seed of the service-account tokens' `jti`s and token volume names (apart from the engine's own sequence). */
 const SERVICE_ACCOUNT_SEED = 0x73616363;
+/** Seed of the uids of Services' IPAddress objects (apart, so allocating them changes no other draw). */
+const IP_ADDRESS_SEED = 0x69706164;
 
 /** A resource's stored objects, for the object-count tracker. */
 function* objectsOf(storage: MvccStorage, r: SimResource): Iterable<KubeObject> {
@@ -251,10 +254,34 @@ export class SimApiServer {
         node: (name) => lookup("nodes", "", name),
       }),
     });
+    const ipRand = seededRand(IP_ADDRESS_SEED);
+    const serviceIps = new ServiceIpAddresses({
+      storage: this.storage,
+      clock: this.clock,
+      rand: ipRand,
+      ipAddresses: () => this.table.byGroupResource("ipaddresses.networking.k8s.io"),
+    });
+    const plugins = typeof opts.admission === "object" ? opts.admission : {};
+    const all = (resource: string): KubeObject[] => {
+      const r = this.table.byGroupResource(resource);
+      return r === undefined ? [] : [...objectsOf(this.storage, r)];
+    };
     const admission = new Admission({
       enabled: opts.admission !== false,
-      ...(!(typeof opts.admission === "object" && opts.admission.serviceAccountTokenVolume === false) && {
+      ...(plugins.serviceAccountTokenVolume !== false && {
         serviceAccount: (ns: string, name: string) => lookup("serviceaccounts", ns, name),
+      }),
+      ...(plugins.limitRanger !== false && {
+        limitRanges: (ns: string) => all("limitranges").filter((o) => o.metadata?.namespace === ns),
+      }),
+      ...(plugins.runtimeClass !== false && {
+        runtimeClass: (name: string) => {
+          const r = this.table.byGroupResource("runtimeclasses.node.k8s.io");
+          return r === undefined ? undefined : this.storage.get(r, "", name);
+        },
+      }),
+      ...(plugins.defaultIngressClass !== false && {
+        ingressClasses: () => all("ingressclasses.networking.k8s.io"),
       }),
       rand: saRand,
       defaultFieldValidation: fieldValidation ? "Warn" : "Ignore",
@@ -264,6 +291,7 @@ export class SimApiServer {
           serviceClusterIpRange: opts.admission.serviceClusterIpRange,
         }),
       serviceIpInUse: (ip) => {
+        if (serviceIps.held(ip) !== undefined) return true;
         const svc = this.table.byGroupResource("services");
         if (svc === undefined) return false;
         for (const o of objectsOf(this.storage, svc))
@@ -278,6 +306,7 @@ export class SimApiServer {
       namespaces: () => this.table.byGroupResource("namespaces"),
       namespaceLifecycle: opts.namespaceLifecycle ?? true,
       admission,
+      serviceIps,
     });
     // Server-side apply and managedFields unless the caller installs its own hook.
     this.registry.fieldManager =
@@ -325,6 +354,13 @@ export class SimApiServer {
         rand: seededRand(SYSTEM_NAMESPACES_SEED),
         namespaces: () => namespaces,
         namespaceLifecycle: false,
+        // Not served yet while seeding: the resource as it will be.
+        serviceIps: new ServiceIpAddresses({
+          storage: this.storage,
+          clock: this.clock,
+          rand: ipRand,
+          ipAddresses: () => initial.find((r) => r.group === "networking.k8s.io" && r.resource === "ipaddresses"),
+        }),
       });
       this.storage.seedAtInitialRevision(() => {
         seeder.ensureSystemNamespaces(namespaces);

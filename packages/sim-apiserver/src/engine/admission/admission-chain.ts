@@ -1,4 +1,4 @@
-import { type FieldError, type KubeObject, newBadRequest } from "@informer-ts/apimachinery";
+import { type FieldError, type KubeObject, newBadRequest, newForbidden } from "@informer-ts/apimachinery";
 import { mathRand, type Rand } from "@informer-ts/clock";
 import { hpaV1ToV2 } from "../hpa-conversion.js";
 import type { SimResource } from "../resources.js";
@@ -10,6 +10,7 @@ import {
   type StructuralSchema,
   validateCustomResource,
 } from "./custom-resource-schema.js";
+import { admitDefaultIngressClass } from "./default-ingress-class-admission.js";
 import {
   defaultDaemonSet,
   defaultDeployment,
@@ -27,7 +28,9 @@ import {
   strictDecodingErrors,
   type WriteOptionsKind,
 } from "./field-validation.js";
+import { admitLimitRanges, limitRangerApplies, limitRangeViolation } from "./limit-ranger-admission.js";
 import { BUILTIN_ROOTS } from "./openapi/builtin-definitions.js";
+import { admitRuntimeClass, RuntimeClassRejection, runtimeClassViolation } from "./runtime-class-admission.js";
 import { mountServiceAccountToken } from "./service-account-admission.js";
 import { validateAnnotations } from "./validation/annotations.js";
 import {
@@ -38,6 +41,7 @@ import {
   validateWorkloadUpdate,
 } from "./validation/apps.js";
 import { validateHorizontalPodAutoscaler } from "./validation/autoscaling.js";
+import { validateCsrConditionsUpdate } from "./validation/certificates.js";
 import { objectAt } from "./validation/common.js";
 import {
   validateConfigMap,
@@ -84,6 +88,15 @@ export interface AdmissionOptions {
   readonly serviceAccount?: (namespace: string, name: string) => KubeObject | undefined;
   /** Where the token volume's name suffix is drawn from (default `Math.random`). */
   readonly rand?: Rand;
+  /**
+   * The stored LimitRanges of a namespace, for the LimitRanger plugin (`limit-ranger-admission.ts`); absent: the
+   * plugin is off (`--disable-admission-plugins=LimitRanger`).
+   */
+  readonly limitRanges?: (namespace: string) => readonly KubeObject[];
+  /** The stored RuntimeClass of a name, for the RuntimeClass plugin (`runtime-class-admission.ts`); absent: off. */
+  readonly runtimeClass?: (name: string) => KubeObject | undefined;
+  /** The stored IngressClasses, for the DefaultIngressClass plugin (`default-ingress-class-admission.ts`); absent: off. */
+  readonly ingressClasses?: () => Iterable<KubeObject>;
 }
 
 const ROOT_BY_GVK = new Map<string, string>();
@@ -137,9 +150,11 @@ function optionsKind(create: boolean, patch: boolean): WriteOptionsKind {
  *    warnings under `Warn` (the default), dropped silently under `Ignore`; a value of the wrong JSON type in a
  *    built-in is a 400 whatever the directive (`json: cannot unmarshal …`);
  * 2. {@link Admission.default}: the `SetDefaults_*` of Pods, workloads, Services and Secrets, a Service's cluster IP,
- *    a custom resource's schema defaults;
+ *    a custom resource's schema defaults; then the mutating admission plugins (LimitRanger, ServiceAccount,
+ *    RuntimeClass, DefaultIngressClass), whose refusals are 403s;
  * 3. {@link Admission.validate}: the kinds' hand-written rules (pkg/apis/core/validation, pkg/apis/apps/validation)
- *    and a custom resource's schema, as field errors for the registry's 422.
+ *    and a custom resource's schema, as field errors for the registry's 422; when there are none, the validating
+ *    plugins (LimitRanger, RuntimeClass), which throw their 403.
  *
  * With `enabled: false` every step is a no-op (the benchmark's baseline; the simulator before admission existed).
  */
@@ -151,6 +166,9 @@ export class Admission {
   private readonly ipInUse: (ip: string) => boolean;
   private readonly serviceAccount: ((namespace: string, name: string) => KubeObject | undefined) | undefined;
   private readonly rand: Rand;
+  private readonly limitRanges: AdmissionOptions["limitRanges"];
+  private readonly runtimeClass: AdmissionOptions["runtimeClass"];
+  private readonly ingressClasses: AdmissionOptions["ingressClasses"];
 
   constructor(opts: AdmissionOptions = {}) {
     this.enabled = opts.enabled ?? true;
@@ -160,6 +178,9 @@ export class Admission {
     this.ipInUse = opts.serviceIpInUse ?? (() => false);
     this.serviceAccount = opts.serviceAccount;
     this.rand = opts.rand ?? mathRand;
+    this.limitRanges = opts.limitRanges;
+    this.runtimeClass = opts.runtimeClass;
+    this.ingressClasses = opts.ingressClasses;
   }
 
   /** The directive of a write, validating the parameter (422 `fieldValidation: Unsupported value`). */
@@ -206,11 +227,51 @@ export class Admission {
     if (key === "/services") defaultService(obj, () => this.ips.allocate(this.ipInUse), old);
     else if (key === "autoscaling/horizontalpodautoscalers") (r.version === "v1" ? defaultHpaV1 : defaultHpaV2)(obj);
     else DEFAULTERS[key]?.(obj);
-    if (key === "/pods" && old === undefined && this.serviceAccount !== undefined && (a.subresource ?? "") === "")
+    if ((a.subresource ?? "") !== "" || a.internal === true) return;
+    // The mutating admission plugins, in kube-apiserver's order (LimitRanger, ServiceAccount, …, RuntimeClass,
+    // DefaultIngressClass); a refusal is the 403 of `admission.NewForbidden`.
+    if (this.limitRanges !== undefined && r.group === "" && limitRangerApplies(r.resource, old === undefined)) {
+      if (r.resource === "pods") admitLimitRanges(this.limitRanges(obj.metadata?.namespace ?? ""), obj);
+    }
+    if (key === "/pods" && old === undefined && this.serviceAccount !== undefined)
       mountServiceAccountToken(obj, this.serviceAccount, this.rand);
+    if (key === "/pods" && old === undefined && this.runtimeClass !== undefined) {
+      try {
+        admitRuntimeClass(obj, this.runtimeClass);
+      } catch (err) {
+        if (err instanceof RuntimeClassRejection) throw forbidden(r, obj, err.message);
+        throw err;
+      }
+    }
+    if (key === "networking.k8s.io/ingresses" && old === undefined && this.ingressClasses !== undefined)
+      admitDefaultIngressClass(obj, this.ingressClasses);
   }
 
-  /** Step 3: the field errors of `obj` (`old`: the stored object of an update), beyond object metadata's names. */
+  /**
+   * The validating admission plugins after the kind's own validation passed (LimitRanger, RuntimeClass): throws the
+   * 403 of the first that refuses `obj`.
+   */
+  private admissionValidate(
+    r: SimResource,
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    a: AdmissionAttributes,
+  ): void {
+    if ((a.subresource ?? "") !== "" || a.internal === true || r.group !== "") return;
+    if (this.limitRanges !== undefined && limitRangerApplies(r.resource, old === undefined)) {
+      const why = limitRangeViolation(this.limitRanges(obj.metadata?.namespace ?? ""), r.resource, obj);
+      if (why !== undefined) throw forbidden(r, obj, why);
+    }
+    if (r.resource === "pods" && old === undefined && this.runtimeClass !== undefined) {
+      const why = runtimeClassViolation(obj, this.runtimeClass);
+      if (why !== undefined) throw forbidden(r, obj, why);
+    }
+  }
+
+  /**
+   * Step 3: the field errors of `obj` (`old`: the stored object of an update), beyond object metadata's names; throws
+   * the 403 of a validating admission plugin when the kind's own rules pass.
+   */
   validate(r: SimResource, obj: KubeObject, old: KubeObject | undefined, a: AdmissionAttributes): FieldError[] {
     if (!this.enabled) return [];
     const errs = validateAnnotations(obj.metadata?.annotations);
@@ -220,7 +281,16 @@ export class Admission {
       if (errs.length === 0) errs.push(...validateCustomResourceRules(obj, schemaOf(r), old, a.warnings));
       return errs;
     }
+    if (old !== undefined && r.group === "certificates.k8s.io" && r.resource === "certificatesigningrequests")
+      errs.push(...validateCsrConditionsUpdate(obj, old, a.subresource ?? ""));
     if ((a.subresource ?? "") === "status") return errs;
+    this.validateKind(r, obj, old, errs);
+    if (errs.length === 0) this.admissionValidate(r, obj, old, a);
+    return errs;
+  }
+
+  /** The kind's hand-written validation rules, appended to `errs`. */
+  private validateKind(r: SimResource, obj: KubeObject, old: KubeObject | undefined, errs: FieldError[]): void {
     switch (`${r.group}/${r.resource}`) {
       case "/configmaps":
         errs.push(...(old === undefined ? validateConfigMap(obj) : validateConfigMapUpdate(obj, old)));
@@ -270,8 +340,16 @@ export class Admission {
         break;
       }
     }
-    return errs;
   }
+}
+
+/**
+ * `admission.NewForbidden`: 403 `pods "name" is forbidden: <reason>`, the object named by its name, else its
+ * `generateName` (not drawn yet while mutating), else `Unknown`.
+ */
+function forbidden(r: SimResource, obj: KubeObject, reason: string): Error {
+  const name = obj.metadata?.name || obj.metadata?.generateName || "Unknown";
+  return newForbidden({ group: r.group, resource: r.resource }, name, reason);
 }
 
 /** The structural schema a custom resource's served version declares (`openAPIV3Schema`), if any. */

@@ -13,8 +13,8 @@ export const DEFAULT_SERVICE_CIDR_NAME = "kubernetes";
  * as the control plane's `defaultservicecidr` controller (`pkg/controlplane/controller/defaultservicecidr`) does at
  * start, where it does not exist yet and the resource is served.
  *
- * Differences from kube-apiserver: created once when the engine starts, not reconciled; no IPAddress objects are
- * allocated for Services' cluster IPs.
+ * Differences from kube-apiserver: created once when the engine starts, not reconciled. (Services' cluster IPs get
+ * their IPAddress objects from `registry/service-ip-addresses.ts`.)
  */
 export function ensureDefaultServiceCidr(seeder: RegistryStore, resources: readonly SimResource[], now: string): void {
   const r = resources.find((x) => x.group === "networking.k8s.io" && x.resource === "servicecidrs");

@@ -1,6 +1,7 @@
 // The CertificateSigningRequest's two status write paths (pkg/registry/certificates/certificates/strategy.go):
 // `/approval` (csrApprovalStrategy) changes the conditions only; `/status` (csrStatusStrategy) changes the rest of
-// the status but keeps the Approved and Denied conditions as they were — approval and issuance stay separate.
+// the status but keeps the Approved and Denied conditions as they were, and refuses (422) one that adds or removes
+// them — approval and issuance stay separate.
 import type { KubeObject } from "@informer-ts/apimachinery";
 
 type Condition = { type?: unknown };
@@ -32,23 +33,20 @@ export function prepareForCsrApprovalUpdate(obj: KubeObject, old: KubeObject): K
 /**
  * `csrStatusStrategy.PrepareForUpdate`'s `preserveConditionInstances` for Approved and Denied: where the request
  * has as many conditions of the type as the stored object, each is replaced by the stored one, so a `/status` write
- * cannot change them. Difference: where the counts differ upstream's validation answers 422 (`updates may not add
- * a condition of type …`); here the stored instances replace the request's (the write cannot approve or deny).
- * Mutates `obj`.
+ * cannot change them; where the counts differ the request is left as it is, for
+ * `validateCsrConditionsUpdate`'s 422 (admission/validation/certificates.ts). Mutates `obj`.
  */
 export function preserveCsrApprovalConditions(obj: KubeObject, old: KubeObject): void {
   const oldConds = conditionsOf(old);
-  let next = [...conditionsOf(obj)];
+  const next = [...conditionsOf(obj)];
+  let changed = false;
   for (const type of APPROVAL_TYPES) {
     const oldOnes = oldConds.filter((c) => c.type === type);
     const newIdx = next.flatMap((c, i) => (c.type === type ? [i] : []));
-    if (oldOnes.length === newIdx.length) {
-      for (const [k, at] of newIdx.entries()) next[at] = oldOnes[k]!;
-    } else next = [...next.filter((c) => c.type !== type), ...oldOnes];
+    if (oldOnes.length !== newIdx.length) continue;
+    for (const [k, at] of newIdx.entries()) next[at] = oldOnes[k]!;
+    changed ||= newIdx.length > 0;
   }
-  if (obj.status === undefined && next.length === 0) return;
-  const status = { ...((obj.status as Record<string, unknown> | undefined) ?? {}) };
-  if (next.length === 0) delete status.conditions;
-  else status.conditions = next;
-  obj.status = status;
+  if (!changed) return;
+  obj.status = { ...((obj.status as Record<string, unknown> | undefined) ?? {}), conditions: next };
 }

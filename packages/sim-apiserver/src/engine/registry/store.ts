@@ -22,6 +22,7 @@ import { adoptManagedFields, releaseManagedFields } from "./field-manager/manage
 import { beforeDelete } from "./graceful-delete.js";
 import { validateObjectMeta, validateObjectMetaUpdate } from "./object-meta-validation.js";
 import { applyPatch, decodePatch, type PatchContentType, patchTypeOf } from "./patch.js";
+import type { ServiceIpAddresses } from "./service-ip-addresses.js";
 import { type ResourceStrategy, strategyFor } from "./strategy.js";
 
 /** The operation a {@link FieldManager} is told about (`managedFields[].operation`). */
@@ -98,6 +99,8 @@ export interface RegistryStoreOptions {
   readonly fieldManager?: FieldManager;
   /** The admission chain (decode, defaults, validation) every create and update runs; default: on, v1.34's. */
   readonly admission?: Admission;
+  /** The IPAddress objects of Services' cluster IPs (absent: none are kept). */
+  readonly serviceIps?: ServiceIpAddresses;
 }
 
 /** Namespaces the lifecycle admission never lets anyone delete (`immortalNamespaces`). */
@@ -342,11 +345,15 @@ export class RegistryStore {
       const name = String(obj.metadata!.name);
       if (o.dryRun === true) {
         if (this.storage.get(r, namespace, name) !== undefined) throw newAlreadyExists(this.gr(r), name);
+        this.opts.serviceIps?.checkFree(r, obj);
         return deepFreeze(this.fieldManaged(r, undefined, obj, "Create", o));
       }
       const managed = this.fieldManaged(r, undefined, obj, "Create", o);
       try {
-        return kept(this.storage.insert(r, namespace, managed), managed);
+        if (this.storage.get(r, namespace, name) === undefined) this.opts.serviceIps?.checkFree(r, managed);
+        const stored = kept(this.storage.insert(r, namespace, managed), managed);
+        this.opts.serviceIps?.allocated(r, stored);
+        return stored;
       } catch (err) {
         // RetryGenerateName (GA in v1.32): a generated name that collides is drawn again.
         if (!(generate && isAlreadyExists(err) && attempt < MAX_GENERATE_NAME_ATTEMPTS)) throw err;
@@ -456,11 +463,18 @@ export class RegistryStore {
       !this.namespaceHeld(r, obj);
     if (o.dryRun === true) return deepFreeze(obj);
     if (shouldDelete) {
-      const removed = this.storage.remove(r, namespace, name, rv, obj);
+      const removed = this.remove(r, namespace, name, rv, obj);
       releaseManagedFields(current.metadata?.managedFields);
       return removed;
     }
     return kept(this.storage.replace(r, namespace, name, obj, rv), obj, current);
+  }
+
+  /** Removes a stored object; a Service's IPAddresses go with it. */
+  private remove(r: SimResource, namespace: string, name: string, rv: string, last?: KubeObject): KubeObject {
+    const removed = this.storage.remove(r, namespace, name, rv, last);
+    this.opts.serviceIps?.released(r, removed);
+    return removed;
   }
 
   /** A namespace stays while its spec finalizers (the namespace controller's `kubernetes`) remain. */
@@ -618,11 +632,11 @@ export class RegistryStore {
       const marked = this.storage.replace(r, namespace, name, next, rv);
       releaseManagedFields(current.metadata?.managedFields);
       if (!now) return { object: marked, deleted: false };
-      return { object: this.storage.remove(r, namespace, name, marked.metadata?.resourceVersion ?? ""), deleted: true };
+      return { object: this.remove(r, namespace, name, marked.metadata?.resourceVersion ?? ""), deleted: true };
     }
     if (!held) {
       if (d.dryRun === true) return { object: current, deleted: true };
-      const removed = this.storage.remove(r, namespace, name, rv);
+      const removed = this.remove(r, namespace, name, rv);
       releaseManagedFields(current.metadata?.managedFields);
       return { object: removed, deleted: true };
     }
@@ -668,7 +682,7 @@ export class RegistryStore {
       specFinalizers.length === 0 &&
       finalizersOf(next).length === 0
     ) {
-      return this.storage.remove(r, "", name, rv, next);
+      return this.remove(r, "", name, rv, next);
     }
     return this.storage.replace(r, "", name, next, rv);
   }

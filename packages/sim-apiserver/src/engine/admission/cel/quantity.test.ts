@@ -4,6 +4,7 @@
 import { parse, plan } from "@bufbuild/cel";
 import { describe, expect, it } from "vitest";
 import { VALIDATION_ENV } from "./library.js";
+import { isBinaryQuantityText, parseQuantity, type Quantity, quantityString } from "./quantity.js";
 
 const run = (expr: string): unknown => (plan(VALIDATION_ENV, parse(expr)) as (ctx: object) => unknown)({});
 
@@ -53,5 +54,24 @@ describe("TestQuantity (quantity_test.go)", () => {
     const r = run(expr);
     expect(r).toBeInstanceOf(Error);
     expect((r as Error).message).toMatch(pattern);
+  });
+});
+
+describe("Quantity.String() (apimachinery's TestQuantityString, the canonical forms)", () => {
+  it.each([
+    ["500m", "500m"],
+    ["0.5", "500m"],
+    ["1000m", "1"],
+    ["2000", "2k"],
+    ["1500", "1500"],
+    ["1.5", "1500m"],
+    ["1Gi", "1Gi"],
+    ["1024Mi", "1Gi"],
+    ["1536Mi", "1536Mi"],
+    ["100Mi", "100Mi"],
+    ["512", "512"],
+    ["0", "0"],
+  ])("%s prints as %s", (text, want) => {
+    expect(quantityString(parseQuantity(text) as Quantity, isBinaryQuantityText(text))).toBe(want);
   });
 });

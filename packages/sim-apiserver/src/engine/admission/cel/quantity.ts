@@ -109,3 +109,61 @@ export function quantitySign(q: Quantity): bigint {
 export function quantityKey(q: Quantity): string {
   return `${q.num}e-${q.scale}`;
 }
+
+const DECIMAL_SUFFIX: Readonly<Record<number, string>> = {
+  [-9]: "n",
+  [-6]: "u",
+  [-3]: "m",
+  0: "",
+  3: "k",
+  6: "M",
+  9: "G",
+  12: "T",
+  15: "P",
+  18: "E",
+};
+const BINARY_SUFFIXES = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"] as const;
+
+/**
+ * `Quantity.String()`: the canonical text of a value in the format its text was written in (`resource.Quantity`'s
+ * `CanonicalizeBytes`) — a binary-suffixed whole value of at least 1024 in the largest power of 1024 that divides it
+ * (`1024Mi` → `1Gi`), anything else in decimal SI with the largest exponent, a multiple of three, that keeps the
+ * number whole (`0.5` → `500m`, `2000` → `2k`), a fraction below nano rounded up to `n`. Differs: an exponent text
+ * (`1e3`) prints in SI (`1k`), not as upstream's `DecimalExponent` form.
+ */
+export function quantityString(q: Quantity, binary: boolean): string {
+  const sign = q.num < 0n ? "-" : "";
+  const abs = q.num < 0n ? -q.num : q.num;
+  if (binary && q.scale === 0 && abs >= 1024n) {
+    let n = abs;
+    let i = 0;
+    while (i < BINARY_SUFFIXES.length - 1 && n % 1024n === 0n) {
+      n /= 1024n;
+      i++;
+    }
+    return `${sign}${n}${BINARY_SUFFIXES[i]}`;
+  }
+  // num × 10^-scale as an integer mantissa times 10^exp, exp a multiple of 3 and at least -9 (nano, rounded up).
+  let exp = -q.scale;
+  let n = abs;
+  while (exp % 3 !== 0) {
+    n *= 10n;
+    exp--;
+  }
+  if (exp < -9) {
+    const div = 10n ** BigInt(-9 - exp);
+    n = (n + div - 1n) / div;
+    exp = -9;
+  }
+  while (n !== 0n && n % 1000n === 0n && exp < 18) {
+    n /= 1000n;
+    exp += 3;
+  }
+  if (n === 0n) return "0";
+  return `${sign}${n}${DECIMAL_SUFFIX[exp]}`;
+}
+
+/** Whether a quantity's text uses a binary suffix (`Ki` … `Ei`): its canonical text stays binary. */
+export function isBinaryQuantityText(s: string): boolean {
+  return /(Ki|Mi|Gi|Ti|Pi|Ei)$/.test(s);
+}

@@ -47,14 +47,32 @@ export function defaultPodSpec(specValue: unknown): void {
 }
 
 /**
- * A Pod's defaults: {@link defaultPodSpec}, plus what the `ServiceAccount` and `Priority` and
- * `DefaultTolerationSeconds` admission plugins add — `serviceAccountName`/`serviceAccount: default`, `priority: 0`,
- * and the `not-ready`/`unreachable` `NoExecute` tolerations for 300 s.
+ * `SetDefaults_Pod`'s resource rule: a container (or init container) that sets a limit but no request for a resource
+ * requests its limit. Pods only — pod templates keep what they say (the rule is not in `SetDefaults_PodSpec`).
+ */
+function defaultRequestsToLimits(list: unknown): void {
+  if (!Array.isArray(list)) return;
+  for (const c of list) {
+    const res = isObj(c) && isObj(c.resources) ? c.resources : undefined;
+    if (res === undefined || !isObj(res.limits)) continue;
+    const requests = isObj(res.requests) ? res.requests : {};
+    for (const [k, v] of Object.entries(res.limits)) if (!(k in requests)) requests[k] = v;
+    if (Object.keys(requests).length > 0) res.requests = requests;
+  }
+}
+
+/**
+ * A Pod's defaults: {@link defaultPodSpec} and the requests of containers that only set limits
+ * (`SetDefaults_Pod`), plus what the `ServiceAccount` and `Priority` and `DefaultTolerationSeconds` admission
+ * plugins add — `serviceAccountName`/`serviceAccount: default`, `priority: 0`, and the `not-ready`/`unreachable`
+ * `NoExecute` tolerations for 300 s.
  */
 export function defaultPod(pod: KubeObject): void {
   if (!isObj(pod.spec)) return;
   const spec = pod.spec as Obj;
   defaultPodSpec(spec);
+  defaultRequestsToLimits(spec.containers);
+  defaultRequestsToLimits(spec.initContainers);
   spec.serviceAccountName ??= "default";
   spec.serviceAccount ??= spec.serviceAccountName;
   spec.priority ??= 0;
