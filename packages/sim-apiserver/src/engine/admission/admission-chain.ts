@@ -28,6 +28,8 @@ import {
   type WriteOptionsKind,
 } from "./field-validation.js";
 import { BUILTIN_ROOTS } from "./openapi/builtin-definitions.js";
+import type { PolicyRequest } from "./policy/policy-request.js";
+import type { ValidatingAdmissionPolicies } from "./policy/validating-admission-policy.js";
 import { mountServiceAccountToken } from "./service-account-admission.js";
 import { validateAnnotations } from "./validation/annotations.js";
 import {
@@ -84,6 +86,8 @@ export interface AdmissionOptions {
   readonly serviceAccount?: (namespace: string, name: string) => KubeObject | undefined;
   /** Where the token volume's name suffix is drawn from (default `Math.random`). */
   readonly rand?: Rand;
+  /** The ValidatingAdmissionPolicy plugin ({@link Admission.admitValidating}); absent: no policy is enforced. */
+  readonly validatingAdmissionPolicies?: ValidatingAdmissionPolicies;
 }
 
 const ROOT_BY_GVK = new Map<string, string>();
@@ -139,7 +143,9 @@ function optionsKind(create: boolean, patch: boolean): WriteOptionsKind {
  * 2. {@link Admission.default}: the `SetDefaults_*` of Pods, workloads, Services and Secrets, a Service's cluster IP,
  *    a custom resource's schema defaults;
  * 3. {@link Admission.validate}: the kinds' hand-written rules (pkg/apis/core/validation, pkg/apis/apps/validation)
- *    and a custom resource's schema, as field errors for the registry's 422.
+ *    and a custom resource's schema, as field errors for the registry's 422;
+ * 4. {@link Admission.admitValidating}: the validating admission plugins (ValidatingAdmissionPolicy, `policy/`) on
+ *    the validated object, and on deletes.
  *
  * With `enabled: false` every step is a no-op (the benchmark's baseline; the simulator before admission existed).
  */
@@ -151,6 +157,7 @@ export class Admission {
   private readonly ipInUse: (ip: string) => boolean;
   private readonly serviceAccount: ((namespace: string, name: string) => KubeObject | undefined) | undefined;
   private readonly rand: Rand;
+  private readonly policies: ValidatingAdmissionPolicies | undefined;
 
   constructor(opts: AdmissionOptions = {}) {
     this.enabled = opts.enabled ?? true;
@@ -160,6 +167,12 @@ export class Admission {
     this.ipInUse = opts.serviceIpInUse ?? (() => false);
     this.serviceAccount = opts.serviceAccount;
     this.rand = opts.rand ?? mathRand;
+    this.policies = opts.validatingAdmissionPolicies;
+  }
+
+  /** Step 4 (create, update, delete; not for seeds): throws the StatusError of a policy's denial. */
+  admitValidating(req: PolicyRequest): void {
+    if (this.enabled) this.policies?.validate(req);
   }
 
   /** The directive of a write, validating the parameter (422 `fieldValidation: Unsupported value`). */

@@ -180,9 +180,26 @@ function operatorOffset(input: string, node: ASTNode): number {
  * left to evaluation).
  */
 export function typeCheckRule(expr: string, schema: StructuralSchema, root: boolean): string | undefined {
+  return typeCheckIn(envFor(schema, root), expr);
+}
+
+/**
+ * A checker environment with these variables, each of its schema's type (the root object's, as for
+ * {@link typeCheckRule}) or `dyn` where `undefined` — for expressions whose variables are not `self`/`oldSelf`
+ * (ValidatingAdmissionPolicy's `object`, `oldObject`, `params`, `namespaceObject`, `request`, `variables`).
+ */
+export function typeCheckEnvironment(vars: Readonly<Record<string, StructuralSchema | undefined>>): Environment {
+  const decls = new SchemaDeclarations();
+  for (const [name, s] of Object.entries(vars))
+    decls.env.registerVariable(name, s === undefined ? "dyn" : decls.declType(s, true));
+  return decls.env;
+}
+
+/** {@link typeCheckRule} in an environment of {@link typeCheckEnvironment}. */
+export function typeCheckIn(env: Environment, expr: string): string | undefined {
   let parsed: ParseResult;
   try {
-    parsed = envFor(schema, root).parse(expr);
+    parsed = env.parse(expr);
   } catch {
     return undefined;
   }
