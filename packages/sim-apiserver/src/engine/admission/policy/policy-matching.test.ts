@@ -2,7 +2,7 @@
 // object selector predicates (webhook/predicates/namespace, object) the matcher uses.
 import { describe, expect, it } from "vitest";
 import { BUILTIN_RESOURCES, type SimResource } from "../../resources.js";
-import { type MatchResources, type MatchingContext, matchesResources } from "./policy-matching.js";
+import { type MatchingContext, type MatchResources, matchesResources } from "./policy-matching.js";
 import type { PolicyRequest } from "./policy-request.js";
 
 const APPS_V1 = BUILTIN_RESOURCES.find((r) => r.group === "apps" && r.resource === "deployments")!;

@@ -1,8 +1,8 @@
-import type { StructuralSchema } from "../custom-resource-schema.js";
+import type { SimResource } from "../../resources.js";
 import { builtinRootOf } from "../admission-chain.js";
+import type { StructuralSchema } from "../custom-resource-schema.js";
 import { BUILTIN_DEFINITIONS } from "../openapi/builtin-definitions.js";
 import type { OpenApiDefinitions, OpenApiSchema } from "../openapi/openapi-schema.js";
-import type { SimResource } from "../../resources.js";
 
 /** How deep `$ref`s are followed: deeper nodes (recursive types such as `JSONSchemaProps`) are left untyped (`dyn`). */
 const MAX_REF_DEPTH = 12;

@@ -1,8 +1,8 @@
-import type { Environment } from "@marcbachmann/cel-js";
 import type { KubeObject } from "@informer-ts/apimachinery";
+import type { Environment } from "@marcbachmann/cel-js";
+import type { SimResource } from "../../resources.js";
 import { typeCheckEnvironment, typeCheckIn } from "../cel/typecheck.js";
 import type { StructuralSchema } from "../custom-resource-schema.js";
-import type { SimResource } from "../../resources.js";
 import type { NamedRule } from "./policy-matching.js";
 import { schemaOfResource } from "./policy-schema.js";
 

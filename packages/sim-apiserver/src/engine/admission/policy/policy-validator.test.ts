@@ -165,7 +165,9 @@ describe("TestValidate", () => {
       });
       const result = validatePolicy(p, { object: null, oldObject: null, params: null });
       expect(result.decisions).toHaveLength(c.decisions.length);
-      c.decisions.forEach((want, i) => expect(result.decisions[i]).toMatchObject(want));
+      c.decisions.forEach((want, i) => {
+        expect(result.decisions[i]).toMatchObject(want);
+      });
       expect(result.auditAnnotations).toEqual(c.annotations ?? []);
       expect(result.auditAnnotationErrors).toHaveLength(c.annotationErrors ?? 0);
     });
