@@ -6,7 +6,9 @@ export type PolicyOperation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
 
 /** What a ValidatingAdmissionPolicy sees of one write (apiserver's `admission.Attributes`). */
 export interface PolicyRequest {
+  /** The resource written, as requested (its version is `request.requestResource`'s). */
   readonly resource: SimResource;
+  /** `CREATE`, `UPDATE` or `DELETE` (the registry's writes). */
   readonly operation: PolicyOperation;
   /** `""`, `"status"`, … */
   readonly subresource: string;
@@ -18,6 +20,7 @@ export interface PolicyRequest {
   readonly object: KubeObject | undefined;
   /** The stored object of an UPDATE or DELETE. */
   readonly oldObject: KubeObject | undefined;
+  /** `dryRun=All`: the write is admitted (or denied) alike and then not stored. */
   readonly dryRun: boolean;
   /** Where `Warn` actions' warnings go (the HTTP face sends them as `Warning: 299` headers). */
   readonly warnings?: string[];

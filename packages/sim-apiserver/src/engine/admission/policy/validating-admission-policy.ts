@@ -36,9 +36,13 @@ const MAX_AUDIT_RECORDS = 1000;
 
 /** One request's audit annotations from policies (`Audit` actions and `auditAnnotations`). */
 export interface PolicyAuditRecord {
+  /** The request's resource (plural), namespace, name and operation. */
   readonly resource: string;
+  /** `""` for cluster-scoped resources. */
   readonly namespace: string;
+  /** The object's name. */
   readonly name: string;
+  /** `CREATE`, `UPDATE` or `DELETE`. */
   readonly operation: string;
   /** `validation.policy.admission.k8s.io/validation_failure` and `<policy>/<key>` → value. */
   readonly annotations: Readonly<Record<string, string>>;
