@@ -2,6 +2,7 @@
 // clients against the simulator over HTTP (the "API operations" ones are in api-groups-lifecycle.test.ts).
 import type * as K8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { crdWithSpec } from "../../../packages/sim-apiserver/src/engine/resources.test-util.js";
 import { createDefinition } from "./crd-fixture.js";
 import { codeOf, type E2eCluster, startE2eCluster } from "./harness.js";
 
@@ -133,6 +134,16 @@ async function waitForMarkerDenied(ns: string): Promise<{ code: number | undefin
   });
 }
 
+/** "waiting for the type check to finish with warnings": each `[fieldRef, a substring of the warning]`, in order. */
+async function expectWarnings(name: string, expected: readonly (readonly [string, string])[]): Promise<void> {
+  const warned = await typeChecked(name);
+  const warnings = warned.status?.typeChecking?.expressionWarnings ?? [];
+  expect(warnings.map((w) => w.fieldRef)).toEqual(expected.map(([fieldRef]) => fieldRef));
+  expected.forEach(([, text], i) => {
+    expect(warnings[i]!.warning).toContain(text);
+  });
+}
+
 /** "waiting for the type check to finish": the policy once `status.typeChecking` is set. */
 async function typeChecked(name: string): Promise<K8s.V1ValidatingAdmissionPolicy> {
   return poll(async () => {
@@ -197,13 +208,10 @@ describe("[sig-api-machinery] ValidatingAdmissionPolicy [Privileged:ClusterAdmin
       const clean = await typeChecked(correct.metadata!.name!);
       expect(clean.status?.typeChecking?.expressionWarnings ?? []).toEqual([]);
       expect(clean.status?.observedGeneration).toBe(clean.metadata?.generation);
-      const warned = await typeChecked(confused.metadata!.name!);
-      const warnings = warned.status?.typeChecking?.expressionWarnings ?? [];
-      expect(warnings).toHaveLength(2);
-      expect(warnings[0]!.fieldRef).toBe("spec.validations[0].expression");
-      expect(warnings[0]!.warning).toContain("found no matching overload for '_>_' applied to '(int, string)'");
-      expect(warnings[1]!.fieldRef).toBe("spec.validations[0].messageExpression");
-      expect(warnings[1]!.warning).toContain("found no matching overload for '_+_' applied to '(string, int)'");
+      await expectWarnings(confused.metadata!.name!, [
+        ["spec.validations[0].expression", "found no matching overload for '_>_' applied to '(int, string)'"],
+        ["spec.validations[0].messageExpression", "found no matching overload for '_+_' applied to '(string, int)'"],
+      ]);
     } finally {
       await admission.deleteValidatingAdmissionPolicy({ name: correct.metadata!.name! });
       await admission.deleteValidatingAdmissionPolicy({ name: confused.metadata!.name! });
@@ -246,38 +254,13 @@ describe("[sig-api-machinery] ValidatingAdmissionPolicy [Privileged:ClusterAdmin
     const ns = await labelledNamespace("validating-admission-policy");
     const group = `stable.${ns}`;
     // `crontabExampleCRD`: a namespaced CronTab with a structural spec of cronSpec, image and replicas.
-    const crd = await createDefinition(c, {
-      apiVersion: "apiextensions.k8s.io/v1",
-      kind: "CustomResourceDefinition",
-      metadata: { name: `crontabs.${group}` },
-      spec: {
-        group,
-        scope: "Namespaced",
-        names: { plural: "crontabs", singular: "crontab", kind: "CronTab", shortNames: ["ct"] },
-        versions: [
-          {
-            name: "v1",
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: "object",
-                properties: {
-                  spec: {
-                    type: "object",
-                    properties: {
-                      cronSpec: { type: "string" },
-                      image: { type: "string" },
-                      replicas: { type: "integer" },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        ],
-      },
-    } as K8s.KubernetesObject);
+    const crd = await createDefinition(
+      c,
+      crdWithSpec(group, "crontabs", "CronTab", {
+        type: "object",
+        properties: { cronSpec: { type: "string" }, image: { type: "string" }, replicas: { type: "integer" } },
+      }) as K8s.KubernetesObject,
+    );
     // "wait for the CRD to be published": its group-version's OpenAPI v3 document.
     await poll(async () => ((await c.raw("GET", `/openapi/v3/apis/${group}/v1`)).status === 200 ? true : undefined));
     const crontabs = { groups: [group], versions: ["v1"], resources: ["crontabs"] };
@@ -293,13 +276,10 @@ describe("[sig-api-machinery] ValidatingAdmissionPolicy [Privileged:ClusterAdmin
     try {
       const clean = await typeChecked(correct.metadata!.name!);
       expect(clean.status?.typeChecking?.expressionWarnings ?? []).toEqual([]);
-      const warned = await typeChecked(confused.metadata!.name!);
-      const warnings = warned.status?.typeChecking?.expressionWarnings ?? [];
-      expect(warnings).toHaveLength(2);
-      expect(warnings[0]!.fieldRef).toBe("spec.validations[0].expression");
-      expect(warnings[0]!.warning).toContain("found no matching overload for '_>_' applied to '(int, string)'");
-      expect(warnings[1]!.fieldRef).toBe("spec.validations[1].expression");
-      expect(warnings[1]!.warning).toContain("undefined field 'maxRetries'");
+      await expectWarnings(confused.metadata!.name!, [
+        ["spec.validations[0].expression", "found no matching overload for '_>_' applied to '(int, string)'"],
+        ["spec.validations[1].expression", "undefined field 'maxRetries'"],
+      ]);
     } finally {
       await admission.deleteValidatingAdmissionPolicy({ name: correct.metadata!.name! });
       await admission.deleteValidatingAdmissionPolicy({ name: confused.metadata!.name! });

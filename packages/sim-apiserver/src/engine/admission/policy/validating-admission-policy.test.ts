@@ -43,6 +43,15 @@ function policy(name: string, spec: Record<string, unknown> = {}, expression = "
   };
 }
 
+/** A policy spec's `matchConstraints` on ConfigMaps for these operations. */
+function onConfigMaps(operations: string[]): Record<string, unknown> {
+  return {
+    matchConstraints: {
+      resourceRules: [{ operations, apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] }],
+    },
+  };
+}
+
 function binding(name: string, policyName: string, spec: Record<string, unknown> = {}): KubeObject {
   return {
     apiVersion: "admissionregistration.k8s.io/v1",
@@ -263,21 +272,7 @@ describe("validating/admission_test.go", () => {
   it("DELETE is admitted too: oldObject is the stored object, object null", async () => {
     const { e } = engine();
     await e.create("configmaps", "default", configMap("keep", { protected: "yes" }));
-    await e.create(
-      VAPS,
-      "",
-      policy(
-        "p",
-        {
-          matchConstraints: {
-            resourceRules: [
-              { operations: ["DELETE"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
-            ],
-          },
-        },
-        "object == null && !has(oldObject.data.protected)",
-      ),
-    );
+    await e.create(VAPS, "", policy("p", onConfigMaps(["DELETE"]), "object == null && !has(oldObject.data.protected)"));
     await e.create(BINDINGS, "", binding("b", "p"));
     expect((await failure(e.delete("configmaps", "default", "keep"))).code).toBe(422);
     await e.create("configmaps", "default", configMap("free"));
@@ -347,17 +342,7 @@ describe("property: a write denied by a policy changes nothing", () => {
           await e.create(
             VAPS,
             "",
-            policy(
-              "p",
-              {
-                matchConstraints: {
-                  resourceRules: [
-                    { operations: ["*"], apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"] },
-                  ],
-                },
-              },
-              "request.operation != 'DELETE' && object.data.size() <= 2",
-            ),
+            policy("p", onConfigMaps(["*"]), "request.operation != 'DELETE' && object.data.size() <= 2"),
           );
           await e.create(BINDINGS, "", binding("b", "p"));
           const events: string[] = [];
