@@ -89,21 +89,8 @@ function binding(name: string, unique: string, policyName: string): K8s.V1Valida
   };
 }
 
-function basicDeployment(name: string, replicas: number): K8s.V1Deployment {
-  return {
-    metadata: { name, labels: { app: "nginx" } },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: "nginx" } },
-      template: {
-        metadata: { labels: { app: "nginx" } },
-        spec: { containers: [{ name: "nginx", image: "nginx:latest" }] },
-      },
-    },
-  };
-}
-
-function basicReplicaSet(name: string, replicas: number): K8s.V1ReplicaSet {
+/** `basicDeployment` and `basicReplicaSet`: an nginx workload of `replicas` labelled `app: nginx` (the two shapes agree). */
+function basicWorkload(name: string, replicas: number): K8s.V1Deployment & K8s.V1ReplicaSet {
   return {
     metadata: { name, labels: { app: "nginx" } },
     spec: {
@@ -123,7 +110,7 @@ const DEPLOYMENTS = { groups: ["apps"], versions: ["v1"], resources: ["deploymen
 async function waitForMarkerDenied(ns: string): Promise<{ code: number | undefined; body: unknown }> {
   return poll(async () => {
     try {
-      await apps.createNamespacedDeployment({ namespace: ns, body: basicDeployment("marker-deployment", 1) });
+      await apps.createNamespacedDeployment({ namespace: ns, body: basicWorkload("marker-deployment", 1) });
       await apps.deleteNamespacedDeployment({ namespace: ns, name: "marker-deployment" });
       return undefined;
     } catch (err) {
@@ -132,6 +119,20 @@ async function waitForMarkerDenied(ns: string): Promise<{ code: number | undefin
       throw err;
     }
   });
+}
+
+/**
+ * "testing a replicated Deployment to be allowed" (with `replicas`) and "testing a non-replicated ReplicaSet not to
+ * be denied" (the policy matches deployments only).
+ */
+async function expectAllowed(ns: string, replicas: number): Promise<void> {
+  const replicated = await apps.createNamespacedDeployment({
+    namespace: ns,
+    body: basicWorkload("replicated", replicas),
+  });
+  expect(replicated.spec?.replicas).toBe(replicas);
+  const rs = await apps.createNamespacedReplicaSet({ namespace: ns, body: basicWorkload("non-replicated", 1) });
+  expect(rs.spec?.replicas).toBe(1);
 }
 
 /** "waiting for the type check to finish with warnings": each `[fieldRef, a substring of the warning]`, in order. */
@@ -178,13 +179,7 @@ describe("[sig-api-machinery] ValidatingAdmissionPolicy [Privileged:ClusterAdmin
       expect(body.message).toBe(
         `deployments.apps "marker-deployment" is forbidden: ValidatingAdmissionPolicy '${ns}.policy.example.com' with binding '${ns}.binding.example.com' denied request: failed expression: object.spec.replicas > 1`,
       );
-      const replicated = await apps.createNamespacedDeployment({
-        namespace: ns,
-        body: basicDeployment("replicated", 2),
-      });
-      expect(replicated.spec?.replicas).toBe(2);
-      const rs = await apps.createNamespacedReplicaSet({ namespace: ns, body: basicReplicaSet("non-replicated", 1) });
-      expect(rs.spec?.replicas).toBe(1);
+      await expectAllowed(ns, 2);
     } finally {
       await admission.deleteValidatingAdmissionPolicyBinding({ name: b.metadata!.name! });
       await admission.deleteValidatingAdmissionPolicy({ name: p.metadata!.name! });
@@ -237,13 +232,7 @@ describe("[sig-api-machinery] ValidatingAdmissionPolicy [Privileged:ClusterAdmin
     });
     try {
       await waitForMarkerDenied(ns);
-      const replicated = await apps.createNamespacedDeployment({
-        namespace: ns,
-        body: basicDeployment("replicated", 3),
-      });
-      expect(replicated.spec?.replicas).toBe(3);
-      const rs = await apps.createNamespacedReplicaSet({ namespace: ns, body: basicReplicaSet("non-replicated", 1) });
-      expect(rs.spec?.replicas).toBe(1);
+      await expectAllowed(ns, 3);
     } finally {
       await admission.deleteValidatingAdmissionPolicyBinding({ name: b.metadata!.name! });
       await admission.deleteValidatingAdmissionPolicy({ name: p.metadata!.name! });
