@@ -43,7 +43,13 @@ export class ValidatingAdmissionPolicyStatusController extends ControllerLoop {
     if (r === undefined) return;
     for (const [, p] of this.deps.storage.snapshot(r)) {
       if (!stale(p)) continue;
-      const warnings = typeCheckPolicy(p, resources);
+      let warnings: ReturnType<typeof typeCheckPolicy>;
+      try {
+        warnings = typeCheckPolicy(p, resources);
+      } catch {
+        // Type checking must not keep a policy unchecked (upstream skips a kind whose schema fails to resolve).
+        warnings = [];
+      }
       const name = p.metadata?.name ?? "";
       const status = {
         ...(p.status as Record<string, unknown> | undefined),

@@ -137,6 +137,18 @@ describe("validating/admission_test.go", () => {
     );
   });
 
+  it("an invalid paramRef selector is a configuration error of the binding, not a crash", async () => {
+    const { e } = engine();
+    await e.create(VAPS, "", policy("p", { paramKind: { apiVersion: "v1", kind: "ConfigMap" } }));
+    const selector = { matchExpressions: [{ key: "a", operator: "Bogus" }] };
+    await e.create(BINDINGS, "", binding("b", "p", { paramRef: { selector, parameterNotFoundAction: "Deny" } }));
+    const s = await failure(e.create("configmaps", "default", configMap("c")));
+    expect([s.code, s.message]).toEqual([
+      422,
+      "configmaps \"c\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: failed to configure binding: \"Bogus\" is not a valid label selector operator",
+    ]);
+  });
+
   it("TestEmptyParamSource: a missing param under Allow skips the binding", async () => {
     const { e } = engine();
     await e.create(VAPS, "", policy("p", { paramKind: { apiVersion: "v1", kind: "ConfigMap" } }, "false"));

@@ -238,7 +238,12 @@ export class ValidatingAdmissionPolicies {
       const o = this.opts.storage.get(r, ns, ref.name);
       found = o === undefined ? [] : [o];
     } else {
-      const selector = labelSelectorAsSelector((ref.selector ?? {}) as MetaV1LabelSelector);
+      let selector: ReturnType<typeof labelSelectorAsSelector>;
+      try {
+        selector = labelSelectorAsSelector((ref.selector ?? {}) as MetaV1LabelSelector);
+      } catch (err) {
+        return err instanceof Error ? err.message : String(err);
+      }
       found = this.opts.storage
         .snapshot(r)
         .map(([, o]) => o)
