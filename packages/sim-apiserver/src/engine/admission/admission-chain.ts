@@ -11,6 +11,10 @@ import {
   validateCustomResource,
 } from "./custom-resource-schema.js";
 import {
+  defaultValidatingAdmissionPolicy,
+  defaultValidatingAdmissionPolicyBinding,
+} from "./defaults/admissionregistration-defaults.js";
+import {
   defaultDaemonSet,
   defaultDeployment,
   defaultReplicaSet,
@@ -31,6 +35,10 @@ import { BUILTIN_ROOTS } from "./openapi/builtin-definitions.js";
 import type { PolicyRequest } from "./policy/policy-request.js";
 import type { ValidatingAdmissionPolicies } from "./policy/validating-admission-policy.js";
 import { mountServiceAccountToken } from "./service-account-admission.js";
+import {
+  validateValidatingAdmissionPolicy,
+  validateValidatingAdmissionPolicyBinding,
+} from "./validation/admission-policy.js";
 import { validateAnnotations } from "./validation/annotations.js";
 import {
   validateDaemonSet,
@@ -119,6 +127,8 @@ const DEFAULTERS: Readonly<Record<string, (obj: KubeObject) => void>> = {
   "apps/statefulsets": defaultStatefulSet,
   "apps/daemonsets": defaultDaemonSet,
   "apps/replicasets": defaultReplicaSet,
+  "admissionregistration.k8s.io/validatingadmissionpolicies": defaultValidatingAdmissionPolicy,
+  "admissionregistration.k8s.io/validatingadmissionpolicybindings": defaultValidatingAdmissionPolicyBinding,
 };
 
 /** The OpenAPI definition of a built-in resource's kind, if the trimmed document has it. */
@@ -257,6 +267,12 @@ export class Admission {
       case "autoscaling/horizontalpodautoscalers":
         // Upstream validates the internal (v2-shaped) object: a v1 write's errors name v2's paths too.
         errs.push(...validateHorizontalPodAutoscaler(r.version === "v1" ? hpaV1ToV2(obj) : obj));
+        break;
+      case "admissionregistration.k8s.io/validatingadmissionpolicies":
+        errs.push(...validateValidatingAdmissionPolicy(obj));
+        break;
+      case "admissionregistration.k8s.io/validatingadmissionpolicybindings":
+        errs.push(...validateValidatingAdmissionPolicyBinding(obj));
         break;
       case "coordination.k8s.io/leases":
         errs.push(...validateLease(obj));

@@ -359,7 +359,7 @@ export function validateCustomResourceRules(
  * A parse error as cel-go words it: `<input>:1:6: Syntax error: <what>` (the text after `Syntax error:` is
  * @bufbuild/cel's); other planning errors (an unknown function) are left as they are.
  */
-function syntaxError(message: string): string {
+export function syntaxError(message: string): string {
   const m = /^(<input>:\d+:\d+: )(.*)$/s.exec(message);
   return m === null ? message : `${m[1]}Syntax error: ${m[2]}`;
 }
