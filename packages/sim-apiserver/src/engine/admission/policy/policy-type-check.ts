@@ -1,7 +1,7 @@
 import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Environment } from "@marcbachmann/cel-js";
 import type { SimResource } from "../../resources.js";
-import { typeCheckEnvironment, typeCheckIn } from "../cel/typecheck.js";
+import { inferredType, typeCheckEnvironment, typeCheckIn } from "../cel/typecheck.js";
 import type { StructuralSchema } from "../custom-resource-schema.js";
 import type { NamedRule } from "./policy-matching.js";
 import { schemaOfResource } from "./policy-schema.js";
@@ -70,11 +70,10 @@ function sorted(set: Set<SimResource>): SimResource[] {
  * kube-controller-manager's `validatingadmissionpolicy-status` controller): every `spec.validations[i].expression`
  * and `messageExpression` is checked once per kind the policy matches ({@link typesToCheck}) that the simulator has a
  * schema for (built-ins from `openapi/`, custom resources from their served version), with `object` and `oldObject`
- * of that kind's type, `params` of the `paramKind`'s (`dyn` if unknown), `namespaceObject` a Namespace; `request`,
- * `variables` and `authorizer` are `dyn`. A warning is `<gvk>: <cel-go's error>` per failing kind, joined — as
+ * of that kind's type, `params` of the `paramKind`'s (`dyn` if unknown), `namespaceObject` a Namespace; `variables.<name>`
+ * the type its expression checks to (`dyn` where it does not), `request` and `authorizer` `dyn`. A warning is `<gvk>: <cel-go's error>` per failing kind, joined — as
  * `ERROR: <input>:1:22: found no matching overload for '_>_' applied to '(int, string)'` and its caret lines
- * ({@link typeCheckIn}). Differences: variables are not typed (upstream checks `variables.x` against the variable's
- * type); what the checker of `cel/typecheck.ts` leaves to evaluation is not warned about.
+ * ({@link typeCheckIn}). Differences: `request` is untyped; what the checker of `cel/typecheck.ts` leaves to evaluation is not warned about.
  */
 export function typeCheckPolicy(policy: KubeObject, resources: readonly SimResource[]): ExpressionWarning[] {
   const spec = isObject(policy.spec) ? policy.spec : {};
@@ -94,18 +93,26 @@ export function typeCheckPolicy(policy: KubeObject, resources: readonly SimResou
   }
   const nsr = resources.find((x) => x.group === "" && x.resource === "namespaces");
   const namespace = nsr === undefined ? undefined : schemaOfResource(nsr);
-  const envs: { r: SimResource; env: Environment }[] = types.map(({ r, s }) => ({
-    r,
-    env: typeCheckEnvironment({
+  const variables = (Array.isArray(spec.variables) ? spec.variables.filter(isObject) : []).flatMap((v) =>
+    typeof v.name === "string" && typeof v.expression === "string" ? [{ name: v.name, expression: v.expression }] : [],
+  );
+  const envs: { r: SimResource; env: Environment }[] = types.map(({ r, s }) => {
+    const declared = {
       object: s,
       oldObject: s,
       params,
       namespaceObject: namespace,
       request: undefined,
-      variables: undefined,
       authorizer: undefined,
-    }),
-  }));
+    };
+    // `variables.<name>` has the type its expression checks to (in order: each sees the ones before), else dyn.
+    const fields: Record<string, string> = {};
+    for (const v of variables) {
+      const env = typeCheckEnvironment(declared, { name: "variables", fields });
+      fields[v.name] = inferredType(env, v.expression) ?? "dyn";
+    }
+    return { r, env: typeCheckEnvironment(declared, { name: "variables", fields }) };
+  });
   const check = (expr: string): string | undefined => {
     const issues: string[] = [];
     for (const { r, env } of envs) {
