@@ -46,9 +46,6 @@ export interface UpstreamTest {
   readonly python?: string;
 }
 
-const VAP = {
-  pending: "needs the ValidatingAdmissionPolicy admission plugin (CEL policies enforced, status.typeChecking)",
-} as const;
 const WEBHOOK = {
   pending: "needs admission webhooks called (a webhook server pod and the webhook admission plugins)",
 } as const;
@@ -798,10 +795,26 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "should support ValidatingAdmissionPolicyBinding API operations",
     here: "api-groups-lifecycle.test.ts",
   },
-  { file: "apimachinery/validatingadmissionpolicy.go", it: "should validate against a Deployment", here: VAP },
-  { file: "apimachinery/validatingadmissionpolicy.go", it: "should type check validation expressions", here: VAP },
-  { file: "apimachinery/validatingadmissionpolicy.go", it: "should allow expressions to refer variables.", here: VAP },
-  { file: "apimachinery/validatingadmissionpolicy.go", it: "should type check a CRD", here: VAP },
+  {
+    file: "apimachinery/validatingadmissionpolicy.go",
+    it: "should validate against a Deployment",
+    here: "apimachinery-validating-admission-policy.test.ts",
+  },
+  {
+    file: "apimachinery/validatingadmissionpolicy.go",
+    it: "should type check validation expressions",
+    here: "apimachinery-validating-admission-policy.test.ts",
+  },
+  {
+    file: "apimachinery/validatingadmissionpolicy.go",
+    it: "should allow expressions to refer variables.",
+    here: "apimachinery-validating-admission-policy.test.ts",
+  },
+  {
+    file: "apimachinery/validatingadmissionpolicy.go",
+    it: "should type check a CRD",
+    here: "apimachinery-validating-admission-policy.test.ts",
+  },
   // storage/csistoragecapacity.go, storageclass.go
   {
     file: "storage/csistoragecapacity.go",

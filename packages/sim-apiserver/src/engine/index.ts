@@ -18,8 +18,13 @@ export {
   OPENAPI_KUBE_VERSION,
   type OpenApiDefinitions,
   type OpenApiSchema,
+  type PolicyAuditRecord,
+  type PolicyOperation,
+  type PolicyRequest,
   pruneCustomResource,
   type StructuralSchema,
+  ValidatingAdmissionPolicies,
+  type ValidatingAdmissionPoliciesOptions,
   validateCustomResource,
 } from "./admission/index.js";
 export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cacher/cache-watcher.js";
@@ -60,6 +65,10 @@ export {
   NamespaceController,
   type NamespaceControllerOptions,
 } from "./controllers/namespace-controller.js";
+export {
+  VAP_STATUS_CONTROLLER,
+  ValidatingAdmissionPolicyStatusController,
+} from "./controllers/validating-admission-policy-status.js";
 export { EngineCaches, type EngineCachesDeps } from "./engine-caches.js";
 export { EngineFaults, type EngineFaultsDeps } from "./engine-faults.js";
 export {

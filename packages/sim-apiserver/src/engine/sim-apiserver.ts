@@ -1,7 +1,7 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import { type Clock, mathRand, type Rand, realClock, seededRand } from "@informer-ts/clock";
 import { type Logger, noopMetrics, safeLog } from "@informer-ts/instrumentation";
-import { Admission } from "./admission/index.js";
+import { Admission, ValidatingAdmissionPolicies } from "./admission/index.js";
 import {
   type BookmarkMode,
   CacheMetrics,
@@ -23,6 +23,7 @@ import {
   GarbageCollector,
   GracefulDeletion,
   NamespaceController,
+  ValidatingAdmissionPolicyStatusController,
 } from "./controllers/index.js";
 import { EngineCaches } from "./engine-caches.js";
 import { EngineFaults } from "./engine-faults.js";
@@ -108,6 +109,10 @@ export class SimApiServer {
   readonly crdFinalizer: CrdFinalizer | undefined;
   /** Deletes pods whose graceful deletion period ended (absent with `controllers: false`). */
   readonly gracefulDeletion: GracefulDeletion | undefined;
+  /** Writes ValidatingAdmissionPolicies' `status.typeChecking` (absent with `controllers: false`). */
+  readonly policyStatusController: ValidatingAdmissionPolicyStatusController | undefined;
+  /** The ValidatingAdmissionPolicy admission plugin (its `audit` holds the policies' audit annotations). */
+  readonly validatingAdmissionPolicies: ValidatingAdmissionPolicies;
   /** The request accounting both faces record to (metrics, the audit log, per-request rows). */
   readonly accounting: RequestAccounting;
   /**
@@ -266,8 +271,13 @@ export class SimApiServer {
       const r = this.table.byGroupResource(resource);
       return r === undefined ? [] : [...objectsOf(this.storage, r)];
     };
+    this.validatingAdmissionPolicies = new ValidatingAdmissionPolicies({
+      storage: this.storage,
+      resources: () => this.table.resources(),
+    });
     const admission = new Admission({
       enabled: opts.admission !== false,
+      validatingAdmissionPolicies: this.validatingAdmissionPolicies,
       ...(plugins.serviceAccountTokenVolume !== false && {
         serviceAccount: (ns: string, name: string) => lookup("serviceaccounts", ns, name),
       }),
@@ -391,6 +401,7 @@ export class SimApiServer {
       this.namespaceController = undefined;
       this.crdFinalizer = undefined;
       this.gracefulDeletion = undefined;
+      this.policyStatusController = undefined;
     } else {
       const deps = {
         storage: this.storage,
@@ -411,6 +422,7 @@ export class SimApiServer {
         now: () => rfc3339Seconds(this.clock.now()),
       });
       this.gracefulDeletion = new GracefulDeletion({ ...deps, log: (line) => this.logLine(line) });
+      this.policyStatusController = new ValidatingAdmissionPolicyStatusController(deps);
     }
   }
 
@@ -731,6 +743,8 @@ export class SimApiServer {
     this.namespaceController?.stop();
     this.gracefulDeletion?.stop();
     this.crdFinalizer?.stop();
+    this.policyStatusController?.stop();
+    this.validatingAdmissionPolicies.stop();
     this.maintenance.stop();
     this.latency.stop();
     for (const c of this.table.allCachers()) c.stop();

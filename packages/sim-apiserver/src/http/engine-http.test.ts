@@ -139,6 +139,17 @@ function validContent(r: SimResource): Record<string, unknown> {
       return { spec: { template: { spec: podSpec("Never") } } };
     case "autoscaling/horizontalpodautoscalers":
       return { spec: { scaleTargetRef: { kind: "Deployment", name: "x" }, maxReplicas: 3 } };
+    case "admissionregistration.k8s.io/validatingadmissionpolicies":
+      return {
+        spec: {
+          matchConstraints: {
+            resourceRules: [{ operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["secrets"] }],
+          },
+          validations: [{ expression: "true" }],
+        },
+      };
+    case "admissionregistration.k8s.io/validatingadmissionpolicybindings":
+      return { spec: { policyName: "none", validationActions: ["Deny"] } };
     case "events.k8s.io/events":
       return {
         eventTime: "2026-01-01T00:00:00.000000Z",

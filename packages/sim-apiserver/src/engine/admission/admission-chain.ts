@@ -12,6 +12,10 @@ import {
 } from "./custom-resource-schema.js";
 import { admitDefaultIngressClass } from "./default-ingress-class-admission.js";
 import {
+  defaultValidatingAdmissionPolicy,
+  defaultValidatingAdmissionPolicyBinding,
+} from "./defaults/admissionregistration-defaults.js";
+import {
   defaultDaemonSet,
   defaultDeployment,
   defaultReplicaSet,
@@ -31,7 +35,13 @@ import {
 import { admitLimitRanges, limitRangerApplies, limitRangeViolation } from "./limit-ranger-admission.js";
 import { BUILTIN_ROOTS } from "./openapi/builtin-definitions.js";
 import { admitRuntimeClass, RuntimeClassRejection, runtimeClassViolation } from "./runtime-class-admission.js";
+import type { PolicyRequest } from "./policy/policy-request.js";
+import type { ValidatingAdmissionPolicies } from "./policy/validating-admission-policy.js";
 import { mountServiceAccountToken } from "./service-account-admission.js";
+import {
+  validateValidatingAdmissionPolicy,
+  validateValidatingAdmissionPolicyBinding,
+} from "./validation/admission-policy.js";
 import { validateAnnotations } from "./validation/annotations.js";
 import {
   validateDaemonSet,
@@ -97,6 +107,8 @@ export interface AdmissionOptions {
   readonly runtimeClass?: (name: string) => KubeObject | undefined;
   /** The stored IngressClasses, for the DefaultIngressClass plugin (`default-ingress-class-admission.ts`); absent: off. */
   readonly ingressClasses?: () => Iterable<KubeObject>;
+  /** The ValidatingAdmissionPolicy plugin ({@link Admission.admitValidating}); absent: no policy is enforced. */
+  readonly validatingAdmissionPolicies?: ValidatingAdmissionPolicies;
 }
 
 const ROOT_BY_GVK = new Map<string, string>();
@@ -128,6 +140,8 @@ const DEFAULTERS: Readonly<Record<string, (obj: KubeObject) => void>> = {
   "apps/statefulsets": defaultStatefulSet,
   "apps/daemonsets": defaultDaemonSet,
   "apps/replicasets": defaultReplicaSet,
+  "admissionregistration.k8s.io/validatingadmissionpolicies": defaultValidatingAdmissionPolicy,
+  "admissionregistration.k8s.io/validatingadmissionpolicybindings": defaultValidatingAdmissionPolicyBinding,
 };
 
 /** The OpenAPI definition of a built-in resource's kind, if the trimmed document has it. */
@@ -154,7 +168,9 @@ function optionsKind(create: boolean, patch: boolean): WriteOptionsKind {
  *    RuntimeClass, DefaultIngressClass), whose refusals are 403s;
  * 3. {@link Admission.validate}: the kinds' hand-written rules (pkg/apis/core/validation, pkg/apis/apps/validation)
  *    and a custom resource's schema, as field errors for the registry's 422; when there are none, the validating
- *    plugins (LimitRanger, RuntimeClass), which throw their 403.
+ *    plugins (LimitRanger, RuntimeClass), which throw their 403;
+ * 4. {@link Admission.admitValidating}: the validating admission plugins (ValidatingAdmissionPolicy, `policy/`) on
+ *    the validated object, and on deletes.
  *
  * With `enabled: false` every step is a no-op (the benchmark's baseline; the simulator before admission existed).
  */
@@ -169,6 +185,7 @@ export class Admission {
   private readonly limitRanges: AdmissionOptions["limitRanges"];
   private readonly runtimeClass: AdmissionOptions["runtimeClass"];
   private readonly ingressClasses: AdmissionOptions["ingressClasses"];
+  private readonly policies: ValidatingAdmissionPolicies | undefined;
 
   constructor(opts: AdmissionOptions = {}) {
     this.enabled = opts.enabled ?? true;
@@ -181,6 +198,12 @@ export class Admission {
     this.limitRanges = opts.limitRanges;
     this.runtimeClass = opts.runtimeClass;
     this.ingressClasses = opts.ingressClasses;
+    this.policies = opts.validatingAdmissionPolicies;
+  }
+
+  /** Step 4 (create, update, delete; not for seeds): throws the StatusError of a policy's denial. */
+  admitValidating(req: PolicyRequest): void {
+    if (this.enabled) this.policies?.validate(req);
   }
 
   /** The directive of a write, validating the parameter (422 `fieldValidation: Unsupported value`). */
@@ -314,6 +337,12 @@ export class Admission {
       case "autoscaling/horizontalpodautoscalers":
         // Upstream validates the internal (v2-shaped) object: a v1 write's errors name v2's paths too.
         errs.push(...validateHorizontalPodAutoscaler(r.version === "v1" ? hpaV1ToV2(obj) : obj));
+        break;
+      case "admissionregistration.k8s.io/validatingadmissionpolicies":
+        errs.push(...validateValidatingAdmissionPolicy(obj));
+        break;
+      case "admissionregistration.k8s.io/validatingadmissionpolicybindings":
+        errs.push(...validateValidatingAdmissionPolicyBinding(obj));
         break;
       case "coordination.k8s.io/leases":
         errs.push(...validateLease(obj));

@@ -29,6 +29,13 @@ export {
 } from "./field-validation.js";
 export { BUILTIN_DEFINITIONS, OPENAPI_KUBE_VERSION } from "./openapi/builtin-definitions.js";
 export type { OpenApiDefinitions, OpenApiSchema } from "./openapi/openapi-schema.js";
+export type { PolicyOperation, PolicyRequest } from "./policy/policy-request.js";
+export { schemaOfResource } from "./policy/policy-schema.js";
+export {
+  type PolicyAuditRecord,
+  ValidatingAdmissionPolicies,
+  type ValidatingAdmissionPoliciesOptions,
+} from "./policy/validating-admission-policy.js";
 export { validateAnnotations } from "./validation/annotations.js";
 export {
   selectorMatches,

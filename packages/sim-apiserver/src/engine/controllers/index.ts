@@ -21,3 +21,7 @@ export {
   NamespaceController,
   type NamespaceControllerOptions,
 } from "./namespace-controller.js";
+export {
+  VAP_STATUS_CONTROLLER,
+  ValidatingAdmissionPolicyStatusController,
+} from "./validating-admission-policy-status.js";

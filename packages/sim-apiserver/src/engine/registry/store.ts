@@ -13,7 +13,7 @@ import {
   StatusError,
 } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
-import { Admission, type AdmissionAttributes } from "../admission/index.js";
+import { Admission, type AdmissionAttributes, type PolicyOperation, type PolicyRequest } from "../admission/index.js";
 import { deepCopyJson, deepFreeze, generateNameFrom, newUid, rfc3339Seconds, shareUnchanged } from "../object-util.js";
 import { apiVersionOf, type SimResource } from "../resources.js";
 import type { MvccStorage } from "../storage/index.js";
@@ -251,6 +251,29 @@ export class RegistryStore {
     };
   }
 
+  /** What the validating admission plugins see of a write. */
+  private policyRequest(
+    r: SimResource,
+    operation: PolicyOperation,
+    namespace: string,
+    name: string,
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+    o: WriteOptions,
+  ): PolicyRequest {
+    return {
+      resource: r,
+      operation,
+      subresource: o.subresource ?? "",
+      namespace: r.namespaced ? namespace : "",
+      name,
+      object,
+      oldObject,
+      dryRun: o.dryRun === true,
+      ...(o.warnings !== undefined && { warnings: o.warnings }),
+    };
+  }
+
   /** `/status` on a resource without that subresource: the route does not exist (404 as go-restful answers). */
   private checkSubresource(r: SimResource, o: WriteOptions): void {
     const sub = o.subresource ?? "";
@@ -343,6 +366,8 @@ export class RegistryStore {
       const errs = [...validateObjectMeta(r, obj), ...this.admission.validate(r, obj, undefined, attrs)];
       if (errs.length > 0) throw newInvalid({ group: r.group, kind: r.kind }, String(obj.metadata?.name ?? ""), errs);
       const name = String(obj.metadata!.name);
+      if (o.seed !== true)
+        this.admission.admitValidating(this.policyRequest(r, "CREATE", namespace, name, obj, undefined, o));
       if (o.dryRun === true) {
         if (this.storage.get(r, namespace, name) !== undefined) throw newAlreadyExists(this.gr(r), name);
         this.opts.serviceIps?.checkFree(r, obj);
@@ -442,6 +467,7 @@ export class RegistryStore {
       ...this.admission.validate(r, shared, current, attrs),
     ];
     if (errs.length > 0) throw newInvalid({ group: r.group, kind: r.kind }, name, errs);
+    this.admission.admitValidating(this.policyRequest(r, "UPDATE", namespace, name, shared, current, o));
     return shared;
   }
 
@@ -609,6 +635,9 @@ export class RegistryStore {
         `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${m.resourceVersion ?? ""}`,
       );
     }
+    this.admission.admitValidating(
+      this.policyRequest(r, "DELETE", namespace, name, undefined, current, { dryRun: d.dryRun === true }),
+    );
     const rv = m.resourceVersion ?? "";
     const graceful = beforeDelete(r, current, d, this.clock.now());
     // A pending graceful deletion that this request does not shorten: nothing changes (`finalizeDelete`).

@@ -42,7 +42,10 @@ function generationRule(r: SimResource): GenerationRule {
     r.resource === "cronjobs" ||
     r.resource === "replicationcontrollers" ||
     // pkg/registry/policy/poddisruptionbudget/strategy.go: generation 1 on create, bumped on spec changes.
-    (r.group === "policy" && r.resource === "poddisruptionbudgets")
+    (r.group === "policy" && r.resource === "poddisruptionbudgets") ||
+    // pkg/registry/admissionregistration/validatingadmissionpolicy{,binding}/strategy.go: likewise.
+    (r.group === "admissionregistration.k8s.io" &&
+      (r.resource === "validatingadmissionpolicies" || r.resource === "validatingadmissionpolicybindings"))
   )
     return "spec";
   return "none";

@@ -180,9 +180,45 @@ function operatorOffset(input: string, node: ASTNode): number {
  * left to evaluation).
  */
 export function typeCheckRule(expr: string, schema: StructuralSchema, root: boolean): string | undefined {
+  return typeCheckIn(envFor(schema, root), expr);
+}
+
+/**
+ * A checker environment with these variables, each of its schema's type (the root object's, as for
+ * {@link typeCheckRule}) or `dyn` where `undefined` — for expressions whose variables are not `self`/`oldSelf`
+ * (ValidatingAdmissionPolicy's `object`, `oldObject`, `params`, `namespaceObject`, `request`, `variables`).
+ */
+export function typeCheckEnvironment(
+  vars: Readonly<Record<string, StructuralSchema | undefined>>,
+  objectVariables?: { readonly name: string; readonly fields: Readonly<Record<string, string>> },
+): Environment {
+  const decls = new SchemaDeclarations();
+  for (const [name, s] of Object.entries(vars))
+    decls.env.registerVariable(name, s === undefined ? "dyn" : decls.declType(s, true));
+  if (objectVariables !== undefined) {
+    // An object type of these fields, whose types are checker type names of this environment's declarations (the
+    // same schemas declared in the same order name their types alike).
+    decls.env.registerType({ name: "Variables", schema: { ...objectVariables.fields } });
+    decls.env.registerVariable(objectVariables.name, "Variables");
+  }
+  return decls.env;
+}
+
+/** The type cel-js's checker infers for `expr` in `env` (`undefined` where it does not check). */
+export function inferredType(env: Environment, expr: string): string | undefined {
+  try {
+    const result = env.parse(expr).check();
+    return result.valid ? result.type : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** {@link typeCheckRule} in an environment of {@link typeCheckEnvironment}. */
+export function typeCheckIn(env: Environment, expr: string): string | undefined {
   let parsed: ParseResult;
   try {
-    parsed = envFor(schema, root).parse(expr);
+    parsed = env.parse(expr);
   } catch {
     return undefined;
   }

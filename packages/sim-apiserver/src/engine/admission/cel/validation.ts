@@ -32,12 +32,16 @@ export interface ValidationRule {
   readonly fieldPath?: string;
 }
 
-type Program = (ctx: Record<string, CelInput>) => unknown;
+/** A planned CEL program: evaluates the expression with these variables. */
+export type Program = (ctx: Record<string, CelInput>) => unknown;
 
-/** Planned programs by expression (a definition's rules are few and run on every write); failures as errors. */
+/**
+ * Planned programs by expression (a definition's rules are few and run on every write); failures as errors. Also the
+ * planner of ValidatingAdmissionPolicy expressions (`policy/`), which share the environment.
+ */
 const PROGRAMS = new Map<string, Program | Error>();
 
-function programOf(expr: string): Program | Error {
+export function programOf(expr: string): Program | Error {
   let p = PROGRAMS.get(expr);
   if (p === undefined) {
     try {
@@ -94,7 +98,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * A JSON value as CEL sees it (apiextensions' `UnstructuredToVal`): objects are maps, integers of `integer` (and
  * `int-or-string`, schemaless) fields are CEL ints, other numbers doubles.
  */
-function toCel(v: unknown, s: StructuralSchema | undefined): CelInput {
+export function toCel(v: unknown, s: StructuralSchema | undefined): CelInput {
   if (Array.isArray(v)) return v.map((item) => toCel(item, s?.items));
   if (isObject(v)) {
     const m = new Map<string, CelInput>();
@@ -355,7 +359,7 @@ export function validateCustomResourceRules(
  * A parse error as cel-go words it: `<input>:1:6: Syntax error: <what>` (the text after `Syntax error:` is
  * @bufbuild/cel's); other planning errors (an unknown function) are left as they are.
  */
-function syntaxError(message: string): string {
+export function syntaxError(message: string): string {
   const m = /^(<input>:\d+:\d+: )(.*)$/s.exec(message);
   return m === null ? message : `${m[1]}Syntax error: ${m[2]}`;
 }
