@@ -57,6 +57,11 @@ export interface SimResource extends ServedResource {
    */
   readonly review?: boolean;
   /**
+   * Custom resources: the `Warning` every request to this version gets, when the definition marks the version
+   * `deprecated` (its `deprecationWarning`, or the default one naming a newer served version).
+   */
+  readonly deprecationWarning?: string;
+  /**
    * A resource whose objects live in another resource's storage, converted on every read and write
    * ({@link StoredAs}): `events.k8s.io/v1` events are core `v1` events. Absent: the resource's own storage.
    */

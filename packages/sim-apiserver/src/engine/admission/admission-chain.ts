@@ -1,6 +1,7 @@
 import { type FieldError, type KubeObject, newBadRequest } from "@informer-ts/apimachinery";
 import { mathRand, type Rand } from "@informer-ts/clock";
 import { hpaV1ToV2 } from "../hpa-conversion.js";
+import { validateStoredVersions } from "../registry/custom-resource-versions.js";
 import type { SimResource } from "../resources.js";
 import { decodeBuiltin } from "./builtin-decode.js";
 import { validateCustomResourceRules } from "./cel/validation.js";
@@ -220,6 +221,9 @@ export class Admission {
       if (errs.length === 0) errs.push(...validateCustomResourceRules(obj, schemaOf(r), old, a.warnings));
       return errs;
     }
+    // A definition's status.storedVersions, on every update (main and /status writes): see validateStoredVersions.
+    if (r.group === "apiextensions.k8s.io" && r.resource === "customresourcedefinitions" && old !== undefined)
+      errs.push(...validateStoredVersions(obj));
     if ((a.subresource ?? "") === "status") return errs;
     switch (`${r.group}/${r.resource}`) {
       case "/configmaps":
