@@ -244,6 +244,9 @@ export async function handleResourceRequest(
   // A verb the resource does not serve (a review's GET, a namespace's deletecollection) has no route: 405.
   const verb = verbOf(method, info, parseQueryBool(query.get("watch")));
   if (verb !== "" && !r.verbs.includes(verb)) throw genericMethodNotAllowed();
+  // A deprecated custom resource version: every request to it is answered with its Warning (crdHandler's ServeHTTP).
+  const deprecation = (r as { deprecationWarning?: string }).deprecationWarning;
+  if (deprecation !== undefined) setWarnings(res, [deprecation]);
   if (info.legacyWatch) {
     if (method !== "GET") throw genericMethodNotAllowed();
     return listOrWatch(res, r, namespace, info, query, ctx, cfg, true, fault, req.headers.accept);
@@ -475,13 +478,12 @@ async function createOnSubresource(
   writeJson(res, 201, status);
 }
 
-/** kube-apiserver's warning headers: `Warning: 299 - "<text>"`, one per warning (kubectl prints each). */
+/** kube-apiserver's warning headers: `Warning: 299 - "<text>"`, one per warning (kubectl prints each), added to any set before. */
 function setWarnings(res: ServerResponse, warnings: readonly string[]): void {
-  if (warnings.length > 0)
-    res.setHeader(
-      "Warning",
-      warnings.map((w) => `299 - ${JSON.stringify(w)}`),
-    );
+  if (warnings.length === 0) return;
+  const had = res.getHeader("Warning");
+  const before = had === undefined ? [] : Array.isArray(had) ? had : [String(had)];
+  res.setHeader("Warning", [...before, ...warnings.map((w) => `299 - ${JSON.stringify(w)}`)]);
 }
 
 /** Duplicate fields of a JSON body (`JSON.parse` keeps the last value; strict field validation reports them). */
