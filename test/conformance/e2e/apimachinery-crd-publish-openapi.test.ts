@@ -371,9 +371,14 @@ describe("apimachinery/crd_publish_openapi.go: CustomResourcePublishOpenAPI [Pri
       { op: "test", path: "/spec/versions/1/name", value: "v3" },
       { op: "replace", path: "/spec/versions/1/name", value: "v4" },
     ];
-    const res = await c.raw("PATCH", `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${multiVer.name}`, patch, {
-      "content-type": "application/json-patch+json",
-    });
+    const res = await c.raw(
+      "PATCH",
+      `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${multiVer.name}`,
+      patch,
+      {
+        "content-type": "application/json-patch+json",
+      },
+    );
     expect(res.status, res.text).toBe(200);
     // check the new version name is served
     await waitForDefinition(definitionName(multiVer, "v4"), schemaFoo);

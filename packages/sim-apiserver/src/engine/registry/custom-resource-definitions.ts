@@ -44,12 +44,18 @@ function validateDeprecationWarning(v: Record<string, unknown>, at: string): Fie
   const text = String(w);
   const field = `${at}.deprecationWarning`;
   const errs: FieldError[] = [];
-  if (text.length > 256) errs.push({ type: "FieldValueTooLong", field, badValue: text, detail: "must have at most 256 bytes" });
+  if (text.length > 256)
+    errs.push({ type: "FieldValueTooLong", field, badValue: text, detail: "must have at most 256 bytes" });
   if (v.deprecated !== true) {
     errs.push({ type: "FieldValueInvalid", field, badValue: text, detail: "can only be set for deprecated versions" });
   }
   if (/[\p{C}]/u.test(text)) {
-    errs.push({ type: "FieldValueInvalid", field, badValue: text, detail: "must only contain printable UTF-8 characters" });
+    errs.push({
+      type: "FieldValueInvalid",
+      field,
+      badValue: text,
+      detail: "must only contain printable UTF-8 characters",
+    });
   }
   return errs;
 }

@@ -1,5 +1,9 @@
 import type { FieldError, KubeObject } from "@informer-ts/apimachinery";
-import { defaultCustomResource, type StructuralSchema } from "../admission/custom-resource-schema.js";
+import {
+  defaultCustomResource,
+  pruneCustomResource,
+  type StructuralSchema,
+} from "../admission/custom-resource-schema.js";
 import { compareKubeVersions } from "../kube-aware-version.js";
 import type { SimResource } from "../resources.js";
 
@@ -61,24 +65,38 @@ export function deprecationWarningOf(crd: KubeObject, version: Version): string 
 /**
  * Where a served version of a custom resource keeps its objects: the definition's one storage (`home`, the
  * resource its first storage version declared; etcd's prefix of the group/resource), converted with the `None`
- * strategy (`nopConverter`): only `apiVersion` changes — to the current storage version on the way in, to the
- * served version on the way out — and an object read at a version is defaulted with that version's schema, as
- * upstream's decoder defaults after converting. `managedFields` keep the versions their managers wrote.
+ * strategy (`nopConverter`): only `apiVersion` changes — to the storage version on the way in, to the served version
+ * on the way out. After each conversion the object is coerced to the target version's schema, as upstream's
+ * `schemaCoercingConverter` and `schemaCoercingDecoder` do: pruned of what that schema does not specify (so a field
+ * only one version declares does not survive a write through another), and, on the way out, defaulted
+ * (`structuraldefaulting` on read). `managedFields` keep the versions their managers wrote.
  */
-export function servedVersionView(r: SimResource, home: SimResource, storageVersion: string): SimResource {
-  const stored = `${r.group}/${storageVersion}`;
+export function servedVersionView(r: SimResource, home: SimResource, storage: SimResource): SimResource {
+  const stored = `${r.group}/${storage.version}`;
   const served = `${r.group}/${r.version}`;
   const schema = r.openAPIV3Schema as StructuralSchema | undefined;
+  const storageSchema = storage.openAPIV3Schema as StructuralSchema | undefined;
   return {
     ...r,
     storedAs: {
       resource: home,
-      toStorage: (o) => (o.apiVersion === stored ? o : { ...o, apiVersion: stored }),
+      toStorage: (o) => {
+        if (storageSchema === undefined || storage.version === r.version) {
+          return o.apiVersion === stored ? o : { ...o, apiVersion: stored };
+        }
+        const out = structuredClone(o) as KubeObject;
+        out.apiVersion = stored;
+        pruneCustomResource(out as Record<string, unknown>, storageSchema);
+        return out;
+      },
       fromStorage: (o) => {
         if (schema === undefined && o.apiVersion === served) return o;
         const out = structuredClone(o) as KubeObject;
         out.apiVersion = served;
-        if (schema !== undefined) defaultCustomResource(out, schema);
+        if (schema !== undefined) {
+          pruneCustomResource(out as Record<string, unknown>, schema);
+          defaultCustomResource(out, schema);
+        }
         return out;
       },
     },
@@ -111,7 +129,12 @@ export function validateStoredVersions(crd: KubeObject): FieldError[] {
   const names = new Set(versionsOf(crd).map((v) => v.name as string));
   const storage = storageVersionOf(crd);
   if (storage !== undefined && !stored.includes(storage)) {
-    errs.push({ type: "FieldValueInvalid", field, badValue: storage, detail: `must have the storage version ${storage}` });
+    errs.push({
+      type: "FieldValueInvalid",
+      field,
+      badValue: storage,
+      detail: `must have the storage version ${storage}`,
+    });
   }
   stored.forEach((v, i) => {
     if (typeof v !== "string" || !names.has(v)) {

@@ -12,7 +12,7 @@ import {
   resourcesFromCrd,
   validateCustomResourceDefinition,
 } from "./custom-resource-definitions.js";
-import { servedVersionsOf, servedVersionView, storageVersionOf } from "./custom-resource-versions.js";
+import { servedVersionsOf, servedVersionView } from "./custom-resource-versions.js";
 
 /**
  * The served resources and their watch caches (kube-apiserver's installed REST storage plus apiextensions'
@@ -145,27 +145,27 @@ export class ResourceTable {
   serveDefinition(crd: KubeObject): void {
     const crdName = crd.metadata!.name!;
     const current = this.definitions.get(crdName);
-    const storageVersion = storageVersionOf(crd) ?? "";
     const declared = servedVersionsOf(crd).length > 0 ? resourcesFromCrd(crd) : [];
     if (current === undefined) {
       const first = declared[0];
       if (first === undefined || this.byName.has(groupResourceString(first))) return;
-      const home = resourceFromCrd({ ...crd, spec: { ...(crd.spec as object), versions: allVersionsServed(crd) } });
-      this.definitions.set(crdName, this.serveVersions(home, declared, storageVersion));
+      const home = storageResourceOf(crd);
+      this.definitions.set(crdName, this.serveVersions(home, declared, storageResourceOf(crd)));
       return;
     }
     const next = declared.filter((r) => groupResourceString(r) === groupResourceString(current.home));
+    const storage = storageResourceOf(crd);
     const before = current.served.map(({ storedAs: _s, ...r }) => r);
-    if (jsonEqual(before, next) && current.storageVersion === storageVersion) return;
+    if (jsonEqual(before, next) && jsonEqual(current.storage, storage)) return;
     for (const r of current.served) this.unregister(r);
-    this.definitions.set(crdName, this.serveVersions(current.home, next, storageVersion));
+    this.definitions.set(crdName, this.serveVersions(current.home, next, storage));
   }
 
   /** Registers each version as a view of `home`; the first (the preferred version) answers group/resource lookups. */
-  private serveVersions(home: SimResource, versions: SimResource[], storageVersion: string): ServedDefinition {
-    const served = versions.map((r) => this.register(servedVersionView(r, home, storageVersion)));
+  private serveVersions(home: SimResource, versions: SimResource[], storage: SimResource): ServedDefinition {
+    const served = versions.map((r) => this.register(servedVersionView(r, home, storage)));
     if (served[0] !== undefined) this.byName.set(groupResourceString(home), served[0]);
-    return { home, served, storageVersion };
+    return { home, served, storage };
   }
 
   /**
@@ -204,13 +204,15 @@ export class ResourceTable {
 interface ServedDefinition {
   readonly home: SimResource;
   readonly served: readonly SimResource[];
-  readonly storageVersion: string;
+  /** The storage version as a resource (its schema prunes what is written). */
+  readonly storage: SimResource;
 }
 
-/** The definition's versions, each marked served (the storage resource is built from the storage version). */
-function allVersionsServed(crd: KubeObject): unknown[] {
+/** The definition's storage version as a resource, served or not (`resourceFromCrd` with every version served). */
+function storageResourceOf(crd: KubeObject): SimResource {
   const vs = (crd.spec as { versions?: unknown } | undefined)?.versions;
-  return Array.isArray(vs) ? vs.map((v) => ({ ...(v as object), served: true })) : [];
+  const versions = Array.isArray(vs) ? vs.map((v) => ({ ...(v as object), served: true })) : [];
+  return resourceFromCrd({ ...crd, spec: { ...(crd.spec as object), versions } });
 }
 
 function versionKey(r: SimResource): string {
