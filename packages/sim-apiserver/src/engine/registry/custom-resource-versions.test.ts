@@ -164,7 +164,7 @@ describe("several served versions of one CustomResourceDefinition", () => {
     const crd = await e.create(CRD, "", widgetsCrd());
     expect((crd.status as { storedVersions: string[] }).storedVersions).toEqual(["v1"]);
     const spec = crd.spec as { versions: Version[] };
-    const toBeta = spec.versions.map((v) => ({ ...v, storage: v.name === "v1beta1" }));
+    const toBeta: Version[] = spec.versions.map((v) => ({ ...v, storage: v.name === "v1beta1" }));
     const moved = await e.update(CRD, "", "widgets.example.org", { ...crd, spec: { ...spec, versions: toBeta } });
     expect((moved.status as { storedVersions: string[] }).storedVersions).toEqual(["v1", "v1beta1"]);
     // v1 is still a stored version: dropping it from spec.versions is invalid, nothing changes.
