@@ -4,11 +4,12 @@
 // longer served is 404; storedVersions grows with the storage version and keeps versions from being removed; the
 // version rows of TestValidateCustomResourceDefinition; and a property: an object written at any served version
 // reads back equal, apiVersion aside, at every served version.
-import { type KubeObject, StatusError } from "@informer-ts/apimachinery";
+import type { KubeObject } from "@informer-ts/apimachinery";
 import { FakeClock, seededRand } from "@informer-ts/clock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SimApiServer } from "../sim-apiserver.js";
+import { failure } from "../status-failure.test-util.js";
 import { resourcesFromCrd, validateCustomResourceDefinition } from "./custom-resource-definitions.js";
 import { deprecationWarningOf } from "./custom-resource-versions.js";
 
@@ -62,16 +63,6 @@ function engine() {
   return new SimApiServer({ clock, rand: seededRand(5), progressNotifyIntervalMs: 0, compactionIntervalMs: 0 });
 }
 
-async function rejected(p: Promise<unknown>): Promise<StatusError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof StatusError) return err;
-    throw err;
-  }
-  throw new Error("expected a rejection");
-}
-
 const V1BETA1 = "widgets.v1beta1.example.org";
 const V1 = "widgets.v1.example.org";
 
@@ -83,7 +74,7 @@ describe("several served versions of one CustomResourceDefinition", () => {
     expect(served.map((r) => r.version)).toEqual(["v1", "v1beta1"]);
     expect(e.resource("widgets.example.org").version).toBe("v1");
     expect(
-      await rejected(Promise.resolve().then(() => e.list("widgets.v2alpha1.example.org", "default"))),
+      await failure(Promise.resolve().then(() => e.list("widgets.v2alpha1.example.org", "default"))),
     ).toMatchObject({ code: 404 });
   });
 
@@ -124,7 +115,7 @@ describe("several served versions of one CustomResourceDefinition", () => {
   it("each version validates with its own schema and has its own subresources", async () => {
     const e = engine();
     await e.create(CRD, "", widgetsCrd());
-    const tooBig = await rejected(
+    const tooBig = await failure(
       e.create(V1, "default", {
         apiVersion: "example.org/v1",
         kind: "Widget",
@@ -133,7 +124,7 @@ describe("several served versions of one CustomResourceDefinition", () => {
       }),
     );
     expect(tooBig.code).toBe(422);
-    expect(tooBig.status.message).toContain(
+    expect(tooBig.message).toContain(
       "spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10",
     );
     // v1beta1 has no maximum: the same object is admitted there.
@@ -155,7 +146,7 @@ describe("several served versions of one CustomResourceDefinition", () => {
       v.name === "v1beta1" ? { ...v, served: false } : v,
     );
     await e.update(CRD, "", "widgets.example.org", { ...crd, spec: { ...(crd.spec as object), versions } });
-    expect(await rejected(Promise.resolve().then(() => e.get(V1BETA1, "default", "k")))).toMatchObject({ code: 404 });
+    expect(await failure(Promise.resolve().then(() => e.get(V1BETA1, "default", "k")))).toMatchObject({ code: 404 });
     expect((await e.get(V1, "default", "k")).metadata?.name).toBe("k");
   });
 
@@ -169,11 +160,11 @@ describe("several served versions of one CustomResourceDefinition", () => {
     expect((moved.status as { storedVersions: string[] }).storedVersions).toEqual(["v1", "v1beta1"]);
     // v1 is still a stored version: dropping it from spec.versions is invalid, nothing changes.
     const withoutV1 = toBeta.filter((v) => v.name !== "v1");
-    const err = await rejected(
+    const err = await failure(
       e.update(CRD, "", "widgets.example.org", { ...moved, spec: { ...spec, versions: withoutV1 } }),
     );
     expect(err.code).toBe(422);
-    expect(err.status.message).toContain('status.storedVersions[0]: Invalid value: "v1": must appear in spec.versions');
+    expect(err.message).toContain('status.storedVersions[0]: Invalid value: "v1": must appear in spec.versions');
     expect((await e.get(CRD, "", "widgets.example.org")).metadata?.resourceVersion).toBe(
       moved.metadata?.resourceVersion,
     );
