@@ -141,6 +141,23 @@ describe("CustomResourceDefinition over HTTP", () => {
     // The manager's entry keeps the version it wrote with.
     const entries = obj.metadata?.managedFields as Array<Record<string, unknown>>;
     expect(entries.find((e) => e.manager === "old-client")?.apiVersion).toBe("example.net/v1beta1");
+    // storageVersionHash hashes the current storage version: it moves when v1beta1 becomes the storage version.
+    const hash = async () =>
+      (
+        (await s.req("GET", "/apis/example.net/v1")).json as {
+          resources: Array<{ name: string; storageVersionHash: string }>;
+        }
+      ).resources.find((r) => r.name === "robots")?.storageVersionHash;
+    const before = await hash();
+    const first = (await s.req("GET", `${CRDS}/robots.example.net`)).json as KubeObject;
+    const swapped = (first.spec as typeof spec).versions.map((v) => ({ ...v, storage: v.name === "v1beta1" }));
+    const swap = await s.req("PUT", `${CRDS}/robots.example.net`, {
+      ...first,
+      spec: { ...(first.spec as object), versions: swapped },
+    });
+    expect(swap.status).toBe(200);
+    expect((swap.json as { status: { storedVersions: string[] } }).status.storedVersions).toEqual(["v1", "v1beta1"]);
+    expect(await hash()).not.toBe(before);
     // Served no more: 404, discovery without it.
     const stored = (await s.req("GET", `${CRDS}/robots.example.net`)).json as KubeObject;
     const versions = (stored.spec as typeof spec).versions.map((v) =>

@@ -62,6 +62,11 @@ export interface SimResource extends ServedResource {
    */
   readonly deprecationWarning?: string;
   /**
+   * Custom resources: the version the definition stores its objects at now (discovery's `storageVersionHash` hashes
+   * it). Absent: the version of {@link SimResource.storedAs}'s resource, or the resource's own.
+   */
+  readonly storageVersion?: string;
+  /**
    * A resource whose objects live in another resource's storage, converted on every read and write
    * ({@link StoredAs}): `events.k8s.io/v1` events are core `v1` events. Absent: the resource's own storage.
    */

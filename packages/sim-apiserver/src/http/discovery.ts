@@ -192,10 +192,12 @@ export function apiResourceList(resources: readonly ServedResource[], group: str
  * The resource's `storageVersionHash`, as upstream's `discovery.StorageVersionHash(group, version, kind)`
  * (staging/src/k8s.io/apiserver/pkg/endpoints/discovery/storageversionhash.go): the first 8 bytes of the SHA-256
  * of `group/version/kind` of the version storage keeps, base64. A resource stored as another ({@link StoredAs})
- * hashes that one (autoscaling/v1 HPAs carry autoscaling/v2's hash).
+ * hashes that one (autoscaling/v1 HPAs carry autoscaling/v2's hash); a custom resource its definition's current
+ * storage version.
  */
 function storageVersionHash(r: ServedResource): string {
   const stored = (r as { storedAs?: StoredAs }).storedAs?.resource ?? r;
-  const gvk = `${stored.group}/${stored.version}/${stored.kind}`;
+  const version = (r as { storageVersion?: string }).storageVersion ?? stored.version;
+  const gvk = `${stored.group}/${version}/${stored.kind}`;
   return createHash("sha256").update(gvk).digest().subarray(0, 8).toString("base64");
 }

@@ -184,6 +184,17 @@ describe("several served versions of one CustomResourceDefinition", () => {
     ).toEqual(["v1beta1"]);
   });
 
+  it("an update that changes nothing any version serves keeps every version's watch open", async () => {
+    const e = engine();
+    const crd = await e.create(CRD, "", widgetsCrd());
+    const w = await e.watch(V1BETA1, "default", { resourceVersion: String(e.currentResourceVersion) });
+    await e.update(CRD, "", "widgets.example.org", { ...crd, metadata: { ...crd.metadata, labels: { a: "b" } } });
+    await e.create(V1, "default", { apiVersion: "example.org/v1", kind: "Widget", metadata: { name: "still" } });
+    const ev = (await w.next()) as IteratorYieldResult<{ type: string; object: KubeObject }>;
+    expect([ev.value.type, ev.value.object.metadata?.name]).toEqual(["ADDED", "still"]);
+    w.stop();
+  });
+
   it("a deprecated version carries its warning: the given one, or the default naming a newer served version", () => {
     const crd = widgetsCrd();
     const [beta] = (crd.spec as { versions: Version[] }).versions;

@@ -78,6 +78,7 @@ export function servedVersionView(r: SimResource, home: SimResource, storage: Si
   const storageSchema = storage.openAPIV3Schema as StructuralSchema | undefined;
   return {
     ...r,
+    storageVersion: storage.version,
     storedAs: {
       resource: home,
       toStorage: (o) => {

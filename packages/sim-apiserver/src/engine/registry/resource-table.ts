@@ -155,7 +155,7 @@ export class ResourceTable {
     }
     const next = declared.filter((r) => groupResourceString(r) === groupResourceString(current.home));
     const storage = storageResourceOf(crd);
-    const before = current.served.map(({ storedAs: _s, ...r }) => r);
+    const before = current.served.map(({ storedAs: _s, storageVersion: _v, ...r }) => r);
     if (jsonEqual(before, next) && jsonEqual(current.storage, storage)) return;
     for (const r of current.served) this.unregister(r);
     this.definitions.set(crdName, this.serveVersions(current.home, next, storage));
