@@ -174,6 +174,43 @@ describe("CustomResourceDefinition over HTTP", () => {
     expect(after.versions.map((v) => v.version)).toEqual(["v1"]);
   });
 
+  it("Table output prints each version's additionalPrinterColumns (NAME AGE without)", async () => {
+    const s = await start();
+    const crd = definition();
+    const spec = crd.spec as { versions: Array<Record<string, unknown>> };
+    spec.versions[0]!.additionalPrinterColumns = [
+      { name: "Replicas", type: "integer", jsonPath: ".spec.replicas" },
+      { name: "Ready", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].status', priority: 1 },
+    ];
+    spec.versions.push({ ...spec.versions[0], name: "v1beta1", storage: false, additionalPrinterColumns: undefined });
+    expect((await s.req("POST", CRDS, crd)).status).toBe(201);
+    const path = "/apis/example.net/v1/namespaces/default/robots";
+    await s.req("POST", path, {
+      apiVersion: "example.net/v1",
+      kind: "Robot",
+      metadata: { name: "r1" },
+      spec: { replicas: 2 },
+      status: { conditions: [{ type: "Ready", status: "True" }] },
+    });
+    const asTable = { accept: "application/json;as=Table;v=v1;g=meta.k8s.io" };
+    const v1 = (await s.req("GET", path, undefined, asTable)).json as {
+      columnDefinitions: Array<{ name: string; priority: number }>;
+      rows: Array<{ cells: unknown[] }>;
+    };
+    expect(v1.columnDefinitions.map((c) => [c.name, c.priority])).toEqual([
+      ["Name", 0],
+      ["Replicas", 0],
+      ["Ready", 1],
+    ]);
+    // The status subresource dropped the created status: no Ready condition, a null cell.
+    expect(v1.rows.map((r) => r.cells)).toEqual([["r1", 2, null]]);
+    const beta = (await s.req("GET", "/apis/example.net/v1beta1/namespaces/default/robots", undefined, asTable))
+      .json as {
+      columnDefinitions: Array<{ name: string }>;
+    };
+    expect(beta.columnDefinitions.map((c) => c.name)).toEqual(["Name", "Age"]);
+  });
+
   it("an invalid definition is a 422 with upstream's Status; nothing is stored or served", async () => {
     const s = await start();
     const rv = s.engine.currentResourceVersion;

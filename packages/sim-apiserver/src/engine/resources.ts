@@ -67,10 +67,27 @@ export interface SimResource extends ServedResource {
    */
   readonly storageVersion?: string;
   /**
+   * Custom resources: the served version's `additionalPrinterColumns` (Table output prints `Name` and these). Absent:
+   * `Name` and `Age`.
+   */
+  readonly printerColumns?: readonly PrinterColumn[];
+  /**
    * A resource whose objects live in another resource's storage, converted on every read and write
    * ({@link StoredAs}): `events.k8s.io/v1` events are core `v1` events. Absent: the resource's own storage.
    */
   readonly storedAs?: StoredAs;
+}
+
+/** One of a CustomResourceDefinition version's `additionalPrinterColumns` (`CustomResourceColumnDefinition`). */
+export interface PrinterColumn {
+  readonly name: string;
+  /** `integer`, `number`, `string`, `boolean` or `date`. */
+  readonly type: string;
+  readonly format?: string;
+  readonly description?: string;
+  readonly priority?: number;
+  /** Where the cell's value is, a JSONPath relative to the object (`.status.replicas`). */
+  readonly jsonPath: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { FieldError, KubeObject } from "@informer-ts/apimachinery";
 import { validateSchemaRules } from "../admission/cel/validation.js";
-import type { SimResource } from "../resources.js";
+import type { PrinterColumn, SimResource } from "../resources.js";
 import { COLLECTION_VERBS } from "../served-resource.js";
 import { deprecationWarningOf, servedVersionsOf, storageVersionOf } from "./custom-resource-versions.js";
 
@@ -142,6 +142,7 @@ export function validateCustomResourceDefinition(
       const schema = isObject(v) && isObject(v.schema) ? v.schema.openAPIV3Schema : undefined;
       errs.push(...validateSchemaRules(schema, `${at}.schema.openAPIV3Schema`, warnings, celCompatibility));
       errs.push(...validateDeprecationWarning(isObject(v) ? v : {}, at));
+      errs.push(...validatePrinterColumns(isObject(v) ? v : {}, at));
     });
     const listed = `[${versions.map((v) => (isObject(v) && typeof v.name === "string" ? v.name : "")).join(" ")}]`;
     if (!unique) {
@@ -194,8 +195,8 @@ export function resourceFromCrd(crd: KubeObject): SimResource {
  * (`customresource_handler.go`'s per-version serving info). Throws an Error naming what is missing for a
  * definition that would not validate, or when no version is served.
  *
- * Differences from kube-apiserver: `additionalPrinterColumns` are ignored (objects print `NAME AGE`); conversion is
- * always the `None` strategy (a `Webhook` strategy is served as `None`).
+ * Differences from kube-apiserver: conversion is always the `None` strategy (a `Webhook` strategy is served as
+ * `None`).
  */
 export function resourcesFromCrd(crd: KubeObject): SimResource[] {
   const spec = (crd as { spec?: Record<string, unknown> }).spec;
@@ -228,6 +229,7 @@ export function resourcesFromCrd(crd: KubeObject): SimResource[] {
           }
         : undefined;
     const warning = deprecationWarningOf(crd, version);
+    const columns = printerColumnsOf(version);
     return {
       group,
       version: version.name as string,
@@ -246,8 +248,76 @@ export function resourcesFromCrd(crd: KubeObject): SimResource[] {
       ...(isObject(version.schema) &&
         isObject(version.schema.openAPIV3Schema) && { openAPIV3Schema: version.schema.openAPIV3Schema }),
       ...(warning !== undefined && { deprecationWarning: warning }),
+      ...(columns.length > 0 && { printerColumns: columns }),
     };
   });
+}
+
+/** A version's `additionalPrinterColumns` that name a column, a type and a JSONPath. */
+function printerColumnsOf(version: Record<string, unknown>): PrinterColumn[] {
+  const cols = Array.isArray(version.additionalPrinterColumns) ? version.additionalPrinterColumns : [];
+  return cols.flatMap((c): PrinterColumn[] => {
+    if (!isObject(c) || typeof c.name !== "string" || typeof c.type !== "string" || typeof c.jsonPath !== "string")
+      return [];
+    return [
+      {
+        name: c.name,
+        type: c.type,
+        jsonPath: c.jsonPath,
+        ...(typeof c.format === "string" && { format: c.format }),
+        ...(typeof c.description === "string" && { description: c.description }),
+        ...(typeof c.priority === "number" && { priority: c.priority }),
+      },
+    ];
+  });
+}
+
+const PRINTER_COLUMN_TYPES = ["boolean", "date", "integer", "number", "string"];
+const PRINTER_COLUMN_FORMATS = ["byte", "date", "date-time", "double", "float", "int32", "int64", "password"];
+
+/**
+ * `ValidateCustomResourceColumnDefinition`: a column needs a name, a type of {@link PRINTER_COLUMN_TYPES}, a format
+ * (when given) of {@link PRINTER_COLUMN_FORMATS}, and a JSONPath.
+ */
+function validatePrinterColumns(v: Record<string, unknown>, at: string): FieldError[] {
+  const cols = Array.isArray(v.additionalPrinterColumns) ? v.additionalPrinterColumns : [];
+  const errs: FieldError[] = [];
+  cols.forEach((c, i) => {
+    const col = isObject(c) ? c : {};
+    const field = `${at}.additionalPrinterColumns[${i}]`;
+    if (typeof col.name !== "string" || col.name === "")
+      errs.push({ type: "FieldValueRequired", field: `${field}.name` });
+    const type = typeof col.type === "string" ? col.type : "";
+    const types = PRINTER_COLUMN_TYPES.map((t) => JSON.stringify(t)).join(", ");
+    if (type === "")
+      errs.push({
+        type: "FieldValueRequired",
+        field: `${field}.type`,
+        detail: `must be one of ${PRINTER_COLUMN_TYPES.join(",")}`,
+      });
+    else if (!PRINTER_COLUMN_TYPES.includes(type)) {
+      errs.push({
+        type: "FieldValueNotSupported",
+        field: `${field}.type`,
+        badValue: type,
+        detail: `supported values: ${types}`,
+      });
+    }
+    const format = typeof col.format === "string" ? col.format : "";
+    if (format !== "" && !PRINTER_COLUMN_FORMATS.includes(format)) {
+      const formats = PRINTER_COLUMN_FORMATS.map((t) => JSON.stringify(t)).join(", ");
+      errs.push({
+        type: "FieldValueNotSupported",
+        field: `${field}.format`,
+        badValue: format,
+        detail: `supported values: ${formats}`,
+      });
+    }
+    if (typeof col.jsonPath !== "string" || col.jsonPath === "") {
+      errs.push({ type: "FieldValueRequired", field: `${field}.jsonPath` });
+    }
+  });
+  return errs;
 }
 
 /**

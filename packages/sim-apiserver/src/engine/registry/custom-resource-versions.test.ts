@@ -264,6 +264,14 @@ describe("TestValidateCustomResourceDefinition: versions", () => {
       ["spec.versions[0].deprecationWarning: FieldValueInvalid must only contain printable UTF-8 characters"],
     ],
     [
+      "printer column with an unsupported type and no jsonPath",
+      [{ name: "v1", served: true, storage: true, additionalPrinterColumns: [{ name: "x", type: "bogus" }] }],
+      [
+        'spec.versions[0].additionalPrinterColumns[0].type: FieldValueNotSupported supported values: "boolean", "date", "integer", "number", "string"',
+        "spec.versions[0].additionalPrinterColumns[0].jsonPath: FieldValueRequired",
+      ],
+    ],
+    [
       "a served and an unserved version",
       [
         { name: "v1", served: true, storage: true },
