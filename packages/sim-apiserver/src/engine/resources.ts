@@ -80,11 +80,15 @@ export interface SimResource extends ServedResource {
 
 /** One of a CustomResourceDefinition version's `additionalPrinterColumns` (`CustomResourceColumnDefinition`). */
 export interface PrinterColumn {
+  /** The column's header. */
   readonly name: string;
   /** `integer`, `number`, `string`, `boolean` or `date`. */
   readonly type: string;
+  /** An OpenAPI format hint for the column (`int32`, `date-time`, …). */
   readonly format?: string;
+  /** What the column shows (the Table's column description). */
   readonly description?: string;
+  /** 0 for the standard view; higher for `kubectl get -o wide` only. */
   readonly priority?: number;
   /** Where the cell's value is, a JSONPath relative to the object (`.status.replicas`). */
   readonly jsonPath: string;

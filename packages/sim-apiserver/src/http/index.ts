@@ -5,6 +5,7 @@
 // Deprecated aliases (docs/api-surface.md)
 export type { WatchEndReason, WatchSource } from "../deprecated.js";
 export type { PodLogOptions, PodLogResponse } from "../engine/containers/pod-log.js";
+export type { PrinterColumn } from "../engine/resources.js";
 export { type AdminHooks, createAdminHandler } from "./admin.js";
 export type { AuthOptions, UserInfo } from "./auth.js";
 export { authenticate, authRequired } from "./auth.js";
