@@ -110,6 +110,107 @@ describe("CustomResourceDefinition over HTTP", () => {
     expect((await s.req("GET", "/apis/example.net/v1")).status).toBe(404);
   });
 
+  it("several served versions: each is served over one storage, a deprecated one answers with its Warning", async () => {
+    const s = await start();
+    const crd = definition();
+    const spec = crd.spec as { versions: Array<Record<string, unknown>> };
+    spec.versions.push({ ...spec.versions[0], name: "v1beta1", storage: false, deprecated: true });
+    expect((await s.req("POST", CRDS, crd)).status).toBe(201);
+    const group = (await s.req("GET", "/apis/example.net")).json as {
+      versions: Array<{ version: string }>;
+      preferredVersion: { version: string };
+    };
+    expect([group.versions.map((v) => v.version), group.preferredVersion.version]).toEqual([["v1", "v1beta1"], "v1"]);
+    const beta = "/apis/example.net/v1beta1/namespaces/default/robots";
+    const made = await s.req("POST", `${beta}?fieldManager=old-client`, {
+      apiVersion: "example.net/v1beta1",
+      kind: "Robot",
+      metadata: { name: "r1" },
+      spec: { replicas: 1 },
+    });
+    expect(made.status).toBe(201);
+    expect(made.headers.warning).toBe('299 - "example.net/v1beta1 Robot is deprecated; use example.net/v1 Robot"');
+    expect((made.json as KubeObject).apiVersion).toBe("example.net/v1beta1");
+    const list = await s.req("GET", beta);
+    expect(list.headers.warning).toContain("is deprecated");
+    expect((list.json as { items: KubeObject[] }).items.map((o) => o.apiVersion)).toEqual(["example.net/v1beta1"]);
+    const current = await s.req("GET", "/apis/example.net/v1/namespaces/default/robots/r1");
+    expect(current.headers.warning).toBeUndefined();
+    const obj = current.json as KubeObject;
+    expect([obj.apiVersion, obj.spec]).toEqual(["example.net/v1", { replicas: 1 }]);
+    // The manager's entry keeps the version it wrote with.
+    const entries = obj.metadata?.managedFields as Array<Record<string, unknown>>;
+    expect(entries.find((e) => e.manager === "old-client")?.apiVersion).toBe("example.net/v1beta1");
+    // storageVersionHash hashes the current storage version: it moves when v1beta1 becomes the storage version.
+    const hash = async () =>
+      (
+        (await s.req("GET", "/apis/example.net/v1")).json as {
+          resources: Array<{ name: string; storageVersionHash: string }>;
+        }
+      ).resources.find((r) => r.name === "robots")?.storageVersionHash;
+    const before = await hash();
+    const first = (await s.req("GET", `${CRDS}/robots.example.net`)).json as KubeObject;
+    const swapped = (first.spec as typeof spec).versions.map((v) => ({ ...v, storage: v.name === "v1beta1" }));
+    const swap = await s.req("PUT", `${CRDS}/robots.example.net`, {
+      ...first,
+      spec: { ...(first.spec as object), versions: swapped },
+    });
+    expect(swap.status).toBe(200);
+    expect((swap.json as { status: { storedVersions: string[] } }).status.storedVersions).toEqual(["v1", "v1beta1"]);
+    expect(await hash()).not.toBe(before);
+    // Served no more: 404, discovery without it.
+    const stored = (await s.req("GET", `${CRDS}/robots.example.net`)).json as KubeObject;
+    const versions = (stored.spec as typeof spec).versions.map((v) =>
+      v.name === "v1beta1" ? { ...v, served: false } : v,
+    );
+    const put = await s.req("PUT", `${CRDS}/robots.example.net`, {
+      ...stored,
+      spec: { ...(stored.spec as object), versions },
+    });
+    expect(put.status).toBe(200);
+    expect((await s.req("GET", `${beta}/r1`)).status).toBe(404);
+    expect((await s.req("GET", "/apis/example.net/v1beta1")).status).toBe(404);
+    const after = (await s.req("GET", "/apis/example.net")).json as { versions: Array<{ version: string }> };
+    expect(after.versions.map((v) => v.version)).toEqual(["v1"]);
+  });
+
+  it("Table output prints each version's additionalPrinterColumns (NAME AGE without)", async () => {
+    const s = await start();
+    const crd = definition();
+    const spec = crd.spec as { versions: Array<Record<string, unknown>> };
+    spec.versions[0]!.additionalPrinterColumns = [
+      { name: "Replicas", type: "integer", jsonPath: ".spec.replicas" },
+      { name: "Ready", type: "string", jsonPath: '.status.conditions[?(@.type=="Ready")].status', priority: 1 },
+    ];
+    spec.versions.push({ ...spec.versions[0], name: "v1beta1", storage: false, additionalPrinterColumns: undefined });
+    expect((await s.req("POST", CRDS, crd)).status).toBe(201);
+    const path = "/apis/example.net/v1/namespaces/default/robots";
+    await s.req("POST", path, {
+      apiVersion: "example.net/v1",
+      kind: "Robot",
+      metadata: { name: "r1" },
+      spec: { replicas: 2 },
+      status: { conditions: [{ type: "Ready", status: "True" }] },
+    });
+    const asTable = { accept: "application/json;as=Table;v=v1;g=meta.k8s.io" };
+    const v1 = (await s.req("GET", path, undefined, asTable)).json as {
+      columnDefinitions: Array<{ name: string; priority: number }>;
+      rows: Array<{ cells: unknown[] }>;
+    };
+    expect(v1.columnDefinitions.map((c) => [c.name, c.priority])).toEqual([
+      ["Name", 0],
+      ["Replicas", 0],
+      ["Ready", 1],
+    ]);
+    // The status subresource dropped the created status: no Ready condition, a null cell.
+    expect(v1.rows.map((r) => r.cells)).toEqual([["r1", 2, null]]);
+    const beta = (await s.req("GET", "/apis/example.net/v1beta1/namespaces/default/robots", undefined, asTable))
+      .json as {
+      columnDefinitions: Array<{ name: string }>;
+    };
+    expect(beta.columnDefinitions.map((c) => c.name)).toEqual(["Name", "Age"]);
+  });
+
   it("an invalid definition is a 422 with upstream's Status; nothing is stored or served", async () => {
     const s = await start();
     const rv = s.engine.currentResourceVersion;

@@ -260,6 +260,53 @@ describe("interop: kubectl", () => {
     expect(after.stderr).toContain("the server doesn't have a resource type \"gizmos");
   });
 
+  it("kubectl get <plural>.<version>.<group> reads each served version of a CRD; the deprecated one warns", async (ctx) => {
+    requireTool(kubectl, ctx);
+    const crd = join(dir, "crd-versions.yaml");
+    const version = (name: string, storage: boolean, extra: string[] = []) => [
+      `  - name: ${name}`,
+      "    served: true",
+      `    storage: ${storage}`,
+      ...extra,
+      "    schema:",
+      "      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}",
+    ];
+    writeFileSync(
+      crd,
+      [
+        "apiVersion: apiextensions.k8s.io/v1",
+        "kind: CustomResourceDefinition",
+        "metadata:",
+        "  name: sprockets.interop.example.com",
+        "spec:",
+        "  group: interop.example.com",
+        "  scope: Namespaced",
+        "  names: {plural: sprockets, singular: sprocket, kind: Sprocket}",
+        "  versions:",
+        ...version("v1beta1", false, ["    deprecated: true"]),
+        ...version("v1", true),
+        "",
+      ].join("\n"),
+    );
+    expect((await k(["create", "-f", crd])).code).toBe(0);
+    const obj = join(dir, "sprocket.yaml");
+    writeFileSync(
+      obj,
+      "apiVersion: interop.example.com/v1\nkind: Sprocket\nmetadata:\n  name: s1\nspec:\n  teeth: 12\n",
+    );
+    expect((await k(["create", "-f", obj])).code).toBe(0);
+    const beta = await k(["get", "sprockets.v1beta1.interop.example.com", "s1", "-o", "json"]);
+    expect(beta.code, beta.stderr).toBe(0);
+    expect(JSON.parse(beta.stdout)).toMatchObject({ apiVersion: "interop.example.com/v1beta1", spec: { teeth: 12 } });
+    expect(beta.stderr).toContain(
+      "Warning: interop.example.com/v1beta1 Sprocket is deprecated; use interop.example.com/v1 Sprocket",
+    );
+    const preferred = await k(["get", "sprockets", "s1", "-o", "json"]);
+    expect(JSON.parse(preferred.stdout).apiVersion).toBe("interop.example.com/v1");
+    expect(preferred.stderr).toBe("");
+    expect((await k(["delete", "crd", "sprockets.interop.example.com"])).code).toBe(0);
+  });
+
   it("kubectl get -w prints existing rows, then streamed changes", async (ctx) => {
     requireTool(kubectl, ctx);
     await sim.create(configMap("cm-w1"));

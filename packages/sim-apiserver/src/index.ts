@@ -41,6 +41,7 @@ export {
   newCostModel,
   type PodLogOptions,
   type PodLogResponse,
+  type PrinterColumn,
   parseHttpFaultRule,
   parseKubeVersion,
   type RequestContext,

@@ -344,6 +344,74 @@ describe("apimachinery/crd_publish_openapi.go: CustomResourcePublishOpenAPI [Pri
     await cleanupCRD(waldo);
   });
 
+  it("works for multiple CRDs of same group but different versions", async (ctx) => {
+    requireTool(kubectl, ctx);
+    // CRs in the same group but different versions (one multiversion CRD) show up in OpenAPI documentation
+    const multiVer = await setupCRD(schemaFoo, "multi-ver", ["v2", "v3"]);
+    await waitForDefinition(definitionName(multiVer, "v3"), schemaFoo);
+    await waitForDefinition(definitionName(multiVer, "v2"), schemaFoo);
+    await cleanupCRD(multiVer);
+
+    // CRs in the same group but different versions (two CRDs) show up in OpenAPI documentation
+    const foo = await setupCRD(schemaFoo, "common-group", ["v4"]);
+    const waldo = await setupCRD(schemaWaldo, "common-group", ["v5"]);
+    expect(foo.group).toBe(waldo.group);
+    await waitForDefinition(definitionName(waldo, "v5"), schemaWaldo);
+    await waitForDefinition(definitionName(foo, "v4"), schemaFoo);
+    await cleanupCRD(foo);
+    await cleanupCRD(waldo);
+  });
+
+  it("updates the published spec when one version gets renamed", async (ctx) => {
+    requireTool(kubectl, ctx);
+    // set up a multi version CRD
+    const multiVer = await setupCRD(schemaFoo, "multi-ver", ["v2", "v3"]);
+    // rename a version
+    const patch = [
+      { op: "test", path: "/spec/versions/1/name", value: "v3" },
+      { op: "replace", path: "/spec/versions/1/name", value: "v4" },
+    ];
+    const res = await c.raw(
+      "PATCH",
+      `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${multiVer.name}`,
+      patch,
+      {
+        "content-type": "application/json-patch+json",
+      },
+    );
+    expect(res.status, res.text).toBe(200);
+    // check the new version name is served
+    await waitForDefinition(definitionName(multiVer, "v4"), schemaFoo);
+    // check the old version name is removed
+    await waitForDefinitionCleanup(definitionName(multiVer, "v3"));
+    // check the other version is not changed
+    await waitForDefinition(definitionName(multiVer, "v2"), schemaFoo);
+    // The renamed version is what cleanupCRD waits for.
+    await cleanupCRD({ ...multiVer, versions: ["v2", "v4"] });
+  });
+
+  it("removes definition from spec when one version gets changed to not be served", async (ctx) => {
+    requireTool(kubectl, ctx);
+    // set up a multi version CRD
+    const crd = await setupCRD(schemaFoo, "multi-to-single-ver", ["v5", "v6alpha1"]);
+    // just double check. setupCRD() checked this for us already
+    await waitForDefinition(definitionName(crd, "v6alpha1"), schemaFoo);
+    await waitForDefinition(definitionName(crd, "v5"), schemaFoo);
+    // mark a version not served
+    const path = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.name}`;
+    const got = await c.raw("GET", path);
+    expect(got.status).toBe(200);
+    const stored = got.json as { spec: { versions: Array<{ served: boolean }> } };
+    stored.spec.versions[1]!.served = false;
+    const put = await c.raw("PUT", path, stored);
+    expect(put.status, put.text).toBe(200);
+    // check the unserved version gets removed
+    await waitForDefinitionCleanup(definitionName(crd, "v6alpha1"));
+    // check the other version is not changed
+    await waitForDefinition(definitionName(crd, "v5"), schemaFoo);
+    await cleanupCRD({ ...crd, versions: ["v5"] });
+  });
+
   it("[Flaky] kubectl explain works for CR with the same resource name as built-in object.", async (ctx) => {
     requireTool(kubectl, ctx);
     const customServiceShortName = `ksvc-${++crdCounter}`;

@@ -74,22 +74,39 @@ describe("[sig-api-machinery] CustomResourceDefinition resources [Privileged:Clu
   });
 
   it("should include custom resource definition resources in discovery documents", async () => {
+    // Beyond upstream's check of the apiextensions group: a definition with two served versions (v1beta1, the
+    // storage version, and v1) and one not served is listed at both served versions, v1 preferred.
     const { definition, apiVersion, plural } = randomDefinition();
+    const spec = definition.spec as { versions: Array<Record<string, unknown>> };
+    const [beta] = spec.versions;
+    spec.versions = [
+      beta!,
+      { ...beta!, name: "v1", storage: false },
+      { ...beta!, name: "v2", served: false, storage: false },
+    ];
     await createDefinition(c, definition);
-    await expect
-      .poll(async () => {
-        const groups = (await c.raw("GET", "/apis")).json as {
-          groups: Array<{ name: string; versions: Array<{ groupVersion: string }> }>;
-        };
-        return groups.groups.find((g) => g.name === "mygroup.example.com")?.versions.map((v) => v.groupVersion);
-      })
-      .toContain(apiVersion);
+    const apis = (await c.raw("GET", "/apis")).json as {
+      groups: Array<{ name: string; versions: Array<{ groupVersion: string }>; preferredVersion: { version: string } }>;
+    };
+    const apiextensions = apis.groups.find((g) => g.name === "apiextensions.k8s.io");
+    expect(apiextensions?.versions.map((v) => v.groupVersion)).toContain("apiextensions.k8s.io/v1");
+    const mine = apis.groups.find((g) => g.name === "mygroup.example.com");
+    expect(mine?.versions.map((v) => v.groupVersion)).toEqual(
+      expect.arrayContaining([apiVersion, "mygroup.example.com/v1"]),
+    );
+    expect(mine?.versions.map((v) => v.groupVersion)).not.toContain("mygroup.example.com/v2");
+    expect(mine?.preferredVersion.version).toBe("v1");
     const group = (await c.raw("GET", "/apis/apiextensions.k8s.io")).json as {
       preferredVersion: { groupVersion: string };
     };
     expect(group.preferredVersion.groupVersion).toBe("apiextensions.k8s.io/v1");
-    const resources = (await c.raw("GET", `/apis/${apiVersion}`)).json as { resources: Array<{ name: string }> };
-    expect(resources.resources.map((r) => r.name)).toContain(plural);
+    const crds = (await c.raw("GET", "/apis/apiextensions.k8s.io/v1")).json as { resources: Array<{ name: string }> };
+    expect(crds.resources.map((r) => r.name)).toContain("customresourcedefinitions");
+    for (const gv of [apiVersion, "mygroup.example.com/v1"]) {
+      const resources = (await c.raw("GET", `/apis/${gv}`)).json as { resources: Array<{ name: string }> };
+      expect(resources.resources.map((r) => r.name)).toContain(plural);
+    }
+    expect((await c.raw("GET", "/apis/mygroup.example.com/v2")).status).toBe(404);
     await c.objects.delete(definition);
   });
 });

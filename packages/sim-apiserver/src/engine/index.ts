@@ -290,6 +290,7 @@ export {
   BUILTIN_RESOURCES,
   fieldLabelsOf,
   groupResourceString,
+  type PrinterColumn,
   type SimResource,
   type StoredAs,
 } from "./resources.js";

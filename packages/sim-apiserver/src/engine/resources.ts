@@ -57,10 +57,41 @@ export interface SimResource extends ServedResource {
    */
   readonly review?: boolean;
   /**
+   * Custom resources: the `Warning` every request to this version gets, when the definition marks the version
+   * `deprecated` (its `deprecationWarning`, or the default one naming a newer served version).
+   */
+  readonly deprecationWarning?: string;
+  /**
+   * Custom resources: the version the definition stores its objects at now (discovery's `storageVersionHash` hashes
+   * it). Absent: the version of {@link SimResource.storedAs}'s resource, or the resource's own.
+   */
+  readonly storageVersion?: string;
+  /**
+   * Custom resources: the served version's `additionalPrinterColumns` (Table output prints `Name` and these). Absent:
+   * `Name` and `Age`.
+   */
+  readonly printerColumns?: readonly PrinterColumn[];
+  /**
    * A resource whose objects live in another resource's storage, converted on every read and write
    * ({@link StoredAs}): `events.k8s.io/v1` events are core `v1` events. Absent: the resource's own storage.
    */
   readonly storedAs?: StoredAs;
+}
+
+/** One of a CustomResourceDefinition version's `additionalPrinterColumns` (`CustomResourceColumnDefinition`). */
+export interface PrinterColumn {
+  /** The column's header. */
+  readonly name: string;
+  /** `integer`, `number`, `string`, `boolean` or `date`. */
+  readonly type: string;
+  /** An OpenAPI format hint for the column (`int32`, `date-time`, …). */
+  readonly format?: string;
+  /** What the column shows (the Table's column description). */
+  readonly description?: string;
+  /** 0 for the standard view; higher for `kubectl get -o wide` only. */
+  readonly priority?: number;
+  /** Where the cell's value is, a JSONPath relative to the object (`.status.replicas`). */
+  readonly jsonPath: string;
 }
 
 /**

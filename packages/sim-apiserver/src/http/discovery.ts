@@ -1,7 +1,10 @@
 import { createHash } from "node:crypto";
+import { compareKubeVersions } from "../engine/kube-aware-version.js";
 import { DEFAULT_KUBE_VERSION, type KubeVersion } from "../engine/kube-version.js";
 import type { StoredAs } from "../engine/resources.js";
 import type { ServedResource } from "../engine/served-resource.js";
+
+export { compareKubeVersions };
 
 /** The version the simulated server reports (`/version`): v1.34, the behaviour baseline of the simulator. */
 export const SIM_VERSION_INFO = Object.freeze({
@@ -189,31 +192,12 @@ export function apiResourceList(resources: readonly ServedResource[], group: str
  * The resource's `storageVersionHash`, as upstream's `discovery.StorageVersionHash(group, version, kind)`
  * (staging/src/k8s.io/apiserver/pkg/endpoints/discovery/storageversionhash.go): the first 8 bytes of the SHA-256
  * of `group/version/kind` of the version storage keeps, base64. A resource stored as another ({@link StoredAs})
- * hashes that one (autoscaling/v1 HPAs carry autoscaling/v2's hash).
+ * hashes that one (autoscaling/v1 HPAs carry autoscaling/v2's hash); a custom resource its definition's current
+ * storage version.
  */
 function storageVersionHash(r: ServedResource): string {
   const stored = (r as { storedAs?: StoredAs }).storedAs?.resource ?? r;
-  const gvk = `${stored.group}/${stored.version}/${stored.kind}`;
+  const version = (r as { storageVersion?: string }).storageVersion ?? stored.version;
+  const gvk = `${stored.group}/${version}/${stored.kind}`;
   return createHash("sha256").update(gvk).digest().subarray(0, 8).toString("base64");
-}
-
-/**
- * Kubernetes version ordering (`version.CompareKubeAwareVersionStrings`): GA before beta before alpha, higher
- * major first, then higher minor; anything else after, alphabetically.
- */
-export function compareKubeVersions(a: string, b: string): number {
-  const parse = (v: string) => {
-    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
-    if (m === null) return undefined;
-    const stage = m[2] === undefined ? 2 : m[2] === "beta" ? 1 : 0;
-    return { major: Number(m[1]), stage, minor: m[3] === undefined ? 0 : Number(m[3]) };
-  };
-  const pa = parse(a);
-  const pb = parse(b);
-  if (pa === undefined && pb === undefined) return a < b ? -1 : a > b ? 1 : 0;
-  if (pa === undefined) return 1;
-  if (pb === undefined) return -1;
-  if (pa.stage !== pb.stage) return pb.stage - pa.stage;
-  if (pa.major !== pb.major) return pb.major - pa.major;
-  return pb.minor - pa.minor;
 }

@@ -6,6 +6,7 @@
 export type { WatchEndReason, WatchSource } from "../deprecated.js";
 export type { PodLogOptions, PodLogResponse } from "../engine/containers/pod-log.js";
 export type { AggregatedDiscoveryVersion } from "../engine/kube-version.js";
+export type { PrinterColumn } from "../engine/resources.js";
 export { type AdminHooks, createAdminHandler } from "./admin.js";
 export {
   type APIGroupDiscovery,

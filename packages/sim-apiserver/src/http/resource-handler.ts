@@ -11,6 +11,7 @@ import { duplicateJsonFields } from "../engine/admission/index.js";
 import { podLogOptionsFromQuery } from "../engine/containers/pod-log.js";
 import type { HttpFault } from "../engine/filters/index.js";
 import { type DeleteOptions, FIELD_MANAGER_MAX_LENGTH } from "../engine/registry/index.js";
+import type { PrinterColumn } from "../engine/resources.js";
 import type { ServedResource } from "../engine/served-resource.js";
 import type { ApiBackend, BackendRequestContext } from "./backend.js";
 import { decodeRequestBody, inputParserFor, readBody } from "./body.js";
@@ -96,6 +97,11 @@ function withTypeMeta(obj: KubeObject, r: ServedResource): KubeObject {
 
 const SCALE_KIND = { group: "autoscaling", version: "v1", kind: "Scale" } as const;
 
+/** A custom resource version's `additionalPrinterColumns` (`SimResource.printerColumns`), if it declares some. */
+function printerColumnsOf(r: ServedResource): readonly PrinterColumn[] | undefined {
+  return (r as { printerColumns?: readonly PrinterColumn[] }).printerColumns;
+}
+
 function isCustom(r: ServedResource): boolean {
   return (r as { custom?: boolean }).custom === true;
 }
@@ -116,7 +122,7 @@ function transformObject(
   const obj = withTypeMeta(raw, r);
   if (out.kind === "table") {
     const includeObject = includeObjectOf(query);
-    return objectToTable(obj, tablePrinterFor(r.group, r.resource, isCustom(r)), {
+    return objectToTable(obj, tablePrinterFor(r.group, r.resource, isCustom(r), printerColumnsOf(r)), {
       apiVersion: out.apiVersion,
       ...(includeObject !== undefined && { includeObject }),
       now,
@@ -145,7 +151,7 @@ function transformList(
     // A row's full object is encoded on its own, so it carries kind/apiVersion (kubectl's --sort-by decodes it and
     // prints nothing useful without them), though items of a built-in list do not.
     const rows = includeObject === "Object" ? { ...list, items: list.items.map((o) => withTypeMeta(o, r)) } : list;
-    return listToTable(rows, tablePrinterFor(r.group, r.resource, isCustom(r)), {
+    return listToTable(rows, tablePrinterFor(r.group, r.resource, isCustom(r), printerColumnsOf(r)), {
       apiVersion: out.apiVersion,
       ...(includeObject !== undefined && { includeObject }),
       now,
@@ -244,6 +250,9 @@ export async function handleResourceRequest(
   // A verb the resource does not serve (a review's GET, a namespace's deletecollection) has no route: 405.
   const verb = verbOf(method, info, parseQueryBool(query.get("watch")));
   if (verb !== "" && !r.verbs.includes(verb)) throw genericMethodNotAllowed();
+  // A deprecated custom resource version: every request to it is answered with its Warning (crdHandler's ServeHTTP).
+  const deprecation = (r as { deprecationWarning?: string }).deprecationWarning;
+  if (deprecation !== undefined) setWarnings(res, [deprecation]);
   if (info.legacyWatch) {
     if (method !== "GET") throw genericMethodNotAllowed();
     return listOrWatch(res, r, namespace, info, query, ctx, cfg, true, fault, req.headers.accept);
@@ -340,7 +349,7 @@ async function listOrWatch(
       source,
       {
         output,
-        printer: tablePrinterFor(r.group, r.resource, isCustom(r)),
+        printer: tablePrinterFor(r.group, r.resource, isCustom(r), printerColumnsOf(r)),
         ...(includeObject !== undefined && { includeObject }),
         now: cfg.now,
         ...(fault?.type === "truncate-watch" && { truncateAfterEvents: fault.afterEvents }),
@@ -475,13 +484,12 @@ async function createOnSubresource(
   writeJson(res, 201, status);
 }
 
-/** kube-apiserver's warning headers: `Warning: 299 - "<text>"`, one per warning (kubectl prints each). */
+/** kube-apiserver's warning headers: `Warning: 299 - "<text>"`, one per warning (kubectl prints each), added to any set before. */
 function setWarnings(res: ServerResponse, warnings: readonly string[]): void {
-  if (warnings.length > 0)
-    res.setHeader(
-      "Warning",
-      warnings.map((w) => `299 - ${JSON.stringify(w)}`),
-    );
+  if (warnings.length === 0) return;
+  const had = res.getHeader("Warning");
+  const before = had === undefined ? [] : Array.isArray(had) ? had : [String(had)];
+  res.setHeader("Warning", [...before, ...warnings.map((w) => `299 - ${JSON.stringify(w)}`)]);
 }
 
 /** Duplicate fields of a JSON body (`JSON.parse` keeps the last value; strict field validation reports them). */

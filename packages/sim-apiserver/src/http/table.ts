@@ -1,5 +1,7 @@
 import type { KubeObject, ListMeta, ObjectMeta } from "@informer-ts/apimachinery";
 import { deepFreeze, isDeepFrozen } from "../engine/object-util.js";
+import type { PrinterColumn } from "../engine/resources.js";
+import { customResourceColumnsPrinter } from "./custom-resource-columns.js";
 import { KIND_TABLE_PRINTERS } from "./table-printers.js";
 
 /** `metav1.TableColumnDefinition`. */
@@ -116,10 +118,16 @@ export const namespaceTablePrinter: TablePrinter = {
  * `table-printers.ts` (pods, services, nodes, events, deployments, replicasets, statefulsets, daemonsets, jobs, cronjobs,
  * horizontalpodautoscalers, poddisruptionbudgets, ingresses, priorityclasses, resourcequotas, persistentvolumeclaims,
  * persistentvolumes, storageclasses, serviceaccounts, secrets),
- * {@link customResourceTablePrinter} for custom resources, else {@link defaultTablePrinter}.
+ * {@link customResourceTablePrinter} for custom resources (`customResourceColumnsPrinter` of a version's
+ * `additionalPrinterColumns` when it declares some), else {@link defaultTablePrinter}.
  */
-export function tablePrinterFor(group: string, resource: string, custom = false): TablePrinter {
-  if (custom) return customResourceTablePrinter;
+export function tablePrinterFor(
+  group: string,
+  resource: string,
+  custom = false,
+  columns?: readonly PrinterColumn[],
+): TablePrinter {
+  if (custom) return columns === undefined ? customResourceTablePrinter : customResourceColumnsPrinter(columns);
   if (group === "" && resource === "configmaps") return configMapTablePrinter;
   if (group === "" && resource === "namespaces") return namespaceTablePrinter;
   return KIND_TABLE_PRINTERS.get(`${group}/${resource}`) ?? defaultTablePrinter;

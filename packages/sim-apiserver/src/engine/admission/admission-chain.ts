@@ -1,6 +1,7 @@
 import { type FieldError, type KubeObject, newBadRequest, newForbidden } from "@informer-ts/apimachinery";
 import { mathRand, type Rand } from "@informer-ts/clock";
 import { hpaV1ToV2 } from "../hpa-conversion.js";
+import { validateStoredVersions } from "../registry/custom-resource-versions.js";
 import type { SimResource } from "../resources.js";
 import { decodeBuiltin } from "./builtin-decode.js";
 import { validateCustomResourceRules } from "./cel/validation.js";
@@ -306,6 +307,9 @@ export class Admission {
     }
     if (old !== undefined && r.group === "certificates.k8s.io" && r.resource === "certificatesigningrequests")
       errs.push(...validateCsrConditionsUpdate(obj, old, a.subresource ?? ""));
+    // A definition's status.storedVersions, on every update (main and /status writes): see validateStoredVersions.
+    if (r.group === "apiextensions.k8s.io" && r.resource === "customresourcedefinitions" && old !== undefined)
+      errs.push(...validateStoredVersions(obj));
     if ((a.subresource ?? "") === "status") return errs;
     this.validateKind(r, obj, old, errs);
     if (errs.length === 0) this.admissionValidate(r, obj, old, a);

@@ -113,13 +113,18 @@ export class NamespaceController extends ControllerLoop {
       const byResource = new Map<string, number>();
       const byFinalizer = new Map<string, number>();
       let remaining = 0;
-      // Each stored object once: a served version kept in another served resource's storage is skipped.
+      // Each stored object once: a served version kept in another served resource's storage is skipped, and of
+      // several versions kept in one storage that is not served itself (a custom resource's) only the first.
       const all = this.deps.resources();
       const namespaced = all.filter(
-        (r) =>
+        (r, i) =>
           r.namespaced &&
           r.verbs.includes("delete") &&
-          !(r.storedAs !== undefined && all.includes(r.storedAs.resource)),
+          !(
+            r.storedAs !== undefined &&
+            (all.includes(r.storedAs.resource) ||
+              all.slice(0, i).some((x) => x.storedAs?.resource === r.storedAs?.resource))
+          ),
       );
       const pods = namespaced.find((r) => r.group === "" && r.resource === "pods");
       if (this.ordered && pods !== undefined) remaining += this.deleteContent(pods, name, byResource, byFinalizer);

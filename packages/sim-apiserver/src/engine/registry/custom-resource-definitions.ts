@@ -1,8 +1,9 @@
 import type { FieldError, KubeObject } from "@informer-ts/apimachinery";
 import { validateSchemaRules } from "../admission/cel/validation.js";
-import type { SimResource } from "../resources.js";
+import type { PrinterColumn, SimResource } from "../resources.js";
 import { COLLECTION_VERBS } from "../served-resource.js";
 import { selectableFieldLabels, validateSelectableFields } from "./crd-selectable-fields.js";
+import { deprecationWarningOf, servedVersionsOf, storageVersionOf } from "./custom-resource-versions.js";
 
 /** `apiextensions.k8s.io/v1` `customresourcedefinitions`: cluster-scoped, short names `crd`, `crds`. */
 export const CUSTOM_RESOURCE_DEFINITIONS: SimResource = Object.freeze({
@@ -30,6 +31,36 @@ function isObject(v: unknown): v is Record<string, unknown> {
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1035_MESSAGE =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+
+/**
+ * A version's `deprecationWarning` (`ValidateCustomResourceDefinitionVersion`): at most 256 characters, printable
+ * UTF-8 only, and only on a version marked `deprecated`.
+ */
+function validateDeprecationWarning(v: Record<string, unknown>, at: string): FieldError[] {
+  const w = v.deprecationWarning;
+  if (w === undefined || w === null) return [];
+  const text = String(w);
+  const field = `${at}.deprecationWarning`;
+  const errs: FieldError[] = [];
+  if (text.length > 256)
+    errs.push({ type: "FieldValueTooLong", field, badValue: text, detail: "must have at most 256 bytes" });
+  if (v.deprecated !== true) {
+    errs.push({ type: "FieldValueInvalid", field, badValue: text, detail: "can only be set for deprecated versions" });
+  }
+  if (/[\p{C}]/u.test(text)) {
+    errs.push({
+      type: "FieldValueInvalid",
+      field,
+      badValue: text,
+      detail: "must only contain printable UTF-8 characters",
+    });
+  }
+  return errs;
+}
+
 function dnsSubdomainErrors(name: string): string[] {
   const out: string[] = [];
   if (name.length > 253) out.push("must be no more than 253 characters");
@@ -45,8 +76,9 @@ function dnsSubdomainErrors(name: string): string[] {
  * `ValidateCustomResourceDefinition` (apiextensions-apiserver), the rules the simulator enforces: `metadata.name`
  * must be a DNS subdomain equal to `spec.names.plural + "." + spec.group`; `spec.group` required and a domain with a
  * dot; `spec.names.plural`/`kind` required (plural a DNS label); `spec.scope` `Cluster` or `Namespaced`; at least one
- * version, exactly one of them the storage version, each with a name, its `selectableFields` valid
- * (`validateSelectableFields`). Returns the field errors in upstream's order
+ * version, names unique DNS-1035 labels, exactly one of them the storage version, a `deprecationWarning` only on a
+ * deprecated version (at most 256 printable characters), its `selectableFields` valid (`validateSelectableFields`).
+ * Returns the field errors in upstream's order
  * and wording (empty: valid); `warnings` receives one line per `x-kubernetes-validations` expression the simulator
  * accepts but cannot evaluate (see `validateSchemaRules`); `celCompatibility` is the release (1.x) the rules'
  * CEL environment is that of (default 33, for kube-apiserver 1.34).
@@ -97,6 +129,33 @@ export function validateCustomResourceDefinition(
       detail: "must have exactly one version marked as storage version",
     });
   } else {
+    // ValidateCustomResourceDefinitionSpec's loop: each version's name and own parts, then the rules across them.
+    const seen = new Set<string>();
+    let unique = true;
+    versions.forEach((v, i) => {
+      const at = `spec.versions[${i}]`;
+      const vname = isObject(v) && typeof v.name === "string" ? v.name : "";
+      if (seen.has(vname)) unique = false;
+      seen.add(vname);
+      if (!DNS1035_LABEL.test(vname) || vname.length > 63) {
+        errs.push({ type: "FieldValueInvalid", field: `${at}.name`, badValue: vname, detail: DNS1035_MESSAGE });
+      }
+      // x-kubernetes-validations must compile (the CEL step of ValidateCustomResourceDefinition).
+      const schema = isObject(v) && isObject(v.schema) ? v.schema.openAPIV3Schema : undefined;
+      errs.push(...validateSchemaRules(schema, `${at}.schema.openAPIV3Schema`, warnings, celCompatibility));
+      errs.push(...validateDeprecationWarning(isObject(v) ? v : {}, at));
+      errs.push(...validatePrinterColumns(isObject(v) ? v : {}, at));
+      if (isObject(v)) errs.push(...validateSelectableFields(v, i));
+    });
+    const listed = `[${versions.map((v) => (isObject(v) && typeof v.name === "string" ? v.name : "")).join(" ")}]`;
+    if (!unique) {
+      errs.push({
+        type: "FieldValueInvalid",
+        field: "spec.versions",
+        badValue: listed,
+        detail: "must contain unique version names",
+      });
+    }
     const storage = versions.filter((v) => isObject(v) && v.storage === true).length;
     if (storage !== 1) {
       errs.push({
@@ -106,17 +165,6 @@ export function validateCustomResourceDefinition(
         detail: "must have exactly one version marked as storage version",
       });
     }
-    versions.forEach((v, i) => {
-      if (!isObject(v) || typeof v.name !== "string" || v.name === "") {
-        errs.push({ type: "FieldValueRequired", field: `spec.versions[${i}].name` });
-      }
-      // x-kubernetes-validations must compile (the CEL step of ValidateCustomResourceDefinition).
-      const schema = isObject(v) && isObject(v.schema) ? v.schema.openAPIV3Schema : undefined;
-      errs.push(
-        ...validateSchemaRules(schema, `spec.versions[${i}].schema.openAPIV3Schema`, warnings, celCompatibility),
-      );
-      if (isObject(v)) errs.push(...validateSelectableFields(v, i));
-    });
   }
   if (plural === "") errs.push({ type: "FieldValueRequired", field: "spec.names.plural" });
   else if (!DNS1123_LABEL.test(plural)) {
@@ -133,16 +181,27 @@ export function validateCustomResourceDefinition(
 }
 
 /**
- * The served resource a definition declares (apiextensions-apiserver's `crdHandler` serving info): group, plural,
- * kind, scope, short names, its version — the storage version when served, else the first served one — and the
- * `status` and `scale` subresources that version declares, and its `selectableFields` as field labels. Throws an Error naming what is missing for a definition that
- * would not validate.
- *
- * Differences from kube-apiserver: one served version per resource; schemas, defaulting, pruning, conversion and
- * `additionalPrinterColumns` are ignored (objects are schemaless, as with
- * `x-kubernetes-preserve-unknown-fields`).
+ * The served resource a definition declares (apiextensions-apiserver's `crdHandler` serving info) at its storage
+ * version when that is served, else at its preferred served version: see {@link resourcesFromCrd}, which gives
+ * every served version. Throws an Error naming what is missing for a definition that would not validate.
  */
 export function resourceFromCrd(crd: KubeObject): SimResource {
+  const all = resourcesFromCrd(crd);
+  const storage = storageVersionOf(crd);
+  return all.find((r) => r.version === storage) ?? all[0]!;
+}
+
+/**
+ * The served resources a definition declares, one per version with `served: true`, in discovery order (the first
+ * is the preferred version; `servedVersionsOf`): group, plural, kind, scope, short names, and each version's own
+ * `schema.openAPIV3Schema`, `status` and `scale` subresources, `selectableFields` as field labels and deprecation `Warning`
+ * (`customresource_handler.go`'s per-version serving info). Throws an Error naming what is missing for a
+ * definition that would not validate, or when no version is served.
+ *
+ * Differences from kube-apiserver: conversion is always the `None` strategy (a `Webhook` strategy is served as
+ * `None`).
+ */
+export function resourcesFromCrd(crd: KubeObject): SimResource[] {
   const spec = (crd as { spec?: Record<string, unknown> }).spec;
   if (typeof spec !== "object" || spec === null) throw new Error("CustomResourceDefinition: spec is required");
   const group = spec.group;
@@ -153,47 +212,118 @@ export function resourceFromCrd(crd: KubeObject): SimResource {
   if (typeof plural !== "string" || plural === "" || typeof kind !== "string" || kind === "") {
     throw new Error("CustomResourceDefinition: spec.names.plural and spec.names.kind are required");
   }
-  const versions = Array.isArray(spec.versions) ? (spec.versions as Array<Record<string, unknown>>) : [];
-  const served = versions.filter((v) => v.served !== false && typeof v.name === "string");
-  const chosen = served.find((v) => v.storage === true) ?? served[0];
-  if (chosen === undefined) throw new Error("CustomResourceDefinition: spec.versions needs a served version");
+  const served = servedVersionsOf(crd);
+  if (served.length === 0) throw new Error("CustomResourceDefinition: spec.versions needs a served version");
   const scope = spec.scope ?? "Namespaced";
   if (scope !== "Namespaced" && scope !== "Cluster") {
     throw new Error(`CustomResourceDefinition: spec.scope must be Namespaced or Cluster, got ${JSON.stringify(scope)}`);
   }
   const shortNames = Array.isArray(names?.shortNames) ? (names.shortNames as string[]) : undefined;
-  // `selectableFields` (CustomResourceFieldSelectors): the version's field labels for fieldSelector.
-  const selectable = selectableFieldLabels(chosen);
-  const subresources = chosen.subresources as { status?: unknown; scale?: unknown } | undefined;
-  const status = typeof subresources === "object" && subresources !== null && subresources.status !== undefined;
-  const s = isObject(subresources?.scale) ? subresources.scale : undefined;
-  const scale =
-    s !== undefined && typeof s.specReplicasPath === "string" && typeof s.statusReplicasPath === "string"
-      ? {
-          specReplicasPath: s.specReplicasPath,
-          statusReplicasPath: s.statusReplicasPath,
-          ...(typeof s.labelSelectorPath === "string" && { labelSelectorPath: s.labelSelectorPath }),
-        }
-      : undefined;
-  return {
-    group,
-    version: chosen.name as string,
-    resource: plural,
-    kind,
-    singularName: typeof names?.singular === "string" ? names.singular : kind.toLowerCase(),
-    namespaced: scope === "Namespaced",
-    verbs: COLLECTION_VERBS,
-    ...(shortNames !== undefined && { shortNames }),
-    ...(selectable.length > 0 && { fieldLabels: selectable }),
-    ...((status || scale !== undefined) && {
-      subresources: [...(status ? ["status"] : []), ...(scale !== undefined ? ["scale"] : [])],
-    }),
-    ...(scale !== undefined && { scale }),
-    custom: true,
-    ...(typeof names?.listKind === "string" && names.listKind !== "" && { listKind: names.listKind }),
-    ...(isObject(chosen.schema) &&
-      isObject(chosen.schema.openAPIV3Schema) && { openAPIV3Schema: chosen.schema.openAPIV3Schema }),
-  };
+  return served.map((version): SimResource => {
+    const subresources = version.subresources as { status?: unknown; scale?: unknown } | undefined;
+    const status = typeof subresources === "object" && subresources !== null && subresources.status !== undefined;
+    const s = isObject(subresources?.scale) ? subresources.scale : undefined;
+    const scale =
+      s !== undefined && typeof s.specReplicasPath === "string" && typeof s.statusReplicasPath === "string"
+        ? {
+            specReplicasPath: s.specReplicasPath,
+            statusReplicasPath: s.statusReplicasPath,
+            ...(typeof s.labelSelectorPath === "string" && { labelSelectorPath: s.labelSelectorPath }),
+          }
+        : undefined;
+    const warning = deprecationWarningOf(crd, version);
+    const columns = printerColumnsOf(version);
+    // `selectableFields` (CustomResourceFieldSelectors): the version's field labels for fieldSelector.
+    const selectable = selectableFieldLabels(version);
+    return {
+      group,
+      version: version.name as string,
+      resource: plural,
+      kind,
+      singularName: typeof names?.singular === "string" ? names.singular : kind.toLowerCase(),
+      namespaced: scope === "Namespaced",
+      verbs: COLLECTION_VERBS,
+      ...(shortNames !== undefined && { shortNames }),
+      ...(selectable.length > 0 && { fieldLabels: selectable }),
+      ...((status || scale !== undefined) && {
+        subresources: [...(status ? ["status"] : []), ...(scale !== undefined ? ["scale"] : [])],
+      }),
+      ...(scale !== undefined && { scale }),
+      custom: true,
+      ...(typeof names?.listKind === "string" && names.listKind !== "" && { listKind: names.listKind }),
+      ...(isObject(version.schema) &&
+        isObject(version.schema.openAPIV3Schema) && { openAPIV3Schema: version.schema.openAPIV3Schema }),
+      ...(warning !== undefined && { deprecationWarning: warning }),
+      ...(columns.length > 0 && { printerColumns: columns }),
+    };
+  });
+}
+
+/** A version's `additionalPrinterColumns` that name a column, a type and a JSONPath. */
+function printerColumnsOf(version: Record<string, unknown>): PrinterColumn[] {
+  const cols = Array.isArray(version.additionalPrinterColumns) ? version.additionalPrinterColumns : [];
+  return cols.flatMap((c): PrinterColumn[] => {
+    if (!isObject(c) || typeof c.name !== "string" || typeof c.type !== "string" || typeof c.jsonPath !== "string")
+      return [];
+    return [
+      {
+        name: c.name,
+        type: c.type,
+        jsonPath: c.jsonPath,
+        ...(typeof c.format === "string" && { format: c.format }),
+        ...(typeof c.description === "string" && { description: c.description }),
+        ...(typeof c.priority === "number" && { priority: c.priority }),
+      },
+    ];
+  });
+}
+
+const PRINTER_COLUMN_TYPES = ["boolean", "date", "integer", "number", "string"];
+const PRINTER_COLUMN_FORMATS = ["byte", "date", "date-time", "double", "float", "int32", "int64", "password"];
+
+/**
+ * `ValidateCustomResourceColumnDefinition`: a column needs a name, a type of {@link PRINTER_COLUMN_TYPES}, a format
+ * (when given) of {@link PRINTER_COLUMN_FORMATS}, and a JSONPath.
+ */
+function validatePrinterColumns(v: Record<string, unknown>, at: string): FieldError[] {
+  const cols = Array.isArray(v.additionalPrinterColumns) ? v.additionalPrinterColumns : [];
+  const errs: FieldError[] = [];
+  cols.forEach((c, i) => {
+    const col = isObject(c) ? c : {};
+    const field = `${at}.additionalPrinterColumns[${i}]`;
+    if (typeof col.name !== "string" || col.name === "")
+      errs.push({ type: "FieldValueRequired", field: `${field}.name` });
+    const type = typeof col.type === "string" ? col.type : "";
+    const types = PRINTER_COLUMN_TYPES.map((t) => JSON.stringify(t)).join(", ");
+    if (type === "")
+      errs.push({
+        type: "FieldValueRequired",
+        field: `${field}.type`,
+        detail: `must be one of ${PRINTER_COLUMN_TYPES.join(",")}`,
+      });
+    else if (!PRINTER_COLUMN_TYPES.includes(type)) {
+      errs.push({
+        type: "FieldValueNotSupported",
+        field: `${field}.type`,
+        badValue: type,
+        detail: `supported values: ${types}`,
+      });
+    }
+    const format = typeof col.format === "string" ? col.format : "";
+    if (format !== "" && !PRINTER_COLUMN_FORMATS.includes(format)) {
+      const formats = PRINTER_COLUMN_FORMATS.map((t) => JSON.stringify(t)).join(", ");
+      errs.push({
+        type: "FieldValueNotSupported",
+        field: `${field}.format`,
+        badValue: format,
+        detail: `supported values: ${formats}`,
+      });
+    }
+    if (typeof col.jsonPath !== "string" || col.jsonPath === "") {
+      errs.push({ type: "FieldValueRequired", field: `${field}.jsonPath` });
+    }
+  });
+  return errs;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { type KubeObject, newInvalid } from "@informer-ts/apimachinery";
-import { defaultCustomResource, type StructuralSchema } from "../admission/custom-resource-schema.js";
 import type { Cacher } from "../cacher/index.js";
 import { jsonEqual } from "../object-util.js";
 import type { ResourceRef } from "../request-context.js";
@@ -10,8 +9,10 @@ import {
   CUSTOM_RESOURCE_DEFINITIONS,
   establishedDefinition,
   resourceFromCrd,
+  resourcesFromCrd,
   validateCustomResourceDefinition,
 } from "./custom-resource-definitions.js";
+import { servedVersionsOf, servedVersionView } from "./custom-resource-versions.js";
 
 /**
  * The served resources and their watch caches (kube-apiserver's installed REST storage plus apiextensions'
@@ -24,8 +25,8 @@ export class ResourceTable {
   /** `<group>/<version>/<resource>` → the resource served at that version. */
   private readonly byVersion = new Map<string, SimResource>();
   private readonly cachers = new Map<SimResource, Cacher>();
-  /** Resources served because a CustomResourceDefinition (by name) declares them. */
-  private readonly definitions = new Map<string, SimResource>();
+  /** What each CustomResourceDefinition (by name) serves. */
+  private readonly definitions = new Map<string, ServedDefinition>();
 
   constructor(
     private readonly storage: MvccStorage,
@@ -119,58 +120,52 @@ export class ResourceTable {
     return [...this.cachers.values()];
   }
 
-  /** The resource a CustomResourceDefinition (by name) made served, if it is. */
+  /**
+   * The resource a CustomResourceDefinition (by name) made served, if it is: its preferred served version, or, while
+   * no version is served, the resource its objects are stored under.
+   */
   definition(name: string): SimResource | undefined {
-    return this.definitions.get(name);
+    const d = this.definitions.get(name);
+    return d === undefined ? undefined : (d.served[0] ?? d.home);
   }
 
   /**
-   * Serves the resource a stored CustomResourceDefinition declares (apiextensions-apiserver's `crdHandler` once the
-   * definition is Established). A resource that is already served (a built-in or one registered by hand) is left
-   * as it is.
+   * Serves the resources a stored CustomResourceDefinition declares (apiextensions-apiserver's `crdHandler` once
+   * the definition is Established): one per served version ({@link resourcesFromCrd}), each a view
+   * ({@link servedVersionView}) of one storage, the resource the definition's storage version first declared —
+   * objects are written at the storage version and read at the requested one, and a watch of any version sees
+   * every write. Lookups by group/resource answer the preferred version. A resource that is already served (a
+   * built-in or one registered by hand) is left as it is.
+   *
+   * An update that changes what is served (versions, schemas, subresources, names): `crdHandler` drops the
+   * definition's serving info — every version's watches end — and builds it anew; here each version is registered
+   * again with a new watch cache over the same storage, whose objects keep their resourceVersions and are read with
+   * the new schemas' defaults. A version no longer served is 404 from then on.
    */
   serveDefinition(crd: KubeObject): void {
-    const r = resourceFromCrd(crd);
     const crdName = crd.metadata!.name!;
-    const served = this.definitions.get(crdName);
-    if (served !== undefined && groupResourceString(served) === groupResourceString(r)) {
-      this.refreshDefinition(crdName, served, r);
+    const current = this.definitions.get(crdName);
+    const declared = servedVersionsOf(crd).length > 0 ? resourcesFromCrd(crd) : [];
+    if (current === undefined) {
+      const first = declared[0];
+      if (first === undefined || this.byName.has(groupResourceString(first))) return;
+      const home = storageResourceOf(crd);
+      this.definitions.set(crdName, this.serveVersions(home, declared, storageResourceOf(crd)));
       return;
     }
-    if (this.byName.has(groupResourceString(r))) return;
-    this.register(r);
-    this.definitions.set(crdName, r);
+    const next = declared.filter((r) => groupResourceString(r) === groupResourceString(current.home));
+    const storage = storageResourceOf(crd);
+    const before = current.served.map(({ storedAs: _s, storageVersion: _v, ...r }) => r);
+    if (jsonEqual(before, next) && jsonEqual(current.storage, storage)) return;
+    for (const r of current.served) this.unregister(r);
+    this.definitions.set(crdName, this.serveVersions(current.home, next, storage));
   }
 
-  /**
-   * An updated definition whose served version changed (schema, version name, subresources): apiextensions'
-   * `crdHandler` drops the old serving info and storage — its watches end — and builds new ones, whose decoder
-   * applies the new schema's defaults to every object read from etcd (`structuraldefaulting` on read) while etcd
-   * keeps the bytes as written. Here the new resource is a view ({@link SimResource.storedAs}) of the first
-   * resource's storage that defaults each object on its way out (once per stored object), so GET, LIST and WATCH
-   * show the defaults, objects keep their resourceVersions, and writes through it store what they send.
-   */
-  private refreshDefinition(crdName: string, served: SimResource, next: SimResource): void {
-    const { storedAs: _s, ...before } = served;
-    if (jsonEqual(before, next)) return;
-    const home = served.storedAs?.resource ?? served;
-    const schema = next.openAPIV3Schema as StructuralSchema | undefined;
-    const view: SimResource = {
-      ...next,
-      storedAs: {
-        resource: home,
-        toStorage: (o) => o,
-        fromStorage: (stored) => {
-          if (schema === undefined) return stored;
-          const out = structuredClone(stored) as KubeObject;
-          defaultCustomResource(out, schema);
-          return out;
-        },
-      },
-    };
-    this.unregister(served);
-    this.register(view);
-    this.definitions.set(crdName, view);
+  /** Registers each version as a view of `home`; the first (the preferred version) answers group/resource lookups. */
+  private serveVersions(home: SimResource, versions: SimResource[], storage: SimResource): ServedDefinition {
+    const served = versions.map((r) => this.register(servedVersionView(r, home, storage)));
+    if (served[0] !== undefined) this.byName.set(groupResourceString(home), served[0]);
+    return { home, served, storage };
   }
 
   /**
@@ -195,14 +190,29 @@ export class ResourceTable {
    * is deleted (watchers see DELETED events), then its watchers end and requests for it are 404.
    */
   retireDefinition(name: string): void {
-    const r = this.definitions.get(name);
-    if (r === undefined) return;
+    const d = this.definitions.get(name);
+    if (d === undefined) return;
     this.definitions.delete(name);
-    for (const [, obj] of this.storage.snapshot(r)) {
-      this.storage.delete(r, obj.metadata?.namespace ?? "", obj.metadata?.name ?? "");
+    for (const [, obj] of this.storage.snapshot(d.home)) {
+      this.storage.delete(d.home, obj.metadata?.namespace ?? "", obj.metadata?.name ?? "");
     }
-    this.unregister(r);
+    for (const r of d.served) this.unregister(r);
   }
+}
+
+/** What one definition serves: the storage its objects live in and the views of it served per version. */
+interface ServedDefinition {
+  readonly home: SimResource;
+  readonly served: readonly SimResource[];
+  /** The storage version as a resource (its schema prunes what is written). */
+  readonly storage: SimResource;
+}
+
+/** The definition's storage version as a resource, served or not (`resourceFromCrd` with every version served). */
+function storageResourceOf(crd: KubeObject): SimResource {
+  const vs = (crd.spec as { versions?: unknown } | undefined)?.versions;
+  const versions = Array.isArray(vs) ? vs.map((v) => ({ ...(v as object), served: true })) : [];
+  return resourceFromCrd({ ...crd, spec: { ...(crd.spec as object), versions } });
 }
 
 function versionKey(r: SimResource): string {

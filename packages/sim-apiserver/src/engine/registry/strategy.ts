@@ -2,6 +2,7 @@ import type { KubeObject } from "@informer-ts/apimachinery";
 import { jsonEqual } from "../object-util.js";
 import type { SimResource } from "../resources.js";
 import { prepareForCsrApprovalUpdate, preserveCsrApprovalConditions } from "./csr-approval.js";
+import { withStorageVersionRecorded } from "./custom-resource-versions.js";
 import { generateJobSelector } from "./job-selector.js";
 import { FINALIZER_KUBERNETES } from "./object-meta-validation.js";
 import { convertSecretStringData } from "./secret-conversion.js";
@@ -142,6 +143,13 @@ export function strategyFor(r: SimResource): ResourceStrategy {
       if (hasStatus) {
         if (old.status === undefined) delete obj.status;
         else obj.status = old.status;
+      }
+      // The definition strategy's PrepareForUpdate: a new storage version joins status.storedVersions.
+      if (isDefinitions) {
+        const status = (typeof old.status === "object" && old.status !== null ? old.status : {}) as {
+          storedVersions?: unknown;
+        };
+        obj.status = { ...status, storedVersions: withStorageVersionRecorded(status.storedVersions, obj) };
       }
       if (isNamespaces) {
         const spec = (typeof obj.spec === "object" && obj.spec !== null ? obj.spec : {}) as Record<string, unknown>;
