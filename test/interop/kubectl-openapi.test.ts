@@ -2,14 +2,8 @@
 // custom resource reads /openapi/v3, and client-side `kubectl apply` builds its strategic merge patch from the served
 // v3 schemas — so a list entry another client added survives a re-apply that adds an entry (merge by merge key), as
 // on a cluster. Without the patch extensions in the documents kubectl would replace the lists wholesale.
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run } from "./run.js";
-import { type SimHandle, startSim } from "./sim.js";
-import { checkKubectl, freshDir, kubectlBin, requireTool } from "./tools.js";
-
-const kubectl = checkKubectl();
+import { describe, expect, it } from "vitest";
+import { useKubectlSim } from "./kubectl-cluster-harness.js";
 
 const deployment = (containers: unknown[]) => ({
   apiVersion: "apps/v1",
@@ -22,30 +16,10 @@ const deployment = (containers: unknown[]) => ({
 });
 
 describe("interop: kubectl explain and client-side apply over the served OpenAPI", () => {
-  let sim: SimHandle;
-  let dir: string;
-  const k = (args: string[]) =>
-    run(kubectlBin(), [`--server=${sim.url}`, "--cache-dir", join(dir, "cache"), ...args], {
-      env: { KUBECONFIG: join(dir, "no-kubeconfig") },
-      timeoutMs: 60_000,
-    });
-  const manifest = (name: string, obj: unknown) => {
-    const f = join(dir, `${name}.json`);
-    writeFileSync(f, JSON.stringify(obj));
-    return f;
-  };
-
-  beforeAll(async () => {
-    if (!kubectl.ok) return;
-    sim = await startSim();
-    dir = freshDir("kubectl-openapi");
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
+  const { k, manifest, require: requireKubectl } = useKubectlSim("kubectl-openapi");
 
   it("kubectl explain pods prints the kind's description and fields", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const r = await k(["explain", "pods"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -56,7 +30,7 @@ describe("interop: kubectl explain and client-side apply over the served OpenAPI
   });
 
   it("kubectl explain deployment.spec.strategy follows references into nested fields", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const r = await k(["explain", "deployment.spec.strategy"]);
     expect(r.stderr).toBe("");
     expect(r.stdout).toMatch(/^GROUP:\s+apps\nKIND:\s+Deployment\nVERSION:\s+v1\n/);
@@ -70,7 +44,7 @@ describe("interop: kubectl explain and client-side apply over the served OpenAPI
   });
 
   it("kubectl explain <crd-kind>.spec prints the CRD schema's descriptions, and follows a schema change", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const crd = (description: string) => ({
       apiVersion: "apiextensions.k8s.io/v1",
       kind: "CustomResourceDefinition",
@@ -119,7 +93,7 @@ describe("interop: kubectl explain and client-side apply over the served OpenAPI
   });
 
   it("kubectl apply twice keeps a container, port and env entry another client added (strategic merge by key)", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const first = deployment([
       { name: "app", image: "nginx:1.27", ports: [{ containerPort: 80 }], env: [{ name: "A", value: "1" }] },
     ]);
