@@ -1,7 +1,8 @@
 // kubectl against the simulator's OpenAPI documents (issue #21): `kubectl explain` of built-in kinds and of a
 // custom resource reads /openapi/v3, and client-side `kubectl apply` builds its strategic merge patch from the served
-// v3 schemas — so a list entry another client added survives a re-apply that adds an entry (merge by merge key), as
-// on a cluster. Without the patch extensions in the documents kubectl would replace the lists wholesale.
+// v3 schemas — so a list entry another client added survives a re-apply that adds an entry, and an entry dropped
+// from the manifest is deleted by a `$patch: delete` keyed by the served merge key, as on a cluster. Without the
+// patch extensions in the documents kubectl would send the lists whole and could not delete an entry.
 import { describe, expect, it } from "vitest";
 import { useKubectlSim } from "./kubectl-cluster-harness.js";
 
@@ -92,7 +93,7 @@ describe("interop: kubectl explain and client-side apply over the served OpenAPI
     expect(again.stdout).toContain("Changed wishes.");
   });
 
-  it("kubectl apply twice keeps a container, port and env entry another client added (strategic merge by key)", async (ctx) => {
+  it("kubectl apply keeps the entries another client added and drops the ones left out of the manifest (three-way strategic merge by the served merge keys)", async (ctx) => {
     requireKubectl(ctx);
     const first = deployment([
       { name: "app", image: "nginx:1.27", ports: [{ containerPort: 80 }], env: [{ name: "A", value: "1" }] },
@@ -141,5 +142,39 @@ describe("interop: kubectl explain and client-side apply over the served OpenAPI
     const app = containers.find((c) => c.name === "app")!;
     expect(app.ports!.map((x) => x.containerPort).sort((a, b) => a - b)).toEqual([80, 443, 9090]);
     expect(app.env!.map((e) => e.name).sort()).toEqual(["A", "B", "LIVE"]);
+    // A third apply drops, from the last-applied configuration, the logger container, port 443 and env B: kubectl's
+    // three-way merge must send a `$patch: delete` for each, keyed by the list's merge key, which it only knows from
+    // the served x-kubernetes-patch-merge-key. (Treating the lists as atomic, it would send the new lists whole, and
+    // the server's strategic merge by its own keys would keep every entry.) What the other client added stays.
+    const third = deployment([
+      {
+        name: "app",
+        image: "nginx:1.27",
+        ports: [{ containerPort: 80 }],
+        env: [{ name: "A", value: "1" }],
+      },
+    ]);
+    const dropped = await k(["apply", "-v=8", "-f", manifest("dep3", third)]);
+    expect(dropped.code, dropped.stderr).toBe(0);
+    expect(dropped.stderr).not.toContain("error calculating patch from openapi");
+    // -v=8 logs the PATCH body as a quoted string: `"Request Body" body="{\"metadata\":…}"`.
+    const quoted = dropped.stderr.split("\n").flatMap((l) => {
+      const m = /"Request Body" body=(".*\$patch.*")$/.exec(l);
+      return m === null ? [] : [JSON.parse(m[1]!) as string];
+    });
+    expect(quoted, "the PATCH request body").toHaveLength(1);
+    const body = quoted[0]!;
+    for (const entry of [
+      '{"$patch":"delete","name":"logger"}',
+      '{"$patch":"delete","containerPort":443}',
+      '{"$patch":"delete","name":"B"}',
+    ])
+      expect(body).toContain(entry);
+    const after = JSON.parse((await k(["get", "deployment", "web", "-o", "json"])).stdout);
+    const kept = after.spec.template.spec.containers as typeof containers;
+    expect(kept.map((c) => c.name).sort()).toEqual(["app", "sidecar"]);
+    const keptApp = kept.find((c) => c.name === "app")!;
+    expect(keptApp.ports!.map((x) => x.containerPort).sort((a, b) => a - b)).toEqual([80, 9090]);
+    expect(keptApp.env!.map((e) => e.name).sort()).toEqual(["A", "LIVE"]);
   });
 });
