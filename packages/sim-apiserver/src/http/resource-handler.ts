@@ -264,7 +264,7 @@ export async function handleResourceRequest(
     const kind = binding
       ? { group: "", version: "v1", kind: "Binding" }
       : eviction
-        ? { group: "policy", version: "v1", kind: "Eviction" }
+        ? { group: "policy", version: "v1", kind: "Eviction", alsoAccepts: ["policy/v1beta1"] }
         : { group: "authentication.k8s.io", version: "v1", kind: "TokenRequest" };
     return createOnSubresource(req, res, r, namespace, info.name, query, ctx, cfg, kind);
   }
