@@ -1,13 +1,103 @@
-// The simulator with a cluster inside it (sim-cluster over HTTP, in real time) and a kubectl pointed at it: what the
-// kubectl transcript tests share.
+// kubectl pointed at a simulator, as the kubectl test files share it: `useKubectlSim` (a bare simulator, or any server
+// a test file starts, with kubectl reaching it by --server and a fresh cache dir) and `useKubectlCluster` (the
+// simulator with a cluster inside it: sim-cluster over HTTP, in real time, reached through its kubeconfig).
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { KubeClient } from "@informer-ts/client";
 import { realClock } from "@informer-ts/clock";
 import { silentLogger } from "@informer-ts/instrumentation";
 import { DEFAULT_POD_STAGES, SimClusterRuntime, type Stage } from "@informer-ts/sim-cluster";
 import { afterAll, beforeAll } from "vitest";
-import { run } from "./run.js";
+import { type RunResult, run, type Streaming, spawnStreaming } from "./run.js";
 import { type SimHandle, startSim } from "./sim.js";
 import { checkKubectl, freshDir, kubectlBin, requireTool, type ToolCheck } from "./tools.js";
+
+/** What a server must offer to be a {@link useKubectlSim} target. */
+export interface KubectlTarget {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Options of one {@link KubectlSimFixture.k} call. */
+export interface KubectlRunOptions {
+  /** Extra environment (EDITOR for `kubectl edit`). */
+  readonly env?: Record<string, string>;
+  /** Piped to kubectl's stdin (`-f -`). */
+  readonly input?: string;
+  /** Default 60 s. */
+  readonly timeoutMs?: number;
+}
+
+/** What {@link useKubectlSim} gives a test file. */
+export interface KubectlSimFixture<S extends KubectlTarget> {
+  /** Whether kubectl runs here (why not, when it does not). */
+  readonly check: ToolCheck;
+  /** The running server (only inside a test that called {@link KubectlSimFixture.require}). */
+  readonly sim: () => S;
+  /** The file's fresh temporary directory: kubectl's cache dir is in it, manifests go in it. */
+  readonly dir: () => string;
+  /** Runs `kubectl --server=<url> --cache-dir <dir>/cache …args` with no kubeconfig; its exit code and output. */
+  readonly k: (args: readonly string[], opts?: KubectlRunOptions) => Promise<RunResult>;
+  /** The same kubectl as {@link KubectlSimFixture.k}, left running with its stdout read line by line (`get -w`). */
+  readonly stream: (args: readonly string[]) => Streaming;
+  /** Writes `obj` as `<dir>/<name>.json` and returns the path (for `-f`). */
+  readonly manifest: (name: string, obj: unknown) => string;
+  /** Skips the calling test, with a printed reason, when kubectl is absent (fails it under `INTEROP_REQUIRED`). */
+  readonly require: (ctx: { skip: (note?: string) => void }) => void;
+}
+
+/**
+ * One server for the test file (or `describe` block) that calls this at its top level, started by `start` (default a
+ * bare {@link startSim}) in `beforeAll` when kubectl runs here and closed in `afterAll`, with a fresh directory named
+ * after `prefix`. kubectl reaches it by `--server` and `KUBECONFIG` pointing at a file that does not exist, so that
+ * nothing of the user's own kubeconfig leaks in.
+ */
+export function useKubectlSim(prefix: string): KubectlSimFixture<SimHandle>;
+export function useKubectlSim<S extends KubectlTarget>(prefix: string, start: () => Promise<S>): KubectlSimFixture<S>;
+export function useKubectlSim(
+  prefix: string,
+  start: () => Promise<KubectlTarget> = startSim,
+): KubectlSimFixture<KubectlTarget> {
+  const check = checkKubectl();
+  let sim: KubectlTarget | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    if (!check.ok) return;
+    sim = await start();
+    dir = freshDir(prefix);
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+  const running = () => {
+    if (sim === undefined) throw new Error("useKubectlSim: the simulator is not running (kubectl absent?)");
+    return sim;
+  };
+  const dirOf = () => {
+    if (dir === undefined) throw new Error("useKubectlSim: no directory (kubectl absent?)");
+    return dir;
+  };
+  const base = () => [`--server=${running().url}`, "--cache-dir", join(dirOf(), "cache")];
+  const env = () => ({ KUBECONFIG: join(dirOf(), "no-kubeconfig") });
+  return {
+    check,
+    sim: running,
+    dir: dirOf,
+    k: (args, opts = {}) =>
+      run(kubectlBin(), [...base(), ...args], {
+        env: { ...env(), ...opts.env },
+        timeoutMs: opts.timeoutMs ?? 60_000,
+        ...(opts.input !== undefined && { input: opts.input }),
+      }),
+    stream: (args) => spawnStreaming(kubectlBin(), [...base(), ...args], env()),
+    manifest: (name, obj) => {
+      const f = join(dirOf(), `${name}.json`);
+      writeFileSync(f, JSON.stringify(obj));
+      return f;
+    },
+    require: (ctx) => requireTool(check, ctx),
+  };
+}
 
 /** `stages` with every delay and jitter divided by `factor`: real time, so that a test takes seconds. */
 export function fasterStages(factor: number, stages: readonly Stage[] = DEFAULT_POD_STAGES): Stage[] {

@@ -5,12 +5,8 @@
 // `--dry-run=client -o json` says kubectl sends, modulo the fields the server sets.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run } from "./run.js";
-import { type SimHandle, startSim } from "./sim.js";
-import { checkKubectl, freshDir, kubectlBin, requireTool } from "./tools.js";
-
-const kubectl = checkKubectl();
+import { describe, expect, it } from "vitest";
+import { useKubectlSim } from "./kubectl-cluster-harness.js";
 
 type Obj = Record<string, unknown> & { metadata?: Record<string, unknown>; spec?: unknown; status?: unknown };
 
@@ -65,22 +61,7 @@ function missingFrom(stored: unknown, sent: unknown, path = ""): string {
 }
 
 describe("interop: kubectl typed creates (protobuf bodies)", () => {
-  let sim: SimHandle;
-  let dir: string;
-  const k = (args: string[]) =>
-    run(kubectlBin(), [`--server=${sim.url}`, "--cache-dir", join(dir, "cache"), ...args], {
-      env: { KUBECONFIG: join(dir, "no-kubeconfig") },
-      timeoutMs: 60_000,
-    });
-
-  beforeAll(async () => {
-    if (!kubectl.ok) return;
-    sim = await startSim();
-    dir = freshDir("kubectl-create");
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
+  const { k, dir, require: requireKubectl } = useKubectlSim("kubectl-create");
 
   /** Runs `kubectl create <args>` for real (expecting `<resource>/<name> created`) and checks the stored object. */
   async function createAndCompare(args: string[], created: string, get: string[]): Promise<Obj> {
@@ -102,7 +83,7 @@ describe("interop: kubectl typed creates (protobuf bodies)", () => {
   }
 
   it("the typed creates really send protobuf, and the server answers JSON", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const r = await k(["create", "configmap", "pb-probe", "--from-literal=a=b", "-v=8"]);
     expect(r.stdout.trim()).toBe("configmap/pb-probe created");
     expect(r.stderr).toContain("Content-Type: application/vnd.kubernetes.protobuf");
@@ -111,8 +92,8 @@ describe("interop: kubectl typed creates (protobuf bodies)", () => {
   });
 
   it("create configmap (literals, a binary file) and secret generic store what kubectl sends", async (ctx) => {
-    requireTool(kubectl, ctx);
-    const bin = join(dir, "blob.bin");
+    requireKubectl(ctx);
+    const bin = join(dir(), "blob.bin");
     writeFileSync(bin, Buffer.from([0, 159, 146, 150, 255]));
     const cm = await createAndCompare(
       ["configmap", "kc-cm", "--from-literal=a=b", "--from-literal=empty=", `--from-file=blob=${bin}`],
@@ -130,7 +111,7 @@ describe("interop: kubectl typed creates (protobuf bodies)", () => {
   });
 
   it("create ns, deployment (replicas, port, command), job, service, serviceaccount; get lists them", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     await createAndCompare(["ns", "kc-ns"], "namespace/kc-ns created", ["ns", "kc-ns"]);
     const dep = await createAndCompare(
       [
@@ -178,7 +159,7 @@ describe("interop: kubectl typed creates (protobuf bodies)", () => {
   });
 
   it("create cronjob, clusterrole, clusterrolebinding, role, rolebinding, pdb, priorityclass, quota, ingress", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const cj = await createAndCompare(
       ["cronjob", "kc-cj", "--image=busybox", "--schedule=*/1 * * * *", "--restart=OnFailure", "--", "date"],
       "cronjob.batch/kc-cj created",
@@ -235,7 +216,7 @@ describe("interop: kubectl typed creates (protobuf bodies)", () => {
   });
 
   it("a protobuf create into a missing namespace gets the JSON path's NotFound", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const r = await k(["create", "configmap", "x", "-n", "no-such-ns", "--from-literal=a=b"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('namespaces "no-such-ns" not found');

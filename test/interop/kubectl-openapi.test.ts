@@ -1,15 +1,10 @@
 // kubectl against the simulator's OpenAPI documents (issue #21): `kubectl explain` of built-in kinds and of a
 // custom resource reads /openapi/v3, and client-side `kubectl apply` builds its strategic merge patch from the served
-// v3 schemas — so a list entry another client added survives a re-apply that adds an entry (merge by merge key), as
-// on a cluster. Without the patch extensions in the documents kubectl would replace the lists wholesale.
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run } from "./run.js";
-import { type SimHandle, startSim } from "./sim.js";
-import { checkKubectl, freshDir, kubectlBin, requireTool } from "./tools.js";
-
-const kubectl = checkKubectl();
+// v3 schemas — so a list entry another client added survives a re-apply that adds an entry, and an entry dropped
+// from the manifest is deleted by a `$patch: delete` keyed by the served merge key, as on a cluster. Without the
+// patch extensions in the documents kubectl would send the lists whole and could not delete an entry.
+import { describe, expect, it } from "vitest";
+import { useKubectlSim } from "./kubectl-cluster-harness.js";
 
 const deployment = (containers: unknown[]) => ({
   apiVersion: "apps/v1",
@@ -22,30 +17,10 @@ const deployment = (containers: unknown[]) => ({
 });
 
 describe("interop: kubectl explain and client-side apply over the served OpenAPI", () => {
-  let sim: SimHandle;
-  let dir: string;
-  const k = (args: string[]) =>
-    run(kubectlBin(), [`--server=${sim.url}`, "--cache-dir", join(dir, "cache"), ...args], {
-      env: { KUBECONFIG: join(dir, "no-kubeconfig") },
-      timeoutMs: 60_000,
-    });
-  const manifest = (name: string, obj: unknown) => {
-    const f = join(dir, `${name}.json`);
-    writeFileSync(f, JSON.stringify(obj));
-    return f;
-  };
-
-  beforeAll(async () => {
-    if (!kubectl.ok) return;
-    sim = await startSim();
-    dir = freshDir("kubectl-openapi");
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
+  const { k, manifest, require: requireKubectl } = useKubectlSim("kubectl-openapi");
 
   it("kubectl explain pods prints the kind's description and fields", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const r = await k(["explain", "pods"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -56,7 +31,7 @@ describe("interop: kubectl explain and client-side apply over the served OpenAPI
   });
 
   it("kubectl explain deployment.spec.strategy follows references into nested fields", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const r = await k(["explain", "deployment.spec.strategy"]);
     expect(r.stderr).toBe("");
     expect(r.stdout).toMatch(/^GROUP:\s+apps\nKIND:\s+Deployment\nVERSION:\s+v1\n/);
@@ -70,7 +45,7 @@ describe("interop: kubectl explain and client-side apply over the served OpenAPI
   });
 
   it("kubectl explain <crd-kind>.spec prints the CRD schema's descriptions, and follows a schema change", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const crd = (description: string) => ({
       apiVersion: "apiextensions.k8s.io/v1",
       kind: "CustomResourceDefinition",
@@ -118,8 +93,8 @@ describe("interop: kubectl explain and client-side apply over the served OpenAPI
     expect(again.stdout).toContain("Changed wishes.");
   });
 
-  it("kubectl apply twice keeps a container, port and env entry another client added (strategic merge by key)", async (ctx) => {
-    requireTool(kubectl, ctx);
+  it("kubectl apply keeps the entries another client added and drops the ones left out of the manifest (three-way strategic merge by the served merge keys)", async (ctx) => {
+    requireKubectl(ctx);
     const first = deployment([
       { name: "app", image: "nginx:1.27", ports: [{ containerPort: 80 }], env: [{ name: "A", value: "1" }] },
     ]);
@@ -167,5 +142,39 @@ describe("interop: kubectl explain and client-side apply over the served OpenAPI
     const app = containers.find((c) => c.name === "app")!;
     expect(app.ports!.map((x) => x.containerPort).sort((a, b) => a - b)).toEqual([80, 443, 9090]);
     expect(app.env!.map((e) => e.name).sort()).toEqual(["A", "B", "LIVE"]);
+    // A third apply drops, from the last-applied configuration, the logger container, port 443 and env B: kubectl's
+    // three-way merge must send a `$patch: delete` for each, keyed by the list's merge key, which it only knows from
+    // the served x-kubernetes-patch-merge-key. (Treating the lists as atomic, it would send the new lists whole, and
+    // the server's strategic merge by its own keys would keep every entry.) What the other client added stays.
+    const third = deployment([
+      {
+        name: "app",
+        image: "nginx:1.27",
+        ports: [{ containerPort: 80 }],
+        env: [{ name: "A", value: "1" }],
+      },
+    ]);
+    const dropped = await k(["apply", "-v=8", "-f", manifest("dep3", third)]);
+    expect(dropped.code, dropped.stderr).toBe(0);
+    expect(dropped.stderr).not.toContain("error calculating patch from openapi");
+    // -v=8 logs the PATCH body as a quoted string: `"Request Body" body="{\"metadata\":…}"`.
+    const quoted = dropped.stderr.split("\n").flatMap((l) => {
+      const m = /"Request Body" body=(".*\$patch.*")$/.exec(l);
+      return m === null ? [] : [JSON.parse(m[1]!) as string];
+    });
+    expect(quoted, "the PATCH request body").toHaveLength(1);
+    const body = quoted[0]!;
+    for (const entry of [
+      '{"$patch":"delete","name":"logger"}',
+      '{"$patch":"delete","containerPort":443}',
+      '{"$patch":"delete","name":"B"}',
+    ])
+      expect(body).toContain(entry);
+    const after = JSON.parse((await k(["get", "deployment", "web", "-o", "json"])).stdout);
+    const kept = after.spec.template.spec.containers as typeof containers;
+    expect(kept.map((c) => c.name).sort()).toEqual(["app", "sidecar"]);
+    const keptApp = kept.find((c) => c.name === "app")!;
+    expect(keptApp.ports!.map((x) => x.containerPort).sort((a, b) => a - b)).toEqual([80, 9090]);
+    expect(keptApp.env!.map((e) => e.name).sort()).toEqual(["A", "LIVE"]);
   });
 });

@@ -1,14 +1,8 @@
 // kubectl against the simulator's admission chain: server-side field validation as kubectl drives it
 // (`--validate=strict` is its default and sends `fieldValidation=Strict`; `--validate=false` sends `Ignore`;
 // `--validate=warn` sends `Warn`) and the 422 of an invalid manifest as kubectl prints it.
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run } from "./run.js";
-import { type SimHandle, startSim } from "./sim.js";
-import { checkKubectl, freshDir, kubectlBin, requireTool } from "./tools.js";
-
-const kubectl = checkKubectl();
+import { describe, expect, it } from "vitest";
+import { useKubectlSim } from "./kubectl-cluster-harness.js";
 
 const deployment = (name: string, spec: Record<string, unknown> = {}) => ({
   apiVersion: "apps/v1",
@@ -22,30 +16,10 @@ const deployment = (name: string, spec: Record<string, unknown> = {}) => ({
 });
 
 describe("interop: kubectl and server-side field validation", () => {
-  let sim: SimHandle;
-  let dir: string;
-  const k = (args: string[]) =>
-    run(kubectlBin(), [`--server=${sim.url}`, "--cache-dir", join(dir, "cache"), ...args], {
-      env: { KUBECONFIG: join(dir, "no-kubeconfig") },
-      timeoutMs: 60_000,
-    });
-  const manifest = (name: string, obj: unknown) => {
-    const f = join(dir, `${name}.json`);
-    writeFileSync(f, JSON.stringify(obj));
-    return f;
-  };
-
-  beforeAll(async () => {
-    if (!kubectl.ok) return;
-    sim = await startSim();
-    dir = freshDir("kubectl-validation");
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
+  const { k, manifest, require: requireKubectl } = useKubectlSim("kubectl-validation");
 
   it("create -f of a manifest with an unknown field fails under the default strict validation", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const f = manifest("unknown", deployment("strict-dep", { foo: "bar" }));
     const r = await k(["create", "-f", f]);
     expect(r.code).toBe(1);
@@ -56,7 +30,7 @@ describe("interop: kubectl and server-side field validation", () => {
   });
 
   it("passes with --validate=false (the unknown field is dropped) and warns with --validate=warn", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const off = await k(["create", "--validate=false", "-f", manifest("off", deployment("loose-dep", { foo: "bar" }))]);
     expect([off.code, off.stdout.trim(), off.stderr]).toEqual([0, "deployment.apps/loose-dep created", ""]);
     const stored = JSON.parse((await k(["get", "deployment", "loose-dep", "-o", "json"])).stdout);
@@ -68,7 +42,7 @@ describe("interop: kubectl and server-side field validation", () => {
   });
 
   it("apply -f of an invalid manifest prints upstream's 422", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const f = manifest("invalid", {
       apiVersion: "apps/v1",
       kind: "Deployment",

@@ -4,28 +4,15 @@
 // typed `create configmap|secret|ns|deployment|job` (protobuf bodies) are covered by kubectl-create.test.ts.
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run, spawnStreaming } from "./run.js";
-import { type SimHandle, startSim } from "./sim.js";
-import { checkKubectl, freshDir, kubectlBin, requireTool } from "./tools.js";
+import { describe, expect, it } from "vitest";
+import { useKubectlSim } from "./kubectl-cluster-harness.js";
 import { watchOpened } from "./watch-opened.js";
 
-const kubectl = checkKubectl();
-
 describe("interop: kubectl writes", () => {
-  let sim: SimHandle;
-  let dir: string;
-  const k = (args: string[], env: Record<string, string> = {}) =>
-    run(kubectlBin(), [`--server=${sim.url}`, "--cache-dir", join(dir, "cache"), ...args], {
-      env: { KUBECONFIG: join(dir, "no-kubeconfig"), ...env },
-      timeoutMs: 60_000,
-    });
+  const { k, sim, dir, stream, manifest, require: requireKubectl } = useKubectlSim("kubectl-writes");
   /** `kubectl create -f` of one object (JSON manifest). */
-  const make = async (obj: Record<string, unknown>) => {
-    const f = join(dir, `obj-${Math.random().toString(36).slice(2)}.json`);
-    writeFileSync(f, JSON.stringify(obj));
-    return k(["create", "-f", f]);
-  };
+  const make = (obj: Record<string, unknown>) =>
+    k(["create", "-f", manifest(`obj-${Math.random().toString(36).slice(2)}`, obj)]);
   const cm = (name: string, data: Record<string, string> = {}, namespace?: string) =>
     make({ apiVersion: "v1", kind: "ConfigMap", metadata: { name, ...(namespace && { namespace }) }, data });
   const json = async (args: string[]) => {
@@ -34,17 +21,8 @@ describe("interop: kubectl writes", () => {
     return JSON.parse(r.stdout);
   };
 
-  beforeAll(async () => {
-    if (!kubectl.ok) return;
-    sim = await startSim();
-    dir = freshDir("kubectl-writes");
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
-
   it("create -f of configmap, secret, namespace, deployment; get ns lists the system namespaces", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     expect((await cm("kc-cm", { a: "b" })).stdout.trim()).toBe("configmap/kc-cm created");
     const sec = await make({
       apiVersion: "v1",
@@ -58,14 +36,13 @@ describe("interop: kubectl writes", () => {
     expect(stored.data).toEqual({ p: b64("q") });
     expect(stored.stringData).toBeUndefined();
     // apply (client-side: create, then a strategic merge patch; then server-side) merges stringData into data too.
-    const applied = (stringData: Record<string, string>) => {
-      const f = join(dir, `applied-secret-${Object.keys(stringData).join("")}.json`);
-      writeFileSync(
-        f,
-        JSON.stringify({ apiVersion: "v1", kind: "Secret", metadata: { name: "kc-applied" }, stringData }),
-      );
-      return f;
-    };
+    const applied = (stringData: Record<string, string>) =>
+      manifest(`applied-secret-${Object.keys(stringData).join("")}`, {
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: { name: "kc-applied" },
+        stringData,
+      });
     expect((await k(["apply", "-f", applied({ a: "1" })])).stdout.trim()).toBe("secret/kc-applied created");
     expect((await json(["get", "secret", "kc-applied"])).data).toEqual({ a: b64("1") });
     expect((await k(["apply", "-f", applied({ a: "2" })])).stdout.trim()).toBe("secret/kc-applied configured");
@@ -104,7 +81,7 @@ describe("interop: kubectl writes", () => {
   });
 
   it("describe, label, annotate, patch (merge, json, strategic) and edit with EDITOR set to a script", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     await cm("kc-edit", { a: "1" });
     const desc = await k(["describe", "configmap", "kc-edit"]);
     expect(desc.stderr).toBe("");
@@ -129,10 +106,10 @@ describe("interop: kubectl writes", () => {
     expect(smp.stdout.trim()).toBe("configmap/kc-edit patched");
     const smp2 = await k(["patch", "configmap", "kc-edit", "-p", '{"metadata":{"finalizers":["example.com/g"]}}']);
     expect(smp2.stdout.trim()).toBe("configmap/kc-edit patched");
-    const editor = join(dir, "editor.sh");
+    const editor = join(dir(), "editor.sh");
     writeFileSync(editor, '#!/bin/sh\nsed -i "s/^  b: .*/  b: edited/" "$1"\n');
     chmodSync(editor, 0o755);
-    const ed = await k(["edit", "configmap", "kc-edit"], { EDITOR: editor, KUBE_EDITOR: editor });
+    const ed = await k(["edit", "configmap", "kc-edit"], { env: { EDITOR: editor, KUBE_EDITOR: editor } });
     expect(ed.stderr).toBe("");
     expect(ed.stdout.trim()).toBe("configmap/kc-edit edited");
     const got = await json(["get", "configmap", "kc-edit"]);
@@ -145,7 +122,7 @@ describe("interop: kubectl writes", () => {
   });
 
   it("-o yaml|json|wide|name|jsonpath, --field-selector and --chunk-size", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     for (let i = 0; i < 5; i++) await cm(`kc-o${i}`, { i: String(i) });
     expect((await k(["get", "cm", "kc-o1", "-o", "yaml"])).stdout).toMatch(/^ {2}name: kc-o1$/m);
     expect((await json(["get", "cm", "kc-o1"])).data).toEqual({ i: "1" });
@@ -159,20 +136,11 @@ describe("interop: kubectl writes", () => {
   });
 
   it("get --watch-only prints only changes", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     await cm("kc-w0");
-    const w = spawnStreaming(kubectlBin(), [
-      `--server=${sim.url}`,
-      "--cache-dir",
-      join(dir, "cache"),
-      "get",
-      "cm",
-      "--watch-only",
-      "-o",
-      "name",
-    ]);
+    const w = stream(["get", "cm", "--watch-only", "-o", "name"]);
     try {
-      await watchOpened(sim, "configmaps");
+      await watchOpened(sim(), "configmaps");
       await cm("kc-w1");
       await w.waitForLine(/configmap\/kc-w1/, 20_000);
       expect(w.lines).not.toContain("configmap/kc-w0");
@@ -182,21 +150,17 @@ describe("interop: kubectl writes", () => {
   });
 
   it("delete --cascade=background|foreground|orphan: the garbage collector follows ownerReferences", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     const owner = async (name: string) => (await json(["get", "cm", name])).metadata.uid as string;
     const dependent = async (name: string, ownerName: string, uid: string) => {
-      const f = join(dir, `${name}.json`);
-      writeFileSync(
-        f,
-        JSON.stringify({
-          apiVersion: "v1",
-          kind: "ConfigMap",
-          metadata: {
-            name,
-            ownerReferences: [{ apiVersion: "v1", kind: "ConfigMap", name: ownerName, uid, blockOwnerDeletion: true }],
-          },
-        }),
-      );
+      const f = manifest(name, {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: {
+          name,
+          ownerReferences: [{ apiVersion: "v1", kind: "ConfigMap", name: ownerName, uid, blockOwnerDeletion: true }],
+        },
+      });
       expect((await k(["create", "-f", f])).code).toBe(0);
     };
     for (const mode of ["background", "foreground", "orphan"]) {
@@ -215,7 +179,7 @@ describe("interop: kubectl writes", () => {
   });
 
   it("a deletion held by a finalizer: kubectl get shows it until a patch removes the finalizer", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     await cm("kc-held");
     await k(["patch", "cm", "kc-held", "--type=merge", "-p", '{"metadata":{"finalizers":["example.com/hold"]}}']);
     const del = await k(["delete", "cm", "kc-held", "--wait=false"]);
@@ -241,7 +205,7 @@ describe("interop: kubectl writes", () => {
   });
 
   it("delete ns: Terminating, its content deleted, then the namespace; creates in it are forbidden meanwhile", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     await make({ apiVersion: "v1", kind: "Namespace", metadata: { name: "kc-gone" } });
     await cm("held", {}, "kc-gone");
     await k([

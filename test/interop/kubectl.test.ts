@@ -2,35 +2,21 @@
 // probe), apply, get -w streaming, delete, and HTTPS with a generated kubeconfig (token and client certificate).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WIDGETS } from "../../packages/sim-apiserver/src/engine/resources.test-util.js";
-import { run, spawnStreaming } from "./run.js";
-import { configMap, type SimHandle, startSim } from "./sim.js";
-import { checkKubectl, freshDir, kubectlBin, requireTool } from "./tools.js";
+import { useKubectlSim } from "./kubectl-cluster-harness.js";
+import { run } from "./run.js";
+import { configMap, startSim } from "./sim.js";
+import { checkKubectl, kubectlBin, requireTool } from "./tools.js";
 
 const kubectl = checkKubectl();
 
 describe("interop: kubectl", () => {
-  let sim: SimHandle;
-  let dir: string;
-  const k = (args: string[], timeoutMs = 60_000) =>
-    run(kubectlBin(), [`--server=${sim.url}`, "--cache-dir", join(dir, "cache"), ...args], {
-      env: { KUBECONFIG: join(dir, "no-kubeconfig") },
-      timeoutMs,
-    });
-
-  beforeAll(async () => {
-    if (!kubectl.ok) return;
-    sim = await startSim();
-    dir = freshDir("kubectl");
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
+  const { k, sim, dir, stream, require: requireKubectl } = useKubectlSim("kubectl");
 
   it("kubectl get configmaps prints the server's Table (NAME DATA AGE)", async (ctx) => {
-    requireTool(kubectl, ctx);
-    await sim.create(configMap("cm-get", { a: "1", b: "2" }));
+    requireKubectl(ctx);
+    await sim().create(configMap("cm-get", { a: "1", b: "2" }));
     const r = await k(["get", "configmaps"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -39,11 +25,11 @@ describe("interop: kubectl", () => {
   });
 
   it("kubectl get --sort-by sorts the server's Table rows by a field of each row's full object", async (ctx) => {
-    requireTool(kubectl, ctx);
+    requireKubectl(ctx);
     // Created out of order: the rows come back in name order, so sort by a data value that runs the other way.
-    await sim.create(configMap("sort-b", { rank: "1" }));
-    await sim.create(configMap("sort-c", { rank: "0" }));
-    await sim.create(configMap("sort-a", { rank: "2" }));
+    await sim().create(configMap("sort-b", { rank: "1" }));
+    await sim().create(configMap("sort-c", { rank: "0" }));
+    await sim().create(configMap("sort-a", { rank: "2" }));
     const r = await k(["get", "configmaps", "--sort-by=.data.rank"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
@@ -53,12 +39,12 @@ describe("interop: kubectl", () => {
   });
 
   it("kubectl get pods,deploy,svc prints upstream's columns for each kind", async (ctx) => {
-    requireTool(kubectl, ctx);
-    await sim.engine.create("pods", "default", {
+    requireKubectl(ctx);
+    await sim().engine.create("pods", "default", {
       metadata: { name: "web-0" },
       spec: { containers: [{ name: "web", image: "nginx" }] },
     });
-    await sim.engine.create("deployments.apps", "default", {
+    await sim().engine.create("deployments.apps", "default", {
       metadata: { name: "web" },
       spec: {
         replicas: 2,
@@ -78,8 +64,8 @@ describe("interop: kubectl", () => {
   });
 
   it("kubectl get hpa prints upstream's columns, and reads an HPA written at v1 through the preferred v2", async (ctx) => {
-    requireTool(kubectl, ctx);
-    await sim.engine.create("horizontalpodautoscalers.v1.autoscaling", "default", {
+    requireKubectl(ctx);
+    await sim().engine.create("horizontalpodautoscalers.v1.autoscaling", "default", {
       metadata: { name: "web-hpa" },
       spec: {
         scaleTargetRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" },
@@ -107,9 +93,9 @@ describe("interop: kubectl", () => {
   });
 
   it("kubectl create -f with default validation (OpenAPI v3 probe) and with --validate=false", async (ctx) => {
-    requireTool(kubectl, ctx);
-    const f1 = join(dir, "cm1.yaml");
-    const f2 = join(dir, "cm2.yaml");
+    requireKubectl(ctx);
+    const f1 = join(dir(), "cm1.yaml");
+    const f2 = join(dir(), "cm2.yaml");
     writeFileSync(f1, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-create\ndata:\n  x: "1"\n');
     writeFileSync(f2, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-noval\ndata:\n  y: "2"\n');
     const a = await k(["create", "-f", f1]);
@@ -129,8 +115,8 @@ describe("interop: kubectl", () => {
   });
 
   it("kubectl apply -f creates, then patches", async (ctx) => {
-    requireTool(kubectl, ctx);
-    const f = join(dir, "apply.yaml");
+    requireKubectl(ctx);
+    const f = join(dir(), "apply.yaml");
     writeFileSync(f, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-apply\ndata:\n  v: "1"\n');
     const a = await k(["apply", "-f", f]);
     expect(a.stderr).toBe("");
@@ -144,8 +130,8 @@ describe("interop: kubectl", () => {
   });
 
   it("kubectl apply --server-side: creates, conflicts with kubectl create's ownership, --force-conflicts takes over", async (ctx) => {
-    requireTool(kubectl, ctx);
-    const f = join(dir, "ssa.yaml");
+    requireKubectl(ctx);
+    const f = join(dir(), "ssa.yaml");
     writeFileSync(f, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-ssa\ndata:\n  a: "1"\n');
     const created = await k(["create", "-f", f]);
     expect(created.stdout.trim()).toBe("configmap/cm-ssa created");
@@ -174,8 +160,8 @@ describe("interop: kubectl", () => {
   });
 
   it("kubectl apply --server-side creates a missing object and is idempotent; kubectl scale uses /scale", async (ctx) => {
-    requireTool(kubectl, ctx);
-    const f = join(dir, "ssa-new.yaml");
+    requireKubectl(ctx);
+    const f = join(dir(), "ssa-new.yaml");
     writeFileSync(
       f,
       "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: app\n        image: nginx:1\n",
@@ -209,8 +195,8 @@ describe("interop: kubectl", () => {
   });
 
   it("kubectl create -f crd.yaml serves the resource at once: get <plural>, short name, objects; delete crd stops it", async (ctx) => {
-    requireTool(kubectl, ctx);
-    const crd = join(dir, "crd.yaml");
+    requireKubectl(ctx);
+    const crd = join(dir(), "crd.yaml");
     writeFileSync(
       crd,
       [
@@ -238,7 +224,7 @@ describe("interop: kubectl", () => {
     );
     const empty = await k(["get", "gizmos"]);
     expect([empty.code, empty.stderr.trim()]).toEqual([0, "No resources found in default namespace."]);
-    const obj = join(dir, "gizmo.yaml");
+    const obj = join(dir(), "gizmo.yaml");
     writeFileSync(obj, "apiVersion: interop.example.com/v1\nkind: Gizmo\nmetadata:\n  name: g1\nspec:\n  size: 2\n");
     expect((await k(["apply", "--server-side", "-f", obj])).stdout.trim()).toBe(
       "gizmo.interop.example.com/g1 serverside-applied",
@@ -308,17 +294,13 @@ describe("interop: kubectl", () => {
   });
 
   it("kubectl get -w prints existing rows, then streamed changes", async (ctx) => {
-    requireTool(kubectl, ctx);
-    await sim.create(configMap("cm-w1"));
-    const w = spawnStreaming(
-      kubectlBin(),
-      [`--server=${sim.url}`, "--cache-dir", join(dir, "cache"), "get", "configmaps", "-w"],
-      { KUBECONFIG: join(dir, "no-kubeconfig") },
-    );
+    requireKubectl(ctx);
+    await sim().create(configMap("cm-w1"));
+    const w = stream(["get", "configmaps", "-w"]);
     try {
       await w.waitForLine(/^NAME\s+DATA\s+AGE/);
       await w.waitForLine(/^cm-w1\s+1\s/);
-      await sim.create(configMap("cm-w2", { a: "1", b: "2", c: "3" }));
+      await sim().create(configMap("cm-w2", { a: "1", b: "2", c: "3" }));
       await w.waitForLine(/^cm-w2\s+3\s/);
     } finally {
       await w.kill();
@@ -326,8 +308,8 @@ describe("interop: kubectl", () => {
   });
 
   it("kubectl delete removes the object; a second get is NotFound", async (ctx) => {
-    requireTool(kubectl, ctx);
-    await sim.create(configMap("cm-del"));
+    requireKubectl(ctx);
+    await sim().create(configMap("cm-del"));
     const d = await k(["delete", "configmap", "cm-del"]);
     expect(d.stdout.trim()).toBe('configmap "cm-del" deleted');
     const g = await k(["get", "configmap", "cm-del"]);
@@ -337,51 +319,47 @@ describe("interop: kubectl", () => {
 });
 
 describe("interop: kubectl on other resources of the engine", () => {
-  it("kubectl get leases / deployments / a custom resource registered at start (discovery of groups and CRs)", async (ctx) => {
-    requireTool(kubectl, ctx);
+  const res = useKubectlSim("kubectl-res", async () => {
     const sim = await startSim();
-    const dir = freshDir("kubectl-res");
-    try {
-      sim.engine.register(WIDGETS);
-      await sim.engine.create("leases.coordination.k8s.io", "default", {
-        apiVersion: "coordination.k8s.io/v1",
-        kind: "Lease",
-        metadata: { name: "leader" },
-      });
-      await sim.engine.create("deployments.apps", "default", {
-        apiVersion: "apps/v1",
-        kind: "Deployment",
-        metadata: { name: "web" },
-        spec: {
-          selector: { matchLabels: { app: "web" } },
-          template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "nginx" }] } },
-        },
-      });
-      await sim.engine.create("widgets.example.com", "default", {
-        apiVersion: "example.com/v1",
-        kind: "Widget",
-        metadata: { name: "w1" },
-      });
-      const k = (args: string[]) =>
-        run(kubectlBin(), [`--server=${sim.url}`, "--cache-dir", join(dir, "cache"), ...args], {
-          env: { KUBECONFIG: join(dir, "none") },
-        });
-      for (const [what, name] of [
-        ["leases", "leader"],
-        ["deployments", "web"],
-        ["widgets", "w1"],
-        ["wg", "w1"],
-      ] as const) {
-        const r = await k(["get", what, "-o", "name"]);
-        expect(r.stderr).toBe("");
-        expect(r.stdout.trim()).toMatch(new RegExp(`^[a-z0-9.]+/${name}$`));
-      }
-      const d = await k(["delete", "widget", "w1"]);
-      expect(d.stdout.trim()).toBe('widget.example.com "w1" deleted');
-      expect(sim.engine.storage.count(sim.engine.resource("widgets.example.com"))).toBe(0);
-    } finally {
-      await sim.close();
+    sim.engine.register(WIDGETS);
+    return sim;
+  });
+
+  it("kubectl get leases / deployments / a custom resource registered at start (discovery of groups and CRs)", async (ctx) => {
+    res.require(ctx);
+    const { engine } = res.sim();
+    await engine.create("leases.coordination.k8s.io", "default", {
+      apiVersion: "coordination.k8s.io/v1",
+      kind: "Lease",
+      metadata: { name: "leader" },
+    });
+    await engine.create("deployments.apps", "default", {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "web" },
+      spec: {
+        selector: { matchLabels: { app: "web" } },
+        template: { metadata: { labels: { app: "web" } }, spec: { containers: [{ name: "web", image: "nginx" }] } },
+      },
+    });
+    await engine.create("widgets.example.com", "default", {
+      apiVersion: "example.com/v1",
+      kind: "Widget",
+      metadata: { name: "w1" },
+    });
+    for (const [what, name] of [
+      ["leases", "leader"],
+      ["deployments", "web"],
+      ["widgets", "w1"],
+      ["wg", "w1"],
+    ] as const) {
+      const r = await res.k(["get", what, "-o", "name"]);
+      expect(r.stderr).toBe("");
+      expect(r.stdout.trim()).toMatch(new RegExp(`^[a-z0-9.]+/${name}$`));
     }
+    const d = await res.k(["delete", "widget", "w1"]);
+    expect(d.stdout.trim()).toBe('widget.example.com "w1" deleted');
+    expect(engine.storage.count(engine.resource("widgets.example.com"))).toBe(0);
   });
 });
 

@@ -3,8 +3,18 @@
 // validatingadmissionpolicy.go, auth/certificates.go — re-implemented
 // with raw requests (as their typed, discovery and dynamic clients send them) against the simulator over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collection, expectDiscovered, type Obj, retryOnConflict } from "./api-operations.js";
-import { type E2eCluster, startE2eCluster, watchEvents } from "./harness.js";
+import {
+  collection,
+  createThree,
+  deleteOneThenCollection,
+  expectDiscovered,
+  type Obj,
+  patchAndUpdateStatusConditions,
+  patchAndUpdateWatched,
+  retryOnConflict,
+  watchUntilAnnotated,
+} from "./api-operations.js";
+import { type E2eCluster, startE2eCluster } from "./harness.js";
 
 let c: E2eCluster;
 beforeAll(async () => {
@@ -16,24 +26,6 @@ afterAll(async () => {
 
 let unique = 0;
 const uniqueName = (base: string) => `${base}-${++unique}-${Date.now().toString(36)}`;
-
-/** Watches `path` from `resourceVersion`, runs `act`, and returns the events until one carries annotation `key`. */
-async function watchUntilAnnotated(
-  path: string,
-  query: Record<string, string>,
-  key: string,
-  act: () => Promise<void>,
-): Promise<Array<{ type: string; object: Obj }>> {
-  const events = await watchEvents(
-    c,
-    path,
-    query,
-    (evs) => evs.some((e) => (e.object as Obj).metadata.annotations?.[key] === "true"),
-    act,
-  );
-  expect(events.some((e) => (e.object as Obj).metadata.annotations?.[key] === "true")).toBe(true);
-  return events as Array<{ type: string; object: Obj }>;
-}
 
 describe("[sig-network] Ingress API (network/ingress.go)", () => {
   it("should support creating Ingress API operations", async () => {
@@ -81,20 +73,10 @@ describe("[sig-network] Ingress API (network/ingress.go)", () => {
     expect(clusterWatch.status).toBe(200);
     stop.abort();
 
-    const events = await watchUntilAnnotated(
-      col.base,
-      { resourceVersion: list.metadata.resourceVersion, labelSelector: `special-label=${special}` },
-      "patched",
-      async () => {
-        const patched = await col.mergePatch(created.metadata.name, { metadata: { annotations: { patched: "true" } } });
-        expect(patched.metadata.annotations?.patched).toBe("true");
-        const updated = await retryOnConflict(col, created.metadata.name, (o) => {
-          o.metadata.annotations = { ...o.metadata.annotations, updated: "true" };
-        });
-        expect(updated.metadata.annotations?.updated).toBe("true");
-      },
-    );
-    for (const e of events) expect(e.type).toBe("MODIFIED");
+    await patchAndUpdateWatched(c, col, created.metadata.name, {
+      resourceVersion: list.metadata.resourceVersion,
+      labelSelector: `special-label=${special}`,
+    });
 
     const lbStatus = { ingress: [{ ip: "169.1.1.1" }] };
     const patchedStatus = await col.mergePatch(
@@ -144,23 +126,14 @@ describe("[sig-network] IngressClass API (network/ingressclass.go)", () => {
     expect((await ic.get(ic1.metadata.name)).metadata.uid).toBe(ic1.metadata.uid);
     const list = await ic.list("labelSelector=special-label%3Dgeneric");
     expect(list.items).toHaveLength(3);
-    const events = await watchUntilAnnotated(
-      ic.base,
+    await patchAndUpdateWatched(
+      c,
+      ic,
+      ic1.metadata.name,
       { resourceVersion: list.metadata.resourceVersion, labelSelector: `ingressclass=${special}` },
-      "patched",
-      async () => {
-        const patched = await ic.mergePatch(ic1.metadata.name, { metadata: { annotations: { patched: "true" } } });
-        expect(patched.metadata.annotations?.patched).toBe("true");
-        patched.metadata.annotations = { ...patched.metadata.annotations, updated: "true" };
-        expect((await ic.update(patched)).metadata.annotations?.updated).toBe("true");
-      },
+      { updatePatched: true },
     );
-    for (const e of events) expect(e.type).toBe("MODIFIED");
-    await ic.delete(ic1.metadata.name);
-    expect(await ic.status(ic1.metadata.name)).toBe(404);
-    expect((await ic.list(`labelSelector=ingressclass%3D${special}`)).items).toHaveLength(2);
-    await ic.deleteCollection(`labelSelector=ingressclass%3D${special}`);
-    expect((await ic.list(`labelSelector=ingressclass%3D${special}`)).items).toEqual([]);
+    await deleteOneThenCollection(ic, ic1.metadata.name, `labelSelector=ingressclass%3D${special}`, 2);
   });
 
   it("should allow IngressClass to have Namespace-scoped parameters", async () => {
@@ -194,34 +167,17 @@ describe("[sig-network] EndpointSlice (network/endpointslice.go)", () => {
       endpoints: [{ addresses: ["1.2.3.4", "5.6.7.8"] }, { addresses: ["2.2.3.4", "6.6.7.8"] }],
     };
     await expectDiscovered(c, "discovery.k8s.io", "v1", ["endpointslices"]);
-    await col.create(template);
-    await col.create(template);
-    const created = await col.create(template);
-    expect((await col.get(created.metadata.name)).metadata.uid).toBe(created.metadata.uid);
+    const created = await createThree(col, template);
     const label = `labelSelector=special-label%3D${special}`;
     const list = await col.list(label);
     expect(list.items).toHaveLength(3);
     const cluster = collection(c, "/apis/discovery.k8s.io/v1/endpointslices");
     expect((await cluster.list(label)).items).toHaveLength(3);
-    const events = await watchUntilAnnotated(
-      col.base,
-      { resourceVersion: list.metadata.resourceVersion, labelSelector: `special-label=${special}` },
-      "patched",
-      async () => {
-        const patched = await col.mergePatch(created.metadata.name, { metadata: { annotations: { patched: "true" } } });
-        expect(patched.metadata.annotations?.patched).toBe("true");
-        const updated = await retryOnConflict(col, created.metadata.name, (o) => {
-          o.metadata.annotations = { ...o.metadata.annotations, updated: "true" };
-        });
-        expect(updated.metadata.annotations?.updated).toBe("true");
-      },
-    );
-    for (const e of events) expect(e.type).toBe("MODIFIED");
-    await col.delete(created.metadata.name);
-    expect(await col.status(created.metadata.name)).toBe(404);
-    expect((await col.list(label)).items).toHaveLength(2);
-    await col.deleteCollection(label);
-    expect((await col.list(label)).items).toEqual([]);
+    await patchAndUpdateWatched(c, col, created.metadata.name, {
+      resourceVersion: list.metadata.resourceVersion,
+      labelSelector: `special-label=${special}`,
+    });
+    await deleteOneThenCollection(col, created.metadata.name, label, 2);
   });
 });
 
@@ -241,7 +197,7 @@ describe("[sig-node] RuntimeClass (common/node/runtimeclass.go)", () => {
     await col.create(rc(2));
     const label = `labelSelector=test%3D${special}`;
     let sawAdded = false;
-    await watchUntilAnnotated(col.base, { labelSelector: `test=${special}` }, "updated", async () => {
+    await watchUntilAnnotated(c, col.base, { labelSelector: `test=${special}` }, "updated", async () => {
       await col.create(rc(3));
       expect((await col.get(created.metadata.name)).metadata.uid).toBe(created.metadata.uid);
       expect((await col.list(label)).items).toHaveLength(3);
@@ -253,11 +209,7 @@ describe("[sig-node] RuntimeClass (common/node/runtimeclass.go)", () => {
       sawAdded = events.some((e) => e.type === "ADDED");
     });
     expect(sawAdded).toBe(true);
-    await col.delete(created.metadata.name);
-    expect(await col.status(created.metadata.name)).toBe(404);
-    expect((await col.list(label)).items).toHaveLength(2);
-    await col.deleteCollection(label);
-    expect((await col.list(label)).items).toEqual([]);
+    await deleteOneThenCollection(col, created.metadata.name, label, 2);
   });
 });
 
@@ -276,66 +228,29 @@ describe("[sig-api-machinery] API priority and fairness (apimachinery/flowcontro
     const labelKey = resource === "flowschemas" ? "example-e2e-fs-label" : "example-e2e-pl-label";
     const label = `labelSelector=${labelKey}%3D${value}`;
     const body = template({ [labelKey]: value });
-    await col.create(body);
-    await col.create(body);
-    const created = await col.create(body);
-    const read = await col.get(created.metadata.name);
-    expect(read.metadata.uid).toBe(created.metadata.uid);
-    expect(read.metadata.resourceVersion).toMatch(/^[1-9][0-9]*$/);
+    const created = await createThree(col, body);
+    expect(created.metadata.resourceVersion).toMatch(/^[1-9][0-9]*$/);
     const list = await col.list(label);
     expect(list.items).toHaveLength(3);
-    const events = await watchUntilAnnotated(
-      col.base,
+    await patchAndUpdateWatched(
+      c,
+      col,
+      created.metadata.name,
       { resourceVersion: list.metadata.resourceVersion, labelSelector: `${labelKey}=${value}` },
-      "patched",
-      async () => {
-        const patched = await col.mergePatch(created.metadata.name, {
-          metadata: { annotations: { patched: "true" } },
-          spec: specPatch,
-        });
-        expect(patched.metadata.annotations?.patched).toBe("true");
-        specCheck(patched, "patched");
-        expect(BigInt(patched.metadata.resourceVersion)).toBeGreaterThan(BigInt(created.metadata.resourceVersion));
-        const updated = await retryOnConflict(col, created.metadata.name, (o) => {
-          o.metadata.annotations = { ...o.metadata.annotations, updated: "true" };
-          specUpdate(o);
-        });
-        expect(updated.metadata.annotations?.updated).toBe("true");
-        specCheck(updated, "updated");
+      {
+        patch: { spec: specPatch },
+        mutate: specUpdate,
+        check: (o, step) => {
+          specCheck(o, step);
+          expect(BigInt(o.metadata.resourceVersion)).toBeGreaterThan(BigInt(created.metadata.resourceVersion));
+        },
       },
     );
-    for (const e of events) expect(e.type).toBe("MODIFIED");
     const statusRead = await col.get(created.metadata.name, "status");
     expect(statusRead.apiVersion).toBe("flowcontrol.apiserver.k8s.io/v1");
     expect(statusRead.metadata.uid).toBe(created.metadata.uid);
-    type Cond = { type: string };
-    const conditionTypes = (o: Obj) => ((o.status?.conditions ?? []) as Cond[]).map((x) => x.type);
-    const statusPatched = await col.mergePatch(
-      created.metadata.name,
-      { status: { conditions: [{ type: "PatchStatusFailed", status: "False", reason: "e2e" }] } },
-      "status",
-    );
-    expect(conditionTypes(statusPatched)).toContain("PatchStatusFailed");
-    const statusUpdated = await retryOnConflict(
-      col,
-      created.metadata.name,
-      (o) => {
-        o.status = {
-          ...o.status,
-          conditions: [
-            ...((o.status?.conditions ?? []) as Cond[]),
-            { type: "StatusUpdateFailed", status: "False", reason: "E2E", message: "Set from an e2e test" },
-          ],
-        };
-      },
-      "status",
-    );
-    expect(conditionTypes(statusUpdated)).toContain("StatusUpdateFailed");
-    await col.delete(created.metadata.name);
-    expect(await col.status(created.metadata.name)).toBe(404);
-    expect((await col.list(label)).items).toHaveLength(2);
-    await col.deleteCollection(label);
-    expect((await col.list(label)).items).toEqual([]);
+    await patchAndUpdateStatusConditions(col, created.metadata.name, "PatchStatusFailed", "StatusUpdateFailed");
+    await deleteOneThenCollection(col, created.metadata.name, label, 2);
   }
 
   it("should support FlowSchema API operations", async () => {
@@ -419,18 +334,13 @@ describe("[sig-auth] Certificates API [Privileged:ClusterAdmin] (auth/certificat
     const field = `fieldSelector=spec.signerName%3D${encodeURIComponent(signerName)}`;
     const list = await col.list(field);
     expect(list.items).toHaveLength(3);
-    const events = await watchUntilAnnotated(
-      col.base,
+    await patchAndUpdateWatched(
+      c,
+      col,
+      created.metadata.name,
       { resourceVersion: list.metadata.resourceVersion, fieldSelector: `metadata.name=${created.metadata.name}` },
-      "patched",
-      async () => {
-        const patched = await col.mergePatch(created.metadata.name, { metadata: { annotations: { patched: "true" } } });
-        expect(patched.metadata.annotations?.patched).toBe("true");
-        patched.metadata.annotations = { ...patched.metadata.annotations, updated: "true" };
-        expect((await col.update(patched)).metadata.annotations?.updated).toBe("true");
-      },
+      { updatePatched: true },
     );
-    for (const e of events) expect(e.type).toBe("MODIFIED");
 
     type Cond = { type: string };
     const conds = (o: Obj) => (o.status?.conditions ?? []) as Cond[];
@@ -481,11 +391,7 @@ describe("[sig-auth] Certificates API [Privileged:ClusterAdmin] (auth/certificat
     expect(conds(updatedStatus)).toHaveLength(conds(patchedStatus).length);
     expect(conds(updatedStatus).at(-1)?.type).toBe("StatusUpdate");
 
-    await col.delete(created.metadata.name);
-    expect(await col.status(created.metadata.name)).toBe(404);
-    expect((await col.list(field)).items).toHaveLength(2);
-    await col.deleteCollection(field);
-    expect((await col.list(field)).items).toEqual([]);
+    await deleteOneThenCollection(col, created.metadata.name, field, 2);
   });
 });
 
@@ -515,82 +421,31 @@ describe("[sig-api-machinery] ValidatingAdmissionPolicy [Privileged:ClusterAdmin
         },
       },
     };
-    await col.create(template);
-    await col.create(template);
-    const created = await col.create(template);
-    expect((await col.get(created.metadata.name)).metadata.uid).toBe(created.metadata.uid);
+    const created = await createThree(col, template);
     const list = await col.list(label);
-    const events = await watchUntilAnnotated(
-      col.base,
+    await patchAndUpdateWatched(
+      c,
+      col,
+      created.metadata.name,
       { resourceVersion: list.metadata.resourceVersion, labelSelector: `example-e2e-vap-label=${value}` },
-      "patched",
-      async () => {
-        const patched = await col.mergePatch(created.metadata.name, {
-          metadata: { annotations: { patched: "true" } },
-          spec: { failurePolicy: "Ignore" },
-        });
-        expect(patched.metadata.annotations?.patched).toBe("true");
-        expect(patched.spec?.failurePolicy).toBe("Ignore");
-        const updated = await retryOnConflict(col, created.metadata.name, (o) => {
-          o.metadata.annotations = { ...o.metadata.annotations, updated: "true" };
+      {
+        patch: { spec: { failurePolicy: "Ignore" } },
+        mutate: (o) => {
           (o.spec as { failurePolicy: string }).failurePolicy = "Fail";
-        });
-        expect(updated.metadata.annotations?.updated).toBe("true");
-        expect(updated.spec?.failurePolicy).toBe("Fail");
+        },
+        check: (o, step) => expect(o.spec?.failurePolicy).toBe(step === "patched" ? "Ignore" : "Fail"),
       },
     );
-    for (const e of events) expect(e.type).toBe("MODIFIED");
     const statusRead = await col.get(created.metadata.name, "status");
     expect(`${statusRead.apiVersion}/${statusRead.kind}`).toBe(
       "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy",
     );
     expect(statusRead.metadata.uid).toBe(created.metadata.uid);
-    type Cond = { type: string };
-    const types = (o: Obj) => ((o.status?.conditions ?? []) as Cond[]).map((x) => x.type);
-    const statusPatched = await col.mergePatch(
-      created.metadata.name,
-      {
-        status: {
-          conditions: [
-            {
-              type: "PatchStatusFailed",
-              status: "False",
-              reason: "e2e",
-              message: "Set from an e2e test",
-              lastTransitionTime: "2024-01-01T00:00:00Z",
-            },
-          ],
-        },
-      },
-      "status",
-    );
-    expect(types(statusPatched)).toContain("PatchStatusFailed");
-    const statusUpdated = await retryOnConflict(
-      col,
-      created.metadata.name,
-      (o) => {
-        o.status = {
-          ...o.status,
-          conditions: [
-            ...((o.status?.conditions ?? []) as Cond[]),
-            {
-              type: "StatusUpdateFailed",
-              status: "False",
-              reason: "E2E",
-              message: "Set from an e2e test",
-              lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
-            },
-          ],
-        };
-      },
-      "status",
-    );
-    expect(types(statusUpdated)).toContain("StatusUpdateFailed");
-    await col.delete(created.metadata.name);
-    expect(await col.status(created.metadata.name)).toBe(404);
-    expect((await col.list(label)).items.filter((i) => (i.metadata.finalizers ?? []).length === 0)).toHaveLength(2);
-    await col.deleteCollection(label);
-    expect((await col.list(label)).items.filter((i) => !heldByFinalizers(i))).toEqual([]);
+    // RFC 3339 seconds, as the wire keeps them.
+    await patchAndUpdateStatusConditions(col, created.metadata.name, "PatchStatusFailed", "StatusUpdateFailed", {
+      lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    });
+    await deleteOneThenCollection(col, created.metadata.name, label, 2, (i) => !heldByFinalizers(i));
   });
 
   it("should support ValidatingAdmissionPolicyBinding API operations", async () => {
@@ -604,36 +459,22 @@ describe("[sig-api-machinery] ValidatingAdmissionPolicy [Privileged:ClusterAdmin
       metadata: { generateName: "e2e-example-vapb-", labels: { "example-e2e-vapb-label": value } },
       spec: { policyName: "replicalimit-policy.example.com", validationActions: ["Deny"] },
     };
-    await col.create(template);
-    await col.create(template);
-    const created = await col.create(template);
-    expect((await col.get(created.metadata.name)).metadata.uid).toBe(created.metadata.uid);
+    const created = await createThree(col, template);
     const list = await col.list(label);
-    const events = await watchUntilAnnotated(
-      col.base,
+    await patchAndUpdateWatched(
+      c,
+      col,
+      created.metadata.name,
       { resourceVersion: list.metadata.resourceVersion, labelSelector: `example-e2e-vapb-label=${value}` },
-      "patched",
-      async () => {
-        const patched = await col.mergePatch(created.metadata.name, {
-          metadata: { annotations: { patched: "true" } },
-          spec: { validationActions: ["Warn"] },
-        });
-        expect(patched.metadata.annotations?.patched).toBe("true");
-        expect(patched.spec?.validationActions).toEqual(["Warn"]);
-        const updated = await retryOnConflict(col, created.metadata.name, (o) => {
-          o.metadata.annotations = { ...o.metadata.annotations, updated: "true" };
+      {
+        patch: { spec: { validationActions: ["Warn"] } },
+        mutate: (o) => {
           (o.spec as { validationActions: string[] }).validationActions = ["Deny"];
-        });
-        expect(updated.metadata.annotations?.updated).toBe("true");
-        expect(updated.spec?.validationActions).toEqual(["Deny"]);
+        },
+        check: (o, step) => expect(o.spec?.validationActions).toEqual([step === "patched" ? "Warn" : "Deny"]),
       },
     );
-    for (const e of events) expect(e.type).toBe("MODIFIED");
-    await col.delete(created.metadata.name);
-    expect(await col.status(created.metadata.name)).toBe(404);
-    expect((await col.list(label)).items.filter((i) => (i.metadata.finalizers ?? []).length === 0)).toHaveLength(2);
-    await col.deleteCollection(label);
-    expect((await col.list(label)).items.filter((i) => !heldByFinalizers(i))).toEqual([]);
+    await deleteOneThenCollection(col, created.metadata.name, label, 2, (i) => !heldByFinalizers(i));
   });
 });
 

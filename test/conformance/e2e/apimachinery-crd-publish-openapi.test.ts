@@ -3,12 +3,13 @@
 // of custom resources (kubectl reads /openapi/v3) and `kubectl create/apply` validated by the server against the
 // schema. Each it(...) is named after its upstream It(...).
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run } from "../../interop/run.js";
-import { checkKubectl, freshDir, kubectlBin, requireTool } from "../../interop/tools.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useKubectlSim } from "../../interop/kubectl-cluster-harness.js";
+import { requireTool } from "../../interop/tools.js";
 import { type E2eCluster, startE2eCluster } from "./harness.js";
 
-const kubectl = checkKubectl();
+const kubectlSim = useKubectlSim("crd-publish-openapi", startE2eCluster);
+const kubectl = kubectlSim.check;
 
 type Schema = Record<string, unknown>;
 
@@ -107,12 +108,7 @@ describe("apimachinery/crd_publish_openapi.go: CustomResourcePublishOpenAPI [Pri
   let dir: string;
   let ns: string;
 
-  const k = (args: string[], input?: string) =>
-    run(kubectlBin(), [`--server=${c.url}`, "--cache-dir", join(dir, "cache"), ...args], {
-      env: { KUBECONFIG: join(dir, "no-kubeconfig") },
-      timeoutMs: 60_000,
-      ...(input !== undefined && { input }),
-    });
+  const k = (args: string[], input?: string) => kubectlSim.k(args, input === undefined ? {} : { input });
   /** kubectl with a manifest as `-f` (the framework's RunKubectlInput pipes it to `-f -`). */
   const kInput = (manifest: string, args: string[]) => k(args, manifest);
 
@@ -229,12 +225,9 @@ describe("apimachinery/crd_publish_openapi.go: CustomResourcePublishOpenAPI [Pri
 
   beforeAll(async () => {
     if (!kubectl.ok) return;
-    c = await startE2eCluster();
-    dir = freshDir("crd-publish-openapi");
+    c = kubectlSim.sim();
+    dir = kubectlSim.dir();
     ns = await c.namespace("crd-publish-openapi");
-  });
-  afterAll(async () => {
-    await c?.close();
   });
 
   it("works for CRD with validation schema", async (ctx) => {

@@ -2,40 +2,23 @@
 // against the simulator over HTTP with its cluster running (sim-cluster's disruption controller keeping the
 // PodDisruptionBudgets' status, the ReplicaSet controller, scheduler and kubelet stand-in), as against
 // `pnpm apiserver --cluster` — the default stages 20 times faster.
-import { KubeClient } from "@informer-ts/client";
-import { realClock } from "@informer-ts/clock";
 import { silentLogger } from "@informer-ts/instrumentation";
-import { SimClusterRuntime } from "@informer-ts/sim-cluster";
 import type * as K8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fasterStages } from "../../interop/kubectl-cluster-harness.js";
 import { type E2eCluster, startE2eCluster } from "./harness.js";
 
 let c: E2eCluster;
-let client: KubeClient;
 let policy: K8s.PolicyV1Api;
-const stop = new AbortController();
-let done: Promise<void>;
 
 beforeAll(async () => {
-  c = await startE2eCluster();
-  client = new KubeClient({ server: c.url, qps: -1 });
-  const runtime = new SimClusterRuntime({
-    client,
-    clock: realClock,
-    nodes: 2,
-    stages: fasterStages(20),
-    logger: silentLogger,
-    controllers: ["replicaset", "disruption"],
+  c = await startE2eCluster({
+    cluster: { nodes: 2, stages: fasterStages(20), controllers: ["replicaset", "disruption"], logger: silentLogger },
   });
-  done = runtime.run(stop.signal);
   policy = c.kc.makeApiClient(c.k8s.PolicyV1Api);
 });
 
 afterAll(async () => {
-  stop.abort();
-  await done;
-  await client.close();
   await c.close();
 });
 

@@ -1,69 +1,40 @@
 // test/e2e/apps/{job,statefulset,cronjob}.go re-implemented with @kubernetes/client-node against the simulator over
 // HTTP with a cluster inside it (sim-cluster's nodes, kubelet stages, Job/CronJob/StatefulSet controllers) — in real
 // time, as `pnpm apiserver --cluster` runs, with the default stages 20 times faster so that a test takes seconds.
-import { KubeClient } from "@informer-ts/client";
-import { realClock } from "@informer-ts/clock";
 import { silentLogger } from "@informer-ts/instrumentation";
-import { SimClusterRuntime } from "@informer-ts/sim-cluster";
 import type * as K8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fasterStages } from "../../interop/kubectl-cluster-harness.js";
 import { failingIndexStages } from "../../sim-cluster/cluster-helpers.js";
-import { codeOf, type E2eCluster, startE2eCluster } from "./harness.js";
+import { codeOf, type E2eCluster, NOT_TERMINATE, notTerminatingStages, startE2eCluster } from "./harness.js";
 
 /**
  * Upstream's `failOddSucceedEven` pods exit with `$JOB_COMPLETION_INDEX % 2`; here a pod with this annotation fails
  * when its completion index is odd (the kubelet stand-in's stages, {@link failingIndexStages}).
  */
 const FAIL_ODD = { "e2e/behaviour": "failOddSucceedEven" };
-/**
- * Upstream's `notTerminate` pods sleep forever: a pod with this annotation neither completes nor fails under
- * {@link FAST}.
- */
-const NOT_TERMINATE = { "e2e/behaviour": "notTerminate" };
-const FAST = failingIndexStages([1, 3], fasterStages(20), FAIL_ODD).map((s) =>
-  s.name === "pod-complete" || s.name === "pod-fail"
-    ? {
-        ...s,
-        selector: {
-          ...s.selector,
-          matchExpressions: [
-            ...(s.selector?.matchExpressions ?? []),
-            { key: ".metadata.annotations.e2e/behaviour", operator: "NotIn" as const, values: ["notTerminate"] },
-          ],
-        },
-      }
-    : s,
-);
+/** The default stages 20 times faster, with {@link FAIL_ODD} and {@link NOT_TERMINATE} pods. */
+const FAST = notTerminatingStages(failingIndexStages([1, 3], fasterStages(20), FAIL_ODD));
 
 let c: E2eCluster;
-let client: KubeClient;
 let batch: K8s.BatchV1Api;
 let apps: K8s.AppsV1Api;
-const stop = new AbortController();
-let done: Promise<void>;
 
 beforeAll(async () => {
-  c = await startE2eCluster();
-  client = new KubeClient({ server: c.url, qps: -1 });
-  const runtime = new SimClusterRuntime({
-    client,
-    clock: realClock,
-    nodes: 3,
-    stages: FAST,
-    logger: silentLogger,
-    controllers: ["job", "cronjob", "statefulset"],
-    jobPodFailureBackoffMs: 100,
+  c = await startE2eCluster({
+    cluster: {
+      nodes: 3,
+      stages: FAST,
+      controllers: ["job", "cronjob", "statefulset"],
+      jobPodFailureBackoffMs: 100,
+      logger: silentLogger,
+    },
   });
-  done = runtime.run(stop.signal);
   batch = c.kc.makeApiClient(c.k8s.BatchV1Api);
   apps = c.kc.makeApiClient(c.k8s.AppsV1Api);
 });
 
 afterAll(async () => {
-  stop.abort();
-  await done;
-  await client.close();
   await c.close();
 });
 

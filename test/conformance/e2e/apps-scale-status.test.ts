@@ -2,59 +2,32 @@
 // replica_set.go, rc.go, statefulset.go, daemon_set.go and job.go, re-implemented with @kubernetes/client-node
 // against the simulator over HTTP with its cluster running (every sim-cluster controller, the default stages 20
 // times faster), as against `pnpm apiserver --cluster`. Upstream's `watchtools.Until` waits are polls of the object.
-import { KubeClient } from "@informer-ts/client";
-import { realClock } from "@informer-ts/clock";
 import { silentLogger } from "@informer-ts/instrumentation";
-import { DEFAULT_POD_STAGES, SimClusterRuntime, type Stage } from "@informer-ts/sim-cluster";
 import type * as K8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fasterStages } from "../../interop/kubectl-cluster-harness.js";
-import { codeOf, type E2eCluster, startE2eCluster } from "./harness.js";
-
-/**
- * Upstream's `notTerminate` job pods sleep forever: a pod with this annotation neither completes nor fails under
- * these stages (the default ones, 20 times faster).
- */
-const NOT_TERMINATE = { "e2e/behaviour": "notTerminate" };
-const STAGES: Stage[] = fasterStages(20, DEFAULT_POD_STAGES).map((s) =>
-  s.name === "pod-complete" || s.name === "pod-fail"
-    ? {
-        ...s,
-        selector: {
-          ...s.selector,
-          matchExpressions: [
-            ...(s.selector?.matchExpressions ?? []),
-            { key: ".metadata.annotations.e2e/behaviour", operator: "NotIn", values: ["notTerminate"] },
-          ],
-        },
-      }
-    : s,
-);
+import { collectionDeleted, updateOnConflict } from "./api-operations.js";
+import { type E2eCluster, NOT_TERMINATE, notTerminatingStages, startE2eCluster } from "./harness.js";
 
 let c: E2eCluster;
-let client: KubeClient;
 let apps: K8s.AppsV1Api;
 let batch: K8s.BatchV1Api;
-const stop = new AbortController();
-let done: Promise<void>;
 
 beforeAll(async () => {
-  c = await startE2eCluster();
-  client = new KubeClient({ server: c.url, qps: -1 });
-  const runtime = new SimClusterRuntime({ client, clock: realClock, nodes: 2, stages: STAGES, logger: silentLogger });
-  done = runtime.run(stop.signal);
+  c = await startE2eCluster({
+    cluster: { nodes: 2, stages: notTerminatingStages(fasterStages(20)), logger: silentLogger },
+  });
   apps = c.kc.makeApiClient(c.k8s.AppsV1Api);
   batch = c.kc.makeApiClient(c.k8s.BatchV1Api);
 });
 
 afterAll(async () => {
-  stop.abort();
-  await done;
-  await client.close();
   await c.close();
 });
 
 const POLL = { timeout: 20_000, interval: 25 };
+/** Attempts of a read-modify-write racing the cluster's controllers, which keep writing these objects. */
+const CONFLICT_TRIES = 20;
 const HTTPD = "registry.k8s.io/e2e-test-images/httpd:2.4.38-4";
 const AGNHOST = "registry.k8s.io/e2e-test-images/agnhost:2.53";
 const PAUSE = "registry.k8s.io/pause:3.10";
@@ -101,22 +74,20 @@ async function statusEndpoints(
 ): Promise<void> {
   const st = await getSub(`${path}/status`);
   expect((st.metadata as K8s.V1ObjectMeta).name).toBe(path.split("/").pop());
-  for (let attempt = 0; ; attempt++) {
-    const cur = await read();
-    cur.status = {
-      ...cur.status,
-      conditions: [
-        ...(cur.status?.conditions ?? []),
-        { type: "StatusUpdate", status: "True", reason: "E2E", message: "Set from e2e test" } as never,
-      ],
-    };
-    try {
-      await updateStatus(cur);
-      break;
-    } catch (err) {
-      if (attempt > 20 || codeOf(err) !== 409) throw err;
-    }
-  }
+  await updateOnConflict(
+    read,
+    (cur) => {
+      cur.status = {
+        ...cur.status,
+        conditions: [
+          ...(cur.status?.conditions ?? []),
+          { type: "StatusUpdate", status: "True", reason: "E2E", message: "Set from e2e test" } as never,
+        ],
+      };
+    },
+    updateStatus,
+    CONFLICT_TRIES,
+  );
   await expect
     .poll(async () => (await read()).status?.conditions?.some((x) => x.type === "StatusUpdate" && x.reason === "E2E"))
     .toBe(true);
@@ -302,12 +273,15 @@ describe("[sig-apps] Deployment (apps/deployment.go)", () => {
     expect(again.spec?.template.spec?.containers[0]?.image).toBe(HTTPD);
     expect(again.metadata?.labels?.["test-deployment"]).toBe("updated");
     await settled();
-    await apps.deleteCollectionNamespacedDeployment({
-      namespace: ns,
-      labelSelector: "test-deployment-static=true",
-      gracePeriodSeconds: 1,
-    });
-    await expect.poll(async () => (await apps.listNamespacedDeployment({ namespace: ns })).items.length, POLL).toBe(0);
+    await collectionDeleted(
+      () =>
+        apps.deleteCollectionNamespacedDeployment({
+          namespace: ns,
+          labelSelector: "test-deployment-static=true",
+          gracePeriodSeconds: 1,
+        }),
+      () => apps.listNamespacedDeployment({ namespace: ns }),
+    );
   });
 });
 
@@ -344,16 +318,14 @@ describe("[sig-apps] ReplicaSet (apps/replica_set.go)", () => {
     const read = () => apps.readNamespacedReplicaSet({ namespace: ns, name });
     await readyReplicas(read, 1);
     // Scaling up by replacing the ReplicaSet (UpdateReplicaSetWithRetries).
-    for (let attempt = 0; ; attempt++) {
-      const cur = await read();
-      cur.spec!.replicas = 2;
-      try {
-        await apps.replaceNamespacedReplicaSet({ namespace: ns, name, body: cur });
-        break;
-      } catch (err) {
-        if (attempt > 20 || codeOf(err) !== 409) throw err;
-      }
-    }
+    await updateOnConflict(
+      read,
+      (cur) => {
+        cur.spec!.replicas = 2;
+      },
+      (body) => apps.replaceNamespacedReplicaSet({ namespace: ns, name, body }),
+      CONFLICT_TRIES,
+    );
     await readyReplicas(read, 2);
     // Patching: 3 replicas of the pause image.
     await apps.patchNamespacedReplicaSet(
@@ -436,10 +408,10 @@ describe("[sig-apps] ReplicationController (apps/rc.go)", () => {
         (x) => x.metadata?.name === name && x.metadata.namespace === ns && x.metadata.labels?.["test-rc"] === "patched",
       ),
     ).toBe(true);
-    await c.core.deleteCollectionNamespacedReplicationController({ namespace: ns, labelSelector: "test-rc-static" });
-    await expect
-      .poll(async () => (await c.core.listNamespacedReplicationController({ namespace: ns })).items.length, POLL)
-      .toBe(0);
+    await collectionDeleted(
+      () => c.core.deleteCollectionNamespacedReplicationController({ namespace: ns, labelSelector: "test-rc-static" }),
+      () => c.core.listNamespacedReplicationController({ namespace: ns }),
+    );
   });
 
   it("should get and update a ReplicationController scale", async () => {
@@ -530,14 +502,10 @@ describe("[sig-apps] Daemon set [Serial] (apps/daemon_set.go)", () => {
     await daemonOnAllNodes(ns, name);
     const listed = await apps.listDaemonSetForAllNamespaces({ labelSelector: `daemonset-name=${name}` });
     expect(listed.items.filter((x) => x.metadata?.namespace === ns)).toHaveLength(1);
-    await apps.deleteCollectionNamespacedDaemonSet({ namespace: ns, labelSelector: `daemonset-name=${name}` });
-    await expect
-      .poll(
-        async () =>
-          (await apps.listNamespacedDaemonSet({ namespace: ns, labelSelector: `daemonset-name=${name}` })).items.length,
-        POLL,
-      )
-      .toBe(0);
+    await collectionDeleted(
+      () => apps.deleteCollectionNamespacedDaemonSet({ namespace: ns, labelSelector: `daemonset-name=${name}` }),
+      () => apps.listNamespacedDaemonSet({ namespace: ns, labelSelector: `daemonset-name=${name}` }),
+    );
   });
 
   it("should verify changes to a daemon set status", async () => {
@@ -622,18 +590,16 @@ describe("[sig-apps] Job (apps/job.go)", () => {
     expect(new Date(custom(patched)?.lastTransitionTime ?? 0).getTime()).toBe(now1.getTime());
     expect(patched.metadata?.annotations?.patchedstatus).toBe("true");
     const now2 = new Date(now1.getTime() + 1000);
-    let updated: K8s.V1Job | undefined;
-    for (let attempt = 0; updated === undefined; attempt++) {
-      const cur = await batch.readNamespacedJob({ namespace: ns, name });
-      const cond = custom(cur);
-      expect(cond, "the patched condition").toBeDefined();
-      cond!.lastTransitionTime = now2;
-      try {
-        updated = await batch.replaceNamespacedJobStatus({ namespace: ns, name, body: cur });
-      } catch (err) {
-        if (attempt > 20 || codeOf(err) !== 409) throw err;
-      }
-    }
+    const updated = await updateOnConflict(
+      () => batch.readNamespacedJob({ namespace: ns, name }),
+      (cur) => {
+        const cond = custom(cur);
+        expect(cond, "the patched condition").toBeDefined();
+        cond!.lastTransitionTime = now2;
+      },
+      (body) => batch.replaceNamespacedJobStatus({ namespace: ns, name, body }),
+      CONFLICT_TRIES,
+    );
     expect(new Date(custom(updated)?.lastTransitionTime ?? 0).getTime()).toBe(now2.getTime());
     const job = await batch.readNamespacedJob({ namespace: ns, name });
     const gotten = await getSub(`/apis/batch/v1/namespaces/${ns}/jobs/${name}/status`);
@@ -657,17 +623,15 @@ describe("[sig-apps] Job (apps/job.go)", () => {
       BigInt(created.metadata?.resourceVersion ?? "0"),
     );
     expect(patched.metadata?.labels?.[name]).toBe("patched");
-    let updated: K8s.V1Job | undefined;
-    for (let attempt = 0; updated === undefined; attempt++) {
-      const cur = await batch.readNamespacedJob({ namespace: ns, name });
-      cur.spec!.suspend = false;
-      cur.metadata!.annotations = { ...cur.metadata?.annotations, updated: "true" };
-      try {
-        updated = await batch.replaceNamespacedJob({ namespace: ns, name, body: cur });
-      } catch (err) {
-        if (attempt > 20 || codeOf(err) !== 409) throw err;
-      }
-    }
+    const updated = await updateOnConflict(
+      () => batch.readNamespacedJob({ namespace: ns, name }),
+      (cur) => {
+        cur.spec!.suspend = false;
+        cur.metadata!.annotations = { ...cur.metadata?.annotations, updated: "true" };
+      },
+      (body) => batch.replaceNamespacedJob({ namespace: ns, name, body }),
+      CONFLICT_TRIES,
+    );
     expect(updated.metadata?.annotations?.updated).toBe("true");
     const jobs = await batch.listJobForAllNamespaces({ labelSelector: `e2e-job-label=${name}` });
     expect(jobs.items).toHaveLength(1);
@@ -677,16 +641,14 @@ describe("[sig-apps] Job (apps/job.go)", () => {
         return [j.status?.conditions?.find((x) => x.type === "Complete")?.status, j.status?.succeeded];
       }, POLL)
       .toEqual(["True", 4]);
-    await batch.deleteCollectionNamespacedJob({
-      namespace: ns,
-      labelSelector: `e2e-job-label=${name}`,
-      propagationPolicy: "Background",
-    });
-    await expect
-      .poll(
-        async () => (await batch.listJobForAllNamespaces({ labelSelector: `e2e-job-label=${name}` })).items.length,
-        POLL,
-      )
-      .toBe(0);
+    await collectionDeleted(
+      () =>
+        batch.deleteCollectionNamespacedJob({
+          namespace: ns,
+          labelSelector: `e2e-job-label=${name}`,
+          propagationPolicy: "Background",
+        }),
+      () => batch.listJobForAllNamespaces({ labelSelector: `e2e-job-label=${name}` }),
+    );
   });
 });

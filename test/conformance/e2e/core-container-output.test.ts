@@ -4,10 +4,7 @@
 // `e2eoutput.TestContainerOutput`: the pod runs to `Succeeded`, its log must contain each expected line) and
 // test/e2e/auth/service_accounts.go (the token volume, TokenRequest and TokenReview). What a container prints comes
 // from the simulator's container output model (docs/sim-cluster.md, "Container output").
-import { KubeClient } from "@informer-ts/client";
-import { realClock } from "@informer-ts/clock";
 import { silentLogger } from "@informer-ts/instrumentation";
-import { SimClusterRuntime } from "@informer-ts/sim-cluster";
 import type * as K8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fasterStages } from "../../interop/kubectl-cluster-harness.js";
@@ -20,31 +17,22 @@ const AGNHOST = "registry.k8s.io/e2e-test-images/agnhost:2.53";
 const BUSYBOX = "registry.k8s.io/e2e-test-images/busybox:1.36.1-1";
 
 let c: E2eCluster;
-let client: KubeClient;
 let auth: K8s.AuthenticationV1Api;
-const stop = new AbortController();
-let done: Promise<void>;
 
 beforeAll(async () => {
-  c = await startE2eCluster();
-  client = new KubeClient({ server: c.url, qps: -1 });
-  const runtime = new SimClusterRuntime({
-    client,
-    clock: realClock,
-    nodes: 2,
-    stages: fasterStages(20),
-    logger: silentLogger,
-    controllers: ["serviceaccount", "root-ca-cert-publisher"],
-    rootCA: ROOT_CA,
+  c = await startE2eCluster({
+    cluster: {
+      nodes: 2,
+      stages: fasterStages(20),
+      controllers: ["serviceaccount", "root-ca-cert-publisher"],
+      rootCA: ROOT_CA,
+      logger: silentLogger,
+    },
   });
-  done = runtime.run(stop.signal);
   auth = c.kc.makeApiClient(c.k8s.AuthenticationV1Api);
 });
 
 afterAll(async () => {
-  stop.abort();
-  await done;
-  await client.close();
   await c.close();
 });
 

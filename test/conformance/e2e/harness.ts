@@ -8,7 +8,7 @@ import type * as K8s from "@kubernetes/client-node";
 import { SimApiServer } from "../../../packages/sim-apiserver/src/engine/sim-apiserver.js";
 import { EngineBackend } from "../../../packages/sim-apiserver/src/http/engine-backend.js";
 import { SimHttpServer } from "../../../packages/sim-apiserver/src/http/server.js";
-import { SimClusterRuntime } from "../../../packages/sim-cluster/src/cluster.js";
+import { type ClusterOptions, SimClusterRuntime } from "../../../packages/sim-cluster/src/cluster.js";
 import { DEFAULT_POD_STAGES, type Stage } from "../../../packages/sim-cluster/src/kubelet/stage.js";
 
 /**
@@ -19,6 +19,30 @@ import { DEFAULT_POD_STAGES, type Stage } from "../../../packages/sim-cluster/sr
 const E2E_STAGES: readonly Stage[] = DEFAULT_POD_STAGES.map((s) =>
   s.name === "pod-delete" ? { ...s, delay: { durationMs: 500 } } : s,
 );
+
+/**
+ * Upstream's `notTerminate` pods sleep forever: a pod with this annotation neither completes nor fails under
+ * {@link notTerminatingStages}.
+ */
+export const NOT_TERMINATE = { "e2e/behaviour": "notTerminate" };
+
+/** `stages` with their `pod-complete` and `pod-fail` stages passing over pods annotated {@link NOT_TERMINATE}. */
+export function notTerminatingStages(stages: readonly Stage[]): Stage[] {
+  return stages.map((s) =>
+    s.name === "pod-complete" || s.name === "pod-fail"
+      ? {
+          ...s,
+          selector: {
+            ...s.selector,
+            matchExpressions: [
+              ...(s.selector?.matchExpressions ?? []),
+              { key: ".metadata.annotations.e2e/behaviour", operator: "NotIn" as const, values: ["notTerminate"] },
+            ],
+          },
+        }
+      : s,
+  );
+}
 
 export type ClientNode = typeof K8s;
 
@@ -51,7 +75,10 @@ export interface E2eClusterOptions {
    * Also run the cluster's moving parts (`pnpm apiserver --cluster`: nodes, scheduler, kubelet stand-in, the
    * workload, service-account and root-CA controllers of `@informer-ts/sim-cluster`), over HTTP in real time.
    */
-  readonly cluster?: { readonly nodes?: number; readonly rootCA?: string };
+  readonly cluster?: Pick<ClusterOptions, "nodes" | "rootCA" | "controllers" | "jobPodFailureBackoffMs" | "logger"> & {
+    /** The kubelet stand-in's stages (default the defaults, a deleted pod going after half a second). */
+    readonly stages?: readonly Stage[];
+  };
   /**
    * Runs the simulator and its cluster on a {@link RealClock} this many times as fast as the wall clock (default 1):
    * with 60, a CronJob's every-minute schedule fires every wall second, pod stages and heartbeats are 60 times
@@ -74,10 +101,10 @@ export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<
     const runtime = new SimClusterRuntime({
       client,
       clock,
+      ...options.cluster,
       nodes: options.cluster.nodes ?? 2,
-      stages: E2E_STAGES,
-      logger: newConsoleLogger("sim-cluster", "error"),
-      ...(options.cluster.rootCA !== undefined && { rootCA: options.cluster.rootCA }),
+      stages: options.cluster.stages ?? E2E_STAGES,
+      logger: options.cluster.logger ?? newConsoleLogger("sim-cluster", "error"),
     });
     const stop = new AbortController();
     const running = runtime.run(stop.signal);

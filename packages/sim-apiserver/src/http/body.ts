@@ -70,6 +70,11 @@ export interface ExpectedKind {
   readonly group: string;
   readonly version: string;
   readonly kind: string;
+  /**
+   * Other group versions whose body of this kind the endpoint takes too (a storage's `AcceptsGroupVersion`: pods/eviction
+   * takes policy/v1beta1 Evictions, pkg/registry/core/pod/storage/eviction.go); decoded as {@link version}.
+   */
+  readonly alsoAccepts?: readonly string[];
 }
 
 function apiVersionOf(group: string, version: string): string {
@@ -115,7 +120,7 @@ function checkKind(obj: KubeObject, expected: ExpectedKind): KubeObject {
       `${kind} in version ${JSON.stringify(v)} cannot be handled as a ${expected.kind}: the kind ${JSON.stringify(kind)} is not served by this endpoint`,
     );
   }
-  if (apiVersion !== wantAV) {
+  if (apiVersion !== wantAV && expected.alsoAccepts?.includes(apiVersion) !== true) {
     throw newBadRequest(
       `the API version in the data (${apiVersion}) does not match the expected API version (${wantAV})`,
     );
@@ -126,7 +131,8 @@ function checkKind(obj: KubeObject, expected: ExpectedKind): KubeObject {
     );
   }
   obj.kind = kind;
-  obj.apiVersion = apiVersion;
+  // An accepted other version converts to the endpoint's (their fields are the same).
+  obj.apiVersion = wantAV;
   return obj;
 }
 

@@ -63,6 +63,20 @@ describe("discovery documents", () => {
     expect(l.resources[0]!.verbs).toEqual(["create", "delete", "get", "list", "patch", "update", "watch"]);
     expect(apiResourceList(served, "apps", "v2")).toBeUndefined();
   });
+  it("pods lists the subresources the simulator serves: pods/log only with a backend answering logs; no exec, attach, portforward", () => {
+    const withPods = [...served, res("", "v1", "pods", "Pod")];
+    const names = (podLog: boolean) =>
+      (apiResourceList(withPods, "", "v1", { podLog }) as { resources: { name: string }[] }).resources
+        .map((r) => r.name)
+        .filter((n) => n.startsWith("pods/"));
+    expect(names(true)).toEqual(["pods/binding", "pods/log", "pods/eviction"]);
+    expect(names(false)).toEqual(["pods/binding", "pods/eviction"]);
+    const log = (
+      apiResourceList(withPods, "", "v1", { podLog: true }) as { resources: { name: string }[] }
+    ).resources.find((r) => r.name === "pods/log");
+    expect(log).toEqual({ name: "pods/log", singularName: "", namespaced: true, kind: "Pod", verbs: ["get"] });
+  });
+
   it("compareKubeVersions orders GA > beta > alpha, then by number", () => {
     expect(["v1alpha1", "v2", "v1beta2", "v1", "foo", "v1beta1", "v10"].sort(compareKubeVersions)).toEqual([
       "v10",

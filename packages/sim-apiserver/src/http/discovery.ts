@@ -91,11 +91,23 @@ export function apiGroup(resources: readonly ServedResource[], group: string): u
   return { kind: "APIGroup", apiVersion: "v1", ...apiGroupOf(group, vs.sort(compareKubeVersions)) };
 }
 
+/** The subresources a backend may or may not serve, so discovery lists them only when it does. */
+export interface ServedSubresources {
+  /** `pods/log` (the backend answers `podLog`). */
+  readonly podLog?: boolean;
+}
+
 /**
  * `GET /api/v1` or `/apis/<group>/<version>`: `APIResourceList`, or `undefined` when nothing is served there.
- * Resources are sorted by name.
+ * Resources are sorted by name. Only subresources the simulator serves are listed: kube-apiserver also lists
+ * `pods/exec`, `pods/attach`, `pods/portforward` and the `proxy` subresources, which the simulator has no route for.
  */
-export function apiResourceList(resources: readonly ServedResource[], group: string, version: string): unknown {
+export function apiResourceList(
+  resources: readonly ServedResource[],
+  group: string,
+  version: string,
+  served: ServedSubresources = {},
+): unknown {
   const rs = resources.filter((r) => r.group === group && r.version === version);
   if (rs.length === 0) return undefined;
   const body: Record<string, unknown> = { kind: "APIResourceList" };
@@ -123,6 +135,10 @@ export function apiResourceList(resources: readonly ServedResource[], group: str
       ...(r.group === "" && r.resource === "pods"
         ? [
             { name: "pods/binding", singularName: "", namespaced: true, kind: "Binding", verbs: ["create"] },
+            // `pods/log`: a GET of the Pod's container output (kubectl logs reads it without discovery, others ask).
+            ...(served.podLog === true
+              ? [{ name: "pods/log", singularName: "", namespaced: true, kind: "Pod", verbs: ["get"] }]
+              : []),
             {
               name: "pods/eviction",
               singularName: "",

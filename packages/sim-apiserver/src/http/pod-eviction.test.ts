@@ -299,4 +299,36 @@ describe("pods/eviction", () => {
     });
     expect(v1.resources.map((r) => r.name)).toEqual(expect.arrayContaining(["pods/binding", "serviceaccounts/token"]));
   });
+
+  // test/integration/evictions/evictions_test.go TestEvictionVersions: pods/eviction takes policy/v1 and
+  // policy/v1beta1 Evictions (EvictionREST.AcceptsGroupVersion), though policy/v1beta1 is no longer served as a group
+  // version; both answer a v1 Status, and any other version is a 400.
+  it("TestEvictionVersions: policy/v1 and policy/v1beta1 Evictions are accepted, other versions are not", async () => {
+    for (const version of ["policy/v1", "policy/v1beta1"]) {
+      const name = `ver-${version.replace("/", "-")}`;
+      await createPod({ name, phase: "Running", ready: true });
+      const res = await send("POST", `${PODS}/${name}/eviction`, {
+        apiVersion: version,
+        kind: "Eviction",
+        metadata: { name, namespace: "default" },
+        deleteOptions: { gracePeriodSeconds: 0 },
+      });
+      expect(res.status, `${version}: ${res.text}`).toBe(201);
+      expect(res.json).toMatchObject({ kind: "Status", apiVersion: "v1", status: "Success" });
+      expect(await podExists(name)).toBe(false);
+    }
+    await createPod({ name: "ver-other", phase: "Running", ready: true });
+    const other = await send("POST", `${PODS}/ver-other/eviction`, {
+      apiVersion: "policy/v2",
+      kind: "Eviction",
+      metadata: { name: "ver-other", namespace: "default" },
+    });
+    expect(other.status).toBe(400);
+    expect(other.json).toMatchObject({
+      message: "the API version in the data (policy/v2) does not match the expected API version (policy/v1)",
+    });
+    expect(await podExists("ver-other")).toBe(true);
+    const groups = (await send("GET", "/apis/policy")).json as { versions: { version: string }[] };
+    expect(groups.versions.map((v) => v.version)).toEqual(["v1"]);
+  });
 });

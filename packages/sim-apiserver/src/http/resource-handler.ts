@@ -273,7 +273,7 @@ export async function handleResourceRequest(
     const kind = binding
       ? { group: "", version: "v1", kind: "Binding" }
       : eviction
-        ? { group: "policy", version: "v1", kind: "Eviction" }
+        ? { group: "policy", version: "v1", kind: "Eviction", alsoAccepts: ["policy/v1beta1"] }
         : { group: "authentication.k8s.io", version: "v1", kind: "TokenRequest" };
     return createOnSubresource(req, res, r, namespace, info.name, query, ctx, cfg, kind);
   }
@@ -408,10 +408,6 @@ async function create(
 }
 
 /**
- * `POST pods/<name>/binding` (`BindingREST.Create`): the body is a `v1` Binding for the pod on the URL; the engine sets
- * the pod's node (see the engine's `bindPod`) and the answer is the `Success` Status with 201.
- */
-/**
  * `GET pods/<name>/log`: the log as `text/plain`; with `follow` on a running container the response stays open
  * (chunked) until the container ends or the client goes away.
  */
@@ -449,9 +445,9 @@ async function servePodLog(
 }
 
 /**
- * A POST to a create subresource whose body is its own kind: `pods/<name>/binding` (a Binding),
- * `pods/<name>/eviction` (a policy/v1 Eviction) and `serviceaccounts/<name>/token` (a TokenRequest). The object is
- * named after the URL.
+ * A POST to a create subresource whose body is its own kind: `pods/<name>/binding` (a Binding: `BindingREST.Create`,
+ * the engine sets the pod's node, see `bindPod`), `pods/<name>/eviction` (a policy/v1 or v1beta1 Eviction) and
+ * `serviceaccounts/<name>/token` (a TokenRequest). The object is named after the URL.
  */
 async function createOnSubresource(
   req: IncomingMessage,

@@ -509,7 +509,7 @@ export class SimHttpServer {
       return;
     }
     if (segs[0] === "api" && segs.length === 2) {
-      const body = apiResourceList(resources, "", segs[1]!);
+      const body = apiResourceList(resources, "", segs[1]!, { podLog: this.opts.backend.podLog !== undefined });
       if (body === undefined) throw genericNotFound();
       writeJson(res, 200, body);
       return;

@@ -10,27 +10,20 @@ import {
   type StructuralSchema,
   validateCustomResource,
 } from "./custom-resource-schema.js";
+import { specSchema } from "./custom-resource-schema.test-util.js";
 
 describe("TestPrune", () => {
-  const schema: StructuralSchema = {
-    type: "object",
-    properties: {
-      spec: {
-        type: "object",
-        properties: {
-          a: { type: "string" },
-          list: { type: "array", items: { type: "object", properties: { x: { type: "integer" } } } },
-          free: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-          map: { type: "object", additionalProperties: { type: "object", properties: { v: { type: "string" } } } },
-          embedded: {
-            type: "object",
-            "x-kubernetes-embedded-resource": true,
-            "x-kubernetes-preserve-unknown-fields": true,
-          },
-        },
-      },
+  const schema = specSchema({
+    a: { type: "string" },
+    list: { type: "array", items: { type: "object", properties: { x: { type: "integer" } } } },
+    free: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+    map: { type: "object", additionalProperties: { type: "object", properties: { v: { type: "string" } } } },
+    embedded: {
+      type: "object",
+      "x-kubernetes-embedded-resource": true,
+      "x-kubernetes-preserve-unknown-fields": true,
     },
-  };
+  });
 
   it("drops unspecified fields at every level, keeps apiVersion/kind/metadata at the root", () => {
     const obj = {
@@ -78,26 +71,20 @@ describe("TestPrune", () => {
 
 describe("TestDefault", () => {
   it("fills absent properties, in objects, list items and additionalProperties, defaults inside defaults", () => {
-    const s: StructuralSchema = {
-      type: "object",
-      properties: {
-        spec: {
+    const s = specSchema(
+      {
+        replicas: { type: "integer", default: 1 },
+        ports: {
+          type: "array",
+          items: { type: "object", properties: { protocol: { type: "string", default: "TCP" } } },
+        },
+        byName: {
           type: "object",
-          default: {},
-          properties: {
-            replicas: { type: "integer", default: 1 },
-            ports: {
-              type: "array",
-              items: { type: "object", properties: { protocol: { type: "string", default: "TCP" } } },
-            },
-            byName: {
-              type: "object",
-              additionalProperties: { type: "object", properties: { on: { type: "boolean", default: true } } },
-            },
-          },
+          additionalProperties: { type: "object", properties: { on: { type: "boolean", default: true } } },
         },
       },
-    };
+      { default: {} },
+    );
     const obj: Record<string, unknown> = {};
     defaultCustomResource(obj, s);
     expect(obj).toEqual({ spec: { replicas: 1 } });
@@ -113,34 +100,27 @@ describe("TestDefault", () => {
 
 describe("TestValidateCustomResource", () => {
   const v = (schema: StructuralSchema, obj: unknown) => validateCustomResource(obj, schema).map(fieldErrorString);
-  const spec = (
-    properties: Record<string, StructuralSchema>,
-    extra: Partial<StructuralSchema> = {},
-  ): StructuralSchema => ({
-    type: "object",
-    properties: { spec: { type: "object", properties, ...extra } },
-  });
 
   it("types, with kube-openapi's message", () => {
-    expect(v(spec({ replicas: { type: "integer" } }), { spec: { replicas: "three" } })).toEqual([
+    expect(v(specSchema({ replicas: { type: "integer" } }), { spec: { replicas: "three" } })).toEqual([
       'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
     ]);
     expect(
-      v(spec({ f: { type: "number" }, b: { type: "boolean" }, o: { type: "object" } }), {
+      v(specSchema({ f: { type: "number" }, b: { type: "boolean" }, o: { type: "object" } }), {
         spec: { f: 1.5, b: 1, o: [] },
       }),
     ).toEqual([
       'spec.b: Invalid value: "integer": spec.b in body must be of type boolean: "integer"',
       'spec.o: Invalid value: "array": spec.o in body must be of type object: "array"',
     ]);
-    expect(v(spec({ n: { type: "string" } }), { spec: { n: null } })).toEqual([
+    expect(v(specSchema({ n: { type: "string" } }), { spec: { n: null } })).toEqual([
       'spec.n: Invalid value: "null": spec.n in body must be of type string: "null"',
     ]);
-    expect(v(spec({ n: { type: "string", nullable: true } }), { spec: { n: null } })).toEqual([]);
+    expect(v(specSchema({ n: { type: "string", nullable: true } }), { spec: { n: null } })).toEqual([]);
   });
 
   it("minimum, maximum (exclusive too), multipleOf", () => {
-    const s = spec({
+    const s = specSchema({
       r: { type: "integer", minimum: 1, maximum: 10 },
       e: { type: "integer", minimum: 0, exclusiveMinimum: true, maximum: 5, exclusiveMaximum: true },
       m: { type: "integer", multipleOf: 3 },
@@ -157,7 +137,7 @@ describe("TestValidateCustomResource", () => {
   });
 
   it("enum, pattern, lengths, required", () => {
-    const s = spec(
+    const s = specSchema(
       {
         mode: { type: "string", enum: ["a", "b"] },
         cron: { type: "string", pattern: "^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$" },
@@ -177,7 +157,7 @@ describe("TestValidateCustomResource", () => {
   });
 
   it("items: maxItems, minItems, uniqueItems, and the items' own schema", () => {
-    const s = spec({
+    const s = specSchema({
       l: { type: "array", maxItems: 2, uniqueItems: true, items: { type: "string" } },
       m: { type: "array", minItems: 1 },
     });
@@ -190,7 +170,7 @@ describe("TestValidateCustomResource", () => {
   });
 
   it("x-kubernetes-int-or-string, formats, additionalProperties, embedded resources", () => {
-    const s = spec({
+    const s = specSchema({
       port: { "x-kubernetes-int-or-string": true },
       at: { type: "string", format: "date-time" },
       small: { type: "integer", format: "int32" },

@@ -5,18 +5,20 @@ import { fieldErrorString } from "@informer-ts/apimachinery";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { StructuralSchema } from "../custom-resource-schema.js";
+import {
+  specSchema,
+  specWithRules,
+  type ValidationRule,
+  withValidations,
+} from "../custom-resource-schema.test-util.js";
 import { CEL_COST_LIMITS } from "./cost.js";
 import { validateCustomResourceRules, validateSchemaRules } from "./validation.js";
 
-const withRules = (rules: unknown[], properties: Record<string, StructuralSchema>): StructuralSchema => ({
-  type: "object",
-  properties: { spec: { type: "object", properties, "x-kubernetes-validations": rules } as StructuralSchema },
-});
 const v = (schema: StructuralSchema, obj: unknown, old?: unknown) =>
   validateCustomResourceRules(obj, schema, old).map(fieldErrorString);
 
 describe("TestValidationExpressions", () => {
-  const schema = withRules(
+  const schema = specWithRules(
     [
       { rule: "self.minReplicas <= self.replicas", message: "replicas should be greater than or equal to minReplicas" },
       { rule: "self.name.startsWith('w')" },
@@ -51,25 +53,10 @@ describe("TestValidationExpressions", () => {
 
 describe("TestValidationExpressionsAtSchemaLevels", () => {
   it("rules on scalars and list items bind self to that value; fieldPath moves the error", () => {
-    const schema: StructuralSchema = {
-      type: "object",
-      properties: {
-        spec: {
-          type: "object",
-          properties: {
-            port: {
-              type: "integer",
-              "x-kubernetes-validations": [{ rule: "self > 1024", message: "must be unprivileged" }],
-            },
-            names: {
-              type: "array",
-              items: { type: "string", "x-kubernetes-validations": [{ rule: "self != 'root'" }] },
-            },
-          },
-          "x-kubernetes-validations": [{ rule: "self.port != 8080", fieldPath: ".port", message: "8080 is reserved" }],
-        } as StructuralSchema,
-      },
-    };
+    const schema = specWithRules([{ rule: "self.port != 8080", fieldPath: ".port", message: "8080 is reserved" }], {
+      port: withValidations({ type: "integer" }, [{ rule: "self > 1024", message: "must be unprivileged" }]),
+      names: { type: "array", items: withValidations({ type: "string" }, [{ rule: "self != 'root'" }]) },
+    });
     expect(v(schema, { spec: { port: 2000, names: ["a"] } })).toEqual([]);
     expect(v(schema, { spec: { port: 8080 } })).toEqual(['spec.port: Invalid value: "object": 8080 is reserved']);
     expect(v(schema, { spec: { port: 80, names: ["a", "root"] } })).toEqual([
@@ -80,7 +67,7 @@ describe("TestValidationExpressionsAtSchemaLevels", () => {
 });
 
 describe("transition rules (oldSelf)", () => {
-  const schema = withRules([{ rule: "self.replicas >= oldSelf.replicas", message: "replicas may not decrease" }], {
+  const schema = specWithRules([{ rule: "self.replicas >= oldSelf.replicas", message: "replicas may not decrease" }], {
     replicas: { type: "integer" },
   });
   it("are skipped on create and evaluated against the old object on update", () => {
@@ -99,7 +86,7 @@ const HINT =
 
 describe("TestReasonAndFieldPath", () => {
   const schema = (reason: string | undefined) =>
-    withRules([{ rule: "self.replicas > 0", message: " must be positive ", fieldPath: ".replicas", reason }], {
+    specWithRules([{ rule: "self.replicas > 0", message: " must be positive ", fieldPath: ".replicas", reason }], {
       replicas: { type: "integer" },
     });
   it("reason picks the cause (fieldErrorForReason); message is trimmed; fieldPath moves the error", () => {
@@ -114,7 +101,7 @@ describe("TestReasonAndFieldPath", () => {
 
 describe("TestMessageExpression", () => {
   const schema = (messageExpression: string) =>
-    withRules([{ rule: "self.replicas > 0", message: "fallback", messageExpression }], {
+    specWithRules([{ rule: "self.replicas > 0", message: "fallback", messageExpression }], {
       replicas: { type: "integer" },
     });
   const obj = { spec: { replicas: 0 } };
@@ -205,22 +192,17 @@ describe("TestRatcheting (CRDValidationRatcheting, GA since 1.30)", () => {
 });
 
 describe("CRD write: estimated cost (apiextensions validation.go, StaticEstimatedCostLimit / StaticEstimatedCRDCostLimit)", () => {
-  const tags = (bounds: { maxItems?: number; maxLength?: number }): unknown => ({
-    type: "object",
-    properties: {
-      spec: {
-        type: "object",
-        properties: {
-          tags: {
-            type: "array",
-            ...(bounds.maxItems === undefined ? {} : { maxItems: bounds.maxItems }),
-            items: { type: "string", ...(bounds.maxLength === undefined ? {} : { maxLength: bounds.maxLength }) },
-            "x-kubernetes-validations": [{ rule: "self.all(x, x.contains('gpu'))" }],
-          },
+  const tags = (bounds: { maxItems?: number; maxLength?: number }) =>
+    specSchema({
+      tags: withValidations(
+        {
+          type: "array",
+          ...(bounds.maxItems === undefined ? {} : { maxItems: bounds.maxItems }),
+          items: { type: "string", ...(bounds.maxLength === undefined ? {} : { maxLength: bounds.maxLength }) },
         },
-      },
-    },
-  });
+        [{ rule: "self.all(x, x.contains('gpu'))" }],
+      ),
+    });
   const rule = `${ROOT}.properties[spec].properties[tags].x-kubernetes-validations[0].rule`;
 
   it("a rule over an unbounded list of unbounded strings is Forbidden, and so is the schema's total", () => {
@@ -317,23 +299,15 @@ describe("CRD write: estimated cost (apiextensions validation.go, StaticEstimate
 });
 
 describe("CRD write: type-checking against the schema (TestCelCompilation)", () => {
-  const spec = (rules: unknown[]) => ({
-    type: "object",
-    properties: {
-      spec: {
-        type: "object",
-        properties: {
-          replicas: { type: "integer" },
-          ratio: { type: "number" },
-          name: { type: "string" },
-          items: { type: "array", items: { type: "object", properties: { port: { type: "integer" } } } },
-          labels: { type: "object", additionalProperties: { type: "string" } },
-          any: { "x-kubernetes-int-or-string": true },
-        },
-        "x-kubernetes-validations": rules,
-      },
-    },
-  });
+  const spec = (rules: ValidationRule[]) =>
+    specWithRules(rules, {
+      replicas: { type: "integer" },
+      ratio: { type: "number" },
+      name: { type: "string" },
+      items: { type: "array", items: { type: "object", properties: { port: { type: "integer" } } } },
+      labels: { type: "object", additionalProperties: { type: "string" } },
+      any: { "x-kubernetes-int-or-string": true },
+    });
   const at = `${ROOT}.properties[spec].x-kubernetes-validations`;
   const printed = (rule: string) =>
     `apiextensions.ValidationRule{Rule:${JSON.stringify(rule)}, Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}`;
@@ -432,34 +406,31 @@ describe("CRD write: type-checking against the schema (TestCelCompilation)", () 
     ].map((rule) => ({ rule }));
     // They compile (some are over the cost limit, `name` having no maxLength: costed as upstream's cost.go does).
     expect(atCrd(spec(ok)).filter((e) => e.includes("compilation failed"))).toEqual([]);
-    expect(atCrd(spec([{ rule: "quantity(self.replicas).isInteger()" }]))[0]).toContain(
-      "compilation failed: ERROR: <input>:1:9: found no matching overload for 'quantity' applied to '(int)'",
-    );
-    expect(atCrd(spec([{ rule: "quantity(self.name).add('x') == quantity('1')" }]))[0]).toContain(
-      "found no matching overload for 'add' applied to 'kubernetes.Quantity.(string)'",
-    );
-    // quantity_test.go's "isQuantity_noOverload".
-    expect(atCrd(spec([{ rule: "isQuantity([1, 2, 3])" }]))[0]).toContain(
-      "found no matching overload for 'isQuantity' applied to '(list(int))'",
-    );
-    // semver_test.go's "isSemver_noOverload".
-    expect(atCrd(spec([{ rule: "isSemver([1, 2, 3])" }]))[0]).toContain(
-      "found no matching overload for 'isSemver' applied to '(list(int))'",
-    );
-    expect(atCrd(spec([{ rule: "semver(self.name).isLessThan(quantity('1'))" }]))[0]).toContain(
-      "found no matching overload for 'isLessThan' applied to 'kubernetes.Semver.(kubernetes.Quantity)'",
-    );
-    // cidr_test.go's "compilation error for cidr(int)".
-    expect(atCrd(spec([{ rule: "cidr(192168).prefixLength() > 0" }]))[0]).toContain(
-      "found no matching overload for 'cidr' applied to '(int)'",
-    );
-    // ip_test.go's "passing cidr into isIP returns compile error".
-    expect(atCrd(spec([{ rule: "isIP(cidr(self.name))" }]))[0]).toContain(
-      "found no matching overload for 'isIP' applied to '(net.CIDR)'",
-    );
-    expect(atCrd(spec([{ rule: "ip(self.name) == cidr(self.name)" }]))[0]).toContain(
-      "found no matching overload for '_==_' applied to '(net.IP, net.CIDR)'",
-    );
+    // Each rule fails to compile with its overload error.
+    const noOverload: Array<[rule: string, message: string]> = [
+      [
+        "quantity(self.replicas).isInteger()",
+        "compilation failed: ERROR: <input>:1:9: found no matching overload for 'quantity' applied to '(int)'",
+      ],
+      [
+        "quantity(self.name).add('x') == quantity('1')",
+        "found no matching overload for 'add' applied to 'kubernetes.Quantity.(string)'",
+      ],
+      // quantity_test.go's "isQuantity_noOverload".
+      ["isQuantity([1, 2, 3])", "found no matching overload for 'isQuantity' applied to '(list(int))'"],
+      // semver_test.go's "isSemver_noOverload".
+      ["isSemver([1, 2, 3])", "found no matching overload for 'isSemver' applied to '(list(int))'"],
+      [
+        "semver(self.name).isLessThan(quantity('1'))",
+        "found no matching overload for 'isLessThan' applied to 'kubernetes.Semver.(kubernetes.Quantity)'",
+      ],
+      // cidr_test.go's "compilation error for cidr(int)".
+      ["cidr(192168).prefixLength() > 0", "found no matching overload for 'cidr' applied to '(int)'"],
+      // ip_test.go's "passing cidr into isIP returns compile error".
+      ["isIP(cidr(self.name))", "found no matching overload for 'isIP' applied to '(net.CIDR)'"],
+      ["ip(self.name) == cidr(self.name)", "found no matching overload for '_==_' applied to '(net.IP, net.CIDR)'"],
+    ];
+    for (const [rule, message] of noOverload) expect(atCrd(spec([{ rule }]))[0], rule).toContain(message);
   });
 
   it("the root object has apiVersion, kind and metadata.name", () => {
@@ -473,16 +444,11 @@ describe("CRD write: type-checking against the schema (TestCelCompilation)", () 
 });
 
 describe("runtime cost (PerCallLimit, RuntimeCELCostBudget)", () => {
-  const listSchema = (rules: unknown[]): StructuralSchema => ({
-    type: "object",
-    properties: {
-      spec: {
-        type: "object",
-        properties: { tags: { type: "array", items: { type: "string" } }, n: { type: "integer" } },
-        "x-kubernetes-validations": rules,
-      } as StructuralSchema,
-    },
-  });
+  const listSchema = (rules: ValidationRule[]) =>
+    specWithRules(rules, {
+      tags: { type: "array", items: { type: "string" } },
+      n: { type: "integer" },
+    });
 
   it("an evaluation over the per-call limit is not run and stops validation with upstream's message", () => {
     // 2,000 tags of 1,000 characters: x.contains(...) on each costs 101, times the list squared (exists inside all).
