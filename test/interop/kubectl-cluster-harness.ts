@@ -9,7 +9,7 @@ import { run } from "./run.js";
 import { type SimHandle, startSim } from "./sim.js";
 import { checkKubectl, freshDir, kubectlBin, requireTool, type ToolCheck } from "./tools.js";
 
-/** `stages` with every delay and jitter divided by `factor`: real time, so that a test takes seconds. */
+/** `stages` with every delay, jitter and readiness-probe wait divided by `factor`: real time, so that a test takes seconds. */
 export function fasterStages(factor: number, stages: readonly Stage[] = DEFAULT_POD_STAGES): Stage[] {
   return stages.map((s) => ({
     ...s,
@@ -18,6 +18,7 @@ export function fasterStages(factor: number, stages: readonly Stage[] = DEFAULT_
         ...s.delay,
         durationMs: (s.delay.durationMs ?? 0) / factor,
         jitterMs: (s.delay.jitterMs ?? 0) / factor,
+        ...(s.delay.readinessProbeScale !== undefined && { readinessProbeScale: s.delay.readinessProbeScale / factor }),
       },
     }),
   }));
