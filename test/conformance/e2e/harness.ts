@@ -16,7 +16,7 @@ import { DEFAULT_POD_STAGES, type Stage } from "../../../packages/sim-cluster/sr
  * `deletionTimestamp` is set, not at the end of its grace period — the tests' nginx exits on SIGTERM at once, so a
  * real kubelet confirms the deletion as soon as the container stopped.
  */
-const E2E_STAGES: readonly Stage[] = DEFAULT_POD_STAGES.map((s) =>
+export const E2E_STAGES: readonly Stage[] = DEFAULT_POD_STAGES.map((s) =>
   s.name === "pod-delete" ? { ...s, delay: { durationMs: 500 } } : s,
 );
 
@@ -51,7 +51,12 @@ export interface E2eClusterOptions {
    * Also run the cluster's moving parts (`pnpm apiserver --cluster`: nodes, scheduler, kubelet stand-in, the
    * workload, service-account and root-CA controllers of `@informer-ts/sim-cluster`), over HTTP in real time.
    */
-  readonly cluster?: { readonly nodes?: number; readonly rootCA?: string };
+  readonly cluster?: {
+    readonly nodes?: number;
+    readonly rootCA?: string;
+    /** The kubelet stand-in's stages (default {@link E2E_STAGES}). */
+    readonly stages?: readonly Stage[];
+  };
   /**
    * Runs the simulator and its cluster on a {@link RealClock} this many times as fast as the wall clock (default 1):
    * with 60, a CronJob's every-minute schedule fires every wall second, pod stages and heartbeats are 60 times
@@ -75,7 +80,7 @@ export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<
       client,
       clock,
       nodes: options.cluster.nodes ?? 2,
-      stages: E2E_STAGES,
+      stages: options.cluster.stages ?? E2E_STAGES,
       logger: newConsoleLogger("sim-cluster", "error"),
       ...(options.cluster.rootCA !== undefined && { rootCA: options.cluster.rootCA }),
     });
