@@ -1200,24 +1200,24 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/cronjob.go",
     it: "should schedule multiple jobs concurrently",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-cronjob.test.ts",
   },
   {
     file: "apps/cronjob.go",
     it: "should not schedule new jobs when ForbidConcurrent",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-cronjob.test.ts",
   },
   {
     file: "apps/cronjob.go",
     it: "should replace jobs when ReplaceConcurrent",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-cronjob.test.ts",
   },
   {
     file: "apps/cronjob.go",
     it: "should be able to schedule after more than 100 missed schedule",
     here: "apps-job-statefulset-cronjob.test.ts",
   },
-  { file: "apps/cronjob.go", it: "should not emit unexpected warnings", here: { pending: "not re-implemented yet" } },
+  { file: "apps/cronjob.go", it: "should not emit unexpected warnings", here: "apps-cronjob.test.ts" },
   {
     file: "apps/cronjob.go",
     it: "should set the cronjob-scheduled-timestamp annotation on a job",
@@ -1231,14 +1231,14 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/cronjob.go",
     it: "should delete successful finished jobs with limit of one successful job",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-cronjob.test.ts",
   },
   {
     file: "apps/cronjob.go",
     it: "should delete failed finished jobs with limit of one job",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-cronjob.test.ts",
   },
-  { file: "apps/cronjob.go", it: "should support timezone", here: { pending: "not re-implemented yet" } },
+  { file: "apps/cronjob.go", it: "should support timezone", here: "apps-cronjob.test.ts" },
   {
     file: "apps/daemon_set.go",
     it: "should run and stop complex daemon with node affinity",

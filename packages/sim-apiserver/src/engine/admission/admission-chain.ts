@@ -37,6 +37,7 @@ import {
   validateStatefulSet,
   validateWorkloadUpdate,
 } from "./validation/apps.js";
+import { validateCronJob } from "./validation/batch.js";
 import { validateHorizontalPodAutoscaler } from "./validation/autoscaling.js";
 import { objectAt } from "./validation/common.js";
 import {
@@ -263,6 +264,9 @@ export class Admission {
       case "apps/statefulsets":
         errs.push(...validateStatefulSet(obj));
         if (old !== undefined) errs.push(...validateWorkloadUpdate(obj, old, true));
+        break;
+      case "batch/cronjobs":
+        errs.push(...validateCronJob(obj));
         break;
       case "batch/jobs": {
         const tpl = objectAt(objectAt(obj.spec)?.template);
