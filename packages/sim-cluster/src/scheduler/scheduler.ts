@@ -7,8 +7,8 @@ import { type Logger, safeLog } from "@informer-ts/instrumentation";
 import { keyOf, rfc3339, withCondition } from "../internal/pod-util.js";
 import {
   filterNode,
-  leastAllocatedScore,
   type HostPort,
+  leastAllocatedScore,
   type NodeInfo,
   nodeInfoOf,
   numFeasibleNodesToFind,

@@ -37,8 +37,8 @@ import {
   validateStatefulSet,
   validateWorkloadUpdate,
 } from "./validation/apps.js";
-import { validateCronJob } from "./validation/batch.js";
 import { validateHorizontalPodAutoscaler } from "./validation/autoscaling.js";
+import { validateCronJob } from "./validation/batch.js";
 import { objectAt } from "./validation/common.js";
 import {
   validateConfigMap,
