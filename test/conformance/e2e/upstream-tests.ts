@@ -989,7 +989,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/deployment.go",
     it: "deployment should support proportional scaling",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-deployment-replicaset-rc.test.ts",
   },
   {
     file: "apps/deployment.go",
