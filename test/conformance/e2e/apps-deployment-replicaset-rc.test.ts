@@ -205,6 +205,80 @@ describe("[sig-apps] Deployment (apps/deployment.go)", () => {
   });
 });
 
+describe("[sig-apps] Deployment (apps/deployment.go): rollover", () => {
+  it("deployment should support rollover", async () => {
+    const ns = await c.namespace("deployment");
+    const podName = "rollover-pod";
+    const rsName = "test-rollover-controller";
+    await apps.createNamespacedReplicaSet({
+      namespace: ns,
+      body: newRS(rsName, 1, { name: podName, pod: "httpd" }, HTTPD),
+    });
+    // Wait for replica set to become ready before adopting it.
+    await expect
+      .poll(
+        async () => (await apps.readNamespacedReplicaSet({ namespace: ns, name: rsName })).status?.readyReplicas,
+        POLL,
+      )
+      .toBe(1);
+    // A Deployment whose image does not exist, so that its rollout does not finish.
+    const name = "test-rollover-deployment";
+    const d = newDeployment(
+      name,
+      1,
+      { name: podName },
+      "gcr.io/google_samples/gb-redisslave:nonexistent",
+      "RollingUpdate",
+    );
+    d.spec!.template.metadata = { ...d.spec!.template.metadata, annotations: PULL_FAILS };
+    d.spec!.template.spec!.containers[0]!.name = "redis-slave";
+    d.spec!.strategy = { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } };
+    d.spec!.minReadySeconds = 10;
+    await apps.createNamespacedDeployment({ namespace: ns, body: d });
+    await expect
+      .poll(
+        async () => (await apps.readNamespacedDeployment({ namespace: ns, name })).status?.updatedReplicas ?? 0,
+        POLL,
+      )
+      .toBeGreaterThanOrEqual(1);
+    const rsList = async () => (await apps.listNamespacedReplicaSet({ namespace: ns })).items;
+    const revisionOf = (rs: V1ReplicaSet | undefined) =>
+      rs?.metadata?.annotations?.["deployment.kubernetes.io/revision"];
+    const newest = async (image: string) =>
+      (await rsList()).find((rs) => rs.spec?.template?.spec?.containers[0]?.image === image);
+    const first = await newest("gcr.io/google_samples/gb-redisslave:nonexistent");
+    expect(revisionOf(first)).toBe("1");
+    // Ensure that both replica sets have 1 created replica (the old one adopted).
+    const replicas = async (rsn: string) => {
+      const rs = await apps.readNamespacedReplicaSet({ namespace: ns, name: rsn });
+      return [rs.spec?.replicas, rs.status?.replicas];
+    };
+    await expect.poll(() => replicas(rsName), POLL).toEqual([1, 1]);
+    await expect.poll(() => replicas(first?.metadata?.name ?? ""), POLL).toEqual([1, 1]);
+    expect(
+      (await apps.readNamespacedReplicaSet({ namespace: ns, name: rsName })).metadata?.ownerReferences?.[0]?.name,
+    ).toBe(name);
+    // Rollover: the stuck rollout is replaced by agnhost pods (an image that exists: no pull-failure annotation).
+    const cur = await apps.readNamespacedDeployment({ namespace: ns, name });
+    const tpl = cur.spec!.template;
+    cur.spec!.template = {
+      ...tpl,
+      metadata: { ...tpl.metadata, annotations: {} },
+      spec: { ...tpl.spec!, containers: [{ ...tpl.spec!.containers[0]!, name: "agnhost", image: AGNHOST }] },
+    };
+    const updated = await apps.replaceNamespacedDeployment({ namespace: ns, name, body: cur });
+    await expect
+      .poll(async () => (await apps.readNamespacedDeployment({ namespace: ns, name })).status?.observedGeneration, POLL)
+      .toBeGreaterThanOrEqual(updated.metadata?.generation ?? 0);
+    await expect.poll(async () => revisionOf(await newest(AGNHOST)), POLL).toBe("2");
+    // minReadySeconds 10: the new pods count as available 10 s after they are ready.
+    await expect.poll(() => deploymentComplete(ns, name), { timeout: 45_000, interval: 100 }).toBe(true);
+    // Ensure that both old replica sets have no replicas.
+    await expect.poll(() => replicas(rsName), POLL).toEqual([0, 0]);
+    await expect.poll(() => replicas(first?.metadata?.name ?? ""), POLL).toEqual([0, 0]);
+  });
+});
+
 describe("[sig-apps] Deployment (apps/deployment.go): proportional scaling", () => {
   it("deployment should support proportional scaling", async () => {
     const ns = await c.namespace("deployment");

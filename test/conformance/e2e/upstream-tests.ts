@@ -970,7 +970,11 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "RecreateDeployment with TerminationStarted PodReplacementPolicy should delete old pods and create new ones before the old ones terminate",
     here: { pending: "needs an alpha feature gate" },
   },
-  { file: "apps/deployment.go", it: "deployment should support rollover", here: { pending: "not re-implemented yet" } },
+  {
+    file: "apps/deployment.go",
+    it: "deployment should support rollover",
+    here: "apps-deployment-replicaset-rc.test.ts",
+  },
   {
     file: "apps/deployment.go",
     it: "iterative rollouts should eventually progress",
