@@ -9,26 +9,11 @@
 import { OUTCOME_ANNOTATION } from "@informer-ts/sim-cluster";
 import type * as K8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codeOf, E2E_STAGES, type E2eCluster, startE2eCluster } from "./harness.js";
+import { codeOf, E2E_STAGES, type E2eCluster, stagesExceptFor, startE2eCluster } from "./harness.js";
 
 /** The annotation of a pod whose container sleeps longer than any test here: it neither completes nor fails. */
 const NOT_TERMINATE = { "e2e/behaviour": "notTerminate" };
-const ENDING_STAGES = new Set(["pod-complete", "pod-fail", "pod-crash"]);
-/** The harness's stages, without the ones that end a container for a `notTerminate` pod. */
-const STAGES = E2E_STAGES.map((s) =>
-  ENDING_STAGES.has(s.name)
-    ? {
-        ...s,
-        selector: {
-          ...s.selector,
-          matchExpressions: [
-            ...(s.selector?.matchExpressions ?? []),
-            { key: ".metadata.annotations.e2e/behaviour", operator: "NotIn" as const, values: ["notTerminate"] },
-          ],
-        },
-      }
-    : s,
-);
+const STAGES = stagesExceptFor(E2E_STAGES, ["pod-complete", "pod-fail", "pod-crash"], "notTerminate");
 
 let c: E2eCluster;
 let batch: K8s.BatchV1Api;

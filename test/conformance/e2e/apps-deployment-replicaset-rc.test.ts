@@ -4,7 +4,7 @@
 // as against `pnpm apiserver --cluster`.
 import type { AppsV1Api, V1Deployment, V1Pod, V1PodTemplateSpec, V1ReplicaSet } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { E2E_STAGES, type E2eCluster, startE2eCluster, watchEvents } from "./harness.js";
+import { E2E_STAGES, type E2eCluster, stagesExceptFor, startE2eCluster, watchEvents } from "./harness.js";
 
 /**
  * Upstream's non-existent image (`webserver:404`) never pulls, so its pods never run. The kubelet stand-in pulls no
@@ -13,20 +13,7 @@ import { E2E_STAGES, type E2eCluster, startE2eCluster, watchEvents } from "./har
  */
 const NON_EXISTENT = "webserver:404";
 const PULL_FAILS = { "e2e/behaviour": "imagePullFails" };
-const STAGES = E2E_STAGES.map((s) =>
-  s.name === "pod-running"
-    ? {
-        ...s,
-        selector: {
-          ...s.selector,
-          matchExpressions: [
-            ...(s.selector?.matchExpressions ?? []),
-            { key: ".metadata.annotations.e2e/behaviour", operator: "NotIn" as const, values: ["imagePullFails"] },
-          ],
-        },
-      }
-    : s,
-);
+const STAGES = stagesExceptFor(E2E_STAGES, ["pod-running"], "imagePullFails");
 
 let c: E2eCluster;
 let apps: AppsV1Api;

@@ -9,7 +9,7 @@ import type * as K8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fasterStages } from "../../interop/kubectl-cluster-harness.js";
 import { failingIndexStages } from "../../sim-cluster/cluster-helpers.js";
-import { codeOf, type E2eCluster, startE2eCluster } from "./harness.js";
+import { codeOf, type E2eCluster, stagesExceptFor, startE2eCluster } from "./harness.js";
 
 /**
  * Upstream's `failOddSucceedEven` pods exit with `$JOB_COMPLETION_INDEX % 2`; here a pod with this annotation fails
@@ -21,19 +21,10 @@ const FAIL_ODD = { "e2e/behaviour": "failOddSucceedEven" };
  * {@link FAST}.
  */
 const NOT_TERMINATE = { "e2e/behaviour": "notTerminate" };
-const FAST = failingIndexStages([1, 3], fasterStages(20), FAIL_ODD).map((s) =>
-  s.name === "pod-complete" || s.name === "pod-fail"
-    ? {
-        ...s,
-        selector: {
-          ...s.selector,
-          matchExpressions: [
-            ...(s.selector?.matchExpressions ?? []),
-            { key: ".metadata.annotations.e2e/behaviour", operator: "NotIn" as const, values: ["notTerminate"] },
-          ],
-        },
-      }
-    : s,
+const FAST = stagesExceptFor(
+  failingIndexStages([1, 3], fasterStages(20), FAIL_ODD),
+  ["pod-complete", "pod-fail"],
+  "notTerminate",
 );
 
 let c: E2eCluster;

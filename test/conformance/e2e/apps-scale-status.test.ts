@@ -9,26 +9,17 @@ import { DEFAULT_POD_STAGES, SimClusterRuntime, type Stage } from "@informer-ts/
 import type * as K8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fasterStages } from "../../interop/kubectl-cluster-harness.js";
-import { codeOf, type E2eCluster, startE2eCluster } from "./harness.js";
+import { codeOf, type E2eCluster, stagesExceptFor, startE2eCluster } from "./harness.js";
 
 /**
  * Upstream's `notTerminate` job pods sleep forever: a pod with this annotation neither completes nor fails under
  * these stages (the default ones, 20 times faster).
  */
 const NOT_TERMINATE = { "e2e/behaviour": "notTerminate" };
-const STAGES: Stage[] = fasterStages(20, DEFAULT_POD_STAGES).map((s) =>
-  s.name === "pod-complete" || s.name === "pod-fail"
-    ? {
-        ...s,
-        selector: {
-          ...s.selector,
-          matchExpressions: [
-            ...(s.selector?.matchExpressions ?? []),
-            { key: ".metadata.annotations.e2e/behaviour", operator: "NotIn", values: ["notTerminate"] },
-          ],
-        },
-      }
-    : s,
+const STAGES: Stage[] = stagesExceptFor(
+  fasterStages(20, DEFAULT_POD_STAGES),
+  ["pod-complete", "pod-fail"],
+  "notTerminate",
 );
 
 let c: E2eCluster;

@@ -20,6 +20,31 @@ export const E2E_STAGES: readonly Stage[] = DEFAULT_POD_STAGES.map((s) =>
   s.name === "pod-delete" ? { ...s, delay: { durationMs: 500 } } : s,
 );
 
+/** The pod annotation whose value names a behaviour a test gives its pods (`notTerminate`, `imagePullFails`). */
+export const BEHAVIOUR_ANNOTATION = "e2e/behaviour";
+
+/**
+ * `stages` where the stages named in `names` do not apply to a pod annotated with {@link BEHAVIOUR_ANNOTATION}
+ * `behaviour`: how a test makes pods that, as upstream's containers, never end (`notTerminate` without `pod-complete`)
+ * or never start (`imagePullFails` without `pod-running`).
+ */
+export function stagesExceptFor(stages: readonly Stage[], names: readonly string[], behaviour: string): Stage[] {
+  return stages.map((s) =>
+    names.includes(s.name)
+      ? {
+          ...s,
+          selector: {
+            ...s.selector,
+            matchExpressions: [
+              ...(s.selector?.matchExpressions ?? []),
+              { key: `.metadata.annotations.${BEHAVIOUR_ANNOTATION}`, operator: "NotIn", values: [behaviour] },
+            ],
+          },
+        }
+      : s,
+  );
+}
+
 export type ClientNode = typeof K8s;
 
 /** A running simulator and clients for it. */
