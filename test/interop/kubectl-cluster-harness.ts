@@ -99,7 +99,7 @@ export function useKubectlSim(
   };
 }
 
-/** `stages` with every delay and jitter divided by `factor`: real time, so that a test takes seconds. */
+/** `stages` with every delay, jitter and readiness-probe wait divided by `factor`: real time, so that a test takes seconds. */
 export function fasterStages(factor: number, stages: readonly Stage[] = DEFAULT_POD_STAGES): Stage[] {
   return stages.map((s) => ({
     ...s,
@@ -108,6 +108,7 @@ export function fasterStages(factor: number, stages: readonly Stage[] = DEFAULT_
         ...s.delay,
         durationMs: (s.delay.durationMs ?? 0) / factor,
         jitterMs: (s.delay.jitterMs ?? 0) / factor,
+        ...(s.delay.readinessProbeScale !== undefined && { readinessProbeScale: s.delay.readinessProbeScale / factor }),
       },
     }),
   }));

@@ -247,8 +247,8 @@ describe("interop: kubectl", () => {
   });
 
   it("kubectl get <plural>.<version>.<group> reads each served version of a CRD; the deprecated one warns", async (ctx) => {
-    requireTool(kubectl, ctx);
-    const crd = join(dir, "crd-versions.yaml");
+    requireKubectl(ctx);
+    const crd = join(dir(), "crd-versions.yaml");
     const version = (name: string, storage: boolean, extra: string[] = []) => [
       `  - name: ${name}`,
       "    served: true",
@@ -275,7 +275,7 @@ describe("interop: kubectl", () => {
       ].join("\n"),
     );
     expect((await k(["create", "-f", crd])).code).toBe(0);
-    const obj = join(dir, "sprocket.yaml");
+    const obj = join(dir(), "sprocket.yaml");
     writeFileSync(
       obj,
       "apiVersion: interop.example.com/v1\nkind: Sprocket\nmetadata:\n  name: s1\nspec:\n  teeth: 12\n",

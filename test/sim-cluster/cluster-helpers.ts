@@ -179,7 +179,10 @@ export function cronJob(
     startingDeadlineSeconds?: number;
     successfulJobsHistoryLimit?: number;
     failedJobsHistoryLimit?: number;
-    /** Pods that never finish (a failing container under OnFailure restarts forever). */
+    /**
+     * Pods that never finish: a failing container under OnFailure restarts, again and again. Each restart counts
+     * against the Job's backoff limit (`pastBackoffLimitOnFailure`), so these Jobs get the largest one.
+     */
     sleep?: boolean;
     outcome?: "Failed";
   },
@@ -195,6 +198,7 @@ export function cronJob(
       jobTemplate: {
         spec: {
           ...(outcome !== undefined && { backoffLimit: 0 }),
+          ...(sleep === true && { backoffLimit: 2_147_483_647 }),
           template: {
             metadata: { labels: { app: name }, ...(annotations !== undefined && { annotations }) },
             spec: {

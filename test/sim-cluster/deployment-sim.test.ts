@@ -4,6 +4,9 @@ import { createSimCluster, type SimCluster } from "@informer-ts/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { all, stored } from "./cluster-helpers.js";
 
+const DESIRED = "deployment.kubernetes.io/desired-replicas";
+const MAX = "deployment.kubernetes.io/max-replicas";
+
 let c: SimCluster | undefined;
 afterEach(async () => {
   await c?.close();
@@ -225,5 +228,43 @@ describe("Deployment in the simulated cluster (in-process, virtual time)", () =>
     expect(retried).toHaveLength(3);
     expect(retried.every((l) => l.startsWith("D "))).toBe(true);
     expect(retried[0]).toContain("default/web");
+  });
+
+  it("a scaling pass with nothing to add still brings the ReplicaSets' replica annotations up to date (a pass cut short by a conflict left them stale)", async () => {
+    // Only the Deployment controller runs: no pod is created, none becomes available, so the rollout to v2 stays at
+    // old 4 + new 1 = replicas + maxSurge, the proportional scale has nothing to add.
+    c = await createSimCluster({ cluster: { nodes: 1, controllers: ["deployment"] } });
+    const strategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } } as never;
+    await c.client.create(resources.deployments, deployment("web", 4, "nginx:1", strategy));
+    const sizes = () =>
+      replicaSetsOf(c!, "web")
+        .map((rs) => rs.spec?.replicas ?? 0)
+        .sort((a, b) => b - a);
+    await c.settle({ maxMs: 10_000, until: () => replicaSetsOf(c!, "web").length === 1 });
+    const d = stored<Deployment>(c, "deployments.apps", "default", "web")!;
+    const t = d.spec!.template!;
+    await c.client.update(resources.deployments, {
+      ...d,
+      spec: { ...d.spec, template: { ...t, spec: { containers: [{ name: "web", image: "nginx:2" }] } } },
+    } as Deployment);
+    await c.settle({ maxMs: 10_000, until: () => JSON.stringify(sizes()) === "[4,1]" });
+    expect(sizes()).toEqual([4, 1]);
+    // What a pass that wrote one ReplicaSet and then hit a 409 leaves: the other's desired-replicas is stale, so every
+    // sync sees a scaling event (isScalingEvent) — until a scaling pass writes the annotations again.
+    const oldRS = replicaSetsOf(c, "web").find((rs) => rs.spec?.replicas === 4)!;
+    await c.client.update(resources.replicaSets, {
+      ...oldRS,
+      metadata: {
+        ...oldRS.metadata,
+        annotations: { ...oldRS.metadata?.annotations, [DESIRED]: "3", [MAX]: "4" },
+      },
+    } as ReplicaSet);
+    const fresh = () =>
+      replicaSetsOf(c!, "web").every(
+        (rs) => rs.metadata?.annotations?.[DESIRED] === "4" && rs.metadata?.annotations?.[MAX] === "5",
+      );
+    await c.settle({ maxMs: 10_000, until: fresh });
+    expect(fresh()).toBe(true);
+    expect(sizes()).toEqual([4, 1]);
   });
 });

@@ -204,11 +204,14 @@ export { SLOW_START_INITIAL_BATCH_SIZE, slowStartBatch } from "./replicaset/slow
 // Scheduler
 export {
   filterNode,
+  type HostPort,
+  hostPortsConflict,
   leastAllocatedScore,
   type NodeInfo,
   nodeInfoOf,
   numFeasibleNodesToFind,
   type PodRequests,
+  podHostPorts,
   podRequests,
   type Taint,
   type Toleration,

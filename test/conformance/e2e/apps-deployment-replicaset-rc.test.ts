@@ -4,12 +4,21 @@
 // as against `pnpm apiserver --cluster`.
 import type { AppsV1Api, V1Deployment, V1Pod, V1PodTemplateSpec, V1ReplicaSet } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type E2eCluster, startE2eCluster, watchEvents } from "./harness.js";
+import { E2E_STAGES, type E2eCluster, stagesExceptFor, startE2eCluster, watchEvents } from "./harness.js";
+
+/**
+ * Upstream's non-existent image (`webserver:404`) never pulls, so its pods never run. The kubelet stand-in pulls no
+ * images: a pod annotated `e2e/behaviour: imagePullFails` (the tests here set it with that image) stays
+ * `ContainerCreating` — the harness's stages without `pod-running` for it.
+ */
+const NON_EXISTENT = "webserver:404";
+const PULL_FAILS = { "e2e/behaviour": "imagePullFails" };
+const STAGES = stagesExceptFor(E2E_STAGES, ["pod-running"], "imagePullFails");
 
 let c: E2eCluster;
 let apps: AppsV1Api;
 beforeAll(async () => {
-  c = await startE2eCluster({ cluster: { nodes: 2 } });
+  c = await startE2eCluster({ cluster: { nodes: 2, stages: STAGES } });
   apps = c.kc.makeApiClient(c.k8s.AppsV1Api);
 });
 afterAll(async () => {
@@ -180,6 +189,135 @@ describe("[sig-apps] Deployment (apps/deployment.go)", () => {
         POLL,
       )
       .toEqual([AGNHOST]);
+  });
+});
+
+describe("[sig-apps] Deployment (apps/deployment.go): rollover", () => {
+  it("deployment should support rollover", async () => {
+    const ns = await c.namespace("deployment");
+    const podName = "rollover-pod";
+    const rsName = "test-rollover-controller";
+    await apps.createNamespacedReplicaSet({
+      namespace: ns,
+      body: newRS(rsName, 1, { name: podName, pod: "httpd" }, HTTPD),
+    });
+    // Wait for replica set to become ready before adopting it.
+    await expect
+      .poll(
+        async () => (await apps.readNamespacedReplicaSet({ namespace: ns, name: rsName })).status?.readyReplicas,
+        POLL,
+      )
+      .toBe(1);
+    // A Deployment whose image does not exist, so that its rollout does not finish.
+    const name = "test-rollover-deployment";
+    const d = newDeployment(
+      name,
+      1,
+      { name: podName },
+      "gcr.io/google_samples/gb-redisslave:nonexistent",
+      "RollingUpdate",
+    );
+    d.spec!.template.metadata = { ...d.spec!.template.metadata, annotations: PULL_FAILS };
+    d.spec!.template.spec!.containers[0]!.name = "redis-slave";
+    d.spec!.strategy = { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } };
+    d.spec!.minReadySeconds = 10;
+    await apps.createNamespacedDeployment({ namespace: ns, body: d });
+    await expect
+      .poll(
+        async () => (await apps.readNamespacedDeployment({ namespace: ns, name })).status?.updatedReplicas ?? 0,
+        POLL,
+      )
+      .toBeGreaterThanOrEqual(1);
+    const rsList = async () => (await apps.listNamespacedReplicaSet({ namespace: ns })).items;
+    const revisionOf = (rs: V1ReplicaSet | undefined) =>
+      rs?.metadata?.annotations?.["deployment.kubernetes.io/revision"];
+    const newest = async (image: string) =>
+      (await rsList()).find((rs) => rs.spec?.template?.spec?.containers[0]?.image === image);
+    const first = await newest("gcr.io/google_samples/gb-redisslave:nonexistent");
+    expect(revisionOf(first)).toBe("1");
+    // Ensure that both replica sets have 1 created replica (the old one adopted).
+    const replicas = async (rsn: string) => {
+      const rs = await apps.readNamespacedReplicaSet({ namespace: ns, name: rsn });
+      return [rs.spec?.replicas, rs.status?.replicas];
+    };
+    await expect.poll(() => replicas(rsName), POLL).toEqual([1, 1]);
+    await expect.poll(() => replicas(first?.metadata?.name ?? ""), POLL).toEqual([1, 1]);
+    expect(
+      (await apps.readNamespacedReplicaSet({ namespace: ns, name: rsName })).metadata?.ownerReferences?.[0]?.name,
+    ).toBe(name);
+    // Rollover: the stuck rollout is replaced by agnhost pods (an image that exists: no pull-failure annotation).
+    const cur = await apps.readNamespacedDeployment({ namespace: ns, name });
+    const tpl = cur.spec!.template;
+    cur.spec!.template = {
+      ...tpl,
+      metadata: { ...tpl.metadata, annotations: {} },
+      spec: { ...tpl.spec!, containers: [{ ...tpl.spec!.containers[0]!, name: "agnhost", image: AGNHOST }] },
+    };
+    const updated = await apps.replaceNamespacedDeployment({ namespace: ns, name, body: cur });
+    await expect
+      .poll(async () => (await apps.readNamespacedDeployment({ namespace: ns, name })).status?.observedGeneration, POLL)
+      .toBeGreaterThanOrEqual(updated.metadata?.generation ?? 0);
+    await expect.poll(async () => revisionOf(await newest(AGNHOST)), POLL).toBe("2");
+    // minReadySeconds 10: the new pods count as available 10 s after they are ready.
+    await expect.poll(() => deploymentComplete(ns, name), { timeout: 45_000, interval: 100 }).toBe(true);
+    // Ensure that both old replica sets have no replicas.
+    await expect.poll(() => replicas(rsName), POLL).toEqual([0, 0]);
+    await expect.poll(() => replicas(first?.metadata?.name ?? ""), POLL).toEqual([0, 0]);
+  });
+});
+
+describe("[sig-apps] Deployment (apps/deployment.go): proportional scaling", () => {
+  it("deployment should support proportional scaling", async () => {
+    const ns = await c.namespace("deployment");
+    const labels = { name: "webserver" };
+    const name = "webserver-deployment";
+    const d = newDeployment(name, 10, labels, HTTPD, "RollingUpdate");
+    d.spec!.strategy = { type: "RollingUpdate", rollingUpdate: { maxSurge: 3, maxUnavailable: 2 } };
+    await apps.createNamespacedDeployment({ namespace: ns, body: d });
+    await expect.poll(() => deploymentComplete(ns, name), POLL).toBe(true);
+    const rsOf = async () =>
+      (await apps.listNamespacedReplicaSet({ namespace: ns })).items.filter(
+        (rs) => rs.metadata?.ownerReferences?.[0]?.name === name,
+      );
+    const [first] = await rsOf();
+    const firstName = first?.metadata?.name ?? "";
+    // Update the deployment with a non-existent image so that the new replica set will be blocked.
+    const cur = await apps.readNamespacedDeployment({ namespace: ns, name });
+    const tpl = cur.spec!.template;
+    cur.spec!.template = {
+      ...tpl,
+      metadata: { ...tpl.metadata, annotations: { ...tpl.metadata?.annotations, ...PULL_FAILS } },
+      spec: { ...tpl.spec!, containers: [{ ...tpl.spec!.containers[0]!, image: NON_EXISTENT }] },
+    };
+    await apps.replaceNamespacedDeployment({ namespace: ns, name, body: cur });
+    const byName = async () => new Map((await rsOf()).map((rs) => [rs.metadata?.name ?? "", rs]));
+    // The first rollout's ReplicaSet keeps replicas − maxUnavailable = 8, available and as spec.replicas.
+    await expect
+      .poll(async () => {
+        const rs = (await byName()).get(firstName);
+        return [rs?.spec?.replicas, rs?.status?.availableReplicas];
+      }, POLL)
+      .toEqual([8, 8]);
+    // The second gets replicas + maxSurge − 8 = 5, none available.
+    const second = async () => [...(await byName()).values()].find((rs) => rs.metadata?.name !== firstName);
+    await expect.poll(async () => (await second())?.spec?.replicas, POLL).toBe(5);
+    expect((await second())?.status?.availableReplicas ?? 0).toBe(0);
+    // Scale the deployment to 30 replicas: 20 more, shared 8:5 — 8 + round(20·8/13) = 20 and 5 + round(20·5/13) = 13.
+    await expect
+      .poll(async () => {
+        try {
+          const d2 = await apps.readNamespacedDeployment({ namespace: ns, name });
+          d2.spec!.replicas = 30;
+          await apps.replaceNamespacedDeployment({ namespace: ns, name, body: d2 });
+          return true;
+        } catch (err) {
+          if ((err as { code?: number }).code === 409) return false;
+          throw err;
+        }
+      }, POLL)
+      .toBe(true);
+    await expect.poll(async () => (await byName()).get(firstName)?.spec?.replicas, POLL).toBe(20);
+    await expect.poll(async () => (await second())?.spec?.replicas, POLL).toBe(13);
   });
 });
 

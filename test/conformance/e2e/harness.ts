@@ -16,32 +16,44 @@ import { DEFAULT_POD_STAGES, type Stage } from "../../../packages/sim-cluster/sr
  * `deletionTimestamp` is set, not at the end of its grace period — the tests' nginx exits on SIGTERM at once, so a
  * real kubelet confirms the deletion as soon as the container stopped.
  */
-const E2E_STAGES: readonly Stage[] = DEFAULT_POD_STAGES.map((s) =>
+export const E2E_STAGES: readonly Stage[] = DEFAULT_POD_STAGES.map((s) =>
   s.name === "pod-delete" ? { ...s, delay: { durationMs: 500 } } : s,
 );
 
-/**
- * Upstream's `notTerminate` pods sleep forever: a pod with this annotation neither completes nor fails under
- * {@link notTerminatingStages}.
- */
-export const NOT_TERMINATE = { "e2e/behaviour": "notTerminate" };
+/** The pod annotation whose value names a behaviour a test gives its pods (`notTerminate`, `imagePullFails`). */
+export const BEHAVIOUR_ANNOTATION = "e2e/behaviour";
 
-/** `stages` with their `pod-complete` and `pod-fail` stages passing over pods annotated {@link NOT_TERMINATE}. */
-export function notTerminatingStages(stages: readonly Stage[]): Stage[] {
+/**
+ * `stages` where the stages named in `names` do not apply to a pod annotated with {@link BEHAVIOUR_ANNOTATION}
+ * `behaviour`: how a test makes pods that, as upstream's containers, never end (`notTerminate` without `pod-complete`)
+ * or never start (`imagePullFails` without `pod-running`).
+ */
+export function stagesExceptFor(stages: readonly Stage[], names: readonly string[], behaviour: string): Stage[] {
   return stages.map((s) =>
-    s.name === "pod-complete" || s.name === "pod-fail"
+    names.includes(s.name)
       ? {
           ...s,
           selector: {
             ...s.selector,
             matchExpressions: [
               ...(s.selector?.matchExpressions ?? []),
-              { key: ".metadata.annotations.e2e/behaviour", operator: "NotIn" as const, values: ["notTerminate"] },
+              { key: `.metadata.annotations.${BEHAVIOUR_ANNOTATION}`, operator: "NotIn" as const, values: [behaviour] },
             ],
           },
         }
       : s,
   );
+}
+
+/**
+ * Upstream's `notTerminate` pods sleep forever: a pod with this annotation neither completes nor fails under
+ * {@link notTerminatingStages}.
+ */
+export const NOT_TERMINATE = { [BEHAVIOUR_ANNOTATION]: "notTerminate" };
+
+/** `stages` with their `pod-complete` and `pod-fail` stages passing over pods annotated {@link NOT_TERMINATE}. */
+export function notTerminatingStages(stages: readonly Stage[]): Stage[] {
+  return stagesExceptFor(stages, ["pod-complete", "pod-fail"], "notTerminate");
 }
 
 export type ClientNode = typeof K8s;

@@ -994,7 +994,11 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
     it: "RecreateDeployment with TerminationStarted PodReplacementPolicy should delete old pods and create new ones before the old ones terminate",
     here: { pending: "needs an alpha feature gate" },
   },
-  { file: "apps/deployment.go", it: "deployment should support rollover", here: { pending: "not re-implemented yet" } },
+  {
+    file: "apps/deployment.go",
+    it: "deployment should support rollover",
+    here: "apps-deployment-replicaset-rc.test.ts",
+  },
   {
     file: "apps/deployment.go",
     it: "iterative rollouts should eventually progress",
@@ -1013,7 +1017,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/deployment.go",
     it: "deployment should support proportional scaling",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-deployment-replicaset-rc.test.ts",
   },
   {
     file: "apps/deployment.go",
@@ -1224,24 +1228,24 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/cronjob.go",
     it: "should schedule multiple jobs concurrently",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-cronjob.test.ts",
   },
   {
     file: "apps/cronjob.go",
     it: "should not schedule new jobs when ForbidConcurrent",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-cronjob.test.ts",
   },
   {
     file: "apps/cronjob.go",
     it: "should replace jobs when ReplaceConcurrent",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-cronjob.test.ts",
   },
   {
     file: "apps/cronjob.go",
     it: "should be able to schedule after more than 100 missed schedule",
     here: "apps-job-statefulset-cronjob.test.ts",
   },
-  { file: "apps/cronjob.go", it: "should not emit unexpected warnings", here: { pending: "not re-implemented yet" } },
+  { file: "apps/cronjob.go", it: "should not emit unexpected warnings", here: "apps-cronjob.test.ts" },
   {
     file: "apps/cronjob.go",
     it: "should set the cronjob-scheduled-timestamp annotation on a job",
@@ -1255,14 +1259,14 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/cronjob.go",
     it: "should delete successful finished jobs with limit of one successful job",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-cronjob.test.ts",
   },
   {
     file: "apps/cronjob.go",
     it: "should delete failed finished jobs with limit of one job",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-cronjob.test.ts",
   },
-  { file: "apps/cronjob.go", it: "should support timezone", here: { pending: "not re-implemented yet" } },
+  { file: "apps/cronjob.go", it: "should support timezone", here: "apps-cronjob.test.ts" },
   {
     file: "apps/daemon_set.go",
     it: "should run and stop complex daemon with node affinity",
@@ -1309,71 +1313,71 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/disruption.go",
     it: "evictions: no PDB => should allow an eviction",
-    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+    here: "apps-disruption.test.ts",
   },
   {
     file: "apps/disruption.go",
     it: "evictions: too few pods, absolute => should not allow an eviction",
-    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+    here: "apps-disruption.test.ts",
   },
   {
     file: "apps/disruption.go",
     it: "evictions: enough pods, absolute => should allow an eviction",
-    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+    here: "apps-disruption.test.ts",
   },
   {
     file: "apps/disruption.go",
     it: "evictions: enough pods, replicaSet, percentage => should allow an eviction",
-    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+    here: "apps-disruption.test.ts",
   },
   {
     file: "apps/disruption.go",
     it: "evictions: too few pods, replicaSet, percentage => should not allow an eviction",
-    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+    here: "apps-disruption.test.ts",
   },
   {
     file: "apps/disruption.go",
     it: "evictions: maxUnavailable allow single eviction, percentage => should allow an eviction",
-    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+    here: "apps-disruption.test.ts",
   },
   {
     file: "apps/disruption.go",
     it: "evictions: maxUnavailable deny evictions, integer => should not allow an eviction",
-    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+    here: "apps-disruption.test.ts",
   },
   {
     file: "apps/disruption.go",
     it: "should block an eviction until the PDB is updated to allow it",
-    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+    here: "apps-disruption.test.ts",
   },
   {
     file: "apps/disruption.go",
     it: "should evict ready pods with Default UnhealthyPodEvictionPolicy",
-    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+    here: "apps-disruption.test.ts",
   },
   {
     file: "apps/disruption.go",
     it: "should evict ready pods with IfHealthyBudget UnhealthyPodEvictionPolicy",
-    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+    here: "apps-disruption.test.ts",
   },
   {
     file: "apps/disruption.go",
     it: "should evict ready pods with AlwaysAllow UnhealthyPodEvictionPolicy",
-    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+    here: "apps-disruption.test.ts",
   },
   {
     file: "apps/disruption.go",
     it: "should not evict unready pods with Default UnhealthyPodEvictionPolicy",
-    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+    here: "apps-disruption.test.ts",
   },
   {
     file: "apps/disruption.go",
     it: "should not evict unready pods with IfHealthyBudget UnhealthyPodEvictionPolicy",
-    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+    here: "apps-disruption.test.ts",
   },
   {
     file: "apps/disruption.go",
     it: "should evict unready pods with AlwaysAllow UnhealthyPodEvictionPolicy",
-    here: { pending: "needs pod eviction (pods/eviction, branch kproto)" },
+    here: "apps-disruption.test.ts",
   },
 ];

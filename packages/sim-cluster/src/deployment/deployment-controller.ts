@@ -468,7 +468,8 @@ export class DeploymentController {
   /**
    * `SetNewReplicaSetAnnotations` + `SetReplicasAnnotations`: the Deployment's annotations (kubectl's
    * `last-applied-configuration` and the revision ones excepted), the new revision (the old one moves into
-   * `revision-history`), desired and max replicas. Undefined when nothing changes.
+   * `revision-history`), and desired and max replicas for a ReplicaSet not yet created (`exists` false). Undefined
+   * when nothing changes.
    */
   private newRSAnnotations(
     d: Deployment,
@@ -497,9 +498,13 @@ export class DeploymentController {
           history === undefined || history === "" ? oldRevision : `${history},${oldRevision}`;
       }
     }
-    const replicas = specOf(d).replicas;
-    next[DESIRED_REPLICAS_ANNOTATION] = String(replicas);
-    next[MAX_REPLICAS_ANNOTATION] = String(replicas + maxSurge(d));
+    // Only a ReplicaSet about to be created gets the replica annotations here: an existing one keeps those of its last
+    // scaling, which the proportional scale reads as the Deployment's size before this change.
+    if (!exists) {
+      const replicas = specOf(d).replicas;
+      next[DESIRED_REPLICAS_ANNOTATION] = String(replicas);
+      next[MAX_REPLICAS_ANNOTATION] = String(replicas + maxSurge(d));
+    }
     const changed =
       Object.keys(next).length !== Object.keys(cur).length || Object.entries(next).some(([k, v]) => cur[k] !== v);
     return changed ? next : undefined;

@@ -67,7 +67,7 @@ type IntOrString = number | string;
  *
  * Differences from kube-controller-manager: a controller's scale is read only from the built-in kinds above (no
  * generic `/scale` lookup of custom resources; a pod owned by another kind makes the budget `SyncFailed`), and the
- * stale `DisruptionTarget` pod-condition cleanup is not done (no eviction in this cluster yet).
+ * stale `DisruptionTarget` pod-condition cleanup is not done.
  */
 export class DisruptionController {
   readonly controller: Controller;

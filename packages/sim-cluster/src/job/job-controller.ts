@@ -133,7 +133,8 @@ function finishedAtOf(pod: Pod, fallback: number): number {
  *   `status.uncountedTerminatedPods`, its finalizer is removed, then it moves to `succeeded`/`failed`. A deleted pod
  *   that had not finished counts as failed.
  * - A failed pod is matched against `spec.podFailurePolicy` (`FailJob`, `Ignore`, `Count`; {@link matchPodFailurePolicy});
- *   counted failures beyond `backoffLimit` (default 6) fail the Job (`BackoffLimitExceeded`), so does running longer
+ *   counted failures beyond `backoffLimit` (default 6) fail the Job (`BackoffLimitExceeded`), so do as many container
+ *   restarts under `restartPolicy: OnFailure` ({@link pastBackoffLimitOnFailure}), and running longer
  *   than `activeDeadlineSeconds` (`DeadlineExceeded`, re-checked on the Clock). Replacement pods wait out the pod
  *   failure backoff (10 s doubled per failure since the last success, at most 10 min; {@link remainingBackoffMs}).
  * - Finishing: `FailureTarget` (or `SuccessCriteriaMet`) first, active pods deleted, then `Failed` (or `Complete` with
@@ -533,7 +534,7 @@ export class JobController {
       ) {
         reason = "FailedIndexes";
         message = "Job has failed indexes";
-      } else if (failed > backoffLimit) {
+      } else if (failed > backoffLimit || pastBackoffLimitOnFailure(job, pods, backoffLimit)) {
         reason = "BackoffLimitExceeded";
         message = "Job has reached the specified backoff limit";
       } else if (spec.activeDeadlineSeconds !== undefined) {
@@ -893,4 +894,22 @@ export function effectiveCounts(spec: { completions?: number; parallelism?: numb
 } {
   if (spec.completions === undefined && spec.parallelism === undefined) return { completions: 1, parallelism: 1 };
   return { completions: spec.completions, parallelism: spec.parallelism ?? 1 };
+}
+
+/**
+ * `pastBackoffLimitOnFailure`: under `restartPolicy: OnFailure` a failing container restarts in its pod instead of
+ * failing it, so the restarts count as failures — the sum of `restartCount` of the containers and init containers of
+ * the Job's running and pending pods; past the limit when it reaches `backoffLimit` (or is above 0 for a limit of 0).
+ */
+export function pastBackoffLimitOnFailure(job: Job, pods: readonly Pod[], backoffLimit: number): boolean {
+  if (job.spec?.template?.spec?.restartPolicy !== "OnFailure") return false;
+  let restarts = 0;
+  for (const p of pods) {
+    const phase = p.status?.phase;
+    if (phase !== "Running" && phase !== "Pending") continue;
+    for (const c of [...(p.status?.initContainerStatuses ?? []), ...(p.status?.containerStatuses ?? [])]) {
+      restarts += c.restartCount ?? 0;
+    }
+  }
+  return backoffLimit === 0 ? restarts > 0 : restarts >= backoffLimit;
 }

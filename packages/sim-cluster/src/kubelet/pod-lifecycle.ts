@@ -123,6 +123,11 @@ export class PodLifecycle {
       const t = Date.parse(String(valueAt(pod, until) ?? ""));
       if (Number.isFinite(t)) delay = Math.max(delay, t - clock.now());
     }
+    const probeScale = stage.delay?.readinessProbeScale;
+    if (probeScale !== undefined) {
+      const t = readinessProbeStartMs(pod, probeScale);
+      if (t !== undefined) delay = Math.max(delay, t - clock.now());
+    }
     const timer = clock.afterFunc(Math.round(delay), () => {
       this.pending.delete(key);
       void this.fire(key, stage);
@@ -248,4 +253,25 @@ function exitCodeOf(pod: Pod, c: StageContainers): number {
     if (Number.isInteger(n)) return n;
   }
   return c.exitCode ?? 0;
+}
+
+/**
+ * When the pod's readiness probes may first succeed (`prober.worker` waits `initialDelaySeconds` after the
+ * container started): the latest, over containers with a `readinessProbe`, of `state.running.startedAt` plus
+ * `initialDelaySeconds · scale` seconds; undefined when no running container has a probe.
+ */
+function readinessProbeStartMs(pod: Pod, scale: number): number | undefined {
+  let at: number | undefined;
+  const statuses = (pod.status?.containerStatuses ?? []) as ContainerStatus[];
+  for (const c of pod.spec?.containers ?? []) {
+    const probe = (c as { readinessProbe?: { initialDelaySeconds?: number } }).readinessProbe;
+    if (probe == null) continue;
+    const started = (statuses.find((s) => s.name === c.name)?.state.running as { startedAt?: string } | undefined)
+      ?.startedAt;
+    const t = Date.parse(started ?? "");
+    if (!Number.isFinite(t)) continue;
+    const ready = t + (probe.initialDelaySeconds ?? 0) * 1000 * scale;
+    at = at === undefined ? ready : Math.max(at, ready);
+  }
+  return at;
 }

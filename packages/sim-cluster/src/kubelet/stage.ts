@@ -30,6 +30,12 @@ export interface StageDelay {
    * `durationFrom`), so a graceful deletion lasts its grace period.
    */
   readonly untilField?: string;
+  /**
+   * Also waits for the readiness probes: the stage fires no earlier than each container with a `readinessProbe`
+   * started (`state.running.startedAt`) plus the probe's `initialDelaySeconds` times this factor (1: as the pod says;
+   * a sped-up cluster shortens it as it shortens the stages). Unset: probes are not waited for.
+   */
+  readonly readinessProbeScale?: number;
 }
 
 /** The container state a {@link StageNext} gives every container of the pod. */
@@ -148,7 +154,7 @@ export const DEFAULT_POD_STAGES: readonly Stage[] = Object.freeze<Stage[]>([
         { key: ".status.conditions.Ready", operator: "NotIn", values: ["True"] },
       ],
     },
-    delay: { durationMs: 200, jitterMs: 300 },
+    delay: { durationMs: 200, jitterMs: 300, readinessProbeScale: 1 },
     next: { conditions: { Ready: "True", ContainersReady: "True" }, containers: { state: "running", ready: true } },
   },
   {

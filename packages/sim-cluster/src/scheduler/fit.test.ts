@@ -3,9 +3,12 @@ import { describe, expect, it } from "vitest";
 import { parseMilli } from "../internal/quantity.js";
 import {
   filterNode,
+  type HostPort,
+  hostPortsConflict,
   leastAllocatedScore,
   nodeInfoOf,
   numFeasibleNodesToFind,
+  podHostPorts,
   podRequests,
   toleratesTaint,
 } from "./fit.js";
@@ -84,5 +87,79 @@ describe("scheduler filters and scores", () => {
     expect(numFeasibleNodesToFind(50)).toBe(50);
     expect(numFeasibleNodesToFind(1000)).toBe(420);
     expect(numFeasibleNodesToFind(5000)).toBe(500);
+  });
+});
+
+/** `protocol/hostIP/port` shorthand of upstream's `newPod("m1", "UDP/127.0.0.1/8080")`. */
+const ports = (...specs: string[]): HostPort[] =>
+  specs.map((x) => {
+    const [protocol, hostIP, port] = x.split("/");
+    return { protocol: protocol!, hostIP: hostIP!, port: Number(port) };
+  });
+
+// pkg/scheduler/framework/plugins/nodeports/node_ports_test.go TestNodePorts: the ports already bound on the node,
+// the ports the pod wants, and whether it fits.
+describe("TestNodePorts", () => {
+  const cases: { name: string; used: HostPort[]; want: HostPort[]; fits: boolean }[] = [
+    { name: "nothing running", used: [], want: [], fits: true },
+    { name: "other port", used: ports("UDP/127.0.0.1/9090"), want: ports("UDP/127.0.0.1/8080"), fits: true },
+    { name: "same udp port", used: ports("UDP/127.0.0.1/8080"), want: ports("UDP/127.0.0.1/8080"), fits: false },
+    { name: "same tcp port", used: ports("TCP/127.0.0.1/8080"), want: ports("TCP/127.0.0.1/8080"), fits: false },
+    { name: "different host ip", used: ports("TCP/127.0.0.2/8080"), want: ports("TCP/127.0.0.1/8080"), fits: true },
+    { name: "different protocol", used: ports("TCP/127.0.0.1/8080"), want: ports("UDP/127.0.0.1/8080"), fits: true },
+    {
+      name: "second udp port conflict",
+      used: ports("UDP/127.0.0.1/8080"),
+      want: ports("TCP/127.0.0.1/8001", "UDP/127.0.0.1/8080"),
+      fits: false,
+    },
+    {
+      name: "first tcp port conflict",
+      used: ports("TCP/127.0.0.1/8001", "UDP/127.0.0.1/8081"),
+      want: ports("TCP/127.0.0.1/8001", "UDP/127.0.0.1/8080"),
+      fits: false,
+    },
+    {
+      name: "first tcp port conflict due to 0.0.0.0 hostIP",
+      used: ports("TCP/127.0.0.1/8001"),
+      want: ports("TCP/0.0.0.0/8001"),
+      fits: false,
+    },
+    {
+      name: "TCP hostPort conflict due to 0.0.0.0 hostIP",
+      used: ports("TCP/0.0.0.0/8001"),
+      want: ports("TCP/10.0.10.10/8001", "TCP/0.0.0.0/8001"),
+      fits: false,
+    },
+    {
+      name: "second different protocol",
+      used: ports("UDP/0.0.0.0/8001"),
+      want: ports("TCP/0.0.0.0/8001"),
+      fits: true,
+    },
+    {
+      name: "UDP hostPort conflict due to 0.0.0.0 hostIP",
+      used: ports("UDP/127.0.0.1/8001"),
+      want: ports("UDP/0.0.0.0/8001", "TCP/0.0.0.0/8001"),
+      fits: false,
+    },
+  ];
+  for (const tc of cases) {
+    it(tc.name, () => {
+      expect(hostPortsConflict(tc.used, tc.want)).toBe(!tc.fits);
+    });
+  }
+
+  it("reads host ports from containers and init containers, defaulting protocol and host IP", () => {
+    const p = pod("100m", {
+      initContainers: [{ name: "i", ports: [{ containerPort: 53, hostPort: 53, protocol: "UDP" }] }],
+      containers: [{ name: "c", ports: [{ containerPort: 80 }, { containerPort: 5555, hostPort: 5555 }] }],
+    } as never);
+    expect(podHostPorts(p)).toEqual(ports("UDP/0.0.0.0/53", "TCP/0.0.0.0/5555"));
+    const info = nodeInfoOf(node());
+    const req = podRequests(p);
+    expect(filterNode(p, info, req)).toBeUndefined();
+    info.usedPorts.push(...req.hostPorts);
+    expect(filterNode(p, info, req)).toBe("node(s) didn't have free ports for the requested pod ports");
   });
 });

@@ -18,10 +18,18 @@ export interface Toleration {
   readonly tolerationSeconds?: number;
 }
 
-/** What a pod asks of a node (milli-cpu, bytes · 1000, one pod slot). */
+/** A host port a container binds (`containerPort.hostPort` with its protocol and host IP, `0.0.0.0` when unset). */
+export interface HostPort {
+  readonly protocol: string;
+  readonly hostIP: string;
+  readonly port: number;
+}
+
+/** What a pod asks of a node (milli-cpu, bytes · 1000, one pod slot, its containers' host ports). */
 export interface PodRequests {
   readonly milliCpu: number;
   readonly memory: number;
+  readonly hostPorts: readonly HostPort[];
 }
 
 /**
@@ -49,7 +57,40 @@ export function podRequests(pod: Pod): PodRequests {
     milliCpu = Math.max(milliCpu, q.cpu);
     memory = Math.max(memory, q.mem);
   }
-  return { milliCpu, memory };
+  return { milliCpu, memory, hostPorts: podHostPorts(pod) };
+}
+
+/**
+ * The host ports of the pod's containers and init containers (`nodeports.getContainerPorts`): every container port
+ * with a non-zero `hostPort`; protocol `TCP` and host IP `0.0.0.0` when unset.
+ */
+export function podHostPorts(pod: Pod): HostPort[] {
+  const out: HostPort[] = [];
+  type Port = { hostPort?: number; protocol?: string; hostIP?: string };
+  const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])] as { ports?: Port[] }[];
+  for (const c of containers) {
+    for (const p of c.ports ?? []) {
+      if ((p.hostPort ?? 0) <= 0) continue;
+      out.push({ protocol: p.protocol ?? "TCP", hostIP: p.hostIP ?? "0.0.0.0", port: p.hostPort ?? 0 });
+    }
+  }
+  return out;
+}
+
+/**
+ * `HostPortInfo.CheckConflict`: a wanted host port conflicts with one in use on the node when protocol and port are
+ * the same and either host IP is the wildcard `0.0.0.0` or both are equal.
+ */
+export function hostPortsConflict(used: readonly HostPort[], want: readonly HostPort[]): boolean {
+  const wild = "0.0.0.0";
+  return want.some((w) =>
+    used.some(
+      (u) =>
+        u.protocol === w.protocol &&
+        u.port === w.port &&
+        (u.hostIP === wild || w.hostIP === wild || u.hostIP === w.hostIP),
+    ),
+  );
 }
 
 /**
@@ -71,6 +112,8 @@ export interface NodeInfo {
   requestedMilliCpu: number;
   requestedMemory: number;
   pods: number;
+  /** The host ports the node's pods bind, one entry per pod and port (`NodeInfo.UsedPorts`). */
+  usedPorts: HostPort[];
   allocatableMilliCpu: number;
   allocatableMemory: number;
   allocatablePods: number;
@@ -84,6 +127,7 @@ export function nodeInfoOf(node: Node): NodeInfo {
     requestedMilliCpu: 0,
     requestedMemory: 0,
     pods: 0,
+    usedPorts: [],
     allocatableMilliCpu: a.cpu === undefined ? 0 : parseMilli(a.cpu),
     allocatableMemory: a.memory === undefined ? 0 : parseMilli(a.memory),
     allocatablePods: a.pods === undefined ? 110 : Number(a.pods),
@@ -92,7 +136,7 @@ export function nodeInfoOf(node: Node): NodeInfo {
 
 /**
  * The default filter plugins in upstream order — `NodeUnschedulable`, `NodeName`, `TaintToleration` (NoSchedule and
- * NoExecute taints), `NodeAffinity` (`nodeSelector` and required node affinity), `NodeResourcesFit` (cpu, memory, pods) — answering the
+ * NoExecute taints), `NodeAffinity` (`nodeSelector` and required node affinity), `NodePorts` (host ports free), `NodeResourcesFit` (cpu, memory, pods) — answering the
  * first failure's reason as kube-scheduler words it, or undefined when the pod fits.
  */
 export function filterNode(pod: Pod, info: NodeInfo, req: PodRequests): string | undefined {
@@ -112,6 +156,8 @@ export function filterNode(pod: Pod, info: NodeInfo, req: PodRequests): string |
     }
   }
   if (!podMatchesNodeSelectorAndAffinity(pod, node)) return "node(s) didn't match Pod's node affinity/selector";
+  if (hostPortsConflict(info.usedPorts, req.hostPorts))
+    return "node(s) didn't have free ports for the requested pod ports";
   if (info.pods + 1 > info.allocatablePods) return "Too many pods";
   if (req.milliCpu > 0 && info.requestedMilliCpu + req.milliCpu > info.allocatableMilliCpu) return "Insufficient cpu";
   if (req.memory > 0 && info.requestedMemory + req.memory > info.allocatableMemory) return "Insufficient memory";

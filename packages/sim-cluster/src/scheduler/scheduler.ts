@@ -7,6 +7,7 @@ import { type Logger, safeLog } from "@informer-ts/instrumentation";
 import { keyOf, rfc3339, withCondition } from "../internal/pod-util.js";
 import {
   filterNode,
+  type HostPort,
   leastAllocatedScore,
   type NodeInfo,
   nodeInfoOf,
@@ -55,8 +56,8 @@ interface Placed {
  * `0/N nodes are available: …` message) and a `FailedScheduling` event, and waits in the unschedulable set until a
  * node changes or an assigned pod goes away.
  *
- * Differences from kube-scheduler: no priority queue, preemption, affinity/anti-affinity, topology spread, volume or
- * port plugins; scoring is `LeastAllocated` only; one profile.
+ * Differences from kube-scheduler: no priority queue, preemption, affinity/anti-affinity, topology spread or volume
+ * plugins; scoring is `LeastAllocated` only; one profile.
  */
 export class Scheduler {
   private readonly name: string;
@@ -124,6 +125,7 @@ export class Scheduler {
         info.requestedMilliCpu -= old.req.milliCpu;
         info.requestedMemory -= old.req.memory;
         info.pods--;
+        info.usedPorts = withoutPorts(info.usedPorts, old.req.hostPorts);
       }
       this.placed.delete(key);
     }
@@ -134,6 +136,7 @@ export class Scheduler {
       info.requestedMilliCpu += req.milliCpu;
       info.requestedMemory += req.memory;
       info.pods++;
+      info.usedPorts.push(...req.hostPorts);
     }
   }
 
@@ -168,6 +171,7 @@ export class Scheduler {
       info.requestedMilliCpu = old.requestedMilliCpu;
       info.requestedMemory = old.requestedMemory;
       info.pods = old.pods;
+      info.usedPorts = old.usedPorts;
     } else {
       this.nodeOrder.push(name);
       for (const [, p] of this.placed) {
@@ -175,6 +179,7 @@ export class Scheduler {
         info.requestedMilliCpu += p.req.milliCpu;
         info.requestedMemory += p.req.memory;
         info.pods++;
+        info.usedPorts.push(...p.req.hostPorts);
       }
     }
     this.infos.set(name, info);
@@ -335,4 +340,14 @@ export class Scheduler {
         }
       });
   }
+}
+
+/** `used` without one entry of each port in `gone` (a pod's ports leaving its node). */
+function withoutPorts(used: readonly HostPort[], gone: readonly HostPort[]): HostPort[] {
+  const out = [...used];
+  for (const g of gone) {
+    const i = out.findIndex((u) => u.protocol === g.protocol && u.hostIP === g.hostIP && u.port === g.port);
+    if (i >= 0) out.splice(i, 1);
+  }
+  return out;
 }

@@ -35,9 +35,9 @@ import {
 } from "./field-validation.js";
 import { admitLimitRanges, limitRangerApplies, limitRangeViolation } from "./limit-ranger-admission.js";
 import { BUILTIN_ROOTS } from "./openapi/builtin-definitions.js";
-import { admitRuntimeClass, RuntimeClassRejection, runtimeClassViolation } from "./runtime-class-admission.js";
 import type { PolicyRequest } from "./policy/policy-request.js";
 import type { ValidatingAdmissionPolicies } from "./policy/validating-admission-policy.js";
+import { admitRuntimeClass, RuntimeClassRejection, runtimeClassViolation } from "./runtime-class-admission.js";
 import { mountServiceAccountToken } from "./service-account-admission.js";
 import {
   validateValidatingAdmissionPolicy,
@@ -52,6 +52,7 @@ import {
   validateWorkloadUpdate,
 } from "./validation/apps.js";
 import { validateHorizontalPodAutoscaler } from "./validation/autoscaling.js";
+import { validateCronJob } from "./validation/batch.js";
 import { validateCsrConditionsUpdate } from "./validation/certificates.js";
 import { objectAt } from "./validation/common.js";
 import {
@@ -366,6 +367,9 @@ export class Admission {
       case "apps/statefulsets":
         errs.push(...validateStatefulSet(obj));
         if (old !== undefined) errs.push(...validateWorkloadUpdate(obj, old, true));
+        break;
+      case "batch/cronjobs":
+        errs.push(...validateCronJob(obj));
         break;
       case "batch/jobs": {
         const tpl = objectAt(objectAt(obj.spec)?.template);
