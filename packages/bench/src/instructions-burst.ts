@@ -78,7 +78,7 @@ export function replayBody(chunks: readonly Buffer[], go: Promise<void>): WatchB
 }
 
 /** A latch: `open()` resolves `opened`. */
-function latch(): { opened: Promise<void>; open: () => void } {
+export function latch(): { opened: Promise<void>; open: () => void } {
   let open = (): void => {};
   const opened = new Promise<void>((r) => (open = r));
   return { opened, open };

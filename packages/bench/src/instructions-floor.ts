@@ -12,17 +12,10 @@ import {
   silentLogger,
 } from "@informer-ts/cache";
 import { StreamWatcher } from "@informer-ts/client";
-import { burstChunks, listedObjects, replayBody } from "./instructions-burst.js";
+import { burstChunks, latch, listedObjects, replayBody } from "./instructions-burst.js";
 
 /** `base`: the setup (objects listed into the cache) without the replay. */
 export type FloorVariant = "base" | "floor" | "reflector";
-
-/** A latch: `open()` resolves `opened`. */
-function latch(): { opened: Promise<void>; open: () => void } {
-  let open = (): void => {};
-  const opened = new Promise<void>((r) => (open = r));
-  return { opened, open };
-}
 
 /** The floor: every complete line of each chunk parsed and set in a Map under its key. */
 async function floorPath(keys: number, chunks: readonly Buffer[], replay: boolean): Promise<void> {
