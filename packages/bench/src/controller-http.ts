@@ -49,6 +49,9 @@ interface ChildResult {
   readonly burstCpuMs: number;
   /** Whether the first burst reconcile came before the parent's last burst write (the writes then paced it). */
   readonly burstOverlapped: boolean;
+  /** Watch errors after the sync that stopped client-node's informer (it was restarted each time), and the first one. */
+  readonly informerErrors: number;
+  readonly firstInformerError?: string;
   /** Client CPU (user + system) from sync to the end, ms. */
   readonly cpuMs: number;
 }
@@ -83,6 +86,8 @@ class Recorder {
   private burstCpu: NodeJS.CpuUsage | undefined;
   private onBurstDone: (() => void) | undefined;
   reconciles = 0;
+  private informerErrors = 0;
+  private firstInformerError: string | undefined;
 
   constructor(private readonly pool: number) {}
 
@@ -117,6 +122,12 @@ class Recorder {
     xs.push(now - written);
   }
 
+  /** Counts an error that stopped the informer (client-node's; the child restarts it). */
+  informerError(err: unknown): void {
+    this.informerErrors++;
+    this.firstInformerError ??= err instanceof Error ? err.message : String(err);
+  }
+
   /** Resolves once every key's burst version was reconciled, or after `limitMs`. */
   burstDone(limitMs: number): Promise<void> {
     if (this.burstKeys.size === this.pool) return Promise.resolve();
@@ -141,6 +152,8 @@ class Recorder {
       burstMs: this.burstKeys.size > 0 ? this.lastBurstReconcile - this.firstBurstReconcile : Number.NaN,
       burstCpuMs: this.burstCpu === undefined ? Number.NaN : (this.burstCpu.user + this.burstCpu.system) / 1000,
       burstOverlapped: this.firstBurstReconcile < burstWritesEnd,
+      informerErrors: this.informerErrors,
+      ...(this.firstInformerError !== undefined && { firstInformerError: this.firstInformerError }),
     };
   }
 }
@@ -204,10 +217,22 @@ async function clientNodeController(spec: ChildSpec, rec: Recorder): Promise<Chi
   const enqueue = (obj: { metadata?: { namespace?: string; name?: string } }) =>
     queue.add(`${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""}`);
   const errors: unknown[] = [];
+  let started = false;
+  let stopping = false;
   informer.on("add", enqueue);
   informer.on("update", enqueue);
   informer.on("delete", enqueue);
-  informer.on("error", (e) => errors.push(e));
+  // client-node's ListWatch stops for good on any watch error other than 410 (a watch answered 429 or 5xx, a
+  // connection reset, a body that ends without its last chunk); its README's informer example restarts it from the
+  // error handler. Without that, one such error under load left the child with no burst reconcile at all.
+  informer.on("error", (e) => {
+    errors.push(e);
+    if (!started || stopping) return;
+    rec.informerError(e);
+    setTimeout(() => {
+      if (!stopping) void informer.start();
+    }, 10);
+  });
   const worker = async (): Promise<void> => {
     for (;;) {
       const key = await queue.get();
@@ -228,9 +253,11 @@ async function clientNodeController(spec: ChildSpec, rec: Recorder): Promise<Chi
     async start() {
       await informer.start();
       if (errors.length > 0) throw new Error(`client-node informer: ${String(errors[0])}`);
+      started = true;
       running = worker();
     },
     async stop() {
+      stopping = true;
       queue.close();
       await running;
       await informer.stop();
@@ -268,6 +295,7 @@ function failed(variant: HttpVariant, error: string): ChildResult {
     burstMs: Number.NaN,
     burstCpuMs: Number.NaN,
     burstOverlapped: false,
+    informerErrors: 0,
     cpuMs: Number.NaN,
   };
 }
@@ -446,6 +474,12 @@ export async function controllerOverHttp(
     return median((clean.length > 0 ? clean : rs).map((r) => rate(r.result)));
   };
   const baseRate = burstRate("client-node");
+  /** The informer restarts of a variant's rounds, with the first error, for the note ("" when none). */
+  const restarts = (rs: readonly ChildResult[]) => {
+    const n = rs.reduce((sum, r) => sum + r.informerErrors, 0);
+    const first = rs.find((r) => r.firstInformerError !== undefined)?.firstInformerError;
+    return n === 0 ? "" : `; the informer stopped on a watch error ${n} time(s) and was restarted (first: ${first})`;
+  };
   for (const v of VARIANTS) {
     const rs = runs.get(v)!;
     const overlapped = rs.filter((r) => r.result.burstOverlapped).length;
@@ -468,7 +502,8 @@ export async function controllerOverHttp(
           `${of(v, (r) => r.burstReconciled)}/${pool} keys in ${Math.round(of(v, (r) => r.burstMs))} ms; ` +
           `child CPU ${of(v, cpuPer).toFixed(1)} µs per reconcile (${Math.round(of(v, (r) => r.burstCpuMs))} ms); ` +
           `the simulator's writes took ${Math.round(median(rs.map((r) => r.writes.ms)))} ms before the watch resumed` +
-          (overlapped > 0 ? `; ${overlapped} round(s) left out: the writes outlasted the hold (paced by them)` : ""),
+          (overlapped > 0 ? `; ${overlapped} round(s) left out: the writes outlasted the hold (paced by them)` : "") +
+          restarts(rs.map((r) => r.result)),
     });
   }
   for (const v of VARIANTS) {

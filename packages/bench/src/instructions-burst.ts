@@ -31,13 +31,13 @@ function burstObjectJson(i: number, rv: number): string {
  * The LIST's items, parsed from JSON as a client gets them (objects of the same shapes, hence hidden classes, as the
  * watch events' objects).
  */
-function listedObjects(keys: number): KubeObject[] {
+export function listedObjects(keys: number): KubeObject[] {
   const json = `[${Array.from({ length: keys }, (_, i) => burstObjectJson(i, i + 1)).join(",")}]`;
   return JSON.parse(json) as KubeObject[];
 }
 
 /** The burst as the server would send it: every one of `keys` objects modified once, cut into fixed chunks. */
-function burstChunks(keys: number): Buffer[] {
+export function burstChunks(keys: number): Buffer[] {
   const lines: string[] = [];
   for (let i = 0; i < keys; i++) {
     lines.push(`{"type":"MODIFIED","object":${burstObjectJson(i, keys + 1 + i)}}`);
@@ -56,7 +56,7 @@ const immediate = (): Promise<void> => new Promise((r) => setImmediate(r));
  * A body that waits for `go`, then yields `chunks` one per macrotask, then stays open (no more bytes) until destroyed.
  * With `chunks` empty it only waits, like an idle watch.
  */
-function replayBody(chunks: readonly Buffer[], go: Promise<void>): WatchBody {
+export function replayBody(chunks: readonly Buffer[], go: Promise<void>): WatchBody {
   let destroyed = false;
   let wakeDestroyed = (): void => {};
   const destroyedP = new Promise<void>((r) => (wakeDestroyed = r));
@@ -78,7 +78,7 @@ function replayBody(chunks: readonly Buffer[], go: Promise<void>): WatchBody {
 }
 
 /** A latch: `open()` resolves `opened`. */
-function latch(): { opened: Promise<void>; open: () => void } {
+export function latch(): { opened: Promise<void>; open: () => void } {
   let open = (): void => {};
   const opened = new Promise<void>((r) => (open = r));
   return { opened, open };

@@ -25,6 +25,7 @@ import { PromMetrics } from "@informer-ts/instrumentation";
 import { EngineBackend, SimApiServer, SimHttpServer } from "@informer-ts/sim-apiserver";
 import { ADMISSION_CASES, type AdmissionCase, WIDGET_CRD } from "./apiserver-admission.js";
 import { type BurstVariant, burst } from "./instructions-burst.js";
+import { type FloorVariant, floor } from "./instructions-floor.js";
 import { configMapJson } from "./util.js";
 
 /** What one child runs: a harness, its variant, and its size. */
@@ -37,6 +38,13 @@ export type InstructionsSpec =
       /** Whose setup a `base` run does (the other variants run their own). */
       readonly setup: "informer-ts" | "client-node";
       readonly keys: number;
+    }
+  | {
+      readonly harness: "floor";
+      readonly variant: FloorVariant;
+      /** Whose setup a `base` run does (the other variants run their own). */
+      readonly setup: "floor" | "reflector";
+      readonly events: number;
     }
   | {
       readonly harness: "list";
@@ -324,6 +332,7 @@ export async function runInstructionsChild(spec: InstructionsSpec): Promise<void
   else if (spec.harness === "reconcile") await reconcile(spec.variant, spec.keys, spec.workers);
   else if (spec.harness === "decode") await decode(spec.variant, spec.objects, spec.lists);
   else if (spec.harness === "burst") await burst(spec.variant, spec.keys, spec.setup);
+  else if (spec.harness === "floor") await floor(spec.variant, spec.events, spec.setup);
   else if (spec.harness === "list") await list(spec.variant, spec.objects, spec.lists);
   else await writesHarness(spec.variant, spec.kind, spec.writes);
 }

@@ -114,7 +114,7 @@ export async function runInstructions(): Promise<BenchResult> {
     process.stderr.write(`bench instructions: skipped — ${missing}\n`);
     return { name: "instructions", rows: [], meta: { ...meta, skipped: missing } };
   }
-  const all = ["fanout", "reconcile", "list", "decode", "writes", "burst"];
+  const all = ["fanout", "reconcile", "list", "decode", "writes", "burst", "floor"];
   const harnesses = new Set((process.env.BENCH_INSTRUCTIONS_HARNESSES ?? all.join(",")).split(","));
   for (const h of harnesses) {
     if (!all.includes(h)) {
@@ -184,6 +184,18 @@ export async function runInstructions(): Promise<BenchResult> {
         unitName: "reconcile",
         goals: { "informer-ts": { goal: "≤ 1/1.2 client-node", max: 1 / 1.2 } },
       });
+  const floorRows = !harnesses.has("floor")
+    ? []
+    : await measure({
+        title: `the JSON floor (in-process NDJSON, ${burstKeys} objects modified once, ${BURST_CHUNK_BYTES / 1024} KiB chunks)`,
+        spec: (variant) => ({ harness: "floor", variant, setup: "floor", events: burstKeys }),
+        baseOf: (variant) => ({ harness: "floor", variant: "base", setup: variant, events: burstKeys }),
+        variants: ["floor", "reflector"] as const,
+        reference: "floor",
+        units: burstKeys,
+        unitName: "event",
+        goals: { reflector: { goal: "≤ 1/0.95 floor", max: 1 / 0.95 } },
+      });
   const writeRows: BenchRow[] = [];
   for (const kind of harnesses.has("writes") ? (["pod", "deployment", "widget"] as const) : []) {
     writeRows.push(
@@ -200,7 +212,7 @@ export async function runInstructions(): Promise<BenchResult> {
   }
   return {
     name: "instructions",
-    rows: [...fanout, ...reconcile, ...list, ...decode, ...writeRows, ...burstRows],
+    rows: [...fanout, ...reconcile, ...list, ...decode, ...writeRows, ...burstRows, ...floorRows],
     meta,
   };
 }

@@ -171,7 +171,8 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
       "no-op reconciles with PromMetrics vs " +
       "metrics off, full vs metadata-only LIST over loopback, the client's decode of prepared LIST bodies, validated vs " +
       "unvalidated writes (Pod, Deployment, custom resource) in-process, a controller burst of NDJSON chunks vs a " +
-      "client-node-like reference; a base run subtracted; skips without valgrind",
+      "client-node-like reference, the raw NDJSON floor vs the Reflector into a store; a base run subtracted; skips " +
+      "without valgrind",
     results: ["instructions"],
     env: [
       { name: "BENCH_INSTRUCTIONS_EVENTS", default: "50000", meaning: "MODIFIED events of the fan-out harness" },
@@ -179,7 +180,11 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
       { name: "BENCH_INSTRUCTIONS_WORKERS", default: "4", meaning: "workers of the reconcile harness" },
       { name: "BENCH_INSTRUCTIONS_LIST", default: "2000", meaning: "ConfigMaps of the LIST harness" },
       { name: "BENCH_INSTRUCTIONS_LISTS", default: "3", meaning: "LISTs per variant of the LIST harness" },
-      { name: "BENCH_INSTRUCTIONS_BURST", default: "5000", meaning: "keys modified once each in the burst harness" },
+      {
+        name: "BENCH_INSTRUCTIONS_BURST",
+        default: "5000",
+        meaning: "keys modified once each in the burst and floor harnesses",
+      },
       {
         name: "BENCH_INSTRUCTIONS_WRITES",
         default: "2000",
@@ -187,7 +192,7 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
       },
       {
         name: "BENCH_INSTRUCTIONS_HARNESSES",
-        default: "fanout,reconcile,list,decode,writes,burst",
+        default: "fanout,reconcile,list,decode,writes,burst,floor",
         meaning: "the harnesses run, comma-separated",
       },
     ],
