@@ -45,6 +45,7 @@ export {
   compareKubeVersions,
   groupVersionString,
   SIM_VERSION_INFO,
+  type ServedSubresources,
   simVersionInfo,
 } from "./discovery.js";
 export { EngineBackend } from "./engine-backend.js";
