@@ -44,8 +44,8 @@ export {
   apiVersions,
   compareKubeVersions,
   groupVersionString,
-  SIM_VERSION_INFO,
   type ServedSubresources,
+  SIM_VERSION_INFO,
   simVersionInfo,
 } from "./discovery.js";
 export { EngineBackend } from "./engine-backend.js";
