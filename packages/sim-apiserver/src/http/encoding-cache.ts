@@ -12,8 +12,6 @@ interface Encoded {
   readonly json: string;
   /** UTF-8 length of `json`. */
   byteLength?: number;
-  /** UTF-8 bytes of `json` (list items, which are written as bytes). */
-  bytes?: Buffer;
 }
 
 const encodings = new WeakMap<object, Encoded>();
@@ -30,18 +28,6 @@ function encodedOf(value: object): Encoded {
 /** `JSON.stringify(value)`, encoded once per deep-frozen engine object. */
 export function jsonOf(value: unknown): string {
   return isDeepFrozen(value) ? encodedOf(value).json : stringifyJson(value);
-}
-
-/**
- * The UTF-8 bytes of `value` as an array element of `JSON.stringify` writes it (`null` for `undefined` or a
- * function), encoded once per deep-frozen engine object. Never mutate them.
- */
-export function jsonBytesOf(value: unknown): Buffer {
-  if (!isDeepFrozen(value)) return Buffer.from((stringifyJson(value) as string | undefined) ?? "null", "utf8");
-  const e = encodedOf(value);
-  e.bytes ??= Buffer.from(e.json, "utf8");
-  e.byteLength = e.bytes.length;
-  return e.bytes;
 }
 
 /** The UTF-8 length of `JSON.stringify(value)` (counted once per deep-frozen engine object). */

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { newInternalError, type Status, StatusError, statusOf } from "@informer-ts/apimachinery";
-import { jsonBytesOf, jsonOf } from "./encoding-cache.js";
+import { jsonOf } from "./encoding-cache.js";
 
 /**
  * A Status in kube-apiserver's field order (kind, apiVersion, metadata, status, message, reason, details, code),
@@ -52,22 +52,28 @@ export function writeJson(
 export const STREAMED_LIST_MIN_ITEMS = 500;
 /** Size of the chunks a streamed list is written in (an item larger than this is one chunk). */
 const LIST_CHUNK_BYTES = 64 * 1024;
-const COMMA = Buffer.from(",");
-const LIST_CLOSING = Buffer.from("]}\n");
+const LIST_CLOSING = "]}\n";
+
+/** An array element as `JSON.stringify` writes it (`null` for `undefined` or a function); cached for engine objects. */
+function itemJson(value: unknown): string {
+  return (jsonOf(value) as string | undefined) ?? "null";
+}
 
 /** `{…head fields…,"items":[` of a list whose `items` come last. */
-function listOpening(list: Record<string, unknown>): Buffer {
+function listOpening(list: Record<string, unknown>): string {
   const { items: _items, ...head } = list;
-  return Buffer.from(`${JSON.stringify(head).slice(0, -1)}${Object.keys(head).length > 0 ? "," : ""}"items":[`, "utf8");
+  return `${JSON.stringify(head).slice(0, -1)}${Object.keys(head).length > 0 ? "," : ""}"items":[`;
 }
 
 /**
  * Writes a 200 list body. Small lists are one body with `Content-Length`; larger ones are encoded item by item into
  * ~64 KiB chunks with `Transfer-Encoding: chunked`, honouring back-pressure, as kube-apiserver's streaming collection
  * encoder (StreamingCollectionsEncodingToJSON, on by default since v1.33) does: the first byte leaves before the last
- * item is encoded and the server never holds the whole body. Either way the items' cached encodings are reused
- * (`encoding-cache.ts`) and the bytes are the same as `JSON.stringify(list)` plus `\n` (keys in the order kind,
- * apiVersion, metadata, items). Resolves when the body is written or the client went away.
+ * item is encoded and the server never holds the whole body. Either way the items' cached JSON strings are reused
+ * (`encoding-cache.ts`) and joined, and each chunk is UTF-8-encoded once: no bytes are kept per item, so a kind of
+ * view listed for the first time (a `PartialObjectMetadataList`) costs one `JSON.stringify` per item and nothing
+ * more. The bytes are the same as `JSON.stringify(list)` plus `\n` (keys in the order kind, apiVersion, metadata,
+ * items). Resolves when the body is written or the client went away.
  */
 export async function writeJsonList(res: ServerResponse, list: Record<string, unknown>): Promise<void> {
   const items = list.items;
@@ -82,13 +88,9 @@ export async function writeJsonList(res: ServerResponse, list: Record<string, un
       writeJson(res, 200, list); // another key order: keep it
       return;
     }
-    const parts: Buffer[] = [listOpening(list)];
-    for (let i = 0; i < items.length; i++) {
-      if (i > 0) parts.push(COMMA);
-      parts.push(jsonBytesOf(items[i]));
-    }
-    parts.push(LIST_CLOSING);
-    const body = Buffer.concat(parts);
+    let text = listOpening(list);
+    for (let i = 0; i < items.length; i++) text += i > 0 ? `,${itemJson(items[i])}` : itemJson(items[i]);
+    const body = Buffer.from(text + LIST_CLOSING, "utf8");
     commonHeaders(res);
     res.writeHead(200, { "Content-Type": "application/json", "Content-Length": String(body.length) });
     res.end(body);
@@ -97,19 +99,14 @@ export async function writeJsonList(res: ServerResponse, list: Record<string, un
   if (res.headersSent || res.writableEnded) return;
   commonHeaders(res);
   res.writeHead(200, { "Content-Type": "application/json" });
-  let parts: Buffer[] = [listOpening(list)];
-  let size = parts[0]!.length;
+  // `chunk.length` counts UTF-16 units, not bytes: chunks are ~64 Ki characters, which is all the size is for.
+  let chunk = listOpening(list);
   for (let i = 0; i < items.length; i++) {
-    const bytes = jsonBytesOf(items[i]);
-    if (i > 0) parts.push(COMMA);
-    parts.push(bytes);
-    size += bytes.length + (i > 0 ? 1 : 0);
-    if (size < LIST_CHUNK_BYTES) continue;
+    chunk += i > 0 ? `,${itemJson(items[i])}` : itemJson(items[i]);
+    if (chunk.length < LIST_CHUNK_BYTES) continue;
     if (res.destroyed) return;
-    // A fresh chunk every time: the cached encodings themselves are never handed out.
-    const ok = res.write(Buffer.concat(parts, size));
-    parts = [];
-    size = 0;
+    const ok = res.write(Buffer.from(chunk, "utf8"));
+    chunk = "";
     if (!ok) {
       await new Promise<void>((resolve) => {
         const done = () => {
@@ -122,8 +119,7 @@ export async function writeJsonList(res: ServerResponse, list: Record<string, un
       });
     }
   }
-  parts.push(LIST_CLOSING);
-  if (!res.destroyed) res.end(Buffer.concat(parts, size + LIST_CLOSING.length));
+  if (!res.destroyed) res.end(Buffer.from(chunk + LIST_CLOSING, "utf8"));
 }
 
 /**
