@@ -182,6 +182,9 @@ export class SimClusterRuntime {
       clock,
       rand: this.rand,
       metrics,
+      // The cluster's logger, so its level also holds for the manager's controllers and informers (without it the
+      // manager logs through the process's JSON runtime logger at info).
+      logger,
       gracefulShutdownTimeout: 5000,
       ...(o.trimManagedFields !== false && { informerOptions: { transform: transformStripManagedFields } }),
     });
@@ -260,6 +263,7 @@ export class SimClusterRuntime {
       this.endpoints = new EndpointsController({
         client,
         clock,
+        logger,
         metrics,
         services: this.manager.informerFor(resources.services),
         pods,
@@ -270,6 +274,7 @@ export class SimClusterRuntime {
       this.endpointSlices = new EndpointSliceController({
         client,
         clock,
+        logger,
         metrics,
         services: this.manager.informerFor(resources.services),
         pods,
@@ -302,6 +307,7 @@ export class SimClusterRuntime {
       this.serviceAccounts = new ServiceAccountsController({
         client,
         clock,
+        logger,
         metrics,
         namespaces: this.manager.informerFor(resources.namespaces),
         serviceAccounts: this.manager.informerFor(resources.serviceAccounts),
@@ -311,6 +317,7 @@ export class SimClusterRuntime {
       this.rootCAPublisher = new RootCACertPublisher({
         client,
         clock,
+        logger,
         metrics,
         rootCA: o.rootCA ?? PLACEHOLDER_ROOT_CA,
         namespaces: this.manager.informerFor(resources.namespaces),
@@ -322,6 +329,7 @@ export class SimClusterRuntime {
       ? new DisruptionController({
           client,
           clock,
+          logger,
           metrics,
           budgets: this.manager.informerFor(resources.podDisruptionBudgets) as SharedIndexInformer<PodDisruptionBudget>,
           pods,

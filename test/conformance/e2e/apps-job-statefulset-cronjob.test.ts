@@ -4,6 +4,7 @@
 import { silentLogger } from "@informer-ts/instrumentation";
 import type * as K8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Stage } from "../../../packages/sim-cluster/src/kubelet/stage.js";
 import { fasterStages } from "../../interop/kubectl-cluster-harness.js";
 import { failingIndexStages } from "../../sim-cluster/cluster-helpers.js";
 import { codeOf, type E2eCluster, NOT_TERMINATE, notTerminatingStages, startE2eCluster } from "./harness.js";
@@ -13,8 +14,34 @@ import { codeOf, type E2eCluster, NOT_TERMINATE, notTerminatingStages, startE2eC
  * when its completion index is odd (the kubelet stand-in's stages, {@link failingIndexStages}).
  */
 const FAIL_ODD = { "e2e/behaviour": "failOddSucceedEven" };
-/** The default stages 20 times faster, with {@link FAIL_ODD} and {@link NOT_TERMINATE} pods. */
-const FAST = notTerminatingStages(failingIndexStages([1, 3], fasterStages(20), FAIL_ODD));
+/**
+ * Upstream's `failOnce` pods under `restartPolicy: OnFailure` fail on their first run and succeed after the kubelet
+ * restarted their container (a marker file in an `emptyDir` survives the restart): here a pod with this annotation
+ * crashes while its container has not restarted yet, then completes.
+ */
+const FAIL_ONCE = { "e2e/behaviour": "failOnce" };
+
+/** `stages` with a stage crashing a {@link FAIL_ONCE} pod's container on its first run (before `pod-complete`). */
+function failOnceStages(stages: readonly Stage[]): Stage[] {
+  const crash = stages.find((s) => s.name === "pod-crash");
+  if (crash === undefined) throw new Error("failOnceStages: the stages have no pod-crash stage");
+  const exprs = (crash.selector?.matchExpressions ?? []).filter((e) => !e.key.startsWith(".metadata.annotations."));
+  return [
+    ...stages,
+    {
+      ...crash,
+      name: "pod-fail-once",
+      weight: 1e9,
+      selector: {
+        matchAnnotations: FAIL_ONCE,
+        matchExpressions: [...exprs, { key: ".status.containerStatuses.restartCount", operator: "In", values: ["0"] }],
+      },
+    },
+  ];
+}
+
+/** The default stages 20 times faster, with {@link FAIL_ODD}, {@link FAIL_ONCE} and {@link NOT_TERMINATE} pods. */
+const FAST = notTerminatingStages(failOnceStages(failingIndexStages([1, 3], fasterStages(20), FAIL_ODD)));
 
 let c: E2eCluster;
 let batch: K8s.BatchV1Api;
@@ -54,6 +81,7 @@ function newJob(
     backoffLimitPerIndex?: number;
     maxFailedIndexes?: number;
     failOddSucceedEven?: boolean;
+    failOnce?: boolean;
     notTerminate?: boolean;
     suspend?: boolean;
     successPolicy?: unknown;
@@ -81,6 +109,7 @@ function newJob(
             annotations: { "sim-cluster/outcome": "Failed", "sim-cluster/exit-code": String(o.fail) },
           }),
           ...(o.failOddSucceedEven === true && { annotations: FAIL_ODD }),
+          ...(o.failOnce === true && { annotations: FAIL_ONCE }),
           ...(o.notTerminate === true && { annotations: NOT_TERMINATE }),
         },
         spec: {
@@ -593,6 +622,24 @@ describe("[sig-apps] Job (apps/job.go): suspension, adoption, readiness, success
     // WaitForAllJobPodsGone.
     await expect.poll(async () => (await jobPods(ns, name)).length, POLL).toBe(0);
     expect(cond(await read(ns, name), "Suspended")).toBeDefined();
+  });
+
+  it("should run a job to completion when tasks sometimes fail and are locally restarted", async () => {
+    const ns = await c.namespace("job");
+    const name = "fail-once-local";
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, { parallelism: 2, completions: 4, backoffLimit: 6, failOnce: true, restart: "OnFailure" }),
+    });
+    const j = await finished(ns, name, "Complete");
+    expect(j.status?.succeeded).toBe(4);
+    // Each pod failed once and was restarted in place: no pod was replaced.
+    const pods = await jobPods(ns, name);
+    expect(pods).toHaveLength(4);
+    for (const p of pods) {
+      expect(p.status?.phase).toBe("Succeeded");
+      expect(p.status?.containerStatuses?.[0]?.restartCount).toBe(1);
+    }
   });
 
   it("should remove pods when job is deleted", async () => {

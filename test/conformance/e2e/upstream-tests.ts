@@ -1200,7 +1200,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/job.go",
     it: "should run a job to completion when tasks sometimes fail and are locally restarted",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/job.go",

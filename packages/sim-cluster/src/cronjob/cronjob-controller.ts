@@ -88,6 +88,7 @@ export class CronJobController {
 
   constructor(private readonly o: CronJobControllerOptions) {
     this.controller = new Controller({
+      logger: o.logger,
       name: "cronjob-controller",
       reconciler: (req) => this.sync(req),
       watches: [

@@ -120,6 +120,7 @@ export class DaemonSetController {
       delete: () => this.allSets(),
     };
     this.controller = new Controller({
+      logger: o.logger,
       name: "daemonset-controller",
       reconciler: (req) => this.sync(req),
       watches: [

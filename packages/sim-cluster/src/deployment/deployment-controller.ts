@@ -134,6 +134,7 @@ export class DeploymentController {
       },
     };
     this.controller = new Controller({
+      logger: o.logger,
       name: "deployment",
       reconciler: (req, ctx) => this.reconcile(req, ctx),
       watches: [

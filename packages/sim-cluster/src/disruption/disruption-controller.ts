@@ -3,7 +3,7 @@ import type { SharedIndexInformer } from "@informer-ts/cache";
 import { type KubeClient, type Pod, type PodDisruptionBudget, resources } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
 import { Controller, type EventRecorder, type Request } from "@informer-ts/controller";
-import type { MetricsProvider } from "@informer-ts/instrumentation";
+import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import { scaledValue } from "../deployment/replica-sets.js";
 import { controllerRefOf, requestOf, selfHandler } from "../internal/controller-ref.js";
 import { isPodReady, rfc3339 } from "../internal/pod-util.js";
@@ -25,6 +25,8 @@ export interface ScaleSource {
 export interface DisruptionControllerOptions {
   readonly client: KubeClient;
   readonly clock: Clock;
+  /** The logger of its controller (its `Starting Controller`, reconcile errors). Default the runtime logger. */
+  readonly logger?: Logger;
   readonly budgets: SharedIndexInformer<PodDisruptionBudget>;
   readonly pods: SharedIndexInformer<Pod>;
   /** The controllers whose `spec.replicas` is a pod's expected scale (`finders`). */
@@ -90,6 +92,7 @@ export class DisruptionController {
       delete: (x: KubeObject) => this.budgetsIn(x.metadata?.namespace ?? ""),
     };
     this.controller = new Controller({
+      ...(o.logger !== undefined && { logger: o.logger }),
       name: "disruption",
       reconciler: (req) => this.sync(req),
       watches: [

@@ -3,7 +3,7 @@ import type { SharedIndexInformer } from "@informer-ts/cache";
 import { type Endpoints, type KubeClient, type Pod, resources, type Service } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
 import { Controller, type Request } from "@informer-ts/controller";
-import type { MetricsProvider } from "@informer-ts/instrumentation";
+import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import { selfHandler } from "../internal/controller-ref.js";
 import {
   endpointReady,
@@ -171,6 +171,8 @@ export function desiredSubsets(
 export interface EndpointsControllerOptions {
   readonly client: KubeClient;
   readonly clock: Clock;
+  /** The logger of its controller (its `Starting Controller`, reconcile errors). Default the runtime logger. */
+  readonly logger?: Logger;
   readonly services: SharedIndexInformer<Service>;
   readonly pods: SharedIndexInformer<Pod>;
   readonly endpoints: SharedIndexInformer<Endpoints>;
@@ -195,6 +197,7 @@ export class EndpointsController {
 
   constructor(private readonly o: EndpointsControllerOptions) {
     this.controller = new Controller({
+      ...(o.logger !== undefined && { logger: o.logger }),
       name: ENDPOINTS_CONTROLLER_NAME,
       reconciler: (req) => this.sync(req),
       watches: [

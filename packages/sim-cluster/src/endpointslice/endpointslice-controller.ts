@@ -3,7 +3,7 @@ import type { SharedIndexInformer } from "@informer-ts/cache";
 import { type EndpointSlice, type KubeClient, type Pod, resources, type Service } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
 import { Controller, type EventHandler, type Request } from "@informer-ts/controller";
-import type { MetricsProvider } from "@informer-ts/instrumentation";
+import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import { isPodReady } from "../internal/pod-util.js";
 import {
   endpointReady,
@@ -113,6 +113,8 @@ export function desiredSlices(
 export interface EndpointSliceControllerOptions {
   readonly client: KubeClient;
   readonly clock: Clock;
+  /** The logger of its controller (its `Starting Controller`, reconcile errors). Default the runtime logger. */
+  readonly logger?: Logger;
   readonly services: SharedIndexInformer<Service>;
   readonly pods: SharedIndexInformer<Pod>;
   readonly endpointSlices: SharedIndexInformer<EndpointSlice>;
@@ -152,6 +154,7 @@ export class EndpointSliceController {
       delete: (s) => sliceRequest(s),
     };
     this.controller = new Controller({
+      ...(o.logger !== undefined && { logger: o.logger }),
       name: "endpointslice",
       reconciler: (req) => this.sync(req),
       watches: [

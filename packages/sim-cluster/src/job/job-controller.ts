@@ -205,6 +205,7 @@ export class JobController {
       delete: (obj) => this.podEvent(obj as Pod, "delete"),
     };
     this.controller = new Controller({
+      logger: o.logger,
       name: "job-controller",
       reconciler: (req) => this.sync(req),
       watches: [
@@ -226,11 +227,25 @@ export class JobController {
       update: (_old, cur) => this.orphanRequest(cur as Pod),
       delete: () => [],
     };
+    // deleteJob: the deleted Job's pods still holding the tracking finalizer become orphans. A pod whose update
+    // (say its deletionTimestamp, set by the garbage collector) arrived while the Job was still cached raised no
+    // orphan request, and no later pod event may come to raise one.
+    const deletedJobHandler: EventHandler<KubeObject> = {
+      create: () => [],
+      update: () => [],
+      delete: (obj) => this.trackedPodsOf(obj as Job).map(requestOf),
+    };
     this.orphanPods = new Controller({
+      logger: o.logger,
       name: "job-orphan-pod-controller",
       reconciler: (req) => this.syncOrphanPod(req),
       watches: [
         { informer: o.pods as unknown as SharedIndexInformer<KubeObject>, handler: orphanHandler, name: "pods" },
+        {
+          informer: o.jobs as unknown as SharedIndexInformer<KubeObject>,
+          handler: deletedJobHandler,
+          name: "deleted Job",
+        },
       ],
       maxConcurrentReconciles: 1,
       clock: o.clock,
@@ -247,6 +262,15 @@ export class JobController {
   /** `addPod`/`updatePod`: a pod with the tracking finalizer whose Job is not in the cache is an orphan. */
   private orphanRequest(pod: Pod): readonly Request[] {
     return hasTrackingFinalizer(pod) && this.jobOf(pod) === undefined ? [requestOf(pod)] : [];
+  }
+
+  /** The cached pods `job` controls that still hold the tracking finalizer. */
+  private trackedPodsOf(job: Job): Pod[] {
+    const uid = job.metadata?.uid;
+    if (uid === undefined) return [];
+    return (this.o.pods.getIndexer().byIndex("namespace", job.metadata?.namespace ?? "") as Pod[]).filter(
+      (p) => controllerRefOf(p)?.uid === uid && hasTrackingFinalizer(p),
+    );
   }
 
   /** `syncOrphanPod`: removes the finalizer of a pod still orphaned, or whose Job finished. */

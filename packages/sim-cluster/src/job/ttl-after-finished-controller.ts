@@ -49,6 +49,7 @@ export class TTLAfterFinishedController {
       delete: () => [],
     };
     this.controller = new Controller({
+      logger: o.logger,
       name: "ttl-after-finished-controller",
       reconciler: (req) => this.sync(req),
       watches: [{ informer: o.jobs as unknown as SharedIndexInformer<KubeObject>, handler, name: "Job" }],

@@ -21,6 +21,10 @@ describe("stage selectors", () => {
     expect(valueAt(pod, ".status.conditions.PodScheduled")).toBeUndefined();
     expect(valueAt(pod, ".status.containerStatuses.state")).toBe("waiting");
     expect(valueAt(pod, ".status.containerStatuses.reason")).toBe("ContainerCreating");
+    expect(valueAt(pod, ".status.containerStatuses.restartCount")).toBe(0);
+    const restarted = { status: { containerStatuses: [{ restartCount: 2, state: { running: {} } }] } };
+    expect(valueAt(restarted, ".status.containerStatuses.restartCount")).toBe(2);
+    expect(valueAt({ status: {} }, ".status.containerStatuses.restartCount")).toBeUndefined();
   });
 
   it("matches labels, annotations and every operator", () => {

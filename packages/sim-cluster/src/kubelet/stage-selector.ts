@@ -11,8 +11,12 @@ export function valueAt(obj: unknown, key: string): unknown {
     return Array.isArray(list) ? list.find((c) => c?.type === parts[2])?.status : undefined;
   }
   if (parts[0] === "status" && parts[1] === "containerStatuses" && parts.length === 3) {
-    const first = (obj as { status?: { containerStatuses?: { state?: Record<string, { reason?: string }> }[] } }).status
-      ?.containerStatuses?.[0];
+    const first = (
+      obj as {
+        status?: { containerStatuses?: { state?: Record<string, { reason?: string }>; restartCount?: number }[] };
+      }
+    ).status?.containerStatuses?.[0];
+    if (parts[2] === "restartCount") return first === undefined ? undefined : (first.restartCount ?? 0);
     const state = first?.state;
     if (state === undefined) return undefined;
     const name = Object.keys(state).find((k) => state[k] != null);

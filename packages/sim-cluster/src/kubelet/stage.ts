@@ -3,7 +3,7 @@
  * `.status.phase`, `.spec.restartPolicy`, `.metadata.deletionTimestamp`, `.metadata.labels.app` — or one of the
  * derived keys `.status.conditions.<Type>` (that condition's status) and `.status.containerStatuses.state` /
  * `.status.containerStatuses.reason` (the first container's state — `waiting`, `running`, `terminated` — and its
- * reason). `In`/`NotIn` compare the value's text with `values` (an absent value is not in any list);
+ * reason) and `.status.containerStatuses.restartCount` (the first container's restarts, 0 when unset). `In`/`NotIn` compare the value's text with `values` (an absent value is not in any list);
  * `Exists`/`DoesNotExist` test presence.
  */
 export interface StageRequirement {

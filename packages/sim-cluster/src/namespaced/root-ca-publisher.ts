@@ -3,7 +3,7 @@ import type { SharedIndexInformer } from "@informer-ts/cache";
 import { type ConfigMap, type KubeClient, type Namespace, resources } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
 import { Controller, type EventHandler, type Request } from "@informer-ts/controller";
-import type { MetricsProvider } from "@informer-ts/instrumentation";
+import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 
 /** The ConfigMap every namespace gets (`RootCACertConfigMapName`). */
 export const ROOT_CA_CONFIG_MAP = "kube-root-ca.crt";
@@ -17,6 +17,8 @@ export const ROOT_CA_DESCRIPTION =
 export interface RootCACertPublisherOptions {
   readonly client: KubeClient;
   readonly clock: Clock;
+  /** The logger of its controller (its `Starting Controller`, reconcile errors). Default the runtime logger. */
+  readonly logger?: Logger;
   readonly namespaces: SharedIndexInformer<Namespace>;
   readonly configMaps: SharedIndexInformer<ConfigMap>;
   /** The PEM bundle published as `ca.crt` (kube-controller-manager's `--root-ca-file`). */
@@ -46,6 +48,7 @@ export class RootCACertPublisher {
         c.metadata?.name === ROOT_CA_CONFIG_MAP ? [{ namespace: "", name: c.metadata?.namespace ?? "" }] : [],
     };
     this.controller = new Controller({
+      ...(o.logger !== undefined && { logger: o.logger }),
       name: "root-ca-cert-publisher",
       reconciler: (req) => this.sync(req),
       watches: [

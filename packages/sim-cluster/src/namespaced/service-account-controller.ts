@@ -3,12 +3,14 @@ import type { SharedIndexInformer } from "@informer-ts/cache";
 import { type KubeClient, type Namespace, resources, type ServiceAccount } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
 import { Controller, type EventHandler, type Request } from "@informer-ts/controller";
-import type { MetricsProvider } from "@informer-ts/instrumentation";
+import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 
 /** Options of a {@link ServiceAccountsController}. */
 export interface ServiceAccountsControllerOptions {
   readonly client: KubeClient;
   readonly clock: Clock;
+  /** The logger of its controller (its `Starting Controller`, reconcile errors). Default the runtime logger. */
+  readonly logger?: Logger;
   readonly namespaces: SharedIndexInformer<Namespace>;
   readonly serviceAccounts: SharedIndexInformer<ServiceAccount>;
   /** The accounts every namespace gets (default `["default"]`, as upstream's `DefaultServiceAccountsControllerOptions`). */
@@ -39,6 +41,7 @@ export class ServiceAccountsController {
         this.names.includes(a.metadata?.name ?? "") ? [{ namespace: "", name: a.metadata?.namespace ?? "" }] : [],
     };
     this.controller = new Controller({
+      ...(o.logger !== undefined && { logger: o.logger }),
       name: "serviceaccount",
       reconciler: (req) => this.sync(req),
       watches: [

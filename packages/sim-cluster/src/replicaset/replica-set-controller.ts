@@ -134,6 +134,7 @@ export class ReplicaSetController {
       delete: (obj) => this.deletePod(obj as Pod),
     };
     this.controller = new Controller({
+      logger: o.logger,
       name: this.kind.controllerName,
       reconciler: (req) => this.sync(req),
       watches: [

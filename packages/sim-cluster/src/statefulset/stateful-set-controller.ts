@@ -135,6 +135,7 @@ export class StatefulSetController {
       delete: (obj: KubeObject) => owned.delete(obj),
     };
     this.controller = new Controller({
+      logger: o.logger,
       name: "statefulset-controller",
       reconciler: (req) => this.sync(req),
       watches: [
