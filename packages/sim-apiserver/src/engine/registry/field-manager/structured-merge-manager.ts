@@ -152,7 +152,7 @@ export class StructuredMergeManager {
   /**
    * The updater's core (`Updater.update`): compares live and new, and for every manager but `workflow` finds the
    * fields it owns that changed (conflicts: thrown as a 409 unless `force`, else taken away) and drops the fields
-   * that were removed. Returns the new ownership and the comparison.
+   * that were removed. Returns the new ownership, the comparison and its changed (modified or added) fields.
    */
   private reconcile(
     live: unknown,
@@ -160,7 +160,7 @@ export class StructuredMergeManager {
     managers: ManagedFields,
     workflow: string,
     force: boolean,
-  ): { managers: ManagedFields; cmp: Comparison } {
+  ): { managers: ManagedFields; cmp: Comparison; changed: FieldSet } {
     const raw = compare(live, next, this.opts.schema);
     const cmp: Comparison = {
       added: this.ignore(raw.added),
@@ -168,18 +168,21 @@ export class StructuredMergeManager {
       removed: this.ignore(raw.removed),
     };
     const changed = cmp.modified.union(cmp.added);
-    const conflicts: Conflict[] = [];
-    for (const [id, m] of managers) {
-      if (id === workflow) continue;
-      for (const path of m.set.intersection(changed).paths()) conflicts.push({ managerId: id, owner: m, path });
+    // With force the conflicts are only taken away (below), so they are not looked for.
+    if (!force) {
+      const conflicts: Conflict[] = [];
+      for (const [id, m] of managers) {
+        if (id === workflow) continue;
+        for (const path of m.set.intersection(changed).paths()) conflicts.push({ managerId: id, owner: m, path });
+      }
+      if (conflicts.length > 0) throw newApplyConflict(conflicts);
     }
-    if (!force && conflicts.length > 0) throw newApplyConflict(conflicts);
     const out: ManagedFields = new Map();
     for (const [id, m] of managers) {
       const set = id === workflow ? m.set : m.set.difference(changed).difference(cmp.removed);
       if (!set.isEmpty()) out.set(id, { ...m, set });
     }
-    return { managers: out, cmp };
+    return { managers: out, cmp, changed };
   }
 
   /**
@@ -203,8 +206,8 @@ export class StructuredMergeManager {
     const nv = shallowWithoutManagedFields(obj);
     const workflow = "\u0000current-operation";
     try {
-      const { managers: next, cmp } = this.reconcile(lv, nv, managers, workflow, true);
-      const current = cmp.modified.union(cmp.added).difference(STRIPPED);
+      const { managers: next, changed } = this.reconcile(lv, nv, managers, workflow, true);
+      const current = changed.difference(STRIPPED);
       if (!current.isEmpty()) {
         const entry = this.id(manager, "Update");
         const id = managerIdentifier(entry);
