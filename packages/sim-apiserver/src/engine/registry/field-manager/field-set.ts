@@ -159,6 +159,8 @@ export class FieldSet {
    */
   union(o: FieldSet): FieldSet {
     if (o === this) return this;
+    // Nothing on this side (a create's modified fields, a manager's first entry): the union is `o` itself.
+    if (this.members.size === 0 && this.children.size === 0) return o;
     let out: FieldSet | undefined;
     const target = (): FieldSet => {
       out ??= this.shallowCopy();
@@ -265,6 +267,30 @@ export class FieldSet {
       }
     }
     return out ?? this;
+  }
+
+  /** Whether every member path of `o` is one of this set's (`o` ⊆ this): walks `o` only. */
+  covers(o: FieldSet): boolean {
+    if (o === this) return true;
+    for (const k of o.members.keys()) if (!this.members.has(k)) return false;
+    for (const [k, c] of o.children) {
+      const mine = this.children.get(k);
+      if (mine === undefined ? !c.set.isEmpty() : !mine.set.covers(c.set)) return false;
+    }
+    return true;
+  }
+
+  /** Whether the two sets share a member path: walks the smaller side at each level. */
+  intersects(o: FieldSet): boolean {
+    if (o === this) return !this.isEmpty();
+    const [sm, lm] = this.members.size <= o.members.size ? [this.members, o.members] : [o.members, this.members];
+    for (const k of sm.keys()) if (lm.has(k)) return true;
+    const [sc, lc] = this.children.size <= o.children.size ? [this.children, o.children] : [o.children, this.children];
+    for (const [k, c] of sc) {
+      const oc = lc.get(k);
+      if (oc !== undefined && c.set.intersects(oc.set)) return true;
+    }
+    return false;
   }
 
   /**

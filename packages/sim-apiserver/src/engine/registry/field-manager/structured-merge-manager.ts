@@ -59,6 +59,17 @@ const STRIPPED: FieldSet = FieldSet.of(
   [f("metadata"), f("resourceVersion")],
 );
 
+/**
+ * Whether an update leaves its writer's set as it is: the writer's set after the write is its set without the
+ * `changed` and `removed` fields, joined with `changed` less {@link STRIPPED}; that is the set itself exactly when the
+ * set already has every changed field outside STRIPPED and has none of STRIPPED nor of the removed fields. A write
+ * that changes what its manager already owns (the common update) then skips the difference, the union and the
+ * comparison that would rebuild the same set.
+ */
+export function keepsOwnership(set: FieldSet, changed: FieldSet, removed: FieldSet): boolean {
+  return !set.intersects(STRIPPED) && !set.intersects(removed) && set.covers(changed.difference(STRIPPED));
+}
+
 /** A deep copy of `obj` without `metadata.managedFields` (apply: the result may be mutated below metadata later). */
 function withoutManagedFields(obj: KubeObject): Record<string, unknown> {
   const copy = structuredClone(obj) as Record<string, unknown>;
@@ -152,7 +163,8 @@ export class StructuredMergeManager {
   /**
    * The updater's core (`Updater.update`): compares live and new, and for every manager but `workflow` finds the
    * fields it owns that changed (conflicts: thrown as a 409 unless `force`, else taken away) and drops the fields
-   * that were removed. Returns the new ownership, the comparison and its changed (modified or added) fields.
+   * that were removed; `writer`, the manager of an update, keeps its set when {@link keepsOwnership} says the write
+   * leaves it as it is. Returns the new ownership, the comparison and its changed (modified or added) fields.
    */
   private reconcile(
     live: unknown,
@@ -160,6 +172,7 @@ export class StructuredMergeManager {
     managers: ManagedFields,
     workflow: string,
     force: boolean,
+    writer?: string,
   ): { managers: ManagedFields; cmp: Comparison; changed: FieldSet } {
     const raw = compare(live, next, this.opts.schema);
     const cmp: Comparison = {
@@ -179,7 +192,8 @@ export class StructuredMergeManager {
     }
     const out: ManagedFields = new Map();
     for (const [id, m] of managers) {
-      const set = id === workflow ? m.set : m.set.difference(changed).difference(cmp.removed);
+      const keep = id === workflow || (id === writer && keepsOwnership(m.set, changed, cmp.removed));
+      const set = keep ? m.set : m.set.difference(changed).difference(cmp.removed);
       if (!set.isEmpty()) out.set(id, { ...m, set });
     }
     return { managers: out, cmp, changed };
@@ -206,11 +220,11 @@ export class StructuredMergeManager {
     const nv = shallowWithoutManagedFields(obj);
     const workflow = "\u0000current-operation";
     try {
-      const { managers: next, changed } = this.reconcile(lv, nv, managers, workflow, true);
+      const entry = this.id(manager, "Update");
+      const id = managerIdentifier(entry);
+      const { managers: next, changed } = this.reconcile(lv, nv, managers, workflow, true, id);
       const current = changed.difference(STRIPPED);
       if (!current.isEmpty()) {
-        const entry = this.id(manager, "Update");
-        const id = managerIdentifier(entry);
         const prev = next.get(id);
         next.set(id, { ...entry, time: this.now(), set: prev === undefined ? current : prev.set.union(current) });
       }
