@@ -49,7 +49,7 @@ export interface StructuredMergeManagerOptions {
 const f = fieldElement;
 
 /** `stripMetaManager`'s set: fields nobody owns (identity, bookkeeping, the managed fields themselves). */
-const STRIPPED: FieldSet = FieldSet.of(
+export const STRIPPED: FieldSet = FieldSet.of(
   [f("apiVersion")],
   [f("kind")],
   [f("metadata")],
