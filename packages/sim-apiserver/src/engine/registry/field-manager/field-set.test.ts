@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FieldSet } from "./field-set.js";
 import { fieldElement as f, keyElement, pathString } from "./path-element.js";
@@ -77,5 +78,36 @@ describe("FieldSet.sameAs", () => {
     expect(
       a.sameAs(a.difference(FieldSet.of([f("spec"), f("replicas")])).union(FieldSet.of([f("spec"), f("replicas")]))),
     ).toBe(true);
+  });
+});
+
+describe("FieldSet difference (smaller side walked, copy on first removal)", () => {
+  // Paths over a small alphabet so that the two sets share members, children and prefixes often.
+  const path = fc.array(fc.constantFrom("a", "b", "c", "d").map(f), { minLength: 1, maxLength: 3 });
+  const paths = fc.array(path, { maxLength: 12 });
+  const names = (s: FieldSet) => s.paths().map(pathString);
+
+  it("gives the paths a path-by-path difference gives, and the input itself when nothing goes", () => {
+    fc.assert(
+      fc.property(paths, paths, (xs, ys) => {
+        const a = FieldSet.of(...xs);
+        const b = FieldSet.of(...ys);
+        const inB = new Set(names(b));
+        const plain = names(a).filter((p) => !inB.has(p));
+        // A member of b also removes every path below it.
+        const recursive = a
+          .paths()
+          .filter((p) => !p.some((_, i) => inB.has(pathString(p.slice(0, i + 1)))))
+          .map(pathString);
+        const before = JSON.stringify(a.toFieldsV1());
+        expect(names(a.difference(b))).toEqual(plain);
+        expect(names(a.recursiveDifference(b))).toEqual(recursive);
+        expect(names(a.difference(a))).toEqual([]);
+        if (plain.length === names(a).length) expect(a.difference(b)).toBe(a);
+        // The operands are not changed.
+        expect(JSON.stringify(a.toFieldsV1())).toBe(before);
+        expect(names(b)).toEqual([...inB]);
+      }),
+    );
   });
 });

@@ -159,6 +159,8 @@ export class FieldSet {
    */
   union(o: FieldSet): FieldSet {
     if (o === this) return this;
+    // Nothing on this side (a create's modified fields, a manager's first entry): the union is `o` itself.
+    if (this.members.size === 0 && this.children.size === 0) return o;
     let out: FieldSet | undefined;
     const target = (): FieldSet => {
       out ??= this.shallowCopy();
@@ -219,25 +221,76 @@ export class FieldSet {
     return this.minus(o, true);
   }
 
+  /**
+   * The difference walks the elements of the smaller side at each level and copies a node only when something under
+   * it goes (the removals are done on the copy): the usual subtrahends (a write's changed fields, the stripped or
+   * ignored fields) are small next to a manager's set, so most of the set is neither visited nor copied.
+   */
   private minus(o: FieldSet, recursive: boolean): FieldSet {
-    let changed = false;
-    const out = new FieldSet();
-    for (const [k, pe] of this.members) {
-      if (o.members.has(k)) changed = true;
-      else out.putMember(k, pe);
+    if (o === this) return this.isEmpty() ? this : new FieldSet();
+    let out: FieldSet | undefined;
+    const target = (): FieldSet => {
+      out ??= this.shallowCopy();
+      return out;
+    };
+    const mine = this.members;
+    const theirs = o.members;
+    if (theirs.size > 0 && mine.size > 0) {
+      if (mine.size <= theirs.size) {
+        for (const k of mine.keys()) if (theirs.has(k)) target().members.delete(k);
+      } else for (const k of theirs.keys()) if (mine.has(k)) target().members.delete(k);
     }
-    for (const [k, c] of this.children) {
-      if (recursive && o.members.has(k)) {
-        changed = true;
-        continue;
+    const kids = this.children;
+    if (kids.size === 0) return out ?? this;
+    if (recursive && theirs.size > 0) {
+      if (kids.size <= theirs.size) {
+        for (const k of kids.keys()) if (theirs.has(k)) target().children.delete(k);
+      } else for (const k of theirs.keys()) if (kids.has(k)) target().children.delete(k);
+    }
+    const other = o.children;
+    const step = (k: string, c: Child, oc: Child) => {
+      if (recursive && theirs.has(k)) return;
+      const d = c.set.minus(oc.set, recursive);
+      if (d === c.set) return;
+      if (d.isEmpty()) target().children.delete(k);
+      else target().children.set(k, { pe: c.pe, set: d });
+    };
+    if (kids.size <= other.size) {
+      for (const [k, c] of kids) {
+        const oc = other.get(k);
+        if (oc !== undefined) step(k, c, oc);
       }
-      const oc = o.children.get(k);
-      const d = oc === undefined ? c.set : c.set.minus(oc.set, recursive);
-      if (d !== c.set) changed = true;
-      if (d === c.set) out.putChild(k, c);
-      else if (!d.isEmpty()) out.putChild(k, { pe: c.pe, set: d });
+    } else {
+      for (const [k, oc] of other) {
+        const c = kids.get(k);
+        if (c !== undefined) step(k, c, oc);
+      }
     }
-    return changed ? out : this;
+    return out ?? this;
+  }
+
+  /** Whether every member path of `o` is one of this set's (`o` ⊆ this): walks `o` only. */
+  covers(o: FieldSet): boolean {
+    if (o === this) return true;
+    for (const k of o.members.keys()) if (!this.members.has(k)) return false;
+    for (const [k, c] of o.children) {
+      const mine = this.children.get(k);
+      if (mine === undefined ? !c.set.isEmpty() : !mine.set.covers(c.set)) return false;
+    }
+    return true;
+  }
+
+  /** Whether the two sets share a member path: walks the smaller side at each level. */
+  intersects(o: FieldSet): boolean {
+    if (o === this) return !this.isEmpty();
+    const [sm, lm] = this.members.size <= o.members.size ? [this.members, o.members] : [o.members, this.members];
+    for (const k of sm.keys()) if (lm.has(k)) return true;
+    const [sc, lc] = this.children.size <= o.children.size ? [this.children, o.children] : [o.children, this.children];
+    for (const [k, c] of sc) {
+      const oc = lc.get(k);
+      if (oc !== undefined && c.set.intersects(oc.set)) return true;
+    }
+    return false;
   }
 
   /**

@@ -2,10 +2,11 @@ import { isConflict, type KubeObject, StatusError } from "@informer-ts/apimachin
 import { FakeClock } from "@informer-ts/clock";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { deepFreeze } from "../../object-util.js";
 import { schemaFor } from "./builtin-schemas.js";
 import { FieldSet } from "./field-set.js";
 import { fieldElement } from "./path-element.js";
-import { StructuredMergeManager } from "./structured-merge-manager.js";
+import { keepsOwnership, STRIPPED, StructuredMergeManager } from "./structured-merge-manager.js";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 
@@ -333,5 +334,39 @@ describe("StructuredMergeManager properties", () => {
         }
       }),
     );
+  });
+});
+
+describe("keepsOwnership (the update's fast path for its writer)", () => {
+  // Paths over fields that meet STRIPPED (metadata, its name and resourceVersion) and ones that do not.
+  const name = fc.constantFrom("metadata", "name", "resourceVersion", "labels", "spec", "a", "b");
+  const path = fc.array(name.map(fieldElement), { minLength: 1, maxLength: 3 });
+  const paths = fc.array(path, { maxLength: 10 });
+
+  it("holds only when the slow path's set (set − changed − removed) ∪ (changed − STRIPPED) is the set itself", () => {
+    let held = 0;
+    fc.assert(
+      fc.property(paths, paths, paths, fc.boolean(), (own, changes, removals, ownsChanges) => {
+        const changed = FieldSet.of(...changes);
+        // Half the cases own what they change, so that the fast path is taken often.
+        const set = ownsChanges ? FieldSet.of(...own).union(changed.difference(STRIPPED)) : FieldSet.of(...own);
+        const removed = FieldSet.of(...removals);
+        const slow = set.difference(changed).difference(removed).union(changed.difference(STRIPPED));
+        if (keepsOwnership(set, changed, removed)) {
+          held++;
+          expect(slow.paths()).toEqual(set.paths());
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(held).toBeGreaterThan(0);
+  });
+
+  it("an update that rewrites a field its manager owns keeps the manager's set and FieldsV1 as they were", () => {
+    const { fm } = managerFor("", "ConfigMap");
+    const live = deepFreeze(fm.update(undefined, cm({ a: "1", b: "2" }), "m")); // as the storage keeps it
+    const next = fm.update(live, cm({ a: "3", b: "2" }), "m");
+    expect(next.metadata?.managedFields).toEqual(live.metadata?.managedFields);
+    expect(fieldsOf(next)).toBe(fieldsOf(live));
   });
 });

@@ -49,7 +49,7 @@ export interface StructuredMergeManagerOptions {
 const f = fieldElement;
 
 /** `stripMetaManager`'s set: fields nobody owns (identity, bookkeeping, the managed fields themselves). */
-const STRIPPED: FieldSet = FieldSet.of(
+export const STRIPPED: FieldSet = FieldSet.of(
   [f("apiVersion")],
   [f("kind")],
   [f("metadata")],
@@ -58,6 +58,17 @@ const STRIPPED: FieldSet = FieldSet.of(
   ),
   [f("metadata"), f("resourceVersion")],
 );
+
+/**
+ * Whether an update leaves its writer's set as it is: the writer's set after the write is its set without the
+ * `changed` and `removed` fields, joined with `changed` less {@link STRIPPED}; that is the set itself exactly when the
+ * set already has every changed field outside STRIPPED and has none of STRIPPED nor of the removed fields. A write
+ * that changes what its manager already owns (the common update) then skips the difference, the union and the
+ * comparison that would rebuild the same set.
+ */
+export function keepsOwnership(set: FieldSet, changed: FieldSet, removed: FieldSet): boolean {
+  return !set.intersects(STRIPPED) && !set.intersects(removed) && set.covers(changed.difference(STRIPPED));
+}
 
 /** A deep copy of `obj` without `metadata.managedFields` (apply: the result may be mutated below metadata later). */
 function withoutManagedFields(obj: KubeObject): Record<string, unknown> {
@@ -152,7 +163,8 @@ export class StructuredMergeManager {
   /**
    * The updater's core (`Updater.update`): compares live and new, and for every manager but `workflow` finds the
    * fields it owns that changed (conflicts: thrown as a 409 unless `force`, else taken away) and drops the fields
-   * that were removed. Returns the new ownership and the comparison.
+   * that were removed; `writer`, the manager of an update, keeps its set when {@link keepsOwnership} says the write
+   * leaves it as it is. Returns the new ownership, the comparison and its changed (modified or added) fields.
    */
   private reconcile(
     live: unknown,
@@ -160,7 +172,8 @@ export class StructuredMergeManager {
     managers: ManagedFields,
     workflow: string,
     force: boolean,
-  ): { managers: ManagedFields; cmp: Comparison } {
+    writer?: string,
+  ): { managers: ManagedFields; cmp: Comparison; changed: FieldSet } {
     const raw = compare(live, next, this.opts.schema);
     const cmp: Comparison = {
       added: this.ignore(raw.added),
@@ -168,18 +181,22 @@ export class StructuredMergeManager {
       removed: this.ignore(raw.removed),
     };
     const changed = cmp.modified.union(cmp.added);
-    const conflicts: Conflict[] = [];
-    for (const [id, m] of managers) {
-      if (id === workflow) continue;
-      for (const path of m.set.intersection(changed).paths()) conflicts.push({ managerId: id, owner: m, path });
+    // With force the conflicts are only taken away (below), so they are not looked for.
+    if (!force) {
+      const conflicts: Conflict[] = [];
+      for (const [id, m] of managers) {
+        if (id === workflow) continue;
+        for (const path of m.set.intersection(changed).paths()) conflicts.push({ managerId: id, owner: m, path });
+      }
+      if (conflicts.length > 0) throw newApplyConflict(conflicts);
     }
-    if (!force && conflicts.length > 0) throw newApplyConflict(conflicts);
     const out: ManagedFields = new Map();
     for (const [id, m] of managers) {
-      const set = id === workflow ? m.set : m.set.difference(changed).difference(cmp.removed);
+      const keep = id === workflow || (id === writer && keepsOwnership(m.set, changed, cmp.removed));
+      const set = keep ? m.set : m.set.difference(changed).difference(cmp.removed);
       if (!set.isEmpty()) out.set(id, { ...m, set });
     }
-    return { managers: out, cmp };
+    return { managers: out, cmp, changed };
   }
 
   /**
@@ -203,11 +220,11 @@ export class StructuredMergeManager {
     const nv = shallowWithoutManagedFields(obj);
     const workflow = "\u0000current-operation";
     try {
-      const { managers: next, cmp } = this.reconcile(lv, nv, managers, workflow, true);
-      const current = cmp.modified.union(cmp.added).difference(STRIPPED);
+      const entry = this.id(manager, "Update");
+      const id = managerIdentifier(entry);
+      const { managers: next, changed } = this.reconcile(lv, nv, managers, workflow, true, id);
+      const current = changed.difference(STRIPPED);
       if (!current.isEmpty()) {
-        const entry = this.id(manager, "Update");
-        const id = managerIdentifier(entry);
         const prev = next.get(id);
         next.set(id, { ...entry, time: this.now(), set: prev === undefined ? current : prev.set.union(current) });
       }
