@@ -50,9 +50,8 @@ function typesToCheck(policy: KubeObject, resources: readonly SimResource[]): Si
     for (const g of [...groups].sort())
       for (const v of [...versions].sort())
         for (const n of [...names].sort()) {
-          const r = resources.find(
-            (x) => x.group === g && x.version === v && x.resource === n && x.storedAs === undefined,
-          );
+          // Served views count too: every CRD version is one, as are converted built-ins (autoscaling/v1 HPAs).
+          const r = resources.find((x) => x.group === g && x.version === v && x.resource === n);
           if (r === undefined) continue;
           out.add(r);
           if (out.size === MAX_TYPES_TO_CHECK) return sorted(out);
