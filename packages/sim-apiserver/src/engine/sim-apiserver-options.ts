@@ -6,6 +6,7 @@ import {
   MAX_DISPATCH_BUDGET_MS,
   type WatchMemoryModel,
 } from "./cacher/index.js";
+import type { AuthorizationMode } from "./authorization/index.js";
 import type { CostModel } from "./filters/index.js";
 import { DEFAULT_KUBE_VERSION, type KubeVersion, kubeVersionGates } from "./kube-version.js";
 import type { FieldManager } from "./registry/index.js";
@@ -32,6 +33,12 @@ export interface SimApiServerOptions {
    * with the real 422.
    */
   readonly watchList?: boolean;
+  /**
+   * `--authorization-mode` (default `"AlwaysAllow"`): `"RBAC"` authorizes every resource request (both faces) and
+   * the HTTP face's non-resource paths against the stored Roles, ClusterRoles and their bindings plus the bootstrap
+   * policy (`engine/authorization/`); a request not allowed is 403 Forbidden. The review kinds answer from it.
+   */
+  readonly authorization?: AuthorizationMode;
   /** Revision of the empty store (default 1). */
   readonly initialResourceVersion?: number;
   /** Bookmark period (default 60 s). */

@@ -1,3 +1,4 @@
+import type { Authorizer } from "../engine/authorization/index.js";
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import { servedFromOfError } from "../engine/cacher/index.js";
 import type { PodLogOptions, PodLogResponse } from "../engine/containers/pod-log.js";
@@ -25,6 +26,10 @@ export class EngineBackend implements ApiBackend {
   private readonly keys = new WeakMap<ServedResource, string>();
 
   constructor(readonly engine: SimApiServer) {}
+
+  authorizer(): Authorizer {
+    return this.engine.authorizer;
+  }
 
   /**
    * The engine's name of a served resource: `deployments.apps` for the preferred version of a group/resource (the

@@ -20,7 +20,7 @@ export {
   type ResponseKind,
 } from "./aggregated-discovery.js";
 export type { AuthOptions, UserInfo } from "./auth.js";
-export { authenticate, authRequired } from "./auth.js";
+export { authenticate, authRequired, parseTokenEntry } from "./auth.js";
 export type {
   ApiBackend,
   BackendRequestContext,
