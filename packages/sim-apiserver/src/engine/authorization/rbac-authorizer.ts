@@ -1,5 +1,12 @@
 import { type KubeObject, labelSelectorAsSelector } from "@informer-ts/apimachinery";
-import type { AuthorizationMode, Authorizer, AuthzAttributes, AuthzDecision, AuthzRule, AuthzUser } from "./authorizer.js";
+import type {
+  AuthorizationMode,
+  Authorizer,
+  AuthzAttributes,
+  AuthzDecision,
+  AuthzRule,
+  AuthzUser,
+} from "./authorizer.js";
 import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES } from "./bootstrap-policy.js";
 import { ruleAllows } from "./rbac-rules.js";
 
