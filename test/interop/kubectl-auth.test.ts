@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SimApiServer } from "../../packages/sim-apiserver/src/engine/sim-apiserver.js";
 import { EngineBackend } from "../../packages/sim-apiserver/src/http/engine-backend.js";
 import { writeKubeconfig } from "../../packages/sim-apiserver/src/http/kubeconfig.js";
-import { generatePki } from "../../packages/sim-apiserver/src/http/tls.js";
 import { SimHttpServer } from "../../packages/sim-apiserver/src/http/server.js";
+import { generatePki } from "../../packages/sim-apiserver/src/http/tls.js";
 import { run } from "./run.js";
 import { checkKubectl, freshDir, kubectlBin, requireTool } from "./tools.js";
 

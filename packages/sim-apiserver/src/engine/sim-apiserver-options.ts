@@ -1,12 +1,12 @@
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
+import type { AuthorizationMode } from "./authorization/index.js";
 import {
   BUDGET_REFRESH_MS_PER_SECOND,
   type CacherConfig,
   MAX_DISPATCH_BUDGET_MS,
   type WatchMemoryModel,
 } from "./cacher/index.js";
-import type { AuthorizationMode } from "./authorization/index.js";
 import type { CostModel } from "./filters/index.js";
 import { DEFAULT_KUBE_VERSION, type KubeVersion, kubeVersionGates } from "./kube-version.js";
 import type { FieldManager } from "./registry/index.js";

@@ -1,8 +1,8 @@
-import { ALWAYS_ALLOW, type Authorizer, RbacAuthorizer, type RbacObjects } from "./authorization/index.js";
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
 import { type Clock, mathRand, type Rand, realClock, seededRand } from "@informer-ts/clock";
 import { type Logger, noopMetrics, safeLog } from "@informer-ts/instrumentation";
 import { Admission, ValidatingAdmissionPolicies } from "./admission/index.js";
+import { ALWAYS_ALLOW, type Authorizer, RbacAuthorizer, type RbacObjects } from "./authorization/index.js";
 import {
   type BookmarkMode,
   CacheMetrics,
@@ -462,7 +462,12 @@ export class SimApiServer {
    */
   /** The RBAC objects in storage, for the RBAC authorizer (none while the rbac resources are not served). */
   private rbacObjects(): RbacObjects {
-    const resourceOf = { ClusterRole: "clusterroles", ClusterRoleBinding: "clusterrolebindings", Role: "roles", RoleBinding: "rolebindings" } as const;
+    const resourceOf = {
+      ClusterRole: "clusterroles",
+      ClusterRoleBinding: "clusterrolebindings",
+      Role: "roles",
+      RoleBinding: "rolebindings",
+    } as const;
     return {
       list: (kind, namespace) => {
         const r = this.table.byGroupResource(`${resourceOf[kind]}.rbac.authorization.k8s.io`);

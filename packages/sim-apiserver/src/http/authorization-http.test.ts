@@ -40,6 +40,10 @@ describe("HTTP authorization (RBAC)", () => {
       details: { kind: "configmaps" },
     });
     expect((await get("/api/v1/namespaces/ns/configmaps", "root-token")).status).toBe(200);
+    const log = await get("/api/v1/namespaces/ns/pods/p/log", "alice-token");
+    expect(log.body.message).toBe(
+      'pods "p" is forbidden: User "alice" cannot get resource "pods/log" in API group "" in the namespace "ns"',
+    );
     const named = await get("/apis/apps/v1/deployments", "alice-token");
     expect(named.body.message).toBe(
       'deployments.apps is forbidden: User "alice" cannot list resource "deployments" in API group "apps" at the cluster scope',

@@ -1,5 +1,5 @@
-import type { Authorizer } from "../engine/authorization/index.js";
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
+import type { Authorizer } from "../engine/authorization/index.js";
 import type { PodLogOptions, PodLogResponse } from "../engine/containers/pod-log.js";
 import type { HttpFault, HttpRequestDescriptor, RequestRecord } from "../engine/filters/index.js";
 import type { AggregatedDiscoveryVersion } from "../engine/kube-version.js";

@@ -1,12 +1,12 @@
-import { forbiddenMessage } from "../engine/authorization/index.js";
-import { reviewUserOf } from "../engine/registry/index.js";
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import { newForbidden, newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
+import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
 import { type Clock, realClock } from "@informer-ts/clock";
 import { type Logger, type MetricsProvider, newConsoleLogger, SignalLink } from "@informer-ts/instrumentation";
+import { checkAuthorized } from "../engine/authorization/index.js";
 import { RequestFilters, type RequestInFlight, unansweredRequestStatus } from "../engine/filters/index.js";
+import { reviewUserOf } from "../engine/registry/index.js";
 import {
   aggregatedDiscovery,
   checkLegacyDiscoveryAccept,
@@ -498,8 +498,7 @@ export class SimHttpServer {
       verb: rec.method.toLowerCase(),
       path,
     };
-    const d = authorizer.authorize(attrs);
-    if (d.decision !== "allow") throw newForbidden({ group: "", resource: "" }, "", forbiddenMessage(attrs, d.reason));
+    checkAuthorized(authorizer, attrs);
   }
 
   private async handleNonResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, url: URL) {

@@ -3,6 +3,7 @@
  * `staging/src/k8s.io/apiserver/pkg/authorization/authorizer/interfaces.go`, and the 403 message of
  * `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go`).
  */
+import { newForbidden } from "@informer-ts/apimachinery";
 
 /** Who asks: a user name and its groups (authentication's `user.Info`, without uid and extra). */
 export interface AuthzUser {
@@ -68,6 +69,17 @@ export const ALWAYS_ALLOW: Authorizer = Object.freeze({
     incomplete: false,
   }),
 });
+
+/**
+ * The authorization filter's check (`filters/authorization.go`): throws kube-apiserver's 403 (`configmaps "x" is
+ * forbidden: User …`, `forbidden: User … cannot get path …`) unless the authorizer allows `attrs`.
+ */
+export function checkAuthorized(authorizer: Authorizer, attrs: AuthzAttributes): void {
+  const d = authorizer.authorize(attrs);
+  if (d.decision === "allow") return;
+  const gr = attrs.resourceRequest ? { group: attrs.apiGroup, resource: attrs.resource } : { group: "", resource: "" };
+  throw newForbidden(gr, attrs.resourceRequest ? attrs.name : "", forbiddenMessage(attrs, d.reason));
+}
 
 /**
  * `forbiddenMessage`: `User "alice" cannot list resource "configmaps" in API group "" in the namespace "ns"` (or

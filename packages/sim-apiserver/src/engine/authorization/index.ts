@@ -6,6 +6,7 @@ export {
   type AuthzDecision,
   type AuthzRule,
   type AuthzUser,
+  checkAuthorized,
   forbiddenMessage,
 } from "./authorizer.js";
 export { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES } from "./bootstrap-policy.js";

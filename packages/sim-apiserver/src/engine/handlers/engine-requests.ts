@@ -1,12 +1,6 @@
-import {
-  type KubeList,
-  type KubeObject,
-  type ListOptions,
-  newForbidden,
-  newMethodNotSupported,
-} from "@informer-ts/apimachinery";
+import { type KubeList, type KubeObject, type ListOptions, newMethodNotSupported } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
-import { type Authorizer, forbiddenMessage } from "../authorization/index.js";
+import { type Authorizer, checkAuthorized } from "../authorization/index.js";
 import type { WatcherFaults } from "../cacher/index.js";
 import type { RequestLatency } from "../filters/index.js";
 import { type DeleteOptions, type PatchContentType, type ResourceTable, reviewUserOf } from "../registry/index.js";
@@ -244,7 +238,5 @@ function authorizeRequest(authorizer: Authorizer, verb: string, r: SimResource, 
     namespace: request.namespace,
     name,
   };
-  const d = authorizer.authorize(attrs);
-  if (d.decision === "allow") return;
-  throw newForbidden({ group: r.group, resource: r.resource }, name, forbiddenMessage(attrs, d.reason));
+  checkAuthorized(authorizer, attrs);
 }

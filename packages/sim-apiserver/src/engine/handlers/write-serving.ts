@@ -9,6 +9,7 @@ import {
   newNotFound,
 } from "@informer-ts/apimachinery";
 import type { Clock } from "@informer-ts/clock";
+import type { Authorizer } from "../authorization/index.js";
 import { answeredBy, type ServedFrom } from "../cacher/index.js";
 import { rfc3339Seconds } from "../object-util.js";
 import {
@@ -37,7 +38,6 @@ import {
 } from "../registry/index.js";
 import type { EngineRequest, Served } from "../request-context.js";
 import { BUILTIN_RESOURCES, type SimResource } from "../resources.js";
-import type { Authorizer } from "../authorization/index.js";
 import type { ServiceAccountTokens } from "../serviceaccount/service-account-tokens.js";
 import type { MvccStorage } from "../storage/index.js";
 import { type ListOptionGates, listOptionsFor, scalePathsOf } from "./list-serving.js";
@@ -93,7 +93,9 @@ export class WriteServing {
    */
   create(r: SimResource, namespace: string, obj: KubeObject, req: EngineRequest): Served<KubeObject> {
     const { registry, clock, table } = this.deps;
-    if (r.review === true) return { object: answerReview(
+    if (r.review === true)
+      return {
+        object: answerReview(
           r,
           namespace,
           obj,
