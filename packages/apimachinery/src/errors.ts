@@ -107,10 +107,14 @@ export function newUnauthorized(message = "Unauthorized"): StatusError {
   return make(401, "Unauthorized", message);
 }
 
-/** 403 Forbidden: `<resource> "<name>" is forbidden: <reason>`. */
+/**
+ * 403 Forbidden: `<resource> "<name>" is forbidden: <reason>`; without a resource (a non-resource path)
+ * `forbidden: <reason>`, as upstream's `NewForbidden`.
+ */
 export function newForbidden(gr: GroupResource, name: string, reason: string): StatusError {
   const what = name === "" ? groupResourceString(gr) : `${groupResourceString(gr)} ${quote(name)}`;
-  return make(403, "Forbidden", `${what} is forbidden: ${reason}`, {
+  const message = gr.group === "" && gr.resource === "" ? `forbidden: ${reason}` : `${what} is forbidden: ${reason}`;
+  return make(403, "Forbidden", message, {
     ...(name !== "" && { name }),
     group: gr.group,
     kind: gr.resource,

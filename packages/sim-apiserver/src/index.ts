@@ -73,8 +73,18 @@ export {
 
 // The HTTP(S) face
 
+// Authorization (`authorization` option): the types a caller of `SimApiServer.authorizer` sees.
 // The engine's patch content types (the client's `PatchType` names the short kinds: "merge" | "json" | …).
-export type { AggregatedDiscoveryVersion, PatchContentType } from "./engine/index.js";
+export type {
+  AggregatedDiscoveryVersion,
+  AuthorizationMode,
+  Authorizer,
+  AuthzAttributes,
+  AuthzDecision,
+  AuthzRule,
+  AuthzUser,
+  PatchContentType,
+} from "./engine/index.js";
 export {
   type AdminHandler,
   type ApiBackend,

@@ -9,7 +9,7 @@ import { newJsonLineLogger, newLineLogger } from "@informer-ts/instrumentation";
 import { createCliBackend } from "./cli/cli-backend.js";
 import { parseApiserverFlags } from "./cli/cli-flags.js";
 import { helpFor } from "./cli/cli-usage.js";
-import { generatePki, loadSeedFile, SimHttpServer, writeKubeconfig } from "./http/index.js";
+import { generatePki, loadSeedFile, parseTokenEntry, SimHttpServer, writeKubeconfig } from "./http/index.js";
 
 async function main(argv: readonly string[]): Promise<number> {
   const help = helpFor(argv);
@@ -84,7 +84,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   if (flags.kubeconfigOut !== undefined) {
-    const first = flags.tokens[0];
+    const first = flags.tokens[0] === undefined ? undefined : parseTokenEntry(flags.tokens[0]).token;
     writeKubeconfig(flags.kubeconfigOut, {
       server: url,
       ...(pki !== undefined && { ca: pki.ca.cert }),
@@ -121,7 +121,7 @@ function kubeconfigHint(url: string, flags: ReturnType<typeof parseApiserverFlag
     const path = resolve(flags.kubeconfigOut);
     return `apiserver: kubeconfig written to ${path}\napiserver: try: kubectl --kubeconfig ${path} get namespaces\n`;
   }
-  const token = flags.tokens[0];
+  const token = flags.tokens[0] === undefined ? undefined : parseTokenEntry(flags.tokens[0]).token;
   if (token === undefined && flags.clientCertAuth) {
     return (
       "apiserver: no kubeconfig written, and the generated client certificate is only handed out in one: " +

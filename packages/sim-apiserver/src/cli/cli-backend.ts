@@ -182,6 +182,7 @@ export async function createCliBackend(
     ...(deps.rand !== undefined && { rand: deps.rand }),
     ...(flags.kubeVersion !== undefined && { kubeVersion: flags.kubeVersion }),
     watchList: flags.watchList,
+    ...(flags.authorizationMode !== "AlwaysAllow" && { authorization: flags.authorizationMode }),
     minRequestTimeoutSeconds: flags.minRequestTimeoutSeconds,
     metrics,
     ...(deps.logger !== undefined && { logger: deps.logger }),

@@ -1,5 +1,6 @@
 // The `--kube-version` flag of `pnpm apiserver`: parsed into the release whose routing the engine reproduces, with
 // that release's WatchList default; a bad value is a usage error naming the flag, the value and the known releases.
+// And `--authorization-mode` (AlwaysAllow or RBAC).
 import { FakeClock } from "@informer-ts/clock";
 import { describe, expect, it } from "vitest";
 import { SIM_VERSION_INFO } from "../http/discovery.js";
@@ -63,6 +64,25 @@ describe("--kube-version over HTTP", () => {
       } finally {
         await s.close();
       }
+    }
+  });
+});
+
+describe("--authorization-mode", () => {
+  it("defaults to AlwaysAllow, takes RBAC, and names the flag for anything else", () => {
+    expect(parseApiserverFlags([]).authorizationMode).toBe("AlwaysAllow");
+    expect(parseApiserverFlags(["--authorization-mode=RBAC"]).authorizationMode).toBe("RBAC");
+    expect(() => parseApiserverFlags(["--authorization-mode", "Node,RBAC"])).toThrow(
+      '--authorization-mode: unknown mode "Node,RBAC" (AlwaysAllow or RBAC)',
+    );
+  });
+
+  it("the command's engine enforces RBAC with it", async () => {
+    const cli = await createCliBackend(parseApiserverFlags(["--authorization-mode=RBAC"]), { clock: new FakeClock() });
+    try {
+      expect(cli.backend.authorizer?.().mode).toBe("RBAC");
+    } finally {
+      await cli.stop();
     }
   });
 });

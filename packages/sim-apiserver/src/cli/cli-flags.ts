@@ -1,4 +1,5 @@
 import { parseCommandLine } from "@informer-ts/apimachinery";
+import type { AuthorizationMode } from "../engine/authorization/index.js";
 import { DEFAULT_KUBE_VERSION, type KubeVersion, kubeVersionGates, parseKubeVersion } from "../engine/kube-version.js";
 
 export { USAGE } from "./cli-usage.js";
@@ -11,6 +12,8 @@ export interface ApiserverFlags {
   readonly tls: boolean;
   readonly tokens: readonly string[];
   readonly clientCertAuth: boolean;
+  /** `--authorization-mode` (default `AlwaysAllow`): `RBAC` enforces the stored roles and bindings. */
+  readonly authorizationMode: AuthorizationMode;
   readonly kubeconfigOut?: string;
   /** `--kube-version` (absent: 1.34): the release whose cache-vs-etcd routing the server reproduces. */
   readonly kubeVersion?: KubeVersion;
@@ -54,6 +57,7 @@ export function parseApiserverFlags(argv: readonly string[]): ApiserverFlags {
       tls: { type: "boolean" },
       token: { type: "string", multiple: true },
       "client-cert-auth": { type: "boolean" },
+      "authorization-mode": { type: "string" },
       "kubeconfig-out": { type: "string" },
       "no-watch-list": { type: "boolean" },
       "kube-version": { type: "string" },
@@ -86,6 +90,10 @@ export function parseApiserverFlags(argv: readonly string[]): ApiserverFlags {
       throw new Error(`--kube-version: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
+  const authorizationMode = values["authorization-mode"] ?? "AlwaysAllow";
+  if (authorizationMode !== "AlwaysAllow" && authorizationMode !== "RBAC") {
+    throw new Error(`--authorization-mode: unknown mode ${JSON.stringify(authorizationMode)} (AlwaysAllow or RBAC)`);
+  }
   if (values["client-cert-auth"] === true && values.tls !== true) {
     throw new Error("--client-cert-auth needs --tls");
   }
@@ -96,6 +104,7 @@ export function parseApiserverFlags(argv: readonly string[]): ApiserverFlags {
     tls: values.tls === true,
     tokens: values.token ?? [],
     clientCertAuth: values["client-cert-auth"] === true,
+    authorizationMode,
     ...(values["kubeconfig-out"] !== undefined && { kubeconfigOut: values["kubeconfig-out"] }),
     ...(kubeVersion !== undefined && { kubeVersion }),
     watchList: values["no-watch-list"] !== true && kubeVersionGates(kubeVersion ?? DEFAULT_KUBE_VERSION).watchList,

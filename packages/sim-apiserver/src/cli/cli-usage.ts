@@ -17,7 +17,9 @@ Flags:
   --seed <file>              load objects from a JSON or YAML file (a List, an array, or multi-doc YAML);
                              CustomResourceDefinitions in it register their custom resources
   --tls                      serve HTTPS with a freshly generated CA and serving certificate
-  --token <t>                require "Authorization: Bearer <t>" (repeatable)
+  --token <t>                require "Authorization: Bearer <t>" (repeatable); <t>,<user>[,<uid>[,<group>,...]]
+                             authenticates <t> as that user in those groups (default user sim-token-user)
+  --authorization-mode <m>   AlwaysAllow (default) or RBAC: enforce Roles/ClusterRoles and their bindings
   --client-cert-auth         accept client certificates signed by the generated CA (with --tls)
   --kubeconfig-out <file>    write a kubeconfig for this server (URL, CA, first token or client certificate);
                              without it no kubeconfig is written

@@ -27,6 +27,22 @@ export {
   type ValidatingAdmissionPoliciesOptions,
   validateCustomResource,
 } from "./admission/index.js";
+export {
+  ALWAYS_ALLOW,
+  type AuthorizationMode,
+  type Authorizer,
+  type AuthzAttributes,
+  type AuthzDecision,
+  type AuthzRule,
+  type AuthzUser,
+  BOOTSTRAP_CLUSTER_ROLE_BINDINGS,
+  BOOTSTRAP_CLUSTER_ROLES,
+  checkAuthorized,
+  forbiddenMessage,
+  RbacAuthorizer,
+  type RbacKind,
+  type RbacObjects,
+} from "./authorization/index.js";
 export { CacheWatcher, FixedWatch, type WatchCloseReason } from "./cacher/cache-watcher.js";
 export { Cacher, type CacherConfig, type ServedFrom } from "./cacher/cacher.js";
 export { CacheMetrics } from "./cacher/cacher-metrics.js";

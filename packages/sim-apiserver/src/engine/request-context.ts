@@ -14,9 +14,14 @@ export interface EngineRequest {
   readonly userAgent?: string;
   /**
    * The authenticated user name (the HTTP face's; `system:anonymous` without credentials). Absent in-process: the
-   * review kinds then answer for `system:admin`.
+   * request is the superuser's (`system:admin` in `system:masters`), for the review kinds and the authorizer.
    */
   readonly user?: string;
+  /**
+   * The groups the authenticator gave `user` (besides `system:authenticated`/`system:unauthenticated`, which the
+   * engine adds). Read by the review kinds and, under `authorization: "RBAC"`, the authorization step.
+   */
+  readonly groups?: readonly string[];
   /**
    * Cancels the request while it waits for injected latency (the wait ends and the request rejects with the
    * signal's reason). Read only when there is such a wait, so a lazily created signal (the HTTP face's) is not

@@ -1,5 +1,6 @@
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
+import type { AuthorizationMode } from "./authorization/index.js";
 import {
   BUDGET_REFRESH_MS_PER_SECOND,
   type CacherConfig,
@@ -32,6 +33,12 @@ export interface SimApiServerOptions {
    * with the real 422.
    */
   readonly watchList?: boolean;
+  /**
+   * `--authorization-mode` (default `"AlwaysAllow"`): `"RBAC"` authorizes every resource request (both faces) and
+   * the HTTP face's non-resource paths against the stored Roles, ClusterRoles and their bindings plus the bootstrap
+   * policy (`engine/authorization/`); a request not allowed is 403 Forbidden. The review kinds answer from it.
+   */
+  readonly authorization?: AuthorizationMode;
   /** Revision of the empty store (default 1). */
   readonly initialResourceVersion?: number;
   /** Bookmark period (default 60 s). */

@@ -2,6 +2,7 @@ import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachiner
 import { type Clock, mathRand, type Rand, realClock, seededRand } from "@informer-ts/clock";
 import { type Logger, noopMetrics, safeLog } from "@informer-ts/instrumentation";
 import { Admission, ValidatingAdmissionPolicies } from "./admission/index.js";
+import { ALWAYS_ALLOW, type Authorizer, RbacAuthorizer, type RbacObjects } from "./authorization/index.js";
 import {
   type BookmarkMode,
   CacheMetrics,
@@ -65,7 +66,7 @@ import { ServiceAccountTokens, type TokenObjectLookup } from "./serviceaccount/s
 import { ServiceAccountTokenIssuer } from "./serviceaccount/token-issuer.js";
 import { cacherConfigOf, type SimApiServerOptions } from "./sim-apiserver-options.js";
 import type { SimWatch } from "./sim-watch.js";
-import { MvccStorage, StorageMaintenance } from "./storage/index.js";
+import { MvccStorage, prefixOf, StorageMaintenance } from "./storage/index.js";
 import type { UnknownResourceError } from "./unknown-resource-error.js";
 
 /** Seed of the Rand that draws the system namespaces' uids (kept apart from the engine's `rand`). */
@@ -137,6 +138,11 @@ export class SimApiServer {
    * faults applied, nothing recorded.
    */
   readonly requests: EngineRequests;
+  /**
+   * The engine's authorizer (`authorization` option): {@link ALWAYS_ALLOW}, or RBAC over the stored roles and
+   * bindings. The HTTP face asks it about non-resource paths; the engine about every resource request under RBAC.
+   */
+  readonly authorizer: Authorizer;
   private readonly table: ResourceTable;
   /** Service-account tokens: `serviceaccounts/<name>/token`, the token volume's token, TokenReviews of them. */
   private readonly serviceAccountTokens: ServiceAccountTokens;
@@ -321,7 +327,9 @@ export class SimApiServer {
     // Server-side apply and managedFields unless the caller installs its own hook.
     this.registry.fieldManager =
       opts.fieldManager ?? new ServerSideApply(this.clock, (r) => this.registry.strategy(r).hasStatus);
+    this.authorizer = opts.authorization === "RBAC" ? new RbacAuthorizer(this.rbacObjects()) : ALWAYS_ALLOW;
     this.requests = new EngineRequests({
+      ...(this.authorizer.mode === "RBAC" && { authorizer: this.authorizer }),
       table: this.table,
       writes: new WriteServing({
         clock: this.clock,
@@ -331,6 +339,7 @@ export class SimApiServer {
         defaultUserAgent,
         gates: listOptionGates,
         tokens: this.serviceAccountTokens,
+        authorizer: this.authorizer,
         log: (line) => this.logDefinitionWarning(line),
         celCompatibility: this.celCompatibility(),
       }),
@@ -451,6 +460,23 @@ export class SimApiServer {
    * The release whose CEL environment new `x-kubernetes-validations` expressions get: the server's minimum
    * compatibility version, one release before `kubeVersion` (apiserver's `DefaultCompatibilityVersion()`).
    */
+  /** The RBAC objects in storage, for the RBAC authorizer (none while the rbac resources are not served). */
+  private rbacObjects(): RbacObjects {
+    const resourceOf = {
+      ClusterRole: "clusterroles",
+      ClusterRoleBinding: "clusterrolebindings",
+      Role: "roles",
+      RoleBinding: "rolebindings",
+    } as const;
+    return {
+      list: (kind, namespace) => {
+        const r = this.table.byGroupResource(`${resourceOf[kind]}.rbac.authorization.k8s.io`);
+        if (r === undefined) return [];
+        return this.storage.list(r, { prefix: prefixOf(r, namespace), rev: 0, limit: 0, predicate: () => true }).items;
+      },
+    };
+  }
+
   private celCompatibility(): number {
     return Number(this.kubeVersion.split(".")[1]) - 1;
   }

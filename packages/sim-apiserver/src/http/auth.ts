@@ -6,10 +6,13 @@ import type { TLSSocket } from "node:tls";
  * How the server authenticates requests. With neither a token nor client certificates configured every request is
  * anonymous and allowed (the plain-HTTP default). Otherwise a request must present `Authorization: Bearer <token>`
  * matching one of `tokens`, or (over HTTPS with `clientCa` configured) a client certificate signed by that CA.
- * There is no authorization step: an authenticated user may do everything.
+ * What the user may do is the engine's authorizer's business (`authorization` option, AlwaysAllow by default).
  */
 export interface AuthOptions {
-  /** Accepted bearer tokens. */
+  /**
+   * Accepted bearer tokens. A plain token authenticates `sim-token-user`; `token,user[,uid[,group,…]]` (the fields
+   * of kube-apiserver's `--token-auth-file` line, groups unquoted) authenticates that user in those groups.
+   */
   readonly tokens?: readonly string[];
   /** Accept client certificates signed by the server's client CA (HTTPS only). */
   readonly clientCertificates?: boolean;
@@ -22,18 +25,34 @@ export interface AuthOptions {
 export interface UserInfo {
   readonly name: string;
   readonly method: "anonymous" | "token" | "x509";
+  /** The groups the credential carries (a token line's groups, a client certificate's organizations). */
+  readonly groups?: readonly string[];
 }
 
 const DEFAULT_PUBLIC = ["/healthz", "/readyz", "/livez", "/version"];
 
-function tokenMatches(given: string, tokens: readonly string[]): boolean {
+/** A `--token` entry: the token and the user it stands for (`tokenfile.NewCSV`'s fields). */
+export function parseTokenEntry(entry: string): { readonly token: string; readonly user: UserInfo } {
+  const [token = "", name = "", , ...groups] = entry.split(",").map((f) => f.trim().replace(/^"|"$/g, ""));
+  return {
+    token,
+    user: {
+      name: name === "" ? "sim-token-user" : name,
+      method: "token",
+      ...(groups.length > 0 && { groups: groups.filter((g) => g !== "") }),
+    },
+  };
+}
+
+function tokenUser(given: string, tokens: readonly string[]): UserInfo | undefined {
   const g = Buffer.from(given);
-  let ok = false;
+  let user: UserInfo | undefined;
   for (const t of tokens) {
-    const b = Buffer.from(t);
-    if (b.length === g.length && timingSafeEqual(b, g)) ok = true;
+    const entry = parseTokenEntry(t);
+    const b = Buffer.from(entry.token);
+    if (b.length === g.length && timingSafeEqual(b, g)) user ??= entry.user;
   }
-  return ok;
+  return user;
 }
 
 /** Whether authentication is required at all with these options. */
@@ -50,7 +69,8 @@ export function authenticate(req: IncomingMessage, path: string, opts: AuthOptio
   const header = req.headers.authorization;
   if (header !== undefined && opts?.tokens !== undefined) {
     const m = /^Bearer\s+(.+)$/i.exec(header.trim());
-    if (m !== null && tokenMatches(m[1]!.trim(), opts.tokens)) return { name: "sim-token-user", method: "token" };
+    const user = m === null ? undefined : tokenUser(m[1]!.trim(), opts.tokens);
+    if (user !== undefined) return user;
     // A wrong token is a failed authentication (401), not an anonymous request.
     if (m !== null) return undefined;
   }
@@ -60,7 +80,9 @@ export function authenticate(req: IncomingMessage, path: string, opts: AuthOptio
       const peer = sock.getPeerCertificate();
       const cn = peer?.subject?.CN;
       const name = Array.isArray(cn) ? (cn[0] ?? "") : (cn ?? "");
-      if (name !== "") return { name, method: "x509" };
+      const o = peer?.subject?.O;
+      const groups = o === undefined ? [] : Array.isArray(o) ? o : [o];
+      if (name !== "") return { name, method: "x509", ...(groups.length > 0 && { groups }) };
     }
   }
   if ((opts?.publicPaths ?? DEFAULT_PUBLIC).includes(path)) return { name: "system:anonymous", method: "anonymous" };

@@ -1,4 +1,5 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
+import type { Authorizer } from "../engine/authorization/index.js";
 import type { PodLogOptions, PodLogResponse } from "../engine/containers/pod-log.js";
 import type { HttpFault, HttpRequestDescriptor, RequestRecord } from "../engine/filters/index.js";
 import type { AggregatedDiscoveryVersion } from "../engine/kube-version.js";
@@ -13,6 +14,8 @@ export interface BackendRequestContext {
   readonly signal: AbortSignal;
   /** Authenticated user name (for accounting/logs). */
   readonly user: string;
+  /** The groups the authenticator gave the user. */
+  readonly groups?: readonly string[] | undefined;
   /** `User-Agent`, for accounting. */
   readonly userAgent: string;
   /** Query parameters of writes (`dryRun`, `fieldManager`, `force`). */
@@ -141,6 +144,11 @@ export interface ApiBackend {
    * container, a wait that resolves when the stream should end. Absent: the route does not exist (404).
    */
   podLog?(namespace: string, name: string, options: PodLogOptions, ctx: BackendRequestContext): Promise<PodLogResponse>;
+  /**
+   * The engine's authorizer, asked about non-resource paths (`/api`, `/openapi/v2`, `/healthz` …) when it is not
+   * AlwaysAllow. Absent: every path is allowed.
+   */
+  authorizer?(): Authorizer;
   /** Called once per finished resource request (after the response ended or the client went away). */
   recordRequest?(rec: CompletedRequest): void;
   /** The `/version` answer (absent: `SIM_VERSION_INFO`, v1.34). */

@@ -1,10 +1,11 @@
 import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachinery";
+import { type Authorizer, checkAuthorized } from "../engine/authorization/index.js";
 import { servedFromOfError } from "../engine/cacher/index.js";
 import type { PodLogOptions, PodLogResponse } from "../engine/containers/pod-log.js";
 import type { HttpFault, HttpRequestDescriptor } from "../engine/filters/index.js";
 import type { ResourceRequest, ResultOf } from "../engine/handlers/resource-request.js";
 import { type AggregatedDiscoveryVersion, kubeVersionGates } from "../engine/kube-version.js";
-import type { DeleteOptions } from "../engine/registry/index.js";
+import { type DeleteOptions, reviewUserOf } from "../engine/registry/index.js";
 import { outcomeOfError } from "../engine/request-models.js";
 import type { ServedResource } from "../engine/served-resource.js";
 import type { SimApiServer } from "../engine/sim-apiserver.js";
@@ -25,6 +26,10 @@ export class EngineBackend implements ApiBackend {
   private readonly keys = new WeakMap<ServedResource, string>();
 
   constructor(readonly engine: SimApiServer) {}
+
+  authorizer(): Authorizer {
+    return this.engine.authorizer;
+  }
 
   /**
    * The engine's name of a served resource: `deployments.apps` for the preferred version of a group/resource (the
@@ -147,8 +152,21 @@ export class EngineBackend implements ApiBackend {
     namespace: string,
     name: string,
     options: PodLogOptions,
-    _ctx: BackendRequestContext,
+    ctx: BackendRequestContext,
   ): Promise<PodLogResponse> {
+    const authorizer = this.engine.authorizer;
+    if (authorizer.mode !== "AlwaysAllow") {
+      checkAuthorized(authorizer, {
+        user: reviewUserOf(ctx.user, ctx.groups ?? []),
+        resourceRequest: true,
+        verb: "get",
+        apiGroup: "",
+        resource: "pods",
+        subresource: "log",
+        namespace,
+        name,
+      });
+    }
     return this.engine.podLog(namespace, name, options);
   }
 

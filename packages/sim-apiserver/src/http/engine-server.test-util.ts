@@ -25,6 +25,7 @@ export const DEFAULT_TEST_FLAGS: ApiserverFlags = {
   tls: false,
   tokens: [],
   clientCertAuth: false,
+  authorizationMode: "AlwaysAllow",
   watchList: true,
   httpLog: false,
   minRequestTimeoutSeconds: 1800,

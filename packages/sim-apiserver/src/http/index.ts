@@ -4,6 +4,14 @@
 
 // Deprecated aliases (docs/api-surface.md)
 export type { WatchEndReason, WatchSource } from "../deprecated.js";
+export type {
+  AuthorizationMode,
+  Authorizer,
+  AuthzAttributes,
+  AuthzDecision,
+  AuthzRule,
+  AuthzUser,
+} from "../engine/authorization/index.js";
 export type { PodLogOptions, PodLogResponse } from "../engine/containers/pod-log.js";
 export type { AggregatedDiscoveryVersion } from "../engine/kube-version.js";
 export type { PrinterColumn } from "../engine/resources.js";
@@ -20,7 +28,7 @@ export {
   type ResponseKind,
 } from "./aggregated-discovery.js";
 export type { AuthOptions, UserInfo } from "./auth.js";
-export { authenticate, authRequired } from "./auth.js";
+export { authenticate, authRequired, parseTokenEntry } from "./auth.js";
 export type {
   ApiBackend,
   BackendRequestContext,

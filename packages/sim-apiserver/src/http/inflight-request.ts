@@ -16,6 +16,8 @@ import type { WatchStreamEndReason } from "./watch-server.js";
  */
 export class InflightRequest implements BackendRequestContext, FilteredRequest {
   user = "";
+  /** The authenticator's groups of {@link user}. */
+  groups: readonly string[] | undefined = undefined;
   verb = "";
   group = "";
   version = "";

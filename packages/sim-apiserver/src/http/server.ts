@@ -4,7 +4,9 @@ import type { AddressInfo, Socket } from "node:net";
 import { newTimeoutError, newUnauthorized } from "@informer-ts/apimachinery";
 import { type Clock, realClock } from "@informer-ts/clock";
 import { type Logger, type MetricsProvider, newConsoleLogger, SignalLink } from "@informer-ts/instrumentation";
+import { checkAuthorized } from "../engine/authorization/index.js";
 import { RequestFilters, type RequestInFlight, unansweredRequestStatus } from "../engine/filters/index.js";
+import { reviewUserOf } from "../engine/registry/index.js";
 import {
   aggregatedDiscovery,
   checkLegacyDiscoveryAccept,
@@ -349,7 +351,9 @@ export class SimHttpServer {
         return;
       }
       rec.user = u.name;
+      rec.groups = u.groups;
       if (!info.isResourceRequest) {
+        if (!info.path.startsWith("/_sim")) this.authorizeNonResource(rec, info.path);
         await this.handleNonResource(req, res, info, url);
         return;
       }
@@ -478,6 +482,23 @@ export class SimHttpServer {
     } catch {
       // the console failed too: the count in stats.finishErrors is what remains
     }
+  }
+
+  /**
+   * The authorization filter for a non-resource path (verb: the lowercased method): 403 with `forbiddenMessage`
+   * (`User "alice" cannot get path "/apis"`) unless the backend's authorizer allows it. The request's user is the
+   * one {@link handle} authenticated.
+   */
+  private authorizeNonResource(rec: InflightRequest, path: string): void {
+    const authorizer = this.opts.backend.authorizer?.();
+    if (authorizer === undefined || authorizer.mode === "AlwaysAllow") return;
+    const attrs = {
+      user: reviewUserOf(rec.user, rec.groups ?? []),
+      resourceRequest: false as const,
+      verb: rec.method.toLowerCase(),
+      path,
+    };
+    checkAuthorized(authorizer, attrs);
   }
 
   private async handleNonResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, url: URL) {

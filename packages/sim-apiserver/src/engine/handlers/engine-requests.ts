@@ -1,8 +1,9 @@
 import { type KubeList, type KubeObject, type ListOptions, newMethodNotSupported } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
+import { type Authorizer, checkAuthorized } from "../authorization/index.js";
 import type { WatcherFaults } from "../cacher/index.js";
 import type { RequestLatency } from "../filters/index.js";
-import type { DeleteOptions, PatchContentType, ResourceTable } from "../registry/index.js";
+import { type DeleteOptions, type PatchContentType, type ResourceTable, reviewUserOf } from "../registry/index.js";
 import type { EngineRequest, ResourceRef, Served } from "../request-context.js";
 import type { RequestModels } from "../request-models.js";
 import type { SimResource } from "../resources.js";
@@ -26,6 +27,8 @@ export interface EngineRequestsDeps {
   /** The cost model and the trace log around each request (see {@link RequestModels}); off by default. */
   readonly models: RequestModels;
   readonly clock: Clock;
+  /** Under `authorization: "RBAC"`: the authorizer every request passes after its resource's lookup. */
+  readonly authorizer?: Authorizer;
 }
 
 /**
@@ -187,6 +190,7 @@ export class EngineRequests {
     // Verbs a resource does not serve (a review's list, a namespace's deletecollection) are go-restful's 405.
     const kubeVerb = verb === "apply" ? "patch" : verb;
     if (!r.verbs.includes(kubeVerb)) throw newMethodNotSupported({ group: r.group, resource: r.resource }, kubeVerb);
+    if (this.deps.authorizer !== undefined) authorizeRequest(this.deps.authorizer, kubeVerb, r, request);
     const start = this.deps.clock.now();
     await this.deps.latency.wait(kubeVerb, r, () => req.signal);
     const models = this.deps.models;
@@ -215,4 +219,24 @@ function modelOptionsOf(request: ResourceRequest): ListOptions | undefined {
   if (request.verb !== "get") return queryOptionsOf(request);
   const rv = request.options.resourceVersion;
   return rv === undefined ? {} : { resourceVersion: rv };
+}
+
+/**
+ * The authorization filter (`staging/src/k8s.io/apiserver/pkg/endpoints/filters/authorization.go`): the request's
+ * attributes (an unnamed GET is a `list`), then 403 with `forbiddenMessage` unless the authorizer allows it.
+ */
+function authorizeRequest(authorizer: Authorizer, verb: string, r: SimResource, request: ResourceRequest): void {
+  const req = request.context;
+  const name = nameOf(request);
+  const attrs = {
+    user: reviewUserOf(req.user, req.groups),
+    resourceRequest: true as const,
+    verb,
+    apiGroup: r.group,
+    resource: r.resource,
+    subresource: req.subresource ?? "",
+    namespace: request.namespace,
+    name,
+  };
+  checkAuthorized(authorizer, attrs);
 }

@@ -9,6 +9,7 @@ import {
   newNotFound,
 } from "@informer-ts/apimachinery";
 import type { Clock } from "@informer-ts/clock";
+import type { Authorizer } from "../authorization/index.js";
 import { answeredBy, type ServedFrom } from "../cacher/index.js";
 import { rfc3339Seconds } from "../object-util.js";
 import {
@@ -62,6 +63,8 @@ export class WriteServing {
       readonly gates: ListOptionGates;
       /** `serviceaccounts/<name>/token` and TokenReviews of those tokens. */
       readonly tokens?: ServiceAccountTokens;
+      /** What the review kinds answer from (default: every request allowed). */
+      readonly authorizer?: Authorizer;
       /** Where a definition's warnings (rules the simulator cannot evaluate) are logged; the engine logs each once. */
       readonly log?: (line: string) => void;
       /** The release (1.x) whose CEL environment a definition's new rules are compiled for. */
@@ -90,7 +93,17 @@ export class WriteServing {
    */
   create(r: SimResource, namespace: string, obj: KubeObject, req: EngineRequest): Served<KubeObject> {
     const { registry, clock, table } = this.deps;
-    if (r.review === true) return { object: answerReview(r, namespace, obj, reviewUserOf(req.user), this.deps.tokens) };
+    if (r.review === true)
+      return {
+        object: answerReview(
+          r,
+          namespace,
+          obj,
+          reviewUserOf(req.user, req.groups),
+          this.deps.tokens,
+          this.deps.authorizer,
+        ),
+      };
     if (req.subresource === "token") {
       if (r.group !== "" || r.resource !== "serviceaccounts" || this.deps.tokens === undefined)
         throw newNotFound({ group: r.group, resource: r.resource }, "");

@@ -1,12 +1,10 @@
 import { type FieldError, type KubeObject, newBadRequest, newInvalid } from "@informer-ts/apimachinery";
+import { ALWAYS_ALLOW, type Authorizer, type AuthzAttributes, type AuthzUser } from "../authorization/index.js";
 import { apiVersionOf, type SimResource } from "../resources.js";
 import type { ServiceAccountTokens } from "../serviceaccount/service-account-tokens.js";
 
 /** Who sent a request, as the review kinds read it (the HTTP face's authenticated user; in-process: an admin). */
-export interface ReviewUser {
-  readonly username: string;
-  readonly groups: readonly string[];
-}
+export type ReviewUser = AuthzUser;
 
 /** The user of an in-process request: the cluster admin a kubeconfig of `kind` or `kubeadm` carries. */
 export const IN_PROCESS_USER: ReviewUser = Object.freeze({
@@ -15,13 +13,55 @@ export const IN_PROCESS_USER: ReviewUser = Object.freeze({
 });
 
 /**
- * The user a request's authenticated name stands for: `system:anonymous` is in `system:unauthenticated`, any other
- * name in `system:authenticated` (kube-apiserver's authenticator group rules); no name is an in-process request.
+ * The user a request's authenticated name (and the groups its authenticator gave) stands for: `system:anonymous` is
+ * in `system:unauthenticated`, any other name also in `system:authenticated` (kube-apiserver's authenticator group
+ * rules), a service account's (`system:serviceaccount:<ns>:<name>`) also in `system:serviceaccounts` and
+ * `system:serviceaccounts:<ns>`; no name is an in-process request (the superuser, {@link IN_PROCESS_USER}).
  */
-export function reviewUserOf(name: string | undefined): ReviewUser {
+export function reviewUserOf(name: string | undefined, groups: readonly string[] = []): ReviewUser {
   if (name === undefined) return IN_PROCESS_USER;
-  if (name === "system:anonymous") return { username: name, groups: ["system:unauthenticated"] };
-  return { username: name, groups: ["system:authenticated"] };
+  if (name === "system:anonymous") return { username: name, groups: [...groups, "system:unauthenticated"] };
+  const all = [...groups];
+  const sa = /^system:serviceaccount:([^:]+):[^:]+$/.exec(name);
+  if (sa !== null) all.push("system:serviceaccounts", `system:serviceaccounts:${sa[1]}`);
+  all.push("system:authenticated");
+  return { username: name, groups: [...new Set(all)] };
+}
+
+/** A review's `spec.resourceAttributes` or `spec.nonResourceAttributes` as the authorizer's attributes. */
+function attributesOf(spec: Record<string, unknown>, user: ReviewUser): AuthzAttributes {
+  const str = (o: Record<string, unknown>, k: string) => (typeof o[k] === "string" ? (o[k] as string) : "");
+  if (isObject(spec.resourceAttributes)) {
+    const a = spec.resourceAttributes;
+    return {
+      user,
+      resourceRequest: true,
+      verb: str(a, "verb"),
+      apiGroup: str(a, "group"),
+      resource: str(a, "resource"),
+      subresource: str(a, "subresource"),
+      namespace: str(a, "namespace"),
+      name: str(a, "name"),
+    };
+  }
+  const n = isObject(spec.nonResourceAttributes) ? spec.nonResourceAttributes : {};
+  return { user, resourceRequest: false, verb: str(n, "verb"), path: str(n, "path") };
+}
+
+/** The spec's subject (`spec.user`, `spec.groups`) of a (local) subject access review, as given. */
+function specUser(spec: Record<string, unknown>): ReviewUser {
+  const groups = Array.isArray(spec.groups) ? spec.groups.filter((g): g is string => typeof g === "string") : [];
+  return { username: typeof spec.user === "string" ? spec.user : "", groups };
+}
+
+/** `status` of an access review: `allowed`, with `denied` and `reason` when set (as upstream's omitempty fields). */
+function accessStatus(authorizer: Authorizer, attrs: AuthzAttributes): Record<string, unknown> {
+  const d = authorizer.authorize(attrs);
+  return {
+    allowed: d.decision === "allow",
+    ...(d.decision === "deny" && { denied: true }),
+    ...(d.reason !== "" && { reason: d.reason }),
+  };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -86,6 +126,7 @@ export function answerReview(
   obj: KubeObject,
   user: ReviewUser,
   tokens?: ServiceAccountTokens,
+  authorizer: Authorizer = ALWAYS_ALLOW,
 ): KubeObject {
   const spec = isObject(obj.spec) ? obj.spec : {};
   const gk = { group: r.group, kind: r.kind };
@@ -95,7 +136,7 @@ export function answerReview(
   switch (r.resource) {
     case "selfsubjectaccessreviews":
       errs.push(...attributeErrors(spec));
-      status = { allowed: true };
+      status = accessStatus(authorizer, attributesOf(spec, user));
       break;
     case "localsubjectaccessreviews": {
       errs.push(...attributeErrors(spec));
@@ -109,20 +150,16 @@ export function answerReview(
         });
       }
       errs.push(...subjectErrors(spec));
-      status = { allowed: true };
+      status = accessStatus(authorizer, attributesOf(spec, specUser(spec)));
       break;
     }
     case "subjectaccessreviews":
       errs.push(...attributeErrors(spec), ...subjectErrors(spec));
-      status = { allowed: true };
+      status = accessStatus(authorizer, attributesOf(spec, specUser(spec)));
       break;
     case "selfsubjectrulesreviews":
       if (typeof spec.namespace !== "string" || spec.namespace === "") throw newBadRequest("no namespace on request");
-      status = {
-        resourceRules: [{ verbs: ["*"], apiGroups: ["*"], resources: ["*"] }],
-        nonResourceRules: [{ verbs: ["*"], nonResourceURLs: ["*"] }],
-        incomplete: false,
-      };
+      status = rulesReviewStatus(authorizer, user, spec.namespace);
       break;
     case "selfsubjectreviews":
       status = { userInfo: { username: user.username, groups: [...user.groups] } };
@@ -144,4 +181,24 @@ export function answerReview(
   const metadata = { ...(isObject(obj.metadata) ? obj.metadata : {}), creationTimestamp: null };
   if (r.namespaced) (metadata as Record<string, unknown>).namespace = namespace;
   return { kind: r.kind, apiVersion: apiVersionOf(r), metadata, spec, status } as unknown as KubeObject;
+}
+
+/** `SelfSubjectRulesReview` status: the rules that apply, split into resource and non-resource rules. */
+function rulesReviewStatus(authorizer: Authorizer, user: ReviewUser, namespace: string): Record<string, unknown> {
+  const { rules, incomplete } = authorizer.rulesFor(user, namespace);
+  const resourceRules: Record<string, unknown>[] = [];
+  const nonResourceRules: Record<string, unknown>[] = [];
+  for (const r of rules) {
+    if ((r.nonResourceURLs ?? []).length > 0) {
+      nonResourceRules.push({ verbs: [...r.verbs], nonResourceURLs: [...(r.nonResourceURLs ?? [])] });
+    } else {
+      resourceRules.push({
+        verbs: [...r.verbs],
+        ...(r.apiGroups !== undefined && { apiGroups: [...r.apiGroups] }),
+        ...(r.resources !== undefined && { resources: [...r.resources] }),
+        ...((r.resourceNames ?? []).length > 0 && { resourceNames: [...(r.resourceNames ?? [])] }),
+      });
+    }
+  }
+  return { resourceRules, nonResourceRules, incomplete };
 }
