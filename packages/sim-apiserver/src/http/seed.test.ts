@@ -45,6 +45,7 @@ describe("parseApiserverFlags", () => {
   it("defaults", () => {
     expect(parseApiserverFlags([])).toEqual({
       host: "127.0.0.1",
+      authorizationMode: "AlwaysAllow",
       port: 0,
       tls: false,
       tokens: [],
