@@ -50,7 +50,20 @@ class RealTimer implements Timer {
   }
 }
 
-/** A {@link Clock} on the wall clock and Node's timers (`clock.RealClock`). */
+/**
+ * The wall time in milliseconds with sub-millisecond resolution: the process's start time plus the monotonic
+ * `performance.now()`, so durations measured with {@link RealClock.since} keep their microseconds (a workqueue's
+ * 40 µs wait is not a 0 or a 1 ms sample) and never run backwards when the system clock is stepped — Go's
+ * `time.Now()` likewise carries a monotonic reading that `time.Since` uses.
+ */
+function wallNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/**
+ * A {@link Clock} on the wall clock and Node's timers (`clock.RealClock`). `now()` is fractional: milliseconds since
+ * the epoch with microsecond precision, advancing monotonically from the process's start.
+ */
 export class RealClock implements Clock {
   private readonly rate: number;
   private readonly origin: number;
@@ -67,11 +80,11 @@ export class RealClock implements Clock {
       throw new RangeError(`RealClock: rate must be a finite number > 0, got ${String(options.rate)}`);
     }
     this.rate = rate;
-    this.origin = Date.now();
+    this.origin = wallNow();
   }
 
   now(): number {
-    const wall = Date.now();
+    const wall = wallNow();
     return this.rate === 1 ? wall : this.origin + (wall - this.origin) * this.rate;
   }
 

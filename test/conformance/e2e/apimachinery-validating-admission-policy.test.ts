@@ -4,7 +4,7 @@ import type * as K8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crdWithSpec } from "../../../packages/sim-apiserver/src/engine/resources.test-util.js";
 import { createDefinition } from "./crd-fixture.js";
-import { codeOf, type E2eCluster, startE2eCluster } from "./harness.js";
+import { codeOf, type E2eCluster, pollFor, startE2eCluster } from "./harness.js";
 
 let c: E2eCluster;
 let admission: K8s.AdmissionregistrationV1Api;
@@ -17,16 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await c.close();
 });
-
-/** `wait.PollUntilContextCancel` at 100 ms, up to 10 s: `check` until it returns a value. */
-async function poll<T>(check: () => Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 100; i++) {
-    const v = await check();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("timed out polling");
-}
 
 /** The framework's namespace, labelled `<name>: "true"` so the bindings' namespace selectors pick it (`labelNamespace`). */
 async function labelledNamespace(base: string): Promise<string> {
@@ -108,7 +98,7 @@ const DEPLOYMENTS = { groups: ["apps"], versions: ["v1"], resources: ["deploymen
 
 /** "waiting until the marker is denied": creates (and deletes) a 1-replica Deployment until the create is a 422. */
 async function waitForMarkerDenied(ns: string): Promise<{ code: number | undefined; body: unknown }> {
-  return poll(async () => {
+  return pollFor(async () => {
     try {
       await apps.createNamespacedDeployment({ namespace: ns, body: basicWorkload("marker-deployment", 1) });
       await apps.deleteNamespacedDeployment({ namespace: ns, name: "marker-deployment" });
@@ -147,7 +137,7 @@ async function expectWarnings(name: string, expected: readonly (readonly [string
 
 /** "waiting for the type check to finish": the policy once `status.typeChecking` is set. */
 async function typeChecked(name: string): Promise<K8s.V1ValidatingAdmissionPolicy> {
-  return poll(async () => {
+  return pollFor(async () => {
     const p = await admission.readValidatingAdmissionPolicy({ name });
     return p.status?.typeChecking === undefined ? undefined : p;
   });
@@ -251,7 +241,7 @@ describe("[sig-api-machinery] ValidatingAdmissionPolicy [Privileged:ClusterAdmin
       }) as K8s.KubernetesObject,
     );
     // "wait for the CRD to be published": its group-version's OpenAPI v3 document.
-    await poll(async () => ((await c.raw("GET", `/openapi/v3/apis/${group}/v1`)).status === 200 ? true : undefined));
+    await pollFor(async () => ((await c.raw("GET", `/openapi/v3/apis/${group}/v1`)).status === 200 ? true : undefined));
     const crontabs = { groups: [group], versions: ["v1"], resources: ["crontabs"] };
     const correct = await admission.createValidatingAdmissionPolicy({
       body: policy(`${ns}.correct-crd-policy.example.com`, ns, crontabs, [{ expression: "object.spec.replicas > 1" }]),

@@ -5,6 +5,7 @@ import { KubeClient } from "@informer-ts/client";
 import { RealClock, seededRand } from "@informer-ts/clock";
 import { newConsoleLogger } from "@informer-ts/instrumentation";
 import type * as K8s from "@kubernetes/client-node";
+import { expect } from "vitest";
 import { SimApiServer } from "../../../packages/sim-apiserver/src/engine/sim-apiserver.js";
 import { EngineBackend } from "../../../packages/sim-apiserver/src/http/engine-backend.js";
 import { SimHttpServer } from "../../../packages/sim-apiserver/src/http/server.js";
@@ -167,6 +168,28 @@ export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<
       engine.stop();
     },
   };
+}
+
+/**
+ * `wait.PollUntilContextTimeout` as `expect.poll`: calls `check` every `intervalMs` (default 100) until it returns a
+ * value other than undefined, and returns that value; fails the test naming the last result after `timeoutMs`
+ * (default 10 s). An error thrown by `check` fails at once.
+ */
+export async function pollFor<T>(
+  check: () => Promise<T | undefined>,
+  { intervalMs = 100, timeoutMs = 10_000 }: { readonly intervalMs?: number; readonly timeoutMs?: number } = {},
+): Promise<T> {
+  let value: T | undefined;
+  await expect
+    .poll(
+      async () => {
+        value = await check();
+        return value;
+      },
+      { interval: intervalMs, timeout: timeoutMs },
+    )
+    .toBeDefined();
+  return value as T;
 }
 
 /** The HTTP status code of a client-node error (its `code`), or undefined. */

@@ -61,6 +61,26 @@ describe("HTTP authorization (RBAC)", () => {
     expect((await get("/apis")).status).toBe(401);
   });
 
+  it("authorization comes before routing: a request with no route is 403 for a user who may not make it", async () => {
+    const send = async (method: string, path: string, token: string) => {
+      const r = await fetch(url + path, { method, headers: { authorization: `Bearer ${token}` } });
+      return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+    };
+    // Namespaces serve no deletecollection (405), an unknown resource has no route (404): both only once allowed.
+    const noVerb = await send("DELETE", "/api/v1/namespaces", "alice-token");
+    expect(noVerb.status).toBe(403);
+    expect(noVerb.body.message).toBe(
+      'namespaces is forbidden: User "alice" cannot deletecollection resource "namespaces" in API group "" at the cluster scope',
+    );
+    expect((await send("DELETE", "/api/v1/namespaces", "root-token")).status).toBe(405);
+    const unknown = await send("GET", "/api/v1/namespaces/ns/widgets", "alice-token");
+    expect(unknown.status).toBe(403);
+    expect(unknown.body.message).toBe(
+      'widgets is forbidden: User "alice" cannot list resource "widgets" in API group "" in the namespace "ns"',
+    );
+    expect((await send("GET", "/api/v1/namespaces/ns/widgets", "root-token")).status).toBe(404);
+  });
+
   it("the token user's groups from its --token entry are its groups (SelfSubjectReview)", async () => {
     const r = await fetch(`${url}/apis/authentication.k8s.io/v1/selfsubjectreviews`, {
       method: "POST",

@@ -144,10 +144,7 @@ export class EngineBackend implements ApiBackend {
     this.engine.accounting.record(rec);
   }
 
-  /**
-   * Serves one request object through the engine ({@link EngineRequests.serve}) and unwraps the answer, writing its
-   * outcome (or, for a failed read, where it was answered) to the request's context.
-   */
+  /** `pods/log`: authorized as a `get` of the subresource, then the container's output from the engine. */
   async podLog(
     namespace: string,
     name: string,
@@ -170,6 +167,10 @@ export class EngineBackend implements ApiBackend {
     return this.engine.podLog(namespace, name, options);
   }
 
+  /**
+   * Serves one request object through the engine ({@link EngineRequests.serve}) and unwraps the answer, writing its
+   * outcome (or, for a failed read, where it was answered) to the request's context.
+   */
   private async serve<R extends ResourceRequest & { readonly context: BackendRequestContext }>(
     request: R,
   ): Promise<ResultOf<R>> {

@@ -8,9 +8,10 @@ import {
   type Status,
 } from "@informer-ts/apimachinery";
 import { duplicateJsonFields } from "../engine/admission/index.js";
+import { checkAuthorized } from "../engine/authorization/index.js";
 import { podLogOptionsFromQuery } from "../engine/containers/pod-log.js";
 import type { HttpFault } from "../engine/filters/index.js";
-import { type DeleteOptions, FIELD_MANAGER_MAX_LENGTH } from "../engine/registry/index.js";
+import { type DeleteOptions, FIELD_MANAGER_MAX_LENGTH, reviewUserOf } from "../engine/registry/index.js";
 import type { PrinterColumn } from "../engine/resources.js";
 import type { ServedResource } from "../engine/served-resource.js";
 import type { ApiBackend, BackendRequestContext } from "./backend.js";
@@ -202,6 +203,31 @@ function successStatus(r: ServedResource, obj: KubeObject): Status {
 }
 
 /**
+ * The authorization filter for a request no route serves: its attributes from the request info alone (the verb from
+ * the method, the resource as the path names it), then the authorizer's 403 unless it allows them.
+ */
+function authorizeUnrouted(
+  backend: ApiBackend,
+  method: string,
+  info: RequestInfo,
+  query: URLSearchParams,
+  ctx: BackendRequestContext,
+): void {
+  const authorizer = backend.authorizer?.();
+  if (authorizer === undefined || authorizer.mode === "AlwaysAllow") return;
+  checkAuthorized(authorizer, {
+    user: reviewUserOf(ctx.user, ctx.groups ?? []),
+    resourceRequest: true,
+    verb: verbOf(method.toUpperCase(), info, parseQueryBool(query.get("watch"))) || method.toLowerCase(),
+    apiGroup: info.apiGroup,
+    resource: info.resource,
+    subresource: info.subresource,
+    namespace: info.namespace,
+    name: info.name,
+  });
+}
+
+/**
  * Serves one resource request (`/api/...`, `/apis/...`) against the backend: routing by method and path shape, query
  * decoding, body decoding, output negotiation and watch streaming. Writes exactly one response (or one stream); every
  * error becomes a Status response.
@@ -217,6 +243,12 @@ export async function handleResourceRequest(
 ): Promise<void> {
   const backend = cfg.backend;
   const method = (req.method ?? "GET").toUpperCase();
+  // kube-apiserver authorizes before go-restful routes: a user who may not make the request gets its 403 even where
+  // the route would be a 404 or a 405. The engine authorizes the requests that are routed.
+  const unrouted = (err: Error): Error => {
+    authorizeUnrouted(backend, req.method ?? "GET", info, query, ctx);
+    return err;
+  };
   const r = backend
     .resources()
     .find((x) => x.group === info.apiGroup && x.version === info.apiVersion && x.resource === info.resource);
@@ -224,7 +256,7 @@ export async function handleResourceRequest(
   const namespace = r?.resource === "namespaces" && info.parts.length <= 3 ? "" : info.namespace;
   // Subresources: `/status` of resources that declare it (GET, PUT, PATCH); any other is a route that does not exist.
   const sub = info.subresource;
-  if (r === undefined || info.parts.length > 3) throw genericNotFound();
+  if (r === undefined || info.parts.length > 3) throw unrouted(genericNotFound());
   const subs = r.subresources ?? [];
   const finalize = sub === "finalize" && r.group === "" && r.resource === "namespaces";
   const binding = sub === "binding" && r.group === "" && r.resource === "pods";
@@ -239,22 +271,22 @@ export async function handleResourceRequest(
     !token &&
     !(((sub === "status" || sub === "scale" || sub === "approval") && subs.includes(sub)) || finalize)
   )
-    throw genericNotFound();
+    throw unrouted(genericNotFound());
   // `namespaces/finalize` serves PUT only (the FinalizeREST is an updater).
-  if (finalize && method !== "PUT") throw genericMethodNotAllowed();
+  if (finalize && method !== "PUT") throw unrouted(genericMethodNotAllowed());
   if (sub !== "") ctx.subresource = sub;
-  if (!r.namespaced && namespace !== "") throw genericNotFound();
+  if (!r.namespaced && namespace !== "") throw unrouted(genericNotFound());
   const collection = info.name === "";
-  if (r.namespaced && namespace === "" && !collection) throw genericNotFound();
+  if (r.namespaced && namespace === "" && !collection) throw unrouted(genericNotFound());
 
   // A verb the resource does not serve (a review's GET, a namespace's deletecollection) has no route: 405.
   const verb = verbOf(method, info, parseQueryBool(query.get("watch")));
-  if (verb !== "" && !r.verbs.includes(verb)) throw genericMethodNotAllowed();
+  if (verb !== "" && !r.verbs.includes(verb)) throw unrouted(genericMethodNotAllowed());
   // A deprecated custom resource version: every request to it is answered with its Warning (crdHandler's ServeHTTP).
   const deprecation = (r as { deprecationWarning?: string }).deprecationWarning;
   if (deprecation !== undefined) setWarnings(res, [deprecation]);
   if (info.legacyWatch) {
-    if (method !== "GET") throw genericMethodNotAllowed();
+    if (method !== "GET") throw unrouted(genericMethodNotAllowed());
     return listOrWatch(res, r, namespace, info, query, ctx, cfg, true, fault, req.headers.accept);
   }
   if (collection) {
@@ -266,10 +298,10 @@ export async function handleResourceRequest(
     const noCollectionDelete = r.group === "" && r.resource === "namespaces";
     if (method === "DELETE" && !noCollectionDelete && (namespace !== "" || !r.namespaced) && backend.deleteCollection)
       return removeCollection(req, res, r, namespace, info, query, ctx, cfg);
-    throw genericMethodNotAllowed();
+    throw unrouted(genericMethodNotAllowed());
   }
   if (binding || eviction || token) {
-    if (method !== "POST") throw genericMethodNotAllowed();
+    if (method !== "POST") throw unrouted(genericMethodNotAllowed());
     const kind = binding
       ? { group: "", version: "v1", kind: "Binding" }
       : eviction
@@ -278,10 +310,11 @@ export async function handleResourceRequest(
     return createOnSubresource(req, res, r, namespace, info.name, query, ctx, cfg, kind);
   }
   if (log) {
-    if (method !== "GET") throw genericMethodNotAllowed();
+    if (method !== "GET") throw unrouted(genericMethodNotAllowed());
     return servePodLog(req, res, namespace, info.name, query, ctx, cfg);
   }
-  if (sub !== "" && method !== "GET" && method !== "PUT" && method !== "PATCH") throw genericMethodNotAllowed();
+  if (sub !== "" && method !== "GET" && method !== "PUT" && method !== "PATCH")
+    throw unrouted(genericMethodNotAllowed());
   switch (method) {
     case "GET": {
       const out = negotiateOutput(req.headers.accept, isCustom(r));
@@ -297,7 +330,7 @@ export async function handleResourceRequest(
     case "DELETE":
       return remove(req, res, r, namespace, info.name, query, ctx, cfg);
     default:
-      throw genericMethodNotAllowed();
+      throw unrouted(genericMethodNotAllowed());
   }
 }
 

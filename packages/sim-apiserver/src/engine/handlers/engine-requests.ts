@@ -187,10 +187,12 @@ export class EngineRequests {
   ): Promise<Served<T>> {
     const req = request.context;
     const r = this.deps.table.resolve(request.resource);
-    // Verbs a resource does not serve (a review's list, a namespace's deletecollection) are go-restful's 405.
     const kubeVerb = verb === "apply" ? "patch" : verb;
-    if (!r.verbs.includes(kubeVerb)) throw newMethodNotSupported({ group: r.group, resource: r.resource }, kubeVerb);
+    // The authorization filter runs before routing, so a user who may not make the request is refused (403) even
+    // where the verb has no route; verbs a resource does not serve (a review's list, a namespace's
+    // deletecollection) are then go-restful's 405.
     if (this.deps.authorizer !== undefined) authorizeRequest(this.deps.authorizer, kubeVerb, r, request);
+    if (!r.verbs.includes(kubeVerb)) throw newMethodNotSupported({ group: r.group, resource: r.resource }, kubeVerb);
     const start = this.deps.clock.now();
     await this.deps.latency.wait(kubeVerb, r, () => req.signal);
     const models = this.deps.models;
