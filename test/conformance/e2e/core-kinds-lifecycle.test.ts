@@ -101,7 +101,8 @@ describe("[sig-scheduling] LimitRange (scheduling/limit_range.go)", () => {
             type: "Container",
             min: resources("50m", "100Mi", "100Gi"),
             max: resources("500m", "500Mi", "500Gi"),
-            default: resources("500m", "500Mi", "500Gi"),
+            // client-node's model names the field `_default` (its serializer writes `default`, and drops a `default:`).
+            _default: resources("500m", "500Mi", "500Gi"),
             defaultRequest: resources("100m", "200Mi", "200Gi"),
             maxLimitRequestRatio: {},
           },
@@ -109,6 +110,7 @@ describe("[sig-scheduling] LimitRange (scheduling/limit_range.go)", () => {
       },
     };
     const created = await c.core.createNamespacedLimitRange({ namespace: ns, body: limitRange });
+    expect(created.spec?.limits[0]?._default).toEqual(resources("500m", "500Mi", "500Gi"));
     const other = await c.namespace(lrName);
     await c.core.createNamespacedLimitRange({ namespace: other, body: limitRange });
     const all = await c.core.listLimitRangeForAllNamespaces({ labelSelector: `e2e-test=${lrName}` });
