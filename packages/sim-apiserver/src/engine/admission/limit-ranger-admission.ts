@@ -122,49 +122,26 @@ function mutatePod(limitRange: KubeObject, pod: KubeObject): void {
 
 // ---- constraints --------------------------------------------------------------------------------------------------
 
-function minConstraint(
+/**
+ * `minConstraint`, `maxConstraint` and `maxRequestConstraint`: a bound on the amounts `checked` names, in upstream's
+ * order. The first must be given (a minimum needs a request, a maximum a limit; a PersistentVolumeClaim's maximum
+ * checks its request alone); each given one must be at or above a minimum, at or below a maximum.
+ */
+function boundConstraint(
+  bound: "minimum" | "maximum",
   type: string,
   name: string,
   enforced: Amount,
-  request: Amounts,
-  limit: Amounts,
+  checked: readonly (readonly ["request" | "limit", Amount | undefined])[],
 ): string | undefined {
-  const req = request.get(name);
-  const lim = limit.get(name);
-  const e = text(enforced);
-  if (req === undefined) return `minimum ${name} usage per ${type} is ${e}.  No request is specified`;
-  if (compareQuantity(req.q, enforced.q) < 0)
-    return `minimum ${name} usage per ${type} is ${e}, but request is ${text(req)}`;
-  if (lim !== undefined && compareQuantity(lim.q, enforced.q) < 0)
-    return `minimum ${name} usage per ${type} is ${e}, but limit is ${text(lim)}`;
-  return undefined;
-}
-
-function maxConstraint(
-  type: string,
-  name: string,
-  enforced: Amount,
-  request: Amounts,
-  limit: Amounts,
-): string | undefined {
-  const req = request.get(name);
-  const lim = limit.get(name);
-  const e = text(enforced);
-  if (lim === undefined) return `maximum ${name} usage per ${type} is ${e}.  No limit is specified`;
-  if (compareQuantity(lim.q, enforced.q) > 0)
-    return `maximum ${name} usage per ${type} is ${e}, but limit is ${text(lim)}`;
-  if (req !== undefined && compareQuantity(req.q, enforced.q) > 0)
-    return `maximum ${name} usage per ${type} is ${e}, but request is ${text(req)}`;
-  return undefined;
-}
-
-/** `maxRequestConstraint`: a maximum on requests alone (PersistentVolumeClaims have no limits). */
-function maxRequestConstraint(type: string, name: string, enforced: Amount, request: Amounts): string | undefined {
-  const req = request.get(name);
-  const e = text(enforced);
-  if (req === undefined) return `maximum ${name} usage per ${type} is ${e}.  No request is specified`;
-  if (compareQuantity(req.q, enforced.q) > 0)
-    return `maximum ${name} usage per ${type} is ${e}, but request is ${text(req)}`;
+  const head = `${bound} ${name} usage per ${type} is ${text(enforced)}`;
+  const [required, first] = checked[0]!;
+  if (first === undefined) return `${head}.  No ${required} is specified`;
+  const outside = bound === "minimum" ? -1 : 1;
+  for (const [what, amount] of checked) {
+    if (amount !== undefined && Math.sign(compareQuantity(amount.q, enforced.q)) === outside)
+      return `${head}, but ${what} is ${text(amount)}`;
+  }
   return undefined;
 }
 
@@ -193,8 +170,20 @@ function ratioConstraint(
 
 function checkAll(type: string, item: LimitItem, request: Amounts, limit: Amounts, errs: string[]): void {
   const push = (e: string | undefined) => e !== undefined && errs.push(e);
-  for (const [k, v] of item.min) push(minConstraint(type, k, v, request, limit));
-  for (const [k, v] of item.max) push(maxConstraint(type, k, v, request, limit));
+  for (const [k, v] of item.min)
+    push(
+      boundConstraint("minimum", type, k, v, [
+        ["request", request.get(k)],
+        ["limit", limit.get(k)],
+      ]),
+    );
+  for (const [k, v] of item.max)
+    push(
+      boundConstraint("maximum", type, k, v, [
+        ["limit", limit.get(k)],
+        ["request", request.get(k)],
+      ]),
+    );
   for (const [k, v] of item.ratio) push(ratioConstraint(type, k, v, request, limit));
 }
 
@@ -272,11 +261,11 @@ function validateClaim(limitRange: KubeObject, pvc: KubeObject): string[] {
   for (const item of itemsOf(limitRange)) {
     if (item.type !== "PersistentVolumeClaim") continue;
     for (const [k, v] of item.min) {
-      const e = minConstraint("PersistentVolumeClaim", k, v, requests, new Map());
+      const e = boundConstraint("minimum", "PersistentVolumeClaim", k, v, [["request", requests.get(k)]]);
       if (e !== undefined) errs.push(e);
     }
     for (const [k, v] of item.max) {
-      const e = maxRequestConstraint("PersistentVolumeClaim", k, v, requests);
+      const e = boundConstraint("maximum", "PersistentVolumeClaim", k, v, [["request", requests.get(k)]]);
       if (e !== undefined) errs.push(e);
     }
   }
