@@ -1,9 +1,9 @@
-import { isAlreadyExists, isNotFound, type KubeObject } from "@informer-ts/apimachinery";
 import type { SharedIndexInformer } from "@informer-ts/cache";
 import { type ConfigMap, type KubeClient, type Namespace, resources } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
-import { Controller, type EventHandler, type Request } from "@informer-ts/controller";
+import type { Controller } from "@informer-ts/controller";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
+import { ignoreNamespaceRace, newPerNamespaceController } from "./per-namespace.js";
 
 /** The ConfigMap every namespace gets (`RootCACertConfigMapName`). */
 export const ROOT_CA_CONFIG_MAP = "kube-root-ca.crt";
@@ -35,38 +35,21 @@ export class RootCACertPublisher {
   readonly controller: Controller;
 
   constructor(private readonly o: RootCACertPublisherOptions) {
-    const ns: EventHandler<KubeObject> = {
-      create: (n) => [{ namespace: "", name: n.metadata?.name ?? "" }],
-      update: (_o, n) => [{ namespace: "", name: n.metadata?.name ?? "" }],
-      delete: () => [],
-    };
-    const cm: EventHandler<KubeObject> = {
-      create: () => [],
-      update: (_o, c) =>
-        c.metadata?.name === ROOT_CA_CONFIG_MAP ? [{ namespace: "", name: c.metadata?.namespace ?? "" }] : [],
-      delete: (c) =>
-        c.metadata?.name === ROOT_CA_CONFIG_MAP ? [{ namespace: "", name: c.metadata?.namespace ?? "" }] : [],
-    };
-    this.controller = new Controller({
-      ...(o.logger !== undefined && { logger: o.logger }),
+    this.controller = newPerNamespaceController({
       name: "root-ca-cert-publisher",
-      reconciler: (req) => this.sync(req),
-      watches: [
-        { informer: o.namespaces as never, handler: ns, name: "namespaces" },
-        { informer: o.configMaps as never, handler: cm, name: "configmaps" },
-      ],
-      maxConcurrentReconciles: 1,
       clock: o.clock,
+      ...(o.logger !== undefined && { logger: o.logger }),
       ...(o.metrics !== undefined && { metrics: o.metrics }),
-      needLeaderElection: false,
+      namespaces: o.namespaces,
+      kept: { informer: o.configMaps as never, name: "configmaps" },
+      requeueOn: { update: true, matches: (c) => c.metadata?.name === ROOT_CA_CONFIG_MAP },
+      sync: (ns) => this.sync(ns),
     });
   }
 
   /** `syncNamespace`. */
-  private async sync(req: Request): Promise<void> {
-    const ns = this.o.namespaces.getIndexer().getByKey(req.name);
-    if (ns === undefined || ns.status?.phase === "Terminating" || ns.metadata?.deletionTimestamp != null) return;
-    const cur = this.o.configMaps.getIndexer().getByKey(`${req.name}/${ROOT_CA_CONFIG_MAP}`);
+  private async sync(namespace: string): Promise<void> {
+    const cur = this.o.configMaps.getIndexer().getByKey(`${namespace}/${ROOT_CA_CONFIG_MAP}`);
     const data = { "ca.crt": this.o.rootCA };
     const annotations = { "kubernetes.io/description": ROOT_CA_DESCRIPTION };
     try {
@@ -74,7 +57,7 @@ export class RootCACertPublisher {
         await this.o.client.create(resources.configMaps, {
           apiVersion: "v1",
           kind: "ConfigMap",
-          metadata: { name: ROOT_CA_CONFIG_MAP, namespace: req.name, annotations },
+          metadata: { name: ROOT_CA_CONFIG_MAP, namespace, annotations },
           data,
         } as ConfigMap);
         return;
@@ -90,8 +73,7 @@ export class RootCACertPublisher {
         data,
       } as ConfigMap);
     } catch (err) {
-      if (!isAlreadyExists(err) && !isNotFound(err) && !String((err as Error).message).includes("being terminated"))
-        throw err;
+      ignoreNamespaceRace(err);
     }
   }
 }

@@ -1,9 +1,9 @@
-import { isAlreadyExists, isNotFound, type KubeObject } from "@informer-ts/apimachinery";
 import type { SharedIndexInformer } from "@informer-ts/cache";
 import { type KubeClient, type Namespace, resources, type ServiceAccount } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
-import { Controller, type EventHandler, type Request } from "@informer-ts/controller";
+import type { Controller } from "@informer-ts/controller";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
+import { ignoreNamespaceRace, newPerNamespaceController } from "./per-namespace.js";
 
 /** Options of a {@link ServiceAccountsController}. */
 export interface ServiceAccountsControllerOptions {
@@ -29,48 +29,30 @@ export class ServiceAccountsController {
 
   constructor(private readonly o: ServiceAccountsControllerOptions) {
     this.names = o.names ?? ["default"];
-    const ns: EventHandler<KubeObject> = {
-      create: (n) => [{ namespace: "", name: n.metadata?.name ?? "" }],
-      update: (_o, n) => [{ namespace: "", name: n.metadata?.name ?? "" }],
-      delete: () => [],
-    };
-    const sa: EventHandler<KubeObject> = {
-      create: () => [],
-      update: () => [],
-      delete: (a) =>
-        this.names.includes(a.metadata?.name ?? "") ? [{ namespace: "", name: a.metadata?.namespace ?? "" }] : [],
-    };
-    this.controller = new Controller({
-      ...(o.logger !== undefined && { logger: o.logger }),
+    this.controller = newPerNamespaceController({
       name: "serviceaccount",
-      reconciler: (req) => this.sync(req),
-      watches: [
-        { informer: o.namespaces as never, handler: ns, name: "namespaces" },
-        { informer: o.serviceAccounts as never, handler: sa, name: "serviceaccounts" },
-      ],
-      maxConcurrentReconciles: 1,
       clock: o.clock,
+      ...(o.logger !== undefined && { logger: o.logger }),
       ...(o.metrics !== undefined && { metrics: o.metrics }),
-      needLeaderElection: false,
+      namespaces: o.namespaces,
+      kept: { informer: o.serviceAccounts as never, name: "serviceaccounts" },
+      requeueOn: { update: false, matches: (a) => this.names.includes(a.metadata?.name ?? "") },
+      sync: (ns) => this.sync(ns),
     });
   }
 
   /** `syncNamespace`. */
-  private async sync(req: Request): Promise<void> {
-    const ns = this.o.namespaces.getIndexer().getByKey(req.name);
-    if (ns === undefined || ns.status?.phase === "Terminating" || ns.metadata?.deletionTimestamp != null) return;
+  private async sync(namespace: string): Promise<void> {
     for (const name of this.names) {
-      if (this.o.serviceAccounts.getIndexer().getByKey(`${req.name}/${name}`) !== undefined) continue;
+      if (this.o.serviceAccounts.getIndexer().getByKey(`${namespace}/${name}`) !== undefined) continue;
       try {
         await this.o.client.create(resources.serviceAccounts, {
           apiVersion: "v1",
           kind: "ServiceAccount",
-          metadata: { name, namespace: req.name },
+          metadata: { name, namespace },
         } as ServiceAccount);
       } catch (err) {
-        // Created meanwhile, or the namespace went away or started terminating.
-        if (!isAlreadyExists(err) && !isNotFound(err) && !String((err as Error).message).includes("being terminated"))
-          throw err;
+        ignoreNamespaceRace(err);
       }
     }
   }
