@@ -1,4 +1,4 @@
-import { newBadRequest } from "./errors.js";
+import { newBadRequest } from "./errors/index.js";
 import { compareStrings, goQuote } from "./internal/go-strings.js";
 import { SelectorParseError } from "./selector-parse-error.js";
 

@@ -43,7 +43,7 @@ export {
   type StatusReason,
   statusOf,
   suggestsClientDelay,
-} from "./errors.js";
+} from "./errors/index.js";
 export { type FieldError, type FieldErrorType, fieldErrorString } from "./field-error.js";
 export {
   andSelectors,

@@ -1,6 +1,6 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { StatusError } from "./errors.js";
+import { StatusError } from "./errors/index.js";
 import { parseResourceVersion, resourceVersionMetricValue } from "./resource-version.js";
 
 function failure(rv: string): StatusError {

@@ -1,4 +1,4 @@
-import { newBadRequest } from "./errors.js";
+import { newBadRequest } from "./errors/index.js";
 import { goQuote } from "./internal/go-strings.js";
 
 const MAX_UINT64 = 18446744073709551615n;

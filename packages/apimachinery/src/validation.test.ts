@@ -1,6 +1,6 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { newInvalid } from "./errors.js";
+import { newInvalid } from "./errors/index.js";
 import {
   isDNS1123Label,
   isDNS1123Subdomain,

@@ -26,7 +26,7 @@ import {
   reasonForError,
   StatusError,
   suggestsClientDelay,
-} from "./errors.js";
+} from "./index.js";
 
 const configmaps = { group: "", resource: "configmaps" };
 
