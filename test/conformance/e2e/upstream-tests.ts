@@ -26,6 +26,7 @@ export type PendingReason =
   | "needs the disruption controller (PodDisruptionBudget status)"
   | "needs the ResourceQuota controller"
   | "needs kubectl exec into pods"
+  | "needs kubelet admission (a pod rejected for a host port taken on its node)"
   | "not re-implemented yet";
 
 export interface UpstreamTest {
@@ -1078,27 +1079,27 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/statefulset.go",
     it: "should not deadlock when a pod's predecessor fails",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "should perform rolling updates and roll backs of template modifications with PVCs",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "should perform canary updates and phased rolling updates of template modifications",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "should perform canary updates and phased rolling updates of template modifications for partiton1 and delete pod-0 without failing container",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "should perform canary updates and phased rolling updates of template modifications for partiton1 and delete pod-0 with failing container",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
@@ -1108,12 +1109,12 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/statefulset.go",
     it: "Burst scaling should run to completion even with unhealthy pods",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "Should recreate evicted statefulset",
-    here: { pending: "not re-implemented yet" },
+    here: { pending: "needs kubelet admission (a pod rejected for a host port taken on its node)" },
   },
   { file: "apps/statefulset.go", it: "should have a working scale subresource", here: "apps-scale-status.test.ts" },
   {
@@ -1129,22 +1130,22 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/statefulset.go",
     it: "AvailableReplicas should get updated accordingly when MinReadySeconds is enabled",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "should delete PVCs after adopting pod (WhenDeleted)",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "should delete PVCs after adopting pod (WhenScaled)",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "should not delete PVCs when there is another controller",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   { file: "apps/statefulset.go", it: "Setting .start.ordinal", here: "apps-job-statefulset-cronjob.test.ts" },
   { file: "apps/statefulset.go", it: "Increasing .start.ordinal", here: "apps-job-statefulset-cronjob.test.ts" },
