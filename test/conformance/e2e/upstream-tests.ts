@@ -17,7 +17,6 @@ export type PendingReason =
   | "needs admission webhooks called (a webhook server pod and the webhook admission plugins)"
   | "needs an aggregated API server (APIService proxying to a pod)"
   | "needs CRD conversion webhooks (a webhook server pod)"
-  | "needs the DaemonSet controller to keep ControllerRevisions (sim-cluster's does not)"
   | "needs service-account issuer discovery (/.well-known/openid-configuration, /openid/v1/jwks)"
   | "needs a container that serves or is dialled (network to pods)"
   | "needs a cloud provider (load balancer, private registry)"
@@ -953,7 +952,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/controller_revision.go",
     it: "should manage the lifecycle of a ControllerRevision",
-    here: { pending: "needs the DaemonSet controller to keep ControllerRevisions (sim-cluster's does not)" },
+    here: "apps-daemonset-history.test.ts",
   },
   // apimachinery/namespace.go (1.33+)
   {
@@ -1276,7 +1275,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/daemon_set.go",
     it: "should retry creating failed daemon pods",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-daemonset-history.test.ts",
   },
   {
     file: "apps/daemon_set.go",
@@ -1286,7 +1285,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/daemon_set.go",
     it: "should rollback without unnecessary restarts",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-daemonset-history.test.ts",
   },
   {
     file: "apps/daemon_set.go",
