@@ -19,6 +19,7 @@ import {
   type E2eCluster,
   stagesExceptFor,
   startE2eCluster,
+  watchEvents,
 } from "./harness.js";
 
 /** A pod whose readiness probe fails (upstream's `breakHTTPProbe`/`breakPodHTTPProbe`). */
@@ -575,6 +576,65 @@ describe("[sig-apps] StatefulSet Basic StatefulSet functionality [StatefulSetBas
     await scale(ns, "ss", 0);
     await confirmPodCount(ns, 0, false);
     await expect.poll(async () => (await readSet(ns, "ss")).status?.replicas, POLL).toBe(0);
+  });
+});
+
+describe("[sig-apps] StatefulSet Basic StatefulSet functionality [StatefulSetBasic] (apps/statefulset.go): eviction", () => {
+  it("Should recreate evicted statefulset", async () => {
+    const ns = await c.namespace("sts");
+    const statefulPodName = "ss-0";
+    // Looking for a node to schedule stateful set and pod.
+    await expect.poll(async () => (await c.core.listNode()).items.length, POLL).toBeGreaterThan(0);
+    const node = (await c.core.listNode()).items[0]!.metadata!.name!;
+    // Creating pod with conflicting port.
+    const conflictingPort = { hostPort: 21017, containerPort: 21017, name: "conflict" };
+    await c.core.createNamespacedPod({
+      namespace: ns,
+      body: {
+        metadata: { name: "test-pod" },
+        spec: { nodeName: node, containers: [{ name: "webserver", image: OLD_IMAGE, ports: [conflictingPort] }] },
+      },
+    });
+    // Waiting until pod test-pod will start running.
+    await expect
+      .poll(async () => (await c.core.readNamespacedPod({ name: "test-pod", namespace: ns })).status?.phase, POLL)
+      .toBe("Running");
+    // Creating statefulset with conflicting port: the kubelet rejects its pod, the controller re-creates it.
+    const set = newSet("ss", 1);
+    set.spec!.template.spec!.containers[0]!.ports = [conflictingPort];
+    set.spec!.template.spec!.nodeName = node;
+    // Waiting until stateful pod will be recreated and deleted at least once (a deletion after a seen pod).
+    const events = await watchEvents(
+      c,
+      `/api/v1/namespaces/${ns}/pods`,
+      { fieldSelector: `metadata.name=${statefulPodName}` },
+      (evs) => evs.some((e, i) => e.type === "DELETED" && i > 0),
+      async () => {
+        await apps.createNamespacedStatefulSet({ namespace: ns, body: set });
+      },
+      POLL.timeout,
+    );
+    const deleted = events.find((e, i) => e.type === "DELETED" && i > 0);
+    expect(deleted, "the stateful pod was deleted at least once").toBeDefined();
+    const rejected = events.find((e) => (e.object as K8s.V1Pod).status?.phase === "Failed")?.object as K8s.V1Pod;
+    expect([rejected?.status?.reason, rejected?.status?.message]).toEqual([
+      "NodePorts",
+      "Pod was rejected: Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports",
+    ]);
+    const initialUid = deleted!.object.metadata?.uid;
+    // Removing pod with conflicting port.
+    await c.core.deleteNamespacedPod({ name: "test-pod", namespace: ns, gracePeriodSeconds: 0 });
+    // Waiting when stateful pod will be recreated and will be in running state.
+    await expect
+      .poll(async () => {
+        try {
+          const p = await c.core.readNamespacedPod({ name: statefulPodName, namespace: ns });
+          return p.status?.phase === "Running" && p.metadata?.uid !== initialUid;
+        } catch {
+          return false;
+        }
+      }, POLL)
+      .toBe(true);
   });
 });
 

@@ -25,7 +25,6 @@ export type PendingReason =
   | "needs the disruption controller (PodDisruptionBudget status)"
   | "needs the ResourceQuota controller"
   | "needs kubectl exec into pods"
-  | "needs kubelet admission (a pod rejected for a host port taken on its node)"
   | "not re-implemented yet";
 
 export interface UpstreamTest {
@@ -1113,7 +1112,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/statefulset.go",
     it: "Should recreate evicted statefulset",
-    here: { pending: "needs kubelet admission (a pod rejected for a host port taken on its node)" },
+    here: "apps-statefulset.test.ts",
   },
   { file: "apps/statefulset.go", it: "should have a working scale subresource", here: "apps-scale-status.test.ts" },
   {
