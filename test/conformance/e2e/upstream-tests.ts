@@ -17,7 +17,6 @@ export type PendingReason =
   | "needs admission webhooks called (a webhook server pod and the webhook admission plugins)"
   | "needs an aggregated API server (APIService proxying to a pod)"
   | "needs CRD conversion webhooks (a webhook server pod)"
-  | "needs the DaemonSet controller to keep ControllerRevisions (sim-cluster's does not)"
   | "needs service-account issuer discovery (/.well-known/openid-configuration, /openid/v1/jwks)"
   | "needs a container that serves or is dialled (network to pods)"
   | "needs a cloud provider (load balancer, private registry)"
@@ -952,7 +951,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/controller_revision.go",
     it: "should manage the lifecycle of a ControllerRevision",
-    here: { pending: "needs the DaemonSet controller to keep ControllerRevisions (sim-cluster's does not)" },
+    here: "apps-daemonset-history.test.ts",
   },
   // apimachinery/namespace.go (1.33+)
   {
@@ -1078,27 +1077,27 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/statefulset.go",
     it: "should not deadlock when a pod's predecessor fails",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "should perform rolling updates and roll backs of template modifications with PVCs",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "should perform canary updates and phased rolling updates of template modifications",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "should perform canary updates and phased rolling updates of template modifications for partiton1 and delete pod-0 without failing container",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "should perform canary updates and phased rolling updates of template modifications for partiton1 and delete pod-0 with failing container",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
@@ -1108,12 +1107,12 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/statefulset.go",
     it: "Burst scaling should run to completion even with unhealthy pods",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "Should recreate evicted statefulset",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   { file: "apps/statefulset.go", it: "should have a working scale subresource", here: "apps-scale-status.test.ts" },
   {
@@ -1129,22 +1128,22 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/statefulset.go",
     it: "AvailableReplicas should get updated accordingly when MinReadySeconds is enabled",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "should delete PVCs after adopting pod (WhenDeleted)",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "should delete PVCs after adopting pod (WhenScaled)",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   {
     file: "apps/statefulset.go",
     it: "should not delete PVCs when there is another controller",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-statefulset.test.ts",
   },
   { file: "apps/statefulset.go", it: "Setting .start.ordinal", here: "apps-job-statefulset-cronjob.test.ts" },
   { file: "apps/statefulset.go", it: "Increasing .start.ordinal", here: "apps-job-statefulset-cronjob.test.ts" },
@@ -1275,7 +1274,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/daemon_set.go",
     it: "should retry creating failed daemon pods",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-daemonset-history.test.ts",
   },
   {
     file: "apps/daemon_set.go",
@@ -1285,7 +1284,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/daemon_set.go",
     it: "should rollback without unnecessary restarts",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-daemonset-history.test.ts",
   },
   {
     file: "apps/daemon_set.go",

@@ -1,4 +1,4 @@
-import { isAlreadyExists, isNotFound, type KubeObject } from "@informer-ts/apimachinery";
+import { isAlreadyExists, isConflict, isNotFound, type KubeObject } from "@informer-ts/apimachinery";
 import type { SharedIndexInformer } from "@informer-ts/cache";
 import { type DaemonSet, type KubeClient, type Node, type Pod, resources } from "@informer-ts/client";
 import type { Clock } from "@informer-ts/clock";
@@ -487,17 +487,35 @@ export class DaemonSetController {
     return s;
   }
 
+  /**
+   * `storeDaemonSetStatus`: on change only; a conflict is retried (`StatusUpdateRetries`) on the set as the server has
+   * it now, unless that is a newer generation (its own sync writes its status).
+   */
   private async writeStatus(ds: DaemonSet, status: DaemonSetStatus): Promise<void> {
     const cur = (ds.status ?? {}) as Partial<DaemonSetStatus>;
     const same = (Object.keys(status) as (keyof DaemonSetStatus)[]).every((k) => (cur[k] ?? 0) === (status[k] ?? 0));
     if (same) return;
-    try {
-      await this.o.client.updateStatus(resources.daemonSets, {
-        ...ds,
-        status: { ...ds.status, ...status },
-      } as DaemonSet);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
+    let base = ds;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.o.client.updateStatus(resources.daemonSets, {
+          ...base,
+          status: { ...base.status, ...status },
+        } as DaemonSet);
+        return;
+      } catch (err) {
+        if (isNotFound(err)) return;
+        if (!isConflict(err) || attempt >= 1) throw err;
+      }
+      try {
+        base = await this.o.client.get(resources.daemonSets, ds.metadata?.name ?? "", {
+          namespace: ds.metadata?.namespace ?? "",
+        });
+      } catch (err) {
+        if (isNotFound(err)) return;
+        throw err;
+      }
+      if ((base.metadata?.generation ?? 0) !== (ds.metadata?.generation ?? 0)) return;
     }
   }
 

@@ -6,6 +6,7 @@ import type { EventRecorder } from "@informer-ts/controller";
 import { type Logger, safeLog } from "@informer-ts/instrumentation";
 import { type Condition, keyOf, rfc3339, withCondition } from "../internal/pod-util.js";
 import type { NodePool } from "../nodes/node-pool.js";
+import { type AdmissionRejection, admissionRejection, awaitsAdmission } from "./admission.js";
 import type { Stage, StageContainers, StageNext } from "./stage.js";
 import { matchesStageSelector, valueAt } from "./stage-selector.js";
 
@@ -56,6 +57,8 @@ export interface PodLifecycleStats {
  * `lastTransitionTime`, container statuses with restarts, host and pod IPs, start time), a deletion with grace period
  * 0, an Event — and the pod's next change arms the next stage. A pod whose node fails keeps its state (nothing fires)
  * until the node recovers. Write errors are logged; a conflict is retried when the informer delivers the newer pod.
+ * Before its first stage a pod is admitted ({@link admissionRejection}): one whose host ports an earlier pod of the
+ * node binds is rejected (`Failed`, reason `NodePorts`) and no stage applies to it.
  *
  * Differences from kwok: steps are data ({@link StageNext}) rather than Go templates; one process serves every node.
  */
@@ -111,6 +114,18 @@ export class PodLifecycle {
       this.cancel(key);
       return;
     }
+    if (awaitsAdmission(pod)) {
+      const onNode = this.o.pods
+        .getIndexer()
+        .list()
+        .filter((p) => p.spec?.nodeName === node);
+      const rejection = admissionRejection(pod, onNode);
+      if (rejection !== undefined) {
+        this.cancel(key);
+        void this.reject(pod, rejection);
+        return;
+      }
+    }
     const armed = this.pending.get(key);
     if (armed !== undefined && matchesStageSelector(pod, armed.stage.selector)) return;
     this.cancel(key);
@@ -133,6 +148,22 @@ export class PodLifecycle {
       void this.fire(key, stage);
     });
     this.pending.set(key, { stage, timer });
+  }
+
+  /** `rejectPod`: the pod's status `Failed` with the rejection's reason and message, and a warning event. */
+  private async reject(pod: Pod, r: AdmissionRejection): Promise<void> {
+    this.o.recorder?.event(pod, "Warning", r.reason, r.message);
+    try {
+      await this.o.client.updateStatus(resources.pods, {
+        ...pod,
+        status: { ...pod.status, phase: "Failed", reason: r.reason, message: r.message },
+      } as Pod);
+      this.applied["admission-rejected"] = (this.applied["admission-rejected"] ?? 0) + 1;
+    } catch (err) {
+      if (isNotFound(err)) return;
+      this.writeErrors++;
+      safeLog(this.o.logger, "debug", "pod rejection write failed", { pod: keyOf(pod), err });
+    }
   }
 
   private pick(matching: readonly Stage[]): Stage | undefined {

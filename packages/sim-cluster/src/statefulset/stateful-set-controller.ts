@@ -1,4 +1,10 @@
-import { isAlreadyExists, isNotFound, type KubeObject, labelSelectorAsSelector } from "@informer-ts/apimachinery";
+import {
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  type KubeObject,
+  labelSelectorAsSelector,
+} from "@informer-ts/apimachinery";
 import type { SharedIndexInformer } from "@informer-ts/cache";
 import {
   customResource,
@@ -548,18 +554,36 @@ export class StatefulSetController {
     safeLog(this.o.logger, "warn", message, { controller: "statefulset-controller", key: keyOf(set) });
   }
 
-  /** `updateStatefulSetStatus`: on change only. */
+  /**
+   * `updateStatefulSetStatus`: on change only, retried on a conflict (`RetryOnConflict`) against the set as the
+   * server has it now — a status write racing a spec update otherwise fails the sync and waits out a requeue.
+   */
   private async writeStatus(set: StatefulSet, status: StatefulSetStatus): Promise<void> {
     const cur = (set.status ?? {}) as Partial<StatefulSetStatus>;
     const same = (Object.keys(status) as (keyof StatefulSetStatus)[]).every((k) => (cur[k] ?? 0) === (status[k] ?? 0));
     if (same) return;
-    try {
-      await this.o.client.updateStatus(resources.statefulSets, {
-        ...set,
-        status: { ...set.status, ...status },
-      } as StatefulSet);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
+    let base = set;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.o.client.updateStatus(resources.statefulSets, {
+          ...base,
+          status: { ...base.status, ...status },
+        } as StatefulSet);
+        return;
+      } catch (err) {
+        if (isNotFound(err)) return;
+        if (!isConflict(err) || attempt >= 4) throw err;
+      }
+      try {
+        base = await this.o.client.get(resources.statefulSets, set.metadata?.name ?? "", {
+          namespace: set.metadata?.namespace ?? "",
+        });
+      } catch (err) {
+        if (isNotFound(err)) return;
+        throw err;
+      }
+      // A newer generation is synced again by its own event: this status is for the older one.
+      if ((base.metadata?.generation ?? 0) !== (set.metadata?.generation ?? 0)) return;
     }
   }
 

@@ -111,6 +111,22 @@ describe("TestValidateStatefulSet / TestValidateStatefulSetUpdate", () => {
       "spec.updateStrategy.type",
     ]);
   });
+  it("a StatefulSet template may mount its volumeClaimTemplates, and nothing else it does not declare", () => {
+    const mounting = (claims: string[]) => {
+      const w = valid();
+      const spec = w.spec as { template: { spec: { containers: { volumeMounts?: unknown }[] } } } & Record<
+        string,
+        unknown
+      >;
+      spec.template.spec.containers[0]!.volumeMounts = [{ name: "datadir", mountPath: "/data" }];
+      spec.volumeClaimTemplates = claims.map((name) => ({ metadata: { name }, spec: {} }));
+      return w;
+    };
+    expect(validateStatefulSet(mounting(["datadir"]))).toEqual([]);
+    expect(validateStatefulSet(mounting(["other"])).map((e) => `${e.field}: ${e.type}`)).toEqual([
+      "spec.template.spec.containers[0].volumeMounts[0].name: FieldValueNotFound",
+    ]);
+  });
   it("updates may change only replicas, ordinals, template, updateStrategy, PVC retention and minReadySeconds", () => {
     const next = valid();
     (next.spec as Record<string, unknown>).serviceName = "other";

@@ -76,6 +76,8 @@ function validateSelector(sel: Record<string, unknown>, path: string): FieldErro
 interface WorkloadRules {
   readonly kind: "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet";
   readonly replicas: boolean;
+  /** Volume names the template's mounts may use besides its own volumes (a StatefulSet's claim templates). */
+  readonly extraVolumeNames?: readonly string[];
 }
 
 /**
@@ -115,7 +117,12 @@ function validateWorkloadSpec(obj: KubeObject, rules: WorkloadRules): FieldError
     }
   }
   errs.push(...validateLabels(tlabels as Record<string, string>, "spec.template.metadata.labels"));
-  errs.push(...validatePodSpec(template.spec, "spec.template.spec", { restartPolicies: ["Always"] }));
+  errs.push(
+    ...validatePodSpec(template.spec, "spec.template.spec", {
+      restartPolicies: ["Always"],
+      ...(rules.extraVolumeNames !== undefined && { extraVolumeNames: rules.extraVolumeNames }),
+    }),
+  );
   return errs;
 }
 
@@ -161,7 +168,8 @@ export function validateDaemonSet(ds: KubeObject): FieldError[] {
 /** `ValidateStatefulSetSpec`: {@link validateWorkloadSpec} plus `podManagementPolicy` and `updateStrategy.type`. */
 export function validateStatefulSet(sts: KubeObject): FieldError[] {
   const spec = objectAt(sts.spec) ?? {};
-  const errs = validateWorkloadSpec(sts, { kind: "StatefulSet", replicas: true });
+  const claimNames = listAt(spec.volumeClaimTemplates).map((t) => stringAt(objectAt(objectAt(t)?.metadata)?.name));
+  const errs = validateWorkloadSpec(sts, { kind: "StatefulSet", replicas: true, extraVolumeNames: claimNames });
   const pmp = spec.podManagementPolicy;
   if (typeof pmp === "string" && pmp !== "OrderedReady" && pmp !== "Parallel")
     errs.push(notSupported(pmp, "spec.podManagementPolicy", ["OrderedReady", "Parallel"]));

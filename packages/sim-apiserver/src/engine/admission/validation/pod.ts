@@ -13,6 +13,11 @@ const TERMINATION_MESSAGE_POLICIES = ["File", "FallbackToLogsOnError"];
 /** What the pod's owner allows: a workload's template only `Always` (`restartPolicies`), a Job's `OnFailure`/`Never`. */
 export interface PodSpecRules {
   readonly restartPolicies?: readonly string[];
+  /**
+   * Names a volume mount may refer to besides `volumes`: a StatefulSet's `volumeClaimTemplates`, which become the
+   * pods' volumes (upstream leaves a StatefulSet template's mounts unchecked against its volumes for that reason).
+   */
+  readonly extraVolumeNames?: readonly string[];
 }
 
 function validateContainers(
@@ -91,6 +96,7 @@ export function validatePodSpec(specValue: unknown, path: string, rules: PodSpec
   const spec = objectAt(specValue) ?? {};
   const names = new Set<string>();
   const volumes = validateVolumes(spec.volumes, `${path}.volumes`);
+  for (const n of rules.extraVolumeNames ?? []) volumes.names.add(n);
   const errs = [
     ...volumes.errs,
     ...validateContainers(spec.containers, `${path}.containers`, true, names, volumes.names),
