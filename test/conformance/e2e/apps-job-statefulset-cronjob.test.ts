@@ -86,6 +86,9 @@ function newJob(
     suspend?: boolean;
     successPolicy?: unknown;
     managedBy?: string;
+    podReplacementPolicy?: string;
+    /** More pod annotations (merged with the behaviour ones). */
+    annotations?: Record<string, string>;
   } = {},
 ): K8s.V1Job {
   return {
@@ -102,15 +105,17 @@ function newJob(
       ...(o.suspend !== undefined && { suspend: o.suspend }),
       ...(o.successPolicy !== undefined && { successPolicy: o.successPolicy as K8s.V1SuccessPolicy }),
       ...(o.managedBy !== undefined && { managedBy: o.managedBy }),
+      ...(o.podReplacementPolicy !== undefined && { podReplacementPolicy: o.podReplacementPolicy }),
       template: {
         metadata: {
           labels: { job: name },
-          ...(o.fail !== undefined && {
-            annotations: { "sim-cluster/outcome": "Failed", "sim-cluster/exit-code": String(o.fail) },
-          }),
-          ...(o.failOddSucceedEven === true && { annotations: FAIL_ODD }),
-          ...(o.failOnce === true && { annotations: FAIL_ONCE }),
-          ...(o.notTerminate === true && { annotations: NOT_TERMINATE }),
+          annotations: {
+            ...(o.fail !== undefined && { "sim-cluster/outcome": "Failed", "sim-cluster/exit-code": String(o.fail) }),
+            ...(o.failOddSucceedEven === true && FAIL_ODD),
+            ...(o.failOnce === true && FAIL_ONCE),
+            ...(o.notTerminate === true && NOT_TERMINATE),
+            ...o.annotations,
+          },
         },
         spec: {
           restartPolicy: o.restart ?? "Never",
@@ -622,6 +627,40 @@ describe("[sig-apps] Job (apps/job.go): suspension, adoption, readiness, success
     // WaitForAllJobPodsGone.
     await expect.poll(async () => (await jobPods(ns, name)).length, POLL).toBe(0);
     expect(cond(await read(ns, name), "Suspended")).toBeDefined();
+  });
+
+  it("should recreate pods only after they have failed if pod replacement policy is set to Failed", async () => {
+    const ns = await c.namespace("job");
+    const name = "pod-recreate-failed";
+    // Upstream's container traps SIGTERM, sleeps 5 s and exits 143: here the pod's annotations say the same (one
+    // second, as the stages run 20 times faster), and it does not finish on its own.
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, {
+        parallelism: 1,
+        completions: 1,
+        backoffLimit: 1,
+        podReplacementPolicy: "Failed",
+        notTerminate: true,
+        annotations: { "sim-cluster/termination-exit-code": "143", "sim-cluster/termination-delay-ms": "1000" },
+      }),
+    });
+    await expect.poll(() => running(ns, name), POLL).toBe(1);
+    const [pod] = await jobPods(ns, name);
+    await c.core.deleteNamespacedPod({ name: pod!.metadata!.name!, namespace: ns, gracePeriodSeconds: 30 });
+    const counts = async () => {
+      const s = (await read(ns, name)).status;
+      return { active: s?.active ?? 0, failed: s?.failed ?? 0, terminating: s?.terminating };
+    };
+    // Not recreated while it terminates...
+    await expect.poll(counts, POLL).toEqual({ active: 0, failed: 0, terminating: 1 });
+    // ...but once it failed (exit code 143).
+    await expect.poll(counts, POLL).toEqual({ active: 1, failed: 1, terminating: 0 });
+    const old = (await jobPods(ns, name)).find((p) => p.metadata?.uid === pod!.metadata?.uid);
+    if (old !== undefined) {
+      expect(old.status?.phase).toBe("Failed");
+      expect(old.status?.containerStatuses?.[0]?.state?.terminated?.exitCode).toBe(143);
+    }
   });
 
   it("should run a job to completion when tasks sometimes fail and are locally restarted", async () => {

@@ -1169,7 +1169,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/job.go",
     it: "should recreate pods only after they have failed if pod replacement policy is set to Failed",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/job.go",

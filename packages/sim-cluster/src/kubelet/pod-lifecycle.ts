@@ -119,7 +119,9 @@ export class PodLifecycle {
     const { clock, rand } = this.o;
     let delay = (stage.delay?.durationMs ?? 0) + (stage.delay?.jitterMs ?? 0) * rand.float();
     const until = stage.delay?.untilField;
-    if (until !== undefined) {
+    const own = intAt(pod, stage.delay?.durationMsFrom);
+    if (own !== undefined) delay = Math.max(0, own);
+    else if (until !== undefined) {
       const t = Date.parse(String(valueAt(pod, until) ?? ""));
       if (Number.isFinite(t)) delay = Math.max(delay, t - clock.now());
     }
@@ -175,6 +177,21 @@ export class PodLifecycle {
     const name = pod.metadata?.name ?? "";
     if (step.event !== undefined) this.o.recorder?.event(pod, step.event.type, step.event.reason, step.event.message);
     if (step.delete === true) {
+      const phase = pod.status?.phase;
+      if (
+        step.terminalStatusFirst === true &&
+        phase !== "Succeeded" &&
+        phase !== "Failed" &&
+        (pod.metadata?.finalizers ?? []).length > 0
+      ) {
+        await this.apply(pod, {
+          phase: "Failed",
+          conditions: { Ready: "False", ContainersReady: "False" },
+          containers: { state: "terminated", reason: "Error", exitCode: 137 },
+        });
+        // The informer's newer pod arms pod-delete again; the delete follows then.
+        return;
+      }
       await client.delete(resources.pods, name, { namespace: ns, gracePeriodSeconds: 0 });
       return;
     }
@@ -247,12 +264,15 @@ export class PodLifecycle {
  * `sim-cluster/exit-code`) when it is one, else `exitCode`, else 0.
  */
 function exitCodeOf(pod: Pod, c: StageContainers): number {
-  if (c.exitCodeFrom !== undefined) {
-    const v = valueAt(pod, c.exitCodeFrom);
-    const n = typeof v === "number" ? v : typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v) : Number.NaN;
-    if (Number.isInteger(n)) return n;
-  }
-  return c.exitCode ?? 0;
+  return intAt(pod, c.exitCodeFrom) ?? c.exitCode ?? 0;
+}
+
+/** The integer at `path` in the pod (a number, or text of one), else undefined. */
+function intAt(pod: Pod, path: string | undefined): number | undefined {
+  if (path === undefined) return undefined;
+  const v = valueAt(pod, path);
+  const n = typeof v === "number" ? v : typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v) : Number.NaN;
+  return Number.isInteger(n) ? n : undefined;
 }
 
 /**

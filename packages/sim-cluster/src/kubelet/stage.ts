@@ -31,6 +31,12 @@ export interface StageDelay {
    */
   readonly untilField?: string;
   /**
+   * A path into the pod (`.metadata.annotations.sim-cluster/termination-delay-ms`) whose integer value, in
+   * milliseconds, replaces `durationMs`, `jitterMs` and `untilField` when present (a container that decides itself
+   * when it exits).
+   */
+  readonly durationMsFrom?: string;
+  /**
    * Also waits for the readiness probes: the stage fires no earlier than each container with a `readinessProbe`
    * started (`state.running.startedAt`) plus the probe's `initialDelaySeconds` times this factor (1: as the pod says;
    * a sped-up cluster shortens it as it shortens the stages). Unset: probes are not waited for.
@@ -67,6 +73,13 @@ export interface StageNext {
   readonly assignIPs?: boolean;
   /** Deletes the pod with `gracePeriodSeconds: 0` (the kubelet's final delete once containers stopped). */
   readonly delete?: boolean;
+  /**
+   * With `delete`: a pod that is not `Succeeded`/`Failed` yet and has finalizers (so the delete leaves it in place)
+   * first gets the terminal status the kubelet writes once it killed the containers — every container `terminated`
+   * (exit code 137, `Error`), `Ready`/`ContainersReady` `False`, phase `Failed` — as a Job's pods under
+   * `podReplacementPolicy: Failed` need to be replaced.
+   */
+  readonly terminalStatusFirst?: boolean;
   /** An Event the kubelet records on the pod (source `kubelet`, the node as host). */
   readonly event?: { readonly type: "Normal" | "Warning"; readonly reason: string; readonly message: string };
 }
@@ -97,8 +110,17 @@ export interface Stage {
 export const OUTCOME_ANNOTATION = "sim-cluster/outcome";
 /** The pod annotation holding the exit code of a failing pod's containers (default 1). */
 export const EXIT_CODE_ANNOTATION = "sim-cluster/exit-code";
+/**
+ * The pod annotation that makes a deleting pod's containers handle `SIGTERM` (a `trap` in their command): they exit
+ * with this code (default 143) after {@link TERMINATION_DELAY_ANNOTATION} milliseconds, so the pod is `Failed` before
+ * its grace period is over (stage `pod-terminate-on-signal`).
+ */
+export const TERMINATION_EXIT_CODE_ANNOTATION = "sim-cluster/termination-exit-code";
+/** How many milliseconds of virtual time a {@link TERMINATION_EXIT_CODE_ANNOTATION} pod takes to stop (default 0). */
+export const TERMINATION_DELAY_ANNOTATION = "sim-cluster/termination-delay-ms";
 const OUTCOME_KEY = `.metadata.annotations.${OUTCOME_ANNOTATION}`;
 const EXIT_CODE_KEY = `.metadata.annotations.${EXIT_CODE_ANNOTATION}`;
+const TERMINATION_EXIT_CODE_KEY = `.metadata.annotations.${TERMINATION_EXIT_CODE_ANNOTATION}`;
 
 const NOT_DELETING: StageRequirement = { key: ".metadata.deletionTimestamp", operator: "DoesNotExist" };
 
@@ -109,7 +131,9 @@ const NOT_DELETING: StageRequirement = { key: ".metadata.deletionTimestamp", ope
  * `restartPolicy: Never`/`OnFailure` whose containers ran completes (`Succeeded`) after about five seconds — or, with the
  * {@link OUTCOME_ANNOTATION} `Failed`, fails (`Failed` with the {@link EXIT_CODE_ANNOTATION}'s exit code under `Never`;
  * the container exits with it and restarts otherwise, as `CrashLoopBackOff` would); a deleting
- * pod is removed once its grace period is over.
+ * pod is removed once its grace period is over — a pod with finalizers turns `Failed` first (its containers killed,
+ * exit code 137), and one annotated {@link TERMINATION_EXIT_CODE_ANNOTATION} turns `Failed` with that code after
+ * {@link TERMINATION_DELAY_ANNOTATION} ms (stage `pod-terminate-on-signal`).
  */
 export const DEFAULT_POD_STAGES: readonly Stage[] = Object.freeze<Stage[]>([
   {
@@ -230,10 +254,28 @@ export const DEFAULT_POD_STAGES: readonly Stage[] = Object.freeze<Stage[]>([
     },
   },
   {
+    // Outweighs pod-delete, which matches the same pods.
+    name: "pod-terminate-on-signal",
+    weight: 1e9,
+    selector: {
+      matchExpressions: [
+        { key: ".metadata.deletionTimestamp", operator: "Exists" },
+        { key: TERMINATION_EXIT_CODE_KEY, operator: "Exists" },
+        { key: ".status.phase", operator: "In", values: ["Running"] },
+      ],
+    },
+    delay: { durationMsFrom: `.metadata.annotations.${TERMINATION_DELAY_ANNOTATION}` },
+    next: {
+      phase: "Failed",
+      conditions: { Ready: "False", ContainersReady: "False" },
+      containers: { state: "terminated", reason: "Error", exitCode: 143, exitCodeFrom: TERMINATION_EXIT_CODE_KEY },
+    },
+  },
+  {
     name: "pod-delete",
     selector: { matchExpressions: [{ key: ".metadata.deletionTimestamp", operator: "Exists" }] },
     delay: { untilField: ".metadata.deletionTimestamp" },
-    next: { delete: true },
+    next: { delete: true, terminalStatusFirst: true },
   },
 ]);
 
@@ -313,6 +355,9 @@ export function validateStages(stages: unknown): readonly Stage[] {
     nonNeg("weight", st.weight);
     nonNeg("delay.durationMs", st.delay?.durationMs);
     nonNeg("delay.jitterMs", st.delay?.jitterMs);
+    const from = st.delay?.durationMsFrom;
+    if (from !== undefined && !(typeof from === "string" && from.startsWith(".")))
+      throw at("delay.durationMsFrom", "must be a path starting with '.'", from);
     if (typeof st.next !== "object" || st.next === null) throw at("next", "must be an object", st.next);
     const p = st.failureProbability;
     if (p !== undefined && !(typeof p === "number" && p >= 0 && p <= 1))
