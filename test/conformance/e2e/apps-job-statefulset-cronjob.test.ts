@@ -40,8 +40,42 @@ function failOnceStages(stages: readonly Stage[]): Stage[] {
   ];
 }
 
+/**
+ * Upstream's `failOnce` / `failOncePerIndex` pods pinned to one node under `restartPolicy: Never`: they fail (exit 1,
+ * or 42 per index) unless a marker file in their `hostPath` volume exists, which they create as they fail, so the
+ * replacement pod succeeds. Here the marker is a kubelet host file at `$(MARKER)/foo` (`$(MARKER)/foo-$(JOB_COMPLETION_INDEX)`
+ * per index), `MARKER` being the pod's env var naming its "volume".
+ */
+const FAIL_ONCE_ON_HOST = { "e2e/behaviour": "failOnceOnHost" };
+const FAIL_ONCE_PER_INDEX = { "e2e/behaviour": "failOncePerIndex" };
+
+/** `stages` with the stages failing {@link FAIL_ONCE_ON_HOST} and {@link FAIL_ONCE_PER_INDEX} pods once per marker. */
+function failOnceOnHostStages(stages: readonly Stage[]): Stage[] {
+  const fail = stages.find((s) => s.name === "pod-fail");
+  if (fail === undefined) throw new Error("failOnceOnHostStages: the stages have no pod-fail stage");
+  const exprs = (fail.selector?.matchExpressions ?? []).filter((e) => !e.key.startsWith(".metadata.annotations."));
+  const failing = (name: string, annotations: Record<string, string>, path: string, exitCode: number): Stage => ({
+    ...fail,
+    name,
+    weight: 1e9,
+    selector: { matchAnnotations: annotations, matchExpressions: exprs, hostFile: { path, exists: false } },
+    next: {
+      ...fail.next,
+      containers: { state: "terminated", reason: "Error", exitCode },
+      writeHostFile: path,
+    },
+  });
+  return [
+    ...stages,
+    failing("pod-fail-once-on-host", FAIL_ONCE_ON_HOST, "$(MARKER)/foo", 1),
+    failing("pod-fail-once-per-index", FAIL_ONCE_PER_INDEX, "$(MARKER)/foo-$(JOB_COMPLETION_INDEX)", 42),
+  ];
+}
+
 /** The default stages 20 times faster, with {@link FAIL_ODD}, {@link FAIL_ONCE} and {@link NOT_TERMINATE} pods. */
-const FAST = notTerminatingStages(failOnceStages(failingIndexStages([1, 3], fasterStages(20), FAIL_ODD)));
+const FAST = notTerminatingStages(
+  failOnceOnHostStages(failOnceStages(failingIndexStages([1, 3], fasterStages(20), FAIL_ODD))),
+);
 
 let c: E2eCluster;
 let batch: K8s.BatchV1Api;
@@ -87,6 +121,8 @@ function newJob(
     successPolicy?: unknown;
     managedBy?: string;
     podReplacementPolicy?: string;
+    /** Pins the pods to this node (`NewTestJobOnNode`) and gives them a `MARKER` env var naming their host volume. */
+    onNode?: string;
     /** More pod annotations (merged with the behaviour ones). */
     annotations?: Record<string, string>;
   } = {},
@@ -120,12 +156,21 @@ function newJob(
         spec: {
           restartPolicy: o.restart ?? "Never",
           terminationGracePeriodSeconds: 0,
-          containers: [{ name: "c", image: "busybox" }],
+          ...(o.onNode !== undefined && { nodeSelector: { "kubernetes.io/hostname": o.onNode } }),
+          containers: [
+            {
+              name: "c",
+              image: "busybox",
+              ...(o.onNode !== undefined && { env: [{ name: "MARKER", value: `/tmp/job-${name}-${++markers}` }] }),
+            },
+          ],
         },
       },
     },
   };
 }
+
+let markers = 0;
 
 const cond = (j: K8s.V1Job, type: string) => j.status?.conditions?.find((x) => x.type === type && x.status === "True");
 
@@ -679,6 +724,68 @@ describe("[sig-apps] Job (apps/job.go): suspension, adoption, readiness, success
       expect(p.status?.phase).toBe("Succeeded");
       expect(p.status?.containerStatuses?.[0]?.restartCount).toBe(1);
     }
+  });
+
+  it("should run a job to completion when tasks sometimes fail and are not locally restarted", async () => {
+    const ns = await c.namespace("job");
+    const name = "fail-once-non-local";
+    // GetRandomReadySchedulableNode.
+    const node = (await c.core.listNode()).items[0]!.metadata!.name!;
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, {
+        parallelism: 2,
+        completions: 4,
+        backoffLimit: 6,
+        onNode: node,
+        annotations: FAIL_ONCE_ON_HOST,
+      }),
+    });
+    const j = await finished(ns, name, "Complete");
+    expect(j.status?.succeeded).toBe(4);
+    // The first pods failed (exit code 1) and were replaced by new pods, not restarted in place.
+    const failed = j.status?.failed ?? 0;
+    expect(failed).toBeGreaterThanOrEqual(1);
+    expect(failed).toBeLessThanOrEqual(2);
+    const pods = await jobPods(ns, name);
+    expect(pods).toHaveLength(4 + failed);
+    for (const p of pods) {
+      expect(p.spec?.nodeName).toBe(node);
+      expect(p.status?.containerStatuses?.[0]?.restartCount ?? 0).toBe(0);
+    }
+    expect(pods.filter((p) => p.status?.containerStatuses?.[0]?.state?.terminated?.exitCode === 1).length).toBe(failed);
+  });
+
+  it("should allow to use a pod failure policy to ignore failure matching on exit code", async () => {
+    const ns = await c.namespace("job");
+    const name = "fail-pod-ignore-on-exit-code";
+    const numPods = 3;
+    const node = (await c.core.listNode()).items[0]!.metadata!.name!;
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, {
+        parallelism: numPods,
+        completions: numPods,
+        // One failure per index: the Job would fail at numPods - 1 counted failures.
+        backoffLimit: numPods - 1,
+        indexed: true,
+        onNode: node,
+        annotations: FAIL_ONCE_PER_INDEX,
+        policy: { rules: [{ action: "Ignore", onExitCodes: { operator: "In", values: [42] } }] },
+      }),
+    });
+    const j = await finished(ns, name, "Complete");
+    expect(cond(j, "Complete")?.reason).toBe("CompletionsReached");
+    expect(j.status?.succeeded).toBe(numPods);
+    // Every index failed once with exit code 42, and none of those failures was counted.
+    expect(j.status?.failed ?? 0).toBe(0);
+    const pods = await jobPods(ns, name);
+    const ignored = pods.filter((p) => p.status?.containerStatuses?.[0]?.state?.terminated?.exitCode === 42);
+    expect(ignored.map((p) => p.metadata?.annotations?.["batch.kubernetes.io/job-completion-index"]).sort()).toEqual([
+      "0",
+      "1",
+      "2",
+    ]);
   });
 
   it("should remove pods when job is deleted", async () => {

@@ -7,7 +7,7 @@ import { type Logger, safeLog } from "@informer-ts/instrumentation";
 import { type Condition, keyOf, rfc3339, withCondition } from "../internal/pod-util.js";
 import type { NodePool } from "../nodes/node-pool.js";
 import type { Stage, StageContainers, StageNext } from "./stage.js";
-import { matchesStageSelector, valueAt } from "./stage-selector.js";
+import { hostFilePath, matchesStageSelector, valueAt } from "./stage-selector.js";
 
 /** Options of a {@link PodLifecycle}. */
 export interface PodLifecycleOptions {
@@ -64,6 +64,8 @@ export class PodLifecycle {
   private readonly applied: Record<string, number> = {};
   private writeErrors = 0;
   private readonly podIPs = new Map<string, number>();
+  /** Per node: the files containers left there ({@link StageNext.writeHostFile}). */
+  private readonly hostFiles = new Map<string, Set<string>>();
 
   constructor(private readonly o: PodLifecycleOptions) {}
 
@@ -112,9 +114,10 @@ export class PodLifecycle {
       return;
     }
     const armed = this.pending.get(key);
-    if (armed !== undefined && matchesStageSelector(pod, armed.stage.selector)) return;
+    const files = this.hostFiles.get(node);
+    if (armed !== undefined && matchesStageSelector(pod, armed.stage.selector, files)) return;
     this.cancel(key);
-    const stage = this.pick(this.o.stages.filter((s) => matchesStageSelector(pod, s.selector)));
+    const stage = this.pick(this.o.stages.filter((s) => matchesStageSelector(pod, s.selector, files)));
     if (stage === undefined) return;
     const { clock, rand } = this.o;
     let delay = (stage.delay?.durationMs ?? 0) + (stage.delay?.jitterMs ?? 0) * rand.float();
@@ -150,7 +153,7 @@ export class PodLifecycle {
 
   private async fire(key: string, stage: Stage): Promise<void> {
     const pod = this.o.pods.getIndexer().getByKey(key);
-    if (pod === undefined || !matchesStageSelector(pod, stage.selector)) {
+    if (pod === undefined || !matchesStageSelector(pod, stage.selector, this.hostFiles.get(pod.spec?.nodeName ?? ""))) {
       if (pod !== undefined) this.evaluate(pod);
       return;
     }
@@ -176,6 +179,12 @@ export class PodLifecycle {
     const ns = pod.metadata?.namespace ?? "";
     const name = pod.metadata?.name ?? "";
     if (step.event !== undefined) this.o.recorder?.event(pod, step.event.type, step.event.reason, step.event.message);
+    if (step.writeHostFile !== undefined) {
+      const node = pod.spec?.nodeName ?? "";
+      const files = this.hostFiles.get(node) ?? new Set<string>();
+      this.hostFiles.set(node, files);
+      files.add(hostFilePath(pod, step.writeHostFile));
+    }
     if (step.delete === true) {
       const phase = pod.status?.phase;
       if (

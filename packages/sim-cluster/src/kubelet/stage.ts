@@ -17,6 +17,12 @@ export interface StageSelector {
   readonly matchLabels?: Readonly<Record<string, string>>;
   readonly matchAnnotations?: Readonly<Record<string, string>>;
   readonly matchExpressions?: readonly StageRequirement[];
+  /**
+   * A file on the pod's node — what a container left in a `hostPath` volume (a {@link StageNext.writeHostFile} step),
+   * kept across the pods that node runs: `path`, with `$(VAR)` references expanded from the first container's
+   * environment as the kubelet expands a command, must exist (`exists: true`) or be absent.
+   */
+  readonly hostFile?: { readonly path: string; readonly exists: boolean };
 }
 
 /** When a {@link Stage} fires after it starts to apply (kwok's `StageDelay`). */
@@ -80,6 +86,11 @@ export interface StageNext {
    * `podReplacementPolicy: Failed` need to be replaced.
    */
   readonly terminalStatusFirst?: boolean;
+  /**
+   * A file the containers leave on the pod's node (in a `hostPath` volume: it outlives the pod), the path's `$(VAR)`
+   * references expanded from the first container's environment; a {@link StageSelector.hostFile} tests for it.
+   */
+  readonly writeHostFile?: string;
   /** An Event the kubelet records on the pod (source `kubelet`, the node as host). */
   readonly event?: { readonly type: "Normal" | "Warning"; readonly reason: string; readonly message: string };
 }
@@ -364,6 +375,14 @@ export function validateStages(stages: unknown): readonly Stage[] {
       throw at("failureProbability", "must be a number in [0, 1]", p);
     if (p !== undefined && p > 0 && (typeof st.failure !== "object" || st.failure === null))
       throw at("failure", "must be given when failureProbability > 0", st.failure);
+    const hf = st.selector?.hostFile;
+    if (hf !== undefined && (typeof hf?.path !== "string" || hf.path === "" || typeof hf.exists !== "boolean"))
+      throw at("selector.hostFile", "must have a non-empty path and a boolean exists", hf);
+    if (
+      st.next.writeHostFile !== undefined &&
+      (typeof st.next.writeHostFile !== "string" || st.next.writeHostFile === "")
+    )
+      throw at("next.writeHostFile", "must be a non-empty string", st.next.writeHostFile);
     for (const [j, r] of (st.selector?.matchExpressions ?? []).entries()) {
       if (typeof r?.key !== "string" || !r.key.startsWith("."))
         throw at(`selector.matchExpressions[${j}].key`, "must be a path starting with '.'", r?.key);
