@@ -2,7 +2,7 @@ import { isNotFound } from "@informer-ts/apimachinery";
 import type { ResourceEventHandlerRegistration, SharedIndexInformer } from "@informer-ts/cache";
 import { type KubeClient, type Pod, resources } from "@informer-ts/client";
 import type { Clock, Rand, Timer } from "@informer-ts/clock";
-import type { EventRecorder } from "@informer-ts/controller";
+import type { EventRecorder, ObjectReference } from "@informer-ts/controller";
 import { type Logger, safeLog } from "@informer-ts/instrumentation";
 import { type Condition, keyOf, rfc3339, withCondition } from "../internal/pod-util.js";
 import type { NodePool } from "../nodes/node-pool.js";
@@ -20,6 +20,11 @@ export interface PodLifecycleOptions {
   readonly stages: readonly Stage[];
   /** Where stage events go (`source.component: kubelet`); none when absent. */
   readonly recorder?: EventRecorder;
+  /**
+   * The recorder of one node's kubelet (`source.host` that node, as `reportingInstance`); used instead of `recorder`
+   * when given.
+   */
+  readonly nodeRecorder?: (node: string) => EventRecorder | undefined;
 }
 
 interface Pending {
@@ -64,6 +69,10 @@ export class PodLifecycle {
   private readonly applied: Record<string, number> = {};
   private writeErrors = 0;
   private readonly podIPs = new Map<string, number>();
+  /** Per node: the images pulled there. */
+  private readonly images = new Map<string, Set<string>>();
+  /** Pods (by UID) whose containers were told to stop (`Killing` recorded). */
+  private readonly killed = new Set<string>();
   /** Per node: the files containers left there ({@link StageNext.writeHostFile}). */
   private readonly hostFiles = new Map<string, Set<string>>();
 
@@ -83,6 +92,7 @@ export class PodLifecycle {
       onDelete: (p) => {
         const obj = (p as { obj?: Pod }).obj ?? (p as Pod);
         this.cancel(keyOf(obj));
+        this.killed.delete(obj.metadata?.uid ?? "");
       },
     });
     const off = nodes.onChange((name) => {
@@ -113,6 +123,7 @@ export class PodLifecycle {
       this.cancel(key);
       return;
     }
+    if (pod.metadata?.deletionTimestamp != null) this.recordKilling(pod);
     const armed = this.pending.get(key);
     const files = this.hostFiles.get(node);
     if (armed !== undefined && matchesStageSelector(pod, armed.stage.selector, files)) return;
@@ -138,6 +149,54 @@ export class PodLifecycle {
       void this.fire(key, stage);
     });
     this.pending.set(key, { stage, timer });
+  }
+
+  /** The recorder of the kubelet of `pod`'s node. */
+  private recorderOf(pod: Pod): EventRecorder | undefined {
+    const node = this.o.nodeRecorder;
+    return node !== undefined ? node(pod.spec?.nodeName ?? "") : this.o.recorder;
+  }
+
+  /**
+   * `killContainer`'s event, once per pod as its deletion reaches the kubelet: `Killing` (`Stopping container c`) for
+   * each running container.
+   */
+  private recordKilling(pod: Pod): void {
+    const uid = pod.metadata?.uid ?? "";
+    const recorder = this.recorderOf(pod);
+    if (recorder === undefined || this.killed.has(uid)) return;
+    this.killed.add(uid);
+    for (const cs of (pod.status?.containerStatuses ?? []) as ContainerStatus[]) {
+      if (cs.state?.running == null) continue;
+      recorder.event(containerRef(pod, cs.name), "Normal", "Killing", `Stopping container ${cs.name}`);
+    }
+  }
+
+  /** The kubelet's events as it starts each container of `pod` (see {@link StageNext.containerEvents}). */
+  private recordContainerStart(pod: Pod): void {
+    const recorder = this.recorderOf(pod);
+    if (recorder === undefined) return;
+    const node = pod.spec?.nodeName ?? "";
+    const pulled = this.images.get(node) ?? new Set<string>();
+    this.images.set(node, pulled);
+    for (const c of pod.spec?.containers ?? []) {
+      const ref = containerRef(pod, c.name);
+      const image = c.image ?? "";
+      if (pullPolicyOf(c) === "Always" || (pullPolicyOf(c) === "IfNotPresent" && !pulled.has(image))) {
+        recorder.event(ref, "Normal", "Pulling", `Pulling image ${JSON.stringify(image)}`);
+        recorder.event(
+          ref,
+          "Normal",
+          "Pulled",
+          `Successfully pulled image ${JSON.stringify(image)} in 0s (0s including waiting)`,
+        );
+        pulled.add(image);
+      } else {
+        recorder.event(ref, "Normal", "Pulled", `Container image ${JSON.stringify(image)} already present on machine`);
+      }
+      recorder.event(ref, "Normal", "Created", `Created container: ${c.name}`);
+      recorder.event(ref, "Normal", "Started", `Started container ${c.name}`);
+    }
   }
 
   private pick(matching: readonly Stage[]): Stage | undefined {
@@ -178,7 +237,9 @@ export class PodLifecycle {
     const { client, clock } = this.o;
     const ns = pod.metadata?.namespace ?? "";
     const name = pod.metadata?.name ?? "";
-    if (step.event !== undefined) this.o.recorder?.event(pod, step.event.type, step.event.reason, step.event.message);
+    if (step.event !== undefined)
+      this.recorderOf(pod)?.event(pod, step.event.type, step.event.reason, step.event.message);
+    if (step.containerEvents === true && step.containers?.state === "running") this.recordContainerStart(pod);
     if (step.writeHostFile !== undefined) {
       const node = pod.spec?.nodeName ?? "";
       const files = this.hostFiles.get(node) ?? new Set<string>();
@@ -303,4 +364,28 @@ function readinessProbeStartMs(pod: Pod, scale: number): number | undefined {
     at = at === undefined ? ready : Math.max(at, ready);
   }
   return at;
+}
+
+/** A reference to one container of `pod` (`spec.containers{name}`), as the kubelet's container events carry. */
+function containerRef(pod: Pod, container: string): ObjectReference {
+  const m = pod.metadata;
+  return {
+    kind: "Pod",
+    apiVersion: "v1",
+    ...(m?.namespace !== undefined && { namespace: m.namespace }),
+    name: m?.name ?? "",
+    ...(m?.uid !== undefined && { uid: m.uid }),
+    ...(m?.resourceVersion !== undefined && { resourceVersion: m.resourceVersion }),
+    fieldPath: `spec.containers{${container}}`,
+  };
+}
+
+/** `imagePullPolicy`, or its default: `Always` for an image tagged `:latest` or untagged (no digest), else `IfNotPresent`. */
+function pullPolicyOf(c: { image?: string; imagePullPolicy?: string }): string {
+  if (c.imagePullPolicy !== undefined && c.imagePullPolicy !== "") return c.imagePullPolicy;
+  const image = c.image ?? "";
+  if (image.includes("@")) return "IfNotPresent";
+  const last = image.slice(image.lastIndexOf("/") + 1);
+  const tag = last.includes(":") ? last.slice(last.indexOf(":") + 1) : "";
+  return tag === "" || tag === "latest" ? "Always" : "IfNotPresent";
 }

@@ -91,6 +91,14 @@ export interface StageNext {
    * references expanded from the first container's environment; a {@link StageSelector.hostFile} tests for it.
    */
   readonly writeHostFile?: string;
+  /**
+   * With `containers.state: running`: the events the kubelet records as it starts each container (on the pod, field
+   * path `spec.containers{name}`): `Pulling` (`Pulling image "busybox"`) and `Pulled` (`Successfully pulled image
+   * "busybox" in 0s (0s including waiting)`) when the image is pulled — `imagePullPolicy: Always` (the default for
+   * `:latest` or no tag), or the node has not pulled it yet — else `Pulled` (`Container image "busybox" already
+   * present on machine`); then `Created` (`Created container: c`) and `Started` (`Started container c`).
+   */
+  readonly containerEvents?: boolean;
   /** An Event the kubelet records on the pod (source `kubelet`, the node as host). */
   readonly event?: { readonly type: "Normal" | "Warning"; readonly reason: string; readonly message: string };
 }
@@ -137,7 +145,8 @@ const NOT_DELETING: StageRequirement = { key: ".metadata.deletionTimestamp", ope
 
 /**
  * The default pod stages (after kwok's `pod-general` stages): a bound pod gets its containers created
- * (`ContainerCreating`, `Initialized`), they start after about a second (`Running`, IPs, `Started` event), the pod
+ * (`ContainerCreating`, `Initialized`), they start after about a second (`Running`, IPs, the `Pulled`/`Created`/
+ * `Started` events of each container), the pod
  * becomes `Ready`; a container that exited under `restartPolicy: Always`/`OnFailure` restarts; a pod with
  * `restartPolicy: Never`/`OnFailure` whose containers ran completes (`Succeeded`) after about five seconds — or, with the
  * {@link OUTCOME_ANNOTATION} `Failed`, fails (`Failed` with the {@link EXIT_CODE_ANNOTATION}'s exit code under `Never`;
@@ -176,7 +185,7 @@ export const DEFAULT_POD_STAGES: readonly Stage[] = Object.freeze<Stage[]>([
       phase: "Running",
       conditions: { PodReadyToStartContainers: "True" },
       containers: { state: "running" },
-      event: { type: "Normal", reason: "Started", message: "Started container" },
+      containerEvents: true,
     },
   },
   {
@@ -205,7 +214,7 @@ export const DEFAULT_POD_STAGES: readonly Stage[] = Object.freeze<Stage[]>([
     delay: { durationMs: 10_000, jitterMs: 1000 },
     next: {
       containers: { state: "running", restart: true },
-      event: { type: "Normal", reason: "Started", message: "Started container" },
+      containerEvents: true,
     },
   },
   {
@@ -299,7 +308,7 @@ const STARTUP_STAGES = new Set(["pod-container-creating", "pod-running"]);
 /**
  * The default stages with a bound pod's start-up in one status write (after kwok's `stages/pod-fast.yaml`, the stages
  * kwok installs by default and runs its scale figures with): `pod-create-and-ready` takes a pending pod without a
- * pod IP straight to `Running` and `Ready` (IPs, start time, every container running and ready, the `Started` event)
+ * pod IP straight to `Running` and `Ready` (IPs, start time, every container running and ready, its start events)
  * when it is bound, with no delay. What follows — restart (and `pod-ready` after it), completion, failure by
  * annotation, deletion — is {@link DEFAULT_POD_STAGES}' own stages. A pod is never seen `ContainerCreating`: use the default stages where that
  * matters (a test of a controller's view of starting pods). One pod start costs one `pods/status` write instead of
@@ -327,7 +336,7 @@ export const FAST_POD_STAGES: readonly Stage[] = Object.freeze<Stage[]>([
       },
       containers: { state: "running", ready: true },
       assignIPs: true,
-      event: { type: "Normal", reason: "Started", message: "Started container" },
+      containerEvents: true,
     },
   },
   ...DEFAULT_POD_STAGES.filter((s) => !STARTUP_STAGES.has(s.name)),
