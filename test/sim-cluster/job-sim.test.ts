@@ -127,6 +127,37 @@ describe("Job in the simulated cluster", () => {
     await c.settle({ maxMs: 120_000, until: () => podsOf(c!, "dl").length === 0 });
   });
 
+  it.each([
+    { policy: "Failed", replacedWhileTerminating: false },
+    { policy: "TerminatingOrFailed", replacedWhileTerminating: true },
+  ])(
+    "podReplacementPolicy $policy: a deleted pod's replacement waits for its failure when the policy is Failed (the kubelet kills it at the end of its grace period, exit code 137)",
+    async ({ policy, replacedWhileTerminating }) => {
+      // Pods never complete on their own.
+      const stages = DEFAULT_POD_STAGES.filter((s) => s.name !== "pod-complete");
+      c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"], stages } });
+      const j = job("rp", { completions: 1, parallelism: 1, backoffLimit: 1 });
+      (j.spec as { podReplacementPolicy?: string }).podReplacementPolicy = policy;
+      await c.client.create(resources.jobs, j);
+      await c.settle({ maxMs: 60_000, until: () => jobOf("rp")?.status?.ready === 1 });
+      const victim = podsOf(c, "rp")[0]!;
+      await c.client.delete(resources.pods, victim.metadata!.name!, { namespace: "default", gracePeriodSeconds: 120 });
+      // Halfway through the grace period (past the 10 s pod failure backoff).
+      const half = c.clock.now() + 60_000;
+      await c.settle({ maxMs: 61_000, until: () => c!.clock.now() >= half });
+      const during = jobOf("rp")!.status!;
+      expect(during.terminating).toBe(1);
+      expect(during.active).toBe(replacedWhileTerminating ? 1 : 0);
+      expect(during.failed ?? 0).toBe(replacedWhileTerminating ? 1 : 0);
+      await c.settle({
+        maxMs: 120_000,
+        until: () => jobOf("rp")?.status?.active === 1 && jobOf("rp")?.status?.terminating === 0,
+      });
+      expect(jobOf("rp")?.status?.failed).toBe(1);
+      expect(podsOf(c, "rp").some((p) => p.metadata?.uid === victim.metadata?.uid)).toBe(false);
+    },
+  );
+
   it("should delete a job (test/e2e/apps/job.go): its pods go with it", async () => {
     c = await createSimCluster({ cluster: { nodes: 2, controllers: ["job"] } });
     const j = job("del", { parallelism: 2, completions: 2, outcome: "Failed" });

@@ -420,12 +420,13 @@ export class Manager implements ControllerContext {
   }
 
   /**
-   * A recorder whose events carry `source.component = name` (`GetEventRecorderFor`). Needs `client`. An object taken
+   * A recorder whose events carry `source.component = name` (`GetEventRecorderFor`), and `source.host = host` when
+   * given (a kubelet's node); `reportingComponent`/`reportingInstance` repeat them. Needs `client`. An object taken
    * from one of the manager's caches without `apiVersion`/`kind` (an informer's listed objects carry none) gets them
    * from the informer's descriptor in the Event's `involvedObject`, as controller-runtime takes them from its scheme —
    * so `kubectl describe` finds the Event.
    */
-  getEventRecorderFor(name: string): EventRecorder {
+  getEventRecorderFor(name: string, host?: string): EventRecorder {
     if (this.client === undefined) throw new TypeError("manager: getEventRecorderFor needs a client");
     this.broadcaster ??= new EventBroadcaster({
       client: this.client,
@@ -434,7 +435,8 @@ export class Manager implements ControllerContext {
       metrics: this.metrics,
       logger: this.logger,
     });
-    return typedEventRecorder(this.broadcaster.newRecorder({ component: name }), this.descriptors);
+    const source = { component: name, ...(host !== undefined && { host }) };
+    return typedEventRecorder(this.broadcaster.newRecorder(source), this.descriptors);
   }
 
   /**

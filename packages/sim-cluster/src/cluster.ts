@@ -200,7 +200,9 @@ export class SimClusterRuntime {
       ...(o.nodeTemplate !== undefined && { template: o.nodeTemplate }),
       ...(o.leaseRenewIntervalMs !== undefined && { renewIntervalMs: o.leaseRenewIntervalMs }),
     });
-    const kubeletRecorder = recorder("kubelet");
+    // One recorder per node: a kubelet's events name its node (source.host, reportingInstance).
+    const kubeletRecorders = new Map<string, EventRecorder>();
+    const manager = this.manager;
     this.kubelet = new PodLifecycle({
       client,
       clock,
@@ -209,7 +211,16 @@ export class SimClusterRuntime {
       pods,
       nodes: this.nodes,
       stages,
-      ...(kubeletRecorder !== undefined && { recorder: kubeletRecorder }),
+      ...(o.events !== false && {
+        nodeRecorder: (node: string) => {
+          let r = kubeletRecorders.get(node);
+          if (r === undefined) {
+            r = manager.getEventRecorderFor("kubelet", node);
+            kubeletRecorders.set(node, r);
+          }
+          return r;
+        },
+      }),
     });
     const schedulerRecorder = recorder("default-scheduler");
     this.scheduler = new Scheduler({

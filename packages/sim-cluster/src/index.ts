@@ -135,6 +135,7 @@ export {
   type PodFailurePolicyMatch,
   type PodFailurePolicyRule,
 } from "./job/pod-failure-policy.js";
+export { isPodFailed, onlyReplaceFailedPods } from "./job/pod-replacement-policy.js";
 export {
   jobExpireAt,
   TTLAfterFinishedController,
@@ -154,6 +155,8 @@ export {
   type StageNext,
   type StageRequirement,
   type StageSelector,
+  TERMINATION_DELAY_ANNOTATION,
+  TERMINATION_EXIT_CODE_ANNOTATION,
   validateStages,
 } from "./kubelet/stage.js";
 export { matchesStageSelector, valueAt } from "./kubelet/stage-selector.js";

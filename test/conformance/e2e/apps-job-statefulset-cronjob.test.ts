@@ -40,8 +40,42 @@ function failOnceStages(stages: readonly Stage[]): Stage[] {
   ];
 }
 
+/**
+ * Upstream's `failOnce` / `failOncePerIndex` pods pinned to one node under `restartPolicy: Never`: they fail (exit 1,
+ * or 42 per index) unless a marker file in their `hostPath` volume exists, which they create as they fail, so the
+ * replacement pod succeeds. Here the marker is a kubelet host file at `$(MARKER)/foo` (`$(MARKER)/foo-$(JOB_COMPLETION_INDEX)`
+ * per index), `MARKER` being the pod's env var naming its "volume".
+ */
+const FAIL_ONCE_ON_HOST = { "e2e/behaviour": "failOnceOnHost" };
+const FAIL_ONCE_PER_INDEX = { "e2e/behaviour": "failOncePerIndex" };
+
+/** `stages` with the stages failing {@link FAIL_ONCE_ON_HOST} and {@link FAIL_ONCE_PER_INDEX} pods once per marker. */
+function failOnceOnHostStages(stages: readonly Stage[]): Stage[] {
+  const fail = stages.find((s) => s.name === "pod-fail");
+  if (fail === undefined) throw new Error("failOnceOnHostStages: the stages have no pod-fail stage");
+  const exprs = (fail.selector?.matchExpressions ?? []).filter((e) => !e.key.startsWith(".metadata.annotations."));
+  const failing = (name: string, annotations: Record<string, string>, path: string, exitCode: number): Stage => ({
+    ...fail,
+    name,
+    weight: 1e9,
+    selector: { matchAnnotations: annotations, matchExpressions: exprs, hostFile: { path, exists: false } },
+    next: {
+      ...fail.next,
+      containers: { state: "terminated", reason: "Error", exitCode },
+      writeHostFile: path,
+    },
+  });
+  return [
+    ...stages,
+    failing("pod-fail-once-on-host", FAIL_ONCE_ON_HOST, "$(MARKER)/foo", 1),
+    failing("pod-fail-once-per-index", FAIL_ONCE_PER_INDEX, "$(MARKER)/foo-$(JOB_COMPLETION_INDEX)", 42),
+  ];
+}
+
 /** The default stages 20 times faster, with {@link FAIL_ODD}, {@link FAIL_ONCE} and {@link NOT_TERMINATE} pods. */
-const FAST = notTerminatingStages(failOnceStages(failingIndexStages([1, 3], fasterStages(20), FAIL_ODD)));
+const FAST = notTerminatingStages(
+  failOnceOnHostStages(failOnceStages(failingIndexStages([1, 3], fasterStages(20), FAIL_ODD))),
+);
 
 let c: E2eCluster;
 let batch: K8s.BatchV1Api;
@@ -86,6 +120,11 @@ function newJob(
     suspend?: boolean;
     successPolicy?: unknown;
     managedBy?: string;
+    podReplacementPolicy?: string;
+    /** Pins the pods to this node (`NewTestJobOnNode`) and gives them a `MARKER` env var naming their host volume. */
+    onNode?: string;
+    /** More pod annotations (merged with the behaviour ones). */
+    annotations?: Record<string, string>;
   } = {},
 ): K8s.V1Job {
   return {
@@ -102,25 +141,36 @@ function newJob(
       ...(o.suspend !== undefined && { suspend: o.suspend }),
       ...(o.successPolicy !== undefined && { successPolicy: o.successPolicy as K8s.V1SuccessPolicy }),
       ...(o.managedBy !== undefined && { managedBy: o.managedBy }),
+      ...(o.podReplacementPolicy !== undefined && { podReplacementPolicy: o.podReplacementPolicy }),
       template: {
         metadata: {
           labels: { job: name },
-          ...(o.fail !== undefined && {
-            annotations: { "sim-cluster/outcome": "Failed", "sim-cluster/exit-code": String(o.fail) },
-          }),
-          ...(o.failOddSucceedEven === true && { annotations: FAIL_ODD }),
-          ...(o.failOnce === true && { annotations: FAIL_ONCE }),
-          ...(o.notTerminate === true && { annotations: NOT_TERMINATE }),
+          annotations: {
+            ...(o.fail !== undefined && { "sim-cluster/outcome": "Failed", "sim-cluster/exit-code": String(o.fail) }),
+            ...(o.failOddSucceedEven === true && FAIL_ODD),
+            ...(o.failOnce === true && FAIL_ONCE),
+            ...(o.notTerminate === true && NOT_TERMINATE),
+            ...o.annotations,
+          },
         },
         spec: {
           restartPolicy: o.restart ?? "Never",
           terminationGracePeriodSeconds: 0,
-          containers: [{ name: "c", image: "busybox" }],
+          ...(o.onNode !== undefined && { nodeSelector: { "kubernetes.io/hostname": o.onNode } }),
+          containers: [
+            {
+              name: "c",
+              image: "busybox",
+              ...(o.onNode !== undefined && { env: [{ name: "MARKER", value: `/tmp/job-${name}-${++markers}` }] }),
+            },
+          ],
         },
       },
     },
   };
 }
+
+let markers = 0;
 
 const cond = (j: K8s.V1Job, type: string) => j.status?.conditions?.find((x) => x.type === type && x.status === "True");
 
@@ -624,6 +674,40 @@ describe("[sig-apps] Job (apps/job.go): suspension, adoption, readiness, success
     expect(cond(await read(ns, name), "Suspended")).toBeDefined();
   });
 
+  it("should recreate pods only after they have failed if pod replacement policy is set to Failed", async () => {
+    const ns = await c.namespace("job");
+    const name = "pod-recreate-failed";
+    // Upstream's container traps SIGTERM, sleeps 5 s and exits 143: here the pod's annotations say the same (one
+    // second, as the stages run 20 times faster), and it does not finish on its own.
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, {
+        parallelism: 1,
+        completions: 1,
+        backoffLimit: 1,
+        podReplacementPolicy: "Failed",
+        notTerminate: true,
+        annotations: { "sim-cluster/termination-exit-code": "143", "sim-cluster/termination-delay-ms": "1000" },
+      }),
+    });
+    await expect.poll(() => running(ns, name), POLL).toBe(1);
+    const [pod] = await jobPods(ns, name);
+    await c.core.deleteNamespacedPod({ name: pod!.metadata!.name!, namespace: ns, gracePeriodSeconds: 30 });
+    const counts = async () => {
+      const s = (await read(ns, name)).status;
+      return { active: s?.active ?? 0, failed: s?.failed ?? 0, terminating: s?.terminating };
+    };
+    // Not recreated while it terminates...
+    await expect.poll(counts, POLL).toEqual({ active: 0, failed: 0, terminating: 1 });
+    // ...but once it failed (exit code 143).
+    await expect.poll(counts, POLL).toEqual({ active: 1, failed: 1, terminating: 0 });
+    const old = (await jobPods(ns, name)).find((p) => p.metadata?.uid === pod!.metadata?.uid);
+    if (old !== undefined) {
+      expect(old.status?.phase).toBe("Failed");
+      expect(old.status?.containerStatuses?.[0]?.state?.terminated?.exitCode).toBe(143);
+    }
+  });
+
   it("should run a job to completion when tasks sometimes fail and are locally restarted", async () => {
     const ns = await c.namespace("job");
     const name = "fail-once-local";
@@ -640,6 +724,68 @@ describe("[sig-apps] Job (apps/job.go): suspension, adoption, readiness, success
       expect(p.status?.phase).toBe("Succeeded");
       expect(p.status?.containerStatuses?.[0]?.restartCount).toBe(1);
     }
+  });
+
+  it("should run a job to completion when tasks sometimes fail and are not locally restarted", async () => {
+    const ns = await c.namespace("job");
+    const name = "fail-once-non-local";
+    // GetRandomReadySchedulableNode.
+    const node = (await c.core.listNode()).items[0]!.metadata!.name!;
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, {
+        parallelism: 2,
+        completions: 4,
+        backoffLimit: 6,
+        onNode: node,
+        annotations: FAIL_ONCE_ON_HOST,
+      }),
+    });
+    const j = await finished(ns, name, "Complete");
+    expect(j.status?.succeeded).toBe(4);
+    // The first pods failed (exit code 1) and were replaced by new pods, not restarted in place.
+    const failed = j.status?.failed ?? 0;
+    expect(failed).toBeGreaterThanOrEqual(1);
+    expect(failed).toBeLessThanOrEqual(2);
+    const pods = await jobPods(ns, name);
+    expect(pods).toHaveLength(4 + failed);
+    for (const p of pods) {
+      expect(p.spec?.nodeName).toBe(node);
+      expect(p.status?.containerStatuses?.[0]?.restartCount ?? 0).toBe(0);
+    }
+    expect(pods.filter((p) => p.status?.containerStatuses?.[0]?.state?.terminated?.exitCode === 1).length).toBe(failed);
+  });
+
+  it("should allow to use a pod failure policy to ignore failure matching on exit code", async () => {
+    const ns = await c.namespace("job");
+    const name = "fail-pod-ignore-on-exit-code";
+    const numPods = 3;
+    const node = (await c.core.listNode()).items[0]!.metadata!.name!;
+    await batch.createNamespacedJob({
+      namespace: ns,
+      body: newJob(name, {
+        parallelism: numPods,
+        completions: numPods,
+        // One failure per index: the Job would fail at numPods - 1 counted failures.
+        backoffLimit: numPods - 1,
+        indexed: true,
+        onNode: node,
+        annotations: FAIL_ONCE_PER_INDEX,
+        policy: { rules: [{ action: "Ignore", onExitCodes: { operator: "In", values: [42] } }] },
+      }),
+    });
+    const j = await finished(ns, name, "Complete");
+    expect(cond(j, "Complete")?.reason).toBe("CompletionsReached");
+    expect(j.status?.succeeded).toBe(numPods);
+    // Every index failed once with exit code 42, and none of those failures was counted.
+    expect(j.status?.failed ?? 0).toBe(0);
+    const pods = await jobPods(ns, name);
+    const ignored = pods.filter((p) => p.status?.containerStatuses?.[0]?.state?.terminated?.exitCode === 42);
+    expect(ignored.map((p) => p.metadata?.annotations?.["batch.kubernetes.io/job-completion-index"]).sort()).toEqual([
+      "0",
+      "1",
+      "2",
+    ]);
   });
 
   it("should remove pods when job is deleted", async () => {

@@ -1152,7 +1152,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/job.go",
     it: "should allow to use a pod failure policy to ignore failure matching on exit code",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/job.go",
@@ -1168,7 +1168,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/job.go",
     it: "should recreate pods only after they have failed if pod replacement policy is set to Failed",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/job.go",
@@ -1204,7 +1204,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/job.go",
     it: "should run a job to completion when tasks sometimes fail and are not locally restarted",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-job-statefulset-cronjob.test.ts",
   },
   {
     file: "apps/job.go",

@@ -184,6 +184,9 @@ export class EventBroadcaster {
         count: 1,
         type,
         source: { ...source },
+        // As client-go's recorder: the source names the reporting controller and instance (a kubelet's node).
+        reportingComponent: source.component ?? "",
+        reportingInstance: source.host ?? "",
       };
       this.enqueue(event);
     };

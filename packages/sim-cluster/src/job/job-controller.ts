@@ -32,6 +32,7 @@ import {
   withOrderedIndexes,
 } from "./indexed-job-utils.js";
 import { matchPodFailurePolicy, type PodFailurePolicyRule } from "./pod-failure-policy.js";
+import { isPodFailed, onlyReplaceFailedPods } from "./pod-replacement-policy.js";
 import { matchSuccessPolicy, SUCCESS_POLICY_REASON, type SuccessPolicy } from "./success-policy.js";
 
 /** `batch.kubernetes.io/job-tracking`: the finalizer that keeps a finished pod until the Job counted it. */
@@ -58,6 +59,8 @@ interface JobSpec {
   suspend?: boolean;
   selector?: unknown;
   podFailurePolicy?: { rules?: PodFailurePolicyRule[] };
+  /** When a replacement pod is created: once the old one is `Failed`, or already while it is terminating. */
+  podReplacementPolicy?: "Failed" | "TerminatingOrFailed";
   successPolicy?: SuccessPolicy;
   /** `spec.managedBy`: the controller that reconciles the Job (this one when absent or {@link JOB_CONTROLLER_NAME}). */
   managedBy?: string;
@@ -158,8 +161,12 @@ function finishedAtOf(pod: Pod, fallback: number): number {
  * - Pods are claimed by selector (`claimPods`): matching orphans adopted, controlled pods that no
  *   longer match released. A Job whose `spec.managedBy` names another controller is not reconciled at all.
  *
- * Differences from kube-controller-manager: no `podReplacementPolicy` field (its defaults: `Failed` with
- * `backoffLimitPerIndex`, else `TerminatingOrFailed`; `status.terminating` is kept); the Job's defaults
+ * - `podReplacementPolicy` ({@link onlyReplaceFailedPods}): under `Failed` (the default with a `podFailurePolicy`) a
+ *   pod being deleted is neither counted as failed ({@link isPodFailed}) nor replaced until it is `Failed`; it counts
+ *   in `status.terminating` meanwhile. Under `TerminatingOrFailed` it counts as failed and is replaced at once.
+ *
+ * Differences from kube-controller-manager: a Job with `backoffLimitPerIndex` keeps terminating pods' indexes as
+ * under `Failed` whatever its `podReplacementPolicy`; the Job's defaults
  * (`SetDefaults_Job`) are applied here rather than by the apiserver; no job metrics beyond the work queue's.
  */
 export class JobController {
@@ -440,6 +447,7 @@ export class JobController {
     const successMet = (statusOf(job).conditions ?? []).some(
       (c) => c.type === "SuccessCriteriaMet" && c.status === "True",
     );
+    const failureMet = (statusOf(job).conditions ?? []).some((c) => c.type === "FailureTarget" && c.status === "True");
     for (const p of pods) {
       if (!hasTrackingFinalizer(p)) continue;
       const puid = p.metadata?.uid ?? "";
@@ -456,7 +464,7 @@ export class JobController {
       } else if (phase !== "Failed" && p.metadata?.deletionTimestamp != null && successMet) {
         newlyFinished.push(p);
         continue;
-      } else if (phase === "Failed" || p.metadata?.deletionTimestamp != null) {
+      } else if (isPodFailed(p, spec, failureMet)) {
         const match = phase === "Failed" ? matchPodFailurePolicy(rules, p) : { countFailed: true };
         if (match.failJobMessage !== undefined && failJobMessage === undefined) failJobMessage = match.failJobMessage;
         const indexFailed =
@@ -614,6 +622,7 @@ export class JobController {
         parallelism,
         completions: indexCount,
         perIndex,
+        holdTerminating: perIndex || onlyReplaceFailedPods(spec),
         now,
       });
       if (managed.requeueAfter !== undefined) requeueAfter = Math.min(requeueAfter ?? Infinity, managed.requeueAfter);
@@ -625,18 +634,20 @@ export class JobController {
       if (completions === undefined) wantActive = succeeded > 0 ? active.length : parallelism;
       else wantActive = Math.max(0, Math.min(parallelism, completions - succeeded));
       let created = 0;
+      // Under the Failed policy a terminating pod still holds its place: its replacement waits until it failed.
+      const holding = onlyReplaceFailedPods(spec) ? terminating.length : 0;
       if (this.expectations.satisfiedExpectations(key)) {
         if (active.length > wantActive) {
           const victims = sortActivePods(active, now).slice(0, active.length - wantActive);
           await this.deletePods(job, victims);
-        } else if (active.length < wantActive) {
+        } else if (active.length + holding < wantActive) {
           const wait = remainingBackoffMs(
             this.backoff.get(key) ?? { failuresAfterLastSuccess: 0 },
             now,
             this.o.podFailureBackoffMs,
           );
           if (wait > 0) requeueAfter = Math.min(requeueAfter ?? wait, wait);
-          else created = await this.createPods(job, key, wantActive - active.length);
+          else created = await this.createPods(job, key, wantActive - active.length - holding);
         }
       }
       status.active = active.length + created;
@@ -668,6 +679,8 @@ export class JobController {
       parallelism: number;
       completions: number;
       perIndex: boolean;
+      /** Terminating pods keep their index (the `Failed` pod replacement policy). */
+      holdTerminating: boolean;
       now: number;
     },
   ): Promise<{ created: number; requeueAfter?: number }> {
@@ -685,7 +698,7 @@ export class JobController {
       return { created: 0 };
     }
     if (x.active.length >= wantActive) return { created: 0 };
-    const holding = x.perIndex ? [...x.active, ...x.terminating] : x.active;
+    const holding = x.holdTerminating ? [...x.active, ...x.terminating] : x.active;
     const pending = firstPendingIndexes(holding, done, x.completions, x.completions);
     const failures = new Map<number, IndexFailures>();
     let requeueAfter: number | undefined;

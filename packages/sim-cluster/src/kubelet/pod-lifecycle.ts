@@ -2,13 +2,13 @@ import { isNotFound } from "@informer-ts/apimachinery";
 import type { ResourceEventHandlerRegistration, SharedIndexInformer } from "@informer-ts/cache";
 import { type KubeClient, type Pod, resources } from "@informer-ts/client";
 import type { Clock, Rand, Timer } from "@informer-ts/clock";
-import type { EventRecorder } from "@informer-ts/controller";
+import type { EventRecorder, ObjectReference } from "@informer-ts/controller";
 import { type Logger, safeLog } from "@informer-ts/instrumentation";
 import { type Condition, keyOf, rfc3339, withCondition } from "../internal/pod-util.js";
 import type { NodePool } from "../nodes/node-pool.js";
 import { type AdmissionRejection, admissionRejection, awaitsAdmission } from "./admission.js";
 import type { Stage, StageContainers, StageNext } from "./stage.js";
-import { matchesStageSelector, valueAt } from "./stage-selector.js";
+import { hostFilePath, matchesStageSelector, valueAt } from "./stage-selector.js";
 
 /** Options of a {@link PodLifecycle}. */
 export interface PodLifecycleOptions {
@@ -21,6 +21,11 @@ export interface PodLifecycleOptions {
   readonly stages: readonly Stage[];
   /** Where stage events go (`source.component: kubelet`); none when absent. */
   readonly recorder?: EventRecorder;
+  /**
+   * The recorder of one node's kubelet (`source.host` that node, as `reportingInstance`); used instead of `recorder`
+   * when given.
+   */
+  readonly nodeRecorder?: (node: string) => EventRecorder | undefined;
 }
 
 interface Pending {
@@ -67,6 +72,12 @@ export class PodLifecycle {
   private readonly applied: Record<string, number> = {};
   private writeErrors = 0;
   private readonly podIPs = new Map<string, number>();
+  /** Per node: the images pulled there. */
+  private readonly images = new Map<string, Set<string>>();
+  /** Pods (by UID) whose containers were told to stop (`Killing` recorded). */
+  private readonly killed = new Set<string>();
+  /** Per node: the files containers left there ({@link StageNext.writeHostFile}). */
+  private readonly hostFiles = new Map<string, Set<string>>();
 
   constructor(private readonly o: PodLifecycleOptions) {}
 
@@ -84,6 +95,7 @@ export class PodLifecycle {
       onDelete: (p) => {
         const obj = (p as { obj?: Pod }).obj ?? (p as Pod);
         this.cancel(keyOf(obj));
+        this.killed.delete(obj.metadata?.uid ?? "");
       },
     });
     const off = nodes.onChange((name) => {
@@ -126,15 +138,19 @@ export class PodLifecycle {
         return;
       }
     }
+    if (pod.metadata?.deletionTimestamp != null) this.recordKilling(pod);
     const armed = this.pending.get(key);
-    if (armed !== undefined && matchesStageSelector(pod, armed.stage.selector)) return;
+    const files = this.hostFiles.get(node);
+    if (armed !== undefined && matchesStageSelector(pod, armed.stage.selector, files)) return;
     this.cancel(key);
-    const stage = this.pick(this.o.stages.filter((s) => matchesStageSelector(pod, s.selector)));
+    const stage = this.pick(this.o.stages.filter((s) => matchesStageSelector(pod, s.selector, files)));
     if (stage === undefined) return;
     const { clock, rand } = this.o;
     let delay = (stage.delay?.durationMs ?? 0) + (stage.delay?.jitterMs ?? 0) * rand.float();
     const until = stage.delay?.untilField;
-    if (until !== undefined) {
+    const own = intAt(pod, stage.delay?.durationMsFrom);
+    if (own !== undefined) delay = Math.max(0, own);
+    else if (until !== undefined) {
       const t = Date.parse(String(valueAt(pod, until) ?? ""));
       if (Number.isFinite(t)) delay = Math.max(delay, t - clock.now());
     }
@@ -163,6 +179,55 @@ export class PodLifecycle {
       if (isNotFound(err)) return;
       this.writeErrors++;
       safeLog(this.o.logger, "debug", "pod rejection write failed", { pod: keyOf(pod), err });
+      }
+    }
+  }
+
+  /** The recorder of the kubelet of `pod`'s node. */
+  private recorderOf(pod: Pod): EventRecorder | undefined {
+    const node = this.o.nodeRecorder;
+    return node !== undefined ? node(pod.spec?.nodeName ?? "") : this.o.recorder;
+  }
+
+  /**
+   * `killContainer`'s event, once per pod as its deletion reaches the kubelet: `Killing` (`Stopping container c`) for
+   * each running container.
+   */
+  private recordKilling(pod: Pod): void {
+    const uid = pod.metadata?.uid ?? "";
+    const recorder = this.recorderOf(pod);
+    if (recorder === undefined || this.killed.has(uid)) return;
+    this.killed.add(uid);
+    for (const cs of (pod.status?.containerStatuses ?? []) as ContainerStatus[]) {
+      if (cs.state?.running == null) continue;
+      recorder.event(containerRef(pod, cs.name), "Normal", "Killing", `Stopping container ${cs.name}`);
+    }
+  }
+
+  /** The kubelet's events as it starts each container of `pod` (see {@link StageNext.containerEvents}). */
+  private recordContainerStart(pod: Pod): void {
+    const recorder = this.recorderOf(pod);
+    if (recorder === undefined) return;
+    const node = pod.spec?.nodeName ?? "";
+    const pulled = this.images.get(node) ?? new Set<string>();
+    this.images.set(node, pulled);
+    for (const c of pod.spec?.containers ?? []) {
+      const ref = containerRef(pod, c.name);
+      const image = c.image ?? "";
+      if (pullPolicyOf(c) === "Always" || (pullPolicyOf(c) === "IfNotPresent" && !pulled.has(image))) {
+        recorder.event(ref, "Normal", "Pulling", `Pulling image ${JSON.stringify(image)}`);
+        recorder.event(
+          ref,
+          "Normal",
+          "Pulled",
+          `Successfully pulled image ${JSON.stringify(image)} in 0s (0s including waiting)`,
+        );
+        pulled.add(image);
+      } else {
+        recorder.event(ref, "Normal", "Pulled", `Container image ${JSON.stringify(image)} already present on machine`);
+      }
+      recorder.event(ref, "Normal", "Created", `Created container: ${c.name}`);
+      recorder.event(ref, "Normal", "Started", `Started container ${c.name}`);
     }
   }
 
@@ -179,7 +244,7 @@ export class PodLifecycle {
 
   private async fire(key: string, stage: Stage): Promise<void> {
     const pod = this.o.pods.getIndexer().getByKey(key);
-    if (pod === undefined || !matchesStageSelector(pod, stage.selector)) {
+    if (pod === undefined || !matchesStageSelector(pod, stage.selector, this.hostFiles.get(pod.spec?.nodeName ?? ""))) {
       if (pod !== undefined) this.evaluate(pod);
       return;
     }
@@ -204,8 +269,31 @@ export class PodLifecycle {
     const { client, clock } = this.o;
     const ns = pod.metadata?.namespace ?? "";
     const name = pod.metadata?.name ?? "";
-    if (step.event !== undefined) this.o.recorder?.event(pod, step.event.type, step.event.reason, step.event.message);
+    if (step.event !== undefined)
+      this.recorderOf(pod)?.event(pod, step.event.type, step.event.reason, step.event.message);
+    if (step.containerEvents === true && step.containers?.state === "running") this.recordContainerStart(pod);
+    if (step.writeHostFile !== undefined) {
+      const node = pod.spec?.nodeName ?? "";
+      const files = this.hostFiles.get(node) ?? new Set<string>();
+      this.hostFiles.set(node, files);
+      files.add(hostFilePath(pod, step.writeHostFile));
+    }
     if (step.delete === true) {
+      const phase = pod.status?.phase;
+      if (
+        step.terminalStatusFirst === true &&
+        phase !== "Succeeded" &&
+        phase !== "Failed" &&
+        (pod.metadata?.finalizers ?? []).length > 0
+      ) {
+        await this.apply(pod, {
+          phase: "Failed",
+          conditions: { Ready: "False", ContainersReady: "False" },
+          containers: { state: "terminated", reason: "Error", exitCode: 137 },
+        });
+        // The informer's newer pod arms pod-delete again; the delete follows then.
+        return;
+      }
       await client.delete(resources.pods, name, { namespace: ns, gracePeriodSeconds: 0 });
       return;
     }
@@ -278,12 +366,15 @@ export class PodLifecycle {
  * `sim-cluster/exit-code`) when it is one, else `exitCode`, else 0.
  */
 function exitCodeOf(pod: Pod, c: StageContainers): number {
-  if (c.exitCodeFrom !== undefined) {
-    const v = valueAt(pod, c.exitCodeFrom);
-    const n = typeof v === "number" ? v : typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v) : Number.NaN;
-    if (Number.isInteger(n)) return n;
-  }
-  return c.exitCode ?? 0;
+  return intAt(pod, c.exitCodeFrom) ?? c.exitCode ?? 0;
+}
+
+/** The integer at `path` in the pod (a number, or text of one), else undefined. */
+function intAt(pod: Pod, path: string | undefined): number | undefined {
+  if (path === undefined) return undefined;
+  const v = valueAt(pod, path);
+  const n = typeof v === "number" ? v : typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v) : Number.NaN;
+  return Number.isInteger(n) ? n : undefined;
 }
 
 /**
@@ -305,4 +396,28 @@ function readinessProbeStartMs(pod: Pod, scale: number): number | undefined {
     at = at === undefined ? ready : Math.max(at, ready);
   }
   return at;
+}
+
+/** A reference to one container of `pod` (`spec.containers{name}`), as the kubelet's container events carry. */
+function containerRef(pod: Pod, container: string): ObjectReference {
+  const m = pod.metadata;
+  return {
+    kind: "Pod",
+    apiVersion: "v1",
+    ...(m?.namespace !== undefined && { namespace: m.namespace }),
+    name: m?.name ?? "",
+    ...(m?.uid !== undefined && { uid: m.uid }),
+    ...(m?.resourceVersion !== undefined && { resourceVersion: m.resourceVersion }),
+    fieldPath: `spec.containers{${container}}`,
+  };
+}
+
+/** `imagePullPolicy`, or its default: `Always` for an image tagged `:latest` or untagged (no digest), else `IfNotPresent`. */
+function pullPolicyOf(c: { image?: string; imagePullPolicy?: string }): string {
+  if (c.imagePullPolicy !== undefined && c.imagePullPolicy !== "") return c.imagePullPolicy;
+  const image = c.image ?? "";
+  if (image.includes("@")) return "IfNotPresent";
+  const last = image.slice(image.lastIndexOf("/") + 1);
+  const tag = last.includes(":") ? last.slice(last.indexOf(":") + 1) : "";
+  return tag === "" || tag === "latest" ? "Always" : "IfNotPresent";
 }

@@ -54,6 +54,28 @@ describe("stage selectors", () => {
     expect(matching(running)).toEqual(["pod-ready"]);
     const deleting = { ...running, metadata: { ...pod.metadata, deletionTimestamp: "2026-01-01T00:00:00Z" } };
     expect(matching(deleting)).toEqual(["pod-delete"]);
+    // A container that traps SIGTERM: its own stage (which outweighs pod-delete) while it runs, pod-delete once failed.
+    const trapping = {
+      ...deleting,
+      metadata: { ...deleting.metadata, annotations: { "sim-cluster/termination-exit-code": "143" } },
+    };
+    expect(matching(trapping)).toEqual(["pod-terminate-on-signal", "pod-delete"]);
+    expect(DEFAULT_POD_STAGES.find((s) => s.name === "pod-terminate-on-signal")?.weight).toBeGreaterThan(1e6);
+    expect(matching({ ...trapping, status: { ...trapping.status, phase: "Failed" } })).toEqual(["pod-delete"]);
+  });
+
+  it("hostFile tests a file of the pod's node, its path's $(VAR) references expanded from the container's env", () => {
+    const withEnv = {
+      ...pod,
+      spec: { ...(pod as { spec?: object }).spec, containers: [{ name: "c", env: [{ name: "DIR", value: "/d" }] }] },
+    };
+    const absent = { hostFile: { path: "$(DIR)/foo", exists: false } };
+    const present = { hostFile: { path: "$(DIR)/foo", exists: true } };
+    expect(matchesStageSelector(withEnv, absent)).toBe(true);
+    expect(matchesStageSelector(withEnv, present)).toBe(false);
+    expect(matchesStageSelector(withEnv, absent, new Set(["/d/foo"]))).toBe(false);
+    expect(matchesStageSelector(withEnv, present, new Set(["/d/foo"]))).toBe(true);
+    expect(matchesStageSelector(withEnv, present, new Set(["$(DIR)/foo"]))).toBe(false);
   });
 
   it("validateStages names the stage and field of the first problem", () => {
@@ -74,5 +96,11 @@ describe("stage selectors", () => {
     expect(() =>
       validateStages([{ name: "a", next: {}, selector: { matchExpressions: [{ key: ".x", operator: "Is" }] } }]),
     ).toThrow("selector.matchExpressions[0].operator must be In, NotIn, Exists or DoesNotExist");
+    expect(() => validateStages([{ name: "a", next: {}, selector: { hostFile: { path: "" } } }])).toThrow(
+      'stages[0] "a": selector.hostFile must have a non-empty path and a boolean exists, got {"path":""}',
+    );
+    expect(() => validateStages([{ name: "a", next: {}, delay: { durationMsFrom: "x" } }])).toThrow(
+      "delay.durationMsFrom must be a path starting with '.'",
+    );
   });
 });

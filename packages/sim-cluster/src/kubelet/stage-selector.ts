@@ -1,3 +1,5 @@
+import type { Pod } from "@informer-ts/client";
+import { containerEnv, expandEnv } from "./container-env.js";
 import type { StageRequirement, StageSelector } from "./stage.js";
 
 /**
@@ -46,13 +48,27 @@ function matchesRequirement(obj: unknown, r: StageRequirement): boolean {
   }
 }
 
-/** Whether `obj` satisfies every label, annotation and expression of `selector` (an absent selector matches all). */
-export function matchesStageSelector(obj: unknown, selector: StageSelector | undefined): boolean {
+/**
+ * Whether `obj` satisfies every label, annotation and expression of `selector` (an absent selector matches all), and
+ * its `hostFile` test against `hostFiles`, the files of the pod's node (none when absent).
+ */
+export function matchesStageSelector(
+  obj: unknown,
+  selector: StageSelector | undefined,
+  hostFiles?: ReadonlySet<string>,
+): boolean {
   if (selector === undefined) return true;
+  const hf = selector.hostFile;
+  if (hf !== undefined && (hostFiles?.has(hostFilePath(obj, hf.path)) ?? false) !== hf.exists) return false;
   const meta = (obj as { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> } })
     .metadata;
   for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (meta?.labels?.[k] !== v) return false;
   for (const [k, v] of Object.entries(selector.matchAnnotations ?? {})) if (meta?.annotations?.[k] !== v) return false;
   for (const r of selector.matchExpressions ?? []) if (!matchesRequirement(obj, r)) return false;
   return true;
+}
+
+/** A host file path of a stage for `pod`: its `$(VAR)` references expanded from the first container's environment. */
+export function hostFilePath(pod: unknown, path: string): string {
+  return expandEnv(path, containerEnv(pod as Pod));
 }

@@ -17,6 +17,12 @@ export interface StageSelector {
   readonly matchLabels?: Readonly<Record<string, string>>;
   readonly matchAnnotations?: Readonly<Record<string, string>>;
   readonly matchExpressions?: readonly StageRequirement[];
+  /**
+   * A file on the pod's node — what a container left in a `hostPath` volume (a {@link StageNext.writeHostFile} step),
+   * kept across the pods that node runs: `path`, with `$(VAR)` references expanded from the first container's
+   * environment as the kubelet expands a command, must exist (`exists: true`) or be absent.
+   */
+  readonly hostFile?: { readonly path: string; readonly exists: boolean };
 }
 
 /** When a {@link Stage} fires after it starts to apply (kwok's `StageDelay`). */
@@ -30,6 +36,12 @@ export interface StageDelay {
    * `durationFrom`), so a graceful deletion lasts its grace period.
    */
   readonly untilField?: string;
+  /**
+   * A path into the pod (`.metadata.annotations.sim-cluster/termination-delay-ms`) whose integer value, in
+   * milliseconds, replaces `durationMs`, `jitterMs` and `untilField` when present (a container that decides itself
+   * when it exits).
+   */
+  readonly durationMsFrom?: string;
   /**
    * Also waits for the readiness probes: the stage fires no earlier than each container with a `readinessProbe`
    * started (`state.running.startedAt`) plus the probe's `initialDelaySeconds` times this factor (1: as the pod says;
@@ -67,6 +79,26 @@ export interface StageNext {
   readonly assignIPs?: boolean;
   /** Deletes the pod with `gracePeriodSeconds: 0` (the kubelet's final delete once containers stopped). */
   readonly delete?: boolean;
+  /**
+   * With `delete`: a pod that is not `Succeeded`/`Failed` yet and has finalizers (so the delete leaves it in place)
+   * first gets the terminal status the kubelet writes once it killed the containers — every container `terminated`
+   * (exit code 137, `Error`), `Ready`/`ContainersReady` `False`, phase `Failed` — as a Job's pods under
+   * `podReplacementPolicy: Failed` need to be replaced.
+   */
+  readonly terminalStatusFirst?: boolean;
+  /**
+   * A file the containers leave on the pod's node (in a `hostPath` volume: it outlives the pod), the path's `$(VAR)`
+   * references expanded from the first container's environment; a {@link StageSelector.hostFile} tests for it.
+   */
+  readonly writeHostFile?: string;
+  /**
+   * With `containers.state: running`: the events the kubelet records as it starts each container (on the pod, field
+   * path `spec.containers{name}`): `Pulling` (`Pulling image "busybox"`) and `Pulled` (`Successfully pulled image
+   * "busybox" in 0s (0s including waiting)`) when the image is pulled — `imagePullPolicy: Always` (the default for
+   * `:latest` or no tag), or the node has not pulled it yet — else `Pulled` (`Container image "busybox" already
+   * present on machine`); then `Created` (`Created container: c`) and `Started` (`Started container c`).
+   */
+  readonly containerEvents?: boolean;
   /** An Event the kubelet records on the pod (source `kubelet`, the node as host). */
   readonly event?: { readonly type: "Normal" | "Warning"; readonly reason: string; readonly message: string };
 }
@@ -97,19 +129,31 @@ export interface Stage {
 export const OUTCOME_ANNOTATION = "sim-cluster/outcome";
 /** The pod annotation holding the exit code of a failing pod's containers (default 1). */
 export const EXIT_CODE_ANNOTATION = "sim-cluster/exit-code";
+/**
+ * The pod annotation that makes a deleting pod's containers handle `SIGTERM` (a `trap` in their command): they exit
+ * with this code (default 143) after {@link TERMINATION_DELAY_ANNOTATION} milliseconds, so the pod is `Failed` before
+ * its grace period is over (stage `pod-terminate-on-signal`).
+ */
+export const TERMINATION_EXIT_CODE_ANNOTATION = "sim-cluster/termination-exit-code";
+/** How many milliseconds of virtual time a {@link TERMINATION_EXIT_CODE_ANNOTATION} pod takes to stop (default 0). */
+export const TERMINATION_DELAY_ANNOTATION = "sim-cluster/termination-delay-ms";
 const OUTCOME_KEY = `.metadata.annotations.${OUTCOME_ANNOTATION}`;
 const EXIT_CODE_KEY = `.metadata.annotations.${EXIT_CODE_ANNOTATION}`;
+const TERMINATION_EXIT_CODE_KEY = `.metadata.annotations.${TERMINATION_EXIT_CODE_ANNOTATION}`;
 
 const NOT_DELETING: StageRequirement = { key: ".metadata.deletionTimestamp", operator: "DoesNotExist" };
 
 /**
  * The default pod stages (after kwok's `pod-general` stages): a bound pod gets its containers created
- * (`ContainerCreating`, `Initialized`), they start after about a second (`Running`, IPs, `Started` event), the pod
+ * (`ContainerCreating`, `Initialized`), they start after about a second (`Running`, IPs, the `Pulled`/`Created`/
+ * `Started` events of each container), the pod
  * becomes `Ready`; a container that exited under `restartPolicy: Always`/`OnFailure` restarts; a pod with
  * `restartPolicy: Never`/`OnFailure` whose containers ran completes (`Succeeded`) after about five seconds — or, with the
  * {@link OUTCOME_ANNOTATION} `Failed`, fails (`Failed` with the {@link EXIT_CODE_ANNOTATION}'s exit code under `Never`;
  * the container exits with it and restarts otherwise, as `CrashLoopBackOff` would); a deleting
- * pod is removed once its grace period is over.
+ * pod is removed once its grace period is over — a pod with finalizers turns `Failed` first (its containers killed,
+ * exit code 137), and one annotated {@link TERMINATION_EXIT_CODE_ANNOTATION} turns `Failed` with that code after
+ * {@link TERMINATION_DELAY_ANNOTATION} ms (stage `pod-terminate-on-signal`).
  */
 export const DEFAULT_POD_STAGES: readonly Stage[] = Object.freeze<Stage[]>([
   {
@@ -141,7 +185,7 @@ export const DEFAULT_POD_STAGES: readonly Stage[] = Object.freeze<Stage[]>([
       phase: "Running",
       conditions: { PodReadyToStartContainers: "True" },
       containers: { state: "running" },
-      event: { type: "Normal", reason: "Started", message: "Started container" },
+      containerEvents: true,
     },
   },
   {
@@ -170,7 +214,7 @@ export const DEFAULT_POD_STAGES: readonly Stage[] = Object.freeze<Stage[]>([
     delay: { durationMs: 10_000, jitterMs: 1000 },
     next: {
       containers: { state: "running", restart: true },
-      event: { type: "Normal", reason: "Started", message: "Started container" },
+      containerEvents: true,
     },
   },
   {
@@ -230,10 +274,28 @@ export const DEFAULT_POD_STAGES: readonly Stage[] = Object.freeze<Stage[]>([
     },
   },
   {
+    // Outweighs pod-delete, which matches the same pods.
+    name: "pod-terminate-on-signal",
+    weight: 1e9,
+    selector: {
+      matchExpressions: [
+        { key: ".metadata.deletionTimestamp", operator: "Exists" },
+        { key: TERMINATION_EXIT_CODE_KEY, operator: "Exists" },
+        { key: ".status.phase", operator: "In", values: ["Running"] },
+      ],
+    },
+    delay: { durationMsFrom: `.metadata.annotations.${TERMINATION_DELAY_ANNOTATION}` },
+    next: {
+      phase: "Failed",
+      conditions: { Ready: "False", ContainersReady: "False" },
+      containers: { state: "terminated", reason: "Error", exitCode: 143, exitCodeFrom: TERMINATION_EXIT_CODE_KEY },
+    },
+  },
+  {
     name: "pod-delete",
     selector: { matchExpressions: [{ key: ".metadata.deletionTimestamp", operator: "Exists" }] },
     delay: { untilField: ".metadata.deletionTimestamp" },
-    next: { delete: true },
+    next: { delete: true, terminalStatusFirst: true },
   },
 ]);
 
@@ -246,7 +308,7 @@ const STARTUP_STAGES = new Set(["pod-container-creating", "pod-running"]);
 /**
  * The default stages with a bound pod's start-up in one status write (after kwok's `stages/pod-fast.yaml`, the stages
  * kwok installs by default and runs its scale figures with): `pod-create-and-ready` takes a pending pod without a
- * pod IP straight to `Running` and `Ready` (IPs, start time, every container running and ready, the `Started` event)
+ * pod IP straight to `Running` and `Ready` (IPs, start time, every container running and ready, its start events)
  * when it is bound, with no delay. What follows — restart (and `pod-ready` after it), completion, failure by
  * annotation, deletion — is {@link DEFAULT_POD_STAGES}' own stages. A pod is never seen `ContainerCreating`: use the default stages where that
  * matters (a test of a controller's view of starting pods). One pod start costs one `pods/status` write instead of
@@ -274,7 +336,7 @@ export const FAST_POD_STAGES: readonly Stage[] = Object.freeze<Stage[]>([
       },
       containers: { state: "running", ready: true },
       assignIPs: true,
-      event: { type: "Normal", reason: "Started", message: "Started container" },
+      containerEvents: true,
     },
   },
   ...DEFAULT_POD_STAGES.filter((s) => !STARTUP_STAGES.has(s.name)),
@@ -313,12 +375,23 @@ export function validateStages(stages: unknown): readonly Stage[] {
     nonNeg("weight", st.weight);
     nonNeg("delay.durationMs", st.delay?.durationMs);
     nonNeg("delay.jitterMs", st.delay?.jitterMs);
+    const from = st.delay?.durationMsFrom;
+    if (from !== undefined && !(typeof from === "string" && from.startsWith(".")))
+      throw at("delay.durationMsFrom", "must be a path starting with '.'", from);
     if (typeof st.next !== "object" || st.next === null) throw at("next", "must be an object", st.next);
     const p = st.failureProbability;
     if (p !== undefined && !(typeof p === "number" && p >= 0 && p <= 1))
       throw at("failureProbability", "must be a number in [0, 1]", p);
     if (p !== undefined && p > 0 && (typeof st.failure !== "object" || st.failure === null))
       throw at("failure", "must be given when failureProbability > 0", st.failure);
+    const hf = st.selector?.hostFile;
+    if (hf !== undefined && (typeof hf?.path !== "string" || hf.path === "" || typeof hf.exists !== "boolean"))
+      throw at("selector.hostFile", "must have a non-empty path and a boolean exists", hf);
+    if (
+      st.next.writeHostFile !== undefined &&
+      (typeof st.next.writeHostFile !== "string" || st.next.writeHostFile === "")
+    )
+      throw at("next.writeHostFile", "must be a non-empty string", st.next.writeHostFile);
     for (const [j, r] of (st.selector?.matchExpressions ?? []).entries()) {
       if (typeof r?.key !== "string" || !r.key.startsWith("."))
         throw at(`selector.matchExpressions[${j}].key`, "must be a path starting with '.'", r?.key);
