@@ -168,7 +168,7 @@ export class PodLifecycle {
 
   /** `rejectPod`: the pod's status `Failed` with the rejection's reason and message, and a warning event. */
   private async reject(pod: Pod, r: AdmissionRejection): Promise<void> {
-    this.o.recorder?.event(pod, "Warning", r.reason, r.message);
+    this.recorderOf(pod)?.event(pod, "Warning", r.reason, r.message);
     try {
       await this.o.client.updateStatus(resources.pods, {
         ...pod,
@@ -179,7 +179,6 @@ export class PodLifecycle {
       if (isNotFound(err)) return;
       this.writeErrors++;
       safeLog(this.o.logger, "debug", "pod rejection write failed", { pod: keyOf(pod), err });
-      }
     }
   }
 
