@@ -262,6 +262,17 @@ const NEVER_READY_STAGES: Stage[] = DEFAULT_POD_STAGES.map((st) =>
     : st,
 );
 
+describe("DaemonSet status writes in the simulated cluster", () => {
+  it("a 409 Conflict on the status write is retried once on the set as the server has it (storeDaemonSetStatus), not a reconcile error", async () => {
+    c = await cluster(2);
+    const id = c.faults.request({ type: "status", code: 409, verbs: ["update"], resource: "daemonsets", count: 1 });
+    await c.client.create(resources.daemonSets, daemonSet("daemon-set"));
+    await settleOnNodes("daemon-set", nodeNames());
+    expect(c.engine.faults.requestFaults.list().find((f) => f.id === id)?.fired).toBe(1);
+    expect(c.runtime?.workloads.daemonSets?.controller.status().errors).toBe(0);
+  });
+});
+
 describe("DaemonSet rolling update with maxSurge in the simulated cluster (update_test.go)", () => {
   /** Per node during a rollout: live pods, and whether one of them is available. */
   function observe(name: string, maxSurge: number) {

@@ -210,6 +210,17 @@ describe("StatefulSet in the simulated cluster", () => {
   });
 });
 
+describe("StatefulSet status writes in the simulated cluster", () => {
+  it("a 409 Conflict on the status write is retried on the set as the server has it (updateStatefulSetStatus's RetryOnConflict), not a reconcile error", async () => {
+    c = await createSimCluster({ cluster: { nodes: 3, controllers: ["statefulset"] } });
+    const id = c.faults.request({ type: "status", code: 409, verbs: ["update"], resource: "statefulsets", count: 2 });
+    await c.client.create(resources.statefulSets, statefulSet("ss", 2));
+    await settleReady("ss", 2);
+    expect(c.engine.faults.requestFaults.list().find((f) => f.id === id)?.fired).toBe(2);
+    expect(c.runtime?.workloads.statefulSets?.controller.status().errors).toBe(0);
+  });
+});
+
 describe("StatefulSet start ordinal and maxUnavailable in the simulated cluster", () => {
   // test/integration/statefulset/statefulset_test.go TestStatefulSetStartOrdinal: pods from the start ordinal, and a
   // scale-down to 1 keeps the first.

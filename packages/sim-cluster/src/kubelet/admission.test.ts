@@ -38,6 +38,18 @@ describe("kubelet admission (NodePorts)", () => {
     expect(awaitsAdmission(unbound)).toBe(false);
   });
 
+  it("lists the node's pods only for a pod that binds a host port", () => {
+    let listed = 0;
+    const list = () => {
+      listed++;
+      return [pod("o", { hostPort: 21017, phase: "Running", started: true })];
+    };
+    expect(admissionRejection(pod("p", { phase: "Pending" }), list)).toBeUndefined();
+    expect(listed).toBe(0);
+    expect(admissionRejection(pod("p", { hostPort: 21017, phase: "Pending" }), list)?.reason).toBe("NodePorts");
+    expect(listed).toBe(1);
+  });
+
   it.each([
     ["no host port", { phase: "Pending" }, [pod("o", { hostPort: 21017, phase: "Running", started: true })], undefined],
     [

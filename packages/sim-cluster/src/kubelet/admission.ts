@@ -34,12 +34,17 @@ function admittedBefore(a: Pod, b: Pod): boolean {
  * predicates): a pod that binds a host port already bound by an active pod of the node admitted before it is
  * rejected — `Failed`, reason `NodePorts`, message `Pod was rejected: Predicate NodePorts failed: …`. A pod placed by
  * `spec.nodeName` skips the scheduler's own `NodePorts` filter, so this is where the conflict shows. Other predicates
- * (resources, node affinity, taints) are not re-checked here.
+ * (resources, node affinity, taints) are not re-checked here. `podsOnNode` may be a function, called only when the pod
+ * binds a host port.
  */
-export function admissionRejection(pod: Pod, podsOnNode: readonly Pod[]): AdmissionRejection | undefined {
+export function admissionRejection(
+  pod: Pod,
+  podsOnNode: readonly Pod[] | (() => readonly Pod[]),
+): AdmissionRejection | undefined {
   const want = podHostPorts(pod);
   if (want.length === 0) return undefined;
-  const used = podsOnNode
+  // Listed only for a pod that binds host ports (most do not): the kubelet stand-in lists every pod of the node.
+  const used = (typeof podsOnNode === "function" ? podsOnNode() : podsOnNode)
     .filter(
       (o) =>
         o.metadata?.uid !== pod.metadata?.uid &&

@@ -127,10 +127,11 @@ export class PodLifecycle {
       return;
     }
     if (awaitsAdmission(pod)) {
-      const onNode = this.o.pods
-        .getIndexer()
-        .list()
-        .filter((p) => p.spec?.nodeName === node);
+      const onNode = () =>
+        this.o.pods
+          .getIndexer()
+          .list()
+          .filter((p) => p.spec?.nodeName === node);
       const rejection = admissionRejection(pod, onNode);
       if (rejection !== undefined) {
         this.cancel(key);
