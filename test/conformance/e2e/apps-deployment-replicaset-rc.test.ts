@@ -4,7 +4,7 @@
 // as against `pnpm apiserver --cluster`.
 import type { AppsV1Api, V1Deployment, V1Pod, V1PodTemplateSpec, V1ReplicaSet } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { E2E_STAGES, type E2eCluster, stagesExceptFor, startE2eCluster, watchEvents } from "./harness.js";
+import { codeOf, E2E_STAGES, type E2eCluster, stagesExceptFor, startE2eCluster, watchEvents } from "./harness.js";
 
 /**
  * Upstream's non-existent image (`webserver:404`) never pulls, so its pods never run. The kubelet stand-in pulls no
@@ -263,6 +263,111 @@ describe("[sig-apps] Deployment (apps/deployment.go): rollover", () => {
     // Ensure that both old replica sets have no replicas.
     await expect.poll(() => replicas(rsName), POLL).toEqual([0, 0]);
     await expect.poll(() => replicas(first?.metadata?.name ?? ""), POLL).toEqual([0, 0]);
+  });
+});
+
+describe("[sig-apps] Deployment (apps/deployment.go): iterative rollouts", () => {
+  it("iterative rollouts should eventually progress", async () => {
+    const ns = await c.namespace("deployment");
+    const labels = { name: "httpd" };
+    const name = "webserver";
+    const d = newDeployment(name, 6, labels, HTTPD, "RollingUpdate");
+    d.spec!.progressDeadlineSeconds = 300;
+    d.spec!.revisionHistoryLimit = 2;
+    d.spec!.template.spec!.terminationGracePeriodSeconds = 0;
+    await apps.createNamespacedDeployment({ namespace: ns, body: d });
+    // Upstream draws from math/rand; a seeded generator (mulberry32) keeps the run repeatable here.
+    let seed = 0x5eed;
+    const rand = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    /** `UpdateDeploymentWithRetries`. */
+    const update = async (change: (d: V1Deployment) => void): Promise<V1Deployment> => {
+      for (let attempt = 0; ; attempt++) {
+        const cur = await apps.readNamespacedDeployment({ namespace: ns, name });
+        change(cur);
+        try {
+          return await apps.replaceNamespacedDeployment({ namespace: ns, name, body: cur });
+        } catch (err) {
+          if (attempt > 20 || codeOf(err) !== 409) throw err;
+        }
+      }
+    };
+    const randomScale = (u: V1Deployment) => {
+      const r = rand();
+      if (r < 0.3) u.spec!.replicas = (u.spec!.replicas ?? 1) + 1;
+      else if (r < 0.6 && (u.spec!.replicas ?? 1) > 1) u.spec!.replicas = (u.spec!.replicas ?? 1) - 1;
+    };
+    const actions: string[] = [];
+    let deployment = await apps.readNamespacedDeployment({ namespace: ns, name });
+    for (let i = 0; i < 20; i++) {
+      // Upstream sleeps up to i seconds; the stages here run 20 times faster.
+      const r = rand();
+      if (r < 0.6) await new Promise((done) => setTimeout(done, i * r * 50));
+      const n = rand();
+      if (n < 0.2) {
+        actions.push("rollout");
+        deployment = await update((u) => {
+          const container = u.spec!.template.spec!.containers[0]!;
+          container.env = [...(container.env ?? []), { name: `A${i}`, value: String(i) }];
+          randomScale(u);
+        });
+      } else if (n < 0.4) {
+        actions.push("rollback");
+        deployment = await update((u) => {
+          u.metadata!.annotations = { ...u.metadata!.annotations, "deprecated.deployment.rollback.to": "0" };
+        });
+      } else if (n < 0.6) {
+        actions.push("scale");
+        deployment = await update(randomScale);
+      } else if (n < 0.8) {
+        const paused = deployment.spec?.paused === true;
+        actions.push(paused ? "resume" : "pause");
+        deployment = await update((u) => {
+          u.spec!.paused = !paused;
+          randomScale(u);
+        });
+      } else {
+        actions.push("delete pods");
+        for (const p of await pods(ns, "name=httpd")) {
+          if (rand() < 0.5) continue;
+          try {
+            await c.core.deleteNamespacedPod({ namespace: ns, name: p.metadata!.name! });
+          } catch (err) {
+            if (codeOf(err) !== 404) throw err;
+          }
+        }
+      }
+    }
+    // Every kind of step was taken (the seed decides which).
+    expect(new Set(actions)).toEqual(new Set(["rollout", "rollback", "scale", "pause", "resume", "delete pods"]));
+    deployment = await apps.readNamespacedDeployment({ namespace: ns, name });
+    if (deployment.spec?.paused === true) {
+      deployment = await update((u) => {
+        u.spec!.paused = false;
+      });
+    }
+    const generation = deployment.metadata?.generation ?? 0;
+    // waitForObservedDeployment, WaitForDeploymentComplete.
+    await expect
+      .poll(async () => {
+        const cur = await apps.readNamespacedDeployment({ namespace: ns, name });
+        return (cur.status?.observedGeneration ?? 0) >= generation && isComplete(cur);
+      }, POLL)
+      .toBe(true);
+    // waitForDeploymentWithCondition: Progressing with NewReplicaSetAvailable.
+    await expect
+      .poll(async () => {
+        const cur = await apps.readNamespacedDeployment({ namespace: ns, name });
+        return cur.status?.conditions?.find((x) => x.type === "Progressing")?.reason;
+      }, POLL)
+      .toBe("NewReplicaSetAvailable");
+    // The rollback requests were handled: none is left on the Deployment.
+    const last = await apps.readNamespacedDeployment({ namespace: ns, name });
+    expect(last.metadata?.annotations?.["deprecated.deployment.rollback.to"]).toBeUndefined();
   });
 });
 

@@ -1001,7 +1001,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "apps/deployment.go",
     it: "iterative rollouts should eventually progress",
-    here: { pending: "not re-implemented yet" },
+    here: "apps-deployment-replicaset-rc.test.ts",
   },
   {
     file: "apps/deployment.go",

@@ -50,6 +50,7 @@ import {
   REVISION_HISTORY_ANNOTATION,
   revisionOf,
 } from "./revisions.js";
+import { planRollback } from "./rollback.js";
 
 /** Options of a {@link DeploymentController}. */
 export interface DeploymentControllerOptions {
@@ -100,7 +101,8 @@ function requestOf(obj: KubeObject): Request {
  *   progress is synced again when its `progressDeadlineSeconds` would run out.
  *
  * Differences from kube-controller-manager: the template hash differs from upstream's (FNV-1a of sorted JSON, not
- * spew); no `rollbackTo` (extensions/v1beta1); adoption checks the cached Deployment; proportional scaling rounds as
+ * spew); the rollback request is the `deprecated.deployment.rollback.to` annotation only ({@link planRollback}: the
+ * ReplicaSet's annotations are not copied back to the Deployment); adoption checks the cached Deployment; proportional scaling rounds as
  * upstream but ignores `max-replicas` of ReplicaSets created by older controllers.
  */
 export class DeploymentController {
@@ -225,6 +227,13 @@ export class DeploymentController {
     if (await this.checkPausedConditions(d)) return undefined;
     if (spec.paused) {
       await this.sync(d, rsList);
+      return undefined;
+    }
+    // A rollback request: the Deployment gets the old template (and loses the request); its update syncs again.
+    const rollback = planRollback(d, rsList);
+    if (rollback !== undefined) {
+      await this.o.client.update(resources.deployments, rollback.deployment);
+      this.o.recorder?.event(d, rollback.event.type, rollback.event.reason, rollback.event.message);
       return undefined;
     }
     if (this.isScalingEvent(d, rsList)) {
