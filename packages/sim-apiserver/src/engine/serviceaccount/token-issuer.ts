@@ -1,6 +1,7 @@
 import { createHash, generateKeyPairSync, type KeyObject, sign, verify } from "node:crypto";
 import type { Clock, Rand } from "@informer-ts/clock";
 import { newUid } from "../object-util.js";
+import { type JsonWebKey, jsonWebKeySet, openIdConfiguration } from "./issuer-discovery.js";
 
 /** The issuer and default audience of the simulator's tokens (kube-apiserver's `--service-account-issuer` default). */
 export const SERVICE_ACCOUNT_ISSUER = "https://kubernetes.default.svc.cluster.local";
@@ -103,6 +104,17 @@ export class ServiceAccountTokenIssuer {
   /** The public key tokens are signed with, as PEM (what `/openid/v1/jwks` would publish). */
   publicKeyPem(): string {
     return this.keyPair().publicKey.export({ type: "spki", format: "pem" }).toString();
+  }
+
+  /** The key set `/openid/v1/jwks` publishes: the one public key, with the `kid` of the tokens' header. */
+  jwks(): { readonly keys: readonly JsonWebKey[] } {
+    const { publicKey, kid } = this.keyPair();
+    return jsonWebKeySet(publicKey, kid);
+  }
+
+  /** The OpenID provider configuration of this issuer, its keys at `jwksUri`. */
+  openIdConfiguration(jwksUri: string): Record<string, unknown> {
+    return openIdConfiguration(this.issuer, jwksUri);
   }
 
   /** A signed token for `g`, and its claims. */
