@@ -50,13 +50,14 @@ const DEFAULT_PUBLIC = ["/healthz", "/readyz", "/livez", "/version"];
 
 /** A `--token` entry: the token and the user it stands for (`tokenfile.NewCSV`'s fields). */
 export function parseTokenEntry(entry: string): { readonly token: string; readonly user: UserInfo } {
-  const [token = "", name = "", , ...groups] = entry.split(",").map((f) => f.trim().replace(/^"|"$/g, ""));
+  const [token = "", name = "", uid = "", ...groups] = entry.split(",").map((f) => f.trim().replace(/^"|"$/g, ""));
   return {
     token,
     user: {
       name: name === "" ? "sim-token-user" : name,
       method: "token",
       ...(groups.length > 0 && { groups: groups.filter((g) => g !== "") }),
+      ...(uid !== "" && { uid }),
     },
   };
 }

@@ -73,9 +73,14 @@ describe("service-account bearer tokens", () => {
     const token = await serviceAccountToken(s, "default", "robot");
     const me = await selfReview(s, token);
     expect(me.status).toBe(201);
+    const sa = await call(s, "GET", "/api/v1/namespaces/default/serviceaccounts/robot", ROOT);
+    const uid = (sa.json as { metadata: { uid: string } }).metadata.uid;
+    const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { jti: string };
     expect(me.userInfo).toEqual({
       username: "system:serviceaccount:default:robot",
+      uid,
       groups: ["system:serviceaccounts", "system:serviceaccounts:default", "system:authenticated"],
+      extra: { "authentication.kubernetes.io/credential-id": [`JTI=${claims.jti}`] },
     });
     const denied = await call(s, "GET", "/api/v1/namespaces/default/configmaps", token);
     expect(denied.status).toBe(403);
@@ -153,9 +158,19 @@ describe("service-account issuer discovery", () => {
 describe("impersonation over HTTP", () => {
   it("the impersonated identity is what SelfSubjectReview, SelfSubjectAccessReview and RBAC see", async () => {
     const s = await start();
-    const me = await selfReview(s, ROOT, { "Impersonate-User": "bob", "Impersonate-Group": "dev" });
+    const me = await selfReview(s, ROOT, {
+      "Impersonate-User": "bob",
+      "Impersonate-Group": "dev",
+      "Impersonate-Uid": "b-1",
+      "Impersonate-Extra-Scopes": "view",
+    });
     expect(me.status).toBe(201);
-    expect(me.userInfo).toEqual({ username: "bob", groups: ["dev", "system:authenticated"] });
+    expect(me.userInfo).toEqual({
+      username: "bob",
+      uid: "b-1",
+      groups: ["dev", "system:authenticated"],
+      extra: { scopes: ["view"] },
+    });
     const sa = await selfReview(s, ROOT, { "Impersonate-User": "system:serviceaccount:ns:robot" });
     expect(sa.userInfo).toEqual({
       username: "system:serviceaccount:ns:robot",

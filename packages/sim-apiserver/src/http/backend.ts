@@ -17,6 +17,9 @@ export interface BackendRequestContext {
   readonly user: string;
   /** The groups the authenticator gave the user. */
   readonly groups?: readonly string[] | undefined;
+  /** The user's uid and extra attributes (a service account's, a token line's uid, `Impersonate-Uid`/`-Extra-*`). */
+  readonly uid?: string | undefined;
+  readonly extra?: Readonly<Record<string, readonly string[]>> | undefined;
   /** `User-Agent`, for accounting. */
   readonly userAgent: string;
   /** Query parameters of writes (`dryRun`, `fieldManager`, `force`). */

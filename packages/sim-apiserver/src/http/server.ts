@@ -372,6 +372,8 @@ export class SimHttpServer {
       }
       rec.user = u.name;
       rec.groups = u.groups;
+      rec.uid = u.uid;
+      rec.extra = u.extra;
       if (!info.isResourceRequest) {
         if (!info.path.startsWith("/_sim")) this.authorizeNonResource(rec, info.path);
         await this.handleNonResource(req, res, info, url);
