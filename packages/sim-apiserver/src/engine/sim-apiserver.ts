@@ -68,7 +68,11 @@ import {
   type TokenAuthentication,
   type TokenObjectLookup,
 } from "./serviceaccount/service-account-tokens.js";
-import { ServiceAccountTokenIssuer } from "./serviceaccount/token-issuer.js";
+import {
+  SERVICE_ACCOUNT_ISSUER,
+  ServiceAccountTokenIssuer,
+  signingKeysFromPem,
+} from "./serviceaccount/token-issuer.js";
 import { cacherConfigOf, type SimApiServerOptions } from "./sim-apiserver-options.js";
 import type { SimWatch } from "./sim-watch.js";
 import { MvccStorage, prefixOf, StorageMaintenance } from "./storage/index.js";
@@ -256,7 +260,12 @@ export class SimApiServer {
       const r = this.table.byGroupResource(resource);
       return r === undefined ? undefined : this.storage.get(r, namespace, name);
     };
-    this.serviceAccountTokens = new ServiceAccountTokens(new ServiceAccountTokenIssuer(this.clock, saRand), lookup);
+    const saKeys =
+      opts.serviceAccountSigningKey === undefined ? undefined : signingKeysFromPem(opts.serviceAccountSigningKey);
+    this.serviceAccountTokens = new ServiceAccountTokens(
+      new ServiceAccountTokenIssuer(this.clock, saRand, SERVICE_ACCOUNT_ISSUER, saKeys),
+      lookup,
+    );
     this.podLogs = new PodLogs({
       clock: this.clock,
       pod: (ns, name) => lookup("pods", ns, name),

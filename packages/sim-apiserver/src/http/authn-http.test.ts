@@ -1,4 +1,7 @@
-import { createPublicKey, verify } from "node:crypto";
+import { createPublicKey, generateKeyPairSync, verify } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { FakeClock } from "@informer-ts/clock";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EngineServer, startEngineServer } from "./engine-server.test-util.js";
@@ -234,6 +237,40 @@ describe("impersonation over HTTP", () => {
     expect(noUser.status).toBe(500);
     expect(noUser.text).toBe(
       'Internal Server Error: "/api/v1/namespaces": requested [{Group  system:masters    }] without impersonating a user',
+    );
+  });
+});
+
+describe("--service-account-signing-key-file", () => {
+  it("tokens are signed with the given key, which the key set publishes; a key that is not RSA is refused", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sa-key-"));
+    const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const file = join(dir, "sa.key");
+    writeFileSync(file, privateKey.export({ type: "pkcs8", format: "pem" }));
+    srv = await startEngineServer(new FakeClock(), { serviceAccountSigningKeyFile: file });
+    const s = srv;
+    const sa = await call(s, "POST", "/api/v1/namespaces/default/serviceaccounts", undefined, {
+      metadata: { name: "r" },
+    });
+    expect(sa.status).toBe(201);
+    const tr = await call(s, "POST", "/api/v1/namespaces/default/serviceaccounts/r/token", undefined, { spec: {} });
+    const token = (tr.json as { status: { token: string } }).status.token;
+    const [h, p, sig] = token.split(".");
+    expect(verify("sha256", Buffer.from(`${h}.${p}`), publicKey, Buffer.from(sig!, "base64url"))).toBe(true);
+    const jwks = (await call(s, "GET", "/openid/v1/jwks", undefined)).json as { keys: { n: string }[] };
+    expect(jwks.keys.map((k) => k.n)).toEqual([publicKey.export({ format: "jwk" }).n]);
+    const ec = join(dir, "ec.key");
+    writeFileSync(
+      ec,
+      generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ type: "pkcs8", format: "pem" }),
+    );
+    await expect(startEngineServer(new FakeClock(), { serviceAccountSigningKeyFile: ec })).rejects.toThrow(
+      `--service-account-signing-key-file ${ec}: service-account signing key: a ec key; only RSA keys (RS256) are supported`,
+    );
+    const garbage = join(dir, "garbage.key");
+    writeFileSync(garbage, "not a key");
+    await expect(startEngineServer(new FakeClock(), { serviceAccountSigningKeyFile: garbage })).rejects.toThrow(
+      `--service-account-signing-key-file ${garbage}: service-account signing key: not a PEM private key`,
     );
   });
 });
