@@ -71,9 +71,18 @@ describe("impersonation headers (buildImpersonationRequests)", () => {
   it("impersonationHeadersOf keeps every value and only the impersonate-* headers", () => {
     const h = impersonationHeadersOf(
       { "impersonate-user": "bob", "impersonate-group": "dev, ops", accept: "*/*" },
-      { "impersonate-user": ["bob"], "impersonate-group": ["dev", "ops"], accept: ["*/*"] },
+      () => ({ "impersonate-user": ["bob"], "impersonate-group": ["dev", "ops"], accept: ["*/*"] }),
     );
     expect(h).toEqual({ "impersonate-user": ["bob"], "impersonate-group": ["dev", "ops"] });
+    // Without an impersonation header the distinct headers are not built.
+    let built = false;
+    expect(
+      impersonationHeadersOf({ accept: "*/*" }, () => {
+        built = true;
+        return {};
+      }),
+    ).toEqual({});
+    expect(built).toBe(false);
   });
 });
 

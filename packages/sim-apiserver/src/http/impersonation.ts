@@ -172,16 +172,21 @@ export function impersonate(
   };
 }
 
-/** The impersonation headers of a request, every value of each (Node's `headersDistinct`). */
+/**
+ * The impersonation headers of a request, every value of each (`distinct`: Node's `headersDistinct`, asked only
+ * when there is such a header — building it costs a copy of every header).
+ */
 export function impersonationHeadersOf(
   headers: IncomingHttpHeaders,
-  distinct?: Readonly<Record<string, string[] | undefined>>,
+  distinct?: () => Readonly<Record<string, string[] | undefined>>,
 ): Record<string, readonly string[] | undefined> {
   const out: Record<string, readonly string[] | undefined> = {};
+  let all: Readonly<Record<string, string[] | undefined>> | undefined;
   for (const name of Object.keys(headers)) {
     if (!name.startsWith("impersonate-")) continue;
+    all ??= distinct?.();
     const raw = headers[name];
-    out[name] = distinct?.[name] ?? (raw === undefined ? undefined : Array.isArray(raw) ? raw : [raw]);
+    out[name] = all?.[name] ?? (raw === undefined ? undefined : Array.isArray(raw) ? raw : [raw]);
   }
   return out;
 }

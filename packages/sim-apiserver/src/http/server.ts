@@ -358,7 +358,7 @@ export class SimHttpServer {
       }
       let u = authenticated;
       // The impersonation filter (after authentication, before priority and fairness and authorization).
-      const impersonation = impersonationHeadersOf(req.headers, req.headersDistinct);
+      const impersonation = impersonationHeadersOf(req.headers, () => req.headersDistinct);
       if (Object.keys(impersonation).length > 0) {
         const parsed = parseImpersonationHeaders(impersonation);
         if (!parsed.ok) {
