@@ -131,6 +131,7 @@ export {
   maxLenError,
   nameIsDNSLabel,
   nameIsDNSSubdomain,
+  nameIsPathSegmentName,
   regexError,
   type ValidateNameFunc,
   type ValidateObjectMetaOptions,

@@ -8,6 +8,7 @@ import {
   isValidLabelValue,
   nameIsDNSLabel,
   nameIsDNSSubdomain,
+  nameIsPathSegmentName,
   regexError,
   validateLabels,
   validateObjectMetaName,
@@ -282,6 +283,14 @@ describe("name functions (NameIsDNSSubdomain / NameIsDNSLabel)", () => {
     expect(nameIsDNSSubdomain("web-", false)).toEqual([SUBDOMAIN_MSG]);
     expect(nameIsDNSLabel("ns-", true)).toEqual([]);
     expect(nameIsDNSLabel("a.b", false)).toEqual(["must not contain dots"]);
+  });
+
+  it("a path segment name (RBAC's) may hold ':' and capitals, not '/', '%', '.' or '..'", () => {
+    expect(nameIsPathSegmentName("system:service-account-issuer-discovery", false)).toEqual([]);
+    expect(nameIsPathSegmentName("ns-system:Viewer", false)).toEqual([]);
+    expect(nameIsPathSegmentName("..", false)).toEqual(["may not be '..'"]);
+    expect(nameIsPathSegmentName(".", true)).toEqual([]);
+    expect(nameIsPathSegmentName("a/b%c", false)).toEqual(["may not contain '/'", "may not contain '%'"]);
   });
 });
 

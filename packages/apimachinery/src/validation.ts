@@ -141,6 +141,17 @@ export const nameIsDNSSubdomain: ValidateNameFunc = (name, prefix) =>
 export const nameIsDNSLabel: ValidateNameFunc = (name, prefix) =>
   isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 
+/**
+ * `path.ValidatePathSegmentName`: the name rule of the RBAC kinds (`ValidateRBACName`), whose names may hold `:` —
+ * only `.` and `..` (unless a prefix) and names with `/` or `%` are refused.
+ */
+export const nameIsPathSegmentName: ValidateNameFunc = (name, prefix) => {
+  const errs: string[] = [];
+  if (!prefix && (name === "." || name === "..")) errs.push(`may not be '${name}'`);
+  for (const illegal of ["/", "%"]) if (name.includes(illegal)) errs.push(`may not contain '${illegal}'`);
+  return errs;
+};
+
 /** Options of {@link validateObjectMetaName}. */
 export interface ValidateObjectMetaOptions {
   /** Whether the kind is namespaced (then `metadata.namespace` is required and must be a DNS-1123 label). */

@@ -105,6 +105,7 @@ export {
   SimHttpServer,
   type SimHttpServerOptions,
   type SimPki,
+  type TokenAuthentication,
   type UserInfo,
   writeKubeconfig,
 } from "./http/index.js";

@@ -98,19 +98,38 @@ export interface E2eClusterOptions {
    * shorter, and the server's timestamps move ahead of the wall clock. The client still runs on the wall clock.
    */
   readonly clockRate?: number;
+  /**
+   * Serve with `--authorization-mode=RBAC` and bearer-token authentication, as a real cluster: the clients
+   * authenticate as the cluster admin (`E2E_ADMIN_TOKEN`, user `e2e-admin` in `system:masters`); a request without
+   * a credential is 401.
+   */
+  readonly rbac?: boolean;
 }
+
+/** The admin's bearer token of a harness started with `rbac: true`. */
+export const E2E_ADMIN_TOKEN = "e2e-admin-token";
 
 /** Starts a simulator for one test file. */
 export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<E2eCluster> {
   const k8s = await import("@kubernetes/client-node");
   const clock = new RealClock({ rate: options.clockRate ?? 1 });
-  const engine = new SimApiServer({ clock, rand: seededRand(1234), progressNotifyIntervalMs: 0 });
-  const server = new SimHttpServer({ backend: new EngineBackend(engine), clock });
+  const rbac = options.rbac === true;
+  const engine = new SimApiServer({
+    clock,
+    rand: seededRand(1234),
+    progressNotifyIntervalMs: 0,
+    ...(rbac && { authorization: "RBAC" as const }),
+  });
+  const server = new SimHttpServer({
+    backend: new EngineBackend(engine),
+    clock,
+    ...(rbac && { auth: { tokens: [`${E2E_ADMIN_TOKEN},e2e-admin,0,system:masters`] } }),
+  });
   const url = await server.start();
   let stopCluster = async () => {};
   if (options.cluster !== undefined) {
     // As `pnpm apiserver --cluster` does: one unthrottled client over HTTP for every component.
-    const client = new KubeClient({ server: url, qps: -1 });
+    const client = new KubeClient({ server: url, qps: -1, ...(rbac && { token: E2E_ADMIN_TOKEN }) });
     const runtime = new SimClusterRuntime({
       client,
       clock,
@@ -130,14 +149,18 @@ export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<
   const kc = new k8s.KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: "sim", server: url, skipTLSVerify: true }],
-    users: [{ name: "sim" }],
+    users: [{ name: "sim", ...(rbac && { token: E2E_ADMIN_TOKEN }) }],
     contexts: [{ name: "sim", cluster: "sim", user: "sim" }],
     currentContext: "sim",
   });
   const raw = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(`${url}${path}`, {
       method,
-      headers: { "content-type": "application/json", ...headers },
+      headers: {
+        "content-type": "application/json",
+        ...(rbac && { authorization: `Bearer ${E2E_ADMIN_TOKEN}` }),
+        ...headers,
+      },
       ...(body !== undefined && { body: typeof body === "string" ? body : JSON.stringify(body) }),
     });
     const text = await res.text();

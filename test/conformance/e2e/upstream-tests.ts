@@ -17,7 +17,6 @@ export type PendingReason =
   | "needs admission webhooks called (a webhook server pod and the webhook admission plugins)"
   | "needs an aggregated API server (APIService proxying to a pod)"
   | "needs CRD conversion webhooks (a webhook server pod)"
-  | "needs service-account issuer discovery (/.well-known/openid-configuration, /openid/v1/jwks)"
   | "needs a container that serves or is dialled (network to pods)"
   | "needs a cloud provider (load balancer, private registry)"
   | "needs an alpha feature gate"
@@ -979,7 +978,7 @@ export const UPSTREAM_TESTS: readonly UpstreamTest[] = [
   {
     file: "auth/service_accounts.go",
     it: "ServiceAccountIssuerDiscovery should support OIDC discovery of service account issuer",
-    here: { pending: "needs service-account issuer discovery (/.well-known/openid-configuration, /openid/v1/jwks)" },
+    here: "auth-service-account-issuer-discovery.test.ts",
   },
   {
     file: "auth/service_accounts.go",

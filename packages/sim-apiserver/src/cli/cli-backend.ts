@@ -1,9 +1,11 @@
+import { readFile } from "node:fs/promises";
 import type { KubeObject } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
 import type { Logger, MetricsProvider } from "@informer-ts/instrumentation";
 import { PromMetrics } from "@informer-ts/instrumentation";
 import { BOOKMARK_MODES, type BookmarkMode, type WatcherSelector } from "../engine/cacher/index.js";
 import { type LatencyRule, parseHttpFaultRule } from "../engine/filters/index.js";
+import { signingKeysFromPem } from "../engine/serviceaccount/token-issuer.js";
 import { SimApiServer } from "../engine/sim-apiserver.js";
 import { createAdminHandler } from "../http/admin.js";
 import type { ApiBackend } from "../http/backend.js";
@@ -177,12 +179,25 @@ export async function createCliBackend(
   },
 ): Promise<CliBackend> {
   const metrics = new PromMetrics();
+  let serviceAccountSigningKey: string | undefined;
+  if (flags.serviceAccountSigningKeyFile !== undefined) {
+    const file = flags.serviceAccountSigningKeyFile;
+    try {
+      serviceAccountSigningKey = await readFile(file, "utf8");
+      signingKeysFromPem(serviceAccountSigningKey);
+    } catch (err) {
+      throw new Error(
+        `--service-account-signing-key-file ${file}: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  }
   const engine = new SimApiServer({
     clock: deps.clock,
     ...(deps.rand !== undefined && { rand: deps.rand }),
     ...(flags.kubeVersion !== undefined && { kubeVersion: flags.kubeVersion }),
     watchList: flags.watchList,
     ...(flags.authorizationMode !== "AlwaysAllow" && { authorization: flags.authorizationMode }),
+    ...(serviceAccountSigningKey !== undefined && { serviceAccountSigningKey }),
     minRequestTimeoutSeconds: flags.minRequestTimeoutSeconds,
     metrics,
     ...(deps.logger !== undefined && { logger: deps.logger }),

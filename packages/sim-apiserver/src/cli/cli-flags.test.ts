@@ -86,3 +86,12 @@ describe("--authorization-mode", () => {
     }
   });
 });
+
+describe("--service-account-signing-key-file", () => {
+  it("names the key file (read and checked when the backend starts)", () => {
+    expect(parseApiserverFlags([]).serviceAccountSigningKeyFile).toBeUndefined();
+    expect(
+      parseApiserverFlags(["--service-account-signing-key-file", "/tmp/sa.key"]).serviceAccountSigningKeyFile,
+    ).toBe("/tmp/sa.key");
+  });
+});

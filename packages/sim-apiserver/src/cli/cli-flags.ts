@@ -14,6 +14,8 @@ export interface ApiserverFlags {
   readonly clientCertAuth: boolean;
   /** `--authorization-mode` (default `AlwaysAllow`): `RBAC` enforces the stored roles and bindings. */
   readonly authorizationMode: AuthorizationMode;
+  /** `--service-account-signing-key-file`: the PEM RSA private key service-account tokens are signed with. */
+  readonly serviceAccountSigningKeyFile?: string;
   readonly kubeconfigOut?: string;
   /** `--kube-version` (absent: 1.34): the release whose cache-vs-etcd routing the server reproduces. */
   readonly kubeVersion?: KubeVersion;
@@ -58,6 +60,7 @@ export function parseApiserverFlags(argv: readonly string[]): ApiserverFlags {
       token: { type: "string", multiple: true },
       "client-cert-auth": { type: "boolean" },
       "authorization-mode": { type: "string" },
+      "service-account-signing-key-file": { type: "string" },
       "kubeconfig-out": { type: "string" },
       "no-watch-list": { type: "boolean" },
       "kube-version": { type: "string" },
@@ -105,6 +108,9 @@ export function parseApiserverFlags(argv: readonly string[]): ApiserverFlags {
     tokens: values.token ?? [],
     clientCertAuth: values["client-cert-auth"] === true,
     authorizationMode,
+    ...(values["service-account-signing-key-file"] !== undefined && {
+      serviceAccountSigningKeyFile: values["service-account-signing-key-file"],
+    }),
     ...(values["kubeconfig-out"] !== undefined && { kubeconfigOut: values["kubeconfig-out"] }),
     ...(kubeVersion !== undefined && { kubeVersion }),
     watchList: values["no-watch-list"] !== true && kubeVersionGates(kubeVersion ?? DEFAULT_KUBE_VERSION).watchList,

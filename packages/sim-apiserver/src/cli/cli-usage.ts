@@ -20,6 +20,8 @@ Flags:
   --token <t>                require "Authorization: Bearer <t>" (repeatable); <t>,<user>[,<uid>[,<group>,...]]
                              authenticates <t> as that user in those groups (default user sim-token-user)
   --authorization-mode <m>   AlwaysAllow (default) or RBAC: enforce Roles/ClusterRoles and their bindings
+  --service-account-signing-key-file <f>
+                             PEM RSA private key to sign service-account tokens with (default: a generated one)
   --client-cert-auth         accept client certificates signed by the generated CA (with --tls)
   --kubeconfig-out <file>    write a kubeconfig for this server (URL, CA, first token or client certificate);
                              without it no kubeconfig is written

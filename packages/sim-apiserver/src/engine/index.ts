@@ -312,6 +312,7 @@ export {
 } from "./resources.js";
 export { parseSelection, type Selection } from "./selection.js";
 export { COLLECTION_VERBS, CREATE_ONLY_VERBS, DEFAULT_VERBS, type ServedResource } from "./served-resource.js";
+export type { TokenAuthentication } from "./serviceaccount/service-account-tokens.js";
 export { SimApiServer } from "./sim-apiserver.js";
 export type { SimApiServerOptions } from "./sim-apiserver-options.js";
 export { SimTruncatedWatchError, type SimWatch } from "./sim-watch.js";

@@ -22,6 +22,9 @@ export interface EngineRequest {
    * engine adds). Read by the review kinds and, under `authorization: "RBAC"`, the authorization step.
    */
   readonly groups?: readonly string[];
+  /** The user's uid and extra attributes, as the authenticator (or impersonation) gave them (SelfSubjectReview). */
+  readonly uid?: string | undefined;
+  readonly extra?: Readonly<Record<string, readonly string[]>> | undefined;
   /**
    * Cancels the request while it waits for injected latency (the wait ends and the request rejects with the
    * signal's reason). Read only when there is such a wait, so a lazily created signal (the HTTP face's) is not

@@ -39,6 +39,12 @@ export interface SimApiServerOptions {
    * policy (`engine/authorization/`); a request not allowed is 403 Forbidden. The review kinds answer from it.
    */
   readonly authorization?: AuthorizationMode;
+  /**
+   * `--service-account-signing-key-file`'s content: a PEM RSA private key the service-account tokens are signed with
+   * (and `/openid/v1/jwks` publishes). Default: a key pair made once per process on first use. A key that is not a
+   * PEM RSA private key makes the constructor throw, saying so.
+   */
+  readonly serviceAccountSigningKey?: string;
   /** Revision of the empty store (default 1). */
   readonly initialResourceVersion?: number;
   /** Bookmark period (default 60 s). */

@@ -62,8 +62,17 @@ import { ServiceIpAddresses } from "./registry/service-ip-addresses.js";
 import type { RequestContext, ResourceRef } from "./request-context.js";
 import { RequestModels } from "./request-models.js";
 import { BUILTIN_RESOURCES, groupResourceString, type SimResource } from "./resources.js";
-import { ServiceAccountTokens, type TokenObjectLookup } from "./serviceaccount/service-account-tokens.js";
-import { ServiceAccountTokenIssuer } from "./serviceaccount/token-issuer.js";
+import { jwksUriFor } from "./serviceaccount/issuer-discovery.js";
+import {
+  ServiceAccountTokens,
+  type TokenAuthentication,
+  type TokenObjectLookup,
+} from "./serviceaccount/service-account-tokens.js";
+import {
+  SERVICE_ACCOUNT_ISSUER,
+  ServiceAccountTokenIssuer,
+  signingKeysFromPem,
+} from "./serviceaccount/token-issuer.js";
 import { cacherConfigOf, type SimApiServerOptions } from "./sim-apiserver-options.js";
 import type { SimWatch } from "./sim-watch.js";
 import { MvccStorage, prefixOf, StorageMaintenance } from "./storage/index.js";
@@ -251,7 +260,12 @@ export class SimApiServer {
       const r = this.table.byGroupResource(resource);
       return r === undefined ? undefined : this.storage.get(r, namespace, name);
     };
-    this.serviceAccountTokens = new ServiceAccountTokens(new ServiceAccountTokenIssuer(this.clock, saRand), lookup);
+    const saKeys =
+      opts.serviceAccountSigningKey === undefined ? undefined : signingKeysFromPem(opts.serviceAccountSigningKey);
+    this.serviceAccountTokens = new ServiceAccountTokens(
+      new ServiceAccountTokenIssuer(this.clock, saRand, SERVICE_ACCOUNT_ISSUER, saKeys),
+      lookup,
+    );
     this.podLogs = new PodLogs({
       clock: this.clock,
       pod: (ns, name) => lookup("pods", ns, name),
@@ -708,6 +722,27 @@ export class SimApiServer {
    */
   watch(ref: ResourceRef, namespace: string, opts: ListOptions = {}, ctx?: RequestContext): Promise<SimWatch> {
     return this.inProcess.serve({ verb: "watch", resource: ref, namespace, options: opts, context: ctx ?? {} });
+  }
+
+  /**
+   * The service-account token authenticator (`pkg/serviceaccount/jwt.go`): the user a bearer token this engine
+   * issued stands for — signature, issuer, expiry, the issuer audience, and its service account (and bound pod or
+   * secret) still there with the uid the token names — or why it does not authenticate.
+   */
+  authenticateServiceAccountToken(token: string): TokenAuthentication {
+    return this.serviceAccountTokens.authenticate(token);
+  }
+
+  /**
+   * The service-account issuer's discovery documents (`pkg/serviceaccount/openidmetadata.go`): the OpenID provider
+   * configuration, its `jwks_uri` under `baseUrl` (the server's own address), and the key set.
+   */
+  serviceAccountIssuerDiscovery(baseUrl: string): {
+    readonly configuration: Record<string, unknown>;
+    readonly jwks: { readonly keys: readonly Record<string, string>[] };
+  } {
+    const issuer = this.serviceAccountTokens.issuer;
+    return { configuration: issuer.openIdConfiguration(jwksUriFor(baseUrl)), jwks: issuer.jwks() };
   }
 
   /**

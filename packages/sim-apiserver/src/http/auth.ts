@@ -21,25 +21,43 @@ export interface AuthOptions {
   readonly publicPaths?: readonly string[];
 }
 
-/** The authenticated identity of a request (for logs). */
+/** The authenticated identity of a request (`user.Info`). */
 export interface UserInfo {
   readonly name: string;
-  readonly method: "anonymous" | "token" | "x509";
+  /** How it authenticated: a static `--token`, a service-account token the backend issued, a client certificate;
+   * `impersonated` for the identity a request acts as through `Impersonate-*` headers. */
+  readonly method: "anonymous" | "token" | "serviceaccount" | "x509" | "impersonated";
   /** The groups the credential carries (a token line's groups, a client certificate's organizations). */
   readonly groups?: readonly string[];
+  /** The user's uid (a service account's, or the impersonated `Impersonate-Uid`). */
+  readonly uid?: string;
+  /** Extra attributes (a bound service-account token's pod and node, `Impersonate-Extra-*`). */
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
 }
+
+/** A service-account token authenticator (the backend's): the token's user, or why it does not authenticate. */
+export type BearerTokenAuthenticator = (token: string) =>
+  | {
+      readonly ok: true;
+      readonly username: string;
+      readonly uid: string;
+      readonly groups: readonly string[];
+      readonly extra: Readonly<Record<string, readonly string[]>>;
+    }
+  | { readonly ok: false; readonly error: string };
 
 const DEFAULT_PUBLIC = ["/healthz", "/readyz", "/livez", "/version"];
 
 /** A `--token` entry: the token and the user it stands for (`tokenfile.NewCSV`'s fields). */
 export function parseTokenEntry(entry: string): { readonly token: string; readonly user: UserInfo } {
-  const [token = "", name = "", , ...groups] = entry.split(",").map((f) => f.trim().replace(/^"|"$/g, ""));
+  const [token = "", name = "", uid = "", ...groups] = entry.split(",").map((f) => f.trim().replace(/^"|"$/g, ""));
   return {
     token,
     user: {
       name: name === "" ? "sim-token-user" : name,
       method: "token",
       ...(groups.length > 0 && { groups: groups.filter((g) => g !== "") }),
+      ...(uid !== "" && { uid }),
     },
   };
 }
@@ -60,19 +78,48 @@ export function authRequired(opts: AuthOptions | undefined): boolean {
   return opts !== undefined && ((opts.tokens?.length ?? 0) > 0 || opts.clientCertificates === true);
 }
 
+function serviceAccountUser(
+  token: string,
+  serviceAccounts: BearerTokenAuthenticator | undefined,
+): UserInfo | undefined {
+  const a = serviceAccounts?.(token);
+  if (a === undefined || !a.ok) return undefined;
+  return { name: a.username, method: "serviceaccount", groups: a.groups, uid: a.uid, extra: a.extra };
+}
+
 /**
  * Authenticates `req` (`authentication.WithAuthentication`): returns the user, or `undefined` when credentials are
- * required and missing or wrong (the caller answers 401 `Unauthorized`).
+ * required and missing or wrong (the caller answers 401 `Unauthorized`). A bearer token is one of `opts.tokens` or
+ * a service-account token `serviceAccounts` accepts (kube-apiserver's token authenticators in a union).
+ *
+ * Without authentication configured ({@link authRequired} false) a valid service-account token still names its
+ * account; any other credential is ignored and the request is anonymous (kube-apiserver would answer a bad token
+ * 401).
  */
-export function authenticate(req: IncomingMessage, path: string, opts: AuthOptions | undefined): UserInfo | undefined {
-  if (!authRequired(opts)) return { name: "system:anonymous", method: "anonymous" };
+export function authenticate(
+  req: IncomingMessage,
+  path: string,
+  opts: AuthOptions | undefined,
+  serviceAccounts?: BearerTokenAuthenticator,
+): UserInfo | undefined {
   const header = req.headers.authorization;
-  if (header !== undefined && opts?.tokens !== undefined) {
-    const m = /^Bearer\s+(.+)$/i.exec(header.trim());
-    const user = m === null ? undefined : tokenUser(m[1]!.trim(), opts.tokens);
+  const bearer = header === undefined ? null : /^Bearer\s+(.+)$/i.exec(header.trim());
+  const token = bearer === null ? undefined : bearer[1]!.trim();
+  if (!authRequired(opts)) {
+    return (
+      (token === undefined ? undefined : serviceAccountUser(token, serviceAccounts)) ?? {
+        name: "system:anonymous",
+        method: "anonymous",
+      }
+    );
+  }
+  if (token !== undefined) {
+    const user =
+      (opts?.tokens === undefined ? undefined : tokenUser(token, opts.tokens)) ??
+      serviceAccountUser(token, serviceAccounts);
     if (user !== undefined) return user;
     // A wrong token is a failed authentication (401), not an anonymous request.
-    if (m !== null) return undefined;
+    return undefined;
   }
   if (opts?.clientCertificates === true) {
     const sock = req.socket as Partial<TLSSocket>;

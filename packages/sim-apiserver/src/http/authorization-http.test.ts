@@ -89,6 +89,6 @@ describe("HTTP authorization (RBAC)", () => {
     });
     expect(r.status).toBe(201);
     const body = (await r.json()) as { status: { userInfo: unknown } };
-    expect(body.status.userInfo).toEqual({ username: "alice", groups: ["dev", "system:authenticated"] });
+    expect(body.status.userInfo).toEqual({ username: "alice", uid: "1001", groups: ["dev", "system:authenticated"] });
   });
 });

@@ -6,6 +6,7 @@ import type { AggregatedDiscoveryVersion } from "../engine/kube-version.js";
 import type { DeleteOptions } from "../engine/registry/index.js";
 import type { RequestOutcome, RequestTraceConnection } from "../engine/request-models.js";
 import type { ServedResource } from "../engine/served-resource.js";
+import type { TokenAuthentication } from "../engine/serviceaccount/service-account-tokens.js";
 import type { WatchStreamSource } from "./watch-server.js";
 
 /** Per-request context handed to the backend: cancellation and who is asking. */
@@ -16,6 +17,9 @@ export interface BackendRequestContext {
   readonly user: string;
   /** The groups the authenticator gave the user. */
   readonly groups?: readonly string[] | undefined;
+  /** The user's uid and extra attributes (a service account's, a token line's uid, `Impersonate-Uid`/`-Extra-*`). */
+  readonly uid?: string | undefined;
+  readonly extra?: Readonly<Record<string, readonly string[]>> | undefined;
   /** `User-Agent`, for accounting. */
   readonly userAgent: string;
   /** Query parameters of writes (`dryRun`, `fieldManager`, `force`). */
@@ -149,6 +153,16 @@ export interface ApiBackend {
    * AlwaysAllow. Absent: every path is allowed.
    */
   authorizer?(): Authorizer;
+  /**
+   * The service-account token authenticator: the user a bearer token the backend issued stands for, or why not
+   * (tried after the server's static `--token`s).
+   */
+  authenticateToken?(token: string): TokenAuthentication;
+  /** The service-account issuer's discovery documents, the key set's URI under `baseUrl`. */
+  serviceAccountIssuerDiscovery?(baseUrl: string): {
+    readonly configuration: Record<string, unknown>;
+    readonly jwks: { readonly keys: readonly Record<string, string>[] };
+  };
   /** Called once per finished resource request (after the response ended or the client went away). */
   recordRequest?(rec: CompletedRequest): void;
   /** The `/version` answer (absent: `SIM_VERSION_INFO`, v1.34). */

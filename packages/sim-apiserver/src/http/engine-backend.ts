@@ -8,6 +8,7 @@ import { type AggregatedDiscoveryVersion, kubeVersionGates } from "../engine/kub
 import { type DeleteOptions, reviewUserOf } from "../engine/registry/index.js";
 import { outcomeOfError } from "../engine/request-models.js";
 import type { ServedResource } from "../engine/served-resource.js";
+import type { TokenAuthentication } from "../engine/serviceaccount/service-account-tokens.js";
 import type { SimApiServer } from "../engine/sim-apiserver.js";
 import type { ApiBackend, BackendRequestContext, CompletedRequest } from "./backend.js";
 import { simVersionInfo } from "./discovery.js";
@@ -138,6 +139,14 @@ export class EngineBackend implements ApiBackend {
 
   faultFor(req: HttpRequestDescriptor): HttpFault | undefined {
     return this.engine.faults.faultFor(req);
+  }
+
+  authenticateToken(token: string): TokenAuthentication {
+    return this.engine.authenticateServiceAccountToken(token);
+  }
+
+  serviceAccountIssuerDiscovery(baseUrl: string): ReturnType<SimApiServer["serviceAccountIssuerDiscovery"]> {
+    return this.engine.serviceAccountIssuerDiscovery(baseUrl);
   }
 
   recordRequest(rec: CompletedRequest): void {

@@ -15,6 +15,7 @@ export type {
 export type { PodLogOptions, PodLogResponse } from "../engine/containers/pod-log.js";
 export type { AggregatedDiscoveryVersion } from "../engine/kube-version.js";
 export type { PrinterColumn } from "../engine/resources.js";
+export type { TokenAuthentication } from "../engine/serviceaccount/service-account-tokens.js";
 export { type AdminHooks, createAdminHandler } from "./admin.js";
 export {
   type APIGroupDiscovery,
@@ -27,7 +28,7 @@ export {
   negotiateAggregatedDiscovery,
   type ResponseKind,
 } from "./aggregated-discovery.js";
-export type { AuthOptions, UserInfo } from "./auth.js";
+export type { AuthOptions, BearerTokenAuthenticator, UserInfo } from "./auth.js";
 export { authenticate, authRequired, parseTokenEntry } from "./auth.js";
 export type {
   ApiBackend,

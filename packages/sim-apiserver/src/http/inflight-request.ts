@@ -18,6 +18,9 @@ export class InflightRequest implements BackendRequestContext, FilteredRequest {
   user = "";
   /** The authenticator's groups of {@link user}. */
   groups: readonly string[] | undefined = undefined;
+  /** The authenticator's uid and extra of {@link user}. */
+  uid: string | undefined = undefined;
+  extra: Readonly<Record<string, readonly string[]>> | undefined = undefined;
   verb = "";
   group = "";
   version = "";

@@ -8,18 +8,24 @@ import { checkAuthorized } from "../engine/authorization/index.js";
 import { RequestFilters, type RequestInFlight, unansweredRequestStatus } from "../engine/filters/index.js";
 import { reviewUserOf } from "../engine/registry/index.js";
 import {
+  ISSUER_DISCOVERY_CACHE_CONTROL,
+  JWKS_PATH,
+  OPENID_CONFIGURATION_PATH,
+} from "../engine/serviceaccount/issuer-discovery.js";
+import {
   aggregatedDiscovery,
   checkLegacyDiscoveryAccept,
   DEFAULT_AGGREGATED_DISCOVERY_VERSIONS,
   negotiateAggregatedDiscovery,
   writeAggregatedDiscovery,
 } from "./aggregated-discovery.js";
-import { type AuthOptions, authenticate } from "./auth.js";
+import { type AuthOptions, authenticate, type BearerTokenAuthenticator } from "./auth.js";
 import type { ApiBackend } from "./backend.js";
 import { MAX_REQUEST_BODY_BYTES, readBody } from "./body.js";
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, SIM_VERSION_INFO } from "./discovery.js";
 import { healthResponse, parseHealthPath } from "./health-checks.js";
 import { apfFields, type HttpLogLine } from "./httplog.js";
+import { impersonate, impersonationHeadersOf, parseImpersonationHeaders } from "./impersonation.js";
 import { InflightRequest } from "./inflight-request.js";
 import { serveOpenApi } from "./openapi-handler.js";
 import { parseQueryBool } from "./query.js";
@@ -345,13 +351,29 @@ export class SimHttpServer {
       rec.deadline = this.clock.afterFunc(REQUEST_TIMEOUT_MS, () => this.timeOut(rec, res));
     }
     try {
-      const u = authenticate(req, info.path, this.opts.auth);
-      if (u === undefined) {
+      const authenticated = authenticate(req, info.path, this.opts.auth, this.serviceAccountTokens);
+      if (authenticated === undefined) {
         writeStatus(res, newUnauthorized());
         return;
       }
+      let u = authenticated;
+      // The impersonation filter (after authentication, before priority and fairness and authorization).
+      const impersonation = impersonationHeadersOf(req.headers, () => req.headersDistinct);
+      if (Object.keys(impersonation).length > 0) {
+        const parsed = parseImpersonationHeaders(impersonation);
+        if (!parsed.ok) {
+          // kube-apiserver answers a malformed impersonation with `responsewriters.InternalError` (plain text).
+          writeText(res, 500, `Internal Server Error: ${JSON.stringify(req.url ?? "")}: ${parsed.error}`);
+          return;
+        }
+        if (parsed.requests.length > 0) {
+          u = impersonate(reviewUserOf(u.name, u.groups ?? []), parsed, this.opts.backend.authorizer?.());
+        }
+      }
       rec.user = u.name;
       rec.groups = u.groups;
+      rec.uid = u.uid;
+      rec.extra = u.extra;
       if (!info.isResourceRequest) {
         if (!info.path.startsWith("/_sim")) this.authorizeNonResource(rec, info.path);
         await this.handleNonResource(req, res, info, url);
@@ -484,6 +506,15 @@ export class SimHttpServer {
     }
   }
 
+  /** The server's address as the request reached it (`https://host:port`). */
+  private baseUrl(req: IncomingMessage): string {
+    return `${this.opts.tls === undefined ? "http" : "https"}://${req.headers.host ?? `127.0.0.1:${this.port}`}`;
+  }
+
+  /** The backend's service-account token authenticator, when it has one. */
+  private readonly serviceAccountTokens: BearerTokenAuthenticator = (token) =>
+    this.opts.backend.authenticateToken?.(token) ?? { ok: false, error: "no service-account tokens" };
+
   /**
    * The authorization filter for a non-resource path (verb: the lowercased method): 403 with `forbiddenMessage`
    * (`User "alice" cannot get path "/apis"`) unless the backend's authorizer allows it. The request's user is the
@@ -565,6 +596,20 @@ export class SimHttpServer {
       }
     }
     switch (path) {
+      case OPENID_CONFIGURATION_PATH:
+      case JWKS_PATH: {
+        const docs = this.opts.backend.serviceAccountIssuerDiscovery?.(this.baseUrl(req));
+        if (docs === undefined) break;
+        const isJwks = path === JWKS_PATH;
+        res.setHeader("Cache-Control", ISSUER_DISCOVERY_CACHE_CONTROL);
+        writeText(
+          res,
+          200,
+          JSON.stringify(isJwks ? docs.jwks : docs.configuration),
+          isJwks ? "application/jwk-set+json" : "application/json",
+        );
+        return;
+      }
       case "/version":
         writeJson(res, 200, this.opts.backend.versionInfo?.() ?? SIM_VERSION_INFO);
         return;

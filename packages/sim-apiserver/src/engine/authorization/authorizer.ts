@@ -5,10 +5,12 @@
  */
 import { newForbidden } from "@informer-ts/apimachinery";
 
-/** Who asks: a user name and its groups (authentication's `user.Info`, without uid and extra). */
+/** Who asks: authentication's `user.Info` (the authorizers read the name and groups; SelfSubjectReview all four). */
 export interface AuthzUser {
   readonly username: string;
   readonly groups: readonly string[];
+  readonly uid?: string;
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** What a request asks to do (`authorizer.Attributes`): a resource request or a non-resource path. */

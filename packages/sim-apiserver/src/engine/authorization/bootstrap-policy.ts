@@ -5,7 +5,8 @@ import type { KubeObject } from "@informer-ts/apimachinery";
  * (`plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go` `ClusterRoles` and `ClusterRoleBindings`):
  * `cluster-admin` bound to the group `system:masters`, and the discovery roles — `system:discovery` and
  * `system:basic-user` for every authenticated user, `system:public-info-viewer` for everyone — so kubectl's
- * discovery and `auth can-i` work for any authenticated user.
+ * discovery and `auth can-i` work for any authenticated user — and `system:service-account-issuer-discovery` (the
+ * issuer's OIDC documents) for every service account.
  *
  * Difference from kube-apiserver: these objects are not written to storage (a list of clusterroles does not show
  * them; seeds stay as they were); the RBAC authorizer consults them after the stored ones of the same name.
@@ -63,6 +64,17 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly KubeObject[] = Object.freeze([
     },
     { verbs: ["create"], apiGroups: ["authentication.k8s.io"], resources: ["selfsubjectreviews"] },
   ]),
+  clusterRole("system:service-account-issuer-discovery", [
+    {
+      verbs: ["get"],
+      nonResourceURLs: [
+        "/.well-known/openid-configuration",
+        "/.well-known/openid-configuration/",
+        "/openid/v1/jwks",
+        "/openid/v1/jwks/",
+      ],
+    },
+  ]),
   clusterRole("system:public-info-viewer", [
     { verbs: ["get"], nonResourceURLs: ["/healthz", "/livez", "/readyz", "/version", "/version/"] },
   ]),
@@ -73,6 +85,9 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: readonly KubeObject[] = Object.fre
   groupBinding("cluster-admin", "cluster-admin", ["system:masters"]),
   groupBinding("system:discovery", "system:discovery", ["system:authenticated"]),
   groupBinding("system:basic-user", "system:basic-user", ["system:authenticated"]),
+  groupBinding("system:service-account-issuer-discovery", "system:service-account-issuer-discovery", [
+    "system:serviceaccounts",
+  ]),
   groupBinding("system:public-info-viewer", "system:public-info-viewer", [
     "system:authenticated",
     "system:unauthenticated",

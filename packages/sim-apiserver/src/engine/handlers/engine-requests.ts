@@ -231,7 +231,7 @@ function authorizeRequest(authorizer: Authorizer, verb: string, r: SimResource, 
   const req = request.context;
   const name = nameOf(request);
   const attrs = {
-    user: reviewUserOf(req.user, req.groups),
+    user: reviewUserOf(req.user, req.groups, req.uid, req.extra),
     resourceRequest: true as const,
     verb,
     apiGroup: r.group,

@@ -99,7 +99,7 @@ export class WriteServing {
           r,
           namespace,
           obj,
-          reviewUserOf(req.user, req.groups),
+          reviewUserOf(req.user, req.groups, req.uid, req.extra),
           this.deps.tokens,
           this.deps.authorizer,
         ),

@@ -4,6 +4,7 @@ import {
   type KubeObject,
   nameIsDNSLabel,
   nameIsDNSSubdomain,
+  nameIsPathSegmentName,
   type ValidateNameFunc,
   validateObjectMetaName,
 } from "@informer-ts/apimachinery";
@@ -101,6 +102,7 @@ export function validateOwnerReferences(refs: unknown, path = "metadata.ownerRef
 function nameRuleOf(r: SimResource): ValidateNameFunc {
   if (r.group === "" && r.resource === "namespaces") return nameIsDNSLabel;
   if (r.group === "networking.k8s.io" && r.resource === "ipaddresses") return nameIsIPAddress;
+  if (r.group === "rbac.authorization.k8s.io") return nameIsPathSegmentName;
   return nameIsDNSSubdomain;
 }
 

@@ -18,14 +18,24 @@ export const IN_PROCESS_USER: ReviewUser = Object.freeze({
  * rules), a service account's (`system:serviceaccount:<ns>:<name>`) also in `system:serviceaccounts` and
  * `system:serviceaccounts:<ns>`; no name is an in-process request (the superuser, {@link IN_PROCESS_USER}).
  */
-export function reviewUserOf(name: string | undefined, groups: readonly string[] = []): ReviewUser {
+export function reviewUserOf(
+  name: string | undefined,
+  groups: readonly string[] = [],
+  uid?: string,
+  extra?: Readonly<Record<string, readonly string[]>>,
+): ReviewUser {
   if (name === undefined) return IN_PROCESS_USER;
-  if (name === "system:anonymous") return { username: name, groups: [...groups, "system:unauthenticated"] };
+  const rest = {
+    ...(uid !== undefined && uid !== "" && { uid }),
+    ...(extra !== undefined && Object.keys(extra).length > 0 && { extra }),
+  };
+  if (name === "system:anonymous")
+    return { username: name, groups: [...new Set([...groups, "system:unauthenticated"])], ...rest };
   const all = [...groups];
   const sa = /^system:serviceaccount:([^:]+):[^:]+$/.exec(name);
   if (sa !== null) all.push("system:serviceaccounts", `system:serviceaccounts:${sa[1]}`);
   all.push("system:authenticated");
-  return { username: name, groups: [...new Set(all)] };
+  return { username: name, groups: [...new Set(all)], ...rest };
 }
 
 /** A review's `spec.resourceAttributes` or `spec.nonResourceAttributes` as the authorizer's attributes. */
@@ -162,7 +172,16 @@ export function answerReview(
       status = rulesReviewStatus(authorizer, user, spec.namespace);
       break;
     case "selfsubjectreviews":
-      status = { userInfo: { username: user.username, groups: [...user.groups] } };
+      status = {
+        userInfo: {
+          username: user.username,
+          ...(user.uid !== undefined && { uid: user.uid }),
+          groups: [...user.groups],
+          ...(user.extra !== undefined && {
+            extra: Object.fromEntries(Object.entries(user.extra).map(([k, v]) => [k, [...v]])),
+          }),
+        },
+      };
       break;
     case "tokenreviews":
       if (typeof spec.token !== "string" || spec.token === "") {

@@ -16,6 +16,19 @@ export type TokenObjectLookup = (
   name: string,
 ) => KubeObject | undefined;
 
+/** What {@link ServiceAccountTokens.authenticate} makes of a bearer token. */
+export type TokenAuthentication =
+  | {
+      readonly ok: true;
+      readonly username: string;
+      readonly uid: string;
+      readonly groups: readonly string[];
+      readonly extra: Readonly<Record<string, readonly string[]>>;
+      /** The requested audiences the token is for. */
+      readonly audiences: readonly string[];
+    }
+  | { readonly ok: false; readonly error: string };
+
 /** `SetDefaults_TokenRequestSpec`: one hour. */
 export const DEFAULT_TOKEN_EXPIRATION_SECONDS = 3600;
 /** `ValidateTokenRequest`'s minimum: ten minutes. */
@@ -157,15 +170,26 @@ export class ServiceAccountTokens {
    * `authenticated: false` with the reason in `error`.
    */
   review(token: string, audiences: readonly string[]): Record<string, unknown> {
+    const a = this.authenticate(token, audiences);
+    if (!a.ok) return { user: {}, error: a.error };
+    const { ok: _ok, audiences: aud, ...user } = a;
+    return { authenticated: true, user: { ...user, groups: [...user.groups] }, audiences: aud };
+  }
+
+  /**
+   * The service-account token authenticator: the user a bearer `token` stands for (see {@link review}), or why it
+   * does not authenticate. `audiences` empty: the issuer (kube-apiserver's `--api-audiences` default).
+   */
+  authenticate(token: string, audiences: readonly string[] = []): TokenAuthentication {
     const v = this.issuer.verify(token, audiences);
-    if (!v.ok) return { user: {}, error: v.error };
+    if (!v.ok) return { ok: false, error: v.error };
     const c: ServiceAccountClaims = v.claims;
     const k = c["kubernetes.io"];
     const sa = this.lookup("serviceaccounts", k.namespace, k.serviceaccount.name);
     if (sa === undefined)
-      return { user: {}, error: `service account ${k.namespace}/${k.serviceaccount.name} not found` };
+      return { ok: false, error: `service account ${k.namespace}/${k.serviceaccount.name} not found` };
     if (sa.metadata?.uid !== k.serviceaccount.uid || sa.metadata?.deletionTimestamp !== undefined)
-      return { user: {}, error: `service account ${k.serviceaccount.name} was deleted or recreated` };
+      return { ok: false, error: `service account ${k.serviceaccount.name} was deleted or recreated` };
     for (const [kind, resource] of [
       ["pod", "pods"],
       ["secret", "secrets"],
@@ -174,7 +198,7 @@ export class ServiceAccountTokens {
       if (b === undefined) continue;
       const o = this.lookup(resource, k.namespace, b.name);
       if (o === undefined || o.metadata?.uid !== b.uid || o.metadata?.deletionTimestamp !== undefined)
-        return { user: {}, error: `${kind} ${k.namespace}/${b.name} bound to the token was deleted or recreated` };
+        return { ok: false, error: `${kind} ${k.namespace}/${b.name} bound to the token was deleted or recreated` };
     }
     const extra: Record<string, string[]> = {};
     if (k.pod !== undefined) {
@@ -186,15 +210,14 @@ export class ServiceAccountTokens {
       extra["authentication.kubernetes.io/node-uid"] = [k.node.uid];
     }
     extra["authentication.kubernetes.io/credential-id"] = [`JTI=${c.jti}`];
+    const wanted = audiences.length === 0 ? [this.issuer.issuer] : audiences;
     return {
-      authenticated: true,
-      user: {
-        username: c.sub,
-        uid: k.serviceaccount.uid,
-        groups: ["system:serviceaccounts", `system:serviceaccounts:${k.namespace}`, "system:authenticated"],
-        extra,
-      },
-      audiences: c.aud.filter((a) => (audiences.length === 0 ? [this.issuer.issuer] : audiences).includes(a)),
+      ok: true,
+      username: c.sub,
+      uid: k.serviceaccount.uid,
+      groups: ["system:serviceaccounts", `system:serviceaccounts:${k.namespace}`, "system:authenticated"],
+      extra,
+      audiences: c.aud.filter((a) => wanted.includes(a)),
     };
   }
 }

@@ -1,6 +1,15 @@
-import { createHash, generateKeyPairSync, type KeyObject, sign, verify } from "node:crypto";
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+  sign,
+  verify,
+} from "node:crypto";
 import type { Clock, Rand } from "@informer-ts/clock";
 import { newUid } from "../object-util.js";
+import { type JsonWebKey, jsonWebKeySet, openIdConfiguration } from "./issuer-discovery.js";
 
 /** The issuer and default audience of the simulator's tokens (kube-apiserver's `--service-account-issuer` default). */
 export const SERVICE_ACCOUNT_ISSUER = "https://kubernetes.default.svc.cluster.local";
@@ -55,7 +64,8 @@ function b64url(data: Buffer | string): string {
   return Buffer.from(data).toString("base64url");
 }
 
-interface SigningKeys {
+/** A signing key pair and its `kid`. */
+export interface SigningKeys {
   readonly privateKey: KeyObject;
   readonly publicKey: KeyObject;
   readonly kid: string;
@@ -64,13 +74,38 @@ interface SigningKeys {
 /** One RSA key pair per process, made on first use: making one costs a few hundred ms of CPU. */
 let processKeys: SigningKeys | undefined;
 
+function keysOf(privateKey: KeyObject, publicKey: KeyObject): SigningKeys {
+  const der = publicKey.export({ type: "spki", format: "der" });
+  return { privateKey, publicKey, kid: b64url(createHash("sha256").update(der).digest()) };
+}
+
 function signingKeys(): SigningKeys {
   if (processKeys === undefined) {
     const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-    const der = publicKey.export({ type: "spki", format: "der" });
-    processKeys = { privateKey, publicKey, kid: b64url(createHash("sha256").update(der).digest()) };
+    processKeys = keysOf(privateKey, publicKey);
   }
   return processKeys;
+}
+
+/**
+ * The signing keys of a PEM RSA private key (kube-apiserver's `--service-account-signing-key-file`). Throws an Error
+ * saying what is wrong: not a PEM private key, or not RSA (the simulator signs RS256 only).
+ */
+export function signingKeysFromPem(pem: string): SigningKeys {
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey(pem);
+  } catch (err) {
+    throw new Error(
+      `service-account signing key: not a PEM private key (${err instanceof Error ? err.message : String(err)})`,
+    );
+  }
+  if (privateKey.asymmetricKeyType !== "rsa") {
+    throw new Error(
+      `service-account signing key: a ${String(privateKey.asymmetricKeyType)} key; only RSA keys (RS256) are supported`,
+    );
+  }
+  return keysOf(privateKey, createPublicKey(privateKey));
 }
 
 /**
@@ -89,11 +124,15 @@ function signingKeys(): SigningKeys {
 export class ServiceAccountTokenIssuer {
   private keys: SigningKeys | undefined;
 
+  /** `keys`: the pair to sign with ({@link signingKeysFromPem}); default the process's, made on first use. */
   constructor(
     private readonly clock: Clock,
     private readonly rand: Rand,
     readonly issuer: string = SERVICE_ACCOUNT_ISSUER,
-  ) {}
+    keys?: SigningKeys,
+  ) {
+    this.keys = keys;
+  }
 
   private keyPair() {
     this.keys ??= signingKeys();
@@ -103,6 +142,17 @@ export class ServiceAccountTokenIssuer {
   /** The public key tokens are signed with, as PEM (what `/openid/v1/jwks` would publish). */
   publicKeyPem(): string {
     return this.keyPair().publicKey.export({ type: "spki", format: "pem" }).toString();
+  }
+
+  /** The key set `/openid/v1/jwks` publishes: the one public key, with the `kid` of the tokens' header. */
+  jwks(): { readonly keys: readonly JsonWebKey[] } {
+    const { publicKey, kid } = this.keyPair();
+    return jsonWebKeySet(publicKey, kid);
+  }
+
+  /** The OpenID provider configuration of this issuer, its keys at `jwksUri`. */
+  openIdConfiguration(jwksUri: string): Record<string, unknown> {
+    return openIdConfiguration(this.issuer, jwksUri);
   }
 
   /** A signed token for `g`, and its claims. */

@@ -3,6 +3,7 @@ import {
   type KubeObject,
   nameIsDNSLabel,
   nameIsDNSSubdomain,
+  nameIsPathSegmentName,
   newAlreadyExists,
   newBadRequest,
   newConflict,
@@ -241,7 +242,12 @@ export class MvccStorage {
   private validate(r: SimResource, obj: KubeObject): void {
     const errs = validateObjectMetaName(obj.metadata, {
       requiresNamespace: r.namespaced,
-      nameFn: r.resource === "namespaces" ? nameIsDNSLabel : nameIsDNSSubdomain,
+      nameFn:
+        r.resource === "namespaces"
+          ? nameIsDNSLabel
+          : r.group === "rbac.authorization.k8s.io"
+            ? nameIsPathSegmentName
+            : nameIsDNSSubdomain,
     });
     if (errs.length > 0) throw newInvalid({ group: r.group, kind: r.kind }, obj.metadata?.name ?? "", errs);
   }
