@@ -129,10 +129,7 @@ export class AdmissionWebhooks {
     const ns = this.opts.resources().find((r) => r.group === "" && r.resource === "namespaces");
     return {
       namespaceLabels: (name) => (ns === undefined ? undefined : this.opts.storage.get(ns, "", name)?.metadata?.labels),
-      equivalents: (r) =>
-        this.opts
-          .resources()
-          .filter((o) => o.group === r.group && o.resource === r.resource && o.storedAs === undefined),
+      equivalents: (r) => this.opts.resources().filter((o) => o.group === r.group && o.resource === r.resource),
     };
   }
 
