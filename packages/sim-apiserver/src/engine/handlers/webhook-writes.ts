@@ -29,7 +29,8 @@ export async function writeWithWebhooks(
   req: EngineRequest,
   run: WriteRun,
 ): Promise<Served<KubeObject>> {
-  if (webhooks === undefined || !webhookSubresource(req) || !webhooks.configuredFor(r)) return run(req, undefined);
+  if (webhooks === undefined || !webhookSubresource(req) || !webhooks.configuredFor(r, req.subresource ?? ""))
+    return run(req, undefined);
   const scratch: EngineRequest = { ...req, dryRun: true, warnings: [] };
   let atMutating: KubeObject | undefined;
   let old: KubeObject | undefined;
@@ -85,7 +86,12 @@ export async function deleteWithWebhooks(
   dryRun: boolean,
   run: () => Served<KubeObject>,
 ): Promise<Served<KubeObject>> {
-  if (webhooks === undefined || current === undefined || !webhookSubresource(req) || !webhooks.configuredFor(r))
+  if (
+    webhooks === undefined ||
+    current === undefined ||
+    !webhookSubresource(req) ||
+    !webhooks.configuredFor(r, req.subresource ?? "")
+  )
     return run();
   const request: WebhookRequest = {
     resource: r,

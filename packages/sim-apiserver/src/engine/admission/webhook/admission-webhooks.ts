@@ -1,3 +1,4 @@
+import { Agent } from "node:https";
 import { isCelError } from "@bufbuild/cel";
 import { type KubeObject, newBadRequest, newInternalError, type Status, StatusError } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
@@ -103,21 +104,38 @@ function dryRunSafe(sideEffects: string): boolean {
  */
 export class AdmissionWebhooks {
   private readonly source: WebhookSource;
+  /** Keep-alive connections to the webhook servers (Node keys them by host, CA and server name; idle ones unref'd). */
+  private readonly agent = new Agent({ keepAlive: true });
 
   constructor(private readonly opts: AdmissionWebhooksOptions) {
     this.source = new WebhookSource(opts);
   }
 
-  /** Stops following storage. */
+  /** Stops following storage and closes the kept connections. */
   stop(): void {
     this.source.stop();
+    this.agent.destroy();
   }
 
-  /** Whether any webhook is configured that could be called on a write of `r` (no configurations: none). */
-  configuredFor(r: SimResource): boolean {
+  /**
+   * Whether any configured webhook has a rule naming `r`'s group and resource (with `subresource`), whatever the
+   * version and operation: a cheap superset of the webhooks a write of `r` may call, so writes of other resources
+   * skip the webhook passes.
+   */
+  configuredFor(r: SimResource, subresource = ""): boolean {
     if (r.group === "admissionregistration.k8s.io" && EXEMPT.has(r.resource)) return false;
     const { validating, mutating } = this.source.current();
-    return validating.length > 0 || mutating.length > 0;
+    const names = (w: Webhook) =>
+      w.rules.some(
+        (rule) =>
+          (rule.apiGroups ?? []).some((g) => g === "*" || g === r.group) &&
+          (rule.resources ?? []).some((spec) => {
+            const [res, sub] = spec.split("/", 2) as [string, string?];
+            if (res !== "*" && res !== r.resource) return false;
+            return sub === undefined ? subresource === "" : sub === "*" || sub === subresource;
+          }),
+      );
+    return validating.some(names) || mutating.some(names);
   }
 
   /** Whether any mutating webhook is configured. */
@@ -212,7 +230,7 @@ export class AdmissionWebhooks {
     const target = resolveWebhookTarget(w.clientConfig, this.opts.storage, this.opts.resources());
     const url = `${target.url}${target.url.includes("?") ? "&" : "?"}timeout=${w.timeoutSeconds}s`;
     const body = admissionReview(uid, req, object, matched, req.user ?? IN_PROCESS_USER);
-    const answer = await postReview({ ...target, url }, body, w.timeoutSeconds * 1000, this.opts.clock);
+    const answer = await postReview({ ...target, url }, body, w.timeoutSeconds * 1000, this.opts.clock, this.agent);
     try {
       return decodeReviewResponse(answer, uid, w.type === "mutating");
     } catch (err) {

@@ -1,5 +1,5 @@
 import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { type Agent, request as httpsRequest } from "node:https";
 import { checkServerIdentity, type PeerCertificate } from "node:tls";
 import type { Clock } from "@informer-ts/clock";
 
@@ -20,9 +20,16 @@ export class WebhookCallError extends Error {}
  * POSTs one AdmissionReview and resolves to the decoded answer. Fails with a {@link WebhookCallError} when the
  * call cannot be made, the answer is not 2xx JSON, or `timeoutMs` (measured on `clock`) passes first — then the
  * request is aborted and the cause is `context deadline exceeded`, as Go's client reports it. The engine's
- * event loop only awaits the socket.
+ * event loop only awaits the socket. `agent` (keep-alive) reuses TLS connections across calls; absent: one
+ * connection per call.
  */
-export function postReview(target: WebhookTarget, body: unknown, timeoutMs: number, clock: Clock): Promise<unknown> {
+export function postReview(
+  target: WebhookTarget,
+  body: unknown,
+  timeoutMs: number,
+  clock: Clock,
+  agent?: Agent,
+): Promise<unknown> {
   let url: URL;
   try {
     url = new URL(target.url);
@@ -56,7 +63,7 @@ export function postReview(target: WebhookTarget, body: unknown, timeoutMs: numb
           // Verified against the Service's DNS name rather than the endpoint address dialled.
           checkServerIdentity: (_host: string, cert: PeerCertificate) => checkServerIdentity(target.serverName!, cert),
         }),
-        agent: false,
+        agent: url.protocol === "https:" && agent !== undefined ? agent : false,
       },
       (res) => {
         const chunks: Buffer[] = [];
