@@ -8,6 +8,8 @@ export {
   Admission,
   type AdmissionAttributes,
   type AdmissionOptions,
+  AdmissionWebhooks,
+  type AdmissionWebhooksOptions,
   BUILTIN_DEFINITIONS,
   type BuiltinDecodeResult,
   builtinRootOf,
@@ -26,6 +28,7 @@ export {
   ValidatingAdmissionPolicies,
   type ValidatingAdmissionPoliciesOptions,
   validateCustomResource,
+  type WebhookRequest,
 } from "./admission/index.js";
 export {
   ALWAYS_ALLOW,
@@ -294,6 +297,7 @@ export {
   RegistryStore,
   type RegistryStoreOptions,
   SYSTEM_NAMESPACES,
+  type WebhookPass,
   type WriteOptions,
 } from "./registry/store.js";
 export { strategicMergePatch } from "./registry/strategic-merge-patch.js";

@@ -2,6 +2,7 @@ import type { KubeList, KubeObject, ListOptions } from "@informer-ts/apimachiner
 import { type Clock, mathRand, type Rand, realClock, seededRand } from "@informer-ts/clock";
 import { type Logger, noopMetrics, safeLog } from "@informer-ts/instrumentation";
 import { Admission, ValidatingAdmissionPolicies } from "./admission/index.js";
+import { AdmissionWebhooks } from "./admission/webhook/admission-webhooks.js";
 import { ALWAYS_ALLOW, type Authorizer, RbacAuthorizer, type RbacObjects } from "./authorization/index.js";
 import {
   type BookmarkMode,
@@ -86,6 +87,8 @@ const TRACE_NUMBERS_SEED = 0x74726163;
 const SERVICE_ACCOUNT_SEED = 0x73616363;
 /** Seed of the uids of Services' IPAddress objects (apart, so allocating them changes no other draw). */
 const IP_ADDRESS_SEED = 0x69706164;
+/** The seed of AdmissionReview uids (their own stream, so webhooks change no other draw). */
+const WEBHOOK_REVIEW_SEED = 0x77686b73;
 
 /** A resource's stored objects, for the object-count tracker. */
 function* objectsOf(storage: MvccStorage, r: SimResource): Iterable<KubeObject> {
@@ -123,6 +126,8 @@ export class SimApiServer {
   readonly policyStatusController: ValidatingAdmissionPolicyStatusController | undefined;
   /** The ValidatingAdmissionPolicy admission plugin (its `audit` holds the policies' audit annotations). */
   readonly validatingAdmissionPolicies: ValidatingAdmissionPolicies;
+  /** The MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins (absent with admission off). */
+  private readonly admissionWebhooks: AdmissionWebhooks | undefined;
   /** The request accounting both faces record to (metrics, the audit log, per-request rows). */
   readonly accounting: RequestAccounting;
   /**
@@ -291,6 +296,13 @@ export class SimApiServer {
       const r = this.table.byGroupResource(resource);
       return r === undefined ? [] : [...objectsOf(this.storage, r)];
     };
+    if (opts.admission !== false)
+      this.admissionWebhooks = new AdmissionWebhooks({
+        storage: this.storage,
+        resources: () => this.table.resources(),
+        clock: this.clock,
+        rand: seededRand(WEBHOOK_REVIEW_SEED),
+      });
     this.validatingAdmissionPolicies = new ValidatingAdmissionPolicies({
       storage: this.storage,
       resources: () => this.table.resources(),
@@ -365,6 +377,7 @@ export class SimApiServer {
       defaultUserAgent,
       models,
       clock: this.clock,
+      ...(this.admissionWebhooks !== undefined && { webhooks: this.admissionWebhooks, storage: this.storage }),
     });
     this.inProcess = new InProcessRequests({
       requests: this.requests,
@@ -806,6 +819,7 @@ export class SimApiServer {
     this.crdFinalizer?.stop();
     this.policyStatusController?.stop();
     this.validatingAdmissionPolicies.stop();
+    this.admissionWebhooks?.stop();
     this.maintenance.stop();
     this.latency.stop();
     for (const c of this.table.allCachers()) c.stop();

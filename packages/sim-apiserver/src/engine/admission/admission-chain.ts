@@ -13,8 +13,10 @@ import {
 } from "./custom-resource-schema.js";
 import { admitDefaultIngressClass } from "./default-ingress-class-admission.js";
 import {
+  defaultMutatingWebhookConfiguration,
   defaultValidatingAdmissionPolicy,
   defaultValidatingAdmissionPolicyBinding,
+  defaultValidatingWebhookConfiguration,
 } from "./defaults/admissionregistration-defaults.js";
 import {
   defaultDaemonSet,
@@ -66,6 +68,7 @@ import { validateLease } from "./validation/lease.js";
 import { validatePodSpec } from "./validation/pod.js";
 import { validatePodUpdate } from "./validation/pod-update.js";
 import { validateService, validateServiceUpdate } from "./validation/service.js";
+import { validateWebhookConfiguration } from "./validation/webhook-configuration.js";
 
 /** What one write tells the admission chain besides the object. */
 export interface AdmissionAttributes {
@@ -144,6 +147,8 @@ const DEFAULTERS: Readonly<Record<string, (obj: KubeObject) => void>> = {
   "apps/replicasets": defaultReplicaSet,
   "admissionregistration.k8s.io/validatingadmissionpolicies": defaultValidatingAdmissionPolicy,
   "admissionregistration.k8s.io/validatingadmissionpolicybindings": defaultValidatingAdmissionPolicyBinding,
+  "admissionregistration.k8s.io/validatingwebhookconfigurations": defaultValidatingWebhookConfiguration,
+  "admissionregistration.k8s.io/mutatingwebhookconfigurations": defaultMutatingWebhookConfiguration,
 };
 
 /** The OpenAPI definition of a built-in resource's kind, if the trimmed document has it. */
@@ -348,6 +353,12 @@ export class Admission {
         break;
       case "admissionregistration.k8s.io/validatingadmissionpolicybindings":
         errs.push(...validateValidatingAdmissionPolicyBinding(obj));
+        break;
+      case "admissionregistration.k8s.io/validatingwebhookconfigurations":
+        errs.push(...validateWebhookConfiguration(obj, false));
+        break;
+      case "admissionregistration.k8s.io/mutatingwebhookconfigurations":
+        errs.push(...validateWebhookConfiguration(obj, true));
         break;
       case "coordination.k8s.io/leases":
         errs.push(...validateLease(obj));

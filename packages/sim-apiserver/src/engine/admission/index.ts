@@ -57,3 +57,8 @@ export { validateEvent, validateEventUpdate } from "./validation/event.js";
 export { validateLease } from "./validation/lease.js";
 export { type PodSpecRules, validatePodSpec } from "./validation/pod.js";
 export { validateService, validateServiceUpdate } from "./validation/service.js";
+export {
+  AdmissionWebhooks,
+  type AdmissionWebhooksOptions,
+  type WebhookRequest,
+} from "./webhook/admission-webhooks.js";

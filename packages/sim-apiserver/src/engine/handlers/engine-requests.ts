@@ -1,5 +1,6 @@
 import { type KubeList, type KubeObject, type ListOptions, newMethodNotSupported } from "@informer-ts/apimachinery";
 import type { Clock, Rand } from "@informer-ts/clock";
+import type { AdmissionWebhooks } from "../admission/webhook/admission-webhooks.js";
 import { type Authorizer, checkAuthorized } from "../authorization/index.js";
 import type { WatcherFaults } from "../cacher/index.js";
 import type { RequestLatency } from "../filters/index.js";
@@ -8,9 +9,11 @@ import type { EngineRequest, ResourceRef, Served } from "../request-context.js";
 import type { RequestModels } from "../request-models.js";
 import type { SimResource } from "../resources.js";
 import type { SimWatch } from "../sim-watch.js";
+import type { MvccStorage } from "../storage/index.js";
 import { type ListOptionGates, serveGet, serveList } from "./list-serving.js";
 import { nameOf, queryOptionsOf, type ResourceRequest, type ResultOf } from "./resource-request.js";
 import { serveWatch } from "./watch-serving.js";
+import { deleteWithWebhooks, writeWithWebhooks } from "./webhook-writes.js";
 import { isApplyPatch, type WriteServing } from "./write-serving.js";
 
 /** What {@link EngineRequests} is built from (the engine's parts). */
@@ -29,6 +32,9 @@ export interface EngineRequestsDeps {
   readonly clock: Clock;
   /** Under `authorization: "RBAC"`: the authorizer every request passes after its resource's lookup. */
   readonly authorizer?: Authorizer;
+  /** The admission webhooks writes are sent to (absent: none), with the storage deletes read the object from. */
+  readonly webhooks?: AdmissionWebhooks;
+  readonly storage?: MvccStorage;
 }
 
 /**
@@ -55,7 +61,7 @@ export class EngineRequests {
   serve<R extends ResourceRequest>(request: R): Promise<Served<ResultOf<R>>>;
   serve(request: ResourceRequest): Promise<Served<unknown>> {
     const { namespace, context: req } = request;
-    const { table, writes, gates } = this.deps;
+    const { table, writes, gates, webhooks } = this.deps;
     switch (request.verb) {
       case "list":
         return this.run("list", request, (r) => serveList(table.cacher(r), namespace, request.options, gates));
@@ -66,16 +72,35 @@ export class EngineRequests {
         );
       }
       case "create":
-        return this.run("create", request, (r) => writes.create(r, namespace, request.body, req));
+        return this.run("create", request, (r) =>
+          writeWithWebhooks(webhooks, r, namespace, req, (rq, pass) =>
+            writes.create(r, namespace, request.body, rq, pass),
+          ),
+        );
       case "update":
-        return this.run("update", request, (r) => writes.update(r, namespace, request.name, request.body, req));
+        return this.run("update", request, (r) =>
+          writeWithWebhooks(webhooks, r, namespace, req, (rq, pass) =>
+            writes.update(r, namespace, request.name, request.body, rq, pass),
+          ),
+        );
       case "patch":
         return this.run(isApplyPatch(request.patchType) ? "apply" : "patch", request, (r) =>
-          writes.patch(r, namespace, request.name, request.patchType, request.body, req),
+          writeWithWebhooks(webhooks, r, namespace, req, (rq, pass) =>
+            writes.patch(r, namespace, request.name, request.patchType, request.body, rq, pass),
+          ),
         );
       case "delete":
         return this.run("delete", request, (r) =>
-          writes.delete(r, namespace, request.name, request.deleteOptions, req),
+          deleteWithWebhooks(
+            webhooks,
+            r,
+            namespace,
+            request.name,
+            webhooks === undefined ? undefined : this.deps.storage?.get(r, namespace, request.name),
+            req,
+            req.dryRun === true || request.deleteOptions?.dryRun === true,
+            () => writes.delete(r, namespace, request.name, request.deleteOptions, req),
+          ),
         );
       case "deletecollection":
         return this.run("deletecollection", request, (r) =>

@@ -36,6 +36,7 @@ import {
   withScaledReplicas,
   withTerminatingCondition,
 } from "../registry/index.js";
+import type { WebhookPass } from "../registry/store.js";
 import type { EngineRequest, Served } from "../request-context.js";
 import { BUILTIN_RESOURCES, type SimResource } from "../resources.js";
 import type { ServiceAccountTokens } from "../serviceaccount/service-account-tokens.js";
@@ -91,7 +92,13 @@ export class WriteServing {
    * namespace lifecycle; `dryRun` stores nothing. A CustomResourceDefinition is validated, stored established, and
    * its resource served.
    */
-  create(r: SimResource, namespace: string, obj: KubeObject, req: EngineRequest): Served<KubeObject> {
+  create(
+    r: SimResource,
+    namespace: string,
+    obj: KubeObject,
+    req: EngineRequest,
+    pass?: WebhookPass,
+  ): Served<KubeObject> {
     const { registry, clock, table } = this.deps;
     if (r.review === true)
       return {
@@ -122,25 +129,32 @@ export class WriteServing {
       return { object: status as unknown as KubeObject };
     }
     if (r !== CUSTOM_RESOURCE_DEFINITIONS) {
-      return { object: registry.create(r, namespace, obj, this.writeOptions(req)) };
+      return { object: registry.create(r, namespace, obj, this.writeOptions(req, pass)) };
     }
     this.checkDefinition(obj, obj.metadata?.name ?? "", req);
     const stored = registry.create(
       r,
       namespace,
       establishedDefinition(obj, rfc3339Seconds(clock.now())),
-      this.writeOptions(req),
+      this.writeOptions(req, pass),
     );
     if (req.dryRun !== true) table.serveDefinition(stored);
     return { object: stored };
   }
 
   /** UPDATE (PUT) of an object, of its status (`subresource: "status"`) or of its Scale (`"scale"`). */
-  update(r: SimResource, namespace: string, name: string, obj: KubeObject, req: EngineRequest): Served<KubeObject> {
+  update(
+    r: SimResource,
+    namespace: string,
+    name: string,
+    obj: KubeObject,
+    req: EngineRequest,
+    pass?: WebhookPass,
+  ): Served<KubeObject> {
     if (req.subresource === "scale") return { object: this.writeScale(r, namespace, name, obj, req) };
     if (req.subresource === "finalize") return { object: this.finalize(r, name, obj, req) };
     if (r === CUSTOM_RESOURCE_DEFINITIONS && req.subresource !== "status") this.checkDefinition(obj, name, req);
-    const object = this.deps.registry.update(r, namespace, name, obj, this.writeOptions(req));
+    const object = this.deps.registry.update(r, namespace, name, obj, this.writeOptions(req, pass));
     this.servedDefinitionChanged(r, object, req);
     return { object };
   }
@@ -180,6 +194,7 @@ export class WriteServing {
     type: PatchContentType | string,
     body: string,
     req: EngineRequest,
+    pass?: WebhookPass,
   ): Served<KubeObject> {
     const { storage, registry } = this.deps;
     if (req.subresource === "scale") {
@@ -199,7 +214,7 @@ export class WriteServing {
     }
     let created = false;
     const object = registry.patch(r, namespace, name, type, body, {
-      ...this.writeOptions(req),
+      ...this.writeOptions(req, pass),
       onCreated: () => {
         created = true;
       },
@@ -337,8 +352,9 @@ export class WriteServing {
   }
 
   /** The registry's write options of a request. */
-  private writeOptions(req: EngineRequest) {
+  private writeOptions(req: EngineRequest, pass?: WebhookPass) {
     return {
+      ...(pass !== undefined && { webhook: pass }),
       ...(req.dryRun === true && { dryRun: true }),
       ...(req.fieldManager !== undefined && { fieldManager: req.fieldManager }),
       ...(req.force === true && { force: true }),

@@ -79,6 +79,28 @@ export interface WriteOptions {
   readonly duplicateFields?: readonly string[];
   /** Where the admission chain appends its warnings (`Warn`'s unknown fields). */
   readonly warnings?: string[];
+  /** Internal: one pass of a write admission webhooks take part in ({@link WebhookPass}). */
+  readonly webhook?: WebhookPass;
+}
+
+/**
+ * Internal: how a write exposes its object to the admission webhooks, which are asynchronous while the registry is
+ * not (`handlers/webhook-writes.ts` runs a write as dry-run passes around the webhook calls, then for real).
+ */
+export interface WebhookPass {
+  /**
+   * Gets a copy of the object where the mutating webhooks see it (after decoding, defaulting and the built-in
+   * mutating plugins, before the strategy and validation), with the stored object of an update.
+   */
+  readonly onMutating?: (obj: KubeObject, old: KubeObject | undefined) => void;
+  /** Gets the object where the validating webhooks see it (validated, its name drawn). */
+  readonly onValidating?: (obj: KubeObject) => void;
+  /**
+   * The mutating webhooks' result: replaces the object at the mutating point, then is decoded (unknown fields
+   * dropped, silently) and defaulted again (`SetDefaults_*`, not the plugins), as upstream's conversion after
+   * mutation does. On an update, a result from another resourceVersion than the stored one is a 409.
+   */
+  readonly mutated?: KubeObject;
 }
 
 /** The result of a delete: the object's last state, and whether it is gone (false: finalizers hold it). */
@@ -339,7 +361,7 @@ export class RegistryStore {
     }
     delete meta.resourceVersion;
     delete meta.selfLink;
-    const generate =
+    let generate =
       (meta.name === undefined || meta.name === "") &&
       typeof meta.generateName === "string" &&
       meta.generateName !== "";
@@ -354,6 +376,14 @@ export class RegistryStore {
     const attrs = this.attributes(o);
     this.admission.decode(r, obj, attrs, true);
     this.admission.default(r, obj, undefined, attrs);
+    if (o.webhook !== undefined) {
+      o.webhook.onMutating?.(deepCopyJson(obj), undefined);
+      if (o.webhook.mutated !== undefined) {
+        obj = this.afterMutation(r, obj, o.webhook.mutated, undefined, attrs);
+        // A name the webhooks' passes drew is kept (the real write stores the object they validated).
+        if ((obj.metadata?.name ?? "") !== "") generate = false;
+      }
+    }
     // The name is drawn before PrepareForCreate, which may read it (a Job's `job-name` label), and each retry of a
     // colliding generated name prepares a fresh copy (genericregistry.Store's create with RetryGenerateName).
     const unprepared = generate ? deepCopyJson(obj) : obj;
@@ -368,6 +398,7 @@ export class RegistryStore {
       const name = String(obj.metadata!.name);
       if (o.seed !== true)
         this.admission.admitValidating(this.policyRequest(r, "CREATE", namespace, name, obj, undefined, o));
+      o.webhook?.onValidating?.(deepCopyJson(obj));
       if (o.dryRun === true) {
         if (this.storage.get(r, namespace, name) !== undefined) throw newAlreadyExists(this.gr(r), name);
         this.opts.serviceIps?.checkFree(r, obj);
@@ -453,6 +484,13 @@ export class RegistryStore {
     const attrs = this.attributes(o);
     this.admission.decode(r, obj, attrs, false);
     this.admission.default(r, obj, current, attrs);
+    if (o.webhook !== undefined) {
+      o.webhook.onMutating?.(deepCopyJson(obj), current);
+      if (o.webhook.mutated !== undefined) {
+        if (o.webhook.mutated.metadata?.resourceVersion !== cm.resourceVersion) throw newConflict(this.gr(r), name);
+        obj = this.afterMutation(r, obj, o.webhook.mutated, current, attrs);
+      }
+    }
     const strategy = this.strategy(r);
     const sub = o.subresource ?? "";
     if (sub === "status") obj = strategy.prepareForStatusUpdate(obj, current);
@@ -468,7 +506,36 @@ export class RegistryStore {
     ];
     if (errs.length > 0) throw newInvalid({ group: r.group, kind: r.kind }, name, errs);
     this.admission.admitValidating(this.policyRequest(r, "UPDATE", namespace, name, shared, current, o));
+    o.webhook?.onValidating?.(deepCopyJson(shared));
     return shared;
+  }
+
+  /**
+   * The object after the mutating webhooks: their `mutated` object with the server's identity fields of `base` (the
+   * object before them), decoded and defaulted again (see {@link WebhookPass.mutated}).
+   */
+  private afterMutation(
+    r: SimResource,
+    base: KubeObject,
+    mutated: KubeObject,
+    current: KubeObject | undefined,
+    attrs: AdmissionAttributes,
+  ): KubeObject {
+    const obj = deepCopyJson(mutated);
+    const meta = metaOf(obj);
+    const bm = base.metadata ?? {};
+    for (const key of ["namespace", "uid", "creationTimestamp", "deletionTimestamp", "resourceVersion"] as const) {
+      if (key === "uid" && current === undefined && meta.uid !== undefined) continue;
+      if (key === "creationTimestamp" && current === undefined && meta.creationTimestamp !== undefined) continue;
+      if (bm[key] === undefined) delete meta[key];
+      else (meta as Record<string, unknown>)[key] = bm[key];
+    }
+    if (current !== undefined) meta.name = bm.name;
+    const out: KubeObject = { ...obj, apiVersion: apiVersionOf(r), kind: r.kind, metadata: meta };
+    const internal = { ...attrs, internal: true };
+    this.admission.decode(r, out, internal, current === undefined);
+    this.admission.default(r, out, current, internal);
+    return out;
   }
 
   /** Stores an update (or deletes when the last finalizer of a deleting object went away). */

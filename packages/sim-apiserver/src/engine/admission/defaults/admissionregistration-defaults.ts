@@ -30,3 +30,37 @@ export function defaultValidatingAdmissionPolicyBinding(obj: KubeObject): void {
   const mr = objectAt(objectAt(obj.spec)?.matchResources);
   if (mr !== undefined) defaultMatchResources(mr);
 }
+
+/**
+ * `SetDefaults_ValidatingWebhook` / `SetDefaults_MutatingWebhook` and `SetDefaults_ServiceReference` for each webhook
+ * of a configuration: `failurePolicy: Fail`, `matchPolicy: Equivalent`, empty selectors, `timeoutSeconds: 10`, each
+ * rule's `scope: "*"`, a service's `port: 443`; mutating ones `reinvocationPolicy: Never`.
+ */
+function defaultWebhooks(obj: KubeObject, mutating: boolean): void {
+  for (const raw of listAt((obj as { webhooks?: unknown }).webhooks)) {
+    const w = objectAt(raw);
+    if (w === undefined) continue;
+    w.failurePolicy ??= "Fail";
+    w.matchPolicy ??= "Equivalent";
+    w.namespaceSelector ??= {};
+    w.objectSelector ??= {};
+    w.timeoutSeconds ??= 10;
+    if (mutating) w.reinvocationPolicy ??= "Never";
+    for (const r of listAt(w.rules)) {
+      const rule = objectAt(r);
+      if (rule !== undefined) rule.scope ??= "*";
+    }
+    const svc = objectAt(objectAt(w.clientConfig)?.service);
+    if (svc !== undefined) svc.port ??= 443;
+  }
+}
+
+/** The defaults of a ValidatingWebhookConfiguration's webhooks. */
+export function defaultValidatingWebhookConfiguration(obj: KubeObject): void {
+  defaultWebhooks(obj, false);
+}
+
+/** The defaults of a MutatingWebhookConfiguration's webhooks. */
+export function defaultMutatingWebhookConfiguration(obj: KubeObject): void {
+  defaultWebhooks(obj, true);
+}
