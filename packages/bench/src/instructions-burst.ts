@@ -36,11 +36,14 @@ export function listedObjects(keys: number): KubeObject[] {
   return JSON.parse(json) as KubeObject[];
 }
 
-/** The burst as the server would send it: every one of `keys` objects modified once, cut into fixed chunks. */
-export function burstChunks(keys: number): Buffer[] {
+/**
+ * The burst as the server would send it: every one of `keys` objects modified once, cut into fixed chunks. `round`
+ * (default 1) numbers the burst: round r's resource versions follow round r - 1's, so bursts can be replayed in turn.
+ */
+export function burstChunks(keys: number, round = 1): Buffer[] {
   const lines: string[] = [];
   for (let i = 0; i < keys; i++) {
-    lines.push(`{"type":"MODIFIED","object":${burstObjectJson(i, keys + 1 + i)}}`);
+    lines.push(`{"type":"MODIFIED","object":${burstObjectJson(i, keys * round + 1 + i)}}`);
   }
   const bytes = Buffer.from(`${lines.join("\n")}\n`, "utf8");
   const chunks: Buffer[] = [];

@@ -45,6 +45,8 @@ export type InstructionsSpec =
       /** Whose setup a `base` run does (the other variants run their own). */
       readonly setup: "floor" | "reflector";
       readonly events: number;
+      /** Backlogs replayed before the measured one, in the base run too (default 0: the count includes compiling). */
+      readonly warmup?: number;
     }
   | {
       readonly harness: "list";
@@ -332,7 +334,7 @@ export async function runInstructionsChild(spec: InstructionsSpec): Promise<void
   else if (spec.harness === "reconcile") await reconcile(spec.variant, spec.keys, spec.workers);
   else if (spec.harness === "decode") await decode(spec.variant, spec.objects, spec.lists);
   else if (spec.harness === "burst") await burst(spec.variant, spec.keys, spec.setup);
-  else if (spec.harness === "floor") await floor(spec.variant, spec.events, spec.setup);
+  else if (spec.harness === "floor") await floor(spec.variant, spec.events, spec.setup, spec.warmup ?? 0);
   else if (spec.harness === "list") await list(spec.variant, spec.objects, spec.lists);
   else await writesHarness(spec.variant, spec.kind, spec.writes);
 }

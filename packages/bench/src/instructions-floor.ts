@@ -2,6 +2,9 @@
 // instruction count repeats. A backlog of MODIFIED events arrives as fixed NDJSON chunks, one per macrotask (the
 // `burst` harness's body), and is applied to a cache either by the raw floor of `pnpm bench informer` (split lines,
 // `JSON.parse` each, a Map) or by the `Reflector` (StreamWatcher → handleAnyWatch → store), nothing after it.
+// With `warmup` rounds, that many backlogs of the same shape are replayed first, in the base run too: the measured
+// backlog then runs compiled code, and the optimizing compiler's one-time work (which callgrind counts on its
+// threads, and which grows with the amount of code on the path) is left out of the difference.
 import type { KubeList, KubeObject, WatchEvent } from "@informer-ts/apimachinery";
 import {
   type ListerWatcher,
@@ -17,13 +20,13 @@ import { burstChunks, latch, listedObjects, replayBody } from "./instructions-bu
 /** `base`: the setup (objects listed into the cache) without the replay. */
 export type FloorVariant = "base" | "floor" | "reflector";
 
-/** The floor: every complete line of each chunk parsed and set in a Map under its key. */
-async function floorPath(keys: number, chunks: readonly Buffer[], replay: boolean): Promise<void> {
+/** The floor: every complete line of each chunk parsed and set in a Map under its key, until `events` lines. */
+async function floorPath(keys: number, chunks: readonly Buffer[], events: number): Promise<void> {
   const cache = new Map<string, KubeObject>();
   for (const o of listedObjects(keys)) cache.set(metaNamespaceKeyFunc(o), o);
-  if (!replay) return;
+  if (events === 0) return;
   let carry: Buffer | undefined;
-  let events = 0;
+  let seen = 0;
   const go = latch();
   go.open();
   for await (const raw of replayBody(chunks, go.opened)) {
@@ -34,14 +37,14 @@ async function floorPath(keys: number, chunks: readonly Buffer[], replay: boolea
       const ev = JSON.parse(chunk.toString("utf8", from, nl)) as WatchEvent<KubeObject>;
       from = nl + 1;
       if (ev.type === "MODIFIED") cache.set(metaNamespaceKeyFunc(ev.object), ev.object);
-      if (++events === keys) return;
+      if (++seen === events) return;
     }
     if (from < chunk.length) carry = chunk.subarray(from);
   }
 }
 
 /** The Reflector over an in-process ListerWatcher whose first watch replays the chunks, into a counting store. */
-async function reflectorPath(keys: number, chunks: readonly Buffer[], replay: boolean): Promise<void> {
+async function reflectorPath(keys: number, chunks: readonly Buffer[], events: number): Promise<void> {
   const inner = newStore<KubeObject>(metaNamespaceKeyFunc);
   const synced = latch();
   const done = latch();
@@ -50,7 +53,7 @@ async function reflectorPath(keys: number, chunks: readonly Buffer[], replay: bo
     add: (o) => inner.add(o),
     update: (o) => {
       inner.update(o);
-      if (++updates === keys) done.open();
+      if (++updates === events) done.open();
     },
     delete: (o) => inner.delete(o),
     replace: (list, rv) => {
@@ -65,8 +68,7 @@ async function reflectorPath(keys: number, chunks: readonly Buffer[], replay: bo
       metadata: { resourceVersion: String(keys) },
       items: listedObjects(keys),
     }),
-    watch: async () =>
-      new StreamWatcher<KubeObject>(replayBody(watches++ === 0 && replay ? chunks : [], synced.opened)),
+    watch: async () => new StreamWatcher<KubeObject>(replayBody(watches++ === 0 ? chunks : [], synced.opened)),
   };
   const reflector = new Reflector<KubeObject>(lw, { apiVersion: "v1", kind: "ConfigMap" }, store, {
     name: "instructions-floor",
@@ -75,14 +77,25 @@ async function reflectorPath(keys: number, chunks: readonly Buffer[], replay: bo
   });
   const stop = new AbortController();
   const run = reflector.run(stop.signal);
-  await (replay ? done.opened : synced.opened);
+  await (events > 0 ? done.opened : synced.opened);
   stop.abort();
   await run;
 }
 
-/** `keys` objects listed into the cache, then (unless `base`) each modified once through the replayed chunks. */
-export async function floor(variant: FloorVariant, keys: number, setup: "floor" | "reflector"): Promise<void> {
-  const chunks = burstChunks(keys);
+/**
+ * `keys` objects listed into the cache, then `warmup` backlogs (each object modified once per backlog) and, unless
+ * `base`, one more: the measured one.
+ */
+export async function floor(
+  variant: FloorVariant,
+  keys: number,
+  setup: "floor" | "reflector",
+  warmup = 0,
+): Promise<void> {
+  // Every backlog is made in every run (making one costs more than applying it); the base replays all but the last.
+  const backlogs = Array.from({ length: warmup + 1 }, (_, r) => burstChunks(keys, r + 1));
+  const rounds = warmup + (variant === "base" ? 0 : 1);
+  const chunks = backlogs.slice(0, rounds).flat();
   const who = variant === "base" ? setup : variant;
-  await (who === "floor" ? floorPath : reflectorPath)(keys, chunks, variant !== "base");
+  await (who === "floor" ? floorPath : reflectorPath)(keys, chunks, rounds * keys);
 }

@@ -98,6 +98,7 @@ export async function runInstructions(): Promise<BenchResult> {
   const objects = envInt("BENCH_INSTRUCTIONS_LIST", 2_000, 1);
   const lists = envInt("BENCH_INSTRUCTIONS_LISTS", 3, 1);
   const burstKeys = envInt("BENCH_INSTRUCTIONS_BURST", 5_000, 1);
+  const floorWarmup = envInt("BENCH_INSTRUCTIONS_FLOOR_WARMUP", 1, 0);
   const writes = envInt("BENCH_INSTRUCTIONS_WRITES", 2_000, 1);
   const meta = {
     node: process.version,
@@ -108,6 +109,7 @@ export async function runInstructions(): Promise<BenchResult> {
     lists,
     writes,
     burstKeys,
+    floorWarmup,
   };
   const missing = valgrindMissing();
   if (missing !== undefined) {
@@ -187,9 +189,15 @@ export async function runInstructions(): Promise<BenchResult> {
   const floorRows = !harnesses.has("floor")
     ? []
     : await measure({
-        title: `the JSON floor (in-process NDJSON, ${burstKeys} objects modified once, ${BURST_CHUNK_BYTES / 1024} KiB chunks)`,
-        spec: (variant) => ({ harness: "floor", variant, setup: "floor", events: burstKeys }),
-        baseOf: (variant) => ({ harness: "floor", variant: "base", setup: variant, events: burstKeys }),
+        title: `the JSON floor (in-process NDJSON, ${burstKeys} objects modified once after ${floorWarmup} warm-up backlog(s), ${BURST_CHUNK_BYTES / 1024} KiB chunks)`,
+        spec: (variant) => ({ harness: "floor", variant, setup: "floor", events: burstKeys, warmup: floorWarmup }),
+        baseOf: (variant) => ({
+          harness: "floor",
+          variant: "base",
+          setup: variant,
+          events: burstKeys,
+          warmup: floorWarmup,
+        }),
         variants: ["floor", "reflector"] as const,
         reference: "floor",
         units: burstKeys,

@@ -186,6 +186,11 @@ export const BENCH_SUITES: readonly BenchSuite[] = [
         meaning: "keys modified once each in the burst and floor harnesses",
       },
       {
+        name: "BENCH_INSTRUCTIONS_FLOOR_WARMUP",
+        default: "1",
+        meaning: "backlogs the floor harness replays before the measured one (0: the count includes compiling)",
+      },
+      {
         name: "BENCH_INSTRUCTIONS_WRITES",
         default: "2000",
         meaning: "objects created then updated per writes variant",
