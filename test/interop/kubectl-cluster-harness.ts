@@ -8,6 +8,7 @@ import { realClock } from "@informer-ts/clock";
 import { silentLogger } from "@informer-ts/instrumentation";
 import { DEFAULT_POD_STAGES, SimClusterRuntime, type Stage } from "@informer-ts/sim-cluster";
 import { afterAll, beforeAll } from "vitest";
+import { E2E_STAGES } from "../conformance/e2e/harness.js";
 import { type RunResult, run, type Streaming, spawnStreaming } from "./run.js";
 import { type SimHandle, startSim } from "./sim.js";
 import { checkKubectl, freshDir, kubectlBin, requireTool, type ToolCheck } from "./tools.js";
@@ -121,7 +122,11 @@ export interface KubectlCluster {
   close(): Promise<void>;
 }
 
-/** Starts the simulator and a 3-node cluster (the default stages 20× faster) running against it. */
+/**
+ * Starts the simulator and a 3-node cluster running against it: the e2e tests' stages (the defaults, a deleted pod
+ * going soon after its `deletionTimestamp` is set as an nginx container ending on SIGTERM does, not at the end of
+ * its grace period), 20× faster.
+ */
 export async function startKubectlCluster(): Promise<KubectlCluster> {
   const sim = await startSim();
   // No client-side rate limit (client-go's default 5 qps would pace every controller write).
@@ -131,7 +136,7 @@ export async function startKubectlCluster(): Promise<KubectlCluster> {
     client,
     clock: realClock,
     nodes: 3,
-    stages: fasterStages(20),
+    stages: fasterStages(20, E2E_STAGES),
     logger: silentLogger,
   });
   const done = runtime.run(stop.signal);

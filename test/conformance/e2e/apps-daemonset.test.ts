@@ -1,6 +1,7 @@
 // test/e2e/apps/daemon_set.go (the cases a cluster without container images or logs can run) re-implemented with
 // @kubernetes/client-node against the simulator over HTTP with its cluster running (sim-cluster's DaemonSet
-// controller, scheduler, kubelet stand-in), as against `pnpm apiserver --cluster`.
+// controller, scheduler, kubelet stand-in), as against `pnpm apiserver --cluster`, but the simulator and
+// its cluster run 10 times as fast as the wall clock (the harness's `clockRate`), pod stages and minReadySeconds too.
 import type { AppsV1Api, V1DaemonSet, V1Pod } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type E2eCluster, startE2eCluster, watchEvents } from "./harness.js";
@@ -8,7 +9,7 @@ import { type E2eCluster, startE2eCluster, watchEvents } from "./harness.js";
 let c: E2eCluster;
 let apps: AppsV1Api;
 beforeAll(async () => {
-  c = await startE2eCluster({ cluster: { nodes: 2 } });
+  c = await startE2eCluster({ cluster: { nodes: 2 }, clockRate: 10 });
   apps = c.kc.makeApiClient(c.k8s.AppsV1Api);
   // The framework's wait for schedulable nodes: the node pool registers its nodes once the cluster runs.
   await vi.waitFor(
@@ -246,10 +247,10 @@ describe("[sig-apps] Daemon set [Serial] (apps/daemon_set.go)", () => {
     const name = "daemon-set";
     const ds = newDaemonSet(name, AGNHOST, { [NAME_LABEL]: name });
     ds.spec!.template.spec!.containers[0]!.env = [{ name: "VERSION", value: "1" }];
-    // A simple surge strategy, as upstream: no unavailability, 30% surge (1 of 2 nodes). Upstream's pods must be
-    // ready for 10 s before the old pod goes; 1 s here keeps the test short while still requiring availability.
+    // A simple surge strategy, as upstream: no unavailability, 30% surge (1 of 2 nodes), pods ready for 10 s (of the
+    // cluster's clock: 1 wall second) before the old pod goes.
     ds.spec!.updateStrategy = { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 0, maxSurge: "30%" } };
-    ds.spec!.minReadySeconds = 1;
+    ds.spec!.minReadySeconds = 10;
     await apps.createNamespacedDaemonSet({ namespace: ns, body: ds });
     const nodes = await schedulableNodes();
     await expect.poll(() => runningOn(ns, name, nodes), POLL).toBe(true);
@@ -263,10 +264,10 @@ describe("[sig-apps] Daemon set [Serial] (apps/daemon_set.go)", () => {
     const violations: string[] = [];
     let mostSurging = 0;
     const version = (p: V1Pod) => p.spec?.containers[0]?.env?.[0]?.value;
-    // `podutil.IsPodAvailable` with minReadySeconds 1, now.
+    // `podutil.IsPodAvailable` with minReadySeconds 10, now (on the cluster's clock, as its timestamps).
     const available = (p: V1Pod) => {
       const since = p.status?.conditions?.find((x) => x.type === "Ready" && x.status === "True")?.lastTransitionTime;
-      return since !== undefined && new Date(since).getTime() + 1000 <= Date.now();
+      return since !== undefined && new Date(since).getTime() + 10_000 <= c.clock.now();
     };
     const check = () => {
       const byNode = new Map<string, V1Pod[]>();

@@ -1,7 +1,8 @@
 // test/e2e/apps/deployment.go, replica_set.go and rc.go (the cases a cluster without container images, logs or
 // quota can run) re-implemented with @kubernetes/client-node against the simulator over HTTP with its cluster
 // running (sim-cluster's Deployment, ReplicaSet and ReplicationController controllers, scheduler, kubelet stand-in),
-// as against `pnpm apiserver --cluster`.
+// as against `pnpm apiserver --cluster`, but the simulator and its cluster run 10 times as fast as the
+// wall clock (the harness's `clockRate`), pod stages and minReadySeconds too.
 import type { AppsV1Api, V1Deployment, V1Pod, V1PodTemplateSpec, V1ReplicaSet } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeOf, E2E_STAGES, type E2eCluster, stagesExceptFor, startE2eCluster, watchEvents } from "./harness.js";
@@ -18,7 +19,7 @@ const STAGES = stagesExceptFor(E2E_STAGES, ["pod-running"], "imagePullFails");
 let c: E2eCluster;
 let apps: AppsV1Api;
 beforeAll(async () => {
-  c = await startE2eCluster({ cluster: { nodes: 2, stages: STAGES } });
+  c = await startE2eCluster({ cluster: { nodes: 2, stages: STAGES }, clockRate: 10 });
   apps = c.kc.makeApiClient(c.k8s.AppsV1Api);
 });
 afterAll(async () => {
@@ -258,8 +259,9 @@ describe("[sig-apps] Deployment (apps/deployment.go): rollover", () => {
       .poll(async () => (await apps.readNamespacedDeployment({ namespace: ns, name })).status?.observedGeneration, POLL)
       .toBeGreaterThanOrEqual(updated.metadata?.generation ?? 0);
     await expect.poll(async () => revisionOf(await newest(AGNHOST)), POLL).toBe("2");
-    // minReadySeconds 10: the new pods count as available 10 s after they are ready.
-    await expect.poll(() => deploymentComplete(ns, name), { timeout: 45_000, interval: 100 }).toBe(true);
+    // minReadySeconds 10: the new pods count as available 10 s (of the cluster's clock: 1 wall second) after they
+    // are ready.
+    await expect.poll(() => deploymentComplete(ns, name), POLL).toBe(true);
     // Ensure that both old replica sets have no replicas.
     await expect.poll(() => replicas(rsName), POLL).toEqual([0, 0]);
     await expect.poll(() => replicas(first?.metadata?.name ?? ""), POLL).toEqual([0, 0]);

@@ -1,11 +1,12 @@
 // test/e2e/apps/{job,statefulset,cronjob}.go re-implemented with @kubernetes/client-node against the simulator over
-// HTTP with a cluster inside it (sim-cluster's nodes, kubelet stages, Job/CronJob/StatefulSet controllers) — in real
-// time, as `pnpm apiserver --cluster` runs, with the default stages 20 times faster so that a test takes seconds.
+// HTTP with a cluster inside it (sim-cluster's nodes, kubelet stages, Job/CronJob/StatefulSet controllers), as
+// `pnpm apiserver --cluster` runs, but the simulator and its cluster on a clock 20 times as fast as the wall clock
+// (the harness's `clockRate`), so that the default stages, grace periods, deadlines and schedules take a twentieth
+// of their time and a test takes seconds.
 import { silentLogger } from "@informer-ts/instrumentation";
 import type * as K8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Stage } from "../../../packages/sim-cluster/src/kubelet/stage.js";
-import { fasterStages } from "../../interop/kubectl-cluster-harness.js";
+import { DEFAULT_POD_STAGES, type Stage } from "../../../packages/sim-cluster/src/kubelet/stage.js";
 import { failingIndexStages } from "../../sim-cluster/cluster-helpers.js";
 import { codeOf, type E2eCluster, NOT_TERMINATE, notTerminatingStages, startE2eCluster } from "./harness.js";
 
@@ -72,9 +73,12 @@ function failOnceOnHostStages(stages: readonly Stage[]): Stage[] {
   ];
 }
 
-/** The default stages 20 times faster, with {@link FAIL_ODD}, {@link FAIL_ONCE} and {@link NOT_TERMINATE} pods. */
+/** How many times as fast as the wall clock the simulator and its cluster run. */
+const CLOCK_RATE = 20;
+
+/** The default stages (on that clock), with {@link FAIL_ODD}, {@link FAIL_ONCE} and {@link NOT_TERMINATE} pods. */
 const FAST = notTerminatingStages(
-  failOnceOnHostStages(failOnceStages(failingIndexStages([1, 3], fasterStages(20), FAIL_ODD))),
+  failOnceOnHostStages(failOnceStages(failingIndexStages([1, 3], DEFAULT_POD_STAGES, FAIL_ODD))),
 );
 
 let c: E2eCluster;
@@ -87,9 +91,11 @@ beforeAll(async () => {
       nodes: 3,
       stages: FAST,
       controllers: ["job", "cronjob", "statefulset"],
-      jobPodFailureBackoffMs: 100,
+      // 2 s of the cluster's clock: 100 ms of wall time.
+      jobPodFailureBackoffMs: 2_000,
       logger: silentLogger,
     },
+    clockRate: CLOCK_RATE,
   });
   batch = c.kc.makeApiClient(c.k8s.BatchV1Api);
   apps = c.kc.makeApiClient(c.k8s.AppsV1Api);
@@ -499,7 +505,7 @@ describe("[sig-apps] CronJob (apps/cronjob.go)", () => {
 
   it("should not schedule jobs when suspended", async () => {
     const ns = await c.namespace("cronjob");
-    // Over HTTP the cluster runs in real time, where a "* * * * *" activation may be a minute away: both CronJobs are
+    // A "* * * * *" activation may be a minute (of the cluster's clock) away: both CronJobs are
     // created suspended and given a last schedule an hour ago, so an activation is due at once; then the control one
     // is resumed. Its Job shows the controller has synced both; the suspended one must have none.
     for (const name of ["suspended", "control"]) {
@@ -1178,7 +1184,8 @@ describe("[sig-apps] CronJob (apps/cronjob.go): scheduling", () => {
         },
       },
     });
-    // Over HTTP the cluster runs in real time: a last schedule in the past makes an activation due at once.
+    // A last schedule in the past makes an activation due at once (the cluster's clock is ahead of the wall clock, so
+    // a wall-clock time is in its past).
     const cj = await batch.readNamespacedCronJob({ name, namespace: ns });
     cj.status = { lastScheduleTime: new Date(Date.now() - agoMs) };
     await batch.replaceNamespacedCronJobStatus({ name, namespace: ns, body: cj });

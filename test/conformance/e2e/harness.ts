@@ -2,7 +2,7 @@
 // HTTP on 127.0.0.1 (SimHttpServer + EngineBackend on the real clock, controllers reacting at once), and
 // @kubernetes/client-node 1.4 as the client, as `pnpm apiserver` would be used by a user's test.
 import { KubeClient } from "@informer-ts/client";
-import { RealClock, seededRand } from "@informer-ts/clock";
+import { type Clock, RealClock, seededRand } from "@informer-ts/clock";
 import { newConsoleLogger } from "@informer-ts/instrumentation";
 import type * as K8s from "@kubernetes/client-node";
 import { expect } from "vitest";
@@ -63,6 +63,8 @@ export type ClientNode = typeof K8s;
 export interface E2eCluster {
   readonly k8s: ClientNode;
   readonly engine: SimApiServer;
+  /** The simulator's and its cluster's clock (ahead of the wall clock at a `clockRate` above 1). */
+  readonly clock: Clock;
   readonly url: string;
   readonly kc: K8s.KubeConfig;
   readonly core: K8s.CoreV1Api;
@@ -175,6 +177,7 @@ export async function startE2eCluster(options: E2eClusterOptions = {}): Promise<
   return {
     k8s,
     engine,
+    clock,
     url,
     kc,
     core: kc.makeApiClient(k8s.CoreV1Api),

@@ -1,6 +1,17 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
 import { realClock } from "@informer-ts/clock";
-import forge from "node-forge";
+import type forgeTypes from "node-forge";
+
+let forgeModule: typeof forgeTypes | undefined;
+/**
+ * node-forge, loaded on the first certificate made: most users of the HTTP server never serve TLS, and loading it
+ * costs about 100 ms (every process and test file that imports the server would pay it).
+ */
+function forge(): typeof forgeTypes {
+  forgeModule ??= createRequire(import.meta.url)("node-forge") as typeof forgeTypes;
+  return forgeModule;
+}
 
 /** A PEM certificate with its PEM private key (PKCS#8). */
 export interface CertKeyPair {
@@ -34,15 +45,15 @@ export interface GeneratePkiOptions {
 }
 
 function rsaKeyPair(bits: number): {
-  privateKey: forge.pki.rsa.PrivateKey;
-  publicKey: forge.pki.rsa.PublicKey;
+  privateKey: forgeTypes.pki.rsa.PrivateKey;
+  publicKey: forgeTypes.pki.rsa.PublicKey;
   pem: string;
 } {
   // Node's native key generation takes milliseconds; node-forge's pure-JS one takes seconds.
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: bits });
   const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-  const forgeKey = forge.pki.privateKeyFromPem(pem) as forge.pki.rsa.PrivateKey;
-  const publicKey = forge.pki.setRsaPublicKey(forgeKey.n, forgeKey.e);
+  const forgeKey = forge().pki.privateKeyFromPem(pem) as forgeTypes.pki.rsa.PrivateKey;
+  const publicKey = forge().pki.setRsaPublicKey(forgeKey.n, forgeKey.e);
   return { privateKey: forgeKey, publicKey, pem };
 }
 
@@ -54,12 +65,12 @@ function serial(): string {
 }
 
 function newCert(
-  publicKey: forge.pki.rsa.PublicKey,
-  subject: forge.pki.CertificateField[],
+  publicKey: forgeTypes.pki.rsa.PublicKey,
+  subject: forgeTypes.pki.CertificateField[],
   notBefore: number,
   days: number,
-): forge.pki.Certificate {
-  const cert = forge.pki.createCertificate();
+): forgeTypes.pki.Certificate {
+  const cert = forge().pki.createCertificate();
   cert.publicKey = publicKey;
   cert.serialNumber = serial();
   cert.validity.notBefore = new Date(notBefore);
@@ -87,7 +98,7 @@ export function generatePki(options: GeneratePkiOptions = {}): SimPki {
     { name: "keyUsage", keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
     { name: "subjectKeyIdentifier" },
   ]);
-  ca.sign(caKeys.privateKey, forge.md.sha256.create());
+  ca.sign(caKeys.privateKey, forge().md.sha256.create());
 
   const dns = ["localhost", ...(options.dnsNames ?? [])];
   const ips = ["127.0.0.1", "::1", ...(options.ipAddresses ?? [])];
@@ -103,7 +114,7 @@ export function generatePki(options: GeneratePkiOptions = {}): SimPki {
       altNames: [...dns.map((value) => ({ type: 2, value })), ...ips.map((ip) => ({ type: 7, ip }))],
     },
   ]);
-  serving.sign(caKeys.privateKey, forge.md.sha256.create());
+  serving.sign(caKeys.privateKey, forge().md.sha256.create());
 
   const clientKeys = rsaKeyPair(bits);
   const client = newCert(
@@ -121,11 +132,11 @@ export function generatePki(options: GeneratePkiOptions = {}): SimPki {
     { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
     { name: "extKeyUsage", clientAuth: true },
   ]);
-  client.sign(caKeys.privateKey, forge.md.sha256.create());
+  client.sign(caKeys.privateKey, forge().md.sha256.create());
 
   return {
-    ca: { cert: forge.pki.certificateToPem(ca), key: caKeys.pem },
-    serving: { cert: forge.pki.certificateToPem(serving), key: servingKeys.pem },
-    client: { cert: forge.pki.certificateToPem(client), key: clientKeys.pem },
+    ca: { cert: forge().pki.certificateToPem(ca), key: caKeys.pem },
+    serving: { cert: forge().pki.certificateToPem(serving), key: servingKeys.pem },
+    client: { cert: forge().pki.certificateToPem(client), key: clientKeys.pem },
   };
 }
