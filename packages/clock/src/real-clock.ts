@@ -50,20 +50,7 @@ class RealTimer implements Timer {
   }
 }
 
-/**
- * The wall time in milliseconds with sub-millisecond resolution: the process's start time plus the monotonic
- * `performance.now()`, so durations measured with {@link RealClock.since} keep their microseconds (a workqueue's
- * 40 µs wait is not a 0 or a 1 ms sample) and never run backwards when the system clock is stepped — Go's
- * `time.Now()` likewise carries a monotonic reading that `time.Since` uses.
- */
-function wallNow(): number {
-  return performance.timeOrigin + performance.now();
-}
-
-/**
- * A {@link Clock} on the wall clock and Node's timers (`clock.RealClock`). `now()` is fractional: milliseconds since
- * the epoch with microsecond precision, advancing monotonically from the process's start.
- */
+/** A {@link Clock} on the wall clock and Node's timers (`clock.RealClock`). */
 export class RealClock implements Clock {
   private readonly rate: number;
   private readonly origin: number;
@@ -80,11 +67,11 @@ export class RealClock implements Clock {
       throw new RangeError(`RealClock: rate must be a finite number > 0, got ${String(options.rate)}`);
     }
     this.rate = rate;
-    this.origin = wallNow();
+    this.origin = Date.now();
   }
 
   now(): number {
-    const wall = wallNow();
+    const wall = Date.now();
     return this.rate === 1 ? wall : this.origin + (wall - this.origin) * this.rate;
   }
 
