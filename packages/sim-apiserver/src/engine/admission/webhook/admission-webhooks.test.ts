@@ -191,6 +191,24 @@ describe("ValidatingAdmissionWebhook", () => {
     ]);
   });
 
+  it("matchConditions see request.userInfo: the username and groups the AdmissionReview carries", async () => {
+    const { e, server, configure, hook } = await setup(() => ({ allowed: true }));
+    await configure("validating", [
+      hook("masters.example.com", "/masters", {
+        matchConditions: [{ name: "masters", expression: "'system:masters' in request.userInfo.groups" }],
+      }),
+      hook("others.example.com", "/others", {
+        matchConditions: [{ name: "not-admin", expression: "request.userInfo.username != 'system:admin'" }],
+      }),
+    ]);
+    await e.create("configmaps", "default", cm("a"));
+    expect(server.received.map((x) => x.path)).toEqual(["/masters"]);
+    expect(server.received[0]!.request.userInfo).toEqual({
+      username: "system:admin",
+      groups: ["system:masters", "system:authenticated"],
+    });
+  });
+
   it("deletes send the stored object as oldObject; the configuration resources are never sent", async () => {
     const { e, server, configure, hook } = await setup((r) =>
       r.request.operation === "DELETE" ? { allowed: false, status: { message: "keep it" } } : { allowed: true },

@@ -44,6 +44,11 @@ export interface WebhookRequest extends PolicyRequest {
   readonly user?: ReviewUser;
 }
 
+/** `request.userInfo` as the AdmissionReview carries it: the username and groups. */
+function userInfoOf(user: ReviewUser): { username: string; groups: string[] } {
+  return { username: user.username, groups: [...user.groups] };
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -170,7 +175,7 @@ export class AdmissionWebhooks {
   /** `matchConditions`: all true → call; any false → skip; an error → `ErrCallingWebhook` (the failure policy). */
   private conditionsHold(
     w: Webhook,
-    req: PolicyRequest,
+    req: WebhookRequest,
     object: KubeObject | undefined,
     matched: SimResource,
   ): boolean {
@@ -194,7 +199,8 @@ export class AdmissionWebhooks {
           name: req.name,
           namespace: req.namespace,
           operation: req.operation,
-          userInfo: {},
+          // The user the AdmissionReview names, for conditions such as `request.userInfo.username != 'admin'`.
+          userInfo: userInfoOf(req.user ?? IN_PROCESS_USER),
           dryRun: req.dryRun,
         },
         undefined,
