@@ -13,6 +13,7 @@ export interface ReceivedReview {
     kind: { group: string; version: string; kind: string };
     resource: { group: string; version: string; resource: string };
     requestResource: { group: string; version: string; resource: string };
+    userInfo: { username: string; groups?: string[] };
     dryRun: boolean;
     object: Record<string, unknown> | null;
     oldObject: Record<string, unknown> | null;
