@@ -108,8 +108,9 @@ export async function heldWatches(sizes: ApiserverSizes): Promise<HeldResult> {
     baseline: bareOk ? bPer : undefined,
     ratioLabel: "ours/bare node:http",
     ratio: bareOk ? per / bPer : undefined,
-    goal: "≤ 4 KiB",
-    met: ok && per <= 4 * KiB,
+    // Issue 25's goal is relative: what the simulator holds per idle watch beside what node:http itself holds.
+    goal: "≤ 1.5× bare node:http",
+    met: ok && bareOk && per / bPer <= 1.5,
     note: ok
       ? `opened in ${(openMs / 1000).toFixed(1)} s`
       : `only ${server.stats.openWatches} opened (${first.failures} failures: ${JSON.stringify(first.errors)})`,
