@@ -7,7 +7,7 @@ import type * as K8s from "@kubernetes/client-node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { generatePki } from "../../../packages/sim-apiserver/src/http/tls.js";
 import { createDefinition } from "./crd-fixture.js";
-import { codeOf, type E2eCluster, startE2eCluster } from "./harness.js";
+import { codeOf, type E2eCluster, pollFor, startE2eCluster } from "./harness.js";
 import { startWebhookServer, type WebhookServer } from "./webhook-server.js";
 
 const SERVICE = "e2e-test-webhook";
@@ -184,21 +184,23 @@ let markerCount = 0;
 
 /** `waitWebhookConfigurationReady`: marker configmaps until the always-deny is-ready webhook denies one. */
 async function waitReady(f: Framework): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    const name = `marker-${++markerCount}`;
-    try {
-      await c.core.createNamespacedConfigMap({
-        namespace: f.markers,
-        body: { metadata: { name, labels: { [f.unique]: "true" } } },
-      });
-    } catch (err) {
-      if (errorText(err).includes("denied")) return;
-      throw err;
-    }
-    await c.core.deleteNamespacedConfigMap({ namespace: f.markers, name }).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("webhook configuration never became ready");
+  await pollFor(
+    async () => {
+      const name = `marker-${++markerCount}`;
+      try {
+        await c.core.createNamespacedConfigMap({
+          namespace: f.markers,
+          body: { metadata: { name, labels: { [f.unique]: "true" } } },
+        });
+      } catch (err) {
+        if (errorText(err).includes("denied")) return true;
+        throw err;
+      }
+      await c.core.deleteNamespacedConfigMap({ namespace: f.markers, name }).catch(() => undefined);
+      return undefined;
+    },
+    { timeoutMs: 30_000 },
+  );
 }
 
 let cmCount = 0;

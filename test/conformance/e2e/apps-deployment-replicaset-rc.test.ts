@@ -3,6 +3,7 @@
 // running (sim-cluster's Deployment, ReplicaSet and ReplicationController controllers, scheduler, kubelet stand-in),
 // as against `pnpm apiserver --cluster`, but the simulator and its cluster run 10 times as fast as the
 // wall clock (the harness's `clockRate`), pod stages and minReadySeconds too.
+import { seededRand } from "@informer-ts/clock";
 import type { AppsV1Api, V1Deployment, V1Pod, V1PodTemplateSpec, V1ReplicaSet } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeOf, E2E_STAGES, type E2eCluster, stagesExceptFor, startE2eCluster, watchEvents } from "./harness.js";
@@ -278,14 +279,13 @@ describe("[sig-apps] Deployment (apps/deployment.go): iterative rollouts", () =>
     d.spec!.revisionHistoryLimit = 2;
     d.spec!.template.spec!.terminationGracePeriodSeconds = 0;
     await apps.createNamespacedDeployment({ namespace: ns, body: d });
-    // Upstream draws from math/rand; a seeded generator (mulberry32) keeps the run repeatable here.
-    let seed = 0x5eed;
-    const rand = () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    // Upstream draws from math/rand; seeded generators keep the run repeatable here. Which pods a "delete pods"
+    // step picks draws from its own generator: how many pods exist then depends on timing, and must not shift the
+    // sequence of steps.
+    const steps = seededRand(0x5eed);
+    const rand = () => steps.float();
+    const picks = seededRand(0x9e37);
+    const podRand = () => picks.float();
     /** `UpdateDeploymentWithRetries`. */
     const update = async (change: (d: V1Deployment) => void): Promise<V1Deployment> => {
       for (let attempt = 0; ; attempt++) {
@@ -306,9 +306,10 @@ describe("[sig-apps] Deployment (apps/deployment.go): iterative rollouts", () =>
     const actions: string[] = [];
     let deployment = await apps.readNamespacedDeployment({ namespace: ns, name });
     for (let i = 0; i < 20; i++) {
-      // Upstream sleeps up to i seconds; the stages here run 20 times faster.
+      // Upstream sleeps up to i seconds between steps; here up to i/2 s of the cluster's clock (10 times as fast as
+      // the wall clock), so 20 steps stay within a few wall seconds.
       const r = rand();
-      if (r < 0.6) await new Promise((done) => setTimeout(done, i * r * 50));
+      if (r < 0.6) await c.clock.sleep(i * r * 500);
       const n = rand();
       if (n < 0.2) {
         actions.push("rollout");
@@ -335,7 +336,7 @@ describe("[sig-apps] Deployment (apps/deployment.go): iterative rollouts", () =>
       } else {
         actions.push("delete pods");
         for (const p of await pods(ns, "name=httpd")) {
-          if (rand() < 0.5) continue;
+          if (podRand() < 0.5) continue;
           try {
             await c.core.deleteNamespacedPod({ namespace: ns, name: p.metadata!.name! });
           } catch (err) {

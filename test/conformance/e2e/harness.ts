@@ -206,15 +206,23 @@ export async function pollFor<T>(
   { intervalMs = 100, timeoutMs = 10_000 }: { readonly intervalMs?: number; readonly timeoutMs?: number } = {},
 ): Promise<T> {
   let value: T | undefined;
+  // expect.poll retries a callback that throws; upstream's condition functions abort the wait on an error, so the
+  // error ends the poll here and is rethrown.
+  let failure: { readonly err: unknown } | undefined;
   await expect
     .poll(
       async () => {
-        value = await check();
-        return value;
+        try {
+          value = await check();
+        } catch (err) {
+          failure = { err };
+        }
+        return failure !== undefined ? failure : value;
       },
       { interval: intervalMs, timeout: timeoutMs },
     )
     .toBeDefined();
+  if (failure !== undefined) throw failure.err;
   return value as T;
 }
 

@@ -115,7 +115,7 @@ describe("ValidatingAdmissionWebhook", () => {
     const { e, server, configure, hook } = await setup(() => "hang");
     await configure("validating", [hook("slow.example.com", "/slow", { timeoutSeconds: 2 })]);
     const p = rejection(e.create("configmaps", "default", cm("a")));
-    while (server.received.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await server.whenReceived(1);
     await (e.clock as FakeClock).step(2000);
     const s = await p;
     expect(s.code).toBe(500);

@@ -27,6 +27,8 @@ export interface TestWebhookServer {
   readonly url: (path: string) => string;
   readonly caBundle: string;
   readonly received: ReceivedReview[];
+  /** Resolves once `n` reviews have arrived (no polling: the request handler resolves it). */
+  whenReceived(n: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ const pki = generatePki();
 /** Starts a server answering every POST with `handler(review)`. */
 export async function startTestWebhookServer(handler: (r: ReceivedReview) => Answer): Promise<TestWebhookServer> {
   const received: ReceivedReview[] = [];
+  const waiters: Array<{ readonly n: number; readonly resolve: () => void }> = [];
   const server = createServer({ cert: pki.serving.cert, key: pki.serving.key }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -44,6 +47,10 @@ export async function startTestWebhookServer(handler: (r: ReceivedReview) => Ans
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { request: ReceivedReview["request"] };
       const review: ReceivedReview = { path: new URL(req.url ?? "/", "https://x").pathname, request: body.request };
       received.push(review);
+      for (const w of waiters.filter((x) => received.length >= x.n)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
       const answer = handler(review);
       if (answer === "hang") return;
       const text =
@@ -63,6 +70,8 @@ export async function startTestWebhookServer(handler: (r: ReceivedReview) => Ans
     url: (path) => `https://127.0.0.1:${port}${path}`,
     caBundle: Buffer.from(pki.ca.cert).toString("base64"),
     received,
+    whenReceived: (n) =>
+      received.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve })),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
