@@ -298,8 +298,9 @@ describe("[sig-apps] Deployment (apps/deployment.go): iterative rollouts", () =>
         }
       }
     };
-    const randomScale = (u: V1Deployment) => {
-      const r = rand();
+    // A step's scale draw is made once, before its update: `update` reruns its change on a 409, and a draw inside it
+    // would make the sequence depend on how often the controllers' writes conflict with the test's.
+    const randomScale = (r: number) => (u: V1Deployment) => {
       if (r < 0.3) u.spec!.replicas = (u.spec!.replicas ?? 1) + 1;
       else if (r < 0.6 && (u.spec!.replicas ?? 1) > 1) u.spec!.replicas = (u.spec!.replicas ?? 1) - 1;
     };
@@ -313,10 +314,11 @@ describe("[sig-apps] Deployment (apps/deployment.go): iterative rollouts", () =>
       const n = rand();
       if (n < 0.2) {
         actions.push("rollout");
+        const scale = randomScale(rand());
         deployment = await update((u) => {
           const container = u.spec!.template.spec!.containers[0]!;
           container.env = [...(container.env ?? []), { name: `A${i}`, value: String(i) }];
-          randomScale(u);
+          scale(u);
         });
       } else if (n < 0.4) {
         actions.push("rollback");
@@ -325,13 +327,14 @@ describe("[sig-apps] Deployment (apps/deployment.go): iterative rollouts", () =>
         });
       } else if (n < 0.6) {
         actions.push("scale");
-        deployment = await update(randomScale);
+        deployment = await update(randomScale(rand()));
       } else if (n < 0.8) {
         const paused = deployment.spec?.paused === true;
         actions.push(paused ? "resume" : "pause");
+        const scale = randomScale(rand());
         deployment = await update((u) => {
           u.spec!.paused = !paused;
-          randomScale(u);
+          scale(u);
         });
       } else {
         actions.push("delete pods");
