@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useKubectlSim } from "../../interop/kubectl-cluster-harness.js";
 import { requireTool } from "../../interop/tools.js";
-import { type E2eCluster, startE2eCluster } from "./harness.js";
+import { type E2eCluster, pollFor, startE2eCluster } from "./harness.js";
 
 const kubectlSim = useKubectlSim("crd-publish-openapi", startE2eCluster);
 const kubectl = kubectlSim.check;
@@ -196,10 +196,17 @@ describe("apimachinery/crd_publish_openapi.go: CustomResourcePublishOpenAPI [Pri
     });
   }
 
+  /**
+   * Unlike a create, a delete is not republished within the write: the CRD keeps its
+   * `customresourcecleanup.apiextensions.k8s.io` finalizer until the finalizer controller has removed its objects, and
+   * its definitions leave the document only when the CRD is gone — so this one polls, as upstream's does.
+   */
   async function waitForDefinitionCleanup(name: string) {
-    await waitForOpenAPISchema((defs) =>
-      defs[name] !== undefined ? `spec.SwaggerProps.Definitions["${name}"] still exists` : undefined,
-    );
+    await pollFor(async () => {
+      const res = await c.raw("GET", "/openapi/v2");
+      expect(res.status).toBe(200);
+      return (res.json as { definitions: Record<string, Schema> }).definitions[name] === undefined ? true : undefined;
+    });
   }
 
   let explainCalls = 0;
